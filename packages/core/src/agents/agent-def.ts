@@ -1,0 +1,86 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { NotFoundError, UsageError } from '../errors.js';
+import { describeIssues } from '../lua/requests.js';
+
+/** Front matter of agents/<name>.md (also accepts Claude Code's own subagent keys). */
+export const AgentFrontMatterSchema = z.strictObject({
+  name: z.string().optional(),
+  description: z.string().optional(),
+  model: z.string().optional(),
+  permission_mode: z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk']).optional(),
+  allowed_tools: z.union([z.array(z.string()), z.string()]).optional(),
+  tools: z.union([z.array(z.string()), z.string()]).optional(),
+  color: z.string().optional(),
+  timeout: z.number().positive().optional(),
+  human: z.boolean().optional(),
+  command: z.array(z.string()).min(1).optional(),
+});
+
+export interface AgentDef {
+  name: string;
+  file: string;
+  instructions: string;
+  model?: string;
+  permissionMode?: string;
+  allowedTools: string[];
+  /** Seconds. */
+  timeout?: number;
+  human?: boolean;
+  command?: string[];
+}
+
+/** Agent folders in lookup order. */
+export function agentDirs(projectRoot: string): string[] {
+  return [join(projectRoot, 'agents'), join(projectRoot, '.claude', 'agents')];
+}
+
+export function listAgents(projectRoot: string): string[] {
+  const names = new Set<string>();
+  for (const dir of agentDirs(projectRoot)) {
+    if (!existsSync(dir)) continue;
+    for (const f of readdirSync(dir)) if (f.endsWith('.md')) names.add(basename(f, '.md'));
+  }
+  return [...names].sort();
+}
+
+export function loadAgent(projectRoot: string, name: string): AgentDef {
+  const file = agentDirs(projectRoot).map((d) => join(d, `${name}.md`)).find((f) => existsSync(f));
+  if (!file) {
+    const found = listAgents(projectRoot);
+    throw new NotFoundError(
+      `unknown agent "${name}": no agents/${name}.md or .claude/agents/${name}.md` +
+        (found.length ? ` (found: ${found.join(', ')})` : ' (no agents defined; add agents/<name>.md)'),
+    );
+  }
+  return parseAgent(name, file, readFileSync(file, 'utf8'));
+}
+
+export function parseAgent(name: string, file: string, text: string): AgentDef {
+  const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
+  let meta: unknown = {};
+  if (m) {
+    try {
+      meta = parseYaml(m[1]) ?? {};
+    } catch (e) {
+      throw new UsageError(`${file}: front matter is not valid YAML (${(e as Error).message.split('\n')[0]})`);
+    }
+  }
+  const parsed = AgentFrontMatterSchema.safeParse(meta);
+  if (!parsed.success) throw new UsageError(`${file}: ${describeIssues(parsed.error)}`);
+  const fm = parsed.data;
+  const tools = fm.allowed_tools ?? fm.tools ?? [];
+  return {
+    name,
+    file,
+    instructions: (m ? m[2] : text).trim(),
+    model: fm.model,
+    permissionMode: fm.permission_mode,
+    allowedTools: typeof tools === 'string' ? tools.split(',').map((t) => t.trim()).filter(Boolean) : tools,
+    timeout: fm.timeout,
+    human: fm.human,
+    command: fm.command,
+  };
+}

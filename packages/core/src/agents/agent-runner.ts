@@ -1,0 +1,34 @@
+import type { AgentMetrics } from '../types.js';
+import type { AgentDef } from './agent-def.js';
+
+/** Everything a runner needs for one agent invocation. */
+export interface AgentInvocation {
+  agent: AgentDef;
+  prompt: string;
+  sessionId: string;
+  /** Resume the session instead of starting it (re-invocation after a crash, or feedback). */
+  resume: boolean;
+  cwd: string;
+  env: Record<string, string>;
+  model?: string;
+  /** Seconds; the whole process group is killed after it. */
+  timeout?: number;
+  stdoutFile: string;
+  stderrFile: string;
+  onSpawn?: (pid: number) => void;
+  signal?: AbortSignal;
+}
+
+export interface AgentOutcome {
+  exitCode: number | null;
+  /** Set when the runner itself knows the step failed (timeout, spawn failure, is_error). */
+  error: string | null;
+  /** The agent's final text (Claude's JSON `result`, or raw stdout). */
+  output: string;
+  metrics: AgentMetrics;
+}
+
+/** The port the engine drives agents through; ClaudeRunner is the real one. */
+export interface AgentRunner {
+  invoke(inv: AgentInvocation): Promise<AgentOutcome>;
+}

@@ -1,0 +1,99 @@
+import { execa } from 'execa';
+import { readFileSync } from 'node:fs';
+import { killGroup } from './process-group.js';
+import type { AgentInvocation, AgentOutcome, AgentRunner } from './agent-runner.js';
+import { signalProtocol } from './signal-protocol.js';
+
+/** Claude Code's JSON result (`-p --output-format json`), the fields we record. */
+interface ClaudeResult {
+  session_id?: string;
+  is_error?: boolean;
+  result?: string;
+  total_cost_usd?: number;
+  num_turns?: number;
+  duration_ms?: number;
+}
+
+/** The argv for one invocation: Claude Code's real flags, or the agent's `command:` template. */
+export function buildArgv(bin: string, inv: AgentInvocation): string[] {
+  const system = [inv.agent.instructions, signalProtocol(inv.env.SHOP_SIGNAL_FILE ?? '')].filter(Boolean).join('\n\n');
+  const model = inv.model ?? inv.agent.model;
+  if (inv.agent.command) {
+    const vars: Record<string, string> = {
+      prompt: inv.prompt, session_id: inv.sessionId, system_prompt: system, model: model ?? '', cwd: inv.cwd,
+    };
+    return inv.agent.command.map((part) => part.replace(/\{(\w+)\}/g, (all, name: string) => vars[name] ?? all));
+  }
+  const argv = [bin, '-p', inv.prompt, inv.resume ? '--resume' : '--session-id', inv.sessionId, '--output-format', 'json', '--append-system-prompt', system];
+  if (model) argv.push('--model', model);
+  if (inv.agent.permissionMode) argv.push('--permission-mode', inv.agent.permissionMode);
+  if (inv.agent.allowedTools.length) argv.push('--allowed-tools', ...inv.agent.allowedTools);
+  return argv;
+}
+
+export class ClaudeRunner implements AgentRunner {
+  constructor(private readonly bin: string) {}
+
+  async invoke(inv: AgentInvocation): Promise<AgentOutcome> {
+    const [file, ...args] = buildArgv(this.bin, inv);
+    const started = Date.now();
+    const child = execa(file, args, {
+      cwd: inv.cwd,
+      env: inv.env,
+      extendEnv: true,
+      detached: true,
+      stdin: 'ignore',
+      stdout: { file: inv.stdoutFile },
+      stderr: { file: inv.stderrFile },
+      reject: false,
+      cleanup: false,
+    });
+    let timedOut = false;
+    const kill = () => child.pid && killGroup(child.pid);
+    const timer = inv.timeout ? setTimeout(() => ((timedOut = true), kill()), inv.timeout * 1000) : null;
+    inv.signal?.addEventListener('abort', kill, { once: true });
+    if (child.pid) inv.onSpawn?.(child.pid);
+    const done = await child;
+    if (timer) clearTimeout(timer);
+    inv.signal?.removeEventListener('abort', kill);
+
+    const noMetrics = { costUsd: null, numTurns: null, durationMs: Date.now() - started };
+    if (done.failed && done.exitCode === undefined && !done.isTerminated) {
+      const missing = /ENOENT/.test(String(done.message));
+      return {
+        exitCode: null,
+        error: missing
+          ? `agent command not found: ${file} (install Claude Code, or set SHOP_CLAUDE_BIN / the agent's command:)`
+          : `could not start ${file}: ${done.shortMessage ?? done.message}`,
+        output: '',
+        metrics: noMetrics,
+      };
+    }
+    if (timedOut) return { exitCode: null, error: `agent timed out after ${inv.timeout}s`, output: '', metrics: noMetrics };
+    const stdout = safeRead(inv.stdoutFile);
+    const parsed = parseClaudeResult(stdout);
+    const metrics = parsed
+      ? { costUsd: parsed.total_cost_usd ?? null, numTurns: parsed.num_turns ?? null, durationMs: parsed.duration_ms ?? noMetrics.durationMs }
+      : noMetrics;
+    const error = parsed?.is_error ? `claude reported an error: ${parsed.result ?? 'no message'}` : null;
+    return { exitCode: done.exitCode ?? null, error, output: parsed?.result ?? stdout, metrics };
+  }
+}
+
+function parseClaudeResult(stdout: string): ClaudeResult | null {
+  const text = stdout.trim();
+  if (!text.startsWith('{')) return null;
+  try {
+    return JSON.parse(text) as ClaudeResult;
+  } catch {
+    return null;
+  }
+}
+
+function safeRead(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}

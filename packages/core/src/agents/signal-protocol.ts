@@ -1,0 +1,17 @@
+/** The instructions Shop appends to every agent's system prompt. */
+export function signalProtocol(signalFile: string): string {
+  return `## Reporting back to Shop
+You are one step of a Shop workflow. When you finish, report your outcome exactly once by
+running this in your shell (it writes ${signalFile}):
+
+  shop report DONE --summary "<one line: what you did>"
+
+or, if you cannot continue without a person (a decision, a credential, missing information):
+
+  shop report NEEDS_HUMAN --reason "<the question for the person>" [--awaiting input|approval|review|content|escalation|checkpoint|work]
+
+The workflow may ask for other statuses (UPPER_CASE words such as APPROVED or
+CHANGES_REQUESTED); use them the same way. Add details with --field key=value.
+If you cannot run commands, end your final message with <promise>STATUS: text</promise>.
+Ending without a report makes the step fail.`;
+}

@@ -1,0 +1,108 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AgentDef } from '../agents/agent-def.js';
+import { AgentError } from '../errors.js';
+import type { RunOptions, WorkflowConfig } from '../lua/requests.js';
+import { fingerprint } from '../lua/requests.js';
+import { promiseSignal, readSignal, signalPath, type Signal } from '../signals/signal.js';
+import type { AgentMetrics, Execution, Run } from '../types.js';
+import { value, type CallResult } from './outcome.js';
+import type { EnginePorts } from './ports.js';
+
+type RunRequest = { type: 'run'; agent: string; prompt: string | null; opts: RunOptions };
+
+/** run(agent): start or re-invoke the agent, read its signal, complete, fail or wait. */
+export class AgentStep {
+  constructor(
+    private readonly ports: EnginePorts,
+    private readonly run: Run,
+    private readonly config: () => WorkflowConfig,
+    private readonly abort?: AbortSignal,
+  ) {}
+
+  async call(key: string, req: RunRequest, rec: Execution | undefined): Promise<CallResult> {
+    const agent = this.ports.loadAgent(req.agent);
+    if (rec?.status === 'waiting_human') return { kind: 'suspend', execution: rec };
+    let exec = rec;
+    if (exec) {
+      // Crashed mid-call (running) or failed before: a signal on disk means the agent finished.
+      if (exec.pid) await this.ports.killOrphan(exec.pid);
+      const onDisk = exec.status === 'running' && exec.signalPath ? readSignal(exec.signalPath) : { kind: 'none' as const };
+      if (onDisk.kind === 'ok') return this.settle(exec, agent, req.opts, onDisk.signal, undefined);
+      if (exec.signalPath) rmSync(exec.signalPath, { force: true });
+      await this.ports.store.restartExecution(this.run.id, key);
+    } else {
+      exec = await this.ports.store.startExecution({
+        runId: this.run.id, key, kind: 'run', agent: req.agent, fingerprint: fingerprint(req),
+        sessionId: this.ports.newSessionId(), cwd: this.run.workspace, prompt: req.prompt ?? this.run.prompt,
+        request: req.opts, signalPath: signalPath(this.ports.paths.signalsDir, this.run.id, key, req.agent),
+      });
+    }
+    return this.invoke(exec, agent, req.opts, Boolean(rec));
+  }
+
+  private async invoke(exec: Execution, agent: AgentDef, opts: RunOptions, resume: boolean): Promise<CallResult> {
+    const { ports } = this;
+    const logDir = join(ports.paths.runsDir, String(this.run.id));
+    mkdirSync(logDir, { recursive: true });
+    const base = join(logDir, `${exec.key.replaceAll('/', '-')}.${agent.name}.${exec.attempts + (resume ? 1 : 0)}`);
+    ports.notifier.notify({ type: 'agent_started', key: exec.key, agent: agent.name, sessionId: exec.sessionId!, resumed: resume });
+    const prompt = resume
+      ? `You were interrupted before reporting. Continue the task and report when done.\n\nThe task: ${exec.prompt}`
+      : exec.prompt!;
+    const outcome = await ports.runner.invoke({
+      agent, prompt, sessionId: exec.sessionId!, resume, cwd: exec.cwd ?? this.run.workspace,
+      env: agentEnv(this.run, exec, agent, ports.paths.binDir),
+      model: opts.model, timeout: opts.timeout ?? agent.timeout,
+      stdoutFile: `${base}.stdout.log`, stderrFile: `${base}.stderr.log`,
+      onSpawn: (pid) => void ports.store.setExecutionPid(this.run.id, exec.key, pid),
+      signal: this.abort,
+    });
+    if (this.abort?.aborted) throw new AgentError('interrupted');
+    if (outcome.error) return this.failed(exec, outcome.error, outcome.metrics);
+    const read = readSignal(exec.signalPath!);
+    if (read.kind === 'invalid') return this.failed(exec, `agent ${agent.name} wrote an invalid signal ${exec.signalPath}: ${read.problem}`, outcome.metrics);
+    const signal = read.kind === 'ok' ? read.signal : promiseSignal(outcome.output);
+    if (!signal) {
+      const why = outcome.exitCode ? `exited with code ${outcome.exitCode}` : 'ended';
+      return this.failed(exec, `agent ${agent.name} ${why} without a signal (logs: ${base}.stderr.log)`, outcome.metrics);
+    }
+    return this.settle(exec, agent, opts, signal, outcome.metrics);
+  }
+
+  /** Turns a final signal into the call's result: wait for a person, return, or fail. */
+  private async settle(exec: Execution, agent: AgentDef, opts: RunOptions, signal: Signal, metrics: AgentMetrics | undefined): Promise<CallResult> {
+    const { store, notifier } = this.ports;
+    const text = signal.summary ?? signal.reason ?? null;
+    notifier.notify({ type: 'agent_finished', key: exec.key, agent: agent.name, status: signal.status, text });
+    const humanAllowed = opts.human !== false && agent.human !== false && this.config().human_escalation !== false;
+    if (signal.status === 'NEEDS_HUMAN' && humanAllowed) {
+      const awaiting = signal.awaiting ?? 'input';
+      await store.markWaiting(this.run.id, exec.key, signal.reason ?? signal.summary ?? 'the agent needs a person', awaiting, metrics);
+      return { kind: 'suspend', execution: { ...exec, status: 'waiting_human', waitingFor: signal.reason ?? null, awaiting } };
+    }
+    if (opts.statuses && signal.status !== 'NEEDS_HUMAN' && !opts.statuses.includes(signal.status)) {
+      return this.failed(exec, `agent ${agent.name} reported ${signal.status}; the workflow allows ${opts.statuses.join(', ')}`, metrics);
+    }
+    const result = { ...signal, session_id: exec.sessionId };
+    await store.completeExecution(this.run.id, exec.key, result, metrics);
+    return value(result);
+  }
+
+  /** The driver records the failure (unless the run was stopped meanwhile). */
+  private async failed(_exec: Execution, error: string, metrics?: AgentMetrics): Promise<CallResult> {
+    throw new AgentError(error, metrics);
+  }
+}
+
+function agentEnv(run: Run, exec: Execution, agent: AgentDef, binDir: string | null): Record<string, string> {
+  const env: Record<string, string> = {
+    SHOP_RUN_ID: String(run.id),
+    SHOP_CALL: exec.key,
+    SHOP_AGENT: agent.name,
+    SHOP_SIGNAL_FILE: exec.signalPath!,
+    SHOP_SESSION_ID: exec.sessionId!,
+  };
+  if (binDir) env.PATH = `${binDir}:${process.env.PATH ?? ''}`;
+  return env;
+}

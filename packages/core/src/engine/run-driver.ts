@@ -1,0 +1,234 @@
+import { basename } from 'node:path';
+import { AgentError, NonDeterminismError, ShopError } from '../errors.js';
+import { LuaWorkflow, type Step } from '../lua/lua-workflow.js';
+import { describeIssues, fingerprint, WorkflowConfigSchema, type HostRequest, type WorkflowConfig } from '../lua/requests.js';
+import type { SignalSource } from '../signals/signal-source.js';
+import type { AgentMetrics, Execution, Run } from '../types.js';
+import { AgentStep } from './agent-step.js';
+import { checkAnswer } from './check-answer.js';
+import { value, type CallResult, type DriveOutcome } from './outcome.js';
+import type { EnginePorts } from './ports.js';
+import { seededRandom } from './seeded-random.js';
+
+const LEASE_MS = 30_000;
+
+export interface DriveOptions {
+  /** Keep the process alive while the run waits for a person, resuming in place. */
+  wait: boolean;
+  signal?: AbortSignal;
+}
+
+/**
+ * Drives one run: replays the workflow against its execution log, then goes on live.
+ * Each host call takes the next key; a recorded call must match (else non-determinism)
+ * and answers from the log without touching the world.
+ */
+export class RunDriver {
+  private calls = 0;
+  private recorded = new Map<string, Execution>();
+  private config: WorkflowConfig = {};
+  private logs: string[] = [];
+  private signals: SignalSource | null = null;
+  private readonly agentStep: AgentStep;
+
+  constructor(private readonly ports: EnginePorts, private run: Run, private readonly opts: DriveOptions) {
+    this.agentStep = new AgentStep(ports, run, () => this.config, opts.signal);
+  }
+
+  async drive(): Promise<DriveOutcome> {
+    const { store, pid } = this.ports;
+    await store.acquireLease(this.run.id, pid, this.ports.clock.now() + LEASE_MS, this.ports.isAlive);
+    const heartbeat = setInterval(() => void store.renewLease(this.run.id, pid, this.ports.clock.now() + LEASE_MS), LEASE_MS / 3);
+    heartbeat.unref();
+    try {
+      return await this.loop();
+    } finally {
+      clearInterval(heartbeat);
+      await this.signals?.close();
+      await store.releaseLease(this.run.id, pid);
+    }
+  }
+
+  private async loop(): Promise<DriveOutcome> {
+    for (const e of await this.ports.store.loadExecutions(this.run.id)) this.recorded.set(e.key, e);
+    let workflow: LuaWorkflow;
+    try {
+      workflow = this.load();
+    } catch (e) {
+      return this.fail(null, (e as Error).message, (e as ShopError).exitCode ?? 1);
+    }
+    let step = workflow.start(this.run.prompt);
+    for (;;) {
+      await this.flushLogs();
+      if (step.kind === 'done') return this.complete(step.value);
+      if (step.kind === 'error') return this.fail(null, step.message, 1);
+      const result = await this.fulfil(step);
+      if (result.kind === 'end') return result.outcome;
+      if (result.kind === 'value') {
+        step = workflow.resume(result.value);
+        continue;
+      }
+      const answered = await this.waitForAnswer(result.execution);
+      if (answered.kind !== 'value') return answered.kind === 'end' ? answered.outcome : this.suspend(answered.execution);
+      step = workflow.resume(answered.value);
+    }
+  }
+
+  private load(): LuaWorkflow {
+    const random = seededRandom(this.run.seed);
+    return new LuaWorkflow(this.ports.readWorkflow(this.run.workflowPath), basename(this.run.workflowPath), {
+      log: (message) => {
+        // Lines logged before the last recorded call were logged when that part first ran.
+        if (this.calls >= this.recorded.size) this.logs.push(message);
+      },
+      context: () => ({ run_id: this.run.id, prompt: this.run.prompt, workspace: this.run.workspace, call_index: this.calls }),
+      config: (table) => {
+        const parsed = WorkflowConfigSchema.safeParse(table ?? {});
+        if (!parsed.success) return `config: ${describeIssues(parsed.error)} (known: ${Object.keys(WorkflowConfigSchema.shape).join(', ')})`;
+        this.config = { ...this.config, ...parsed.data };
+        return null;
+      },
+      random: random.next,
+      reseed: random.reseed,
+    });
+  }
+
+  private async fulfil(step: Extract<Step, { kind: 'request' }>): Promise<CallResult> {
+    const req = step.request;
+    if (req.type === 'stuck') return this.stuck(req.reason);
+    const key = String(++this.calls);
+    const rec = this.recorded.get(key);
+    const fp = fingerprint(req);
+    if (rec && rec.fingerprint !== fp) {
+      const err = new NonDeterminismError(key, rec.fingerprint, fp);
+      return { kind: 'end', outcome: await this.fail(key, err.message, err.exitCode) };
+    }
+    if (rec?.status === 'completed') return value(rec.result);
+    try {
+      return await this.fulfilLive(key, req, rec);
+    } catch (e) {
+      if (!(e instanceof ShopError)) throw e;
+      return { kind: 'end', outcome: await this.fail(key, e.message, e.exitCode, e instanceof AgentError ? e.metrics : undefined) };
+    }
+  }
+
+  private async fulfilLive(key: string, req: Exclude<HostRequest, { type: 'stuck' }>, rec: Execution | undefined): Promise<CallResult> {
+    switch (req.type) {
+      case 'run':
+        return this.agentStep.call(key, req, rec);
+      case 'pause':
+        return this.pause(key, req.spec.message, req, rec);
+      case 'sh':
+        return this.recordNow(key, req, rec, async () => this.ports.shell(req.cmd, this.run.workspace));
+      case 'now':
+        return this.recordNow(key, req, rec, async () => this.ports.clock.now() / 1000);
+    }
+  }
+
+  private async pause(key: string, message: string, req: HostRequest & { type: 'pause' }, rec: Execution | undefined): Promise<CallResult> {
+    const { store } = this.ports;
+    let exec = rec;
+    if (!exec) {
+      exec = await store.startExecution({
+        runId: this.run.id, key, kind: 'pause', agent: '_checkpoint', fingerprint: fingerprint(req), sessionId: null,
+        cwd: this.run.workspace, prompt: message, request: req.spec, signalPath: null,
+      });
+      await store.markWaiting(this.run.id, key, message, 'checkpoint');
+      exec = { ...exec, status: 'waiting_human', waitingFor: message, awaiting: 'checkpoint' };
+    }
+    return { kind: 'suspend', execution: exec };
+  }
+
+  /** sh() and now(): run once, record, answer from the log ever after. */
+  private async recordNow(key: string, req: HostRequest & { type: 'sh' | 'now' }, rec: Execution | undefined, effect: () => Promise<unknown>): Promise<CallResult> {
+    const { store } = this.ports;
+    if (rec) await store.restartExecution(this.run.id, key);
+    else {
+      await store.startExecution({
+        runId: this.run.id, key, kind: req.type, agent: null, fingerprint: fingerprint(req), sessionId: null,
+        cwd: this.run.workspace, prompt: req.type === 'sh' ? req.cmd : null, request: req, signalPath: null,
+      });
+    }
+    const result = await effect();
+    await store.completeExecution(this.run.id, key, result);
+    return value(result);
+  }
+
+  /** Checks for the answer now; a live `--wait` process keeps checking on every wake-up. */
+  private async waitForAnswer(exec: Execution): Promise<CallResult> {
+    for (;;) {
+      const found = await checkAnswer(this.ports, this.run, exec);
+      if (found !== null) {
+        this.ports.notifier.notify({ type: 'resumed', key: exec.key, by: found.by });
+        await this.ports.store.appendEvent(this.run.id, { type: 'resumed', key: exec.key, actor: found.by ?? 'shop', channel: 'engine' });
+        return value(found.value);
+      }
+      const current = await this.ports.store.getRun(this.run.id);
+      if (current && ['stuck', 'failed', 'completed'].includes(current.status)) return { kind: 'end', outcome: ended(current) };
+      if (!this.opts.wait || this.opts.signal?.aborted) return { kind: 'suspend', execution: exec };
+      if (!this.announced.has(exec.key)) {
+        this.announced.add(exec.key);
+        this.ports.notifier.notify({ type: 'waiting', execution: await this.refresh(exec) });
+      }
+      this.signals ??= this.ports.openSignals();
+      await Promise.race([this.signals.next(), abortPromise(this.opts.signal)]);
+    }
+  }
+
+  private announced = new Set<string>();
+
+  private async refresh(exec: Execution): Promise<Execution> {
+    const all = await this.ports.store.loadExecutions(this.run.id);
+    return all.find((e) => e.key === exec.key) ?? exec;
+  }
+
+  private async suspend(exec: Execution): Promise<DriveOutcome> {
+    if (this.opts.signal?.aborted) return this.afterAbort();
+    return { status: 'waiting_human', execution: await this.refresh(exec) };
+  }
+
+  private async afterAbort(): Promise<DriveOutcome> {
+    const current = await this.ports.store.getRun(this.run.id);
+    return current && ['stuck', 'failed', 'completed'].includes(current.status) ? ended(current) : { status: 'interrupted' };
+  }
+
+  private async flushLogs() {
+    for (const message of this.logs.splice(0)) {
+      this.ports.notifier.notify({ type: 'log', message });
+      await this.ports.store.appendEvent(this.run.id, { type: 'log', actor: 'workflow', channel: 'engine', data: { message } });
+    }
+  }
+
+  private async complete(result: unknown): Promise<DriveOutcome> {
+    await this.ports.store.finishRun(this.run.id, 'completed', { result }, { type: 'completed', actor: 'shop', channel: 'engine' });
+    return ended((await this.ports.store.getRun(this.run.id))!);
+  }
+
+  private async stuck(reason: string): Promise<CallResult> {
+    await this.flushLogs();
+    await this.ports.store.finishRun(this.run.id, 'stuck', { reason }, { type: 'stuck', actor: 'workflow', channel: 'engine', data: { reason } });
+    return { kind: 'end', outcome: ended((await this.ports.store.getRun(this.run.id))!) };
+  }
+
+  private async fail(key: string | null, reason: string, exitCode: number, metrics?: AgentMetrics): Promise<DriveOutcome> {
+    if (this.opts.signal?.aborted) return this.afterAbort();
+    const { store } = this.ports;
+    if (key) await store.failExecution(this.run.id, key, reason, metrics);
+    else await store.finishRun(this.run.id, 'failed', { reason }, { type: 'failed', actor: 'shop', channel: 'engine', data: { reason } });
+    const current = (await store.getRun(this.run.id))!;
+    return current.status === 'failed' ? { status: 'failed', reason: current.reason ?? reason, exitCode } : ended(current);
+  }
+}
+
+/** The outcome an already-ended run stands at. */
+export function ended(run: Run): DriveOutcome {
+  if (run.status === 'completed') return { status: 'completed', result: run.result };
+  if (run.status === 'stuck') return { status: 'stuck', reason: run.reason ?? 'stuck' };
+  return { status: 'failed', reason: run.reason ?? 'failed', exitCode: 1 };
+}
+
+function abortPromise(signal?: AbortSignal): Promise<void> {
+  if (!signal) return new Promise(() => {});
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}

@@ -1,0 +1,56 @@
+/**
+ * Typed errors, each with the exit code of DESIGN.md's CLI contract. They are mapped to
+ * exit codes once, at the top of the CLI; everything below just throws the right kind.
+ */
+export const ExitCode = {
+  ok: 0,
+  failed: 1,
+  usage: 2,
+  waiting: 3,
+  stuck: 4,
+  notFound: 5,
+  conflict: 6,
+} as const;
+
+export class ShopError extends Error {
+  readonly exitCode: number = ExitCode.failed;
+}
+
+/** Bad arguments or bad input the user can fix (exit 2). */
+export class UsageError extends ShopError {
+  override readonly exitCode = ExitCode.usage;
+}
+
+/** A run, workflow, agent or call that does not exist (exit 5). */
+export class NotFoundError extends ShopError {
+  override readonly exitCode = ExitCode.notFound;
+}
+
+/** Already decided, or owned by another live process (exit 6). */
+export class ConflictError extends ShopError {
+  override readonly exitCode = ExitCode.conflict;
+}
+
+/** The workflow made a different call than the log recorded under the same key. */
+export class NonDeterminismError extends ShopError {
+  constructor(
+    readonly key: string,
+    readonly recorded: string,
+    readonly attempted: string,
+  ) {
+    super(
+      `non-determinism at call ${key}: the log recorded ${recorded} but the workflow now calls ${attempted}; ` +
+        `the workflow changed since this run started — restore it or start a new run`,
+    );
+  }
+}
+
+/** A Lua error raised by the workflow itself (message carries file:line). */
+export class WorkflowError extends ShopError {}
+
+/** An agent process failed: bad exit, no signal, is_error, timeout, missing binary. */
+export class AgentError extends ShopError {
+  constructor(message: string, readonly metrics?: { costUsd: number | null; numTurns: number | null; durationMs: number | null }) {
+    super(message);
+  }
+}

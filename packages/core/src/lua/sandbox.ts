@@ -1,0 +1,96 @@
+import fengari from 'fengari';
+import { pushJs, toJs, type LuaState } from './convert.js';
+
+const { lua, lauxlib, lualib, to_luastring } = fengari;
+
+/** Host functions that answer at once (no yield, nothing recorded). */
+export interface SyncHost {
+  log(message: string): void;
+  context(): Record<string, unknown>;
+  /** Returns an error message to raise in Lua, or null when the config was accepted. */
+  config(table: unknown): string | null;
+  /** Replay-stable random number in [0, 1). */
+  random(): number;
+  reseed(seed: number): void;
+}
+
+const LIBS: [string, unknown][] = [
+  ['_G', lualib.luaopen_base],
+  ['table', lualib.luaopen_table],
+  ['string', lualib.luaopen_string],
+  ['math', lualib.luaopen_math],
+  ['utf8', lualib.luaopen_utf8],
+];
+const REMOVED_GLOBALS = ['dofile', 'loadfile', 'load', 'loadstring', 'require', 'collectgarbage'];
+
+/** Raises a Lua error at the caller's file:line, like luaL_error without format codes. */
+export function raise(L: LuaState, message: string): never {
+  lauxlib.luaL_where(L, 1);
+  lua.lua_pushstring(L, to_luastring(message));
+  lua.lua_concat(L, 2);
+  return lua.lua_error(L) as never;
+}
+
+/** Opens only the safe libraries and installs the synchronous host functions. */
+export function installSandbox(L: LuaState, host: SyncHost): void {
+  for (const [name, open] of LIBS) {
+    lauxlib.luaL_requiref(L, to_luastring(name), open, 1);
+    lua.lua_pop(L, 1);
+  }
+  for (const name of REMOVED_GLOBALS) {
+    lua.lua_pushnil(L);
+    lua.lua_setglobal(L, to_luastring(name));
+  }
+  lua.lua_getglobal(L, to_luastring('string'));
+  lua.lua_pushnil(L);
+  lua.lua_setfield(L, -2, to_luastring('dump'));
+  lua.lua_pop(L, 1);
+
+  const log = (T: LuaState) => {
+    const parts: string[] = [];
+    for (let i = 1; i <= lua.lua_gettop(T); i++) parts.push(fengari.to_jsstring(lauxlib.luaL_tolstring(T, i)));
+    host.log(parts.join('\t'));
+    return 0;
+  };
+  setGlobal(L, 'log', log);
+  setGlobal(L, 'print', log);
+  setGlobal(L, 'context', (T: LuaState) => {
+    pushJs(T, host.context());
+    return 1;
+  });
+  setGlobal(L, 'config', (T: LuaState) => {
+    const problem = host.config(toJs(T, 1));
+    return problem ? raise(T, problem) : 0;
+  });
+  installRandom(L, host);
+}
+
+function setGlobal(L: LuaState, name: string, fn: (T: LuaState) => number) {
+  lua.lua_pushcfunction(L, fn);
+  lua.lua_setglobal(L, to_luastring(name));
+}
+
+/** math.random/randomseed backed by the run's seeded generator, so replay draws the same numbers. */
+function installRandom(L: LuaState, host: SyncHost) {
+  lua.lua_getglobal(L, to_luastring('math'));
+  lua.lua_pushcfunction(L, (T: LuaState) => {
+    const r = host.random();
+    const n = lua.lua_gettop(T);
+    if (n === 0) {
+      lua.lua_pushnumber(T, r);
+      return 1;
+    }
+    const lo = n >= 2 ? lauxlib.luaL_checkinteger(T, 1) : 1;
+    const hi = n >= 2 ? lauxlib.luaL_checkinteger(T, 2) : lauxlib.luaL_checkinteger(T, 1);
+    if (lo > hi) return raise(T, 'bad argument to random (interval is empty)');
+    lua.lua_pushinteger(T, lo + Math.floor(r * (hi - lo + 1)));
+    return 1;
+  });
+  lua.lua_setfield(L, -2, to_luastring('random'));
+  lua.lua_pushcfunction(L, (T: LuaState) => {
+    host.reseed(Number(lauxlib.luaL_checknumber(T, 1)));
+    return 0;
+  });
+  lua.lua_setfield(L, -2, to_luastring('randomseed'));
+  lua.lua_pop(L, 1);
+}

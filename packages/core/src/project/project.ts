@@ -1,0 +1,41 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
+/** Where a Shop project's files live. */
+export interface Project {
+  root: string;
+  home: string;
+  dbFile: string;
+  signalsDir: string;
+  runsDir: string;
+  worktreesDir: string;
+  workflowsDir: string;
+}
+
+/** The nearest folder at or above `cwd` holding `.shop/` or `workflows/`; else `cwd` itself. */
+export function findProject(cwd: string, env: NodeJS.ProcessEnv = process.env): Project {
+  let root = resolve(cwd);
+  for (let dir = root; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.shop')) || existsSync(join(dir, 'workflows'))) {
+      root = dir;
+      break;
+    }
+    if (dirname(dir) === dir) break;
+  }
+  const home = env.SHOP_HOME ? resolve(env.SHOP_HOME) : join(root, '.shop');
+  return {
+    root,
+    home,
+    dbFile: join(home, 'shop.db'),
+    signalsDir: join(home, 'signals'),
+    runsDir: join(home, 'runs'),
+    worktreesDir: join(home, 'worktrees'),
+    workflowsDir: join(root, 'workflows'),
+  };
+}
+
+/** Creates the .shop folders; the signals folder first, before anything watches it. */
+export function ensureHome(p: Project): void {
+  mkdirSync(p.signalsDir, { recursive: true });
+  mkdirSync(p.runsDir, { recursive: true });
+}

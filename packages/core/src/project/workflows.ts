@@ -1,0 +1,22 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { NotFoundError } from '../errors.js';
+import type { Project } from './project.js';
+
+/** Resolves a workflow name (or a path to a .lua file) to its file. */
+export function resolveWorkflow(project: Project, name: string): { spec: string; path: string } {
+  const direct = name.endsWith('.lua') ? join(project.root, name) : join(project.workflowsDir, `${name}.lua`);
+  const path = name.endsWith('.lua') && existsSync(name) ? name : direct;
+  if (!existsSync(path)) {
+    const found = listWorkflows(project);
+    throw new NotFoundError(
+      `unknown workflow "${name}": no ${path}` + (found.length ? ` (found: ${found.join(', ')})` : ' (run `shop init` to create examples)'),
+    );
+  }
+  return { spec: basename(path, '.lua'), path };
+}
+
+export function listWorkflows(project: Project): string[] {
+  if (!existsSync(project.workflowsDir)) return [];
+  return readdirSync(project.workflowsDir).filter((f) => f.endsWith('.lua')).map((f) => basename(f, '.lua')).sort();
+}

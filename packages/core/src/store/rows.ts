@@ -1,0 +1,82 @@
+import type { Answer, Channel, Execution, Run, RunEvent } from '../types.js';
+
+/** Row ⇄ record mapping for the SQLite adapter; the only place that knows column names. */
+export type Row = Record<string, unknown>;
+
+const json = (v: unknown): unknown => (v == null ? null : JSON.parse(String(v)));
+const num = (v: unknown): number | null => (v == null ? null : Number(v));
+const str = (v: unknown): string | null => (v == null ? null : String(v));
+
+export function toRun(r: Row): Run {
+  return {
+    id: Number(r.id),
+    spec: String(r.spec),
+    workflowPath: String(r.workflow_path),
+    prompt: String(r.prompt),
+    status: r.status as Run['status'],
+    workspace: String(r.workspace),
+    branch: str(r.branch),
+    reason: str(r.reason),
+    result: json(r.result),
+    seed: Number(r.seed),
+    ownerPid: num(r.owner_pid),
+    leaseUntil: num(r.lease_until),
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
+    endedAt: num(r.ended_at),
+  };
+}
+
+export function toExecution(r: Row): Execution {
+  return {
+    runId: Number(r.run_id),
+    key: String(r.call_key),
+    seq: Number(r.seq),
+    kind: r.kind as Execution['kind'],
+    agent: str(r.agent),
+    fingerprint: String(r.fingerprint),
+    status: r.status as Execution['status'],
+    sessionId: str(r.session_id),
+    cwd: str(r.cwd),
+    prompt: str(r.prompt),
+    request: json(r.request),
+    result: json(r.result),
+    signalPath: str(r.signal_path),
+    waitingFor: str(r.waiting_for),
+    awaiting: str(r.awaiting),
+    error: str(r.error),
+    costUsd: num(r.cost_usd),
+    numTurns: num(r.num_turns),
+    durationMs: num(r.duration_ms),
+    pid: num(r.pid),
+    attempts: Number(r.attempts),
+    startedAt: Number(r.started_at),
+    updatedAt: Number(r.updated_at),
+    finishedAt: num(r.finished_at),
+  };
+}
+
+export function toAnswer(r: Row): Answer {
+  return {
+    runId: Number(r.run_id),
+    key: String(r.call_key),
+    status: String(r.status),
+    message: str(r.message),
+    responder: String(r.responder),
+    channel: r.channel as Channel,
+    answeredAt: Number(r.answered_at),
+  };
+}
+
+export function toEvent(r: Row): RunEvent {
+  return {
+    id: Number(r.id),
+    runId: Number(r.run_id),
+    key: str(r.call_key),
+    type: String(r.type),
+    actor: String(r.actor),
+    channel: r.channel as Channel,
+    data: json(r.data) as RunEvent['data'],
+    at: Number(r.at),
+  };
+}

@@ -1,0 +1,275 @@
+import Database from 'better-sqlite3';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ConflictError, NotFoundError } from '../errors.js';
+import type { AgentMetrics, Answer, Run } from '../types.js';
+import { toAnswer, toEvent, toExecution, toRun, type Row } from './rows.js';
+import type { EventInput, NewExecution, NewRun, RunFilter, RunWithWaiting, Store } from './store.js';
+
+export const SCHEMA_VERSION = 1;
+const schemaFile = fileURLToPath(new URL('../../../../schema.sql', import.meta.url));
+
+type Db = Database.Database;
+
+/** Opens (creating if needed) a store at `file`; ":memory:" gives an in-memory twin. */
+export function openSqliteStore(file: string, now: () => number = Date.now): Store {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  migrate(db);
+  return new SqliteStore(db, now);
+}
+
+function migrate(db: Db): void {
+  const version = Number(db.pragma('user_version', { simple: true }));
+  if (version > SCHEMA_VERSION) {
+    throw new ConflictError(`the store was written by a newer Shop (schema ${version} > ${SCHEMA_VERSION}); upgrade Shop`);
+  }
+  if (version === SCHEMA_VERSION) return;
+  db.transaction(() => {
+    db.exec(readFileSync(schemaFile, 'utf8'));
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  })();
+}
+
+const metricCols = (m?: AgentMetrics) => ({
+  cost: m?.costUsd ?? null,
+  turns: m?.numTurns ?? null,
+  duration: m?.durationMs ?? null,
+});
+
+class SqliteStore implements Store {
+  private readonly stmt: ReturnType<typeof prepare>;
+  constructor(private readonly db: Db, private readonly now: () => number) {
+    this.stmt = prepare(db);
+  }
+
+  async createRun(input: NewRun): Promise<Run> {
+    return this.db.transaction(() => {
+      const t = this.now();
+      const info = this.stmt.insertRun.run({ ...input, t });
+      const id = Number(info.lastInsertRowid);
+      this.event(id, { type: 'run_started', actor: input.actor, channel: 'cli', data: { spec: input.spec, prompt: input.prompt } });
+      return toRun(this.stmt.getRun.get(id) as Row);
+    })();
+  }
+
+  async getRun(id: number): Promise<Run | null> {
+    const row = this.stmt.getRun.get(id) as Row | undefined;
+    return row ? toRun(row) : null;
+  }
+
+  async listRuns(filter: RunFilter = {}): Promise<RunWithWaiting[]> {
+    const rows = this.stmt.listRuns.all() as Row[];
+    const waiting = new Map<number, Row>();
+    for (const w of this.stmt.waitingExecutions.all() as Row[]) waiting.set(Number(w.run_id), w);
+    const costs = new Map<number, number>();
+    for (const c of this.stmt.costs.all() as Row[]) costs.set(Number(c.run_id), Number(c.cost));
+    return rows
+      .map(toRun)
+      .filter((r) => (filter.status ? r.status === filter.status : true))
+      .filter((r) => (filter.active ? !['completed', 'stuck', 'failed'].includes(r.status) : true))
+      .map((r) => {
+        const w = waiting.get(r.id);
+        return { ...r, waiting: w ? toExecution(w) : null, costUsd: costs.get(r.id) ?? 0 };
+      });
+  }
+
+  async loadExecutions(runId: number) {
+    return (this.stmt.executions.all(runId) as Row[]).map(toExecution);
+  }
+
+  async listEvents(runId: number) {
+    return (this.stmt.events.all(runId) as Row[]).map(toEvent);
+  }
+
+  async totalCost(runId: number): Promise<number> {
+    const row = this.stmt.runCost.get(runId) as Row;
+    return Number(row.cost ?? 0);
+  }
+
+  async acquireLease(runId: number, pid: number, until: number, isAlive: (pid: number) => boolean) {
+    this.db.transaction(() => {
+      const run = this.mustRun(runId);
+      const owner = run.ownerPid;
+      if (owner != null && owner !== pid && (run.leaseUntil ?? 0) > this.now() && isAlive(owner)) {
+        throw new ConflictError(`run ${runId} is being driven by process ${owner}; wait for it or stop it with: shop stop ${runId} --reason "…"`);
+      }
+      this.stmt.setLease.run(pid, until, this.now(), runId);
+    })();
+  }
+
+  async renewLease(runId: number, pid: number, until: number) {
+    this.stmt.renewLease.run(until, runId, pid);
+  }
+
+  async releaseLease(runId: number, pid: number) {
+    this.stmt.releaseLease.run(runId, pid);
+  }
+
+  async startExecution(input: NewExecution) {
+    return this.db.transaction(() => {
+      const t = this.now();
+      const seq = Number((this.stmt.nextSeq.get(input.runId) as Row).seq);
+      this.stmt.insertExecution.run({
+        ...input, seq, t, request: JSON.stringify(input.request ?? null),
+      });
+      this.event(input.runId, {
+        type: 'execution_started', key: input.key, actor: 'shop', channel: 'engine',
+        data: { kind: input.kind, agent: input.agent, session_id: input.sessionId },
+      });
+      return toExecution(this.stmt.getExecution.get(input.runId, input.key) as Row);
+    })();
+  }
+
+  async restartExecution(runId: number, key: string) {
+    this.db.transaction(() => {
+      this.stmt.restartExecution.run(this.now(), runId, key);
+      this.stmt.setRunStatus.run('running', this.now(), runId);
+      this.event(runId, { type: 'execution_restarted', key, actor: 'shop', channel: 'engine' });
+    })();
+  }
+
+  async setExecutionPid(runId: number, key: string, pid: number | null) {
+    this.stmt.setPid.run(pid, this.now(), runId, key);
+  }
+
+  async completeExecution(runId: number, key: string, result: unknown, metrics?: AgentMetrics) {
+    this.db.transaction(() => {
+      const t = this.now();
+      this.stmt.completeExecution.run({ ...metricCols(metrics), result: JSON.stringify(result ?? null), t, runId, key });
+      this.stmt.setRunStatus.run('running', t, runId);
+      this.event(runId, { type: 'execution_finished', key, actor: 'shop', channel: 'engine', data: summarize(result) });
+    })();
+  }
+
+  async failExecution(runId: number, key: string, error: string, metrics?: AgentMetrics) {
+    this.db.transaction(() => {
+      const t = this.now();
+      const changed = this.stmt.failExecution.run({ ...metricCols(metrics), error, t, runId, key }).changes;
+      if (changed) this.event(runId, { type: 'execution_failed', key, actor: 'shop', channel: 'engine', data: { error } });
+      this.endRun(runId, 'failed', { reason: error }, { type: 'failed', key, actor: 'shop', channel: 'engine', data: { reason: error } });
+    })();
+  }
+
+  async markWaiting(runId: number, key: string, waitingFor: string, awaiting: string | null, metrics?: AgentMetrics) {
+    this.db.transaction(() => {
+      const t = this.now();
+      this.stmt.markWaiting.run({ ...metricCols(metrics), waitingFor, awaiting, t, runId, key });
+      this.stmt.setRunStatus.run('waiting_human', t, runId);
+      this.event(runId, { type: 'waiting', key, actor: 'shop', channel: 'engine', data: { waiting_for: waitingFor, awaiting } });
+    })();
+  }
+
+  async recordAnswer(answer: Omit<Answer, 'answeredAt'>): Promise<Answer> {
+    return this.db.transaction(() => {
+      const first = this.stmt.getAnswer.get(answer.runId, answer.key) as Row | undefined;
+      if (first) {
+        const a = toAnswer(first);
+        throw new ConflictError(
+          `run ${answer.runId} call ${answer.key} was already answered ${a.status} by ${a.responder} at ${new Date(a.answeredAt).toISOString()}`,
+        );
+      }
+      const t = this.now();
+      this.stmt.insertAnswer.run({ ...answer, t });
+      this.event(answer.runId, {
+        type: 'human_answered', key: answer.key, actor: answer.responder, channel: answer.channel,
+        data: { status: answer.status, message: answer.message },
+      });
+      return { ...answer, answeredAt: t };
+    })();
+  }
+
+  async getAnswer(runId: number, key: string) {
+    const row = this.stmt.getAnswer.get(runId, key) as Row | undefined;
+    return row ? toAnswer(row) : null;
+  }
+
+  async setRunStatus(runId: number, status: 'running', event: EventInput) {
+    this.db.transaction(() => {
+      this.stmt.setRunStatus.run(status, this.now(), runId);
+      this.event(runId, event);
+    })();
+  }
+
+  async finishRun(runId: number, status: 'completed' | 'stuck' | 'failed', detail: { reason?: string; result?: unknown }, event: EventInput) {
+    return this.db.transaction(() => this.endRun(runId, status, detail, event))();
+  }
+
+  async appendEvent(runId: number, event: EventInput) {
+    this.event(runId, event);
+  }
+
+  close() {
+    this.db.close();
+  }
+
+  private endRun(runId: number, status: string, detail: { reason?: string; result?: unknown }, event: EventInput): boolean {
+    const t = this.now();
+    const changed = this.stmt.endRun.run({
+      status, reason: detail.reason ?? null,
+      result: detail.result === undefined ? null : JSON.stringify(detail.result), t, runId,
+    }).changes;
+    if (changed) this.event(runId, event);
+    return changed > 0;
+  }
+
+  private mustRun(runId: number): Run {
+    const row = this.stmt.getRun.get(runId) as Row | undefined;
+    if (!row) throw new NotFoundError(`no run ${runId}; see runs with: shop list`);
+    return toRun(row);
+  }
+
+  private event(runId: number, e: EventInput) {
+    this.stmt.insertEvent.run(runId, e.key ?? null, e.type, e.actor, e.channel, e.data ? JSON.stringify(e.data) : null, this.now());
+  }
+}
+
+function summarize(result: unknown): Record<string, unknown> | null {
+  if (result && typeof result === 'object' && 'status' in result) {
+    const r = result as Record<string, unknown>;
+    return { status: r.status, summary: r.summary ?? r.reason ?? null };
+  }
+  return null;
+}
+
+function prepare(db: Db) {
+  return {
+    insertRun: db.prepare(`INSERT INTO runs (spec, workflow_path, prompt, status, workspace, branch, seed, owner_pid, lease_until, created_at, updated_at)
+      VALUES (@spec, @workflowPath, @prompt, 'running', @workspace, @branch, @seed, @ownerPid, @leaseUntil, @t, @t)`),
+    getRun: db.prepare('SELECT * FROM runs WHERE id = ?'),
+    listRuns: db.prepare('SELECT * FROM runs ORDER BY id DESC'),
+    waitingExecutions: db.prepare(`SELECT * FROM executions WHERE status = 'waiting_human' ORDER BY seq`),
+    costs: db.prepare('SELECT run_id, SUM(cost_usd) AS cost FROM executions GROUP BY run_id'),
+    runCost: db.prepare('SELECT SUM(cost_usd) AS cost FROM executions WHERE run_id = ?'),
+    executions: db.prepare('SELECT * FROM executions WHERE run_id = ? ORDER BY seq'),
+    getExecution: db.prepare('SELECT * FROM executions WHERE run_id = ? AND call_key = ?'),
+    events: db.prepare('SELECT * FROM events WHERE run_id = ? ORDER BY id'),
+    setLease: db.prepare('UPDATE runs SET owner_pid = ?, lease_until = ?, updated_at = ? WHERE id = ?'),
+    renewLease: db.prepare('UPDATE runs SET lease_until = ? WHERE id = ? AND owner_pid = ?'),
+    releaseLease: db.prepare('UPDATE runs SET owner_pid = NULL, lease_until = NULL WHERE id = ? AND owner_pid = ?'),
+    nextSeq: db.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM executions WHERE run_id = ?'),
+    insertExecution: db.prepare(`INSERT INTO executions (run_id, call_key, seq, kind, agent, fingerprint, status, session_id, cwd, prompt, request, signal_path, started_at, updated_at)
+      VALUES (@runId, @key, @seq, @kind, @agent, @fingerprint, 'running', @sessionId, @cwd, @prompt, @request, @signalPath, @t, @t)`),
+    restartExecution: db.prepare(`UPDATE executions SET status = 'running', attempts = attempts + 1, error = NULL, updated_at = ?, finished_at = NULL WHERE run_id = ? AND call_key = ?`),
+    setPid: db.prepare('UPDATE executions SET pid = ?, updated_at = ? WHERE run_id = ? AND call_key = ?'),
+    completeExecution: db.prepare(`UPDATE executions SET status = 'completed', result = @result, pid = NULL,
+      cost_usd = COALESCE(@cost, cost_usd), num_turns = COALESCE(@turns, num_turns), duration_ms = COALESCE(@duration, duration_ms),
+      waiting_for = NULL, updated_at = @t, finished_at = @t WHERE run_id = @runId AND call_key = @key`),
+    failExecution: db.prepare(`UPDATE executions SET status = 'failed', error = @error, pid = NULL,
+      cost_usd = COALESCE(@cost, cost_usd), num_turns = COALESCE(@turns, num_turns), duration_ms = COALESCE(@duration, duration_ms),
+      updated_at = @t, finished_at = @t WHERE run_id = @runId AND call_key = @key`),
+    markWaiting: db.prepare(`UPDATE executions SET status = 'waiting_human', waiting_for = @waitingFor, awaiting = @awaiting, pid = NULL,
+      cost_usd = COALESCE(@cost, cost_usd), num_turns = COALESCE(@turns, num_turns), duration_ms = COALESCE(@duration, duration_ms),
+      updated_at = @t WHERE run_id = @runId AND call_key = @key`),
+    setRunStatus: db.prepare(`UPDATE runs SET status = ?, updated_at = ? WHERE id = ? AND status NOT IN ('completed','stuck')`),
+    endRun: db.prepare(`UPDATE runs SET status = @status, reason = @reason, result = @result, ended_at = @t, updated_at = @t
+      WHERE id = @runId AND status NOT IN ('completed','stuck','failed')`),
+    getAnswer: db.prepare('SELECT * FROM answers WHERE run_id = ? AND call_key = ?'),
+    insertAnswer: db.prepare(`INSERT INTO answers (run_id, call_key, status, message, responder, channel, answered_at)
+      VALUES (@runId, @key, @status, @message, @responder, @channel, @t)`),
+    insertEvent: db.prepare('INSERT INTO events (run_id, call_key, type, actor, channel, data, at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+  };
+}

@@ -1,0 +1,82 @@
+/** Domain records shared by the store, the engine and the CLI. */
+export type RunStatus = 'running' | 'waiting_human' | 'completed' | 'stuck' | 'failed';
+export type ExecutionStatus = 'running' | 'waiting_human' | 'completed' | 'failed';
+export type CallKind = 'run' | 'pause' | 'sh' | 'now';
+
+export const endedStatuses: readonly RunStatus[] = ['completed', 'stuck', 'failed'];
+
+export interface Run {
+  id: number;
+  spec: string;
+  workflowPath: string;
+  prompt: string;
+  status: RunStatus;
+  workspace: string;
+  branch: string | null;
+  reason: string | null;
+  result: unknown;
+  seed: number;
+  ownerPid: number | null;
+  leaseUntil: number | null;
+  createdAt: number;
+  updatedAt: number;
+  endedAt: number | null;
+}
+
+export interface Execution {
+  runId: number;
+  key: string;
+  seq: number;
+  kind: CallKind;
+  agent: string | null;
+  fingerprint: string;
+  status: ExecutionStatus;
+  sessionId: string | null;
+  cwd: string | null;
+  prompt: string | null;
+  request: unknown;
+  result: unknown;
+  signalPath: string | null;
+  waitingFor: string | null;
+  awaiting: string | null;
+  error: string | null;
+  costUsd: number | null;
+  numTurns: number | null;
+  durationMs: number | null;
+  pid: number | null;
+  attempts: number;
+  startedAt: number;
+  updatedAt: number;
+  finishedAt: number | null;
+}
+
+/** A person's answer to a waiting call; immutable once recorded. */
+export interface Answer {
+  runId: number;
+  key: string;
+  status: string;
+  message: string | null;
+  responder: string;
+  channel: Channel;
+  answeredAt: number;
+}
+
+export type Channel = 'cli' | 'signal' | 'continue' | 'tui' | 'engine' | 'agent';
+
+export interface RunEvent {
+  id: number;
+  runId: number;
+  key: string | null;
+  type: string;
+  actor: string;
+  channel: Channel;
+  data: Record<string, unknown> | null;
+  at: number;
+}
+
+/** Metrics Claude reports in its JSON result. */
+export interface AgentMetrics {
+  costUsd: number | null;
+  numTurns: number | null;
+  durationMs: number | null;
+}

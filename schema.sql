@@ -1,0 +1,83 @@
+-- Shop store schema. Applied by packages/core/src/store/open-store.ts; PRAGMA user_version
+-- holds the schema version so later versions can migrate an existing .shop/shop.db.
+-- Times are milliseconds since the epoch. JSON columns hold JSON text.
+
+CREATE TABLE IF NOT EXISTS runs (
+  id            INTEGER PRIMARY KEY AUTOINCREMENT,
+  spec          TEXT    NOT NULL,             -- workflow name (file stem)
+  workflow_path TEXT    NOT NULL,
+  prompt        TEXT    NOT NULL,
+  status        TEXT    NOT NULL CHECK (status IN ('running','waiting_human','completed','stuck','failed')),
+  workspace     TEXT    NOT NULL,             -- where agents run (project root or worktree)
+  branch        TEXT,                         -- worktree branch, if any
+  reason        TEXT,                         -- why it is stuck / failed
+  result        TEXT,                         -- JSON: workflow's return value
+  seed          INTEGER NOT NULL,             -- math.random seed (replay-stable)
+  owner_pid     INTEGER,                      -- process driving it now
+  lease_until   INTEGER,                      -- owner's lease; past it the run is "interrupted"
+  created_at    INTEGER NOT NULL,
+  updated_at    INTEGER NOT NULL,
+  ended_at      INTEGER
+);
+CREATE INDEX IF NOT EXISTS runs_status ON runs(status);
+
+-- One row per host call of a run, keyed by the call path ("1", "2", later "4/2/1").
+CREATE TABLE IF NOT EXISTS executions (
+  run_id        INTEGER NOT NULL REFERENCES runs(id),
+  call_key      TEXT    NOT NULL,
+  seq           INTEGER NOT NULL,             -- order of first appearance
+  kind          TEXT    NOT NULL,             -- run | pause | sh | now
+  agent         TEXT,
+  fingerprint   TEXT    NOT NULL,             -- what replay compares
+  status        TEXT    NOT NULL CHECK (status IN ('running','waiting_human','completed','failed')),
+  session_id    TEXT,
+  cwd           TEXT,                         -- directory the agent session lives in
+  prompt        TEXT,
+  request       TEXT,                         -- JSON: the call's arguments
+  result        TEXT,                         -- JSON: what the call returned to Lua
+  signal_path   TEXT,
+  waiting_for   TEXT,                         -- the question while waiting_human
+  awaiting      TEXT,                         -- awaiting kind of a NEEDS_HUMAN
+  error         TEXT,
+  cost_usd      REAL,
+  num_turns     INTEGER,
+  duration_ms   INTEGER,
+  pid           INTEGER,                      -- agent process (group leader) while running
+  attempts      INTEGER NOT NULL DEFAULT 1,
+  started_at    INTEGER NOT NULL,
+  updated_at    INTEGER NOT NULL,
+  finished_at   INTEGER,
+  PRIMARY KEY (run_id, call_key)
+);
+
+-- Human answers: one per waiting call, immutable; the primary key makes the first one win.
+CREATE TABLE IF NOT EXISTS answers (
+  run_id        INTEGER NOT NULL REFERENCES runs(id),
+  call_key      TEXT    NOT NULL,
+  status        TEXT    NOT NULL,
+  message       TEXT,
+  responder     TEXT    NOT NULL,
+  channel       TEXT    NOT NULL,
+  answered_at   INTEGER NOT NULL,
+  PRIMARY KEY (run_id, call_key)
+);
+
+-- Append-only audit trail.
+CREATE TABLE IF NOT EXISTS events (
+  id            INTEGER PRIMARY KEY AUTOINCREMENT,
+  run_id        INTEGER NOT NULL REFERENCES runs(id),
+  call_key      TEXT,
+  type          TEXT    NOT NULL,
+  actor         TEXT    NOT NULL,
+  channel       TEXT    NOT NULL,
+  data          TEXT,
+  at            INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_run ON events(run_id, id);
+
+CREATE TRIGGER IF NOT EXISTS events_append_only_update BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS events_append_only_delete BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS answers_immutable BEFORE UPDATE ON answers
+BEGIN SELECT RAISE(ABORT, 'answers are immutable'); END;
