@@ -10,7 +10,7 @@ export const AgentFrontMatterSchema = z.strictObject({
   name: z.string().optional(),
   description: z.string().optional(),
   model: z.string().optional(),
-  permission_mode: z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk']).optional(),
+  permission_mode: z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk', 'auto']).optional(),
   allowed_tools: z.union([z.array(z.string()), z.string()]).optional(),
   tools: z.union([z.array(z.string()), z.string()]).optional(),
   color: z.string().optional(),

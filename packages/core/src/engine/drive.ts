@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { ConflictError, NotFoundError } from '../errors.js';
+import { NotFoundError } from '../errors.js';
 import type { Run } from '../types.js';
 import type { DriveOutcome } from './outcome.js';
 import type { EnginePorts } from './ports.js';
@@ -38,15 +38,3 @@ export async function mustGetRun(ports: Pick<EnginePorts, 'store'>, runId: numbe
   return run;
 }
 
-/** A running run whose driver is gone (lease expired or process dead) is "interrupted". */
-export function displayStatus(run: Run, now: number, isAlive: (pid: number) => boolean): string {
-  if (run.status !== 'running') return run.status;
-  const owned = run.ownerPid != null && (run.leaseUntil ?? 0) > now && isAlive(run.ownerPid);
-  return owned ? 'running' : 'interrupted';
-}
-
-export function assertNotOwnedByOther(run: Run, pid: number, now: number, isAlive: (pid: number) => boolean) {
-  if (run.ownerPid != null && run.ownerPid !== pid && (run.leaseUntil ?? 0) > now && isAlive(run.ownerPid)) {
-    throw new ConflictError(`run ${run.id} is being driven by process ${run.ownerPid}; it will pick up the answer itself`);
-  }
-}

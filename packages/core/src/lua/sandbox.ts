@@ -48,7 +48,11 @@ export function installSandbox(L: LuaState, host: SyncHost): void {
 
   const log = (T: LuaState) => {
     const parts: string[] = [];
-    for (let i = 1; i <= lua.lua_gettop(T); i++) parts.push(fengari.to_jsstring(lauxlib.luaL_tolstring(T, i)));
+    const n = lua.lua_gettop(T);
+    for (let i = 1; i <= n; i++) {
+      parts.push(fengari.to_jsstring(lauxlib.luaL_tolstring(T, i)));
+      lua.lua_pop(T, 1);
+    }
     host.log(parts.join('\t'));
     return 0;
   };

@@ -61,6 +61,10 @@ class SqliteStore implements Store {
     return row ? toRun(row) : null;
   }
 
+  async setWorkspace(runId: number, workspace: string, branch: string | null) {
+    this.stmt.setWorkspace.run(workspace, branch, this.now(), runId);
+  }
+
   async listRuns(filter: RunFilter = {}): Promise<RunWithWaiting[]> {
     const rows = this.stmt.listRuns.all() as Row[];
     const waiting = new Map<number, Row>();
@@ -240,6 +244,7 @@ function prepare(db: Db) {
     insertRun: db.prepare(`INSERT INTO runs (spec, workflow_path, prompt, status, workspace, branch, seed, owner_pid, lease_until, created_at, updated_at)
       VALUES (@spec, @workflowPath, @prompt, 'running', @workspace, @branch, @seed, @ownerPid, @leaseUntil, @t, @t)`),
     getRun: db.prepare('SELECT * FROM runs WHERE id = ?'),
+    setWorkspace: db.prepare('UPDATE runs SET workspace = ?, branch = ?, updated_at = ? WHERE id = ?'),
     listRuns: db.prepare('SELECT * FROM runs ORDER BY id DESC'),
     waitingExecutions: db.prepare(`SELECT * FROM executions WHERE status = 'waiting_human' ORDER BY seq`),
     costs: db.prepare('SELECT run_id, SUM(cost_usd) AS cost FROM executions GROUP BY run_id'),

@@ -9,6 +9,8 @@ import type {
 export interface Store {
   createRun(input: NewRun): Promise<Run>;
   getRun(id: number): Promise<Run | null>;
+  /** Moves a new run into its worktree. */
+  setWorkspace(runId: number, workspace: string, branch: string | null): Promise<void>;
   listRuns(filter?: RunFilter): Promise<RunWithWaiting[]>;
   /** Every execution of a run, in call order — one query, for replay. */
   loadExecutions(runId: number): Promise<Execution[]>;

@@ -1,0 +1,30 @@
+import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureHome } from '@shop/core/project/project';
+import type { Context } from '../context.js';
+
+const examples = fileURLToPath(new URL('../../../../', import.meta.url));
+
+/** shop init: example workflows and agents (never overwriting), and the .shop folder. */
+export default async function init(_args: unknown, ctx: Context): Promise<number> {
+  const root = ctx.cwd;
+  const created: string[] = [];
+  for (const dir of ['workflows', 'agents']) {
+    mkdirSync(join(root, dir), { recursive: true });
+    for (const file of readdirSync(join(examples, dir))) {
+      const target = join(root, dir, file);
+      if (existsSync(target)) continue;
+      copyFileSync(join(examples, dir, file), target);
+      created.push(`${dir}/${file}`);
+    }
+  }
+  const project = { ...ctx.project, root };
+  ensureHome(project);
+  writeFileSync(join(project.home, '.gitignore'), '*\n');
+  await ctx.store();
+  ctx.out(created.length ? `created ${created.join(', ')}` : 'workflows/ and agents/ already hold every example');
+  ctx.out(`store ready at ${project.dbFile}`);
+  ctx.out('next: shop run feature "add a login page"');
+  return 0;
+}

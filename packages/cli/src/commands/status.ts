@@ -1,0 +1,50 @@
+import { flag, runIdArg } from '../args.js';
+import type { Context } from '../context.js';
+import { loadRunView } from '../run-view.js';
+import { executionJson, pendingJson, printJson, runJson } from '../json.js';
+import { answerHint, describeWaiting, firstLine } from '../output.js';
+import type { Parsed } from '../registry.js';
+import { ago, table, usd } from '../table.js';
+
+/** shop status <id> [--json] */
+export default async function status(args: Parsed, ctx: Context): Promise<number> {
+  const id = runIdArg(args, 'shop status <id> [--json]');
+  const { run, executions, waiting, cost } = await loadRunView(await ctx.store(), id);
+  const json = { ...runJson(run, waiting, cost, executions.findLast((e) => e.agent)?.agent ?? null), executions: executions.map(executionJson), pending: waiting ? pendingJson(id, waiting) : null };
+  if (flag(args, 'json')) {
+    printJson(ctx.out, json);
+    return 0;
+  }
+  ctx.out(`Run ${run.id}: ${json.status}   (${run.spec}${run.prompt ? `: ${firstLine(run.prompt)}` : ''})`);
+  ctx.out(`Workspace: ${run.workspace}${run.branch ? ` (branch ${run.branch})` : ''}`);
+  ctx.out(`Cost: ${usd(cost)}   Started: ${ago(run.createdAt)} ago`);
+  if (run.reason) ctx.out(`Reason: ${run.reason}`);
+  if (run.status === 'completed' && run.result != null) ctx.out(`Result: ${JSON.stringify(run.result)}`);
+  if (waiting) {
+    ctx.out('');
+    ctx.out(describeWaiting(run.id, waiting));
+    if (waiting.sessionId) ctx.out(`Session: ${waiting.sessionId}`);
+    ctx.out(`Waiting since: ${ago(waiting.updatedAt)} ago`);
+    for (const line of answerHint(run.id, waiting)) ctx.out(line);
+  } else if (json.status === 'interrupted' || run.status === 'failed') {
+    ctx.out(`Pick it up with: shop resume ${run.id}`);
+  }
+  if (executions.length) {
+    ctx.out('');
+    const rows = executions.map((e) => [
+      `#${e.key}`, e.agent ?? e.kind, e.status, e.costUsd != null ? usd(e.costUsd) : '-',
+      firstLine(e.error ?? e.waitingFor ?? resultText(e.result) ?? ''),
+    ]);
+    for (const line of table(['CALL', 'AGENT', 'STATUS', 'COST', 'DETAIL'], rows)) ctx.out(line);
+  }
+  return 0;
+}
+
+function resultText(result: unknown): string | null {
+  if (result && typeof result === 'object') {
+    const r = result as Record<string, unknown>;
+    if (typeof r.status === 'string') return `${r.status}${r.summary ? `: ${r.summary}` : ''}`;
+    if ('continue' in r) return r.continue ? 'CONTINUE' : `STOP: ${r.reason ?? ''}`;
+  }
+  return result == null ? null : JSON.stringify(result);
+}

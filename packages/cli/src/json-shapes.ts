@@ -1,0 +1,81 @@
+import { z } from 'zod';
+
+/**
+ * The `--json` contract of the read commands, in one place. Commands import only the
+ * types (keeping zod out of their start-up); tests parse real output with these schemas.
+ */
+const iso = z.string().nullable();
+
+export const ExecutionJsonSchema = z.object({
+  key: z.string(),
+  kind: z.enum(['run', 'pause', 'sh', 'now']),
+  agent: z.string().nullable(),
+  status: z.enum(['running', 'waiting_human', 'completed', 'failed']),
+  session_id: z.string().nullable(),
+  cwd: z.string().nullable(),
+  awaiting: z.string().nullable(),
+  waiting_for: z.string().nullable(),
+  result: z.unknown(),
+  error: z.string().nullable(),
+  cost_usd: z.number().nullable(),
+  num_turns: z.number().nullable(),
+  duration_ms: z.number().nullable(),
+  attempts: z.number(),
+  started_at: iso,
+  finished_at: iso,
+});
+
+export const PendingJsonSchema = z.object({
+  key: z.string(),
+  kind: z.enum(['run', 'pause']),
+  agent: z.string().nullable(),
+  awaiting: z.string().nullable(),
+  question: z.string().nullable(),
+  session_id: z.string().nullable(),
+  waiting_since: iso,
+  answer_with: z.array(z.string()),
+});
+
+export const RunJsonSchema = z.object({
+  id: z.number(),
+  spec: z.string(),
+  status: z.enum(['running', 'interrupted', 'waiting_human', 'completed', 'stuck', 'failed']),
+  prompt: z.string(),
+  workspace: z.string(),
+  branch: z.string().nullable(),
+  agent: z.string().nullable(),
+  awaiting: z.string().nullable(),
+  waiting_for: z.string().nullable(),
+  reason: z.string().nullable(),
+  result: z.unknown(),
+  cost_usd: z.number(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  ended_at: iso,
+});
+
+export const RunDetailJsonSchema = RunJsonSchema.extend({
+  executions: z.array(ExecutionJsonSchema),
+  pending: PendingJsonSchema.nullable(),
+});
+
+export const EventJsonSchema = z.object({
+  id: z.number(),
+  at: z.string(),
+  type: z.string(),
+  key: z.string().nullable(),
+  actor: z.string(),
+  channel: z.string(),
+  data: z.record(z.string(), z.unknown()).nullable(),
+});
+
+export const LogJsonSchema = z.object({
+  run: RunJsonSchema,
+  executions: z.array(ExecutionJsonSchema),
+  events: z.array(EventJsonSchema),
+});
+
+export type ExecutionJson = z.infer<typeof ExecutionJsonSchema>;
+export type PendingJson = z.infer<typeof PendingJsonSchema>;
+export type RunJson = z.infer<typeof RunJsonSchema>;
+export type EventJson = z.infer<typeof EventJsonSchema>;

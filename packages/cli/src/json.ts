@@ -1,0 +1,52 @@
+import { isAlive } from '@shop/core/agents/process-group';
+import { displayStatus } from '@shop/core/run-status';
+import type { Execution, Run, RunEvent } from '@shop/core/types';
+import type { EventJson, ExecutionJson, PendingJson, RunJson } from './json-shapes.js';
+import { answerHint } from './output.js';
+
+const iso = (t: number | null) => (t == null ? null : new Date(t).toISOString());
+
+export function runJson(run: Run, waiting: Execution | null, costUsd: number, lastAgent: string | null = null): RunJson {
+  return {
+    id: run.id,
+    spec: run.spec,
+    status: displayStatus(run, Date.now(), isAlive) as RunJson['status'],
+    prompt: run.prompt,
+    workspace: run.workspace,
+    branch: run.branch,
+    agent: waiting?.agent ?? lastAgent,
+    awaiting: waiting?.awaiting ?? null,
+    waiting_for: waiting?.waitingFor ?? null,
+    reason: run.reason,
+    result: run.result,
+    cost_usd: costUsd,
+    created_at: iso(run.createdAt)!,
+    updated_at: iso(run.updatedAt)!,
+    ended_at: iso(run.endedAt),
+  };
+}
+
+export function executionJson(e: Execution): ExecutionJson {
+  return {
+    key: e.key, kind: e.kind, agent: e.agent, status: e.status, session_id: e.sessionId, cwd: e.cwd,
+    awaiting: e.awaiting, waiting_for: e.waitingFor, result: e.result, error: e.error,
+    cost_usd: e.costUsd, num_turns: e.numTurns, duration_ms: e.durationMs, attempts: e.attempts,
+    started_at: iso(e.startedAt), finished_at: iso(e.finishedAt),
+  };
+}
+
+export function pendingJson(runId: number, e: Execution): PendingJson {
+  return {
+    key: e.key, kind: e.kind as PendingJson['kind'], agent: e.agent, awaiting: e.awaiting, question: e.waitingFor,
+    session_id: e.sessionId, waiting_since: iso(e.updatedAt),
+    answer_with: answerHint(runId, e).map((l) => l.replace(/^\s*[\w ]+:\s+/, '').replace(/\s+\(or .*\)$/, '')),
+  };
+}
+
+export function eventJson(e: RunEvent): EventJson {
+  return { id: e.id, at: iso(e.at)!, type: e.type, key: e.key, actor: e.actor, channel: e.channel, data: e.data };
+}
+
+export function printJson(out: (line: string) => void, value: unknown) {
+  out(JSON.stringify(value, null, 2));
+}

@@ -1,0 +1,62 @@
+import { parseArgs } from 'node:util';
+import { ExitCode, ShopError, UsageError } from '@shop/core/errors';
+import { Context } from './context.js';
+import { commands, type CommandSpec, type Parsed } from './registry.js';
+
+function help(): string {
+  const width = Math.max(...Object.values(commands).map((c) => c.usage.length));
+  const lines = Object.values(commands).map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`);
+  return ['shop — durable Lua workflows for AI coding agents, with people in the loop', '', 'Commands:', ...lines, '',
+    'Exit codes: 0 ok · 1 failed · 2 bad input · 3 waiting for a person · 4 stuck · 5 not found · 6 conflict',
+    'Set SHOP_DEBUG=1 for stack traces.'].join('\n');
+}
+
+function parse(name: string, spec: CommandSpec, argv: string[]): Parsed {
+  try {
+    const { values, positionals } = parseArgs({ args: argv, options: { ...spec.options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    return { values: values as Parsed['values'], positionals };
+  } catch (e) {
+    const msg = (e as Error).message.split('\n')[0].replace(/\. To specify a positional.*$/, '');
+    throw new UsageError(`${msg} (shop ${name}); usage: ${spec.usage}`);
+  }
+}
+
+/** Maps any error to one line on stderr and its exit code; stack traces only with SHOP_DEBUG=1. */
+function report(e: unknown): number {
+  const debug = process.env.SHOP_DEBUG === '1';
+  if (e instanceof ShopError) {
+    process.stderr.write(`shop: ${e.message}\n${debug && e.stack ? `${e.stack}\n` : ''}`);
+    return e.exitCode;
+  }
+  const err = e as Error;
+  process.stderr.write(debug ? `${err?.stack ?? err}\n` : `shop: internal error: ${err?.message ?? err} (set SHOP_DEBUG=1 for details)\n`);
+  return ExitCode.failed;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const [name, ...rest] = argv;
+  let code: number;
+  const ctx = new Context(process.cwd(), process.env, (line) => process.stdout.write(`${line}\n`));
+  try {
+    if (!name || name === 'help' || name === '--help' || name === '-h') {
+      ctx.out(help());
+      code = ExitCode.ok;
+    } else {
+      const spec = commands[name];
+      if (!spec) throw new UsageError(`unknown command "${name}"; run shop --help for the list`);
+      const args = parse(name, spec, rest);
+      if (args.values.help) {
+        ctx.out(`usage: ${spec.usage}\n${spec.summary}`);
+        code = ExitCode.ok;
+      } else {
+        const command = await spec.load();
+        code = await command.default(args, ctx);
+      }
+    }
+  } catch (e) {
+    code = report(e);
+  } finally {
+    ctx.close();
+  }
+  process.exit(code);
+}

@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+// A stand-in for the `claude` CLI, for tests and the demo (point SHOP_CLAUDE_BIN here).
+// It accepts Claude Code's real flags, logs every invocation as one JSON line, acts out a
+// scenario, reports through SHOP_SIGNAL_FILE like a real agent would, and prints Claude's
+// `--output-format json` result.
+//
+//   SHOP_STANDIN_SCENARIO  JSON file: { "agents": { "<agent>": [step, …] }, "default": step }
+//                          the n-th headless invocation of an agent in a run takes step n
+//                          (the last step repeats). Without one: every agent reports DONE,
+//                          except a reviewer, who asks for changes once per run, then APPROVED.
+//   SHOP_STANDIN_LOG       invocation log (default: <signals folder>/../standin.jsonl)
+//
+// step: { status, summary, reason, awaiting, fields, via: "file"|"report"|"promise"|"none",
+//         raw (text written as the signal file), sleep_ms (before reporting),
+//         after_ms (after reporting, before exiting), exit, is_error, result, cost, turns,
+//         reply_status (what an interactive session reports after the person speaks) }
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+const VALUE_FLAGS = new Set(['-p', '--print', '--session-id', '--resume', '-r', '--output-format', '--append-system-prompt', '--model', '--permission-mode']);
+
+function parseArgs(argv) {
+  const a = { tools: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const f = argv[i];
+    if (f === '--allowed-tools' || f === '--allowedTools') {
+      while (argv[i + 1] && !argv[i + 1].startsWith('--')) a.tools.push(argv[++i]);
+    } else if (VALUE_FLAGS.has(f)) {
+      a[f.replace(/^-+/, '')] = argv[++i];
+    } else if (f === '--version') {
+      console.log('0.0.0 (Shop stand-in for Claude Code)');
+      process.exit(0);
+    } else {
+      console.error(`error: unknown option '${f}'`);
+      process.exit(1);
+    }
+  }
+  a.prompt = a.p ?? a.print;
+  a.resume = a.resume ?? a.r;
+  return a;
+}
+
+const args = parseArgs(process.argv.slice(2));
+const env = process.env;
+const signalFile = env.SHOP_SIGNAL_FILE;
+const logFile = env.SHOP_STANDIN_LOG || (signalFile ? join(dirname(signalFile), '..', 'standin.jsonl') : null);
+const sessionId = args['session-id'] ?? args.resume;
+const interactive = args.prompt === undefined;
+
+function readLog() {
+  if (!logFile || !existsSync(logFile)) return [];
+  return readFileSync(logFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+}
+
+function log(entry) {
+  if (!logFile) return;
+  mkdirSync(dirname(logFile), { recursive: true });
+  appendFileSync(logFile, JSON.stringify({ at: Date.now(), pid: process.pid, ...entry }) + '\n');
+}
+
+function pickStep() {
+  const agent = env.SHOP_AGENT ?? 'agent';
+  const earlier = readLog().filter((e) => e.mode === 'print' && e.agent === agent && e.run === env.SHOP_RUN_ID).length;
+  if (env.SHOP_STANDIN_SCENARIO) {
+    const scenario = JSON.parse(readFileSync(env.SHOP_STANDIN_SCENARIO, 'utf8'));
+    const steps = scenario.agents?.[agent];
+    if (steps?.length) return steps[Math.min(earlier, steps.length - 1)];
+    if (scenario.default) return scenario.default;
+  }
+  if (agent === 'reviewer') {
+    return earlier === 0
+      ? { status: 'CHANGES_REQUESTED', summary: 'please add tests for the error paths' }
+      : { status: 'APPROVED', summary: 'looks good' };
+  }
+  return { status: 'DONE', summary: `${agent} finished: ${String(args.prompt ?? '').replace(/\s+/g, ' ').slice(0, 60)}` };
+}
+
+function signalBody(step) {
+  const body = { status: step.status ?? 'DONE', ...(step.fields ?? {}) };
+  for (const k of ['summary', 'reason', 'awaiting']) if (step[k] !== undefined) body[k] = step[k];
+  return body;
+}
+
+function writeSignalFile(text) {
+  if (!signalFile) throw new Error('SHOP_SIGNAL_FILE is not set');
+  const tmp = `${signalFile}.standin.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, signalFile);
+}
+
+function report(step) {
+  if (step.raw !== undefined) return writeSignalFile(step.raw);
+  const body = signalBody(step);
+  if (step.via === 'report') {
+    const extra = [];
+    if (body.summary) extra.push('--summary', body.summary);
+    if (body.reason) extra.push('--reason', body.reason);
+    if (body.awaiting) extra.push('--awaiting', body.awaiting);
+    for (const [k, v] of Object.entries(step.fields ?? {})) extra.push('--field', `${k}=${v}`);
+    const r = spawnSync('shop', ['report', body.status, ...extra], { stdio: 'inherit' });
+    if (r.status !== 0) process.exit(r.status ?? 1);
+    return;
+  }
+  writeSignalFile(JSON.stringify(body));
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function headless() {
+  const step = pickStep();
+  log({ mode: 'print', agent: env.SHOP_AGENT, call: env.SHOP_CALL, run: env.SHOP_RUN_ID, session_id: sessionId,
+    resumed: Boolean(args.resume), prompt: args.prompt, model: args.model ?? null, permission_mode: args['permission-mode'] ?? null,
+    allowed_tools: args.tools, system_prompt: args['append-system-prompt'] ?? null, cwd: process.cwd(), step });
+  if (step.sleep_ms) await sleep(step.sleep_ms);
+  const via = step.via ?? 'file';
+  if (via !== 'none' && via !== 'promise' && !step.is_error) report(step);
+  if (step.after_ms) await sleep(step.after_ms);
+  let text = step.result ?? `${step.summary ?? step.reason ?? 'done'}`;
+  if (via === 'promise') text += `\n<promise>${step.status ?? 'DONE'}: ${step.summary ?? step.reason ?? ''}</promise>`;
+  if (args['output-format'] === 'json') {
+    process.stdout.write(JSON.stringify({
+      type: 'result', subtype: 'success', is_error: Boolean(step.is_error), duration_ms: step.sleep_ms ?? 5,
+      num_turns: step.turns ?? 3, result: text, session_id: sessionId, total_cost_usd: step.cost ?? 0.0125,
+    }) + '\n');
+  } else {
+    process.stdout.write(text + '\n');
+  }
+  process.exit(step.exit ?? (step.is_error ? 1 : 0));
+}
+
+async function chat() {
+  // `claude --resume <id>` attached to a terminal: the person talks to the agent.
+  const step = pickStep();
+  log({ mode: 'interactive', agent: env.SHOP_AGENT, call: env.SHOP_CALL, run: env.SHOP_RUN_ID, session_id: sessionId, cwd: process.cwd() });
+  console.log(`Claude Code (stand-in) — resumed session ${sessionId}`);
+  console.log('Type your reply to the agent, or /exit to leave.');
+  const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: '> ' });
+  rl.prompt();
+  for await (const line of rl) {
+    if (line.trim() === '/exit') break;
+    log({ mode: 'said', run: env.SHOP_RUN_ID, session_id: sessionId, text: line });
+    const status = step.reply_status ?? 'DONE';
+    report({ status, summary: `done with the person's answer: ${line}`, reason: status === 'NEEDS_HUMAN' ? 'still unsure' : undefined });
+    console.log(`Agent: thanks — reported ${status}. Type /exit to leave.`);
+    rl.prompt();
+  }
+  rl.close();
+  process.exit(0);
+}
+
+if (!sessionId) {
+  console.error('error: the stand-in needs --session-id or --resume');
+  process.exit(1);
+}
+await (interactive ? chat() : headless());

@@ -1,0 +1,152 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/** End-to-end harness: the built `shop` binary, a temp project, the stand-in `claude`. */
+export const repoRoot = resolve(import.meta.dirname, '..', '..');
+export const shopBin = join(repoRoot, 'packages', 'cli', 'bin', 'shop');
+export const standin = join(repoRoot, 'scripts', 'claude-standin.mjs');
+
+export interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Project {
+  dir: string;
+  env: NodeJS.ProcessEnv;
+  /** Runs `shop …` to completion. */
+  shop(args: string[], opts?: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string }): Result;
+  /** Starts `shop …` in the background. */
+  spawnShop(args: string[], opts?: { env?: NodeJS.ProcessEnv }): Background;
+  /** Writes a stand-in scenario and points SHOP_STANDIN_SCENARIO at it. */
+  scenario(s: Scenario): void;
+  /** Every invocation the stand-in logged. */
+  invocations(): Invocation[];
+  write(rel: string, text: string): void;
+  read(rel: string): string;
+}
+
+export interface Step {
+  status?: string;
+  summary?: string;
+  reason?: string;
+  awaiting?: string;
+  fields?: Record<string, string>;
+  via?: 'file' | 'report' | 'promise' | 'none';
+  raw?: string;
+  sleep_ms?: number;
+  after_ms?: number;
+  exit?: number;
+  is_error?: boolean;
+  result?: string;
+  cost?: number;
+  turns?: number;
+  reply_status?: string;
+}
+export interface Scenario {
+  agents?: Record<string, Step[]>;
+  default?: Step;
+}
+export interface Invocation {
+  mode: 'print' | 'interactive' | 'said';
+  agent: string;
+  call: string;
+  run: string;
+  session_id: string;
+  resumed: boolean;
+  prompt: string;
+  model: string | null;
+  permission_mode: string | null;
+  allowed_tools: string[];
+  system_prompt: string | null;
+  cwd: string;
+  pid: number;
+  text?: string;
+}
+
+export interface Background {
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+/** A fresh project made by the real `shop init`, with the stand-in as `claude`. */
+export function makeProject(): Project {
+  const dir = mkdtempSync(join(tmpdir(), 'shop-e2e-'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    SHOP_CLAUDE_BIN: standin,
+    SHOP_STANDIN_LOG: join(dir, 'standin.jsonl'),
+    SHOP_USER: 'tester',
+    SHOP_DEBUG: '',
+  };
+  delete env.SHOP_HOME;
+  delete env.SHOP_STANDIN_SCENARIO;
+  const p: Project = {
+    dir,
+    env,
+    shop(args, opts = {}) {
+      const r = spawnSync(process.execPath, [shopBin, ...args], {
+        cwd: opts.cwd ?? dir, env: { ...env, ...opts.env }, input: opts.input ?? '', encoding: 'utf8', timeout: 60_000,
+      });
+      return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+    },
+    spawnShop(args, opts = {}) {
+      const child = spawn(process.execPath, [shopBin, ...args], { cwd: dir, env: { ...env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout!.on('data', (d) => (out += d));
+      child.stderr!.on('data', (d) => (out += d));
+      const exited = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
+      return { child, output: () => out, exited };
+    },
+    scenario(s) {
+      const file = join(dir, 'scenario.json');
+      writeFileSync(file, JSON.stringify(s));
+      env.SHOP_STANDIN_SCENARIO = file;
+    },
+    invocations() {
+      const file = env.SHOP_STANDIN_LOG!;
+      if (!existsSync(file)) return [];
+      return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    },
+    write(rel, text) {
+      writeFileSync(join(dir, rel), text);
+    },
+    read(rel) {
+      return readFileSync(join(dir, rel), 'utf8');
+    },
+  };
+  const init = p.shop(['init']);
+  if (init.code !== 0) throw new Error(`shop init failed: ${init.stderr}`);
+  return p;
+}
+
+/** The run id `shop run` prints on its first line. */
+export function runId(r: Result | string): number {
+  const text = typeof r === 'string' ? r : r.stdout;
+  const m = /^run (\d+) started/m.exec(text);
+  if (!m) throw new Error(`no run id in output:\n${text}`);
+  return Number(m[1]);
+}
+
+export async function until<T>(what: string, fn: () => T | null | undefined | false, timeoutMs = 15_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
