@@ -1,0 +1,69 @@
+// npm run bench — engine overhead per step, and replay time of a long log.
+// Targets (tracked, not enforced): ≤ 0.2 ms per step, ≤ 100 ms to replay 10,000 calls.
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRun, driveRun } from '../packages/core/dist/engine/drive.js';
+import { nodePorts } from '../packages/core/dist/engine/node-ports.js';
+import { findProject } from '../packages/core/dist/project/project.js';
+import { writeSignal } from '../packages/core/dist/signals/signal.js';
+
+const STEPS = Number(process.env.BENCH_STEPS ?? 2000);
+const REPLAY = Number(process.env.BENCH_REPLAY ?? 10000);
+
+/** An in-process agent runner: reports DONE at once, no child process. */
+const stubRunner = {
+  async invoke(inv) {
+    writeSignal(inv.env.SHOP_SIGNAL_FILE, { status: 'DONE', summary: 'ok' });
+    return { exitCode: 0, error: null, output: '', metrics: { costUsd: 0, numTurns: 1, durationMs: 0 } };
+  },
+};
+
+function project(workflow) {
+  const dir = mkdtempSync(join(tmpdir(), 'shop-bench-'));
+  mkdirSync(join(dir, 'workflows'));
+  mkdirSync(join(dir, 'agents'));
+  writeFileSync(join(dir, 'agents', 'worker.md'), '---\nmodel: sonnet\n---\nWork.\n');
+  writeFileSync(join(dir, 'workflows', 'bench.lua'), workflow);
+  const p = findProject(dir, {});
+  const ports = nodePorts(p, { notifier: { notify() {} }, binDir: null, runner: stubRunner });
+  return { p, ports, path: join(dir, 'workflows', 'bench.lua') };
+}
+
+const loop = (n, tail = '') => `function workflow(prompt)\n  for i = 1, ${n} do run("worker", "step " .. i) end\n  ${tail}\n  return "done"\nend\n`;
+
+async function time(fn) {
+  const t = process.hrtime.bigint();
+  const v = await fn();
+  return { ms: Number(process.hrtime.bigint() - t) / 1e6, v };
+}
+
+async function perStep() {
+  const { ports, path } = project(loop(STEPS));
+  const run = await createRun(ports, { spec: 'bench', workflowPath: path, prompt: '', workspace: tmpdir(), actor: 'bench' });
+  const { ms, v } = await time(() => driveRun(ports, run.id, { wait: false }));
+  if (v.status !== 'completed') throw new Error(`bench run ended ${v.status}`);
+  return ms / STEPS;
+}
+
+async function replay() {
+  const { ports, path } = project(loop(REPLAY, 'pause("end of bench")'));
+  const run = await createRun(ports, { spec: 'bench', workflowPath: path, prompt: '', workspace: tmpdir(), actor: 'bench' });
+  const first = await driveRun(ports, run.id, { wait: false });
+  if (first.status !== 'waiting_human') throw new Error(`bench run ended ${first.status}`);
+  const runs = [];
+  for (let i = 0; i < 5; i++) {
+    const { ms, v } = await time(() => driveRun(ports, run.id, { wait: false }));
+    if (v.status !== 'waiting_human') throw new Error(`replay ended ${v.status}`);
+    runs.push(ms);
+  }
+  runs.sort((a, b) => a - b);
+  return runs[Math.floor(runs.length / 2)];
+}
+
+const step = await perStep();
+const rep = await replay();
+const row = (name, value, target) => `${name.padEnd(34)} ${value.toFixed(3).padStart(10)}  (target ≤ ${target}) ${value <= target ? 'ok' : 'OVER'}`;
+console.log(`Shop benchmark — node ${process.version}`);
+console.log(row(`engine overhead per step, ms (${STEPS} steps)`, step, 0.2));
+console.log(row(`replay of ${REPLAY} recorded calls, ms (median of 5)`, rep, 100));

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# npm run demo — a real workflow end to end, on the stand-in agents when `claude` is absent.
+# Makes a project in a temp folder, runs workflows/feature.lua (architect → coder ⇄ reviewer →
+# pause → deployer), answers the pause the way a script would, and shows the audit trail.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+shop="$here/packages/cli/bin/shop"
+[ -f "$here/packages/cli/dist/main.js" ] || (cd "$here" && npx tsc -b)
+if ! command -v claude >/dev/null 2>&1 && [ -z "${SHOP_CLAUDE_BIN:-}" ]; then
+  export SHOP_CLAUDE_BIN="$here/scripts/claude-standin.mjs"
+  echo "(claude not found: using the stand-in agents in scripts/claude-standin.mjs)"
+fi
+export SHOP_USER="${SHOP_USER:-demo}"
+dir=$(mktemp -d -t shop-demo-XXXXXX)
+cd "$dir"
+echo "\$ cd $dir && shop init"
+"$shop" init
+echo
+echo '$ shop run feature "add a login page"'
+set +e
+"$shop" run feature "add a login page"
+code=$?
+set -e
+echo "(exit $code: 3 means the run is waiting for a person)"
+id=$("$shop" list --json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s)[0].id))')
+echo
+echo "\$ shop list"
+"$shop" list
+echo
+echo "\$ shop signal $id --status CONTINUE --message \"ship it\""
+"$shop" signal "$id" --status CONTINUE --message "ship it"
+echo
+echo "\$ shop status $id"
+"$shop" status "$id"
+echo
+echo "\$ shop log $id"
+"$shop" log "$id"
+echo
+echo "Project left in $dir — try: cd $dir && $shop list"
