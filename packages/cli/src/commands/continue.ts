@@ -60,11 +60,16 @@ async function openSession(ctx: Context, run: Run, exec: Execution): Promise<num
 async function decidePause(ctx: Context, run: Run, exec: Execution, by: string | undefined): Promise<number> {
   ctx.out(`Run ${run.id} (${run.spec}) paused: ${exec.waitingFor}`);
   const rl = createInterface({ input: process.stdin, output: process.stdout });
-  const closed = new Promise<never>((_, reject) =>
-    rl.once('close', () => reject(new UsageError(`no answer given (input closed); answer with: shop signal ${run.id} --status CONTINUE|STOP`))),
-  );
-  closed.catch(() => {});
-  const ask = async (q: string) => (await Promise.race([rl.question(q), closed])).trim();
+  // One line iterator, made before any input is read: it buffers lines, whereas question()
+  // drops those readline emits before it is asked (piped input arrives all at once).
+  const lines = rl[Symbol.asyncIterator]();
+  const ask = async (q: string) => {
+    rl.setPrompt(q);
+    rl.prompt();
+    const next = await lines.next();
+    if (next.done) throw new UsageError(`no answer given (input closed); answer with: shop signal ${run.id} --status CONTINUE|STOP`);
+    return String(next.value).trim();
+  };
   try {
     let go: boolean | null = null;
     while (go === null) {

@@ -28,6 +28,8 @@ export class RunDriver {
   private recorded = new Map<string, Execution>();
   private config: WorkflowConfig = {};
   private logs: string[] = [];
+  /** Log lines earlier drives recorded; replay reproduces them first, in the same order. */
+  private logsRecorded = 0;
   private signals: SignalSource | null = null;
   private readonly agentStep: AgentStep;
 
@@ -51,6 +53,7 @@ export class RunDriver {
 
   private async loop(): Promise<DriveOutcome> {
     for (const e of await this.ports.store.loadExecutions(this.run.id)) this.recorded.set(e.key, e);
+    this.logsRecorded = await this.ports.store.countEvents(this.run.id, 'log');
     let workflow: LuaWorkflow;
     try {
       workflow = this.load();
@@ -78,8 +81,10 @@ export class RunDriver {
     const random = seededRandom(this.run.seed);
     return new LuaWorkflow(this.ports.readWorkflow(this.run.workflowPath), basename(this.run.workflowPath), {
       log: (message) => {
-        // Lines logged before the last recorded call were logged when that part first ran.
-        if (this.calls >= this.recorded.size) this.logs.push(message);
+        // Counted, not keyed by call: lines logged after the last recorded call (then a Lua
+        // error or an unknown agent failed the run) are in the log too, and a retry must not repeat them.
+        if (this.logsRecorded > 0) this.logsRecorded--;
+        else this.logs.push(message);
       },
       context: () => ({ run_id: this.run.id, prompt: this.run.prompt, workspace: this.run.workspace, call_index: this.calls }),
       config: (table) => {
@@ -101,7 +106,9 @@ export class RunDriver {
     const fp = fingerprint(req);
     if (rec && rec.fingerprint !== fp) {
       const err = new NonDeterminismError(key, rec.fingerprint, fp);
-      return { kind: 'end', outcome: await this.fail(key, err.message, err.exitCode) };
+      // The run fails, not the recorded call: its result stays in the log, so restoring the
+      // workflow replays it instead of re-running the agent.
+      return { kind: 'end', outcome: await this.fail(null, err.message, err.exitCode) };
     }
     if (rec?.status === 'completed') return value(rec.result);
     try {
@@ -165,6 +172,9 @@ export class RunDriver {
       }
       const current = await this.ports.store.getRun(this.run.id);
       if (current && ['stuck', 'failed', 'completed'].includes(current.status)) return { kind: 'end', outcome: ended(current) };
+      // A retried run (failed → running) replays into a call that still waits: mark the run
+      // waiting again, or no one could answer it.
+      if (current?.status === 'running') await this.ports.store.markWaiting(this.run.id, exec.key, exec.waitingFor ?? '', exec.awaiting);
       if (!this.opts.wait || this.opts.signal?.aborted) return { kind: 'suspend', execution: exec };
       if (!this.announced.has(exec.key)) {
         this.announced.add(exec.key);

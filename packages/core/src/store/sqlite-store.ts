@@ -89,9 +89,8 @@ class SqliteStore implements Store {
     return (this.stmt.events.all(runId) as Row[]).map(toEvent);
   }
 
-  async totalCost(runId: number): Promise<number> {
-    const row = this.stmt.runCost.get(runId) as Row;
-    return Number(row.cost ?? 0);
+  async countEvents(runId: number, type: string): Promise<number> {
+    return Number((this.stmt.countEvents.get(runId, type) as Row).n);
   }
 
   async acquireLease(runId: number, pid: number, until: number, isAlive: (pid: number) => boolean) {
@@ -248,10 +247,10 @@ function prepare(db: Db) {
     listRuns: db.prepare('SELECT * FROM runs ORDER BY id DESC'),
     waitingExecutions: db.prepare(`SELECT * FROM executions WHERE status = 'waiting_human' ORDER BY seq`),
     costs: db.prepare('SELECT run_id, SUM(cost_usd) AS cost FROM executions GROUP BY run_id'),
-    runCost: db.prepare('SELECT SUM(cost_usd) AS cost FROM executions WHERE run_id = ?'),
     executions: db.prepare('SELECT * FROM executions WHERE run_id = ? ORDER BY seq'),
     getExecution: db.prepare('SELECT * FROM executions WHERE run_id = ? AND call_key = ?'),
     events: db.prepare('SELECT * FROM events WHERE run_id = ? ORDER BY id'),
+    countEvents: db.prepare('SELECT COUNT(*) AS n FROM events WHERE run_id = ? AND type = ?'),
     setLease: db.prepare('UPDATE runs SET owner_pid = ?, lease_until = ?, updated_at = ? WHERE id = ?'),
     renewLease: db.prepare('UPDATE runs SET lease_until = ? WHERE id = ? AND owner_pid = ?'),
     releaseLease: db.prepare('UPDATE runs SET owner_pid = NULL, lease_until = NULL WHERE id = ? AND owner_pid = ?'),
@@ -269,7 +268,8 @@ function prepare(db: Db) {
     markWaiting: db.prepare(`UPDATE executions SET status = 'waiting_human', waiting_for = @waitingFor, awaiting = @awaiting, pid = NULL,
       cost_usd = COALESCE(@cost, cost_usd), num_turns = COALESCE(@turns, num_turns), duration_ms = COALESCE(@duration, duration_ms),
       updated_at = @t WHERE run_id = @runId AND call_key = @key`),
-    setRunStatus: db.prepare(`UPDATE runs SET status = ?, updated_at = ? WHERE id = ? AND status NOT IN ('completed','stuck')`),
+    // Also revives a failed run (retry): its old failure reason and end time no longer hold.
+    setRunStatus: db.prepare(`UPDATE runs SET status = ?, reason = NULL, ended_at = NULL, updated_at = ? WHERE id = ? AND status NOT IN ('completed','stuck')`),
     endRun: db.prepare(`UPDATE runs SET status = @status, reason = @reason, result = @result, ended_at = @t, updated_at = @t
       WHERE id = @runId AND status NOT IN ('completed','stuck','failed')`),
     getAnswer: db.prepare('SELECT * FROM answers WHERE run_id = ? AND call_key = ?'),

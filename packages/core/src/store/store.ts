@@ -15,7 +15,7 @@ export interface Store {
   /** Every execution of a run, in call order — one query, for replay. */
   loadExecutions(runId: number): Promise<Execution[]>;
   listEvents(runId: number): Promise<RunEvent[]>;
-  totalCost(runId: number): Promise<number>;
+  countEvents(runId: number, type: string): Promise<number>;
 
   /** Take the run for this process; ConflictError when another live process holds it. */
   acquireLease(runId: number, pid: number, until: number, isAlive: (pid: number) => boolean): Promise<void>;
