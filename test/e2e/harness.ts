@@ -1,7 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { afterAll } from 'vitest';
+import { RunDetailJsonSchema, RunJsonSchema, type RunJson } from '../../packages/cli/src/json-shapes.js';
+
+export type RunDetail = ReturnType<typeof RunDetailJsonSchema.parse>;
 
 /** End-to-end harness: the built `shop` binary, a temp project, the stand-in `claude`. */
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
@@ -27,6 +31,14 @@ export interface Project {
   invocations(): Invocation[];
   write(rel: string, text: string): void;
   read(rel: string): string;
+  /** `shop status <id> --json`, checked against the documented shape. */
+  status(id: number): RunDetail;
+  /** `shop list --json`, checked against the documented shape. */
+  list(): RunJson[];
+  /** `.shop/signals/<run>.<call>.<agent>.json`, the file an agent reports to. */
+  signalFile(run: number, call: string, agent: string): string;
+  /** Writes a signal the way an agent does: tmp + rename, so no reader sees half a file. */
+  writeSignal(run: number, call: string, agent: string, body: Record<string, unknown>): void;
 }
 
 export interface Step {
@@ -69,13 +81,22 @@ export interface Invocation {
 
 export interface Background {
   child: ChildProcess;
+  /** stdout and stderr so far, interleaved. */
   output(): string;
+  /** The exit code once the process ended and its output was read (null if killed by a signal). */
   exited: Promise<number | null>;
 }
 
-/** A fresh project made by the real `shop init`, with the stand-in as `claude`. */
+const madeDirs: string[] = [];
+afterAll(() => {
+  for (const dir of madeDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh project made by the real `shop init`, with the stand-in as `claude`; removed after the file's tests. */
 export function makeProject(): Project {
-  const dir = mkdtempSync(join(tmpdir(), 'shop-e2e-'));
+  // Real path: agents' cwd (process.cwd()) is compared with it.
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'shop-e2e-')));
+  madeDirs.push(dir);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     SHOP_CLAUDE_BIN: standin,
@@ -99,7 +120,8 @@ export function makeProject(): Project {
       let out = '';
       child.stdout!.on('data', (d) => (out += d));
       child.stderr!.on('data', (d) => (out += d));
-      const exited = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
+      // 'close', not 'exit': by then stdout and stderr are drained, so output() is complete.
+      const exited = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
       return { child, output: () => out, exited };
     },
     scenario(s) {
@@ -118,6 +140,24 @@ export function makeProject(): Project {
     read(rel) {
       return readFileSync(join(dir, rel), 'utf8');
     },
+    status(id) {
+      const r = p.shop(['status', String(id), '--json']);
+      if (r.code !== 0) throw new Error(`shop status ${id} --json exited ${r.code}: ${r.stderr}`);
+      return RunDetailJsonSchema.parse(JSON.parse(r.stdout));
+    },
+    list() {
+      const r = p.shop(['list', '--json']);
+      if (r.code !== 0) throw new Error(`shop list --json exited ${r.code}: ${r.stderr}`);
+      return RunJsonSchema.array().parse(JSON.parse(r.stdout));
+    },
+    signalFile(run, call, agent) {
+      return join(dir, '.shop', 'signals', `${run}.${call}.${agent}.json`);
+    },
+    writeSignal(run, call, agent, body) {
+      const file = p.signalFile(run, call, agent);
+      writeFileSync(`${file}.test.tmp`, JSON.stringify(body));
+      renameSync(`${file}.test.tmp`, file);
+    },
   };
   const init = p.shop(['init']);
   if (init.code !== 0) throw new Error(`shop init failed: ${init.stderr}`);
@@ -132,6 +172,12 @@ export function runId(r: Result | string): number {
   return Number(m[1]);
 }
 
+/** The non-empty lines of a command's output. */
+export function lines(text: string): string[] {
+  return text.split('\n').filter(Boolean);
+}
+
+/** Polls `fn` every 50 ms until it returns something truthy. */
 export async function until<T>(what: string, fn: () => T | null | undefined | false, timeoutMs = 15_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {

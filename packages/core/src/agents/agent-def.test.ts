@@ -1,0 +1,119 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { NotFoundError, UsageError } from '../errors.js';
+import { listAgents, loadAgent, parseAgent, type AgentDef } from './agent-def.js';
+import type { AgentInvocation } from './agent-runner.js';
+import { buildArgv } from './claude-runner.js';
+
+const md = (front: string, body = 'Do the work.') => `---\n${front}\n---\n${body}\n`;
+
+describe('parseAgent', () => {
+  it('reads YAML lists, the body as instructions, and every Shop key', () => {
+    const a = parseAgent('coder', 'agents/coder.md', md(
+      'description: writes code\nmodel: sonnet\npermission_mode: acceptEdits\nallowed_tools: [Read, "Bash(npm test:*)"]\ntimeout: 60\nhuman: false',
+      'You are the coder.\n\nWrite tests.',
+    ));
+    expect(a).toEqual({
+      name: 'coder', file: 'agents/coder.md', instructions: 'You are the coder.\n\nWrite tests.', model: 'sonnet',
+      permissionMode: 'acceptEdits', allowedTools: ['Read', 'Bash(npm test:*)'], timeout: 60, human: false, command: undefined,
+    });
+  });
+
+  it("splits a comma string, and accepts Claude Code's own `tools` key", () => {
+    expect(parseAgent('a', 'a.md', md('allowed_tools: Read, Grep ,Glob')).allowedTools).toEqual(['Read', 'Grep', 'Glob']);
+    expect(parseAgent('b', 'b.md', md('name: b\ndescription: x\ntools: Read, Edit\ncolor: blue')).allowedTools).toEqual(['Read', 'Edit']);
+    expect(parseAgent('c', 'c.md', md('tools:\n  - Write\n  - Bash')).allowedTools).toEqual(['Write', 'Bash']);
+  });
+
+  it('takes a file without front matter as plain instructions', () => {
+    expect(parseAgent('p', 'p.md', 'Just instructions.\n')).toMatchObject({ instructions: 'Just instructions.', allowedTools: [] });
+  });
+
+  it('names an unknown front-matter key', () => {
+    const parse = () => parseAgent('x', 'agents/x.md', md('description: x\nmodle: opus'));
+    expect(parse).toThrow(UsageError);
+    expect(parse).toThrow("agents/x.md: unknown key 'modle'");
+  });
+
+  it('names a bad value with its key', () => {
+    expect(() => parseAgent('x', 'x.md', md('timeout: soon'))).toThrow(/^x\.md: timeout: /);
+    expect(() => parseAgent('x', 'x.md', md('permission_mode: yolo'))).toThrow(/^x\.md: permission_mode: /);
+  });
+
+  it('reports bad YAML as one line naming the file', () => {
+    let err: unknown;
+    try {
+      parseAgent('y', 'agents/y.md', md('description: [unclosed\nmodel: "x'));
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(UsageError);
+    const msg = (err as Error).message;
+    expect(msg).toMatch(/^agents\/y\.md: front matter is not valid YAML \(/);
+    expect(msg).not.toContain('\n');
+  });
+});
+
+describe('loadAgent', () => {
+  function project() {
+    const root = mkdtempSync(join(tmpdir(), 'shop-agents-'));
+    mkdirSync(join(root, 'agents'));
+    mkdirSync(join(root, '.claude', 'agents'), { recursive: true });
+    writeFileSync(join(root, 'agents', 'coder.md'), md('model: sonnet'));
+    writeFileSync(join(root, '.claude', 'agents', 'reviewer.md'), md('tools: Read'));
+    writeFileSync(join(root, '.claude', 'agents', 'coder.md'), md('model: opus'));
+    writeFileSync(join(root, 'agents', 'notes.txt'), 'not an agent');
+    return root;
+  }
+
+  it('reads agents/ first, then .claude/agents/', () => {
+    const root = project();
+    expect(loadAgent(root, 'coder').model).toBe('sonnet');
+    expect(loadAgent(root, 'reviewer').file).toBe(join(root, '.claude', 'agents', 'reviewer.md'));
+    expect(listAgents(root)).toEqual(['coder', 'reviewer']);
+  });
+
+  it('an unknown agent is a NotFoundError listing the agents found', () => {
+    const root = project();
+    const load = () => loadAgent(root, 'ghost');
+    expect(load).toThrow(NotFoundError);
+    expect(load).toThrow(/unknown agent "ghost".*\(found: coder, reviewer\)/);
+    const empty = mkdtempSync(join(tmpdir(), 'shop-agents-'));
+    expect(() => loadAgent(empty, 'ghost')).toThrow(/no agents defined/);
+  });
+});
+
+describe('buildArgv', () => {
+  const agent = (over: Partial<AgentDef> = {}): AgentDef => ({ name: 'coder', file: 'coder.md', instructions: 'Be careful.', allowedTools: [], ...over });
+  const inv = (over: Partial<AgentInvocation> = {}): AgentInvocation => ({
+    agent: agent(), prompt: 'fix the bug', sessionId: 'sess-1', resume: false, cwd: '/repo',
+    env: { SHOP_SIGNAL_FILE: '/repo/.shop/signals/1.1.coder.json' }, stdoutFile: 'o', stderrFile: 'e', ...over,
+  });
+
+  it("produces Claude Code's real flags for a new step", () => {
+    const argv = buildArgv('claude', inv({ agent: agent({ model: 'sonnet', permissionMode: 'acceptEdits', allowedTools: ['Read', 'Bash(git diff:*)'] }) }));
+    expect(argv.slice(0, 8)).toEqual(['claude', '-p', 'fix the bug', '--session-id', 'sess-1', '--output-format', 'json', '--append-system-prompt']);
+    expect(argv[8]).toMatch(/^Be careful\.\n\n## Reporting back to Shop/);
+    expect(argv[8]).toContain('/repo/.shop/signals/1.1.coder.json');
+    expect(argv.slice(9)).toEqual(['--model', 'sonnet', '--permission-mode', 'acceptEdits', '--allowed-tools', 'Read', 'Bash(git diff:*)']);
+  });
+
+  it('resumes the same session with --resume, and a call model overrides the agent model', () => {
+    const argv = buildArgv('/bin/claude', inv({ resume: true, model: 'opus', agent: agent({ model: 'sonnet' }) }));
+    expect(argv.slice(0, 5)).toEqual(['/bin/claude', '-p', 'fix the bug', '--resume', 'sess-1']);
+    expect(argv).not.toContain('--session-id');
+    expect(argv.slice(-2)).toEqual(['--model', 'opus']);
+    expect(argv).not.toContain('--permission-mode');
+    expect(argv).not.toContain('--allowed-tools');
+  });
+
+  it('honours a command: template, filling known placeholders and keeping unknown ones', () => {
+    const command = ['aider', '--message', '{prompt}', '--session={session_id}', '--model', '{model}', '--in', '{cwd}', '{other}'];
+    const argv = buildArgv('claude', inv({ agent: agent({ command, model: 'gpt' }) }));
+    expect(argv).toEqual(['aider', '--message', 'fix the bug', '--session=sess-1', '--model', 'gpt', '--in', '/repo', '{other}']);
+    const sys = buildArgv('claude', inv({ agent: agent({ command: ['x', '{system_prompt}'] }) }));
+    expect(sys[1]).toContain('shop report DONE');
+  });
+});

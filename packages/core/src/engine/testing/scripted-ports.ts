@@ -1,0 +1,84 @@
+import { join } from 'node:path';
+import type { AgentDef } from '../../agents/agent-def.js';
+import { NotFoundError } from '../../errors.js';
+import type { SignalSource } from '../../signals/signal-source.js';
+import { openSqliteStore } from '../../store/sqlite-store.js';
+import type { Store } from '../../store/store.js';
+import type { EnginePorts, Notice, ShellResult } from '../ports.js';
+import { ScriptedRunner } from './scripted-runner.js';
+
+/** A signal source woken by hand; `onNext` lets a test act (e.g. answer) when the engine waits. */
+export class ManualSignals implements SignalSource {
+  private waiters: (() => void)[] = [];
+  onNext: (() => void | Promise<void>) | null = null;
+  next(): Promise<void> {
+    const p = new Promise<void>((resolve) => this.waiters.push(resolve));
+    const act = this.onNext;
+    if (act) void Promise.resolve(act()).then(() => this.wake());
+    return p;
+  }
+  wake() {
+    for (const w of this.waiters.splice(0)) w();
+  }
+  async close() {
+    this.wake();
+  }
+}
+
+/** Everything a scripted engine touches, kept in reach so a test can look and change. */
+export interface ScriptedWorld {
+  ports: EnginePorts;
+  store: Store;
+  runner: ScriptedRunner;
+  signals: ManualSignals;
+  notices: Notice[];
+  /** Workflow sources by path: change one to simulate an edited workflow. */
+  workflows: Map<string, string>;
+  agents: Map<string, Partial<AgentDef>>;
+  shellCommands: string[];
+  killed: number[];
+  clock: { t: number };
+}
+
+/**
+ * EnginePorts built by hand: a real SQLite store in `dir`, the scripted runner, agents and
+ * workflows from memory, a fake shell and clock. Every name in `agents` is a known agent.
+ */
+export function scriptedWorld(dir: string, runner = new ScriptedRunner(), agentNames: string[] = ['coder', 'reviewer']): ScriptedWorld {
+  const clock = { t: 1_700_000_000_000 };
+  const store = openSqliteStore(join(dir, 'shop.db'));
+  const workflows = new Map<string, string>();
+  const agents = new Map<string, Partial<AgentDef>>(agentNames.map((n) => [n, {}]));
+  const notices: Notice[] = [];
+  const shellCommands: string[] = [];
+  const killed: number[] = [];
+  const signals = new ManualSignals();
+  let sessions = 0;
+  const ports: EnginePorts = {
+    store,
+    runner,
+    loadAgent: (name) => {
+      const def = agents.get(name);
+      if (!def) throw new NotFoundError(`unknown agent "${name}" (found: ${[...agents.keys()].join(', ')})`);
+      return { name, file: `agents/${name}.md`, instructions: `You are ${name}.`, allowedTools: [], ...def };
+    },
+    readWorkflow: (path) => {
+      const source = workflows.get(path);
+      if (source === undefined) throw new NotFoundError(`workflow file ${path} is gone`);
+      return source;
+    },
+    openSignals: () => signals,
+    shell: async (cmd): Promise<ShellResult> => {
+      shellCommands.push(cmd);
+      return { code: 0, stdout: `ran ${cmd} #${shellCommands.length}`, stderr: '' };
+    },
+    clock: { now: () => clock.t },
+    notifier: { notify: (n) => notices.push(n) },
+    newSessionId: () => `session-${++sessions}`,
+    pid: process.pid,
+    isAlive: () => false,
+    killOrphan: async (pid) => void killed.push(pid),
+    paths: { signalsDir: join(dir, 'signals'), runsDir: join(dir, 'runs'), binDir: null },
+  };
+  return { ports, store, runner, signals, notices, workflows, agents, shellCommands, killed, clock };
+}

@@ -1,0 +1,72 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { AgentInvocation, AgentOutcome, AgentRunner } from '../../agents/agent-runner.js';
+import { writeSignal } from '../../signals/signal.js';
+
+/** One scripted agent turn: what it reports, how, and how its process ends. */
+export interface ScriptedTurn {
+  status?: string;
+  summary?: string;
+  reason?: string;
+  awaiting?: string;
+  fields?: Record<string, unknown>;
+  /** How it reports: the signal file (default), a <promise> tag in its output, or not at all. */
+  via?: 'file' | 'promise' | 'none';
+  /** Text written verbatim as the signal file (malformed or half-written signals). */
+  raw?: string;
+  /** A failure the runner itself knows of (Claude's is_error, a timeout, a missing binary). */
+  error?: string;
+  exitCode?: number;
+  /** The agent's final text. */
+  output?: string;
+  costUsd?: number;
+  numTurns?: number;
+  /** Time the turn takes before it reports. */
+  delayMs?: number;
+}
+
+export type Script = Record<string, ScriptedTurn[]>;
+
+/**
+ * The in-process twin of ClaudeRunner: the n-th invocation of an agent plays its n-th
+ * scripted turn (the last one repeats), writing SHOP_SIGNAL_FILE as a real agent would.
+ * No child processes, so tests and benchmarks measure the engine alone.
+ */
+export class ScriptedRunner implements AgentRunner {
+  readonly invocations: AgentInvocation[] = [];
+
+  constructor(
+    private readonly script: Script = {},
+    private readonly fallback: ScriptedTurn = { status: 'DONE' },
+  ) {}
+
+  /** Invocations so far, of one agent or of all. */
+  count(agent?: string): number {
+    return agent ? this.invocations.filter((i) => i.agent.name === agent).length : this.invocations.length;
+  }
+
+  async invoke(inv: AgentInvocation): Promise<AgentOutcome> {
+    const turns = this.script[inv.agent.name];
+    const turn = turns?.length ? turns[Math.min(this.count(inv.agent.name), turns.length - 1)] : this.fallback;
+    this.invocations.push(inv);
+    if (turn.delayMs) await new Promise((r) => setTimeout(r, turn.delayMs));
+    const body = { ...turn.fields, status: turn.status ?? 'DONE' } as Record<string, unknown>;
+    for (const k of ['summary', 'reason', 'awaiting'] as const) if (turn[k] !== undefined) body[k] = turn[k];
+    const file = inv.env.SHOP_SIGNAL_FILE;
+    const via = turn.via ?? 'file';
+    if (!turn.error && file) {
+      if (turn.raw !== undefined) {
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, turn.raw);
+      } else if (via === 'file') writeSignal(file, body as { status: string });
+    }
+    let output = turn.output ?? String(turn.summary ?? turn.reason ?? 'done');
+    if (via === 'promise') output += `\n<promise>${body.status}: ${turn.summary ?? turn.reason ?? ''}</promise>`;
+    return {
+      exitCode: turn.exitCode ?? (turn.error ? 1 : 0),
+      error: turn.error ?? null,
+      output,
+      metrics: { costUsd: turn.costUsd ?? null, numTurns: turn.numTurns ?? null, durationMs: turn.delayMs ?? 0 },
+    };
+  }
+}

@@ -1,0 +1,78 @@
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseSignal, promiseSignal, readSignal, signalPath, writeSignal } from './signal.js';
+
+describe('parseSignal', () => {
+  it('accepts a valid signal and keeps extra fields', () => {
+    expect(parseSignal('{"status":"DONE","summary":"added tests","pr":"#12"}')).toEqual({
+      kind: 'ok',
+      signal: { status: 'DONE', summary: 'added tests', pr: '#12' },
+    });
+    expect(parseSignal('{"status":"NEEDS_HUMAN","reason":"which db?","awaiting":"approval"}')).toMatchObject({
+      kind: 'ok',
+      signal: { awaiting: 'approval' },
+    });
+  });
+
+  it('reports malformed JSON as invalid, not as missing', () => {
+    expect(parseSignal('{not json')).toEqual({ kind: 'invalid', problem: expect.stringContaining('not valid JSON') });
+  });
+
+  it('reports half-written JSON as invalid', () => {
+    expect(parseSignal('{"status": "DO')).toEqual({ kind: 'invalid', problem: expect.stringContaining('not valid JSON') });
+    expect(parseSignal('')).toMatchObject({ kind: 'invalid' });
+  });
+
+  it('rejects a status that is not an UPPER_CASE word, naming the field', () => {
+    for (const status of ['done', 'Needs human', '', 42]) {
+      const r = parseSignal(JSON.stringify({ status }));
+      expect(r.kind, String(status)).toBe('invalid');
+      expect((r as { problem: string }).problem).toMatch(/^status: /);
+    }
+    expect(parseSignal('{"summary":"no status"}')).toMatchObject({ kind: 'invalid', problem: expect.stringMatching(/^status: /) });
+  });
+
+  it('rejects an awaiting kind outside the ticks vocabulary', () => {
+    const r = parseSignal('{"status":"NEEDS_HUMAN","awaiting":"coffee"}');
+    expect(r).toMatchObject({ kind: 'invalid', problem: expect.stringMatching(/^awaiting: /) });
+  });
+
+  it('reads a missing file as none', () => {
+    expect(readSignal(join(tmpdir(), 'shop-no-such-signal.json'))).toEqual({ kind: 'none' });
+  });
+});
+
+describe('promiseSignal', () => {
+  it('picks the last <promise> tag', () => {
+    const out = 'thinking <promise>NEEDS_HUMAN: which db?</promise>\nlater\n<promise>DONE: shipped it</promise>\nbye';
+    expect(promiseSignal(out)).toEqual({ status: 'DONE', summary: 'shipped it' });
+  });
+
+  it('turns a NEEDS_HUMAN text into a reason and accepts a bare status', () => {
+    expect(promiseSignal('<promise>NEEDS_HUMAN: pick a colour</promise>')).toEqual({ status: 'NEEDS_HUMAN', reason: 'pick a colour' });
+    expect(promiseSignal('<promise>APPROVED</promise>')).toEqual({ status: 'APPROVED' });
+  });
+
+  it('ignores output without a well-formed tag', () => {
+    expect(promiseSignal('all done')).toBeNull();
+    expect(promiseSignal('<promise>done: lower case</promise>')).toBeNull();
+  });
+});
+
+describe('writeSignal', () => {
+  it('writes atomically: the content parses and no temp file is left', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shop-signal-'));
+    const file = signalPath(join(dir, 'signals'), 3, '4/2', 'coder');
+    expect(file).toBe(join(dir, 'signals', '3.4-2.coder.json'));
+    writeSignal(file, { status: 'DONE', summary: 'first' });
+    const before = statSync(file).ino;
+    writeSignal(file, { status: 'APPROVED', summary: 'second', extra: 1 });
+    // A new inode: the file was replaced by rename, never rewritten in place (a reader sees old or new, not half).
+    expect(statSync(file).ino).not.toBe(before);
+    expect(readdirSync(join(dir, 'signals'))).toEqual(['3.4-2.coder.json']);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ status: 'APPROVED', summary: 'second', extra: 1 });
+    expect(readSignal(file)).toEqual({ kind: 'ok', signal: { status: 'APPROVED', summary: 'second', extra: 1 } });
+  });
+});

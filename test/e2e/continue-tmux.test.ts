@@ -1,0 +1,114 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { makeProject, runId, shopBin, until, type Project } from './harness.js';
+
+/** A detached tmux session (own server socket) running one command in the project, in a real terminal. */
+class Terminal {
+  private readonly socket = `shop-test-${randomBytes(4).toString('hex')}`;
+  private readonly socketPath: string;
+
+  constructor(private readonly p: Project, command: string) {
+    const vars = ['SHOP_CLAUDE_BIN', 'SHOP_STANDIN_LOG', 'SHOP_STANDIN_SCENARIO', 'SHOP_USER'].flatMap((k) => (p.env[k] ? ['-e', `${k}=${p.env[k]}`] : []));
+    // The shell line outlives the command, so its last screen and exit code stay readable.
+    this.tmux(['new-session', '-d', '-s', 'shop', '-x', '120', '-y', '40', '-c', p.dir, ...vars, `${command}; echo "[exit $?]"; sleep 600`]);
+    this.socketPath = this.tmux(['display-message', '-p', '#{socket_path}']).trim();
+  }
+
+  screen(): string {
+    return this.tmux(['capture-pane', '-p', '-J', '-t', 'shop']);
+  }
+
+  /** Types `text` literally, then Enter. */
+  type(text: string) {
+    if (text) this.tmux(['send-keys', '-t', 'shop', '-l', text]);
+    this.tmux(['send-keys', '-t', 'shop', 'Enter']);
+  }
+
+  async waitFor(text: string | RegExp): Promise<string> {
+    return until(`${text} on screen`, () => {
+      const s = this.screen();
+      return (typeof text === 'string' ? s.includes(text) : text.test(s)) && s;
+    });
+  }
+
+  kill() {
+    try {
+      this.tmux(['kill-server']);
+    } catch {
+      /* already gone */
+    }
+    // tmux leaves its socket file behind.
+    rmSync(this.socketPath, { force: true });
+  }
+
+  private tmux(args: string[]): string {
+    return execFileSync('tmux', ['-L', this.socket, ...args], { env: this.p.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  }
+}
+
+const shopCommand = (args: string) => `'${process.execPath}' '${shopBin}' ${args}`;
+
+describe('shop continue in a real terminal (tmux)', () => {
+  it("hands the terminal to the agent's own session, in its cwd; the run completes after the chat", async () => {
+    const p = makeProject();
+    p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }, { status: 'DONE', summary: 'fixed' }] } });
+    const run = p.shop(['run', 'bugfix', 'x']);
+    expect(run.code).toBe(3);
+    const id = runId(run);
+    const waiting = p.status(id).executions[0];
+    expect(waiting).toMatchObject({ key: '1', agent: 'coder', status: 'waiting_human' });
+
+    const term = new Terminal(p, shopCommand(`continue ${id}`));
+    try {
+      const banner = await term.waitFor(/^> ?$/m);
+      expect(banner).toContain('Opening Claude session for: coder');
+      expect(banner).toContain('Reason: Which database?');
+      expect(banner).toContain(`Claude Code (stand-in) — resumed session ${waiting.session_id}`);
+      term.type('use postgres');
+      await term.waitFor('reported DONE');
+      term.type('/exit');
+      const end = await term.waitFor('[exit ');
+      expect(end).toContain('coder reported DONE; resuming run');
+      expect(end).toContain(`run ${id} completed`);
+      expect(end).toContain('[exit 0]');
+    } finally {
+      term.kill();
+    }
+
+    // `claude --resume <session>` ran in the directory the session started in.
+    const chat = p.invocations().filter((i) => i.mode !== 'print');
+    expect(chat.map((i) => i.mode)).toEqual(['interactive', 'said']);
+    expect(chat[0]).toMatchObject({ agent: 'coder', call: '1', run: String(id), session_id: waiting.session_id, cwd: waiting.cwd });
+    expect(chat[0].cwd).toBe(p.dir);
+    expect(chat[1]).toMatchObject({ session_id: waiting.session_id, text: 'use postgres' });
+
+    const s = p.status(id);
+    expect(s.status).toBe('completed');
+    expect(s.executions[0]).toMatchObject({ status: 'completed', result: { status: 'DONE', summary: "done with the person's answer: use postgres" } });
+    // The chat answered call 1: the coder was not run headless for it again.
+    expect(p.invocations().filter((i) => i.mode === 'print').map((i) => i.call)).toEqual(['1', '2', '3', '4']);
+  });
+
+  it('asks continue/stop at a pause on the terminal and resumes the run', async () => {
+    const p = makeProject();
+    const id = runId(p.shop(['run', 'feature', 'x']));
+    const term = new Terminal(p, shopCommand(`continue ${id}`));
+    try {
+      await term.waitFor('Continue? [y/n] ');
+      term.type('y');
+      await term.waitFor('Note (optional): ');
+      term.type('ship it');
+      const end = await term.waitFor('[exit ');
+      expect(end).toContain('recorded CONTINUE by tester');
+      expect(end).toContain(`run ${id} completed`);
+      expect(end).toContain('[exit 0]');
+    } finally {
+      term.kill();
+    }
+    const s = p.status(id);
+    expect(s.status).toBe('completed');
+    expect(s.executions.find((e) => e.key === '6')).toMatchObject({ status: 'completed', result: { continue: true, message: 'ship it' } });
+  });
+});

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { lines, makeProject, runId, type Project } from './harness.js';
+
+/** The coder first asks a person, then (on any later invocation) finishes. */
+const ASKS_FIRST = {
+  agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?', awaiting: 'input' }, { status: 'DONE', summary: 'fixed' }] },
+};
+
+/** `shop run bugfix x` up to the coder's question; checks the suspension and returns the run id. */
+function suspendOnQuestion(p: Project): number {
+  p.scenario(ASKS_FIRST);
+  const r = p.shop(['run', 'bugfix', 'x']);
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(3);
+  const id = runId(r);
+  expect(lines(r.stdout)).toEqual(expect.arrayContaining([
+    `run ${id} is waiting for a person (input): coder asks: Which database?`,
+    `  talk to the agent: shop continue ${id}`,
+    `  answer for it:     shop signal ${id} --status DONE --message "…"`,
+  ]));
+  expect(p.list()).toEqual([expect.objectContaining({ id, status: 'waiting_human', agent: 'coder', awaiting: 'input', waiting_for: 'Which database?' })]);
+  return id;
+}
+
+const callsOf = (p: Project, call: string) => p.invocations().filter((i) => i.mode === 'print' && i.call === call);
+
+describe('NEEDS_HUMAN suspends the run durably', () => {
+  it('shop signal --status DONE answers for the agent and the run completes', () => {
+    const p = makeProject();
+    const id = suspendOnQuestion(p);
+    const waiting = p.status(id);
+    expect(waiting.pending).toMatchObject({ key: '1', kind: 'run', agent: 'coder', question: 'Which database?' });
+
+    const r = p.shop(['signal', String(id), '--status', 'DONE', '--message', 'use postgres']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(lines(r.stdout)[0]).toBe(`run ${id} call 1: answered DONE by tester`);
+    expect(r.stdout).toContain(`run ${id} completed`);
+
+    const done = p.status(id);
+    expect(done.status).toBe('completed');
+    expect(done.pending).toBeNull();
+    expect(done.executions[0]).toMatchObject({ key: '1', status: 'completed', result: { status: 'DONE', summary: 'use postgres', responder: 'tester' } });
+    // The answer was not sent back to the agent: the coder ran once for call 1.
+    expect(callsOf(p, '1')).toHaveLength(1);
+    // The answer flowed on into the script: the next prompt carries it.
+    expect(callsOf(p, '2')[0].prompt).toContain('use postgres');
+  });
+
+  it("the agent's own session answers: a new DONE in its signal file, then shop resume", () => {
+    const p = makeProject();
+    const id = suspendOnQuestion(p);
+    const sessionId = p.status(id).executions[0].session_id;
+
+    // What the agent does after a person talked to it in `claude --resume`: report anew.
+    p.writeSignal(id, '1', 'coder', { status: 'DONE', summary: 'postgres it is' });
+    const r = p.shop(['resume', String(id)]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('  [1] answered by coder; resuming');
+    expect(r.stdout).toContain(`run ${id} completed`);
+
+    const done = p.status(id);
+    expect(done.status).toBe('completed');
+    expect(done.executions[0]).toMatchObject({ status: 'completed', session_id: sessionId, result: { status: 'DONE', summary: 'postgres it is' } });
+    expect(callsOf(p, '1')).toHaveLength(1);
+    expect(callsOf(p, '2')[0].prompt).toContain('postgres it is');
+  });
+
+  it('a signal file still saying NEEDS_HUMAN is no answer: resume stays waiting', () => {
+    const p = makeProject();
+    const id = suspendOnQuestion(p);
+    const r = p.shop(['resume', String(id)]);
+    expect(r.code).toBe(3);
+    expect(p.status(id).status).toBe('waiting_human');
+    expect(p.invocations()).toHaveLength(1);
+  });
+
+  it('run(agent, {human=false}) hands NEEDS_HUMAN to the script instead of suspending', () => {
+    const p = makeProject();
+    p.write('workflows/nohuman.lua', [
+      'function workflow(prompt)',
+      '  local r = run("coder", { prompt = prompt, human = false })',
+      '  return { got = r.status, reason = r.reason }',
+      'end',
+    ].join('\n'));
+    p.scenario(ASKS_FIRST);
+    const r = p.shop(['run', 'nohuman', 'x']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const id = runId(r);
+    const done = p.status(id);
+    expect(done.status).toBe('completed');
+    expect(done.result).toEqual({ got: 'NEEDS_HUMAN', reason: 'Which database?' });
+    expect(done.executions.map((e) => [e.key, e.status])).toEqual([['1', 'completed']]);
+    expect(p.invocations()).toHaveLength(1);
+  });
+});

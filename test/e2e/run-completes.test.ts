@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { RunDetailJsonSchema } from '../../packages/cli/src/json-shapes.js';
+import { makeProject, runId } from './harness.js';
+
+describe('shop run (end to end)', () => {
+  it('runs bugfix.lua to completion on the stand-in agents and records every call', () => {
+    const p = makeProject();
+    const r = p.shop(['run', 'bugfix', 'login fails on empty password']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const id = runId(r);
+    expect(r.stdout).toContain(`run ${id} completed`);
+
+    const status = RunDetailJsonSchema.parse(JSON.parse(p.shop(['status', String(id), '--json']).stdout));
+    expect(status.status).toBe('completed');
+    expect(status.executions.map((e) => [e.key, e.agent, e.status])).toEqual([
+      ['1', 'coder', 'completed'],
+      ['2', 'coder', 'completed'],
+      ['3', 'reviewer', 'completed'],
+      ['4', 'coder', 'completed'],
+    ]);
+    expect(status.cost_usd).toBeCloseTo(0.05, 6);
+
+    const calls = p.invocations().filter((i) => i.mode === 'print');
+    expect(calls).toHaveLength(4);
+    // Claude Code's real flags: a fresh session id per call, the agent's model and mode.
+    expect(new Set(calls.map((c) => c.session_id)).size).toBe(4);
+    expect(calls[0]).toMatchObject({ agent: 'coder', resumed: false, model: 'sonnet', permission_mode: 'acceptEdits', cwd: p.dir });
+    expect(calls[0].system_prompt).toContain('shop report DONE');
+  });
+});
