@@ -109,6 +109,11 @@ function report(step) {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function headless() {
+  // Like Claude Code: a session that was never started cannot be resumed.
+  if (args.resume && !readLog().some((e) => e.mode === 'print' && e.session_id === args.resume)) {
+    console.error(`No conversation found with session ID: ${args.resume}`);
+    process.exit(1);
+  }
   const step = pickStep();
   log({ mode: 'print', agent: env.SHOP_AGENT, call: env.SHOP_CALL, run: env.SHOP_RUN_ID, session_id: sessionId,
     resumed: Boolean(args.resume), prompt: args.prompt, model: args.model ?? null, permission_mode: args['permission-mode'] ?? null,

@@ -98,6 +98,17 @@ describe('bad signals and agents fail the run with one line', () => {
     expect(failedRun('reporter', 1, { SHOP_CLAUDE_BIN: '/nonexistent/claude' }).line).toContain('agent command not found: /nonexistent/claude');
   });
 
+  it('once claude is there, resume retries the step: a session that never started is started, not resumed', () => {
+    const { id } = failedRun('reporter', 1, { SHOP_CLAUDE_BIN: '/nonexistent/claude' });
+    const r = p.shop(['resume', String(id)]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const tries = p.invocations().filter((i) => i.run === String(id));
+    // First --resume (Claude Code: "No conversation found"), then --session-id with the same id.
+    expect(tries).toHaveLength(1);
+    expect(tries[0]).toMatchObject({ resumed: false, session_id: p.status(id).executions[0].session_id });
+  });
+
   it('an agent ending without a signal exits 1', () => {
     expect(failedRun('silent', 1).line).toMatch(/agent silent ended without a signal \(logs: .*\.stderr\.log\)$/);
   });

@@ -28,4 +28,13 @@ describe('shop run (end to end)', () => {
     expect(calls[0]).toMatchObject({ agent: 'coder', resumed: false, model: 'sonnet', permission_mode: 'acceptEdits', cwd: p.dir });
     expect(calls[0].system_prompt).toContain('shop report DONE');
   });
+
+  it('gives an agent a prompt even when neither the run nor run() has one (claude -p needs one)', () => {
+    const p = makeProject();
+    p.write('workflows/bare.lua', 'function workflow(prompt)\n  return run("coder").status\nend\n');
+    const r = p.shop(['run', 'bare']);
+    expect(r.code, r.stderr).toBe(0);
+    const [call] = p.invocations();
+    expect(call.prompt).toBe('Carry out the task described in your instructions.');
+  });
 });

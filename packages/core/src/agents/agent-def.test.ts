@@ -27,6 +27,14 @@ describe('parseAgent', () => {
     expect(parseAgent('c', 'c.md', md('tools:\n  - Write\n  - Bash')).allowedTools).toEqual(['Write', 'Bash']);
   });
 
+  it("accepts a Claude Code subagent file from .claude/agents, taking its permissionMode", () => {
+    const a = parseAgent('cc', '.claude/agents/cc.md', md(
+      'name: cc\ndescription: x\ntools: Read\ndisallowedTools: [Bash]\nmodel: haiku\npermissionMode: plan\nmaxTurns: 5\nskills: [lint]\ncolor: red',
+    ));
+    expect(a).toMatchObject({ model: 'haiku', permissionMode: 'plan', allowedTools: ['Read'] });
+    expect(() => parseAgent('cc', 'cc.md', md('permissionMode: sometimes'))).toThrow(/permissionMode/);
+  });
+
   it('takes a file without front matter as plain instructions', () => {
     expect(parseAgent('p', 'p.md', 'Just instructions.\n')).toMatchObject({ instructions: 'Just instructions.', allowedTools: [] });
   });

@@ -5,18 +5,33 @@ import { z } from 'zod';
 import { NotFoundError, UsageError } from '../errors.js';
 import { describeIssues } from '../lua/requests.js';
 
-/** Front matter of agents/<name>.md (also accepts Claude Code's own subagent keys). */
+const PermissionMode = z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk', 'auto']);
+const ToolList = z.union([z.array(z.string()), z.string()]);
+
+/**
+ * Front matter of agents/<name>.md. Strict, so a typo is named; it also accepts the keys of
+ * Claude Code's own subagent files, since .claude/agents/ is read too (those Shop does not
+ * use are accepted and left to Claude Code).
+ */
 export const AgentFrontMatterSchema = z.strictObject({
   name: z.string().optional(),
   description: z.string().optional(),
   model: z.string().optional(),
-  permission_mode: z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk', 'auto']).optional(),
-  allowed_tools: z.union([z.array(z.string()), z.string()]).optional(),
-  tools: z.union([z.array(z.string()), z.string()]).optional(),
-  color: z.string().optional(),
+  permission_mode: PermissionMode.optional(),
+  allowed_tools: ToolList.optional(),
   timeout: z.number().positive().optional(),
   human: z.boolean().optional(),
   command: z.array(z.string()).min(1).optional(),
+  // Claude Code subagent keys.
+  tools: ToolList.optional(),
+  permissionMode: PermissionMode.optional(),
+  disallowedTools: ToolList.optional(),
+  color: z.string().optional(),
+  maxTurns: z.number().int().positive().optional(),
+  skills: z.unknown().optional(),
+  mcpServers: z.unknown().optional(),
+  hooks: z.unknown().optional(),
+  memory: z.unknown().optional(),
 });
 
 export interface AgentDef {
@@ -77,7 +92,7 @@ export function parseAgent(name: string, file: string, text: string): AgentDef {
     file,
     instructions: (m ? m[2] : text).trim(),
     model: fm.model,
-    permissionMode: fm.permission_mode,
+    permissionMode: fm.permission_mode ?? fm.permissionMode,
     allowedTools: typeof tools === 'string' ? tools.split(',').map((t) => t.trim()).filter(Boolean) : tools,
     timeout: fm.timeout,
     human: fm.human,

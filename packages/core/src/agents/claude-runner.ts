@@ -35,6 +35,16 @@ export class ClaudeRunner implements AgentRunner {
   constructor(private readonly bin: string) {}
 
   async invoke(inv: AgentInvocation): Promise<AgentOutcome> {
+    const outcome = await this.spawn(inv);
+    // A session that never got going (the first attempt died at once) cannot be resumed:
+    // Claude Code answers "No conversation found". Start it under the same id instead.
+    if (inv.resume && outcome.exitCode && /No conversation found/.test(safeRead(inv.stderrFile))) {
+      return this.spawn({ ...inv, resume: false });
+    }
+    return outcome;
+  }
+
+  private async spawn(inv: AgentInvocation): Promise<AgentOutcome> {
     const [file, ...args] = buildArgv(this.bin, inv);
     const started = Date.now();
     const child = execa(file, args, {

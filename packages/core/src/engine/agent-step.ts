@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentDef } from '../agents/agent-def.js';
 import { AgentError } from '../errors.js';
@@ -8,6 +8,9 @@ import { promiseSignal, readSignal, signalPath, type Signal } from '../signals/s
 import type { AgentMetrics, Execution, Run } from '../types.js';
 import { value, type CallResult } from './outcome.js';
 import type { EnginePorts } from './ports.js';
+
+/** Claude Code's -p needs a prompt; a workflow that gives none means "do your job". */
+const DEFAULT_PROMPT = 'Carry out the task described in your instructions.';
 
 type RunRequest = { type: 'run'; agent: string; prompt: string | null; opts: RunOptions };
 
@@ -34,7 +37,7 @@ export class AgentStep {
     } else {
       exec = await this.ports.store.startExecution({
         runId: this.run.id, key, kind: 'run', agent: req.agent, fingerprint: fingerprint(req),
-        sessionId: this.ports.newSessionId(), cwd: this.run.workspace, prompt: req.prompt ?? this.run.prompt,
+        sessionId: this.ports.newSessionId(), cwd: this.run.workspace, prompt: req.prompt || this.run.prompt || DEFAULT_PROMPT,
         request: req.opts, signalPath: signalPath(this.ports.paths.signalsDir, this.run.id, key, req.agent),
       });
     }
@@ -65,7 +68,8 @@ export class AgentStep {
     const signal = read.kind === 'ok' ? read.signal : promiseSignal(outcome.output);
     if (!signal) {
       const why = outcome.exitCode ? `exited with code ${outcome.exitCode}` : 'ended';
-      return this.failed(exec, `agent ${agent.name} ${why} without a signal (logs: ${base}.stderr.log)`, outcome.metrics);
+      const said = lastLine(`${base}.stderr.log`);
+      return this.failed(exec, `agent ${agent.name} ${why} without a signal${said ? `: ${said}` : ''} (logs: ${base}.stderr.log)`, outcome.metrics);
     }
     return this.settle(exec, agent, opts, signal, outcome.metrics);
   }
@@ -93,6 +97,18 @@ export class AgentStep {
   private async failed(_exec: Execution, error: string, metrics?: AgentMetrics): Promise<CallResult> {
     throw new AgentError(error, metrics);
   }
+}
+
+/** The last non-empty line an agent wrote to stderr, for the one-line failure message. */
+function lastLine(file: string): string | null {
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+  const line = text.trim().split('\n').pop()?.trim();
+  return line ? (line.length > 200 ? `${line.slice(0, 197)}…` : line) : null;
 }
 
 function agentEnv(run: Run, exec: Execution, agent: AgentDef, binDir: string | null): Record<string, string> {
