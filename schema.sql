@@ -44,22 +44,27 @@ CREATE TABLE IF NOT EXISTS executions (
   duration_ms   INTEGER,
   pid           INTEGER,                      -- agent process (group leader) while running
   attempts      INTEGER NOT NULL DEFAULT 1,
+  ask           INTEGER NOT NULL DEFAULT 0,   -- how many times it has waited for a person
   started_at    INTEGER NOT NULL,
   updated_at    INTEGER NOT NULL,
   finished_at   INTEGER,
   PRIMARY KEY (run_id, call_key)
 );
 
--- Human answers: one per waiting call, immutable; the primary key makes the first one win.
+-- Human answers: one per ask (a call may wait several times), immutable; the primary key
+-- makes the first one win. The feedback travels in the same row as the verdict.
 CREATE TABLE IF NOT EXISTS answers (
   run_id        INTEGER NOT NULL REFERENCES runs(id),
   call_key      TEXT    NOT NULL,
-  status        TEXT    NOT NULL,
-  message       TEXT,
+  ask           INTEGER NOT NULL,
+  verdict       TEXT,                         -- approved | rejected | answer (shop approve/reject/answer)
+  status        TEXT,                         -- an explicit status (shop signal --status)
+  message       TEXT,                         -- feedback, answer text or note
+  decisions     TEXT,                         -- JSON: validated answers of a structured pause
   responder     TEXT    NOT NULL,
   channel       TEXT    NOT NULL,
   answered_at   INTEGER NOT NULL,
-  PRIMARY KEY (run_id, call_key)
+  PRIMARY KEY (run_id, call_key, ask)
 );
 
 -- Append-only audit trail.

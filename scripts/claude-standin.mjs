@@ -10,6 +10,9 @@
 //                          except a reviewer, who asks for changes once per run, then APPROVED.
 //   SHOP_STANDIN_LOG       invocation log (default: <signals folder>/../standin.jsonl)
 //
+// Without -p it is an interactive session (`claude --resume <id>`, or `claude --session-id <id>
+// "first message"`): it reads the person's lines, reports after each one, /exit leaves.
+//
 // step: { status, summary, reason, awaiting, fields, via: "file"|"report"|"promise"|"none",
 //         raw (text written as the signal file), sleep_ms (before reporting),
 //         after_ms (after reporting, before exiting), exit, is_error, result, cost, turns,
@@ -32,6 +35,8 @@ function parseArgs(argv) {
     } else if (f === '--version') {
       console.log('0.0.0 (Shop stand-in for Claude Code)');
       process.exit(0);
+    } else if (!f.startsWith('-') && a.initial === undefined) {
+      a.initial = f; // `claude "prompt"`: an interactive session's first message
     } else {
       console.error(`error: unknown option '${f}'`);
       process.exit(1);
@@ -138,16 +143,20 @@ async function headless() {
 async function chat() {
   // `claude --resume <id>` attached to a terminal: the person talks to the agent.
   const step = pickStep();
-  log({ mode: 'interactive', agent: env.SHOP_AGENT, call: env.SHOP_CALL, run: env.SHOP_RUN_ID, session_id: sessionId, cwd: process.cwd() });
-  console.log(`Claude Code (stand-in) — resumed session ${sessionId}`);
+  log({ mode: 'interactive', agent: env.SHOP_AGENT, call: env.SHOP_CALL, run: env.SHOP_RUN_ID, session_id: sessionId, cwd: process.cwd(),
+    resumed: Boolean(args.resume), prompt: args.initial ?? null, system_prompt: args['append-system-prompt'] ?? null });
+  console.log(`Claude Code (stand-in) — ${args.resume ? 'resumed' : 'new'} session ${sessionId}`);
+  if (args.initial) console.log(`You: ${args.initial}`);
   console.log('Type your reply to the agent, or /exit to leave.');
   const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: '> ' });
   rl.prompt();
   for await (const line of rl) {
     if (line.trim() === '/exit') break;
     log({ mode: 'said', run: env.SHOP_RUN_ID, session_id: sessionId, text: line });
-    const status = step.reply_status ?? 'DONE';
-    report({ status, summary: `done with the person's answer: ${line}`, reason: status === 'NEEDS_HUMAN' ? 'still unsure' : undefined });
+    // The built-in _checkpoint reviewer recommends; other agents finish their step.
+    const status = step.reply_status ?? (env.SHOP_AGENT === '_checkpoint' ? 'CONTINUE' : 'DONE');
+    const reason = status === 'NEEDS_HUMAN' ? 'still unsure' : status === 'STOP' ? `the person said: ${line}` : undefined;
+    report({ status, summary: `done with the person's answer: ${line}`, reason });
     console.log(`Agent: thanks — reported ${status}. Type /exit to leave.`);
     rl.prompt();
   }

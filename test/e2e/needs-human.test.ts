@@ -16,7 +16,8 @@ function suspendOnQuestion(p: Project): number {
   expect(lines(r.stdout)).toEqual(expect.arrayContaining([
     `run ${id} is waiting for a person (input): coder asks: Which database?`,
     `  talk to the agent: shop continue ${id}`,
-    `  answer for it:     shop signal ${id} --status DONE --message "…"`,
+    `  answer it:         shop answer ${id} "…"`,
+    `  reject:            shop reject ${id} "feedback"   (returns REJECTED to the workflow)`,
   ]));
   expect(p.list()).toEqual([expect.objectContaining({ id, status: 'waiting_human', agent: 'coder', awaiting: 'input', waiting_for: 'Which database?' })]);
   return id;

@@ -9,7 +9,9 @@ function atThePause(p: Project): number {
   const id = runId(r);
   expect(lines(r.stdout)).toEqual(expect.arrayContaining([
     `run ${id} is waiting for a person (checkpoint): the workflow asks: Approve deployment?`,
-    `  decide:   shop continue ${id}`,
+    `  decide here:  shop continue ${id}`,
+    `  approve:      shop approve ${id}`,
+    `  stop it:      shop reject ${id} "why"`,
   ]));
   const s = p.status(id);
   expect(s.status).toBe('waiting_human');
@@ -53,7 +55,7 @@ describe('pause() waits for a decision', () => {
     const again = p.shop(['signal', String(id), '--status', 'CONTINUE']);
     expect(again.code).toBe(6);
     expect(again.stdout).toBe('');
-    expect(lines(again.stderr)).toEqual([`shop: run ${id} is not waiting for a person (it is stuck: not today)`]);
+    expect(lines(again.stderr)).toEqual([expect.stringMatching(new RegExp(`^shop: run ${id} call 6 was already answered STOP by tester \\(signal\\) at \\S+; it is stuck: not today$`))]);
     expect(p.status(id)).toMatchObject({ status: 'stuck', reason: 'not today' });
     expect(deployerRuns(p)).toHaveLength(0);
   });
@@ -72,7 +74,7 @@ describe('pause() waits for a decision', () => {
       const second = p.shop(['signal', String(id), '--status', 'STOP', '--by', 'bob']);
       expect(second.code).toBe(6);
       expect(second.stdout).toBe('');
-      expect(lines(second.stderr)).toEqual([expect.stringMatching(new RegExp(`^shop: run ${id} call 6 was already answered CONTINUE by alice at \\S+$`))]);
+      expect(lines(second.stderr)).toEqual([expect.stringMatching(new RegExp(`^shop: run ${id} call 6 was already answered CONTINUE by alice \\(signal\\) at \\S+$`))]);
     } finally {
       bg.child.kill('SIGCONT');
     }

@@ -33,6 +33,11 @@ export const PendingJsonSchema = z.object({
   question: z.string().nullable(),
   session_id: z.string().nullable(),
   waiting_since: iso,
+  /** Which time this call waits (answers are per ask); the AAH request id names it. */
+  ask: z.number(),
+  request_id: z.string(),
+  /** What the person decides (AAH decision/request decisions). */
+  decisions: z.array(z.object({ id: z.string(), type: z.string(), prompt: z.string() }).loose()),
   answer_with: z.array(z.string()),
 });
 

@@ -1,4 +1,5 @@
 import { isAlive } from '@shop/core/agents/process-group';
+import { callDecisions, requestId } from '@shop/core/decisions/call-decisions';
 import { displayStatus } from '@shop/core/run-status';
 import type { Execution, Run, RunEvent } from '@shop/core/types';
 import type { EventJson, ExecutionJson, PendingJson, RunJson } from './json-shapes.js';
@@ -38,8 +39,8 @@ export function executionJson(e: Execution): ExecutionJson {
 export function pendingJson(runId: number, e: Execution): PendingJson {
   return {
     key: e.key, kind: e.kind as PendingJson['kind'], agent: e.agent, awaiting: e.awaiting, question: e.waitingFor,
-    session_id: e.sessionId, waiting_since: iso(e.updatedAt),
-    answer_with: answerHint(runId, e).map((l) => l.replace(/^\s*[\w ]+:\s+/, '').replace(/\s+\(or .*\)$/, '')),
+    session_id: e.sessionId, waiting_since: iso(e.updatedAt), ask: e.ask, request_id: requestId(e), decisions: callDecisions(e),
+    answer_with: answerHint(runId, e).map((l) => l.replace(/^\s*[\w ]+:\s+/, '').replace(/\s+\(.*\)$/, '')),
   };
 }
 

@@ -2,6 +2,7 @@ import { ExitCode } from '@shop/core/errors';
 import type { DriveOutcome } from '@shop/core/engine/outcome';
 import type { Notice, Notifier } from '@shop/core/engine/ports';
 import type { Execution } from '@shop/core/types';
+import { VERDICT_MATRIX, type Awaiting, type VerdictEffect } from '@shop/core/decisions/verdicts';
 
 /** Prints the engine's progress as it happens. */
 export function printingNotifier(out: (line: string) => void): Notifier {
@@ -23,18 +24,24 @@ export function printingNotifier(out: (line: string) => void): Notifier {
   };
 }
 
-/** How to answer a waiting call, as exact commands. */
+/** How to answer a waiting call, as exact commands (what each verdict does comes from the matrix). */
 export function answerHint(runId: number, exec: Execution): string[] {
   if (exec.kind === 'pause') {
+    const spec = exec.request as { decisions?: { id: string }[] } | null;
+    const ids = spec?.decisions?.map((d) => d.id) ?? [];
     return [
-      `  decide:   shop continue ${runId}`,
-      `  scripted: shop signal ${runId} --status CONTINUE   (or --status STOP --message "why")`,
+      `  decide here:  shop continue ${runId}`,
+      ids.length ? `  scripted:     shop signal ${runId} --answers '{${ids.map((id) => `"${id}": …`).join(', ')}}'` : `  approve:      shop approve ${runId}`,
+      `  stop it:      shop reject ${runId} "why"`,
     ];
   }
-  return [
-    `  talk to the agent: shop continue ${runId}`,
-    `  answer for it:     shop signal ${runId} --status DONE --message "…"`,
-  ];
+  const row = VERDICT_MATRIX[(exec.awaiting ?? 'input') as Awaiting] ?? VERDICT_MATRIX.input;
+  const effect = (e: VerdictEffect) => (e.kind === 'close' ? `returns ${e.status} to the workflow` : e.kind === 'back' ? 'goes back to the agent' : 'not allowed');
+  const lines = [`  talk to the agent: shop continue ${runId}`];
+  if ((exec.awaiting ?? 'input') === 'input') lines.push(`  answer it:         shop answer ${runId} "…"`);
+  else lines.push(`  approve:           shop approve ${runId} [--message "…"]   (${effect(row.approved)})`);
+  if (row.rejected.kind !== 'invalid') lines.push(`  reject:            shop reject ${runId} "feedback"   (${effect(row.rejected)})`);
+  return lines;
 }
 
 export function describeWaiting(runId: number, exec: Execution): string {

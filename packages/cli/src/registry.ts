@@ -17,6 +17,7 @@ export interface CommandSpec {
 
 const json = { json: { type: 'boolean' } } as const;
 const by = { by: { type: 'string' } } as const;
+const call = { call: { type: 'string' } } as const;
 
 /** Every command, in one place. Each loads its module only when called, so startup stays fast. */
 export const commands: Record<string, CommandSpec> = {
@@ -28,17 +29,28 @@ export const commands: Record<string, CommandSpec> = {
     load: () => import('./commands/run.js'),
   },
   list: {
-    usage: 'shop list [--active] [--status S] [--json]',
-    summary: 'list runs',
-    options: { active: { type: 'boolean' }, status: { type: 'string' }, ...json },
+    usage: 'shop list [--active] [--status S] [--waiting] [--json]',
+    summary: 'list runs (--waiting: every pending ask, as shop inbox)',
+    options: { active: { type: 'boolean' }, status: { type: 'string' }, waiting: { type: 'boolean' }, ...json },
     load: () => import('./commands/list.js'),
   },
-  status: { usage: 'shop status <id> [--json]', summary: "a run's state, executions, cost and pending ask", options: json, load: () => import('./commands/status.js') },
+  inbox: {
+    usage: 'shop inbox [--json]',
+    summary: 'every pending ask across runs: awaiting kind, question, how long, how to answer',
+    options: json,
+    load: () => import('./commands/inbox.js'),
+  },
+  status: {
+    usage: 'shop status <id> [--json | --aah]',
+    summary: "a run's state, executions, cost and pending ask (--aah: the ask as an AAH decision/request)",
+    options: { ...json, aah: { type: 'boolean' } },
+    load: () => import('./commands/status.js'),
+  },
   log: { usage: 'shop log <id> [--json]', summary: "a run's executions and audit trail, in order", options: json, load: () => import('./commands/log.js') },
   continue: {
-    usage: 'shop continue <id> [--call K] [--by NAME]',
-    summary: "answer a waiting run: open the agent's Claude session, or decide a pause",
-    options: { call: { type: 'string' }, ...by },
+    usage: 'shop continue <id> [--claude] [--call K] [--by NAME]',
+    summary: "answer a waiting run: open the agent's Claude session, or decide a pause (--claude: after a review session)",
+    options: { claude: { type: 'boolean' }, ...call, ...by },
     load: () => import('./commands/continue.js'),
   },
   resume: { usage: 'shop resume <id> [--wait]', summary: 'replay a run from its log and drive it on', options: { wait: { type: 'boolean' } }, load: () => import('./commands/resume.js') },
@@ -48,10 +60,31 @@ export const commands: Record<string, CommandSpec> = {
     options: { reason: { type: 'string' }, ...by },
     load: () => import('./commands/stop.js'),
   },
+  approve: {
+    usage: 'shop approve <id> [--message M] [--call K] [--by NAME]',
+    summary: 'approve what a run waits on (the verdict matrix decides: close, or back to the agent)',
+    options: { message: { type: 'string' }, ...call, ...by },
+    load: () => import('./commands/approve.js'),
+  },
+  reject: {
+    usage: 'shop reject <id> [feedback…] [--call K] [--by NAME]',
+    summary: 'reject it, with feedback (back to the agent, or close; a pause stops)',
+    options: { message: { type: 'string' }, ...call, ...by },
+    load: () => import('./commands/reject.js'),
+  },
+  answer: {
+    usage: 'shop answer <id> <text…> [--call K] [--by NAME]',
+    summary: "send your words back to the waiting agent's own session",
+    options: { ...call, ...by },
+    load: () => import('./commands/answer.js'),
+  },
   signal: {
-    usage: 'shop signal <id> --status CONTINUE|STOP|<STATUS> [--message M] [--call K] [--by NAME]',
-    summary: 'answer a waiting call from a script, then resume the run',
-    options: { status: { type: 'string' }, message: { type: 'string' }, call: { type: 'string' }, ...by },
+    usage: 'shop signal <id> --status S | --answers JSON | --answers-file F | --response-file F [--message M] [--call K] [--by NAME]',
+    summary: 'answer from a script (a status, or a pause\'s decisions), then resume the run',
+    options: {
+      status: { type: 'string' }, message: { type: 'string' }, answers: { type: 'string' },
+      'answers-file': { type: 'string' }, 'response-file': { type: 'string' }, ...call, ...by,
+    },
     load: () => import('./commands/signal.js'),
   },
   report: {

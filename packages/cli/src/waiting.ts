@@ -1,12 +1,19 @@
 import { ConflictError, UsageError } from '@shop/core/errors';
+import { alreadyAnswered } from '@shop/core/store/sqlite-store';
+import type { Store } from '@shop/core/store/store';
 import type { Execution } from '@shop/core/types';
 import type { RunView } from './run-view.js';
 
-/** The waiting call to answer: the only one, or the one `--call` names. */
-export function pickWaiting(view: RunView, call: string | undefined, command: string): Execution {
+/**
+ * The waiting call to answer: the only one, or the one `--call` names. When nothing waits,
+ * a conflict that names the last answer (who, when) — the first answer won.
+ */
+export async function pickWaiting(store: Store, view: RunView, call: string | undefined, command: string): Promise<Execution> {
   const { run, waitingAll } = view;
   if (!waitingAll.length) {
-    throw new ConflictError(`run ${run.id} is not waiting for a person (it is ${run.status}${run.reason ? `: ${run.reason}` : ''})`);
+    const last = (await store.listAnswers(run.id)).filter((a) => !call || a.key === call).at(-1);
+    const state = `it is ${run.status}${run.reason ? `: ${run.reason}` : ''}`;
+    throw new ConflictError(last ? `${alreadyAnswered(last)}; ${state}` : `run ${run.id} is not waiting for a person (${state})`);
   }
   if (call) {
     const exec = waitingAll.find((e) => e.key === call);

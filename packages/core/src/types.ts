@@ -45,20 +45,35 @@ export interface Execution {
   durationMs: number | null;
   pid: number | null;
   attempts: number;
+  /** How many times this call has waited for a person; answers are keyed by it. */
+  ask: number;
   startedAt: number;
   updatedAt: number;
   finishedAt: number | null;
 }
 
-/** A person's answer to a waiting call; immutable once recorded. */
+export type Verdict = 'approved' | 'rejected' | 'answer';
+
+/** A person's answer to one ask of a waiting call; immutable once recorded. */
 export interface Answer {
   runId: number;
   key: string;
-  status: string;
+  ask: number;
+  /** shop approve / reject / answer. */
+  verdict: Verdict | null;
+  /** shop signal --status. */
+  status: string | null;
   message: string | null;
+  /** Validated answers of a structured pause, keyed by decision id. */
+  decisions: Record<string, DecisionAnswer> | null;
   responder: string;
   channel: Channel;
   answeredAt: number;
+}
+
+export interface DecisionAnswer {
+  value: unknown;
+  comment: string | null;
 }
 
 export type Channel = 'cli' | 'signal' | 'continue' | 'tui' | 'engine' | 'agent';

@@ -1,52 +1,50 @@
-import { execa } from 'execa';
-import { createInterface } from 'node:readline/promises';
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { loadAgent } from '@shop/core/agents/agent-def';
+import { checkpointInstructions } from '@shop/core/agents/checkpoint-agent';
+import { buildAnswer } from '@shop/core/decisions/build-answer';
+import type { PauseSpec } from '@shop/core/decisions/decision-spec';
 import { ExitCode, UsageError } from '@shop/core/errors';
 import { responder } from '@shop/core/project/responder';
-import { readSignal } from '@shop/core/signals/signal';
+import { readSignal, signalPath } from '@shop/core/signals/signal';
 import type { Execution, Run } from '@shop/core/types';
-import { runIdArg, str } from '../args.js';
-import { binDir, type Context } from '../context.js';
+import { flag, runIdArg, str } from '../args.js';
+import { Asker } from '../asker.js';
+import { openClaude } from '../claude-session.js';
+import type { Context } from '../context.js';
+import { promptDecisions } from '../decision-prompts.js';
 import type { Parsed } from '../registry.js';
+import { resumeAfterAnswer } from '../resume-after-answer.js';
 import { loadRunView } from '../run-view.js';
 import { pickWaiting } from '../waiting.js';
-import { resumeAfterAnswer } from './signal.js';
 
 /**
  * shop continue <id>: for an agent's NEEDS_HUMAN, open its own Claude session in this
- * terminal; for a pause(), ask continue/stop here. Then resume the run in the foreground.
+ * terminal; for a pause(), decide here (with --claude, after a review session). Then the
+ * run resumes in the foreground.
  */
 export default async function continueRun(args: Parsed, ctx: Context): Promise<number> {
   const id = runIdArg(args, 'shop continue <id>');
-  const view = await loadRunView(await ctx.store(), id);
-  const exec = pickWaiting(view, str(args, 'call'), 'continue');
-  if (exec.kind === 'pause') return decidePause(ctx, view.run, exec, str(args, 'by'));
-  return openSession(ctx, view.run, exec);
+  const store = await ctx.store();
+  const exec = await pickWaiting(store, await loadRunView(store, id), str(args, 'call'), 'continue');
+  const run = (await store.getRun(id))!;
+  if (exec.kind === 'pause') {
+    if (flag(args, 'claude')) await reviewSession(ctx, run, exec);
+    return decidePause(ctx, run, exec, str(args, 'by'));
+  }
+  if (flag(args, 'claude')) throw new UsageError(`--claude is for pauses; call ${exec.key} already is ${exec.agent}'s Claude session: shop continue ${id}`);
+  return openSession(ctx, run, exec);
 }
 
 async function openSession(ctx: Context, run: Run, exec: Execution): Promise<number> {
   const agent = loadAgent(ctx.project.root, exec.agent!);
-  if (agent.command) throw new UsageError(`agent ${agent.name} runs a custom command, not Claude Code; answer with: shop signal ${run.id} --status DONE --message "…"`);
-  const bin = ctx.env.SHOP_CLAUDE_BIN || 'claude';
+  if (agent.command) throw new UsageError(`agent ${agent.name} runs a custom command, not Claude Code; answer with: shop answer ${run.id} "…"`);
   ctx.out(`Opening Claude session for: ${exec.agent}`);
   ctx.out(`Reason: ${exec.waitingFor ?? ''}`);
   ctx.out(`(session ${exec.sessionId} in ${exec.cwd}; the agent reports when it has what it needs)`);
-  const ignore = () => {};
-  process.on('SIGINT', ignore);
-  try {
-    const child = await execa(bin, ['--resume', exec.sessionId!], {
-      cwd: exec.cwd ?? run.workspace, stdio: 'inherit', reject: false,
-      env: {
-        SHOP_RUN_ID: String(run.id), SHOP_CALL: exec.key, SHOP_AGENT: agent.name, SHOP_SIGNAL_FILE: exec.signalPath!,
-        SHOP_SESSION_ID: exec.sessionId!, PATH: `${binDir}:${process.env.PATH ?? ''}`,
-      },
-    });
-    if (child.failed && child.exitCode === undefined) {
-      throw new UsageError(`could not open ${bin}: ${String(child.message).split('\n')[0]} (install Claude Code or set SHOP_CLAUDE_BIN)`);
-    }
-  } finally {
-    process.off('SIGINT', ignore);
-  }
+  await openClaude(ctx, ['--resume', exec.sessionId!], exec.cwd ?? run.workspace, {
+    SHOP_RUN_ID: String(run.id), SHOP_CALL: exec.key, SHOP_AGENT: agent.name, SHOP_SIGNAL_FILE: exec.signalPath!, SHOP_SESSION_ID: exec.sessionId!,
+  });
   const read = readSignal(exec.signalPath!);
   if (read.kind !== 'ok' || read.signal.status === 'NEEDS_HUMAN') {
     ctx.out(`run ${run.id} is still waiting: the agent has not reported a new status`);
@@ -57,32 +55,44 @@ async function openSession(ctx: Context, run: Run, exec: Execution): Promise<num
   return resumeAfterAnswer(ctx, run.id);
 }
 
+/** A built-in _checkpoint session to review the workspace; its conclusion is only a recommendation. */
+async function reviewSession(ctx: Context, run: Run, exec: Execution): Promise<void> {
+  const spec = exec.request as PauseSpec;
+  const reviewFile = signalPath(ctx.project.signalsDir, run.id, exec.key, '_checkpoint.review');
+  rmSync(reviewFile, { force: true });
+  const sessionId = randomUUID();
+  ctx.out(`Opening a review session (_checkpoint, session ${sessionId}) in ${run.workspace}`);
+  await openClaude(ctx, ['--session-id', sessionId, '--append-system-prompt', checkpointInstructions(spec.message, spec.decisions ?? [], reviewFile), spec.message], run.workspace, {
+    SHOP_RUN_ID: String(run.id), SHOP_CALL: exec.key, SHOP_AGENT: '_checkpoint', SHOP_SIGNAL_FILE: reviewFile, SHOP_SESSION_ID: sessionId,
+  });
+  const store = await ctx.store();
+  const read = readSignal(reviewFile);
+  const advice = read.kind === 'ok' ? `${read.signal.status}${read.signal.reason || read.signal.summary ? ` — ${read.signal.reason ?? read.signal.summary}` : ''}` : null;
+  await store.appendEvent(run.id, { type: 'review_session', key: exec.key, actor: '_checkpoint', channel: 'continue', data: { session_id: sessionId, recommendation: advice } });
+  ctx.out(advice ? `The review session recommends: ${advice}` : 'The review session made no recommendation.');
+  ctx.out('The decision is yours:');
+}
+
 async function decidePause(ctx: Context, run: Run, exec: Execution, by: string | undefined): Promise<number> {
-  ctx.out(`Run ${run.id} (${run.spec}) paused: ${exec.waitingFor}`);
-  const rl = createInterface({ input: process.stdin, output: process.stdout });
-  // One line iterator, made before any input is read: it buffers lines, whereas question()
-  // drops those readline emits before it is asked (piped input arrives all at once).
-  const lines = rl[Symbol.asyncIterator]();
-  const ask = async (q: string) => {
-    rl.setPrompt(q);
-    rl.prompt();
-    const next = await lines.next();
-    if (next.done) throw new UsageError(`no answer given (input closed); answer with: shop signal ${run.id} --status CONTINUE|STOP`);
-    return String(next.value).trim();
-  };
+  const spec = exec.request as PauseSpec;
+  ctx.out(`Run ${run.id} (${run.spec}) paused: ${spec.message}`);
+  if (spec.context) ctx.out(spec.context);
+  const asker = new Asker(`answer with: shop signal ${run.id} --status CONTINUE|STOP`);
+  let input;
   try {
-    let go: boolean | null = null;
-    while (go === null) {
-      const a = (await ask('Continue? [y/n] ')).toLowerCase();
-      go = ['y', 'yes'].includes(a) ? true : ['n', 'no'].includes(a) ? false : null;
-    }
-    const message = go ? (await ask('Note (optional): ')) || null : (await ask('Reason for stopping: ')) || 'stopped by a person';
-    const store = await ctx.store();
-    const who = responder(by, ctx.project.root, ctx.env);
-    await store.recordAnswer({ runId: run.id, key: exec.key, status: go ? 'CONTINUE' : 'STOP', message, responder: who, channel: 'continue' });
-    ctx.out(`recorded ${go ? 'CONTINUE' : 'STOP'} by ${who}`);
+    const decisions = spec.decisions ?? [];
+    const answers = decisions.length ? await promptDecisions(asker, decisions, ctx.out) : null;
+    if (answers) ctx.out('');
+    const go = await asker.yesNo(answers ? 'Submit these answers and continue?' : 'Continue?', answers ? true : undefined);
+    const message = go ? (await asker.ask('Note (optional): ')) || null : (await asker.ask('Reason for stopping: ')) || null;
+    input = go ? (answers ? { answers, message } : { status: 'CONTINUE', message }) : { status: 'STOP', message };
   } finally {
-    rl.close();
+    asker.close();
   }
+  const fields = buildAnswer(exec, input);
+  const store = await ctx.store();
+  const who = responder(by, ctx.project.root, ctx.env);
+  await store.recordAnswer({ runId: run.id, key: exec.key, ask: exec.ask, ...fields, responder: who, channel: 'continue' });
+  ctx.out(`recorded ${input.status ?? 'answers'} by ${who}`);
   return resumeAfterAnswer(ctx, run.id);
 }

@@ -11,6 +11,7 @@ const STATUSES = ['running', 'waiting_human', 'completed', 'stuck', 'failed'];
 
 /** shop list [--active] [--status S] [--json] */
 export default async function list(args: Parsed, ctx: Context): Promise<number> {
+  if (flag(args, 'waiting')) return (await import('./inbox.js')).default(args, ctx);
   const status = str(args, 'status');
   if (status && !STATUSES.includes(status)) throw new UsageError(`--status "${status}" is not one of ${STATUSES.join(', ')}`);
   const store = await ctx.store();

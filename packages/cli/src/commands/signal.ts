@@ -1,42 +1,47 @@
-import { isAlive } from '@shop/core/agents/process-group';
+import { readFileSync } from 'node:fs';
+import { parseAahResponse } from '@shop/core/decisions/aah';
 import { UsageError } from '@shop/core/errors';
-import { responder } from '@shop/core/project/responder';
-import { ownedByOther } from '@shop/core/run-status';
-import { runIdArg, str } from '../args.js';
+import { answerCall } from '../answer-call.js';
+import { str } from '../args.js';
 import type { Context } from '../context.js';
-import { driveHere, enginePorts } from '../drive-here.js';
 import type { Parsed } from '../registry.js';
-import { loadRunView } from '../run-view.js';
-import { pickWaiting } from '../waiting.js';
 
-const USAGE = 'shop signal <id> --status CONTINUE|STOP|<STATUS> [--message M] [--call K]';
+const USAGE = 'shop signal <id> --status S | --answers JSON | --answers-file F | --response-file F [--message M] [--call K] [--by NAME]';
 
-/** shop signal: a scripted answer. Records it (first answer wins), then resumes the run here. */
+/** shop signal: a scripted answer — a status, or structured answers — then the run resumes here. */
 export default async function signal(args: Parsed, ctx: Context): Promise<number> {
-  const id = runIdArg(args, USAGE);
   const status = str(args, 'status');
-  if (!status) throw new UsageError(`missing --status; usage: ${USAGE}`);
-  if (!/^[A-Z][A-Z0-9_]*$/.test(status)) throw new UsageError(`--status "${status}" must be an UPPER_CASE word such as CONTINUE, STOP or DONE`);
-  const store = await ctx.store();
-  const view = await loadRunView(store, id);
-  const exec = pickWaiting(view, str(args, 'call'), 'signal');
-  if (exec.kind === 'pause' && status !== 'CONTINUE' && status !== 'STOP') {
-    throw new UsageError(`call ${exec.key} is a pause(): answer it with --status CONTINUE or --status STOP, not ${status}`);
+  const sources = ['status', 'answers', 'answers-file', 'response-file'].filter((k) => str(args, k) !== undefined);
+  if (sources.length !== 1) throw new UsageError(`give exactly one of --status, --answers, --answers-file, --response-file; usage: ${USAGE}`);
+  if (status !== undefined && !/^[A-Z][A-Z0-9_]*$/.test(status)) {
+    throw new UsageError(`--status "${status}" must be an UPPER_CASE word such as CONTINUE, STOP or DONE`);
   }
-  if (exec.kind === 'run' && status === 'NEEDS_HUMAN') throw new UsageError('--status NEEDS_HUMAN would not answer anything; give the status the agent should have reported');
-  const by = responder(str(args, 'by'), ctx.project.root, ctx.env);
-  await store.recordAnswer({ runId: id, key: exec.key, status, message: str(args, 'message') ?? null, responder: by, channel: 'signal' });
-  ctx.out(`run ${id} call ${exec.key}: answered ${status} by ${by}`);
-  return resumeAfterAnswer(ctx, id);
+  const message = str(args, 'message') ?? null;
+  const responseFile = str(args, 'response-file');
+  if (responseFile) {
+    const json = readJson(readFileArg(responseFile, '--response-file'), '--response-file');
+    return answerCall(ctx, args, USAGE, 'signal', (exec) => {
+      const r = parseAahResponse(json, exec);
+      return { answers: r.answers, message: message ?? r.summary, by: r.responder };
+    });
+  }
+  const answersText = str(args, 'answers') ?? (str(args, 'answers-file') ? readFileArg(str(args, 'answers-file')!, '--answers-file') : undefined);
+  if (answersText !== undefined) return answerCall(ctx, args, USAGE, 'signal', { answers: readJson(answersText, '--answers'), message });
+  return answerCall(ctx, args, USAGE, 'signal', { status, message });
 }
 
-/** After an answer: resume here, unless a live process (shop run --wait) owns the run and will. */
-export async function resumeAfterAnswer(ctx: Context, id: number): Promise<number> {
-  const store = await ctx.store();
-  const run = (await store.getRun(id))!;
-  if (ownedByOther(run, process.pid, Date.now(), isAlive)) {
-    ctx.out(`run ${id} is driven by process ${run.ownerPid}; it picks up the answer itself`);
-    return 0;
+function readFileArg(file: string, flag: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    throw new UsageError(`${flag} ${file}: cannot read the file`);
   }
-  return driveHere(ctx, await enginePorts(ctx), id, false);
+}
+
+function readJson(text: string, flag: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${flag} is not valid JSON (${(e as Error).message.split('\n')[0]})`);
+  }
 }

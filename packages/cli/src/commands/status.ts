@@ -1,3 +1,4 @@
+import { ConflictError } from '@shop/core/errors';
 import { flag, runIdArg } from '../args.js';
 import type { Context } from '../context.js';
 import { loadRunView } from '../run-view.js';
@@ -13,6 +14,12 @@ export default async function status(args: Parsed, ctx: Context): Promise<number
   const json = { ...runJson(run, waiting, cost, executions.findLast((e) => e.agent)?.agent ?? null), executions: executions.map(executionJson), pending: waiting ? pendingJson(id, waiting) : null };
   if (flag(args, 'json')) {
     printJson(ctx.out, json);
+    return 0;
+  }
+  if (flag(args, 'aah')) {
+    if (!waiting) throw new ConflictError(`run ${id} has no pending ask (it is ${json.status}); --aah prints one as an AAH decision/request`);
+    const { aahRequest } = await import('@shop/core/decisions/aah');
+    printJson(ctx.out, aahRequest(run, waiting));
     return 0;
   }
   ctx.out(`Run ${run.id}: ${json.status}   (${run.spec}${run.prompt ? `: ${firstLine(run.prompt)}` : ''})`);

@@ -6,6 +6,7 @@ import type { RunOptions, WorkflowConfig } from '../lua/requests.js';
 import { fingerprint } from '../lua/requests.js';
 import { promiseSignal, readSignal, signalPath, type Signal } from '../signals/signal.js';
 import type { AgentMetrics, Execution, Run } from '../types.js';
+import { agentAnswer } from './check-answer.js';
 import { value, type CallResult } from './outcome.js';
 import type { EnginePorts } from './ports.js';
 
@@ -26,33 +27,52 @@ export class AgentStep {
   async call(key: string, req: RunRequest, rec: Execution | undefined): Promise<CallResult> {
     const agent = this.ports.loadAgent(req.agent);
     if (rec?.status === 'waiting_human') return { kind: 'suspend', execution: rec };
-    let exec = rec;
-    if (exec) {
-      // Crashed mid-call (running) or failed before: a signal on disk means the agent finished.
-      if (exec.pid) await this.ports.killOrphan(exec.pid);
-      const onDisk = exec.status === 'running' && exec.signalPath ? readSignal(exec.signalPath) : { kind: 'none' as const };
-      if (onDisk.kind === 'ok') return this.settle(exec, agent, req.opts, onDisk.signal, undefined);
-      if (exec.signalPath) rmSync(exec.signalPath, { force: true });
-      await this.ports.store.restartExecution(this.run.id, key);
-    } else {
-      exec = await this.ports.store.startExecution({
+    if (!rec) {
+      const exec = await this.ports.store.startExecution({
         runId: this.run.id, key, kind: 'run', agent: req.agent, fingerprint: fingerprint(req),
         sessionId: this.ports.newSessionId(), cwd: this.run.workspace, prompt: req.prompt || this.run.prompt || DEFAULT_PROMPT,
         request: req.opts, signalPath: signalPath(this.ports.paths.signalsDir, this.run.id, key, req.agent),
       });
+      return this.invoke(exec, agent, req.opts, { resume: false, prompt: exec.prompt!, attempt: 1 });
     }
-    return this.invoke(exec, agent, req.opts, Boolean(rec));
+    // Crashed mid-call (running) or failed before: a signal on disk means the agent finished.
+    if (rec.pid) await this.ports.killOrphan(rec.pid);
+    const onDisk = rec.status === 'running' && rec.signalPath ? readSignal(rec.signalPath) : { kind: 'none' as const };
+    if (onDisk.kind === 'ok') return this.settle(rec, agent, req.opts, onDisk.signal, undefined);
+    if (rec.signalPath) rmSync(rec.signalPath, { force: true });
+    await this.ports.store.restartExecution(this.run.id, key);
+    return this.invoke(rec, agent, req.opts, { resume: true, prompt: await this.restartPrompt(rec), attempt: rec.attempts + 1 });
   }
 
-  private async invoke(exec: Execution, agent: AgentDef, opts: RunOptions, resume: boolean): Promise<CallResult> {
+  /**
+   * After a verdict that goes back to the agent: resume its own session with the person's
+   * words and settle on its new signal (which may ask again).
+   */
+  async sendBack(exec: Execution, prompt: string): Promise<CallResult> {
+    const agent = this.ports.loadAgent(exec.agent!);
+    // The old NEEDS_HUMAN must not be read as the answer to this round; removed before the
+    // execution is marked running, so a crash in between replays this same step.
+    if (exec.signalPath) rmSync(exec.signalPath, { force: true });
+    await this.ports.store.restartExecution(this.run.id, exec.key);
+    await this.ports.store.appendEvent(this.run.id, { type: 'sent_back', key: exec.key, actor: 'shop', channel: 'engine', data: { prompt } });
+    return this.invoke(exec, agent, (exec.request ?? {}) as RunOptions, { resume: true, prompt, attempt: exec.attempts + 1 });
+  }
+
+  /** Re-invoking after a crash: repeat the person's words if the agent was working on them. */
+  private async restartPrompt(rec: Execution): Promise<string> {
+    const answer = rec.ask > 0 ? await this.ports.store.getAnswer(this.run.id, rec.key, rec.ask) : null;
+    const back = answer ? agentAnswer(rec, answer) : null;
+    if (back?.kind === 'back') return back.prompt;
+    return `You were interrupted before reporting. Continue the task and report when done.\n\nThe task: ${rec.prompt}`;
+  }
+
+  private async invoke(exec: Execution, agent: AgentDef, opts: RunOptions, how: { resume: boolean; prompt: string; attempt: number }): Promise<CallResult> {
     const { ports } = this;
+    const { resume, prompt } = how;
     const logDir = join(ports.paths.runsDir, String(this.run.id));
     mkdirSync(logDir, { recursive: true });
-    const base = join(logDir, `${exec.key.replaceAll('/', '-')}.${agent.name}.${exec.attempts + (resume ? 1 : 0)}`);
+    const base = join(logDir, `${exec.key.replaceAll('/', '-')}.${agent.name}.${how.attempt}`);
     ports.notifier.notify({ type: 'agent_started', key: exec.key, agent: agent.name, sessionId: exec.sessionId!, resumed: resume });
-    const prompt = resume
-      ? `You were interrupted before reporting. Continue the task and report when done.\n\nThe task: ${exec.prompt}`
-      : exec.prompt!;
     const outcome = await ports.runner.invoke({
       agent, prompt, sessionId: exec.sessionId!, resume, cwd: exec.cwd ?? this.run.workspace,
       env: agentEnv(this.run, exec, agent, ports.paths.binDir),
@@ -83,7 +103,7 @@ export class AgentStep {
     if (signal.status === 'NEEDS_HUMAN' && humanAllowed) {
       const awaiting = signal.awaiting ?? 'input';
       await store.markWaiting(this.run.id, exec.key, signal.reason ?? signal.summary ?? 'the agent needs a person', awaiting, metrics);
-      return { kind: 'suspend', execution: { ...exec, status: 'waiting_human', waitingFor: signal.reason ?? null, awaiting } };
+      return { kind: 'suspend', execution: (await store.getExecution(this.run.id, exec.key))! };
     }
     if (opts.statuses && signal.status !== 'NEEDS_HUMAN' && !opts.statuses.includes(signal.status)) {
       return this.failed(exec, `agent ${agent.name} reported ${signal.status}; the workflow allows ${opts.statuses.join(', ')}`, metrics);

@@ -1,39 +1,62 @@
+import { overallStatus } from '../decisions/validate-answers.js';
+import { feedbackPrompt, verdictEffect } from '../decisions/verdicts.js';
+import type { PauseSpec } from '../decisions/decision-spec.js';
 import { readSignal } from '../signals/signal.js';
 import type { Answer, Execution, Run } from '../types.js';
 import type { EnginePorts } from './ports.js';
 
-/** What a waiting call returns to Lua once a person (or the agent, after talking to one) answered. */
-export async function checkAnswer(ports: EnginePorts, run: Run, exec: Execution): Promise<{ value: unknown; by: string | null } | null> {
-  const answer = await ports.store.getAnswer(run.id, exec.key);
-  let result: unknown = null;
-  let by: string | null = null;
-  if (answer) {
-    result = exec.kind === 'pause' ? pauseResult(answer) : agentResultFromAnswer(answer, exec);
-    by = answer.responder;
-  } else if (exec.kind === 'run' && exec.signalPath) {
-    // The person talked to the agent in its own session and the agent reported anew.
+/** What an answer does: return a value to Lua, or send the person's words back to the agent. */
+export type AnswerEffect =
+  | { kind: 'value'; value: unknown; by: string }
+  | { kind: 'back'; prompt: string; by: string };
+
+/**
+ * The answer to a waiting call's current ask, if any: a person's answer in the store, or
+ * (for an agent) a new signal the agent wrote after talking to the person in its session.
+ * A value completes the execution here; a pause is never answered by a file.
+ */
+export async function checkAnswer(ports: EnginePorts, run: Run, exec: Execution): Promise<AnswerEffect | null> {
+  const answer = await ports.store.getAnswer(run.id, exec.key, exec.ask);
+  let effect: AnswerEffect | null = null;
+  if (answer) effect = exec.kind === 'pause' ? { kind: 'value', value: pauseResult(exec, answer), by: answer.responder } : agentAnswer(exec, answer);
+  else if (exec.kind === 'run' && exec.signalPath) {
     const read = readSignal(exec.signalPath);
-    if (read.kind !== 'ok' || read.signal.status === 'NEEDS_HUMAN') return null;
-    result = { ...read.signal, session_id: exec.sessionId };
-    by = exec.agent;
-  } else {
-    return null;
+    if (read.kind === 'ok' && read.signal.status !== 'NEEDS_HUMAN') {
+      effect = { kind: 'value', value: { ...read.signal, session_id: exec.sessionId }, by: exec.agent ?? 'agent' };
+    }
   }
-  await ports.store.completeExecution(run.id, exec.key, result);
-  return { value: result, by };
+  if (effect?.kind === 'value') await ports.store.completeExecution(run.id, exec.key, effect.value);
+  return effect;
 }
 
-export function pauseResult(a: Answer) {
-  const go = a.status === 'CONTINUE';
+/** An answer to an agent's NEEDS_HUMAN: an explicit status closes; a verdict follows the matrix. */
+export function agentAnswer(exec: Execution, a: Answer): AnswerEffect {
+  const base = { responder: a.responder, session_id: exec.sessionId, awaiting: exec.awaiting };
+  if (a.status) return { kind: 'value', value: { status: a.status, summary: a.message ?? undefined, ...base }, by: a.responder };
+  const effect = verdictEffect(exec.awaiting, a.verdict ?? 'answer');
+  if (effect.kind === 'close') {
+    return { kind: 'value', value: { status: effect.status, summary: a.message ?? undefined, verdict: a.verdict, ...base }, by: a.responder };
+  }
+  // 'invalid' verdicts are refused when recorded; treat a stray one as words for the agent.
+  const back = effect.kind === 'back' ? effect : { kind: 'back' as const, lead: 'The person replied:' };
+  return { kind: 'back', prompt: feedbackPrompt(back, a.message), by: a.responder };
+}
+
+/** pause()'s result: continue or not, the structured answers, who answered. */
+export function pauseResult(exec: Execution, a: Answer) {
+  const decisions = (exec.request as PauseSpec | null)?.decisions ?? [];
+  const answers = a.decisions ?? {};
+  const overall = a.decisions ? overallStatus(decisions, answers) : null;
+  const go = a.decisions ? overall !== 'all_rejected' : a.status === 'CONTINUE' || a.verdict === 'approved';
   return {
     continue: go,
-    status: a.status,
-    reason: go ? null : (a.message ?? 'stopped by a person'),
+    status: go ? 'CONTINUE' : 'STOP',
+    reason: go ? null : (a.message ?? `stopped by ${a.responder}`),
     message: a.message,
+    answers: Object.fromEntries(Object.entries(answers).map(([id, v]) => [id, v.value])),
+    comments: Object.fromEntries(Object.entries(answers).filter(([, v]) => v.comment).map(([id, v]) => [id, v.comment])),
+    overall_status: overall ?? (go ? 'all_approved' : 'all_rejected'),
     responder: a.responder,
+    channel: a.channel,
   };
-}
-
-function agentResultFromAnswer(a: Answer, exec: Execution) {
-  return { status: a.status, summary: a.message ?? undefined, responder: a.responder, session_id: exec.sessionId };
 }

@@ -3,7 +3,8 @@ import { NotFoundError } from '../errors.js';
 import type { Run } from '../types.js';
 import type { DriveOutcome } from './outcome.js';
 import type { EnginePorts } from './ports.js';
-import { ended, RunDriver, type DriveOptions } from './run-driver.js';
+import { ended } from './outcome.js';
+import { RunDriver, type DriveOptions } from './run-driver.js';
 
 export interface StartInput {
   spec: string;

@@ -1,4 +1,4 @@
-import type { Execution } from '../types.js';
+import type { Execution, Run } from '../types.js';
 
 /** Where driving a run stopped. */
 export type DriveOutcome =
@@ -15,3 +15,10 @@ export type CallResult =
   | { kind: 'end'; outcome: DriveOutcome };
 
 export const value = (v: unknown): CallResult => ({ kind: 'value', value: v });
+
+/** The outcome an already-ended run stands at. */
+export function ended(run: Run): DriveOutcome {
+  if (run.status === 'completed') return { status: 'completed', result: run.result };
+  if (run.status === 'stuck') return { status: 'stuck', reason: run.reason ?? 'stuck' };
+  return { status: 'failed', reason: run.reason ?? 'failed', exitCode: 1 };
+}

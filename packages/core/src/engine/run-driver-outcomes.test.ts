@@ -54,7 +54,7 @@ describe('NEEDS_HUMAN', () => {
       prepare: (w) => {
         w.signals.onNext = async () => {
           w.signals.onNext = null;
-          await w.store.recordAnswer({ runId: 1, key: '1', status: 'DONE', message: 'use postgres', responder: 'ann', channel: 'cli' });
+          await w.store.recordAnswer({ ask: 1, verdict: null, decisions: null, runId: 1, key: '1', status: 'DONE', message: 'use postgres', responder: 'ann', channel: 'cli' });
         };
       },
     });

@@ -24,7 +24,7 @@ function setup(script: Script = {}) {
   };
   const drive = (id: number) => driveRun(world.ports, id, { wait: false });
   const answer = (id: number, key: string, status = 'CONTINUE') =>
-    world.store.recordAnswer({ runId: id, key, status, message: null, responder: 'ann', channel: 'cli' });
+    world.store.recordAnswer({ ask: 1, verdict: null, decisions: null, runId: id, key, status, message: null, responder: 'ann', channel: 'cli' });
   const logEvents = async (id: number) => (await world.store.listEvents(id)).filter((e) => e.type === 'log').map((e) => e.data!.message);
   return { world, start, drive, answer, logEvents };
 }

@@ -2,11 +2,11 @@ import { basename } from 'node:path';
 import { AgentError, NonDeterminismError, ShopError } from '../errors.js';
 import { LuaWorkflow, type Step } from '../lua/lua-workflow.js';
 import { describeIssues, fingerprint, WorkflowConfigSchema, type HostRequest, type WorkflowConfig } from '../lua/requests.js';
-import type { SignalSource } from '../signals/signal-source.js';
 import type { AgentMetrics, Execution, Run } from '../types.js';
 import { AgentStep } from './agent-step.js';
-import { checkAnswer } from './check-answer.js';
-import { value, type CallResult, type DriveOutcome } from './outcome.js';
+import { HumanWait } from './human-wait.js';
+import { recordOnce, startPause } from './record-steps.js';
+import { ended, value, type CallResult, type DriveOutcome } from './outcome.js';
 import type { EnginePorts } from './ports.js';
 import { seededRandom } from './seeded-random.js';
 
@@ -30,11 +30,12 @@ export class RunDriver {
   private logs: string[] = [];
   /** Log lines earlier drives recorded; replay reproduces them first, in the same order. */
   private logsRecorded = 0;
-  private signals: SignalSource | null = null;
   private readonly agentStep: AgentStep;
+  private readonly waiting: HumanWait;
 
   constructor(private readonly ports: EnginePorts, private run: Run, private readonly opts: DriveOptions) {
     this.agentStep = new AgentStep(ports, run, () => this.config, opts.signal);
+    this.waiting = new HumanWait(ports, run, this.agentStep, opts);
   }
 
   async drive(): Promise<DriveOutcome> {
@@ -46,7 +47,7 @@ export class RunDriver {
       return await this.loop();
     } finally {
       clearInterval(heartbeat);
-      await this.signals?.close();
+      await this.waiting.close();
       await store.releaseLease(this.run.id, pid);
     }
   }
@@ -67,13 +68,8 @@ export class RunDriver {
       if (step.kind === 'error') return this.fail(null, step.message, 1);
       const result = await this.fulfil(step);
       if (result.kind === 'end') return result.outcome;
-      if (result.kind === 'value') {
-        step = workflow.resume(result.value);
-        continue;
-      }
-      const answered = await this.waitForAnswer(result.execution);
-      if (answered.kind !== 'value') return answered.kind === 'end' ? answered.outcome : this.suspend(answered.execution);
-      step = workflow.resume(answered.value);
+      if (result.kind === 'suspend') return this.suspend(result.execution);
+      step = workflow.resume(result.value);
     }
   }
 
@@ -112,7 +108,8 @@ export class RunDriver {
     }
     if (rec?.status === 'completed') return value(rec.result);
     try {
-      return await this.fulfilLive(key, req, rec);
+      const result = await this.fulfilLive(key, req, rec);
+      return result.kind === 'suspend' ? await this.waiting.wait(result.execution) : result;
     } catch (e) {
       if (!(e instanceof ShopError)) throw e;
       return { kind: 'end', outcome: await this.fail(key, e.message, e.exitCode, e instanceof AgentError ? e.metrics : undefined) };
@@ -124,77 +121,17 @@ export class RunDriver {
       case 'run':
         return this.agentStep.call(key, req, rec);
       case 'pause':
-        return this.pause(key, req.spec.message, req, rec);
+        return startPause(this.ports, this.run, key, req, rec);
       case 'sh':
-        return this.recordNow(key, req, rec, async () => this.ports.shell(req.cmd, this.run.workspace));
+        return recordOnce(this.ports, this.run, key, req, rec, async () => this.ports.shell(req.cmd, this.run.workspace));
       case 'now':
-        return this.recordNow(key, req, rec, async () => this.ports.clock.now() / 1000);
+        return recordOnce(this.ports, this.run, key, req, rec, async () => this.ports.clock.now() / 1000);
     }
-  }
-
-  private async pause(key: string, message: string, req: HostRequest & { type: 'pause' }, rec: Execution | undefined): Promise<CallResult> {
-    const { store } = this.ports;
-    let exec = rec;
-    if (!exec) {
-      exec = await store.startExecution({
-        runId: this.run.id, key, kind: 'pause', agent: '_checkpoint', fingerprint: fingerprint(req), sessionId: null,
-        cwd: this.run.workspace, prompt: message, request: req.spec, signalPath: null,
-      });
-      await store.markWaiting(this.run.id, key, message, 'checkpoint');
-      exec = { ...exec, status: 'waiting_human', waitingFor: message, awaiting: 'checkpoint' };
-    }
-    return { kind: 'suspend', execution: exec };
-  }
-
-  /** sh() and now(): run once, record, answer from the log ever after. */
-  private async recordNow(key: string, req: HostRequest & { type: 'sh' | 'now' }, rec: Execution | undefined, effect: () => Promise<unknown>): Promise<CallResult> {
-    const { store } = this.ports;
-    if (rec) await store.restartExecution(this.run.id, key);
-    else {
-      await store.startExecution({
-        runId: this.run.id, key, kind: req.type, agent: null, fingerprint: fingerprint(req), sessionId: null,
-        cwd: this.run.workspace, prompt: req.type === 'sh' ? req.cmd : null, request: req, signalPath: null,
-      });
-    }
-    const result = await effect();
-    await store.completeExecution(this.run.id, key, result);
-    return value(result);
-  }
-
-  /** Checks for the answer now; a live `--wait` process keeps checking on every wake-up. */
-  private async waitForAnswer(exec: Execution): Promise<CallResult> {
-    for (;;) {
-      const found = await checkAnswer(this.ports, this.run, exec);
-      if (found !== null) {
-        this.ports.notifier.notify({ type: 'resumed', key: exec.key, by: found.by });
-        await this.ports.store.appendEvent(this.run.id, { type: 'resumed', key: exec.key, actor: found.by ?? 'shop', channel: 'engine' });
-        return value(found.value);
-      }
-      const current = await this.ports.store.getRun(this.run.id);
-      if (current && ['stuck', 'failed', 'completed'].includes(current.status)) return { kind: 'end', outcome: ended(current) };
-      // A retried run (failed → running) replays into a call that still waits: mark the run
-      // waiting again, or no one could answer it.
-      if (current?.status === 'running') await this.ports.store.markWaiting(this.run.id, exec.key, exec.waitingFor ?? '', exec.awaiting);
-      if (!this.opts.wait || this.opts.signal?.aborted) return { kind: 'suspend', execution: exec };
-      if (!this.announced.has(exec.key)) {
-        this.announced.add(exec.key);
-        this.ports.notifier.notify({ type: 'waiting', execution: await this.refresh(exec) });
-      }
-      this.signals ??= this.ports.openSignals();
-      await Promise.race([this.signals.next(), abortPromise(this.opts.signal)]);
-    }
-  }
-
-  private announced = new Set<string>();
-
-  private async refresh(exec: Execution): Promise<Execution> {
-    const all = await this.ports.store.loadExecutions(this.run.id);
-    return all.find((e) => e.key === exec.key) ?? exec;
   }
 
   private async suspend(exec: Execution): Promise<DriveOutcome> {
     if (this.opts.signal?.aborted) return this.afterAbort();
-    return { status: 'waiting_human', execution: await this.refresh(exec) };
+    return { status: 'waiting_human', execution: (await this.ports.store.getExecution(this.run.id, exec.key)) ?? exec };
   }
 
   private async afterAbort(): Promise<DriveOutcome> {
@@ -228,17 +165,4 @@ export class RunDriver {
     const current = (await store.getRun(this.run.id))!;
     return current.status === 'failed' ? { status: 'failed', reason: current.reason ?? reason, exitCode } : ended(current);
   }
-}
-
-/** The outcome an already-ended run stands at. */
-export function ended(run: Run): DriveOutcome {
-  if (run.status === 'completed') return { status: 'completed', result: run.result };
-  if (run.status === 'stuck') return { status: 'stuck', reason: run.reason ?? 'stuck' };
-  return { status: 'failed', reason: run.reason ?? 'failed', exitCode: 1 };
-}
-
-function abortPromise(signal?: AbortSignal): Promise<void> {
-  if (!signal) return new Promise(() => {});
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }

@@ -13,13 +13,8 @@ export const RunOptionsSchema = z.strictObject({
 });
 export type RunOptions = z.infer<typeof RunOptionsSchema>;
 
-export const PauseSpecSchema = z.looseObject({
-  message: z.string().min(1),
-  decisions: z.array(z.record(z.string(), z.unknown())).optional(),
-  deadline: z.union([z.string(), z.number()]).optional(),
-  on_timeout: z.string().optional(),
-});
-export type PauseSpec = z.infer<typeof PauseSpecSchema>;
+export { PauseSpecSchema, type PauseSpec } from '../decisions/decision-spec.js';
+import type { PauseSpec } from '../decisions/decision-spec.js';
 
 export const WorkflowConfigSchema = z.strictObject({
   human_escalation: z.boolean().optional(),

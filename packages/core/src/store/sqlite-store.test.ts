@@ -67,11 +67,11 @@ describe('SqliteStore on a real file', () => {
     const run = await store.createRun(newRun);
     await store.startExecution(exec(run.id, '1', { kind: 'pause', agent: '_checkpoint' }));
     await store.markWaiting(run.id, '1', 'Deploy?', 'checkpoint');
-    await store.recordAnswer({ runId: run.id, key: '1', status: 'CONTINUE', message: null, responder: 'ann', channel: 'cli' });
-    const second = store.recordAnswer({ runId: run.id, key: '1', status: 'STOP', message: 'no', responder: 'bob', channel: 'tui' });
+    await store.recordAnswer({ ask: 1, verdict: null, decisions: null, runId: run.id, key: '1', status: 'CONTINUE', message: null, responder: 'ann', channel: 'cli' });
+    const second = store.recordAnswer({ ask: 1, verdict: null, decisions: null, runId: run.id, key: '1', status: 'STOP', message: 'no', responder: 'bob', channel: 'tui' });
     await expect(second).rejects.toThrow(ConflictError);
-    await expect(second).rejects.toThrow(/already answered CONTINUE by ann/);
-    expect(await store.getAnswer(run.id, '1')).toMatchObject({ status: 'CONTINUE', responder: 'ann', channel: 'cli' });
+    await expect(second).rejects.toThrow(/already answered CONTINUE by ann \(cli\) at /);
+    expect(await store.getAnswer(run.id, '1', 1)).toMatchObject({ status: 'CONTINUE', responder: 'ann', channel: 'cli' });
     expect((await eventTypes(store, run.id)).filter((t) => t === 'human_answered')).toHaveLength(1);
   });
 
@@ -79,12 +79,13 @@ describe('SqliteStore on a real file', () => {
     const { file, store } = fresh();
     const run = await store.createRun(newRun);
     await store.startExecution(exec(run.id, '1'));
-    await store.recordAnswer({ runId: run.id, key: '1', status: 'DONE', message: null, responder: 'ann', channel: 'cli' });
+    await store.markWaiting(run.id, '1', 'Which database?', 'input');
+    await store.recordAnswer({ ask: 1, verdict: null, decisions: null, runId: run.id, key: '1', status: 'DONE', message: null, responder: 'ann', channel: 'cli' });
     const db = raw(file);
     expect(() => db.prepare("UPDATE events SET actor = 'mallory'").run()).toThrow(/append-only/);
     expect(() => db.prepare('DELETE FROM events').run()).toThrow(/append-only/);
     expect(() => db.prepare("UPDATE answers SET status = 'STOP'").run()).toThrow(/immutable/);
-    expect(await eventTypes(store, run.id)).toEqual(['run_started', 'execution_started', 'human_answered']);
+    expect(await eventTypes(store, run.id)).toEqual(['run_started', 'execution_started', 'waiting', 'human_answered']);
   });
 
   it('finishRun does not overwrite a run that has ended', async () => {

@@ -81,8 +81,22 @@ class SqliteStore implements Store {
       });
   }
 
+  async listWaiting() {
+    const runs = new Map<number, Run>();
+    return (this.stmt.waitingExecutions.all() as Row[]).map(toExecution).flatMap((execution) => {
+      if (!runs.has(execution.runId)) runs.set(execution.runId, toRun(this.stmt.getRun.get(execution.runId) as Row));
+      const run = runs.get(execution.runId)!;
+      return run.status === 'waiting_human' ? [{ run, execution }] : [];
+    });
+  }
+
   async loadExecutions(runId: number) {
     return (this.stmt.executions.all(runId) as Row[]).map(toExecution);
+  }
+
+  async getExecution(runId: number, key: string) {
+    const row = this.stmt.getExecution.get(runId, key) as Row | undefined;
+    return row ? toExecution(row) : null;
   }
 
   async listEvents(runId: number) {
@@ -168,29 +182,34 @@ class SqliteStore implements Store {
 
   async recordAnswer(answer: Omit<Answer, 'answeredAt'>): Promise<Answer> {
     return this.db.transaction(() => {
-      const first = this.stmt.getAnswer.get(answer.runId, answer.key) as Row | undefined;
-      if (first) {
-        const a = toAnswer(first);
-        throw new ConflictError(
-          `run ${answer.runId} call ${answer.key} was already answered ${a.status} by ${a.responder} at ${new Date(a.answeredAt).toISOString()}`,
-        );
+      const first = this.stmt.getAnswer.get(answer.runId, answer.key, answer.ask) as Row | undefined;
+      if (first) throw new ConflictError(alreadyAnswered(toAnswer(first)));
+      const exec = this.stmt.getExecution.get(answer.runId, answer.key) as Row | undefined;
+      if (!exec || exec.status !== 'waiting_human' || Number(exec.ask) !== answer.ask) {
+        throw new ConflictError(`run ${answer.runId} call ${answer.key} is no longer waiting for this answer`);
       }
       const t = this.now();
-      this.stmt.insertAnswer.run({ ...answer, t });
+      this.stmt.insertAnswer.run({
+        ...answer, decisions: answer.decisions ? JSON.stringify(answer.decisions) : null, t,
+      });
       this.event(answer.runId, {
         type: 'human_answered', key: answer.key, actor: answer.responder, channel: answer.channel,
-        data: { status: answer.status, message: answer.message },
+        data: { ask: answer.ask, verdict: answer.verdict, status: answer.status, message: answer.message, decisions: answer.decisions },
       });
       return { ...answer, answeredAt: t };
     })();
   }
 
-  async getAnswer(runId: number, key: string) {
-    const row = this.stmt.getAnswer.get(runId, key) as Row | undefined;
+  async getAnswer(runId: number, key: string, ask: number) {
+    const row = this.stmt.getAnswer.get(runId, key, ask) as Row | undefined;
     return row ? toAnswer(row) : null;
   }
 
-  async setRunStatus(runId: number, status: 'running', event: EventInput) {
+  async listAnswers(runId: number) {
+    return (this.stmt.listAnswers.all(runId) as Row[]).map(toAnswer);
+  }
+
+  async setRunStatus(runId: number, status: 'running' | 'waiting_human', event: EventInput) {
     this.db.transaction(() => {
       this.stmt.setRunStatus.run(status, this.now(), runId);
       this.event(runId, event);
@@ -230,6 +249,12 @@ class SqliteStore implements Store {
   }
 }
 
+/** "run 3 call 6 was already answered approved by alice at …" — for the second answer's error. */
+export function alreadyAnswered(a: Answer): string {
+  const what = a.verdict ?? a.status ?? 'with decisions';
+  return `run ${a.runId} call ${a.key} was already answered ${what} by ${a.responder} (${a.channel}) at ${new Date(a.answeredAt).toISOString()}`;
+}
+
 function summarize(result: unknown): Record<string, unknown> | null {
   if (result && typeof result === 'object' && 'status' in result) {
     const r = result as Record<string, unknown>;
@@ -245,7 +270,7 @@ function prepare(db: Db) {
     getRun: db.prepare('SELECT * FROM runs WHERE id = ?'),
     setWorkspace: db.prepare('UPDATE runs SET workspace = ?, branch = ?, updated_at = ? WHERE id = ?'),
     listRuns: db.prepare('SELECT * FROM runs ORDER BY id DESC'),
-    waitingExecutions: db.prepare(`SELECT * FROM executions WHERE status = 'waiting_human' ORDER BY seq`),
+    waitingExecutions: db.prepare(`SELECT * FROM executions WHERE status = 'waiting_human' ORDER BY updated_at, run_id, seq`),
     costs: db.prepare('SELECT run_id, SUM(cost_usd) AS cost FROM executions GROUP BY run_id'),
     executions: db.prepare('SELECT * FROM executions WHERE run_id = ? ORDER BY seq'),
     getExecution: db.prepare('SELECT * FROM executions WHERE run_id = ? AND call_key = ?'),
@@ -265,16 +290,17 @@ function prepare(db: Db) {
     failExecution: db.prepare(`UPDATE executions SET status = 'failed', error = @error, pid = NULL,
       cost_usd = COALESCE(@cost, cost_usd), num_turns = COALESCE(@turns, num_turns), duration_ms = COALESCE(@duration, duration_ms),
       updated_at = @t, finished_at = @t WHERE run_id = @runId AND call_key = @key`),
-    markWaiting: db.prepare(`UPDATE executions SET status = 'waiting_human', waiting_for = @waitingFor, awaiting = @awaiting, pid = NULL,
+    markWaiting: db.prepare(`UPDATE executions SET status = 'waiting_human', ask = ask + 1, waiting_for = @waitingFor, awaiting = @awaiting, pid = NULL,
       cost_usd = COALESCE(@cost, cost_usd), num_turns = COALESCE(@turns, num_turns), duration_ms = COALESCE(@duration, duration_ms),
       updated_at = @t WHERE run_id = @runId AND call_key = @key`),
     // Also revives a failed run (retry): its old failure reason and end time no longer hold.
     setRunStatus: db.prepare(`UPDATE runs SET status = ?, reason = NULL, ended_at = NULL, updated_at = ? WHERE id = ? AND status NOT IN ('completed','stuck')`),
     endRun: db.prepare(`UPDATE runs SET status = @status, reason = @reason, result = @result, ended_at = @t, updated_at = @t
       WHERE id = @runId AND status NOT IN ('completed','stuck','failed')`),
-    getAnswer: db.prepare('SELECT * FROM answers WHERE run_id = ? AND call_key = ?'),
-    insertAnswer: db.prepare(`INSERT INTO answers (run_id, call_key, status, message, responder, channel, answered_at)
-      VALUES (@runId, @key, @status, @message, @responder, @channel, @t)`),
+    getAnswer: db.prepare('SELECT * FROM answers WHERE run_id = ? AND call_key = ? AND ask = ?'),
+    listAnswers: db.prepare('SELECT * FROM answers WHERE run_id = ? ORDER BY answered_at, rowid'),
+    insertAnswer: db.prepare(`INSERT INTO answers (run_id, call_key, ask, verdict, status, message, decisions, responder, channel, answered_at)
+      VALUES (@runId, @key, @ask, @verdict, @status, @message, @decisions, @responder, @channel, @t)`),
     insertEvent: db.prepare('INSERT INTO events (run_id, call_key, type, actor, channel, data, at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
   };
 }

@@ -12,8 +12,11 @@ export interface Store {
   /** Moves a new run into its worktree. */
   setWorkspace(runId: number, workspace: string, branch: string | null): Promise<void>;
   listRuns(filter?: RunFilter): Promise<RunWithWaiting[]>;
+  /** Every call waiting for a person, across runs, oldest ask first. */
+  listWaiting(): Promise<{ run: Run; execution: Execution }[]>;
   /** Every execution of a run, in call order — one query, for replay. */
   loadExecutions(runId: number): Promise<Execution[]>;
+  getExecution(runId: number, key: string): Promise<Execution | null>;
   listEvents(runId: number): Promise<RunEvent[]>;
   countEvents(runId: number, type: string): Promise<number>;
 
@@ -29,13 +32,18 @@ export interface Store {
   completeExecution(runId: number, key: string, result: unknown, metrics?: AgentMetrics): Promise<void>;
   /** Fails the execution and the run together. */
   failExecution(runId: number, key: string, error: string, metrics?: AgentMetrics): Promise<void>;
-  /** Execution and run both become waiting_human. */
+  /** Execution and run both become waiting_human; the execution's ask count goes up by one. */
   markWaiting(runId: number, key: string, waitingFor: string, awaiting: string | null, metrics?: AgentMetrics): Promise<void>;
-  /** First answer wins: ConflictError naming the first responder otherwise. */
+  /**
+   * First answer wins: ConflictError naming the first responder when this ask was answered,
+   * or when the call no longer waits on it (the agent resolved it, or the run moved on).
+   */
   recordAnswer(answer: Omit<Answer, 'answeredAt'>): Promise<Answer>;
-  getAnswer(runId: number, key: string): Promise<Answer | null>;
+  getAnswer(runId: number, key: string, ask: number): Promise<Answer | null>;
+  /** Every answer of a run, oldest first. */
+  listAnswers(runId: number): Promise<Answer[]>;
 
-  setRunStatus(runId: number, status: 'running', event: EventInput): Promise<void>;
+  setRunStatus(runId: number, status: 'running' | 'waiting_human', event: EventInput): Promise<void>;
   /** Ends a run (completed, stuck, failed) unless it has already ended. Returns false if it had. */
   finishRun(runId: number, status: 'completed' | 'stuck' | 'failed', detail: { reason?: string; result?: unknown }, event: EventInput): Promise<boolean>;
   appendEvent(runId: number, event: EventInput): Promise<void>;

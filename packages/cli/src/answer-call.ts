@@ -1,0 +1,31 @@
+import { buildAnswer, type AnswerInput } from '@shop/core/decisions/build-answer';
+import { responder } from '@shop/core/project/responder';
+import type { Channel, Execution } from '@shop/core/types';
+import { runIdArg, str } from './args.js';
+import type { Context } from './context.js';
+import type { Parsed } from './registry.js';
+import { loadRunView } from './run-view.js';
+import { resumeAfterAnswer } from './resume-after-answer.js';
+import { pickWaiting } from './waiting.js';
+
+/**
+ * Every answering command ends here: pick the waiting call, check the answer against it
+ * (nothing is recorded if it is invalid), record it — first answer wins — then resume.
+ * `input` may depend on the call (a response file is checked against its request id).
+ */
+export async function answerCall(
+  ctx: Context, args: Parsed, usage: string, channel: Channel,
+  input: AnswerInput | ((exec: Execution) => AnswerInput & { by?: string | null }),
+): Promise<number> {
+  const id = runIdArg(args, usage);
+  const store = await ctx.store();
+  const exec = await pickWaiting(store, await loadRunView(store, id), str(args, 'call'), usage.split(' ')[1]);
+  const given = typeof input === 'function' ? input(exec) : input;
+  const fields = buildAnswer(exec, given);
+  const named = (given as { by?: string | null }).by ?? undefined;
+  const by = responder(str(args, 'by') ?? named, ctx.project.root, ctx.env);
+  await store.recordAnswer({ runId: id, key: exec.key, ask: exec.ask, ...fields, responder: by, channel });
+  const what = fields.decisions ? `decisions ${JSON.stringify(Object.fromEntries(Object.entries(fields.decisions).map(([k, v]) => [k, v.value])))}` : (fields.verdict ?? fields.status);
+  ctx.out(`run ${id} call ${exec.key}: answered ${what} by ${by}`);
+  return resumeAfterAnswer(ctx, id);
+}

@@ -1,0 +1,39 @@
+import { createInterface, type Interface } from 'node:readline';
+import { UsageError } from '@shop/core/errors';
+
+/**
+ * Questions at the terminal (or from piped input). One line iterator, made before any
+ * input is read: it buffers lines, whereas question() drops those readline emits before
+ * it is asked (piped input arrives all at once).
+ */
+export class Asker {
+  private readonly rl: Interface;
+  private readonly lines: AsyncIterator<string>;
+
+  constructor(private readonly ifClosed: string) {
+    this.rl = createInterface({ input: process.stdin, output: process.stdout });
+    this.lines = this.rl[Symbol.asyncIterator]();
+  }
+
+  async ask(question: string): Promise<string> {
+    this.rl.setPrompt(question);
+    this.rl.prompt();
+    const next = await this.lines.next();
+    if (next.done) throw new UsageError(`no answer given (input closed); ${this.ifClosed}`);
+    return String(next.value).trim();
+  }
+
+  async yesNo(question: string, fallback?: boolean): Promise<boolean> {
+    const hint = fallback === undefined ? '[y/n]' : fallback ? '[Y/n]' : '[y/N]';
+    for (;;) {
+      const a = (await this.ask(`${question} ${hint} `)).toLowerCase();
+      if (!a && fallback !== undefined) return fallback;
+      if (['y', 'yes'].includes(a)) return true;
+      if (['n', 'no'].includes(a)) return false;
+    }
+  }
+
+  close() {
+    this.rl.close();
+  }
+}

@@ -1,0 +1,9 @@
+import { answerCall } from '../answer-call.js';
+import { str } from '../args.js';
+import type { Context } from '../context.js';
+import type { Parsed } from '../registry.js';
+
+/** shop approve <id> [--message M]: the verdict matrix decides (close, or back to the agent). */
+export default async function approve(args: Parsed, ctx: Context): Promise<number> {
+  return answerCall(ctx, args, 'shop approve <id> [--message M] [--call K] [--by NAME]', 'cli', { verdict: 'approved', message: str(args, 'message') ?? null });
+}

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { UsageError } from '../errors.js';
+import { describeIssues } from '../lua/requests.js';
+import type { Execution, Run } from '../types.js';
+import { callDecisions, requestId } from './call-decisions.js';
+import type { PauseSpec } from './decision-spec.js';
+
+/** AAH-HITL-001 artifacts: a pending ask as a decision/request, and decision/response files in. */
+
+export function aahRequest(run: Run, exec: Execution) {
+  const spec = exec.kind === 'pause' ? (exec.request as PauseSpec | null) : null;
+  const deadline = spec?.deadline === undefined ? undefined : String(spec.deadline);
+  return {
+    aah_version: '0.1',
+    artifact: { id: requestId(exec), type: 'decision/request', title: exec.waitingFor ?? '', created_at: new Date(exec.updatedAt).toISOString() },
+    source: { agent_id: exec.agent ?? '_checkpoint', task_id: `shop-run-${run.id}` },
+    content: {
+      media_type: 'application/vnd.aah.decision-request+json',
+      body: {
+        schema: 'aah:decision/request@1.0',
+        data: {
+          context: spec?.context ?? `${run.spec}: ${run.prompt}`.trim(),
+          decisions: callDecisions(exec),
+          blocking: [{ task_id: `shop-run-${run.id}`, description: `run ${run.id} (${run.spec}) waits on call ${exec.key}` }],
+          ...(deadline ? { deadline } : {}),
+        },
+      },
+    },
+    handoff: { target_role: 'human', expects_response: true, ...(deadline ? { response_deadline: deadline } : {}) },
+    lifecycle: { status: 'pending', visibility: 'team' },
+  };
+}
+
+const ResponseData = z.object({
+  request_id: z.string().optional(),
+  responses: z.array(z.looseObject({
+    decision_id: z.string(),
+    approved: z.boolean().optional(),
+    selected: z.union([z.string(), z.array(z.string())]).optional(),
+    value: z.unknown().optional(),
+    comment: z.string().nullable().optional(),
+  })),
+  overall_status: z.string().optional(),
+  summary: z.string().optional(),
+});
+
+export interface ParsedResponse {
+  answers: Record<string, { value: unknown; comment: string | null }>;
+  responder: string | null;
+  summary: string | null;
+}
+
+/** Reads a decision/response artifact (or its body / data alone) into answers keyed by decision id. */
+export function parseAahResponse(json: unknown, exec: Execution): ParsedResponse {
+  const root = json as Record<string, any>;
+  const data = root?.content?.body?.data ?? root?.body?.data ?? root?.data ?? root;
+  const parsed = ResponseData.safeParse(data);
+  if (!parsed.success) throw new UsageError(`not an AAH decision/response: ${describeIssues(parsed.error)}`);
+  const { request_id, responses, summary } = parsed.data;
+  if (request_id && request_id !== requestId(exec)) {
+    throw new UsageError(`the response answers ${request_id}, but the run waits on ${requestId(exec)} (see shop status ${exec.runId} --aah)`);
+  }
+  const answers = Object.fromEntries(responses.map((r) => [
+    r.decision_id, { value: r.approved ?? r.selected ?? r.value ?? null, comment: r.comment ?? null },
+  ]));
+  const source = root?.source as { agent_name?: string; agent_id?: string } | undefined;
+  const responder = source?.agent_name ?? source?.agent_id?.replace(/^human:/, '') ?? null;
+  return { answers, responder, summary: summary ?? null };
+}

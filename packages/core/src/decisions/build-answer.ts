@@ -1,0 +1,73 @@
+import { UsageError } from '../errors.js';
+import type { Answer, Execution, Verdict } from '../types.js';
+import { callDecisions } from './call-decisions.js';
+import type { Decision } from './decision-spec.js';
+import { approveAll, validateAnswers } from './validate-answers.js';
+import { verdictEffect } from './verdicts.js';
+
+/** What a person gave, through any channel, before it is checked against the waiting call. */
+export interface AnswerInput {
+  verdict?: Verdict;
+  status?: string;
+  message?: string | null;
+  /** Structured answers keyed by decision id (a value or {value, comment}). */
+  answers?: unknown;
+}
+
+export type AnswerFields = Pick<Answer, 'verdict' | 'status' | 'message' | 'decisions'>;
+
+/**
+ * Checks an answer against the waiting call and returns what to record — or a UsageError
+ * naming the problem (nothing is recorded then). The rules: a pause takes approve/reject,
+ * CONTINUE/STOP or its decisions; an agent's ask takes a verdict (the matrix decides), an
+ * explicit status, or the answers of its implied decision.
+ */
+export function buildAnswer(exec: Execution, input: AnswerInput): AnswerFields {
+  const message = input.message?.trim() ? input.message.trim() : null;
+  return exec.kind === 'pause' ? pauseAnswer(exec, input, message) : agentAnswerFields(exec, input, message);
+}
+
+function pauseAnswer(exec: Execution, input: AnswerInput, message: string | null): AnswerFields {
+  const decisions = callDecisions(exec);
+  const none = { verdict: input.verdict ?? null, status: input.status ?? null, message, decisions: null };
+  if (input.answers !== undefined) {
+    if (!decisions.length) throw new UsageError(`call ${exec.key} is a plain pause with no decisions; answer it with approve/reject (or --status CONTINUE|STOP)`);
+    return { ...none, decisions: validated(decisions, input.answers) };
+  }
+  if (input.verdict === 'answer') throw new UsageError(`call ${exec.key} is a pause(): approve or reject it, or give its decisions with --answers`);
+  const go = input.verdict === 'approved' || input.status === 'CONTINUE';
+  const stop = input.verdict === 'rejected' || input.status === 'STOP';
+  if (!go && !stop) throw new UsageError(`call ${exec.key} is a pause(): answer it with --status CONTINUE or --status STOP, not ${input.status}`);
+  if (go && decisions.length) {
+    const filled = validateAnswers(decisions, approveAll(decisions));
+    if (!filled.ok) throw new UsageError(`approving needs every decision: ${filled.errors.join('; ')}; give them with --answers`);
+    return { ...none, decisions: filled.answers };
+  }
+  return none;
+}
+
+function agentAnswerFields(exec: Execution, input: AnswerInput, message: string | null): AnswerFields {
+  if (input.answers !== undefined) {
+    const [decision] = callDecisions(exec);
+    const [only] = Object.values(validated([decision], input.answers));
+    if (decision.id === 'answer') return agentAnswerFields(exec, { verdict: 'answer', message: String(only.value) }, String(only.value));
+    return agentAnswerFields(exec, { verdict: only.value ? 'approved' : 'rejected', message: only.comment ?? message }, only.comment ?? message);
+  }
+  if (input.status) {
+    if (input.status === 'NEEDS_HUMAN') throw new UsageError('--status NEEDS_HUMAN would not answer anything; give the status the agent should have reported');
+    return { verdict: null, status: input.status, message, decisions: null };
+  }
+  const verdict = input.verdict ?? 'answer';
+  const effect = verdictEffect(exec.awaiting, verdict);
+  if (effect.kind === 'invalid') throw new UsageError(`call ${exec.key} awaits ${exec.awaiting}: ${effect.why}`);
+  if (effect.kind === 'back' && !message && (verdict === 'answer' || exec.awaiting === 'input' || exec.awaiting === 'escalation')) {
+    throw new UsageError(`${exec.agent} awaits ${exec.awaiting ?? 'input'} ("${exec.waitingFor}"): give the words it needs, e.g. shop answer ${exec.runId} "…"`);
+  }
+  return { verdict, status: null, message, decisions: null };
+}
+
+function validated(decisions: Decision[], raw: unknown) {
+  const r = validateAnswers(decisions, raw);
+  if (!r.ok) throw new UsageError(`invalid answers, nothing recorded: ${r.errors.join('; ')}`);
+  return r.answers;
+}

@@ -1,0 +1,14 @@
+import type { Execution } from '../types.js';
+import type { Decision, PauseSpec } from './decision-spec.js';
+
+/** The decisions a waiting call asks for: a pause's own, or the single one an agent's ask implies. */
+export function callDecisions(exec: Execution): Decision[] {
+  if (exec.kind === 'pause') return (exec.request as PauseSpec | null)?.decisions ?? [];
+  const prompt = exec.waitingFor ?? 'the agent needs a person';
+  return exec.awaiting === 'input' || !exec.awaiting
+    ? [{ id: 'answer', type: 'text', prompt, required: true }]
+    : [{ id: 'approve', type: 'approval', prompt, required: true }];
+}
+
+/** The id of one ask, as an AAH decision/request artifact id. */
+export const requestId = (exec: Execution) => `shop-run-${exec.runId}-call-${exec.key.replaceAll('/', '-')}-ask-${exec.ask}`;

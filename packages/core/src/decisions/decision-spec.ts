@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+/** A structured pause's decisions (AAH decision/request): what the workflow asks. */
+export const DECISION_TYPES = ['approval', 'choice', 'multi_choice', 'text', 'number', 'date'] as const;
+export type DecisionType = (typeof DECISION_TYPES)[number];
+
+const OptionSchema = z.union([
+  z.string().transform((value) => ({ value, label: value, description: undefined as string | undefined })),
+  z.strictObject({ value: z.string(), label: z.string().optional(), description: z.string().optional() })
+    .transform((o) => ({ ...o, label: o.label ?? o.value })),
+]);
+
+export const DecisionSchema = z.strictObject({
+  id: z.string().regex(/^[A-Za-z_][\w-]*$/, 'must be a word (letters, digits, _ or -)'),
+  type: z.enum(DECISION_TYPES),
+  prompt: z.string().min(1),
+  description: z.string().optional(),
+  required: z.boolean().default(true),
+  default: z.unknown().optional(),
+  options: z.array(OptionSchema).optional(),
+  constraints: z.strictObject({ min: z.number().optional(), max: z.number().optional(), pattern: z.string().optional() }).optional(),
+}).superRefine((d, ctx) => {
+  if ((d.type === 'choice' || d.type === 'multi_choice') && !d.options?.length) {
+    ctx.addIssue({ code: 'custom', path: ['options'], message: `a ${d.type} decision needs options` });
+  }
+  if (d.constraints?.pattern !== undefined) {
+    try {
+      new RegExp(d.constraints.pattern);
+    } catch {
+      ctx.addIssue({ code: 'custom', path: ['constraints', 'pattern'], message: 'is not a valid regular expression' });
+    }
+  }
+});
+export type Decision = z.infer<typeof DecisionSchema>;
+
+/** Lua turns an empty table into {}; a decision list may arrive that way. */
+const DecisionList = z.preprocess(
+  (v) => (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0 ? [] : v),
+  z.array(DecisionSchema),
+).superRefine((list, ctx) => {
+  const seen = new Set<string>();
+  list.forEach((d, i) => {
+    if (seen.has(d.id)) ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `duplicate decision id '${d.id}'` });
+    seen.add(d.id);
+  });
+});
+
+export const PauseSpecSchema = z.strictObject({
+  message: z.string().min(1),
+  context: z.string().optional(),
+  decisions: DecisionList.optional(),
+  deadline: z.union([z.string(), z.number()]).optional(),
+  on_timeout: z.enum(['stuck', 'notify_again', 'default']).optional(),
+});
+export type PauseSpec = z.infer<typeof PauseSpecSchema>;
