@@ -36,6 +36,11 @@ function report(e: unknown): number {
 export async function main(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;
   let code: number;
+  // A reader that goes away (shop run … | head -1) must not kill the command mid-way with a
+  // stack trace, leaving a run interrupted: the output is lost, the command goes on.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+  });
   const ctx = new Context(process.cwd(), process.env, (line) => process.stdout.write(`${line}\n`));
   try {
     if (!name || name === 'help' || name === '--help' || name === '-h') {

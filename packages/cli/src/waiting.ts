@@ -17,6 +17,8 @@ export async function pickWaiting(store: Store, view: RunView, call: string | un
   }
   if (call) {
     const exec = waitingAll.find((e) => e.key === call);
+    const answered = exec ? null : (await store.listAnswers(run.id)).filter((a) => a.key === call).at(-1);
+    if (answered) throw new ConflictError(`${alreadyAnswered(answered)}; the run now waits on call ${waitingAll.map((e) => e.key).join(', ')}`);
     if (!exec) throw new UsageError(`run ${run.id} has no waiting call ${call} (waiting: ${waitingAll.map((e) => e.key).join(', ')})`);
     return exec;
   }

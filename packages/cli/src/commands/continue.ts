@@ -33,10 +33,10 @@ export default async function continueRun(args: Parsed, ctx: Context): Promise<n
     return decidePause(ctx, run, exec, str(args, 'by'));
   }
   if (flag(args, 'claude')) throw new UsageError(`--claude is for pauses; call ${exec.key} already is ${exec.agent}'s Claude session: shop continue ${id}`);
-  return openSession(ctx, run, exec);
+  return openSession(ctx, run, exec, str(args, 'by'));
 }
 
-async function openSession(ctx: Context, run: Run, exec: Execution): Promise<number> {
+async function openSession(ctx: Context, run: Run, exec: Execution, by: string | undefined): Promise<number> {
   const agent = loadAgent(ctx.project.root, exec.agent!);
   if (agent.command) throw new UsageError(`agent ${agent.name} runs a custom command, not Claude Code; answer with: shop answer ${run.id} "…"`);
   ctx.out(`Opening Claude session for: ${exec.agent}`);
@@ -51,6 +51,12 @@ async function openSession(ctx: Context, run: Run, exec: Execution): Promise<num
     ctx.out(`  back to the session: shop continue ${run.id}`);
     return ExitCode.waiting;
   }
+  // The agent's new signal is the answer; the trail still says who gave it, and where.
+  const who = responder(by, ctx.project.root, ctx.env);
+  await (await ctx.store()).appendEvent(run.id, {
+    type: 'human_answered', key: exec.key, actor: who, channel: 'continue',
+    data: { ask: exec.ask, via: 'session', session_id: exec.sessionId, status: read.signal.status },
+  });
   ctx.out(`${exec.agent} reported ${read.signal.status}; resuming run ${run.id}`);
   return resumeAfterAnswer(ctx, run.id);
 }
@@ -77,7 +83,8 @@ async function decidePause(ctx: Context, run: Run, exec: Execution, by: string |
   const spec = exec.request as PauseSpec;
   ctx.out(`Run ${run.id} (${run.spec}) paused: ${spec.message}`);
   if (spec.context) ctx.out(spec.context);
-  const asker = new Asker(`answer with: shop signal ${run.id} --status CONTINUE|STOP`);
+  const ids = (spec.decisions ?? []).map((d) => `"${d.id}": …`).join(', ');
+  const asker = new Asker(ids ? `answer with: shop signal ${run.id} --answers '{${ids}}'` : `answer with: shop signal ${run.id} --status CONTINUE|STOP`);
   let input;
   try {
     const decisions = spec.decisions ?? [];

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { parseAahResponse } from '@shop/core/decisions/aah';
-import { UsageError } from '@shop/core/errors';
+import { parseAahResponse, responseRequestId } from '@shop/core/decisions/aah';
+import { requestId } from '@shop/core/decisions/call-decisions';
+import { ConflictError, UsageError } from '@shop/core/errors';
+import { alreadyAnswered } from '@shop/core/store/sqlite-store';
 import { answerCall } from '../answer-call.js';
-import { str } from '../args.js';
+import { runIdArg, str } from '../args.js';
 import type { Context } from '../context.js';
 import type { Parsed } from '../registry.js';
 
@@ -20,6 +22,10 @@ export default async function signal(args: Parsed, ctx: Context): Promise<number
   const responseFile = str(args, 'response-file');
   if (responseFile) {
     const json = readJson(readFileArg(responseFile, '--response-file'), '--response-file');
+    // A response to an ask someone already answered: the first answer won, name it.
+    const asked = responseRequestId(json);
+    const first = asked ? (await (await ctx.store()).listAnswers(runIdArg(args, USAGE))).find((a) => requestId(a) === asked) : undefined;
+    if (first) throw new ConflictError(alreadyAnswered(first));
     return answerCall(ctx, args, USAGE, 'signal', (exec) => {
       const r = parseAahResponse(json, exec);
       return { answers: r.answers, message: message ?? r.summary, by: r.responder };

@@ -50,10 +50,22 @@ export interface ParsedResponse {
   summary: string | null;
 }
 
+/** A decision/response artifact's data (the artifact, its body, or its data alone). */
+const responseData = (json: unknown) => {
+  const root = json as Record<string, any>;
+  return root?.content?.body?.data ?? root?.body?.data ?? root?.data ?? root;
+};
+
+/** The ask a response names (its request_id), if it names one. */
+export function responseRequestId(json: unknown): string | null {
+  const id = responseData(json)?.request_id;
+  return typeof id === 'string' ? id : null;
+}
+
 /** Reads a decision/response artifact (or its body / data alone) into answers keyed by decision id. */
 export function parseAahResponse(json: unknown, exec: Execution): ParsedResponse {
   const root = json as Record<string, any>;
-  const data = root?.content?.body?.data ?? root?.body?.data ?? root?.data ?? root;
+  const data = responseData(json);
   const parsed = ResponseData.safeParse(data);
   if (!parsed.success) throw new UsageError(`not an AAH decision/response: ${describeIssues(parsed.error)}`);
   const { request_id, responses, summary } = parsed.data;

@@ -23,7 +23,7 @@ export type AnswerFields = Pick<Answer, 'verdict' | 'status' | 'message' | 'deci
  * explicit status, or the answers of its implied decision.
  */
 export function buildAnswer(exec: Execution, input: AnswerInput): AnswerFields {
-  const message = input.message?.trim() ? input.message.trim() : null;
+  const message = trimmed(input.message);
   return exec.kind === 'pause' ? pauseAnswer(exec, input, message) : agentAnswerFields(exec, input, message);
 }
 
@@ -50,8 +50,9 @@ function agentAnswerFields(exec: Execution, input: AnswerInput, message: string 
   if (input.answers !== undefined) {
     const [decision] = callDecisions(exec);
     const [only] = Object.values(validated([decision], input.answers));
-    if (decision.id === 'answer') return agentAnswerFields(exec, { verdict: 'answer', message: String(only.value) }, String(only.value));
-    return agentAnswerFields(exec, { verdict: only.value ? 'approved' : 'rejected', message: only.comment ?? message }, only.comment ?? message);
+    const words = trimmed(decision.id === 'answer' ? String(only.value) : (only.comment ?? message));
+    const verdict = decision.id === 'answer' ? 'answer' : only.value ? 'approved' : 'rejected';
+    return agentAnswerFields(exec, { verdict, message: words }, words);
   }
   if (input.status) {
     if (input.status === 'NEEDS_HUMAN') throw new UsageError('--status NEEDS_HUMAN would not answer anything; give the status the agent should have reported');
@@ -60,11 +61,14 @@ function agentAnswerFields(exec: Execution, input: AnswerInput, message: string 
   const verdict = input.verdict ?? 'answer';
   const effect = verdictEffect(exec.awaiting, verdict);
   if (effect.kind === 'invalid') throw new UsageError(`call ${exec.key} awaits ${exec.awaiting}: ${effect.why}`);
-  if (effect.kind === 'back' && !message && (verdict === 'answer' || exec.awaiting === 'input' || exec.awaiting === 'escalation')) {
-    throw new UsageError(`${exec.agent} awaits ${exec.awaiting ?? 'input'} ("${exec.waitingFor}"): give the words it needs, e.g. shop answer ${exec.runId} "…"`);
+  const awaiting = exec.awaiting ?? 'input';
+  if (effect.kind === 'back' && !message && (verdict === 'answer' || awaiting === 'input' || awaiting === 'escalation')) {
+    throw new UsageError(`${exec.agent} awaits ${awaiting} ("${exec.waitingFor}"): give the words it needs, e.g. shop answer ${exec.runId} "…"`);
   }
   return { verdict, status: null, message, decisions: null };
 }
+
+const trimmed = (m: string | null | undefined) => (m?.trim() ? m.trim() : null);
 
 function validated(decisions: Decision[], raw: unknown) {
   const r = validateAnswers(decisions, raw);

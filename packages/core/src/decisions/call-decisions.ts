@@ -11,4 +11,4 @@ export function callDecisions(exec: Execution): Decision[] {
 }
 
 /** The id of one ask, as an AAH decision/request artifact id. */
-export const requestId = (exec: Execution) => `shop-run-${exec.runId}-call-${exec.key.replaceAll('/', '-')}-ask-${exec.ask}`;
+export const requestId = (exec: Pick<Execution, 'runId' | 'key' | 'ask'>) => `shop-run-${exec.runId}-call-${exec.key.replaceAll('/', '-')}-ask-${exec.ask}`;

@@ -1,8 +1,12 @@
 import { z } from 'zod';
+import { valueSchema } from './validate-answers.js';
 
 /** A structured pause's decisions (AAH decision/request): what the workflow asks. */
 export const DECISION_TYPES = ['approval', 'choice', 'multi_choice', 'text', 'number', 'date'] as const;
 export type DecisionType = (typeof DECISION_TYPES)[number];
+
+/** Lua turns an empty table into {}; where a list is expected, read it as []. */
+const luaList = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0 ? [] : v);
 
 const OptionSchema = z.union([
   z.string().transform((value) => ({ value, label: value, description: undefined as string | undefined })),
@@ -17,7 +21,7 @@ export const DecisionSchema = z.strictObject({
   description: z.string().optional(),
   required: z.boolean().default(true),
   default: z.unknown().optional(),
-  options: z.array(OptionSchema).optional(),
+  options: z.preprocess(luaList, z.array(OptionSchema)).optional(),
   constraints: z.strictObject({ min: z.number().optional(), max: z.number().optional(), pattern: z.string().optional() }).optional(),
 }).superRefine((d, ctx) => {
   if ((d.type === 'choice' || d.type === 'multi_choice') && !d.options?.length) {
@@ -28,16 +32,19 @@ export const DecisionSchema = z.strictObject({
       new RegExp(d.constraints.pattern);
     } catch {
       ctx.addIssue({ code: 'custom', path: ['constraints', 'pattern'], message: 'is not a valid regular expression' });
+      return;
     }
   }
-});
+  // A default that breaks its own rules would only surface when someone approves: refuse it now.
+  if (d.default !== undefined && d.default !== null) {
+    const checked = valueSchema(d as Decision).safeParse(d.type === 'multi_choice' ? luaList(d.default) : d.default);
+    if (!checked.success) ctx.addIssue({ code: 'custom', path: ['default'], message: checked.error.issues[0].message });
+  }
+}).transform((d) => (d.type === 'multi_choice' && d.default !== undefined ? { ...d, default: luaList(d.default) } : d));
 export type Decision = z.infer<typeof DecisionSchema>;
 
-/** Lua turns an empty table into {}; a decision list may arrive that way. */
-const DecisionList = z.preprocess(
-  (v) => (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0 ? [] : v),
-  z.array(DecisionSchema),
-).superRefine((list, ctx) => {
+/** A decision list may arrive from Lua as {} too. */
+const DecisionList = z.preprocess(luaList, z.array(DecisionSchema)).superRefine((list, ctx) => {
   const seen = new Set<string>();
   list.forEach((d, i) => {
     if (seen.has(d.id)) ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `duplicate decision id '${d.id}'` });

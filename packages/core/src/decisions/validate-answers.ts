@@ -5,7 +5,7 @@ import type { Decision } from './decision-spec.js';
 export type Validated = { ok: true; answers: Record<string, DecisionAnswer> } | { ok: false; errors: string[] };
 
 /** The zod rule for one decision's value, with messages that say which rule was broken. */
-function valueSchema(d: Decision): z.ZodType {
+export function valueSchema(d: Decision): z.ZodType {
   const c = d.constraints ?? {};
   const values = (d.options ?? []).map((o) => o.value);
   switch (d.type) {
@@ -35,8 +35,14 @@ function valueSchema(d: Decision): z.ZodType {
     }
     case 'date':
       return z.string({ error: 'must be an ISO 8601 date' })
-        .refine((v) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 date (YYYY-MM-DD or a date-time)');
+        .refine((v) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)) && isCalendarDay(v.slice(0, 10)), 'must be an ISO 8601 date (YYYY-MM-DD or a date-time)');
   }
+}
+
+/** Date.parse rolls 2026-02-30 over to March 2; a real day reads back unchanged. */
+function isCalendarDay(ymd: string): boolean {
+  const day = new Date(`${ymd}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === ymd;
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

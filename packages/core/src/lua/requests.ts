@@ -50,8 +50,8 @@ export function fingerprint(req: Exclude<HostRequest, { type: 'stuck' }>): strin
 export function describeIssues(error: z.ZodError): string {
   return error.issues
     .map((i) => {
-      if (i.code === 'unrecognized_keys') return `unknown key ${i.keys.map((k) => `'${k}'`).join(', ')}`;
       const path = i.path.join('.');
+      if (i.code === 'unrecognized_keys') return `${path ? `${path}: ` : ''}unknown key ${i.keys.map((k) => `'${k}'`).join(', ')}`;
       return path ? `${path}: ${i.message}` : i.message;
     })
     .join('; ');

@@ -14,8 +14,9 @@ type Db = Database.Database;
 /** Opens (creating if needed) a store at `file`; ":memory:" gives an in-memory twin. */
 export function openSqliteStore(file: string, now: () => number = Date.now): Store {
   const db = new Database(file);
-  db.pragma('journal_mode = WAL');
+  // Before anything that may need a lock, so every statement waits for a busy store.
   db.pragma('busy_timeout = 5000');
+  db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   migrate(db);
@@ -47,13 +48,13 @@ class SqliteStore implements Store {
   }
 
   async createRun(input: NewRun): Promise<Run> {
-    return this.db.transaction(() => {
+    return this.tx(() => {
       const t = this.now();
       const info = this.stmt.insertRun.run({ ...input, t });
       const id = Number(info.lastInsertRowid);
       this.event(id, { type: 'run_started', actor: input.actor, channel: 'cli', data: { spec: input.spec, prompt: input.prompt } });
       return toRun(this.stmt.getRun.get(id) as Row);
-    })();
+    });
   }
 
   async getRun(id: number): Promise<Run | null> {
@@ -108,14 +109,14 @@ class SqliteStore implements Store {
   }
 
   async acquireLease(runId: number, pid: number, until: number, isAlive: (pid: number) => boolean) {
-    this.db.transaction(() => {
+    this.tx(() => {
       const run = this.mustRun(runId);
       const owner = run.ownerPid;
       if (owner != null && owner !== pid && (run.leaseUntil ?? 0) > this.now() && isAlive(owner)) {
         throw new ConflictError(`run ${runId} is being driven by process ${owner}; wait for it or stop it with: shop stop ${runId} --reason "…"`);
       }
       this.stmt.setLease.run(pid, until, this.now(), runId);
-    })();
+    });
   }
 
   async renewLease(runId: number, pid: number, until: number) {
@@ -127,7 +128,7 @@ class SqliteStore implements Store {
   }
 
   async startExecution(input: NewExecution) {
-    return this.db.transaction(() => {
+    return this.tx(() => {
       const t = this.now();
       const seq = Number((this.stmt.nextSeq.get(input.runId) as Row).seq);
       this.stmt.insertExecution.run({
@@ -138,15 +139,15 @@ class SqliteStore implements Store {
         data: { kind: input.kind, agent: input.agent, session_id: input.sessionId },
       });
       return toExecution(this.stmt.getExecution.get(input.runId, input.key) as Row);
-    })();
+    });
   }
 
   async restartExecution(runId: number, key: string) {
-    this.db.transaction(() => {
+    this.tx(() => {
       this.stmt.restartExecution.run(this.now(), runId, key);
       this.stmt.setRunStatus.run('running', this.now(), runId);
       this.event(runId, { type: 'execution_restarted', key, actor: 'shop', channel: 'engine' });
-    })();
+    });
   }
 
   async setExecutionPid(runId: number, key: string, pid: number | null) {
@@ -154,34 +155,34 @@ class SqliteStore implements Store {
   }
 
   async completeExecution(runId: number, key: string, result: unknown, metrics?: AgentMetrics) {
-    this.db.transaction(() => {
+    this.tx(() => {
       const t = this.now();
       this.stmt.completeExecution.run({ ...metricCols(metrics), result: JSON.stringify(result ?? null), t, runId, key });
       this.stmt.setRunStatus.run('running', t, runId);
       this.event(runId, { type: 'execution_finished', key, actor: 'shop', channel: 'engine', data: summarize(result) });
-    })();
+    });
   }
 
   async failExecution(runId: number, key: string, error: string, metrics?: AgentMetrics) {
-    this.db.transaction(() => {
+    this.tx(() => {
       const t = this.now();
       const changed = this.stmt.failExecution.run({ ...metricCols(metrics), error, t, runId, key }).changes;
       if (changed) this.event(runId, { type: 'execution_failed', key, actor: 'shop', channel: 'engine', data: { error } });
       this.endRun(runId, 'failed', { reason: error }, { type: 'failed', key, actor: 'shop', channel: 'engine', data: { reason: error } });
-    })();
+    });
   }
 
   async markWaiting(runId: number, key: string, waitingFor: string, awaiting: string | null, metrics?: AgentMetrics) {
-    this.db.transaction(() => {
+    this.tx(() => {
       const t = this.now();
       this.stmt.markWaiting.run({ ...metricCols(metrics), waitingFor, awaiting, t, runId, key });
       this.stmt.setRunStatus.run('waiting_human', t, runId);
       this.event(runId, { type: 'waiting', key, actor: 'shop', channel: 'engine', data: { waiting_for: waitingFor, awaiting } });
-    })();
+    });
   }
 
   async recordAnswer(answer: Omit<Answer, 'answeredAt'>): Promise<Answer> {
-    return this.db.transaction(() => {
+    return this.tx(() => {
       const first = this.stmt.getAnswer.get(answer.runId, answer.key, answer.ask) as Row | undefined;
       if (first) throw new ConflictError(alreadyAnswered(toAnswer(first)));
       const exec = this.stmt.getExecution.get(answer.runId, answer.key) as Row | undefined;
@@ -197,7 +198,7 @@ class SqliteStore implements Store {
         data: { ask: answer.ask, verdict: answer.verdict, status: answer.status, message: answer.message, decisions: answer.decisions },
       });
       return { ...answer, answeredAt: t };
-    })();
+    });
   }
 
   async getAnswer(runId: number, key: string, ask: number) {
@@ -210,14 +211,14 @@ class SqliteStore implements Store {
   }
 
   async setRunStatus(runId: number, status: 'running' | 'waiting_human', event: EventInput) {
-    this.db.transaction(() => {
+    this.tx(() => {
       this.stmt.setRunStatus.run(status, this.now(), runId);
       this.event(runId, event);
-    })();
+    });
   }
 
   async finishRun(runId: number, status: 'completed' | 'stuck' | 'failed', detail: { reason?: string; result?: unknown }, event: EventInput) {
-    return this.db.transaction(() => this.endRun(runId, status, detail, event))();
+    return this.tx(() => this.endRun(runId, status, detail, event));
   }
 
   async appendEvent(runId: number, event: EventInput) {
@@ -226,6 +227,15 @@ class SqliteStore implements Store {
 
   close() {
     this.db.close();
+  }
+
+  /**
+   * A write transaction that takes the write lock first (BEGIN IMMEDIATE): a deferred one that
+   * reads, then writes fails at once with "database is locked" when another process wrote
+   * meanwhile — busy_timeout does not apply to that upgrade.
+   */
+  private tx<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
   }
 
   private endRun(runId: number, status: string, detail: { reason?: string; result?: unknown }, event: EventInput): boolean {
