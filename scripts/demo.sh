@@ -24,11 +24,11 @@ set -e
 echo "(exit $code: 3 means the run is waiting for a person)"
 id=$("$shop" list --json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s)[0].id))')
 echo
-echo "\$ shop list"
-"$shop" list
+echo "\$ shop inbox"
+"$shop" inbox
 echo
-echo "\$ shop signal $id --status CONTINUE --message \"ship it\""
-"$shop" signal "$id" --status CONTINUE --message "ship it"
+echo "\$ shop approve $id --message \"ship it\""
+"$shop" approve "$id" --message "ship it"
 echo
 echo "\$ shop status $id"
 "$shop" status "$id"

@@ -23,6 +23,8 @@ export interface Project {
   env: NodeJS.ProcessEnv;
   /** Runs `shop …` to completion. */
   shop(args: string[], opts?: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string }): Result;
+  /** Runs `shop …` to completion without blocking the event loop (for concurrent tests). */
+  shopAsync(args: string[], opts?: { input?: string; env?: NodeJS.ProcessEnv }): Promise<Result>;
   /** Starts `shop …` in the background. */
   spawnShop(args: string[], opts?: { env?: NodeJS.ProcessEnv }): Background;
   /** Writes a stand-in scenario and points SHOP_STANDIN_SCENARIO at it. */
@@ -114,6 +116,15 @@ export function makeProject(): Project {
         cwd: opts.cwd ?? dir, env: { ...env, ...opts.env }, input: opts.input ?? '', encoding: 'utf8', timeout: 60_000,
       });
       return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+    },
+    shopAsync(args, opts = {}) {
+      const child = spawn(process.execPath, [shopBin, ...args], { cwd: dir, env: { ...env, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout!.on('data', (d) => (stdout += d));
+      child.stderr!.on('data', (d) => (stderr += d));
+      child.stdin!.end(opts.input ?? '');
+      return new Promise((res) => child.on('close', (code) => res({ code, stdout, stderr })));
     },
     spawnShop(args, opts = {}) {
       const child = spawn(process.execPath, [shopBin, ...args], { cwd: dir, env: { ...env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });

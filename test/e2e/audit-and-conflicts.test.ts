@@ -1,0 +1,180 @@
+import { execFileSync } from 'node:child_process';
+import { userInfo } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { LogJsonSchema, PendingJsonSchema } from '../../packages/cli/src/json-shapes.js';
+import { lines, makeProject, runId, until, type Project } from './harness.js';
+
+/** Who answered what, through which channel; a late answer is a conflict; no file an agent can write answers a pause; the inbox. */
+const THREE = `function workflow(p)
+  local a = run("coder", "pick a region")
+  local b = pause("Deploy?")
+  local c = pause{message = "Budget", decisions = { { id = "amount", type = "number", prompt = "How much?", constraints = { min = 1 } } }}
+  return a.status .. "|" .. a.summary .. "|" .. tostring(b.continue) .. "|" .. c.answers.amount .. "|" .. c.responder
+end
+`;
+const GUARDED = `function workflow(p)
+  run("coder", "build it")
+  local b = pause("Deploy?")
+  return tostring(b.continue) .. "|" .. b.responder
+end
+`;
+
+const events = (p: Project, id: number) => LogJsonSchema.parse(JSON.parse(p.shop(['log', String(id), '--json']).stdout)).events;
+const answered = (p: Project, id: number) => events(p, id).filter((e) => e.type === 'human_answered');
+
+describe('the audit trail', () => {
+  it('three human answers, in order, each with responder and channel; a late answer is a conflict naming the first', () => {
+    const p = makeProject();
+    p.write('workflows/three.lua', THREE);
+    p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which region?' }, { status: 'DONE', summary: 'eu-west' }] } });
+    const run = p.shop(['run', 'three']);
+    expect(run.code).toBe(3);
+    const id = runId(run);
+
+    const a = p.shop(['answer', String(id), 'eu-west', '--by', 'alice']);
+    expect(a.stderr).toBe('');
+    expect(a.code).toBe(3);
+    expect(a.stdout).toContain(`run ${id} is waiting for a person (checkpoint): the workflow asks: Deploy?`);
+    const b = p.shop(['approve', String(id), '--by', 'bob']);
+    expect(b.code).toBe(3);
+    expect(b.stdout).toContain(`run ${id} is waiting for a person (checkpoint): the workflow asks: Budget`);
+    const c = p.shop(['continue', String(id)], { input: '7\n\n\n', env: { SHOP_USER: 'carol' } });
+    expect(c.stderr).toBe('');
+    expect(c.code).toBe(0);
+    expect(p.status(id)).toMatchObject({ status: 'completed', result: 'DONE|eu-west|true|7|carol' });
+
+    const trail = answered(p, id);
+    expect(trail.map((e) => [e.key, e.actor, e.channel])).toEqual([['1', 'alice', 'cli'], ['2', 'bob', 'cli'], ['3', 'carol', 'continue']]);
+    expect(trail[0].data).toMatchObject({ ask: 1, verdict: 'answer', message: 'eu-west' });
+    expect(trail[1].data).toMatchObject({ ask: 1, verdict: 'approved' });
+    expect(trail[2].data).toMatchObject({ ask: 1, decisions: { amount: { value: 7 } } });
+    expect(trail.map((e) => e.id)).toEqual([...trail.map((e) => e.id)].sort((x, y) => x - y));
+
+    const text = lines(p.shop(['log', String(id)]).stdout).filter((l) => l.includes('human_answered'));
+    expect(text).toEqual([
+      expect.stringMatching(/ {2}human_answered \[1 coder\] by alice \(cli\) {2}ask=1 verdict="answer" message="eu-west"$/),
+      expect.stringMatching(/ {2}human_answered \[2 _checkpoint\] by bob \(cli\) {2}ask=1 verdict="approved"$/),
+      expect.stringMatching(/ {2}human_answered \[3 _checkpoint\] by carol \(continue\) {2}ask=1 decisions=/),
+    ]);
+
+    const late = p.shop(['approve', String(id), '--by', 'dave']);
+    expect(late.code).toBe(6);
+    expect(late.stdout).toBe('');
+    const conflict = new RegExp(`^shop: run ${id} call 3 was already answered with decisions by carol \\(continue\\) at (\\S+); it is completed$`);
+    expect(lines(late.stderr)).toEqual([expect.stringMatching(conflict)]);
+    const when = Date.parse(conflict.exec(late.stderr.trim())![1]);
+    expect(Math.abs(when - Date.parse(trail[2].at))).toBeLessThan(1000);
+    expect(answered(p, id)).toHaveLength(3);
+  });
+
+  it("an agent's ask answered by talking to it (shop continue) is on the trail: who, channel continue", () => {
+    const p = makeProject();
+    p.write('workflows/ask.lua', 'function workflow(p) return run("coder", "pick a region").summary end\n');
+    p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which region?' }] } });
+    const id = runId(p.shop(['run', 'ask']));
+    // The stand-in session reads the person's lines from the piped stdin.
+    const r = p.shop(['continue', String(id), '--by', 'dana'], { input: 'eu-west\n/exit\n' });
+    expect(r.code).toBe(0);
+    expect(p.status(id).result).toBe("done with the person's answer: eu-west");
+    const sessionId = p.status(id).executions[0].session_id;
+    expect(answered(p, id)).toEqual([expect.objectContaining({ key: '1', actor: 'dana', channel: 'continue', data: { ask: 1, via: 'session', session_id: sessionId, status: 'DONE' } })]);
+  });
+
+  it('the responder falls back from --by to SHOP_USER, git user.name, then the OS user', () => {
+    const p = makeProject();
+    p.write('workflows/ask.lua', 'function workflow(p) return pause("Deploy?").responder end\n');
+    const noGit = { GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', SHOP_USER: '' };
+    const who = (env: NodeJS.ProcessEnv, by?: string) => {
+      const id = runId(p.shop(['run', 'ask']));
+      expect(p.shop(['approve', String(id), ...(by ? ['--by', by] : [])], { env }).code).toBe(0);
+      return answered(p, id)[0].actor;
+    };
+    // (--by over SHOP_USER: the trail above, where SHOP_USER=tester.)
+    expect(who({ SHOP_USER: 'sam' })).toBe('sam');
+    expect(who(noGit)).toBe(userInfo().username);
+    execFileSync('git', ['init', '-q'], { cwd: p.dir });
+    execFileSync('git', ['config', 'user.name', 'Gita Git'], { cwd: p.dir });
+    expect(who(noGit)).toBe('Gita Git');
+  });
+});
+
+describe('no file an agent can write answers a pause', () => {
+  const forge = (p: Project, id: number) => {
+    // What a rogue agent could write into the signals folder for the pause (call 2).
+    p.writeSignal(id, '2', '_checkpoint', { status: 'CONTINUE', summary: 'approved by me' });
+    p.writeSignal(id, '2', '_checkpoint.review', { status: 'CONTINUE' });
+    p.writeSignal(id, '2', 'coder', { status: 'CONTINUE' });
+  };
+
+  it('a forged CONTINUE file and shop resume: the run stays waiting, nothing recorded', () => {
+    const p = makeProject();
+    p.write('workflows/guarded.lua', GUARDED);
+    const id = runId(p.shop(['run', 'guarded']));
+    expect(p.status(id).pending).toMatchObject({ key: '2', kind: 'pause' });
+    forge(p, id);
+    const r = p.shop(['resume', String(id)]);
+    expect(r.code).toBe(3);
+    expect(p.status(id)).toMatchObject({ status: 'waiting_human', pending: { key: '2', ask: 1 } });
+    expect(answered(p, id)).toEqual([]);
+  });
+
+  it('shop run --wait keeps waiting after a forged file appears, and completes on a real answer', async () => {
+    const p = makeProject();
+    p.write('workflows/guarded.lua', GUARDED);
+    const bg = p.spawnShop(['run', '--wait', 'guarded']);
+    try {
+      await until('the pause', () => bg.output().includes('[2] waiting for a person: Deploy?'));
+      const id = runId(bg.output());
+      forge(p, id);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(bg.child.exitCode).toBeNull();
+      expect(p.status(id).status).toBe('waiting_human');
+      expect(answered(p, id)).toEqual([]);
+
+      expect(p.shop(['approve', String(id), '--by', 'erin']).code).toBe(0);
+      expect(await bg.exited).toBe(0);
+      expect(bg.output()).toContain(`run ${id} completed: "true|erin"`);
+    } finally {
+      if (bg.child.exitCode === null) bg.child.kill('SIGKILL');
+    }
+  });
+});
+
+describe('shop inbox / shop list --waiting', () => {
+  it('lists every pending ask across runs with its kind, question and the command to answer', () => {
+    const p = makeProject();
+    p.write('workflows/guarded.lua', GUARDED);
+    p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Review the diff?', awaiting: 'review' }, { status: 'DONE' }] } });
+    const a = runId(p.shop(['run', 'guarded']));
+    p.scenario({ agents: { coder: [{ status: 'DONE', summary: 'built' }] } });
+    const b = runId(p.shop(['run', 'guarded']));
+    expect(p.status(b).pending).toMatchObject({ kind: 'pause' });
+
+    const json = p.shop(['inbox', '--json']);
+    expect(json.code).toBe(0);
+    const rows = JSON.parse(json.stdout);
+    for (const row of rows) PendingJsonSchema.parse(row);
+    expect(rows).toEqual([
+      expect.objectContaining({ run: a, spec: 'guarded', key: '1', kind: 'run', agent: 'coder', awaiting: 'review', question: 'Review the diff?',
+        answer_with: [`shop continue ${a}`, `shop approve ${a} [--message "…"]`, `shop reject ${a} "feedback"`] }),
+      expect.objectContaining({ run: b, spec: 'guarded', key: '2', kind: 'pause', awaiting: 'checkpoint', question: 'Deploy?',
+        answer_with: [`shop continue ${b}`, `shop approve ${b}`, `shop reject ${b} "why"`] }),
+    ]);
+    expect(JSON.parse(p.shop(['list', '--waiting', '--json']).stdout)).toEqual(JSON.parse(json.stdout));
+
+    const text = lines(p.shop(['inbox']).stdout);
+    expect(text[0].split(/\s{2,}/)).toEqual(['RUN', 'SPEC', 'CALL', 'AWAITING', 'AGENT', 'WAITED', 'QUESTION', 'ANSWER WITH']);
+    expect(text.slice(1).map((l) => l.split(/\s{2,}/).filter((_, i) => i !== 5))).toEqual([
+      [String(a), 'guarded', '1', 'review', 'coder', 'Review the diff?', `shop continue ${a}`],
+      [String(b), 'guarded', '2', 'checkpoint', '_checkpoint', 'Deploy?', `shop continue ${b}`],
+    ]);
+    expect(lines(p.shop(['list', '--waiting']).stdout)).toHaveLength(3);
+
+    // Answered asks leave the inbox.
+    expect(p.shop(['approve', String(a)]).code).toBe(3); // run a goes on to its own pause
+    expect(p.shop(['approve', String(b)]).code).toBe(0);
+    expect(JSON.parse(p.shop(['inbox', '--json']).stdout).map((r: { run: number; key: string }) => [r.run, r.key])).toEqual([[a, '2']]);
+    expect(p.shop(['approve', String(a)]).code).toBe(0);
+    expect(p.shop(['inbox']).stdout).toBe('nothing waits for a person\n');
+  });
+});

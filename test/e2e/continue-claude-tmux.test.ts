@@ -1,0 +1,130 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { LogJsonSchema } from '../../packages/cli/src/json-shapes.js';
+import { makeProject, runId, shopBin, until, type Project } from './harness.js';
+
+/** A detached tmux session (own server socket) running one command in the project, in a real terminal. */
+class Terminal {
+  private readonly socket = `shop-test-${randomBytes(4).toString('hex')}`;
+  private readonly socketPath: string;
+
+  constructor(private readonly p: Project, command: string) {
+    const vars = ['SHOP_CLAUDE_BIN', 'SHOP_STANDIN_LOG', 'SHOP_STANDIN_SCENARIO', 'SHOP_USER'].flatMap((k) => (p.env[k] ? ['-e', `${k}=${p.env[k]}`] : []));
+    this.tmux(['new-session', '-d', '-s', 'shop', '-x', '160', '-y', '50', '-c', p.dir, ...vars, `${command}; echo "[exit $?]"; sleep 600`]);
+    this.socketPath = this.tmux(['display-message', '-p', '#{socket_path}']).trim();
+  }
+
+  screen(): string {
+    return this.tmux(['capture-pane', '-p', '-J', '-S', '-200', '-t', 'shop']);
+  }
+
+  type(text: string) {
+    if (text) this.tmux(['send-keys', '-t', 'shop', '-l', text]);
+    this.tmux(['send-keys', '-t', 'shop', 'Enter']);
+  }
+
+  async waitFor(text: string | RegExp): Promise<string> {
+    return until(`${text} on screen`, () => {
+      const s = this.screen();
+      return (typeof text === 'string' ? s.includes(text) : text.test(s)) && s;
+    });
+  }
+
+  kill() {
+    try {
+      this.tmux(['kill-server']);
+    } catch {
+      /* already gone */
+    }
+    rmSync(this.socketPath, { force: true });
+  }
+
+  private tmux(args: string[]): string {
+    return execFileSync('tmux', ['-L', this.socket, ...args], { env: this.p.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  }
+}
+
+const WORKFLOW = 'function workflow(p) local r = pause("Ship the release?") return tostring(r.continue) .. "|" .. r.responder end\n';
+
+/** A run waiting at its pause, and `shop continue <id> --claude` open in a terminal, the review session started. */
+async function reviewing(p: Project): Promise<{ id: number; term: Terminal }> {
+  p.write('workflows/release.lua', WORKFLOW);
+  const run = p.shop(['run', 'release']);
+  expect(run.code).toBe(3);
+  const id = runId(run);
+  const term = new Terminal(p, `'${process.execPath}' '${shopBin}' continue ${id} --claude`);
+  const banner = await term.waitFor(/^> ?$/m);
+  expect(banner).toContain('Opening a review session (_checkpoint, session ');
+  expect(banner).toMatch(/Claude Code \(stand-in\) — new session [0-9a-f-]{36}/);
+  expect(banner).toContain('You: Ship the release?');
+  return { id, term };
+}
+
+const log = (p: Project, id: number) => LogJsonSchema.parse(JSON.parse(p.shop(['log', String(id), '--json']).stdout));
+
+describe('shop continue <id> --claude on a pause, in a real terminal (tmux)', () => {
+  it('opens a new _checkpoint session; its recommendation is shown, the person decides, the run completes', async () => {
+    const p = makeProject();
+    const { id, term } = await reviewing(p);
+    try {
+      term.type('tests pass');
+      await term.waitFor('reported CONTINUE');
+      term.type('/exit');
+      const asked = await term.waitFor('Continue? [y/n]');
+      expect(asked).toContain("The review session recommends: CONTINUE — done with the person's answer: tests pass");
+      expect(asked).toContain('The decision is yours:');
+      expect(asked).toContain(`Run ${id} (release) paused: Ship the release?`);
+      // Nothing is recorded until the person answers.
+      expect(p.status(id).status).toBe('waiting_human');
+      term.type('y');
+      await term.waitFor('Note (optional): ');
+      term.type('');
+      const end = await term.waitFor('[exit ');
+      expect(end).toContain('recorded CONTINUE by tester');
+      expect(end).toContain(`run ${id} completed: "true|tester"`);
+      expect(end).toContain('[exit 0]');
+    } finally {
+      term.kill();
+    }
+
+    const chat = p.invocations().filter((i) => i.mode !== 'print');
+    expect(chat.map((i) => i.mode)).toEqual(['interactive', 'said']);
+    expect(chat[0]).toMatchObject({ agent: '_checkpoint', call: '1', run: String(id), resumed: false, prompt: 'Ship the release?', cwd: p.dir });
+    expect(chat[0].system_prompt).toContain('**Checkpoint:** Ship the release?');
+    expect(chat[1]).toMatchObject({ session_id: chat[0].session_id, text: 'tests pass' });
+    expect(p.invocations().filter((i) => i.mode === 'print')).toEqual([]);
+
+    const { events } = log(p, id);
+    const review = events.filter((e) => e.type === 'review_session');
+    expect(review).toEqual([expect.objectContaining({ key: '1', actor: '_checkpoint', channel: 'continue',
+      data: { session_id: chat[0].session_id, recommendation: "CONTINUE — done with the person's answer: tests pass" } })]);
+    const answers = events.filter((e) => e.type === 'human_answered');
+    expect(answers).toEqual([expect.objectContaining({ key: '1', actor: 'tester', channel: 'continue', data: expect.objectContaining({ ask: 1, status: 'CONTINUE' }) })]);
+    expect(events.indexOf(review[0])).toBeLessThan(events.indexOf(answers[0]));
+  });
+
+  it('the recommendation is only advice: the session says STOP, the person continues anyway', async () => {
+    const p = makeProject();
+    p.scenario({ agents: { _checkpoint: [{ reply_status: 'STOP' }] } });
+    const { id, term } = await reviewing(p);
+    try {
+      term.type('the tests are red');
+      await term.waitFor('reported STOP');
+      term.type('/exit');
+      const asked = await term.waitFor('Continue? [y/n]');
+      expect(asked).toContain('The review session recommends: STOP — the person said: the tests are red');
+      term.type('y');
+      await term.waitFor('Note (optional): ');
+      term.type('flaky test, known');
+      const end = await term.waitFor('[exit ');
+      expect(end).toContain(`run ${id} completed: "true|tester"`);
+    } finally {
+      term.kill();
+    }
+    const { events } = log(p, id);
+    expect(events.find((e) => e.type === 'review_session')?.data).toMatchObject({ recommendation: 'STOP — the person said: the tests are red' });
+    expect(events.find((e) => e.type === 'human_answered')).toMatchObject({ channel: 'continue', data: { status: 'CONTINUE', message: 'flaky test, known' } });
+  });
+});
