@@ -118,6 +118,19 @@ describe('no file an agent can write answers a pause', () => {
     expect(answered(p, id)).toEqual([]);
   });
 
+  it("no agent answers from its own shell either: the answering commands refuse inside an agent step", () => {
+    const p = makeProject();
+    p.write('workflows/guarded.lua', GUARDED);
+    const id = runId(p.shop(['run', 'guarded']));
+    for (const args of [['approve', String(id)], ['reject', String(id), 'no'], ['signal', String(id), '--status', 'CONTINUE'], ['continue', String(id)]]) {
+      const r = p.shop(args, { env: { SHOP_AGENT: 'coder', SHOP_SIGNAL_FILE: p.signalFile(id, '1', 'coder') } });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(lines(r.stderr)).toEqual([expect.stringMatching(new RegExp(`^shop: shop ${args[0]} answers for a person and cannot run inside an agent step \\(SHOP_AGENT=coder\\)`))]);
+    }
+    expect(p.status(id)).toMatchObject({ status: 'waiting_human', pending: { key: '2', ask: 1 } });
+    expect(answered(p, id)).toEqual([]);
+  });
+
   it('shop run --wait keeps waiting after a forged file appears, and completes on a real answer', async () => {
     const p = makeProject();
     p.write('workflows/guarded.lua', GUARDED);

@@ -1,4 +1,5 @@
 import { buildAnswer, type AnswerInput } from '@shop/core/decisions/build-answer';
+import { UsageError } from '@shop/core/errors';
 import { responder } from '@shop/core/project/responder';
 import type { Channel, Execution } from '@shop/core/types';
 import { runIdArg, str } from './args.js';
@@ -17,6 +18,7 @@ export async function answerCall(
   ctx: Context, args: Parsed, usage: string, channel: Channel,
   input: AnswerInput | ((exec: Execution) => AnswerInput & { by?: string | null }),
 ): Promise<number> {
+  refuseAgents(ctx, usage);
   const id = runIdArg(args, usage);
   const store = await ctx.store();
   const exec = await pickWaiting(store, await loadRunView(store, id), str(args, 'call'), usage.split(' ')[1]);
@@ -28,4 +30,14 @@ export async function answerCall(
   const what = fields.decisions ? `decisions ${JSON.stringify(Object.fromEntries(Object.entries(fields.decisions).map(([k, v]) => [k, v.value])))}` : (fields.verdict ?? fields.status);
   ctx.out(`run ${id} call ${exec.key}: answered ${what} by ${by}`);
   return resumeAfterAnswer(ctx, id);
+}
+
+/**
+ * Asks are answered by people. Inside an agent step (Shop sets SHOP_AGENT for it) the
+ * answering commands refuse, so an agent cannot approve its own gate from its shell.
+ */
+export function refuseAgents(ctx: Context, usage: string): void {
+  if (ctx.env.SHOP_AGENT) {
+    throw new UsageError(`${usage.split(' ').slice(0, 2).join(' ')} answers for a person and cannot run inside an agent step (SHOP_AGENT=${ctx.env.SHOP_AGENT}); agents report with shop report`);
+  }
 }

@@ -8,6 +8,7 @@ import { ExitCode, UsageError } from '@shop/core/errors';
 import { responder } from '@shop/core/project/responder';
 import { readSignal, signalPath } from '@shop/core/signals/signal';
 import type { Execution, Run } from '@shop/core/types';
+import { refuseAgents } from '../answer-call.js';
 import { flag, runIdArg, str } from '../args.js';
 import { Asker } from '../asker.js';
 import { openClaude } from '../claude-session.js';
@@ -24,6 +25,7 @@ import { pickWaiting } from '../waiting.js';
  * run resumes in the foreground.
  */
 export default async function continueRun(args: Parsed, ctx: Context): Promise<number> {
+  refuseAgents(ctx, 'shop continue <id>');
   const id = runIdArg(args, 'shop continue <id>');
   const store = await ctx.store();
   const exec = await pickWaiting(store, await loadRunView(store, id), str(args, 'call'), 'continue');

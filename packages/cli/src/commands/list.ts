@@ -25,7 +25,9 @@ export default async function list(args: Parsed, ctx: Context): Promise<number> 
     ctx.out('no runs yet; start one with: shop run <workflow> [prompt…]');
     return 0;
   }
-  const body = rows.map((r) => [String(r.id), r.spec, r.status, r.agent ?? '-', r.waiting_for ? firstLine(r.waiting_for) : r.reason ? firstLine(r.reason) : '-']);
-  for (const line of table(['ID', 'SPEC', 'STATUS', 'AGENT', 'WAITING FOR / REASON'], body)) ctx.out(line);
+  const body = rows.map((r) => [
+    String(r.id), r.spec, r.status, r.agent ?? '-', r.awaiting ?? '-', r.waiting_for ? firstLine(r.waiting_for) : r.reason ? firstLine(r.reason) : '-',
+  ]);
+  for (const line of table(['ID', 'SPEC', 'STATUS', 'AGENT', 'AWAITING', 'WAITING FOR / REASON'], body)) ctx.out(line);
   return 0;
 }

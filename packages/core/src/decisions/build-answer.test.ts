@@ -105,6 +105,13 @@ describe('buildAnswer: an agent ask', () => {
     expect(buildAnswer(ask('escalation'), { verdict: 'approved', message: 'ship the small fix' })).toMatchObject({ verdict: 'approved' });
   });
 
+  it('a rejection that sends the agent back needs to say what to change (a checkpoint redo does not)', () => {
+    for (const kind of ['approval', 'review', 'content'] as const) {
+      expect(refusal(ask(kind), { verdict: 'rejected' })).toBe('rejecting sends coder back to work: say what to change, e.g. shop reject 7 "…"');
+    }
+    expect(buildAnswer(ask('checkpoint'), { verdict: 'rejected' })).toMatchObject({ verdict: 'rejected', message: null });
+  });
+
   it('--answers on the implied "answer" decision becomes an answer verdict', () => {
     expect(buildAnswer(ask('input'), { answers: { answer: ' postgres 16 ' } }))
       .toEqual({ verdict: 'answer', status: null, message: 'postgres 16', decisions: null });

@@ -65,6 +65,10 @@ function agentAnswerFields(exec: Execution, input: AnswerInput, message: string 
   if (effect.kind === 'back' && !message && (verdict === 'answer' || awaiting === 'input' || awaiting === 'escalation')) {
     throw new UsageError(`${exec.agent} awaits ${awaiting} ("${exec.waitingFor}"): give the words it needs, e.g. shop answer ${exec.runId} "…"`);
   }
+  // A rejection that goes back to the agent is only useful with what to change.
+  if (effect.kind === 'back' && !message && verdict === 'rejected' && awaiting !== 'checkpoint') {
+    throw new UsageError(`rejecting sends ${exec.agent} back to work: say what to change, e.g. shop reject ${exec.runId} "…"`);
+  }
   return { verdict, status: null, message, decisions: null };
 }
 
