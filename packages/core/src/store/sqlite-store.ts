@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { AgentMetrics, Answer, Run } from '../types.js';
 import { toAnswer, toEvent, toExecution, toRun, type Row } from './rows.js';
+import { prepare, type Statements } from './statements.js';
 import type { EventInput, NewExecution, NewRun, RunFilter, RunWithWaiting, Store } from './store.js';
 
 export const SCHEMA_VERSION = 1;
@@ -42,7 +43,7 @@ const metricCols = (m?: AgentMetrics) => ({
 });
 
 class SqliteStore implements Store {
-  private readonly stmt: ReturnType<typeof prepare>;
+  private readonly stmt: Statements;
   constructor(private readonly db: Db, private readonly now: () => number) {
     this.stmt = prepare(db);
   }
@@ -271,46 +272,4 @@ function summarize(result: unknown): Record<string, unknown> | null {
     return { status: r.status, summary: r.summary ?? r.reason ?? null };
   }
   return null;
-}
-
-function prepare(db: Db) {
-  return {
-    insertRun: db.prepare(`INSERT INTO runs (spec, workflow_path, prompt, status, workspace, branch, seed, owner_pid, lease_until, created_at, updated_at)
-      VALUES (@spec, @workflowPath, @prompt, 'running', @workspace, @branch, @seed, @ownerPid, @leaseUntil, @t, @t)`),
-    getRun: db.prepare('SELECT * FROM runs WHERE id = ?'),
-    setWorkspace: db.prepare('UPDATE runs SET workspace = ?, branch = ?, updated_at = ? WHERE id = ?'),
-    listRuns: db.prepare('SELECT * FROM runs ORDER BY id DESC'),
-    waitingExecutions: db.prepare(`SELECT * FROM executions WHERE status = 'waiting_human' ORDER BY updated_at, run_id, seq`),
-    costs: db.prepare('SELECT run_id, SUM(cost_usd) AS cost FROM executions GROUP BY run_id'),
-    executions: db.prepare('SELECT * FROM executions WHERE run_id = ? ORDER BY seq'),
-    getExecution: db.prepare('SELECT * FROM executions WHERE run_id = ? AND call_key = ?'),
-    events: db.prepare('SELECT * FROM events WHERE run_id = ? ORDER BY id'),
-    countEvents: db.prepare('SELECT COUNT(*) AS n FROM events WHERE run_id = ? AND type = ?'),
-    setLease: db.prepare('UPDATE runs SET owner_pid = ?, lease_until = ?, updated_at = ? WHERE id = ?'),
-    renewLease: db.prepare('UPDATE runs SET lease_until = ? WHERE id = ? AND owner_pid = ?'),
-    releaseLease: db.prepare('UPDATE runs SET owner_pid = NULL, lease_until = NULL WHERE id = ? AND owner_pid = ?'),
-    nextSeq: db.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM executions WHERE run_id = ?'),
-    insertExecution: db.prepare(`INSERT INTO executions (run_id, call_key, seq, kind, agent, fingerprint, status, session_id, cwd, prompt, request, signal_path, started_at, updated_at)
-      VALUES (@runId, @key, @seq, @kind, @agent, @fingerprint, 'running', @sessionId, @cwd, @prompt, @request, @signalPath, @t, @t)`),
-    restartExecution: db.prepare(`UPDATE executions SET status = 'running', attempts = attempts + 1, error = NULL, updated_at = ?, finished_at = NULL WHERE run_id = ? AND call_key = ?`),
-    setPid: db.prepare('UPDATE executions SET pid = ?, updated_at = ? WHERE run_id = ? AND call_key = ?'),
-    completeExecution: db.prepare(`UPDATE executions SET status = 'completed', result = @result, pid = NULL,
-      cost_usd = COALESCE(@cost, cost_usd), num_turns = COALESCE(@turns, num_turns), duration_ms = COALESCE(@duration, duration_ms),
-      waiting_for = NULL, updated_at = @t, finished_at = @t WHERE run_id = @runId AND call_key = @key`),
-    failExecution: db.prepare(`UPDATE executions SET status = 'failed', error = @error, pid = NULL,
-      cost_usd = COALESCE(@cost, cost_usd), num_turns = COALESCE(@turns, num_turns), duration_ms = COALESCE(@duration, duration_ms),
-      updated_at = @t, finished_at = @t WHERE run_id = @runId AND call_key = @key`),
-    markWaiting: db.prepare(`UPDATE executions SET status = 'waiting_human', ask = ask + 1, waiting_for = @waitingFor, awaiting = @awaiting, pid = NULL,
-      cost_usd = COALESCE(@cost, cost_usd), num_turns = COALESCE(@turns, num_turns), duration_ms = COALESCE(@duration, duration_ms),
-      updated_at = @t WHERE run_id = @runId AND call_key = @key`),
-    // Also revives a failed run (retry): its old failure reason and end time no longer hold.
-    setRunStatus: db.prepare(`UPDATE runs SET status = ?, reason = NULL, ended_at = NULL, updated_at = ? WHERE id = ? AND status NOT IN ('completed','stuck')`),
-    endRun: db.prepare(`UPDATE runs SET status = @status, reason = @reason, result = @result, ended_at = @t, updated_at = @t
-      WHERE id = @runId AND status NOT IN ('completed','stuck','failed')`),
-    getAnswer: db.prepare('SELECT * FROM answers WHERE run_id = ? AND call_key = ? AND ask = ?'),
-    listAnswers: db.prepare('SELECT * FROM answers WHERE run_id = ? ORDER BY answered_at, rowid'),
-    insertAnswer: db.prepare(`INSERT INTO answers (run_id, call_key, ask, verdict, status, message, decisions, responder, channel, answered_at)
-      VALUES (@runId, @key, @ask, @verdict, @status, @message, @decisions, @responder, @channel, @t)`),
-    insertEvent: db.prepare('INSERT INTO events (run_id, call_key, type, actor, channel, data, at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
-  };
 }
