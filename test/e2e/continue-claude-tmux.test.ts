@@ -1,50 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LogJsonSchema } from '../../packages/cli/src/json-shapes.js';
-import { makeProject, runId, shopBin, until, type Project } from './harness.js';
-
-/** A detached tmux session (own server socket) running one command in the project, in a real terminal. */
-class Terminal {
-  private readonly socket = `shop-test-${randomBytes(4).toString('hex')}`;
-  private readonly socketPath: string;
-
-  constructor(private readonly p: Project, command: string) {
-    const vars = ['SHOP_CLAUDE_BIN', 'SHOP_STANDIN_LOG', 'SHOP_STANDIN_SCENARIO', 'SHOP_USER'].flatMap((k) => (p.env[k] ? ['-e', `${k}=${p.env[k]}`] : []));
-    this.tmux(['new-session', '-d', '-s', 'shop', '-x', '160', '-y', '50', '-c', p.dir, ...vars, `${command}; echo "[exit $?]"; sleep 600`]);
-    this.socketPath = this.tmux(['display-message', '-p', '#{socket_path}']).trim();
-  }
-
-  screen(): string {
-    return this.tmux(['capture-pane', '-p', '-J', '-S', '-200', '-t', 'shop']);
-  }
-
-  type(text: string) {
-    if (text) this.tmux(['send-keys', '-t', 'shop', '-l', text]);
-    this.tmux(['send-keys', '-t', 'shop', 'Enter']);
-  }
-
-  async waitFor(text: string | RegExp): Promise<string> {
-    return until(`${text} on screen`, () => {
-      const s = this.screen();
-      return (typeof text === 'string' ? s.includes(text) : text.test(s)) && s;
-    });
-  }
-
-  kill() {
-    try {
-      this.tmux(['kill-server']);
-    } catch {
-      /* already gone */
-    }
-    rmSync(this.socketPath, { force: true });
-  }
-
-  private tmux(args: string[]): string {
-    return execFileSync('tmux', ['-L', this.socket, ...args], { env: this.p.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  }
-}
+import { makeProject, runId, shopBin, type Project } from './harness.js';
+import { Terminal } from './terminal.js';
 
 const WORKFLOW = 'function workflow(p) local r = pause("Ship the release?") return tostring(r.continue) .. "|" .. r.responder end\n';
 

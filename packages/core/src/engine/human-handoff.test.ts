@@ -1,48 +1,29 @@
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentRunner } from '../agents/agent-runner.js';
 import { buildAnswer, type AnswerInput } from '../decisions/build-answer.js';
 import { ConflictError } from '../errors.js';
 import { signalPath, writeSignal } from '../signals/signal.js';
-import { createRun, driveRun } from './drive.js';
-import { ScriptedRunner, type Script } from './testing/scripted-runner.js';
-import { scriptedWorld, type ScriptedWorld } from './testing/scripted-ports.js';
+import { driveRun } from './drive.js';
+import { crashingAfter, newFlow } from './testing/flow.js';
+import type { Script } from './testing/scripted-runner.js';
+import type { ScriptedWorld } from './testing/scripted-ports.js';
 
 const worlds: ScriptedWorld[] = [];
 afterEach(() => {
   for (const w of worlds.splice(0)) w.store.close();
 });
 
-const WF = '/project/workflows/flow.lua';
-
 function setup(script: Script = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'shop-handoff-'));
-  const world = scriptedWorld(dir, new ScriptedRunner(script));
+  const { world, dir, start: startSource, drive } = newFlow('shop-handoff-', script);
   worlds.push(world);
-  const start = async (body: string) => {
-    world.workflows.set(WF, `function workflow(prompt)\n${body}\nend\n`);
-    return (await createRun(world.ports, { spec: 'flow', workflowPath: WF, prompt: 'the task', workspace: dir, actor: 'tester' })).id;
-  };
-  const drive = (id: number) => driveRun(world.ports, id, { wait: false });
+  const start = (body: string) => startSource(`function workflow(prompt)\n${body}\nend\n`);
   /** Answers call `key` of run `id` as the CLI does: checked by buildAnswer, then recorded for its current ask. */
   const answer = async (id: number, key: string, input: AnswerInput, ask?: number) => {
     const exec = (await world.store.getExecution(id, key))!;
     return world.store.recordAnswer({ runId: id, key, ask: ask ?? exec.ask, ...buildAnswer(exec, input), responder: 'ann', channel: 'cli' });
   };
   return { world, dir, start, drive, answer };
-}
-
-/** A runner that plays the scripted turn, then dies with the driver. */
-function crashingAfter(inner: ScriptedRunner): AgentRunner {
-  return {
-    async invoke(inv) {
-      inv.onSpawn?.(999_999);
-      await inner.invoke(inv);
-      throw new Error('driver crashed');
-    },
-  };
 }
 
 const asksApproval = { status: 'NEEDS_HUMAN', reason: 'ready for sign-off', awaiting: 'approval' };

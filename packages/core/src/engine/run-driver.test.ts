@@ -1,43 +1,21 @@
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentRunner } from '../agents/agent-runner.js';
-import { createRun, driveRun } from './drive.js';
-import { ScriptedRunner, type Script } from './testing/scripted-runner.js';
-import { scriptedWorld, type ScriptedWorld } from './testing/scripted-ports.js';
+import { crashingAfter, FLOW_PATH, newFlow } from './testing/flow.js';
+import type { Script } from './testing/scripted-runner.js';
+import type { ScriptedWorld } from './testing/scripted-ports.js';
 
 const worlds: ScriptedWorld[] = [];
 afterEach(() => {
   for (const w of worlds.splice(0)) w.store.close();
 });
 
-const WF = '/project/workflows/flow.lua';
-
 function setup(script: Script = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'shop-driver-'));
-  const world = scriptedWorld(dir, new ScriptedRunner(script));
+  const { world, start, drive } = newFlow('shop-driver-', script);
   worlds.push(world);
-  const start = async (source: string) => {
-    world.workflows.set(WF, source);
-    return (await createRun(world.ports, { spec: 'flow', workflowPath: WF, prompt: 'the task', workspace: dir, actor: 'tester' })).id;
-  };
-  const drive = (id: number) => driveRun(world.ports, id, { wait: false });
   const answer = (id: number, key: string, status = 'CONTINUE') =>
     world.store.recordAnswer({ ask: 1, verdict: null, decisions: null, runId: id, key, status, message: null, responder: 'ann', channel: 'cli' });
   const logEvents = async (id: number) => (await world.store.listEvents(id)).filter((e) => e.type === 'log').map((e) => e.data!.message);
   return { world, start, drive, answer, logEvents };
-}
-
-/** A runner that plays the scripted turn (spawning "pid 999999"), then dies with the driver. */
-function crashingAfter(inner: ScriptedRunner): AgentRunner {
-  return {
-    async invoke(inv) {
-      inv.onSpawn?.(999_999);
-      await inner.invoke(inv);
-      throw new Error('driver crashed');
-    },
-  };
 }
 
 describe('replay', () => {
@@ -71,7 +49,7 @@ describe('replay', () => {
     const id = await start(original);
     expect((await drive(id)).status).toBe('waiting_human');
 
-    world.workflows.set(WF, 'function workflow(p)\n  run("reviewer")\n  return pause("Ship it?").continue\nend');
+    world.workflows.set(FLOW_PATH, 'function workflow(p)\n  run("reviewer")\n  return pause("Ship it?").continue\nend');
     const outcome = await drive(id);
     expect(outcome).toMatchObject({ status: 'failed', exitCode: 1 });
     const reason = (outcome as { reason: string }).reason;
@@ -83,7 +61,7 @@ describe('replay', () => {
     expect((await world.store.loadExecutions(id)).map((e) => e.status)).toEqual(['completed', 'waiting_human']);
 
     // "restore it": the restored workflow replays the recorded calls and goes on.
-    world.workflows.set(WF, original);
+    world.workflows.set(FLOW_PATH, original);
     expect((await drive(id)).status).toBe('waiting_human');
     await answer(id, '2');
     expect(await drive(id)).toEqual({ status: 'completed', result: true });

@@ -1,0 +1,32 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRun, driveRun } from '../drive.js';
+import type { AgentRunner } from '../../agents/agent-runner.js';
+import { ScriptedRunner, type Script } from './scripted-runner.js';
+import { scriptedWorld } from './scripted-ports.js';
+
+export const FLOW_PATH = '/project/workflows/flow.lua';
+
+/** A scripted world in a fresh temp dir, with helpers to start a run of `source` and drive it. */
+export function newFlow(prefix: string, script: Script = {}) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const world = scriptedWorld(dir, new ScriptedRunner(script));
+  const start = async (source: string) => {
+    world.workflows.set(FLOW_PATH, source);
+    return (await createRun(world.ports, { spec: 'flow', workflowPath: FLOW_PATH, prompt: 'the task', workspace: dir, actor: 'tester' })).id;
+  };
+  const drive = (id: number, wait = false) => driveRun(world.ports, id, { wait });
+  return { dir, world, start, drive };
+}
+
+/** A runner that plays the scripted turn (spawning "pid 999999"), then dies with the driver. */
+export function crashingAfter(inner: ScriptedRunner): AgentRunner {
+  return {
+    async invoke(inv) {
+      inv.onSpawn?.(999_999);
+      await inner.invoke(inv);
+      throw new Error('driver crashed');
+    },
+  };
+}
