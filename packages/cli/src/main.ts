@@ -4,8 +4,7 @@ import { Context } from './context.js';
 import { commands, type CommandSpec, type Parsed } from './registry.js';
 
 function help(): string {
-  const width = Math.max(...Object.values(commands).map((c) => c.usage.length));
-  const lines = Object.values(commands).map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`);
+  const lines = Object.values(commands).flatMap((c) => [`  ${c.usage}`, `      ${c.summary}`]);
   return ['shop — durable Lua workflows for AI coding agents, with people in the loop', '', 'Commands:', ...lines, '',
     'Exit codes: 0 ok · 1 failed · 2 bad input · 3 waiting for a person · 4 stuck · 5 not found · 6 conflict',
     'Set SHOP_DEBUG=1 for stack traces.'].join('\n');
