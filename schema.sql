@@ -50,6 +50,8 @@ CREATE TABLE IF NOT EXISTS executions (
   finished_at   INTEGER,
   PRIMARY KEY (run_id, call_key)
 );
+-- Call order: replay loads by it, and each new call takes MAX(seq) + 1.
+CREATE INDEX IF NOT EXISTS executions_order ON executions(run_id, seq);
 
 -- Human answers: one per ask (a call may wait several times), immutable; the primary key
 -- makes the first one win. The feedback travels in the same row as the verdict.
