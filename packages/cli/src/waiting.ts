@@ -1,5 +1,5 @@
 import { ConflictError, UsageError } from '@shop/core/errors';
-import { alreadyAnswered } from '@shop/core/store/sqlite-store';
+import { alreadyAnswered, alreadyAnsweredEvent } from '@shop/core/store/sqlite-store';
 import type { Store } from '@shop/core/store/store';
 import type { Execution } from '@shop/core/types';
 import type { RunView } from './run-view.js';
@@ -11,9 +11,10 @@ import type { RunView } from './run-view.js';
 export async function pickWaiting(store: Store, view: RunView, call: string | undefined, command: string): Promise<Execution> {
   const { run, waitingAll } = view;
   if (!waitingAll.length) {
-    const last = (await store.listAnswers(run.id)).filter((a) => !call || a.key === call).at(-1);
+    // From the trail, so an answer given by talking to the agent in its session is named too.
+    const last = (await store.listEvents(run.id)).filter((e) => e.type === 'human_answered' && (!call || e.key === call)).at(-1);
     const state = `it is ${run.status}${run.reason ? `: ${run.reason}` : ''}`;
-    throw new ConflictError(last ? `${alreadyAnswered(last)}; ${state}` : `run ${run.id} is not waiting for a person (${state})`);
+    throw new ConflictError(last ? `${alreadyAnsweredEvent(last)}; ${state}` : `run ${run.id} is not waiting for a person (${state})`);
   }
   if (call) {
     const exec = waitingAll.find((e) => e.key === call);

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConflictError, NotFoundError } from '../errors.js';
-import type { AgentMetrics, Answer, Run } from '../types.js';
+import type { AgentMetrics, Answer, Run, RunEvent } from '../types.js';
 import { toAnswer, toEvent, toExecution, toRun, type Row } from './rows.js';
 import { prepare, type Statements } from './statements.js';
 import type { EventInput, NewExecution, NewRun, RunFilter, RunWithWaiting, Store } from './store.js';
@@ -262,8 +262,17 @@ class SqliteStore implements Store {
 
 /** "run 3 call 6 was already answered approved by alice at …" — for the second answer's error. */
 export function alreadyAnswered(a: Answer): string {
-  const what = a.verdict ?? a.status ?? 'with decisions';
-  return `run ${a.runId} call ${a.key} was already answered ${what} by ${a.responder} (${a.channel}) at ${new Date(a.answeredAt).toISOString()}`;
+  return answeredLine(a.runId, a.key, a.verdict ?? a.status ?? 'with decisions', a.responder, a.channel, a.answeredAt);
+}
+
+/** The same line from the audit trail's human_answered event (also written for answers given in an agent's session). */
+export function alreadyAnsweredEvent(e: RunEvent): string {
+  const d = e.data ?? {};
+  return answeredLine(e.runId, e.key ?? '?', String(d.verdict ?? d.status ?? 'with decisions'), e.actor, e.channel, e.at);
+}
+
+function answeredLine(runId: number, key: string, what: string, who: string, channel: string, at: number): string {
+  return `run ${runId} call ${key} was already answered ${what} by ${who} (${channel}) at ${new Date(at).toISOString()}`;
 }
 
 function summarize(result: unknown): Record<string, unknown> | null {
