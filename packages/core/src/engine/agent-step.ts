@@ -15,7 +15,10 @@ const DEFAULT_PROMPT = 'Carry out the task described in your instructions.';
 
 type RunRequest = { type: 'run'; agent: string; prompt: string | null; opts: RunOptions };
 
-/** run(agent): start or re-invoke the agent, read its signal, complete, fail or wait. */
+/**
+ * run(agent): start or re-invoke the agent, read its signal, complete or wait. A failure
+ * is thrown as AgentError; the driver records it (unless the run was stopped meanwhile).
+ */
 export class AgentStep {
   constructor(
     private readonly ports: EnginePorts,
@@ -82,14 +85,14 @@ export class AgentStep {
       signal: this.abort,
     });
     if (this.abort?.aborted) throw new AgentError('interrupted');
-    if (outcome.error) return this.failed(exec, outcome.error, outcome.metrics);
+    if (outcome.error) throw new AgentError(outcome.error, outcome.metrics);
     const read = readSignal(exec.signalPath!);
-    if (read.kind === 'invalid') return this.failed(exec, `agent ${agent.name} wrote an invalid signal ${exec.signalPath}: ${read.problem}`, outcome.metrics);
+    if (read.kind === 'invalid') throw new AgentError(`agent ${agent.name} wrote an invalid signal ${exec.signalPath}: ${read.problem}`, outcome.metrics);
     const signal = read.kind === 'ok' ? read.signal : promiseSignal(outcome.output);
     if (!signal) {
       const why = outcome.exitCode ? `exited with code ${outcome.exitCode}` : 'ended';
       const said = lastLine(`${base}.stderr.log`);
-      return this.failed(exec, `agent ${agent.name} ${why} without a signal${said ? `: ${said}` : ''} (logs: ${base}.stderr.log)`, outcome.metrics);
+      throw new AgentError(`agent ${agent.name} ${why} without a signal${said ? `: ${said}` : ''} (logs: ${base}.stderr.log)`, outcome.metrics);
     }
     return this.settle(exec, agent, opts, signal, outcome.metrics);
   }
@@ -106,16 +109,11 @@ export class AgentStep {
       return { kind: 'suspend', execution: (await store.getExecution(this.run.id, exec.key))! };
     }
     if (opts.statuses && signal.status !== 'NEEDS_HUMAN' && !opts.statuses.includes(signal.status)) {
-      return this.failed(exec, `agent ${agent.name} reported ${signal.status}; the workflow allows ${opts.statuses.join(', ')}`, metrics);
+      throw new AgentError(`agent ${agent.name} reported ${signal.status}; the workflow allows ${opts.statuses.join(', ')}`, metrics);
     }
     const result = { ...signal, session_id: exec.sessionId };
     await store.completeExecution(this.run.id, exec.key, result, metrics);
     return value(result);
-  }
-
-  /** The driver records the failure (unless the run was stopped meanwhile). */
-  private async failed(_exec: Execution, error: string, metrics?: AgentMetrics): Promise<CallResult> {
-    throw new AgentError(error, metrics);
   }
 }
 
