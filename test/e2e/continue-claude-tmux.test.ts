@@ -39,7 +39,7 @@ describe('shop continue <id> --claude on a pause, in a real terminal (tmux)', ()
       await term.waitFor('Note (optional): ');
       term.type('');
       const end = await term.waitFor('[exit ');
-      expect(end).toContain('recorded CONTINUE by tester');
+      expect(end).toContain('answered CONTINUE by tester');
       expect(end).toContain(`run ${id} completed: "true|tester"`);
       expect(end).toContain('[exit 0]');
     } finally {

@@ -55,7 +55,7 @@ describe('shop continue in a real terminal (tmux)', () => {
       await term.waitFor('Note (optional): ');
       term.type('ship it');
       const end = await term.waitFor('[exit ');
-      expect(end).toContain('recorded CONTINUE by tester');
+      expect(end).toContain('answered CONTINUE by tester');
       expect(end).toContain(`run ${id} completed`);
       expect(end).toContain('[exit 0]');
     } finally {

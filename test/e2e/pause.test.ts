@@ -101,7 +101,7 @@ describe('pause() waits for a decision', () => {
     const r = p.shop(['continue', String(id)], { input: 'n\nnot ready\n' });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(4);
-    expect(r.stdout).toContain('recorded STOP by tester');
+    expect(r.stdout).toContain('answered STOP by tester');
     expect(lines(r.stdout).at(-1)).toBe(`run ${id} is stuck: not ready`);
     expect(p.status(id)).toMatchObject({ status: 'stuck', reason: 'not ready' });
     expect(deployerRuns(p)).toHaveLength(0);
@@ -113,7 +113,7 @@ describe('pause() waits for a decision', () => {
     const r = p.shop(['continue', String(id)], { input: 'y\n\n' });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('recorded CONTINUE by tester');
+    expect(r.stdout).toContain('answered CONTINUE by tester');
     expect(r.stdout).toContain(`run ${id} completed`);
     expect(p.status(id).status).toBe('completed');
     expect(deployerRuns(p)).toHaveLength(1);

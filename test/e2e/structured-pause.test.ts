@@ -180,7 +180,7 @@ describe('a structured pause', () => {
     expect(r.stdout).toContain('d3: Budget');
     expect(r.stdout).toContain('✗ d3: must be ≤ 100');
     expect(r.stdout.match(/number \(1 to 100\):/g)).toHaveLength(2);
-    expect(r.stdout).toContain('recorded answers by carol');
+    expect(r.stdout).toContain('answered decisions');
     expect(result(p, id)).toEqual({
       answers: { d1: true, d2: 'later', d3: 42, d5: ['web', 'android'] }, comments: {}, overall: 'all_approved', responder: 'carol', cont: true, message: 'looks fine',
     });

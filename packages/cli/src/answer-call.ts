@@ -22,14 +22,18 @@ export async function answerCall(
   const id = runIdArg(args, usage);
   const store = await ctx.store();
   const exec = await pickWaiting(store, await loadRunView(store, id), str(args, 'call'), usage.split(' ')[1]);
-  const given = typeof input === 'function' ? input(exec) : input;
+  const given: AnswerInput & { by?: string | null } = typeof input === 'function' ? input(exec) : input;
+  return recordAndResume(ctx, exec, given, channel, str(args, 'by') ?? given.by ?? undefined);
+}
+
+/** Checks the answer against the call, records it for the call's current ask, says so, and resumes the run. */
+export async function recordAndResume(ctx: Context, exec: Execution, given: AnswerInput, channel: Channel, by?: string): Promise<number> {
   const fields = buildAnswer(exec, given);
-  const named = (given as { by?: string | null }).by ?? undefined;
-  const by = responder(str(args, 'by') ?? named, ctx.project.root, ctx.env);
-  await store.recordAnswer({ runId: id, key: exec.key, ask: exec.ask, ...fields, responder: by, channel });
+  const who = responder(by, ctx.project.root, ctx.env);
+  await (await ctx.store()).recordAnswer({ runId: exec.runId, key: exec.key, ask: exec.ask, ...fields, responder: who, channel });
   const what = fields.decisions ? `decisions ${JSON.stringify(Object.fromEntries(Object.entries(fields.decisions).map(([k, v]) => [k, v.value])))}` : (fields.verdict ?? fields.status);
-  ctx.out(`run ${id} call ${exec.key}: answered ${what} by ${by}`);
-  return resumeAfterAnswer(ctx, id);
+  ctx.out(`run ${exec.runId} call ${exec.key}: answered ${what} by ${who}`);
+  return resumeAfterAnswer(ctx, exec.runId);
 }
 
 /**

@@ -2,13 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { loadAgent } from '@shop/core/agents/agent-def';
 import { checkpointInstructions } from '@shop/core/agents/checkpoint-agent';
-import { buildAnswer } from '@shop/core/decisions/build-answer';
 import type { PauseSpec } from '@shop/core/decisions/decision-spec';
 import { ExitCode, UsageError } from '@shop/core/errors';
 import { responder } from '@shop/core/project/responder';
 import { readSignal, signalPath } from '@shop/core/signals/signal';
 import type { Execution, Run } from '@shop/core/types';
-import { refuseAgents } from '../answer-call.js';
+import { recordAndResume, refuseAgents } from '../answer-call.js';
 import { flag, runIdArg, str } from '../args.js';
 import { Asker } from '../asker.js';
 import { openClaude } from '../claude-session.js';
@@ -98,10 +97,5 @@ async function decidePause(ctx: Context, run: Run, exec: Execution, by: string |
   } finally {
     asker.close();
   }
-  const fields = buildAnswer(exec, input);
-  const store = await ctx.store();
-  const who = responder(by, ctx.project.root, ctx.env);
-  await store.recordAnswer({ runId: run.id, key: exec.key, ask: exec.ask, ...fields, responder: who, channel: 'continue' });
-  ctx.out(`recorded ${input.status ?? 'answers'} by ${who}`);
-  return resumeAfterAnswer(ctx, run.id);
+  return recordAndResume(ctx, exec, input, 'continue', by);
 }
