@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { userInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { LogJsonSchema, PendingJsonSchema } from '../../packages/cli/src/json-shapes.js';
+import { InboxRowJsonSchema, LogJsonSchema } from '../../packages/cli/src/json-shapes.js';
 import { lines, makeProject, runId, until, type Project } from './harness.js';
 
 /** Who answered what, through which channel; a late answer is a conflict; no file an agent can write answers a pause; the inbox. */
@@ -170,7 +170,7 @@ describe('shop inbox / shop list --waiting', () => {
     const json = p.shop(['inbox', '--json']);
     expect(json.code).toBe(0);
     const rows = JSON.parse(json.stdout);
-    for (const row of rows) PendingJsonSchema.parse(row);
+    for (const row of rows) InboxRowJsonSchema.strict().parse(row);
     expect(rows).toEqual([
       expect.objectContaining({ run: a, spec: 'guarded', key: '1', kind: 'run', agent: 'coder', awaiting: 'review', question: 'Review the diff?',
         answer_with: [`shop continue ${a}`, `shop approve ${a} [--message "…"]`, `shop reject ${a} "feedback"`] }),

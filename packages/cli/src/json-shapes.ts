@@ -41,6 +41,9 @@ export const PendingJsonSchema = z.object({
   answer_with: z.array(z.string()),
 });
 
+/** One row of `shop inbox --json` / `shop list --waiting --json`: a pending ask and its run. */
+export const InboxRowJsonSchema = PendingJsonSchema.extend({ run: z.number(), spec: z.string() });
+
 export const RunJsonSchema = z.object({
   id: z.number(),
   spec: z.string(),
@@ -82,5 +85,6 @@ export const LogJsonSchema = z.object({
 
 export type ExecutionJson = z.infer<typeof ExecutionJsonSchema>;
 export type PendingJson = z.infer<typeof PendingJsonSchema>;
+export type InboxRowJson = z.infer<typeof InboxRowJsonSchema>;
 export type RunJson = z.infer<typeof RunJsonSchema>;
 export type EventJson = z.infer<typeof EventJsonSchema>;

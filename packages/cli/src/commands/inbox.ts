@@ -1,4 +1,5 @@
 import { flag } from '../args.js';
+import type { InboxRowJson } from '../json-shapes.js';
 import type { Context } from '../context.js';
 import { pendingJson, printJson } from '../json.js';
 import { firstLine } from '../output.js';
@@ -8,7 +9,7 @@ import { ago, table } from '../table.js';
 /** shop inbox (= shop list --waiting): every pending ask across runs, oldest first. */
 export default async function inbox(args: Parsed, ctx: Context): Promise<number> {
   const waiting = await (await ctx.store()).listWaiting();
-  const rows = waiting.map(({ run, execution }) => ({ run: run.id, spec: run.spec, ...pendingJson(run.id, execution) }));
+  const rows: InboxRowJson[] = waiting.map(({ run, execution }) => ({ run: run.id, spec: run.spec, ...pendingJson(run.id, execution) }));
   if (flag(args, 'json')) {
     printJson(ctx.out, rows);
     return 0;

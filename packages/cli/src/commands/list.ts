@@ -22,7 +22,7 @@ export default async function list(args: Parsed, ctx: Context): Promise<number> 
     return 0;
   }
   if (!rows.length) {
-    ctx.out('no runs yet; start one with: shop run <workflow> [prompt…]');
+    ctx.out(status || flag(args, 'active') ? 'no runs match' : 'no runs yet; start one with: shop run <workflow> [prompt…]');
     return 0;
   }
   const body = rows.map((r) => [
