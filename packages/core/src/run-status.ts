@@ -1,4 +1,3 @@
-import { ConflictError } from './errors.js';
 import type { Run } from './types.js';
 
 /** Whether a live process other than `pid` holds the run's lease. */
@@ -10,10 +9,4 @@ export function ownedByOther(run: Run, pid: number, now: number, isAlive: (pid: 
 export function displayStatus(run: Run, now: number, isAlive: (pid: number) => boolean): string {
   if (run.status !== 'running') return run.status;
   return ownedByOther(run, -1, now, isAlive) ? 'running' : 'interrupted';
-}
-
-export function assertNotEnded(run: Run): void {
-  if (['completed', 'stuck', 'failed'].includes(run.status)) {
-    throw new ConflictError(`run ${run.id} has already ended (${run.status}${run.reason ? `: ${run.reason}` : ''})`);
-  }
 }

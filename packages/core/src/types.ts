@@ -5,6 +5,9 @@ export type CallKind = 'run' | 'pause' | 'sh' | 'now';
 
 export const endedStatuses: readonly RunStatus[] = ['completed', 'stuck', 'failed'];
 
+/** Completed, stuck or failed: nothing drives the run any more (a failed one may be retried). */
+export const hasEnded = (run: { status: RunStatus }): boolean => endedStatuses.includes(run.status);
+
 export interface Run {
   id: number;
   spec: string;

@@ -1,5 +1,5 @@
 import type { SignalSource } from '../signals/signal-source.js';
-import type { Execution, Run } from '../types.js';
+import { hasEnded, type Execution, type Run } from '../types.js';
 import type { AgentStep } from './agent-step.js';
 import { checkAnswer } from './check-answer.js';
 import { ended, value, type CallResult } from './outcome.js';
@@ -40,7 +40,7 @@ export class HumanWait {
         continue;
       }
       const current = await store.getRun(this.run.id);
-      if (current && ['stuck', 'failed', 'completed'].includes(current.status)) return { kind: 'end', outcome: ended(current) };
+      if (current && hasEnded(current)) return { kind: 'end', outcome: ended(current) };
       // A retried run (failed → running) replays into a call that still waits: mark the run
       // waiting again, or no one could answer it.
       if (current?.status === 'running') {

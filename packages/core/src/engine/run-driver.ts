@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import { AgentError, NonDeterminismError, ShopError } from '../errors.js';
 import { LuaWorkflow, type Step } from '../lua/lua-workflow.js';
 import { describeIssues, fingerprint, WorkflowConfigSchema, type HostRequest, type WorkflowConfig } from '../lua/requests.js';
-import type { AgentMetrics, Execution, Run } from '../types.js';
+import { hasEnded, type AgentMetrics, type Execution, type Run } from '../types.js';
 import { AgentStep } from './agent-step.js';
 import { HumanWait } from './human-wait.js';
 import { recordOnce, startPause } from './record-steps.js';
@@ -136,7 +136,7 @@ export class RunDriver {
 
   private async afterAbort(): Promise<DriveOutcome> {
     const current = await this.ports.store.getRun(this.run.id);
-    return current && ['stuck', 'failed', 'completed'].includes(current.status) ? ended(current) : { status: 'interrupted' };
+    return current && hasEnded(current) ? ended(current) : { status: 'interrupted' };
   }
 
   private async flushLogs() {

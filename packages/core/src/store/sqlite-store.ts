@@ -2,8 +2,9 @@ import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConflictError, NotFoundError } from '../errors.js';
-import type { AgentMetrics, Answer, Run, RunEvent } from '../types.js';
+import { hasEnded, type AgentMetrics, type Answer, type Run, type RunEvent } from '../types.js';
 import { toAnswer, toEvent, toExecution, toRun, type Row } from './rows.js';
+import { ownedByOther } from '../run-status.js';
 import { prepare, type Statements } from './statements.js';
 import type { EventInput, NewExecution, NewRun, RunFilter, RunWithWaiting, Store } from './store.js';
 
@@ -76,7 +77,7 @@ class SqliteStore implements Store {
     return rows
       .map(toRun)
       .filter((r) => (filter.status ? r.status === filter.status : true))
-      .filter((r) => (filter.active ? !['completed', 'stuck', 'failed'].includes(r.status) : true))
+      .filter((r) => (filter.active ? !hasEnded(r) : true))
       .map((r) => {
         const w = waiting.get(r.id);
         return { ...r, waiting: w ? toExecution(w) : null, costUsd: costs.get(r.id) ?? 0 };
@@ -112,9 +113,8 @@ class SqliteStore implements Store {
   async acquireLease(runId: number, pid: number, until: number, isAlive: (pid: number) => boolean) {
     this.tx(() => {
       const run = this.mustRun(runId);
-      const owner = run.ownerPid;
-      if (owner != null && owner !== pid && (run.leaseUntil ?? 0) > this.now() && isAlive(owner)) {
-        throw new ConflictError(`run ${runId} is being driven by process ${owner}; wait for it or stop it with: shop stop ${runId} --reason "…"`);
+      if (ownedByOther(run, pid, this.now(), isAlive)) {
+        throw new ConflictError(`run ${runId} is being driven by process ${run.ownerPid}; wait for it or stop it with: shop stop ${runId} --reason "…"`);
       }
       this.stmt.setLease.run(pid, until, this.now(), runId);
     });
