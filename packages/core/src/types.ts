@@ -57,6 +57,14 @@ export interface Execution {
 
 export type Verdict = 'approved' | 'rejected' | 'answer';
 
+/** What replay needs of a recorded call: its identity, and its result once completed. */
+export interface ReplayRecord {
+  key: string;
+  fingerprint: string;
+  status: ExecutionStatus;
+  result: unknown;
+}
+
 /** A person's answer to one ask of a waiting call; immutable once recorded. */
 export interface Answer {
   runId: number;

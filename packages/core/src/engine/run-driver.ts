@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import { AgentError, NonDeterminismError, ShopError } from '../errors.js';
 import { LuaWorkflow, type Step } from '../lua/lua-workflow.js';
 import { describeIssues, fingerprint, WorkflowConfigSchema, type HostRequest, type WorkflowConfig } from '../lua/requests.js';
-import { hasEnded, type AgentMetrics, type Execution, type Run } from '../types.js';
+import { hasEnded, type AgentMetrics, type Execution, type ReplayRecord, type Run } from '../types.js';
 import { AgentStep } from './agent-step.js';
 import { HumanWait } from './human-wait.js';
 import { recordOnce, startPause } from './record-steps.js';
@@ -25,7 +25,7 @@ export interface DriveOptions {
  */
 export class RunDriver {
   private calls = 0;
-  private recorded = new Map<string, Execution>();
+  private recorded = new Map<string, ReplayRecord>();
   private config: WorkflowConfig = {};
   private logs: string[] = [];
   /** Log lines earlier drives recorded; replay reproduces them first, in the same order. */
@@ -53,7 +53,7 @@ export class RunDriver {
   }
 
   private async loop(): Promise<DriveOutcome> {
-    for (const e of await this.ports.store.loadExecutions(this.run.id)) this.recorded.set(e.key, e);
+    for (const r of await this.ports.store.loadReplayLog(this.run.id)) this.recorded.set(r.key, r);
     this.logsRecorded = await this.ports.store.countEvents(this.run.id, 'log');
     let workflow: LuaWorkflow;
     try {
@@ -63,9 +63,14 @@ export class RunDriver {
     }
     let step = workflow.start(this.run.prompt);
     for (;;) {
-      await this.flushLogs();
+      if (this.logs.length) await this.flushLogs();
       if (step.kind === 'done') return this.complete(step.value);
       if (step.kind === 'error') return this.fail(null, step.message, 1);
+      const replayed = this.fromLog(step.request);
+      if (replayed) {
+        step = workflow.resume(replayed.value);
+        continue;
+      }
       const result = await this.fulfil(step);
       if (result.kind === 'end') return result.outcome;
       if (result.kind === 'suspend') return this.suspend(result.execution);
@@ -94,6 +99,18 @@ export class RunDriver {
     });
   }
 
+  /**
+   * The hot path of replay, kept synchronous: the next call is recorded as completed and
+   * matches, so its result comes straight from the log. Anything else goes to fulfil().
+   */
+  private fromLog(req: HostRequest): { value: unknown } | null {
+    if (req.type === 'stuck') return null;
+    const rec = this.recorded.get(String(this.calls + 1));
+    if (rec?.status !== 'completed' || rec.fingerprint !== fingerprint(req)) return null;
+    this.calls++;
+    return { value: rec.result };
+  }
+
   private async fulfil(step: Extract<Step, { kind: 'request' }>): Promise<CallResult> {
     const req = step.request;
     if (req.type === 'stuck') return this.stuck(req.reason);
@@ -108,7 +125,9 @@ export class RunDriver {
     }
     if (rec?.status === 'completed') return value(rec.result);
     try {
-      const result = await this.fulfilLive(key, req, rec);
+      // A call left running, waiting or failed is picked up from its whole record.
+      const whole = rec ? ((await this.ports.store.getExecution(this.run.id, key)) ?? undefined) : undefined;
+      const result = await this.fulfilLive(key, req, whole);
       return result.kind === 'suspend' ? await this.waiting.wait(result.execution) : result;
     } catch (e) {
       if (!(e instanceof ShopError)) throw e;

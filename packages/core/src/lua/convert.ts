@@ -59,7 +59,18 @@ export function pushJs(L: LuaState, value: unknown): void {
     lua.lua_createtable(L, 0, entries.length);
     for (const [k, v] of entries) {
       pushJs(L, v);
-      lua.lua_setfield(L, -2, to_luastring(k));
+      lua.lua_setfield(L, -2, keyString(k));
     }
   } else lua.lua_pushstring(L, to_luastring(String(value)));
+}
+
+/** Table keys repeat (status, summary, session_id …): convert each to a Lua string once. */
+const keyStrings = new Map<string, Uint8Array>();
+function keyString(k: string): Uint8Array {
+  let ls = keyStrings.get(k);
+  if (!ls) {
+    ls = to_luastring(k) as Uint8Array;
+    if (keyStrings.size < 1024) keyStrings.set(k, ls);
+  }
+  return ls;
 }

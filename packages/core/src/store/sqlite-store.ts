@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConflictError, NotFoundError } from '../errors.js';
-import { hasEnded, type AgentMetrics, type Answer, type Run, type RunEvent } from '../types.js';
+import { hasEnded, type AgentMetrics, type Answer, type ReplayRecord, type Run, type RunEvent } from '../types.js';
 import { toAnswer, toEvent, toExecution, toRun, type Row } from './rows.js';
 import { ownedByOther } from '../run-status.js';
 import { prepare, type Statements } from './statements.js';
@@ -95,6 +95,14 @@ class SqliteStore implements Store {
 
   async loadExecutions(runId: number) {
     return (this.stmt.executions.all(runId) as Row[]).map(toExecution);
+  }
+
+  async loadReplayLog(runId: number): Promise<ReplayRecord[]> {
+    // Only what replay compares and returns: the whole rows cost several times as much to read.
+    return (this.stmt.replayLog.all(runId) as Row[]).map((r) => ({
+      key: String(r.call_key), fingerprint: String(r.fingerprint), status: r.status as ReplayRecord['status'],
+      result: r.result == null ? null : JSON.parse(String(r.result)),
+    }));
   }
 
   async getExecution(runId: number, key: string) {

@@ -10,6 +10,7 @@ const SQL = {
   waitingExecutions: `SELECT * FROM executions WHERE status = 'waiting_human' ORDER BY updated_at, run_id, seq`,
   costs: 'SELECT run_id, SUM(cost_usd) AS cost FROM executions GROUP BY run_id',
   executions: 'SELECT * FROM executions WHERE run_id = ? ORDER BY seq',
+  replayLog: 'SELECT call_key, fingerprint, status, result FROM executions WHERE run_id = ? ORDER BY seq',
   getExecution: 'SELECT * FROM executions WHERE run_id = ? AND call_key = ?',
   events: 'SELECT * FROM events WHERE run_id = ? ORDER BY id',
   countEvents: 'SELECT COUNT(*) AS n FROM events WHERE run_id = ? AND type = ?',

@@ -1,5 +1,5 @@
 import type {
-  AgentMetrics, Answer, CallKind, Channel, Execution, Run, RunEvent, RunStatus,
+  AgentMetrics, Answer, CallKind, Channel, Execution, ReplayRecord, Run, RunEvent, RunStatus,
 } from '../types.js';
 
 /**
@@ -14,8 +14,10 @@ export interface Store {
   listRuns(filter?: RunFilter): Promise<RunWithWaiting[]>;
   /** Every call waiting for a person, across runs, oldest ask first. */
   listWaiting(): Promise<{ run: Run; execution: Execution }[]>;
-  /** Every execution of a run, in call order — one query, for replay. */
+  /** Every execution of a run, in call order. */
   loadExecutions(runId: number): Promise<Execution[]>;
+  /** The run's log as replay reads it, in call order — one lean query. */
+  loadReplayLog(runId: number): Promise<ReplayRecord[]>;
   getExecution(runId: number, key: string): Promise<Execution | null>;
   listEvents(runId: number): Promise<RunEvent[]>;
   countEvents(runId: number, type: string): Promise<number>;
