@@ -45,9 +45,6 @@ export class NonDeterminismError extends ShopError {
   }
 }
 
-/** A Lua error raised by the workflow itself (message carries file:line). */
-export class WorkflowError extends ShopError {}
-
 /** An agent process failed: bad exit, no signal, is_error, timeout, missing binary. */
 export class AgentError extends ShopError {
   constructor(message: string, readonly metrics?: { costUsd: number | null; numTurns: number | null; durationMs: number | null }) {
