@@ -1,35 +1,43 @@
--- Shop store schema. Applied by packages/core/src/store/open-store.ts; PRAGMA user_version
--- holds the schema version so later versions can migrate an existing .shop/shop.db.
+-- Shop store schema, version 2. Applied by packages/core/src/store/migrate.ts to a new store;
+-- an older one is migrated there step by step. PRAGMA user_version holds the version.
 -- Times are milliseconds since the epoch. JSON columns hold JSON text.
 
 CREATE TABLE IF NOT EXISTS runs (
-  id            INTEGER PRIMARY KEY AUTOINCREMENT,
-  spec          TEXT    NOT NULL,             -- workflow name (file stem)
-  workflow_path TEXT    NOT NULL,
-  prompt        TEXT    NOT NULL,
-  status        TEXT    NOT NULL CHECK (status IN ('running','waiting_human','completed','stuck','failed')),
-  workspace     TEXT    NOT NULL,             -- where agents run (project root or worktree)
-  branch        TEXT,                         -- worktree branch, if any
-  reason        TEXT,                         -- why it is stuck / failed
-  result        TEXT,                         -- JSON: workflow's return value
-  seed          INTEGER NOT NULL,             -- math.random seed (replay-stable)
-  owner_pid     INTEGER,                      -- process driving it now
-  lease_until   INTEGER,                      -- owner's lease; past it the run is "interrupted"
-  created_at    INTEGER NOT NULL,
-  updated_at    INTEGER NOT NULL,
-  ended_at      INTEGER
+  id              INTEGER PRIMARY KEY AUTOINCREMENT,
+  spec            TEXT    NOT NULL,             -- workflow name (file stem)
+  workflow_path   TEXT    NOT NULL,
+  workflow_hash   TEXT,                         -- hash of the workflow file the run started with
+  prompt          TEXT    NOT NULL,
+  status          TEXT    NOT NULL CHECK (status IN ('running','waiting_human','completed','stuck','failed')),
+  workspace       TEXT    NOT NULL,             -- where agents run (project root or worktree)
+  branch          TEXT,                         -- worktree branch, if any
+  reason          TEXT,                         -- why it is stuck / failed
+  result          TEXT,                         -- JSON: workflow's return value
+  seed            INTEGER NOT NULL,             -- math.random seed (replay-stable)
+  owner_token     TEXT,                         -- the driver that owns the run (fencing token)
+  owner_host      TEXT,
+  owner_pid       INTEGER,
+  owner_pid_start TEXT,                         -- the owner process's start time (pid reuse guard)
+  lease_until     INTEGER,                      -- owner's lease; past it the run is "interrupted"
+  stop_reason     TEXT,                         -- shop stop: recorded here, carried out by the owner
+  stop_by         TEXT,
+  stop_at         INTEGER,
+  created_at      INTEGER NOT NULL,
+  updated_at      INTEGER NOT NULL,
+  ended_at        INTEGER
 );
 CREATE INDEX IF NOT EXISTS runs_status ON runs(status);
 
--- One row per host call of a run, keyed by the call path ("1", "2", later "4/2/1").
+-- One row per host call of a run, keyed by the call path ("1", "2", "4/2/1").
 CREATE TABLE IF NOT EXISTS executions (
   run_id        INTEGER NOT NULL REFERENCES runs(id),
   call_key      TEXT    NOT NULL,
   seq           INTEGER NOT NULL,             -- order of first appearance
-  kind          TEXT    NOT NULL,             -- run | pause | sh | now
+  kind          TEXT    NOT NULL,             -- run | pause | sh | now | patch | parallel
   agent         TEXT,
   fingerprint   TEXT    NOT NULL,             -- what replay compares
   status        TEXT    NOT NULL CHECK (status IN ('running','waiting_human','completed','failed')),
+  delivered     INTEGER,                      -- order in which its result was handed to Lua
   session_id    TEXT,
   cwd           TEXT,                         -- directory the agent session lives in
   prompt        TEXT,
@@ -43,6 +51,7 @@ CREATE TABLE IF NOT EXISTS executions (
   num_turns     INTEGER,
   duration_ms   INTEGER,
   pid           INTEGER,                      -- agent process (group leader) while running
+  pid_start     TEXT,                         -- its start time (pid reuse guard)
   attempts      INTEGER NOT NULL DEFAULT 1,
   ask           INTEGER NOT NULL DEFAULT 0,   -- how many times it has waited for a person
   started_at    INTEGER NOT NULL,
@@ -52,6 +61,10 @@ CREATE TABLE IF NOT EXISTS executions (
 );
 -- Call order: replay loads by it, and each new call takes MAX(seq) + 1.
 CREATE INDEX IF NOT EXISTS executions_order ON executions(run_id, seq);
+-- Delivery order: each completion takes MAX(delivered) + 1.
+CREATE INDEX IF NOT EXISTS executions_delivered ON executions(run_id, delivered);
+-- Open calls (inbox, list), without scanning every finished one.
+CREATE INDEX IF NOT EXISTS executions_open ON executions(status, run_id) WHERE status IN ('running','waiting_human');
 
 -- Human answers: one per ask (a call may wait several times), immutable; the primary key
 -- makes the first one win. The feedback travels in the same row as the verdict.

@@ -4,7 +4,7 @@ import { lines, makeProject, runId } from './harness.js';
 const FEATURE = 'workflows/feature.lua';
 const REASON =
   'non-determinism at call 1: the log recorded run("architect") but the workflow now calls run("planner"); ' +
-  'the workflow changed since this run started — restore it or start a new run';
+  'the workflow changed since this run started — restore it, guard the change with patched(), or start a new run';
 
 describe('replay against a changed workflow', () => {
   it('fails with a non-determinism error naming the call and both versions, touching no agent', () => {

@@ -1,13 +1,13 @@
-import { buildAnswer, type AnswerInput } from '@shop/core/decisions/build-answer';
+import type { AnswerInput } from '@shop/core/decisions/build-answer';
 import { UsageError } from '@shop/core/errors';
+import { recordAnswer } from '@shop/core/operations/answer';
+import { loadRunView, pickWaiting } from '@shop/core/operations/run-view';
 import { responder } from '@shop/core/project/responder';
 import type { Channel, Execution } from '@shop/core/types';
 import { runIdArg, str } from './args.js';
 import type { Context } from './context.js';
+import { enginePorts, resumeAfterAnswer } from './drive-here.js';
 import type { Parsed } from './registry.js';
-import { loadRunView } from './run-view.js';
-import { resumeAfterAnswer } from './resume-after-answer.js';
-import { pickWaiting } from './waiting.js';
 
 /**
  * Every answering command ends here: pick the waiting call, check the answer against it
@@ -28,12 +28,12 @@ export async function answerCall(
 
 /** Checks the answer against the call, records it for the call's current ask, says so, and resumes the run. */
 export async function recordAndResume(ctx: Context, exec: Execution, given: AnswerInput, channel: Channel, by?: string): Promise<number> {
-  const fields = buildAnswer(exec, given);
+  const ports = await enginePorts(ctx);
   const who = responder(by, ctx.project.root, ctx.env);
-  await (await ctx.store()).recordAnswer({ runId: exec.runId, key: exec.key, ask: exec.ask, ...fields, responder: who, channel });
+  const { fields, handedTo } = await recordAnswer(ports, exec, given, channel, who);
   const what = fields.decisions ? `decisions ${JSON.stringify(Object.fromEntries(Object.entries(fields.decisions).map(([k, v]) => [k, v.value])))}` : (fields.verdict ?? fields.status);
   ctx.out(`run ${exec.runId} call ${exec.key}: answered ${what} by ${who}`);
-  return resumeAfterAnswer(ctx, exec.runId);
+  return resumeAfterAnswer(ctx, ports, exec.runId, handedTo);
 }
 
 /**

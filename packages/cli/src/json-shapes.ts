@@ -8,9 +8,17 @@ const iso = z.string().nullable();
 
 export const ExecutionJsonSchema = z.object({
   key: z.string(),
-  kind: z.enum(['run', 'pause', 'sh', 'now']),
+  /** Order of first appearance. */
+  seq: z.number(),
+  kind: z.enum(['run', 'pause', 'sh', 'now', 'patch', 'parallel']),
   agent: z.string().nullable(),
   status: z.enum(['running', 'waiting_human', 'completed', 'failed']),
+  /** What replay compares: the call, and a hash of its prompt and options (or spec, or command). */
+  fingerprint: z.string(),
+  /** The order in which its result was handed to the workflow (replay follows it); null until then. */
+  delivered: z.number().nullable(),
+  request: z.unknown(),
+  prompt: z.string().nullable(),
   session_id: z.string().nullable(),
   cwd: z.string().nullable(),
   awaiting: z.string().nullable(),
@@ -57,6 +65,9 @@ export const RunJsonSchema = z.object({
   reason: z.string().nullable(),
   result: z.unknown(),
   cost_usd: z.number(),
+  /** math.random's seed (replay-stable), and the hash of the workflow file the run started with. */
+  seed: z.number(),
+  workflow_hash: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
   ended_at: iso,

@@ -1,17 +1,19 @@
-import { isAlive } from '@shop/core/agents/process-group';
 import { callDecisions, requestId } from '@shop/core/decisions/call-decisions';
-import { displayStatus } from '@shop/core/run-status';
+import { displayStatus, nodeLiveness, type Liveness } from '@shop/core/run-status';
 import type { Execution, Run, RunEvent } from '@shop/core/types';
 import type { EventJson, ExecutionJson, PendingJson, RunJson } from './json-shapes.js';
 import { answerHint } from './output.js';
 
 const iso = (t: number | null) => (t == null ? null : new Date(t).toISOString());
 
+let liveness: Liveness | null = null;
+
 export function runJson(run: Run, waiting: Execution | null, costUsd: number, lastAgent: string | null = null): RunJson {
+  liveness ??= nodeLiveness();
   return {
     id: run.id,
     spec: run.spec,
-    status: displayStatus(run, Date.now(), isAlive) as RunJson['status'],
+    status: displayStatus(run, liveness) as RunJson['status'],
     prompt: run.prompt,
     workspace: run.workspace,
     branch: run.branch,
@@ -21,6 +23,8 @@ export function runJson(run: Run, waiting: Execution | null, costUsd: number, la
     reason: run.reason,
     result: run.result,
     cost_usd: costUsd,
+    seed: run.seed,
+    workflow_hash: run.workflowHash,
     created_at: iso(run.createdAt)!,
     updated_at: iso(run.updatedAt)!,
     ended_at: iso(run.endedAt),
@@ -29,7 +33,8 @@ export function runJson(run: Run, waiting: Execution | null, costUsd: number, la
 
 export function executionJson(e: Execution): ExecutionJson {
   return {
-    key: e.key, kind: e.kind, agent: e.agent, status: e.status, session_id: e.sessionId, cwd: e.cwd,
+    key: e.key, seq: e.seq, kind: e.kind, agent: e.agent, status: e.status, fingerprint: e.fingerprint, delivered: e.delivered,
+    request: e.request, prompt: e.prompt, session_id: e.sessionId, cwd: e.cwd,
     awaiting: e.awaiting, waiting_for: e.waitingFor, result: e.result, error: e.error,
     cost_usd: e.costUsd, num_turns: e.numTurns, duration_ms: e.durationMs, attempts: e.attempts,
     started_at: iso(e.startedAt), finished_at: iso(e.finishedAt),

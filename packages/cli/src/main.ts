@@ -62,5 +62,19 @@ export async function main(argv: string[]): Promise<void> {
   } finally {
     ctx.close();
   }
+  await flushed(process.stdout);
+  await flushed(process.stderr);
+  // Exit explicitly (a watcher or a timer left behind must not keep the process alive), but
+  // only once the output is with the OS: process.exit() drops what a pipe has not taken yet.
   process.exit(code);
+}
+
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  if (!stream.writableLength || stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => resolve();
+    stream.once('drain', done);
+    stream.once('error', done);
+    stream.once('close', done);
+  });
 }

@@ -18,14 +18,22 @@ export function printingNotifier(out: (line: string) => void): Notifier {
         case 'resumed':
           return out(`  [${n.key}] answered${n.by ? ` by ${n.by}` : ''}; resuming`);
         case 'log':
-          return out(`  log: ${n.message}`);
+          return out(`  log${n.key ? ` [${n.key}]` : ''}: ${n.message}`);
       }
     },
   };
 }
 
-/** How to answer a waiting call, as exact commands (what each verdict does comes from the matrix). */
-export function answerHint(runId: number, exec: Execution): string[] {
+/**
+ * How to answer a waiting call, as exact commands (what each verdict does comes from the
+ * matrix). With `several`, every command names the call (--call), as it must then.
+ */
+export function answerHint(runId: number, exec: Execution, several = false): string[] {
+  const hint = answerLines(runId, exec);
+  return several ? hint.map((l) => l.replace(new RegExp(`(shop \\w+ ${runId})`), `$1 --call ${exec.key}`)) : hint;
+}
+
+function answerLines(runId: number, exec: Execution): string[] {
   if (exec.kind === 'pause') {
     const spec = exec.request as { decisions?: { id: string }[] } | null;
     const ids = spec?.decisions?.map((d) => d.id) ?? [];
@@ -55,10 +63,15 @@ export function printOutcome(runId: number, outcome: DriveOutcome, out: (line: s
     case 'completed':
       out(`run ${runId} completed${outcome.result != null ? `: ${JSON.stringify(outcome.result)}` : ''}`);
       return ExitCode.ok;
-    case 'waiting_human':
-      out(describeWaiting(runId, outcome.execution));
-      for (const line of answerHint(runId, outcome.execution)) out(line);
+    case 'waiting_human': {
+      const several = outcome.waiting.length > 1;
+      if (several) out(`run ${runId} is waiting for people: ${outcome.waiting.length} asks`);
+      for (const exec of outcome.waiting) {
+        out(several ? `call ${exec.key}: ${describeWaiting(runId, exec).replace(/^run \d+ is waiting for a person /, '')}` : describeWaiting(runId, exec));
+        for (const line of answerHint(runId, exec, several)) out(line);
+      }
       return ExitCode.waiting;
+    }
     case 'stuck':
       out(`run ${runId} is stuck: ${outcome.reason}`);
       return ExitCode.stuck;
@@ -66,8 +79,11 @@ export function printOutcome(runId: number, outcome: DriveOutcome, out: (line: s
       err(`shop: run ${runId} failed: ${outcome.reason}`);
       return outcome.exitCode || ExitCode.failed;
     case 'interrupted':
-      err(`shop: run ${runId} interrupted; pick it up with: shop resume ${runId}`);
-      return ExitCode.failed;
+      err(`shop: run ${runId} interrupted; its agents were stopped; pick it up with: shop resume ${runId}`);
+      return ExitCode.interrupted;
+    case 'lost':
+      err(`shop: run ${runId} was taken over by another driver while this one was not running (its lease ran out); this one stopped without writing; see: shop status ${runId}`);
+      return ExitCode.conflict;
   }
 }
 

@@ -10,6 +10,7 @@ export const ExitCode = {
   stuck: 4,
   notFound: 5,
   conflict: 6,
+  interrupted: 130,
 } as const;
 
 export class ShopError extends Error {
@@ -31,6 +32,17 @@ export class ConflictError extends ShopError {
   override readonly exitCode = ExitCode.conflict;
 }
 
+/**
+ * A driver's write was refused because another driver took the run over (its lease had
+ * expired: a sleeping laptop, a SIGSTOP). The driver stops without writing anything more.
+ */
+export class LostOwnershipError extends ShopError {
+  override readonly exitCode = ExitCode.conflict;
+  constructor(readonly runId: number) {
+    super(`run ${runId} was taken over by another driver while this one was not running; this one stopped without writing (see: shop status ${runId})`);
+  }
+}
+
 /** The workflow made a different call than the log recorded under the same key. */
 export class NonDeterminismError extends ShopError {
   constructor(
@@ -39,8 +51,8 @@ export class NonDeterminismError extends ShopError {
     readonly attempted: string,
   ) {
     super(
-      `non-determinism at call ${key}: the log recorded ${recorded} but the workflow now calls ${attempted}; ` +
-        `the workflow changed since this run started — restore it or start a new run`,
+      `non-determinism at call ${key}: the log recorded ${recorded} but the workflow now ${attempted}; ` +
+        `the workflow changed since this run started — restore it, guard the change with patched(), or start a new run`,
     );
   }
 }

@@ -1,12 +1,19 @@
+import { hostname } from 'node:os';
+import { processStart, sameProcess } from './agents/process-group.js';
+import { liveOwner } from './engine/ownership.js';
+import type { EnginePorts } from './engine/ports.js';
 import type { Run } from './types.js';
 
-/** Whether a live process other than `pid` holds the run's lease. */
-export function ownedByOther(run: Run, pid: number, now: number, isAlive: (pid: number) => boolean): boolean {
-  return run.ownerPid != null && run.ownerPid !== pid && (run.leaseUntil ?? 0) > now && isAlive(run.ownerPid);
+/** What telling a live owner from a gone one needs: this host, process checks, the time. */
+export type Liveness = Pick<EnginePorts, 'self' | 'processAlive' | 'clock'>;
+
+/** This process's view, for commands that only read the store. */
+export function nodeLiveness(): Liveness {
+  return { self: { host: hostname(), pid: process.pid, pidStart: processStart(process.pid) }, processAlive: sameProcess, clock: { now: () => Date.now() } };
 }
 
 /** A running run whose driver is gone (lease expired or process dead) is shown as "interrupted". */
-export function displayStatus(run: Run, now: number, isAlive: (pid: number) => boolean): string {
+export function displayStatus(run: Run, liveness: Liveness): string {
   if (run.status !== 'running') return run.status;
-  return ownedByOther(run, -1, now, isAlive) ? 'running' : 'interrupted';
+  return liveOwner(liveness, run) ? 'running' : 'interrupted';
 }

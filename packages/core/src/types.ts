@@ -1,7 +1,7 @@
 /** Domain records shared by the store, the engine and the CLI. */
 export type RunStatus = 'running' | 'waiting_human' | 'completed' | 'stuck' | 'failed';
 export type ExecutionStatus = 'running' | 'waiting_human' | 'completed' | 'failed';
-export type CallKind = 'run' | 'pause' | 'sh' | 'now';
+export type CallKind = 'run' | 'pause' | 'sh' | 'now' | 'patch' | 'parallel';
 
 export const endedStatuses: readonly RunStatus[] = ['completed', 'stuck', 'failed'];
 
@@ -19,8 +19,11 @@ export interface Run {
   reason: string | null;
   result: unknown;
   seed: number;
-  ownerPid: number | null;
-  leaseUntil: number | null;
+  /** Hash of the workflow file the run started with (null for runs recorded before v2). */
+  workflowHash: string | null;
+  owner: RunOwner | null;
+  /** `shop stop` recorded, for the owner to carry out. */
+  stop: { reason: string; by: string; at: number } | null;
   createdAt: number;
   updatedAt: number;
   endedAt: number | null;
@@ -34,6 +37,8 @@ export interface Execution {
   agent: string | null;
   fingerprint: string;
   status: ExecutionStatus;
+  /** The order in which its result was handed to Lua (replay hands them in the same order). */
+  delivered: number | null;
   sessionId: string | null;
   cwd: string | null;
   prompt: string | null;
@@ -47,6 +52,7 @@ export interface Execution {
   numTurns: number | null;
   durationMs: number | null;
   pid: number | null;
+  pidStart: string | null;
   attempts: number;
   /** How many times this call has waited for a person; answers are keyed by it. */
   ask: number;
@@ -57,12 +63,24 @@ export interface Execution {
 
 export type Verdict = 'approved' | 'rejected' | 'answer';
 
-/** What replay needs of a recorded call: its identity, and its result once completed. */
+/** The driver holding a run: a token per driver (fencing), where it runs, and its lease. */
+export interface RunOwner {
+  token: string;
+  host: string;
+  pid: number;
+  /** The process's start time, so a reused pid is never taken for the owner. */
+  pidStart: string | null;
+  leaseUntil: number;
+}
+
+/** What replay needs of a recorded call: its identity, and its result once delivered. */
 export interface ReplayRecord {
   key: string;
+  kind: CallKind;
   fingerprint: string;
   status: ExecutionStatus;
   result: unknown;
+  delivered: number | null;
 }
 
 /** A person's answer to one ask of a waiting call; immutable once recorded. */
@@ -87,7 +105,7 @@ export interface DecisionAnswer {
   comment: string | null;
 }
 
-export type Channel = 'cli' | 'signal' | 'continue' | 'tui' | 'engine' | 'agent';
+export type Channel = 'cli' | 'signal' | 'continue' | 'tui' | 'engine' | 'agent' | 'worker';
 
 export interface RunEvent {
   id: number;

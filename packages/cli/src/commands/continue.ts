@@ -7,6 +7,8 @@ import { ExitCode, UsageError } from '@shop/core/errors';
 import { responder } from '@shop/core/project/responder';
 import { readSignal, signalPath } from '@shop/core/signals/signal';
 import type { Execution, Run } from '@shop/core/types';
+import { liveOwner } from '@shop/core/engine/ownership';
+import { loadRunView, pickWaiting } from '@shop/core/operations/run-view';
 import { recordAndResume, refuseAgents } from '../answer-call.js';
 import { flag, runIdArg, str } from '../args.js';
 import { Asker } from '../asker.js';
@@ -14,9 +16,7 @@ import { openClaude } from '../claude-session.js';
 import type { Context } from '../context.js';
 import { promptDecisions } from '../decision-prompts.js';
 import type { Parsed } from '../registry.js';
-import { resumeAfterAnswer } from '../resume-after-answer.js';
-import { loadRunView } from '../run-view.js';
-import { pickWaiting } from '../waiting.js';
+import { enginePorts, resumeAfterAnswer } from '../drive-here.js';
 
 /**
  * shop continue <id>: for an agent's NEEDS_HUMAN, open its own Claude session in this
@@ -54,12 +54,14 @@ async function openSession(ctx: Context, run: Run, exec: Execution, by: string |
   }
   // The agent's new signal is the answer; the trail still says who gave it, and where.
   const who = responder(by, ctx.project.root, ctx.env);
-  await (await ctx.store()).appendEvent(run.id, {
+  const ports = await enginePorts(ctx);
+  await ports.store.appendEvent(null, run.id, {
     type: 'human_answered', key: exec.key, actor: who, channel: 'continue',
     data: { ask: exec.ask, via: 'session', session_id: exec.sessionId, status: read.signal.status },
   });
   ctx.out(`${exec.agent} reported ${read.signal.status}; resuming run ${run.id}`);
-  return resumeAfterAnswer(ctx, run.id);
+  const now = await ports.store.getRun(run.id);
+  return resumeAfterAnswer(ctx, ports, run.id, now ? liveOwner(ports, now) : null);
 }
 
 /** A built-in _checkpoint session to review the workspace; its conclusion is only a recommendation. */
@@ -75,7 +77,7 @@ async function reviewSession(ctx: Context, run: Run, exec: Execution): Promise<v
   const store = await ctx.store();
   const read = readSignal(reviewFile);
   const advice = read.kind === 'ok' ? `${read.signal.status}${read.signal.reason || read.signal.summary ? ` — ${read.signal.reason ?? read.signal.summary}` : ''}` : null;
-  await store.appendEvent(run.id, { type: 'review_session', key: exec.key, actor: '_checkpoint', channel: 'continue', data: { session_id: sessionId, recommendation: advice } });
+  await store.appendEvent(null, run.id, { type: 'review_session', key: exec.key, actor: '_checkpoint', channel: 'continue', data: { session_id: sessionId, recommendation: advice } });
   ctx.out(advice ? `The review session recommends: ${advice}` : 'The review session made no recommendation.');
   ctx.out('The decision is yours:');
 }

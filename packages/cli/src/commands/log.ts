@@ -1,7 +1,7 @@
 import { flag, runIdArg } from '../args.js';
 import type { Context } from '../context.js';
 import { eventJson, executionJson, printJson, runJson } from '../json.js';
-import { loadRunView } from '../run-view.js';
+import { loadRunView } from '@shop/core/operations/run-view';
 import type { Parsed } from '../registry.js';
 
 /** shop log <id> [--json]: the audit trail, in order. */

@@ -6,6 +6,5 @@ import type { Parsed } from '../registry.js';
 /** shop resume <id>: replay the run from its log and drive it on (after a crash, or to retry a failure). */
 export default async function resume(args: Parsed, ctx: Context): Promise<number> {
   const id = runIdArg(args, 'shop resume <id> [--wait]');
-  const ports = await enginePorts(ctx);
-  return driveHere(ctx, ports, id, flag(args, 'wait'));
+  return driveHere(ctx, await enginePorts(ctx), id, flag(args, 'wait'));
 }

@@ -1,6 +1,6 @@
-import { LuaWorkflow } from '@shop/core/lua/lua-workflow';
-import { createRun } from '@shop/core/engine/drive';
+import { createRun } from '@shop/core/engine/drive-run';
 import { UsageError } from '@shop/core/errors';
+import { checkWorkflow } from '@shop/core/lua/check-workflow';
 import { addWorktree, assertGitRepo } from '@shop/core/project/worktree';
 import { resolveWorkflow } from '@shop/core/project/workflows';
 import { responder } from '@shop/core/project/responder';
@@ -17,25 +17,25 @@ export default async function run(args: Parsed, ctx: Context): Promise<number> {
   if (!name) throw new UsageError('missing workflow name; usage: shop run <workflow> [prompt…] (see workflows/*.lua)');
   const wf = resolveWorkflow(ctx.project, name);
   // Bad Lua is bad input: refuse it before a run exists.
-  const source = readFileSync(wf.path, 'utf8');
-  new LuaWorkflow(source, basename(wf.path), { log() {}, context: () => ({}), config: () => null, random: Math.random, reseed() {} });
+  checkWorkflow(readFileSync(wf.path, 'utf8'), basename(wf.path));
   if (flag(args, 'worktree')) assertGitRepo(ctx.project.root);
 
   const ports = await enginePorts(ctx);
-  let run = await createRun(ports, {
+  const { run, owner } = await createRun(ports, {
     spec: wf.spec, workflowPath: wf.path, prompt: words.join(' '), workspace: ctx.project.root, actor: responder(undefined, ctx.project.root, ctx.env),
   });
   ctx.out(`run ${run.id} started (${run.spec})`);
   if (flag(args, 'worktree')) {
-    const store = await ctx.store();
     try {
       const tree = addWorktree(ctx.project.root, ctx.project.worktreesDir, run.id);
-      await store.setWorkspace(run.id, tree.path, tree.branch);
+      await ports.store.setWorkspace(owner.token, run.id, tree.path, tree.branch);
       ctx.out(`  worktree ${tree.path} on branch ${tree.branch}`);
     } catch (e) {
-      await store.finishRun(run.id, 'failed', { reason: (e as Error).message }, { type: 'failed', actor: 'shop', channel: 'cli' });
+      const reason = (e as Error).message;
+      await ports.store.finishRun(owner.token, run.id, { status: 'failed', reason, event: { type: 'failed', actor: 'shop', channel: 'cli', data: { reason } } });
+      await owner.release(false);
       throw e;
     }
   }
-  return driveHere(ctx, ports, run.id, flag(args, 'wait'));
+  return driveHere(ctx, ports, run.id, flag(args, 'wait'), owner);
 }

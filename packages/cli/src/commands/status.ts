@@ -1,7 +1,7 @@
 import { ConflictError } from '@shop/core/errors';
 import { flag, runIdArg } from '../args.js';
 import type { Context } from '../context.js';
-import { loadRunView } from '../run-view.js';
+import { loadRunView } from '@shop/core/operations/run-view';
 import { executionJson, pendingJson, printJson, runJson } from '../json.js';
 import { answerHint, describeWaiting, firstLine } from '../output.js';
 import type { Parsed } from '../registry.js';

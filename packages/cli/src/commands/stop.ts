@@ -1,28 +1,21 @@
-import { isAlive, killGroup } from '@shop/core/agents/process-group';
-import { ConflictError } from '@shop/core/errors';
+import { describeOwner } from '@shop/core/engine/ownership';
+import { stopRun } from '@shop/core/operations/stop-run';
 import { responder } from '@shop/core/project/responder';
 import { runIdArg, str } from '../args.js';
 import type { Context } from '../context.js';
+import { enginePorts } from '../drive-here.js';
 import type { Parsed } from '../registry.js';
-import { loadRunView } from '../run-view.js';
 
-/** shop stop <id> --reason R: the run ends stuck; its agent's process group and driver are stopped. */
+/**
+ * shop stop <id> --reason R: records the stop; the run's driver (if one is live) kills its
+ * agents and ends the run stuck within about a second, otherwise it is ended here.
+ */
 export default async function stop(args: Parsed, ctx: Context): Promise<number> {
   const id = runIdArg(args, 'shop stop <id> --reason R');
-  const store = await ctx.store();
-  const { run, executions } = await loadRunView(store, id);
   const by = responder(str(args, 'by'), ctx.project.root, ctx.env);
   const reason = str(args, 'reason') ?? `stopped by ${by}`;
-  const stopped = await store.finishRun(id, 'stuck', { reason }, { type: 'stopped', actor: by, channel: 'cli', data: { reason } });
-  if (!stopped) throw new ConflictError(`run ${id} has already ended (${run.status}${run.reason ? `: ${run.reason}` : ''})`);
-  for (const e of executions) if (e.status === 'running' && e.pid) killGroup(e.pid);
-  if (run.ownerPid && run.ownerPid !== process.pid && isAlive(run.ownerPid)) {
-    try {
-      process.kill(run.ownerPid, 'SIGTERM');
-    } catch {
-      /* it just ended */
-    }
-  }
-  ctx.out(`Run ${id} marked as stuck: ${reason}`);
+  const ports = await enginePorts(ctx);
+  const { run } = await stopRun(ports, id, reason, by, (owner) => ctx.out(`asking ${describeOwner(owner, ports.self)}, which drives run ${id}, to stop it…`));
+  ctx.out(run.status === 'stuck' ? `Run ${id} marked as stuck: ${run.reason ?? reason}` : `Run ${id} ended ${run.status} before the stop took effect${run.reason ? `: ${run.reason}` : ''}`);
   return 0;
 }

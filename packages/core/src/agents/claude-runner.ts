@@ -1,6 +1,7 @@
 import { execa } from 'execa';
 import { readFileSync } from 'node:fs';
-import { killGroup } from './process-group.js';
+import { killGroupAndWait } from './process-group.js';
+import { bytes, capText } from '../text.js';
 import type { AgentInvocation, AgentOutcome, AgentRunner } from './agent-runner.js';
 import { signalProtocol } from './signal-protocol.js';
 
@@ -59,25 +60,23 @@ export class ClaudeRunner implements AgentRunner {
       cleanup: false,
     });
     let timedOut = false;
-    const kill = () => child.pid && killGroup(child.pid);
+    // Stopping an agent waits for its whole group to be gone (TERM, then KILL after a grace).
+    let killing: Promise<void> | null = null;
+    const kill = () => {
+      if (child.pid && !killing) killing = killGroupAndWait(child.pid);
+    };
     const timer = inv.timeout ? setTimeout(() => ((timedOut = true), kill()), inv.timeout * 1000) : null;
+    if (inv.signal?.aborted) kill();
     inv.signal?.addEventListener('abort', kill, { once: true });
     if (child.pid) inv.onSpawn?.(child.pid);
     const done = await child;
     if (timer) clearTimeout(timer);
     inv.signal?.removeEventListener('abort', kill);
+    if (killing) await killing;
 
     const noMetrics = { costUsd: null, numTurns: null, durationMs: Date.now() - started };
     if (done.failed && done.exitCode === undefined && !done.isTerminated) {
-      const missing = /ENOENT/.test(String(done.message));
-      return {
-        exitCode: null,
-        error: missing
-          ? `agent command not found: ${file} (install Claude Code, or set SHOP_CLAUDE_BIN / the agent's command:)`
-          : `could not start ${file}: ${done.shortMessage ?? done.message}`,
-        output: '',
-        metrics: noMetrics,
-      };
+      return { exitCode: null, error: startFailure(file, args, done as { code?: string; message?: string }), output: '', metrics: noMetrics };
     }
     if (timedOut) return { exitCode: null, error: `agent timed out after ${inv.timeout}s`, output: '', metrics: noMetrics };
     const stdout = safeRead(inv.stdoutFile);
@@ -85,9 +84,21 @@ export class ClaudeRunner implements AgentRunner {
     const metrics = parsed
       ? { costUsd: parsed.total_cost_usd ?? null, numTurns: parsed.num_turns ?? null, durationMs: parsed.duration_ms ?? noMetrics.durationMs }
       : noMetrics;
-    const error = parsed?.is_error ? `claude reported an error: ${parsed.result ?? 'no message'}` : null;
+    const error = parsed?.is_error ? `claude reported an error: ${capText(parsed.result ?? 'no message')} (log: ${inv.stdoutFile})` : null;
     return { exitCode: done.exitCode ?? null, error, output: parsed?.result ?? stdout, metrics };
   }
+}
+
+/** Why a process could not start, in one short line (never the whole command line). */
+function startFailure(file: string, args: string[], done: { code?: string; message?: string }): string {
+  const message = String(done.message ?? '');
+  const code = done.code ?? /\b(E[A-Z0-9]+)\b/.exec(message.slice(0, 2000))?.[1];
+  if (code === 'ENOENT') return `agent command not found: ${file} (install Claude Code, or set SHOP_CLAUDE_BIN / the agent's command:)`;
+  if (code === 'E2BIG') {
+    const size = args.reduce((n, a) => n + Buffer.byteLength(a) + 1, 0);
+    return `could not start ${file}: its command line is too long (${bytes(size)}; the system allows about 2 MB, and 128 KB per argument) — pass the agent less text, e.g. a file path instead of the file's content`;
+  }
+  return `could not start ${file}: ${capText(code ?? message.split('\n')[0])}`;
 }
 
 function parseClaudeResult(stdout: string): ClaudeResult | null {

@@ -1,16 +1,4 @@
-/** Kills a detached child's whole process group: TERM, then KILL after a grace period. */
-export function killGroup(pid: number, graceMs = 2000): void {
-  const send = (sig: NodeJS.Signals) => {
-    try {
-      process.kill(-pid, sig);
-    } catch {
-      /* already gone */
-    }
-  };
-  send('SIGTERM');
-  const t = setTimeout(() => isAlive(-pid) && send('SIGKILL'), graceMs);
-  t.unref();
-}
+import { readFileSync } from 'node:fs';
 
 /** True when the process (or, for a negative pid, any of the group) still exists. */
 export function isAlive(pid: number): boolean {
@@ -22,10 +10,58 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Kills a group and waits until it is gone (for taking over an orphan after a crash). */
-export async function killGroupAndWait(pid: number, timeoutMs = 5000): Promise<void> {
+/**
+ * When a process started (clock ticks since boot, from /proc/<pid>/stat), so a pid the
+ * system has since given to another process is never mistaken for it. Null where /proc
+ * is not available (macOS): there the pid alone is all we can check.
+ */
+export function processStart(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses: count from the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The process `pid` is alive and is the one that started at `start` (when that is known). */
+export function sameProcess(pid: number, start: string | null): boolean {
+  if (!isAlive(pid)) return false;
+  if (start == null) return true;
+  const now = processStart(pid);
+  return now == null || now === start;
+}
+
+function signalGroup(pid: number, sig: NodeJS.Signals) {
+  try {
+    process.kill(-pid, sig);
+  } catch {
+    /* already gone */
+  }
+}
+
+/**
+ * Kills a detached child's whole process group and waits until it is gone: TERM, then KILL
+ * after the grace period, then a last wait for the KILL to take.
+ */
+export async function killGroupAndWait(pid: number, graceMs = 2000): Promise<void> {
   if (!isAlive(-pid)) return;
-  killGroup(pid, Math.min(2000, timeoutMs / 2));
-  const end = Date.now() + timeoutMs;
-  while (isAlive(-pid) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+  signalGroup(pid, 'SIGTERM');
+  const sleep = () => new Promise((r) => setTimeout(r, 25));
+  const graceEnd = Date.now() + graceMs;
+  while (isAlive(-pid) && Date.now() < graceEnd) await sleep();
+  if (!isAlive(-pid)) return;
+  signalGroup(pid, 'SIGKILL');
+  const end = Date.now() + 5000;
+  while (isAlive(-pid) && Date.now() < end) await sleep();
+}
+
+/** Kills the group an earlier driver left behind, only if its leader is still that process. */
+export async function killOrphanGroup(pid: number, start: string | null): Promise<void> {
+  // The leader may be gone while the group lives on; with a recorded start time, a live
+  // leader must match it, or the pid now belongs to someone else.
+  if (isAlive(pid) && !sameProcess(pid, start)) return;
+  await killGroupAndWait(pid);
 }

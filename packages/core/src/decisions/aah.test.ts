@@ -11,11 +11,10 @@ const launch = {
     { id: 'd1', type: 'approval', prompt: 'Approve target segments?' },
     { id: 'd3', type: 'choice', prompt: 'Launch timing', options: ['immediate', 'next_week'], default: 'next_week' },
   ],
-  deadline: '2026-02-17T17:00:00Z',
 };
 
 describe('aahRequest', () => {
-  it('a structured pause becomes a pending decision/request with its decisions and deadline', () => {
+  it('a structured pause becomes a pending decision/request with its decisions', () => {
     const exec = pauseAsk(launch, { key: '3/2', ask: 2 });
     const req = aahRequest(fakeRun(), exec);
     expect(req).toEqual({
@@ -30,20 +29,16 @@ describe('aahRequest', () => {
             context: 'Review the proposed strategy before launch.',
             decisions: (exec.request as { decisions: unknown[] }).decisions,
             blocking: [{ task_id: 'shop-run-7', description: 'run 7 (feature) waits on call 3/2' }],
-            deadline: '2026-02-17T17:00:00Z',
           },
         },
       },
-      handoff: { target_role: 'human', expects_response: true, response_deadline: '2026-02-17T17:00:00Z' },
+      handoff: { target_role: 'human', expects_response: true },
       lifecycle: { status: 'pending', visibility: 'team' },
     });
     expect(req.content.body.data.decisions.map((d) => [d.id, d.type, d.required])).toEqual([['d1', 'approval', true], ['d3', 'choice', true]]);
   });
 
-  it('a numeric deadline is given as a string; no deadline, no deadline keys', () => {
-    const timed = aahRequest(fakeRun(), pauseAsk({ message: 'Go?', deadline: 3600 }));
-    expect(timed.content.body.data).toMatchObject({ deadline: '3600', decisions: [] });
-    expect(timed.handoff).toMatchObject({ response_deadline: '3600' });
+  it('a plain pause: no decisions, the run as context', () => {
     const plain = aahRequest(fakeRun(), pauseAsk('Go?'));
     expect(plain.content.body.data).not.toHaveProperty('deadline');
     expect(plain.handoff).toEqual({ target_role: 'human', expects_response: true });

@@ -9,7 +9,7 @@ import type { PauseSpec } from './decision-spec.js';
 
 export function aahRequest(run: Run, exec: Execution) {
   const spec = exec.kind === 'pause' ? (exec.request as PauseSpec | null) : null;
-  const deadline = spec?.deadline === undefined ? undefined : String(spec.deadline);
+  // A pause's deadline (AAH deadline / response_deadline) comes with the worker's timers.
   return {
     aah_version: '0.1',
     artifact: { id: requestId(exec), type: 'decision/request', title: exec.waitingFor ?? '', created_at: new Date(exec.updatedAt).toISOString() },
@@ -22,11 +22,10 @@ export function aahRequest(run: Run, exec: Execution) {
           context: spec?.context ?? `${run.spec}: ${run.prompt}`.trim(),
           decisions: callDecisions(exec),
           blocking: [{ task_id: `shop-run-${run.id}`, description: `run ${run.id} (${run.spec}) waits on call ${exec.key}` }],
-          ...(deadline ? { deadline } : {}),
         },
       },
     },
-    handoff: { target_role: 'human', expects_response: true, ...(deadline ? { response_deadline: deadline } : {}) },
+    handoff: { target_role: 'human', expects_response: true },
     lifecycle: { status: 'pending', visibility: 'team' },
   };
 }

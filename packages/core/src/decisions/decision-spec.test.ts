@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../engine/seeded-random.js';
-import { LuaWorkflow, type Step } from '../lua/lua-workflow.js';
 import { describeIssues } from '../lua/requests.js';
-import type { SyncHost } from '../lua/sandbox.js';
+import { oneThread, type TestStep } from '../lua/testing/one-thread.js';
 import { PauseSpecSchema } from './decision-spec.js';
 
 /** The one-line problem pause() would report for `spec`, or null when it is accepted. */
@@ -33,10 +31,14 @@ describe('PauseSpecSchema', () => {
     expect(spec.decisions!.map((d) => d.required)).toEqual([true, false]);
   });
 
-  it('keeps message, context, deadline and on_timeout', () => {
-    const spec = { message: 'Deploy?', context: 'v2.1 is green', deadline: '2026-02-17T17:00:00Z', on_timeout: 'default' };
+  it('keeps message and context', () => {
+    const spec = { message: 'Deploy?', context: 'v2.1 is green' };
     expect(PauseSpecSchema.parse(spec)).toEqual(spec);
-    expect(PauseSpecSchema.parse({ message: 'x', deadline: 3600 }).deadline).toBe(3600);
+  });
+
+  it('refuses deadline and on_timeout by name until the worker fires timers (never ignores them)', () => {
+    expect(problem({ message: 'x', deadline: 3600 })).toBe('deadline: a pause deadline comes with shop watch and is not built yet; remove it');
+    expect(problem({ message: 'x', on_timeout: 'default' })).toBe('on_timeout comes with shop watch and is not built yet; remove it');
   });
 
   it('refuses a choice or multi_choice without options', () => {
@@ -74,13 +76,8 @@ describe('PauseSpecSchema', () => {
   });
 });
 
-function pauseIn(body: string): Step {
-  const random = seededRandom(1);
-  const host: SyncHost = {
-    log: () => {}, context: () => ({ run_id: 1, prompt: '', workspace: '/w', call_index: 0 }), config: () => null,
-    random: random.next, reseed: random.reseed,
-  };
-  return new LuaWorkflow(`function workflow(prompt)\n${body}\nend\n`, 'flow.lua', host).start('');
+function pauseIn(body: string): TestStep {
+  return oneThread(`function workflow(prompt)\n${body}\nend\n`).start('');
 }
 
 describe('pause{} from Lua', () => {

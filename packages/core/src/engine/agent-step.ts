@@ -5,115 +5,137 @@ import { AgentError } from '../errors.js';
 import type { RunOptions, WorkflowConfig } from '../lua/requests.js';
 import { fingerprint } from '../lua/requests.js';
 import { promiseSignal, readSignal, signalPath, type Signal } from '../signals/signal.js';
+import { capText } from '../text.js';
 import type { AgentMetrics, Execution, Run } from '../types.js';
 import { agentAnswer } from './check-answer.js';
-import { value, type CallResult } from './outcome.js';
+import { Aborted, type Settled } from './outcome.js';
 import type { EnginePorts } from './ports.js';
+import type { ActiveStatus } from '../store/store.js';
 
 /** Claude Code's -p needs a prompt; a workflow that gives none means "do your job". */
 const DEFAULT_PROMPT = 'Carry out the task described in your instructions.';
 
 type RunRequest = { type: 'run'; agent: string; prompt: string | null; opts: RunOptions };
 
+/** What an agent step needs of the driver that runs it. */
+export interface StepContext {
+  ports: EnginePorts;
+  run: Run;
+  /** The driver's owner token: every write is fenced by it. */
+  token: string;
+  config(): WorkflowConfig;
+  /** The run's status once `key` waits for a person (others may still be running). */
+  statusWhenWaiting(key: string): ActiveStatus;
+}
+
 /**
  * run(agent): start or re-invoke the agent, read its signal, complete or wait. A failure
- * is thrown as AgentError; the driver records it (unless the run was stopped meanwhile).
+ * is thrown as AgentError (the driver fails the run); an abort as Aborted.
  */
 export class AgentStep {
-  constructor(
-    private readonly ports: EnginePorts,
-    private readonly run: Run,
-    private readonly config: () => WorkflowConfig,
-    private readonly abort?: AbortSignal,
-  ) {}
+  constructor(private readonly ctx: StepContext) {}
 
-  async call(key: string, req: RunRequest, rec: Execution | undefined): Promise<CallResult> {
-    const agent = this.ports.loadAgent(req.agent);
-    if (rec?.status === 'waiting_human') return { kind: 'suspend', execution: rec };
+  async call(key: string, req: RunRequest, rec: Execution | undefined, signal: AbortSignal): Promise<Settled> {
+    const { ports, run, token } = this.ctx;
+    // A recorded ask is answered from the store: the agent's definition is not needed for it.
+    if (rec?.status === 'waiting_human') return { kind: 'waiting', execution: rec };
     if (!rec) {
-      const exec = await this.ports.store.startExecution({
-        runId: this.run.id, key, kind: 'run', agent: req.agent, fingerprint: fingerprint(req),
-        sessionId: this.ports.newSessionId(), cwd: this.run.workspace, prompt: req.prompt || this.run.prompt || DEFAULT_PROMPT,
-        request: req.opts, signalPath: signalPath(this.ports.paths.signalsDir, this.run.id, key, req.agent),
+      const agent = ports.loadAgent(req.agent);
+      const exec = await ports.store.startExecution(token, {
+        runId: run.id, key, kind: 'run', agent: req.agent, fingerprint: fingerprint(req),
+        sessionId: ports.newSessionId(), cwd: run.workspace, prompt: req.prompt || run.prompt || DEFAULT_PROMPT,
+        request: req.opts, signalPath: signalPath(ports.paths.signalsDir, run.id, key, req.agent),
       });
-      return this.invoke(exec, agent, req.opts, { resume: false, prompt: exec.prompt!, attempt: 1 });
+      return this.invoke(exec, agent, req.opts, { resume: false, prompt: exec.prompt!, attempt: 1 }, signal);
     }
     // Crashed mid-call (running) or failed before: a signal on disk means the agent finished.
-    if (rec.pid) await this.ports.killOrphan(rec.pid);
+    if (rec.pid) await ports.killOrphan(rec.pid, rec.pidStart);
     const onDisk = rec.status === 'running' && rec.signalPath ? readSignal(rec.signalPath) : { kind: 'none' as const };
-    if (onDisk.kind === 'ok') return this.settle(rec, agent, req.opts, onDisk.signal, undefined);
+    if (onDisk.kind === 'ok') return this.settle(rec, req.opts, onDisk.signal, undefined);
+    const agent = ports.loadAgent(req.agent);
     if (rec.signalPath) rmSync(rec.signalPath, { force: true });
-    await this.ports.store.restartExecution(this.run.id, key);
-    return this.invoke(rec, agent, req.opts, { resume: true, prompt: await this.restartPrompt(rec), attempt: rec.attempts + 1 });
+    await ports.store.restartExecution(token, run.id, key);
+    return this.invoke(rec, agent, req.opts, { resume: true, prompt: await this.restartPrompt(rec), attempt: rec.attempts + 1 }, signal);
   }
 
   /**
    * After a verdict that goes back to the agent: resume its own session with the person's
    * words and settle on its new signal (which may ask again).
    */
-  async sendBack(exec: Execution, prompt: string): Promise<CallResult> {
-    const agent = this.ports.loadAgent(exec.agent!);
+  async sendBack(exec: Execution, prompt: string, signal: AbortSignal): Promise<Settled> {
+    const { ports, run, token } = this.ctx;
+    const agent = ports.loadAgent(exec.agent!);
     // The old NEEDS_HUMAN must not be read as the answer to this round; removed before the
     // execution is marked running, so a crash in between replays this same step.
     if (exec.signalPath) rmSync(exec.signalPath, { force: true });
-    await this.ports.store.restartExecution(this.run.id, exec.key);
-    await this.ports.store.appendEvent(this.run.id, { type: 'sent_back', key: exec.key, actor: 'shop', channel: 'engine', data: { prompt } });
-    return this.invoke(exec, agent, (exec.request ?? {}) as RunOptions, { resume: true, prompt, attempt: exec.attempts + 1 });
+    await ports.store.restartExecution(token, run.id, exec.key);
+    await ports.store.appendEvent(token, run.id, { type: 'sent_back', key: exec.key, actor: 'shop', channel: 'engine', data: { prompt: capText(prompt, 2000) } });
+    return this.invoke(exec, agent, (exec.request ?? {}) as RunOptions, { resume: true, prompt, attempt: exec.attempts + 1 }, signal);
   }
 
   /** Re-invoking after a crash: repeat the person's words if the agent was working on them. */
   private async restartPrompt(rec: Execution): Promise<string> {
-    const answer = rec.ask > 0 ? await this.ports.store.getAnswer(this.run.id, rec.key, rec.ask) : null;
+    const answer = rec.ask > 0 ? await this.ctx.ports.store.getAnswer(this.ctx.run.id, rec.key, rec.ask) : null;
     const back = answer ? agentAnswer(rec, answer) : null;
     if (back?.kind === 'back') return back.prompt;
     return `You were interrupted before reporting. Continue the task and report when done.\n\nThe task: ${rec.prompt}`;
   }
 
-  private async invoke(exec: Execution, agent: AgentDef, opts: RunOptions, how: { resume: boolean; prompt: string; attempt: number }): Promise<CallResult> {
-    const { ports } = this;
-    const { resume, prompt } = how;
-    const logDir = join(ports.paths.runsDir, String(this.run.id));
+  private async invoke(exec: Execution, agent: AgentDef, opts: RunOptions, how: { resume: boolean; prompt: string; attempt: number }, signal: AbortSignal): Promise<Settled> {
+    const { ports, run, token } = this.ctx;
+    if (signal.aborted) throw new Aborted();
+    const logDir = join(ports.paths.runsDir, String(run.id));
     mkdirSync(logDir, { recursive: true });
     const base = join(logDir, `${exec.key.replaceAll('/', '-')}.${agent.name}.${how.attempt}`);
-    ports.notifier.notify({ type: 'agent_started', key: exec.key, agent: agent.name, sessionId: exec.sessionId!, resumed: resume });
+    ports.notifier.notify({ type: 'agent_started', key: exec.key, agent: agent.name, sessionId: exec.sessionId!, resumed: how.resume });
+    let recording: Promise<unknown> = Promise.resolve();
     const outcome = await ports.runner.invoke({
-      agent, prompt, sessionId: exec.sessionId!, resume, cwd: exec.cwd ?? this.run.workspace,
-      env: agentEnv(this.run, exec, agent, ports.paths.binDir),
+      agent, prompt: how.prompt, sessionId: exec.sessionId!, resume: how.resume, cwd: exec.cwd ?? run.workspace,
+      env: agentEnv(run, exec, agent, ports.paths.binDir),
       model: opts.model, timeout: opts.timeout ?? agent.timeout,
       stdoutFile: `${base}.stdout.log`, stderrFile: `${base}.stderr.log`,
-      onSpawn: (pid) => void ports.store.setExecutionPid(this.run.id, exec.key, pid),
-      signal: this.abort,
+      onSpawn: (pid) => {
+        recording = ports.store.setExecutionPid(token, run.id, exec.key, pid, ports.processStart(pid)).then(() => null, (e: unknown) => e);
+      },
+      signal,
     });
-    if (this.abort?.aborted) throw new AgentError('interrupted');
-    if (outcome.error) throw new AgentError(outcome.error, outcome.metrics);
+    // A pid write refused (the run was taken over) surfaces here, before anything else is written.
+    const refused = await recording;
+    if (refused) throw refused;
+    if (signal.aborted) throw new Aborted();
+    if (outcome.error) throw new AgentError(capText(outcome.error, 600), outcome.metrics);
     const read = readSignal(exec.signalPath!);
-    if (read.kind === 'invalid') throw new AgentError(`agent ${agent.name} wrote an invalid signal ${exec.signalPath}: ${read.problem}`, outcome.metrics);
-    const signal = read.kind === 'ok' ? read.signal : promiseSignal(outcome.output);
-    if (!signal) {
+    if (read.kind === 'invalid') throw new AgentError(`agent ${agent.name} wrote an invalid signal ${exec.signalPath}: ${capText(read.problem)}`, outcome.metrics);
+    const reported = read.kind === 'ok' ? read.signal : promiseSignal(outcome.output);
+    if (!reported) {
       const why = outcome.exitCode ? `exited with code ${outcome.exitCode}` : 'ended';
       const said = lastLine(`${base}.stderr.log`);
-      throw new AgentError(`agent ${agent.name} ${why} without a signal${said ? `: ${said}` : ''} (logs: ${base}.stderr.log)`, outcome.metrics);
+      throw new AgentError(`agent ${agent.name} ${why} without a signal${said ? `: ${said}` : ''} (logs: ${base}.stdout.log, ${base}.stderr.log)`, outcome.metrics);
     }
-    return this.settle(exec, agent, opts, signal, outcome.metrics);
+    return this.settle(exec, opts, reported, outcome.metrics, agent);
   }
 
   /** Turns a final signal into the call's result: wait for a person, return, or fail. */
-  private async settle(exec: Execution, agent: AgentDef, opts: RunOptions, signal: Signal, metrics: AgentMetrics | undefined): Promise<CallResult> {
-    const { store, notifier } = this.ports;
+  private async settle(exec: Execution, opts: RunOptions, signal: Signal, metrics: AgentMetrics | undefined, def?: AgentDef): Promise<Settled> {
+    const { ports, run, token } = this.ctx;
     const text = signal.summary ?? signal.reason ?? null;
-    notifier.notify({ type: 'agent_finished', key: exec.key, agent: agent.name, status: signal.status, text });
-    const humanAllowed = opts.human !== false && agent.human !== false && this.config().human_escalation !== false;
-    if (signal.status === 'NEEDS_HUMAN' && humanAllowed) {
-      const awaiting = signal.awaiting ?? 'input';
-      await store.markWaiting(this.run.id, exec.key, signal.reason ?? signal.summary ?? 'the agent needs a person', awaiting, metrics);
-      return { kind: 'suspend', execution: (await store.getExecution(this.run.id, exec.key))! };
+    ports.notifier.notify({ type: 'agent_finished', key: exec.key, agent: exec.agent!, status: signal.status, text });
+    if (signal.status === 'NEEDS_HUMAN' && this.humanAllowed(exec, opts, def)) {
+      const waitingFor = signal.reason ?? signal.summary ?? 'the agent needs a person';
+      const execution = await ports.store.markWaiting(token, run.id, exec.key, { waitingFor, awaiting: signal.awaiting ?? 'input', metrics }, this.ctx.statusWhenWaiting(exec.key));
+      return { kind: 'waiting', execution };
     }
     if (opts.statuses && signal.status !== 'NEEDS_HUMAN' && !opts.statuses.includes(signal.status)) {
-      throw new AgentError(`agent ${agent.name} reported ${signal.status}; the workflow allows ${opts.statuses.join(', ')}`, metrics);
+      throw new AgentError(`agent ${exec.agent} reported ${signal.status}; the workflow allows ${opts.statuses.join(', ')}`, metrics);
     }
     const result = { ...signal, session_id: exec.sessionId };
-    await store.completeExecution(this.run.id, exec.key, result, metrics);
-    return value(result);
+    const delivered = await ports.store.completeExecution(token, run.id, exec.key, result, metrics);
+    return { kind: 'value', value: result, delivered };
+  }
+
+  private humanAllowed(exec: Execution, opts: RunOptions, def?: AgentDef): boolean {
+    if (opts.human === false || this.ctx.config().human_escalation === false) return false;
+    return (def ?? this.ctx.ports.loadAgent(exec.agent!)).human !== false;
   }
 }
 
@@ -126,7 +148,7 @@ function lastLine(file: string): string | null {
     return null;
   }
   const line = text.trim().split('\n').pop()?.trim();
-  return line ? (line.length > 200 ? `${line.slice(0, 197)}…` : line) : null;
+  return line ? capText(line, 200) : null;
 }
 
 function agentEnv(run: Run, exec: Execution, agent: AgentDef, binDir: string | null): Record<string, string> {

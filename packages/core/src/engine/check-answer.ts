@@ -13,9 +13,9 @@ export type AnswerEffect =
 /**
  * The answer to a waiting call's current ask, if any: a person's answer in the store, or
  * (for an agent) a new signal the agent wrote after talking to the person in its session.
- * A value completes the execution here; a pause is never answered by a file.
+ * A pause is never answered by a file.
  */
-export async function checkAnswer(ports: EnginePorts, run: Run, exec: Execution): Promise<AnswerEffect | null> {
+export async function findAnswer(ports: Pick<EnginePorts, 'store'>, run: Run, exec: Execution): Promise<AnswerEffect | null> {
   const answer = await ports.store.getAnswer(run.id, exec.key, exec.ask);
   let effect: AnswerEffect | null = null;
   if (answer) effect = exec.kind === 'pause' ? { kind: 'value', value: pauseResult(exec, answer), by: answer.responder } : agentAnswer(exec, answer);
@@ -25,7 +25,6 @@ export async function checkAnswer(ports: EnginePorts, run: Run, exec: Execution)
       effect = { kind: 'value', value: { ...read.signal, session_id: exec.sessionId }, by: exec.agent ?? 'agent' };
     }
   }
-  if (effect?.kind === 'value') await ports.store.completeExecution(run.id, exec.key, effect.value);
   return effect;
 }
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildAnswer, type AnswerInput } from '../decisions/build-answer.js';
 import { ConflictError } from '../errors.js';
 import { signalPath, writeSignal } from '../signals/signal.js';
-import { driveRun } from './drive.js';
+import { driveRun } from './drive-run.js';
 import { crashingAfter, newFlow } from './testing/flow.js';
 import type { Script } from './testing/scripted-runner.js';
 import type { ScriptedWorld } from './testing/scripted-ports.js';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { execa } from 'execa';
+import { hostname } from 'node:os';
 import { loadAgent } from '../agents/agent-def.js';
 import { ClaudeRunner } from '../agents/claude-runner.js';
-import { isAlive, killGroupAndWait } from '../agents/process-group.js';
+import { killOrphanGroup, processStart, sameProcess } from '../agents/process-group.js';
 import type { AgentRunner } from '../agents/agent-runner.js';
 import { NotFoundError } from '../errors.js';
 import { ensureHome, type Project } from '../project/project.js';
@@ -11,6 +11,13 @@ import { SignalWatcher } from '../signals/signal-watcher.js';
 import { openSqliteStore } from '../store/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import type { EnginePorts, Notifier } from './ports.js';
+import { runShell } from './shell.js';
+
+/** A driver's lease; SHOP_LEASE_SECONDS changes it (slow or sleepy machines want longer). */
+export function leaseMs(env: NodeJS.ProcessEnv = process.env): number {
+  const s = Number(env.SHOP_LEASE_SECONDS);
+  return Number.isFinite(s) && s > 0 ? s * 1000 : 30_000;
+}
 
 export interface NodePortsOptions {
   notifier: Notifier;
@@ -35,16 +42,16 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
       }
     },
     openSignals: () => new SignalWatcher(project.signalsDir),
-    shell: async (cmd, cwd) => {
-      const r = await execa(cmd, { shell: true, cwd, reject: false, stdin: 'ignore' });
-      return { code: r.exitCode ?? 1, stdout: String(r.stdout), stderr: String(r.stderr) };
-    },
+    shell: runShell,
     clock: { now: () => Date.now() },
     notifier: opts.notifier,
     newSessionId: () => randomUUID(),
-    pid: process.pid,
-    isAlive,
-    killOrphan: (pid) => killGroupAndWait(pid),
+    newToken: () => randomUUID(),
+    self: { host: hostname(), pid: process.pid, pidStart: processStart(process.pid) },
+    processAlive: sameProcess,
+    processStart,
+    killOrphan: killOrphanGroup,
+    leaseMs: leaseMs(),
     paths: { signalsDir: project.signalsDir, runsDir: project.runsDir, binDir: opts.binDir },
   };
 }

@@ -3,18 +3,26 @@ import type { Execution, Run } from '../types.js';
 /** Where driving a run stopped. */
 export type DriveOutcome =
   | { status: 'completed'; result: unknown }
-  | { status: 'waiting_human'; execution: Execution }
+  /** Nothing can go on until a person answers: every waiting call, oldest first. */
+  | { status: 'waiting_human'; execution: Execution; waiting: Execution[] }
   | { status: 'stuck'; reason: string }
   | { status: 'failed'; reason: string; exitCode: number }
-  | { status: 'interrupted' };
+  /** Ctrl-C or SIGTERM: the run is left for `shop resume`. */
+  | { status: 'interrupted' }
+  /** Another driver took the run over while this one was not running; nothing more was written. */
+  | { status: 'lost' };
 
-/** A host call's effect: a value for Lua, a suspension, or the end of the run. */
-export type CallResult =
-  | { kind: 'value'; value: unknown }
-  | { kind: 'suspend'; execution: Execution }
-  | { kind: 'end'; outcome: DriveOutcome };
+/** What a live call came to: a value handed to Lua in delivery order, or a wait for a person. */
+export type Settled =
+  | { kind: 'value'; value: unknown; delivered: number }
+  | { kind: 'waiting'; execution: Execution };
 
-export const value = (v: unknown): CallResult => ({ kind: 'value', value: v });
+/** A live call stopped because the driver aborted it (stop, cancel, Ctrl-C, lost lease). */
+export class Aborted extends Error {
+  constructor() {
+    super('aborted');
+  }
+}
 
 /** The outcome an already-ended run stands at. */
 export function ended(run: Run): DriveOutcome {

@@ -1,5 +1,6 @@
 import type { AgentDef } from '../agents/agent-def.js';
 import type { AgentRunner } from '../agents/agent-runner.js';
+import type { ShRequest } from '../lua/requests.js';
 import type { SignalSource } from '../signals/signal-source.js';
 import type { Store } from '../store/store.js';
 import type { Execution } from '../types.js';
@@ -14,7 +15,7 @@ export type Notice =
   | { type: 'agent_finished'; key: string; agent: string; status: string; text: string | null }
   | { type: 'waiting'; execution: Execution }
   | { type: 'resumed'; key: string; by: string | null }
-  | { type: 'log'; message: string };
+  | { type: 'log'; message: string; key: string };
 
 export interface Notifier {
   notify(notice: Notice): void;
@@ -24,6 +25,17 @@ export interface ShellResult {
   code: number;
   stdout: string;
   stderr: string;
+  /** Set when the output passed the cap and was cut. */
+  truncated?: boolean;
+  cap_bytes?: number;
+  timed_out?: boolean;
+}
+
+/** This process, as an owner of runs: where it runs, and how to tell it from a reused pid. */
+export interface ProcessIdentity {
+  host: string;
+  pid: number;
+  pidStart: string | null;
 }
 
 /** Everything the engine touches, injected; tests pass twins. */
@@ -34,13 +46,20 @@ export interface EnginePorts {
   readWorkflow(path: string): string;
   /** Opened only when a live process waits for a person. */
   openSignals(): SignalSource;
-  shell(cmd: string, cwd: string): Promise<ShellResult>;
+  shell(req: ShRequest, cwd: string, signal: AbortSignal): Promise<ShellResult>;
   clock: Clock;
   notifier: Notifier;
   newSessionId(): string;
-  pid: number;
-  isAlive(pid: number): boolean;
-  /** Kill an orphaned agent's process group left behind by a dead driver. */
-  killOrphan(pid: number): Promise<void>;
+  /** A fresh owner token for a driver. */
+  newToken(): string;
+  self: ProcessIdentity;
+  /** Whether the process that owns a run on this host is still the one that took it. */
+  processAlive(pid: number, pidStart: string | null): boolean;
+  /** The start time of a process this one spawned (stored with an agent's pid). */
+  processStart(pid: number): string | null;
+  /** Kill an agent's process group left behind by a driver that is gone. */
+  killOrphan(pid: number, pidStart: string | null): Promise<void>;
+  /** How long a driver's lease lasts without renewal. */
+  leaseMs: number;
   paths: { signalsDir: string; runsDir: string; binDir: string | null };
 }

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRun, driveRun } from './drive.js';
+import { createRun, driveRun } from './drive-run.js';
 import { ScriptedRunner, type Script } from './testing/scripted-runner.js';
 import { scriptedWorld, type ScriptedWorld } from './testing/scripted-ports.js';
 
@@ -18,8 +18,9 @@ async function runFlow(body: string, script: Script = {}, opts: { wait?: boolean
   worlds.push(world);
   opts.prepare?.(world);
   world.workflows.set('/p/flow.lua', `function workflow(prompt)\n${body}\nend\n`);
-  const { id } = await createRun(world.ports, { spec: 'flow', workflowPath: '/p/flow.lua', prompt: 'task', workspace: dir, actor: 't' });
-  const outcome = await driveRun(world.ports, id, { wait: opts.wait ?? false });
+  const { run: created, owner } = await createRun(world.ports, { spec: 'flow', workflowPath: '/p/flow.lua', prompt: 'task', workspace: dir, actor: 't' });
+  const id = created.id;
+  const outcome = await driveRun(world.ports, id, { wait: opts.wait ?? false }, owner);
   const run = (await world.store.getRun(id))!;
   const executions = await world.store.loadExecutions(id);
   return { world, id, outcome, run, executions };

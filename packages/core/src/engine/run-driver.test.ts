@@ -118,7 +118,7 @@ describe('workflow log lines', () => {
     const notices = world.notices.length;
     expect((await drive(id)).status).toBe('completed');
     expect(await logEvents(id)).toEqual(['before', 'between', 'after']);
-    expect(world.notices.slice(notices).filter((n) => n.type === 'log')).toEqual([{ type: 'log', message: 'after' }]);
+    expect(world.notices.slice(notices).filter((n) => n.type === 'log')).toEqual([{ type: 'log', message: 'after', key: '' }]);
   });
 
   it('are not repeated when a failed run is resumed', async () => {

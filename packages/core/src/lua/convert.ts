@@ -1,11 +1,35 @@
 import fengari from 'fengari';
 
 const { lua, lauxlib, to_luastring } = fengari;
+
 export type LuaState = unknown;
 
+/** How deep a value crossing Lua↔JS may nest: far past real data, far below any stack limit. */
+export const MAX_DEPTH = 200;
+
+/** A value that cannot cross Lua↔JS: too deep, or cyclic. `path` says where (".a.b[2]"). */
+export class ConversionError extends Error {
+  readonly path: string[] = [];
+  constructor(readonly problem: string) {
+    super(problem);
+  }
+  /** "nested more than 200 levels deep (at .a.b…)". */
+  describe(): string {
+    const path = this.path.join('');
+    return path ? `${this.problem} (at ${path.length > 80 ? `${path.slice(0, 77)}…` : path})` : this.problem;
+  }
+}
+
+function segment(key: string | number): string {
+  return typeof key === 'number' ? `[${key}]` : /^[A-Za-z_]\w*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+}
+
 /** Reads the Lua value at `idx` as plain JSON-able data (tables with keys 1..n become arrays). */
-export function toJs(L: LuaState, idx: number, depth = 0): unknown {
-  if (depth > 64) throw new Error('table nested too deeply (or cyclic)');
+export function toJs(L: LuaState, idx: number): unknown {
+  return read(L, lua.lua_absindex(L, idx), []);
+}
+
+function read(L: LuaState, idx: number, ancestors: unknown[]): unknown {
   switch (lua.lua_type(L, idx)) {
     case lua.LUA_TNIL:
     case lua.LUA_TNONE:
@@ -17,22 +41,40 @@ export function toJs(L: LuaState, idx: number, depth = 0): unknown {
     case lua.LUA_TSTRING:
       return lua.lua_tojsstring(L, idx);
     case lua.LUA_TTABLE:
-      return tableToJs(L, lua.lua_absindex(L, idx), depth);
+      return readTable(L, idx, ancestors);
     default:
       return `<${fengari.to_jsstring(lauxlib.luaL_typename(L, idx))}>`;
   }
 }
 
-function tableToJs(L: LuaState, idx: number, depth: number): unknown {
+function readTable(L: LuaState, idx: number, ancestors: unknown[]): unknown {
+  const self = lua.lua_topointer(L, idx);
+  if (ancestors.includes(self)) throw new ConversionError('is cyclic: a table contains itself');
+  if (ancestors.length >= MAX_DEPTH) throw new ConversionError(`is nested more than ${MAX_DEPTH} levels deep`);
+  // Each level holds a key and a value on the stack while it reads the next one.
+  if (!lua.lua_checkstack(L, 3)) throw new ConversionError('is too large to read');
+  ancestors.push(self);
   const entries: [string | number, unknown][] = [];
+  let arrayLike = true;
   lua.lua_pushnil(L);
   while (lua.lua_next(L, idx) !== 0) {
-    const key = lua.lua_type(L, -2) === lua.LUA_TNUMBER ? Number(lua.lua_tonumber(L, -2)) : String(toJs(L, -2, depth + 1));
-    entries.push([key, toJs(L, -1, depth + 1)]);
+    const numeric = lua.lua_type(L, -2) === lua.LUA_TNUMBER;
+    const key: string | number = numeric ? Number(lua.lua_tonumber(L, -2)) : String(read(L, lua.lua_absindex(L, -2), ancestors));
+    let value: unknown;
+    try {
+      value = read(L, lua.lua_absindex(L, -1), ancestors);
+    } catch (e) {
+      if (e instanceof ConversionError) e.path.unshift(segment(key));
+      lua.lua_pop(L, 2);
+      ancestors.pop();
+      throw e;
+    }
+    if (!numeric || !Number.isInteger(key) || (key as number) < 1) arrayLike = false;
+    entries.push([key, value]);
     lua.lua_pop(L, 1);
   }
-  const isArray = entries.length > 0 && entries.every(([k]) => typeof k === 'number' && Number.isInteger(k) && k >= 1 && k <= entries.length);
-  if (isArray) {
+  ancestors.pop();
+  if (arrayLike && entries.length > 0 && entries.every(([k]) => (k as number) <= entries.length)) {
     const out: unknown[] = new Array(entries.length);
     for (const [k, v] of entries) out[(k as number) - 1] = v;
     return out;
@@ -42,26 +84,38 @@ function tableToJs(L: LuaState, idx: number, depth: number): unknown {
 
 /** Pushes plain data onto the Lua stack (objects and arrays become tables, null nil). */
 export function pushJs(L: LuaState, value: unknown): void {
+  push(L, value, 0);
+}
+
+function push(L: LuaState, value: unknown, depth: number): void {
   if (value === null || value === undefined) lua.lua_pushnil(L);
   else if (typeof value === 'boolean') lua.lua_pushboolean(L, value);
   else if (typeof value === 'number') {
     if (Number.isInteger(value)) lua.lua_pushinteger(L, value);
     else lua.lua_pushnumber(L, value);
   } else if (typeof value === 'string') lua.lua_pushstring(L, to_luastring(value));
-  else if (Array.isArray(value)) {
-    lua.lua_createtable(L, value.length, 0);
-    value.forEach((v, i) => {
-      pushJs(L, v);
-      lua.lua_rawseti(L, -2, i + 1);
-    });
-  } else if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>);
-    lua.lua_createtable(L, 0, entries.length);
-    for (const [k, v] of entries) {
-      pushJs(L, v);
-      lua.lua_setfield(L, -2, keyString(k));
-    }
+  else if (typeof value === 'object') {
+    if (depth >= MAX_DEPTH) throw new ConversionError(`is nested more than ${MAX_DEPTH} levels deep`);
+    if (!lua.lua_checkstack(L, 3)) throw new ConversionError('is too large to hand to Lua');
+    pushTable(L, value as object, depth);
   } else lua.lua_pushstring(L, to_luastring(String(value)));
+}
+
+function pushTable(L: LuaState, value: object, depth: number): void {
+  const list = Array.isArray(value);
+  const entries: [string | number, unknown][] = list ? value.map((v, i) => [i + 1, v]) : Object.entries(value);
+  lua.lua_createtable(L, list ? entries.length : 0, list ? 0 : entries.length);
+  for (const [k, v] of entries) {
+    try {
+      push(L, v, depth + 1);
+    } catch (e) {
+      if (e instanceof ConversionError) e.path.unshift(segment(list ? (k as number) : String(k)));
+      lua.lua_pop(L, 1);
+      throw e;
+    }
+    if (list) lua.lua_rawseti(L, -2, k as number);
+    else lua.lua_setfield(L, -2, keyString(k as string));
+  }
 }
 
 /** Table keys repeat (status, summary, session_id …): convert each to a Lua string once. */

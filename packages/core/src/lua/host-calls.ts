@@ -1,7 +1,11 @@
-import { describeIssues, PauseSpecSchema, RunOptionsSchema, type HostRequest } from './requests.js';
+import { describeIssues, PauseSpecSchema, RunOptionsSchema, ShOptionsSchema, type HostRequest } from './requests.js';
 
-/** Validates a yielding host call's Lua arguments; a string is the error to raise in Lua. */
-export function parseHostCall(name: string, args: unknown[]): HostRequest | string {
+/** The host functions that become recorded calls (or end the run: stuck). */
+export const HOST_CALLS = ['run', 'pause', 'sh', 'now', 'patched', 'stuck'] as const;
+export type HostCallName = (typeof HOST_CALLS)[number];
+
+/** Validates a host call's Lua arguments (already read as JS); a string is the error to raise in Lua. */
+export function parseHostCall(name: HostCallName, args: unknown[]): HostRequest | string {
   switch (name) {
     case 'run':
       return parseRun(args);
@@ -10,11 +14,11 @@ export function parseHostCall(name: string, args: unknown[]): HostRequest | stri
     case 'stuck':
       return { type: 'stuck', reason: args[0] == null ? 'stuck' : String(args[0]) };
     case 'sh':
-      return typeof args[0] === 'string' && args[0] ? { type: 'sh', cmd: args[0] } : 'sh(cmd): cmd must be a non-empty string';
+      return parseSh(args[0], args[1]);
     case 'now':
       return { type: 'now' };
-    default:
-      return `unknown host function ${name}`;
+    case 'patched':
+      return typeof args[0] === 'string' && args[0] ? { type: 'patched', id: args[0] } : 'patched(id): id must be a non-empty string';
   }
 }
 
@@ -32,4 +36,15 @@ function parsePause(arg: unknown): HostRequest | string {
   const parsed = PauseSpecSchema.safeParse(spec);
   if (!parsed.success) return `pause(message | spec): ${describeIssues(parsed.error)}`;
   return { type: 'pause', spec: parsed.data };
+}
+
+function parseSh(cmd: unknown, opts: unknown): HostRequest | string {
+  const usage = 'sh(cmd | argv [, {timeout, cwd}])';
+  const parsed = ShOptionsSchema.safeParse(opts ?? {});
+  if (!parsed.success) return `${usage}: ${describeIssues(parsed.error)}`;
+  if (typeof cmd === 'string' && cmd) return { type: 'sh', cmd, argv: null, opts: parsed.data };
+  if (Array.isArray(cmd) && cmd.length && cmd.every((a) => typeof a === 'string') && cmd[0]) {
+    return { type: 'sh', cmd: null, argv: cmd as string[], opts: parsed.data };
+  }
+  return `${usage}: give a command string or a list of arguments ({"git", "status"})`;
 }

@@ -1,49 +1,124 @@
 import { z } from 'zod';
+import { canonicalHash } from './canonical-hash.js';
 
 /**
  * What a workflow asks of the host. Each effectful host function yields one of these; the
- * scheduler fulfils it under the next call key and resumes the thread with the result.
+ * scheduler fulfils it under the thread's next call key and resumes the thread with the result.
  */
+
+/** Keys of the DESIGN contract that come with the worker (timers, notifiers, budgets): refused by name until then. */
+const NOT_YET = 'comes with shop watch and is not built yet; remove it';
+const refused = (what: string) => z.unknown().refine(() => false, { message: `${what} ${NOT_YET}` }).optional();
+
 export const RunOptionsSchema = z.strictObject({
   prompt: z.string().optional(),
   model: z.string().optional(),
   human: z.boolean().optional(),
   timeout: z.number().positive().optional(),
   statuses: z.array(z.string()).optional(),
+  budget_usd: refused('a per-call budget'),
 });
 export type RunOptions = z.infer<typeof RunOptionsSchema>;
+
+export const ShOptionsSchema = z.strictObject({
+  timeout: z.number().positive().optional(),
+  cwd: z.string().min(1).optional(),
+});
+export type ShOptions = z.infer<typeof ShOptionsSchema>;
 
 export { PauseSpecSchema, type PauseSpec } from '../decisions/decision-spec.js';
 import type { PauseSpec } from '../decisions/decision-spec.js';
 
 export const WorkflowConfigSchema = z.strictObject({
   human_escalation: z.boolean().optional(),
-  human_timeout: z.number().positive().optional(),
-  on_timeout: z.enum(['stuck', 'notify_again', 'default']).optional(),
-  notify: z.record(z.string(), z.unknown()).optional(),
   max_parallel: z.number().int().positive().optional(),
+  lua_timeout: z.number().positive().optional(),
+  human_timeout: refused('human_timeout (a timer)'),
+  on_timeout: refused('on_timeout (a timer)'),
+  remind_after: refused('remind_after (a timer)'),
+  escalate_after: refused('escalate_after (a timer)'),
+  escalate_to: refused('escalate_to (escalation)'),
+  notify: refused('notify (notifications)'),
+  notify_on_waiting: refused('notify_on_waiting (notifications)'),
+  auto_approve: refused('auto_approve'),
+  budget_usd: refused('budget_usd (a run budget)'),
 });
 export type WorkflowConfig = z.infer<typeof WorkflowConfigSchema>;
+
+/** config{…}'s table checked: the keys it set, or the error to raise in Lua. */
+export function parseConfig(table: unknown): WorkflowConfig | string {
+  const parsed = WorkflowConfigSchema.safeParse(table ?? {});
+  if (parsed.success) return parsed.data;
+  return `config: ${describeIssues(parsed.error)} (known: human_escalation, max_parallel, lua_timeout)`;
+}
+
+export type ShRequest = { type: 'sh'; cmd: string | null; argv: string[] | null; opts: ShOptions };
 
 export type HostRequest =
   | { type: 'run'; agent: string; prompt: string | null; opts: RunOptions }
   | { type: 'pause'; spec: PauseSpec }
-  | { type: 'stuck'; reason: string }
-  | { type: 'sh'; cmd: string }
-  | { type: 'now' };
+  | ShRequest
+  | { type: 'now' }
+  | { type: 'patched'; id: string }
+  | { type: 'parallel'; branches: number }
+  | { type: 'stuck'; reason: string };
 
-/** The recorded identity of a call: replay compares it to detect a changed workflow. */
-export function fingerprint(req: Exclude<HostRequest, { type: 'stuck' }>): string {
+/** A request that becomes a recorded call (stuck() ends the run instead). */
+export type CallRequest = Exclude<HostRequest, { type: 'stuck' }>;
+
+const clip = (s: string, n = 60) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** The call as a person reads it in a non-determinism error or `shop log`. */
+export function describeCall(req: CallRequest): string {
   switch (req.type) {
     case 'run':
       return `run("${req.agent}")`;
     case 'pause':
-      return `pause("${req.spec.message}")`;
+      return `pause("${clip(req.spec.message)}")`;
     case 'sh':
-      return `sh("${req.cmd}")`;
+      return `sh("${clip(req.cmd ?? req.argv!.join(' '))}")`;
     case 'now':
       return 'now()';
+    case 'patched':
+      return `patched("${req.id}")`;
+    case 'parallel':
+      return `parallel(${req.branches} branches)`;
   }
+}
+
+/**
+ * The recorded identity of a call, compared on replay: the call as read, plus a hash of
+ * everything that shapes its effect (a run's prompt and options, a pause's decision spec,
+ * a command and its options).
+ */
+export function fingerprint(req: CallRequest): string {
+  const described = describeCall(req);
+  switch (req.type) {
+    case 'run':
+      return `${described} #${canonicalHash({ prompt: req.prompt, opts: req.opts })}`;
+    case 'pause':
+      return `${described} #${canonicalHash(req.spec)}`;
+    case 'sh':
+      return `${described} #${canonicalHash({ cmd: req.cmd, argv: req.argv, opts: req.opts })}`;
+    default:
+      return described;
+  }
+}
+
+/**
+ * Whether a recorded fingerprint stands for this call. Runs recorded before fingerprints
+ * carried a hash compare by what they recorded: kind and agent, message or command.
+ */
+export function matchesRecord(recorded: string, req: CallRequest, current = fingerprint(req)): boolean {
+  if (recorded === current) return true;
+  if (recorded.includes(' #')) return false;
+  return recorded === legacyFingerprint(req);
+}
+
+function legacyFingerprint(req: CallRequest): string {
+  if (req.type === 'pause') return `pause("${req.spec.message}")`;
+  if (req.type === 'sh') return `sh("${req.cmd ?? ''}")`;
+  return describeCall(req);
 }
 
 /** Formats zod issues as one line: "key: problem; key: problem". */
@@ -52,7 +127,7 @@ export function describeIssues(error: z.ZodError): string {
     .map((i) => {
       const path = i.path.join('.');
       if (i.code === 'unrecognized_keys') return `${path ? `${path}: ` : ''}unknown key ${i.keys.map((k) => `'${k}'`).join(', ')}`;
-      return path ? `${path}: ${i.message}` : i.message;
+      return path && !i.message.startsWith(path) ? `${path}: ${i.message}` : i.message;
     })
     .join('; ');
 }

@@ -1,17 +1,17 @@
 import fengari from 'fengari';
-import { pushJs, toJs, type LuaState } from './convert.js';
+import { ConversionError, pushJs, toJs, type LuaState } from './convert.js';
 
 const { lua, lauxlib, lualib, to_luastring } = fengari;
 
-/** Host functions that answer at once (no yield, nothing recorded). */
-export interface SyncHost {
-  log(message: string): void;
-  context(): Record<string, unknown>;
+/** Host functions that answer at once (no yield, nothing recorded), told which thread calls. */
+export interface SandboxHost<T> {
+  log(thread: T, message: string): void;
+  context(thread: T): Record<string, unknown>;
   /** Returns an error message to raise in Lua, or null when the config was accepted. */
-  config(table: unknown): string | null;
-  /** Replay-stable random number in [0, 1). */
-  random(): number;
-  reseed(seed: number): void;
+  config(thread: T, table: unknown): string | null;
+  /** Replay-stable random number in [0, 1), from the thread's own generator. */
+  random(thread: T): number;
+  reseed(thread: T, seed: number): void;
 }
 
 const LIBS: [string, unknown][] = [
@@ -32,7 +32,7 @@ export function raise(L: LuaState, message: string): never {
 }
 
 /** Opens only the safe libraries and installs the synchronous host functions. */
-export function installSandbox(L: LuaState, host: SyncHost): void {
+export function installSandbox<T>(L: LuaState, host: SandboxHost<T>, threadOf: (L: LuaState) => T): void {
   for (const [name, open] of LIBS) {
     lauxlib.luaL_requiref(L, to_luastring(name), open, 1);
     lua.lua_pop(L, 1);
@@ -53,20 +53,27 @@ export function installSandbox(L: LuaState, host: SyncHost): void {
       parts.push(fengari.to_jsstring(lauxlib.luaL_tolstring(T, i)));
       lua.lua_pop(T, 1);
     }
-    host.log(parts.join('\t'));
+    host.log(threadOf(T), parts.join('\t'));
     return 0;
   };
   setGlobal(L, 'log', log);
   setGlobal(L, 'print', log);
   setGlobal(L, 'context', (T: LuaState) => {
-    pushJs(T, host.context());
+    pushJs(T, host.context(threadOf(T)));
     return 1;
   });
   setGlobal(L, 'config', (T: LuaState) => {
-    const problem = host.config(toJs(T, 1));
+    let table: unknown;
+    try {
+      table = toJs(T, 1);
+    } catch (e) {
+      if (e instanceof ConversionError) return raise(T, `config: ${e.describe()}`);
+      throw e;
+    }
+    const problem = host.config(threadOf(T), table);
     return problem ? raise(T, problem) : 0;
   });
-  installRandom(L, host);
+  installRandom(L, host, threadOf);
 }
 
 function setGlobal(L: LuaState, name: string, fn: (T: LuaState) => number) {
@@ -75,10 +82,10 @@ function setGlobal(L: LuaState, name: string, fn: (T: LuaState) => number) {
 }
 
 /** math.random/randomseed backed by the run's seeded generator, so replay draws the same numbers. */
-function installRandom(L: LuaState, host: SyncHost) {
+function installRandom<T>(L: LuaState, host: SandboxHost<T>, threadOf: (L: LuaState) => T) {
   lua.lua_getglobal(L, to_luastring('math'));
   lua.lua_pushcfunction(L, (T: LuaState) => {
-    const r = host.random();
+    const r = host.random(threadOf(T));
     const n = lua.lua_gettop(T);
     if (n === 0) {
       lua.lua_pushnumber(T, r);
@@ -92,7 +99,7 @@ function installRandom(L: LuaState, host: SyncHost) {
   });
   lua.lua_setfield(L, -2, to_luastring('random'));
   lua.lua_pushcfunction(L, (T: LuaState) => {
-    host.reseed(Number(lauxlib.luaL_checknumber(T, 1)));
+    host.reseed(threadOf(T), Number(lauxlib.luaL_checknumber(T, 1)));
     return 0;
   });
   lua.lua_setfield(L, -2, to_luastring('randomseed'));

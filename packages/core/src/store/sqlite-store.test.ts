@@ -3,8 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isAlive } from '../agents/process-group.js';
-import { ConflictError } from '../errors.js';
+import { ConflictError, LostOwnershipError } from '../errors.js';
 import { openSqliteStore, SCHEMA_VERSION } from './sqlite-store.js';
 import type { NewExecution, Store } from './store.js';
 
@@ -28,10 +27,17 @@ function raw(file: string) {
   return db;
 }
 
-const newRun = { spec: 'feature', workflowPath: '/p/workflows/feature.lua', prompt: 'add login', workspace: '/p', branch: null, seed: 9, ownerPid: 1, leaseUntil: 0, actor: 'ann' };
+const T = 'token-a';
+const owner = (token = T, leaseUntil = Date.now() * 2) => ({ token, host: 'h', pid: 1, pidStart: '1', leaseUntil });
+const newRun = {
+  spec: 'feature', workflowPath: '/p/workflows/feature.lua', workflowHash: 'abc', prompt: 'add login', workspace: '/p', branch: null, seed: 9,
+  owner: owner(), actor: 'ann',
+};
 const exec = (runId: number, key: string, over: Partial<NewExecution> = {}): NewExecution => ({
   runId, key, kind: 'run', agent: 'coder', fingerprint: 'run("coder")', sessionId: `s-${key}`, cwd: '/p', prompt: 'go', request: {}, signalPath: null, ...over,
 });
+const answerBy = (runId: number, key: string, status: string, responder = 'ann') =>
+  ({ ask: 1, verdict: null, decisions: null, runId, key, status, message: null, responder, channel: 'cli' as const });
 const eventTypes = async (store: Store, id: number) => (await store.listEvents(id)).map((e) => e.type);
 
 describe('SqliteStore on a real file', () => {
@@ -40,7 +46,7 @@ describe('SqliteStore on a real file', () => {
     const db = raw(file);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    expect(SCHEMA_VERSION).toBeGreaterThan(0);
+    expect(SCHEMA_VERSION).toBe(2);
   });
 
   it('refuses a store written by a newer Shop', () => {
@@ -53,10 +59,11 @@ describe('SqliteStore on a real file', () => {
     expect(() => openSqliteStore(file)).toThrow(/newer Shop/);
   });
 
-  it('createRun records the run and a run_started event', async () => {
+  it('createRun records the run, its owner and a run_started event', async () => {
     const { store } = fresh();
     const run = await store.createRun(newRun);
-    expect(run).toMatchObject({ id: 1, spec: 'feature', status: 'running', prompt: 'add login', seed: 9, endedAt: null });
+    expect(run).toMatchObject({ id: 1, spec: 'feature', status: 'running', prompt: 'add login', seed: 9, endedAt: null, workflowHash: 'abc', stop: null });
+    expect(run.owner).toMatchObject({ token: T, host: 'h', pid: 1, pidStart: '1' });
     const [ev] = await store.listEvents(run.id);
     expect(ev).toMatchObject({ type: 'run_started', actor: 'ann', channel: 'cli', data: { spec: 'feature', prompt: 'add login' } });
     expect((await store.createRun(newRun)).id).toBe(2);
@@ -65,22 +72,35 @@ describe('SqliteStore on a real file', () => {
   it('first answer wins; a second is a ConflictError naming the first responder', async () => {
     const { store } = fresh();
     const run = await store.createRun(newRun);
-    await store.startExecution(exec(run.id, '1', { kind: 'pause', agent: '_checkpoint' }));
-    await store.markWaiting(run.id, '1', 'Deploy?', 'checkpoint');
-    await store.recordAnswer({ ask: 1, verdict: null, decisions: null, runId: run.id, key: '1', status: 'CONTINUE', message: null, responder: 'ann', channel: 'cli' });
-    const second = store.recordAnswer({ ask: 1, verdict: null, decisions: null, runId: run.id, key: '1', status: 'STOP', message: 'no', responder: 'bob', channel: 'tui' });
+    await store.startExecution(T, exec(run.id, '1', { kind: 'pause', agent: '_checkpoint', waiting: { waitingFor: 'Deploy?', awaiting: 'checkpoint', runStatus: 'waiting_human' } }));
+    const first = await store.recordAnswer(answerBy(run.id, '1', 'CONTINUE'));
+    expect(first.owner).toMatchObject({ token: T });
+    const second = store.recordAnswer(answerBy(run.id, '1', 'STOP', 'bob'));
     await expect(second).rejects.toThrow(ConflictError);
     await expect(second).rejects.toThrow(/already answered CONTINUE by ann \(cli\) at /);
     expect(await store.getAnswer(run.id, '1', 1)).toMatchObject({ status: 'CONTINUE', responder: 'ann', channel: 'cli' });
     expect((await eventTypes(store, run.id)).filter((t) => t === 'human_answered')).toHaveLength(1);
   });
 
+  it('a pause is recorded waiting in one transaction: it exists and waits, or it does not exist', async () => {
+    const { file, store } = fresh();
+    const run = await store.createRun(newRun);
+    raw(file).exec(`CREATE TRIGGER no_wait BEFORE INSERT ON events WHEN NEW.type = 'waiting' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
+    const pause = exec(run.id, '1', { kind: 'pause', agent: '_checkpoint', waiting: { waitingFor: 'Deploy?', awaiting: 'checkpoint', runStatus: 'waiting_human' } });
+    await expect(store.startExecution(T, pause)).rejects.toThrow(/injected failure/);
+    expect(await store.loadExecutions(run.id)).toEqual([]);
+    raw(file).exec('DROP TRIGGER no_wait');
+    await store.startExecution(T, pause);
+    expect((await store.loadExecutions(run.id))[0]).toMatchObject({ status: 'waiting_human', ask: 1, waitingFor: 'Deploy?' });
+    expect((await store.getRun(run.id))!.status).toBe('waiting_human');
+  });
+
   it('events and answers cannot be changed or deleted', async () => {
     const { file, store } = fresh();
     const run = await store.createRun(newRun);
-    await store.startExecution(exec(run.id, '1'));
-    await store.markWaiting(run.id, '1', 'Which database?', 'input');
-    await store.recordAnswer({ ask: 1, verdict: null, decisions: null, runId: run.id, key: '1', status: 'DONE', message: null, responder: 'ann', channel: 'cli' });
+    await store.startExecution(T, exec(run.id, '1'));
+    await store.markWaiting(T, run.id, '1', { waitingFor: 'Which database?', awaiting: 'input' }, 'waiting_human');
+    await store.recordAnswer(answerBy(run.id, '1', 'DONE'));
     const db = raw(file);
     expect(() => db.prepare("UPDATE events SET actor = 'mallory'").run()).toThrow(/append-only/);
     expect(() => db.prepare('DELETE FROM events').run()).toThrow(/append-only/);
@@ -88,68 +108,138 @@ describe('SqliteStore on a real file', () => {
     expect(await eventTypes(store, run.id)).toEqual(['run_started', 'execution_started', 'waiting', 'human_answered']);
   });
 
-  it('finishRun does not overwrite a run that has ended', async () => {
+  it('finishRun does not overwrite a run that has ended, and fails its still-running calls', async () => {
     const { store } = fresh();
     const run = await store.createRun(newRun);
-    expect(await store.finishRun(run.id, 'completed', { result: { ok: 1 } }, { type: 'completed', actor: 'shop', channel: 'engine' })).toBe(true);
-    expect(await store.finishRun(run.id, 'stuck', { reason: 'late stop' }, { type: 'stopped', actor: 'bob', channel: 'cli' })).toBe(false);
-    await store.failExecution(run.id, '9', 'late failure');
+    await store.startExecution(T, exec(run.id, '1'));
+    const done = { status: 'completed' as const, result: { ok: 1 }, event: { type: 'completed', actor: 'shop', channel: 'engine' as const } };
+    expect(await store.finishRun(T, run.id, done)).toBe(true);
+    expect(await store.finishRun(T, run.id, { status: 'stuck', reason: 'late stop', event: { type: 'stopped', actor: 'bob', channel: 'cli' } })).toBe(false);
     expect(await store.getRun(run.id)).toMatchObject({ status: 'completed', reason: null, result: { ok: 1 } });
-    expect(await eventTypes(store, run.id)).toEqual(['run_started', 'completed']);
+    expect((await store.loadExecutions(run.id))[0]).toMatchObject({ status: 'failed', error: 'the run ended completed' });
+    expect(await eventTypes(store, run.id)).toEqual(['run_started', 'execution_started', 'completed']);
   });
 
-  it('completeExecution moves execution and run together, or not at all', async () => {
+  it('completeExecution moves execution and run together, or not at all, and numbers deliveries', async () => {
     const { file, store } = fresh();
     const run = await store.createRun(newRun);
-    await store.startExecution(exec(run.id, '1'));
-    await store.markWaiting(run.id, '1', 'which db?', 'input', { costUsd: 0.5, numTurns: 2, durationMs: 10 });
+    await store.startExecution(T, exec(run.id, '1'));
+    await store.markWaiting(T, run.id, '1', { waitingFor: 'which db?', awaiting: 'input', metrics: { costUsd: 0.5, numTurns: 2, durationMs: 10 } }, 'waiting_human');
     expect((await store.getRun(run.id))!.status).toBe('waiting_human');
 
     // Make the event insert fail: the whole operation must roll back.
     raw(file).exec(`CREATE TRIGGER no_finish BEFORE INSERT ON events WHEN NEW.type = 'execution_finished'
       BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
-    await expect(store.completeExecution(run.id, '1', { status: 'DONE' })).rejects.toThrow(/injected failure/);
+    await expect(store.completeExecution(T, run.id, '1', { status: 'DONE' })).rejects.toThrow(/injected failure/);
     expect((await store.getRun(run.id))!.status).toBe('waiting_human');
-    expect((await store.loadExecutions(run.id))[0]).toMatchObject({ status: 'waiting_human', result: null });
+    expect((await store.loadExecutions(run.id))[0]).toMatchObject({ status: 'waiting_human', result: null, delivered: null });
 
     raw(file).exec('DROP TRIGGER no_finish');
-    await store.completeExecution(run.id, '1', { status: 'DONE', summary: 'pg' }, { costUsd: null, numTurns: null, durationMs: null });
+    expect(await store.completeExecution(T, run.id, '1', { status: 'DONE', summary: 'pg' }, { costUsd: null, numTurns: null, durationMs: null })).toBe(1);
     expect((await store.getRun(run.id))!.status).toBe('running');
     expect((await store.loadExecutions(run.id))[0]).toMatchObject({
-      status: 'completed', result: { status: 'DONE', summary: 'pg' }, waitingFor: null, costUsd: 0.5, numTurns: 2,
+      status: 'completed', result: { status: 'DONE', summary: 'pg' }, waitingFor: null, costUsd: 0.5, numTurns: 2, delivered: 1,
     });
-    expect((await store.listEvents(run.id)).at(-1)).toMatchObject({ type: 'execution_finished', key: '1', data: { status: 'DONE', summary: 'pg' } });
+    await store.startExecution(T, exec(run.id, '2'));
+    expect(await store.completeExecution(T, run.id, '2', 'x')).toBe(2);
+    expect((await store.listEvents(run.id)).at(-1)).toMatchObject({ type: 'execution_finished', key: '2' });
   });
 
   it('loadExecutions returns calls in the order they were first made, not by key', async () => {
     const { store } = fresh();
     const run = await store.createRun(newRun);
-    for (const key of ['2', '10', '1', '4/2/1']) await store.startExecution(exec(run.id, key));
-    await store.restartExecution(run.id, '2');
+    for (const key of ['2', '10', '1', '4/2/1']) await store.startExecution(T, exec(run.id, key));
+    await store.restartExecution(T, run.id, '2');
     const all = await store.loadExecutions(run.id);
     expect(all.map((e) => [e.key, e.seq])).toEqual([['2', 1], ['10', 2], ['1', 3], ['4/2/1', 4]]);
     expect(all[0].attempts).toBe(2);
     expect(all[0].sessionId).toBe('s-2');
   });
+});
 
-  it('a lease held by another live process is a conflict; a dead or expired one is taken over', async () => {
+describe('ownership in the store', () => {
+  it("fences every driver write by its token: another driver's token writes nothing", async () => {
     const { store } = fresh();
     const run = await store.createRun(newRun);
-    const other = process.ppid; // alive: it started us
-    const far = Date.now() * 2;
-    await store.acquireLease(run.id, other, far, isAlive);
-    const take = store.acquireLease(run.id, process.pid, far, isAlive);
-    await expect(take).rejects.toThrow(ConflictError);
-    await expect(take).rejects.toThrow(`being driven by process ${other}`);
-    await store.acquireLease(run.id, process.pid, far, () => false);
-    expect((await store.getRun(run.id))!.ownerPid).toBe(process.pid);
+    await store.startExecution(T, exec(run.id, '1'));
+    expect(await store.claimRun(run.id, owner('token-b'), T)).not.toBeNull();
+    const stale = [
+      store.startExecution(T, exec(run.id, '2')),
+      store.completeExecution(T, run.id, '1', 'late'),
+      store.markWaiting(T, run.id, '1', { waitingFor: 'q', awaiting: null }, 'waiting_human'),
+      store.finishRun(T, run.id, { status: 'failed', reason: 'x', event: { type: 'failed', actor: 'shop', channel: 'engine' } }),
+      store.appendEvent(T, run.id, { type: 'log', actor: 'workflow', channel: 'engine' }),
+    ];
+    for (const write of stale) await expect(write).rejects.toThrow(LostOwnershipError);
+    expect(await store.renewLease(run.id, T, Date.now() * 3)).toBe(false);
+    expect((await store.loadExecutions(run.id)).map((e) => [e.key, e.status])).toEqual([['1', 'running']]);
+    expect(await store.getRun(run.id)).toMatchObject({ status: 'running', owner: { token: 'token-b' } });
+  });
 
-    await store.releaseLease(run.id, other);
-    expect((await store.getRun(run.id))!.ownerPid).toBe(process.pid);
-    await store.releaseLease(run.id, process.pid);
-    expect(await store.getRun(run.id)).toMatchObject({ ownerPid: null, leaseUntil: null });
-    await store.acquireLease(run.id, other, 0, isAlive);
-    await store.acquireLease(run.id, process.pid, far, isAlive);
-    expect((await store.getRun(run.id))!.ownerPid).toBe(process.pid);
+  it('claims only from the owner the caller expected (compare and swap)', async () => {
+    const { store } = fresh();
+    const run = await store.createRun(newRun);
+    expect(await store.claimRun(run.id, owner('token-b'), null)).toBeNull();
+    expect(await store.claimRun(run.id, owner('token-b'), 'someone-else')).toBeNull();
+    expect(await store.releaseRun(run.id, T, { ifIdle: false })).toBe('released');
+    expect((await store.getRun(run.id))!.owner).toBeNull();
+    expect(await store.releaseRun(run.id, T, { ifIdle: false })).toBe('lost');
+    expect((await store.claimRun(run.id, owner('token-b'), null))!.owner).toMatchObject({ token: 'token-b' });
+  });
+
+  it('release-if-idle keeps the run when an answer was recorded for a waiting call in the meantime', async () => {
+    const { store } = fresh();
+    const run = await store.createRun(newRun);
+    await store.startExecution(T, exec(run.id, '1', { kind: 'pause', agent: '_checkpoint', waiting: { waitingFor: 'Go?', awaiting: 'checkpoint', runStatus: 'waiting_human' } }));
+    await store.recordAnswer(answerBy(run.id, '1', 'CONTINUE'));
+    expect(await store.releaseRun(run.id, T, { ifIdle: true })).toBe('answered');
+    expect((await store.getRun(run.id))!.owner?.token).toBe(T);
+    await store.completeExecution(T, run.id, '1', { continue: true });
+    expect(await store.releaseRun(run.id, T, { ifIdle: true })).toBe('released');
+  });
+
+  it('a stop request is recorded for the owner; an ended run refuses one', async () => {
+    const { store } = fresh();
+    const run = await store.createRun(newRun);
+    const stopped = await store.requestStop(run.id, 'enough', 'bob');
+    expect(stopped.stop).toMatchObject({ reason: 'enough', by: 'bob' });
+    expect(stopped.status).toBe('running');
+    await store.finishRun(T, run.id, { status: 'stuck', reason: 'enough', event: { type: 'stopped', actor: 'bob', channel: 'cli' } });
+    await expect(store.requestStop(run.id, 'again', 'bob')).rejects.toThrow(ConflictError);
   });
 });
+
+describe('migration from schema 1', () => {
+  it('keeps every run and numbers the completed calls in call order as their delivery order', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'shop-store-')), 'shop.db');
+    const db = new Database(file);
+    db.exec(V1_SCHEMA);
+    db.exec(`INSERT INTO runs (id, spec, workflow_path, prompt, status, workspace, seed, owner_pid, lease_until, created_at, updated_at)
+      VALUES (1, 'feature', '/p/f.lua', 'x', 'waiting_human', '/p', 5, 4242, 99, 1, 1);
+      INSERT INTO executions (run_id, call_key, seq, kind, agent, fingerprint, status, result, started_at, updated_at) VALUES
+      (1, '1', 1, 'run', 'coder', 'run("coder")', 'completed', '{"status":"DONE"}', 1, 1),
+      (1, '2', 2, 'sh', NULL, 'sh("make")', 'completed', '{"code":0}', 1, 1),
+      (1, '3', 3, 'pause', '_checkpoint', 'pause("Go?")', 'waiting_human', NULL, 1, 1);
+      PRAGMA user_version = 1;`);
+    db.close();
+    const store = openSqliteStore(file);
+    open.push(store);
+    expect(await store.getRun(1)).toMatchObject({ status: 'waiting_human', seed: 5, owner: null, workflowHash: null, stop: null });
+    expect((await store.loadReplayLog(1)).map((r) => [r.key, r.delivered])).toEqual([['1', 1], ['2', 2], ['3', null]]);
+  });
+});
+
+const V1_SCHEMA = `
+CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, spec TEXT NOT NULL, workflow_path TEXT NOT NULL, prompt TEXT NOT NULL,
+  status TEXT NOT NULL, workspace TEXT NOT NULL, branch TEXT, reason TEXT, result TEXT, seed INTEGER NOT NULL, owner_pid INTEGER,
+  lease_until INTEGER, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, ended_at INTEGER);
+CREATE TABLE executions (run_id INTEGER NOT NULL, call_key TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, agent TEXT,
+  fingerprint TEXT NOT NULL, status TEXT NOT NULL, session_id TEXT, cwd TEXT, prompt TEXT, request TEXT, result TEXT, signal_path TEXT,
+  waiting_for TEXT, awaiting TEXT, error TEXT, cost_usd REAL, num_turns INTEGER, duration_ms INTEGER, pid INTEGER,
+  attempts INTEGER NOT NULL DEFAULT 1, ask INTEGER NOT NULL DEFAULT 0, started_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+  finished_at INTEGER, PRIMARY KEY (run_id, call_key));
+CREATE TABLE answers (run_id INTEGER NOT NULL, call_key TEXT NOT NULL, ask INTEGER NOT NULL, verdict TEXT, status TEXT, message TEXT,
+  decisions TEXT, responder TEXT NOT NULL, channel TEXT NOT NULL, answered_at INTEGER NOT NULL, PRIMARY KEY (run_id, call_key, ask));
+CREATE TABLE events (id INTEGER PRIMARY KEY AUTOINCREMENT, run_id INTEGER NOT NULL, call_key TEXT, type TEXT NOT NULL, actor TEXT NOT NULL,
+  channel TEXT NOT NULL, data TEXT, at INTEGER NOT NULL);
+`;

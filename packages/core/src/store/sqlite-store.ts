@@ -1,19 +1,14 @@
 import Database from 'better-sqlite3';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { ConflictError, NotFoundError } from '../errors.js';
-import { hasEnded, type AgentMetrics, type Answer, type ReplayRecord, type Run, type RunEvent } from '../types.js';
-import { toAnswer, toEvent, toExecution, toRun, type Row } from './rows.js';
-import { ownedByOther } from '../run-status.js';
-import { prepare, type Statements } from './statements.js';
-import type { EventInput, NewExecution, NewRun, RunFilter, RunWithWaiting, Store } from './store.js';
+import { ConflictError, LostOwnershipError, NotFoundError } from '../errors.js';
+import { hasEnded, type AgentMetrics, type Answer, type Run, type RunEvent, type RunOwner } from '../types.js';
+import { migrate } from './migrate.js';
+import { SqliteReads } from './sqlite-reads.js';
+import { toAnswer, toExecution, type Row } from './rows.js';
+import type { ActiveStatus, EventInput, NewExecution, NewRun, RunEnd, Store, WaitingAsk } from './store.js';
 
-export const SCHEMA_VERSION = 1;
-const schemaFile = fileURLToPath(new URL('../../../../schema.sql', import.meta.url));
+export { SCHEMA_VERSION } from './migrate.js';
 
-type Db = Database.Database;
-
-/** Opens (creating if needed) a store at `file`; ":memory:" gives an in-memory twin. */
+/** Opens (creating or migrating if needed) a store at `file`. */
 export function openSqliteStore(file: string, now: () => number = Date.now): Store {
   const db = new Database(file);
   // Before anything that may need a lock, so every statement waits for a busy store.
@@ -25,213 +20,166 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
   return new SqliteStore(db, now);
 }
 
-function migrate(db: Db): void {
-  const version = Number(db.pragma('user_version', { simple: true }));
-  if (version > SCHEMA_VERSION) {
-    throw new ConflictError(`the store was written by a newer Shop (schema ${version} > ${SCHEMA_VERSION}); upgrade Shop`);
-  }
-  if (version === SCHEMA_VERSION) return;
-  db.transaction(() => {
-    db.exec(readFileSync(schemaFile, 'utf8'));
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
-  })();
-}
+const metricCols = (m?: AgentMetrics) => ({ cost: m?.costUsd ?? null, turns: m?.numTurns ?? null, duration: m?.durationMs ?? null });
+const ownerCols = (o: RunOwner) => ({ token: o.token, host: o.host, pid: o.pid, pidStart: o.pidStart, leaseUntil: o.leaseUntil });
 
-const metricCols = (m?: AgentMetrics) => ({
-  cost: m?.costUsd ?? null,
-  turns: m?.numTurns ?? null,
-  duration: m?.durationMs ?? null,
-});
-
-class SqliteStore implements Store {
-  private readonly stmt: Statements;
-  constructor(private readonly db: Db, private readonly now: () => number) {
-    this.stmt = prepare(db);
-  }
-
+/** The SQLite adapter: reads in SqliteReads, every write one immediate transaction here. */
+class SqliteStore extends SqliteReads implements Store {
   async createRun(input: NewRun): Promise<Run> {
     return this.tx(() => {
       const t = this.now();
-      const info = this.stmt.insertRun.run({ ...input, t });
-      const id = Number(info.lastInsertRowid);
+      const id = Number(this.stmt.insertRun.run({ ...input, ...ownerCols(input.owner), t }).lastInsertRowid);
       this.event(id, { type: 'run_started', actor: input.actor, channel: 'cli', data: { spec: input.spec, prompt: input.prompt } });
-      return toRun(this.stmt.getRun.get(id) as Row);
+      return this.mustRun(id);
     });
   }
 
-  async getRun(id: number): Promise<Run | null> {
-    const row = this.stmt.getRun.get(id) as Row | undefined;
-    return row ? toRun(row) : null;
-  }
-
-  async setWorkspace(runId: number, workspace: string, branch: string | null) {
-    this.stmt.setWorkspace.run(workspace, branch, this.now(), runId);
-  }
-
-  async listRuns(filter: RunFilter = {}): Promise<RunWithWaiting[]> {
-    const rows = this.stmt.listRuns.all() as Row[];
-    const waiting = new Map<number, Row>();
-    for (const w of this.stmt.waitingExecutions.all() as Row[]) waiting.set(Number(w.run_id), w);
-    const costs = new Map<number, number>();
-    for (const c of this.stmt.costs.all() as Row[]) costs.set(Number(c.run_id), Number(c.cost));
-    return rows
-      .map(toRun)
-      .filter((r) => (filter.status ? r.status === filter.status : true))
-      .filter((r) => (filter.active ? !hasEnded(r) : true))
-      .map((r) => {
-        const w = waiting.get(r.id);
-        return { ...r, waiting: w ? toExecution(w) : null, costUsd: costs.get(r.id) ?? 0 };
-      });
-  }
-
-  async listWaiting() {
-    const runs = new Map<number, Run>();
-    return (this.stmt.waitingExecutions.all() as Row[]).map(toExecution).flatMap((execution) => {
-      if (!runs.has(execution.runId)) runs.set(execution.runId, toRun(this.stmt.getRun.get(execution.runId) as Row));
-      const run = runs.get(execution.runId)!;
-      return run.status === 'waiting_human' ? [{ run, execution }] : [];
-    });
-  }
-
-  async loadExecutions(runId: number) {
-    return (this.stmt.executions.all(runId) as Row[]).map(toExecution);
-  }
-
-  async loadReplayLog(runId: number): Promise<ReplayRecord[]> {
-    // Only what replay compares and returns: the whole rows cost several times as much to read.
-    return (this.stmt.replayLog.all(runId) as Row[]).map((r) => ({
-      key: String(r.call_key), fingerprint: String(r.fingerprint), status: r.status as ReplayRecord['status'],
-      result: r.result == null ? null : JSON.parse(String(r.result)),
-    }));
-  }
-
-  async getExecution(runId: number, key: string) {
-    const row = this.stmt.getExecution.get(runId, key) as Row | undefined;
-    return row ? toExecution(row) : null;
-  }
-
-  async listEvents(runId: number) {
-    return (this.stmt.events.all(runId) as Row[]).map(toEvent);
-  }
-
-  async countEvents(runId: number, type: string): Promise<number> {
-    return Number((this.stmt.countEvents.get(runId, type) as Row).n);
-  }
-
-  async acquireLease(runId: number, pid: number, until: number, isAlive: (pid: number) => boolean) {
-    this.tx(() => {
-      const run = this.mustRun(runId);
-      if (ownedByOther(run, pid, this.now(), isAlive)) {
-        throw new ConflictError(`run ${runId} is being driven by process ${run.ownerPid}; wait for it or stop it with: shop stop ${runId} --reason "…"`);
-      }
-      this.stmt.setLease.run(pid, until, this.now(), runId);
-    });
-  }
-
-  async renewLease(runId: number, pid: number, until: number) {
-    this.stmt.renewLease.run(until, runId, pid);
-  }
-
-  async releaseLease(runId: number, pid: number) {
-    this.stmt.releaseLease.run(runId, pid);
-  }
-
-  async startExecution(input: NewExecution) {
+  async claimRun(runId: number, owner: RunOwner, expectedToken: string | null): Promise<Run | null> {
     return this.tx(() => {
+      this.mustRun(runId);
+      const changed = this.stmt.claimRun.run({ ...ownerCols(owner), runId, expected: expectedToken, t: this.now() }).changes;
+      return changed ? this.mustRun(runId) : null;
+    });
+  }
+
+  async renewLease(runId: number, token: string, until: number): Promise<boolean> {
+    return this.stmt.renewLease.run(until, runId, token).changes > 0;
+  }
+
+  async releaseRun(runId: number, token: string, opts: { ifIdle: boolean }) {
+    return this.tx(() => {
+      if ((this.stmt.ownerToken.get(runId) as Row | undefined)?.owner_token !== token) return 'lost' as const;
+      if (opts.ifIdle && this.stmt.pendingAnswer.get(runId)) return 'answered' as const;
+      this.stmt.releaseRun.run(runId, token);
+      return 'released' as const;
+    });
+  }
+
+  async requestStop(runId: number, reason: string, by: string): Promise<Run> {
+    return this.tx(() => {
+      const run = this.mustRun(runId);
+      if (hasEnded(run)) throw new ConflictError(`run ${runId} has already ended (${run.status}${run.reason ? `: ${run.reason}` : ''})`);
       const t = this.now();
-      const seq = Number((this.stmt.nextSeq.get(input.runId) as Row).seq);
-      this.stmt.insertExecution.run({
-        ...input, seq, t, request: JSON.stringify(input.request ?? null),
-      });
+      this.stmt.requestStop.run(reason, by, t, t, runId);
+      this.event(runId, { type: 'stop_requested', actor: by, channel: 'cli', data: { reason } });
+      return this.mustRun(runId);
+    });
+  }
+
+  async setWorkspace(token: string, runId: number, workspace: string, branch: string | null) {
+    this.fenced(token, runId, () => void this.stmt.setWorkspace.run(workspace, branch, this.now(), runId));
+  }
+
+  async startExecution(token: string, input: NewExecution) {
+    return this.fenced(token, input.runId, () => {
+      const t = this.now();
+      const seq = Number((this.stmt.nextSeq.get(input.runId) as Row).n);
+      const { waiting, ...rest } = input;
+      this.stmt.insertExecution.run({ ...rest, seq, t, request: JSON.stringify(input.request ?? null) });
+      this.stmt.setRunStatus.run('running', t, input.runId);
       this.event(input.runId, {
         type: 'execution_started', key: input.key, actor: 'shop', channel: 'engine',
         data: { kind: input.kind, agent: input.agent, session_id: input.sessionId },
       });
+      if (waiting) this.waiting(input.runId, input.key, waiting, waiting.runStatus);
       return toExecution(this.stmt.getExecution.get(input.runId, input.key) as Row);
     });
   }
 
-  async restartExecution(runId: number, key: string) {
-    this.tx(() => {
+  async restartExecution(token: string, runId: number, key: string) {
+    this.fenced(token, runId, () => {
       this.stmt.restartExecution.run(this.now(), runId, key);
       this.stmt.setRunStatus.run('running', this.now(), runId);
       this.event(runId, { type: 'execution_restarted', key, actor: 'shop', channel: 'engine' });
     });
   }
 
-  async setExecutionPid(runId: number, key: string, pid: number | null) {
-    this.stmt.setPid.run(pid, this.now(), runId, key);
+  async setExecutionPid(token: string, runId: number, key: string, pid: number | null, pidStart: string | null) {
+    this.fenced(token, runId, () => void this.stmt.setPid.run(pid, pidStart, this.now(), runId, key));
   }
 
-  async completeExecution(runId: number, key: string, result: unknown, metrics?: AgentMetrics) {
-    this.tx(() => {
+  async completeExecution(token: string, runId: number, key: string, result: unknown, metrics?: AgentMetrics) {
+    return this.fenced(token, runId, () => {
       const t = this.now();
-      this.stmt.completeExecution.run({ ...metricCols(metrics), result: JSON.stringify(result ?? null), t, runId, key });
+      const delivered = Number((this.stmt.nextDelivery.get(runId) as Row).n);
+      this.stmt.completeExecution.run({ ...metricCols(metrics), result: JSON.stringify(result ?? null), delivered, t, runId, key });
       this.stmt.setRunStatus.run('running', t, runId);
       this.event(runId, { type: 'execution_finished', key, actor: 'shop', channel: 'engine', data: summarize(result) });
+      return delivered;
     });
   }
 
-  async failExecution(runId: number, key: string, error: string, metrics?: AgentMetrics) {
-    this.tx(() => {
+  async markWaiting(token: string, runId: number, key: string, ask: WaitingAsk, runStatus: ActiveStatus) {
+    return this.fenced(token, runId, () => {
+      this.waiting(runId, key, ask, runStatus);
+      return toExecution(this.stmt.getExecution.get(runId, key) as Row);
+    });
+  }
+
+  async closeExecution(token: string, runId: number, key: string, error: string | null) {
+    this.fenced(token, runId, () => {
       const t = this.now();
-      const changed = this.stmt.failExecution.run({ ...metricCols(metrics), error, t, runId, key }).changes;
-      if (changed) this.event(runId, { type: 'execution_failed', key, actor: 'shop', channel: 'engine', data: { error } });
-      this.endRun(runId, 'failed', { reason: error }, { type: 'failed', key, actor: 'shop', channel: 'engine', data: { reason: error } });
+      if (error) this.stmt.failExecution.run({ ...metricCols(), error, t, runId, key });
+      else this.stmt.closeExecution.run(t, t, runId, key);
     });
   }
 
-  async markWaiting(runId: number, key: string, waitingFor: string, awaiting: string | null, metrics?: AgentMetrics) {
-    this.tx(() => {
-      const t = this.now();
-      this.stmt.markWaiting.run({ ...metricCols(metrics), waitingFor, awaiting, t, runId, key });
-      this.stmt.setRunStatus.run('waiting_human', t, runId);
-      this.event(runId, { type: 'waiting', key, actor: 'shop', channel: 'engine', data: { waiting_for: waitingFor, awaiting } });
-    });
-  }
-
-  async recordAnswer(answer: Omit<Answer, 'answeredAt'>): Promise<Answer> {
-    return this.tx(() => {
-      const first = this.stmt.getAnswer.get(answer.runId, answer.key, answer.ask) as Row | undefined;
-      if (first) throw new ConflictError(alreadyAnswered(toAnswer(first)));
-      const exec = this.stmt.getExecution.get(answer.runId, answer.key) as Row | undefined;
-      if (!exec || exec.status !== 'waiting_human' || Number(exec.ask) !== answer.ask) {
-        throw new ConflictError(`run ${answer.runId} call ${answer.key} is no longer waiting for this answer`);
+  async cancelExecutions(token: string, runId: number, keys: string[], reason: string) {
+    this.fenced(token, runId, () => {
+      for (const key of keys) {
+        const t = this.now();
+        if (this.stmt.failExecution.run({ ...metricCols(), error: reason, t, runId, key }).changes) {
+          this.event(runId, { type: 'execution_cancelled', key, actor: 'shop', channel: 'engine', data: { reason } });
+        }
       }
-      const t = this.now();
-      this.stmt.insertAnswer.run({
-        ...answer, decisions: answer.decisions ? JSON.stringify(answer.decisions) : null, t,
-      });
-      this.event(answer.runId, {
-        type: 'human_answered', key: answer.key, actor: answer.responder, channel: answer.channel,
-        data: { ask: answer.ask, verdict: answer.verdict, status: answer.status, message: answer.message, decisions: answer.decisions },
-      });
-      return { ...answer, answeredAt: t };
     });
   }
 
-  async getAnswer(runId: number, key: string, ask: number) {
-    const row = this.stmt.getAnswer.get(runId, key, ask) as Row | undefined;
-    return row ? toAnswer(row) : null;
+  async finishRun(token: string, runId: number, end: RunEnd) {
+    return this.fenced(token, runId, () => {
+      const t = this.now();
+      const reason = end.reason ?? null;
+      if (end.failedKey && this.stmt.failExecution.run({ ...metricCols(end.metrics), error: reason, t, runId, key: end.failedKey }).changes) {
+        this.event(runId, { type: 'execution_failed', key: end.failedKey, actor: 'shop', channel: 'engine', data: { error: reason } });
+      }
+      const changed = this.stmt.endRun.run({ status: end.status, reason, result: end.result === undefined ? null : JSON.stringify(end.result), t, runId }).changes;
+      if (!changed) return false;
+      // Calls still running are dead with the run (their processes were killed first).
+      this.stmt.failRunning.run(`the run ended ${end.status}${reason ? `: ${reason}` : ''}`, t, t, runId);
+      this.event(runId, end.event);
+      return true;
+    });
   }
 
-  async listAnswers(runId: number) {
-    return (this.stmt.listAnswers.all(runId) as Row[]).map(toAnswer);
-  }
-
-  async setRunStatus(runId: number, status: 'running' | 'waiting_human', event: EventInput) {
-    this.tx(() => {
+  async setRunStatus(token: string, runId: number, status: ActiveStatus, event: EventInput) {
+    this.fenced(token, runId, () => {
       this.stmt.setRunStatus.run(status, this.now(), runId);
       this.event(runId, event);
     });
   }
 
-  async finishRun(runId: number, status: 'completed' | 'stuck' | 'failed', detail: { reason?: string; result?: unknown }, event: EventInput) {
-    return this.tx(() => this.endRun(runId, status, detail, event));
+  async appendEvent(token: string | null, runId: number, event: EventInput) {
+    if (token) this.fenced(token, runId, () => this.event(runId, event));
+    else this.event(runId, event);
   }
 
-  async appendEvent(runId: number, event: EventInput) {
-    this.event(runId, event);
+  async recordAnswer(answer: Omit<Answer, 'answeredAt'>) {
+    return this.tx(() => {
+      const first = this.stmt.getAnswer.get(answer.runId, answer.key, answer.ask) as Row | undefined;
+      if (first) throw new ConflictError(alreadyAnswered(toAnswer(first)));
+      const run = this.mustRun(answer.runId);
+      const exec = this.stmt.getExecution.get(answer.runId, answer.key) as Row | undefined;
+      if (hasEnded(run) || !exec || exec.status !== 'waiting_human' || Number(exec.ask) !== answer.ask) {
+        throw new ConflictError(`run ${answer.runId} call ${answer.key} is no longer waiting for this answer`);
+      }
+      const t = this.now();
+      this.stmt.insertAnswer.run({ ...answer, decisions: answer.decisions ? JSON.stringify(answer.decisions) : null, t });
+      this.event(answer.runId, {
+        type: 'human_answered', key: answer.key, actor: answer.responder, channel: answer.channel,
+        data: { ask: answer.ask, verdict: answer.verdict, status: answer.status, message: answer.message, decisions: answer.decisions },
+      });
+      return { ...answer, answeredAt: t, owner: run.owner };
+    });
   }
 
   close() {
@@ -247,20 +195,21 @@ class SqliteStore implements Store {
     return this.db.transaction(fn).immediate();
   }
 
-  private endRun(runId: number, status: string, detail: { reason?: string; result?: unknown }, event: EventInput): boolean {
-    const t = this.now();
-    const changed = this.stmt.endRun.run({
-      status, reason: detail.reason ?? null,
-      result: detail.result === undefined ? null : JSON.stringify(detail.result), t, runId,
-    }).changes;
-    if (changed) this.event(runId, event);
-    return changed > 0;
+  /** A driver's write: refused, with nothing written, unless `token` still owns the run. */
+  private fenced<T>(token: string, runId: number, fn: () => T): T {
+    return this.tx(() => {
+      const row = this.stmt.ownerToken.get(runId) as Row | undefined;
+      if (!row) throw new NotFoundError(`no run ${runId}; see runs with: shop list`);
+      if (row.owner_token !== token) throw new LostOwnershipError(runId);
+      return fn();
+    });
   }
 
-  private mustRun(runId: number): Run {
-    const row = this.stmt.getRun.get(runId) as Row | undefined;
-    if (!row) throw new NotFoundError(`no run ${runId}; see runs with: shop list`);
-    return toRun(row);
+  private waiting(runId: number, key: string, ask: WaitingAsk, runStatus: ActiveStatus) {
+    const t = this.now();
+    this.stmt.markWaiting.run({ ...metricCols(ask.metrics), waitingFor: ask.waitingFor, awaiting: ask.awaiting, t, runId, key });
+    this.stmt.setRunStatus.run(runStatus, t, runId);
+    this.event(runId, { type: 'waiting', key, actor: 'shop', channel: 'engine', data: { waiting_for: ask.waitingFor, awaiting: ask.awaiting } });
   }
 
   private event(runId: number, e: EventInput) {

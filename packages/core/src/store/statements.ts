@@ -1,36 +1,49 @@
 import type Database from 'better-sqlite3';
 
+const OPEN = `status IN ('running','waiting_human')`;
+const METRICS = `cost_usd = COALESCE(@cost, cost_usd), num_turns = COALESCE(@turns, num_turns), duration_ms = COALESCE(@duration, duration_ms)`;
+
 /** Every statement the SQLite store runs, by name. */
 const SQL = {
-  insertRun: `INSERT INTO runs (spec, workflow_path, prompt, status, workspace, branch, seed, owner_pid, lease_until, created_at, updated_at)
-    VALUES (@spec, @workflowPath, @prompt, 'running', @workspace, @branch, @seed, @ownerPid, @leaseUntil, @t, @t)`,
+  insertRun: `INSERT INTO runs (spec, workflow_path, workflow_hash, prompt, status, workspace, branch, seed,
+      owner_token, owner_host, owner_pid, owner_pid_start, lease_until, created_at, updated_at)
+    VALUES (@spec, @workflowPath, @workflowHash, @prompt, 'running', @workspace, @branch, @seed,
+      @token, @host, @pid, @pidStart, @leaseUntil, @t, @t)`,
   getRun: 'SELECT * FROM runs WHERE id = ?',
+  ownerToken: 'SELECT owner_token, status FROM runs WHERE id = ?',
   setWorkspace: 'UPDATE runs SET workspace = ?, branch = ?, updated_at = ? WHERE id = ?',
   listRuns: 'SELECT * FROM runs ORDER BY id DESC',
   waitingExecutions: `SELECT * FROM executions WHERE status = 'waiting_human' ORDER BY updated_at, run_id, seq`,
   costs: 'SELECT run_id, SUM(cost_usd) AS cost FROM executions GROUP BY run_id',
   executions: 'SELECT * FROM executions WHERE run_id = ? ORDER BY seq',
-  replayLog: 'SELECT call_key, fingerprint, status, result FROM executions WHERE run_id = ? ORDER BY seq',
+  replayLog: 'SELECT call_key, kind, fingerprint, status, result, delivered FROM executions WHERE run_id = ? ORDER BY seq',
   getExecution: 'SELECT * FROM executions WHERE run_id = ? AND call_key = ?',
   events: 'SELECT * FROM events WHERE run_id = ? ORDER BY id',
-  countEvents: 'SELECT COUNT(*) AS n FROM events WHERE run_id = ? AND type = ?',
-  setLease: 'UPDATE runs SET owner_pid = ?, lease_until = ?, updated_at = ? WHERE id = ?',
-  renewLease: 'UPDATE runs SET lease_until = ? WHERE id = ? AND owner_pid = ?',
-  releaseLease: 'UPDATE runs SET owner_pid = NULL, lease_until = NULL WHERE id = ? AND owner_pid = ?',
-  nextSeq: 'SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM executions WHERE run_id = ?',
+  logEvents: `SELECT data FROM events WHERE run_id = ? AND type = 'log'`,
+  claimRun: `UPDATE runs SET owner_token = @token, owner_host = @host, owner_pid = @pid, owner_pid_start = @pidStart,
+      lease_until = @leaseUntil, updated_at = @t
+    WHERE id = @runId AND owner_token IS @expected`,
+  renewLease: 'UPDATE runs SET lease_until = ? WHERE id = ? AND owner_token = ?',
+  releaseRun: `UPDATE runs SET owner_token = NULL, owner_host = NULL, owner_pid = NULL, owner_pid_start = NULL, lease_until = NULL
+    WHERE id = ? AND owner_token = ?`,
+  pendingAnswer: `SELECT 1 FROM answers a JOIN executions e ON e.run_id = a.run_id AND e.call_key = a.call_key AND e.ask = a.ask
+    WHERE a.run_id = ? AND e.status = 'waiting_human' LIMIT 1`,
+  requestStop: `UPDATE runs SET stop_reason = ?, stop_by = ?, stop_at = ?, updated_at = ? WHERE id = ? AND status NOT IN ('completed','stuck','failed')`,
+  nextSeq: 'SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM executions WHERE run_id = ?',
+  nextDelivery: 'SELECT COALESCE(MAX(delivered), 0) + 1 AS n FROM executions WHERE run_id = ?',
   insertExecution: `INSERT INTO executions (run_id, call_key, seq, kind, agent, fingerprint, status, session_id, cwd, prompt, request, signal_path, started_at, updated_at)
     VALUES (@runId, @key, @seq, @kind, @agent, @fingerprint, 'running', @sessionId, @cwd, @prompt, @request, @signalPath, @t, @t)`,
   restartExecution: `UPDATE executions SET status = 'running', attempts = attempts + 1, error = NULL, updated_at = ?, finished_at = NULL WHERE run_id = ? AND call_key = ?`,
-  setPid: 'UPDATE executions SET pid = ?, updated_at = ? WHERE run_id = ? AND call_key = ?',
-  completeExecution: `UPDATE executions SET status = 'completed', result = @result, pid = NULL,
-    cost_usd = COALESCE(@cost, cost_usd), num_turns = COALESCE(@turns, num_turns), duration_ms = COALESCE(@duration, duration_ms),
+  setPid: 'UPDATE executions SET pid = ?, pid_start = ?, updated_at = ? WHERE run_id = ? AND call_key = ?',
+  completeExecution: `UPDATE executions SET status = 'completed', result = @result, delivered = @delivered, pid = NULL, pid_start = NULL, ${METRICS},
     waiting_for = NULL, updated_at = @t, finished_at = @t WHERE run_id = @runId AND call_key = @key`,
-  failExecution: `UPDATE executions SET status = 'failed', error = @error, pid = NULL,
-    cost_usd = COALESCE(@cost, cost_usd), num_turns = COALESCE(@turns, num_turns), duration_ms = COALESCE(@duration, duration_ms),
-    updated_at = @t, finished_at = @t WHERE run_id = @runId AND call_key = @key`,
-  markWaiting: `UPDATE executions SET status = 'waiting_human', ask = ask + 1, waiting_for = @waitingFor, awaiting = @awaiting, pid = NULL,
-    cost_usd = COALESCE(@cost, cost_usd), num_turns = COALESCE(@turns, num_turns), duration_ms = COALESCE(@duration, duration_ms),
-    updated_at = @t WHERE run_id = @runId AND call_key = @key`,
+  failExecution: `UPDATE executions SET status = 'failed', error = @error, pid = NULL, pid_start = NULL, ${METRICS},
+    updated_at = @t, finished_at = @t WHERE run_id = @runId AND call_key = @key AND ${OPEN}`,
+  closeExecution: `UPDATE executions SET status = 'completed', updated_at = ?, finished_at = ? WHERE run_id = ? AND call_key = ? AND status = 'running'`,
+  failRunning: `UPDATE executions SET status = 'failed', error = ?, pid = NULL, pid_start = NULL, updated_at = ?, finished_at = ?
+    WHERE run_id = ? AND status = 'running'`,
+  markWaiting: `UPDATE executions SET status = 'waiting_human', ask = ask + 1, waiting_for = @waitingFor, awaiting = @awaiting, pid = NULL, pid_start = NULL,
+    ${METRICS}, updated_at = @t WHERE run_id = @runId AND call_key = @key`,
   // Also revives a failed run (retry): its old failure reason and end time no longer hold.
   setRunStatus: `UPDATE runs SET status = ?, reason = NULL, ended_at = NULL, updated_at = ? WHERE id = ? AND status NOT IN ('completed','stuck')`,
   endRun: `UPDATE runs SET status = @status, reason = @reason, result = @result, ended_at = @t, updated_at = @t

@@ -1,16 +1,18 @@
 import type {
-  AgentMetrics, Answer, CallKind, Channel, Execution, ReplayRecord, Run, RunEvent, RunStatus,
+  AgentMetrics, Answer, CallKind, Channel, Execution, ReplayRecord, Run, RunEvent, RunOwner, RunStatus,
 } from '../types.js';
 
 /**
  * The store port: domain operations, each atomic (one transaction inside) and each
  * returning a Promise so an asynchronous adapter (PostgreSQL) can replace SQLite later.
+ *
+ * A driver's writes take its owner token and fail with LostOwnershipError when another
+ * driver holds the run (fencing). Operations without a token are the ones any process may
+ * do: create a run, record an answer or a stop, append to the audit trail.
  */
 export interface Store {
   createRun(input: NewRun): Promise<Run>;
   getRun(id: number): Promise<Run | null>;
-  /** Moves a new run into its worktree. */
-  setWorkspace(runId: number, workspace: string, branch: string | null): Promise<void>;
   listRuns(filter?: RunFilter): Promise<RunWithWaiting[]>;
   /** Every call waiting for a person, across runs, oldest ask first. */
   listWaiting(): Promise<{ run: Run; execution: Execution }[]>;
@@ -20,47 +22,69 @@ export interface Store {
   loadReplayLog(runId: number): Promise<ReplayRecord[]>;
   getExecution(runId: number, key: string): Promise<Execution | null>;
   listEvents(runId: number): Promise<RunEvent[]>;
-  countEvents(runId: number, type: string): Promise<number>;
+  /** How many log lines each thread ("" = main) has recorded, so replay does not repeat them. */
+  countLogs(runId: number): Promise<Map<string, number>>;
 
-  /** Take the run for this process; ConflictError when another live process holds it. */
-  acquireLease(runId: number, pid: number, until: number, isAlive: (pid: number) => boolean): Promise<void>;
-  renewLease(runId: number, pid: number, until: number): Promise<void>;
-  releaseLease(runId: number, pid: number): Promise<void>;
+  /**
+   * Takes the run for a driver when it has no owner, or its owner is `expectedToken` (one
+   * the caller found dead or expired). Null when someone else got there first.
+   */
+  claimRun(runId: number, owner: RunOwner, expectedToken: string | null): Promise<Run | null>;
+  /** Extends the lease; false when the token no longer owns the run. */
+  renewLease(runId: number, token: string, until: number): Promise<boolean>;
+  /**
+   * Gives the run up. With `ifIdle`, only when no recorded answer waits to be taken in —
+   * checked in the same transaction, so an answer recorded just before is never stranded.
+   */
+  releaseRun(runId: number, token: string, opts: { ifIdle: boolean }): Promise<'released' | 'answered' | 'lost'>;
+  /** `shop stop`: records the request for the owner; ConflictError when the run has ended. */
+  requestStop(runId: number, reason: string, by: string): Promise<Run>;
 
-  startExecution(input: NewExecution): Promise<Execution>;
+  setWorkspace(token: string, runId: number, workspace: string, branch: string | null): Promise<void>;
+  startExecution(token: string, input: NewExecution): Promise<Execution>;
   /** A re-invocation of a running or failed execution (same session). */
-  restartExecution(runId: number, key: string): Promise<void>;
-  setExecutionPid(runId: number, key: string, pid: number | null): Promise<void>;
-  completeExecution(runId: number, key: string, result: unknown, metrics?: AgentMetrics): Promise<void>;
-  /** Fails the execution and the run together. */
-  failExecution(runId: number, key: string, error: string, metrics?: AgentMetrics): Promise<void>;
-  /** Execution and run both become waiting_human; the execution's ask count goes up by one. */
-  markWaiting(runId: number, key: string, waitingFor: string, awaiting: string | null, metrics?: AgentMetrics): Promise<void>;
+  restartExecution(token: string, runId: number, key: string): Promise<void>;
+  setExecutionPid(token: string, runId: number, key: string, pid: number | null, pidStart: string | null): Promise<void>;
+  /** Completes the call and gives it the next delivery number, which it returns. */
+  completeExecution(token: string, runId: number, key: string, result: unknown, metrics?: AgentMetrics): Promise<number>;
+  /** The execution waits for a person (its ask count goes up); the run takes `runStatus`. */
+  markWaiting(token: string, runId: number, key: string, ask: WaitingAsk, runStatus: ActiveStatus): Promise<Execution>;
+  /** Closes a structural call (a parallel) as completed, or failed with `error`; nothing is delivered. */
+  closeExecution(token: string, runId: number, key: string, error: string | null): Promise<void>;
+  /** Marks open calls failed without ending the run (a cancelled parallel branch). */
+  cancelExecutions(token: string, runId: number, keys: string[], reason: string): Promise<void>;
+  /**
+   * Ends the run (completed, stuck, failed) unless it has already ended; its still-running
+   * calls fail with the reason. `failedKey` fails that call with the reason too.
+   */
+  finishRun(token: string, runId: number, end: RunEnd): Promise<boolean>;
+  setRunStatus(token: string, runId: number, status: ActiveStatus, event: EventInput): Promise<void>;
+  /** Audit-trail entries; a driver's own (log lines) pass its token. */
+  appendEvent(token: string | null, runId: number, event: EventInput): Promise<void>;
+
   /**
    * First answer wins: ConflictError naming the first responder when this ask was answered,
-   * or when the call no longer waits on it (the agent resolved it, or the run moved on).
+   * or when the call no longer waits on it. Returns the run's owner as it stood when the
+   * answer was committed: a live owner takes the answer in itself.
    */
-  recordAnswer(answer: Omit<Answer, 'answeredAt'>): Promise<Answer>;
+  recordAnswer(answer: Omit<Answer, 'answeredAt'>): Promise<Answer & { owner: RunOwner | null }>;
   getAnswer(runId: number, key: string, ask: number): Promise<Answer | null>;
   /** Every answer of a run, oldest first. */
   listAnswers(runId: number): Promise<Answer[]>;
-
-  setRunStatus(runId: number, status: 'running' | 'waiting_human', event: EventInput): Promise<void>;
-  /** Ends a run (completed, stuck, failed) unless it has already ended. Returns false if it had. */
-  finishRun(runId: number, status: 'completed' | 'stuck' | 'failed', detail: { reason?: string; result?: unknown }, event: EventInput): Promise<boolean>;
-  appendEvent(runId: number, event: EventInput): Promise<void>;
   close(): void;
 }
+
+export type ActiveStatus = 'running' | 'waiting_human';
 
 export interface NewRun {
   spec: string;
   workflowPath: string;
+  workflowHash: string | null;
   prompt: string;
   workspace: string;
   branch: string | null;
   seed: number;
-  ownerPid: number;
-  leaseUntil: number;
+  owner: RunOwner;
   actor: string;
 }
 
@@ -69,7 +93,7 @@ export interface RunFilter {
   status?: RunStatus;
 }
 
-/** A run with the call it waits on, if any, and its total cost. */
+/** A run with the calls it waits on, if any, and its total cost. */
 export interface RunWithWaiting extends Run {
   waiting: Execution | null;
   costUsd: number;
@@ -86,6 +110,23 @@ export interface NewExecution {
   prompt: string | null;
   request: unknown;
   signalPath: string | null;
+  /** Recorded already waiting for a person (a pause): one transaction, never half a pause. */
+  waiting?: WaitingAsk & { runStatus: ActiveStatus };
+}
+
+export interface WaitingAsk {
+  waitingFor: string;
+  awaiting: string | null;
+  metrics?: AgentMetrics;
+}
+
+export interface RunEnd {
+  status: 'completed' | 'stuck' | 'failed';
+  reason?: string;
+  result?: unknown;
+  failedKey?: string;
+  metrics?: AgentMetrics;
+  event: EventInput;
 }
 
 export interface EventInput {

@@ -10,10 +10,10 @@ export function decisions(...list: unknown[]): Decision[] {
 /** A waiting agent ask (run 7, call 2, first ask) unless overridden. */
 export function agentAsk(over: Partial<Execution> = {}): Execution {
   return {
-    runId: 7, key: '2', seq: 2, kind: 'run', agent: 'coder', fingerprint: 'run("coder")', status: 'waiting_human',
+    runId: 7, key: '2', seq: 2, kind: 'run', agent: 'coder', fingerprint: 'run("coder")', status: 'waiting_human', delivered: null,
     sessionId: 'sess-1', cwd: '/w', prompt: 'build it', request: {}, result: null, signalPath: '/w/.shop/signals/7.2.coder.json',
     waitingFor: 'which database?', awaiting: 'input', error: null, costUsd: null, numTurns: null, durationMs: null,
-    pid: null, attempts: 1, ask: 1, startedAt: 1_700_000_000_000, updatedAt: 1_700_000_060_000, finishedAt: null,
+    pid: null, pidStart: null, attempts: 1, ask: 1, startedAt: 1_700_000_000_000, updatedAt: 1_700_000_060_000, finishedAt: null,
     ...over,
   };
 }
@@ -38,7 +38,7 @@ export function answer(over: Partial<Answer> = {}): Answer {
 export function fakeRun(over: Partial<Run> = {}): Run {
   return {
     id: 7, spec: 'feature', workflowPath: '/p/workflows/feature.lua', prompt: 'add login', status: 'waiting_human',
-    workspace: '/w', branch: null, reason: null, result: null, seed: 1, ownerPid: null, leaseUntil: null,
+    workspace: '/w', branch: null, reason: null, result: null, seed: 1, workflowHash: null, owner: null, stop: null,
     createdAt: 1_700_000_000_000, updatedAt: 1_700_000_060_000, endedAt: null, ...over,
   };
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRun, driveRun } from '../drive.js';
+import { createRun, driveRun } from '../drive-run.js';
 import type { AgentRunner } from '../../agents/agent-runner.js';
 import { ScriptedRunner, type Script } from './scripted-runner.js';
 import { scriptedWorld } from './scripted-ports.js';
@@ -14,7 +14,10 @@ export function newFlow(prefix: string, script: Script = {}) {
   const world = scriptedWorld(dir, new ScriptedRunner(script));
   const start = async (source: string) => {
     world.workflows.set(FLOW_PATH, source);
-    return (await createRun(world.ports, { spec: 'flow', workflowPath: FLOW_PATH, prompt: 'the task', workspace: dir, actor: 'tester' })).id;
+    const { run, owner } = await createRun(world.ports, { spec: 'flow', workflowPath: FLOW_PATH, prompt: 'the task', workspace: dir, actor: 'tester' });
+    // The creating driver lets go, as `shop run` does once it stops driving.
+    await owner.release(false);
+    return run.id;
   };
   const drive = (id: number, wait = false) => driveRun(world.ports, id, { wait });
   return { dir, world, start, drive };

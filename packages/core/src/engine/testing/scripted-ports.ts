@@ -54,6 +54,7 @@ export function scriptedWorld(dir: string, runner = new ScriptedRunner(), agentN
   const killed: number[] = [];
   const signals = new ManualSignals();
   let sessions = 0;
+  let tokens = 0;
   const ports: EnginePorts = {
     store,
     runner,
@@ -68,16 +69,21 @@ export function scriptedWorld(dir: string, runner = new ScriptedRunner(), agentN
       return source;
     },
     openSignals: () => signals,
-    shell: async (cmd): Promise<ShellResult> => {
+    shell: async (req): Promise<ShellResult> => {
+      const cmd = req.cmd ?? req.argv!.join(' ');
       shellCommands.push(cmd);
       return { code: 0, stdout: `ran ${cmd} #${shellCommands.length}`, stderr: '' };
     },
     clock: { now: () => clock.t },
     notifier: { notify: (n) => notices.push(n) },
     newSessionId: () => `session-${++sessions}`,
-    pid: process.pid,
-    isAlive: () => false,
+    newToken: () => `token-${++tokens}`,
+    // One process as far as owners go: a second driver here is a second owner, not the same one.
+    self: { host: 'test-host', pid: process.pid, pidStart: 'test-start' },
+    processAlive: () => true,
+    processStart: () => null,
     killOrphan: async (pid) => void killed.push(pid),
+    leaseMs: 30_000,
     paths: { signalsDir: join(dir, 'signals'), runsDir: join(dir, 'runs'), binDir: null },
   };
   return { ports, store, runner, signals, notices, workflows, agents, shellCommands, killed, clock };

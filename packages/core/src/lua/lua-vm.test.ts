@@ -1,38 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../errors.js';
-import { seededRandom } from '../engine/seeded-random.js';
-import { LuaWorkflow, type Step } from './lua-workflow.js';
-import { describeIssues, WorkflowConfigSchema } from './requests.js';
-import type { SyncHost } from './sandbox.js';
-
-/** A host like the driver's: logs collected, config validated by the real schema, seeded random. */
-function host(seed = 7) {
-  const logs: string[] = [];
-  const random = seededRandom(seed);
-  const h: SyncHost = {
-    log: (m) => logs.push(m),
-    context: () => ({ run_id: 1, prompt: 'p', workspace: '/w', call_index: 0 }),
-    config: (table) => {
-      const parsed = WorkflowConfigSchema.safeParse(table ?? {});
-      return parsed.success ? null : `config: ${describeIssues(parsed.error)}`;
-    },
-    random: random.next,
-    reseed: random.reseed,
-  };
-  return { h, logs };
-}
+import { oneThread, type TestStep } from './testing/one-thread.js';
 
 const wf = (body: string, seed?: number) => {
-  const { h, logs } = host(seed);
-  return { w: new LuaWorkflow(`function workflow(prompt)\n${body}\nend\n`, 'flow.lua', h), logs };
+  const w = oneThread(`function workflow(prompt)\n${body}\nend\n`, 'flow.lua', seed);
+  return { w, logs: w.logs };
 };
-
-const done = (s: Step) => {
+const done = (s: TestStep) => {
   if (s.kind !== 'done') throw new Error(`expected done, got ${JSON.stringify(s)}`);
   return s.value;
 };
-
-describe('LuaWorkflow sandbox', () => {
+describe('LuaVm sandbox', () => {
   it('has no io, os, debug, load, dofile, loadstring or require', () => {
     const names = ['io', 'os', 'debug', 'load', 'dofile', 'loadstring', 'require', 'loadfile'];
     const { w } = wf(`return { ${names.map((n) => `${n} = type(${n})`).join(', ')}, str = type(string.format), tbl = type(table.insert) }`);
@@ -53,7 +31,7 @@ describe('LuaWorkflow sandbox', () => {
   });
 });
 
-describe('LuaWorkflow host calls', () => {
+describe('LuaVm host calls', () => {
   it('run, pause, sh and now yield typed requests and resume with the values given', () => {
     const { w } = wf(`
       local r = run("coder", "write it")
@@ -70,7 +48,7 @@ describe('LuaWorkflow host calls', () => {
       request: { type: 'run', agent: 'reviewer', prompt: 'check', opts: { prompt: 'check', human: false, statuses: ['OK'] } },
     });
     expect(w.resume({ status: 'OK', summary: 'fine' })).toEqual({ kind: 'request', request: { type: 'pause', spec: { message: 'Approve?' } } });
-    expect(w.resume({ continue: true })).toEqual({ kind: 'request', request: { type: 'sh', cmd: 'echo hi' } });
+    expect(w.resume({ continue: true })).toEqual({ kind: 'request', request: { type: 'sh', cmd: 'echo hi', argv: null, opts: {} } });
     expect(w.resume({ code: 0, stdout: 'hi\n', stderr: '' })).toEqual({ kind: 'request', request: { type: 'now' } });
     expect(done(w.resume(1700000000.5))).toEqual(['DONE', 'fine', true, 'hi\n', 1700000000.5]);
   });
@@ -96,7 +74,7 @@ describe('LuaWorkflow host calls', () => {
   });
 });
 
-describe('LuaWorkflow errors', () => {
+describe('LuaVm errors', () => {
   it('a runtime error gives "name.lua:LINE: message"', () => {
     const { w } = wf('local a = 1\n  error("boom")');
     expect(w.start('')).toEqual({ kind: 'error', message: 'flow.lua:3: boom' });
@@ -111,24 +89,22 @@ describe('LuaWorkflow errors', () => {
   });
 
   it('a syntax error throws a UsageError with file:line', () => {
-    const { h } = host();
-    const make = () => new LuaWorkflow('function workflow(p)\n  local x =\nend\n', 'broken.lua', h);
+    const make = () => oneThread('function workflow(p)\n  local x =\nend\n', 'broken.lua');
     expect(make).toThrow(UsageError);
     expect(make).toThrow(/^broken\.lua:3: /);
   });
 
   it('a script without workflow() throws a UsageError', () => {
-    const { h } = host();
-    const make = () => new LuaWorkflow('function flow(p) return 1 end', 'nofn.lua', h);
+    const make = () => oneThread('function flow(p) return 1 end', 'nofn.lua');
     expect(make).toThrow(UsageError);
     expect(make).toThrow('nofn.lua does not define function workflow(prompt)');
   });
 });
 
-describe('LuaWorkflow randomness', () => {
+describe('LuaVm randomness', () => {
   const draws = 'local t = {}\nfor i = 1, 6 do t[#t + 1] = math.random(1, 1000) end\nt[#t + 1] = math.random()\nreturn t';
 
-  it('math.random gives the same sequence on a fresh LuaWorkflow with the same seed', () => {
+  it('math.random gives the same sequence on a fresh VM with the same seed', () => {
     const a = done(wf(draws, 42).w.start('')) as number[];
     const b = done(wf(draws, 42).w.start('')) as number[];
     const c = done(wf(draws, 43).w.start('')) as number[];

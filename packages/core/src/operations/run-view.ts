@@ -1,11 +1,29 @@
-import { ConflictError, UsageError } from '@shop/core/errors';
-import { alreadyAnswered, alreadyAnsweredEvent } from '@shop/core/store/sqlite-store';
-import type { Store } from '@shop/core/store/store';
-import type { Execution } from '@shop/core/types';
-import type { RunView } from './run-view.js';
+import { ConflictError, NotFoundError, UsageError } from '../errors.js';
+import { alreadyAnswered, alreadyAnsweredEvent } from '../store/sqlite-store.js';
+import type { Store } from '../store/store.js';
+import { hasEnded, type Execution, type Run } from '../types.js';
+
+export interface RunView {
+  run: Run;
+  executions: Execution[];
+  /** The calls it waits on (several when parallel branches each wait), oldest first. */
+  waitingAll: Execution[];
+  waiting: Execution | null;
+  cost: number;
+}
+
+/** A run with its executions, the calls it waits on and its total cost. */
+export async function loadRunView(store: Store, id: number): Promise<RunView> {
+  const run = await store.getRun(id);
+  if (!run) throw new NotFoundError(`no run ${id}; see runs with: shop list`);
+  const executions = await store.loadExecutions(id);
+  const waitingAll = hasEnded(run) ? [] : executions.filter((e) => e.status === 'waiting_human');
+  const cost = executions.reduce((sum, e) => sum + (e.costUsd ?? 0), 0);
+  return { run, executions, waiting: waitingAll[0] ?? null, waitingAll, cost };
+}
 
 /**
- * The waiting call to answer: the only one, or the one `--call` names. When nothing waits,
+ * The waiting call to answer: the only one, or the one `call` names. When nothing waits,
  * a conflict that names the last answer (who, when) — the first answer won.
  */
 export async function pickWaiting(store: Store, view: RunView, call: string | undefined, command: string): Promise<Execution> {

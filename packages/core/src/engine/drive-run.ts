@@ -1,0 +1,114 @@
+import { randomInt } from 'node:crypto';
+import { NotFoundError } from '../errors.js';
+import { canonicalHash } from '../lua/canonical-hash.js';
+import { readSignal } from '../signals/signal.js';
+import type { Execution, Run } from '../types.js';
+import { ended, type DriveOutcome } from './outcome.js';
+import { Ownership, ownerRecord } from './ownership.js';
+import type { EnginePorts } from './ports.js';
+import { ReplayLog } from './replay-log.js';
+import { Scheduler, type CheckIn } from './scheduler.js';
+
+export interface DriveOptions {
+  /** Keep the process alive while the run waits for a person, resuming in place. */
+  wait: boolean;
+  /** Ctrl-C / SIGTERM: stop the agents, leave the run resumable. */
+  signal?: AbortSignal;
+}
+
+export interface StartInput {
+  spec: string;
+  workflowPath: string;
+  prompt: string;
+  workspace: string;
+  actor: string;
+}
+
+/** Records a new run owned by this driver; drive it with `driveRun(…, owner)`. */
+export async function createRun(ports: EnginePorts, input: StartInput): Promise<{ run: Run; owner: Ownership }> {
+  const token = ports.newToken();
+  const source = ports.readWorkflow(input.workflowPath);
+  const run = await ports.store.createRun({
+    ...input, branch: null, seed: randomInt(2 ** 31), workflowHash: canonicalHash(source), owner: ownerRecord(ports, token),
+  });
+  return { run, owner: Ownership.adopt(ports, run.id, token) };
+}
+
+export async function mustGetRun(ports: Pick<EnginePorts, 'store'>, runId: number): Promise<Run> {
+  const run = await ports.store.getRun(runId);
+  if (!run) throw new NotFoundError(`no run ${runId}; see runs with: shop list`);
+  return run;
+}
+
+/**
+ * Replays a run from its log and drives it on until it ends or waits for a person. Takes
+ * the run (ConflictError when another live driver holds it) unless `owner` already did.
+ */
+export async function driveRun(ports: EnginePorts, runId: number, opts: DriveOptions, owner?: Ownership): Promise<DriveOutcome> {
+  const run = await mustGetRun(ports, runId);
+  if (run.status === 'completed' || run.status === 'stuck') return ended(run);
+  const own = owner ?? (await Ownership.claim(ports, run));
+  let released = false;
+  const scheduler = new Scheduler({
+    ports, run, token: own.token, wait: opts.wait, interrupt: opts.signal,
+    log: new ReplayLog(await ports.store.loadReplayLog(runId)),
+    logCounts: await ports.store.countLogs(runId),
+    checkIn: () => checkIn(ports, own),
+  });
+  try {
+    const first = await checkIn(ports, own);
+    // A stop recorded while no driver held the run is carried out by whoever takes it next.
+    if (first.kind === 'stop') return await stopNow(ports, own, first);
+    if (first.kind === 'lost') return { status: 'lost' };
+    if (run.status === 'failed') await ports.store.setRunStatus(own.token, runId, 'running', { type: 'retried', actor: 'shop', channel: 'engine' });
+    for (;;) {
+      const outcome = await scheduler.drive();
+      if (outcome.status !== 'waiting_human') return outcome;
+      // Leaving: one transaction gives the run up unless an answer was recorded meanwhile
+      // (its author saw this driver as the owner and left the answer to it).
+      const left = await own.release(true);
+      if (left === 'answered') continue;
+      if (left === 'lost') return { status: 'lost' };
+      released = true;
+      // An agent's new signal (written in its own session) is not in the store: look once more.
+      if (outcome.waiting.some(hasNewSignal) && (await own.reclaim())) {
+        released = false;
+        continue;
+      }
+      return outcome;
+    }
+  } finally {
+    await scheduler.close();
+    if (!released) await own.release(false);
+  }
+}
+
+/** The owner's periodic look: renew the lease, notice a takeover or a stop request. */
+async function checkIn(ports: EnginePorts, own: Ownership): Promise<CheckIn> {
+  let renewed = true;
+  try {
+    renewed = await own.renewIfDue();
+  } catch {
+    // A busy store now and then is no reason to stop; writes stay fenced by the token.
+  }
+  if (!renewed) return { kind: 'lost' };
+  const run = await ports.store.getRun(own.runId);
+  if (run?.owner?.token !== own.token) return { kind: 'lost' };
+  if (run.stop) return { kind: 'stop', reason: run.stop.reason, by: run.stop.by };
+  return { kind: 'ok' };
+}
+
+async function stopNow(ports: EnginePorts, own: Ownership, stop: { reason: string; by: string }): Promise<DriveOutcome> {
+  // Agents a dead driver left running go first (only while their pid is still theirs).
+  for (const e of await ports.store.loadExecutions(own.runId)) if (e.status === 'running' && e.pid) await ports.killOrphan(e.pid, e.pidStart);
+  await ports.store.finishRun(own.token, own.runId, {
+    status: 'stuck', reason: stop.reason, event: { type: 'stopped', actor: stop.by, channel: 'cli', data: { reason: stop.reason } },
+  });
+  return ended((await ports.store.getRun(own.runId))!);
+}
+
+function hasNewSignal(exec: Execution): boolean {
+  if (exec.kind !== 'run' || !exec.signalPath) return false;
+  const read = readSignal(exec.signalPath);
+  return read.kind === 'ok' && read.signal.status !== 'NEEDS_HUMAN';
+}

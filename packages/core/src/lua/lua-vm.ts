@@ -1,0 +1,276 @@
+import fengari from 'fengari';
+import { UsageError } from '../errors.js';
+import { ConversionError, pushJs, toJs, type LuaState } from './convert.js';
+import { HOST_CALLS, parseHostCall, type HostCallName } from './host-calls.js';
+import type { HostRequest } from './requests.js';
+import { installSandbox, raise, type SandboxHost } from './sandbox.js';
+
+const { lua, lauxlib, to_luastring } = fengari;
+
+/** Instructions between two looks at the clock (preemption, lua_timeout). */
+const HOOK_EVERY = 1000;
+
+/** One Lua thread of a run: the main one, or a parallel branch. */
+export interface LuaThread {
+  readonly L: LuaState;
+  /** Anchors the thread in the registry while the scheduler holds it. */
+  readonly ref: number;
+}
+
+/** How a suspended thread is resumed. */
+export type ResumeWith =
+  | { kind: 'values'; values: unknown[] }
+  | { kind: 'error'; message: string }
+  | { kind: 'branches'; threads: LuaThread[] }
+  | { kind: 'continue' };
+
+/** Where a thread stopped running. */
+export type Step =
+  | { kind: 'call'; request: HostRequest; branches: LuaThread[] }
+  | { kind: 'preempted' }
+  | { kind: 'done' }
+  | { kind: 'error'; message: string };
+
+/** What the VM asks of the scheduler, synchronously, from inside Lua. */
+export interface VmHost extends SandboxHost<LuaThread> {
+  /** A host call: a value to return at once (replay's hot path), or null to suspend the thread. */
+  call(thread: LuaThread, req: HostRequest): { value: unknown } | null;
+  /** Every HOOK_EVERY instructions: go on, yield to the scheduler, or raise this error. */
+  tick(thread: LuaThread): 'go' | 'yield' | { error: string };
+}
+
+/** A fatal condition found inside a host call (non-determinism): it must not be catchable by pcall. */
+export class VmFatal extends Error {}
+
+/**
+ * A workflow script in one sandboxed Lua state, with a thread per branch of work. Host
+ * functions parse their arguments and ask the VmHost; a call it cannot answer at once
+ * yields the thread, and the scheduler resumes it later with `resume()`.
+ */
+export class LuaVm {
+  private readonly L: LuaState;
+  private readonly byState = new Map<LuaState, LuaThread & { input: ResumeWith; request: HostRequest | null; branches: LuaThread[]; preempted: boolean }>();
+  /** Set by a host call that found the run cannot go on; surfaces from resume() as a throw. */
+  private fatal: Error | null = null;
+  private loading = false;
+
+  /** Compiles and loads the script; syntax errors and a missing workflow() are UsageErrors. */
+  constructor(source: string, readonly chunkName: string, private readonly host: VmHost) {
+    this.L = lauxlib.luaL_newstate();
+    installSandbox(this.L, host, (T) => this.threadOf(T));
+    for (const name of HOST_CALLS) this.registerCall(name);
+    this.registerParallel();
+    if (lauxlib.luaL_loadbuffer(this.L, to_luastring(source), null, to_luastring(`@${chunkName}`)) !== lua.LUA_OK) {
+      throw new UsageError(`${popError(this.L)} (fix the Lua syntax in ${chunkName})`);
+    }
+    // Top-level code runs in a thread of its own too: config{} there must see the thread,
+    // and a loop there is bounded by lua_timeout like any other.
+    const loader = this.newThread(this.L, -1);
+    lua.lua_pop(this.L, 1);
+    this.loading = true;
+    let loaded: Step;
+    try {
+      do loaded = this.resume(loader, { kind: 'continue' });
+      while (loaded.kind === 'preempted');
+    } catch (e) {
+      if (e instanceof VmFatal) throw new UsageError(`${e.message} (while loading ${chunkName})`);
+      throw e;
+    }
+    this.loading = false;
+    this.release(loader);
+    if (loaded.kind === 'error') throw new UsageError(`${loaded.message} (while loading ${chunkName})`);
+    if (lua.lua_getglobal(this.L, to_luastring('workflow')) !== lua.LUA_TFUNCTION) {
+      throw new UsageError(`${chunkName} does not define function workflow(prompt)`);
+    }
+    lua.lua_pop(this.L, 1);
+  }
+
+  /** The main thread, ready to run workflow(prompt). */
+  mainThread(prompt: string): LuaThread {
+    lua.lua_getglobal(this.L, to_luastring('workflow'));
+    const t = this.newThread(this.L, -1);
+    lua.lua_pop(this.L, 1);
+    lua.lua_pushstring(t.L, to_luastring(prompt));
+    return t;
+  }
+
+  /** Runs `t` until it calls the host, is preempted, returns or raises. */
+  resume(t: LuaThread, input: ResumeWith): Step {
+    const rec = this.byState.get(t.L)!;
+    rec.input = input;
+    rec.request = null;
+    rec.branches = [];
+    rec.preempted = false;
+    const nargs = lua.lua_status(t.L) === lua.LUA_OK ? lua.lua_gettop(t.L) - 1 : 0;
+    const status = lua.lua_resume(t.L, this.L, nargs);
+    if (this.fatal) throw this.fatal;
+    if (status === lua.LUA_YIELD) {
+      if (rec.request) return { kind: 'call', request: rec.request, branches: rec.branches };
+      return { kind: 'preempted' };
+    }
+    if (status === lua.LUA_OK) return { kind: 'done' };
+    return { kind: 'error', message: popError(t.L) };
+  }
+
+  /** The first value a finished thread returned, as JS. */
+  result(t: LuaThread): { value: unknown } | { error: string } {
+    if (lua.lua_gettop(t.L) === 0) return { value: null };
+    try {
+      return { value: toJs(t.L, 1) };
+    } catch (e) {
+      if (e instanceof ConversionError) return { error: `${this.chunkName}: the workflow's result ${e.describe()}` };
+      throw e;
+    }
+  }
+
+  /** Lets go of a finished or cancelled thread. */
+  release(t: LuaThread): void {
+    this.byState.delete(t.L);
+    lauxlib.luaL_unref(this.L, lua.LUA_REGISTRYINDEX, t.ref);
+  }
+
+  private threadOf(T: LuaState): LuaThread {
+    return this.byState.get(T)!;
+  }
+
+  /** A thread running the function at `fnIdx` of `from`'s stack, anchored in the registry. */
+  private newThread(from: LuaState, fnIdx: number): LuaThread {
+    const fn = lua.lua_absindex(from, fnIdx);
+    const T = lua.lua_newthread(from);
+    lua.lua_sethook(T, (H: LuaState, ar: unknown) => this.onHook(H, ar), lua.LUA_MASKCOUNT, HOOK_EVERY);
+    const ref = lauxlib.luaL_ref(from, lua.LUA_REGISTRYINDEX);
+    lua.lua_pushvalue(from, fn);
+    lua.lua_xmove(from, T, 1);
+    const t = { L: T, ref, input: { kind: 'continue' } as ResumeWith, request: null, branches: [], preempted: false };
+    this.byState.set(T, t);
+    return t;
+  }
+
+  private onHook(T: LuaState, ar: unknown) {
+    const t = this.byState.get(T);
+    if (!t) return;
+    const verdict = this.host.tick(t);
+    if (verdict === 'go') return;
+    if (verdict === 'yield') {
+      // Inside a metamethod or a sort comparator a thread cannot yield: it goes on until it can.
+      if (!lua.lua_isyieldable(T)) return;
+      t.preempted = true;
+      lua.lua_yield(T, 0);
+      return;
+    }
+    lua.lua_getinfo(T, to_luastring('Sl'), ar);
+    const message = `${this.chunkName}:${(ar as { currentline: number }).currentline}: ${verdict.error}`;
+    // Past any pcall: a script must not catch its own timeout and loop on.
+    if (lua.lua_isyieldable(T)) {
+      this.fatal = new VmFatal(message);
+      t.preempted = true;
+      lua.lua_yield(T, 0);
+      return;
+    }
+    lua.lua_pushstring(T, to_luastring(message));
+    lua.lua_error(T);
+  }
+
+  private registerCall(name: HostCallName) {
+    const continuation = (T: LuaState) => this.continueCall(T);
+    lua.lua_pushcfunction(this.L, (T: LuaState) => {
+      const args: unknown[] = [];
+      try {
+        for (let i = 1; i <= lua.lua_gettop(T); i++) args.push(toJs(T, i));
+      } catch (e) {
+        if (e instanceof ConversionError) return raise(T, `${name}(): argument ${args.length + 1} ${e.describe()}`);
+        throw e;
+      }
+      const parsed = parseHostCall(name, args);
+      if (typeof parsed === 'string') return raise(T, parsed);
+      if (this.loading) return raise(T, `${name}() can only be called inside workflow(), not while the file loads`);
+      if (!lua.lua_isyieldable(T)) return raise(T, `${name}() cannot be called here (inside a metamethod, an iterator or a sort comparator)`);
+      const t = this.byState.get(T)!;
+      const inline = this.guard(() => this.host.call(t, parsed));
+      if (inline) return pushResult(T, name, inline.value);
+      t.request = parsed;
+      return lua.lua_yieldk(T, 0, 0, continuation);
+    });
+    lua.lua_setglobal(this.L, to_luastring(name));
+  }
+
+  private registerParallel() {
+    const continuation = (T: LuaState) => this.continueCall(T);
+    lua.lua_pushcfunction(this.L, (T: LuaState) => {
+      const n = lua.lua_gettop(T);
+      if (n === 0) return raise(T, 'parallel(fn1, fn2, …): give at least one function');
+      if (this.loading) return raise(T, 'parallel() can only be called inside workflow(), not while the file loads');
+      for (let i = 1; i <= n; i++) {
+        if (lua.lua_type(T, i) !== lua.LUA_TFUNCTION) return raise(T, `parallel(fn1, fn2, …): argument ${i} is a ${fengari.to_jsstring(lauxlib.luaL_typename(T, i))}, not a function`);
+      }
+      if (!lua.lua_isyieldable(T)) return raise(T, 'parallel() cannot be called here (inside a metamethod, an iterator or a sort comparator)');
+      const t = this.byState.get(T)!;
+      const request: HostRequest = { type: 'parallel', branches: n };
+      this.guard(() => this.host.call(t, request));
+      t.request = request;
+      for (let i = 1; i <= n; i++) t.branches.push(this.newThread(T, i));
+      return lua.lua_yieldk(T, 0, 0, continuation);
+    });
+    lua.lua_setglobal(this.L, to_luastring('parallel'));
+  }
+
+  /** A host call's VmFatal stops the VM: yield out of Lua at once, past any pcall. */
+  private guard<T>(fn: () => T): T | null {
+    try {
+      return fn();
+    } catch (e) {
+      if (!(e instanceof VmFatal)) throw e;
+      this.fatal = e;
+      return null;
+    }
+  }
+
+  /** Runs when a suspended host call resumes: hands Lua its values, or raises at the caller's line. */
+  private continueCall(T: LuaState): number {
+    const t = this.byState.get(T)!;
+    const input = t.input;
+    switch (input.kind) {
+      case 'values':
+        lua.lua_checkstack(T, input.values.length);
+        for (const v of input.values) pushResult(T, 'call', v);
+        return input.values.length;
+      case 'error':
+        return raise(T, input.message);
+      case 'branches':
+        lua.lua_checkstack(T, input.threads.length);
+        for (const b of input.threads) {
+          if (lua.lua_gettop(b.L) >= 1) {
+            lua.lua_settop(b.L, 1);
+            lua.lua_xmove(b.L, T, 1);
+          } else lua.lua_pushnil(T);
+        }
+        return input.threads.length;
+      case 'continue':
+        return 0;
+    }
+  }
+}
+
+function pushResult(T: LuaState, name: string, value: unknown): number {
+  try {
+    pushJs(T, value);
+    return 1;
+  } catch (e) {
+    if (e instanceof ConversionError) return raise(T, `${name}(): its result ${e.describe()}`);
+    throw e;
+  }
+}
+
+function popError(L: LuaState): string {
+  let msg: string;
+  if (lua.lua_type(L, -1) === lua.LUA_TSTRING) msg = lua.lua_tojsstring(L, -1);
+  else {
+    try {
+      msg = JSON.stringify(toJs(L, -1));
+    } catch {
+      msg = `a ${fengari.to_jsstring(lauxlib.luaL_typename(L, -1))} was raised`;
+    }
+  }
+  lua.lua_pop(L, 1);
+  return msg;
+}

@@ -1,0 +1,91 @@
+import type Database from 'better-sqlite3';
+import { NotFoundError } from '../errors.js';
+import { hasEnded, type ReplayRecord, type Run } from '../types.js';
+import { toAnswer, toEvent, toExecution, toRun, type Row } from './rows.js';
+import { prepare, type Statements } from './statements.js';
+import type { RunFilter, RunWithWaiting } from './store.js';
+
+/** The SQLite adapter's reads: plain queries, no transaction needed. */
+export class SqliteReads {
+  protected readonly stmt: Statements;
+
+  constructor(protected readonly db: Database.Database, protected readonly now: () => number) {
+    this.stmt = prepare(db);
+  }
+
+  async getRun(id: number): Promise<Run | null> {
+    const row = this.stmt.getRun.get(id) as Row | undefined;
+    return row ? toRun(row) : null;
+  }
+
+  async listRuns(filter: RunFilter = {}): Promise<RunWithWaiting[]> {
+    const rows = this.stmt.listRuns.all() as Row[];
+    const waiting = new Map<number, Row>();
+    for (const w of this.stmt.waitingExecutions.all() as Row[]) if (!waiting.has(Number(w.run_id))) waiting.set(Number(w.run_id), w);
+    const costs = new Map<number, number>();
+    for (const c of this.stmt.costs.all() as Row[]) costs.set(Number(c.run_id), Number(c.cost));
+    return rows
+      .map(toRun)
+      .filter((r) => (filter.status ? r.status === filter.status : true))
+      .filter((r) => (filter.active ? !hasEnded(r) : true))
+      .map((r) => {
+        const w = r.status === 'waiting_human' ? waiting.get(r.id) : undefined;
+        return { ...r, waiting: w ? toExecution(w) : null, costUsd: costs.get(r.id) ?? 0 };
+      });
+  }
+
+  async listWaiting() {
+    const runs = new Map<number, Run>();
+    return (this.stmt.waitingExecutions.all() as Row[]).map(toExecution).flatMap((execution) => {
+      if (!runs.has(execution.runId)) runs.set(execution.runId, this.mustRun(execution.runId));
+      const run = runs.get(execution.runId)!;
+      return hasEnded(run) ? [] : [{ run, execution }];
+    });
+  }
+
+  async loadExecutions(runId: number) {
+    return (this.stmt.executions.all(runId) as Row[]).map(toExecution);
+  }
+
+  async loadReplayLog(runId: number): Promise<ReplayRecord[]> {
+    // Only what replay compares and returns: the whole rows cost several times as much to read.
+    return (this.stmt.replayLog.all(runId) as Row[]).map((r) => ({
+      key: String(r.call_key), kind: r.kind as ReplayRecord['kind'], fingerprint: String(r.fingerprint),
+      status: r.status as ReplayRecord['status'], result: r.result == null ? null : JSON.parse(String(r.result)),
+      delivered: r.delivered == null ? null : Number(r.delivered),
+    }));
+  }
+
+  async getExecution(runId: number, key: string) {
+    const row = this.stmt.getExecution.get(runId, key) as Row | undefined;
+    return row ? toExecution(row) : null;
+  }
+
+  async listEvents(runId: number) {
+    return (this.stmt.events.all(runId) as Row[]).map(toEvent);
+  }
+
+  async countLogs(runId: number): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    for (const row of this.stmt.logEvents.all(runId) as Row[]) {
+      const thread = String((JSON.parse(String(row.data ?? '{}')) as { thread?: string }).thread ?? '');
+      counts.set(thread, (counts.get(thread) ?? 0) + 1);
+    }
+    return counts;
+  }
+
+  async getAnswer(runId: number, key: string, ask: number) {
+    const row = this.stmt.getAnswer.get(runId, key, ask) as Row | undefined;
+    return row ? toAnswer(row) : null;
+  }
+
+  async listAnswers(runId: number) {
+    return (this.stmt.listAnswers.all(runId) as Row[]).map(toAnswer);
+  }
+
+  protected mustRun(runId: number): Run {
+    const row = this.stmt.getRun.get(runId) as Row | undefined;
+    if (!row) throw new NotFoundError(`no run ${runId}; see runs with: shop list`);
+    return toRun(row);
+  }
+}
