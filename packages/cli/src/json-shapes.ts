@@ -18,7 +18,8 @@ export const ExecutionJsonSchema = z.object({
   /** The order in which its result was handed to the workflow (replay follows it); null until then. */
   delivered: z.number().nullable(),
   request: z.unknown(),
-  prompt: z.string().nullable(),
+  /** In shop log --json only: the prompt the agent was given. */
+  prompt: z.string().nullable().optional(),
   session_id: z.string().nullable(),
   cwd: z.string().nullable(),
   awaiting: z.string().nullable(),

@@ -31,10 +31,12 @@ export function runJson(run: Run, waiting: Execution | null, costUsd: number, la
   };
 }
 
-export function executionJson(e: Execution): ExecutionJson {
+/** One execution; `full` (shop log --json, a replayable record) adds the prompt it was given. */
+export function executionJson(e: Execution, full = false): ExecutionJson {
   return {
+    ...(full ? { prompt: e.prompt } : {}),
     key: e.key, seq: e.seq, kind: e.kind, agent: e.agent, status: e.status, fingerprint: e.fingerprint, delivered: e.delivered,
-    request: e.request, prompt: e.prompt, session_id: e.sessionId, cwd: e.cwd,
+    request: e.request, session_id: e.sessionId, cwd: e.cwd,
     awaiting: e.awaiting, waiting_for: e.waitingFor, result: e.result, error: e.error,
     cost_usd: e.costUsd, num_turns: e.numTurns, duration_ms: e.durationMs, attempts: e.attempts,
     started_at: iso(e.startedAt), finished_at: iso(e.finishedAt),

@@ -11,7 +11,7 @@ export default async function log(args: Parsed, ctx: Context): Promise<number> {
   const { run, executions, waiting, cost } = await loadRunView(store, id);
   const events = await store.listEvents(id);
   if (flag(args, 'json')) {
-    printJson(ctx.out, { run: runJson(run, waiting, cost), executions: executions.map(executionJson), events: events.map(eventJson) });
+    printJson(ctx.out, { run: runJson(run, waiting, cost), executions: executions.map((e) => executionJson(e, true)), events: events.map(eventJson) });
     return 0;
   }
   const agents = new Map(executions.map((e) => [e.key, e.agent ?? e.kind]));

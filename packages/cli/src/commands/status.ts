@@ -11,7 +11,7 @@ import { ago, table, usd } from '../table.js';
 export default async function status(args: Parsed, ctx: Context): Promise<number> {
   const id = runIdArg(args, 'shop status <id> [--json]');
   const { run, executions, waiting, cost } = await loadRunView(await ctx.store(), id);
-  const json = { ...runJson(run, waiting, cost, executions.findLast((e) => e.agent)?.agent ?? null), executions: executions.map(executionJson), pending: waiting ? pendingJson(id, waiting) : null };
+  const json = { ...runJson(run, waiting, cost, executions.findLast((e) => e.agent)?.agent ?? null), executions: executions.map((e) => executionJson(e)), pending: waiting ? pendingJson(id, waiting) : null };
   if (flag(args, 'json')) {
     printJson(ctx.out, json);
     return 0;
