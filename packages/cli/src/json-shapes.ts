@@ -30,6 +30,8 @@ export const ExecutionJsonSchema = z.object({
   num_turns: z.number().nullable(),
   duration_ms: z.number().nullable(),
   attempts: z.number(),
+  /** How many times it has waited for a person (answers are per ask). */
+  ask: z.number(),
   started_at: iso,
   finished_at: iso,
 });

@@ -38,7 +38,7 @@ export function executionJson(e: Execution, full = false): ExecutionJson {
     key: e.key, seq: e.seq, kind: e.kind, agent: e.agent, status: e.status, fingerprint: e.fingerprint, delivered: e.delivered,
     request: e.request, session_id: e.sessionId, cwd: e.cwd,
     awaiting: e.awaiting, waiting_for: e.waitingFor, result: e.result, error: e.error,
-    cost_usd: e.costUsd, num_turns: e.numTurns, duration_ms: e.durationMs, attempts: e.attempts,
+    cost_usd: e.costUsd, num_turns: e.numTurns, duration_ms: e.durationMs, attempts: e.attempts, ask: e.ask,
     started_at: iso(e.startedAt), finished_at: iso(e.finishedAt),
   };
 }
