@@ -29,7 +29,7 @@ function difference(rec: Execution, req: CallRequest, runPrompt: string): [strin
     const spec = (s: unknown) => capText(JSON.stringify((s as { decisions?: unknown } | null)?.decisions ?? []), 160);
     return [`${was} with decisions ${spec(rec.request)}`, `${was} with decisions ${spec(req.spec)}`];
   }
-  if (req.type === 'sh' && rec.kind === 'sh') {
+  if (req.type === 'sh' && rec.kind === 'sh' && was === describe(req)) {
     return [`${was} with options ${capText(JSON.stringify((rec.request as { opts?: unknown })?.opts ?? {}), 120)}`, `${was} with options ${capText(JSON.stringify(req.opts), 120)}`];
   }
   return [was, describe(req)];

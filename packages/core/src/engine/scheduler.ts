@@ -72,6 +72,8 @@ export class Scheduler implements VmHost {
   /** Drives until the run ends or waits; after a wait it may be called again to go on. */
   async drive(): Promise<DriveOutcome> {
     this.outcome = null;
+    // Driven again after a wait: an answer came in for one of the waiting calls.
+    for (const key of this.tasks.waiting.keys()) this.toPoll.add(key);
     if (!this.vm) await this.start();
     while (!this.outcome) await this.step();
     return this.outcome;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../errors.js';
+import { LuaVm, VmFatal } from './lua-vm.js';
 import { oneThread, type TestStep } from './testing/one-thread.js';
 
 const wf = (body: string, seed?: number) => {
@@ -118,5 +119,59 @@ describe('LuaVm randomness', () => {
   it('math.randomseed makes the sequence independent of the run seed', () => {
     const seeded = `math.randomseed(5)\n${draws}`;
     expect(done(wf(seeded, 1).w.start(''))).toEqual(done(wf(seeded, 2).w.start('')));
+  });
+});
+
+describe('LuaVm and pure-Lua loops', () => {
+  /** A host whose clock check says "yield" or raises after `ticks` looks. */
+  function looping(body: string, verdict: (ticks: number) => 'go' | 'yield' | { error: string }) {
+    let ticks = 0;
+    const host = {
+      call: () => null, log() {}, context: () => ({}), config: () => null, random: () => 0, reseed() {},
+      tick: () => verdict(++ticks),
+    };
+    const vm = new LuaVm(`function workflow(prompt)\n${body}\nend\n`, 'loop.lua', host);
+    return { vm, main: vm.mainThread(''), ticks: () => ticks };
+  }
+
+  it('a loop with no host call yields to the scheduler (preemption) and goes on where it was', () => {
+    const { vm, main } = looping('local n = 0\nfor i = 1, 200000 do n = n + 1 end\nreturn n', (t) => (t % 20 === 0 ? 'yield' : 'go'));
+    let step = vm.resume(main, { kind: 'continue' });
+    let preempted = 0;
+    while (step.kind === 'preempted') {
+      preempted++;
+      step = vm.resume(main, { kind: 'continue' });
+    }
+    expect(preempted).toBeGreaterThan(2);
+    expect(step).toEqual({ kind: 'done' });
+    expect(vm.result(main)).toEqual({ value: 200000 });
+  });
+
+  it('lua_timeout cannot be caught by pcall: the VM stops with file:line of the loop', () => {
+    const { vm, main } = looping('while true do\n  pcall(function() while true do end end)\nend', (t) => (t > 5 ? { error: 'too long' } : 'go'));
+    expect(() => vm.resume(main, { kind: 'continue' })).toThrow(VmFatal);
+    expect(() => vm.resume(main, { kind: 'continue' })).toThrow(/^loop\.lua:3: too long$/);
+  });
+
+  it('inside a sort comparator (no yield possible) the loop goes on, and host calls are refused', () => {
+    const { vm, main } = looping('table.sort({3, 1, 2}, function(a, b) for i = 1, 5000 do end return a < b end)\nreturn 1', () => 'yield');
+    expect(vm.resume(main, { kind: 'continue' })).toEqual({ kind: 'done' });
+    const inSort = oneThread('function workflow(p)\n  table.sort({2, 1}, function(a, b) run("coder") return a < b end)\nend\n');
+    expect(inSort.start('')).toMatchObject({ kind: 'error', message: expect.stringMatching(/^flow\.lua:2: run\(\) cannot be called here/) });
+  });
+
+  it('host calls while the file loads are refused, naming workflow()', () => {
+    expect(() => oneThread('run("coder")\nfunction workflow(p) end')).toThrow(/^flow\.lua:1: run\(\) can only be called inside workflow\(\)/);
+  });
+});
+
+describe('config{} keys', () => {
+  it('accepts what works and refuses the worker keys by name, never ignoring them', () => {
+    expect(done(wf('config{ human_escalation = false, max_parallel = 2, lua_timeout = 5 }\nreturn 1').w.start(''))).toBe(1);
+    for (const [key, value] of [['human_timeout', '3600'], ['notify', '{ "desktop" }'], ['auto_approve', '{}'], ['budget_usd', '5'], ['on_timeout', '"stuck"']]) {
+      const s = wf(`config{ ${key} = ${value} }\nreturn 1`).w.start('');
+      expect(s, key).toMatchObject({ kind: 'error', message: expect.stringContaining(`${key}`) });
+      expect((s as { message: string }).message, key).toMatch(/comes with shop watch and is not built yet; remove it/);
+    }
   });
 });

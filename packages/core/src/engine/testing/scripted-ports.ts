@@ -36,6 +36,8 @@ export interface ScriptedWorld {
   workflows: Map<string, string>;
   agents: Map<string, Partial<AgentDef>>;
   shellCommands: string[];
+  /** How long each sh() takes (a stop or cancel cuts it short, as it kills a real one). */
+  shellDelayMs: number;
   killed: number[];
   clock: { t: number };
 }
@@ -69,10 +71,17 @@ export function scriptedWorld(dir: string, runner = new ScriptedRunner(), agentN
       return source;
     },
     openSignals: () => signals,
-    shell: async (req): Promise<ShellResult> => {
+    shell: async (req, _cwd, signal): Promise<ShellResult> => {
       const cmd = req.cmd ?? req.argv!.join(' ');
       shellCommands.push(cmd);
-      return { code: 0, stdout: `ran ${cmd} #${shellCommands.length}`, stderr: '' };
+      const n = shellCommands.length;
+      if (world.shellDelayMs) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, world.shellDelayMs);
+          signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+        });
+      }
+      return signal.aborted ? { code: 143, stdout: '', stderr: 'killed' } : { code: 0, stdout: `ran ${cmd} #${n}`, stderr: '' };
     },
     clock: { now: () => clock.t },
     notifier: { notify: (n) => notices.push(n) },
@@ -86,5 +95,6 @@ export function scriptedWorld(dir: string, runner = new ScriptedRunner(), agentN
     leaseMs: 30_000,
     paths: { signalsDir: join(dir, 'signals'), runsDir: join(dir, 'runs'), binDir: null },
   };
-  return { ports, store, runner, signals, notices, workflows, agents, shellCommands, killed, clock };
+  const world: ScriptedWorld = { ports, store, runner, signals, notices, workflows, agents, shellCommands, shellDelayMs: 0, killed, clock };
+  return world;
 }

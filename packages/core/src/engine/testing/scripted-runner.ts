@@ -34,6 +34,11 @@ export type Script = Record<string, ScriptedTurn[]>;
  */
 export class ScriptedRunner implements AgentRunner {
   readonly invocations: AgentInvocation[] = [];
+  /** Invocations under way now, and the most there ever were at once. */
+  active = 0;
+  maxActive = 0;
+  /** Invocations stopped by their abort signal (a stop, a cancel, Ctrl-C). */
+  aborted: AgentInvocation[] = [];
 
   constructor(
     private readonly script: Script = {},
@@ -49,7 +54,16 @@ export class ScriptedRunner implements AgentRunner {
     const turns = this.script[inv.agent.name];
     const turn = turns?.length ? turns[Math.min(this.count(inv.agent.name), turns.length - 1)] : this.fallback;
     this.invocations.push(inv);
-    if (turn.delayMs) await new Promise((r) => setTimeout(r, turn.delayMs));
+    this.maxActive = Math.max(this.maxActive, ++this.active);
+    try {
+      if (turn.delayMs) await sleep(turn.delayMs, inv.signal);
+    } finally {
+      this.active--;
+    }
+    if (inv.signal?.aborted) {
+      this.aborted.push(inv);
+      return { exitCode: null, error: 'killed', output: '', metrics: { costUsd: null, numTurns: null, durationMs: 0 } };
+    }
     const body = { ...turn.fields, status: turn.status ?? 'DONE' } as Record<string, unknown>;
     for (const k of ['summary', 'reason', 'awaiting'] as const) if (turn[k] !== undefined) body[k] = turn[k];
     const file = inv.env.SHOP_SIGNAL_FILE;
@@ -69,4 +83,15 @@ export class ScriptedRunner implements AgentRunner {
       metrics: { costUsd: turn.costUsd ?? null, numTurns: turn.numTurns ?? null, durationMs: turn.delayMs ?? 0 },
     };
   }
+}
+
+/** A delay a kill cuts short, as it would a real agent's process. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(t);
+      resolve();
+    }, { once: true });
+  });
 }
