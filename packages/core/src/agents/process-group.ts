@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** True when the process (or, for a negative pid, any of the group) still exists. */
 export function isAlive(pid: number): boolean {
@@ -34,6 +34,31 @@ export function sameProcess(pid: number, start: string | null): boolean {
   return now == null || now === start;
 }
 
+/**
+ * Whether any process of the group still runs. A zombie does not: a killed agent whose
+ * parent is stopped (SIGSTOP) stays a zombie until that parent runs again, yet it is gone.
+ */
+export function groupAlive(pgid: number): boolean {
+  if (!isAlive(-pgid)) return false;
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return true;
+  }
+  for (const name of entries) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(pgrp) === pgid && state !== 'Z') return true;
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return false;
+}
+
 function signalGroup(pid: number, sig: NodeJS.Signals) {
   try {
     process.kill(-pid, sig);
@@ -47,15 +72,15 @@ function signalGroup(pid: number, sig: NodeJS.Signals) {
  * after the grace period, then a last wait for the KILL to take.
  */
 export async function killGroupAndWait(pid: number, graceMs = 2000): Promise<void> {
-  if (!isAlive(-pid)) return;
+  if (!groupAlive(pid)) return;
   signalGroup(pid, 'SIGTERM');
   const sleep = () => new Promise((r) => setTimeout(r, 25));
   const graceEnd = Date.now() + graceMs;
-  while (isAlive(-pid) && Date.now() < graceEnd) await sleep();
-  if (!isAlive(-pid)) return;
+  while (groupAlive(pid) && Date.now() < graceEnd) await sleep();
+  if (!groupAlive(pid)) return;
   signalGroup(pid, 'SIGKILL');
   const end = Date.now() + 5000;
-  while (isAlive(-pid) && Date.now() < end) await sleep();
+  while (groupAlive(pid) && Date.now() < end) await sleep();
 }
 
 /** Kills the group an earlier driver left behind, only if its leader is still that process. */
