@@ -3,7 +3,7 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRun, driveRun } from '../packages/core/dist/engine/drive.js';
+import { createRun, driveRun } from '../packages/core/dist/engine/drive-run.js';
 import { nodePorts } from '../packages/core/dist/engine/node-ports.js';
 import { findProject } from '../packages/core/dist/project/project.js';
 import { writeSignal } from '../packages/core/dist/signals/signal.js';
@@ -40,16 +40,16 @@ async function time(fn) {
 
 async function perStep() {
   const { ports, path } = project(loop(STEPS));
-  const run = await createRun(ports, { spec: 'bench', workflowPath: path, prompt: '', workspace: tmpdir(), actor: 'bench' });
-  const { ms, v } = await time(() => driveRun(ports, run.id, { wait: false }));
+  const { run, owner } = await createRun(ports, { spec: 'bench', workflowPath: path, prompt: '', workspace: tmpdir(), actor: 'bench' });
+  const { ms, v } = await time(() => driveRun(ports, run.id, { wait: false }, owner));
   if (v.status !== 'completed') throw new Error(`bench run ended ${v.status}`);
   return ms / STEPS;
 }
 
 async function replay() {
   const { ports, path } = project(loop(REPLAY, 'pause("end of bench")'));
-  const run = await createRun(ports, { spec: 'bench', workflowPath: path, prompt: '', workspace: tmpdir(), actor: 'bench' });
-  const first = await driveRun(ports, run.id, { wait: false });
+  const { run, owner } = await createRun(ports, { spec: 'bench', workflowPath: path, prompt: '', workspace: tmpdir(), actor: 'bench' });
+  const first = await driveRun(ports, run.id, { wait: false }, owner);
   if (first.status !== 'waiting_human') throw new Error(`bench run ended ${first.status}`);
   const runs = [];
   for (let i = 0; i < 5; i++) {

@@ -2,34 +2,33 @@ import { NonDeterminismError } from '../errors.js';
 import { describeCall, matchesRecord, type CallRequest } from '../lua/requests.js';
 import type { ReplayRecord } from '../types.js';
 
-/** A recorded call, and whether this replay has reached it yet. */
-type Entry = ReplayRecord & { reached: boolean };
-
 /**
  * The run's recorded calls as replay consults them: by key, and by delivery number (the
  * order results were handed to Lua, which replay follows).
  */
 export class ReplayLog {
-  private readonly byKey = new Map<string, Entry>();
-  private readonly byDelivery = new Map<number, Entry>();
-  private readonly entries: Entry[];
+  private readonly byKey = new Map<string, number>();
+  private readonly byDelivery = new Map<number, ReplayRecord>();
+  /** Per record (in call order): reached by this replay yet. */
+  private readonly reached: Uint8Array;
   readonly lastDelivered: number;
 
-  constructor(records: ReplayRecord[]) {
-    this.entries = records.map((r) => ({ ...r, reached: false }));
+  constructor(private readonly records: ReplayRecord[]) {
+    this.reached = new Uint8Array(records.length);
     let last = 0;
-    for (const e of this.entries) {
-      this.byKey.set(e.key, e);
-      if (e.delivered != null) {
-        this.byDelivery.set(e.delivered, e);
-        last = Math.max(last, e.delivered);
+    records.forEach((r, i) => {
+      this.byKey.set(r.key, i);
+      if (r.delivered != null) {
+        this.byDelivery.set(r.delivered, r);
+        if (r.delivered > last) last = r.delivered;
       }
-    }
+    });
     this.lastDelivered = last;
   }
 
   get(key: string): ReplayRecord | undefined {
-    return this.byKey.get(key);
+    const i = this.byKey.get(key);
+    return i === undefined ? undefined : this.records[i];
   }
 
   delivery(n: number): ReplayRecord | undefined {
@@ -38,15 +37,17 @@ export class ReplayLog {
 
   /** Marks the record at `key` reached by `req`; a record for another call is non-determinism. */
   reach(key: string, req: CallRequest): ReplayRecord | undefined {
-    const e = this.byKey.get(key);
-    if (!e) return undefined;
-    if (!matchesRecord(e.fingerprint, req)) throw new NonDeterminismError(key, e.fingerprint, `calls ${describeCall(req)}`);
-    e.reached = true;
-    return e;
+    const i = this.byKey.get(key);
+    if (i === undefined) return undefined;
+    const r = this.records[i];
+    if (!matchesRecord(r.fingerprint, req)) throw new NonDeterminismError(key, r.fingerprint, `calls ${describeCall(req)}`);
+    this.reached[i] = 1;
+    return r;
   }
 
   /** The first recorded call (in call order) this replay has not reached. */
   firstUnreached(): ReplayRecord | undefined {
-    return this.entries.find((e) => !e.reached);
+    const i = this.reached.indexOf(0);
+    return i < 0 ? undefined : this.records[i];
   }
 }

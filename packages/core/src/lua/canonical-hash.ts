@@ -3,14 +3,22 @@
  * happens to iterate in never changes it. Stored in fingerprints: never change the function.
  */
 export function canonicalHash(value: unknown): string {
-  return cyrb53(canonical(value)).toString(16).padStart(14, '0');
+  return hashText(canonical(value));
 }
 
-function canonical(value: unknown): string {
+/** The hash of a text already in canonical form. */
+export function hashText(text: string): string {
+  return cyrb53(text).toString(16).padStart(14, '0');
+}
+
+/** JSON with object keys sorted and undefined members left out. */
+export function canonical(value: unknown): string {
   if (value === undefined) return 'null';
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  const keys = Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort();
+  const keys = Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] !== undefined);
+  if (keys.length === 0) return '{}';
+  keys.sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
 }
 

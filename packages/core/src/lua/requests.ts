@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { canonicalHash } from './canonical-hash.js';
+import { canonical, canonicalHash, hashText } from './canonical-hash.js';
 
 /**
  * What a workflow asks of the host. Each effectful host function yields one of these; the
@@ -95,7 +95,8 @@ export function fingerprint(req: CallRequest): string {
   const described = describeCall(req);
   switch (req.type) {
     case 'run':
-      return `${described} #${canonicalHash({ prompt: req.prompt, opts: req.opts })}`;
+      // The canonical form of { opts, prompt }, built directly: this runs for every replayed call.
+      return `${described} #${hashText(`{"opts":${canonical(req.opts)},"prompt":${JSON.stringify(req.prompt)}}`)}`;
     case 'pause':
       return `${described} #${canonicalHash(req.spec)}`;
     case 'sh':
