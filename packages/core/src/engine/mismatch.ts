@@ -25,11 +25,11 @@ function difference(rec: Execution, req: CallRequest, runPrompt: string): [strin
     if (rec.prompt !== prompt && prompt !== null) return [`${was} with prompt ${quote(rec.prompt)}`, `${was} with prompt ${quote(prompt)}`];
     return [`${was} with options ${capText(JSON.stringify(rec.request ?? {}), 120)}`, `${was} with options ${capText(JSON.stringify(req.opts), 120)}`];
   }
-  if (req.type === 'pause' && rec.kind === 'pause') {
+  if (req.type === 'pause' && rec.kind === 'pause' && rec.prompt === req.spec.message) {
     const spec = (s: unknown) => capText(JSON.stringify((s as { decisions?: unknown } | null)?.decisions ?? []), 160);
     return [`${was} with decisions ${spec(rec.request)}`, `${was} with decisions ${spec(req.spec)}`];
   }
-  if (req.type === 'sh' && rec.kind === 'sh' && was === describe(req)) {
+  if (req.type === 'sh' && rec.kind === 'sh' && rec.prompt === (req.cmd ?? req.argv!.join(' '))) {
     return [`${was} with options ${capText(JSON.stringify((rec.request as { opts?: unknown })?.opts ?? {}), 120)}`, `${was} with options ${capText(JSON.stringify(req.opts), 120)}`];
   }
   return [was, describe(req)];

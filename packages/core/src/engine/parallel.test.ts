@@ -86,6 +86,20 @@ describe('parallel()', () => {
     expect(delivered).toEqual([['1/1/1', 2], ['1/2/1', 1]]);
   });
 
+  it('replays code a branch runs before its first call ahead of any result, as it ran live', async () => {
+    const { start, drive, answer } = setup();
+    const id = await start(`
+      local order = {}
+      parallel(function() local r = run("coder", "a") order[#order + 1] = "a got " .. r.status end,
+               function() order[#order + 1] = "b starts" run("reviewer", "b") order[#order + 1] = "b got" end)
+      local go = pause("Go?")
+      return table.concat(order, ", ")`);
+    await drive(id);
+    await answer(id, '2');
+    // Replayed, the coder's result is the next one due — it must still wait until b has started.
+    expect(await drive(id)).toEqual({ status: 'completed', result: 'b starts, a got DONE, b got' });
+  });
+
   it('gives each thread its own math.random, the same on replay', async () => {
     const { start, drive, answer } = setup();
     const id = await start(`

@@ -4,6 +4,7 @@ import { LuaVm, VmFatal, type LuaThread, type ResumeWith, type Step, type VmHost
 import { matchesRecord, parseConfig, type CallRequest, type HostRequest, type WorkflowConfig } from '../lua/requests.js';
 import type { SignalSource } from '../signals/signal-source.js';
 import type { ActiveStatus, RunEnd } from '../store/store.js';
+import { capText } from '../text.js';
 import type { Execution, Run } from '../types.js';
 import { CallRunner, type LiveRequest } from './calls.js';
 import { LiveTasks, type TaskProblem } from './live-tasks.js';
@@ -385,6 +386,8 @@ export class Scheduler implements VmHost {
     const skipped = opts.checked ? undefined : (this.nextDelivery <= log.lastDelivered ? log.delivery(this.nextDelivery) : undefined) ?? log.firstUnreached();
     if (skipped) return this.mismatch(unreached(skipped, `${end.status === 'completed' ? 'returns' : 'ends'} before reaching it`));
     await this.tasks.abort();
+    // A reason may quote the script's own text (error(…), stuck(…)): one line, capped.
+    if (end.reason) end = { ...end, reason: capText(end.reason, 1000) };
     const changed = await ports.store.finishRun(token, run.id, end);
     const now = (await ports.store.getRun(run.id))!;
     if (changed && end.status === 'failed') this.outcome = { status: 'failed', reason: now.reason ?? end.reason ?? 'failed', exitCode };
@@ -442,8 +445,9 @@ export class Scheduler implements VmHost {
       if (e instanceof NonDeterminismError) throw new VmFatal(e.message, { cause: new CallMismatch(key, req) });
       throw e;
     }
-    // The hot path of replay: a recorded result whose turn it is, answered without a yield.
-    if (rec?.status === 'completed' && rec.delivered === this.nextDelivery) {
+    // The hot path of replay: a recorded result whose turn it is, answered without a yield —
+    // but only when no other thread is ready to run: live, those ran before any delivery.
+    if (rec?.status === 'completed' && rec.delivered === this.nextDelivery && this.ready.length === 0) {
       this.nextDelivery++;
       return { value: rec.result };
     }
