@@ -76,7 +76,7 @@ class SqliteStore extends SqliteReads implements Store {
       const seq = Number((this.stmt.nextSeq.get(input.runId) as Row).n);
       const { waiting, ...rest } = input;
       this.stmt.insertExecution.run({ ...rest, seq, t, request: JSON.stringify(input.request ?? null) });
-      this.stmt.setRunStatus.run('running', t, input.runId);
+      this.stmt.markRunning.run(t, input.runId);
       this.event(input.runId, {
         type: 'execution_started', key: input.key, actor: 'shop', channel: 'engine',
         data: { kind: input.kind, agent: input.agent, session_id: input.sessionId },
@@ -89,7 +89,7 @@ class SqliteStore extends SqliteReads implements Store {
   async restartExecution(token: string, runId: number, key: string) {
     this.fenced(token, runId, () => {
       this.stmt.restartExecution.run(this.now(), runId, key);
-      this.stmt.setRunStatus.run('running', this.now(), runId);
+      this.stmt.markRunning.run(this.now(), runId);
       this.event(runId, { type: 'execution_restarted', key, actor: 'shop', channel: 'engine' });
     });
   }
@@ -103,7 +103,7 @@ class SqliteStore extends SqliteReads implements Store {
       const t = this.now();
       const delivered = Number((this.stmt.nextDelivery.get(runId) as Row).n);
       this.stmt.completeExecution.run({ ...metricCols(metrics), result: JSON.stringify(result ?? null), delivered, t, runId, key });
-      this.stmt.setRunStatus.run('running', t, runId);
+      this.stmt.markRunning.run(t, runId);
       this.event(runId, { type: 'execution_finished', key, actor: 'shop', channel: 'engine', data: summarize(result) });
       return delivered;
     });

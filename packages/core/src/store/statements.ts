@@ -44,6 +44,8 @@ const SQL = {
     WHERE run_id = ? AND status = 'running'`,
   markWaiting: `UPDATE executions SET status = 'waiting_human', ask = ask + 1, waiting_for = @waitingFor, awaiting = @awaiting, pid = NULL, pid_start = NULL,
     ${METRICS}, updated_at = @t WHERE run_id = @runId AND call_key = @key`,
+  // A call starting or completing: the run goes on (only a write when it was waiting).
+  markRunning: `UPDATE runs SET status = 'running', updated_at = ? WHERE id = ? AND status = 'waiting_human'`,
   // Also revives a failed run (retry): its old failure reason and end time no longer hold.
   setRunStatus: `UPDATE runs SET status = ?, reason = NULL, ended_at = NULL, updated_at = ? WHERE id = ? AND status NOT IN ('completed','stuck')`,
   endRun: `UPDATE runs SET status = @status, reason = @reason, result = @result, ended_at = @t, updated_at = @t
