@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isAlive, lines, makeProject, runId, until, type Project } from './harness.js';
+import { isAlive, isRunning, lines, makeProject, runId, until, type Project } from './harness.js';
 
 /** Starts `shop run feature x` and SIGKILLs it once `ready` holds; returns the run id. */
 async function killShopWhen(p: Project, what: string, ready: () => boolean): Promise<number> {
@@ -51,7 +51,7 @@ describe('kill -9 of the driving process, then shop resume', () => {
 
     resumeToTheEnd(p, id);
     // The orphaned agent was killed before its call was taken over.
-    expect(isAlive(orphan.pid)).toBe(false);
+    expect(isRunning(orphan.pid)).toBe(false);
     const architect = p.invocations().filter((i) => i.agent === 'architect');
     expect(architect.map((i) => [i.call, i.resumed, i.session_id])).toEqual([
       ['1', false, orphan.session_id],
@@ -75,7 +75,7 @@ describe('kill -9 of the driving process, then shop resume', () => {
     resumeToTheEnd(p, id);
     const architect = p.invocations().filter((i) => i.agent === 'architect');
     expect(architect).toHaveLength(1);
-    expect(isAlive(architect[0].pid)).toBe(false);
+    expect(isRunning(architect[0].pid)).toBe(false);
     expect(p.status(id).executions[0]).toMatchObject({ attempts: 1, result: { status: 'DONE', summary: 'plan A' } });
     expect(p.invocations().map((i) => i.call)).toEqual(['1', '2', '3', '4', '5', '7']);
   });

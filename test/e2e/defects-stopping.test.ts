@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isAlive, lines, makeProject, runId, until, type Background, type Project } from './harness.js';
+import { isAlive, isRunning, lines, makeProject, runId, until, type Background, type Project } from './harness.js';
 
 /**
  * Regression tests (Engine v2): a run can always be stopped — during a shell step, in a Lua
@@ -32,15 +32,6 @@ async function startedId(bg: Background): Promise<number> {
   return runId(bg.output());
 }
 
-/** Dead, or a zombie its (stopped) parent has not reaped yet. */
-function gone(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].startsWith('Z');
-  } catch {
-    return true;
-  }
-}
-
 /** The exit code once the process ends, or 'still running' after `ms`. */
 function exitWithin(bg: Background, ms: number): Promise<number | null | 'still running'> {
   let timer: NodeJS.Timeout | undefined;
@@ -69,7 +60,7 @@ describe('shop stop during an sh() step', () => {
     expect(p.invocations().map((i) => i.agent)).toEqual([]);
     expect(code).toBe(4);
     expect(lines(bg.output()).at(-1)).toBe(`run ${id} is stuck: R`);
-    await until('the sleep to be gone', () => gone(pid), 5_000);
+    await until('the sleep to be gone', () => !isRunning(pid), 5_000);
     const s = p.status(id);
     expect(s).toMatchObject({ status: 'stuck', reason: 'R', pending: null });
     expect(s.executions.map((e) => [e.key, e.kind, e.status])).toEqual([['1', 'sh', 'failed']]);
@@ -166,7 +157,7 @@ describe('a driver stopped past its lease (SIGSTOP)', () => {
     expect(r.code).toBe(3);
     expect(r.stdout).toContain(`  [1] coder resumed (session ${first.session_id})`);
     expect(r.stdout).toContain(`run ${id} is waiting for a person (input): coder asks: Which database?`);
-    expect(gone(first.pid)).toBe(true);
+    expect(isRunning(first.pid)).toBe(false);
     const before = p.status(id);
     expect(before).toMatchObject({ status: 'waiting_human', pending: { key: '1', agent: 'coder' } });
 

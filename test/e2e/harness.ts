@@ -162,7 +162,8 @@ export function makeProject(): Project {
       return RunJsonSchema.array().parse(JSON.parse(r.stdout));
     },
     signalFile(run, call, agent) {
-      return join(dir, '.shop', 'signals', `${run}.${call}.${agent}.json`);
+      // A branch's key ("1/2/1") is written with dashes in the file name.
+      return join(dir, '.shop', 'signals', `${run}.${call.replaceAll('/', '-')}.${agent}.json`);
     },
     writeSignal(run, call, agent, body) {
       const file = p.signalFile(run, call, agent);
@@ -205,5 +206,20 @@ export function isAlive(pid: number): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Whether a process still runs: a zombie does not (a killed orphan stays one until init reaps
+ * it, which isAlive cannot tell from a live process).
+ */
+export function isRunning(pid: number): boolean {
+  if (!isAlive(pid)) return false;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] !== 'Z';
+  } catch {
+    // Gone meanwhile; or no /proc (not Linux), where isAlive is all there is to go by.
+    return !existsSync('/proc/self');
   }
 }
