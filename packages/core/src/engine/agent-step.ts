@@ -38,7 +38,7 @@ export class AgentStep {
   async call(key: string, req: RunRequest, rec: Execution | undefined, signal: AbortSignal): Promise<Settled> {
     const { ports, run, token } = this.ctx;
     // A recorded ask is answered from the store: the agent's definition is not needed for it.
-    if (rec?.status === 'waiting_human') return { kind: 'waiting', execution: rec };
+    if (rec?.status === 'waiting_human') return { kind: 'waiting', execution: rec, fresh: false };
     if (!rec) {
       const agent = ports.loadAgent(req.agent);
       const exec = await ports.store.startExecution(token, {
@@ -123,7 +123,7 @@ export class AgentStep {
     if (signal.status === 'NEEDS_HUMAN' && this.humanAllowed(exec, opts, def)) {
       const waitingFor = signal.reason ?? signal.summary ?? 'the agent needs a person';
       const execution = await ports.store.markWaiting(token, run.id, exec.key, { waitingFor, awaiting: signal.awaiting ?? 'input', metrics }, this.ctx.statusWhenWaiting(exec.key));
-      return { kind: 'waiting', execution };
+      return { kind: 'waiting', execution, fresh: true };
     }
     if (opts.statuses && signal.status !== 'NEEDS_HUMAN' && !opts.statuses.includes(signal.status)) {
       throw new AgentError(`agent ${exec.agent} reported ${signal.status}; the workflow allows ${opts.statuses.join(', ')}`, metrics);

@@ -28,12 +28,13 @@ export class CallRunner {
       case 'run':
         return this.agents.call(key, req, rec, signal);
       case 'pause':
-        if (rec?.status === 'waiting_human') return { kind: 'waiting', execution: rec };
+        if (rec?.status === 'waiting_human') return { kind: 'waiting', execution: rec, fresh: false };
         // Half recorded by Shop before schema 2 (two transactions): make it wait now.
-        if (rec) return { kind: 'waiting', execution: await ports.store.markWaiting(token, run.id, key, { waitingFor: req.spec.message, awaiting: 'checkpoint' }, this.ctx.statusWhenWaiting(key)) };
+        if (rec) return { kind: 'waiting', fresh: true, execution: await ports.store.markWaiting(token, run.id, key, { waitingFor: req.spec.message, awaiting: 'checkpoint' }, this.ctx.statusWhenWaiting(key)) };
         // One transaction: the pause exists and waits, or it does not exist at all.
         return {
           kind: 'waiting',
+          fresh: true,
           execution: await ports.store.startExecution(this.ctx.token, {
             runId: run.id, key, kind: 'pause', agent: '_checkpoint', fingerprint: fingerprint(req), sessionId: null,
             cwd: run.workspace, prompt: req.spec.message, request: req.spec, signalPath: null,

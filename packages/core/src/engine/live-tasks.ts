@@ -30,7 +30,7 @@ export class LiveTasks {
   readonly problems: TaskProblem[] = [];
   limit = Infinity;
 
-  constructor(private readonly wake: () => void, private readonly onWaiting: (exec: Execution) => void) {}
+  constructor(private readonly wake: () => void, private readonly onWaiting: (exec: Execution, fresh: boolean) => void) {}
 
   get size(): number {
     return this.tasks.size;
@@ -55,7 +55,7 @@ export class LiveTasks {
         else if (settled.kind === 'value') this.deliveries.set(settled.delivered, { key, value: settled.value });
         else {
           this.waiting.set(key, settled.execution);
-          this.onWaiting(settled.execution);
+          this.onWaiting(settled.execution, settled.fresh);
         }
       } catch (e) {
         // An aborted task was stopped on purpose: whatever it threw on the way out is moot.

@@ -15,7 +15,8 @@ export type DriveOutcome =
 /** What a live call came to: a value handed to Lua in delivery order, or a wait for a person. */
 export type Settled =
   | { kind: 'value'; value: unknown; delivered: number }
-  | { kind: 'waiting'; execution: Execution };
+  /** `fresh`: the ask was made just now (not a recorded one picked up on replay). */
+  | { kind: 'waiting'; execution: Execution; fresh: boolean };
 
 /** A live call stopped because the driver aborted it (stop, cancel, Ctrl-C, lost lease). */
 export class Aborted extends Error {

@@ -63,7 +63,7 @@ export class Scheduler implements VmHost {
   private signals: SignalSource | null = null;
 
   constructor(private readonly deps: SchedulerDeps) {
-    this.tasks = new LiveTasks(() => this.wake(), (exec) => this.onWaiting(exec));
+    this.tasks = new LiveTasks(() => this.wake(), (exec, fresh) => this.onWaiting(exec, fresh));
     this.calls = new CallRunner({
       ports: deps.ports, run: deps.run, token: deps.token, config: () => this.settings,
       statusWhenWaiting: (key) => this.statusWhenWaiting(key),
@@ -282,10 +282,11 @@ export class Scheduler implements VmHost {
     }
   }
 
-  private onWaiting(exec: Execution) {
-    this.toPoll.add(exec.key);
-    // Others still run (or this process waits on): say so now; otherwise the outcome says it.
-    if (this.deps.wait || this.tasks.size > 1) this.announce(exec);
+  private onWaiting(exec: Execution, fresh: boolean) {
+    // A recorded ask picked up on replay may have its answer already: look at once.
+    if (!fresh) this.toPoll.add(exec.key);
+    // A new ask while others still run (or this process waits on): say so now; otherwise the outcome says it.
+    else if (this.deps.wait || this.tasks.size > 1) this.announce(exec);
   }
 
   private announce(exec: Execution) {
