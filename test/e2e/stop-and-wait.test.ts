@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAlive, lines, makeProject, runId, until, type Background, type Project } from './harness.js';
+import { isAlive, isRunning, lines, makeProject, runId, until, type Background, type Project } from './harness.js';
 
 /** Waits for a background `shop run` to print its run id. */
 async function startedId(bg: Background): Promise<number> {
@@ -40,7 +40,7 @@ describe('shop stop', () => {
     expect(r.stdout).toContain(`Run ${id} marked as stuck: abandon`);
     expect(await bg.exited).toBe(4);
     expect(lines(bg.output()).at(-1)).toBe(`run ${id} is stuck: abandon`);
-    await until('the agent to die', () => !isAlive(agent.pid), 5_000);
+    await until('the agent to die', () => !isRunning(agent.pid), 5_000);
     expect(p.status(id)).toMatchObject({ status: 'stuck', reason: 'abandon' });
     expect(p.invocations()).toHaveLength(1);
   });
