@@ -7,7 +7,7 @@ import { ExitCode, UsageError } from '@shop/core/errors';
 import { responder } from '@shop/core/project/responder';
 import { readSignal, signalPath } from '@shop/core/signals/signal';
 import type { Execution, Run } from '@shop/core/types';
-import { liveOwner } from '@shop/core/engine/ownership';
+import { takeSessionAnswer } from '@shop/core/operations/answer';
 import { loadRunView, pickWaiting } from '@shop/core/operations/run-view';
 import { recordAndResume, refuseAgents } from '../answer-call.js';
 import { flag, runIdArg, str } from '../args.js';
@@ -46,22 +46,15 @@ async function openSession(ctx: Context, run: Run, exec: Execution, by: string |
   await openClaude(ctx, ['--resume', exec.sessionId!], exec.cwd ?? run.workspace, {
     SHOP_RUN_ID: String(run.id), SHOP_CALL: exec.key, SHOP_AGENT: agent.name, SHOP_SIGNAL_FILE: exec.signalPath!, SHOP_SESSION_ID: exec.sessionId!,
   });
-  const read = readSignal(exec.signalPath!);
-  if (read.kind !== 'ok' || read.signal.status === 'NEEDS_HUMAN') {
+  const ports = await enginePorts(ctx);
+  const taken = await takeSessionAnswer(ports, exec, responder(by, ctx.project.root, ctx.env));
+  if (!taken) {
     ctx.out(`run ${run.id} is still waiting: the agent has not reported a new status`);
     ctx.out(`  back to the session: shop continue ${run.id}`);
     return ExitCode.waiting;
   }
-  // The agent's new signal is the answer; the trail still says who gave it, and where.
-  const who = responder(by, ctx.project.root, ctx.env);
-  const ports = await enginePorts(ctx);
-  await ports.store.appendEvent(null, run.id, {
-    type: 'human_answered', key: exec.key, actor: who, channel: 'continue',
-    data: { ask: exec.ask, via: 'session', session_id: exec.sessionId, status: read.signal.status },
-  });
-  ctx.out(`${exec.agent} reported ${read.signal.status}; resuming run ${run.id}`);
-  const now = await ports.store.getRun(run.id);
-  return resumeAfterAnswer(ctx, ports, run.id, now ? liveOwner(ports, now) : null);
+  ctx.out(`${exec.agent} reported ${taken.status}; resuming run ${run.id}`);
+  return resumeAfterAnswer(ctx, ports, run.id, taken.handedTo);
 }
 
 /** A built-in _checkpoint session to review the workspace; its conclusion is only a recommendation. */

@@ -3,6 +3,7 @@ import { driveRun, type DriveOptions } from '../engine/drive-run.js';
 import type { DriveOutcome } from '../engine/outcome.js';
 import { liveOwner } from '../engine/ownership.js';
 import type { EnginePorts } from '../engine/ports.js';
+import { readSignal } from '../signals/signal.js';
 import type { Channel, Execution, RunOwner } from '../types.js';
 
 export interface Recorded {
@@ -29,4 +30,20 @@ export async function recordAnswer(ports: EnginePorts, exec: Execution, input: A
 export async function resumeAfterAnswer(ports: EnginePorts, runId: number, handedTo: RunOwner | null, opts: DriveOptions): Promise<{ handedTo: RunOwner } | { outcome: DriveOutcome }> {
   if (handedTo) return { handedTo };
   return { outcome: await driveRun(ports, runId, opts) };
+}
+
+/**
+ * After a person talked to a waiting agent in its own session (`shop continue`): the agent's
+ * new signal is the answer. Null while it has not reported anew (or asks again). The trail
+ * says who answered and where; a live owner takes the signal in itself.
+ */
+export async function takeSessionAnswer(ports: EnginePorts, exec: Execution, responder: string): Promise<{ status: string; handedTo: RunOwner | null } | null> {
+  const read = exec.signalPath ? readSignal(exec.signalPath) : null;
+  if (read?.kind !== 'ok' || read.signal.status === 'NEEDS_HUMAN') return null;
+  await ports.store.appendEvent(null, exec.runId, {
+    type: 'human_answered', key: exec.key, actor: responder, channel: 'continue',
+    data: { ask: exec.ask, via: 'session', session_id: exec.sessionId, status: read.signal.status },
+  });
+  const run = await ports.store.getRun(exec.runId);
+  return { status: read.signal.status, handedTo: run ? liveOwner(ports, run) : null };
 }
