@@ -1,24 +1,24 @@
 import { basename } from 'node:path';
-import { AgentError, NonDeterminismError, ShopError } from '../errors.js';
-import { LuaVm, VmFatal, type LuaThread, type ResumeWith, type Step, type VmHost } from '../lua/lua-vm.js';
-import { matchesRecord, parseConfig, type CallRequest, type HostRequest, type WorkflowConfig } from '../lua/requests.js';
+import { AgentError, ShopError, type NonDeterminismError } from '../errors.js';
+import { LuaVm, VmFatal, type LuaThread, type Step } from '../lua/lua-vm.js';
+import type { HostRequest } from '../lua/requests.js';
 import type { SignalSource } from '../signals/signal-source.js';
 import type { ActiveStatus, RunEnd } from '../store/store.js';
 import { capText } from '../text.js';
 import type { Execution, Run } from '../types.js';
+import { Branches } from './branches.js';
 import { CallRunner, type LiveRequest } from './calls.js';
 import { LiveTasks, type TaskProblem } from './live-tasks.js';
 import { explainMismatch, unreached } from './mismatch.js';
 import { ended, type DriveOutcome } from './outcome.js';
 import type { EnginePorts } from './ports.js';
 import type { ReplayLog } from './replay-log.js';
-import { keyOf, newStrand, within, type ParallelGroup, type Strand } from './strands.js';
+import type { Strand } from './strands.js';
+import { CallMismatch, ThreadHost } from './thread-host.js';
+import { Threads } from './threads.js';
 
-/** Pure Lua a thread may run before the scheduler looks at Ctrl-C and stop requests. */
-const SLICE_MS = 50;
 /** How often a driver looks at the store: stop requests, its lease, answers from elsewhere. */
 export const CHECK_MS = 500;
-const DEFAULT_LUA_TIMEOUT_S = 10;
 
 /** The owner's periodic look at the store. */
 export type CheckIn = { kind: 'ok' } | { kind: 'lost' } | { kind: 'stop'; reason: string; by: string };
@@ -40,34 +40,26 @@ export interface SchedulerDeps {
  * then goes on live — calls in flight at once, each thread waiting on its own — until the
  * run ends or nothing can go on without a person.
  */
-export class Scheduler implements VmHost {
-  private vm: LuaVm | null = null;
-  private readonly strands = new Map<LuaThread, Strand>();
-  private main: Strand | null = null;
-  private readonly ready: Strand[] = [];
-  private readonly blocked = new Map<string, Strand>();
-  private nextDelivery = 1;
-  private phase: 'replay' | 'live' = 'replay';
-  private deferred: { path: string; start: () => Promise<void> | void }[] = [];
+export class Scheduler {
+  private readonly threads: Threads;
+  private readonly host: ThreadHost;
   private readonly tasks: LiveTasks;
   private readonly calls: CallRunner;
-  private readonly cancelledPaths: string[] = [];
+  private readonly branches: Branches;
   private readonly toPoll = new Set<string>();
   private readonly announced = new Set<string>();
-  private settings: WorkflowConfig = {};
-  private logs: { message: string; thread: string }[] = [];
   private outcome: DriveOutcome | null = null;
-  private sliceStart = 0;
   private lastCheck = 0;
   private wakeUp: (() => void) | null = null;
   private signals: SignalSource | null = null;
 
   constructor(private readonly deps: SchedulerDeps) {
-    this.tasks = new LiveTasks(() => this.wake(), (exec, fresh) => this.onWaiting(exec, fresh));
-    this.calls = new CallRunner({
-      ports: deps.ports, run: deps.run, token: deps.token, config: () => this.settings,
-      statusWhenWaiting: (key) => this.statusWhenWaiting(key),
-    });
+    const { ports, run, token, log } = deps;
+    this.threads = new Threads(run.seed, deps.logCounts);
+    this.tasks = new LiveTasks(() => this.wakeUp?.(), (exec, fresh) => this.onWaiting(exec, fresh));
+    this.host = new ThreadHost(this.threads, log, run, (settings) => (this.tasks.limit = settings.max_parallel ?? Infinity));
+    this.calls = new CallRunner({ ports, run, token, config: () => this.host.settings, statusWhenWaiting: (key) => this.statusWhenWaiting(key) });
+    this.branches = new Branches({ ports, run, token, log, threads: this.threads, tasks: this.tasks, toPoll: this.toPoll });
   }
 
   /** Drives until the run ends or waits; after a wait it may be called again to go on. */
@@ -75,7 +67,7 @@ export class Scheduler implements VmHost {
     this.outcome = null;
     // Driven again after a wait: an answer came in for one of the waiting calls.
     for (const key of this.tasks.waiting.keys()) this.toPoll.add(key);
-    if (!this.vm) await this.start();
+    if (!this.threads.vm) await this.start();
     while (!this.outcome) await this.step();
     return this.outcome;
   }
@@ -87,46 +79,47 @@ export class Scheduler implements VmHost {
   /** Loads the workflow; a file gone or broken since the run started fails the run (resume retries it). */
   private async start() {
     const { ports, run } = this.deps;
-    this.sliceStart = performance.now();
+    this.threads.sliceStart = performance.now();
     try {
-      this.vm = new LuaVm(ports.readWorkflow(run.workflowPath), basename(run.workflowPath), this);
+      this.threads.vm = new LuaVm(ports.readWorkflow(run.workflowPath), basename(run.workflowPath), this.host);
     } catch (e) {
       if (!(e instanceof ShopError)) throw e;
       return this.finish({ status: 'failed', reason: e.message, event: failedEvent(e.message) }, { exitCode: e.exitCode, checked: true });
     }
-    this.main = this.adopt(this.vm.mainThread(run.prompt), '', null);
-    this.ready.push(this.main);
+    this.threads.main = this.threads.adopt(this.threads.vm.mainThread(run.prompt), '', null);
+    this.threads.ready.push(this.threads.main);
   }
 
   private async step(): Promise<void> {
-    const problem = this.tasks.problems.shift();
+    const { threads, tasks } = this;
+    const problem = tasks.problems.shift();
     if (problem) return this.onProblem(problem);
     if (this.deps.interrupt?.aborted) return this.halt('interrupted');
-    const s = this.ready.shift();
+    const s = threads.ready.shift();
     if (s) return this.runStrand(s);
-    if (this.deliverNext()) return;
-    if (this.phase === 'replay') return this.endReplay();
+    if (threads.deliverNext(this.deps.log, tasks.deliveries)) return;
+    if (threads.phase === 'replay') return this.endReplay();
     if (this.toPoll.size) return this.pollWaiting();
     return this.idle();
   }
 
   private async runStrand(s: Strand): Promise<void> {
-    this.sliceStart = performance.now();
-    s.luaSince = this.sliceStart;
+    const vm = this.threads.vm!;
+    this.threads.sliceStart = s.luaSince = performance.now();
     let step: Step;
     try {
-      step = this.vm!.resume(s.lua, s.input);
+      step = vm.resume(s.lua, s.input);
     } catch (e) {
       if (e instanceof VmFatal) return this.fatal(e);
       throw e;
     }
     s.input = { kind: 'continue' };
-    for (const b of s.releaseAfter.splice(0)) this.vm!.release(b);
+    for (const b of s.releaseAfter.splice(0)) vm.release(b);
     await this.flushLogs();
     switch (step.kind) {
       case 'preempted':
         s.luaCarried += performance.now() - s.luaSince;
-        this.ready.unshift(s);
+        this.threads.ready.unshift(s);
         // Let signal handlers and timers run (Ctrl-C, the check-in below) before it goes on.
         await new Promise((r) => setImmediate(r));
         return this.checkIn();
@@ -135,7 +128,9 @@ export class Scheduler implements VmHost {
       case 'done':
         return this.onDone(s);
       case 'error':
-        return this.onError(s, step.message);
+        s.state = 'failed';
+        if (s !== this.threads.main) return this.branches.failed(s, step.message);
+        return this.finish({ status: 'failed', reason: step.message, event: failedEvent(step.message) });
     }
   }
 
@@ -144,14 +139,14 @@ export class Scheduler implements VmHost {
       return this.finish({ status: 'stuck', reason: req.reason, event: { type: 'stuck', actor: 'workflow', channel: 'engine', data: { reason: req.reason } } });
     }
     const key = s.key!;
-    if (req.type === 'parallel') return this.startParallel(s, key, req, branches);
+    if (req.type === 'parallel') return this.branches.start(s, key, req.branches, branches);
     s.state = 'blocked';
-    this.blocked.set(key, s);
+    this.threads.blocked.set(key, s);
     const rec = this.deps.log.get(key);
     // A recorded result is handed over in its recorded turn (deliverNext).
     if (rec?.status === 'completed' && rec.delivered != null) return;
     const start = () => this.startLive(key, req, rec != null);
-    if (this.phase === 'replay') this.deferred.push({ path: s.path, start });
+    if (this.threads.phase === 'replay') this.threads.deferred.push({ path: s.path, start });
     else start();
   }
 
@@ -163,113 +158,20 @@ export class Scheduler implements VmHost {
     });
   }
 
-  private async startParallel(s: Strand, key: string, req: CallRequest & { type: 'parallel' }, threads: LuaThread[]) {
-    const group: ParallelGroup = { key, parent: s, branches: [], finished: 0 };
-    threads.forEach((t, i) => group.branches.push(this.adopt(t, `${key}/${i + 1}`, group)));
-    s.state = 'parallel';
-    s.children = group;
-    this.ready.push(...group.branches);
-    if (this.deps.log.get(key)) return;
-    const { ports, run, token } = this.deps;
-    await this.whenLive(s.path, () => ports.store.startExecution(token, {
-      runId: run.id, key, kind: 'parallel', agent: null, fingerprint: `parallel(${req.branches} branches)`, sessionId: null,
-      cwd: run.workspace, prompt: null, request: { branches: req.branches }, signalPath: null,
-    }).then(() => undefined));
-  }
-
   private async onDone(s: Strand): Promise<void> {
     s.state = 'done';
-    if (s === this.main) {
-      const r = this.vm!.result(s.lua);
-      if ('error' in r) return this.finish({ status: 'failed', reason: r.error, event: failedEvent(r.error) });
-      return this.finish({ status: 'completed', result: r.value, event: { type: 'completed', actor: 'shop', channel: 'engine' } });
-    }
-    const g = s.group!;
-    if (++g.finished < g.branches.length) return;
-    await this.closeParallel(g, null);
-    g.parent.releaseAfter.push(...g.branches.map((b) => b.lua));
-    for (const b of g.branches) this.strands.delete(b.lua);
-    this.resumeParent(g, { kind: 'branches', threads: g.branches.map((b) => b.lua) });
-  }
-
-  private async onError(s: Strand, message: string): Promise<void> {
-    s.state = 'failed';
-    if (s === this.main) return this.finish({ status: 'failed', reason: message, event: failedEvent(message) });
-    const g = s.group!;
-    const reason = `parallel: branch ${g.branches.indexOf(s) + 1} (${s.path}) failed: ${message}`;
-    await this.cancel(g.branches.filter((b) => b !== s), `cancelled: ${reason}`);
-    await this.closeParallel(g, reason);
-    for (const b of g.branches) this.forget(b);
-    this.resumeParent(g, { kind: 'error', message: reason });
-  }
-
-  private resumeParent(g: ParallelGroup, input: ResumeWith) {
-    g.parent.children = null;
-    g.parent.state = 'ready';
-    g.parent.input = input;
-    this.ready.push(g.parent);
-  }
-
-  private async closeParallel(g: ParallelGroup, error: string | null) {
-    const rec = this.deps.log.get(g.key);
-    if (rec && rec.status !== 'running') return;
-    const { ports, run, token } = this.deps;
-    await this.whenLive(g.parent.path, () => ports.store.closeExecution(token, run.id, g.key, error));
-  }
-
-  /** Cancels threads (with the branches nested in them): their calls are stopped and marked failed. */
-  private async cancel(victims: Strand[], reason: string): Promise<void> {
-    const paths = victims.filter((v) => v.state !== 'done' && v.state !== 'failed').map((v) => v.path);
-    if (!paths.length) return;
-    this.cancelledPaths.push(...paths);
-    const inside = (path: string) => paths.some((p) => within(path, p));
-    for (const t of [...this.strands.values()]) if (t !== this.main && inside(t.path)) this.forget(t);
-    for (const [key] of this.blocked) if (inside(key)) this.blocked.delete(key);
-    this.deferred = this.deferred.filter((d) => !inside(d.path));
-    for (const key of this.toPoll) if (inside(key)) this.toPoll.delete(key);
-    const keys = [...(await this.tasks.abort(paths)), ...this.tasks.dropWaiting(paths)];
-    if (keys.length) await this.deps.ports.store.cancelExecutions(this.deps.token, this.deps.run.id, keys, reason);
-  }
-
-  private forget(t: Strand) {
-    if (!this.strands.delete(t.lua)) return;
-    if (t.state !== 'done' && t.state !== 'failed') t.state = 'cancelled';
-    const i = this.ready.indexOf(t);
-    if (i >= 0) this.ready.splice(i, 1);
-    this.vm!.release(t.lua);
-  }
-
-  /** Hands the next result, in delivery order, to the thread waiting on it. */
-  private deliverNext(): boolean {
-    const n = this.nextDelivery;
-    const rec = n <= this.deps.log.lastDelivered ? this.deps.log.delivery(n) : undefined;
-    const item = rec ? { key: rec.key, value: rec.result } : this.tasks.deliveries.get(n);
-    if (!item) return false;
-    const s = this.blocked.get(item.key);
-    if (s) {
-      this.blocked.delete(item.key);
-      s.state = 'ready';
-      s.input = { kind: 'values', values: [item.value] };
-      this.ready.push(s);
-    } else if (!this.cancelledPaths.some((p) => within(item.key, p))) return false;
-    this.tasks.deliveries.delete(n);
-    this.nextDelivery++;
-    return true;
+    if (s !== this.threads.main) return this.branches.done(s);
+    const r = this.threads.vm!.result(s.lua);
+    if ('error' in r) return this.finish({ status: 'failed', reason: r.error, event: failedEvent(r.error) });
+    return this.finish({ status: 'completed', result: r.value, event: { type: 'completed', actor: 'shop', channel: 'engine' } });
   }
 
   /** Every recorded result is handed over: check nothing recorded was skipped, then go live. */
   private async endReplay(): Promise<void> {
-    const { log } = this.deps;
-    const next = this.nextDelivery <= log.lastDelivered ? log.delivery(this.nextDelivery) : undefined;
-    const missing = next ?? log.firstUnreached();
+    const missing = this.threads.overdue(this.deps.log) ?? this.deps.log.firstUnreached();
     if (missing) return this.mismatch(unreached(missing, 'does not reach it: it waits elsewhere'));
-    this.phase = 'live';
-    for (const d of this.deferred.splice(0)) await d.start();
-  }
-
-  private async whenLive(path: string, fn: () => Promise<void>): Promise<void> {
-    if (this.phase === 'live') await fn();
-    else this.deferred.push({ path, start: fn });
+    this.threads.phase = 'live';
+    for (const d of this.threads.deferred.splice(0)) await d.start();
   }
 
   private pollWaiting() {
@@ -314,6 +216,7 @@ export class Scheduler implements VmHost {
     await this.checkIn();
   }
 
+  /** Until a task settles, a signal file changes, Ctrl-C, or the next check-in is due. */
   private sleep(): Promise<'wake' | 'signal' | 'tick'> {
     return new Promise((resolve) => {
       const timer = setTimeout(() => done('tick'), CHECK_MS);
@@ -328,10 +231,6 @@ export class Scheduler implements VmHost {
       this.deps.interrupt?.addEventListener('abort', onAbort, { once: true });
       this.signals?.next().then(() => done('signal'));
     });
-  }
-
-  private wake() {
-    this.wakeUp?.();
   }
 
   /** The owner's periodic look at the store (stop, lease) and at answers from elsewhere. */
@@ -368,7 +267,8 @@ export class Scheduler implements VmHost {
   private async fatal(e: VmFatal): Promise<void> {
     const cause = e.cause;
     if (cause instanceof CallMismatch) {
-      return this.mismatch(await explainMismatch(this.deps.ports.store, this.deps.run.id, this.deps.run.prompt, cause.key, cause.req));
+      const { ports, run } = this.deps;
+      return this.mismatch(await explainMismatch(ports.store, run.id, run.prompt, cause.key, cause.req));
     }
     return this.finish({ status: 'failed', reason: e.message, event: failedEvent(e.message) });
   }
@@ -383,15 +283,14 @@ export class Scheduler implements VmHost {
    */
   private async finish(end: RunEnd, opts: { exitCode?: number; checked?: boolean } = {}): Promise<void> {
     const { log, ports, run, token } = this.deps;
-    const exitCode = opts.exitCode ?? 1;
-    const skipped = opts.checked ? undefined : (this.nextDelivery <= log.lastDelivered ? log.delivery(this.nextDelivery) : undefined) ?? log.firstUnreached();
+    const skipped = opts.checked ? undefined : (this.threads.overdue(log) ?? log.firstUnreached());
     if (skipped) return this.mismatch(unreached(skipped, `${end.status === 'completed' ? 'returns' : 'ends'} before reaching it`));
     await this.tasks.abort();
     // A reason may quote the script's own text (error(…), stuck(…)): one line, capped.
     if (end.reason) end = { ...end, reason: capText(end.reason, 1000) };
     const changed = await ports.store.finishRun(token, run.id, end);
     const now = (await ports.store.getRun(run.id))!;
-    if (changed && end.status === 'failed') this.outcome = { status: 'failed', reason: now.reason ?? end.reason ?? 'failed', exitCode };
+    if (changed && end.status === 'failed') this.outcome = { status: 'failed', reason: now.reason ?? end.reason ?? 'failed', exitCode: opts.exitCode ?? 1 };
     else this.outcome = ended(now);
   }
 
@@ -406,100 +305,17 @@ export class Scheduler implements VmHost {
 
   private statusWhenWaiting(key: string): ActiveStatus {
     const others = this.tasks.size - (this.tasks.has(key) ? 1 : 0);
-    return others > 0 || this.ready.length > 0 || this.tasks.deliveries.has(this.nextDelivery) ? 'running' : 'waiting_human';
-  }
-
-  private adopt(lua: LuaThread, path: string, group: ParallelGroup | null): Strand {
-    const s = newStrand(lua, path, this.deps.run.seed, group, this.deps.logCounts.get(path) ?? 0);
-    this.strands.set(lua, s);
-    return s;
+    return others > 0 || this.threads.ready.length > 0 || this.tasks.deliveries.has(this.threads.nextDelivery) ? 'running' : 'waiting_human';
   }
 
   private async flushLogs() {
-    if (!this.logs.length) return;
+    const { logs } = this.host;
+    if (!logs.length) return;
     const { ports, run, token } = this.deps;
-    for (const { message, thread } of this.logs.splice(0)) {
+    for (const { message, thread } of logs.splice(0)) {
       ports.notifier.notify({ type: 'log', message, key: thread });
       await ports.store.appendEvent(token, run.id, { type: 'log', actor: 'workflow', channel: 'engine', data: thread ? { message, thread } : { message } });
     }
-  }
-
-  // ---- VmHost: called synchronously from inside Lua ----
-
-  call(thread: LuaThread, req: HostRequest): { value: unknown } | null {
-    const s = this.strands.get(thread)!;
-    s.luaCarried = 0;
-    s.luaSince = performance.now();
-    if (req.type === 'stuck') return null;
-    const key = keyOf(s.path, s.calls + 1);
-    if (req.type === 'patched') {
-      // A run recorded before the patch has another call here: the old path, and no key taken.
-      const rec = this.deps.log.get(key);
-      if (rec && !(rec.kind === 'patch' && matchesRecord(rec.fingerprint, req))) return { value: false };
-    }
-    s.calls++;
-    s.key = key;
-    let rec;
-    try {
-      rec = this.deps.log.reach(key, req);
-    } catch (e) {
-      if (e instanceof NonDeterminismError) throw new VmFatal(e.message, { cause: new CallMismatch(key, req) });
-      throw e;
-    }
-    // The hot path of replay: a recorded result whose turn it is, answered without a yield —
-    // but only when no other thread is ready to run: live, those ran before any delivery.
-    if (rec?.status === 'completed' && rec.delivered === this.nextDelivery && this.ready.length === 0) {
-      this.nextDelivery++;
-      return { value: rec.result };
-    }
-    return null;
-  }
-
-  log(thread: LuaThread, message: string) {
-    const s = this.strands.get(thread);
-    if (!s) return;
-    if (s.logsToSkip > 0) s.logsToSkip--;
-    else this.logs.push({ message, thread: s.path });
-  }
-
-  context(thread: LuaThread) {
-    const s = this.strands.get(thread);
-    const { run } = this.deps;
-    return { run_id: run.id, prompt: run.prompt, workspace: run.workspace, call_key: s ? keyOf(s.path, s.calls + 1) : null, thread: s?.path || 'main' };
-  }
-
-  config(_thread: LuaThread, table: unknown): string | null {
-    const parsed = parseConfig(table);
-    if (typeof parsed === 'string') return parsed;
-    this.settings = { ...this.settings, ...parsed };
-    this.tasks.limit = this.settings.max_parallel ?? Infinity;
-    return null;
-  }
-
-  random(thread: LuaThread): number {
-    return this.strands.get(thread)?.random.next() ?? 0;
-  }
-
-  reseed(thread: LuaThread, seed: number) {
-    this.strands.get(thread)?.random.reseed(seed);
-  }
-
-  tick(thread: LuaThread): 'go' | 'yield' | { error: string } {
-    const s = this.strands.get(thread);
-    const now = performance.now();
-    const limit = this.settings.lua_timeout ?? DEFAULT_LUA_TIMEOUT_S;
-    const spent = (s ? s.luaCarried + now - s.luaSince : now - this.sliceStart) / 1000;
-    if (spent > limit) {
-      return { error: `${limit}s of Lua without a host call (an endless loop?); raise the limit with config{ lua_timeout = … } if it is meant` };
-    }
-    return s && now - this.sliceStart > SLICE_MS ? 'yield' : 'go';
-  }
-}
-
-/** Which call of which thread did not match the log (found inside Lua, explained outside it). */
-class CallMismatch extends Error {
-  constructor(readonly key: string, readonly req: CallRequest) {
-    super(`call ${key} does not match the log`);
   }
 }
 

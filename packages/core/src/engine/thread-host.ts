@@ -1,0 +1,105 @@
+import { NonDeterminismError } from '../errors.js';
+import { VmFatal, type LuaThread, type VmHost } from '../lua/lua-vm.js';
+import { matchesRecord, parseConfig, type CallRequest, type HostRequest, type WorkflowConfig } from '../lua/requests.js';
+import type { Run } from '../types.js';
+import type { ReplayLog } from './replay-log.js';
+import { keyOf } from './strands.js';
+import type { Threads } from './threads.js';
+
+/** Pure Lua a thread may run before the scheduler looks at Ctrl-C and stop requests. */
+const SLICE_MS = 50;
+const DEFAULT_LUA_TIMEOUT_S = 10;
+
+/** Which call of which thread did not match the log (found inside Lua, explained outside it). */
+export class CallMismatch extends Error {
+  constructor(readonly key: string, readonly req: CallRequest) {
+    super(`call ${key} does not match the log`);
+  }
+}
+
+/**
+ * What Lua asks of the engine synchronously, per thread: a key for each call (and the
+ * recorded result when its turn has come), log lines, context, config, random numbers,
+ * and a look at the clock every so many instructions.
+ */
+export class ThreadHost implements VmHost {
+  settings: WorkflowConfig = {};
+  /** Log lines not recorded yet (replay skips those an earlier drive recorded). */
+  readonly logs: { message: string; thread: string }[] = [];
+
+  constructor(
+    private readonly threads: Threads,
+    private readonly replay: ReplayLog,
+    private readonly run: Run,
+    private readonly onConfig: (settings: WorkflowConfig) => void,
+  ) {}
+
+  call(thread: LuaThread, req: HostRequest): { value: unknown } | null {
+    const s = this.threads.byLua.get(thread)!;
+    s.luaCarried = 0;
+    s.luaSince = performance.now();
+    if (req.type === 'stuck') return null;
+    const key = keyOf(s.path, s.calls + 1);
+    if (req.type === 'patched') {
+      // A run recorded before the patch has another call here: the old path, and no key taken.
+      const rec = this.replay.get(key);
+      if (rec && !(rec.kind === 'patch' && matchesRecord(rec.fingerprint, req))) return { value: false };
+    }
+    s.calls++;
+    s.key = key;
+    let rec;
+    try {
+      rec = this.replay.reach(key, req);
+    } catch (e) {
+      if (e instanceof NonDeterminismError) throw new VmFatal(e.message, { cause: new CallMismatch(key, req) });
+      throw e;
+    }
+    // The hot path of replay: a recorded result whose turn it is, answered without a yield —
+    // but only when no other thread is ready to run: live, those ran before any delivery.
+    if (rec?.status === 'completed' && rec.delivered === this.threads.nextDelivery && this.threads.ready.length === 0) {
+      this.threads.nextDelivery++;
+      return { value: rec.result };
+    }
+    return null;
+  }
+
+  log(thread: LuaThread, message: string) {
+    const s = this.threads.byLua.get(thread);
+    if (!s) return;
+    if (s.logsToSkip > 0) s.logsToSkip--;
+    else this.logs.push({ message, thread: s.path });
+  }
+
+  context(thread: LuaThread) {
+    const s = this.threads.byLua.get(thread);
+    const { run } = this;
+    return { run_id: run.id, prompt: run.prompt, workspace: run.workspace, call_key: s ? keyOf(s.path, s.calls + 1) : null, thread: s?.path || 'main' };
+  }
+
+  config(_thread: LuaThread, table: unknown): string | null {
+    const parsed = parseConfig(table);
+    if (typeof parsed === 'string') return parsed;
+    this.settings = { ...this.settings, ...parsed };
+    this.onConfig(this.settings);
+    return null;
+  }
+
+  random(thread: LuaThread): number {
+    return this.threads.byLua.get(thread)?.random.next() ?? 0;
+  }
+
+  reseed(thread: LuaThread, seed: number) {
+    this.threads.byLua.get(thread)?.random.reseed(seed);
+  }
+
+  tick(thread: LuaThread): 'go' | 'yield' | { error: string } {
+    const s = this.threads.byLua.get(thread);
+    const now = performance.now();
+    const limit = this.settings.lua_timeout ?? DEFAULT_LUA_TIMEOUT_S;
+    const spent = (s ? s.luaCarried + now - s.luaSince : now - this.threads.sliceStart) / 1000;
+    if (spent > limit) {
+      return { error: `${limit}s of Lua without a host call (an endless loop?); raise the limit with config{ lua_timeout = … } if it is meant` };
+    }
+    return s && now - this.threads.sliceStart > SLICE_MS ? 'yield' : 'go';
+  }
+}
