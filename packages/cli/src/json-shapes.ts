@@ -78,7 +78,9 @@ export const RunJsonSchema = z.object({
 
 export const RunDetailJsonSchema = RunJsonSchema.extend({
   executions: z.array(ExecutionJsonSchema),
+  /** The oldest pending ask; `asks` holds every one (parallel branches each wait on their own). */
   pending: PendingJsonSchema.nullable(),
+  asks: z.array(PendingJsonSchema),
 });
 
 export const EventJsonSchema = z.object({

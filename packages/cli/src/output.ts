@@ -52,9 +52,10 @@ function answerLines(runId: number, exec: Execution): string[] {
   return lines;
 }
 
-export function describeWaiting(runId: number, exec: Execution): string {
+/** "run 3 is waiting for a person (input): coder asks: …", or with several asks "call 1/2/1: (input): …". */
+export function describeWaiting(runId: number, exec: Execution, several = false): string {
   const who = exec.kind === 'pause' ? 'the workflow asks' : `${exec.agent} asks`;
-  return `run ${runId} is waiting for a person (${exec.awaiting ?? 'input'}): ${who}: ${exec.waitingFor ?? ''}`;
+  return `${several ? `call ${exec.key}:` : `run ${runId} is waiting for a person`} (${exec.awaiting ?? 'input'}): ${who}: ${exec.waitingFor ?? ''}`;
 }
 
 /** Prints where driving stopped and returns the exit code of DESIGN.md's contract. */
@@ -67,7 +68,7 @@ export function printOutcome(runId: number, outcome: DriveOutcome, out: (line: s
       const several = outcome.waiting.length > 1;
       if (several) out(`run ${runId} is waiting for people: ${outcome.waiting.length} asks`);
       for (const exec of outcome.waiting) {
-        out(several ? `call ${exec.key}: ${describeWaiting(runId, exec).replace(/^run \d+ is waiting for a person /, '')}` : describeWaiting(runId, exec));
+        out(describeWaiting(runId, exec, several));
         for (const line of answerHint(runId, exec, several)) out(line);
       }
       return ExitCode.waiting;

@@ -41,9 +41,9 @@ export const commands: Record<string, CommandSpec> = {
     load: () => import('./commands/inbox.js'),
   },
   status: {
-    usage: 'shop status <id> [--json | --aah]',
-    summary: "a run's state, executions, cost and pending ask (--aah: the ask as an AAH decision/request)",
-    options: { ...json, aah: { type: 'boolean' } },
+    usage: 'shop status <id> [--json | --aah [--call K]]',
+    summary: "a run's state, executions, cost and pending asks (--aah: an ask as an AAH decision/request)",
+    options: { ...json, aah: { type: 'boolean' }, ...call },
     load: () => import('./commands/status.js'),
   },
   log: { usage: 'shop log <id> [--json]', summary: "a run's executions and audit trail, in order", options: json, load: () => import('./commands/log.js') },

@@ -1,7 +1,7 @@
 import { ConflictError } from '@shop/core/errors';
-import { flag, runIdArg } from '../args.js';
+import { flag, runIdArg, str } from '../args.js';
 import type { Context } from '../context.js';
-import { loadRunView } from '@shop/core/operations/run-view';
+import { loadRunView, pickWaiting } from '@shop/core/operations/run-view';
 import { executionJson, pendingJson, printJson, runJson } from '../json.js';
 import { answerHint, describeWaiting, firstLine } from '../output.js';
 import type { Parsed } from '../registry.js';
@@ -10,16 +10,24 @@ import { ago, table, usd } from '../table.js';
 /** shop status <id> [--json] */
 export default async function status(args: Parsed, ctx: Context): Promise<number> {
   const id = runIdArg(args, 'shop status <id> [--json]');
-  const { run, executions, waiting, cost } = await loadRunView(await ctx.store(), id);
-  const json = { ...runJson(run, waiting, cost, executions.findLast((e) => e.agent)?.agent ?? null), executions: executions.map((e) => executionJson(e)), pending: waiting ? pendingJson(id, waiting) : null };
+  const store = await ctx.store();
+  const view = await loadRunView(store, id);
+  const { run, executions, waiting, waitingAll, cost } = view;
+  const json = {
+    ...runJson(run, waiting, cost, executions.findLast((e) => e.agent)?.agent ?? null),
+    executions: executions.map((e) => executionJson(e)),
+    pending: waiting ? pendingJson(id, waiting) : null,
+    asks: waitingAll.map((e) => pendingJson(id, e)),
+  };
   if (flag(args, 'json')) {
     printJson(ctx.out, json);
     return 0;
   }
   if (flag(args, 'aah')) {
     if (!waiting) throw new ConflictError(`run ${id} has no pending ask (it is ${json.status}); --aah prints one as an AAH decision/request`);
+    const exec = await pickWaiting(store, view, str(args, 'call'), 'status --aah');
     const { aahRequest } = await import('@shop/core/decisions/aah');
-    printJson(ctx.out, aahRequest(run, waiting));
+    printJson(ctx.out, aahRequest(run, exec));
     return 0;
   }
   ctx.out(`Run ${run.id}: ${json.status}   (${run.spec}${run.prompt ? `: ${firstLine(run.prompt)}` : ''})`);
@@ -27,13 +35,14 @@ export default async function status(args: Parsed, ctx: Context): Promise<number
   ctx.out(`Cost: ${usd(cost)}   Started: ${ago(run.createdAt)} ago`);
   if (run.reason) ctx.out(`Reason: ${run.reason}`);
   if (run.status === 'completed' && run.result != null) ctx.out(`Result: ${JSON.stringify(run.result)}`);
-  if (waiting) {
+  for (const exec of waitingAll) {
     ctx.out('');
-    ctx.out(describeWaiting(run.id, waiting));
-    if (waiting.sessionId) ctx.out(`Session: ${waiting.sessionId}`);
-    ctx.out(`Waiting since: ${ago(waiting.updatedAt)} ago`);
-    for (const line of answerHint(run.id, waiting)) ctx.out(line);
-  } else if (json.status === 'interrupted' || run.status === 'failed') {
+    ctx.out(describeWaiting(run.id, exec, waitingAll.length > 1));
+    if (exec.sessionId) ctx.out(`Session: ${exec.sessionId}`);
+    ctx.out(`Waiting since: ${ago(exec.updatedAt)} ago`);
+    for (const line of answerHint(run.id, exec, waitingAll.length > 1)) ctx.out(line);
+  }
+  if (!waiting && (json.status === 'interrupted' || run.status === 'failed')) {
     ctx.out(`Pick it up with: shop resume ${run.id}`);
   }
   if (executions.length) {
