@@ -1,4 +1,4 @@
--- Shop store schema, version 2. Applied by packages/core/src/store/migrate.ts to a new store;
+-- Shop store schema, version 3. Applied by packages/core/src/store/migrate.ts to a new store;
 -- an older one is migrated there step by step. PRAGMA user_version holds the version.
 -- Times are milliseconds since the epoch. JSON columns hold JSON text.
 
@@ -81,6 +81,20 @@ CREATE TABLE IF NOT EXISTS answers (
   answered_at   INTEGER NOT NULL,
   PRIMARY KEY (run_id, call_key, ask)
 );
+
+-- Durable timers of asks (human_timeout, a pause's deadline, reminders, escalation): rows
+-- with a due time, so they fire after restarts. A timer is void once its ask is answered.
+CREATE TABLE IF NOT EXISTS timers (
+  id            INTEGER PRIMARY KEY AUTOINCREMENT,
+  run_id        INTEGER NOT NULL REFERENCES runs(id),
+  call_key      TEXT    NOT NULL,
+  ask           INTEGER NOT NULL,
+  kind          TEXT    NOT NULL,             -- timeout | remind | escalate
+  due_at        INTEGER NOT NULL,
+  fired_at      INTEGER,
+  data          TEXT                          -- JSON: on_timeout, who is told, how often
+);
+CREATE INDEX IF NOT EXISTS timers_due ON timers(due_at) WHERE fired_at IS NULL;
 
 -- Append-only audit trail.
 CREATE TABLE IF NOT EXISTS events (

@@ -22,7 +22,7 @@ import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
-const VALUE_FLAGS = new Set(['-p', '--print', '--session-id', '--resume', '-r', '--output-format', '--append-system-prompt', '--model', '--permission-mode']);
+const VALUE_FLAGS = new Set(['-p', '--print', '--session-id', '--resume', '-r', '--output-format', '--append-system-prompt', '--model', '--permission-mode', '--max-budget-usd']);
 
 function parseArgs(argv) {
   const a = { tools: [] };
@@ -122,6 +122,7 @@ async function headless() {
   const step = pickStep();
   log({ mode: 'print', agent: env.SHOP_AGENT, call: env.SHOP_CALL, run: env.SHOP_RUN_ID, session_id: sessionId,
     resumed: Boolean(args.resume), prompt: args.prompt, model: args.model ?? null, permission_mode: args['permission-mode'] ?? null,
+    max_budget_usd: args['max-budget-usd'] === undefined ? null : Number(args['max-budget-usd']),
     allowed_tools: args.tools, system_prompt: args['append-system-prompt'] ?? null, cwd: process.cwd(), step });
   if (step.sleep_ms) await sleep(step.sleep_ms);
   const via = step.via ?? 'file';

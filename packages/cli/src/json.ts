@@ -2,7 +2,7 @@ import { callDecisions, requestId } from '@shop/core/decisions/call-decisions';
 import { displayStatus, nodeLiveness, type Liveness } from '@shop/core/run-status';
 import type { Execution, Run, RunEvent } from '@shop/core/types';
 import type { EventJson, ExecutionJson, PendingJson, RunJson } from './json-shapes.js';
-import { answerHint } from './output.js';
+import { answerCommands } from '@shop/core/decisions/answer-hint';
 
 const iso = (t: number | null) => (t == null ? null : new Date(t).toISOString());
 
@@ -47,7 +47,7 @@ export function pendingJson(runId: number, e: Execution): PendingJson {
   return {
     key: e.key, kind: e.kind as PendingJson['kind'], agent: e.agent, awaiting: e.awaiting, question: e.waitingFor,
     session_id: e.sessionId, waiting_since: iso(e.updatedAt), ask: e.ask, request_id: requestId(e), decisions: callDecisions(e),
-    answer_with: answerHint(runId, e).map((l) => l.replace(/^\s*[\w ]+:\s+/, '').replace(/\s+\(.*\)$/, '')),
+    answer_with: answerCommands(runId, e),
   };
 }
 

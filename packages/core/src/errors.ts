@@ -57,6 +57,14 @@ export class NonDeterminismError extends ShopError {
   }
 }
 
+/** The run's budget_usd is spent: it ends stuck rather than start another agent (exit 4). */
+export class BudgetSpent extends ShopError {
+  override readonly exitCode = ExitCode.stuck;
+  constructor(readonly budget: number, readonly spent: number) {
+    super(`budget of $${budget.toFixed(2)} spent: $${spent.toFixed(2)}`);
+  }
+}
+
 /** An agent process failed: bad exit, no signal, is_error, timeout, missing binary. */
 export class AgentError extends ShopError {
   constructor(message: string, readonly metrics?: { costUsd: number | null; numTurns: number | null; durationMs: number | null }) {

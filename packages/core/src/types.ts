@@ -124,3 +124,26 @@ export interface AgentMetrics {
   numTurns: number | null;
   durationMs: number | null;
 }
+
+/** A durable timer of an ask: its on_timeout, a reminder, or the escalation. */
+export type TimerKind = 'timeout' | 'remind' | 'escalate';
+
+export interface TimerData {
+  /** timeout: what it does (stuck, notify_again, default). */
+  on_timeout?: 'stuck' | 'notify_again' | 'default';
+  /** remind / escalate: who is told (notify entries). */
+  targets?: string[];
+  /** How long the ask had waited when it was due, in seconds (for the message). */
+  after_seconds?: number;
+}
+
+export interface Timer {
+  id: number;
+  runId: number;
+  key: string;
+  ask: number;
+  kind: TimerKind;
+  dueAt: number;
+  firedAt: number | null;
+  data: TimerData;
+}

@@ -1,5 +1,5 @@
 import { UsageError } from '@shop/core/errors';
-import { describeIssues } from '@shop/core/lua/requests';
+import { describeIssues } from '@shop/core/lua/issues';
 import { SignalSchema, writeSignal } from '@shop/core/signals/signal';
 import { str } from '../args.js';
 import type { Context } from '../context.js';

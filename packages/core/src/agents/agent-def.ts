@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { NotFoundError, UsageError } from '../errors.js';
-import { describeIssues } from '../lua/requests.js';
+import { describeIssues } from '../lua/issues.js';
 
 const PermissionMode = z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk', 'auto']);
 const ToolList = z.union([z.array(z.string()), z.string()]);

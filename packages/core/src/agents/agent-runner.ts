@@ -13,6 +13,8 @@ export interface AgentInvocation {
   model?: string;
   /** Seconds; the whole process group is killed after it. */
   timeout?: number;
+  /** USD this invocation may spend (Claude Code's --max-budget-usd). */
+  budgetUsd?: number;
   stdoutFile: string;
   stderrFile: string;
   onSpawn?: (pid: number) => void;

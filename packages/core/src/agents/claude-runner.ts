@@ -27,6 +27,7 @@ export function buildArgv(bin: string, inv: AgentInvocation): string[] {
   }
   const argv = [bin, '-p', inv.prompt, inv.resume ? '--resume' : '--session-id', inv.sessionId, '--output-format', 'json', '--append-system-prompt', system];
   if (model) argv.push('--model', model);
+  if (inv.budgetUsd !== undefined) argv.push('--max-budget-usd', String(Math.round(inv.budgetUsd * 10_000) / 10_000));
   if (inv.agent.permissionMode) argv.push('--permission-mode', inv.agent.permissionMode);
   if (inv.agent.allowedTools.length) argv.push('--allowed-tools', ...inv.agent.allowedTools);
   return argv;

@@ -11,10 +11,11 @@ const launch = {
     { id: 'd1', type: 'approval', prompt: 'Approve target segments?' },
     { id: 'd3', type: 'choice', prompt: 'Launch timing', options: ['immediate', 'next_week'], default: 'next_week' },
   ],
+  deadline: '2026-02-17T17:00:00Z',
 };
 
 describe('aahRequest', () => {
-  it('a structured pause becomes a pending decision/request with its decisions', () => {
+  it('a structured pause becomes a pending decision/request with its decisions and deadline', () => {
     const exec = pauseAsk(launch, { key: '3/2', ask: 2 });
     const req = aahRequest(fakeRun(), exec);
     expect(req).toEqual({
@@ -29,16 +30,20 @@ describe('aahRequest', () => {
             context: 'Review the proposed strategy before launch.',
             decisions: (exec.request as { decisions: unknown[] }).decisions,
             blocking: [{ task_id: 'shop-run-7', description: 'run 7 (feature) waits on call 3/2' }],
+            deadline: '2026-02-17T17:00:00.000Z',
           },
         },
       },
-      handoff: { target_role: 'human', expects_response: true },
+      handoff: { target_role: 'human', expects_response: true, response_deadline: '2026-02-17T17:00:00.000Z' },
       lifecycle: { status: 'pending', visibility: 'team' },
     });
     expect(req.content.body.data.decisions.map((d) => [d.id, d.type, d.required])).toEqual([['d1', 'approval', true], ['d3', 'choice', true]]);
   });
 
-  it('a plain pause: no decisions, the run as context', () => {
+  it('a deadline in seconds counts from when the pause started; no deadline, no deadline keys', () => {
+    const timed = aahRequest(fakeRun(), pauseAsk({ message: 'Go?', deadline: 3600 }));
+    expect(timed.content.body.data).toMatchObject({ deadline: '2023-11-14T23:13:20.000Z', decisions: [] });
+    expect(timed.handoff).toMatchObject({ response_deadline: '2023-11-14T23:13:20.000Z' });
     const plain = aahRequest(fakeRun(), pauseAsk('Go?'));
     expect(plain.content.body.data).not.toHaveProperty('deadline');
     expect(plain.handoff).toEqual({ target_role: 'human', expects_response: true });

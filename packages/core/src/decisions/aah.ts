@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
-import { describeIssues } from '../lua/requests.js';
+import { describeIssues } from '../lua/issues.js';
 import type { Execution, Run } from '../types.js';
 import { callDecisions, requestId } from './call-decisions.js';
-import type { PauseSpec } from './decision-spec.js';
+import { pauseDeadline, type PauseSpec } from './decision-spec.js';
 
 /** AAH-HITL-001 artifacts: a pending ask as a decision/request, and decision/response files in. */
 
 export function aahRequest(run: Run, exec: Execution) {
   const spec = exec.kind === 'pause' ? (exec.request as PauseSpec | null) : null;
-  // A pause's deadline (AAH deadline / response_deadline) comes with the worker's timers.
+  const deadline = pauseDeadline(spec, exec.startedAt);
+  const due = deadline === null ? undefined : new Date(deadline).toISOString();
   return {
     aah_version: '0.1',
     artifact: { id: requestId(exec), type: 'decision/request', title: exec.waitingFor ?? '', created_at: new Date(exec.updatedAt).toISOString() },
@@ -22,10 +23,11 @@ export function aahRequest(run: Run, exec: Execution) {
           context: spec?.context ?? `${run.spec}: ${run.prompt}`.trim(),
           decisions: callDecisions(exec),
           blocking: [{ task_id: `shop-run-${run.id}`, description: `run ${run.id} (${run.spec}) waits on call ${exec.key}` }],
+          ...(due ? { deadline: due } : {}),
         },
       },
     },
-    handoff: { target_role: 'human', expects_response: true },
+    handoff: { target_role: 'human', expects_response: true, ...(due ? { response_deadline: due } : {}) },
     lifecycle: { status: 'pending', visibility: 'team' },
   };
 }

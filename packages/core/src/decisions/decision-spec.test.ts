@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeIssues } from '../lua/requests.js';
+import { describeIssues } from '../lua/issues.js';
 import { oneThread, type TestStep } from '../lua/testing/one-thread.js';
 import { PauseSpecSchema } from './decision-spec.js';
 
@@ -31,14 +31,16 @@ describe('PauseSpecSchema', () => {
     expect(spec.decisions!.map((d) => d.required)).toEqual([true, false]);
   });
 
-  it('keeps message and context', () => {
-    const spec = { message: 'Deploy?', context: 'v2.1 is green' };
+  it('keeps message, context, deadline and on_timeout', () => {
+    const spec = { message: 'Deploy?', context: 'v2.1 is green', deadline: '2026-02-17T17:00:00Z', on_timeout: 'default' };
     expect(PauseSpecSchema.parse(spec)).toEqual(spec);
+    expect(PauseSpecSchema.parse({ message: 'x', deadline: 3600 }).deadline).toBe(3600);
   });
 
-  it('refuses deadline and on_timeout by name until the worker fires timers (never ignores them)', () => {
-    expect(problem({ message: 'x', deadline: 3600 })).toBe('deadline: a pause deadline comes with shop watch and is not built yet; remove it');
-    expect(problem({ message: 'x', on_timeout: 'default' })).toBe('on_timeout comes with shop watch and is not built yet; remove it');
+  it('a deadline is an ISO 8601 time or seconds; on_timeout one of stuck, notify_again, default', () => {
+    expect(problem({ message: 'x', deadline: 'tomorrow' })).toBe('deadline: must be an ISO 8601 time such as 2026-02-17T17:00:00Z, or a number of seconds');
+    expect(problem({ message: 'x', deadline: -5 })).toMatch(/^deadline: /);
+    expect(problem({ message: 'x', on_timeout: 'later' })).toMatch(/^on_timeout: /);
   });
 
   it('refuses a choice or multi_choice without options', () => {

@@ -56,8 +56,18 @@ export const PauseSpecSchema = z.strictObject({
   message: z.string().min(1),
   context: z.string().optional(),
   decisions: DecisionList.optional(),
-  // Pause timers come with the worker (shop watch): refused by name until then, never ignored.
-  deadline: z.unknown().refine(() => false, { message: 'a pause deadline comes with shop watch and is not built yet; remove it' }).optional(),
-  on_timeout: z.unknown().refine(() => false, { message: 'on_timeout comes with shop watch and is not built yet; remove it' }).optional(),
+  /** When it must be answered: an ISO 8601 time, or seconds from when the pause starts. */
+  deadline: z.union([
+    z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 time such as 2026-02-17T17:00:00Z, or a number of seconds'),
+    z.number().positive(),
+  ]).optional(),
+  /** What its deadline does (else config's on_timeout, else stuck). */
+  on_timeout: z.enum(['stuck', 'notify_again', 'default']).optional(),
 });
 export type PauseSpec = z.infer<typeof PauseSpecSchema>;
+
+/** A pause's deadline as epoch ms: an ISO time as given, seconds counted from when it started. */
+export function pauseDeadline(spec: Pick<PauseSpec, 'deadline'> | null, startedAt: number): number | null {
+  if (spec?.deadline === undefined) return null;
+  return typeof spec.deadline === 'number' ? startedAt + spec.deadline * 1000 : Date.parse(spec.deadline);
+}

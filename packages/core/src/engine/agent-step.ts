@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentDef } from '../agents/agent-def.js';
-import { AgentError } from '../errors.js';
+import { AgentError, BudgetSpent } from '../errors.js';
 import type { RunOptions, WorkflowConfig } from '../lua/requests.js';
 import { fingerprint } from '../lua/requests.js';
 import { promiseSignal, readSignal, signalPath, type Signal } from '../signals/signal.js';
@@ -10,7 +10,7 @@ import type { AgentMetrics, Execution, Run } from '../types.js';
 import { agentAnswer } from './check-answer.js';
 import { Aborted, type Settled } from './outcome.js';
 import type { EnginePorts } from './ports.js';
-import type { ActiveStatus } from '../store/store.js';
+import type { ActiveStatus, NewTimer } from '../store/store.js';
 
 /** Claude Code's -p needs a prompt; a workflow that gives none means "do your job". */
 const DEFAULT_PROMPT = 'Carry out the task described in your instructions.';
@@ -26,6 +26,8 @@ export interface StepContext {
   config(): WorkflowConfig;
   /** The run's status once `key` waits for a person (others may still be running). */
   statusWhenWaiting(key: string): ActiveStatus;
+  /** The timers an ask gets as it opens (config{human_timeout, remind_after…}, a pause's deadline). */
+  timersFor(ask: { kind: string; request: unknown }): NewTimer[];
 }
 
 /**
@@ -39,6 +41,14 @@ export class AgentStep {
     const { ports, run, token } = this.ctx;
     // A recorded ask is answered from the store: the agent's definition is not needed for it.
     if (rec?.status === 'waiting_human') return { kind: 'waiting', execution: rec, fresh: false };
+    if (rec) {
+      // Crashed mid-call (running) or failed before: whatever the old driver left goes first,
+      // then a signal on disk means the agent finished — its result, whatever the budget says now.
+      if (rec.pid) await ports.killOrphan(rec.pid, rec.pidStart);
+      const onDisk = rec.status === 'running' && rec.signalPath ? readSignal(rec.signalPath) : { kind: 'none' as const };
+      if (onDisk.kind === 'ok') return this.settle(rec, req.opts, onDisk.signal, undefined);
+    }
+    const opts = { ...req.opts, budget_usd: await this.budgetFor(req.opts) };
     if (!rec) {
       const agent = ports.loadAgent(req.agent);
       const exec = await ports.store.startExecution(token, {
@@ -46,16 +56,24 @@ export class AgentStep {
         sessionId: ports.newSessionId(), cwd: run.workspace, prompt: req.prompt || run.prompt || DEFAULT_PROMPT,
         request: req.opts, signalPath: signalPath(ports.paths.signalsDir, run.id, key, req.agent),
       });
-      return this.invoke(exec, agent, req.opts, { resume: false, prompt: exec.prompt!, attempt: 1 }, signal);
+      return this.invoke(exec, agent, opts, { resume: false, prompt: exec.prompt!, attempt: 1 }, signal);
     }
-    // Crashed mid-call (running) or failed before: a signal on disk means the agent finished.
-    if (rec.pid) await ports.killOrphan(rec.pid, rec.pidStart);
-    const onDisk = rec.status === 'running' && rec.signalPath ? readSignal(rec.signalPath) : { kind: 'none' as const };
-    if (onDisk.kind === 'ok') return this.settle(rec, req.opts, onDisk.signal, undefined);
     const agent = ports.loadAgent(req.agent);
     if (rec.signalPath) rmSync(rec.signalPath, { force: true });
     await ports.store.restartExecution(token, run.id, key);
-    return this.invoke(rec, agent, req.opts, { resume: true, prompt: await this.restartPrompt(rec), attempt: rec.attempts + 1 }, signal);
+    return this.invoke(rec, agent, opts, { resume: true, prompt: await this.restartPrompt(rec), attempt: rec.attempts + 1 }, signal);
+  }
+
+  /**
+   * What the next invocation may spend: the call's budget_usd within what is left of the
+   * run's. A run past its budget starts no other agent (BudgetSpent: it ends stuck).
+   */
+  private async budgetFor(opts: RunOptions): Promise<number | undefined> {
+    const runBudget = this.ctx.config().budget_usd;
+    if (runBudget === undefined) return opts.budget_usd;
+    const spent = await this.ctx.ports.store.runCost(this.ctx.run.id);
+    if (spent >= runBudget) throw new BudgetSpent(runBudget, spent);
+    return Math.min(opts.budget_usd ?? Infinity, Math.round((runBudget - spent) * 1e6) / 1e6);
   }
 
   /**
@@ -70,7 +88,8 @@ export class AgentStep {
     if (exec.signalPath) rmSync(exec.signalPath, { force: true });
     await ports.store.restartExecution(token, run.id, exec.key);
     await ports.store.appendEvent(token, run.id, { type: 'sent_back', key: exec.key, actor: 'shop', channel: 'engine', data: { prompt: capText(prompt, 2000) } });
-    return this.invoke(exec, agent, (exec.request ?? {}) as RunOptions, { resume: true, prompt, attempt: exec.attempts + 1 }, signal);
+    const opts = (exec.request ?? {}) as RunOptions;
+    return this.invoke(exec, agent, { ...opts, budget_usd: await this.budgetFor(opts) }, { resume: true, prompt, attempt: exec.attempts + 1 }, signal);
   }
 
   /** Re-invoking after a crash: repeat the person's words if the agent was working on them. */
@@ -92,7 +111,7 @@ export class AgentStep {
     const outcome = await ports.runner.invoke({
       agent, prompt: how.prompt, sessionId: exec.sessionId!, resume: how.resume, cwd: exec.cwd ?? run.workspace,
       env: agentEnv(run, exec, agent, ports.paths.binDir),
-      model: opts.model, timeout: opts.timeout ?? agent.timeout,
+      model: opts.model, timeout: opts.timeout ?? agent.timeout, budgetUsd: opts.budget_usd,
       stdoutFile: `${base}.stdout.log`, stderrFile: `${base}.stderr.log`,
       onSpawn: (pid) => {
         recording = ports.store.setExecutionPid(token, run.id, exec.key, pid, ports.processStart(pid)).then(() => null, (e: unknown) => e);
@@ -122,7 +141,8 @@ export class AgentStep {
     ports.notifier.notify({ type: 'agent_finished', key: exec.key, agent: exec.agent!, status: signal.status, text });
     if (signal.status === 'NEEDS_HUMAN' && this.humanAllowed(exec, opts, def)) {
       const waitingFor = signal.reason ?? signal.summary ?? 'the agent needs a person';
-      const execution = await ports.store.markWaiting(token, run.id, exec.key, { waitingFor, awaiting: signal.awaiting ?? 'input', metrics }, this.ctx.statusWhenWaiting(exec.key));
+      const ask = { waitingFor, awaiting: signal.awaiting ?? 'input', metrics, timers: this.ctx.timersFor(exec) };
+      const execution = await ports.store.markWaiting(token, run.id, exec.key, ask, this.ctx.statusWhenWaiting(exec.key));
       return { kind: 'waiting', execution, fresh: true };
     }
     if (opts.statuses && signal.status !== 'NEEDS_HUMAN' && !opts.statuses.includes(signal.status)) {

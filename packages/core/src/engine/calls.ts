@@ -1,4 +1,4 @@
-import { fingerprint, type CallRequest } from '../lua/requests.js';
+import { fingerprint, type CallRequest, type PauseSpec } from '../lua/requests.js';
 import type { Execution } from '../types.js';
 import { AgentStep, type StepContext } from './agent-step.js';
 import { findAnswer } from './check-answer.js';
@@ -30,7 +30,7 @@ export class CallRunner {
       case 'pause':
         if (rec?.status === 'waiting_human') return { kind: 'waiting', execution: rec, fresh: false };
         // Half recorded by Shop before schema 2 (two transactions): make it wait now.
-        if (rec) return { kind: 'waiting', fresh: true, execution: await ports.store.markWaiting(token, run.id, key, { waitingFor: req.spec.message, awaiting: 'checkpoint' }, this.ctx.statusWhenWaiting(key)) };
+        if (rec) return { kind: 'waiting', fresh: true, execution: await ports.store.markWaiting(token, run.id, key, this.pauseAsk(req.spec), this.ctx.statusWhenWaiting(key)) };
         // One transaction: the pause exists and waits, or it does not exist at all.
         return {
           kind: 'waiting',
@@ -38,7 +38,7 @@ export class CallRunner {
           execution: await ports.store.startExecution(this.ctx.token, {
             runId: run.id, key, kind: 'pause', agent: '_checkpoint', fingerprint: fingerprint(req), sessionId: null,
             cwd: run.workspace, prompt: req.spec.message, request: req.spec, signalPath: null,
-            waiting: { waitingFor: req.spec.message, awaiting: 'checkpoint', runStatus: this.ctx.statusWhenWaiting(key) },
+            waiting: { ...this.pauseAsk(req.spec), runStatus: this.ctx.statusWhenWaiting(key) },
           }),
         };
       case 'sh':
@@ -63,6 +63,10 @@ export class CallRunner {
     const delivered = await ports.store.completeExecution(token, run.id, exec.key, found.value);
     await ports.store.appendEvent(token, run.id, { type: 'resumed', key: exec.key, actor: found.by, channel: 'engine' });
     return { kind: 'value', value: found.value, delivered };
+  }
+
+  private pauseAsk(spec: PauseSpec) {
+    return { waitingFor: spec.message, awaiting: 'checkpoint', timers: this.ctx.timersFor({ kind: 'pause', request: spec }) };
   }
 
   /** sh(), now(), patched(): done once, recorded, answered from the log ever after. */

@@ -12,6 +12,9 @@ import { openSqliteStore } from '../store/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import type { EnginePorts, Notifier } from './ports.js';
 import { runShell } from './shell.js';
+import { nodeClock } from './node-clock.js';
+import { notifierNotices } from './notices.js';
+import { nodeNoticeDeps } from '../notify/notice-deps.js';
 
 /** A driver's lease; SHOP_LEASE_SECONDS changes it (slow or sleepy machines want longer). */
 export function leaseMs(env: NodeJS.ProcessEnv = process.env): number {
@@ -30,8 +33,9 @@ export interface NodePortsOptions {
 /** The real world: SQLite, Claude Code (or SHOP_CLAUDE_BIN), chokidar, child processes. */
 export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts {
   ensureHome(project);
+  const store = opts.store ?? openSqliteStore(project.dbFile);
   return {
-    store: opts.store ?? openSqliteStore(project.dbFile),
+    store,
     runner: opts.runner ?? new ClaudeRunner(process.env.SHOP_CLAUDE_BIN || 'claude'),
     loadAgent: (name) => loadAgent(project.root, name),
     readWorkflow: (path) => {
@@ -43,8 +47,9 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
     },
     openSignals: () => new SignalWatcher(project.signalsDir),
     shell: runShell,
-    clock: { now: () => Date.now() },
+    clock: nodeClock(),
     notifier: opts.notifier,
+    notices: notifierNotices(store, nodeNoticeDeps()),
     newSessionId: () => randomUUID(),
     newToken: () => randomUUID(),
     self: { host: hostname(), pid: process.pid, pidStart: processStart(process.pid) },

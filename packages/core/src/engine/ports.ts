@@ -4,6 +4,7 @@ import type { ShRequest } from '../lua/requests.js';
 import type { SignalSource } from '../signals/signal-source.js';
 import type { Store } from '../store/store.js';
 import type { Execution } from '../types.js';
+import type { Notices } from './notices.js';
 
 export interface Clock {
   now(): number;
@@ -49,6 +50,8 @@ export interface EnginePorts {
   shell(req: ShRequest, cwd: string, signal: AbortSignal): Promise<ShellResult>;
   clock: Clock;
   notifier: Notifier;
+  /** config{notify}: people told when a run needs them (reminders, escalation too). */
+  notices: Notices;
   newSessionId(): string;
   /** A fresh owner token for a driver. */
   newToken(): string;

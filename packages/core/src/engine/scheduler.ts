@@ -1,12 +1,15 @@
 import { basename } from 'node:path';
-import { AgentError, ShopError, type NonDeterminismError } from '../errors.js';
+import { AgentError, BudgetSpent, ShopError, type NonDeterminismError } from '../errors.js';
 import { LuaVm, VmFatal, type LuaThread, type Step } from '../lua/lua-vm.js';
 import type { HostRequest } from '../lua/requests.js';
 import type { SignalSource } from '../signals/signal-source.js';
 import type { ActiveStatus, RunEnd } from '../store/store.js';
 import { capText } from '../text.js';
 import type { Execution, Run } from '../types.js';
+import { askTimers } from './ask-timers.js';
 import { Branches } from './branches.js';
+import { fireDueTimers } from './fire-timers.js';
+import { openAsk } from './open-ask.js';
 import { CallRunner, type LiveRequest } from './calls.js';
 import { LiveTasks, type TaskProblem } from './live-tasks.js';
 import { explainMismatch, unreached } from './mismatch.js';
@@ -48,6 +51,8 @@ export class Scheduler {
   private readonly branches: Branches;
   private readonly toPoll = new Set<string>();
   private readonly announced = new Set<string>();
+  /** New asks being opened (auto_approve, notices): the run does not suspend before they are. */
+  private readonly opening = new Set<Promise<void>>();
   private outcome: DriveOutcome | null = null;
   private lastCheck = 0;
   private wakeUp: (() => void) | null = null;
@@ -58,7 +63,10 @@ export class Scheduler {
     this.threads = new Threads(run.seed, deps.logCounts);
     this.tasks = new LiveTasks(() => this.wakeUp?.(), (exec, fresh) => this.onWaiting(exec, fresh));
     this.host = new ThreadHost(this.threads, log, run, (settings) => (this.tasks.limit = settings.max_parallel ?? Infinity));
-    this.calls = new CallRunner({ ports, run, token, config: () => this.host.settings, statusWhenWaiting: (key) => this.statusWhenWaiting(key) });
+    this.calls = new CallRunner({
+      ports, run, token, config: () => this.host.settings, statusWhenWaiting: (key) => this.statusWhenWaiting(key),
+      timersFor: (ask) => askTimers(this.host.settings, ask, ports.clock.now()),
+    });
     this.branches = new Branches({ ports, run, token, log, threads: this.threads, tasks: this.tasks, toPoll: this.toPoll });
   }
 
@@ -186,9 +194,20 @@ export class Scheduler {
 
   private onWaiting(exec: Execution, fresh: boolean) {
     // A recorded ask picked up on replay may have its answer already: look at once.
-    if (!fresh) this.toPoll.add(exec.key);
+    if (!fresh) return void this.toPoll.add(exec.key);
     // A new ask while others still run (or this process waits on): say so now; otherwise the outcome says it.
-    else if (this.deps.wait || this.tasks.size > 1) this.announce(exec);
+    if (this.deps.wait || this.tasks.size > 1) this.announce(exec);
+    // auto_approve may answer it at once; else the notify targets are told. Suspending waits for this.
+    const { ports, run } = this.deps;
+    const opening: Promise<void> = openAsk(ports, run, this.host.settings, exec)
+      .then((answered) => {
+        if (!answered) return;
+        this.toPoll.add(exec.key);
+        this.wakeUp?.();
+      })
+      .catch((e: unknown) => void this.tasks.problems.push({ kind: 'crashed', error: e }))
+      .finally(() => this.opening.delete(opening));
+    this.opening.add(opening);
   }
 
   private announce(exec: Execution) {
@@ -200,6 +219,10 @@ export class Scheduler {
 
   /** Nothing to run: wait for a call in flight, or — when only people are awaited — suspend. */
   private async idle(): Promise<void> {
+    if (this.opening.size) {
+      await Promise.all(this.opening);
+      return;
+    }
     if (this.tasks.size === 0) {
       if (this.tasks.waiting.size === 0) throw new Error('the scheduler has nothing to run and nothing to wait for');
       await this.markSuspended();
@@ -245,6 +268,13 @@ export class Scheduler {
       const reason = verdict.reason;
       return this.finish({ status: 'stuck', reason, event: { type: 'stopped', actor: verdict.by, channel: 'cli', data: { reason } } }, { checked: true });
     }
+    const { ports, run, token } = this.deps;
+    if (await fireDueTimers(ports, run, token)) {
+      // A timeout ended the run (on_timeout = stuck).
+      await this.tasks.abort();
+      this.outcome = ended((await ports.store.getRun(run.id))!);
+      return;
+    }
     if (this.deps.wait || this.tasks.size) for (const key of this.tasks.waiting.keys()) this.toPoll.add(key);
   }
 
@@ -253,6 +283,10 @@ export class Scheduler {
     if (p.kind === 'crashed') {
       await this.tasks.abort();
       throw p.error;
+    }
+    if (p.error instanceof BudgetSpent) {
+      const reason = p.error.message;
+      return this.finish({ status: 'stuck', reason, event: { type: 'budget_spent', key: p.key, actor: 'shop', channel: 'engine', data: { reason } } }, { checked: true });
     }
     const metrics = p.error instanceof AgentError ? p.error.metrics : undefined;
     return this.finish({ status: 'failed', reason: p.error.message, failedKey: p.key, metrics, event: failedEvent(p.error.message, p.key) }, { exitCode: p.error.exitCode });

@@ -166,12 +166,31 @@ describe('LuaVm and pure-Lua loops', () => {
 });
 
 describe('config{} keys', () => {
-  it('accepts what works and refuses the worker keys by name, never ignoring them', () => {
-    expect(done(wf('config{ human_escalation = false, max_parallel = 2, lua_timeout = 5 }\nreturn 1').w.start(''))).toBe(1);
-    for (const [key, value] of [['human_timeout', '3600'], ['notify', '{ "desktop" }'], ['auto_approve', '{}'], ['budget_usd', '5'], ['on_timeout', '"stuck"']]) {
-      const s = wf(`config{ ${key} = ${value} }\nreturn 1`).w.start('');
-      expect(s, key).toMatchObject({ kind: 'error', message: expect.stringContaining(`${key}`) });
-      expect((s as { message: string }).message, key).toMatch(/comes with shop watch and is not built yet; remove it/);
+  const problem = (table: string) => {
+    const s = oneThread(`config${table}\nfunction workflow(p) return 1 end\n`, 'flow.lua');
+    return s.start('');
+  };
+  const refused = (table: string) => {
+    try {
+      oneThread(`config${table}\nfunction workflow(p) return 1 end\n`, 'flow.lua');
+      return null;
+    } catch (e) {
+      return (e as Error).message;
     }
+  };
+
+  it('accepts every key of the contract', () => {
+    expect(problem(`{ human_escalation = false, max_parallel = 2, lua_timeout = 5, human_timeout = 3600, on_timeout = "default",
+      remind_after = 600, escalate_after = 1800, escalate_to = { "command:page-oncall" }, notify = { "desktop", "webhook:https://example.com/hook" },
+      notify_on_waiting = "desktop", auto_approve = { { awaiting = "checkpoint" }, { agent = "linter" } }, budget_usd = 5 }`)).toEqual({ kind: 'done', value: 1 });
+  });
+
+  it('refuses an unknown key, a bad value, a bad notifier and an escalation with no one to tell — by name', () => {
+    expect(refused('{ human_timout = 5 }')).toMatch(/^flow\.lua:1: config: unknown key 'human_timout' \(known: human_escalation, /);
+    expect(refused('{ on_timeout = "later" }')).toMatch(/^flow\.lua:1: config: on_timeout: /);
+    expect(refused('{ notify = { "smtp:x" } }')).toMatch(/^flow\.lua:1: config: notify: "smtp:x" is not a notifier \(use desktop, webhook:<url>/);
+    expect(refused('{ escalate_after = 60 }')).toMatch(/^flow\.lua:1: config: escalate_to: escalate_after needs escalate_to/);
+    expect(refused('{ auto_approve = { {} } }')).toMatch(/^flow\.lua:1: config: auto_approve\.0: a rule needs at least one of awaiting, agent, pause, call/);
+    expect(refused('{ budget_usd = -1 }')).toMatch(/^flow\.lua:1: config: budget_usd: /);
   });
 });

@@ -6,17 +6,14 @@ import { canonical, canonicalHash, hashText } from './canonical-hash.js';
  * scheduler fulfils it under the thread's next call key and resumes the thread with the result.
  */
 
-/** Keys of the DESIGN contract that come with the worker (timers, notifiers, budgets): refused by name until then. */
-const NOT_YET = 'comes with shop watch and is not built yet; remove it';
-const refused = (what: string) => z.unknown().refine(() => false, { message: `${what} ${NOT_YET}` }).optional();
-
 export const RunOptionsSchema = z.strictObject({
   prompt: z.string().optional(),
   model: z.string().optional(),
   human: z.boolean().optional(),
   timeout: z.number().positive().optional(),
   statuses: z.array(z.string()).optional(),
-  budget_usd: refused('a per-call budget'),
+  /** At most this much for the call (Claude's --max-budget-usd); within the run's budget_usd. */
+  budget_usd: z.number().positive().optional(),
 });
 export type RunOptions = z.infer<typeof RunOptionsSchema>;
 
@@ -29,28 +26,7 @@ export type ShOptions = z.infer<typeof ShOptionsSchema>;
 export { PauseSpecSchema, type PauseSpec } from '../decisions/decision-spec.js';
 import type { PauseSpec } from '../decisions/decision-spec.js';
 
-export const WorkflowConfigSchema = z.strictObject({
-  human_escalation: z.boolean().optional(),
-  max_parallel: z.number().int().positive().optional(),
-  lua_timeout: z.number().positive().optional(),
-  human_timeout: refused('human_timeout (a timer)'),
-  on_timeout: refused('on_timeout (a timer)'),
-  remind_after: refused('remind_after (a timer)'),
-  escalate_after: refused('escalate_after (a timer)'),
-  escalate_to: refused('escalate_to (escalation)'),
-  notify: refused('notify (notifications)'),
-  notify_on_waiting: refused('notify_on_waiting (notifications)'),
-  auto_approve: refused('auto_approve'),
-  budget_usd: refused('budget_usd (a run budget)'),
-});
-export type WorkflowConfig = z.infer<typeof WorkflowConfigSchema>;
-
-/** config{…}'s table checked: the keys it set, or the error to raise in Lua. */
-export function parseConfig(table: unknown): WorkflowConfig | string {
-  const parsed = WorkflowConfigSchema.safeParse(table ?? {});
-  if (parsed.success) return parsed.data;
-  return `config: ${describeIssues(parsed.error)} (known: human_escalation, max_parallel, lua_timeout)`;
-}
+export { parseConfig, WorkflowConfigSchema, type WorkflowConfig } from './workflow-config.js';
 
 export type ShRequest = { type: 'sh'; cmd: string | null; argv: string[] | null; opts: ShOptions };
 
@@ -122,13 +98,4 @@ function legacyFingerprint(req: CallRequest): string {
   return describeCall(req);
 }
 
-/** Formats zod issues as one line: "key: problem; key: problem". */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((i) => {
-      const path = i.path.join('.');
-      if (i.code === 'unrecognized_keys') return `${path ? `${path}: ` : ''}unknown key ${i.keys.map((k) => `'${k}'`).join(', ')}`;
-      return path && !i.message.startsWith(path) ? `${path}: ${i.message}` : i.message;
-    })
-    .join('; ');
-}
+export { describeIssues } from './issues.js';

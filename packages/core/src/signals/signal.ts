@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { describeIssues } from '../lua/requests.js';
+import { describeIssues } from '../lua/issues.js';
 
 export const AWAITING_KINDS = ['input', 'approval', 'review', 'content', 'escalation', 'checkpoint', 'work'] as const;
 

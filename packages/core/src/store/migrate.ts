@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConflictError } from '../errors.js';
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 const schemaFile = fileURLToPath(new URL('../../../../schema.sql', import.meta.url));
 
 /**
@@ -37,7 +37,8 @@ export function migrate(db: Database.Database): void {
   if (version === SCHEMA_VERSION) return;
   db.transaction(() => {
     if (version === 1) db.exec(V2);
-    // New tables and indexes (all IF NOT EXISTS): a new store gets everything here.
+    // New tables and indexes (all IF NOT EXISTS): a new store gets everything here, and
+    // schema 3's timers come to a store of schema 2 the same way.
     db.exec(readFileSync(schemaFile, 'utf8'));
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();

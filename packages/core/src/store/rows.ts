@@ -1,4 +1,4 @@
-import type { Answer, Channel, Execution, Run, RunEvent } from '../types.js';
+import type { Answer, Channel, Execution, Run, RunEvent, Timer } from '../types.js';
 
 /** Row ⇄ record mapping for the SQLite adapter; the only place that knows column names. */
 export type Row = Record<string, unknown>;
@@ -88,5 +88,18 @@ export function toEvent(r: Row): RunEvent {
     channel: r.channel as Channel,
     data: json(r.data) as RunEvent['data'],
     at: Number(r.at),
+  };
+}
+
+export function toTimer(r: Row): Timer {
+  return {
+    id: Number(r.id),
+    runId: Number(r.run_id),
+    key: String(r.call_key),
+    ask: Number(r.ask),
+    kind: r.kind as Timer['kind'],
+    dueAt: Number(r.due_at),
+    firedAt: num(r.fired_at),
+    data: (json(r.data) ?? {}) as Timer['data'],
   };
 }

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { NotFoundError } from '../errors.js';
 import { hasEnded, type ReplayRecord, type Run } from '../types.js';
-import { toAnswer, toEvent, toExecution, toRun, type Row } from './rows.js';
+import { toAnswer, toEvent, toExecution, toRun, toTimer, type Row } from './rows.js';
 import { prepare, type Statements } from './statements.js';
 import type { RunFilter, RunWithWaiting } from './store.js';
 
@@ -81,6 +81,20 @@ export class SqliteReads {
 
   async listAnswers(runId: number) {
     return (this.stmt.listAnswers.all(runId) as Row[]).map(toAnswer);
+  }
+
+  async dueTimers(now: number, runIds?: number[]) {
+    const all = (this.stmt.dueTimers.all(now) as Row[]).map(toTimer);
+    return runIds ? all.filter((t) => runIds.includes(t.runId)) : all;
+  }
+
+  async nextTimer(runIds?: number[]): Promise<number | null> {
+    const rows = (this.stmt.nextTimer.all() as Row[]).filter((r) => !runIds || runIds.includes(Number(r.run_id)));
+    return rows.length ? Math.min(...rows.map((r) => Number(r.due))) : null;
+  }
+
+  async runCost(runId: number): Promise<number> {
+    return Number((this.stmt.runCost.get(runId) as Row).cost);
   }
 
   protected mustRun(runId: number): Run {

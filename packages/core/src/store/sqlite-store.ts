@@ -1,10 +1,10 @@
 import Database from 'better-sqlite3';
 import { ConflictError, LostOwnershipError, NotFoundError } from '../errors.js';
-import { hasEnded, type AgentMetrics, type Answer, type Run, type RunEvent, type RunOwner } from '../types.js';
+import { hasEnded, type AgentMetrics, type Answer, type Run, type RunEvent, type RunOwner, type Timer } from '../types.js';
 import { migrate } from './migrate.js';
 import { SqliteReads } from './sqlite-reads.js';
 import { toAnswer, toExecution, type Row } from './rows.js';
-import type { ActiveStatus, EventInput, NewExecution, NewRun, RunEnd, Store, WaitingAsk } from './store.js';
+import type { ActiveStatus, EventInput, NewExecution, NewRun, RunEnd, Store, TimerEffect, WaitingAsk } from './store.js';
 
 export { SCHEMA_VERSION } from './migrate.js';
 
@@ -136,19 +136,7 @@ class SqliteStore extends SqliteReads implements Store {
   }
 
   async finishRun(token: string, runId: number, end: RunEnd) {
-    return this.fenced(token, runId, () => {
-      const t = this.now();
-      const reason = end.reason ?? null;
-      if (end.failedKey && this.stmt.failExecution.run({ ...metricCols(end.metrics), error: reason, t, runId, key: end.failedKey }).changes) {
-        this.event(runId, { type: 'execution_failed', key: end.failedKey, actor: 'shop', channel: 'engine', data: { error: reason } });
-      }
-      const changed = this.stmt.endRun.run({ status: end.status, reason, result: end.result === undefined ? null : JSON.stringify(end.result), t, runId }).changes;
-      if (!changed) return false;
-      // Calls still running are dead with the run (their processes were killed first).
-      this.stmt.failRunning.run(`the run ended ${end.status}${reason ? `: ${reason}` : ''}`, t, t, runId);
-      this.event(runId, end.event);
-      return true;
-    });
+    return this.fenced(token, runId, () => this.end(runId, end));
   }
 
   async setRunStatus(token: string, runId: number, status: ActiveStatus, event: EventInput) {
@@ -165,20 +153,23 @@ class SqliteStore extends SqliteReads implements Store {
 
   async recordAnswer(answer: Omit<Answer, 'answeredAt'>) {
     return this.tx(() => {
-      const first = this.stmt.getAnswer.get(answer.runId, answer.key, answer.ask) as Row | undefined;
-      if (first) throw new ConflictError(alreadyAnswered(toAnswer(first)));
-      const run = this.mustRun(answer.runId);
-      const exec = this.stmt.getExecution.get(answer.runId, answer.key) as Row | undefined;
-      if (hasEnded(run) || !exec || exec.status !== 'waiting_human' || Number(exec.ask) !== answer.ask) {
-        throw new ConflictError(`run ${answer.runId} call ${answer.key} is no longer waiting for this answer`);
-      }
+      const { answeredAt } = this.answer(answer);
+      return { ...answer, answeredAt, owner: this.mustRun(answer.runId).owner };
+    });
+  }
+
+  async fireTimer(token: string, timer: Timer, effect: TimerEffect) {
+    return this.fenced(token, timer.runId, () => {
       const t = this.now();
-      this.stmt.insertAnswer.run({ ...answer, decisions: answer.decisions ? JSON.stringify(answer.decisions) : null, t });
-      this.event(answer.runId, {
-        type: 'human_answered', key: answer.key, actor: answer.responder, channel: answer.channel,
-        data: { ask: answer.ask, verdict: answer.verdict, status: answer.status, message: answer.message, decisions: answer.decisions },
-      });
-      return { ...answer, answeredAt: t, owner: run.owner };
+      if (!this.stmt.timerFired.run(t, timer.id).changes) return false;
+      const exec = this.stmt.getExecution.get(timer.runId, timer.key) as Row | undefined;
+      // Answered (or ended) since it was set: nothing to do.
+      if (hasEnded(this.mustRun(timer.runId)) || exec?.status !== 'waiting_human' || Number(exec.ask) !== timer.ask) return false;
+      this.event(timer.runId, effect.event);
+      if (effect.answer) this.answer(effect.answer);
+      if (effect.next) this.stmt.insertTimer.run(timer.runId, timer.key, timer.ask, effect.next.kind, effect.next.dueAt, JSON.stringify(effect.next.data));
+      if (effect.end) this.end(timer.runId, effect.end);
+      return true;
     });
   }
 
@@ -210,6 +201,41 @@ class SqliteStore extends SqliteReads implements Store {
     this.stmt.markWaiting.run({ ...metricCols(ask.metrics), waitingFor: ask.waitingFor, awaiting: ask.awaiting, t, runId, key });
     this.stmt.setRunStatus.run(runStatus, t, runId);
     this.event(runId, { type: 'waiting', key, actor: 'shop', channel: 'engine', data: { waiting_for: ask.waitingFor, awaiting: ask.awaiting } });
+    const number = Number((this.stmt.getExecution.get(runId, key) as Row).ask);
+    for (const timer of ask.timers ?? []) this.stmt.insertTimer.run(runId, key, number, timer.kind, timer.dueAt, JSON.stringify(timer.data));
+  }
+
+  /** First answer wins: an answer for an ask already answered, or no longer waited on, is a conflict. */
+  private answer(answer: Omit<Answer, 'answeredAt'>): { answeredAt: number } {
+    const first = this.stmt.getAnswer.get(answer.runId, answer.key, answer.ask) as Row | undefined;
+    if (first) throw new ConflictError(alreadyAnswered(toAnswer(first)));
+    const run = this.mustRun(answer.runId);
+    const exec = this.stmt.getExecution.get(answer.runId, answer.key) as Row | undefined;
+    if (hasEnded(run) || !exec || exec.status !== 'waiting_human' || Number(exec.ask) !== answer.ask) {
+      throw new ConflictError(`run ${answer.runId} call ${answer.key} is no longer waiting for this answer`);
+    }
+    const t = this.now();
+    this.stmt.insertAnswer.run({ ...answer, decisions: answer.decisions ? JSON.stringify(answer.decisions) : null, t });
+    this.event(answer.runId, {
+      type: 'human_answered', key: answer.key, actor: answer.responder, channel: answer.channel,
+      data: { ask: answer.ask, verdict: answer.verdict, status: answer.status, message: answer.message, decisions: answer.decisions },
+    });
+    return { answeredAt: t };
+  }
+
+  /** Ends the run unless it has ended; its still-running calls fail with the reason. */
+  private end(runId: number, end: RunEnd): boolean {
+    const t = this.now();
+    const reason = end.reason ?? null;
+    if (end.failedKey && this.stmt.failExecution.run({ ...metricCols(end.metrics), error: reason, t, runId, key: end.failedKey }).changes) {
+      this.event(runId, { type: 'execution_failed', key: end.failedKey, actor: 'shop', channel: 'engine', data: { error: reason } });
+    }
+    const changed = this.stmt.endRun.run({ status: end.status, reason, result: end.result === undefined ? null : JSON.stringify(end.result), t, runId }).changes;
+    if (!changed) return false;
+    // Calls still running are dead with the run (their processes were killed first).
+    this.stmt.failRunning.run(`the run ended ${end.status}${reason ? `: ${reason}` : ''}`, t, t, runId);
+    this.event(runId, end.event);
+    return true;
   }
 
   private event(runId: number, e: EventInput) {

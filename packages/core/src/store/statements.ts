@@ -54,6 +54,11 @@ const SQL = {
   listAnswers: 'SELECT * FROM answers WHERE run_id = ? ORDER BY answered_at, rowid',
   insertAnswer: `INSERT INTO answers (run_id, call_key, ask, verdict, status, message, decisions, responder, channel, answered_at)
     VALUES (@runId, @key, @ask, @verdict, @status, @message, @decisions, @responder, @channel, @t)`,
+  insertTimer: 'INSERT INTO timers (run_id, call_key, ask, kind, due_at, data) VALUES (?, ?, ?, ?, ?, ?)',
+  dueTimers: 'SELECT * FROM timers WHERE fired_at IS NULL AND due_at <= ? ORDER BY due_at, id',
+  nextTimer: 'SELECT run_id, MIN(due_at) AS due FROM timers WHERE fired_at IS NULL GROUP BY run_id',
+  timerFired: 'UPDATE timers SET fired_at = ? WHERE id = ? AND fired_at IS NULL',
+  runCost: 'SELECT COALESCE(SUM(cost_usd), 0) AS cost FROM executions WHERE run_id = ?',
   insertEvent: 'INSERT INTO events (run_id, call_key, type, actor, channel, data, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
 } as const;
 

@@ -1,5 +1,5 @@
 import type {
-  AgentMetrics, Answer, CallKind, Channel, Execution, ReplayRecord, Run, RunEvent, RunOwner, RunStatus,
+  AgentMetrics, Answer, CallKind, Channel, Execution, ReplayRecord, Run, RunEvent, RunOwner, RunStatus, Timer, TimerData, TimerKind,
 } from '../types.js';
 
 /**
@@ -69,6 +69,19 @@ export interface Store {
    */
   recordAnswer(answer: Omit<Answer, 'answeredAt'>): Promise<Answer & { owner: RunOwner | null }>;
   getAnswer(runId: number, key: string, ask: number): Promise<Answer | null>;
+
+  /** Timers not fired yet and due by `now`, oldest first (of the given runs, or all). */
+  dueTimers(now: number, runIds?: number[]): Promise<Timer[]>;
+  /** The earliest time a timer of these runs (or any) is due, if one is pending. */
+  nextTimer(runIds?: number[]): Promise<number | null>;
+  /**
+   * Fires a timer and what it does, in one transaction: its event, and the run's end, an
+   * answer (by system:timeout) or the next timer. A timer whose ask was answered meanwhile is
+   * only marked fired (void). Returns whether it took effect.
+   */
+  fireTimer(token: string, timer: Timer, effect: TimerEffect): Promise<boolean>;
+  /** What the run's calls have cost so far (USD). */
+  runCost(runId: number): Promise<number>;
   /** Every answer of a run, oldest first. */
   listAnswers(runId: number): Promise<Answer[]>;
   close(): void;
@@ -118,6 +131,21 @@ export interface WaitingAsk {
   waitingFor: string;
   awaiting: string | null;
   metrics?: AgentMetrics;
+  /** Its timers, recorded with the ask in the same transaction. */
+  timers?: NewTimer[];
+}
+
+export interface NewTimer {
+  kind: TimerKind;
+  dueAt: number;
+  data: TimerData;
+}
+
+export interface TimerEffect {
+  event: EventInput;
+  end?: RunEnd;
+  answer?: Omit<Answer, 'answeredAt'>;
+  next?: NewTimer;
 }
 
 export interface RunEnd {

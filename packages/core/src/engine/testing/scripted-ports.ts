@@ -4,6 +4,7 @@ import { NotFoundError } from '../../errors.js';
 import type { SignalSource } from '../../signals/signal-source.js';
 import { openSqliteStore } from '../../store/sqlite-store.js';
 import type { Store } from '../../store/store.js';
+import type { AskNotice } from '../../notify/ask-notice.js';
 import type { EnginePorts, Notice, ShellResult } from '../ports.js';
 import { ScriptedRunner } from './scripted-runner.js';
 
@@ -32,6 +33,8 @@ export interface ScriptedWorld {
   runner: ScriptedRunner;
   signals: ManualSignals;
   notices: Notice[];
+  /** Notices to people (config{notify}), as the notifiers would have got them. */
+  sent: { targets: string[]; notice: AskNotice }[];
   /** Workflow sources by path: change one to simulate an edited workflow. */
   workflows: Map<string, string>;
   agents: Map<string, Partial<AgentDef>>;
@@ -52,6 +55,7 @@ export function scriptedWorld(dir: string, runner = new ScriptedRunner(), agentN
   const workflows = new Map<string, string>();
   const agents = new Map<string, Partial<AgentDef>>(agentNames.map((n) => [n, {}]));
   const notices: Notice[] = [];
+  const sent: { targets: string[]; notice: AskNotice }[] = [];
   const shellCommands: string[] = [];
   const killed: number[] = [];
   const signals = new ManualSignals();
@@ -85,6 +89,7 @@ export function scriptedWorld(dir: string, runner = new ScriptedRunner(), agentN
     },
     clock: { now: () => clock.t },
     notifier: { notify: (n) => notices.push(n) },
+    notices: { send: (targets, notice) => void sent.push({ targets, notice }), settle: async () => {} },
     newSessionId: () => `session-${++sessions}`,
     newToken: () => `token-${++tokens}`,
     // One process as far as owners go: a second driver here is a second owner, not the same one.
@@ -95,6 +100,6 @@ export function scriptedWorld(dir: string, runner = new ScriptedRunner(), agentN
     leaseMs: 30_000,
     paths: { signalsDir: join(dir, 'signals'), runsDir: join(dir, 'runs'), binDir: null },
   };
-  const world: ScriptedWorld = { ports, store, runner, signals, notices, workflows, agents, shellCommands, shellDelayMs: 0, killed, clock };
+  const world: ScriptedWorld = { ports, store, runner, signals, notices, sent, workflows, agents, shellCommands, shellDelayMs: 0, killed, clock };
   return world;
 }

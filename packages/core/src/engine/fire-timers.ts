@@ -1,0 +1,69 @@
+import { callDecisions } from '../decisions/call-decisions.js';
+import { buildAnswer } from '../decisions/build-answer.js';
+import { describeEntry } from '../notify/parse-target.js';
+import { ShopError } from '../errors.js';
+import type { TimerEffect } from '../store/store.js';
+import type { Execution, Run, Timer } from '../types.js';
+import { duration } from './ask-timers.js';
+import { askNotice } from './ask-notice.js';
+import type { EnginePorts } from './ports.js';
+
+type Effect = TimerEffect & { notify?: { targets: string[]; event: 'reminder' | 'escalation' | 'timeout' } };
+
+/**
+ * Fires the run's due timers, each in one transaction with what it does; then tells the
+ * people concerned. Only the run's owner calls this. Returns whether the run ended.
+ */
+export async function fireDueTimers(ports: EnginePorts, run: Run, token: string): Promise<boolean> {
+  const now = ports.clock.now();
+  let ended = false;
+  for (const timer of await ports.store.dueTimers(now, [run.id])) {
+    const exec = await ports.store.getExecution(run.id, timer.key);
+    if (!exec) continue;
+    const effect = timerEffect(timer, exec, now);
+    if (!(await ports.store.fireTimer(token, timer, effect))) continue;
+    if (effect.end) ended = true;
+    if (effect.notify) ports.notices.send(effect.notify.targets, askNotice(effect.notify.event, run, exec, now));
+  }
+  return ended;
+}
+
+/** What a due timer does to its ask (pure): tell people, end the run, or answer with the defaults. */
+export function timerEffect(timer: Timer, exec: Execution, now: number): Effect {
+  const after = duration(timer.data.after_seconds ?? Math.round((now - exec.updatedAt) / 1000));
+  const targets = timer.data.targets ?? [];
+  const at = { key: timer.key, actor: 'system:timer', channel: 'engine' as const };
+  if (timer.kind !== 'timeout') {
+    const event = { ...at, type: timer.kind === 'remind' ? 'reminded' : 'escalated', data: { after, to: targets.map(describeEntry) } };
+    return { event, notify: { targets, event: timer.kind === 'remind' ? 'reminder' : 'escalation' } };
+  }
+  const onTimeout = timer.data.on_timeout ?? 'stuck';
+  const event = { ...at, type: 'timed_out', data: { after, on_timeout: onTimeout } };
+  if (onTimeout === 'notify_again') {
+    const every = (timer.data.after_seconds ?? 3600) * 1000;
+    return { event, next: { kind: 'timeout', dueAt: now + every, data: timer.data }, notify: { targets, event: 'timeout' } };
+  }
+  if (onTimeout === 'default') {
+    const answer = defaultAnswer(exec);
+    if (typeof answer !== 'string') return { event, answer: { runId: exec.runId, key: exec.key, ask: exec.ask, ...answer, responder: 'system:timeout', channel: 'engine' } };
+    return { event, end: stuckEnd(`no answer after ${after}, and ${answer}`) };
+  }
+  return { event, end: stuckEnd(`no answer after ${after}`) };
+}
+
+function stuckEnd(reason: string) {
+  return { status: 'stuck' as const, reason, event: { type: 'stuck', actor: 'system:timeout', channel: 'engine' as const, data: { reason } } };
+}
+
+/** The ask answered with its decisions' defaults, or why it cannot be (a string). */
+function defaultAnswer(exec: Execution) {
+  const decisions = exec.kind === 'pause' ? callDecisions(exec) : [];
+  if (!decisions.length) return exec.kind === 'pause' ? 'a pause without decisions has no default' : `${exec.agent}'s ask has no default`;
+  const answers = Object.fromEntries(decisions.filter((d) => d.default !== undefined && d.default !== null).map((d) => [d.id, d.default]));
+  try {
+    return buildAnswer(exec, { answers, message: 'the defaults, on timeout' });
+  } catch (e) {
+    if (e instanceof ShopError) return `the defaults do not answer it (${e.message.replace(/^invalid answers, nothing recorded: /, '')})`;
+    throw e;
+  }
+}

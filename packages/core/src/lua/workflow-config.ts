@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { AWAITING_KINDS } from '../signals/signal.js';
+import { checkTarget } from '../notify/check-target.js';
+import { describeIssues } from './issues.js';
+
+/** Lua turns an empty table into {} and a one-word list may come as a string: read both as lists. */
+const list = (v: unknown) => (typeof v === 'string' ? [v] : v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0 ? [] : v);
+const Seconds = z.number().positive();
+const Targets = z.preprocess(list, z.array(z.string().min(1)));
+
+/** One auto_approve rule: every field it gives must match the ask. */
+export const AutoApproveRuleSchema = z.strictObject({
+  awaiting: z.enum(AWAITING_KINDS).optional(),
+  agent: z.string().min(1).optional(),
+  pause: z.string().min(1).optional(),
+  call: z.string().min(1).optional(),
+}).refine((r) => Object.keys(r).length > 0, { message: 'a rule needs at least one of awaiting, agent, pause, call' });
+export type AutoApproveRule = z.infer<typeof AutoApproveRuleSchema>;
+
+export const ON_TIMEOUT = ['stuck', 'notify_again', 'default'] as const;
+export type OnTimeout = (typeof ON_TIMEOUT)[number];
+
+export const WorkflowConfigSchema = z.strictObject({
+  human_escalation: z.boolean().optional(),
+  max_parallel: z.number().int().positive().optional(),
+  lua_timeout: Seconds.optional(),
+  /** Seconds an ask may wait before on_timeout applies. */
+  human_timeout: Seconds.optional(),
+  on_timeout: z.enum(ON_TIMEOUT).optional(),
+  /** Seconds until a reminder to the notify targets; escalate_after: until escalate_to is told. */
+  remind_after: Seconds.optional(),
+  escalate_after: Seconds.optional(),
+  escalate_to: Targets.optional(),
+  notify: Targets.optional(),
+  /** The reference's name for notify. */
+  notify_on_waiting: Targets.optional(),
+  auto_approve: z.preprocess(list, z.array(AutoApproveRuleSchema)).optional(),
+  budget_usd: z.number().positive().optional(),
+}).superRefine((c, ctx) => {
+  if (c.escalate_after !== undefined && !c.escalate_to?.length) ctx.addIssue({ code: 'custom', path: ['escalate_to'], message: 'escalate_after needs escalate_to (who is told)' });
+});
+export type WorkflowConfig = z.infer<typeof WorkflowConfigSchema>;
+
+export const CONFIG_KEYS = Object.keys(WorkflowConfigSchema.shape).join(', ');
+
+/** config{…}'s table checked — notifiers too: the keys it set, or the error to raise in Lua. */
+export function parseConfig(table: unknown): WorkflowConfig | string {
+  const parsed = WorkflowConfigSchema.safeParse(table ?? {});
+  if (!parsed.success) return `config: ${describeIssues(parsed.error)} (known: ${CONFIG_KEYS})`;
+  const c = parsed.data;
+  for (const entry of [...(c.notify ?? []), ...(c.notify_on_waiting ?? []), ...(c.escalate_to ?? [])]) {
+    const problem = checkTarget(entry);
+    if (problem) return `config: ${problem}`;
+  }
+  return c;
+}
+
+/** Everyone to tell when an ask opens: notify and its alias together. */
+export const notifyTargets = (c: WorkflowConfig): string[] => [...(c.notify ?? []), ...(c.notify_on_waiting ?? [])];
