@@ -25,6 +25,8 @@ export async function driveHere(ctx: Context, ports: EnginePorts, runId: number,
     const outcome = await driveRun(ports, runId, { wait, signal: abort.signal }, owner);
     return printOutcome(runId, outcome, ctx.out, errLine);
   } finally {
+    // People being told the run needs them: let those notices go out before the process does.
+    await ports.notices.settle();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }

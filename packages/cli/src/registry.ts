@@ -87,6 +87,12 @@ export const commands: Record<string, CommandSpec> = {
     },
     load: () => import('./commands/signal.js'),
   },
+  watch: {
+    usage: 'shop watch [<id>…] [--max-parallel N] [--json]',
+    summary: 'keep runs moving: take interrupted runs, hold waiting ones (answers resume them here), fire timers; SIGTERM lets go',
+    options: { 'max-parallel': { type: 'string' }, ...json },
+    load: () => import('./commands/watch.js'),
+  },
   report: {
     usage: 'shop report <STATUS> [--summary S] [--reason R] [--awaiting KIND] [--field k=v …]',
     summary: "(agent side) write this step's signal",

@@ -59,3 +59,10 @@ export function pauseResult(exec: Execution, a: Answer) {
     channel: a.channel,
   };
 }
+
+/** An agent's ask answered in its own session: its signal file says something new (not NEEDS_HUMAN). */
+export function hasNewSignal(exec: Execution): boolean {
+  if (exec.kind !== 'run' || !exec.signalPath) return false;
+  const read = readSignal(exec.signalPath);
+  return read.kind === 'ok' && read.signal.status !== 'NEEDS_HUMAN';
+}

@@ -1,19 +1,24 @@
 import { randomInt } from 'node:crypto';
 import { NotFoundError } from '../errors.js';
 import { canonicalHash } from '../lua/canonical-hash.js';
-import { readSignal } from '../signals/signal.js';
-import type { Execution, Run } from '../types.js';
+import type { Run } from '../types.js';
+import { hasNewSignal } from './check-answer.js';
 import { ended, type DriveOutcome } from './outcome.js';
 import { Ownership, ownerRecord } from './ownership.js';
 import type { EnginePorts } from './ports.js';
 import { ReplayLog } from './replay-log.js';
 import { Scheduler, type CheckIn } from './scheduler.js';
+import type { Slots } from './slots.js';
 
 export interface DriveOptions {
   /** Keep the process alive while the run waits for a person, resuming in place. */
   wait: boolean;
   /** Ctrl-C / SIGTERM: stop the agents, leave the run resumable. */
   signal?: AbortSignal;
+  /** Keep the run when it waits (shop watch holds it, so answers are left to it). */
+  keep?: boolean;
+  /** Agents and commands across every run of this process (shop watch --max-parallel). */
+  sharedSlots?: Slots;
 }
 
 export interface StartInput {
@@ -48,9 +53,10 @@ export async function driveRun(ports: EnginePorts, runId: number, opts: DriveOpt
   const run = await mustGetRun(ports, runId);
   if (run.status === 'completed' || run.status === 'stuck') return ended(run);
   const own = owner ?? (await Ownership.claim(ports, run));
-  let released = false;
+  /** Once the run was let go (or kept by the caller), the end must not release it again. */
+  let settled = false;
   const scheduler = new Scheduler({
-    ports, run, token: own.token, wait: opts.wait, interrupt: opts.signal,
+    ports, run, token: own.token, wait: opts.wait, interrupt: opts.signal, sharedSlots: opts.sharedSlots,
     log: new ReplayLog(await ports.store.loadReplayLog(runId)),
     logCounts: await ports.store.countLogs(runId),
     checkIn: () => checkIn(ports, own),
@@ -64,22 +70,26 @@ export async function driveRun(ports: EnginePorts, runId: number, opts: DriveOpt
     for (;;) {
       const outcome = await scheduler.drive();
       if (outcome.status !== 'waiting_human') return outcome;
+      if (opts.keep) {
+        settled = true;
+        return outcome;
+      }
       // Leaving: one transaction gives the run up unless an answer was recorded meanwhile
       // (its author saw this driver as the owner and left the answer to it).
       const left = await own.release(true);
       if (left === 'answered') continue;
       if (left === 'lost') return { status: 'lost' };
-      released = true;
+      settled = true;
       // An agent's new signal (written in its own session) is not in the store: look once more.
       if (outcome.waiting.some(hasNewSignal) && (await own.reclaim())) {
-        released = false;
+        settled = false;
         continue;
       }
       return outcome;
     }
   } finally {
     await scheduler.close();
-    if (!released) await own.release(false);
+    if (!settled) await own.release(false);
   }
 }
 
@@ -105,10 +115,4 @@ async function stopNow(ports: EnginePorts, own: Ownership, stop: { reason: strin
     status: 'stuck', reason: stop.reason, event: { type: 'stopped', actor: stop.by, channel: 'cli', data: { reason: stop.reason } },
   });
   return ended((await ports.store.getRun(own.runId))!);
-}
-
-function hasNewSignal(exec: Execution): boolean {
-  if (exec.kind !== 'run' || !exec.signalPath) return false;
-  const read = readSignal(exec.signalPath);
-  return read.kind === 'ok' && read.signal.status !== 'NEEDS_HUMAN';
 }

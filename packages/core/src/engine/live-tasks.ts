@@ -1,6 +1,7 @@
 import { LostOwnershipError, ShopError } from '../errors.js';
 import type { Execution } from '../types.js';
 import { Aborted, type Settled } from './outcome.js';
+import { Slots } from './slots.js';
 import { within } from './strands.js';
 
 /** What a task ended in that the scheduler must act on, in its own loop. */
@@ -23,14 +24,18 @@ interface Task {
  */
 export class LiveTasks {
   private readonly tasks = new Map<string, Task>();
-  private readonly queue: (() => void)[] = [];
-  private workingCount = 0;
+  /** The run's max_parallel. */
+  readonly slots = new Slots();
   readonly deliveries = new Map<number, { key: string; value: unknown }>();
   readonly waiting = new Map<string, Execution>();
   readonly problems: TaskProblem[] = [];
-  limit = Infinity;
 
-  constructor(private readonly wake: () => void, private readonly onWaiting: (exec: Execution, fresh: boolean) => void) {}
+  /** `shared`: slots across runs (shop watch --max-parallel), taken after the run's own. */
+  constructor(
+    private readonly wake: () => void,
+    private readonly onWaiting: (exec: Execution, fresh: boolean) => void,
+    private readonly shared?: Slots,
+  ) {}
 
   get size(): number {
     return this.tasks.size;
@@ -46,9 +51,11 @@ export class LiveTasks {
     const task: Task = { abort, done: Promise.resolve(), working };
     this.tasks.set(key, task);
     task.done = (async () => {
-      let holding = false;
+      const held: Slots[] = [];
       try {
-        if (working) holding = await this.slot(abort.signal);
+        for (const slots of working ? [this.slots, this.shared] : []) {
+          if (slots && (await slots.acquire(abort.signal))) held.push(slots);
+        }
         if (abort.signal.aborted) throw new Aborted();
         const settled = await body(abort.signal);
         if (!settled) onIdle?.();
@@ -61,7 +68,7 @@ export class LiveTasks {
         // An aborted task was stopped on purpose: whatever it threw on the way out is moot.
         if (!abort.signal.aborted) this.problems.push(problemOf(key, e));
       } finally {
-        if (holding) this.free();
+        for (const slots of held) slots.release();
         this.tasks.delete(key);
         this.wake();
       }
@@ -82,31 +89,6 @@ export class LiveTasks {
     const keys = [...this.waiting.keys()].filter((k) => paths.some((p) => within(k, p)));
     for (const k of keys) this.waiting.delete(k);
     return keys;
-  }
-
-  /** Waits for a max_parallel slot; false when aborted before one came free. */
-  private slot(signal: AbortSignal): Promise<boolean> {
-    if (this.workingCount < this.limit) {
-      this.workingCount++;
-      return Promise.resolve(true);
-    }
-    return new Promise<boolean>((resolve) => {
-      const go = () => resolve(true);
-      this.queue.push(go);
-      signal.addEventListener('abort', () => {
-        const i = this.queue.indexOf(go);
-        if (i < 0) return;
-        this.queue.splice(i, 1);
-        resolve(false);
-      }, { once: true });
-    });
-  }
-
-  /** A freed slot passes straight to the next queued task, so none can jump the queue. */
-  private free() {
-    const next = this.queue.shift();
-    if (next) next();
-    else this.workingCount--;
   }
 }
 

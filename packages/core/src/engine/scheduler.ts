@@ -19,6 +19,7 @@ import type { ReplayLog } from './replay-log.js';
 import type { Strand } from './strands.js';
 import { CallMismatch, ThreadHost } from './thread-host.js';
 import { Threads } from './threads.js';
+import type { Slots } from './slots.js';
 
 /** How often a driver looks at the store: stop requests, its lease, answers from elsewhere. */
 export const CHECK_MS = 500;
@@ -35,6 +36,8 @@ export interface SchedulerDeps {
   /** Keep going while only people are awaited (shop run --wait), resuming in place. */
   wait: boolean;
   interrupt?: AbortSignal;
+  /** Agents and commands across all the runs of this process (shop watch --max-parallel). */
+  sharedSlots?: Slots;
   checkIn(): Promise<CheckIn>;
 }
 
@@ -61,8 +64,8 @@ export class Scheduler {
   constructor(private readonly deps: SchedulerDeps) {
     const { ports, run, token, log } = deps;
     this.threads = new Threads(run.seed, deps.logCounts);
-    this.tasks = new LiveTasks(() => this.wakeUp?.(), (exec, fresh) => this.onWaiting(exec, fresh));
-    this.host = new ThreadHost(this.threads, log, run, (settings) => (this.tasks.limit = settings.max_parallel ?? Infinity));
+    this.tasks = new LiveTasks(() => this.wakeUp?.(), (exec, fresh) => this.onWaiting(exec, fresh), deps.sharedSlots);
+    this.host = new ThreadHost(this.threads, log, run, (settings) => (this.tasks.slots.limit = settings.max_parallel ?? Infinity));
     this.calls = new CallRunner({
       ports, run, token, config: () => this.host.settings, statusWhenWaiting: (key) => this.statusWhenWaiting(key),
       timersFor: (ask) => askTimers(this.host.settings, ask, ports.clock.now()),

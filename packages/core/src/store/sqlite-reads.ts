@@ -34,6 +34,14 @@ export class SqliteReads {
       });
   }
 
+  async listOpenRuns() {
+    return (this.stmt.openRuns.all() as Row[]).map(toRun);
+  }
+
+  async answeredRuns() {
+    return (this.stmt.answeredRuns.all() as Row[]).map((r) => Number(r.run_id));
+  }
+
   async listWaiting() {
     const runs = new Map<number, Run>();
     return (this.stmt.waitingExecutions.all() as Row[]).map(toExecution).flatMap((execution) => {

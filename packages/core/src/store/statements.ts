@@ -13,6 +13,9 @@ const SQL = {
   ownerToken: 'SELECT owner_token, status FROM runs WHERE id = ?',
   setWorkspace: 'UPDATE runs SET workspace = ?, branch = ?, updated_at = ? WHERE id = ?',
   listRuns: 'SELECT * FROM runs ORDER BY id DESC',
+  openRuns: `SELECT * FROM runs WHERE status IN ('running','waiting_human') ORDER BY id`,
+  answeredRuns: `SELECT DISTINCT e.run_id FROM executions e JOIN answers a ON a.run_id = e.run_id AND a.call_key = e.call_key AND a.ask = e.ask
+    WHERE e.status = 'waiting_human'`,
   waitingExecutions: `SELECT * FROM executions WHERE status = 'waiting_human' ORDER BY updated_at, run_id, seq`,
   costs: 'SELECT run_id, SUM(cost_usd) AS cost FROM executions GROUP BY run_id',
   executions: 'SELECT * FROM executions WHERE run_id = ? ORDER BY seq',

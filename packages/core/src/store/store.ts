@@ -14,6 +14,10 @@ export interface Store {
   createRun(input: NewRun): Promise<Run>;
   getRun(id: number): Promise<Run | null>;
   listRuns(filter?: RunFilter): Promise<RunWithWaiting[]>;
+  /** Runs not ended (running or waiting), oldest first. */
+  listOpenRuns(): Promise<Run[]>;
+  /** Runs with an answer recorded for a call's current ask that the call has not taken in yet. */
+  answeredRuns(): Promise<number[]>;
   /** Every call waiting for a person, across runs, oldest ask first. */
   listWaiting(): Promise<{ run: Run; execution: Execution }[]>;
   /** Every execution of a run, in call order. */

@@ -1,0 +1,99 @@
+import { UsageError } from '@shop/core/errors';
+import type { DriveOutcome } from '@shop/core/engine/outcome';
+import type { Notice } from '@shop/core/engine/ports';
+import type { Run } from '@shop/core/types';
+import { Worker, type WorkerEvent } from '@shop/core/worker/worker';
+import { flag, str } from '../args.js';
+import type { Context } from '../context.js';
+import { enginePorts } from '../drive-here.js';
+import { describeWaiting, firstLine, printingNotifier } from '../output.js';
+import type { Parsed } from '../registry.js';
+
+const USAGE = 'shop watch [<id>…] [--max-parallel N] [--json]';
+
+/**
+ * shop watch: one process that keeps every run of the project moving — it takes interrupted
+ * runs, holds waiting ones so answers given anywhere resume them here, fires timers — until
+ * SIGTERM or Ctrl-C, which stop its agents (the runs stay resumable) and let every run go.
+ */
+export default async function watch(args: Parsed, ctx: Context): Promise<number> {
+  const ids = args.positionals.map((p) => {
+    const id = Number(p);
+    if (!Number.isInteger(id) || id <= 0) throw new UsageError(`"${p}" is not a run id; usage: ${USAGE}`);
+    return id;
+  });
+  const raw = str(args, 'max-parallel');
+  const maxParallel = raw === undefined ? Infinity : Number(raw);
+  if (!(maxParallel >= 1 && (Number.isInteger(maxParallel) || maxParallel === Infinity))) throw new UsageError(`--max-parallel "${raw}" must be a whole number of agents, at least 1`);
+  const json = flag(args, 'json');
+  const ports = await enginePorts(ctx);
+  const emit = (event: Record<string, unknown>, line: string) => ctx.out(json ? JSON.stringify({ at: new Date().toISOString(), ...event }) : line);
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const scope = ids.length ? `runs ${ids.join(', ')}` : ctx.project.root;
+  emit({ type: 'watching', pid: process.pid, runs: ids.length ? ids : null, max_parallel: raw ? maxParallel : null },
+    `shop watch: watching ${scope} (pid ${process.pid}${raw ? `, at most ${maxParallel} agents at once` : ''}); Ctrl-C or SIGTERM to stop`);
+  const worker = new Worker(ports, {
+    maxParallel, maxDrivers: 32, only: ids.length ? ids : null, signal: stop.signal,
+    report: (e) => report(e, emit),
+    portsFor: (run) => ({ ...ports, notifier: json ? jsonNotifier(run, emit) : printingNotifier((line) => ctx.out(`run ${run.id}${line.slice(1)}`)) }),
+  });
+  try {
+    await worker.run();
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await ports.notices.settle();
+  }
+  return 0;
+}
+
+type Emit = (event: Record<string, unknown>, line: string) => void;
+
+function report(e: WorkerEvent, emit: Emit) {
+  if (e.type === 'stopping') {
+    return emit({ type: 'stopping', driving: e.active, holding: e.held },
+      `shop watch: stopping: ${e.active} run(s) driven here left resumable, ${e.held} waiting run(s) let go`);
+  }
+  const name = `run ${e.run.id} (${e.run.spec})`;
+  const base = { run: e.run.id, spec: e.run.spec };
+  switch (e.type) {
+    case 'took':
+      return emit({ ...base, type: 'took', how: e.how },
+        e.how === 'interrupted' ? `${name}: taken over (its driver was gone); driving it on` : `${name}: held here while it waits for a person`);
+    case 'resuming':
+      return emit({ ...base, type: 'resuming', why: e.why }, `${name}: resuming (${WHY[e.why]})`);
+    case 'timers':
+      return emit({ ...base, type: 'timers', ended: e.ended }, `${name}: a timer fired${e.ended ? ': the run ended' : ''}`);
+    case 'error':
+      return emit({ ...base, type: 'error', message: e.message }, `${name}: ${e.message}`);
+    case 'outcome':
+      return emit({ ...base, type: 'outcome', outcome: e.outcome }, outcomeLine(e.run, e.outcome));
+  }
+}
+
+const WHY = { answer: 'an answer came in', signal: 'the agent reported from its session', stop: 'a stop was requested', interrupted: 'taken over' } as const;
+
+function outcomeLine(run: Run, o: DriveOutcome): string {
+  const name = `run ${run.id} (${run.spec})`;
+  switch (o.status) {
+    case 'completed':
+      return `${name} completed${o.result != null ? `: ${firstLine(JSON.stringify(o.result))}` : ''}`;
+    case 'waiting_human':
+      return o.waiting.map((exec) => `${name}: ${describeWaiting(run.id, exec, true)}`).join('\n');
+    case 'stuck':
+      return `${name} is stuck: ${o.reason}`;
+    case 'failed':
+      return `${name} failed: ${o.reason}`;
+    case 'interrupted':
+      return `${name}: its agents were stopped; it stays resumable`;
+    case 'lost':
+      return `${name}: another driver took it over`;
+  }
+}
+
+function jsonNotifier(run: Run, emit: Emit) {
+  return { notify: (n: Notice) => emit({ type: 'progress', run: run.id, notice: n.type === 'waiting' ? { type: n.type, key: n.execution.key } : n }, '') };
+}

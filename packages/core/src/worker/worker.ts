@@ -1,0 +1,158 @@
+import { ConflictError } from '../errors.js';
+import { hasNewSignal } from '../engine/check-answer.js';
+import { driveRun } from '../engine/drive-run.js';
+import { fireDueTimers } from '../engine/fire-timers.js';
+import type { DriveOutcome } from '../engine/outcome.js';
+import { liveOwner, Ownership } from '../engine/ownership.js';
+import type { EnginePorts } from '../engine/ports.js';
+import { Slots } from '../engine/slots.js';
+import type { Execution, Run } from '../types.js';
+
+/** What the worker tells its operator, a line (or a JSON line) each. */
+export type WorkerEvent =
+  | { type: 'took'; run: Run; how: 'waiting' | 'interrupted' }
+  | { type: 'resuming'; run: Run; why: 'answer' | 'signal' | 'stop' | 'interrupted' }
+  | { type: 'outcome'; run: Run; outcome: DriveOutcome }
+  | { type: 'timers'; run: Run; ended: boolean }
+  | { type: 'error'; run: Run; message: string }
+  | { type: 'stopping'; active: number; held: number };
+
+export interface WorkerOptions {
+  /** Agents and commands running at once across all runs (--max-parallel). */
+  maxParallel: number;
+  /** Runs replayed and driven at once (each holds a Lua VM): extra work waits. */
+  maxDrivers: number;
+  /** Only these runs (shop watch <id>…). */
+  only: number[] | null;
+  /** SIGTERM / SIGINT: take no new work, stop the agents (runs stay resumable), let go. */
+  signal: AbortSignal;
+  report(event: WorkerEvent): void;
+  /** The engine's ports for one run (its progress lines name the run). */
+  portsFor(run: Run): EnginePorts;
+}
+
+interface Held {
+  owner: Ownership;
+  /** The calls it waits on (agents may answer through their signal files). */
+  waiting: Execution[];
+}
+
+/**
+ * `shop watch`: one process owning many runs. It takes every run no live driver holds —
+ * interrupted ones to drive on, waiting ones to hold, so answers recorded anywhere are left
+ * to it — and drives a held run again when an answer, an agent's new signal, a stop or a
+ * timer concerns it. A second worker shares the work: claims are atomic, leases live.
+ */
+export class Worker {
+  private readonly held = new Map<number, Held>();
+  private readonly active = new Map<number, { done: Promise<void>; abort: AbortController }>();
+  private readonly agents: Slots;
+  private readonly drivers: Slots;
+
+  constructor(private readonly ports: EnginePorts, private readonly opts: WorkerOptions) {
+    this.agents = new Slots(opts.maxParallel);
+    this.drivers = new Slots(opts.maxDrivers);
+  }
+
+  /** Until the signal: a pass over the open runs on every wake (a signal file, an answer's rescan tick). */
+  async run(): Promise<void> {
+    const wakes = this.ports.openSignals();
+    const stopped = new Promise<void>((resolve) => this.opts.signal.addEventListener('abort', () => resolve(), { once: true }));
+    try {
+      while (!this.opts.signal.aborted) {
+        await this.pass();
+        await Promise.race([wakes.next(), stopped]);
+      }
+    } finally {
+      await wakes.close();
+      await this.shutdown();
+    }
+  }
+
+  private async pass(): Promise<void> {
+    const { store, clock } = this.ports;
+    const runs = (await store.listOpenRuns()).filter((r) => !this.opts.only || this.opts.only.includes(r.id));
+    const open = new Set(runs.map((r) => r.id));
+    for (const id of this.held.keys()) if (!open.has(id)) this.held.delete(id);
+    const answered = new Set(await store.answeredRuns());
+    const due = new Set((await store.dueTimers(clock.now())).map((t) => t.runId));
+    for (const run of runs) {
+      if (this.opts.signal.aborted) return;
+      if (this.active.has(run.id)) continue;
+      const held = this.held.get(run.id) ?? (await this.take(run));
+      if (!held) continue;
+      if (!(await this.keep(run, held))) continue;
+      const why = run.stop ? 'stop' : answered.has(run.id) ? 'answer' : held.waiting.some(hasNewSignal) ? 'signal' : null;
+      if (why) this.drive(run, held.owner, why);
+      else if (due.has(run.id)) await this.fireTimers(run, held);
+    }
+  }
+
+  /** Takes a run no live driver holds: an interrupted one is driven on, a waiting one held. */
+  private async take(run: Run): Promise<Held | null> {
+    if (liveOwner(this.ports, run)) return null;
+    let owner: Ownership;
+    try {
+      owner = await Ownership.claim(this.ports, run);
+    } catch (e) {
+      if (e instanceof ConflictError) return null;
+      throw e;
+    }
+    if (run.status === 'running') {
+      this.opts.report({ type: 'took', run, how: 'interrupted' });
+      this.drive(run, owner, 'interrupted');
+      return null;
+    }
+    const waiting = (await this.ports.store.loadExecutions(run.id)).filter((e) => e.status === 'waiting_human');
+    const held = { owner, waiting };
+    this.held.set(run.id, held);
+    this.opts.report({ type: 'took', run, how: 'waiting' });
+    return held;
+  }
+
+  /** Renews a held run's lease; false when another driver took it (then it is let go). */
+  private async keep(run: Run, held: Held): Promise<boolean> {
+    if (await held.owner.renewIfDue().catch(() => true)) return true;
+    this.held.delete(run.id);
+    return false;
+  }
+
+  private async fireTimers(run: Run, held: Held) {
+    const ended = await fireDueTimers(this.ports, run, held.owner.token);
+    this.opts.report({ type: 'timers', run, ended });
+    if (!ended) return;
+    this.held.delete(run.id);
+    await held.owner.release(false);
+  }
+
+  /** Replays the run and drives it on, holding it again if it waits (at most maxDrivers at once). */
+  private drive(run: Run, owner: Ownership, why: 'answer' | 'signal' | 'stop' | 'interrupted') {
+    this.held.delete(run.id);
+    const abort = new AbortController();
+    const done = (async () => {
+      if (!(await this.drivers.acquire(this.opts.signal))) return void (await owner.release(false));
+      try {
+        if (why !== 'interrupted') this.opts.report({ type: 'resuming', run, why });
+        const outcome = await driveRun(this.opts.portsFor(run), run.id, { wait: false, keep: true, signal: abort.signal, sharedSlots: this.agents }, owner);
+        this.opts.report({ type: 'outcome', run, outcome });
+        if (outcome.status === 'waiting_human') this.held.set(run.id, { owner, waiting: outcome.waiting });
+      } catch (e) {
+        this.opts.report({ type: 'error', run, message: (e as Error).message });
+        await owner.release(false).catch(() => undefined);
+      } finally {
+        this.drivers.release();
+        this.active.delete(run.id);
+      }
+    })();
+    this.active.set(run.id, { done, abort });
+  }
+
+  /** Stops the agents of runs being driven (they stay resumable) and lets every run go. */
+  private async shutdown() {
+    this.opts.report({ type: 'stopping', active: this.active.size, held: this.held.size });
+    for (const a of this.active.values()) a.abort.abort();
+    await Promise.all([...this.active.values()].map((a) => a.done));
+    for (const h of this.held.values()) await h.owner.release(false).catch(() => undefined);
+    this.held.clear();
+  }
+}
