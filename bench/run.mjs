@@ -1,5 +1,7 @@
-// npm run bench — engine overhead per step, and replay time of a long log.
-// Targets (tracked, not enforced): ≤ 0.2 ms per step, ≤ 100 ms to replay 10,000 calls.
+// npm run bench — engine overhead per step, replay time of a long log, and one worker
+// (shop watch) resuming many runs answered at once (P5).
+// Targets (tracked, not enforced): ≤ 0.2 ms per step, ≤ 100 ms to replay 10,000 calls,
+// P5 ≤ 10 s and ≤ 300 MB for 1,000 runs.
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +9,7 @@ import { createRun, driveRun } from '../packages/core/dist/engine/drive-run.js';
 import { nodePorts } from '../packages/core/dist/engine/node-ports.js';
 import { findProject } from '../packages/core/dist/project/project.js';
 import { writeSignal } from '../packages/core/dist/signals/signal.js';
+import { p5 } from './p5-worker.mjs';
 
 const STEPS = Number(process.env.BENCH_STEPS ?? 2000);
 const REPLAY = Number(process.env.BENCH_REPLAY ?? 10000);
@@ -63,7 +66,10 @@ async function replay() {
 
 const step = await perStep();
 const rep = await replay();
+const worker = await p5();
 const row = (name, value, target) => `${name.padEnd(34)} ${value.toFixed(3).padStart(10)}  (target ≤ ${target}) ${value <= target ? 'ok' : 'OVER'}`;
 console.log(`Shop benchmark — node ${process.version}`);
 console.log(row(`engine overhead per step, ms (${STEPS} steps)`, step, 0.2));
 console.log(row(`replay of ${REPLAY} recorded calls, ms (median of 5)`, rep, 100));
+console.log(row(`P5 shop watch: ${worker.runs} runs answered at once, s`, worker.seconds, 10));
+console.log(row('P5 shop watch: peak RSS, MB', worker.peakRssMb, 300));

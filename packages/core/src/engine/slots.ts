@@ -17,14 +17,18 @@ export class Slots {
       return Promise.resolve(true);
     }
     return new Promise<boolean>((resolve) => {
-      const go = () => resolve(true);
-      this.queue.push(go);
-      signal.addEventListener('abort', () => {
+      const onAbort = () => {
         const i = this.queue.indexOf(go);
         if (i < 0) return;
         this.queue.splice(i, 1);
         resolve(false);
-      }, { once: true });
+      };
+      const go = () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(true);
+      };
+      this.queue.push(go);
+      signal.addEventListener('abort', onAbort, { once: true });
     });
   }
 

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { ConflictError } from '../errors.js';
 import { hasNewSignal } from '../engine/check-answer.js';
 import { driveRun } from '../engine/drive-run.js';
@@ -7,6 +8,9 @@ import { liveOwner, Ownership } from '../engine/ownership.js';
 import type { EnginePorts } from '../engine/ports.js';
 import { Slots } from '../engine/slots.js';
 import type { Execution, Run } from '../types.js';
+
+/** At most one pass over the open runs this often (wakes in between are folded into it). */
+const PASS_EVERY_MS = 200;
 
 /** What the worker tells its operator, a line (or a JSON line) each. */
 export type WorkerEvent =
@@ -52,6 +56,8 @@ export class Worker {
   constructor(private readonly ports: EnginePorts, private readonly opts: WorkerOptions) {
     this.agents = new Slots(opts.maxParallel);
     this.drivers = new Slots(opts.maxDrivers);
+    // Every run waiting for a driver's slot listens for the shutdown: many, by design.
+    setMaxListeners(0, opts.signal);
   }
 
   /** Until the signal: a pass over the open runs on every wake (a signal file, an answer's rescan tick). */
@@ -60,8 +66,12 @@ export class Worker {
     const stopped = new Promise<void>((resolve) => this.opts.signal.addEventListener('abort', () => resolve(), { once: true }));
     try {
       while (!this.opts.signal.aborted) {
+        const started = Date.now();
         await this.pass();
         await Promise.race([wakes.next(), stopped]);
+        // A burst of signal files (many agents finishing) makes one pass, not one each.
+        const rest = PASS_EVERY_MS - (Date.now() - started);
+        if (rest > 0) await Promise.race([new Promise((r) => setTimeout(r, rest)), stopped]);
       }
     } finally {
       await wakes.close();
