@@ -50,7 +50,7 @@ export async function main(argv: string[]): Promise<void> {
       if (!spec) throw new UsageError(`unknown command "${name}"; run shop --help for the list`);
       const args = parse(name, spec, rest);
       if (args.values.help) {
-        ctx.out(`usage: ${spec.usage}\n${spec.summary}`);
+        ctx.out(`usage: ${spec.usage}\n${spec.summary}${spec.details ? `\n\n${spec.details}` : ''}`);
         code = ExitCode.ok;
       } else {
         const command = await spec.load();

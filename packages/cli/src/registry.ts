@@ -11,11 +11,18 @@ export type CommandFn = (args: Parsed, ctx: Context) => Promise<number>;
 export interface CommandSpec {
   usage: string;
   summary: string;
+  /** More for `shop <cmd> --help`: what happens after, exit codes. */
+  details?: string;
   options: Options;
   load: () => Promise<{ default: CommandFn }>;
 }
 
 const json = { json: { type: 'boolean' } } as const;
+
+const ANSWERING = `The answer is recorded (the first one wins; a second exits 6 naming it). When a live process
+holds the run — shop watch, shop run --wait, a driver still running other branches — it resumes
+the run itself and this command exits 0. Otherwise the run resumes here and the command exits
+with its state: 0 completed, 3 waiting for a person again, 4 stuck, 1 failed.`;
 const by = { by: { type: 'string' } } as const;
 const call = { call: { type: 'string' } } as const;
 
@@ -51,12 +58,16 @@ export const commands: Record<string, CommandSpec> = {
     usage: 'shop continue <id> [--claude] [--call K] [--by NAME]',
     summary: "answer a waiting run: open the agent's Claude session, or decide a pause (--claude: after a review session)",
     options: { claude: { type: 'boolean' }, ...call, ...by },
+    details: ANSWERING,
     load: () => import('./commands/continue.js'),
   },
   resume: { usage: 'shop resume <id> [--wait]', summary: 'replay a run from its log and drive it on', options: { wait: { type: 'boolean' } }, load: () => import('./commands/resume.js') },
   stop: {
     usage: 'shop stop <id> --reason R [--by NAME]',
     summary: 'end a run as stuck, killing its agent',
+    details: `Records the stop. The process driving the run (if one is live) stops its agents' process groups
+(TERM, then KILL), starts nothing more and ends the run stuck within about a second; this waits for
+that. With no live driver, the run is ended here.`,
     options: { reason: { type: 'string' }, ...by },
     load: () => import('./commands/stop.js'),
   },
@@ -64,18 +75,21 @@ export const commands: Record<string, CommandSpec> = {
     usage: 'shop approve <id> [--message M] [--call K] [--by NAME]',
     summary: 'approve what a run waits on (the verdict matrix decides: close, or back to the agent)',
     options: { message: { type: 'string' }, ...call, ...by },
+    details: ANSWERING,
     load: () => import('./commands/approve.js'),
   },
   reject: {
     usage: 'shop reject <id> [feedback…] [--call K] [--by NAME]',
     summary: 'reject it, with feedback (back to the agent, or close; a pause stops)',
     options: { message: { type: 'string' }, ...call, ...by },
+    details: ANSWERING,
     load: () => import('./commands/reject.js'),
   },
   answer: {
     usage: 'shop answer <id> <text…> [--call K] [--by NAME]',
     summary: "send your words back to the waiting agent's own session",
     options: { ...call, ...by },
+    details: ANSWERING,
     load: () => import('./commands/answer.js'),
   },
   signal: {
@@ -85,11 +99,15 @@ export const commands: Record<string, CommandSpec> = {
       status: { type: 'string' }, message: { type: 'string' }, answers: { type: 'string' },
       'answers-file': { type: 'string' }, 'response-file': { type: 'string' }, ...call, ...by,
     },
+    details: ANSWERING,
     load: () => import('./commands/signal.js'),
   },
   watch: {
     usage: 'shop watch [<id>…] [--max-parallel N] [--json]',
     summary: 'keep runs moving: take interrupted runs, hold waiting ones (answers resume them here), fire timers; SIGTERM lets go',
+    details: `With ids, only those runs. --max-parallel N: agents running at once across all runs (extra work
+waits). --json: a JSON object per line. SIGTERM or Ctrl-C: the agents of runs being driven are stopped
+(the runs stay resumable), every run is let go, exit 0. Several workers share a project safely.`,
     options: { 'max-parallel': { type: 'string' }, ...json },
     load: () => import('./commands/watch.js'),
   },
