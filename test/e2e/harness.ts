@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll } from 'vitest';
-import { RunDetailJsonSchema, RunJsonSchema, type RunJson } from '../../packages/cli/src/json-shapes.js';
+import { LogJsonSchema, RunDetailJsonSchema, RunJsonSchema, type EventJson, type RunJson } from '../../packages/cli/src/json-shapes.js';
 
 export type RunDetail = ReturnType<typeof RunDetailJsonSchema.parse>;
 
@@ -73,6 +73,8 @@ export interface Invocation {
   resumed: boolean;
   prompt: string;
   model: string | null;
+  /** --max-budget-usd (a run() budget_usd, within the run's budget_usd), or null. */
+  max_budget_usd?: number | null;
   permission_mode: string | null;
   allowed_tools: string[];
   system_prompt: string | null;
@@ -221,5 +223,53 @@ export function isRunning(pid: number): boolean {
   } catch {
     // Gone meanwhile; or no /proc (not Linux), where isAlive is all there is to go by.
     return !existsSync('/proc/self');
+  }
+}
+
+/** `shop log <id> --json`'s audit events, checked against the documented shape. */
+export function trail(p: Project, id: number): EventJson[] {
+  const r = p.shop(['log', String(id), '--json']);
+  if (r.code !== 0) throw new Error(`shop log ${id} --json exited ${r.code}: ${r.stderr}`);
+  return LogJsonSchema.parse(JSON.parse(r.stdout)).events;
+}
+
+const workers: { bg: Background; p: Project }[] = [];
+
+/** Starts `shop watch …` and waits for its first line; killLeftovers() (afterEach) ends it if a test does not. */
+export async function startWorker(p: Project, args: string[] = []): Promise<Background> {
+  const bg = p.spawnShop(['watch', ...args]);
+  workers.push({ bg, p });
+  await until('shop watch to start', () => /shop watch: watching |"type":"watching"/.test(bg.output()) || bg.child.exitCode !== null);
+  if (bg.child.exitCode !== null) throw new Error(`shop watch exited ${bg.child.exitCode}:\n${bg.output()}`);
+  return bg;
+}
+
+/** SIGTERMs a worker; its exit code, or 'still running' after `ms`. */
+export async function stopWorker(bg: Background, ms = 15_000): Promise<number | null | 'still running'> {
+  bg.child.kill('SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'still running'>((res) => (timer = setTimeout(() => res('still running'), ms)));
+  return Promise.race([bg.exited, late]).finally(() => clearTimeout(timer));
+}
+
+/** SIGKILLs the workers still running, then the stand-in agents their projects left behind. */
+export async function killLeftovers(): Promise<void> {
+  const done = workers.splice(0);
+  for (const { bg } of done) {
+    if (bg.child.exitCode === null && bg.child.signalCode === null) {
+      bg.child.kill('SIGKILL');
+      await bg.exited;
+    }
+  }
+  for (const p of new Set(done.map((w) => w.p))) {
+    for (const { pid } of p.invocations()) {
+      let cmd = '';
+      try {
+        cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      } catch {
+        continue;
+      }
+      if (cmd.includes('claude-standin') && isRunning(pid)) process.kill(pid, 'SIGKILL');
+    }
   }
 }

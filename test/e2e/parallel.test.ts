@@ -139,9 +139,9 @@ end
     const id = runId(r);
     expect(lines(r.stdout).slice(-9)).toEqual([
       `run ${id} is waiting for people: 2 asks`,
-      'call 1/1/1: (checkpoint): the workflow asks: Left?',
+      'call 1/1/1 (checkpoint): the workflow asks: Left?',
       ...pauseHint(id, '1/1/1'),
-      'call 1/3/1: (approval): architect asks: Which db?',
+      'call 1/3/1 (approval): architect asks: Which db?',
       `  talk to the agent: shop continue ${id} --call 1/3/1`,
       `  approve:           shop approve ${id} --call 1/3/1 [--message "…"]   (returns APPROVED to the workflow)`,
       `  reject:            shop reject ${id} --call 1/3/1 "feedback"   (goes back to the agent)`,
@@ -150,7 +150,7 @@ end
     expect(status).toMatchObject({ status: 'waiting_human', pending: { key: '1/1/1' } });
     expect(status.asks.map((a) => [a.key, a.awaiting])).toEqual([['1/1/1', 'checkpoint'], ['1/3/1', 'approval']]);
     const text = lines(p.shop(['status', String(id)]).stdout);
-    expect(text).toEqual(expect.arrayContaining(['call 1/1/1: (checkpoint): the workflow asks: Left?', 'call 1/3/1: (approval): architect asks: Which db?']));
+    expect(text).toEqual(expect.arrayContaining(['call 1/1/1 (checkpoint): the workflow asks: Left?', 'call 1/3/1 (approval): architect asks: Which db?']));
     expect(p.shop(['status', String(id), '--aah']).code).toBe(2);
     expect(JSON.parse(p.shop(['status', String(id), '--aah', '--call', '1/3/1']).stdout).artifact.id).toBe(`shop-run-${id}-call-1-3-1-ask-1`);
     expect(inbox(p).filter((row) => row.run === id).map((row) => row.key).sort()).toEqual(['1/1/1', '1/3/1']);

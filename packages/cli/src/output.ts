@@ -26,10 +26,10 @@ export function printingNotifier(out: (line: string) => void): Notifier {
   };
 }
 
-/** "run 3 is waiting for a person (input): coder asks: …", or with several asks "call 1/2/1: (input): …". */
+/** "run 3 is waiting for a person (input): coder asks: …", or with several asks "call 1/2/1 (input): …". */
 export function describeWaiting(runId: number, exec: Execution, several = false): string {
   const who = exec.kind === 'pause' ? 'the workflow asks' : `${exec.agent} asks`;
-  return `${several ? `call ${exec.key}:` : `run ${runId} is waiting for a person`} (${exec.awaiting ?? 'input'}): ${who}: ${exec.waitingFor ?? ''}`;
+  return `${several ? `call ${exec.key}` : `run ${runId} is waiting for a person`} (${exec.awaiting ?? 'input'}): ${who}: ${exec.waitingFor ?? ''}`;
 }
 
 /** Prints where driving stopped and returns the exit code of DESIGN.md's contract. */

@@ -12,20 +12,23 @@ type Effect = TimerEffect & { notify?: { targets: string[]; event: 'reminder' | 
 
 /**
  * Fires the run's due timers, each in one transaction with what it does; then tells the
- * people concerned. Only the run's owner calls this. Returns whether the run ended.
+ * people concerned. Only the run's owner calls this. Says how many took effect (a timer of
+ * an ask answered meanwhile does nothing) and whether the run ended.
  */
-export async function fireDueTimers(ports: EnginePorts, run: Run, token: string): Promise<boolean> {
+export async function fireDueTimers(ports: EnginePorts, run: Run, token: string): Promise<{ fired: number; ended: boolean }> {
   const now = ports.clock.now();
   let ended = false;
+  let fired = 0;
   for (const timer of await ports.store.dueTimers(now, [run.id])) {
     const exec = await ports.store.getExecution(run.id, timer.key);
     if (!exec) continue;
     const effect = timerEffect(timer, exec, now);
     if (!(await ports.store.fireTimer(token, timer, effect))) continue;
+    fired++;
     if (effect.end) ended = true;
     if (effect.notify) ports.notices.send(effect.notify.targets, askNotice(effect.notify.event, run, exec, now));
   }
-  return ended;
+  return { fired, ended };
 }
 
 /** What a due timer does to its ask (pure): tell people, end the run, or answer with the defaults. */

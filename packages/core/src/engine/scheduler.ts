@@ -272,7 +272,7 @@ export class Scheduler {
       return this.finish({ status: 'stuck', reason, event: { type: 'stopped', actor: verdict.by, channel: 'cli', data: { reason } } }, { checked: true });
     }
     const { ports, run, token } = this.deps;
-    if (await fireDueTimers(ports, run, token)) {
+    if ((await fireDueTimers(ports, run, token)).ended) {
       // A timeout ended the run (on_timeout = stuck).
       await this.tasks.abort();
       this.outcome = ended((await ports.store.getRun(run.id))!);

@@ -128,8 +128,8 @@ export class Worker {
   }
 
   private async fireTimers(run: Run, held: Held) {
-    const ended = await fireDueTimers(this.ports, run, held.owner.token);
-    this.opts.report({ type: 'timers', run, ended });
+    const { fired, ended } = await fireDueTimers(this.ports, run, held.owner.token);
+    if (fired) this.opts.report({ type: 'timers', run, ended });
     if (!ended) return;
     this.held.delete(run.id);
     await held.owner.release(false);
