@@ -1,4 +1,4 @@
--- Shop store schema, version 3. Applied by packages/core/src/store/migrate.ts to a new store;
+-- Shop store schema, version 4. Applied by packages/core/src/store/migrate.ts to a new store;
 -- an older one is migrated there step by step. PRAGMA user_version holds the version.
 -- Times are milliseconds since the epoch. JSON columns hold JSON text.
 
@@ -27,6 +27,8 @@ CREATE TABLE IF NOT EXISTS runs (
   ended_at        INTEGER
 );
 CREATE INDEX IF NOT EXISTS runs_status ON runs(status);
+-- What changed since a reader last looked (the TUI, shop log -f): every change touches updated_at.
+CREATE INDEX IF NOT EXISTS runs_updated ON runs(updated_at);
 
 -- One row per host call of a run, keyed by the call path ("1", "2", "4/2/1").
 CREATE TABLE IF NOT EXISTS executions (
@@ -52,6 +54,9 @@ CREATE TABLE IF NOT EXISTS executions (
   duration_ms   INTEGER,
   pid           INTEGER,                      -- agent process (group leader) while running
   pid_start     TEXT,                         -- its start time (pid reuse guard)
+  attempt_at    INTEGER,                      -- when the current attempt started (elapsed time)
+  activity      TEXT,                         -- the agent's latest activity ("Edit src/login.ts")
+  activity_at   INTEGER,
   attempts      INTEGER NOT NULL DEFAULT 1,
   ask           INTEGER NOT NULL DEFAULT 0,   -- how many times it has waited for a person
   started_at    INTEGER NOT NULL,

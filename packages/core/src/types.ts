@@ -53,6 +53,11 @@ export interface Execution {
   durationMs: number | null;
   pid: number | null;
   pidStart: string | null;
+  /** When the current attempt started: elapsed time while it runs. */
+  attemptAt: number | null;
+  /** The agent's latest activity while it works ("Edit src/login.ts", "Bash npm test"). */
+  activity: string | null;
+  activityAt: number | null;
   attempts: number;
   /** How many times this call has waited for a person; answers are keyed by it. */
   ask: number;

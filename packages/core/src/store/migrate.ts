@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConflictError } from '../errors.js';
 
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 const schemaFile = fileURLToPath(new URL('../../../../schema.sql', import.meta.url));
 
 /**
@@ -28,6 +28,13 @@ UPDATE executions SET delivered = (
 UPDATE runs SET owner_pid = NULL, lease_until = NULL;
 `;
 
+/** Version 3 → 4: an agent's live progress on its execution. */
+const V4 = `
+ALTER TABLE executions ADD COLUMN attempt_at INTEGER;
+ALTER TABLE executions ADD COLUMN activity TEXT;
+ALTER TABLE executions ADD COLUMN activity_at INTEGER;
+`;
+
 /** Brings a store to SCHEMA_VERSION in one transaction; refuses one written by a newer Shop. */
 export function migrate(db: Database.Database): void {
   const version = Number(db.pragma('user_version', { simple: true }));
@@ -37,6 +44,7 @@ export function migrate(db: Database.Database): void {
   if (version === SCHEMA_VERSION) return;
   db.transaction(() => {
     if (version === 1) db.exec(V2);
+    if (version >= 1 && version <= 3) db.exec(V4);
     // New tables and indexes (all IF NOT EXISTS): a new store gets everything here, and
     // schema 3's timers come to a store of schema 2 the same way.
     db.exec(readFileSync(schemaFile, 'utf8'));

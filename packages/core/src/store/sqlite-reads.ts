@@ -19,9 +19,11 @@ export class SqliteReads {
   }
 
   async listRuns(filter: RunFilter = {}): Promise<RunWithWaiting[]> {
-    const rows = this.stmt.listRuns.all() as Row[];
+    const rows = (filter.changedSince === undefined ? this.stmt.listRuns.all() : this.stmt.runsChangedSince.all(filter.changedSince)) as Row[];
     const waiting = new Map<number, Row>();
     for (const w of this.stmt.waitingExecutions.all() as Row[]) if (!waiting.has(Number(w.run_id))) waiting.set(Number(w.run_id), w);
+    const running = new Map<number, Row>();
+    for (const e of this.stmt.runningExecutions.all() as Row[]) running.set(Number(e.run_id), e);
     const costs = new Map<number, number>();
     for (const c of this.stmt.costs.all() as Row[]) costs.set(Number(c.run_id), Number(c.cost));
     return rows
@@ -30,7 +32,8 @@ export class SqliteReads {
       .filter((r) => (filter.active ? !hasEnded(r) : true))
       .map((r) => {
         const w = r.status === 'waiting_human' ? waiting.get(r.id) : undefined;
-        return { ...r, waiting: w ? toExecution(w) : null, costUsd: costs.get(r.id) ?? 0 };
+        const now = running.get(r.id);
+        return { ...r, waiting: w ? toExecution(w) : null, running: now ? toExecution(now) : null, costUsd: costs.get(r.id) ?? 0 };
       });
   }
 

@@ -4,7 +4,7 @@ import { hasEnded, type AgentMetrics, type Answer, type Run, type RunEvent, type
 import { migrate } from './migrate.js';
 import { SqliteReads } from './sqlite-reads.js';
 import { toAnswer, toExecution, type Row } from './rows.js';
-import type { ActiveStatus, EventInput, NewExecution, NewRun, RunEnd, Store, TimerEffect, WaitingAsk } from './store.js';
+import type { Activity, ActiveStatus, EventInput, NewExecution, NewRun, RunEnd, Store, TimerEffect, WaitingAsk } from './store.js';
 
 export { SCHEMA_VERSION } from './migrate.js';
 
@@ -20,7 +20,7 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
   return new SqliteStore(db, now);
 }
 
-const metricCols = (m?: AgentMetrics) => ({ cost: m?.costUsd ?? null, turns: m?.numTurns ?? null, duration: m?.durationMs ?? null });
+const metricCols = (m?: Partial<AgentMetrics>) => ({ cost: m?.costUsd ?? null, turns: m?.numTurns ?? null, duration: m?.durationMs ?? null });
 const ownerCols = (o: RunOwner) => ({ token: o.token, host: o.host, pid: o.pid, pidStart: o.pidStart, leaseUntil: o.leaseUntil });
 
 /** The SQLite adapter: reads in SqliteReads, every write one immediate transaction here. */
@@ -88,9 +88,17 @@ class SqliteStore extends SqliteReads implements Store {
 
   async restartExecution(token: string, runId: number, key: string) {
     this.fenced(token, runId, () => {
-      this.stmt.restartExecution.run(this.now(), runId, key);
+      this.stmt.restartExecution.run({ t: this.now(), runId, key });
       this.stmt.markRunning.run(this.now(), runId);
       this.event(runId, { type: 'execution_restarted', key, actor: 'shop', channel: 'engine' });
+    });
+  }
+
+  async setActivity(token: string, runId: number, key: string, activity: Activity) {
+    this.fenced(token, runId, () => {
+      const t = this.now();
+      this.stmt.setActivity.run({ ...metricCols(activity), activity: activity.text, t, runId, key });
+      this.stmt.touchRun.run(t, runId);
     });
   }
 
@@ -126,6 +134,7 @@ class SqliteStore extends SqliteReads implements Store {
 
   async cancelExecutions(token: string, runId: number, keys: string[], reason: string) {
     this.fenced(token, runId, () => {
+      this.stmt.touchRun.run(this.now(), runId);
       for (const key of keys) {
         const t = this.now();
         if (this.stmt.failExecution.run({ ...metricCols(), error: reason, t, runId, key }).changes) {

@@ -18,6 +18,8 @@ const SQL = {
     WHERE e.status = 'waiting_human'`,
   waitingExecutions: `SELECT * FROM executions WHERE status = 'waiting_human' ORDER BY updated_at, run_id, seq`,
   costs: 'SELECT run_id, SUM(cost_usd) AS cost FROM executions GROUP BY run_id',
+  // Ordered so the newest running call of a run comes last (it wins in a map).
+  runningExecutions: `SELECT * FROM executions WHERE status = 'running' AND kind IN ('run','sh') ORDER BY run_id, COALESCE(activity_at, attempt_at, started_at)`,
   executions: 'SELECT * FROM executions WHERE run_id = ? ORDER BY seq',
   replayLog: 'SELECT call_key, kind, fingerprint, status, result, delivered FROM executions WHERE run_id = ? ORDER BY seq',
   getExecution: 'SELECT * FROM executions WHERE run_id = ? AND call_key = ?',
@@ -34,9 +36,14 @@ const SQL = {
   requestStop: `UPDATE runs SET stop_reason = ?, stop_by = ?, stop_at = ?, updated_at = ? WHERE id = ? AND status NOT IN ('completed','stuck','failed')`,
   nextSeq: 'SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM executions WHERE run_id = ?',
   nextDelivery: 'SELECT COALESCE(MAX(delivered), 0) + 1 AS n FROM executions WHERE run_id = ?',
-  insertExecution: `INSERT INTO executions (run_id, call_key, seq, kind, agent, fingerprint, status, session_id, cwd, prompt, request, signal_path, started_at, updated_at)
-    VALUES (@runId, @key, @seq, @kind, @agent, @fingerprint, 'running', @sessionId, @cwd, @prompt, @request, @signalPath, @t, @t)`,
-  restartExecution: `UPDATE executions SET status = 'running', attempts = attempts + 1, error = NULL, updated_at = ?, finished_at = NULL WHERE run_id = ? AND call_key = ?`,
+  insertExecution: `INSERT INTO executions (run_id, call_key, seq, kind, agent, fingerprint, status, session_id, cwd, prompt, request, signal_path, started_at, updated_at, attempt_at)
+    VALUES (@runId, @key, @seq, @kind, @agent, @fingerprint, 'running', @sessionId, @cwd, @prompt, @request, @signalPath, @t, @t, @t)`,
+  restartExecution: `UPDATE executions SET status = 'running', attempts = attempts + 1, error = NULL, activity = NULL, activity_at = NULL,
+    attempt_at = @t, updated_at = @t, finished_at = NULL WHERE run_id = @runId AND call_key = @key`,
+  setActivity: `UPDATE executions SET activity = @activity, activity_at = @t, ${METRICS}, updated_at = @t
+    WHERE run_id = @runId AND call_key = @key AND status = 'running'`,
+  touchRun: 'UPDATE runs SET updated_at = ? WHERE id = ?',
+  runsChangedSince: 'SELECT * FROM runs WHERE updated_at > ? ORDER BY id DESC',
   setPid: 'UPDATE executions SET pid = ?, pid_start = ?, updated_at = ? WHERE run_id = ? AND call_key = ?',
   completeExecution: `UPDATE executions SET status = 'completed', result = @result, delivered = @delivered, pid = NULL, pid_start = NULL, ${METRICS},
     waiting_for = NULL, updated_at = @t, finished_at = @t WHERE run_id = @runId AND call_key = @key`,
@@ -46,9 +53,9 @@ const SQL = {
   failRunning: `UPDATE executions SET status = 'failed', error = ?, pid = NULL, pid_start = NULL, updated_at = ?, finished_at = ?
     WHERE run_id = ? AND status = 'running'`,
   markWaiting: `UPDATE executions SET status = 'waiting_human', ask = ask + 1, waiting_for = @waitingFor, awaiting = @awaiting, pid = NULL, pid_start = NULL,
-    ${METRICS}, updated_at = @t WHERE run_id = @runId AND call_key = @key`,
+    activity = NULL, ${METRICS}, updated_at = @t WHERE run_id = @runId AND call_key = @key`,
   // A call starting or completing: the run goes on (only a write when it was waiting).
-  markRunning: `UPDATE runs SET status = 'running', updated_at = ? WHERE id = ? AND status = 'waiting_human'`,
+  markRunning: `UPDATE runs SET status = CASE WHEN status = 'waiting_human' THEN 'running' ELSE status END, updated_at = ? WHERE id = ?`,
   // Also revives a failed run (retry): its old failure reason and end time no longer hold.
   setRunStatus: `UPDATE runs SET status = ?, reason = NULL, ended_at = NULL, updated_at = ? WHERE id = ? AND status NOT IN ('completed','stuck')`,
   endRun: `UPDATE runs SET status = @status, reason = @reason, result = @result, ended_at = @t, updated_at = @t

@@ -49,6 +49,8 @@ export interface Store {
   /** A re-invocation of a running or failed execution (same session). */
   restartExecution(token: string, runId: number, key: string): Promise<void>;
   setExecutionPid(token: string, runId: number, key: string, pid: number | null, pidStart: string | null): Promise<void>;
+  /** An agent's progress while it works: its latest activity, and cost and turns when known. */
+  setActivity(token: string, runId: number, key: string, activity: Activity): Promise<void>;
   /** Completes the call and gives it the next delivery number, which it returns. */
   completeExecution(token: string, runId: number, key: string, result: unknown, metrics?: AgentMetrics): Promise<number>;
   /** The execution waits for a person (its ask count goes up); the run takes `runStatus`. */
@@ -108,12 +110,24 @@ export interface NewRun {
 export interface RunFilter {
   active?: boolean;
   status?: RunStatus;
+  /** Only runs changed after this time (ms): a reader that looked before reads what changed. */
+  changedSince?: number;
 }
 
-/** A run with the calls it waits on, if any, and its total cost. */
+/** A run with the call it waits on, if any, what its agent is doing now, and its total cost. */
 export interface RunWithWaiting extends Run {
   waiting: Execution | null;
+  /** The latest activity of a call running now (the newest one when several do). */
+  running: Execution | null;
   costUsd: number;
+}
+
+/** What an agent is doing, as its stream of events tells. */
+export interface Activity {
+  text: string;
+  costUsd?: number | null;
+  numTurns?: number | null;
+  durationMs?: number | null;
 }
 
 export interface NewExecution {
