@@ -9,6 +9,8 @@
 //                          (the last step repeats). Without one: every agent reports DONE,
 //                          except a reviewer, who asks for changes once per run, then APPROVED.
 //   SHOP_STANDIN_LOG       invocation log (default: <signals folder>/../standin.jsonl)
+//   SHOP_STANDIN_PACE_MS   with --output-format stream-json, the time between two events
+//                          (default 0; the demo slows it down so progress shows)
 //
 // Without -p it is an interactive session (`claude --resume <id>`, or `claude --session-id <id>
 // "first message"`): it reads the person's lines, reports after each one, /exit leaves.
@@ -16,7 +18,9 @@
 // step: { status, summary, reason, awaiting, fields, via: "file"|"report"|"promise"|"none",
 //         raw (text written as the signal file), sleep_ms (before reporting),
 //         after_ms (after reporting, before exiting), exit, is_error, result, cost, turns,
-//         reply_status (what an interactive session reports after the person speaks) }
+//         reply_status (what an interactive session reports after the person speaks),
+//         stream: [{ text } | { tool, input }] (stream-json events; default: a thought, a Read,
+//         an Edit), pace_ms (time between them) }
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -32,6 +36,8 @@ function parseArgs(argv) {
       while (argv[i + 1] && !argv[i + 1].startsWith('--')) a.tools.push(argv[++i]);
     } else if (VALUE_FLAGS.has(f)) {
       a[f.replace(/^-+/, '')] = argv[++i];
+    } else if (f === '--verbose') {
+      a.verbose = true; // required by Claude Code with -p --output-format stream-json
     } else if (f === '--version') {
       console.log('0.0.0 (Shop stand-in for Claude Code)');
       process.exit(0);
@@ -43,6 +49,10 @@ function parseArgs(argv) {
     }
   }
   a.prompt = a.p ?? a.print;
+  if (a['output-format'] === 'stream-json' && a.prompt !== undefined && !a.verbose) {
+    console.error('Error: When using --print, --output-format=stream-json requires --verbose');
+    process.exit(1);
+  }
   a.resume = a.resume ?? a.r;
   return a;
 }
@@ -124,13 +134,15 @@ async function headless() {
     resumed: Boolean(args.resume), prompt: args.prompt, model: args.model ?? null, permission_mode: args['permission-mode'] ?? null,
     max_budget_usd: args['max-budget-usd'] === undefined ? null : Number(args['max-budget-usd']),
     allowed_tools: args.tools, system_prompt: args['append-system-prompt'] ?? null, cwd: process.cwd(), step });
+  const streaming = args['output-format'] === 'stream-json';
+  if (streaming) await streamEvents(step);
   if (step.sleep_ms) await sleep(step.sleep_ms);
   const via = step.via ?? 'file';
   if (via !== 'none' && via !== 'promise' && !step.is_error) report(step);
   if (step.after_ms) await sleep(step.after_ms);
   let text = step.result ?? `${step.summary ?? step.reason ?? 'done'}`;
   if (via === 'promise') text += `\n<promise>${step.status ?? 'DONE'}: ${step.summary ?? step.reason ?? ''}</promise>`;
-  if (args['output-format'] === 'json') {
+  if (args['output-format'] === 'json' || streaming) {
     process.stdout.write(JSON.stringify({
       type: 'result', subtype: 'success', is_error: Boolean(step.is_error), duration_ms: step.sleep_ms ?? 5,
       num_turns: step.turns ?? 3, result: text, session_id: sessionId, total_cost_usd: step.cost ?? 0.0125,
@@ -139,6 +151,24 @@ async function headless() {
     process.stdout.write(text + '\n');
   }
   process.exit(step.exit ?? (step.is_error ? 1 : 0));
+}
+
+/** stream-json: the init line, then the step's events (assistant messages), paced. */
+async function streamEvents(step) {
+  const emit = (event) => process.stdout.write(JSON.stringify({ ...event, session_id: sessionId }) + '\n');
+  emit({ type: 'system', subtype: 'init', cwd: process.cwd(), model: args.model ?? 'stand-in', tools: ['Read', 'Edit', 'Bash'] });
+  const agent = env.SHOP_AGENT ?? 'agent';
+  const events = step.stream ?? [
+    { text: `Looking at the task: ${String(args.prompt ?? '').replace(/\s+/g, ' ').slice(0, 40)}` },
+    { tool: 'Read', input: { file_path: 'README.md' } },
+    { tool: 'Edit', input: { file_path: `src/${agent}.ts` } },
+  ];
+  const pace = step.pace_ms ?? Number(env.SHOP_STANDIN_PACE_MS ?? 0);
+  for (const [i, e] of events.entries()) {
+    const content = e.tool ? [{ type: 'tool_use', id: `tool-${i}`, name: e.tool, input: e.input ?? {} }] : [{ type: 'text', text: e.text }];
+    emit({ type: 'assistant', message: { role: 'assistant', content } });
+    if (pace) await sleep(pace);
+  }
 }
 
 async function chat() {

@@ -22,7 +22,7 @@ function suspendOnQuestion(p: Project): number {
   expect(p.list()).toEqual([expect.objectContaining({ id, status: 'waiting_human', agent: 'coder', awaiting: 'input', waiting_for: 'Which database?' })]);
   // The awaiting kind shows in the plain listing too.
   expect(lines(p.shop(['list']).stdout)).toEqual([
-    expect.stringMatching(/^ID\s+SPEC\s+STATUS\s+AGENT\s+AWAITING\s+WAITING FOR \/ REASON$/),
+    expect.stringMatching(/^ID\s+SPEC\s+STATUS\s+AGENT\s+AWAITING\s+NOW \/ WAITING FOR \/ REASON$/),
     expect.stringMatching(new RegExp(`^${id}\\s+bugfix\\s+waiting_human\\s+coder\\s+input\\s+Which database\\?$`)),
   ]);
   return id;

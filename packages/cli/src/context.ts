@@ -2,10 +2,13 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findProject, type Project } from '@shop/core/project/project';
 import type { Store } from '@shop/core/store/store';
+import { LiveBoard } from './live-board.js';
 
 /** What every command gets: where the project is, and a store opened on first use. */
 export class Context {
   readonly project: Project;
+  /** Live lines of running agents, when stdout is a terminal. */
+  readonly board = new LiveBoard(process.stdout);
   private store_: Store | null = null;
 
   constructor(readonly cwd: string, readonly env: NodeJS.ProcessEnv, readonly out: (line: string) => void) {
@@ -23,6 +26,7 @@ export class Context {
   }
 
   close() {
+    this.board.close();
     this.store_?.close();
   }
 }

@@ -7,9 +7,9 @@ import type { RunOwner } from '@shop/core/types';
 import { binDir, type Context } from './context.js';
 import { errLine, printingNotifier, printOutcome } from './output.js';
 
-/** The engine's ports for this process, printing progress to stdout. */
+/** The engine's ports for this process, printing progress to stdout (live lines on a terminal). */
 export async function enginePorts(ctx: Context): Promise<EnginePorts> {
-  return nodePorts(ctx.project, { notifier: printingNotifier(ctx.out), binDir, store: await ctx.store() });
+  return nodePorts(ctx.project, { notifier: printingNotifier(ctx.out, ctx.board), binDir, store: await ctx.store() });
 }
 
 /**
@@ -23,6 +23,7 @@ export async function driveHere(ctx: Context, ports: EnginePorts, runId: number,
   process.on('SIGTERM', onSignal);
   try {
     const outcome = await driveRun(ports, runId, { wait, signal: abort.signal }, owner);
+    ctx.board.close();
     return printOutcome(runId, outcome, ctx.out, errLine);
   } finally {
     // People being told the run needs them: let those notices go out before the process does.

@@ -32,6 +32,10 @@ export const ExecutionJsonSchema = z.object({
   attempts: z.number(),
   /** How many times it has waited for a person (answers are per ask). */
   ask: z.number(),
+  /** While it works: the agent's latest activity ("Edit src/login.ts"), and since when this attempt runs. */
+  activity: z.string().nullable(),
+  activity_at: iso,
+  attempt_at: iso,
   started_at: iso,
   finished_at: iso,
 });
@@ -65,6 +69,8 @@ export const RunJsonSchema = z.object({
   agent: z.string().nullable(),
   awaiting: z.string().nullable(),
   waiting_for: z.string().nullable(),
+  /** A call at work now (list --json): its key, agent, latest activity, since when. */
+  activity: z.object({ key: z.string(), agent: z.string().nullable(), text: z.string().nullable(), since: z.string() }).nullable(),
   reason: z.string().nullable(),
   result: z.unknown(),
   cost_usd: z.number(),

@@ -8,7 +8,7 @@ const iso = (t: number | null) => (t == null ? null : new Date(t).toISOString())
 
 let liveness: Liveness | null = null;
 
-export function runJson(run: Run, waiting: Execution | null, costUsd: number, lastAgent: string | null = null): RunJson {
+export function runJson(run: Run, waiting: Execution | null, costUsd: number, lastAgent: string | null = null, running: Execution | null = null): RunJson {
   liveness ??= nodeLiveness();
   return {
     id: run.id,
@@ -20,6 +20,7 @@ export function runJson(run: Run, waiting: Execution | null, costUsd: number, la
     agent: waiting?.agent ?? lastAgent,
     awaiting: waiting?.awaiting ?? null,
     waiting_for: waiting?.waitingFor ?? null,
+    activity: running ? { key: running.key, agent: running.agent, text: running.activity, since: iso(running.attemptAt ?? running.startedAt)! } : null,
     reason: run.reason,
     result: run.result,
     cost_usd: costUsd,
@@ -39,6 +40,7 @@ export function executionJson(e: Execution, full = false): ExecutionJson {
     request: e.request, session_id: e.sessionId, cwd: e.cwd,
     awaiting: e.awaiting, waiting_for: e.waitingFor, result: e.result, error: e.error,
     cost_usd: e.costUsd, num_turns: e.numTurns, duration_ms: e.durationMs, attempts: e.attempts, ask: e.ask,
+    activity: e.activity, activity_at: iso(e.activityAt), attempt_at: iso(e.attemptAt),
     started_at: iso(e.startedAt), finished_at: iso(e.finishedAt),
   };
 }

@@ -2,25 +2,36 @@ import { ExitCode } from '@shop/core/errors';
 import type { DriveOutcome } from '@shop/core/engine/outcome';
 import type { Notice, Notifier } from '@shop/core/engine/ports';
 import type { Execution } from '@shop/core/types';
+import type { LiveBoard } from './live-board.js';
 import { answerHint } from '@shop/core/decisions/answer-hint';
 
 export { answerHint };
 
-/** Prints the engine's progress as it happens. */
-export function printingNotifier(out: (line: string) => void): Notifier {
+/**
+ * Prints the engine's progress as it happens. With a live board on a terminal, a running
+ * agent is a live line (spinner, elapsed, activity) that becomes its result line.
+ */
+export function printingNotifier(out: (line: string) => void, board?: LiveBoard): Notifier {
+  const live = board?.interactive ? board : null;
+  const print = live ? (line: string) => live.line(line) : out;
   return {
     notify(n: Notice) {
       switch (n.type) {
         case 'agent_started':
+          if (live) return live.start(n.key, n.agent, Date.now());
           return out(`  [${n.key}] ${n.agent} ${n.resumed ? 'resumed' : 'started'} (session ${n.sessionId})`);
-        case 'agent_finished':
-          return out(`  [${n.key}] ${n.agent} → ${n.status}${n.text ? `: ${firstLine(n.text)}` : ''}`);
+        case 'agent_activity':
+          return live?.activity(n.key, n.text);
+        case 'agent_finished': {
+          const line = `  [${n.key}] ${n.agent} → ${n.status}${n.text ? `: ${firstLine(n.text)}` : ''}`;
+          return live ? live.finish(n.key, line) : out(line);
+        }
         case 'waiting':
-          return out(`  [${n.execution.key}] waiting for a person: ${firstLine(n.execution.waitingFor ?? '')}`);
+          return print(`  [${n.execution.key}] waiting for a person: ${firstLine(n.execution.waitingFor ?? '')}`);
         case 'resumed':
-          return out(`  [${n.key}] answered${n.by ? ` by ${n.by}` : ''}; resuming`);
+          return print(`  [${n.key}] answered${n.by ? ` by ${n.by}` : ''}; resuming`);
         case 'log':
-          return out(`  log${n.key ? ` [${n.key}]` : ''}: ${n.message}`);
+          return print(`  log${n.key ? ` [${n.key}]` : ''}: ${n.message}`);
       }
     },
   };

@@ -53,7 +53,12 @@ export const commands: Record<string, CommandSpec> = {
     options: { ...json, aah: { type: 'boolean' }, ...call },
     load: () => import('./commands/status.js'),
   },
-  log: { usage: 'shop log <id> [--json]', summary: "a run's executions and audit trail, in order", options: json, load: () => import('./commands/log.js') },
+  log: {
+    usage: 'shop log <id> [-f] [--json]',
+    summary: "a run's executions and audit trail, in order (-f: follow it and its agents' activity until it ends or waits)",
+    options: { ...json, follow: { type: 'boolean', short: 'f' } },
+    load: () => import('./commands/log.js'),
+  },
   continue: {
     usage: 'shop continue <id> [--claude] [--call K] [--by NAME]',
     summary: "answer a waiting run: open the agent's Claude session, or decide a pause (--claude: after a review session)",

@@ -1,28 +1,68 @@
+import { ExitCode } from '@shop/core/errors';
+import type { Store } from '@shop/core/store/store';
+import type { RunEvent } from '@shop/core/types';
 import { flag, runIdArg } from '../args.js';
 import type { Context } from '../context.js';
 import { eventJson, executionJson, printJson, runJson } from '../json.js';
 import { loadRunView } from '@shop/core/operations/run-view';
 import type { Parsed } from '../registry.js';
 
-/** shop log <id> [--json]: the audit trail, in order. */
+const USAGE = 'shop log <id> [-f] [--json]';
+
+/** shop log <id> [--json]: the audit trail, in order; -f follows it (and the agents at work) until the run ends or waits. */
 export default async function log(args: Parsed, ctx: Context): Promise<number> {
-  const id = runIdArg(args, 'shop log <id> [--json]');
+  const id = runIdArg(args, USAGE);
   const store = await ctx.store();
   const { run, executions, waiting, cost } = await loadRunView(store, id);
   const events = await store.listEvents(id);
+  if (flag(args, 'follow')) return follow(ctx, store, id, flag(args, 'json'));
   if (flag(args, 'json')) {
     printJson(ctx.out, { run: runJson(run, waiting, cost), executions: executions.map((e) => executionJson(e, true)), events: events.map(eventJson) });
     return 0;
   }
   const agents = new Map(executions.map((e) => [e.key, e.agent ?? e.kind]));
-  for (const e of events) {
-    const time = new Date(e.at).toISOString().replace('T', ' ').slice(0, 19);
-    const call = e.key ? ` [${e.key}${agents.get(e.key) ? ` ${agents.get(e.key)}` : ''}]` : '';
-    const who = e.actor === 'shop' ? '' : ` by ${e.actor} (${e.channel})`;
-    ctx.out(`${time}  ${e.type}${call}${who}${detail(e.data)}`);
-  }
+  for (const e of events) ctx.out(eventLine(e, agents));
   return 0;
 }
+
+/**
+ * Prints the trail as it grows and each change of an agent's activity, until the run ends
+ * or only people are awaited; the exit code is then the run's (0, 3, 4, 1). With --json, a
+ * JSON object per line.
+ */
+async function follow(ctx: Context, store: Store, id: number, json: boolean): Promise<number> {
+  let lastEvent = 0;
+  const said = new Map<string, string>();
+  for (;;) {
+    const { run, executions } = await loadRunView(store, id);
+    const agents = new Map(executions.map((e) => [e.key, e.agent ?? e.kind]));
+    for (const e of await store.listEvents(id, lastEvent)) {
+      lastEvent = e.id;
+      ctx.out(json ? JSON.stringify({ kind: 'event', ...eventJson(e) }) : eventLine(e, agents));
+    }
+    for (const e of executions) {
+      if (e.status !== 'running' || !e.activity || said.get(e.key) === e.activity) continue;
+      said.set(e.key, e.activity);
+      const at = iso(e.activityAt ?? Date.now());
+      ctx.out(json ? JSON.stringify({ kind: 'activity', at, key: e.key, agent: e.agent, activity: e.activity }) : `${stamp(e.activityAt ?? Date.now())}  activity [${e.key} ${e.agent}]  ${e.activity}`);
+    }
+    const working = executions.some((e) => e.status === 'running');
+    if (run.status === 'completed') return ExitCode.ok;
+    if (run.status === 'stuck') return ExitCode.stuck;
+    if (run.status === 'failed') return ExitCode.failed;
+    if (run.status === 'waiting_human' && !working) return ExitCode.waiting;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+function eventLine(e: RunEvent, agents: Map<string, string>): string {
+  const call = e.key ? ` [${e.key}${agents.get(e.key) ? ` ${agents.get(e.key)}` : ''}]` : '';
+  const who = e.actor === 'shop' ? '' : ` by ${e.actor} (${e.channel})`;
+  return `${stamp(e.at)}  ${e.type}${call}${who}${detail(e.data)}`;
+}
+
+const stamp = (t: number) => new Date(t).toISOString().replace('T', ' ').slice(0, 19);
+const iso = (t: number) => new Date(t).toISOString();
 
 function detail(data: Record<string, unknown> | null): string {
   if (!data) return '';

@@ -6,6 +6,8 @@ import { executionJson, pendingJson, printJson, runJson } from '../json.js';
 import { answerHint, describeWaiting, firstLine } from '../output.js';
 import type { Parsed } from '../registry.js';
 import { ago, table, usd } from '../table.js';
+import { elapsed } from '../live-board.js';
+import type { Execution } from '@shop/core/types';
 
 /** shop status <id> [--json] */
 export default async function status(args: Parsed, ctx: Context): Promise<number> {
@@ -14,7 +16,7 @@ export default async function status(args: Parsed, ctx: Context): Promise<number
   const view = await loadRunView(store, id);
   const { run, executions, waiting, waitingAll, cost } = view;
   const json = {
-    ...runJson(run, waiting, cost, executions.findLast((e) => e.agent)?.agent ?? null),
+    ...runJson(run, waiting, cost, executions.findLast((e) => e.agent)?.agent ?? null, executions.findLast((e) => e.status === 'running' && (e.kind === 'run' || e.kind === 'sh')) ?? null),
     executions: executions.map((e) => executionJson(e)),
     pending: waiting ? pendingJson(id, waiting) : null,
     asks: waitingAll.map((e) => pendingJson(id, e)),
@@ -49,11 +51,17 @@ export default async function status(args: Parsed, ctx: Context): Promise<number
     ctx.out('');
     const rows = executions.map((e) => [
       `#${e.key}`, e.agent ?? e.kind, e.status, e.costUsd != null ? usd(e.costUsd) : '-',
-      firstLine(e.error ?? e.waitingFor ?? resultText(e.result) ?? ''),
+      firstLine(e.status === 'running' ? runningText(e) : (e.error ?? e.waitingFor ?? resultText(e.result) ?? '')),
     ]);
     for (const line of table(['CALL', 'AGENT', 'STATUS', 'COST', 'DETAIL'], rows)) ctx.out(line);
   }
   return 0;
+}
+
+/** A call at work: its latest activity and how long this attempt has run. */
+function runningText(e: Execution): string {
+  const since = e.attemptAt ?? e.startedAt;
+  return `${e.activity ?? 'working'} (${elapsed(Date.now() - since)})`;
 }
 
 function resultText(result: unknown): string | null {

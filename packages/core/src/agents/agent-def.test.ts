@@ -102,10 +102,10 @@ describe('buildArgv', () => {
 
   it("produces Claude Code's real flags for a new step", () => {
     const argv = buildArgv('claude', inv({ agent: agent({ model: 'sonnet', permissionMode: 'acceptEdits', allowedTools: ['Read', 'Bash(git diff:*)'] }) }));
-    expect(argv.slice(0, 8)).toEqual(['claude', '-p', 'fix the bug', '--session-id', 'sess-1', '--output-format', 'json', '--append-system-prompt']);
-    expect(argv[8]).toMatch(/^Be careful\.\n\n## Reporting back to Shop/);
-    expect(argv[8]).toContain('/repo/.shop/signals/1.1.coder.json');
-    expect(argv.slice(9)).toEqual(['--model', 'sonnet', '--permission-mode', 'acceptEdits', '--allowed-tools', 'Read', 'Bash(git diff:*)']);
+    expect(argv.slice(0, 9)).toEqual(['claude', '-p', 'fix the bug', '--session-id', 'sess-1', '--output-format', 'stream-json', '--verbose', '--append-system-prompt']);
+    expect(argv[9]).toMatch(/^Be careful\.\n\n## Reporting back to Shop/);
+    expect(argv[9]).toContain('/repo/.shop/signals/1.1.coder.json');
+    expect(argv.slice(10)).toEqual(['--model', 'sonnet', '--permission-mode', 'acceptEdits', '--allowed-tools', 'Read', 'Bash(git diff:*)']);
   });
 
   it('resumes the same session with --resume, and a call model overrides the agent model', () => {

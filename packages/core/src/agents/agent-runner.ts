@@ -18,6 +18,8 @@ export interface AgentInvocation {
   stdoutFile: string;
   stderrFile: string;
   onSpawn?: (pid: number) => void;
+  /** The agent's progress as its event stream tells it (stream-json), while it works. */
+  onActivity?: (activity: { text: string; numTurns: number }) => void;
   signal?: AbortSignal;
 }
 

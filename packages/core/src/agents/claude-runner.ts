@@ -1,19 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { killGroupAndWait } from './process-group.js';
+import { LogTail } from './log-tail.js';
+import { finalResult, newStreamState, readStreamLine } from './stream-events.js';
 import { bytes, capText } from '../text.js';
 import type { AgentInvocation, AgentOutcome, AgentRunner } from './agent-runner.js';
 import { signalProtocol } from './signal-protocol.js';
 
-/** Claude Code's JSON result (`-p --output-format json`), the fields we record. */
-interface ClaudeResult {
-  session_id?: string;
-  is_error?: boolean;
-  result?: string;
-  total_cost_usd?: number;
-  num_turns?: number;
-  duration_ms?: number;
-}
 
 /** The argv for one invocation: Claude Code's real flags, or the agent's `command:` template. */
 export function buildArgv(bin: string, inv: AgentInvocation): string[] {
@@ -25,7 +18,7 @@ export function buildArgv(bin: string, inv: AgentInvocation): string[] {
     };
     return inv.agent.command.map((part) => part.replace(/\{(\w+)\}/g, (all, name: string) => vars[name] ?? all));
   }
-  const argv = [bin, '-p', inv.prompt, inv.resume ? '--resume' : '--session-id', inv.sessionId, '--output-format', 'json', '--append-system-prompt', system];
+  const argv = [bin, '-p', inv.prompt, inv.resume ? '--resume' : '--session-id', inv.sessionId, '--output-format', 'stream-json', '--verbose', '--append-system-prompt', system];
   if (model) argv.push('--model', model);
   if (inv.budgetUsd !== undefined) argv.push('--max-budget-usd', String(Math.round(inv.budgetUsd * 10_000) / 10_000));
   if (inv.agent.permissionMode) argv.push('--permission-mode', inv.agent.permissionMode);
@@ -60,7 +53,9 @@ export class ClaudeRunner implements AgentRunner {
     if (inv.signal?.aborted) kill();
     inv.signal?.addEventListener('abort', kill, { once: true });
     if (exit.pid) inv.onSpawn?.(exit.pid);
+    const tail = inv.onActivity ? followActivity(inv.stdoutFile, inv.onActivity) : null;
     const done = await exit.done;
+    tail?.stop();
     if (timer) clearTimeout(timer);
     inv.signal?.removeEventListener('abort', kill);
     if (killing) await killing;
@@ -69,12 +64,14 @@ export class ClaudeRunner implements AgentRunner {
     if (done.error) return { exitCode: null, error: startFailure(file, args, done.error), output: '', metrics: noMetrics };
     if (timedOut) return { exitCode: null, error: `agent timed out after ${inv.timeout}s`, output: '', metrics: noMetrics };
     const stdout = safeRead(inv.stdoutFile);
-    const parsed = parseClaudeResult(stdout);
+    const parsed = finalResult(stdout);
     const metrics = parsed
       ? { costUsd: parsed.total_cost_usd ?? null, numTurns: parsed.num_turns ?? null, durationMs: parsed.duration_ms ?? noMetrics.durationMs }
       : noMetrics;
     const error = parsed?.is_error ? `claude reported an error: ${capText(parsed.result ?? 'no message')} (log: ${inv.stdoutFile})` : null;
-    return { exitCode: done.code, error, output: parsed?.result ?? stdout, metrics };
+    // The <promise> fallback reads only the final result text, never the raw event stream.
+    const streamed = stdout.trimStart().startsWith('{');
+    return { exitCode: done.code, error, output: parsed?.result ?? (streamed ? '' : stdout), metrics };
   }
 }
 
@@ -114,14 +111,12 @@ function startFailure(file: string, args: string[], done: { code?: string; messa
   return `could not start ${file}: ${capText(code ?? message.split('\n')[0])}`;
 }
 
-function parseClaudeResult(stdout: string): ClaudeResult | null {
-  const text = stdout.trim();
-  if (!text.startsWith('{')) return null;
-  try {
-    return JSON.parse(text) as ClaudeResult;
-  } catch {
-    return null;
-  }
+/** Activity as the agent's stream-json log grows (an agent whose command: prints json never streams). */
+function followActivity(file: string, onActivity: NonNullable<AgentInvocation['onActivity']>): LogTail {
+  const state = newStreamState();
+  return new LogTail(file, (line) => {
+    if (readStreamLine(state, line) && state.activity) onActivity({ text: state.activity, numTurns: state.turns });
+  });
 }
 
 function safeRead(file: string): string {

@@ -7,6 +7,7 @@ import { fingerprint } from '../lua/requests.js';
 import { promiseSignal, readSignal, signalPath, type Signal } from '../signals/signal.js';
 import { capText } from '../text.js';
 import type { AgentMetrics, Execution, Run } from '../types.js';
+import { ActivityRecorder } from './activity-recorder.js';
 import { agentAnswer } from './check-answer.js';
 import { Aborted, type Settled } from './outcome.js';
 import type { EnginePorts } from './ports.js';
@@ -108,6 +109,7 @@ export class AgentStep {
     const base = join(logDir, `${exec.key.replaceAll('/', '-')}.${agent.name}.${how.attempt}`);
     ports.notifier.notify({ type: 'agent_started', key: exec.key, agent: agent.name, sessionId: exec.sessionId!, resumed: how.resume });
     let recording: Promise<unknown> = Promise.resolve();
+    const progress = new ActivityRecorder(ports, run.id, token, exec, agent.name);
     const outcome = await ports.runner.invoke({
       agent, prompt: how.prompt, sessionId: exec.sessionId!, resume: how.resume, cwd: exec.cwd ?? run.workspace,
       env: agentEnv(run, exec, agent, ports.paths.binDir),
@@ -116,8 +118,10 @@ export class AgentStep {
       onSpawn: (pid) => {
         recording = ports.store.setExecutionPid(token, run.id, exec.key, pid, ports.processStart(pid)).then(() => null, (e: unknown) => e);
       },
+      onActivity: (a) => progress.seen(a.text, a.numTurns),
       signal,
     });
+    await progress.stop();
     // A pid write refused (the run was taken over) surfaces here, before anything else is written.
     const refused = await recording;
     if (refused) throw refused;

@@ -13,6 +13,7 @@ export interface Clock {
 /** What the engine tells the outside world while it drives a run (the CLI prints it). */
 export type Notice =
   | { type: 'agent_started'; key: string; agent: string; sessionId: string; resumed: boolean }
+  | { type: 'agent_activity'; key: string; agent: string; text: string; since: number }
   | { type: 'agent_finished'; key: string; agent: string; status: string; text: string | null }
   | { type: 'waiting'; execution: Execution }
   | { type: 'resumed'; key: string; by: string | null }

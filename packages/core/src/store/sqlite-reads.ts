@@ -72,8 +72,8 @@ export class SqliteReads {
     return row ? toExecution(row) : null;
   }
 
-  async listEvents(runId: number) {
-    return (this.stmt.events.all(runId) as Row[]).map(toEvent);
+  async listEvents(runId: number, afterId = 0) {
+    return (this.stmt.events.all(runId, afterId) as Row[]).map(toEvent);
   }
 
   async countLogs(runId: number): Promise<Map<string, number>> {

@@ -23,7 +23,7 @@ const SQL = {
   executions: 'SELECT * FROM executions WHERE run_id = ? ORDER BY seq',
   replayLog: 'SELECT call_key, kind, fingerprint, status, result, delivered FROM executions WHERE run_id = ? ORDER BY seq',
   getExecution: 'SELECT * FROM executions WHERE run_id = ? AND call_key = ?',
-  events: 'SELECT * FROM events WHERE run_id = ? ORDER BY id',
+  events: 'SELECT * FROM events WHERE run_id = ? AND id > ? ORDER BY id',
   logEvents: `SELECT data FROM events WHERE run_id = ? AND type = 'log'`,
   claimRun: `UPDATE runs SET owner_token = @token, owner_host = @host, owner_pid = @pid, owner_pid_start = @pidStart,
       lease_until = @leaseUntil, updated_at = @t

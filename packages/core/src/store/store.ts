@@ -25,7 +25,8 @@ export interface Store {
   /** The run's log as replay reads it, in call order — one lean query. */
   loadReplayLog(runId: number): Promise<ReplayRecord[]>;
   getExecution(runId: number, key: string): Promise<Execution | null>;
-  listEvents(runId: number): Promise<RunEvent[]>;
+  /** The run's audit trail in order (after event `afterId`, when given). */
+  listEvents(runId: number, afterId?: number): Promise<RunEvent[]>;
   /** How many log lines each thread ("" = main) has recorded, so replay does not repeat them. */
   countLogs(runId: number): Promise<Map<string, number>>;
 
