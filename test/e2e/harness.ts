@@ -59,6 +59,9 @@ export interface Step {
   cost?: number;
   turns?: number;
   reply_status?: string;
+  /** stream-json events (a thought, a tool use) and the time between them. */
+  stream?: ({ text: string } | { tool: string; input?: Record<string, unknown> })[];
+  pace_ms?: number;
 }
 export interface Scenario {
   agents?: Record<string, Step[]>;
