@@ -11,6 +11,8 @@ if ! command -v claude >/dev/null 2>&1 && [ -z "${SHOP_CLAUDE_BIN:-}" ]; then
   echo "(claude not found: using the stand-in agents in scripts/claude-standin.mjs)"
 fi
 export SHOP_USER="${SHOP_USER:-demo}"
+# The stand-in streams a few events per step, this far apart, so progress shows.
+export SHOP_STANDIN_PACE_MS="${SHOP_STANDIN_PACE_MS:-250}"
 dir=$(mktemp -d -t shop-demo-XXXXXX)
 cd "$dir"
 echo "\$ cd $dir && shop init"
