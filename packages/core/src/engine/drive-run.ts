@@ -27,6 +27,8 @@ export interface StartInput {
   prompt: string;
   workspace: string;
   actor: string;
+  /** math.random's seed (random when not given; shop test fixes it). */
+  seed?: number;
 }
 
 /** Records a new run owned by this driver; drive it with `driveRun(…, owner)`. */
@@ -34,7 +36,7 @@ export async function createRun(ports: EnginePorts, input: StartInput): Promise<
   const token = ports.newToken();
   const source = ports.readWorkflow(input.workflowPath);
   const run = await ports.store.createRun({
-    ...input, branch: null, seed: randomInt(2 ** 31), workflowHash: canonicalHash(source), owner: ownerRecord(ports, token),
+    ...input, branch: null, seed: input.seed ?? randomInt(2 ** 31), workflowHash: canonicalHash(source), owner: ownerRecord(ports, token),
   });
   return { run, owner: Ownership.adopt(ports, run.id, token) };
 }
