@@ -70,6 +70,9 @@ export function printOutcome(runId: number, outcome: DriveOutcome, out: (line: s
     case 'lost':
       err(`shop: run ${runId} was taken over by another driver while this one was not running (its lease ran out); this one stopped without writing; see: shop status ${runId}`);
       return ExitCode.conflict;
+    case 'replayed':
+      out(`run ${runId}: its log replays against the workflow`);
+      return ExitCode.ok;
   }
 }
 

@@ -91,6 +91,8 @@ function outcomeLine(run: Run, o: DriveOutcome): string {
       return `${name}: its agents were stopped; it stays resumable`;
     case 'lost':
       return `${name}: another driver took it over`;
+    case 'replayed':
+      return `${name}: replayed`;
   }
 }
 

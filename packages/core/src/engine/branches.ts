@@ -15,6 +15,8 @@ export interface BranchDeps {
   tasks: LiveTasks;
   /** Waiting calls due a look for their answer; cancelled ones leave it. */
   toPoll: Set<string>;
+  /** A dry replay: nothing written. */
+  dry: boolean;
 }
 
 /**
@@ -71,7 +73,7 @@ export class Branches {
     threads.deferred = threads.deferred.filter((d) => !inside(d.path));
     for (const key of toPoll) if (inside(key)) toPoll.delete(key);
     const keys = [...(await tasks.abort(paths)), ...tasks.dropWaiting(paths)];
-    if (keys.length) await this.d.ports.store.cancelExecutions(this.d.token, this.d.run.id, keys, reason);
+    if (keys.length && !this.d.dry) await this.d.ports.store.cancelExecutions(this.d.token, this.d.run.id, keys, reason);
   }
 
   private resumeParent(g: ParallelGroup, input: ResumeWith) {

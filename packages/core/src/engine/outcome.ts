@@ -10,7 +10,9 @@ export type DriveOutcome =
   /** Ctrl-C or SIGTERM: the run is left for `shop resume`. */
   | { status: 'interrupted' }
   /** Another driver took the run over while this one was not running; nothing more was written. */
-  | { status: 'lost' };
+  | { status: 'lost' }
+  /** A dry replay (shop replay) reached the end of the log: the workflow still fits the run. */
+  | { status: 'replayed' };
 
 /** What a live call came to: a value handed to Lua in delivery order, or a wait for a person. */
 export type Settled =

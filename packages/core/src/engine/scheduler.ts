@@ -38,6 +38,8 @@ export interface SchedulerDeps {
   interrupt?: AbortSignal;
   /** Agents and commands across all the runs of this process (shop watch --max-parallel). */
   sharedSlots?: Slots;
+  /** A dry replay (shop replay): the log is replayed against the workflow, nothing is written or started. */
+  dry?: boolean;
   checkIn(): Promise<CheckIn>;
 }
 
@@ -70,7 +72,7 @@ export class Scheduler {
       ports, run, token, config: () => this.host.settings, statusWhenWaiting: (key) => this.statusWhenWaiting(key),
       timersFor: (ask) => askTimers(this.host.settings, ask, ports.clock.now()),
     });
-    this.branches = new Branches({ ports, run, token, log, threads: this.threads, tasks: this.tasks, toPoll: this.toPoll });
+    this.branches = new Branches({ ports, run, token, log, threads: this.threads, tasks: this.tasks, toPoll: this.toPoll, dry: deps.dry ?? false });
   }
 
   /** Drives until the run ends or waits; after a wait it may be called again to go on. */
@@ -181,6 +183,7 @@ export class Scheduler {
   private async endReplay(): Promise<void> {
     const missing = this.threads.overdue(this.deps.log) ?? this.deps.log.firstUnreached();
     if (missing) return this.mismatch(unreached(missing, 'does not reach it: it waits elsewhere'));
+    if (this.deps.dry) return void (this.outcome = { status: 'replayed' });
     this.threads.phase = 'live';
     for (const d of this.threads.deferred.splice(0)) await d.start();
   }
@@ -322,6 +325,10 @@ export class Scheduler {
     const { log, ports, run, token } = this.deps;
     const skipped = opts.checked ? undefined : (this.threads.overdue(log) ?? log.firstUnreached());
     if (skipped) return this.mismatch(unreached(skipped, `${end.status === 'completed' ? 'returns' : 'ends'} before reaching it`));
+    if (this.deps.dry) {
+      this.outcome = end.status === 'failed' ? { status: 'failed', reason: capText(end.reason ?? 'failed', 1000), exitCode: opts.exitCode ?? 1 } : { status: 'replayed' };
+      return;
+    }
     await this.tasks.abort();
     // A reason may quote the script's own text (error(…), stuck(…)): one line, capped.
     if (end.reason) end = { ...end, reason: capText(end.reason, 1000) };
@@ -348,6 +355,7 @@ export class Scheduler {
   private async flushLogs() {
     const { logs } = this.host;
     if (!logs.length) return;
+    if (this.deps.dry) return void logs.splice(0);
     const { ports, run, token } = this.deps;
     for (const { message, thread } of logs.splice(0)) {
       ports.notifier.notify({ type: 'log', message, key: thread });

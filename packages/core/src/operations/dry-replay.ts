@@ -1,0 +1,34 @@
+import { mustGetRun } from '../engine/drive-run.js';
+import type { EnginePorts } from '../engine/ports.js';
+import { ReplayLog } from '../engine/replay-log.js';
+import { Scheduler } from '../engine/scheduler.js';
+import type { Run } from '../types.js';
+
+export interface ReplayCheck {
+  run: Run;
+  compatible: boolean;
+  /** Why not: the non-determinism (key, recorded call, new call), or the error the replay met. */
+  problem: string | null;
+}
+
+/**
+ * `shop replay`: replays a run's log against a workflow file (its own, or `source`) without
+ * touching the world or the store — no agent, no command, no write — and says whether the
+ * workflow still fits the run, before anyone resumes it under a changed workflow.
+ */
+export async function dryReplay(ports: EnginePorts, runId: number, source?: string): Promise<ReplayCheck> {
+  const run = await mustGetRun(ports, runId);
+  const scheduler = new Scheduler({
+    ports: source === undefined ? ports : { ...ports, readWorkflow: () => source },
+    run, token: '', wait: false, dry: true,
+    log: new ReplayLog(await ports.store.loadReplayLog(runId)),
+    logCounts: await ports.store.countLogs(runId),
+    checkIn: async () => ({ kind: 'ok' }),
+  });
+  try {
+    const outcome = await scheduler.drive();
+    return outcome.status === 'failed' ? { run, compatible: false, problem: outcome.reason } : { run, compatible: true, problem: null };
+  } finally {
+    await scheduler.close();
+  }
+}
