@@ -33,7 +33,9 @@ function report(e: unknown): number {
 }
 
 export async function main(argv: string[]): Promise<void> {
-  const [name, ...rest] = argv;
+  const [given, ...rest] = argv;
+  // Bare `shop` on a terminal opens the run browser; on a pipe it prints the help.
+  const name = given ?? (process.stdin.isTTY && process.stdout.isTTY ? 'tui' : undefined);
   let code: number;
   // A reader that goes away (shop run … | head -1) must not kill the command mid-way with a
   // stack trace, leaving a run interrupted: the output is lost, the command goes on.

@@ -116,6 +116,14 @@ waits). --json: a JSON object per line. SIGTERM or Ctrl-C: the agents of runs be
     options: { 'max-parallel': { type: 'string' }, ...json },
     load: () => import('./commands/watch.js'),
   },
+  tui: {
+    usage: 'shop tui [--by NAME]',
+    summary: 'browse runs in a terminal UI: the inbox, details and logs; continue, approve, reject, stop (also bare `shop` on a terminal)',
+    details: `Answers given here are recorded as from NAME (else SHOP_USER, git user.name, the OS user). When no live
+process holds the run, it resumes in the background (shop resume, output in .shop/runs/<id>/tui-resume.log).`,
+    options: by,
+    load: () => import('./commands/tui.js'),
+  },
   report: {
     usage: 'shop report <STATUS> [--summary S] [--reason R] [--awaiting KIND] [--field k=v …]',
     summary: "(agent side) write this step's signal",

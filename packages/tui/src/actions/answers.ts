@@ -1,0 +1,30 @@
+import type { AnswerInput } from '@shop/core/decisions/build-answer';
+import { describeOwner } from '@shop/core/engine/ownership';
+import { recordAnswer, takeSessionAnswer } from '@shop/core/operations/answer';
+import type { Execution, RunOwner } from '@shop/core/types';
+import type { TuiDeps } from '../deps.js';
+
+type AnswerDeps = Pick<TuiDeps, 'ports' | 'responder' | 'resumeInBackground'>;
+
+/** Records an answer to a waiting call through the core operation, then sees the run resumed. */
+export async function answerCall(deps: AnswerDeps, exec: Execution, input: AnswerInput): Promise<string> {
+  const { fields, handedTo } = await recordAnswer(deps.ports, exec, input, 'tui', deps.responder);
+  const what = fields.decisions
+    ? `decisions ${JSON.stringify(Object.fromEntries(Object.entries(fields.decisions).map(([k, v]) => [k, v.value])))}`
+    : (fields.verdict ?? fields.status);
+  return `run ${exec.runId} call ${exec.key}: answered ${what} by ${deps.responder}; ${afterAnswer(deps, exec.runId, handedTo)}`;
+}
+
+/** After a person talked to the agent in its own session: its new signal is the answer, if it reported anew. */
+export async function sessionAnswer(deps: AnswerDeps, exec: Execution): Promise<{ text: string; answered: boolean }> {
+  const taken = await takeSessionAnswer(deps.ports, exec, deps.responder);
+  if (!taken) return { text: `run ${exec.runId} still waits: ${exec.agent} has not reported a new status (c opens its session again)`, answered: false };
+  return { text: `${exec.agent} reported ${taken.status}; ${afterAnswer(deps, exec.runId, taken.handedTo)}`, answered: true };
+}
+
+/** A live owner takes the answer in itself; otherwise the run resumes in the background, not tied to this process. */
+function afterAnswer(deps: AnswerDeps, runId: number, handedTo: RunOwner | null): string {
+  if (handedTo) return `${describeOwner(handedTo, deps.ports.self)} drives run ${runId} and picks the answer up`;
+  const { log } = deps.resumeInBackground(runId);
+  return `run ${runId} resumes in the background (log: ${log})`;
+}

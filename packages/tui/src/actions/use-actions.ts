@@ -1,0 +1,114 @@
+import { buildAnswer, type AnswerInput } from '@shop/core/decisions/build-answer';
+import { callDecisions } from '@shop/core/decisions/call-decisions';
+import { ConflictError, ShopError, UsageError } from '@shop/core/errors';
+import { stopRun } from '@shop/core/operations/stop-run';
+import { hasEnded, type Execution, type Run, type Verdict } from '@shop/core/types';
+import type { Browser } from '../app/use-browser.js';
+import type { AttachedCommand, TuiDeps } from '../deps.js';
+import { askerName } from '../format/run-row.js';
+import { oneLine } from '../format/time.js';
+import type { Status } from '../hooks/use-status.js';
+import type { Command } from '../keys/bindings.js';
+import { answerCall, sessionAnswer } from './answers.js';
+import { claudeCommand, editorCommand } from './commands.js';
+import { waitingCall, type Target } from './targets.js';
+
+type HandOver = <T>(job: () => Promise<T>) => Promise<T>;
+
+/** A problem the person can fix shows where they typed; anything else is the app's own error. */
+function problem(check: () => unknown): string | null {
+  try {
+    check();
+    return null;
+  } catch (e) {
+    if (e instanceof ShopError) return e.message;
+    throw e;
+  }
+}
+
+/**
+ * The actions, through the core operations. Each failure lands in the status line; the
+ * app goes on. Answers are checked before anything is recorded, and shown where typed.
+ */
+export function useActions(deps: TuiDeps, status: Status, browser: Browser, handOver: HandOver) {
+  const { ports } = deps;
+  const run = (work: Promise<string | void>) => work.then((text) => void (text && status.say(text, 'success')), status.fail);
+
+  const ask = (title: string, label: string, check: (text: string) => unknown, act: (text: string) => Promise<string>) => {
+    browser.setOverlay({
+      kind: 'prompt', title, label,
+      submit(text) {
+        const error = problem(() => check(text));
+        if (error) return error;
+        browser.setOverlay(null);
+        status.say(`${title}…`);
+        void run(act(text));
+        return null;
+      },
+    });
+  };
+
+  const answerPrompt = (exec: Execution, verdict: Verdict) => {
+    const needsWords = problem(() => buildAnswer(exec, { verdict, message: null })) !== null;
+    const label = `${verdict === 'approved' ? 'Message' : 'Feedback'} (${needsWords ? 'required' : 'optional'})`;
+    const title = `${verdict === 'approved' ? 'Approve' : 'Reject'} run ${exec.runId} call ${exec.key} — ${askerName(exec)} asks: ${oneLine(exec.waitingFor)}`;
+    ask(title, label, (text) => buildAnswer(exec, { verdict, message: text }), (text) => answerCall(deps, exec, { verdict, message: text }));
+  };
+
+  const attached = async (cmd: AttachedCommand, title: string, lines: string[]) => {
+    browser.setOverlay({ kind: 'handoff', title, lines });
+    try {
+      const result = await handOver(() => deps.runAttached(cmd));
+      if (result.error) throw new UsageError(`could not open ${cmd.command}: ${result.error}`);
+      return result.code;
+    } finally {
+      browser.setOverlay(null);
+    }
+  };
+
+  const openSession = async (r: Run, exec: Execution) => {
+    const cmd = claudeCommand(deps, r, exec);
+    await attached(cmd, `Continue run ${r.id}`, [
+      `Opening Claude session for: ${exec.agent}`, `Reason: ${oneLine(exec.waitingFor)}`, '',
+      'The Claude Code TUI will open in this terminal.', 'When done, exit Claude to return to Shop.',
+    ]).catch((e: unknown) => {
+      throw e instanceof UsageError && !deps.env.SHOP_CLAUDE_BIN ? new UsageError(`${e.message} (install Claude Code or set SHOP_CLAUDE_BIN)`) : e;
+    });
+    const { text, answered } = await sessionAnswer(deps, exec);
+    status.say(text, answered ? 'success' : 'info');
+  };
+
+  const perform = async (command: Command, target: Target): Promise<string | void> => {
+    if (command === 'stop' || command === 'editor') {
+      const r = await ports.store.getRun(target.runId);
+      if (!r) throw new ConflictError(`run ${target.runId} is gone`);
+      if (command === 'editor') {
+        const cmd = editorCommand(deps.env, r);
+        const code = await attached(cmd, `Open run ${r.id}'s workspace`, [`${cmd.command} ${cmd.args.join(' ')}`, 'Shop comes back when the editor exits.']);
+        return `back from ${cmd.command}${code ? ` (exit ${code})` : ''}`;
+      }
+      if (hasEnded(r)) throw new ConflictError(`run ${r.id} has already ended (${r.status})`);
+      return ask(`Stop run ${r.id}`, 'Reason', () => null, async (text) => {
+        const { run: ended } = await stopRun(ports, r.id, text.trim() || `stopped by ${deps.responder}`, deps.responder);
+        return ended.status === 'stuck' ? `run ${r.id} stopped: stuck — ${ended.reason ?? ''}` : `run ${r.id} ended ${ended.status} before the stop took effect`;
+      });
+    }
+    const { run: r, exec } = await waitingCall(ports.store, target);
+    const decisions = exec.kind === 'pause' ? callDecisions(exec) : [];
+    if (command === 'continue' && exec.kind !== 'pause') return openSession(r, exec);
+    if (command === 'continue' || (command === 'approve' && decisions.length)) return browser.setOverlay({ kind: 'form', run: r, exec, approving: command === 'approve' });
+    if (command === 'approve' || command === 'reject') return answerPrompt(exec, command === 'approve' ? 'approved' : 'rejected');
+  };
+
+  return {
+    /** Settles once the action has done what it does at once (opened its prompt or form, or failed). */
+    perform: (command: Command, target: Target): Promise<void> => run(perform(command, target)),
+    /** A form's answers, already checked: recorded, then the run resumes. */
+    submit(exec: Execution, input: AnswerInput) {
+      browser.setOverlay(null);
+      status.say(`answering run ${exec.runId} call ${exec.key}…`);
+      void run(answerCall(deps, exec, input));
+    },
+  };
+}
+export type Actions = ReturnType<typeof useActions>;

@@ -1,0 +1,76 @@
+import { liveOwner } from '@shop/core/engine/ownership';
+import type { EnginePorts } from '@shop/core/engine/ports';
+import type { RunWithWaiting } from '@shop/core/store/store';
+
+/**
+ * A writer takes its time after reading the clock (its transaction commits a little later),
+ * so each look goes back this far behind the newest change already seen.
+ */
+const MARGIN_MS = 2_000;
+
+/**
+ * Every run, kept current by reading only the runs changed since the last look (runs are
+ * touched on every change and indexed on updated_at), newest first.
+ */
+export class RunCache {
+  private readonly byId = new Map<number, RunWithWaiting>();
+  private newest = -Infinity;
+  private loaded = false;
+  private sorted: RunWithWaiting[] = [];
+  /** Runs whose expired lease was read again and found unchanged: their driver is gone. */
+  private readonly gone = new Map<number, number>();
+  /** Goes up whenever a run changed. */
+  version = 0;
+
+  constructor(private readonly ports: Pick<EnginePorts, 'store' | 'self' | 'processAlive' | 'clock'>) {}
+
+  get runs(): readonly RunWithWaiting[] {
+    return this.sorted;
+  }
+
+  get(id: number): RunWithWaiting | undefined {
+    return this.byId.get(id);
+  }
+
+  /** One look at the store; true when something changed. */
+  async refresh(): Promise<boolean> {
+    const rows = await this.ports.store.listRuns(this.loaded ? { changedSince: this.newest - MARGIN_MS } : {});
+    this.loaded = true;
+    let changed = false;
+    for (const run of rows) {
+      if (!same(this.byId.get(run.id), run)) {
+        this.byId.set(run.id, run);
+        changed = true;
+      }
+      this.newest = Math.max(this.newest, run.updatedAt);
+    }
+    if (await this.renewLeases()) changed = true;
+    if (changed) {
+      this.sorted = [...this.byId.values()].sort((a, b) => b.id - a.id);
+      this.version++;
+    }
+    return changed;
+  }
+
+  /**
+   * A driver renews its lease without touching the run, so a run whose lease looks expired
+   * here is read again before it is shown as interrupted — once: a new owner touches the run.
+   */
+  private async renewLeases(): Promise<boolean> {
+    let changed = false;
+    for (const run of this.byId.values()) {
+      if (run.status !== 'running' || !run.owner || this.gone.get(run.id) === run.owner.leaseUntil || liveOwner(this.ports, run)) continue;
+      const fresh = await this.ports.store.getRun(run.id);
+      if (fresh && fresh.owner?.leaseUntil !== run.owner.leaseUntil) {
+        this.byId.set(run.id, { ...run, ...fresh });
+        changed = true;
+      } else this.gone.set(run.id, run.owner.leaseUntil);
+    }
+    return changed;
+  }
+}
+
+function same(a: RunWithWaiting | undefined, b: RunWithWaiting): boolean {
+  return !!a && a.updatedAt === b.updatedAt && a.status === b.status && a.costUsd === b.costUsd && a.owner?.leaseUntil === b.owner?.leaseUntil
+    && a.waiting?.updatedAt === b.waiting?.updatedAt && a.running?.updatedAt === b.running?.updatedAt;
+}

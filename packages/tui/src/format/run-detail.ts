@@ -1,0 +1,52 @@
+import type { RunView } from '@shop/core/operations/run-view';
+import type { Execution, RunEvent } from '@shop/core/types';
+import { askerName } from './run-row.js';
+import { callName } from './exec-tree.js';
+import { age, duration, oneLine, resultText, usd } from './time.js';
+
+/** The status in words: "waiting for a person · 2 asks", "interrupted: its driver is gone". */
+export function statusText(view: RunView, status: string): string {
+  if (status === 'waiting_human') return `waiting for a person${view.waitingAll.length > 1 ? ` · ${view.waitingAll.length} asks` : ''}`;
+  if (status === 'interrupted') return `interrupted: its driver is gone (shop resume ${view.run.id} takes it over)`;
+  if (status === 'running' && view.run.stop) return `running · stop requested by ${view.run.stop.by}: ${oneLine(view.run.stop.reason)}`;
+  return status;
+}
+
+/** Why it stands where it stands: what it waits for, what its agent does, why it ended. */
+export function reasonLine(view: RunView): { label: string; text: string } | null {
+  const { run, waiting } = view;
+  if (waiting) return { label: 'Reason', text: `${askerName(waiting)} asks (${waiting.awaiting ?? 'input'}): ${oneLine(waiting.waitingFor)}` };
+  const busy = view.executions.filter((e) => e.status === 'running' && (e.kind === 'run' || e.kind === 'sh')).at(-1);
+  if (run.status === 'running' && busy) return { label: 'Activity', text: `${callName(busy)}: ${oneLine(busy.activity ?? busy.prompt) || 'working…'}` };
+  if (run.reason) return { label: 'Reason', text: oneLine(run.reason) };
+  if (run.status === 'completed' && run.result != null) return { label: 'Result', text: resultText(run.result) };
+  return null;
+}
+
+/** "Waiting: 10m 3s · Cost: $0.40 · Age: 1h · Workspace: /w". */
+export function factsLine(view: RunView, now: number): string {
+  const oldest = view.waitingAll.reduce<number | null>((t, e) => (t === null || e.updatedAt < t ? e.updatedAt : t), null);
+  return [
+    oldest !== null ? `Waiting: ${duration(now - oldest)}` : '',
+    `Cost: ${usd(view.cost)}`,
+    `Age: ${age(now - view.run.createdAt)}`,
+    `Workspace: ${view.run.workspace}`,
+  ].filter(Boolean).join(' · ');
+}
+
+/** How long a call took, or has been running or waiting. */
+export function callTime(exec: Execution, now: number): string {
+  if (exec.status === 'waiting_human') return `waiting (${age(now - exec.updatedAt)})`;
+  if (exec.status === 'running') return `running ${duration(now - (exec.attemptAt ?? exec.startedAt))}`;
+  return duration((exec.finishedAt ?? exec.updatedAt) - exec.startedAt);
+}
+
+/** One audit-trail entry: "3m ago  human_answered [2] by ann (tui): approved". */
+export function eventLine(e: RunEvent, now: number): string {
+  const d = e.data ?? {};
+  const said = ['verdict', 'status', 'message', 'waiting_for', 'reason', 'error', 'summary']
+    .map((k) => d[k])
+    .filter((v) => typeof v === 'string' && v)
+    .map((v) => oneLine(v as string));
+  return `${age(now - e.at).padStart(3)} ago  ${e.type}${e.key ? ` [${e.key}]` : ''} by ${e.actor} (${e.channel})${said.length ? `: ${said.join(' — ')}` : ''}`;
+}

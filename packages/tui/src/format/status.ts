@@ -1,0 +1,24 @@
+import type { ExecutionStatus } from '@shop/core/types';
+
+/** What a status means to a person: its colour is picked by the theme from this tone. */
+export type Tone = 'active' | 'attention' | 'success' | 'error' | 'warning' | 'muted';
+
+export interface StatusLook {
+  icon: string;
+  word: string;
+  tone: Tone;
+}
+
+/** A run as displayStatus() names it: running, interrupted, waiting_human, completed, stuck, failed. */
+const RUN: Record<string, StatusLook> = {
+  running: { icon: '●', word: 'running', tone: 'active' },
+  waiting_human: { icon: '⏸', word: 'waiting', tone: 'attention' },
+  completed: { icon: '✓', word: 'completed', tone: 'success' },
+  failed: { icon: '✗', word: 'failed', tone: 'error' },
+  stuck: { icon: '■', word: 'stuck', tone: 'warning' },
+  interrupted: { icon: '⚠', word: 'interrupted', tone: 'warning' },
+};
+
+export const runLook = (status: string): StatusLook => RUN[status] ?? { icon: '?', word: status, tone: 'muted' };
+
+export const execLook = (status: ExecutionStatus): StatusLook => runLook(status);

@@ -1,0 +1,39 @@
+import { Box, Text } from 'ink';
+import { Cell } from '../../components/Cell.js';
+import { callName, callSummary, type TreeRow } from '../../format/exec-tree.js';
+import { callTime } from '../../format/run-detail.js';
+import { execLook } from '../../format/status.js';
+import { usd } from '../../format/time.js';
+import { useTheme } from '../../theme.js';
+
+/** "#1 architect ✓ 2m 15s": one call, branches indented under their parallel. */
+function ExecutionRow({ row, selected, now }: { row: TreeRow; selected: boolean; now: number }) {
+  const theme = useTheme();
+  const { exec, depth } = row;
+  const look = execLook(exec.status);
+  return (
+    <Box>
+      <Text color={theme.tone('accent')}>{selected ? '› ' : '  '}</Text>
+      <Cell width={28}>{`${'  '.repeat(depth)}#${exec.key} ${callName(exec)}`}</Cell>
+      <Cell width={16} color={theme.tone(look.tone)}>{`${look.icon} ${callTime(exec, now)}`}</Cell>
+      <Cell width={7} right>{usd(exec.costUsd)}</Cell>
+      <Cell grow color={theme.tone('muted')}>{callSummary(exec)}</Cell>
+    </Box>
+  );
+}
+
+/** The window of a run's calls, in tree order. */
+export function ExecutionRows({ rows, start, cursor, height, count, now }: {
+  rows: TreeRow[]; start: number; cursor: number; height: number; count: number; now: number;
+}) {
+  const theme = useTheme();
+  return (
+    <Box flexDirection="column">
+      <Text bold={theme.colors}>{`Executions${count > height ? ` (${cursor + 1}/${count})` : ''}`}</Text>
+      <Box flexDirection="column" height={height}>
+        {count === 0 ? <Text color={theme.tone('muted')}>  no calls yet</Text> : null}
+        {rows.map((row, i) => <ExecutionRow key={row.exec.key} row={row} selected={start + i === cursor} now={now} />)}
+      </Box>
+    </Box>
+  );
+}

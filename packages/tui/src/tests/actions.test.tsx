@@ -1,0 +1,127 @@
+import { writeSignal } from '@shop/core/signals/signal';
+import { afterEach, describe, expect, it } from 'vitest';
+import { KEYS, renderTui } from '../test-utils/render.js';
+import { testWorld, type TestWorld } from '../test-utils/world.js';
+
+let w: TestWorld;
+afterEach(() => w?.dispose());
+
+const status = (lines: string[]) => lines.slice(-3, -1).join(' ').trim();
+const row = (lines: string[], id: number) => lines.find((l) => l.startsWith(`› ${id} `) || l.startsWith(`  ${id} `)) ?? '';
+
+describe('continue: the agent’s own Claude session', () => {
+  it('hands the terminal to claude --resume in the session’s directory; when the agent reported anew the run resumes', async () => {
+    w = testWorld({ coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }, { status: 'DONE', summary: 'used postgres' }] });
+    const id = await w.run('return run("coder").summary');
+    const t = renderTui(w, {
+      env: { SHOP_CLAUDE_BIN: '/bin/claude-standin', PATH: '/usr/bin' },
+      // The person talks it through; the agent reports DONE from its shell.
+      runAttached: async (cmd) => (writeSignal(cmd.env.SHOP_SIGNAL_FILE!, { status: 'DONE', summary: 'use postgres' }), { code: 0, error: null }),
+      onResume: (runId) => void w.drive(runId),
+    });
+    await t.ready();
+    await t.press('c');
+    await t.until(() => expect(row(t.lines(), id)).toMatch(/✓ completed +- +use postgres/));
+    expect(t.attached).toEqual([{
+      command: '/bin/claude-standin', args: ['--resume', 'session-1'], cwd: w.dir,
+      env: expect.objectContaining({
+        SHOP_RUN_ID: String(id), SHOP_CALL: '1', SHOP_AGENT: 'coder', SHOP_SESSION_ID: 'session-1', SHOP_SIGNAL_FILE: expect.stringMatching(/signals\/1\.1\.coder\.json$/),
+      }),
+    }]);
+    expect(status(t.lines())).toBe(`coder reported DONE; run ${id} resumes in the background (log: .shop/runs/${id}/tui-resume.log)`);
+    expect((await w.store.listEvents(id)).find((e) => e.type === 'human_answered')).toMatchObject({ actor: 'ann', channel: 'continue', data: { via: 'session', status: 'DONE' } });
+  });
+
+  it('says the run still waits when the agent did not report, and shows why claude could not start', async () => {
+    w = testWorld({ coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }] });
+    const id = await w.run('run("coder")');
+    let fail = false;
+    const t = renderTui(w, { runAttached: async () => (fail ? { code: null, error: 'ENOENT' } : { code: 0, error: null }) });
+    await t.ready();
+    await t.press('c');
+    await t.until(() => expect(status(t.lines())).toBe(`run ${id} still waits: coder has not reported a new status (c opens its session again)`));
+    fail = true;
+    await t.press('c');
+    await t.until(() => expect(status(t.lines())).toBe('✗ could not open claude: ENOENT (install Claude Code or set SHOP_CLAUDE_BIN)'));
+    expect(t.resumed).toEqual([]);
+  });
+});
+
+describe('approve, reject, stop, open the editor', () => {
+  it('A approves with a message typed in; R asks for the feedback the verdict needs, inline, recording nothing without it', async () => {
+    w = testWorld({ reviewer: [{ status: 'NEEDS_HUMAN', reason: 'Ship it?', awaiting: 'review' }] });
+    const first = await w.run('return run("reviewer").status');
+    const second = await w.run('return run("reviewer").status');
+    const t = renderTui(w, { rows: 12 });
+    await t.ready();
+    await t.press('R');
+    await t.until(() => expect(t.lines()[0]).toBe(`Reject run ${second} call 1 — reviewer asks: Ship it?`));
+    expect(t.lines()[1]).toBe('Feedback (required): ▏');
+    await t.press(KEYS.enter);
+    await t.until(() => expect(t.lines()[2]).toBe(`✗ rejecting sends reviewer back to work: say what to change, e.g. shop reject ${second} "…"`));
+    expect(await w.store.listAnswers(second)).toEqual([]);
+    await t.press(KEYS.esc, 'j', 'A');
+    await t.until(() => expect(t.lines()[0]).toBe(`Approve run ${first} call 1 — reviewer asks: Ship it?`));
+    await t.press(...'lgtm', KEYS.enter);
+    await t.until(() => expect(status(t.lines())).toBe(`run ${first} call 1: answered approved by ann; run ${first} resumes in the background (log: .shop/runs/${first}/tui-resume.log)`));
+    expect(await w.store.listAnswers(first)).toMatchObject([{ verdict: 'approved', message: 'lgtm', channel: 'tui', responder: 'ann' }]);
+    expect(t.resumed).toEqual([first]);
+  });
+
+  it('keys typed at once count one by one, in order: the approval goes to the run the cursor reached', async () => {
+    w = testWorld({ reviewer: [{ status: 'NEEDS_HUMAN', reason: 'Ship it?', awaiting: 'review' }] });
+    const [a, b, c] = [await w.run('run("reviewer")'), await w.run('run("reviewer")'), await w.run('run("reviewer")')];
+    const t = renderTui(w);
+    await t.ready();
+    // What follows A goes to the prompt A opened.
+    t.stdin.write('jjAfine');
+    await t.until(() => expect(t.lines()[0]).toBe(`Approve run ${a} call 1 — reviewer asks: Ship it?`));
+    await t.until(() => expect(t.lines()[1]).toBe('Message (optional): fine▏'));
+    // In a text field text that comes at once is one edit; an Enter with it still sends.
+    t.stdin.write(' by me!\x7f\r');
+    await t.until(() => expect(status(t.lines())).toMatch(new RegExp(`^run ${a} call 1: answered approved by ann`)));
+    expect(await w.store.listAnswers(a)).toMatchObject([{ verdict: 'approved', message: 'fine by me' }]);
+    expect([await w.store.listAnswers(b), await w.store.listAnswers(c)]).toEqual([[], []]);
+  });
+
+  it('leaves the answer to a live owner that holds the run, and says so', async () => {
+    w = testWorld({ coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }] });
+    const id = await w.run('run("coder")');
+    await w.store.claimRun(id, { token: 'watcher', host: 'test-host', pid: 4242, pidStart: null, leaseUntil: w.world.clock.t + 60_000 }, null);
+    const t = renderTui(w);
+    await t.ready();
+    await t.press('A', ...'postgres', KEYS.enter);
+    await t.until(() => expect(status(t.lines())).toBe(`run ${id} call 1: answered approved by ann; process 4242 drives run ${id} and picks the answer up`));
+    expect(t.resumed).toEqual([]);
+  });
+
+  it('s stops a run with a reason; o opens $VISUAL on the workspace', async () => {
+    w = testWorld({ coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }] });
+    const id = await w.run('run("coder")');
+    const t = renderTui(w, { env: { VISUAL: 'vim -n' }, runAttached: async () => ({ code: 3, error: null }) });
+    await t.ready();
+    await t.press('o');
+    await t.until(() => expect(status(t.lines())).toBe('back from vim (exit 3)'));
+    expect(t.attached).toMatchObject([{ command: 'vim', args: ['-n', w.dir], cwd: w.dir }]);
+    await t.press('s');
+    await t.until(() => expect(t.lines()[0]).toBe(`Stop run ${id}`));
+    await t.press(...'not needed', KEYS.enter);
+    await t.until(() => expect(row(t.lines(), id)).toMatch(/■ stuck +- +not needed/));
+    expect(status(t.lines())).toBe(`run ${id} stopped: stuck — not needed`);
+  });
+
+  it('a failed action shows in the status line and the app goes on', async () => {
+    w = testWorld();
+    const id = await w.run('return "ok"');
+    const t = renderTui(w, { env: {} });
+    await t.ready();
+    await t.press('c');
+    await t.until(() => expect(status(t.lines())).toBe(`✗ run ${id} is not waiting for a person (it is completed)`));
+    await t.press('o');
+    await t.until(() => expect(status(t.lines())).toBe('✗ set $VISUAL or $EDITOR to open the workspace (e.g. export EDITOR=vim)'));
+    await t.press('s');
+    await t.until(() => expect(status(t.lines())).toBe(`✗ run ${id} has already ended (completed)`));
+    await t.press(KEYS.enter);
+    await t.until(() => expect(t.lines()[0]).toBe(`Run ${id}: flow — the task`));
+  });
+});

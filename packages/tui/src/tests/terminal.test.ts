@@ -1,0 +1,89 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeProject, runId, shopBin, until } from '../../../../test/e2e/harness.js';
+import { Tmux } from '../test-utils/tmux.js';
+
+const shop = (args: string) => `'${process.execPath}' '${shopBin}' ${args}`;
+
+/** The built `shop` in a real terminal (tmux), with the stand-in claude. */
+describe('shop tui in a real terminal', () => {
+  it("hands the terminal to the agent's Claude session and takes it back intact; the run resumes in the background", async () => {
+    const p = makeProject();
+    p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }, { status: 'DONE', summary: 'fixed' }] } });
+    const id = runId(p.shop(['run', 'bugfix', 'x']));
+    const term = new Tmux(p, shop('tui'));
+    try {
+      await term.waitFor(new RegExp(`› ${id} +bugfix +⏸ waiting +coder +Which database\\?`));
+      term.keys('c');
+      const chat = await term.waitFor(/^> ?$/m);
+      expect(chat).toContain('Claude Code (stand-in) — resumed session');
+      term.type('use postgres');
+      await term.waitFor('reported DONE');
+      term.type('/exit');
+      const back = await term.waitFor(`coder reported DONE; run ${id} resumes in the background`);
+      expect(back.split('\n')[0]).toMatch(/^Shop runs — 1 run/);
+      expect(back).not.toContain('Claude Code (stand-in)');
+      // The list follows the run, resumed by a `shop resume` that is not this process.
+      await term.waitFor(new RegExp(`› ${id} +bugfix +✓ completed`));
+      // The TUI has the keys again.
+      term.keys('?');
+      await term.waitFor('any key closes this');
+      // Esc then q at once would read as Alt+q: let the Esc land first, as a person would.
+      term.keys('Escape');
+      await until('help closed', () => !term.screen().includes('any key closes this'));
+      term.keys('q');
+      expect(await term.waitFor('[exit ')).toContain('[exit 0]');
+    } finally {
+      term.kill();
+    }
+    expect(existsSync(join(p.dir, '.shop', 'runs', String(id), 'tui-resume.log'))).toBe(true);
+    expect(p.status(id).status).toBe('completed');
+    const chats = p.invocations().filter((i) => i.mode !== 'print');
+    expect(chats[0]).toMatchObject({ mode: 'interactive', agent: 'coder', call: '1', run: String(id), cwd: p.dir });
+  });
+
+  it('approves and stops with text typed in; a run answered from another terminal shows without a keypress', async () => {
+    const p = makeProject();
+    p.write('workflows/gate.lua', 'function workflow(p) local r = pause("Ship " .. p .. "?") return r.status .. ":" .. (r.message or "") end\n');
+    const [a, b, c] = ['one', 'two', 'three'].map((what) => runId(p.shop(['run', 'gate', what])));
+    const term = new Tmux(p, shop('tui'));
+    try {
+      await term.waitFor(new RegExp(`› ${c} +gate +⏸ waiting`));
+      // Newest first: c is selected; j moves to b, then to a.
+      term.keys('j', 'j', 'A');
+      await term.waitFor(`Approve run ${a}`);
+      term.type('looks good');
+      await term.waitFor(new RegExp(`${a} +gate +✓ completed`));
+      expect(p.status(a)).toMatchObject({ status: 'completed', result: 'CONTINUE:looks good' });
+      term.keys('k', 's');
+      await term.waitFor(`Stop run ${b}`);
+      term.type('not this week');
+      await term.waitFor(`run ${b} stopped: stuck — not this week`);
+      expect(p.status(b)).toMatchObject({ status: 'stuck', reason: 'not this week' });
+      // Another terminal answers c; the screen follows with no key pressed.
+      const before = term.screen();
+      expect(before).toMatch(new RegExp(`${c} +gate +⏸ waiting`));
+      expect(p.shop(['approve', String(c), '--message', 'from elsewhere']).code).toBe(0);
+      await term.waitFor(new RegExp(`${c} +gate +✓ completed`));
+      term.keys('q');
+      expect(await term.waitFor('[exit ')).toContain('[exit 0]');
+    } finally {
+      term.kill();
+    }
+    expect(p.status(c)).toMatchObject({ status: 'completed', result: 'CONTINUE:from elsewhere' });
+  });
+
+  it('bare `shop` on a terminal opens the browser; on a pipe it prints the help', async () => {
+    const p = makeProject();
+    expect(p.shop([]).stdout).toContain('Commands:');
+    const term = new Tmux(p, shop(''));
+    try {
+      await term.waitFor('Shop runs — 0 runs');
+      term.keys('q');
+      expect(await until('exit', () => term.screen().includes('[exit ') && term.screen())).toContain('[exit 0]');
+    } finally {
+      term.kill();
+    }
+  });
+});
