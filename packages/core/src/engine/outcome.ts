@@ -6,13 +6,20 @@ export type DriveOutcome =
   /** Nothing can go on until a person answers: every waiting call, oldest first. */
   | { status: 'waiting_human'; execution: Execution; waiting: Execution[] }
   | { status: 'stuck'; reason: string }
-  | { status: 'failed'; reason: string; exitCode: number }
+  | { status: 'failed'; reason: string; exitCode: number; nonDeterminism?: NonDeterminism }
   /** Ctrl-C or SIGTERM: the run is left for `shop resume`. */
   | { status: 'interrupted' }
   /** Another driver took the run over while this one was not running; nothing more was written. */
   | { status: 'lost' }
   /** A dry replay (shop replay) reached the end of the log: the workflow still fits the run. */
   | { status: 'replayed' };
+
+/** Where a replayed log and the workflow part ways (a dry replay says so instead of failing the run). */
+export interface NonDeterminism {
+  key: string;
+  recorded: string;
+  attempted: string;
+}
 
 /** What a live call came to: a value handed to Lua in delivery order, or a wait for a person. */
 export type Settled =

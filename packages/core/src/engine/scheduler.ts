@@ -314,6 +314,10 @@ export class Scheduler {
   }
 
   private mismatch(e: NonDeterminismError): Promise<void> {
+    if (this.deps.dry) {
+      this.outcome = { status: 'failed', reason: e.message, exitCode: e.exitCode, nonDeterminism: { key: e.key, recorded: e.recorded, attempted: e.attempted } };
+      return Promise.resolve();
+    }
     return this.finish({ status: 'failed', reason: e.message, event: failedEvent(e.message) }, { exitCode: e.exitCode, checked: true });
   }
 

@@ -34,6 +34,7 @@ describe('dryReplay (shop replay)', () => {
     const check = await dryReplay(world.ports, id);
     expect(check.compatible).toBe(false);
     expect(check.problem).toMatch(/^non-determinism at call 1: the log recorded run\("coder"\) with prompt "build it" but the workflow now calls run\("coder"\) with prompt "build it twice"/);
+    expect(check.nonDeterminism).toEqual({ key: '1', recorded: 'run("coder") with prompt "build it"', attempted: 'calls run("coder") with prompt "build it twice"' });
     expect((await world.store.getRun(id))!.status).toBe('waiting_human');
     await untouched();
   });

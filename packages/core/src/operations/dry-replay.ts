@@ -1,4 +1,5 @@
 import { mustGetRun } from '../engine/drive-run.js';
+import type { NonDeterminism } from '../engine/outcome.js';
 import type { EnginePorts } from '../engine/ports.js';
 import { ReplayLog } from '../engine/replay-log.js';
 import { Scheduler } from '../engine/scheduler.js';
@@ -7,8 +8,10 @@ import type { Run } from '../types.js';
 export interface ReplayCheck {
   run: Run;
   compatible: boolean;
-  /** Why not: the non-determinism (key, recorded call, new call), or the error the replay met. */
+  /** Why not: the non-determinism, or the error the replay met. */
   problem: string | null;
+  /** The call where the log and the workflow part ways, when that is why. */
+  nonDeterminism: NonDeterminism | null;
 }
 
 /**
@@ -27,7 +30,8 @@ export async function dryReplay(ports: EnginePorts, runId: number, source?: stri
   });
   try {
     const outcome = await scheduler.drive();
-    return outcome.status === 'failed' ? { run, compatible: false, problem: outcome.reason } : { run, compatible: true, problem: null };
+    if (outcome.status !== 'failed') return { run, compatible: true, problem: null, nonDeterminism: null };
+    return { run, compatible: false, problem: outcome.reason, nonDeterminism: outcome.nonDeterminism ?? null };
   } finally {
     await scheduler.close();
   }

@@ -5,8 +5,9 @@ import type { Simulation } from './simulate.js';
 /** What a simulation did against what the fixture expects: one readable line (or block) per difference. */
 export function compareExpect(expected: Fixture['expect'], got: Simulation): string[] {
   const problems: string[] = [];
-  if (expected.status !== undefined && expected.status !== got.status) {
-    problems.push(`status: expected ${expected.status}, got ${got.status}${got.reason ? ` (${got.reason})` : ''}`);
+  const statuses: string[] = typeof expected.status === 'string' ? [expected.status] : expected.status;
+  if (!statuses.includes(got.status)) {
+    problems.push(`status: expected ${statuses.join(' or ')}, got ${got.status}${got.reason ? ` (${got.reason})` : ''}`);
   }
   if (expected.reason !== undefined && expected.reason !== got.reason) problems.push(`reason: expected ${JSON.stringify(expected.reason)}, got ${JSON.stringify(got.reason)}`);
   if (expected.result !== undefined && !isDeepStrictEqual(expected.result, got.result)) problems.push(`result:\n${lineDiff(pretty(expected.result), pretty(got.result))}`);

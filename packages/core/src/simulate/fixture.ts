@@ -35,6 +35,8 @@ const Human = z.strictObject({
   .refine((h) => [h.verdict, h.status, h.answers].filter((x) => x !== undefined).length === 1, 'give exactly one of verdict, status, answers');
 export type FixtureHuman = z.infer<typeof Human>;
 
+const Ending = z.enum(['completed', 'stuck', 'failed', 'waiting_human']);
+
 export const FixtureSchema = z.strictObject({
   prompt: z.string().default(''),
   /** Seeds math.random and the sampled verdicts, so a run is the same every time. */
@@ -44,12 +46,13 @@ export const FixtureSchema = z.strictObject({
   /** What sh() commands print (by command text); any other command gives code 0 and no output. */
   shell: z.record(z.string(), z.strictObject({ code: z.number().int().default(0), stdout: z.string().default(''), stderr: z.string().default('') })).default({}),
   expect: z.strictObject({
-    status: z.enum(['completed', 'stuck', 'failed', 'waiting_human']).optional(),
+    /** Unless said otherwise, a run is expected to complete; a list allows several (for --runs). */
+    status: z.union([Ending, z.array(Ending).min(1)], { error: `must be one of ${Ending.options.join(', ')}, or a list of them` }).default('completed'),
     result: z.unknown().optional(),
     reason: z.string().optional(),
     /** The calls in order: agent names, `_checkpoint` for a pause, `sh`, `now`, `parallel`, `patch`. */
     calls: z.array(z.string()).optional(),
-  }).default({}),
+  }).prefault({}),
 });
 export type Fixture = z.infer<typeof FixtureSchema>;
 

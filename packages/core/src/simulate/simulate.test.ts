@@ -47,10 +47,11 @@ describe('simulate()', () => {
   it('compares against expect with a readable diff', async () => {
     const sim = await simulate(feature, 'feature', fixture({ agents: { architect: [{}], coder: [{}], reviewer: [{ status: 'APPROVED' }], deployer: [{ summary: 'x' }] }, humans: [{ ask: '*', verdict: 'approve' }] }));
     expect(compareExpect({ status: 'completed', result: { shipped: true, rounds: 1, deploy: 'x' }, calls: ['architect', 'coder', 'reviewer', '_checkpoint', 'deployer'] }, sim)).toEqual([]);
-    expect(compareExpect({ result: { shipped: false, rounds: 1, deploy: 'x' }, calls: ['architect', 'reviewer'] }, sim)).toEqual([
+    expect(compareExpect({ status: ['stuck', 'completed'], result: { shipped: false, rounds: 1, deploy: 'x' }, calls: ['architect', 'reviewer'] }, sim)).toEqual([
       'result:\n    {\n  -   "shipped": false,\n  +   "shipped": true,\n      "rounds": 1,\n      "deploy": "x"\n    }',
       'calls: differ at call 2: expected reviewer, got coder\n  expected: architect, reviewer\n  got:      architect, coder, reviewer, _checkpoint, deployer',
     ]);
+    expect(compareExpect({ status: 'stuck' }, sim)).toEqual(['status: expected stuck, got completed']);
   });
 
   it('fixture errors name the path', () => {

@@ -8,7 +8,7 @@ import type { DriveOutcome } from '../engine/outcome.js';
 import { Ownership } from '../engine/ownership.js';
 import type { EnginePorts, Notice } from '../engine/ports.js';
 import { seededRandom } from '../engine/seeded-random.js';
-import { NotFoundError, ShopError } from '../errors.js';
+import { NotFoundError, ShopError, UsageError } from '../errors.js';
 import { openSqliteStore } from '../store/sqlite-store.js';
 import type { Execution } from '../types.js';
 import type { Fixture, FixtureHuman } from './fixture.js';
@@ -107,6 +107,7 @@ class People {
         throw e;
       }
       const by = h.by ?? 'tester';
+      if (exec.kind === 'pause') path.push(`  [${exec.key}] pause: ${exec.waitingFor}`);
       await world.store.recordAnswer({ runId: exec.runId, key: exec.key, ask: exec.ask, ...fields, responder: by, channel: 'cli' });
       path.push(`  [${exec.key}] ${by}: ${said}${input.message ? ` "${input.message}"` : ''}`);
       any = true;
@@ -130,8 +131,8 @@ class People {
   }
 }
 
-/** A fixture that cannot drive the run (an answer its ask refuses). */
-export class FixtureError extends ShopError {}
+/** A fixture that cannot drive the run (an answer its ask refuses): bad input, exit 2. */
+export class FixtureError extends UsageError {}
 
 function notice(path: string[], n: Notice) {
   if (n.type === 'agent_finished') path.push(`  [${n.key}] ${n.agent} → ${n.status}${n.text ? `: ${n.text}` : ''}`);
