@@ -105,7 +105,53 @@ export const LogJsonSchema = z.object({
   events: z.array(EventJsonSchema),
 });
 
+const SimulatedOutcome = {
+  status: z.enum(['completed', 'stuck', 'failed', 'waiting_human']),
+  result: z.unknown(),
+  reason: z.string().nullable(),
+};
+
+/** shop test --json: one simulated run, the path it took, and how it met `expect`. */
+export const TestJsonSchema = z.object({
+  workflow: z.string(),
+  fixture: z.string(),
+  seed: z.number(),
+  ...SimulatedOutcome,
+  calls: z.array(z.string()),
+  path: z.array(z.string()),
+  passed: z.boolean(),
+  /** One entry per difference from `expect` (a line diff for the result). */
+  problems: z.array(z.string()),
+});
+
+/** shop test --runs N --json: the outcomes of N seeds, most frequent first. */
+export const TestRunsJsonSchema = z.object({
+  workflow: z.string(),
+  fixture: z.string(),
+  runs: z.number(),
+  /** First and last seed. */
+  seeds: z.tuple([z.number(), z.number()]),
+  outcomes: z.array(z.object({ ...SimulatedOutcome, count: z.number(), seeds: z.array(z.number()) })),
+  passed: z.number(),
+  failed: z.number(),
+});
+
+/** shop replay --json: one entry per run checked. */
+export const ReplayJsonSchema = z.array(z.object({
+  run: z.number(),
+  spec: z.string(),
+  status: z.string(),
+  workflow: z.string(),
+  compatible: z.boolean(),
+  problem: z.string().nullable(),
+  /** Where the log and the workflow part ways: the call key, what the log recorded, what the workflow now does ("calls run(…)", "returns before reaching it"). */
+  non_determinism: z.object({ key: z.string(), recorded: z.string(), now: z.string() }).nullable(),
+}));
+
 export type ExecutionJson = z.infer<typeof ExecutionJsonSchema>;
+export type TestJson = z.infer<typeof TestJsonSchema>;
+export type TestRunsJson = z.infer<typeof TestRunsJsonSchema>;
+export type ReplayJson = z.infer<typeof ReplayJsonSchema>;
 export type PendingJson = z.infer<typeof PendingJsonSchema>;
 export type InboxRowJson = z.infer<typeof InboxRowJsonSchema>;
 export type RunJson = z.infer<typeof RunJsonSchema>;

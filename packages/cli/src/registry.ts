@@ -124,6 +124,26 @@ process holds the run, it resumes in the background (shop resume, output in .sho
     options: by,
     load: () => import('./commands/tui.js'),
   },
+  test: {
+    usage: 'shop test <workflow> [--fixture F.json] [--runs N] [--seed S] [--json]',
+    summary: "run a workflow on a fixture's simulated agents and people (no LLM, nobody asked) and check what it expects",
+    details: `The fixture (default: workflows/<workflow>.test.json) scripts each agent's reports in order, the
+people's answers (by call key, pause message or "*"), sh() output, and what to expect. Prints the path
+taken and the outcome. Exit 0 pass, 1 fail (with a diff), 2 bad fixture. --runs N: N runs on seeds
+S…S+N-1 (S: --seed, else the fixture's seed) and the distribution of their outcomes.`,
+    options: { fixture: { type: 'string' }, runs: { type: 'string' }, seed: { type: 'string' }, ...json },
+    load: () => import('./commands/test.js'),
+  },
+  replay: {
+    usage: 'shop replay [<id>… | --all] [--workflow F] [--json]',
+    summary: 'check that runs not yet ended still fit their workflow files, before resuming them: nothing is run or written',
+    details: `Each run's log is replayed against its workflow file as it is now (or F), with no agent, command
+or write; a change that would break the run on resume is named (call key, what the log recorded, what
+the workflow does now). --all (the default): every run not yet ended; with --workflow F, those whose
+workflow has F's file name. Exit 0 all compatible, 1 some not.`,
+    options: { all: { type: 'boolean' }, workflow: { type: 'string' }, ...json },
+    load: () => import('./commands/replay.js'),
+  },
   report: {
     usage: 'shop report <STATUS> [--summary S] [--reason R] [--awaiting KIND] [--field k=v …]',
     summary: "(agent side) write this step's signal",

@@ -1,0 +1,71 @@
+import { NotFoundError, UsageError } from '@shop/core/errors';
+import { dryReplay, type ReplayCheck } from '@shop/core/operations/dry-replay';
+import { displayStatus, nodeLiveness } from '@shop/core/run-status';
+import type { Run } from '@shop/core/types';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, relative, resolve } from 'node:path';
+import { flag, str } from '../args.js';
+import type { Context } from '../context.js';
+import { enginePorts } from '../drive-here.js';
+import { printJson } from '../json.js';
+import type { ReplayJson } from '../json-shapes.js';
+import type { Parsed } from '../registry.js';
+
+const USAGE = 'shop replay [<id>… | --all] [--workflow F] [--json]';
+
+/**
+ * shop replay: each run's log replayed against its workflow file as it is now (or F), with
+ * nothing run or written, so a changed workflow can be checked before runs resume under it.
+ * Exit 0 when every run checked fits, 1 when some do not.
+ */
+export default async function replay(args: Parsed, ctx: Context): Promise<number> {
+  const ids = args.positionals.map(runId);
+  if (ids.length && flag(args, 'all')) throw new UsageError(`give run ids or --all, not both; usage: ${USAGE}`);
+  const file = str(args, 'workflow');
+  const path = file === undefined ? undefined : resolve(ctx.cwd, file);
+  if (path !== undefined && !existsSync(path)) throw new UsageError(`--workflow ${file}: no such file`);
+  const source = path === undefined ? undefined : readFileSync(path, 'utf8');
+
+  const ports = await enginePorts(ctx);
+  const runs = ids.length ? await Promise.all(ids.map((id) => mustRun(ctx, id))) : await openRuns(ctx, path);
+  const checks: ReplayCheck[] = [];
+  for (const run of runs) checks.push(await dryReplay(ports, run.id, source));
+
+  const liveness = nodeLiveness();
+  const shown = (p: string) => relative(ctx.cwd, p) || p;
+  if (flag(args, 'json')) {
+    printJson(ctx.out, checks.map((c) => ({
+      run: c.run.id, spec: c.run.spec, status: displayStatus(c.run, liveness), workflow: shown(path ?? c.run.workflowPath),
+      compatible: c.compatible, problem: c.problem,
+      non_determinism: c.nonDeterminism && { key: c.nonDeterminism.key, recorded: c.nonDeterminism.recorded, now: c.nonDeterminism.attempted },
+    })) satisfies ReplayJson);
+  } else {
+    if (!checks.length && path) ctx.out(`no run that has not ended has a workflow named ${basename(path)}: give run ids (shop replay <id>… --workflow ${file}) or name the file as the workflow it replaces`);
+    else if (!checks.length) ctx.out('no run that has not ended: nothing to check');
+    for (const c of checks) {
+      const head = `run ${c.run.id} (${c.run.spec}, ${displayStatus(c.run, liveness)}) against ${shown(path ?? c.run.workflowPath)}`;
+      ctx.out(c.compatible ? `✓ ${head}: compatible` : `✗ ${head}: ${c.problem}`);
+    }
+    const bad = checks.filter((c) => !c.compatible).length;
+    if (checks.length > 1) ctx.out(`${checks.length} runs checked: ${checks.length - bad} compatible, ${bad} not`);
+  }
+  return checks.every((c) => c.compatible) ? 0 : 1;
+}
+
+function runId(raw: string): number {
+  const id = Number(raw);
+  if (!Number.isInteger(id) || id <= 0) throw new UsageError(`"${raw}" is not a run id (a positive number, as shown by shop list); usage: ${USAGE}`);
+  return id;
+}
+
+async function mustRun(ctx: Context, id: number): Promise<Run> {
+  const run = await (await ctx.store()).getRun(id);
+  if (!run) throw new NotFoundError(`no run ${id} (see shop list)`);
+  return run;
+}
+
+/** Every run not yet ended (they are the ones replayed on resume); with a file, those of its name. */
+async function openRuns(ctx: Context, path: string | undefined): Promise<Run[]> {
+  const runs = await (await ctx.store()).listOpenRuns();
+  return path === undefined ? runs : runs.filter((r) => basename(r.workflowPath) === basename(path));
+}
