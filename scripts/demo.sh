@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
-# npm run demo — a real workflow end to end, on the stand-in agents when `claude` is absent.
-# Makes a project in a temp folder, runs workflows/feature.lua (architect → coder ⇄ reviewer →
-# pause → deployer), answers the pause the way a script would, and shows the audit trail.
+# npm run demo — a real workflow end to end on simulated agents: it never calls Claude Code
+# (nor spends money) unless you opt in with SHOP_DEMO_REAL=1.
+# Makes a project in a temp folder, checks feature.lua on its fixture (shop test), runs it
+# (architect → coder ⇄ reviewer → pause → deployer), answers the pause the way a script
+# would, and shows the audit trail.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 shop="$here/packages/cli/bin/shop"
 [ -f "$here/packages/cli/dist/main.js" ] || (cd "$here" && npx tsc -b)
-if ! command -v claude >/dev/null 2>&1 && [ -z "${SHOP_CLAUDE_BIN:-}" ]; then
+if [ "${SHOP_DEMO_REAL:-}" = "1" ]; then
+  if [ -z "${SHOP_CLAUDE_BIN:-}" ] && ! command -v claude >/dev/null 2>&1; then
+    echo "SHOP_DEMO_REAL=1 needs Claude Code: install it (npm install -g @anthropic-ai/claude-code) and log in, or unset SHOP_DEMO_REAL" >&2
+    exit 2
+  fi
+  echo "(SHOP_DEMO_REAL=1: real Claude Code agents — this spends money on your account)"
+else
   export SHOP_CLAUDE_BIN="$here/scripts/claude-standin.mjs"
-  echo "(claude not found: using the stand-in agents in scripts/claude-standin.mjs)"
+  echo "(simulated agents: scripts/claude-standin.mjs; SHOP_DEMO_REAL=1 npm run demo uses Claude Code)"
 fi
 export SHOP_USER="${SHOP_USER:-demo}"
 # The stand-in streams a few events per step, this far apart, so progress shows.
@@ -17,6 +25,9 @@ dir=$(mktemp -d -t shop-demo-XXXXXX)
 cd "$dir"
 echo "\$ cd $dir && shop init"
 "$shop" init
+echo
+echo '$ shop test feature      # workflows/feature.test.json: no agent, nobody asked'
+"$shop" test feature
 echo
 echo '$ shop run feature "add a login page"'
 set +e

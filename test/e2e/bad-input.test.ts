@@ -130,7 +130,7 @@ describe('bad commands exit with one line and create nothing', () => {
   it('an unknown workflow exits 5 and lists the workflows', () => {
     const before = p.list().length;
     const line = oneLine(p.shop(['run', 'nope']), 5);
-    const found = readdirSync(join(p.dir, 'workflows')).map((f) => basename(f, '.lua')).sort();
+    const found = readdirSync(join(p.dir, 'workflows')).filter((f) => f.endsWith('.lua')).map((f) => basename(f, '.lua')).sort();
     expect(line).toContain('unknown workflow "nope"');
     expect(line).toContain(`(found: ${found.join(', ')})`);
     expect(p.list()).toHaveLength(before);
