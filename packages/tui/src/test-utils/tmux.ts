@@ -54,6 +54,15 @@ export class Tmux {
   }
 
   private tmux(args: string[]): string {
-    return execFileSync('tmux', ['-L', this.socket, ...args], { env: this.p.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return execFileSync('tmux', ['-L', this.socket, ...args], { env: terminalEnv(this.p.env), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   }
+}
+
+/**
+ * A person's terminal, not a CI log: Ink draws only the last frame when `CI` is set (CI
+ * systems set it, and the tmux server passes its environment on to the session).
+ */
+function terminalEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { CI: _ci, CONTINUOUS_INTEGRATION: _cont, ...rest } = env;
+  return rest;
 }
