@@ -1,6 +1,9 @@
--- Shop store schema, version 4. Applied by packages/core/src/store/migrate.ts to a new store;
+-- Shop store schema, version 5. Applied by packages/core/src/store/migrate.ts to a new store;
 -- an older one is migrated there step by step. PRAGMA user_version holds the version.
 -- Times are milliseconds since the epoch. JSON columns hold JSON text.
+-- A step writes few pages: executions and events are clustered by run (WITHOUT ROWID, in the
+-- order they are appended), and the counters a step needs live on the run's row, which every
+-- step updates anyway.
 
 CREATE TABLE IF NOT EXISTS runs (
   id              INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -22,6 +25,9 @@ CREATE TABLE IF NOT EXISTS runs (
   stop_reason     TEXT,                         -- shop stop: recorded here, carried out by the owner
   stop_by         TEXT,
   stop_at         INTEGER,
+  calls           INTEGER NOT NULL DEFAULT 0,   -- executions so far: the next one's seq is calls + 1
+  delivered       INTEGER NOT NULL DEFAULT 0,   -- results handed to Lua so far (the delivery order)
+  events          INTEGER NOT NULL DEFAULT 0,   -- the run's last event id
   created_at      INTEGER NOT NULL,
   updated_at      INTEGER NOT NULL,
   ended_at        INTEGER
@@ -30,11 +36,11 @@ CREATE INDEX IF NOT EXISTS runs_status ON runs(status);
 -- What changed since a reader last looked (the TUI, shop log -f): every change touches updated_at.
 CREATE INDEX IF NOT EXISTS runs_updated ON runs(updated_at);
 
--- One row per host call of a run, keyed by the call path ("1", "2", "4/2/1").
+-- One row per host call of a run, named by the call path ("1", "2", "4/2/1"), stored in call order.
 CREATE TABLE IF NOT EXISTS executions (
   run_id        INTEGER NOT NULL REFERENCES runs(id),
   call_key      TEXT    NOT NULL,
-  seq           INTEGER NOT NULL,             -- order of first appearance
+  seq           INTEGER NOT NULL,             -- order of first appearance (runs.calls at its start)
   kind          TEXT    NOT NULL,             -- run | pause | sh | now | patch | parallel
   agent         TEXT,
   fingerprint   TEXT    NOT NULL,             -- what replay compares
@@ -62,12 +68,9 @@ CREATE TABLE IF NOT EXISTS executions (
   started_at    INTEGER NOT NULL,
   updated_at    INTEGER NOT NULL,
   finished_at   INTEGER,
-  PRIMARY KEY (run_id, call_key)
-);
--- Call order: replay loads by it, and each new call takes MAX(seq) + 1.
-CREATE INDEX IF NOT EXISTS executions_order ON executions(run_id, seq);
--- Delivery order: each completion takes MAX(delivered) + 1.
-CREATE INDEX IF NOT EXISTS executions_delivered ON executions(run_id, delivered);
+  PRIMARY KEY (run_id, seq),
+  UNIQUE (run_id, call_key)
+) WITHOUT ROWID;
 -- Open calls (inbox, list), without scanning every finished one.
 CREATE INDEX IF NOT EXISTS executions_open ON executions(status, run_id) WHERE status IN ('running','waiting_human');
 
@@ -101,18 +104,18 @@ CREATE TABLE IF NOT EXISTS timers (
 );
 CREATE INDEX IF NOT EXISTS timers_due ON timers(due_at) WHERE fired_at IS NULL;
 
--- Append-only audit trail.
+-- Append-only audit trail; ids count up within a run (runs.events).
 CREATE TABLE IF NOT EXISTS events (
-  id            INTEGER PRIMARY KEY AUTOINCREMENT,
   run_id        INTEGER NOT NULL REFERENCES runs(id),
+  id            INTEGER NOT NULL,
   call_key      TEXT,
   type          TEXT    NOT NULL,
   actor         TEXT    NOT NULL,
   channel       TEXT    NOT NULL,
   data          TEXT,
-  at            INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS events_run ON events(run_id, id);
+  at            INTEGER NOT NULL,
+  PRIMARY KEY (run_id, id)
+) WITHOUT ROWID;
 
 CREATE TRIGGER IF NOT EXISTS events_append_only_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;

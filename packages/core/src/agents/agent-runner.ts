@@ -30,6 +30,12 @@ export interface AgentOutcome {
   /** The agent's final text (Claude's JSON `result`, or raw stdout). */
   output: string;
   metrics: AgentMetrics;
+  /**
+   * An in-process agent (shop test's simulated agents, a benchmark's stub) may hand its report
+   * over here instead of writing SHOP_SIGNAL_FILE; it is checked like a file's. A real agent
+   * reports through the file, which outlives a driver that dies.
+   */
+  report?: unknown;
 }
 
 /** The port the engine drives agents through; ClaudeRunner is the real one. */

@@ -4,7 +4,7 @@ import type { AgentDef } from '../agents/agent-def.js';
 import { AgentError, BudgetSpent } from '../errors.js';
 import type { RunOptions, WorkflowConfig } from '../lua/requests.js';
 import { fingerprint } from '../lua/requests.js';
-import { promiseSignal, readSignal, signalPath, type Signal } from '../signals/signal.js';
+import { checkSignal, promiseSignal, readSignal, signalPath, type Signal } from '../signals/signal.js';
 import { capText } from '../text.js';
 import type { AgentMetrics, Execution, Run } from '../types.js';
 import { ActivityRecorder } from './activity-recorder.js';
@@ -36,6 +36,9 @@ export interface StepContext {
  * is thrown as AgentError (the driver fails the run); an abort as Aborted.
  */
 export class AgentStep {
+  /** Log folders made by this driver (one mkdir per run, not per step). */
+  private readonly logDirs = new Set<string>();
+
   constructor(private readonly ctx: StepContext) {}
 
   async call(key: string, req: RunRequest, rec: Execution | undefined, signal: AbortSignal): Promise<Settled> {
@@ -105,7 +108,8 @@ export class AgentStep {
     const { ports, run, token } = this.ctx;
     if (signal.aborted) throw new Aborted();
     const logDir = join(ports.paths.runsDir, String(run.id));
-    mkdirSync(logDir, { recursive: true });
+    if (!this.logDirs.has(logDir)) mkdirSync(logDir, { recursive: true });
+    this.logDirs.add(logDir);
     const base = join(logDir, `${exec.key.replaceAll('/', '-')}.${agent.name}.${how.attempt}`);
     ports.notifier.notify({ type: 'agent_started', key: exec.key, agent: agent.name, sessionId: exec.sessionId!, resumed: how.resume });
     let recording: Promise<unknown> = Promise.resolve();
@@ -127,13 +131,16 @@ export class AgentStep {
     if (refused) throw refused;
     if (signal.aborted) throw new Aborted();
     if (outcome.error) throw new AgentError(capText(outcome.error, 600), outcome.metrics);
-    const read = readSignal(exec.signalPath!);
-    if (read.kind === 'invalid') throw new AgentError(`agent ${agent.name} wrote an invalid signal ${exec.signalPath}: ${capText(read.problem)}`, outcome.metrics);
+    const read = outcome.report === undefined ? readSignal(exec.signalPath!) : checkSignal(outcome.report);
+    if (read.kind === 'invalid') throw new AgentError(`agent ${agent.name} wrote an invalid signal ${outcome.report === undefined ? exec.signalPath : '(reported in-process)'}: ${capText(read.problem)}`, outcome.metrics);
     const reported = read.kind === 'ok' ? read.signal : promiseSignal(outcome.output);
     if (!reported) {
       const why = outcome.exitCode ? `exited with code ${outcome.exitCode}` : 'ended';
+      // What the agent said is in its output (stdout.log); stderr.log only holds errors.
       const said = lastLine(`${base}.stderr.log`);
-      throw new AgentError(`agent ${agent.name} ${why} without a signal${said ? `: ${said}` : ''} (logs: ${base}.stdout.log, ${base}.stderr.log)`, outcome.metrics);
+      const text = outcome.output.trim() ? capText(outcome.output.trim().split('\n').pop()!.trim(), 200) : null;
+      throw new AgentError(`agent ${agent.name} ${why} without a signal${text ? `; its last words: ${text}` : ''}${said ? `; stderr: ${said}` : ''}` +
+        ` (its output: ${base}.stdout.log${said ? `, errors: ${base}.stderr.log` : ''})`, outcome.metrics);
     }
     return this.settle(exec, opts, reported, outcome.metrics, agent);
   }

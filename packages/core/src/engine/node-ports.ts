@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { loadAgent } from '../agents/agent-def.js';
+import { cachedAgentLoader } from '../agents/agent-cache.js';
 import { ClaudeRunner } from '../agents/claude-runner.js';
 import { killOrphanGroup, processStart, sameProcess } from '../agents/process-group.js';
 import type { AgentRunner } from '../agents/agent-runner.js';
@@ -37,7 +37,7 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
   return {
     store,
     runner: opts.runner ?? new ClaudeRunner(process.env.SHOP_CLAUDE_BIN || 'claude'),
-    loadAgent: (name) => loadAgent(project.root, name),
+    loadAgent: cachedAgentLoader(project.root),
     readWorkflow: (path) => {
       try {
         return readFileSync(path, 'utf8');

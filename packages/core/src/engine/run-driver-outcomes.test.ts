@@ -97,7 +97,7 @@ describe('agent failures fail the run with the message', () => {
 
   it('no signal, with exit 0 (DONE is not presumed) or another code', async () => {
     const quiet = await runFlow('run("coder")', { coder: [{ via: 'none' }] });
-    expect(quiet.outcome).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^agent coder ended without a signal \(logs: .*1\.coder\.1\.stderr\.log\)$/) });
+    expect(quiet.outcome).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^agent coder ended without a signal(; its last words: .+)? \(its output: .*1\.coder\.1\.stdout\.log\)$/) });
     const crashed = await runFlow('run("coder")', { coder: [{ via: 'none', exitCode: 3 }] });
     expect(crashed.outcome).toMatchObject({ status: 'failed', reason: expect.stringContaining('agent coder exited with code 3 without a signal') });
   });

@@ -93,10 +93,11 @@ function push(L: LuaState, value: unknown, depth: number): void {
   else if (typeof value === 'number') {
     if (Number.isInteger(value)) lua.lua_pushinteger(L, value);
     else lua.lua_pushnumber(L, value);
-  } else if (typeof value === 'string') lua.lua_pushstring(L, to_luastring(value));
+  } else if (typeof value === 'string') pushString(L, value);
   else if (typeof value === 'object') {
     if (depth >= MAX_DEPTH) throw new ConversionError(`is nested more than ${MAX_DEPTH} levels deep`);
-    if (!lua.lua_checkstack(L, 3)) throw new ConversionError('is too large to hand to Lua');
+    // The table, a key, its value, and room to intern a string (a copy, the registry's free list).
+    if (!lua.lua_checkstack(L, 5)) throw new ConversionError('is too large to hand to Lua');
     pushTable(L, value as object, depth);
   } else lua.lua_pushstring(L, to_luastring(String(value)));
 }
@@ -114,17 +115,34 @@ function pushTable(L: LuaState, value: object, depth: number): void {
       throw e;
     }
     if (list) lua.lua_rawseti(L, -2, k as number);
-    else lua.lua_setfield(L, -2, keyString(k as string));
+    else {
+      // A new table has no metatable: a raw set is what lua_setfield would do, minus a lookup.
+      pushString(L, k as string);
+      lua.lua_insert(L, -2);
+      lua.lua_rawset(L, -3);
+    }
   }
 }
 
-/** Table keys repeat (status, summary, session_id …): convert each to a Lua string once. */
-const keyStrings = new Map<string, Uint8Array>();
-function keyString(k: string): Uint8Array {
-  let ls = keyStrings.get(k);
-  if (!ls) {
-    ls = to_luastring(k) as Uint8Array;
-    if (keyStrings.size < 1024) keyStrings.set(k, ls);
-  }
-  return ls;
+/** Strings this short repeat (keys such as status and summary, values such as DONE). */
+const INTERN_LENGTH = 32;
+const INTERN_COUNT = 4096;
+const interned = new WeakMap<object, Map<string, number>>();
+
+/**
+ * Pushes a JS string. A short one is made a Lua string once per Lua state and kept in the
+ * registry: replaying thousands of results pushes the same keys and statuses again and
+ * again, and making each anew (encoding, copying, hashing) was most of the cost.
+ */
+function pushString(L: LuaState, s: string): void {
+  if (s.length > INTERN_LENGTH) return void lua.lua_pushstring(L, to_luastring(s));
+  const global = (L as { l_G: object }).l_G;
+  let refs = interned.get(global);
+  if (!refs) interned.set(global, (refs = new Map()));
+  const ref = refs.get(s);
+  if (ref !== undefined) return void lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, ref);
+  lua.lua_pushstring(L, to_luastring(s));
+  if (refs.size >= INTERN_COUNT) return;
+  lua.lua_pushvalue(L, -1);
+  refs.set(s, lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX));
 }

@@ -31,6 +31,11 @@ export function parseSignal(text: string): SignalRead {
   } catch {
     return { kind: 'invalid', problem: 'not valid JSON (half-written or malformed)' };
   }
+  return checkSignal(data);
+}
+
+/** A signal's body, already parsed from JSON, checked. */
+export function checkSignal(data: unknown): SignalRead {
   const parsed = SignalSchema.safeParse(data);
   if (!parsed.success) return { kind: 'invalid', problem: describeIssues(parsed.error) };
   return { kind: 'ok', signal: parsed.data };

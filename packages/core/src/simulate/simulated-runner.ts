@@ -1,12 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { AgentInvocation, AgentOutcome, AgentRunner } from '../agents/agent-runner.js';
-import { writeSignal } from '../signals/signal.js';
 import type { Fixture } from './fixture.js';
 
 /**
  * The fixture's agents, in-process (no child process per step): the n-th invocation of an
- * agent plays its n-th step — writes its files, takes its time, reports its signal. An
+ * agent plays its n-th step — writes its files, takes its time, hands over its report. An
  * agent asked once more than the fixture scripts fails the call, naming it.
  */
 export class SimulatedRunner implements AgentRunner {
@@ -31,10 +30,9 @@ export class SimulatedRunner implements AgentRunner {
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, content);
     }
-    const body: Record<string, unknown> = { ...step.fields, status: step.status };
-    for (const k of ['summary', 'reason', 'awaiting'] as const) if (step[k] !== undefined) body[k] = step[k];
-    writeSignal(inv.env.SHOP_SIGNAL_FILE, body as { status: string });
-    return { exitCode: 0, error: null, output: step.summary ?? '', metrics };
+    const report: Record<string, unknown> = { ...step.fields, status: step.status };
+    for (const k of ['summary', 'reason', 'awaiting'] as const) if (step[k] !== undefined) report[k] = step[k];
+    return { exitCode: 0, error: null, output: step.summary ?? '', metrics, report };
   }
 }
 

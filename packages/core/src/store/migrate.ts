@@ -1,10 +1,9 @@
 import type Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { ConflictError } from '../errors.js';
+import { shippedFile } from '../project/shipped-file.js';
 
-export const SCHEMA_VERSION = 4;
-const schemaFile = fileURLToPath(new URL('../../../../schema.sql', import.meta.url));
+export const SCHEMA_VERSION = 5;
 
 /**
  * Version 1 → 2: owner tokens, stop requests, the delivery order and the workflow hash.
@@ -35,19 +34,61 @@ ALTER TABLE executions ADD COLUMN activity TEXT;
 ALTER TABLE executions ADD COLUMN activity_at INTEGER;
 `;
 
+/**
+ * Version 4 → 5, before the schema: counters on runs; executions and events set aside (with
+ * their indexes and triggers, whose names the new ones take) to be copied into their new
+ * clustered tables after it.
+ */
+const V5_BEFORE = `
+ALTER TABLE runs ADD COLUMN calls INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN delivered INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN events INTEGER NOT NULL DEFAULT 0;
+UPDATE runs SET
+  calls = COALESCE((SELECT MAX(seq) FROM executions e WHERE e.run_id = runs.id), 0),
+  delivered = COALESCE((SELECT MAX(delivered) FROM executions e WHERE e.run_id = runs.id), 0),
+  events = COALESCE((SELECT MAX(id) FROM events v WHERE v.run_id = runs.id), 0);
+DROP INDEX IF EXISTS executions_order;
+DROP INDEX IF EXISTS executions_delivered;
+DROP INDEX IF EXISTS executions_open;
+DROP INDEX IF EXISTS events_run;
+DROP TRIGGER IF EXISTS events_append_only_update;
+DROP TRIGGER IF EXISTS events_append_only_delete;
+ALTER TABLE executions RENAME TO executions_v4;
+ALTER TABLE events RENAME TO events_v4;
+`;
+const EXECUTION_COLUMNS = `run_id, call_key, seq, kind, agent, fingerprint, status, delivered, session_id, cwd, prompt, request, result,
+  signal_path, waiting_for, awaiting, error, cost_usd, num_turns, duration_ms, pid, pid_start, attempt_at, activity, activity_at,
+  attempts, ask, started_at, updated_at, finished_at`;
+/** Version 4 → 5, after the schema: the rows copied over, the old tables dropped. */
+const V5_AFTER = `
+INSERT INTO executions (${EXECUTION_COLUMNS}) SELECT ${EXECUTION_COLUMNS} FROM executions_v4;
+INSERT INTO events (run_id, id, call_key, type, actor, channel, data, at) SELECT run_id, id, call_key, type, actor, channel, data, at FROM events_v4;
+DROP TABLE executions_v4;
+DROP TABLE events_v4;
+`;
+
 /** Brings a store to SCHEMA_VERSION in one transaction; refuses one written by a newer Shop. */
 export function migrate(db: Database.Database): void {
+  if (checkedVersion(db) === SCHEMA_VERSION) return;
+  db.transaction(() => {
+    // Again under the write lock: another process may have migrated it meanwhile.
+    const version = checkedVersion(db);
+    if (version === SCHEMA_VERSION) return;
+    if (version === 1) db.exec(V2);
+    if (version >= 1 && version <= 3) db.exec(V4);
+    if (version >= 1) db.exec(V5_BEFORE);
+    // New tables and indexes (all IF NOT EXISTS): a new store gets everything here, and
+    // schema 3's timers come to a store of schema 2 the same way.
+    db.exec(readFileSync(shippedFile('schema.sql', import.meta.url), 'utf8'));
+    if (version >= 1) db.exec(V5_AFTER);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
+}
+
+function checkedVersion(db: Database.Database): number {
   const version = Number(db.pragma('user_version', { simple: true }));
   if (version > SCHEMA_VERSION) {
     throw new ConflictError(`the store was written by a newer Shop (schema ${version} > ${SCHEMA_VERSION}); upgrade Shop`);
   }
-  if (version === SCHEMA_VERSION) return;
-  db.transaction(() => {
-    if (version === 1) db.exec(V2);
-    if (version >= 1 && version <= 3) db.exec(V4);
-    // New tables and indexes (all IF NOT EXISTS): a new store gets everything here, and
-    // schema 3's timers come to a store of schema 2 the same way.
-    db.exec(readFileSync(schemaFile, 'utf8'));
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
-  }).immediate();
+  return version;
 }

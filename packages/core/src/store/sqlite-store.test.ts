@@ -46,7 +46,7 @@ describe('SqliteStore on a real file', () => {
     const db = raw(file);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    expect(SCHEMA_VERSION).toBe(4);
+    expect(SCHEMA_VERSION).toBe(5);
   });
 
   it('refuses a store written by a newer Shop', () => {
@@ -220,12 +220,25 @@ describe('migration from schema 1', () => {
       (1, '1', 1, 'run', 'coder', 'run("coder")', 'completed', '{"status":"DONE"}', 1, 1),
       (1, '2', 2, 'sh', NULL, 'sh("make")', 'completed', '{"code":0}', 1, 1),
       (1, '3', 3, 'pause', '_checkpoint', 'pause("Go?")', 'waiting_human', NULL, 1, 1);
+      INSERT INTO runs (id, spec, workflow_path, prompt, status, workspace, seed, created_at, updated_at)
+      VALUES (2, 'bugfix', '/p/b.lua', 'y', 'completed', '/p', 6, 1, 1);
+      INSERT INTO events (id, run_id, call_key, type, actor, channel, data, at) VALUES
+      (1, 1, NULL, 'run_started', 'ann', 'cli', NULL, 1), (2, 2, NULL, 'run_started', 'bob', 'cli', NULL, 1),
+      (3, 1, '1', 'execution_started', 'shop', 'engine', NULL, 1), (4, 2, NULL, 'completed', 'shop', 'engine', NULL, 1);
       PRAGMA user_version = 1;`);
     db.close();
     const store = openSqliteStore(file);
     open.push(store);
     expect(await store.getRun(1)).toMatchObject({ status: 'waiting_human', seed: 5, owner: null, workflowHash: null, stop: null });
     expect((await store.loadReplayLog(1)).map((r) => [r.key, r.delivered])).toEqual([['1', 1], ['2', 2], ['3', null]]);
+    expect((await store.listEvents(1)).map((e) => [e.id, e.type])).toEqual([[1, 'run_started'], [3, 'execution_started']]);
+    expect((await store.listEvents(2)).map((e) => [e.id, e.type])).toEqual([[2, 'run_started'], [4, 'completed']]);
+    // The run's counters go on from what it had: the next call, delivery and event follow them.
+    await store.claimRun(1, { token: T, host: 'h', pid: 1, pidStart: null, leaseUntil: Date.now() + 60_000 }, null);
+    await store.startExecution(T, { runId: 1, key: '4', kind: 'sh', agent: null, fingerprint: 'sh("x")', sessionId: null, cwd: null, prompt: 'x', request: null, signalPath: null });
+    expect(await store.completeExecution(T, 1, '4', { code: 0 })).toBe(3);
+    expect((await store.loadExecutions(1)).map((e) => [e.key, e.seq, e.delivered])).toEqual([['1', 1, 1], ['2', 2, 2], ['3', 3, null], ['4', 4, 3]]);
+    expect((await store.listEvents(1, 3)).map((e) => [e.id, e.type])).toEqual([[4, 'execution_started'], [5, 'execution_finished']]);
   });
 });
 

@@ -3,21 +3,31 @@ import { ConflictError, LostOwnershipError, NotFoundError } from '../errors.js';
 import { hasEnded, type AgentMetrics, type Answer, type Run, type RunEvent, type RunOwner, type Timer } from '../types.js';
 import { migrate } from './migrate.js';
 import { SqliteReads } from './sqlite-reads.js';
+import { storeError } from './store-errors.js';
 import { toAnswer, toExecution, type Row } from './rows.js';
 import type { Activity, ActiveStatus, EventInput, NewExecution, NewRun, RunEnd, Store, TimerEffect, WaitingAsk } from './store.js';
 
 export { SCHEMA_VERSION } from './migrate.js';
 
-/** Opens (creating or migrating if needed) a store at `file`. */
+/**
+ * Opens (creating or migrating if needed) a store at `file`. A store that cannot be used
+ * (locked, read-only, not a database …) is a StoreError naming the file and what to do.
+ */
 export function openSqliteStore(file: string, now: () => number = Date.now): Store {
-  const db = new Database(file);
-  // Before anything that may need a lock, so every statement waits for a busy store.
-  db.pragma('busy_timeout = 5000');
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  migrate(db);
-  return new SqliteStore(db, now);
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(file);
+    // Before anything that may need a lock, so every statement waits for a busy store.
+    db.pragma('busy_timeout = 5000');
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+    return new SqliteStore(db, now);
+  } catch (e) {
+    db?.close();
+    throw storeError(e, file, true) ?? e;
+  }
 }
 
 const metricCols = (m?: Partial<AgentMetrics>) => ({ cost: m?.costUsd ?? null, turns: m?.numTurns ?? null, duration: m?.durationMs ?? null });
@@ -73,14 +83,11 @@ class SqliteStore extends SqliteReads implements Store {
   async startExecution(token: string, input: NewExecution) {
     return this.fenced(token, input.runId, () => {
       const t = this.now();
-      const seq = Number((this.stmt.nextSeq.get(input.runId) as Row).n);
+      const seq = Number((this.stmt.nextCall.get(t, input.runId) as Row).n);
       const { waiting, ...rest } = input;
       this.stmt.insertExecution.run({ ...rest, seq, t, request: JSON.stringify(input.request ?? null) });
-      this.stmt.markRunning.run(t, input.runId);
-      this.event(input.runId, {
-        type: 'execution_started', key: input.key, actor: 'shop', channel: 'engine',
-        data: { kind: input.kind, agent: input.agent, session_id: input.sessionId },
-      });
+      // The call's kind, agent and session are on its row: the trail says when.
+      this.event(input.runId, { type: 'execution_started', key: input.key, actor: 'shop', channel: 'engine' });
       if (waiting) this.waiting(input.runId, input.key, waiting, waiting.runStatus);
       return toExecution(this.stmt.getExecution.get(input.runId, input.key) as Row);
     });
@@ -109,9 +116,8 @@ class SqliteStore extends SqliteReads implements Store {
   async completeExecution(token: string, runId: number, key: string, result: unknown, metrics?: AgentMetrics) {
     return this.fenced(token, runId, () => {
       const t = this.now();
-      const delivered = Number((this.stmt.nextDelivery.get(runId) as Row).n);
+      const delivered = Number((this.stmt.nextDelivery.get(t, runId) as Row).n);
       this.stmt.completeExecution.run({ ...metricCols(metrics), result: JSON.stringify(result ?? null), delivered, t, runId, key });
-      this.stmt.markRunning.run(t, runId);
       this.event(runId, { type: 'execution_finished', key, actor: 'shop', channel: 'engine', data: summarize(result) });
       return delivered;
     });
@@ -157,7 +163,7 @@ class SqliteStore extends SqliteReads implements Store {
 
   async appendEvent(token: string | null, runId: number, event: EventInput) {
     if (token) this.fenced(token, runId, () => this.event(runId, event));
-    else this.event(runId, event);
+    else this.tx(() => this.event(runId, event));
   }
 
   async recordAnswer(answer: Omit<Answer, 'answeredAt'>) {
@@ -248,7 +254,9 @@ class SqliteStore extends SqliteReads implements Store {
   }
 
   private event(runId: number, e: EventInput) {
-    this.stmt.insertEvent.run(runId, e.key ?? null, e.type, e.actor, e.channel, e.data ? JSON.stringify(e.data) : null, this.now());
+    const t = this.now();
+    const id = Number((this.stmt.nextEvent.get(t, runId) as Row).n);
+    this.stmt.insertEvent.run(runId, id, e.key ?? null, e.type, e.actor, e.channel, e.data ? JSON.stringify(e.data) : null, t);
   }
 }
 
@@ -264,7 +272,8 @@ export function alreadyAnsweredEvent(e: RunEvent): string {
 }
 
 function answeredLine(runId: number, key: string, what: string, who: string, channel: string, at: number): string {
-  return `run ${runId} call ${key} was already answered ${what} by ${who} (${channel}) at ${new Date(at).toISOString()}`;
+  // A verdict "answer" is words for the agent: "answered by ann", not "answered answer by ann".
+  return `run ${runId} call ${key} was already answered ${what === 'answer' ? '' : `${what} `}by ${who} (${channel}) at ${new Date(at).toISOString()}`;
 }
 
 function summarize(result: unknown): Record<string, unknown> | null {

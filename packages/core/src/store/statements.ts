@@ -12,14 +12,10 @@ const SQL = {
   getRun: 'SELECT * FROM runs WHERE id = ?',
   ownerToken: 'SELECT owner_token, status FROM runs WHERE id = ?',
   setWorkspace: 'UPDATE runs SET workspace = ?, branch = ?, updated_at = ? WHERE id = ?',
-  listRuns: 'SELECT * FROM runs ORDER BY id DESC',
   openRuns: `SELECT * FROM runs WHERE status IN ('running','waiting_human') ORDER BY id`,
   answeredRuns: `SELECT DISTINCT e.run_id FROM executions e JOIN answers a ON a.run_id = e.run_id AND a.call_key = e.call_key AND a.ask = e.ask
     WHERE e.status = 'waiting_human'`,
   waitingExecutions: `SELECT * FROM executions WHERE status = 'waiting_human' ORDER BY updated_at, run_id, seq`,
-  costs: 'SELECT run_id, SUM(cost_usd) AS cost FROM executions GROUP BY run_id',
-  // Ordered so the newest running call of a run comes last (it wins in a map).
-  runningExecutions: `SELECT * FROM executions WHERE status = 'running' AND kind IN ('run','sh') ORDER BY run_id, COALESCE(activity_at, attempt_at, started_at)`,
   executions: 'SELECT * FROM executions WHERE run_id = ? ORDER BY seq',
   replayLog: 'SELECT call_key, kind, fingerprint, status, result, delivered FROM executions WHERE run_id = ? ORDER BY seq',
   getExecution: 'SELECT * FROM executions WHERE run_id = ? AND call_key = ?',
@@ -34,8 +30,13 @@ const SQL = {
   pendingAnswer: `SELECT 1 FROM answers a JOIN executions e ON e.run_id = a.run_id AND e.call_key = a.call_key AND e.ask = a.ask
     WHERE a.run_id = ? AND e.status = 'waiting_human' LIMIT 1`,
   requestStop: `UPDATE runs SET stop_reason = ?, stop_by = ?, stop_at = ?, updated_at = ? WHERE id = ? AND status NOT IN ('completed','stuck','failed')`,
-  nextSeq: 'SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM executions WHERE run_id = ?',
-  nextDelivery: 'SELECT COALESCE(MAX(delivered), 0) + 1 AS n FROM executions WHERE run_id = ?',
+  // A call starting, or its result handed over: the next number in the run's order, and the
+  // run goes on (status only changes when it was waiting), in the one write to its row.
+  nextCall: `UPDATE runs SET calls = calls + 1, status = CASE WHEN status = 'waiting_human' THEN 'running' ELSE status END, updated_at = ?
+    WHERE id = ? RETURNING calls AS n`,
+  nextDelivery: `UPDATE runs SET delivered = delivered + 1, status = CASE WHEN status = 'waiting_human' THEN 'running' ELSE status END, updated_at = ?
+    WHERE id = ? RETURNING delivered AS n`,
+  nextEvent: 'UPDATE runs SET events = events + 1, updated_at = ? WHERE id = ? RETURNING events AS n',
   insertExecution: `INSERT INTO executions (run_id, call_key, seq, kind, agent, fingerprint, status, session_id, cwd, prompt, request, signal_path, started_at, updated_at, attempt_at)
     VALUES (@runId, @key, @seq, @kind, @agent, @fingerprint, 'running', @sessionId, @cwd, @prompt, @request, @signalPath, @t, @t, @t)`,
   restartExecution: `UPDATE executions SET status = 'running', attempts = attempts + 1, error = NULL, activity = NULL, activity_at = NULL,
@@ -43,7 +44,6 @@ const SQL = {
   setActivity: `UPDATE executions SET activity = @activity, activity_at = @t, ${METRICS}, updated_at = @t
     WHERE run_id = @runId AND call_key = @key AND status = 'running'`,
   touchRun: 'UPDATE runs SET updated_at = ? WHERE id = ?',
-  runsChangedSince: 'SELECT * FROM runs WHERE updated_at > ? ORDER BY id DESC',
   setPid: 'UPDATE executions SET pid = ?, pid_start = ?, updated_at = ? WHERE run_id = ? AND call_key = ?',
   completeExecution: `UPDATE executions SET status = 'completed', result = @result, delivered = @delivered, pid = NULL, pid_start = NULL, ${METRICS},
     waiting_for = NULL, updated_at = @t, finished_at = @t WHERE run_id = @runId AND call_key = @key`,
@@ -69,7 +69,7 @@ const SQL = {
   nextTimer: 'SELECT run_id, MIN(due_at) AS due FROM timers WHERE fired_at IS NULL GROUP BY run_id',
   timerFired: 'UPDATE timers SET fired_at = ? WHERE id = ? AND fired_at IS NULL',
   runCost: 'SELECT COALESCE(SUM(cost_usd), 0) AS cost FROM executions WHERE run_id = ?',
-  insertEvent: 'INSERT INTO events (run_id, call_key, type, actor, channel, data, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  insertEvent: 'INSERT INTO events (run_id, id, call_key, type, actor, channel, data, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
 } as const;
 
 export type Statements = Record<keyof typeof SQL, Database.Statement>;

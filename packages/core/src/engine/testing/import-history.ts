@@ -150,4 +150,10 @@ function insertAll(db: Database.Database, h: History, opts: ImportOptions) {
 
   const insertEvent = db.prepare('INSERT INTO events (id, run_id, call_key, type, actor, channel, data, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
   for (const e of events) insertEvent.run(e.id, run.id, e.key, e.type, e.actor, e.channel, e.data == null ? null : JSON.stringify(e.data), ms(e.at));
+  // The run's counters, as the store keeps them: the next call, delivery and event go after these.
+  db.prepare(`UPDATE runs SET
+      calls = COALESCE((SELECT MAX(seq) FROM executions WHERE run_id = @id), 0),
+      delivered = COALESCE((SELECT MAX(delivered) FROM executions WHERE run_id = @id), 0),
+      events = COALESCE((SELECT MAX(id) FROM events WHERE run_id = @id), 0)
+    WHERE id = @id`).run({ id: run.id });
 }

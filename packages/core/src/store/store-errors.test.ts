@@ -1,0 +1,38 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openSqliteStore } from './sqlite-store.js';
+import { StoreError, storeError } from './store-errors.js';
+
+const file = '/p/.shop/shop.db';
+const coded = (code: string) => Object.assign(new Error('sqlite says no'), { code });
+
+describe('storeError', () => {
+  it('names the store file and what to do for each kind of trouble', () => {
+    expect(storeError(coded('SQLITE_BUSY'), file)?.message).toBe(`the store ${file} is locked by another process (waited 5 s); try again when it is done, or find it with: fuser ${file}`);
+    expect(storeError(coded('SQLITE_READONLY_DIRECTORY'), file)?.message).toMatch(new RegExp(`^the store ${file} is read-only \\(check the permissions`));
+    expect(storeError(coded('SQLITE_CANTOPEN'), file)?.message).toMatch(/^cannot open the store \/p\/\.shop\/shop\.db/);
+    expect(storeError(coded('SQLITE_FULL'), file)?.message).toMatch(/disk holding the store .* is full; free some space/);
+    expect(storeError(coded('SQLITE_NOTADB'), file)?.message).toMatch(/^\/p\/\.shop\/shop\.db is not a Shop store/);
+    expect(storeError(coded('SQLITE_CORRUPT'), file)).toBeInstanceOf(StoreError);
+    expect(storeError(coded('SQLITE_BUSY'), file)?.exitCode).toBe(1);
+  });
+
+  it("leaves other errors alone; the file system's only while opening", () => {
+    expect(storeError(new Error('boom'), file)).toBeNull();
+    expect(storeError(coded('SQLITE_CONSTRAINT_PRIMARYKEY'), file)).toBeNull();
+    expect(storeError(coded('EACCES'), file)).toBeNull();
+    expect(storeError(coded('EACCES'), file, true)?.message).toMatch(/is read-only/);
+    expect(storeError(coded('ENOSPC'), file, true)?.message).toMatch(/is full/);
+  });
+});
+
+describe('openSqliteStore', () => {
+  it('refuses a file that is not a database, naming it', () => {
+    const bad = join(mkdtempSync(join(tmpdir(), 'shop-bad-')), 'shop.db');
+    writeFileSync(bad, 'not a database, only words '.repeat(40));
+    expect(() => openSqliteStore(bad)).toThrow(StoreError);
+    expect(() => openSqliteStore(bad)).toThrow(`${bad} is not a Shop store`);
+  });
+});
