@@ -110,9 +110,15 @@ export function makeProject(): Project {
     SHOP_STANDIN_LOG: join(dir, 'standin.jsonl'),
     SHOP_USER: 'tester',
     SHOP_DEBUG: '',
+    // As a user's shell has it: npm test puts node_modules/.bin (this repository's `shop`)
+    // first on PATH, which would hide an agent that cannot find `shop report`.
+    PATH: (process.env.PATH ?? '').split(':').filter((d) => !d.includes('node_modules')).join(':'),
   };
   delete env.SHOP_HOME;
   delete env.SHOP_STANDIN_SCENARIO;
+  // Output on a pipe is plain whatever the test runner's environment says about colour.
+  delete env.FORCE_COLOR;
+  delete env.NO_COLOR;
   const p: Project = {
     dir,
     env,

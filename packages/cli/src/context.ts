@@ -1,24 +1,33 @@
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname } from 'node:path';
 import { findProject, type Project } from '@shop/core/project/project';
+import { shippedFile } from '@shop/core/project/shipped-file';
 import type { Store } from '@shop/core/store/store';
+import { storeError } from '@shop/core/store/store-errors';
 import { LiveBoard } from './live-board.js';
+import { outputStyle, type OutputStyle } from './style.js';
 
 /** What every command gets: where the project is, and a store opened on first use. */
 export class Context {
   readonly project: Project;
   /** Live lines of running agents, when stdout is a terminal. */
   readonly board = new LiveBoard(process.stdout);
+  /** Colour and table width for human output on stdout (a terminal, or a pipe). */
+  readonly style: OutputStyle;
   private store_: Store | null = null;
 
   constructor(readonly cwd: string, readonly env: NodeJS.ProcessEnv, readonly out: (line: string) => void) {
     this.project = findProject(cwd, env);
+    this.style = outputStyle(process.stdout, env);
   }
 
   async store(): Promise<Store> {
     if (!this.store_) {
       const { mkdirSync } = await import('node:fs');
-      mkdirSync(this.project.home, { recursive: true });
+      try {
+        mkdirSync(this.project.home, { recursive: true });
+      } catch (e) {
+        throw storeError(e, this.project.dbFile, true) ?? e;
+      }
       const { openSqliteStore } = await import('@shop/core/store/sqlite-store');
       this.store_ = openSqliteStore(this.project.dbFile);
     }
@@ -31,5 +40,8 @@ export class Context {
   }
 }
 
-/** The folder of the `shop` executable (put on agents' PATH so `shop report` works there). */
-export const binDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'bin');
+/**
+ * The folder of the `shop` executable (put on agents' PATH so `shop report` works there),
+ * found by walking up: this module is in dist/ or, bundled, in dist/bundle/.
+ */
+export const binDir = dirname(shippedFile('bin/shop', import.meta.url));
