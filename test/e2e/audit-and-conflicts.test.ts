@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { userInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { InboxRowJsonSchema, LogJsonSchema } from '../../packages/cli/src/json-shapes.js';
-import { lines, makeProject, runId, until, type Project } from './harness.js';
+import { lines, makeProject, runId, shopBin, until, type Project } from './harness.js';
+import { Terminal } from './terminal.js';
 
 /** Who answered what, through which channel; a late answer is a conflict; no file an agent can write answers a pause; the inbox. */
 const THREE = `function workflow(p)
@@ -67,14 +68,21 @@ describe('the audit trail', () => {
     expect(answered(p, id)).toHaveLength(3);
   });
 
-  it("an agent's ask answered by talking to it (shop continue) is on the trail: who, channel continue", () => {
+  it("an agent's ask answered by talking to it (shop continue, in a terminal) is on the trail: who, channel continue", async () => {
     const p = makeProject();
     p.write('workflows/ask.lua', 'function workflow(p) return run("coder", "pick a region").summary end\n');
     p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which region?' }] } });
     const id = runId(p.shop(['run', 'ask']));
-    // The stand-in session reads the person's lines from the piped stdin.
-    const r = p.shop(['continue', String(id), '--by', 'dana'], { input: 'eu-west\n/exit\n' });
-    expect(r.code).toBe(0);
+    const term = new Terminal(p, `'${process.execPath}' '${shopBin}' continue ${id} --by dana`);
+    try {
+      await term.waitFor(/^> ?$/m);
+      term.type('eu-west');
+      await term.waitFor('reported DONE');
+      term.type('/exit');
+      expect(await term.waitFor('[exit ')).toContain('[exit 0]');
+    } finally {
+      term.kill();
+    }
     expect(p.status(id).result).toBe("done with the person's answer: eu-west");
     const sessionId = p.status(id).executions[0].session_id;
     expect(answered(p, id)).toEqual([expect.objectContaining({ key: '1', actor: 'dana', channel: 'continue', data: { ask: 1, via: 'session', session_id: sessionId, status: 'DONE' } })]);

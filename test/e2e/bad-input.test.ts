@@ -110,7 +110,7 @@ describe('bad signals and agents fail the run with one line', () => {
   });
 
   it('an agent ending without a signal exits 1', () => {
-    expect(failedRun('silent', 1).line).toMatch(/agent silent ended without a signal \(logs: .*\.stderr\.log\)$/);
+    expect(failedRun('silent', 1).line).toMatch(/agent silent ended without a signal; its last words: .+ \(its output: .*\.stdout\.log\)$/);
   });
 
   it("Claude's is_error exits 1 with Claude's message", () => {
@@ -153,7 +153,7 @@ describe('bad commands exit with one line and create nothing', () => {
 
   it('a non-numeric id, an unknown command or an unknown option exits 2', () => {
     for (const args of [['status', 'abc'], ['resume', '1.5'], ['frobnicate'], ['list', '--bogus'], ['run', 'bugfix', '--fast']]) {
-      expect(oneLine(p.shop(args), 2, false), args.join(' ')).toMatch(/"abc"|"1\.5"|unknown command "frobnicate"|Unknown option '--(bogus|fast)'/);
+      expect(oneLine(p.shop(args), 2, false), args.join(' ')).toMatch(/"abc"|"1\.5"|unknown command "frobnicate"|unknown flag "--(bogus|fast)" for shop (list|run)/);
     }
     storeIntact();
   });

@@ -22,8 +22,8 @@ function suspendOnQuestion(p: Project): number {
   expect(p.list()).toEqual([expect.objectContaining({ id, status: 'waiting_human', agent: 'coder', awaiting: 'input', waiting_for: 'Which database?' })]);
   // The awaiting kind shows in the plain listing too.
   expect(lines(p.shop(['list']).stdout)).toEqual([
-    expect.stringMatching(/^ID\s+SPEC\s+STATUS\s+AGENT\s+AWAITING\s+NOW \/ WAITING FOR \/ REASON$/),
-    expect.stringMatching(new RegExp(`^${id}\\s+bugfix\\s+waiting_human\\s+coder\\s+input\\s+Which database\\?$`)),
+    expect.stringMatching(/^ID\s+SPEC\s+STATUS\s+AGENT\s+AWAITING\s+AGE\s+COST\s+NOW \/ WAITING FOR \/ REASON$/),
+    expect.stringMatching(new RegExp(`^${id}\\s+bugfix\\s+waiting_human\\s+coder\\s+input\\s+\\d+s\\s+\\$0\\.01\\s+Which database\\?$`)),
   ]);
   return id;
 }
@@ -63,7 +63,7 @@ describe('NEEDS_HUMAN suspends the run durably', () => {
     const r = p.shop(['resume', String(id)]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('  [1] answered by coder; resuming');
+    expect(r.stdout).toContain('  [1] coder reported from its session; resuming');
     expect(r.stdout).toContain(`run ${id} completed`);
 
     const done = p.status(id);

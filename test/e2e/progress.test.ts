@@ -37,7 +37,7 @@ describe('progress of a running agent', () => {
     expect(later).toBe(true);
     const row = RunJsonSchema.array().parse(JSON.parse(p.shop(['list', '--json']).stdout))[0];
     expect(row.activity).toMatchObject({ key: '1', agent: 'coder', text: 'Bash npm test -- login' });
-    expect(lines(p.shop(['list']).stdout)[1]).toMatch(new RegExp(`^${id}\\s+one\\s+running\\s+coder\\s+-\\s+\\[1\\] Bash npm test -- login \\(\\d+s\\)$`));
+    expect(lines(p.shop(['list']).stdout)[1]).toMatch(new RegExp(`^${id}\\s+one\\s+running\\s+coder\\s+-\\s+\\d+s\\s+-\\s+\\[1\\] Bash npm test -- login \\(\\d+s\\)$`));
     expect(p.shop(['status', String(id)]).stdout).toMatch(/#1\s+coder\s+running\s+-\s+Bash npm test -- login \(\d+s\)/);
     expect(await bg.exited).toBe(3);
     expect(p.status(id).executions[0]).toMatchObject({ status: 'completed', cost_usd: 0.0125, num_turns: 3 });
@@ -55,7 +55,7 @@ describe('progress of a running agent', () => {
     const f = await p.shopAsync(['log', '-f', String(id)]);
     expect(f.code).toBe(3);
     const out = lines(f.stdout);
-    expect(out.some((l) => /^\S+ \S+ {2}activity \[1 coder\] {2}(Read src\/login\.ts|Bash npm test -- login)$/.test(l))).toBe(true);
+    expect(out.some((l) => /^\S+ \S+ [+-]\d\d:\d\d {2}activity \[1 coder\] {2}(Read src\/login\.ts|Bash npm test -- login)$/.test(l))).toBe(true);
     expect(out.at(-1)).toMatch(/ {2}waiting \[2 _checkpoint\] {2}waiting_for="Ship\?" awaiting="checkpoint"$/);
     expect(await bg.exited).toBe(3);
     // After the run ends, -f prints the whole trail and exits with the run's state.

@@ -38,12 +38,12 @@ describe('shop run (end to end)', () => {
     expect(call.prompt).toBe('Carry out the task described in your instructions.');
   });
 
-  it('shop --help lists every command with its usage, and exits 0', () => {
+  it('shop --help lists every command with its summary, and exits 0', () => {
     const p = makeProject();
     const r = p.shop(['--help']);
     expect(r.code).toBe(0);
     for (const name of ['init', 'run', 'list', 'inbox', 'status', 'log', 'continue', 'resume', 'stop', 'approve', 'reject', 'answer', 'signal', 'report']) {
-      expect(r.stdout).toMatch(new RegExp(`^  shop ${name}\\b.*\\n      \\S`, 'm'));
+      expect(r.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
     }
   });
 });

@@ -86,7 +86,7 @@ describe('shop run --wait', () => {
 
     p.writeSignal(id, '1', 'coder', { status: 'DONE', summary: 'postgres it is' });
     expect(await bg.exited).toBe(0);
-    expect(bg.output()).toContain('  [1] answered by coder; resuming');
+    expect(bg.output()).toContain('  [1] coder reported from its session; resuming');
     const s = p.status(id);
     expect(s.status).toBe('completed');
     expect(s.executions[0]).toMatchObject({ status: 'completed', result: { status: 'DONE', summary: 'postgres it is' } });

@@ -163,7 +163,7 @@ describe('a structured pause', () => {
     const id = paused(p);
     const r = p.shop(['approve', String(id)]);
     expect(r.code).toBe(2);
-    expect(lines(r.stderr)).toEqual(['shop: approving needs every decision: d3: required (number: Budget); d5: required (multi_choice: Platforms); give them with --answers']);
+    expect(lines(r.stderr)).toEqual([`shop: approving needs every decision: d3: required (number: Budget); d5: required (multi_choice: Platforms); give them with: shop signal ${id} --answers '{"d1": …, "d2": …, "d3": …, "d4": …, "d5": …, "d6": …}'`]);
     expect(humanAnswers(p, id)).toEqual([]);
     const no = p.shop(['reject', String(id), 'too expensive']);
     expect(no.code).toBe(0);

@@ -8,15 +8,16 @@ export class Terminal {
   private readonly socket = `shop-test-${randomBytes(4).toString('hex')}`;
   private readonly socketPath: string;
 
-  constructor(private readonly p: Project, command: string) {
+  constructor(private readonly p: Project, command: string, width = 160) {
     const vars = ['SHOP_CLAUDE_BIN', 'SHOP_STANDIN_LOG', 'SHOP_STANDIN_SCENARIO', 'SHOP_USER'].flatMap((k) => (p.env[k] ? ['-e', `${k}=${p.env[k]}`] : []));
     // The shell line outlives the command, so its last screen and exit code stay readable.
-    this.tmux(['new-session', '-d', '-s', 'shop', '-x', '160', '-y', '50', '-c', p.dir, ...vars, `${command}; echo "[exit $?]"; sleep 600`]);
+    this.tmux(['new-session', '-d', '-s', 'shop', '-x', String(width), '-y', '50', '-c', p.dir, ...vars, `${command}; echo "[exit $?]"; sleep 600`]);
     this.socketPath = this.tmux(['display-message', '-p', '#{socket_path}']).trim();
   }
 
-  screen(): string {
-    return this.tmux(['capture-pane', '-p', '-J', '-S', '-200', '-t', 'shop']);
+  /** What the pane shows (and its scrollback); with `escapes`, its colours as escape sequences too. */
+  screen(escapes = false): string {
+    return this.tmux(['capture-pane', '-p', '-J', ...(escapes ? ['-e'] : []), '-S', '-200', '-t', 'shop']);
   }
 
   /** Types `text` literally, then Enter. */

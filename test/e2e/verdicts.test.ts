@@ -83,7 +83,7 @@ const REFUSED_FIRST: Partial<Record<Kind, { what: string; args: (id: number) => 
   approval: [
     { what: 'answer without text', args: (id) => ['answer', String(id)], line: needsWords('approval') },
     { what: 'approve with words but no --message', args: (id) => ['approve', String(id), 'ship', 'it'],
-      line: () => 'shop: unexpected "ship it": give your words with --message "ship it"; usage: shop approve <id> [--message M] [--call K] [--by NAME]' },
+      line: () => 'shop: unexpected argument "ship it" (shop approve); give your words with --message "ship it"; usage: shop approve <id> [--message M] [--call K] [--by NAME]' },
   ],
 };
 
@@ -143,7 +143,7 @@ describe.concurrent('the verdict matrix, through the binary', () => {
         expect(await answersOf(p, id)).toEqual([]);
       }
       const r = await p.shopAsync(['answer', String(id), 'use', 'the', 'blue', 'one']);
-      expect(lines(r.stdout)[0]).toBe(`run ${id} call 1: answered answer by tester`);
+      expect(lines(r.stdout)[0]).toBe(`run ${id} call 1: answered by tester: use the blue one`);
       expectSentBack(p, id, 'use the blue one', r, expect);
     });
   }

@@ -111,7 +111,7 @@ describe('shop watch', () => {
     // The agent reports from its own session, as after `shop continue`.
     p.writeSignal(id, '1', 'coder', { status: 'DONE', summary: 'postgres it is' });
     await until('the run to complete', () => w.output().includes(`run ${id} (bugfix) completed: `));
-    expect(w.output()).toContain(`run ${id} (bugfix): resuming (the agent reported from its session)\nrun ${id} [1] answered by coder; resuming\n`);
+    expect(w.output()).toContain(`run ${id} (bugfix): resuming (the agent reported from its session)\nrun ${id} [1] coder reported from its session; resuming\n`);
     const s = p.status(id);
     expect(s).toMatchObject({ status: 'completed', result: { fixed: true, summary: 'fixed' } });
     expect(s.executions[0]).toMatchObject({ key: '1', status: 'completed', result: { status: 'DONE', summary: 'postgres it is' } });

@@ -1,4 +1,4 @@
-import type { AnswerInput } from '@shop/core/decisions/build-answer';
+import type { AnswerFields, AnswerInput } from '@shop/core/decisions/build-answer';
 import { UsageError } from '@shop/core/errors';
 import { recordAnswer } from '@shop/core/operations/answer';
 import { loadRunView, pickWaiting } from '@shop/core/operations/run-view';
@@ -7,6 +7,7 @@ import type { Channel, Execution } from '@shop/core/types';
 import { runIdArg, str } from './args.js';
 import type { Context } from './context.js';
 import { enginePorts, resumeAfterAnswer } from './drive-here.js';
+import { firstLine } from './output.js';
 import type { Parsed } from './registry.js';
 
 /**
@@ -31,9 +32,15 @@ export async function recordAndResume(ctx: Context, exec: Execution, given: Answ
   const ports = await enginePorts(ctx);
   const who = responder(by, ctx.project.root, ctx.env);
   const { fields, handedTo } = await recordAnswer(ports, exec, given, channel, who);
-  const what = fields.decisions ? `decisions ${JSON.stringify(Object.fromEntries(Object.entries(fields.decisions).map(([k, v]) => [k, v.value])))}` : (fields.verdict ?? fields.status);
-  ctx.out(`run ${exec.runId} call ${exec.key}: answered ${what} by ${who}`);
+  ctx.out(`run ${exec.runId} call ${exec.key}: ${answeredText(fields, who)}`);
   return resumeAfterAnswer(ctx, ports, exec.runId, handedTo);
+}
+
+/** "answered approved by ann", "answered by ann: use postgres", "answered decisions {…} by ann". */
+export function answeredText(fields: AnswerFields, who: string): string {
+  if (fields.decisions) return `answered decisions ${JSON.stringify(Object.fromEntries(Object.entries(fields.decisions).map(([k, v]) => [k, v.value])))} by ${who}`;
+  if (fields.verdict === 'answer') return `answered by ${who}${fields.message ? `: ${firstLine(fields.message)}` : ''}`;
+  return `answered ${fields.verdict ?? fields.status} by ${who}`;
 }
 
 /**

@@ -1,35 +1,71 @@
-import { parseArgs } from 'node:util';
+import { existsSync, readFileSync } from 'node:fs';
 import { ExitCode, ShopError, UsageError } from '@shop/core/errors';
+import { storeError } from '@shop/core/store/store-errors';
 import { Context } from './context.js';
-import { commands, type CommandSpec, type Parsed } from './registry.js';
-
-function help(): string {
-  const lines = Object.values(commands).flatMap((c) => [`  ${c.usage}`, `      ${c.summary}`]);
-  return ['shop — durable Lua workflows for AI coding agents, with people in the loop', '', 'Commands:', ...lines, '',
-    'Exit codes: 0 ok · 1 failed · 2 bad input · 3 waiting for a person · 4 stuck · 5 not found · 6 conflict',
-    'Set SHOP_DEBUG=1 for stack traces.'].join('\n');
-}
-
-function parse(name: string, spec: CommandSpec, argv: string[]): Parsed {
-  try {
-    const { values, positionals } = parseArgs({ args: argv, options: { ...spec.options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
-    return { values: values as Parsed['values'], positionals };
-  } catch (e) {
-    const msg = (e as Error).message.split('\n')[0].replace(/\. To specify a positional.*$/, '');
-    throw new UsageError(`${msg} (shop ${name}); usage: ${spec.usage}`);
-  }
-}
+import { commandHelp, globalHelp } from './help.js';
+import { parseCommand } from './parse-command.js';
+import { commands, type CommandSpec } from './registry.js';
+import { suggest } from './suggest.js';
 
 /** Maps any error to one line on stderr and its exit code; stack traces only with SHOP_DEBUG=1. */
-function report(e: unknown): number {
+function report(e: unknown, storeFile: string): number {
   const debug = process.env.SHOP_DEBUG === '1';
-  if (e instanceof ShopError) {
-    process.stderr.write(`shop: ${e.message}\n${debug && e.stack ? `${e.stack}\n` : ''}`);
-    return e.exitCode;
+  // A locked, read-only or full store met after opening (a write, a read): name the file.
+  const known = e instanceof ShopError ? e : storeError(e, storeFile);
+  if (known) {
+    const stack = debug ? ((e as Error).stack ?? known.stack) : undefined;
+    process.stderr.write(`shop: ${known.message}\n${stack ? `${stack}\n` : ''}`);
+    return known.exitCode;
   }
   const err = e as Error;
   process.stderr.write(debug ? `${err?.stack ?? err}\n` : `shop: internal error: ${err?.message ?? err} (set SHOP_DEBUG=1 for details)\n`);
   return ExitCode.failed;
+}
+
+/** "shop 0.1.0", from the CLI package's own package.json (the nearest one above this module, bundled or not). */
+function version(): string {
+  for (let dir = new URL('.', import.meta.url); dir.pathname !== '/'; dir = new URL('..', dir)) {
+    const file = new URL('package.json', dir);
+    if (!existsSync(file)) continue;
+    const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version: string };
+    if (pkg.name === '@shop/cli') return `shop ${pkg.version}`;
+  }
+  throw new Error("the @shop/cli package.json is missing next to the shop binary; reinstall Shop");
+}
+
+/** A command by name, or a UsageError suggesting the one meant. */
+function lookup(name: string): CommandSpec {
+  const spec = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (spec) return spec;
+  if (name.startsWith('-')) throw new UsageError(`unknown flag "${name}" (shop --help lists commands and flags)`);
+  const meant = suggest(name, Object.keys(commands));
+  throw new UsageError(`unknown command "${name}"${meant ? `; did you mean "${meant}"?` : ''} (shop --help lists them)`);
+}
+
+async function dispatch(name: string | undefined, rest: string[], ctx: Context): Promise<number> {
+  if (name === '--version' || name === '-V' || name === 'version') {
+    ctx.out(version());
+    return ExitCode.ok;
+  }
+  if (!name || name === '--help' || name === '-h' || (name === 'help' && !rest.length)) {
+    ctx.out(globalHelp());
+    return ExitCode.ok;
+  }
+  if (name === 'help') {
+    if (rest.length > 1) throw new UsageError(`unexpected argument "${rest[1]}" (shop help); usage: shop help [<command>]`);
+    ctx.out(commandHelp(lookup(rest[0])));
+    return ExitCode.ok;
+  }
+  const spec = lookup(name);
+  const args = parseCommand(name, spec, rest);
+  if (args.values.help) {
+    ctx.out(commandHelp(spec));
+    return ExitCode.ok;
+  }
+  // Nothing is created outside a project: no .shop/ in a folder that is not one.
+  if (spec.needsProject !== false && !ctx.project.found) throw new UsageError('no Shop project here (run shop init)');
+  const command = await spec.load();
+  return command.default(args, ctx);
 }
 
 export async function main(argv: string[]): Promise<void> {
@@ -44,23 +80,9 @@ export async function main(argv: string[]): Promise<void> {
   });
   const ctx = new Context(process.cwd(), process.env, (line) => process.stdout.write(`${line}\n`));
   try {
-    if (!name || name === 'help' || name === '--help' || name === '-h') {
-      ctx.out(help());
-      code = ExitCode.ok;
-    } else {
-      const spec = commands[name];
-      if (!spec) throw new UsageError(`unknown command "${name}"; run shop --help for the list`);
-      const args = parse(name, spec, rest);
-      if (args.values.help) {
-        ctx.out(`usage: ${spec.usage}\n${spec.summary}${spec.details ? `\n\n${spec.details}` : ''}`);
-        code = ExitCode.ok;
-      } else {
-        const command = await spec.load();
-        code = await command.default(args, ctx);
-      }
-    }
+    code = await dispatch(name, rest, ctx);
   } catch (e) {
-    code = report(e);
+    code = report(e, ctx.project.dbFile);
   } finally {
     ctx.close();
   }

@@ -1,153 +1,232 @@
-import type { ParseArgsConfig } from 'node:util';
 import type { Context } from './context.js';
 
-export type Options = NonNullable<ParseArgsConfig['options']>;
 export interface Parsed {
   values: Record<string, string | boolean | string[] | undefined>;
   positionals: string[];
 }
 export type CommandFn = (args: Parsed, ctx: Context) => Promise<number>;
 
+/** A flag: how parseArgs reads it, and what `shop <cmd> --help` says of it. */
+export interface FlagSpec {
+  type: 'boolean' | 'string';
+  short?: string;
+  multiple?: boolean;
+  /** The value's placeholder in help ("--status S"). */
+  value?: string;
+  description: string;
+}
+
 export interface CommandSpec {
   usage: string;
   summary: string;
   /** More for `shop <cmd> --help`: what happens after, exit codes. */
   details?: string;
-  options: Options;
+  /** Where the global help lists it. */
+  group: keyof typeof GROUPS;
+  /** How many positional arguments it takes at most (Infinity: free text, or a list of ids). */
+  maxArgs: number;
+  /** Said after "unexpected argument …" (e.g. where those words belong instead). */
+  extraHint?: (extra: string) => string;
+  /** False for the commands that work outside a Shop project. */
+  needsProject?: boolean;
+  options: Record<string, FlagSpec>;
   load: () => Promise<{ default: CommandFn }>;
 }
 
-const json = { json: { type: 'boolean' } } as const;
+export const GROUPS = {
+  runs: 'Runs',
+  answer: 'Answering (people in the loop)',
+  tools: 'Workers and tools',
+  agent: 'Agent side',
+} as const;
+
+const json = (what: string) => ({ json: { type: 'boolean', description: `print ${what} as JSON (documented shapes; times ISO 8601)` } }) as const;
+const by = { by: { type: 'string', value: 'NAME', description: 'record the answer as from NAME (default: SHOP_USER, git user.name, the OS user)' } } as const;
+const call = { call: { type: 'string', value: 'K', description: 'which waiting call to answer, when several wait (keys as in shop inbox)' } } as const;
+const wait = { wait: { type: 'boolean', description: 'keep this process alive and resume in place when the answer arrives (instead of exiting 3)' } } as const;
 
 const ANSWERING = `The answer is recorded (the first one wins; a second exits 6 naming it). When a live process
 holds the run — shop watch, shop run --wait, a driver still running other branches — it resumes
 the run itself and this command exits 0. Otherwise the run resumes here and the command exits
 with its state: 0 completed, 3 waiting for a person again, 4 stuck, 1 failed.`;
-const by = { by: { type: 'string' } } as const;
-const call = { call: { type: 'string' } } as const;
 
 /** Every command, in one place. Each loads its module only when called, so startup stays fast. */
 export const commands: Record<string, CommandSpec> = {
-  init: { usage: 'shop init', summary: 'create workflows/, agents/ and .shop/ in this folder', options: {}, load: () => import('./commands/init.js') },
+  init: {
+    usage: 'shop init', summary: 'create workflows/, agents/ and .shop/ in this folder', group: 'runs', maxArgs: 0, needsProject: false,
+    options: {}, load: () => import('./commands/init.js'),
+  },
   run: {
     usage: 'shop run <workflow> [prompt…] [--wait] [--worktree]',
-    summary: 'start a run of workflows/<workflow>.lua',
-    options: { wait: { type: 'boolean' }, worktree: { type: 'boolean' } },
+    summary: 'start a run of workflows/<workflow>.lua and drive it',
+    details: `Prints the run id at once, then drives the run here. When it waits for a person it prints what is
+awaited and the exact command to answer, and exits 3 (0 completed, 4 stuck, 1 failed).`,
+    group: 'runs', maxArgs: Infinity,
+    options: { ...wait, worktree: { type: 'boolean', description: 'run in .shop/worktrees/run-<id> on branch shop/run-<id> (a git worktree of this repository)' } },
     load: () => import('./commands/run.js'),
   },
   list: {
-    usage: 'shop list [--active] [--status S] [--waiting] [--json]',
-    summary: 'list runs (--waiting: every pending ask, as shop inbox)',
-    options: { active: { type: 'boolean' }, status: { type: 'string' }, waiting: { type: 'boolean' }, ...json },
+    usage: 'shop list [--active] [--status S] [--limit N] [--waiting] [--json]',
+    summary: 'list runs, newest first',
+    details: `Columns: ID, SPEC, STATUS, AGENT, AWAITING, AGE (since it started), COST, and what it does now, waits
+for or ended with. On a terminal the table fits the window (the last column is cut with …); on a pipe
+lines are whole.`,
+    group: 'runs', maxArgs: 0,
+    options: {
+      active: { type: 'boolean', description: 'only runs not ended (running, interrupted, waiting)' },
+      status: { type: 'string', value: 'S', description: 'only runs in this state: running, interrupted, waiting_human, completed, stuck, failed' },
+      limit: { type: 'string', value: 'N', description: 'at most N runs (default 50 on a terminal; all on a pipe or with --json; 0: all)' },
+      waiting: { type: 'boolean', description: 'every pending ask instead, as shop inbox' },
+      ...json('the runs'),
+    },
     load: () => import('./commands/list.js'),
-  },
-  inbox: {
-    usage: 'shop inbox [--json]',
-    summary: 'every pending ask across runs: awaiting kind, question, how long, how to answer',
-    options: json,
-    load: () => import('./commands/inbox.js'),
   },
   status: {
     usage: 'shop status <id> [--json | --aah [--call K]]',
-    summary: "a run's state, executions, cost and pending asks (--aah: an ask as an AAH decision/request)",
-    options: { ...json, aah: { type: 'boolean' }, ...call },
+    summary: "a run's state, calls, cost and pending asks",
+    group: 'runs', maxArgs: 1,
+    options: {
+      ...json('the run with its calls and pending asks'),
+      aah: { type: 'boolean', description: 'print the pending ask as an AAH decision/request artifact' },
+      call: { type: 'string', value: 'K', description: 'with --aah: which waiting call, when several wait' },
+    },
     load: () => import('./commands/status.js'),
   },
   log: {
     usage: 'shop log <id> [-f] [--json]',
-    summary: "a run's executions and audit trail, in order (-f: follow it and its agents' activity until it ends or waits)",
-    options: { ...json, follow: { type: 'boolean', short: 'f' } },
+    summary: "a run's calls and audit trail (who, when, channel), in order",
+    details: 'Times are local, with their offset from UTC. With -f the exit code is the run\'s: 0 completed, 3 waiting, 4 stuck, 1 failed.',
+    group: 'runs', maxArgs: 1,
+    options: {
+      follow: { type: 'boolean', short: 'f', description: "follow the run and its agents' activity until it ends or waits" },
+      ...json('the calls and events (with -f: one JSON object per line)'),
+    },
     load: () => import('./commands/log.js'),
   },
-  continue: {
-    usage: 'shop continue <id> [--claude] [--call K] [--by NAME]',
-    summary: "answer a waiting run: open the agent's Claude session, or decide a pause (--claude: after a review session)",
-    options: { claude: { type: 'boolean' }, ...call, ...by },
-    details: ANSWERING,
-    load: () => import('./commands/continue.js'),
+  resume: {
+    usage: 'shop resume <id> [--wait]', summary: 'replay a run from its log and drive it on (after a crash, or to retry a failure)',
+    group: 'runs', maxArgs: 1, options: wait, load: () => import('./commands/resume.js'),
   },
-  resume: { usage: 'shop resume <id> [--wait]', summary: 'replay a run from its log and drive it on', options: { wait: { type: 'boolean' } }, load: () => import('./commands/resume.js') },
   stop: {
     usage: 'shop stop <id> --reason R [--by NAME]',
-    summary: 'end a run as stuck, killing its agent',
+    summary: 'end a run as stuck, stopping its agents',
     details: `Records the stop. The process driving the run (if one is live) stops its agents' process groups
 (TERM, then KILL), starts nothing more and ends the run stuck within about a second; this waits for
 that. With no live driver, the run is ended here.`,
-    options: { reason: { type: 'string' }, ...by },
+    group: 'runs', maxArgs: 1,
+    options: { reason: { type: 'string', value: 'R', description: 'why (recorded; default "stopped by NAME")' }, by: { type: 'string', value: 'NAME', description: 'who stops it (default: SHOP_USER, git user.name, the OS user)' } },
     load: () => import('./commands/stop.js'),
+  },
+  inbox: {
+    usage: 'shop inbox [--json]',
+    summary: 'every pending ask across runs: what it awaits, the question, how long, how to answer',
+    group: 'answer', maxArgs: 0, options: json('the asks'), load: () => import('./commands/inbox.js'),
+  },
+  continue: {
+    usage: 'shop continue <id> [--claude] [--call K] [--by NAME]',
+    summary: "answer in this terminal: the agent's own Claude session, or a pause's decisions",
+    details: `An agent's ask opens its Claude session (claude --resume) in this terminal; it needs one (without,
+answer with shop answer <id> "…"). A pause asks its decisions here; piped input answers them too.
+${ANSWERING}`,
+    group: 'answer', maxArgs: 1,
+    options: { claude: { type: 'boolean', description: "at a pause: first open a _checkpoint review session in the run's workspace (needs a terminal)" }, ...call, ...by },
+    load: () => import('./commands/continue.js'),
   },
   approve: {
     usage: 'shop approve <id> [--message M] [--call K] [--by NAME]',
     summary: 'approve what a run waits on (the verdict matrix decides: close, or back to the agent)',
-    options: { message: { type: 'string' }, ...call, ...by },
-    details: ANSWERING,
+    details: ANSWERING, group: 'answer', maxArgs: 1,
+    extraHint: (extra) => `give your words with --message "${extra}"`,
+    options: { message: { type: 'string', value: 'M', description: "words that go with the approval (to the agent, or the pause's note)" }, ...call, ...by },
     load: () => import('./commands/approve.js'),
   },
   reject: {
     usage: 'shop reject <id> [feedback…] [--call K] [--by NAME]',
     summary: 'reject it, with feedback (back to the agent, or close; a pause stops)',
-    options: { message: { type: 'string' }, ...call, ...by },
-    details: ANSWERING,
+    details: ANSWERING, group: 'answer', maxArgs: Infinity,
+    options: { message: { type: 'string', value: 'M', description: 'the feedback, if not given as words' }, ...call, ...by },
     load: () => import('./commands/reject.js'),
   },
   answer: {
     usage: 'shop answer <id> <text…> [--call K] [--by NAME]',
     summary: "send your words back to the waiting agent's own session",
-    options: { ...call, ...by },
-    details: ANSWERING,
+    details: ANSWERING, group: 'answer', maxArgs: Infinity, options: { ...call, ...by },
     load: () => import('./commands/answer.js'),
   },
   signal: {
     usage: 'shop signal <id> --status S | --answers JSON | --answers-file F | --response-file F [--message M] [--call K] [--by NAME]',
-    summary: 'answer from a script (a status, or a pause\'s decisions), then resume the run',
+    summary: "answer from a script: a status, or a pause's decisions",
+    details: ANSWERING, group: 'answer', maxArgs: 1,
     options: {
-      status: { type: 'string' }, message: { type: 'string' }, answers: { type: 'string' },
-      'answers-file': { type: 'string' }, 'response-file': { type: 'string' }, ...call, ...by,
+      status: { type: 'string', value: 'S', description: 'close the call with this status (CONTINUE or STOP at a pause; any UPPER_CASE status for an agent)' },
+      answers: { type: 'string', value: 'JSON', description: `a pause's decisions, keyed by decision id: '{"d1": true, "d2": {"value": 3, "comment": "…"}}'` },
+      'answers-file': { type: 'string', value: 'F', description: 'the same, read from a file' },
+      'response-file': { type: 'string', value: 'F', description: 'an AAH decision/response artifact' },
+      message: { type: 'string', value: 'M', description: 'a note recorded with the answer (the summary an agent gets back)' },
+      ...call, ...by,
     },
-    details: ANSWERING,
     load: () => import('./commands/signal.js'),
   },
   watch: {
     usage: 'shop watch [<id>…] [--max-parallel N] [--json]',
-    summary: 'keep runs moving: take interrupted runs, hold waiting ones (answers resume them here), fire timers; SIGTERM lets go',
-    details: `With ids, only those runs. --max-parallel N: agents running at once across all runs (extra work
-waits). --json: a JSON object per line. SIGTERM or Ctrl-C: the agents of runs being driven are stopped
-(the runs stay resumable), every run is let go, exit 0. Several workers share a project safely.`,
-    options: { 'max-parallel': { type: 'string' }, ...json },
+    summary: 'the worker: keeps runs moving until SIGTERM',
+    details: `Takes interrupted runs and drives them on, holds waiting ones (answers given anywhere resume them
+here), fires timers, sends notifications. With ids, only those runs. SIGTERM or Ctrl-C: the agents
+of runs being driven are stopped (the runs stay resumable), every run is let go, exit 0. Several
+workers share a project safely.`,
+    group: 'tools', maxArgs: Infinity,
+    options: {
+      'max-parallel': { type: 'string', value: 'N', description: 'agents running at once across all runs (extra work waits; default: no limit)' },
+      json: { type: 'boolean', description: 'one JSON object per line (times ISO 8601)' },
+    },
     load: () => import('./commands/watch.js'),
   },
   tui: {
     usage: 'shop tui [--by NAME]',
-    summary: 'browse runs in a terminal UI: the inbox, details and logs; continue, approve, reject, stop (also bare `shop` on a terminal)',
-    details: `Answers given here are recorded as from NAME (else SHOP_USER, git user.name, the OS user). When no live
-process holds the run, it resumes in the background (shop resume, output in .shop/runs/<id>/tui-resume.log).`,
-    options: by,
-    load: () => import('./commands/tui.js'),
+    summary: 'browse runs in a terminal UI (also bare `shop` on a terminal)',
+    details: `The inbox, details and logs; continue, approve, reject, stop. When no live process holds a run
+answered here, it resumes in the background (shop resume, output in .shop/runs/<id>/tui-resume.log).`,
+    group: 'tools', maxArgs: 0, options: by, load: () => import('./commands/tui.js'),
   },
   test: {
     usage: 'shop test <workflow> [--fixture F.json] [--runs N] [--seed S] [--json]',
-    summary: "run a workflow on a fixture's simulated agents and people (no LLM, nobody asked) and check what it expects",
-    details: `The fixture (default: workflows/<workflow>.test.json) scripts each agent's reports in order, the
-people's answers (by call key, pause message or "*"), sh() output, and what to expect. Prints the path
-taken and the outcome. Exit 0 pass, 1 fail (with a diff), 2 bad fixture. --runs N: N runs on seeds
-S…S+N-1 (S: --seed, else the fixture's seed) and the distribution of their outcomes.`,
-    options: { fixture: { type: 'string' }, runs: { type: 'string' }, seed: { type: 'string' }, ...json },
+    summary: "run a workflow on a fixture's simulated agents and people, and check what it expects",
+    details: `No LLM, nobody asked. The fixture scripts each agent's reports in order, the people's answers (by
+call key, pause message or "*"), sh() output, and what to expect. Prints the path taken and the
+outcome. Exit 0 pass, 1 fail (with a diff), 2 bad fixture.`,
+    group: 'tools', maxArgs: 1, needsProject: false,
+    options: {
+      fixture: { type: 'string', value: 'F.json', description: 'the fixture (default: workflows/<workflow>.test.json)' },
+      runs: { type: 'string', value: 'N', description: 'N runs on seeds S…S+N-1, and the distribution of their outcomes' },
+      seed: { type: 'string', value: 'S', description: "the (first) seed (default: the fixture's seed)" },
+      ...json('the outcome'),
+    },
     load: () => import('./commands/test.js'),
   },
   replay: {
     usage: 'shop replay [<id>… | --all] [--workflow F] [--json]',
-    summary: 'check that runs not yet ended still fit their workflow files, before resuming them: nothing is run or written',
+    summary: 'check that runs not yet ended still fit their workflow files (nothing is run or written)',
     details: `Each run's log is replayed against its workflow file as it is now (or F), with no agent, command
 or write; a change that would break the run on resume is named (call key, what the log recorded, what
-the workflow does now). --all (the default): every run not yet ended; with --workflow F, those whose
-workflow has F's file name. Exit 0 all compatible, 1 some not.`,
-    options: { all: { type: 'boolean' }, workflow: { type: 'string' }, ...json },
+the workflow does now). Exit 0 all compatible, 1 some not.`,
+    group: 'tools', maxArgs: Infinity,
+    options: {
+      all: { type: 'boolean', description: 'every run not yet ended (the default without ids)' },
+      workflow: { type: 'string', value: 'F', description: "check against this file instead of each run's workflow file (with --all: the runs of its name)" },
+      ...json('the checks'),
+    },
     load: () => import('./commands/replay.js'),
   },
   report: {
     usage: 'shop report <STATUS> [--summary S] [--reason R] [--awaiting KIND] [--field k=v …]',
-    summary: "(agent side) write this step's signal",
-    options: { summary: { type: 'string' }, reason: { type: 'string' }, awaiting: { type: 'string' }, field: { type: 'string', multiple: true } },
+    summary: "write this step's signal (run by an agent, inside its step)",
+    group: 'agent', maxArgs: 1, needsProject: false,
+    options: {
+      summary: { type: 'string', value: 'S', description: 'what was done (the workflow reads it as .summary)' },
+      reason: { type: 'string', value: 'R', description: 'why; for NEEDS_HUMAN, the question for the person' },
+      awaiting: { type: 'string', value: 'KIND', description: 'what a NEEDS_HUMAN awaits: input, approval, review, content, escalation, checkpoint, work' },
+      field: { type: 'string', multiple: true, value: 'k=v', description: 'any other field for the workflow (repeatable)' },
+    },
     load: () => import('./commands/report.js'),
   },
 };

@@ -7,6 +7,7 @@ import { ExitCode, UsageError } from '@shop/core/errors';
 import { responder } from '@shop/core/project/responder';
 import { readSignal, signalPath } from '@shop/core/signals/signal';
 import type { Execution, Run } from '@shop/core/types';
+import { answerCommands } from '@shop/core/decisions/answer-hint';
 import { takeSessionAnswer } from '@shop/core/operations/answer';
 import { loadRunView, pickWaiting } from '@shop/core/operations/run-view';
 import { recordAndResume, refuseAgents } from '../answer-call.js';
@@ -29,11 +30,23 @@ export default async function continueRun(args: Parsed, ctx: Context): Promise<n
   const store = await ctx.store();
   const exec = await pickWaiting(store, await loadRunView(store, id), str(args, 'call'), 'continue');
   const run = (await store.getRun(id))!;
+  // Claude Code's session takes the terminal over: without one it cannot be used (and must
+  // not be started). A pause's prompts work on piped input too.
+  const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
   if (exec.kind === 'pause') {
-    if (flag(args, 'claude')) await reviewSession(ctx, run, exec);
+    if (flag(args, 'claude')) {
+      if (!terminal) throw new UsageError(`--claude opens a review session in Claude Code and needs a terminal; without one, decide with: ${answerCommands(id, exec).filter((c) => !c.startsWith('shop continue')).join(' · ')}`);
+      await reviewSession(ctx, run, exec);
+    }
     return decidePause(ctx, run, exec, str(args, 'by'));
   }
   if (flag(args, 'claude')) throw new UsageError(`--claude is for pauses; call ${exec.key} already is ${exec.agent}'s Claude session: shop continue ${id}`);
+  if (!terminal) {
+    const several = Boolean(str(args, 'call'));
+    const others = answerCommands(id, exec, several).filter((c) => !/^shop (continue|answer) /.test(c));
+    const answer = `shop answer ${id}${several ? ` --call ${exec.key}` : ''} "…"`;
+    throw new UsageError(`shop continue opens ${exec.agent}'s Claude session and needs a terminal; without one, answer with: ${[answer, ...others].join(' · ')}`);
+  }
   return openSession(ctx, run, exec, str(args, 'by'));
 }
 

@@ -21,6 +21,7 @@ export default async function inbox(args: Parsed, ctx: Context): Promise<number>
   const body = waiting.map(({ run, execution: e }, i) => [
     String(run.id), run.spec, e.key, e.awaiting ?? 'input', e.agent ?? '-', ago(e.updatedAt), firstLine(e.waitingFor ?? ''), rows[i].answer_with[0],
   ]);
-  for (const line of table(['RUN', 'SPEC', 'CALL', 'AWAITING', 'AGENT', 'WAITED', 'QUESTION', 'ANSWER WITH'], body)) ctx.out(line);
+  const header = ['RUN', 'SPEC', 'CALL', 'AWAITING', 'AGENT', 'WAITED', 'QUESTION', 'ANSWER WITH'];
+  for (const line of table(header, body, { width: ctx.style.width, shrink: [6, 7, 1] })) ctx.out(line);
   return 0;
 }

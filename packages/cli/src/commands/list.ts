@@ -1,13 +1,16 @@
 import { UsageError } from '@shop/core/errors';
+import type { RunFilter, RunWithWaiting, Store } from '@shop/core/store/store';
 import type { RunStatus } from '@shop/core/types';
 import { flag, str } from '../args.js';
 import type { Context } from '../context.js';
 import { printJson, runJson } from '../json.js';
 import { firstLine } from '../output.js';
 import type { Parsed } from '../registry.js';
-import { table } from '../table.js';
+import { ago, cost, table } from '../table.js';
 import type { RunJson } from '../json-shapes.js';
 import { elapsed } from '../live-board.js';
+import { paint, statusColour } from '../style.js';
+import { suggest } from '../suggest.js';
 
 /** What a running run's agent is doing: "[3] Edit src/login.ts (2m 05s)". */
 function now(r: RunJson): string | null {
@@ -15,17 +18,22 @@ function now(r: RunJson): string | null {
   return a ? `[${a.key}] ${a.text ?? 'working'} (${elapsed(Date.now() - Date.parse(a.since))})` : null;
 }
 
-const STATUSES = ['running', 'waiting_human', 'completed', 'stuck', 'failed'];
+const STATUSES = ['running', 'interrupted', 'waiting_human', 'completed', 'stuck', 'failed'];
+/** How many a terminal shows without --limit (DESIGN.md: 50 on a terminal, all with --json or on a pipe). */
+const TERMINAL_LIMIT = 50;
 
-/** shop list [--active] [--status S] [--json] */
+/** shop list [--active] [--status S] [--limit N] [--json]: newest first. */
 export default async function list(args: Parsed, ctx: Context): Promise<number> {
   if (flag(args, 'waiting')) return (await import('./inbox.js')).default(args, ctx);
   const status = str(args, 'status');
-  if (status && !STATUSES.includes(status)) throw new UsageError(`--status "${status}" is not one of ${STATUSES.join(', ')}`);
-  const store = await ctx.store();
-  const runs = await store.listRuns({ active: flag(args, 'active'), status: status as RunStatus | undefined });
-  const rows = runs.map((r) => runJson(r, r.waiting, r.costUsd, r.running?.agent ?? null, r.running));
-  if (flag(args, 'json')) {
+  if (status !== undefined && !STATUSES.includes(status)) {
+    const meant = suggest(status, STATUSES);
+    throw new UsageError(`--status "${status}" is not a run status${meant ? `; did you mean "${meant}"?` : ''} (one of ${STATUSES.join(', ')})`);
+  }
+  const json = flag(args, 'json');
+  const limit = limitArg(str(args, 'limit'), json || !process.stdout.isTTY ? 0 : TERMINAL_LIMIT);
+  const { rows, total } = await runsFor(await ctx.store(), { active: flag(args, 'active'), status }, limit);
+  if (json) {
     printJson(ctx.out, rows);
     return 0;
   }
@@ -34,8 +42,35 @@ export default async function list(args: Parsed, ctx: Context): Promise<number> 
     return 0;
   }
   const body = rows.map((r) => [
-    String(r.id), r.spec, r.status, r.agent ?? '-', r.awaiting ?? '-', firstLine(now(r) ?? r.waiting_for ?? r.reason ?? '-'),
+    String(r.id), r.spec, r.status, r.agent ?? '-', r.awaiting ?? '-', ago(Date.parse(r.created_at)), cost(r.cost_usd),
+    firstLine(now(r) ?? r.waiting_for ?? r.reason ?? '-'),
   ]);
-  for (const line of table(['ID', 'SPEC', 'STATUS', 'AGENT', 'AWAITING', 'NOW / WAITING FOR / REASON'], body)) ctx.out(line);
+  const style = (col: number, text: string) => (col === 2 ? paint(ctx.style.color, statusColour(text), text) : text);
+  const header = ['ID', 'SPEC', 'STATUS', 'AGENT', 'AWAITING', 'AGE', 'COST', 'NOW / WAITING FOR / REASON'];
+  for (const line of table(header, body, { width: ctx.style.width, shrink: [7, 1, 3], style })) ctx.out(line);
+  if (total > rows.length) ctx.out(`… ${total - rows.length} more (shop list --limit 0 for all)`);
   return 0;
+}
+
+function limitArg(raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--limit "${raw}" must be a whole number of runs (0: all)`);
+  return n;
+}
+
+/**
+ * The runs to show and how many match in all. "running" and "interrupted" are told apart by
+ * whether the run's driver is alive, which only this process can check: those are read
+ * whole (they are few) and cut here; every other filter is cut by the store's query.
+ */
+async function runsFor(store: Store, want: { active: boolean; status: string | undefined }, limit: number): Promise<{ rows: RunJson[]; total: number }> {
+  const toJson = (r: RunWithWaiting) => runJson(r, r.waiting, r.costUsd, r.running?.agent ?? null, r.running);
+  if (want.status === 'running' || want.status === 'interrupted') {
+    const all = (await store.listRuns({ status: 'running' })).map(toJson).filter((r) => r.status === want.status);
+    return { rows: limit ? all.slice(0, limit) : all, total: all.length };
+  }
+  const filter: RunFilter = { active: want.active, status: want.status as RunStatus | undefined };
+  const rows = (await store.listRuns({ ...filter, limit })).map(toJson);
+  return { rows, total: limit && rows.length === limit ? await store.countRuns(filter) : rows.length };
 }

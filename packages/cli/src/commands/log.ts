@@ -6,6 +6,7 @@ import type { Context } from '../context.js';
 import { eventJson, executionJson, printJson, runJson } from '../json.js';
 import { loadRunView } from '@shop/core/operations/run-view';
 import type { Parsed } from '../registry.js';
+import { localTime } from '../time.js';
 
 const USAGE = 'shop log <id> [-f] [--json]';
 
@@ -61,7 +62,8 @@ function eventLine(e: RunEvent, agents: Map<string, string>): string {
   return `${stamp(e.at)}  ${e.type}${call}${who}${detail(e.data)}`;
 }
 
-const stamp = (t: number) => new Date(t).toISOString().replace('T', ' ').slice(0, 19);
+/** Local time with its UTC offset: never a bare UTC time a reader would take for local. */
+const stamp = localTime;
 const iso = (t: number) => new Date(t).toISOString();
 
 function detail(data: Record<string, unknown> | null): string {

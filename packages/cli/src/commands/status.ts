@@ -5,7 +5,9 @@ import { loadRunView, pickWaiting } from '@shop/core/operations/run-view';
 import { executionJson, pendingJson, printJson, runJson } from '../json.js';
 import { answerHint, describeWaiting, firstLine } from '../output.js';
 import type { Parsed } from '../registry.js';
-import { ago, table, usd } from '../table.js';
+import { table, usd } from '../table.js';
+import { localTimeAgo } from '../time.js';
+import { paint, statusColour } from '../style.js';
 import { elapsed } from '../live-board.js';
 import type { Execution } from '@shop/core/types';
 
@@ -32,16 +34,16 @@ export default async function status(args: Parsed, ctx: Context): Promise<number
     printJson(ctx.out, aahRequest(run, exec));
     return 0;
   }
-  ctx.out(`Run ${run.id}: ${json.status}   (${run.spec}${run.prompt ? `: ${firstLine(run.prompt)}` : ''})`);
+  ctx.out(`Run ${run.id}: ${paint(ctx.style.color, statusColour(json.status), json.status)}   (${run.spec}${run.prompt ? `: ${firstLine(run.prompt)}` : ''})`);
   ctx.out(`Workspace: ${run.workspace}${run.branch ? ` (branch ${run.branch})` : ''}`);
-  ctx.out(`Cost: ${usd(cost)}   Started: ${ago(run.createdAt)} ago`);
+  ctx.out(`Cost: ${usd(cost)}   Started: ${localTimeAgo(run.createdAt)}`);
   if (run.reason) ctx.out(`Reason: ${run.reason}`);
   if (run.status === 'completed' && run.result != null) ctx.out(`Result: ${JSON.stringify(run.result)}`);
   for (const exec of waitingAll) {
     ctx.out('');
     ctx.out(describeWaiting(run.id, exec, waitingAll.length > 1));
     if (exec.sessionId) ctx.out(`Session: ${exec.sessionId}`);
-    ctx.out(`Waiting since: ${ago(exec.updatedAt)} ago`);
+    ctx.out(`Waiting since: ${localTimeAgo(exec.updatedAt)}`);
     for (const line of answerHint(run.id, exec, waitingAll.length > 1)) ctx.out(line);
   }
   if (!waiting && (json.status === 'interrupted' || run.status === 'failed')) {
@@ -53,7 +55,8 @@ export default async function status(args: Parsed, ctx: Context): Promise<number
       `#${e.key}`, e.agent ?? e.kind, e.status, e.costUsd != null ? usd(e.costUsd) : '-',
       firstLine(e.status === 'running' ? runningText(e) : (e.error ?? e.waitingFor ?? resultText(e.result) ?? '')),
     ]);
-    for (const line of table(['CALL', 'AGENT', 'STATUS', 'COST', 'DETAIL'], rows)) ctx.out(line);
+    const style = (col: number, text: string) => (col === 2 ? paint(ctx.style.color, statusColour(text), text) : text);
+    for (const line of table(['CALL', 'AGENT', 'STATUS', 'COST', 'DETAIL'], rows, { width: ctx.style.width, shrink: [4], style })) ctx.out(line);
   }
   return 0;
 }

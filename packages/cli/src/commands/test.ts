@@ -20,9 +20,8 @@ const USAGE = 'shop test <workflow> [--fixture F.json] [--runs N] [--seed S] [--
  * fixture. --runs N: N runs on seeds S…S+N-1, and how their outcomes are distributed.
  */
 export default async function test(args: Parsed, ctx: Context): Promise<number> {
-  const [name, extra] = args.positionals;
+  const [name] = args.positionals;
   if (!name) throw new UsageError(`missing workflow name; usage: ${USAGE}`);
-  if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"; usage: ${USAGE}`);
   const wf = resolveWorkflow(ctx.project, name);
   const source = readFileSync(wf.path, 'utf8');
   checkWorkflow(source, basename(wf.path));

@@ -28,7 +28,7 @@ describe('buildAnswer: a plain pause', () => {
 
   it('refuses --answers, an answer verdict and any other status', () => {
     expect(refusal(pause, { answers: { d1: true } })).toBe('call 2 is a plain pause with no decisions; answer it with approve/reject (or --status CONTINUE|STOP)');
-    expect(refusal(pause, { verdict: 'answer', message: 'hm' })).toBe('call 2 is a pause(): approve or reject it, or give its decisions with --answers');
+    expect(refusal(pause, { verdict: 'answer', message: 'hm' })).toBe(`call 2 is a pause(): approve or reject it (shop approve ${pause.runId}, shop reject ${pause.runId} "why")`);
     expect(refusal(pause, { status: 'DONE' })).toBe('call 2 is a pause(): answer it with --status CONTINUE or --status STOP, not DONE');
   });
 });
@@ -63,7 +63,7 @@ describe('buildAnswer: a structured pause', () => {
   it('approve is refused when a required decision has no default, naming it', () => {
     const needsBudget = pauseAsk({ ...spec, decisions: [...spec.decisions, { id: 'budget', type: 'number', prompt: 'Budget?' }] });
     expect(refusal(needsBudget, { verdict: 'approved' }))
-      .toBe('approving needs every decision: budget: required (number: Budget?); give them with --answers');
+      .toBe(`approving needs every decision: budget: required (number: Budget?); give them with: shop signal ${needsBudget.runId} --answers '{"copy": …, "when": …, "note": …, "budget": …}'`);
   });
 
   it('reject stops without decisions; an answer verdict is refused', () => {

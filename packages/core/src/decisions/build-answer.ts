@@ -34,13 +34,16 @@ function pauseAnswer(exec: Execution, input: AnswerInput, message: string | null
     if (!decisions.length) throw new UsageError(`call ${exec.key} is a plain pause with no decisions; answer it with approve/reject (or --status CONTINUE|STOP)`);
     return { ...none, decisions: validated(decisions, input.answers) };
   }
-  if (input.verdict === 'answer') throw new UsageError(`call ${exec.key} is a pause(): approve or reject it, or give its decisions with --answers`);
+  if (input.verdict === 'answer') {
+    const verdicts = `shop approve ${exec.runId}, shop reject ${exec.runId} "why"`;
+    throw new UsageError(`call ${exec.key} is a pause(): approve or reject it (${verdicts})${decisions.length ? `, or give its decisions with: ${signalAnswers(exec, decisions)}` : ''}`);
+  }
   const go = input.verdict === 'approved' || input.status === 'CONTINUE';
   const stop = input.verdict === 'rejected' || input.status === 'STOP';
   if (!go && !stop) throw new UsageError(`call ${exec.key} is a pause(): answer it with --status CONTINUE or --status STOP, not ${input.status}`);
   if (go && decisions.length) {
     const filled = validateAnswers(decisions, approveAll(decisions));
-    if (!filled.ok) throw new UsageError(`approving needs every decision: ${filled.errors.join('; ')}; give them with --answers`);
+    if (!filled.ok) throw new UsageError(`approving needs every decision: ${filled.errors.join('; ')}; give them with: ${signalAnswers(exec, decisions)}`);
     return { ...none, decisions: filled.answers };
   }
   return none;
@@ -71,6 +74,10 @@ function agentAnswerFields(exec: Execution, input: AnswerInput, message: string 
   }
   return { verdict, status: null, message, decisions: null };
 }
+
+/** The command that gives a pause's decisions: shop signal <id> --answers '{"d1": …}'. */
+const signalAnswers = (exec: Execution, decisions: Decision[]) =>
+  `shop signal ${exec.runId} --answers '{${decisions.map((d) => `"${d.id}": …`).join(', ')}}'`;
 
 const trimmed = (m: string | null | undefined) => (m?.trim() ? m.trim() : null);
 

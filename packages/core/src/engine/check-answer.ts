@@ -7,7 +7,7 @@ import type { EnginePorts } from './ports.js';
 
 /** What an answer does: return a value to Lua, or send the person's words back to the agent. */
 export type AnswerEffect =
-  | { kind: 'value'; value: unknown; by: string }
+  | { kind: 'value'; value: unknown; by: string; fromSession?: boolean }
   | { kind: 'back'; prompt: string; by: string };
 
 /**
@@ -22,7 +22,7 @@ export async function findAnswer(ports: Pick<EnginePorts, 'store'>, run: Run, ex
   else if (exec.kind === 'run' && exec.signalPath) {
     const read = readSignal(exec.signalPath);
     if (read.kind === 'ok' && read.signal.status !== 'NEEDS_HUMAN') {
-      effect = { kind: 'value', value: { ...read.signal, session_id: exec.sessionId }, by: exec.agent ?? 'agent' };
+      effect = { kind: 'value', value: { ...read.signal, session_id: exec.sessionId }, by: exec.agent ?? 'agent', fromSession: true };
     }
   }
   return effect;

@@ -16,7 +16,8 @@ export type Notice =
   | { type: 'agent_activity'; key: string; agent: string; text: string; since: number }
   | { type: 'agent_finished'; key: string; agent: string; status: string; text: string | null }
   | { type: 'waiting'; execution: Execution }
-  | { type: 'resumed'; key: string; by: string | null }
+  /** An answer came in: a person's (`by`), or the agent's own new report from its session (`fromSession`, `by` its name). */
+  | { type: 'resumed'; key: string; by: string | null; fromSession?: boolean }
   | { type: 'log'; message: string; key: string };
 
 export interface Notifier {

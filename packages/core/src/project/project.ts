@@ -4,6 +4,8 @@ import { dirname, join, resolve } from 'node:path';
 /** Where a Shop project's files live. */
 export interface Project {
   root: string;
+  /** Whether there is a project here: a `.shop/` or `workflows/` at or above cwd, or an existing SHOP_HOME. */
+  found: boolean;
   home: string;
   dbFile: string;
   signalsDir: string;
@@ -15,9 +17,11 @@ export interface Project {
 /** The nearest folder at or above `cwd` holding `.shop/` or `workflows/`; else `cwd` itself. */
 export function findProject(cwd: string, env: NodeJS.ProcessEnv = process.env): Project {
   let root = resolve(cwd);
+  let found = false;
   for (let dir = root; ; dir = dirname(dir)) {
     if (existsSync(join(dir, '.shop')) || existsSync(join(dir, 'workflows'))) {
       root = dir;
+      found = true;
       break;
     }
     if (dirname(dir) === dir) break;
@@ -25,6 +29,7 @@ export function findProject(cwd: string, env: NodeJS.ProcessEnv = process.env): 
   const home = env.SHOP_HOME ? resolve(env.SHOP_HOME) : join(root, '.shop');
   return {
     root,
+    found: found || (Boolean(env.SHOP_HOME) && existsSync(home)),
     home,
     dbFile: join(home, 'shop.db'),
     signalsDir: join(home, 'signals'),

@@ -3,11 +3,13 @@ import { NotFoundError } from '../errors.js';
 import { hasEnded, type ReplayRecord, type Run } from '../types.js';
 import { toAnswer, toEvent, toExecution, toRun, toTimer, type Row } from './rows.js';
 import { prepare, type Statements } from './statements.js';
+import { RUN_EXTRAS, runQuery } from './run-list-query.js';
 import type { RunFilter, RunWithWaiting } from './store.js';
 
 /** The SQLite adapter's reads: plain queries, no transaction needed. */
 export class SqliteReads {
   protected readonly stmt: Statements;
+  private readonly listStatements = new Map<string, Database.Statement>();
 
   constructor(protected readonly db: Database.Database, protected readonly now: () => number) {
     this.stmt = prepare(db);
@@ -19,22 +21,34 @@ export class SqliteReads {
   }
 
   async listRuns(filter: RunFilter = {}): Promise<RunWithWaiting[]> {
-    const rows = (filter.changedSince === undefined ? this.stmt.listRuns.all() : this.stmt.runsChangedSince.all(filter.changedSince)) as Row[];
+    const q = runQuery(filter);
+    const rows = this.query(`SELECT * FROM runs${q.where}${q.order}${q.limit}`).all(...q.params) as Row[];
+    if (!rows.length) return [];
+    // The calls and costs of these runs only: a page of 50 never reads every run's calls.
+    const ids = JSON.stringify(rows.map((r) => Number(r.id)));
     const waiting = new Map<number, Row>();
-    for (const w of this.stmt.waitingExecutions.all() as Row[]) if (!waiting.has(Number(w.run_id))) waiting.set(Number(w.run_id), w);
+    for (const w of this.query(RUN_EXTRAS.waiting).all(ids) as Row[]) if (!waiting.has(Number(w.run_id))) waiting.set(Number(w.run_id), w);
     const running = new Map<number, Row>();
-    for (const e of this.stmt.runningExecutions.all() as Row[]) running.set(Number(e.run_id), e);
+    for (const e of this.query(RUN_EXTRAS.running).all(ids) as Row[]) running.set(Number(e.run_id), e);
     const costs = new Map<number, number>();
-    for (const c of this.stmt.costs.all() as Row[]) costs.set(Number(c.run_id), Number(c.cost));
-    return rows
-      .map(toRun)
-      .filter((r) => (filter.status ? r.status === filter.status : true))
-      .filter((r) => (filter.active ? !hasEnded(r) : true))
-      .map((r) => {
-        const w = r.status === 'waiting_human' ? waiting.get(r.id) : undefined;
-        const now = running.get(r.id);
-        return { ...r, waiting: w ? toExecution(w) : null, running: now ? toExecution(now) : null, costUsd: costs.get(r.id) ?? 0 };
-      });
+    for (const c of this.query(RUN_EXTRAS.costs).all(ids) as Row[]) costs.set(Number(c.run_id), Number(c.cost));
+    return rows.map(toRun).map((r) => {
+      const w = r.status === 'waiting_human' ? waiting.get(r.id) : undefined;
+      const now = running.get(r.id);
+      return { ...r, waiting: w ? toExecution(w) : null, running: now ? toExecution(now) : null, costUsd: costs.get(r.id) ?? 0 };
+    });
+  }
+
+  async countRuns(filter: RunFilter = {}): Promise<number> {
+    const q = runQuery(filter);
+    return Number((this.query(`SELECT COUNT(*) AS n FROM runs${q.where}`).get(...q.params) as Row).n);
+  }
+
+  /** listRuns' statements, whose SQL depends on the filter: prepared once per shape. */
+  private query(sql: string): Database.Statement {
+    let stmt = this.listStatements.get(sql);
+    if (!stmt) this.listStatements.set(sql, (stmt = this.db.prepare(sql)));
+    return stmt;
   }
 
   async listOpenRuns() {

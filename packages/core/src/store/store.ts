@@ -13,7 +13,10 @@ import type {
 export interface Store {
   createRun(input: NewRun): Promise<Run>;
   getRun(id: number): Promise<Run | null>;
+  /** Runs matching the filter, newest first (at most `limit` of them). */
   listRuns(filter?: RunFilter): Promise<RunWithWaiting[]>;
+  /** How many runs match the filter (its `limit` aside). */
+  countRuns(filter?: RunFilter): Promise<number>;
   /** Runs not ended (running or waiting), oldest first. */
   listOpenRuns(): Promise<Run[]>;
   /** Runs with an answer recorded for a call's current ask that the call has not taken in yet. */
@@ -109,10 +112,13 @@ export interface NewRun {
 }
 
 export interface RunFilter {
+  /** Only runs not ended (running or waiting). */
   active?: boolean;
   status?: RunStatus;
   /** Only runs changed after this time (ms): a reader that looked before reads what changed. */
   changedSince?: number;
+  /** At most this many (the newest); 0 or absent: all. */
+  limit?: number;
 }
 
 /** A run with the call it waits on, if any, what its agent is doing now, and its total cost. */

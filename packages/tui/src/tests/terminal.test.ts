@@ -76,7 +76,7 @@ describe('shop tui in a real terminal', () => {
 
   it('bare `shop` on a terminal opens the browser; on a pipe it prints the help', async () => {
     const p = makeProject();
-    expect(p.shop([]).stdout).toContain('Commands:');
+    expect(p.shop([]).stdout).toContain('Usage:  shop <command>');
     const term = new Tmux(p, shop(''));
     try {
       await term.waitFor('Shop runs — 0 runs');

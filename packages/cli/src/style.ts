@@ -1,0 +1,31 @@
+/**
+ * How human output looks where it goes. On a terminal: colour, and tables cut to the
+ * window's width. On a pipe or a file: plain bytes and whole lines, for scripts.
+ * NO_COLOR (https://no-color.org) turns colour off; FORCE_COLOR (not "0"/"false") on, even on a pipe.
+ */
+export interface OutputStyle {
+  color: boolean;
+  /** Columns to fit tables into; undefined: no limit. */
+  width: number | undefined;
+}
+
+export function outputStyle(stream: { isTTY?: boolean; columns?: number }, env: NodeJS.ProcessEnv): OutputStyle {
+  const tty = Boolean(stream.isTTY);
+  const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  return {
+    color: env.NO_COLOR ? false : forced || tty,
+    width: tty && stream.columns ? stream.columns : undefined,
+  };
+}
+
+const SGR = { green: 32, yellow: 33, red: 31, magenta: 35, cyan: 36, dim: 2 } as const;
+export type Colour = keyof typeof SGR;
+
+export const paint = (on: boolean, colour: Colour | undefined, text: string) => (on && colour ? `\x1b[${SGR[colour]}m${text}\x1b[0m` : text);
+
+const STATUS_COLOURS: Record<string, Colour> = {
+  completed: 'green', waiting_human: 'yellow', failed: 'red', stuck: 'magenta', interrupted: 'red', running: 'cyan',
+};
+
+/** A run's or a call's status word in its colour (green completed, yellow waiting, red failed …). */
+export const statusColour = (status: string): Colour | undefined => STATUS_COLOURS[status];

@@ -1,0 +1,41 @@
+import type { RunFilter } from './store.js';
+
+/**
+ * The SQL of listRuns and countRuns for a filter, every condition in SQL so an index does
+ * the work: the status filters use runs_status, changedSince runs_updated, and newest
+ * first is the rowid read backwards, so `LIMIT n` reads n rows, not the table.
+ */
+export function runQuery(filter: RunFilter): { where: string; params: unknown[]; order: string; limit: string } {
+  const terms: string[] = [];
+  const params: unknown[] = [];
+  if (filter.status) {
+    terms.push('status = ?');
+    params.push(filter.status);
+  }
+  if (filter.active) terms.push(`status IN ('running','waiting_human')`);
+  if (filter.changedSince !== undefined) {
+    terms.push('updated_at > ?');
+    params.push(filter.changedSince);
+  }
+  const limit = filter.limit !== undefined && filter.limit > 0 ? ` LIMIT ${Math.floor(filter.limit)}` : '';
+  // With changedSince, "+id" keeps the planner on runs_updated (a few changed rows, sorted)
+  // rather than reading every run backwards to save the sort.
+  const order = filter.changedSince !== undefined ? ' ORDER BY +id DESC' : ' ORDER BY id DESC';
+  return { where: terms.length ? ` WHERE ${terms.join(' AND ')}` : '', params, order, limit };
+}
+
+/** The runs' ids as one parameter (a JSON array) for `run_id IN (SELECT value FROM json_each(?))`. */
+const ofRuns = `run_id IN (SELECT value FROM json_each(?))`;
+
+/** The condition of the partial index executions_open, repeated so the planner sees it may use it. */
+const open = `status IN ('running','waiting_human')`;
+
+/** What listRuns reads besides the runs, for the runs it picked only. */
+export const RUN_EXTRAS = {
+  // Oldest ask first: the first row of a run is the call it waits on.
+  waiting: `SELECT * FROM executions WHERE ${open} AND status = 'waiting_human' AND ${ofRuns} ORDER BY updated_at, run_id, seq`,
+  // Ordered so the newest running call of a run comes last (it wins in a map).
+  running: `SELECT * FROM executions WHERE ${open} AND status = 'running' AND kind IN ('run','sh') AND ${ofRuns}
+    ORDER BY run_id, COALESCE(activity_at, attempt_at, started_at)`,
+  costs: `SELECT run_id, SUM(cost_usd) AS cost FROM executions WHERE ${ofRuns} GROUP BY run_id`,
+} as const;
