@@ -35,6 +35,9 @@ const ownerCols = (o: RunOwner) => ({ token: o.token, host: o.host, pid: o.pid, 
 
 /** The SQLite adapter: reads in SqliteReads, every write one immediate transaction here. */
 class SqliteStore extends SqliteReads implements Store {
+  /** One transaction wrapper for every write (better-sqlite3 builds a new one per transaction() call). */
+  private readonly inTx = this.db.transaction((fn: () => unknown) => fn());
+
   async createRun(input: NewRun): Promise<Run> {
     return this.tx(() => {
       const t = this.now();
@@ -198,7 +201,7 @@ class SqliteStore extends SqliteReads implements Store {
    * meanwhile — busy_timeout does not apply to that upgrade.
    */
   private tx<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
+    return this.inTx.immediate(fn) as T;
   }
 
   /** A driver's write: refused, with nothing written, unless `token` still owns the run. */
