@@ -50,13 +50,20 @@ describe('shop tui in a real terminal', () => {
     const term = new Tmux(p, shop('tui'));
     try {
       await term.waitFor(new RegExp(`› ${c} +gate +⏸ waiting`));
-      // Newest first: c is selected; j moves to b, then to a.
-      term.keys('j', 'j', 'A');
+      // Newest first: c is selected; j moves to b, then to a (each move seen before the next
+      // key: keys typed at once are the ink-testing-library tests' part).
+      term.keys('j');
+      await term.waitFor(new RegExp(`› ${b} +gate`));
+      term.keys('j');
+      await term.waitFor(new RegExp(`› ${a} +gate`));
+      term.keys('A');
       await term.waitFor(`Approve run ${a}`);
       term.type('looks good');
       await term.waitFor(new RegExp(`${a} +gate +✓ completed`));
       expect(p.status(a)).toMatchObject({ status: 'completed', result: 'CONTINUE:looks good' });
-      term.keys('k', 's');
+      term.keys('k');
+      await term.waitFor(new RegExp(`› ${b} +gate`));
+      term.keys('s');
       await term.waitFor(`Stop run ${b}`);
       term.type('not this week');
       await term.waitFor(`run ${b} stopped: stuck — not this week`);
