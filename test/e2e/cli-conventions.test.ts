@@ -300,6 +300,7 @@ describe('shop continue without a terminal', () => {
   it('at a pause: piped answers decide it, but --claude (a review session) needs a terminal', () => {
     const id = runId(p.shop(['run', 'gate']));
     expect(refused(p.shop(['continue', String(id), '--claude']), 2)).toMatch(/^shop: --claude opens a review session in Claude Code and needs a terminal; without one, decide with: shop approve \d+ · shop reject \d+ "why"$/);
+    expect(refused(p.shop(['continue', String(id), '--editor']), 2)).toBe(`shop: --editor opens the workspace in your editor and needs a terminal; without one, open ${p.dir} yourself`);
     const r = p.shop(['continue', String(id)], { input: 'y\n\n' });
     expect(r.code, r.stderr).toBe(0);
     expect(p.status(id)).toMatchObject({ status: 'completed', result: true });

@@ -1,3 +1,5 @@
+import { chmodSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeProject, runId, shopBin } from './harness.js';
 import { Terminal } from './terminal.js';
@@ -64,5 +66,24 @@ describe('shop continue in a real terminal (tmux)', () => {
     const s = p.status(id);
     expect(s.status).toBe('completed');
     expect(s.executions.find((e) => e.key === '6')).toMatchObject({ status: 'completed', result: { continue: true, message: 'ship it' } });
+  });
+
+  it('--editor opens $VISUAL/$EDITOR on the workspace first, then asks as usual', async () => {
+    const p = makeProject();
+    const id = runId(p.shop(['run', 'feature', 'x']));
+    // An "editor" that notes where it ran and on what, then exits.
+    p.write('editor.sh', `#!/bin/sh\necho "$PWD|$*" > "${p.dir}/edited"\n`);
+    chmodSync(join(p.dir, 'editor.sh'), 0o755);
+    const term = new Terminal(p, `EDITOR='${p.dir}/editor.sh --wait' VISUAL= ${shopCommand(`continue ${id} --editor`)}`);
+    try {
+      await term.waitFor('Continue? [y/n] ');
+      expect(readFileSync(join(p.dir, 'edited'), 'utf8')).toBe(`${p.dir}|--wait ${p.dir}\n`);
+      term.type('y');
+      await term.waitFor('Note (optional): ');
+      term.type('');
+      expect(await term.waitFor('[exit ')).toContain(`run ${id} completed`);
+    } finally {
+      term.kill();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { execa } from 'execa';
 import { UsageError } from '@shop/core/errors';
+import { editorArgv } from '@shop/core/project/editor';
 import { binDir, type Context } from './context.js';
 
 /**
@@ -18,4 +19,12 @@ export async function openClaude(ctx: Context, args: string[], cwd: string, env:
   } finally {
     process.off('SIGINT', ignore);
   }
+}
+
+/** `$VISUAL` (else `$EDITOR`) on `dir`, attached to this terminal until it exits. */
+export async function openEditor(ctx: Context, dir: string): Promise<void> {
+  const { command, args } = editorArgv(ctx.env, dir);
+  ctx.out(`Opening ${dir} in ${command}; the run goes on when the editor exits`);
+  const child = await execa(command, args, { cwd: dir, stdio: 'inherit', reject: false, env: ctx.env });
+  if (child.failed && child.exitCode === undefined) throw new UsageError(`could not open ${command}: ${String(child.message).split('\n')[0]} (check $VISUAL / $EDITOR)`);
 }

@@ -123,13 +123,17 @@ that. With no live driver, the run is ended here.`,
     group: 'answer', maxArgs: 0, options: json('the asks'), load: () => import('./commands/inbox.js'),
   },
   continue: {
-    usage: 'shop continue <id> [--claude] [--call K] [--by NAME]',
+    usage: 'shop continue <id> [--editor] [--claude] [--call K] [--by NAME]',
     summary: "answer in this terminal: the agent's own Claude session, or a pause's decisions",
     details: `An agent's ask opens its Claude session (claude --resume) in this terminal; it needs one (without,
 answer with shop answer <id> "…"). A pause asks its decisions here; piped input answers them too.
 ${ANSWERING}`,
     group: 'answer', maxArgs: 1,
-    options: { claude: { type: 'boolean', description: "at a pause: first open a _checkpoint review session in the run's workspace (needs a terminal)" }, ...call, ...by },
+    options: {
+      editor: { type: 'boolean', description: "first open the run's workspace in $VISUAL or $EDITOR (needs a terminal), then go on when it exits" },
+      claude: { type: 'boolean', description: "at a pause: first open a _checkpoint review session in the run's workspace (needs a terminal)" },
+      ...call, ...by,
+    },
     load: () => import('./commands/continue.js'),
   },
   approve: {

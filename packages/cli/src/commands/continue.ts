@@ -13,7 +13,7 @@ import { loadRunView, pickWaiting } from '@shop/core/operations/run-view';
 import { recordAndResume, refuseAgents } from '../answer-call.js';
 import { flag, runIdArg, str } from '../args.js';
 import { Asker } from '../asker.js';
-import { openClaude } from '../claude-session.js';
+import { openClaude, openEditor } from '../claude-session.js';
 import type { Context } from '../context.js';
 import { promptDecisions } from '../decision-prompts.js';
 import type { Parsed } from '../registry.js';
@@ -33,6 +33,10 @@ export default async function continueRun(args: Parsed, ctx: Context): Promise<n
   // Claude Code's session takes the terminal over: without one it cannot be used (and must
   // not be started). A pause's prompts work on piped input too.
   const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
+  if (flag(args, 'editor')) {
+    if (!terminal) throw new UsageError(`--editor opens the workspace in your editor and needs a terminal; without one, open ${run.workspace} yourself`);
+    await openEditor(ctx, run.workspace);
+  }
   if (exec.kind === 'pause') {
     if (flag(args, 'claude')) {
       if (!terminal) throw new UsageError(`--claude opens a review session in Claude Code and needs a terminal; without one, decide with: ${answerCommands(id, exec).filter((c) => !c.startsWith('shop continue')).join(' · ')}`);

@@ -1,4 +1,5 @@
 import { UsageError } from '@shop/core/errors';
+import { editorArgv } from '@shop/core/project/editor';
 import type { Execution, Run } from '@shop/core/types';
 import type { AttachedCommand, TuiDeps } from '../deps.js';
 
@@ -25,8 +26,5 @@ export function claudeCommand(deps: Pick<TuiDeps, 'env' | 'ports'>, run: Run, ex
 
 /** `$VISUAL` (else `$EDITOR`) on the run's workspace; the variable may carry arguments ("code --wait"). */
 export function editorCommand(env: NodeJS.ProcessEnv, run: Run): AttachedCommand {
-  const editor = (env.VISUAL || env.EDITOR || '').trim();
-  if (!editor) throw new UsageError('set $VISUAL or $EDITOR to open the workspace (e.g. export EDITOR=vim)');
-  const [command, ...args] = editor.split(/\s+/);
-  return { command, args: [...args, run.workspace], cwd: run.workspace, env };
+  return { ...editorArgv(env, run.workspace), cwd: run.workspace, env };
 }
