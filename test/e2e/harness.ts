@@ -112,7 +112,7 @@ export function makeProject(): Project {
     SHOP_DEBUG: '',
     // As a user's shell has it: npm test puts node_modules/.bin (this repository's `shop`)
     // first on PATH, which would hide an agent that cannot find `shop report`.
-    PATH: (process.env.PATH ?? '').split(':').filter((d) => !d.includes('node_modules')).join(':'),
+    PATH: (process.env.PATH ?? '').split(':').filter((d) => !d.includes('node_modules/.bin')).join(':'),
   };
   delete env.SHOP_HOME;
   delete env.SHOP_STANDIN_SCENARIO;

@@ -18,7 +18,7 @@ describe('npm install -g ./packages/cli', () => {
     rmSync(elsewhere, { recursive: true, force: true });
   });
   // A user's shell: no node_modules/.bin of this repository on PATH, the install's bin first.
-  const PATH = [join(prefix, 'bin'), ...(process.env.PATH ?? '').split(':').filter((d) => !d.includes('node_modules'))].join(':');
+  const PATH = [join(prefix, 'bin'), ...(process.env.PATH ?? '').split(':').filter((d) => !d.includes('node_modules/.bin'))].join(':');
   const env: NodeJS.ProcessEnv = { ...process.env, PATH, SHOP_CLAUDE_BIN: standin, SHOP_USER: 'tester', SHOP_DEBUG: '', SHOP_STANDIN_LOG: join(elsewhere, 'standin.jsonl') };
   delete env.SHOP_HOME;
   delete env.SHOP_STANDIN_SCENARIO;
