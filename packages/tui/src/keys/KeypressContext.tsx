@@ -41,9 +41,11 @@ export function KeypressProvider({ children }: { children: ReactNode }) {
   if (failure) throw failure;
   // Keys wait their turn: the next is handled once what the one before it did has rendered
   // (a layout effect of this provider, after the children's), so "jjA" typed at once
-  // approves the run the cursor reached and "Alooks good" types into the prompt A opened.
+  // approves the run the cursor reached and "Alooks good" types into the prompt A opened —
+  // whether the keys come in one piece or one by one faster than frames.
   const queue = useRef<[string, Key][]>([]);
   const holding = useRef(0);
+  const rendering = useRef(false);
   const [turn, setTurn] = useState(0);
   const handleNext = () => {
     if (holding.current > 0) return;
@@ -55,9 +57,13 @@ export function KeypressProvider({ children }: { children: ReactNode }) {
       queue.current = [];
       setFailure(e instanceof Error ? e : new Error(String(e)));
     }
-    if (queue.current.length > 0) setTurn((t) => t + 1);
+    rendering.current = true;
+    setTurn((t) => t + 1);
   };
-  useLayoutEffect(handleNext, [turn]); // eslint-disable-line react-hooks/exhaustive-deps
+  useLayoutEffect(() => {
+    rendering.current = false;
+    handleNext();
+  }, [turn]); // eslint-disable-line react-hooks/exhaustive-deps
   const hold = useCallback((work: Promise<unknown>) => {
     holding.current += 1;
     const release = () => {
@@ -67,7 +73,7 @@ export function KeypressProvider({ children }: { children: ReactNode }) {
     work.then(release, release);
   }, []);
   useInput((input, key) => {
-    const idle = queue.current.length === 0 && holding.current === 0;
+    const idle = queue.current.length === 0 && holding.current === 0 && !rendering.current;
     queue.current.push(...splitKeys(input, key, TEXT_FOCUS.includes(focusRef.current())));
     if (idle) handleNext();
   }, { isActive: !suspended });

@@ -84,6 +84,16 @@ describe('approve, reject, stop, open the editor', () => {
     expect([await w.store.listAnswers(b), await w.store.listAnswers(c)]).toEqual([[], []]);
   });
 
+  it('keys that come one by one faster than frames count one by one too', async () => {
+    w = testWorld({ reviewer: [{ status: 'NEEDS_HUMAN', reason: 'Ship it?', awaiting: 'review' }] });
+    const [a] = [await w.run('run("reviewer")'), await w.run('run("reviewer")'), await w.run('run("reviewer")')];
+    const t = renderTui(w);
+    await t.ready();
+    // Three reads before anything renders (a busy machine, a fast typist).
+    for (const k of ['j', 'j', 'A']) t.stdin.write(k);
+    await t.until(() => expect(t.lines()[0]).toBe(`Approve run ${a} call 1 — reviewer asks: Ship it?`));
+  });
+
   it('leaves the answer to a live owner that holds the run, and says so', async () => {
     w = testWorld({ coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }] });
     const id = await w.run('run("coder")');
