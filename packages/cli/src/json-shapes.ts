@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { displayStatuses } from '@shop/core/run-status';
 
 /**
  * The `--json` contract of the read commands, in one place. Commands import only the
@@ -62,7 +63,7 @@ export const InboxRowJsonSchema = PendingJsonSchema.extend({ run: z.number(), sp
 export const RunJsonSchema = z.object({
   id: z.number(),
   spec: z.string(),
-  status: z.enum(['running', 'interrupted', 'waiting_human', 'completed', 'stuck', 'failed']),
+  status: z.enum(displayStatuses),
   prompt: z.string(),
   workspace: z.string(),
   branch: z.string().nullable(),

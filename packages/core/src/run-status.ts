@@ -12,8 +12,12 @@ export function nodeLiveness(): Liveness {
   return { self: { host: hostname(), pid: process.pid, pidStart: processStart(process.pid) }, processAlive: sameProcess, clock: { now: () => Date.now() } };
 }
 
+/** Every status a run is shown with: the stored ones, and "interrupted" for a running run whose driver is gone. */
+export const displayStatuses = ['running', 'interrupted', 'waiting_human', 'completed', 'stuck', 'failed'] as const;
+export type DisplayStatus = (typeof displayStatuses)[number];
+
 /** A running run whose driver is gone (lease expired or process dead) is shown as "interrupted". */
-export function displayStatus(run: Run, liveness: Liveness): string {
+export function displayStatus(run: Run, liveness: Liveness): DisplayStatus {
   if (run.status !== 'running') return run.status;
   return liveOwner(liveness, run) ? 'running' : 'interrupted';
 }

@@ -1,5 +1,6 @@
 import { UsageError } from '@shop/core/errors';
 import type { RunFilter, RunWithWaiting, Store } from '@shop/core/store/store';
+import { displayStatuses } from '@shop/core/run-status';
 import type { RunStatus } from '@shop/core/types';
 import { flag, str } from '../args.js';
 import type { Context } from '../context.js';
@@ -18,7 +19,6 @@ function now(r: RunJson): string | null {
   return a ? `[${a.key}] ${a.text ?? 'working'} (${elapsed(Date.now() - Date.parse(a.since))})` : null;
 }
 
-const STATUSES = ['running', 'interrupted', 'waiting_human', 'completed', 'stuck', 'failed'];
 /** How many a terminal shows without --limit (DESIGN.md: 50 on a terminal, all with --json or on a pipe). */
 const TERMINAL_LIMIT = 50;
 
@@ -26,9 +26,9 @@ const TERMINAL_LIMIT = 50;
 export default async function list(args: Parsed, ctx: Context): Promise<number> {
   if (flag(args, 'waiting')) return (await import('./inbox.js')).default(args, ctx);
   const status = str(args, 'status');
-  if (status !== undefined && !STATUSES.includes(status)) {
-    const meant = suggest(status, STATUSES);
-    throw new UsageError(`--status "${status}" is not a run status${meant ? `; did you mean "${meant}"?` : ''} (one of ${STATUSES.join(', ')})`);
+  if (status !== undefined && !(displayStatuses as readonly string[]).includes(status)) {
+    const meant = suggest(status, displayStatuses);
+    throw new UsageError(`--status "${status}" is not a run status${meant ? `; did you mean "${meant}"?` : ''} (one of ${displayStatuses.join(', ')})`);
   }
   const json = flag(args, 'json');
   const limit = limitArg(str(args, 'limit'), json || !process.stdout.isTTY ? 0 : TERMINAL_LIMIT);
