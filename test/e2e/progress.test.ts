@@ -19,14 +19,19 @@ const STREAMING = {
 
 const single = (p: Project) => p.write('workflows/one.lua', 'function workflow(prompt)\n  local r = run("coder", "fix the login")\n  return pause("Ship?").continue\nend\n');
 
+/** `shop run one` in the background on the streaming stand-in, once it printed the run id. */
+async function streamingRun() {
+  const p = makeProject();
+  p.scenario(STREAMING);
+  single(p);
+  const bg = p.spawnShop(['run', 'one']);
+  await until('the run id', () => /run \d+ started/.test(bg.output()));
+  return { p, bg, id: runId(bg.output()) };
+}
+
 describe('progress of a running agent', () => {
   it("reaches shop status --json, status and list while the step runs; the trail's final cost comes from the result event", async () => {
-    const p = makeProject();
-    p.scenario(STREAMING);
-    single(p);
-    const bg = p.spawnShop(['run', 'one']);
-    await until('the run id', () => /run \d+ started/.test(bg.output()));
-    const id = runId(bg.output());
+    const { p, bg, id } = await streamingRun();
     const seen = await until('an activity', () => {
       const e = p.status(id).executions[0];
       return e?.status === 'running' && e.activity ? e : null;
@@ -46,12 +51,7 @@ describe('progress of a running agent', () => {
   });
 
   it('shop log -f follows the trail and the activity, and ends when the run waits (exit 3)', async () => {
-    const p = makeProject();
-    p.scenario(STREAMING);
-    single(p);
-    const bg = p.spawnShop(['run', 'one']);
-    await until('the run id', () => /run \d+ started/.test(bg.output()));
-    const id = runId(bg.output());
+    const { p, bg, id } = await streamingRun();
     const f = await p.shopAsync(['log', '-f', String(id)]);
     expect(f.code).toBe(3);
     const out = lines(f.stdout);
