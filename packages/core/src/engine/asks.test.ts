@@ -1,19 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { driveRun } from './drive-run.js';
-import { newFlow } from './testing/flow.js';
-import type { Script } from './testing/scripted-runner.js';
+import { flowsClosedAfterEach } from './testing/flows.js';
 import type { ScriptedWorld } from './testing/scripted-ports.js';
 
-const worlds: ScriptedWorld[] = [];
-afterEach(() => {
-  for (const w of worlds.splice(0)) w.store.close();
-});
-
-function setup(script: Script = {}) {
-  const f = newFlow('shop-asks-', script);
-  worlds.push(f.world);
-  return { ...f, start: (body: string) => f.start(`function workflow(prompt)\n${body}\nend\n`) };
-}
+const setup = flowsClosedAfterEach('shop-asks-');
 
 const events = async (w: ScriptedWorld, id: number, type: string) => (await w.store.listEvents(id)).filter((e) => e.type === type);
 

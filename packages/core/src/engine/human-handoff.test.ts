@@ -1,23 +1,18 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildAnswer, type AnswerInput } from '../decisions/build-answer.js';
 import { ConflictError } from '../errors.js';
 import { signalPath, writeSignal } from '../signals/signal.js';
 import { driveRun } from './drive-run.js';
-import { crashingAfter, newFlow } from './testing/flow.js';
+import { crashingAfter } from './testing/flow.js';
+import { flowsClosedAfterEach } from './testing/flows.js';
 import type { Script } from './testing/scripted-runner.js';
-import type { ScriptedWorld } from './testing/scripted-ports.js';
 
-const worlds: ScriptedWorld[] = [];
-afterEach(() => {
-  for (const w of worlds.splice(0)) w.store.close();
-});
+const flowFor = flowsClosedAfterEach('shop-handoff-');
 
 function setup(script: Script = {}) {
-  const { world, dir, start: startSource, drive } = newFlow('shop-handoff-', script);
-  worlds.push(world);
-  const start = (body: string) => startSource(`function workflow(prompt)\n${body}\nend\n`);
+  const { world, dir, start, drive } = flowFor(script);
   /** Answers call `key` of run `id` as the CLI does: checked by buildAnswer, then recorded for its current ask. */
   const answer = async (id: number, key: string, input: AnswerInput, ask?: number) => {
     const exec = (await world.store.getExecution(id, key))!;

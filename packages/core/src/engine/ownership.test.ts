@@ -1,23 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConflictError } from '../errors.js';
 import { recordAnswer } from '../operations/answer.js';
 import { stopRun } from '../operations/stop-run.js';
 import type { Store } from '../store/store.js';
 import { driveRun } from './drive-run.js';
-import { newFlow } from './testing/flow.js';
-import type { Script } from './testing/scripted-runner.js';
-import type { ScriptedWorld } from './testing/scripted-ports.js';
+import { flowsClosedAfterEach } from './testing/flows.js';
 
-const worlds: ScriptedWorld[] = [];
-afterEach(() => {
-  for (const w of worlds.splice(0)) w.store.close();
-});
-
-function setup(script: Script = {}) {
-  const f = newFlow('shop-owner-', script);
-  worlds.push(f.world);
-  return { ...f, start: (body: string) => f.start(`function workflow(prompt)\n${body}\nend\n`) };
-}
+const setup = flowsClosedAfterEach('shop-owner-');
 
 const until = async (what: string, fn: () => boolean | Promise<boolean>) => {
   for (let i = 0; i < 400; i++) {

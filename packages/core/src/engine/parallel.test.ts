@@ -1,18 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { newFlow } from './testing/flow.js';
+import { describe, expect, it } from 'vitest';
+import { flowsClosedAfterEach } from './testing/flows.js';
 import type { Script } from './testing/scripted-runner.js';
-import type { ScriptedWorld } from './testing/scripted-ports.js';
 
-const worlds: ScriptedWorld[] = [];
-afterEach(() => {
-  for (const w of worlds.splice(0)) w.store.close();
-});
+const flowFor = flowsClosedAfterEach('shop-parallel-');
 
 function setup(script: Script = {}) {
-  const flow = newFlow('shop-parallel-', script);
-  worlds.push(flow.world);
-  const { world } = flow;
-  const start = (body: string) => flow.start(`function workflow(prompt)\n${body}\nend\n`);
+  const flow = flowFor(script);
+  const { world, start } = flow;
   const answer = async (id: number, key: string, status = 'CONTINUE') => {
     const exec = (await world.store.getExecution(id, key))!;
     return world.store.recordAnswer({ ask: exec.ask, verdict: null, decisions: null, runId: id, key, status, message: null, responder: 'ann', channel: 'cli' });
