@@ -73,3 +73,16 @@ describe('shop list --limit on a terminal', () => {
     expect(q.list()).toHaveLength(53);
   });
 });
+
+describe('shop status on a terminal', () => {
+  it('shows the latest 50 calls and every open one, and says how many earlier ones it left out', async () => {
+    const q = makeProject();
+    // Call 1 is the parallel, 1/1/1 a pause that waits, 1/2/1 … 1/2/60 sixty recorded now() calls.
+    q.write('workflows/long.lua', 'function workflow(prompt)\n  parallel(function() return pause("Hold on?").continue end, function() for i = 1, 60 do now() end end)\n  return "done"\nend\n');
+    const id = runId(q.shop(['run', 'long']));
+    const screen = await onTerminal(q, shop(`status ${id}`));
+    const rows = lines(screen).filter((l) => l.startsWith('#')).map((l) => l.split(/\s+/)[0]);
+    expect(rows).toEqual(['#1', '#1/1/1', ...Array.from({ length: 50 }, (_, i) => `#1/2/${i + 11}`)]);
+    expect(screen).toContain(`… 10 earlier calls (shop status ${id} --limit 0 for all)`);
+  });
+});

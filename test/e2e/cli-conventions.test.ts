@@ -115,7 +115,7 @@ describe('did you mean', () => {
 
 describe('positional arguments', () => {
   it('a command refuses more than it takes, naming the first extra and the usage', () => {
-    expect(refused(p.shop(['status', '1', 'extra']), 2)).toBe('shop: unexpected argument "extra" (shop status); usage: shop status <id> [--json | --aah [--call K]]');
+    expect(refused(p.shop(['status', '1', 'extra']), 2)).toBe('shop: unexpected argument "extra" (shop status); usage: shop status <id> [--limit N] [--json | --aah [--call K]]');
     for (const [name, spec] of Object.entries(commands)) {
       if (spec.maxArgs === Infinity) continue;
       const args = [...Array.from({ length: spec.maxArgs }, () => '1'), 'surplus'];
@@ -191,6 +191,43 @@ describe('times', () => {
     docs.forEach((d) => walk(d));
     expect(times.length).toBeGreaterThan(10);
     for (const t of times.filter((x) => x !== 'null')) expect(t).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/);
+  });
+});
+
+describe('shop status on a long run', () => {
+  let l: Project;
+  let id: number;
+  beforeAll(() => {
+    l = makeProject();
+    // Call 1 is the parallel, 1/1/1 a pause that waits, 1/2/1 … 1/2/60 sixty recorded now() calls.
+    l.write('workflows/long.lua', 'function workflow(prompt)\n  parallel(function() return pause("Hold on?").continue end, function() for i = 1, 60 do now() end end)\n  return "done"\nend\n');
+    id = runId(l.shop(['run', 'long']));
+  });
+  const callRows = (out: string) => lines(out).filter((line) => line.startsWith('#')).map((line) => line.split(/\s+/)[0]);
+
+  it('a pipe gets every call; --limit N the latest N and every open one, saying how many it left out', () => {
+    expect(callRows(l.shop(['status', String(id)]).stdout)).toHaveLength(62);
+    expect(l.shop(['status', String(id)]).stdout).not.toContain('earlier');
+    const out = l.shop(['status', String(id), '--limit', '5']).stdout;
+    expect(callRows(out)).toEqual(['#1', '#1/1/1', '#1/2/56', '#1/2/57', '#1/2/58', '#1/2/59', '#1/2/60']);
+    expect(out).toContain(`… 55 earlier calls (shop status ${id} --limit 0 for all)`);
+    expect(callRows(l.shop(['status', String(id), '--limit', '0']).stdout)).toHaveLength(62);
+    expect(refused(l.shop(['status', String(id), '--limit=-1']), 2)).toContain('--limit "-1" must be a whole number of calls');
+  });
+
+  it('--json has every call and the count; with --limit the latest and open ones, the count still whole', () => {
+    const all = RunDetailJsonSchema.parse(JSON.parse(l.shop(['status', String(id), '--json']).stdout));
+    expect(all.calls).toBe(62);
+    expect(all.executions).toHaveLength(62);
+    const cut = RunDetailJsonSchema.parse(JSON.parse(l.shop(['status', String(id), '--json', '--limit', '1']).stdout));
+    expect(cut.calls).toBe(62);
+    expect(cut.executions.map((e) => e.key)).toEqual(['1', '1/1/1', '1/2/60']);
+    expect(cut.asks.map((a) => a.key)).toEqual(['1/1/1']);
+  });
+
+  it('is answered like any run, and then completes', () => {
+    expect(l.shop(['approve', String(id)]).code).toBe(0);
+    expect(l.shop(['status', String(id), '--json']).stdout).toContain('"status": "completed"');
   });
 });
 

@@ -22,7 +22,7 @@ export async function answerCall(
   refuseAgents(ctx, usage);
   const id = runIdArg(args, usage);
   const store = await ctx.store();
-  const exec = await pickWaiting(store, await loadRunView(store, id), str(args, 'call'), usage.split(' ')[1]);
+  const exec = await pickWaiting(store, await loadRunView(store, id, { last: 0 }), str(args, 'call'), usage.split(' ')[1]);
   const given: AnswerInput & { by?: string | null } = typeof input === 'function' ? input(exec) : input;
   return recordAndResume(ctx, exec, given, channel, str(args, 'by') ?? given.by ?? undefined);
 }

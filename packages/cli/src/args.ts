@@ -16,3 +16,15 @@ export function str(args: Parsed, name: string): string | undefined {
 }
 
 export const flag = (args: Parsed, name: string): boolean => args.values[name] === true;
+
+/** How many rows a terminal shows without --limit (DESIGN.md: 50 on a terminal, all with --json or on a pipe). */
+const TERMINAL_LIMIT = 50;
+
+/** --limit N as given (0: all), else 50 for a person at a terminal and all for --json or a pipe. */
+export function limitArg(args: Parsed, rows: string): number {
+  const raw = str(args, 'limit');
+  if (raw === undefined) return flag(args, 'json') || !process.stdout.isTTY ? 0 : TERMINAL_LIMIT;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--limit "${raw}" must be a whole number of ${rows} (0: all)`);
+  return n;
+}

@@ -84,6 +84,8 @@ export const RunJsonSchema = z.object({
 });
 
 export const RunDetailJsonSchema = RunJsonSchema.extend({
+  /** How many calls the run has made; `executions` holds them all unless --limit cut it to the latest (and the open ones). */
+  calls: z.number(),
   executions: z.array(ExecutionJsonSchema),
   /** The oldest pending ask; `asks` holds every one (parallel branches each wait on their own). */
   pending: PendingJsonSchema.nullable(),

@@ -82,10 +82,13 @@ lines are whole.`,
     load: () => import('./commands/list.js'),
   },
   status: {
-    usage: 'shop status <id> [--json | --aah [--call K]]',
+    usage: 'shop status <id> [--limit N] [--json | --aah [--call K]]',
     summary: "a run's state, calls, cost and pending asks",
+    details: `On a terminal the calls table shows the latest 50 calls and every one still running or waiting, and
+says how many earlier ones it left out; on a pipe or with --json it shows every call.`,
     group: 'runs', maxArgs: 1,
     options: {
+      limit: { type: 'string', value: 'N', description: 'the latest N calls (and every open one; default 50 on a terminal; all on a pipe or with --json; 0: all)' },
       ...json('the run with its calls and pending asks'),
       aah: { type: 'boolean', description: 'print the pending ask as an AAH decision/request artifact' },
       call: { type: 'string', value: 'K', description: 'with --aah: which waiting call, when several wait' },

@@ -2,7 +2,7 @@ import { UsageError } from '@shop/core/errors';
 import type { RunFilter, RunWithWaiting, Store } from '@shop/core/store/store';
 import { displayStatuses } from '@shop/core/run-status';
 import type { RunStatus } from '@shop/core/types';
-import { flag, str } from '../args.js';
+import { flag, limitArg, str } from '../args.js';
 import type { Context } from '../context.js';
 import { printJson, runJson } from '../json.js';
 import { firstLine } from '../output.js';
@@ -19,9 +19,6 @@ function now(r: RunJson): string | null {
   return a ? `[${a.key}] ${a.text ?? 'working'} (${elapsed(Date.now() - Date.parse(a.since))})` : null;
 }
 
-/** How many a terminal shows without --limit (DESIGN.md: 50 on a terminal, all with --json or on a pipe). */
-const TERMINAL_LIMIT = 50;
-
 /** shop list [--active] [--status S] [--limit N] [--json]: newest first. */
 export default async function list(args: Parsed, ctx: Context): Promise<number> {
   if (flag(args, 'waiting')) return (await import('./inbox.js')).default(args, ctx);
@@ -31,7 +28,7 @@ export default async function list(args: Parsed, ctx: Context): Promise<number> 
     throw new UsageError(`--status "${status}" is not a run status${meant ? `; did you mean "${meant}"?` : ''} (one of ${displayStatuses.join(', ')})`);
   }
   const json = flag(args, 'json');
-  const limit = limitArg(str(args, 'limit'), json || !process.stdout.isTTY ? 0 : TERMINAL_LIMIT);
+  const limit = limitArg(args, 'runs');
   const { rows, total } = await runsFor(await ctx.store(), { active: flag(args, 'active'), status }, limit);
   if (json) {
     printJson(ctx.out, rows);
@@ -50,13 +47,6 @@ export default async function list(args: Parsed, ctx: Context): Promise<number> 
   for (const line of table(header, body, { width: ctx.style.width, shrink: [7, 1, 3], style })) ctx.out(line);
   if (total > rows.length) ctx.out(`… ${total - rows.length} more (shop list --limit 0 for all)`);
   return 0;
-}
-
-function limitArg(raw: string | undefined, fallback: number): number {
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--limit "${raw}" must be a whole number of runs (0: all)`);
-  return n;
 }
 
 /**

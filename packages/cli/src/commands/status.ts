@@ -1,5 +1,5 @@
 import { ConflictError } from '@shop/core/errors';
-import { flag, runIdArg, str } from '../args.js';
+import { flag, limitArg, runIdArg, str } from '../args.js';
 import type { Context } from '../context.js';
 import { loadRunView, pickWaiting } from '@shop/core/operations/run-view';
 import { executionJson, pendingJson, printJson, runJson } from '../json.js';
@@ -11,14 +11,16 @@ import { paint, statusColour } from '../style.js';
 import { elapsed } from '../live-board.js';
 import type { Execution } from '@shop/core/types';
 
-/** shop status <id> [--json] */
+/** shop status <id> [--limit N] [--json] */
 export default async function status(args: Parsed, ctx: Context): Promise<number> {
-  const id = runIdArg(args, 'shop status <id> [--json]');
+  const id = runIdArg(args, 'shop status <id> [--limit N] [--json]');
+  const limit = limitArg(args, 'calls');
   const store = await ctx.store();
-  const view = await loadRunView(store, id);
+  const view = await loadRunView(store, id, { last: limit || undefined });
   const { run, executions, waiting, waitingAll, cost } = view;
   const json = {
-    ...runJson(run, waiting, cost, executions.findLast((e) => e.agent)?.agent ?? null, executions.findLast((e) => e.status === 'running' && (e.kind === 'run' || e.kind === 'sh')) ?? null),
+    ...runJson(run, waiting, cost, view.agent, executions.findLast((e) => e.status === 'running' && (e.kind === 'run' || e.kind === 'sh')) ?? null),
+    calls: view.calls,
     executions: executions.map((e) => executionJson(e)),
     pending: waiting ? pendingJson(id, waiting) : null,
     asks: waitingAll.map((e) => pendingJson(id, e)),
@@ -51,6 +53,8 @@ export default async function status(args: Parsed, ctx: Context): Promise<number
   }
   if (executions.length) {
     ctx.out('');
+    const earlier = view.calls - executions.length;
+    if (earlier > 0) ctx.out(`… ${earlier} earlier ${earlier === 1 ? 'call' : 'calls'} (shop status ${run.id} --limit 0 for all)`);
     const rows = executions.map((e) => [
       `#${e.key}`, e.agent ?? e.kind, e.status, e.costUsd != null ? usd(e.costUsd) : '-',
       firstLine(e.status === 'running' ? runningText(e) : (e.error ?? e.waitingFor ?? resultText(e.result) ?? '')),

@@ -5,21 +5,38 @@ import { hasEnded, type Execution, type Run } from '../types.js';
 
 export interface RunView {
   run: Run;
+  /** Its calls in call order: every one, or with `last`, the latest ones and every open one. */
   executions: Execution[];
+  /** How many calls the run has made (executions may hold fewer). */
+  calls: number;
   /** The calls it waits on (several when parallel branches each wait), oldest first. */
   waitingAll: Execution[];
   waiting: Execution | null;
   cost: number;
+  /** The agent of its latest call that had one. */
+  agent: string | null;
 }
 
-/** A run with its executions, the calls it waits on and its total cost. */
-export async function loadRunView(store: Store, id: number): Promise<RunView> {
+/**
+ * A run with its calls, the calls it waits on and its total cost. With `last`, only the
+ * latest `last` calls are read (plus every one still open): a run of thousands of calls is
+ * answered or shown without reading its whole log.
+ */
+export async function loadRunView(store: Store, id: number, opts: { last?: number } = {}): Promise<RunView> {
   const run = await store.getRun(id);
   if (!run) throw new NotFoundError(`no run ${id}; see runs with: shop list`);
-  const executions = await store.loadExecutions(id);
-  const waitingAll = hasEnded(run) ? [] : executions.filter((e) => e.status === 'waiting_human');
-  const cost = executions.reduce((sum, e) => sum + (e.costUsd ?? 0), 0);
-  return { run, executions, waiting: waitingAll[0] ?? null, waitingAll, cost };
+  const open = await store.openExecutions(id);
+  const { calls, cost, agent } = await store.executionTotals(id);
+  const executions = opts.last === undefined ? await store.loadExecutions(id) : withOpen(await store.loadExecutions(id, opts.last), open);
+  const waitingAll = hasEnded(run) ? [] : open.filter((e) => e.status === 'waiting_human');
+  return { run, executions, calls, waiting: waitingAll[0] ?? null, waitingAll, cost, agent };
+}
+
+/** The latest calls, with the open ones older than them put back in call order. */
+function withOpen(latest: Execution[], open: Execution[]): Execution[] {
+  const first = latest[0]?.seq ?? Infinity;
+  const older = open.filter((e) => e.seq < first);
+  return older.length ? [...older, ...latest] : latest;
 }
 
 /**

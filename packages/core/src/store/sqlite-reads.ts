@@ -68,8 +68,18 @@ export class SqliteReads {
     });
   }
 
-  async loadExecutions(runId: number) {
-    return (this.stmt.executions.all(runId) as Row[]).map(toExecution);
+  async loadExecutions(runId: number, last?: number) {
+    const rows = last === undefined ? this.stmt.executions.all(runId) : this.stmt.lastExecutions.all(runId, last);
+    return (rows as Row[]).map(toExecution);
+  }
+
+  async openExecutions(runId: number) {
+    return (this.stmt.openExecutions.all(runId) as Row[]).map(toExecution);
+  }
+
+  async executionTotals(runId: number) {
+    const row = this.stmt.executionTotals.get({ runId }) as Row;
+    return { calls: Number(row.calls), cost: Number(row.cost), agent: row.agent == null ? null : String(row.agent) };
   }
 
   async loadReplayLog(runId: number): Promise<ReplayRecord[]> {

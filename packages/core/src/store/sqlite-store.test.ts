@@ -155,6 +155,22 @@ describe('SqliteStore on a real file', () => {
     expect(all[0].attempts).toBe(2);
     expect(all[0].sessionId).toBe('s-2');
   });
+
+  it('reads the latest calls, the open ones and the totals without the whole log', async () => {
+    const { store } = fresh();
+    const run = await store.createRun(newRun);
+    await store.startExecution(T, exec(run.id, '1', { agent: 'planner' }));
+    await store.markWaiting(T, run.id, '1', { waitingFor: 'which db?', awaiting: 'input', metrics: { costUsd: 0.25, numTurns: 1, durationMs: 1 } }, 'waiting_human');
+    for (let i = 2; i <= 6; i++) {
+      await store.startExecution(T, exec(run.id, String(i), i === 6 ? { kind: 'sh', agent: null } : {}));
+      if (i < 5) await store.completeExecution(T, run.id, String(i), 'ok', { costUsd: 0.5, numTurns: 1, durationMs: 1 });
+    }
+    expect((await store.loadExecutions(run.id, 2)).map((e) => e.key)).toEqual(['5', '6']);
+    expect((await store.openExecutions(run.id)).map((e) => [e.key, e.status])).toEqual([['1', 'waiting_human'], ['5', 'running'], ['6', 'running']]);
+    expect(await store.executionTotals(run.id)).toEqual({ calls: 6, cost: 1.75, agent: 'coder' });
+    const empty = await store.createRun(newRun);
+    expect(await store.executionTotals(empty.id)).toEqual({ calls: 0, cost: 0, agent: null });
+  });
 });
 
 describe('ownership in the store', () => {

@@ -17,6 +17,12 @@ const SQL = {
     WHERE e.status = 'waiting_human'`,
   waitingExecutions: `SELECT * FROM executions WHERE status = 'waiting_human' ORDER BY updated_at, run_id, seq`,
   executions: 'SELECT * FROM executions WHERE run_id = ? ORDER BY seq',
+  lastExecutions: 'SELECT * FROM (SELECT * FROM executions WHERE run_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq',
+  // The partial index finds a run's few open calls among its finished ones (the planner would scan the run).
+  openExecutions: `SELECT * FROM executions INDEXED BY executions_open WHERE ${OPEN} AND run_id = ? ORDER BY seq`,
+  executionTotals: `SELECT COUNT(*) AS calls, TOTAL(cost_usd) AS cost,
+    (SELECT agent FROM executions WHERE run_id = @runId AND agent IS NOT NULL ORDER BY seq DESC LIMIT 1) AS agent
+    FROM executions WHERE run_id = @runId`,
   replayLog: 'SELECT call_key, kind, fingerprint, status, result, delivered FROM executions WHERE run_id = ? ORDER BY seq',
   getExecution: 'SELECT * FROM executions WHERE run_id = ? AND call_key = ?',
   events: 'SELECT * FROM events WHERE run_id = ? AND id > ? ORDER BY id',

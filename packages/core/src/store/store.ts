@@ -23,8 +23,12 @@ export interface Store {
   answeredRuns(): Promise<number[]>;
   /** Every call waiting for a person, across runs, oldest ask first. */
   listWaiting(): Promise<{ run: Run; execution: Execution }[]>;
-  /** Every execution of a run, in call order. */
-  loadExecutions(runId: number): Promise<Execution[]>;
+  /** Every execution of a run in call order; with `last`, only the last that many. */
+  loadExecutions(runId: number, last?: number): Promise<Execution[]>;
+  /** The run's calls still running or waiting for a person, in call order (read by an index, not the whole log). */
+  openExecutions(runId: number): Promise<Execution[]>;
+  /** How many calls the run made, what they cost, and the agent of the latest call that had one. */
+  executionTotals(runId: number): Promise<{ calls: number; cost: number; agent: string | null }>;
   /** The run's log as replay reads it, in call order — one lean query. */
   loadReplayLog(runId: number): Promise<ReplayRecord[]>;
   getExecution(runId: number, key: string): Promise<Execution | null>;

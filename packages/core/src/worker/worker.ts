@@ -113,7 +113,7 @@ export class Worker {
       this.drive(run, owner, 'interrupted');
       return null;
     }
-    const waiting = (await this.ports.store.loadExecutions(run.id)).filter((e) => e.status === 'waiting_human');
+    const waiting = (await this.ports.store.openExecutions(run.id)).filter((e) => e.status === 'waiting_human');
     const held = { owner, waiting };
     this.held.set(run.id, held);
     this.opts.report({ type: 'took', run, how: 'waiting' });

@@ -15,7 +15,7 @@ export interface Target {
  * nothing waits, a conflict that names who answered last (the first answer won).
  */
 export async function waitingCall(store: Store, target: Target): Promise<{ run: Run; exec: Execution }> {
-  const view = await loadRunView(store, target.runId);
+  const view = await loadRunView(store, target.runId, { last: 0 });
   if (!target.key && view.waitingAll.length > 1) {
     const keys = view.waitingAll.map((e) => e.key).join(', ');
     throw new UsageError(`run ${target.runId} waits on ${view.waitingAll.length} calls (${keys}): pick one with ↑↓ in its details, or in the inbox (i)`);
