@@ -211,6 +211,7 @@ describe('shop status on a long run', () => {
     const out = l.shop(['status', String(id), '--limit', '5']).stdout;
     expect(callRows(out)).toEqual(['#1', '#1/1/1', '#1/2/56', '#1/2/57', '#1/2/58', '#1/2/59', '#1/2/60']);
     expect(out).toContain(`… 55 earlier calls (shop status ${id} --limit 0 for all)`);
+    expect(lines(out).find((line) => line.startsWith('#1 '))).toMatch(/^#1 +parallel +running +- +waiting for its 2 branches \(\d+s\)$/);
     expect(callRows(l.shop(['status', String(id), '--limit', '0']).stdout)).toHaveLength(62);
     expect(refused(l.shop(['status', String(id), '--limit=-1']), 2)).toContain('--limit "-1" must be a whole number of calls');
   });

@@ -65,10 +65,12 @@ export default async function status(args: Parsed, ctx: Context): Promise<number
   return 0;
 }
 
-/** A call at work: its latest activity and how long this attempt has run. */
+/** A call at work: its latest activity (a parallel: its branches) and how long this attempt has run. */
 function runningText(e: Execution): string {
   const since = e.attemptAt ?? e.startedAt;
-  return `${e.activity ?? 'working'} (${elapsed(Date.now() - since)})`;
+  const branches = e.kind === 'parallel' ? (e.request as { branches?: number } | null)?.branches : undefined;
+  const what = branches ? `waiting for its ${branches} branches` : (e.activity ?? 'working');
+  return `${what} (${elapsed(Date.now() - since)})`;
 }
 
 function resultText(result: unknown): string | null {
