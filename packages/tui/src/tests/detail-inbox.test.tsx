@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KEYS, renderTui } from '../test-utils/render.js';
 import { testWorld, type TestWorld } from '../test-utils/world.js';
+import { DETAIL_CALLS } from '../screens/detail/use-detail-state.js';
 
 let w: TestWorld;
 afterEach(() => w?.dispose());
@@ -69,6 +70,25 @@ describe('the run detail', () => {
     await t.until(() => expect(t.lines()[6]).toMatch(/^› #2 parallel/));
     await t.press(KEYS.esc);
     await t.until(() => expect(t.lines()[0]).toBe('Shop runs — 1 run · 1 waiting'));
+  });
+});
+
+describe('the run detail of a long run', () => {
+  it('reads the latest calls and every open one, and says how many earlier ones shop log has', async () => {
+    w = testWorld();
+    // Call 1 is the parallel, 1/1/1 a pause that waits, 1/2/1 … 1/2/503 recorded now() calls.
+    const id = await w.run(`parallel(function() return pause("Hold on?").continue end, function() for i = 1, ${DETAIL_CALLS + 3} do now() end end)`, 'long');
+    const t = renderTui(w, { rows: 26 });
+    await t.ready();
+    await t.press(KEYS.enter);
+    await t.until(() => expect(t.lines()[4]).toBe(`Executions (2/${DETAIL_CALLS + 2} · 3 earlier: shop log ${id})`));
+    expect(t.lines().slice(5, 8)).toEqual([
+      expect.stringMatching(/^ {2}#1 parallel +● running/),
+      expect.stringMatching(/^› {3}#1\/1\/1 pause +⏸ waiting/),
+      expect.stringMatching(/^ {4}#1\/2\/4 now +✓/),
+    ]);
+    await t.press('G');
+    await t.until(() => expect(t.lines()[4]).toBe(`Executions (${DETAIL_CALLS + 2}/${DETAIL_CALLS + 2} · 3 earlier: shop log ${id})`));
   });
 });
 

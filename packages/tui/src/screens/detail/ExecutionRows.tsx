@@ -22,14 +22,17 @@ function ExecutionRow({ row, selected, now }: { row: TreeRow; selected: boolean;
   );
 }
 
-/** The window of a run's calls, in tree order. */
-export function ExecutionRows({ rows, start, cursor, height, count, now }: {
-  rows: TreeRow[]; start: number; cursor: number; height: number; count: number; now: number;
+/** The window of a run's calls, in tree order; `earlier` older ones were not read (shop log has them). */
+export function ExecutionRows({ rows, start, cursor, height, count, earlier, runId, now }: {
+  rows: TreeRow[]; start: number; cursor: number; height: number; count: number; earlier: number; runId: number; now: number;
 }) {
   const theme = useTheme();
+  const position = count > height ? `${cursor + 1}/${count}` : '';
+  const older = earlier > 0 ? `${earlier} earlier: shop log ${runId}` : '';
+  const note = [position, older].filter(Boolean).join(' · ');
   return (
     <Box flexDirection="column">
-      <Text bold={theme.colors}>{`Executions${count > height ? ` (${cursor + 1}/${count})` : ''}`}</Text>
+      <Text bold={theme.colors} wrap="truncate-end">{`Executions${note ? ` (${note})` : ''}`}</Text>
       <Box flexDirection="column" height={height}>
         {count === 0 ? <Text color={theme.tone('muted')}>  no calls yet</Text> : null}
         {rows.map((row, i) => <ExecutionRow key={row.exec.key} row={row} selected={start + i === cursor} now={now} />)}

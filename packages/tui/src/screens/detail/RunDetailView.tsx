@@ -23,7 +23,7 @@ export function RunDetailView({ state, layout, now, runId }: { state: DetailStat
       <Text wrap="truncate-end">{'Status: '}<Text color={theme.tone(look.tone)}>{`${look.icon} ${statusText(view, status)}`}</Text></Text>
       <Text wrap="truncate-end">{reason ? `${reason.label}: ${reason.text}` : ' '}</Text>
       <Text wrap="truncate-end">{factsLine(view, now)}</Text>
-      <ExecutionRows rows={state.rows} start={state.windowStart} cursor={state.cursor} height={layout.execs} count={state.count} now={now} />
+      <ExecutionRows rows={state.rows} start={state.windowStart} cursor={state.cursor} height={layout.execs} count={state.count} earlier={state.earlier} runId={runId} now={now} />
       <CallPanel exec={state.selected} log={state.log} height={layout.log} />
       <Text bold={theme.colors}>Audit trail</Text>
       <Box flexDirection="column" height={layout.audit}>

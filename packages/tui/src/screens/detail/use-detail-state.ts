@@ -9,6 +9,8 @@ import { executionTree, type TreeRow } from '../../format/exec-tree.js';
 import { useReload } from '../../hooks/use-reload.js';
 
 const KEPT_EVENTS = 100;
+/** How many of a run's latest calls the details read (every open one too): a long run's whole log is for shop log. */
+export const DETAIL_CALLS = 500;
 
 export interface DetailLayout {
   execs: number;
@@ -25,7 +27,7 @@ export function useDetailState(ports: EnginePorts, runId: number, changedAt: num
   // The trail only grows: read what came after the last event seen, keep the newest.
   const trail = useRef<RunEvent[]>([]);
   const data = useReload(async () => {
-    const view = await loadRunView(ports.store, runId);
+    const view = await loadRunView(ports.store, runId, { last: DETAIL_CALLS });
     const last = trail.current.at(-1)?.id;
     const more = await ports.store.listEvents(runId, last);
     // Two loads may overlap: take each event once.
@@ -56,6 +58,8 @@ export function useDetailState(ports: EnginePorts, runId: number, changedAt: num
     windowStart: start.current,
     cursor,
     count: tree.length,
+    /** Calls older than those read (none but the latest DETAIL_CALLS and the open ones are). */
+    earlier: current ? current.view.calls - current.view.executions.length : 0,
     selected,
     log,
     move(command: string) {
