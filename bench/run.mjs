@@ -9,6 +9,7 @@
 //   P4  `shop list` on a store of 100,000 runs against a bare node + better-sqlite3 query
 //   P5  one `shop watch` worker resuming 1,000 runs answered at once (Shop only)
 //   P6  store bytes per recorded step, audit trail included (from P1's stores)
+//   +   Shop-only: P1's floor (the store's writes of a step alone), an in-process replay, shop test
 //
 // Sizes: BENCH_ROUNDS, BENCH_STEPS (P1), BENCH_REPLAY (P2, Shop), BENCH_P2_NODES (P2, both),
 // BENCH_LG_BIG=1 (P2: LangGraph at BENCH_REPLAY nodes too — quadratic, many minutes),
@@ -20,7 +21,7 @@ import { p5 } from './p5-worker.mjs';
 import * as shop from './shop-side.mjs';
 import { signalLatencies } from './shop-p3-signal.mjs';
 import { bareQuery, bigStore, listProcess } from './shop-p4-list.mjs';
-import { alternate } from './stats.mjs';
+import { alternate, summary } from './stats.mjs';
 import { formatTable, overFloor, shopOnly, versus } from './table.mjs';
 
 const env = (name, fallback) => Number(process.env[name] ?? fallback);
@@ -48,7 +49,11 @@ const lg = await import('./langgraph/side.mjs');
 log(`P1/P6: ${n(sizes.steps)}-step loop, ${rounds} rounds (after a short unrecorded warm-up of each side)`);
 await shop.perStep(100);
 await lg.perStep(100);
-const p1 = await alternate(rounds, { shop: () => shop.perStep(sizes.steps), langgraph: () => lg.perStep(sizes.steps) });
+const p1 = await alternate(rounds, {
+  shop: () => shop.perStep(sizes.steps),
+  langgraph: () => lg.perStep(sizes.steps),
+  floor: () => shop.storeWritesPerStep(sizes.steps),
+});
 
 log(`P2: recording a ${n(sizes.replay)}-call and a ${n(sizes.p2Nodes)}-call Shop run, and a ${n(sizes.p2Nodes)}-node LangGraph thread`);
 const shopBig = await shop.suspendedRun(sizes.replay);
@@ -103,6 +108,8 @@ const figures = {
   ],
   P6: [versus('P6', 'store bytes per recorded step (P1)', 'B', p1.shop.map((s) => s.bytesPerStep), p1.langgraph.map((s) => s.bytesPerStep), { lgTimes: 2 })],
   extra: [
+    // The budget P1's goal leaves a whole step (LangGraph's step ÷ 7), against the store's writes alone.
+    shopOnly('+', "P1's floor: a step's two store transactions alone (no Lua, no engine)", 'ms', p1.floor, { max: Number((summary(p1.langgraph.map((s) => s.msPerStep)).value / 7).toFixed(2)) }),
     shopOnly('+', `replay of ${n(sizes.replay)} calls in-process (no start-up)`, 'ms', p2.replay, { max: 100 }),
     shopOnly('+', 'shop test: a 20-call workflow', 'ms', simulated.shopTest, { max: 250 }),
   ],

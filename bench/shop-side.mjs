@@ -29,6 +29,30 @@ export async function perStep(steps) {
 }
 
 /**
+ * P1's floor: what a step's store writes cost alone — the call recorded as started, then its
+ * result, each one durable transaction with its audit event, as the engine makes them —
+ * with no Lua and no engine around them. Milliseconds per step.
+ */
+export async function storeWritesPerStep(steps) {
+  const shop = shopProject('shop-p1-floor-', loopWorkflow(1), stubAgent());
+  const { run, owner } = await startRun(shop);
+  const { store } = shop.ports;
+  const result = { status: 'DONE', summary: 'ok', session_id: '5b4e246f-4bf0-4141-aeb1-31f516d72cc0' };
+  const { ms } = await timed(async () => {
+    for (let i = 1; i <= steps; i++) {
+      const key = `bench/${i}`;
+      await store.startExecution(owner.token, {
+        runId: run.id, key, kind: 'run', agent: 'worker', fingerprint: 'run("worker") #16be8fa203e160', sessionId: result.session_id,
+        cwd: shop.dir, prompt: `step ${i}`, request: {}, signalPath: null,
+      });
+      await store.completeExecution(owner.token, run.id, key, result, { costUsd: 0, numTurns: 1, durationMs: 0 });
+    }
+  });
+  store.close();
+  return ms / steps;
+}
+
+/**
  * P2's subject: a run of `calls` recorded agent calls that then waits at `pause()`. Built
  * once through the engine (in-process stub agent); no process holds it afterwards.
  */
