@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConflictError, LostOwnershipError } from '../errors.js';
 import { openSqliteStore, SCHEMA_VERSION } from './sqlite-store.js';
+import { prepare } from './statements.js';
 import type { NewExecution, Store } from './store.js';
 
 const open: { close(): void }[] = [];
@@ -170,6 +171,23 @@ describe('SqliteStore on a real file', () => {
     expect(await store.executionTotals(run.id)).toEqual({ calls: 6, cost: 1.75, agent: 'coder' });
     const empty = await store.createRun(newRun);
     expect(await store.executionTotals(empty.id)).toEqual({ calls: 0, cost: 0, agent: null });
+  });
+});
+
+describe('query plans', () => {
+  it('no statement reads every run\'s calls, events or answers: each goes by a key or an index', () => {
+    const { file } = fresh();
+    const db = raw(file);
+    const scans: string[] = [];
+    for (const [name, statement] of Object.entries(prepare(db))) {
+      const sql = statement.source;
+      // Unbound parameters read as NULL, which is all a plan needs.
+      const named = Object.fromEntries([...sql.matchAll(/@(\w+)/g)].map((m) => [m[1], null]));
+      const positional = (sql.replace(/'[^']*'/g, '').match(/\?/g) ?? []).map(() => null);
+      const plan = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(Object.keys(named).length ? [named] : positional)) as { detail: string }[];
+      for (const { detail } of plan) if (/^SCAN (executions|events|answers|e|a)\b/.test(detail)) scans.push(`${name}: ${detail}`);
+    }
+    expect(scans).toEqual([]);
   });
 });
 

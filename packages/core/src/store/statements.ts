@@ -13,9 +13,10 @@ const SQL = {
   ownerToken: 'SELECT owner_token, status FROM runs WHERE id = ?',
   setWorkspace: 'UPDATE runs SET workspace = ?, branch = ?, updated_at = ? WHERE id = ?',
   openRuns: `SELECT * FROM runs WHERE status IN ('running','waiting_human') ORDER BY id`,
+  // "status IN (…) AND status = …": SQLite uses a partial index only when the query repeats its condition.
   answeredRuns: `SELECT DISTINCT e.run_id FROM executions e JOIN answers a ON a.run_id = e.run_id AND a.call_key = e.call_key AND a.ask = e.ask
-    WHERE e.status = 'waiting_human'`,
-  waitingExecutions: `SELECT * FROM executions WHERE status = 'waiting_human' ORDER BY updated_at, run_id, seq`,
+    WHERE e.${OPEN} AND e.status = 'waiting_human'`,
+  waitingExecutions: `SELECT * FROM executions WHERE ${OPEN} AND status = 'waiting_human' ORDER BY updated_at, run_id, seq`,
   executions: 'SELECT * FROM executions WHERE run_id = ? ORDER BY seq',
   lastExecutions: 'SELECT * FROM (SELECT * FROM executions WHERE run_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq',
   // The partial index finds a run's few open calls among its finished ones (the planner would scan the run).
