@@ -14,9 +14,9 @@ const USAGE = 'shop log <id> [-f] [--json]';
 export default async function log(args: Parsed, ctx: Context): Promise<number> {
   const id = runIdArg(args, USAGE);
   const store = await ctx.store();
+  if (flag(args, 'follow')) return follow(ctx, store, id, flag(args, 'json'));
   const { run, executions, waiting, cost } = await loadRunView(store, id);
   const events = await store.listEvents(id);
-  if (flag(args, 'follow')) return follow(ctx, store, id, flag(args, 'json'));
   if (flag(args, 'json')) {
     printJson(ctx.out, { run: runJson(run, waiting, cost), executions: executions.map((e) => executionJson(e, true)), events: events.map(eventJson) });
     return 0;
@@ -34,11 +34,17 @@ export default async function log(args: Parsed, ctx: Context): Promise<number> {
 async function follow(ctx: Context, store: Store, id: number, json: boolean): Promise<number> {
   let lastEvent = 0;
   const said = new Map<string, string>();
+  // Each call's agent, looked up once when an event first names it: a look reads what is new, not the whole log.
+  const agents = new Map<string, string>();
   for (;;) {
-    const { run, executions } = await loadRunView(store, id);
-    const agents = new Map(executions.map((e) => [e.key, e.agent ?? e.kind]));
+    // The open calls only: what works (its activity) and whether anything still does.
+    const { run, executions } = await loadRunView(store, id, { last: 0 });
     for (const e of await store.listEvents(id, lastEvent)) {
       lastEvent = e.id;
+      if (!json && e.key && !agents.has(e.key)) {
+        const call = await store.getExecution(id, e.key);
+        if (call) agents.set(e.key, call.agent ?? call.kind);
+      }
       ctx.out(json ? JSON.stringify({ kind: 'event', ...eventJson(e) }) : eventLine(e, agents));
     }
     for (const e of executions) {
