@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeProject, runId, shopBin, until } from '../../../../test/e2e/harness.js';
@@ -79,6 +79,29 @@ describe('shop tui in a real terminal', () => {
       term.kill();
     }
     expect(p.status(c)).toMatchObject({ status: 'completed', result: 'CONTINUE:from elsewhere' });
+  });
+
+  it("o hands the terminal to $EDITOR on the run's workspace: what is typed reaches the editor, and the browser comes back", async () => {
+    const p = makeProject();
+    p.write('workflows/gate.lua', 'function workflow(p) return pause("Ship it?").status end\n');
+    const id = runId(p.shop(['run', 'gate']));
+    // An "editor" that says where it was opened, reads a line from the terminal and keeps it.
+    p.write('editor.sh', '#!/bin/sh\necho "EDITOR OPEN $1"\nread line\necho "$line" > "$1/typed.txt"\n');
+    chmodSync(join(p.dir, 'editor.sh'), 0o755);
+    const term = new Tmux(p, `EDITOR='${join(p.dir, 'editor.sh')}' ${shop('tui')}`);
+    try {
+      await term.waitFor(new RegExp(`› ${id} +gate +⏸ waiting`));
+      term.keys('o');
+      const editing = await term.waitFor(`EDITOR OPEN ${p.dir}`);
+      expect(editing).not.toContain('Shop runs');
+      term.type('typed in the editor');
+      await term.waitFor(new RegExp(`Shop runs — 1 run[\\s\\S]*› ${id} +gate +⏸ waiting`));
+      expect(readFileSync(join(p.dir, 'typed.txt'), 'utf8')).toBe('typed in the editor\n');
+      term.keys('q');
+      expect(await term.waitFor('[exit ')).toContain('[exit 0]');
+    } finally {
+      term.kill();
+    }
   });
 
   it('bare `shop` on a terminal opens the browser; on a pipe it prints the help', async () => {
