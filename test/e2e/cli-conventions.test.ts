@@ -123,6 +123,19 @@ describe('positional arguments', () => {
     }
   });
 
+  it('a value typed at any length is quoted capped: the error stays one short line that says how long it was', () => {
+    const long = 'x'.repeat(5000);
+    const cases: [string[], number][] = [
+      [['status', long], 2], [['status', '1', long], 2], [['list', '--limit', long], 2], [['list', '--status', long], 2], [[long], 2],
+      [['list', `--${long}`], 2], [['watch', long], 2], [['replay', long], 2], [['run', long], 5], [['signal', '1', '--answers-file', long], 2],
+    ];
+    for (const [args, code] of cases) {
+      const line = refused(p.shop(args), code);
+      expect(line.length, args[0]).toBeLessThan(400);
+      expect(line, args[0]).toMatch(/… \(5,0\d\d characters in all\)"/);
+    }
+  });
+
   it('free text stays free: a prompt, an answer, feedback, several ids', () => {
     p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }, { status: 'DONE', summary: 'ok' }] } });
     const run = p.shop(['run', 'ask', 'add', 'a', 'login', 'page']);

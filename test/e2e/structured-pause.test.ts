@@ -98,7 +98,7 @@ describe('a structured pause', () => {
     const id = paused(p);
     const missing = p.shop(['signal', String(id), '--answers-file', 'nope.json']);
     expect(missing.code).toBe(2);
-    expect(lines(missing.stderr)).toEqual(['shop: --answers-file nope.json: cannot read the file']);
+    expect(lines(missing.stderr)).toEqual(['shop: --answers-file "nope.json": cannot read the file']);
     p.write('answers.json', JSON.stringify({ ...VALID, d2: { value: 'now', comment: 'before the holidays' } }));
     const r = p.shop(['signal', String(id), '--answers-file', 'answers.json']);
     expect(r.stderr).toBe('');

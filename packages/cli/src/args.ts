@@ -1,4 +1,5 @@
 import { UsageError } from '@shop/core/errors';
+import { quoted } from '@shop/core/text';
 import type { Parsed } from './registry.js';
 
 /** The run id positional, validated. */
@@ -6,7 +7,7 @@ export function runIdArg(args: Parsed, usage: string): number {
   const raw = args.positionals[0];
   if (raw === undefined) throw new UsageError(`missing run id; usage: ${usage}`);
   const id = Number(raw);
-  if (!Number.isInteger(id) || id <= 0) throw new UsageError(`"${raw}" is not a run id (a positive number, as shown by shop list)`);
+  if (!Number.isInteger(id) || id <= 0) throw new UsageError(`${quoted(raw)} is not a run id (a positive number, as shown by shop list)`);
   return id;
 }
 
@@ -25,6 +26,6 @@ export function limitArg(args: Parsed, rows: string): number {
   const raw = str(args, 'limit');
   if (raw === undefined) return flag(args, 'json') || !process.stdout.isTTY ? 0 : TERMINAL_LIMIT;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--limit "${raw}" must be a whole number of ${rows} (0: all)`);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--limit ${quoted(raw)} must be a whole number of ${rows} (0: all)`);
   return n;
 }

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { quoted } from '@shop/core/text';
 import { ExitCode, ShopError, UsageError } from '@shop/core/errors';
 import { storeError } from '@shop/core/store/store-errors';
 import { Context } from './context.js';
@@ -37,9 +38,9 @@ function version(): string {
 function lookup(name: string): CommandSpec {
   const spec = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (spec) return spec;
-  if (name.startsWith('-')) throw new UsageError(`unknown flag "${name}" (shop --help lists commands and flags)`);
+  if (name.startsWith('-')) throw new UsageError(`unknown flag ${quoted(name)} (shop --help lists commands and flags)`);
   const meant = suggest(name, Object.keys(commands));
-  throw new UsageError(`unknown command "${name}"${meant ? `; did you mean "${meant}"?` : ''} (shop --help lists them)`);
+  throw new UsageError(`unknown command ${quoted(name)}${meant ? `; did you mean "${meant}"?` : ''} (shop --help lists them)`);
 }
 
 async function dispatch(name: string | undefined, rest: string[], ctx: Context): Promise<number> {
@@ -52,7 +53,7 @@ async function dispatch(name: string | undefined, rest: string[], ctx: Context):
     return ExitCode.ok;
   }
   if (name === 'help') {
-    if (rest.length > 1) throw new UsageError(`unexpected argument "${rest[1]}" (shop help); usage: shop help [<command>]`);
+    if (rest.length > 1) throw new UsageError(`unexpected argument ${quoted(rest[1])} (shop help); usage: shop help [<command>]`);
     ctx.out(commandHelp(lookup(rest[0])));
     return ExitCode.ok;
   }

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { capText, quoted } from '@shop/core/text';
 import { UsageError } from '@shop/core/errors';
 import type { CommandSpec, FlagSpec, Parsed } from './registry.js';
 import { suggest } from './suggest.js';
@@ -21,7 +22,7 @@ export function parseCommand(name: string, spec: CommandSpec, argv: string[]): P
   if (!parsed.values.help && parsed.positionals.length > spec.maxArgs) {
     const extra = parsed.positionals.slice(spec.maxArgs);
     const hint = spec.extraHint ? `; ${spec.extraHint(extra.join(' '))}` : '';
-    throw new UsageError(`unexpected argument "${spec.extraHint ? extra.join(' ') : extra[0]}" (shop ${name})${hint}; usage: ${spec.usage}`);
+    throw new UsageError(`unexpected argument ${quoted(spec.extraHint ? extra.join(' ') : extra[0])} (shop ${name})${hint}; usage: ${spec.usage}`);
   }
   return parsed;
 }
@@ -35,7 +36,7 @@ function parseProblem(name: string, spec: CommandSpec, e: Error & { code?: strin
     const meant = dashes === '--' ? suggest(given, flags) : undefined;
     // Free text that happens to start with a dash goes after "--".
     const text = spec.maxArgs === Infinity ? `; text starting with "-" goes after --` : '';
-    return `unknown flag "${dashes}${given}" for shop ${name}${meant ? `; did you mean "--${meant}"?` : ''}${text} (shop ${name} --help lists them)`;
+    return `unknown flag ${quoted(`${dashes}${given}`)} for shop ${name}${meant ? `; did you mean "--${meant}"?` : ''}${text} (shop ${name} --help lists them)`;
   }
   const missing = /^Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(first);
   if (missing) return `flag ${missing[1]} needs a value (shop ${name}); usage: ${spec.usage}`;
@@ -43,5 +44,5 @@ function parseProblem(name: string, spec: CommandSpec, e: Error & { code?: strin
   if (noValue) return `flag ${noValue[1]} takes no value (shop ${name}); usage: ${spec.usage}`;
   const ambiguous = /^Option '(?:-\w, )?(--[\w-]+)' argument is ambiguous/.exec(first);
   if (ambiguous) return `flag ${ambiguous[1]} needs a value, not a flag (give one starting with "-" as ${ambiguous[1]}=-…) (shop ${name})`;
-  return `${first.replace(/\. To specify a positional.*$/, '')} (shop ${name}); usage: ${spec.usage}`;
+  return `${capText(first.replace(/\. To specify a positional.*$/, ''))} (shop ${name}); usage: ${spec.usage}`;
 }

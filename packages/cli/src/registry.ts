@@ -1,4 +1,5 @@
 import type { Context } from './context.js';
+import { quoted } from '@shop/core/text';
 
 export interface Parsed {
   values: Record<string, string | boolean | string[] | undefined>;
@@ -143,7 +144,7 @@ ${ANSWERING}`,
     usage: 'shop approve <id> [--message M] [--call K] [--by NAME]',
     summary: 'approve what a run waits on (the verdict matrix decides: close, or back to the agent)',
     details: ANSWERING, group: 'answer', maxArgs: 1,
-    extraHint: (extra) => `give your words with --message "${extra}"`,
+    extraHint: (extra) => `give your words with --message ${quoted(extra)}`,
     options: { message: { type: 'string', value: 'M', description: "words that go with the approval (to the agent, or the pause's note)" }, ...call, ...by },
     load: () => import('./commands/approve.js'),
   },

@@ -10,6 +10,11 @@ export function capText(text: string, max = QUOTE_CAP): string {
   return `${flat.slice(0, max - 1)}… (${flat.length.toLocaleString('en-US')} characters in all)`;
 }
 
+/** A value someone typed, quoted in a one-line message: "like this", capped (a run id, a flag's value). */
+export function quoted(text: string, max = 80): string {
+  return `"${capText(text, max)}"`;
+}
+
 /** A byte count as people read it: 10.5 MB, 438 KB, 12 bytes. */
 export function bytes(n: number): string {
   if (n >= 1e6) return `${(n / 1e6).toFixed(1)} MB`;

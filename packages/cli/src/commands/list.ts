@@ -1,4 +1,5 @@
 import { UsageError } from '@shop/core/errors';
+import { quoted } from '@shop/core/text';
 import type { RunFilter, RunWithWaiting, Store } from '@shop/core/store/store';
 import { displayStatuses } from '@shop/core/run-status';
 import type { RunStatus } from '@shop/core/types';
@@ -25,7 +26,7 @@ export default async function list(args: Parsed, ctx: Context): Promise<number> 
   const status = str(args, 'status');
   if (status !== undefined && !(displayStatuses as readonly string[]).includes(status)) {
     const meant = suggest(status, displayStatuses);
-    throw new UsageError(`--status "${status}" is not a run status${meant ? `; did you mean "${meant}"?` : ''} (one of ${displayStatuses.join(', ')})`);
+    throw new UsageError(`--status ${quoted(status)} is not a run status${meant ? `; did you mean "${meant}"?` : ''} (one of ${displayStatuses.join(', ')})`);
   }
   const json = flag(args, 'json');
   const limit = limitArg(args, 'runs');

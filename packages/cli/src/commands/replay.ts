@@ -1,4 +1,5 @@
 import { NotFoundError, UsageError } from '@shop/core/errors';
+import { quoted } from '@shop/core/text';
 import { dryReplay, type ReplayCheck } from '@shop/core/operations/dry-replay';
 import { displayStatus, nodeLiveness } from '@shop/core/run-status';
 import type { Run } from '@shop/core/types';
@@ -54,7 +55,7 @@ export default async function replay(args: Parsed, ctx: Context): Promise<number
 
 function runId(raw: string): number {
   const id = Number(raw);
-  if (!Number.isInteger(id) || id <= 0) throw new UsageError(`"${raw}" is not a run id (a positive number, as shown by shop list); usage: ${USAGE}`);
+  if (!Number.isInteger(id) || id <= 0) throw new UsageError(`${quoted(raw)} is not a run id (a positive number, as shown by shop list); usage: ${USAGE}`);
   return id;
 }
 

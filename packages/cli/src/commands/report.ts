@@ -1,4 +1,5 @@
 import { UsageError } from '@shop/core/errors';
+import { quoted } from '@shop/core/text';
 import { describeIssues } from '@shop/core/lua/issues';
 import { SignalSchema, writeSignal } from '@shop/core/signals/signal';
 import { str } from '../args.js';
@@ -15,7 +16,7 @@ export default async function report(args: Parsed, ctx: Context): Promise<number
   for (const k of ['summary', 'reason', 'awaiting']) if (str(args, k) !== undefined) body[k] = str(args, k);
   for (const pair of (args.values.field as string[] | undefined) ?? []) {
     const eq = pair.indexOf('=');
-    if (eq < 1) throw new UsageError(`--field "${pair}" must look like key=value`);
+    if (eq < 1) throw new UsageError(`--field ${quoted(pair)} must look like key=value`);
     body[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
   const parsed = SignalSchema.safeParse(body);

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { quoted } from '@shop/core/text';
 import { parseAahResponse, responseRequestId } from '@shop/core/decisions/aah';
 import { requestId } from '@shop/core/decisions/call-decisions';
 import { ConflictError, UsageError } from '@shop/core/errors';
@@ -16,7 +17,7 @@ export default async function signal(args: Parsed, ctx: Context): Promise<number
   const sources = ['status', 'answers', 'answers-file', 'response-file'].filter((k) => str(args, k) !== undefined);
   if (sources.length !== 1) throw new UsageError(`give exactly one of --status, --answers, --answers-file, --response-file; usage: ${USAGE}`);
   if (status !== undefined && !/^[A-Z][A-Z0-9_]*$/.test(status)) {
-    throw new UsageError(`--status "${status}" must be an UPPER_CASE word such as CONTINUE, STOP or DONE`);
+    throw new UsageError(`--status ${quoted(status)} must be an UPPER_CASE word such as CONTINUE, STOP or DONE`);
   }
   const message = str(args, 'message') ?? null;
   const responseFile = str(args, 'response-file');
@@ -40,7 +41,7 @@ function readFileArg(file: string, flag: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch {
-    throw new UsageError(`${flag} ${file}: cannot read the file`);
+    throw new UsageError(`${flag} ${quoted(file)}: cannot read the file`);
   }
 }
 

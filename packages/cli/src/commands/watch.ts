@@ -1,4 +1,5 @@
 import { UsageError } from '@shop/core/errors';
+import { quoted } from '@shop/core/text';
 import type { DriveOutcome } from '@shop/core/engine/outcome';
 import type { Notice } from '@shop/core/engine/ports';
 import type { Run } from '@shop/core/types';
@@ -19,12 +20,12 @@ const USAGE = 'shop watch [<id>…] [--max-parallel N] [--json]';
 export default async function watch(args: Parsed, ctx: Context): Promise<number> {
   const ids = args.positionals.map((p) => {
     const id = Number(p);
-    if (!Number.isInteger(id) || id <= 0) throw new UsageError(`"${p}" is not a run id; usage: ${USAGE}`);
+    if (!Number.isInteger(id) || id <= 0) throw new UsageError(`${quoted(p)} is not a run id; usage: ${USAGE}`);
     return id;
   });
   const raw = str(args, 'max-parallel');
   const maxParallel = raw === undefined ? Infinity : Number(raw);
-  if (!(maxParallel >= 1 && (Number.isInteger(maxParallel) || maxParallel === Infinity))) throw new UsageError(`--max-parallel "${raw}" must be a whole number of agents, at least 1`);
+  if (!(maxParallel >= 1 && (Number.isInteger(maxParallel) || maxParallel === Infinity))) throw new UsageError(`--max-parallel ${quoted(raw ?? '')} must be a whole number of agents, at least 1`);
   const json = flag(args, 'json');
   const ports = await enginePorts(ctx);
   const emit = (event: Record<string, unknown>, line: string) => ctx.out(json ? JSON.stringify({ at: new Date().toISOString(), ...event }) : line);

@@ -2,6 +2,7 @@ import { ConflictError, NotFoundError, UsageError } from '../errors.js';
 import { alreadyAnswered, alreadyAnsweredEvent } from '../store/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import { hasEnded, type Execution, type Run } from '../types.js';
+import { quoted } from '../text.js';
 
 export interface RunView {
   run: Run;
@@ -55,7 +56,7 @@ export async function pickWaiting(store: Store, view: RunView, call: string | un
     const exec = waitingAll.find((e) => e.key === call);
     const answered = exec ? null : (await store.listAnswers(run.id)).filter((a) => a.key === call).at(-1);
     if (answered) throw new ConflictError(`${alreadyAnswered(answered)}; the run now waits on call ${waitingAll.map((e) => e.key).join(', ')}`);
-    if (!exec) throw new UsageError(`run ${run.id} has no waiting call ${call} (waiting: ${waitingAll.map((e) => e.key).join(', ')})`);
+    if (!exec) throw new UsageError(`run ${run.id} has no waiting call ${quoted(call)} (waiting: ${waitingAll.map((e) => e.key).join(', ')})`);
     return exec;
   }
   if (waitingAll.length > 1) {

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { NotFoundError } from '../errors.js';
+import { capText, quoted } from '../text.js';
 import type { Project } from './project.js';
 
 /** Resolves a workflow name (or a path to a .lua file) to its file. */
@@ -10,7 +11,7 @@ export function resolveWorkflow(project: Project, name: string): { spec: string;
   if (!existsSync(path)) {
     const found = listWorkflows(project);
     throw new NotFoundError(
-      `unknown workflow "${name}": no ${path}` + (found.length ? ` (found: ${found.join(', ')})` : ' (run `shop init` to create examples)'),
+      `unknown workflow ${quoted(name)}: no ${capText(path, 120)}` + (found.length ? ` (found: ${found.join(', ')})` : ' (run `shop init` to create examples)'),
     );
   }
   return { spec: basename(path, '.lua'), path };
