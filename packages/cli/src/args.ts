@@ -6,8 +6,15 @@ import type { Parsed } from './registry.js';
 export function runIdArg(args: Parsed, usage: string): number {
   const raw = args.positionals[0];
   if (raw === undefined) throw new UsageError(`missing run id; usage: ${usage}`);
+  return runIdOf(raw);
+}
+
+/** A run id as typed, validated; `usage` is added to the error for commands that take several. */
+export function runIdOf(raw: string, usage?: string): number {
   const id = Number(raw);
-  if (!Number.isInteger(id) || id <= 0) throw new UsageError(`${quoted(raw)} is not a run id (a positive number, as shown by shop list)`);
+  if (!Number.isInteger(id) || id <= 0) {
+    throw new UsageError(`${quoted(raw)} is not a run id (a positive number, as shown by shop list)${usage ? `; usage: ${usage}` : ''}`);
+  }
   return id;
 }
 

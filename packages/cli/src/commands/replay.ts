@@ -1,11 +1,10 @@
 import { NotFoundError, UsageError } from '@shop/core/errors';
-import { quoted } from '@shop/core/text';
 import { dryReplay, type ReplayCheck } from '@shop/core/operations/dry-replay';
 import { displayStatus, nodeLiveness } from '@shop/core/run-status';
 import type { Run } from '@shop/core/types';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, relative, resolve } from 'node:path';
-import { flag, str } from '../args.js';
+import { flag, runIdOf, str } from '../args.js';
 import type { Context } from '../context.js';
 import { enginePorts } from '../drive-here.js';
 import { printJson } from '../json.js';
@@ -20,7 +19,7 @@ const USAGE = 'shop replay [<id>… | --all] [--workflow F] [--json]';
  * Exit 0 when every run checked fits, 1 when some do not.
  */
 export default async function replay(args: Parsed, ctx: Context): Promise<number> {
-  const ids = args.positionals.map(runId);
+  const ids = args.positionals.map((raw) => runIdOf(raw, USAGE));
   if (ids.length && flag(args, 'all')) throw new UsageError(`give run ids or --all, not both; usage: ${USAGE}`);
   const file = str(args, 'workflow');
   const path = file === undefined ? undefined : resolve(ctx.cwd, file);
@@ -51,12 +50,6 @@ export default async function replay(args: Parsed, ctx: Context): Promise<number
     if (checks.length > 1) ctx.out(`${checks.length} runs checked: ${checks.length - bad} compatible, ${bad} not`);
   }
   return checks.every((c) => c.compatible) ? 0 : 1;
-}
-
-function runId(raw: string): number {
-  const id = Number(raw);
-  if (!Number.isInteger(id) || id <= 0) throw new UsageError(`${quoted(raw)} is not a run id (a positive number, as shown by shop list); usage: ${USAGE}`);
-  return id;
 }
 
 async function mustRun(ctx: Context, id: number): Promise<Run> {

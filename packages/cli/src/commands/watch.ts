@@ -4,7 +4,7 @@ import type { DriveOutcome } from '@shop/core/engine/outcome';
 import type { Notice } from '@shop/core/engine/ports';
 import type { Run } from '@shop/core/types';
 import { Worker, type WorkerEvent } from '@shop/core/worker/worker';
-import { flag, str } from '../args.js';
+import { flag, runIdOf, str } from '../args.js';
 import type { Context } from '../context.js';
 import { enginePorts } from '../drive-here.js';
 import { describeWaiting, firstLine, printingNotifier } from '../output.js';
@@ -18,11 +18,7 @@ const USAGE = 'shop watch [<id>…] [--max-parallel N] [--json]';
  * SIGTERM or Ctrl-C, which stop its agents (the runs stay resumable) and let every run go.
  */
 export default async function watch(args: Parsed, ctx: Context): Promise<number> {
-  const ids = args.positionals.map((p) => {
-    const id = Number(p);
-    if (!Number.isInteger(id) || id <= 0) throw new UsageError(`${quoted(p)} is not a run id; usage: ${USAGE}`);
-    return id;
-  });
+  const ids = args.positionals.map((raw) => runIdOf(raw, USAGE));
   const raw = str(args, 'max-parallel');
   const maxParallel = raw === undefined ? Infinity : Number(raw);
   if (!(maxParallel >= 1 && (Number.isInteger(maxParallel) || maxParallel === Infinity))) throw new UsageError(`--max-parallel ${quoted(raw ?? '')} must be a whole number of agents, at least 1`);
