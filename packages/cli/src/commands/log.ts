@@ -4,7 +4,7 @@ import type { RunEvent } from '@shop/core/types';
 import { flag, runIdArg } from '../args.js';
 import type { Context } from '../context.js';
 import { eventJson, executionJson, printJson, runJson } from '../json.js';
-import { loadRunView } from '@shop/core/operations/run-view';
+import { getRunOrFail, loadRunView } from '@shop/core/operations/run-view';
 import type { Parsed } from '../registry.js';
 import { localTime } from '../time.js';
 
@@ -37,8 +37,9 @@ async function follow(ctx: Context, store: Store, id: number, json: boolean): Pr
   // Each call's agent, looked up once when an event first names it: a look reads what is new, not the whole log.
   const agents = new Map<string, string>();
   for (;;) {
-    // The open calls only: what works (its activity) and whether anything still does.
-    const { run, executions } = await loadRunView(store, id, { last: 0 });
+    // The run and its open calls only: what works (its activity) and whether anything still does.
+    const run = await getRunOrFail(store, id);
+    const executions = await store.openExecutions(id);
     for (const e of await store.listEvents(id, lastEvent)) {
       lastEvent = e.id;
       if (!json && e.key && !agents.has(e.key)) {

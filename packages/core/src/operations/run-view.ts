@@ -24,13 +24,19 @@ export interface RunView {
  * answered or shown without reading its whole log.
  */
 export async function loadRunView(store: Store, id: number, opts: { last?: number } = {}): Promise<RunView> {
-  const run = await store.getRun(id);
-  if (!run) throw new NotFoundError(`no run ${id}; see runs with: shop list`);
+  const run = await getRunOrFail(store, id);
   const open = await store.openExecutions(id);
   const { calls, cost, agent } = await store.executionTotals(id);
   const executions = opts.last === undefined ? await store.loadExecutions(id) : withOpen(await store.loadExecutions(id, opts.last), open);
   const waitingAll = hasEnded(run) ? [] : open.filter((e) => e.status === 'waiting_human');
   return { run, executions, calls, waiting: waitingAll[0] ?? null, waitingAll, cost, agent };
+}
+
+/** The run, or a NotFoundError that says where the runs are listed. */
+export async function getRunOrFail(store: Store, id: number): Promise<Run> {
+  const run = await store.getRun(id);
+  if (!run) throw new NotFoundError(`no run ${id}; see runs with: shop list`);
+  return run;
 }
 
 /** The latest calls, with the open ones older than them put back in call order. */
