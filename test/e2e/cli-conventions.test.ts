@@ -127,7 +127,7 @@ describe('positional arguments', () => {
     const long = 'x'.repeat(5000);
     const cases: [string[], number][] = [
       [['status', long], 2], [['status', '1', long], 2], [['list', '--limit', long], 2], [['list', '--status', long], 2], [[long], 2],
-      [['list', `--${long}`], 2], [['watch', long], 2], [['replay', long], 2], [['run', long], 5], [['signal', '1', '--answers-file', long], 2],
+      [['list', `--${long}`], 2], [['watch', long], 2], [['replay', long], 2], [['run', long], 5], [['signal', '1', '--answers-file', long], 2], [['replay', '--workflow', long], 2],
     ];
     for (const [args, code] of cases) {
       const line = refused(p.shop(args), code);

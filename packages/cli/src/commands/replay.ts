@@ -1,4 +1,5 @@
 import { NotFoundError, UsageError } from '@shop/core/errors';
+import { quoted } from '@shop/core/text';
 import { dryReplay, type ReplayCheck } from '@shop/core/operations/dry-replay';
 import { displayStatus, nodeLiveness } from '@shop/core/run-status';
 import type { Run } from '@shop/core/types';
@@ -23,7 +24,7 @@ export default async function replay(args: Parsed, ctx: Context): Promise<number
   if (ids.length && flag(args, 'all')) throw new UsageError(`give run ids or --all, not both; usage: ${USAGE}`);
   const file = str(args, 'workflow');
   const path = file === undefined ? undefined : resolve(ctx.cwd, file);
-  if (path !== undefined && !existsSync(path)) throw new UsageError(`--workflow ${file}: no such file`);
+  if (path !== undefined && !existsSync(path)) throw new UsageError(`--workflow ${quoted(file!)}: no such file`);
   const source = path === undefined ? undefined : readFileSync(path, 'utf8');
 
   const ports = await enginePorts(ctx);
