@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { lines, makeProject, runId, shopBin } from './harness.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { lines, makeProject, runId, shopBin, until, type Background, type Project } from './harness.js';
 import { Terminal } from './terminal.js';
 
 /** Small defects of `shop run` and the engine (issue 14, Why 12), each through the binary. */
@@ -36,5 +36,49 @@ describe('Ctrl-C of shop run on a terminal', () => {
     } finally {
       term.kill();
     }
+  });
+});
+
+describe('shop watch <id>…', () => {
+  const watchers: Background[] = [];
+  const watch = (p: Project, ids: number[]) => {
+    const w = p.spawnShop(['watch', ...ids.map(String)]);
+    watchers.push(w);
+    return w;
+  };
+  afterEach(async () => {
+    for (const w of watchers.splice(0)) {
+      if (w.child.exitCode === null && w.child.signalCode === null) {
+        w.child.kill('SIGKILL');
+        await w.exited;
+      }
+    }
+  });
+
+  it('exits once every named run has ended: 0 when all completed', async () => {
+    const p = makeProject();
+    const id = runId(p.shop(['run', 'feature', 'x']));
+    const w = watch(p, [id]);
+    await until('the run to be held', () => w.output().includes(`run ${id} (feature): held here`));
+    expect(p.shop(['approve', String(id)]).code).toBe(0);
+    expect(await w.exited).toBe(0);
+    expect(lines(w.output()).at(-1)).toBe(`shop watch: every run watched has ended (${id} completed)`);
+  });
+
+  it('exits with the state of a run that did not complete (4 stuck); a run already ended exits at once', async () => {
+    const p = makeProject();
+    const done = runId(p.shop(['run', 'feature', 'x']));
+    const waiting = runId(p.shop(['run', 'feature', 'y']));
+    expect(p.shop(['approve', String(done)]).code).toBe(0);
+    const w = watch(p, [done, waiting]);
+    await until('the run to be held', () => w.output().includes(`run ${waiting} (feature): held here`));
+    expect(p.shop(['stop', String(waiting), '--reason', 'enough']).code).toBe(0);
+    expect(await w.exited).toBe(4);
+    expect(lines(w.output()).at(-1)).toBe(`shop watch: every run watched has ended (${done} completed, ${waiting} stuck)`);
+
+    expect(p.shop(['watch', String(done)]).code).toBe(0);
+    const r = p.shop(['watch', '999']);
+    expect(r.code).toBe(5);
+    expect(lines(r.stderr)).toEqual(['shop: no run 999; see runs with: shop list']);
   });
 });
