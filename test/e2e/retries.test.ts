@@ -101,6 +101,9 @@ describe('transient agent failures retry on the same session', () => {
     const bg = p.spawnShop(['run', 'once', 'x'], { env: { SHOP_RETRY_BASE_MS: '60000', SHOP_RETRY_CAP_MS: '60000' } });
     await until('the retry to be scheduled', () => bg.output().includes('trying again in'));
     const id = runId(bg.output());
+    // What it is doing meanwhile, for shop status and list.
+    const waiting = await until('the wait to show', () => p.status(id).executions.find((e) => e.activity?.includes('waiting')));
+    expect(waiting.activity).toMatch(/^API overloaded: waiting \d+s to try again \(attempt 2 of 4 next\)$/);
     const asked = Date.now();
     expect(p.shop(['stop', String(id), '--reason', 'enough']).code).toBe(0);
     expect(await bg.exited).toBe(4);

@@ -70,6 +70,6 @@ function lastLineWith(text: string, re: RegExp): string {
 }
 
 /** A transient failure in a few words: "API overloaded (529)", "network error". */
-export function describeTransient(t: Transient): string {
+export function describeTransient(t: Pick<Transient, 'kind'>): string {
   return { overloaded: 'API overloaded', rate_limit: 'rate limited', server_error: 'API server error', network: 'network error' }[t.kind];
 }

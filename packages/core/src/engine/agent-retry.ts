@@ -2,7 +2,7 @@ import { describeTransient, type Transient } from '../agents/transient.js';
 import { AgentError } from '../errors.js';
 import type { AgentMetrics } from '../types.js';
 import { Aborted, type Settled } from './outcome.js';
-import type { Clock } from './ports.js';
+import type { Clock, EnginePorts } from './ports.js';
 
 /**
  * Transient agent failures (API overloaded, rate limited, 5xx, network) retried on the same
@@ -165,4 +165,19 @@ export function pendingRetry(events: { key: string | null; type: string; data: R
   const d = last.data as Partial<RetryEvent>;
   if (typeof d.attempt !== 'number' || typeof d.attempts !== 'number') return null;
   return { try: d.attempt + 1, retryAt: d.attempts === attempts && typeof d.retry_at === 'number' ? d.retry_at : null };
+}
+
+/**
+ * A retry as the world sees it: the audit trail's `agent_retry` event, a line for whoever
+ * prints progress, and the call's activity (shop status, list, the TUI) while it waits.
+ */
+export function recordRetry(ports: EnginePorts, token: string, runId: number, key: string, agent: string): (e: RetryEvent) => Promise<void> {
+  return async (e) => {
+    await ports.store.appendEvent(token, runId, { type: 'agent_retry', key, actor: 'shop', channel: 'engine', data: { ...e } });
+    ports.notifier.notify({ type: 'agent_retry', key, agent, error: e.error, attempt: e.attempt, of: e.of, delayMs: e.delay_ms });
+    const text = `${describeTransient(e)}: waiting ${Math.ceil(e.delay_ms / 1000)}s to try again (attempt ${e.attempt + 1} of ${e.of} next)`;
+    ports.notifier.notify({ type: 'agent_activity', key, agent, text, since: e.retry_at - e.delay_ms });
+    // Progress, not state: a refused write (the run was taken over) shows at the call's next write.
+    await ports.store.setActivity(token, runId, key, { text }).catch(() => undefined);
+  };
 }

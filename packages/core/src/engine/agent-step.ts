@@ -8,7 +8,7 @@ import { checkSignal, promiseSignal, readSignal, signalPath, type Signal } from 
 import { capText } from '../text.js';
 import type { AgentMetrics, Execution, Run } from '../types.js';
 import { ActivityRecorder } from './activity-recorder.js';
-import { addMetrics, agentFailure, DEFAULT_RETRIES, nodeRetryTiming, pendingRetry, withRetries, type Attempt } from './agent-retry.js';
+import { addMetrics, agentFailure, DEFAULT_RETRIES, nodeRetryTiming, pendingRetry, recordRetry, withRetries, type Attempt } from './agent-retry.js';
 import { agentAnswer } from './check-answer.js';
 import { Aborted, type Settled } from './outcome.js';
 import type { EnginePorts } from './ports.js';
@@ -117,10 +117,7 @@ export class AgentStep {
     const { ports, run, token } = this.ctx;
     return withRetries({
       timing: this.timing(), clock: ports.clock, retries: opts.retries ?? this.ctx.config().retries ?? DEFAULT_RETRIES, timeout: opts.timeout ?? agent.timeout,
-      record: async (data) => {
-        await ports.store.appendEvent(token, run.id, { type: 'agent_retry', key: exec.key, actor: 'shop', channel: 'engine', data: { ...data } });
-        ports.notifier.notify({ type: 'agent_retry', key: exec.key, agent: agent.name, error: data.error, attempt: data.attempt, of: data.of, delayMs: data.delay_ms });
-      },
+      record: recordRetry(ports, token, run.id, exec.key, agent.name),
       restart: () => ports.store.restartExecution(token, run.id, exec.key),
     }, how, (h) => this.invokeOnce(exec, agent, opts, h, signal), signal);
   }
