@@ -138,4 +138,27 @@ describe('transient agent failures retry on the same session', () => {
     expect(retryEvents(p, id)).toHaveLength(1);
     expect(p.status(id).executions[0]).toMatchObject({ status: 'completed', attempts: 2 });
   });
+
+  it('SIGTERM during the wait: exit 130 at once, the run resumable', async () => {
+    const p = makeProject();
+    oneCall(p);
+    p.scenario({ agents: { coder: [{ fail: 529 }, { status: 'DONE' }] } });
+    const bg = p.spawnShop(['run', 'once', 'x'], { env: { SHOP_RETRY_BASE_MS: '60000', SHOP_RETRY_CAP_MS: '60000' } });
+    await until('the retry to be scheduled', () => bg.output().includes('trying again in'));
+    const asked = Date.now();
+    bg.child.kill('SIGTERM');
+    expect(await bg.exited).toBe(130);
+    expect(Date.now() - asked).toBeLessThan(20_000);
+    expect(bg.output()).toMatch(/shop: run \d+ interrupted/);
+  });
+
+  it("a call's timeout counts the waits: no retry that could not start in time", () => {
+    const p = makeProject();
+    oneCall(p, '', ', timeout = 5');
+    p.scenario({ agents: { coder: [{ fail: 529 }, { status: 'DONE' }] } });
+    const r = p.shop(['run', 'once', 'x'], { env: { SHOP_RETRY_BASE_MS: '60000', SHOP_RETRY_CAP_MS: '60000' } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/failed: API overloaded on attempt 1 of 4, and the call's timeout \(5s\) ends before the next could start \(in \d+s\); the last: claude reported an error: API Error: 529/);
+    expect(p.invocations().filter((i) => i.mode === 'print')).toHaveLength(1);
+  });
 });
