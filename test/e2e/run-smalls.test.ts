@@ -62,7 +62,7 @@ describe('shop watch <id>…', () => {
     await until('the run to be held', () => w.output().includes(`run ${id} (feature): held here`));
     expect(p.shop(['approve', String(id)]).code).toBe(0);
     expect(await w.exited).toBe(0);
-    expect(lines(w.output()).at(-1)).toBe(`shop watch: every run watched has ended (${id} completed)`);
+    expect(lines(w.output()).slice(-2)).toEqual([expect.stringMatching(new RegExp(`^run ${id} \\(feature\\) completed: `)), `shop watch: every run watched has ended (${id} completed)`]);
   });
 
   it('exits with the state of a run that did not complete (4 stuck); a run already ended exits at once', async () => {

@@ -165,7 +165,8 @@ export class Worker {
 
   /** Stops the agents of runs being driven (they stay resumable) and lets every run go. */
   private async shutdown() {
-    this.opts.report({ type: 'stopping', active: this.active.size, held: this.held.size });
+    // Named runs that all ended: nothing to stop, and the watch says so itself.
+    if (this.opts.signal.aborted || this.active.size || this.held.size) this.opts.report({ type: 'stopping', active: this.active.size, held: this.held.size });
     for (const a of this.active.values()) a.abort.abort();
     await Promise.all([...this.active.values()].map((a) => a.done));
     for (const h of this.held.values()) await h.owner.release(false).catch(() => undefined);
