@@ -24,7 +24,7 @@ describe('transient agent failures retry on the same session', () => {
     expect(r.code).toBe(0);
     const id = runId(r);
     expect(lines(r.stdout).at(-1)).toBe(`run ${id} completed: {"status":"DONE","summary":"built"}`);
-    expect(r.stdout).toMatch(/\[1\] coder failed on attempt 1 of 4 \(API Error: 529 .*overloaded_error.*\); trying again in \d+s on the same session/);
+    expect(r.stdout).toMatch(/\[1\] coder failed on attempt 1 of 4 \(API Error: 529 .*overloaded_error.*\); trying again in \d+m?s on the same session/);
 
     const calls = p.invocations().filter((i) => i.mode === 'print');
     expect(calls).toHaveLength(3);
