@@ -40,13 +40,13 @@ describe('transient agent failures retry on the same session', () => {
     expect(exec).toMatchObject({ status: 'completed', attempts: 3 });
   });
 
-  it('429 and network errors retry too', () => {
+  it('429, 500 and network errors retry too, and an is_error result with exit code 0 (as Claude Code may end)', () => {
     const p = makeProject();
-    oneCall(p);
-    p.scenario({ agents: { coder: [{ fail: 429 }, { fail: 'network' }, { status: 'DONE', summary: 'ok' }] } });
+    oneCall(p, 'config{ retries = 4 }');
+    p.scenario({ agents: { coder: [{ fail: 429 }, { fail: 'network' }, { fail: 500 }, { fail: 529, exit: 0 }, { status: 'DONE', summary: 'ok' }] } });
     const r = p.shop(['run', 'once', 'x'], { env: FAST });
     expect(r.code).toBe(0);
-    expect(retryEvents(p, runId(r)).map((e) => e.data?.kind)).toEqual(['rate_limit', 'network']);
+    expect(retryEvents(p, runId(r)).map((e) => [e.data?.kind, e.data?.of])).toEqual([['rate_limit', 5], ['network', 5], ['server_error', 5], ['overloaded', 5]]);
   });
 
   it('config{retries = 1}: fails after 2 attempts, naming the error and the attempts', () => {
