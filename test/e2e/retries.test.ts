@@ -161,4 +161,14 @@ describe('transient agent failures retry on the same session', () => {
     expect(r.stderr).toMatch(/failed: API overloaded on attempt 1 of 4, and the call's timeout \(5s\) ends before the next could start \(in \d+s\); the last: claude reported an error: API Error: 529/);
     expect(p.invocations().filter((i) => i.mode === 'print')).toHaveLength(1);
   });
+
+  it("the call's budget_usd counts what the failed tries cost: a retry may spend only the rest, and none when it is spent", () => {
+    const p = makeProject();
+    oneCall(p, '', ', budget_usd = 0.05');
+    p.scenario({ agents: { coder: [{ fail: 529, cost: 0.03 }, { fail: 529, cost: 0.03 }, { status: 'DONE' }] } });
+    const r = p.shop(['run', 'once', 'x'], { env: FAST });
+    expect(r.code).toBe(4);
+    expect(lines(r.stdout).at(-1)).toMatch(/^run \d+ is stuck: budget of \$0\.05 spent: \$0\.06$/);
+    expect(p.invocations().filter((i) => i.mode === 'print').map((i) => i.max_budget_usd)).toEqual([0.05, 0.02]);
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AgentError } from '../errors.js';
-import { abortableSleep, backoffMs, pendingRetry, TransientAgentError, withRetries, type Attempt, type RetryDeps, type RetryEvent } from './agent-retry.js';
+import { AgentError, BudgetSpent } from '../errors.js';
+import { abortableSleep, addMetrics, backoffMs, pendingRetry, TransientAgentError, withRetries, type Attempt, type RetryDeps, type RetryEvent } from './agent-retry.js';
 import { Aborted, type Settled } from './outcome.js';
 
 const overloaded = { kind: 'overloaded' as const, detail: 'API Error: 529 overloaded_error' };
@@ -101,6 +101,20 @@ describe('retrying on the same session', () => {
     // 1.5 s then 3 s fit in 5 s; the third wait (6 s) does not.
     expect(seen.map((a) => a.timeoutLeft)).toEqual([5, 4, 1]);
     expect((err as Error).message).toMatch(/^API overloaded on attempt 3 of 4, and the call's timeout \(5s\) ends before the next could start \(in 6s\)/);
+  });
+
+  it("the call's budget counts the failed tries: each retry may spend what is left, none when nothing is", async () => {
+    const w = world(5);
+    w.deps.budgetUsd = 0.05;
+    const seen: Attempt[] = [];
+    const err = await withRetries(w.deps, first, async (a) => {
+      seen.push(a);
+      // As agent-step does: this try's cost added to what the failed ones cost.
+      throw new TransientAgentError('529', overloaded, addMetrics(a.carry, { costUsd: 0.02, numTurns: 1, durationMs: 5 }));
+    }, new AbortController().signal).catch((e: unknown) => e);
+    expect(seen.map((a) => a.budgetUsd)).toEqual([undefined, 0.03, 0.01]);
+    expect(err).toBeInstanceOf(BudgetSpent);
+    expect((err as Error).message).toBe('budget of $0.05 spent: $0.06');
   });
 
   it('a stop during the wait ends it as stopped, with no further attempt', async () => {

@@ -1,5 +1,5 @@
 import { describeTransient, type Transient } from '../agents/transient.js';
-import { AgentError } from '../errors.js';
+import { AgentError, BudgetSpent } from '../errors.js';
 import type { AgentMetrics } from '../types.js';
 import { Aborted, type Settled } from './outcome.js';
 import type { Clock, EnginePorts } from './ports.js';
@@ -85,6 +85,8 @@ export interface Attempt {
   carry?: AgentMetrics;
   /** Seconds left of the call's timeout for this try, when it has one. */
   timeoutLeft?: number;
+  /** USD this try may spend (--max-budget-usd): the call's budget less what the failed tries cost. */
+  budgetUsd?: number;
 }
 
 export interface RetryEvent {
@@ -105,6 +107,8 @@ export interface RetryDeps {
   retries: number;
   /** Seconds the call may take in all (its timeout); backoff waits count. */
   timeout?: number;
+  /** USD the call may spend in all its tries (its budget_usd within the run's); failed tries count. */
+  budgetUsd?: number;
   record(event: RetryEvent): Promise<void>;
   /** Marks the execution running again (attempts + 1) just before the next try. */
   restart(): Promise<void>;
@@ -124,6 +128,8 @@ export async function withRetries(deps: RetryDeps, first: Attempt, once: (a: Att
       const n = how.try!;
       const what = describeTransient(e.transient);
       if (n >= of) throw new AgentError(of > 1 ? `${what} on all ${of} attempts; the last: ${e.message}` : e.message, e.metrics);
+      const budgetLeft = deps.budgetUsd === undefined ? undefined : Math.round((deps.budgetUsd - (e.metrics?.costUsd ?? 0)) * 1e6) / 1e6;
+      if (budgetLeft !== undefined && budgetLeft <= 0) throw new BudgetSpent(deps.budgetUsd!, e.metrics?.costUsd ?? 0);
       const delay = backoffMs(n, deps.timing);
       const now = deps.clock.now();
       if (deadline !== null && now + delay >= deadline) {
@@ -134,7 +140,7 @@ export async function withRetries(deps: RetryDeps, first: Attempt, once: (a: Att
       await deps.timing.sleep(delay, signal);
       await deps.restart();
       how = {
-        resume: true, prompt: continuePrompt(e.transient, first.prompt), attempt: how.attempt + 1, try: n + 1, carry: e.metrics,
+        resume: true, prompt: continuePrompt(e.transient, first.prompt), attempt: how.attempt + 1, try: n + 1, carry: e.metrics, budgetUsd: budgetLeft,
         timeoutLeft: deadline === null ? undefined : Math.max(1, Math.ceil((deadline - deps.clock.now()) / 1000)),
       };
     }

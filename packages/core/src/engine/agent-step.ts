@@ -116,7 +116,7 @@ export class AgentStep {
   private invoke(exec: Execution, agent: AgentDef, opts: RunOptions, how: Attempt, signal: AbortSignal): Promise<Settled> {
     const { ports, run, token } = this.ctx;
     return withRetries({
-      timing: this.timing(), clock: ports.clock, retries: opts.retries ?? this.ctx.config().retries ?? DEFAULT_RETRIES, timeout: opts.timeout ?? agent.timeout,
+      timing: this.timing(), clock: ports.clock, retries: opts.retries ?? this.ctx.config().retries ?? DEFAULT_RETRIES, timeout: opts.timeout ?? agent.timeout, budgetUsd: opts.budget_usd,
       record: recordRetry(ports, token, run.id, exec.key, agent.name),
       restart: () => ports.store.restartExecution(token, run.id, exec.key),
     }, how, (h) => this.invokeOnce(exec, agent, opts, h, signal), signal);
@@ -135,7 +135,7 @@ export class AgentStep {
     const outcome = await ports.runner.invoke({
       agent, prompt: how.prompt, sessionId: exec.sessionId!, resume: how.resume, cwd: exec.cwd ?? run.workspace,
       env: agentEnv(run, exec, agent, ports.paths.binDir),
-      model: opts.model, timeout: how.timeoutLeft ?? opts.timeout ?? agent.timeout, budgetUsd: opts.budget_usd,
+      model: opts.model, timeout: how.timeoutLeft ?? opts.timeout ?? agent.timeout, budgetUsd: how.budgetUsd ?? opts.budget_usd,
       stdoutFile: `${base}.stdout.log`, stderrFile: `${base}.stderr.log`,
       onSpawn: (pid) => {
         recording = ports.store.setExecutionPid(token, run.id, exec.key, pid, ports.processStart(pid)).then(() => null, (e: unknown) => e);
