@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AgentError, BudgetSpent } from '../errors.js';
-import { abortableSleep, addMetrics, backoffMs, pendingRetry, TransientAgentError, withRetries, type Attempt, type RetryDeps, type RetryEvent } from './agent-retry.js';
+import { abortableSleep, addMetrics, backoffMs, TransientAgentError, withRetries, type Attempt, type RetryDeps, type RetryEvent } from './agent-retry.js';
+import { pendingRetry } from './agent-retry-records.js';
 import { Aborted, type Settled } from './outcome.js';
 
 const overloaded = { kind: 'overloaded' as const, detail: 'API Error: 529 overloaded_error' };

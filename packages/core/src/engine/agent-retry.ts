@@ -2,7 +2,7 @@ import { describeTransient, type Transient } from '../agents/transient.js';
 import { AgentError, BudgetSpent } from '../errors.js';
 import type { AgentMetrics } from '../types.js';
 import { Aborted, type Settled } from './outcome.js';
-import type { Clock, EnginePorts } from './ports.js';
+import type { Clock } from './ports.js';
 
 /**
  * Transient agent failures (API overloaded, rate limited, 5xx, network) retried on the same
@@ -158,32 +158,4 @@ export function addMetrics(before: AgentMetrics | undefined, now: AgentMetrics):
   const sum = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : a + b);
   const cost = sum(before.costUsd, now.costUsd);
   return { costUsd: cost === null ? null : Math.round(cost * 1e6) / 1e6, numTurns: sum(before.numTurns, now.numTurns), durationMs: sum(before.durationMs, now.durationMs) };
-}
-
-/**
- * After a driver died: the retry streak its call was in, when the call's last audit entry is
- * a retry — the next try's number, and (when it died during the wait itself: no attempt
- * started since) when that wait ends.
- */
-export function pendingRetry(events: { key: string | null; type: string; data: Record<string, unknown> | null }[], key: string, attempts: number): { try: number; retryAt: number | null } | null {
-  const last = events.findLast((e) => e.key === key);
-  if (last?.type !== 'agent_retry' || !last.data) return null;
-  const d = last.data as Partial<RetryEvent>;
-  if (typeof d.attempt !== 'number' || typeof d.attempts !== 'number') return null;
-  return { try: d.attempt + 1, retryAt: d.attempts === attempts && typeof d.retry_at === 'number' ? d.retry_at : null };
-}
-
-/**
- * A retry as the world sees it: the audit trail's `agent_retry` event, a line for whoever
- * prints progress, and the call's activity (shop status, list, the TUI) while it waits.
- */
-export function recordRetry(ports: EnginePorts, token: string, runId: number, key: string, agent: string): (e: RetryEvent) => Promise<void> {
-  return async (e) => {
-    await ports.store.appendEvent(token, runId, { type: 'agent_retry', key, actor: 'shop', channel: 'engine', data: { ...e } });
-    ports.notifier.notify({ type: 'agent_retry', key, agent, error: e.error, attempt: e.attempt, of: e.of, delayMs: e.delay_ms });
-    const text = `${describeTransient(e)}: waiting ${Math.ceil(e.delay_ms / 1000)}s to try again (attempt ${e.attempt + 1} of ${e.of} next)`;
-    ports.notifier.notify({ type: 'agent_activity', key, agent, text, since: e.retry_at - e.delay_ms });
-    // Progress, not state: a refused write (the run was taken over) shows at the call's next write.
-    await ports.store.setActivity(token, runId, key, { text }).catch(() => undefined);
-  };
 }

@@ -8,7 +8,8 @@ import { checkSignal, promiseSignal, readSignal, signalPath, type Signal } from 
 import { capText } from '../text.js';
 import type { AgentMetrics, Execution, Run } from '../types.js';
 import { ActivityRecorder } from './activity-recorder.js';
-import { addMetrics, agentFailure, DEFAULT_RETRIES, nodeRetryTiming, pendingRetry, recordRetry, withRetries, type Attempt } from './agent-retry.js';
+import { addMetrics, agentFailure, DEFAULT_RETRIES, withRetries, type Attempt } from './agent-retry.js';
+import { interruptedRetry, recordRetry, retryTiming } from './agent-retry-records.js';
 import { agentAnswer } from './check-answer.js';
 import { Aborted, type Settled } from './outcome.js';
 import type { EnginePorts } from './ports.js';
@@ -65,9 +66,7 @@ export class AgentStep {
     }
     const agent = ports.loadAgent(req.agent);
     if (rec.signalPath) rmSync(rec.signalPath, { force: true });
-    // A driver that died while a transient failure was being retried: its streak goes on.
-    const retry = rec.status === 'running' ? pendingRetry(await ports.store.listEvents(run.id), key, rec.attempts) : null;
-    if (retry?.retryAt) await this.timing().sleep(Math.max(0, Math.min(retry.retryAt - ports.clock.now(), this.timing().capMs)), signal);
+    const retry = await interruptedRetry(ports, run.id, rec, signal);
     await ports.store.restartExecution(token, run.id, key);
     return this.invoke(rec, agent, opts, { resume: true, prompt: await this.restartPrompt(rec), attempt: rec.attempts + 1, try: retry?.try }, signal);
   }
@@ -108,15 +107,11 @@ export class AgentStep {
     return `You were interrupted before reporting. Continue the task and report when done.\n\nThe task: ${rec.prompt}`;
   }
 
-  private timing() {
-    return this.ctx.ports.retryTiming ?? nodeRetryTiming();
-  }
-
   /** One invocation, and more on the same session while it fails transiently (agent-retry.ts). */
   private invoke(exec: Execution, agent: AgentDef, opts: RunOptions, how: Attempt, signal: AbortSignal): Promise<Settled> {
     const { ports, run, token } = this.ctx;
     return withRetries({
-      timing: this.timing(), clock: ports.clock, retries: opts.retries ?? this.ctx.config().retries ?? DEFAULT_RETRIES, timeout: opts.timeout ?? agent.timeout, budgetUsd: opts.budget_usd,
+      timing: retryTiming(ports), clock: ports.clock, retries: opts.retries ?? this.ctx.config().retries ?? DEFAULT_RETRIES, timeout: opts.timeout ?? agent.timeout, budgetUsd: opts.budget_usd,
       record: recordRetry(ports, token, run.id, exec.key, agent.name),
       restart: () => ports.store.restartExecution(token, run.id, exec.key),
     }, how, (h) => this.invokeOnce(exec, agent, opts, h, signal), signal);
