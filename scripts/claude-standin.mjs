@@ -20,7 +20,12 @@
 //         after_ms (after reporting, before exiting), exit, is_error, result, cost, turns,
 //         reply_status (what an interactive session reports after the person speaks),
 //         stream: [{ text } | { tool, input }] (stream-json events; default: a thought, a Read,
-//         an Edit), pace_ms (time between them) }
+//         an Edit), pace_ms (time between them),
+//         fail: 529 | 429 | 500 | "network" | "auth" — the invocation fails as Claude Code does
+//         (529/429/500/auth: its `result` with is_error and api_error_status, "API Error: …";
+//         network: "fetch failed … ECONNRESET" on stderr, no result), without reporting;
+//         fail_text: the result text instead of the real one }
+// A list of steps scripts "fail twice, then succeed": [{ "fail": 529 }, { "fail": 529 }, { … }].
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -135,6 +140,7 @@ async function headless() {
     max_budget_usd: args['max-budget-usd'] === undefined ? null : Number(args['max-budget-usd']),
     allowed_tools: args.tools, system_prompt: args['append-system-prompt'] ?? null, cwd: process.cwd(), step });
   const streaming = args['output-format'] === 'stream-json';
+  if (step.fail !== undefined) return failLikeClaude(step, streaming);
   if (streaming) await streamEvents(step);
   if (step.sleep_ms) await sleep(step.sleep_ms);
   const via = step.via ?? 'file';
@@ -151,6 +157,38 @@ async function headless() {
     process.stdout.write(text + '\n');
   }
   process.exit(step.exit ?? (step.is_error ? 1 : 0));
+}
+
+/** Claude Code's own failures, as it prints them (2.1: a synthetic assistant message, then the result). */
+const API_FAILURES = {
+  529: ['overloaded', 'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":"req_standin"}'],
+  429: ['rate_limit', 'API Error: 429 {"type":"error","error":{"type":"rate_limit_error","message":"This request would exceed the rate limit for your organization of 50 requests per minute."},"request_id":"req_standin"}'],
+  500: ['server_error', 'API Error: 500 {"type":"error","error":{"type":"api_error","message":"Internal server error"},"request_id":"req_standin"}'],
+  auth: ['authentication_failed', 'Invalid API key · Please run /login'],
+};
+
+async function failLikeClaude(step, streaming) {
+  const emit = (event) => process.stdout.write(JSON.stringify({ ...event, session_id: sessionId }) + '\n');
+  if (step.sleep_ms) await sleep(step.sleep_ms);
+  if (step.fail === 'network') {
+    if (streaming) emit({ type: 'system', subtype: 'init', cwd: process.cwd(), model: args.model ?? 'stand-in', tools: [] });
+    process.stderr.write('TypeError: fetch failed\n    at node:internal/deps/undici/undici:13510:13\n  [cause]: Error: read ECONNRESET\n');
+    process.exit(step.exit ?? 1);
+  }
+  const [error, text] = API_FAILURES[step.fail] ?? API_FAILURES[529];
+  const status = step.fail === 'auth' ? 401 : Number(step.fail) || 529;
+  const result = step.fail_text ?? text;
+  if (streaming) {
+    emit({ type: 'system', subtype: 'init', cwd: process.cwd(), model: args.model ?? 'stand-in', tools: [] });
+    emit({ type: 'assistant', message: { model: '<synthetic>', role: 'assistant', content: [{ type: 'text', text: result }] }, error, is_api_error_message: true });
+  }
+  if (streaming || args['output-format'] === 'json') {
+    emit({ type: 'result', subtype: 'success', is_error: true, terminal_reason: 'api_error', api_error_status: status, duration_ms: 5,
+      num_turns: 1, result, total_cost_usd: step.cost ?? 0 });
+  } else {
+    process.stdout.write(result + '\n');
+  }
+  process.exit(step.exit ?? 1);
 }
 
 /** stream-json: the init line, then the step's events (assistant messages), paced. */

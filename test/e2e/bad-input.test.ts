@@ -83,9 +83,9 @@ describe('bad signals and agents fail the run with one line', () => {
     expect(line).toContain('not valid JSON');
   });
 
-  it('an unknown agent exits 5 and lists the agents found', () => {
-    const { line } = failedRun('ghostly', 5);
-    expect(line).toContain('unknown agent "ghost"');
+  it('an unknown agent fails the run: exit 1 (not "not found"), one line naming the missing file and the agents found', () => {
+    const { line } = failedRun('ghostly', 1);
+    expect(line).toContain('unknown agent "ghost": no agents/ghost.md or .claude/agents/ghost.md');
     const found = readdirSync(join(p.dir, 'agents')).map((f) => basename(f, '.md')).sort();
     expect(line).toContain(`(found: ${found.join(', ')})`);
   });

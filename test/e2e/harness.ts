@@ -62,6 +62,9 @@ export interface Step {
   /** stream-json events (a thought, a tool use) and the time between them. */
   stream?: ({ text: string } | { tool: string; input?: Record<string, unknown> })[];
   pace_ms?: number;
+  /** Fails as Claude Code does: API errors (its is_error result with api_error_status), a network error, a bad key. */
+  fail?: 529 | 429 | 500 | 'network' | 'auth';
+  fail_text?: string;
 }
 export interface Scenario {
   agents?: Record<string, Step[]>;

@@ -26,6 +26,11 @@ export class Terminal {
     this.tmux(['send-keys', '-t', 'shop', 'Enter']);
   }
 
+  /** Presses keys by tmux's names ("C-c", "Escape"). */
+  keys(...names: string[]) {
+    this.tmux(['send-keys', '-t', 'shop', ...names]);
+  }
+
   async waitFor(text: string | RegExp): Promise<string> {
     return until(`${text} on screen`, () => {
       const s = this.screen();

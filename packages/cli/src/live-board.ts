@@ -17,6 +17,8 @@ export class LiveBoard {
   private drawn = 0;
   private frame = 0;
   private timer: NodeJS.Timeout | null = null;
+  /** Whether live lines were shown (only then is the terminal's line touched on close). */
+  private used = false;
 
   constructor(private readonly stream: NodeJS.WriteStream, private readonly now: () => number = Date.now) {}
 
@@ -33,6 +35,7 @@ export class LiveBoard {
 
   start(key: string, agent: string, since: number): void {
     this.live.set(key, { agent, since, activity: 'starting' });
+    this.used = true;
     this.redraw();
   }
 
@@ -50,6 +53,9 @@ export class LiveBoard {
 
   close(): void {
     this.clear();
+    // Ctrl-C's "^C" echo left the cursor two columns in: what prints next starts at the line's start.
+    if (this.used) this.stream.write('\r\x1b[0K');
+    this.used = false;
     this.live.clear();
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
@@ -79,8 +85,8 @@ export class LiveBoard {
 
   private clear() {
     if (!this.drawn) return;
-    // Up over the live lines, erasing each.
-    this.stream.write(`\x1b[${this.drawn}A\x1b[0J`);
+    // To the line's start (a "^C" echo moved the cursor), up over the live lines, erasing each.
+    this.stream.write(`\r\x1b[${this.drawn}A\x1b[0J`);
     this.drawn = 0;
   }
 }

@@ -26,6 +26,8 @@ export function printingNotifier(out: (line: string) => void, board?: LiveBoard)
           const line = `  [${n.key}] ${n.agent} → ${n.status}${n.text ? `: ${firstLine(n.text)}` : ''}`;
           return live ? live.finish(n.key, line) : out(line);
         }
+        case 'agent_retry':
+          return print(`  [${n.key}] ${n.agent} failed on attempt ${n.attempt} of ${n.of} (${firstLine(n.error)}); trying again in ${n.delayMs < 1000 ? `${n.delayMs}ms` : `${Math.ceil(n.delayMs / 1000)}s`} on the same session`);
         case 'waiting':
           return print(`  [${n.execution.key}] waiting for a person: ${firstLine(n.execution.waitingFor ?? '')}`);
         case 'resumed':

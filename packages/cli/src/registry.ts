@@ -179,9 +179,10 @@ ${ANSWERING}`,
     usage: 'shop watch [<id>…] [--max-parallel N] [--json]',
     summary: 'the worker: keeps runs moving until SIGTERM',
     details: `Takes interrupted runs and drives them on, holds waiting ones (answers given anywhere resume them
-here), fires timers, sends notifications. With ids, only those runs. SIGTERM or Ctrl-C: the agents
-of runs being driven are stopped (the runs stay resumable), every run is let go, exit 0. Several
-workers share a project safely.`,
+here), fires timers, sends notifications. With ids, only those runs, until every one of them has
+ended: exit 0 when all completed, else the code of the first that did not (4 stuck, 1 failed); an id
+that is no run exits 5. SIGTERM or Ctrl-C: the agents of runs being driven are stopped (the runs stay
+resumable), every run is let go, exit 0. Several workers share a project safely.`,
     group: 'tools', maxArgs: Infinity,
     options: {
       'max-parallel': { type: 'string', value: 'N', description: 'agents running at once across all runs (extra work waits; default: no limit)' },

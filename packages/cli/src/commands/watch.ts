@@ -1,4 +1,4 @@
-import { UsageError } from '@shop/core/errors';
+import { ExitCode, NotFoundError, UsageError } from '@shop/core/errors';
 import { quoted } from '@shop/core/text';
 import type { DriveOutcome } from '@shop/core/engine/outcome';
 import type { Notice } from '@shop/core/engine/ports';
@@ -18,12 +18,13 @@ const USAGE = 'shop watch [<id>…] [--max-parallel N] [--json]';
  * SIGTERM or Ctrl-C, which stop its agents (the runs stay resumable) and let every run go.
  */
 export default async function watch(args: Parsed, ctx: Context): Promise<number> {
-  const ids = args.positionals.map((raw) => runIdOf(raw, USAGE));
+  const ids = [...new Set(args.positionals.map((raw) => runIdOf(raw, USAGE)))];
   const raw = str(args, 'max-parallel');
   const maxParallel = raw === undefined ? Infinity : Number(raw);
   if (!(maxParallel >= 1 && (Number.isInteger(maxParallel) || maxParallel === Infinity))) throw new UsageError(`--max-parallel ${quoted(raw ?? '')} must be a whole number of agents, at least 1`);
   const json = flag(args, 'json');
   const ports = await enginePorts(ctx);
+  for (const id of ids) if (!(await ports.store.getRun(id))) throw new NotFoundError(`no run ${id}; see runs with: shop list`);
   const emit = (event: Record<string, unknown>, line: string) => ctx.out(json ? JSON.stringify({ at: new Date().toISOString(), ...event }) : line);
   const stop = new AbortController();
   const onSignal = () => stop.abort();
@@ -44,7 +45,17 @@ export default async function watch(args: Parsed, ctx: Context): Promise<number>
     process.off('SIGTERM', onSignal);
     await ports.notices.settle();
   }
-  return 0;
+  return ids.length && !stop.signal.aborted ? endedCode(await Promise.all(ids.map((id) => ports.store.getRun(id))), emit) : 0;
+}
+
+/** Every named run has ended: 0 when all completed, else the exit code of the first that did not (4 stuck, 1 failed). */
+function endedCode(runs: (Run | null)[], emit: Emit): number {
+  const ended = runs.filter((r): r is Run => r !== null);
+  const other = ended.find((r) => r.status !== 'completed');
+  const code = !other ? ExitCode.ok : other.status === 'stuck' ? ExitCode.stuck : ExitCode.failed;
+  emit({ type: 'ended', runs: ended.map((r) => ({ run: r.id, status: r.status })), exit_code: code },
+    `shop watch: every run watched has ended (${ended.map((r) => `${r.id} ${r.status}`).join(', ')})`);
+  return code;
 }
 
 type Emit = (event: Record<string, unknown>, line: string) => void;

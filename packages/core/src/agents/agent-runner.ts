@@ -1,5 +1,6 @@
 import type { AgentMetrics } from '../types.js';
 import type { AgentDef } from './agent-def.js';
+import type { Transient } from './transient.js';
 
 /** Everything a runner needs for one agent invocation. */
 export interface AgentInvocation {
@@ -36,6 +37,8 @@ export interface AgentOutcome {
    * reports through the file, which outlives a driver that dies.
    */
   report?: unknown;
+  /** Set when the failure may pass on its own (API overloaded, rate limit, 5xx, network): the engine retries it. */
+  transient?: Transient | null;
 }
 
 /** The port the engine drives agents through; ClaudeRunner is the real one. */

@@ -6,6 +6,7 @@ import { finalResult, newStreamState, readStreamLine } from './stream-events.js'
 import { bytes, capText } from '../text.js';
 import type { AgentInvocation, AgentOutcome, AgentRunner } from './agent-runner.js';
 import { signalProtocol } from './signal-protocol.js';
+import { classifyFailure } from './transient.js';
 
 
 /** The argv for one invocation: Claude Code's real flags, or the agent's `command:` template. */
@@ -71,7 +72,10 @@ export class ClaudeRunner implements AgentRunner {
     const error = parsed?.is_error ? `claude reported an error: ${capText(parsed.result ?? 'no message')} (log: ${inv.stdoutFile})` : null;
     // The <promise> fallback reads only the final result text, never the raw event stream.
     const streamed = stdout.trimStart().startsWith('{');
-    return { exitCode: done.code, error, output: parsed?.result ?? (streamed ? '' : stdout), metrics };
+    const transient = parsed?.is_error || done.code
+      ? classifyFailure({ isError: Boolean(parsed?.is_error), apiStatus: parsed?.api_error_status, resultText: parsed?.result, stderr: safeRead(inv.stderrFile).slice(-20_000), exitCode: done.code })
+      : null;
+    return { exitCode: done.code, error, output: parsed?.result ?? (streamed ? '' : stdout), metrics, transient };
   }
 }
 

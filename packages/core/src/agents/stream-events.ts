@@ -8,6 +8,9 @@ export interface ClaudeResult {
   total_cost_usd?: number;
   num_turns?: number;
   duration_ms?: number;
+  /** Claude Code ≥ 2.1 on an API failure: the HTTP status (429, 529 …) and why the turn ended ("api_error"). */
+  api_error_status?: number | null;
+  terminal_reason?: string;
 }
 
 /** What an agent's event stream has told so far. */

@@ -8,6 +8,8 @@ import { checkSignal, promiseSignal, readSignal, signalPath, type Signal } from 
 import { capText } from '../text.js';
 import type { AgentMetrics, Execution, Run } from '../types.js';
 import { ActivityRecorder } from './activity-recorder.js';
+import { addMetrics, agentFailure, DEFAULT_RETRIES, withRetries, type Attempt } from './agent-retry.js';
+import { interruptedRetry, recordRetry, retryTiming } from './agent-retry-records.js';
 import { agentAnswer } from './check-answer.js';
 import { Aborted, type Settled } from './outcome.js';
 import type { EnginePorts } from './ports.js';
@@ -64,8 +66,9 @@ export class AgentStep {
     }
     const agent = ports.loadAgent(req.agent);
     if (rec.signalPath) rmSync(rec.signalPath, { force: true });
+    const retry = await interruptedRetry(ports, run.id, rec, signal);
     await ports.store.restartExecution(token, run.id, key);
-    return this.invoke(rec, agent, opts, { resume: true, prompt: await this.restartPrompt(rec), attempt: rec.attempts + 1 }, signal);
+    return this.invoke(rec, agent, opts, { resume: true, prompt: await this.restartPrompt(rec), attempt: rec.attempts + 1, try: retry?.try }, signal);
   }
 
   /**
@@ -104,7 +107,17 @@ export class AgentStep {
     return `You were interrupted before reporting. Continue the task and report when done.\n\nThe task: ${rec.prompt}`;
   }
 
-  private async invoke(exec: Execution, agent: AgentDef, opts: RunOptions, how: { resume: boolean; prompt: string; attempt: number }, signal: AbortSignal): Promise<Settled> {
+  /** One invocation, and more on the same session while it fails transiently (agent-retry.ts). */
+  private invoke(exec: Execution, agent: AgentDef, opts: RunOptions, how: Attempt, signal: AbortSignal): Promise<Settled> {
+    const { ports, run, token } = this.ctx;
+    return withRetries({
+      timing: retryTiming(ports), clock: ports.clock, retries: opts.retries ?? this.ctx.config().retries ?? DEFAULT_RETRIES, timeout: opts.timeout ?? agent.timeout, budgetUsd: opts.budget_usd,
+      record: recordRetry(ports, token, run.id, exec.key, agent.name),
+      restart: () => ports.store.restartExecution(token, run.id, exec.key),
+    }, how, (h) => this.invokeOnce(exec, agent, opts, h, signal), signal);
+  }
+
+  private async invokeOnce(exec: Execution, agent: AgentDef, opts: RunOptions, how: Attempt, signal: AbortSignal): Promise<Settled> {
     const { ports, run, token } = this.ctx;
     if (signal.aborted) throw new Aborted();
     const logDir = join(ports.paths.runsDir, String(run.id));
@@ -117,7 +130,7 @@ export class AgentStep {
     const outcome = await ports.runner.invoke({
       agent, prompt: how.prompt, sessionId: exec.sessionId!, resume: how.resume, cwd: exec.cwd ?? run.workspace,
       env: agentEnv(run, exec, agent, ports.paths.binDir),
-      model: opts.model, timeout: opts.timeout ?? agent.timeout, budgetUsd: opts.budget_usd,
+      model: opts.model, timeout: how.timeoutLeft ?? opts.timeout ?? agent.timeout, budgetUsd: how.budgetUsd ?? opts.budget_usd,
       stdoutFile: `${base}.stdout.log`, stderrFile: `${base}.stderr.log`,
       onSpawn: (pid) => {
         recording = ports.store.setExecutionPid(token, run.id, exec.key, pid, ports.processStart(pid)).then(() => null, (e: unknown) => e);
@@ -126,11 +139,12 @@ export class AgentStep {
       signal,
     });
     await progress.stop();
+    outcome.metrics = addMetrics(how.carry, outcome.metrics);
     // A pid write refused (the run was taken over) surfaces here, before anything else is written.
     const refused = await recording;
     if (refused) throw refused;
     if (signal.aborted) throw new Aborted();
-    if (outcome.error) throw new AgentError(capText(outcome.error, 600), outcome.metrics);
+    if (outcome.error) throw agentFailure(capText(outcome.error, 600), outcome);
     const read = outcome.report === undefined ? readSignal(exec.signalPath!) : checkSignal(outcome.report);
     if (read.kind === 'invalid') throw new AgentError(`agent ${agent.name} wrote an invalid signal ${outcome.report === undefined ? exec.signalPath : '(reported in-process)'}: ${capText(read.problem)}`, outcome.metrics);
     const reported = read.kind === 'ok' ? read.signal : promiseSignal(outcome.output);
@@ -139,8 +153,8 @@ export class AgentStep {
       // What the agent said is in its output (stdout.log); stderr.log only holds errors.
       const said = lastLine(`${base}.stderr.log`);
       const text = outcome.output.trim() ? capText(outcome.output.trim().split('\n').pop()!.trim(), 200) : null;
-      throw new AgentError(`agent ${agent.name} ${why} without a signal${text ? `; its last words: ${text}` : ''}${said ? `; stderr: ${said}` : ''}` +
-        ` (its output: ${base}.stdout.log${said ? `, errors: ${base}.stderr.log` : ''})`, outcome.metrics);
+      throw agentFailure(`agent ${agent.name} ${why} without a signal${text ? `; its last words: ${text}` : ''}${said ? `; stderr: ${said}` : ''}` +
+        ` (its output: ${base}.stdout.log${said ? `, errors: ${base}.stderr.log` : ''})`, outcome);
     }
     return this.settle(exec, opts, reported, outcome.metrics, agent);
   }

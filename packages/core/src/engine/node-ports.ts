@@ -12,6 +12,7 @@ import { openSqliteStore } from '../store/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import type { EnginePorts, Notifier } from './ports.js';
 import { runShell } from './shell.js';
+import { nodeRetryTiming } from './agent-retry.js';
 import { nodeClock } from './node-clock.js';
 import { notifierNotices } from './notices.js';
 import { nodeNoticeDeps } from '../notify/notice-deps.js';
@@ -48,6 +49,7 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
     openSignals: () => new SignalWatcher(project.signalsDir),
     shell: runShell,
     clock: nodeClock(),
+    retryTiming: nodeRetryTiming(),
     notifier: opts.notifier,
     notices: notifierNotices(store, nodeNoticeDeps()),
     newSessionId: () => randomUUID(),

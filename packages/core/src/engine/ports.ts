@@ -5,6 +5,7 @@ import type { SignalSource } from '../signals/signal-source.js';
 import type { Store } from '../store/store.js';
 import type { Execution } from '../types.js';
 import type { Notices } from './notices.js';
+import type { RetryTiming } from './agent-retry.js';
 
 export interface Clock {
   now(): number;
@@ -15,6 +16,8 @@ export type Notice =
   | { type: 'agent_started'; key: string; agent: string; sessionId: string; resumed: boolean }
   | { type: 'agent_activity'; key: string; agent: string; text: string; since: number }
   | { type: 'agent_finished'; key: string; agent: string; status: string; text: string | null }
+  /** A transient failure (overloaded, rate limit, network): the same session is tried again after `delayMs`. */
+  | { type: 'agent_retry'; key: string; agent: string; error: string; attempt: number; of: number; delayMs: number }
   | { type: 'waiting'; execution: Execution }
   /** An answer came in: a person's (`by`), or the agent's own new report from its session (`fromSession`, `by` its name). */
   | { type: 'resumed'; key: string; by: string | null; fromSession?: boolean }
@@ -51,6 +54,8 @@ export interface EnginePorts {
   openSignals(): SignalSource;
   shell(req: ShRequest, cwd: string, signal: AbortSignal): Promise<ShellResult>;
   clock: Clock;
+  /** Backoff of transient agent failures (absent: 2 s doubling to 60 s, real time). */
+  retryTiming?: RetryTiming;
   notifier: Notifier;
   /** config{notify}: people told when a run needs them (reminders, escalation too). */
   notices: Notices;

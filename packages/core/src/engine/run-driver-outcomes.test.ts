@@ -107,9 +107,9 @@ describe('agent failures fail the run with the message', () => {
     expect(outcome).toMatchObject({ status: 'failed', reason: `agent coder wrote an invalid signal ${executions[0].signalPath}: not valid JSON (half-written or malformed)` });
   });
 
-  it('an unknown agent, with the not-found exit code', async () => {
+  it('an unknown agent fails the run (exit 1: the run failed; "not found" is for a run id)', async () => {
     const { outcome } = await runFlow('run("ghost")');
-    expect(outcome).toMatchObject({ status: 'failed', exitCode: 5, reason: 'unknown agent "ghost" (found: coder, reviewer)' });
+    expect(outcome).toMatchObject({ status: 'failed', exitCode: 1, reason: 'unknown agent "ghost" (found: coder, reviewer)' });
   });
 });
 

@@ -124,7 +124,7 @@ describe('workflow log lines', () => {
   it('are not repeated when a failed run is resumed', async () => {
     const { world, start, drive, logEvents } = setup();
     const id = await start('function workflow(p)\n  log("looking for ghost")\n  return run("ghost").status\nend');
-    expect(await drive(id)).toMatchObject({ status: 'failed', exitCode: 5, reason: expect.stringContaining('unknown agent "ghost"') });
+    expect(await drive(id)).toMatchObject({ status: 'failed', exitCode: 1, reason: expect.stringContaining('unknown agent "ghost"') });
     world.agents.set('ghost', {});
     expect(await drive(id)).toEqual({ status: 'completed', result: 'DONE' });
     expect(await logEvents(id)).toEqual(['looking for ghost']);

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { AgentError, BudgetSpent, ShopError, type NonDeterminismError } from '../errors.js';
+import { AgentError, BudgetSpent, ExitCode, ShopError, type NonDeterminismError } from '../errors.js';
 import { LuaVm, VmFatal, type LuaThread, type Step } from '../lua/lua-vm.js';
 import type { HostRequest } from '../lua/requests.js';
 import type { SignalSource } from '../signals/signal-source.js';
@@ -295,7 +295,8 @@ export class Scheduler {
       return this.finish({ status: 'stuck', reason, event: { type: 'budget_spent', key: p.key, actor: 'shop', channel: 'engine', data: { reason } } }, { checked: true });
     }
     const metrics = p.error instanceof AgentError ? p.error.metrics : undefined;
-    return this.finish({ status: 'failed', reason: p.error.message, failedKey: p.key, metrics, event: failedEvent(p.error.message, p.key) }, { exitCode: p.error.exitCode });
+    // A call that failed fails the run: exit 1, whatever kind of error it was (an agent file not found is not "run not found").
+    return this.finish({ status: 'failed', reason: p.error.message, failedKey: p.key, metrics, event: failedEvent(p.error.message, p.key) }, { exitCode: ExitCode.failed });
   }
 
   /** Stops everything in flight and leaves the run as it is (resumable), or to its new owner. */

@@ -27,7 +27,7 @@ function parseRun([agent, arg]: unknown[]): HostRequest | string {
   if (arg == null) return { type: 'run', agent, prompt: null, opts: {} };
   if (typeof arg === 'string') return { type: 'run', agent, prompt: arg, opts: {} };
   const parsed = RunOptionsSchema.safeParse(arg);
-  if (!parsed.success) return `run("${agent}", opts): ${describeIssues(parsed.error)} (known: prompt, model, human, timeout, statuses)`;
+  if (!parsed.success) return `run("${agent}", opts): ${describeIssues(parsed.error)} (known: ${Object.keys(RunOptionsSchema.shape).join(', ')})`;
   return { type: 'run', agent, prompt: parsed.data.prompt ?? null, opts: parsed.data };
 }
 

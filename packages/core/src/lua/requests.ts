@@ -14,6 +14,8 @@ export const RunOptionsSchema = z.strictObject({
   statuses: z.array(z.string()).optional(),
   /** At most this much for the call (Claude's --max-budget-usd); within the run's budget_usd. */
   budget_usd: z.number().positive().optional(),
+  /** Attempts after the first when the agent fails transiently (overloaded, rate limit, network); config{retries} otherwise. */
+  retries: z.number().int().min(0).max(10).optional(),
 });
 export type RunOptions = z.infer<typeof RunOptionsSchema>;
 

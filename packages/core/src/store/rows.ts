@@ -5,6 +5,8 @@ export type Row = Record<string, unknown>;
 
 const json = (v: unknown): unknown => (v == null ? null : JSON.parse(String(v)));
 const num = (v: unknown): number | null => (v == null ? null : Number(v));
+/** Dollars to the micro-dollar: a sum of 0.0125s reads 0.0375, not 0.037500000000000006. */
+export const roundUsd = (n: number): number => Math.round(n * 1e6) / 1e6;
 const str = (v: unknown): string | null => (v == null ? null : String(v));
 
 export function toRun(r: Row): Run {
@@ -50,7 +52,7 @@ export function toExecution(r: Row): Execution {
     waitingFor: str(r.waiting_for),
     awaiting: str(r.awaiting),
     error: str(r.error),
-    costUsd: num(r.cost_usd),
+    costUsd: r.cost_usd == null ? null : roundUsd(Number(r.cost_usd)),
     numTurns: num(r.num_turns),
     durationMs: num(r.duration_ms),
     pid: num(r.pid),

@@ -37,5 +37,5 @@ export const RUN_EXTRAS = {
   // Ordered so the newest running call of a run comes last (it wins in a map).
   running: `SELECT * FROM executions WHERE ${open} AND status = 'running' AND kind IN ('run','sh') AND ${ofRuns}
     ORDER BY run_id, COALESCE(activity_at, attempt_at, started_at)`,
-  costs: `SELECT run_id, SUM(cost_usd) AS cost FROM executions WHERE ${ofRuns} GROUP BY run_id`,
+  costs: `SELECT run_id, ROUND(TOTAL(cost_usd), 6) AS cost FROM executions WHERE ${ofRuns} GROUP BY run_id`,
 } as const;

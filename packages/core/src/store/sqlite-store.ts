@@ -4,7 +4,7 @@ import { hasEnded, type AgentMetrics, type Answer, type Run, type RunEvent, type
 import { migrate } from './migrate.js';
 import { SqliteReads } from './sqlite-reads.js';
 import { storeError } from './store-errors.js';
-import { toAnswer, toExecution, type Row } from './rows.js';
+import { roundUsd, toAnswer, toExecution, type Row } from './rows.js';
 import type { Activity, ActiveStatus, EventInput, NewExecution, NewRun, RunEnd, Store, TimerEffect, WaitingAsk } from './store.js';
 
 export { SCHEMA_VERSION } from './migrate.js';
@@ -30,7 +30,7 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
   }
 }
 
-const metricCols = (m?: Partial<AgentMetrics>) => ({ cost: m?.costUsd ?? null, turns: m?.numTurns ?? null, duration: m?.durationMs ?? null });
+const metricCols = (m?: Partial<AgentMetrics>) => ({ cost: m?.costUsd == null ? null : roundUsd(m.costUsd), turns: m?.numTurns ?? null, duration: m?.durationMs ?? null });
 const ownerCols = (o: RunOwner) => ({ token: o.token, host: o.host, pid: o.pid, pidStart: o.pidStart, leaseUntil: o.leaseUntil });
 
 /** The SQLite adapter: reads in SqliteReads, every write one immediate transaction here. */

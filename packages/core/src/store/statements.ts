@@ -21,7 +21,7 @@ const SQL = {
   lastExecutions: 'SELECT * FROM (SELECT * FROM executions WHERE run_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq',
   // The partial index finds a run's few open calls among its finished ones (the planner would scan the run).
   openExecutions: `SELECT * FROM executions INDEXED BY executions_open WHERE ${OPEN} AND run_id = ? ORDER BY seq`,
-  executionTotals: `SELECT COUNT(*) AS calls, TOTAL(cost_usd) AS cost,
+  executionTotals: `SELECT COUNT(*) AS calls, ROUND(TOTAL(cost_usd), 6) AS cost,
     (SELECT agent FROM executions WHERE run_id = @runId AND agent IS NOT NULL ORDER BY seq DESC LIMIT 1) AS agent
     FROM executions WHERE run_id = @runId`,
   replayLog: 'SELECT call_key, kind, fingerprint, status, result, delivered FROM executions WHERE run_id = ? ORDER BY seq',
@@ -75,7 +75,7 @@ const SQL = {
   dueTimers: 'SELECT * FROM timers WHERE fired_at IS NULL AND due_at <= ? ORDER BY due_at, id',
   nextTimer: 'SELECT run_id, MIN(due_at) AS due FROM timers WHERE fired_at IS NULL GROUP BY run_id',
   timerFired: 'UPDATE timers SET fired_at = ? WHERE id = ? AND fired_at IS NULL',
-  runCost: 'SELECT COALESCE(SUM(cost_usd), 0) AS cost FROM executions WHERE run_id = ?',
+  runCost: 'SELECT ROUND(TOTAL(cost_usd), 6) AS cost FROM executions WHERE run_id = ?',
   insertEvent: 'INSERT INTO events (run_id, id, call_key, type, actor, channel, data, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
 } as const;
 

@@ -60,14 +60,17 @@ export class Worker {
     setMaxListeners(0, opts.signal);
   }
 
-  /** Until the signal: a pass over the open runs on every wake (a signal file, an answer's rescan tick). */
+  /**
+   * Until the signal — or, watching named runs (`only`), until every one of them has ended: a
+   * pass over the open runs on every wake (a signal file, an answer's rescan tick).
+   */
   async run(): Promise<void> {
     const wakes = this.ports.openSignals();
     const stopped = new Promise<void>((resolve) => this.opts.signal.addEventListener('abort', () => resolve(), { once: true }));
     try {
       while (!this.opts.signal.aborted) {
         const started = Date.now();
-        await this.pass();
+        if (await this.pass()) break;
         await Promise.race([wakes.next(), stopped]);
         // A burst of signal files (many agents finishing) makes one pass, not one each.
         const rest = PASS_EVERY_MS - (Date.now() - started);
@@ -79,15 +82,17 @@ export class Worker {
     }
   }
 
-  private async pass(): Promise<void> {
+  /** One pass; true when the named runs have all ended (nothing more to watch). */
+  private async pass(): Promise<boolean> {
     const { store, clock } = this.ports;
     const runs = (await store.listOpenRuns()).filter((r) => !this.opts.only || this.opts.only.includes(r.id));
+    if (this.opts.only && !runs.length && !this.active.size) return true;
     const open = new Set(runs.map((r) => r.id));
     for (const id of this.held.keys()) if (!open.has(id)) this.held.delete(id);
     const answered = new Set(await store.answeredRuns());
     const due = new Set((await store.dueTimers(clock.now())).map((t) => t.runId));
     for (const run of runs) {
-      if (this.opts.signal.aborted) return;
+      if (this.opts.signal.aborted) return false;
       if (this.active.has(run.id)) continue;
       const held = this.held.get(run.id) ?? (await this.take(run));
       if (!held) continue;
@@ -96,6 +101,7 @@ export class Worker {
       if (why) this.drive(run, held.owner, why);
       else if (due.has(run.id)) await this.fireTimers(run, held);
     }
+    return false;
   }
 
   /** Takes a run no live driver holds: an interrupted one is driven on, a waiting one held. */
@@ -159,7 +165,8 @@ export class Worker {
 
   /** Stops the agents of runs being driven (they stay resumable) and lets every run go. */
   private async shutdown() {
-    this.opts.report({ type: 'stopping', active: this.active.size, held: this.held.size });
+    // Named runs that all ended: nothing to stop, and the watch says so itself.
+    if (this.opts.signal.aborted || this.active.size || this.held.size) this.opts.report({ type: 'stopping', active: this.active.size, held: this.held.size });
     for (const a of this.active.values()) a.abort.abort();
     await Promise.all([...this.active.values()].map((a) => a.done));
     for (const h of this.held.values()) await h.owner.release(false).catch(() => undefined);
