@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ActionJsonSchema, InboxRowJsonSchema } from '../../packages/cli/src/json-shapes.js';
-import { lines, makeProject, runId, type Project } from './harness.js';
+import { ActionJsonSchema, InboxRowJsonSchema, RunJsonSchema } from '../../packages/cli/src/json-shapes.js';
+import { lines, makeProject, runId, until, type Project } from './harness.js';
 
 /** Issue 14, Why 1: an answer lands only on the ask a person saw, named by its handle. */
 const LOCAL = '\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d [+-]\\d\\d:\\d\\d';
@@ -124,5 +124,86 @@ describe('ask handles', () => {
       answered: { handle: `${id}.5.2`, key: '5', ask: 2, question: 'Deploy to prod?', verdict: 'approved', responder: 'erin', channel: 'cli' },
     });
     expect(r.stderr).toContain(`run ${id} call 5 (${id}.5.2): answered approved by erin`);
+  });
+});
+
+describe('the answering CLI (issue 14, Why 12)', () => {
+  const GATE = 'function workflow(p) local a = pause("Ship it?") return tostring(a.continue) .. "|" .. tostring(a.message) end\n';
+
+  it('shop run --wait prints the commands that answer each ask, with its handle, while it waits', async () => {
+    const p = makeProject();
+    p.write('workflows/gate.lua', GATE);
+    const bg = p.spawnShop(['run', '--wait', 'gate']);
+    try {
+      await until('the hint', () => bg.output().includes('approve:'));
+      const id = runId(bg.output());
+      await until('all hints', () => bg.output().includes('stop it:'));
+      expect(lines(bg.output()).slice(-4)).toEqual([
+        '  [1] waiting for a person: Ship it?',
+        `    decide here:  shop continue ${id}.1`,
+        `    approve:      shop approve ${id}.1`,
+        `    stop it:      shop reject ${id}.1 "why"`,
+      ]);
+      expect(p.shop(['approve', `${id}.1`, '-m', 'go']).code).toBe(0);
+      expect(await bg.exited).toBe(0);
+      expect(bg.output()).toContain(`run ${id} completed: "true|go"`);
+    } finally {
+      if (bg.child.exitCode === null) bg.child.kill('SIGKILL');
+    }
+  });
+
+  it('-m is --message for approve, reject and signal', () => {
+    const p = makeProject();
+    p.write('workflows/gate.lua', GATE);
+    const a = runId(p.shop(['run', 'gate']));
+    const r = p.shop(['approve', `${a}.1`, '-m', 'lgtm']);
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(p.status(a).result).toBe('true|lgtm');
+    const b = runId(p.shop(['run', 'gate']));
+    expect(p.shop(['reject', `${b}.1`, '-m', 'not now']).code).toBe(0);
+    expect(p.status(b).result).toBe('false|not now');
+    const c = runId(p.shop(['run', 'gate']));
+    expect(p.shop(['signal', `${c}.1`, '--status', 'CONTINUE', '-m', 'scripted']).code).toBe(0);
+    expect(p.status(c).result).toBe('true|scripted');
+  });
+
+  it('acting commands take --json: one document on stdout (run, ask answered, state, open asks, exit code unchanged)', () => {
+    const p = makeProject();
+    p.write('workflows/gate.lua', GATE);
+    const run = p.shop(['run', 'gate', '--json']);
+    expect(run.code).toBe(3);
+    const started = ActionJsonSchema.parse(JSON.parse(run.stdout));
+    expect(started).toMatchObject({ command: 'run', status: 'waiting_human', exit_code: 3, answered: null, asks: [{ key: '1', handle: `${started.run}.1` }] });
+    expect(run.stderr).toContain(`run ${started.run} started (gate)`);
+    const id = started.run;
+
+    const signal = p.shop(['signal', `${id}.1`, '--status', 'STOP', '-m', 'no', '--json']);
+    expect(signal.code).toBe(0);
+    expect(ActionJsonSchema.parse(JSON.parse(signal.stdout))).toMatchObject({
+      command: 'signal', run: id, status: 'completed', result: 'false|no', exit_code: 0, asks: [],
+      answered: { handle: `${id}.1`, key: '1', ask: 1, question: 'Ship it?', status: 'STOP', message: 'no', channel: 'signal' },
+    });
+
+    const other = runId(p.shop(['run', 'gate']));
+    const stop = p.shop(['stop', String(other), '--reason', 'enough', '--json']);
+    expect(stop.code).toBe(0);
+    expect(ActionJsonSchema.parse(JSON.parse(stop.stdout))).toMatchObject({ command: 'stop', run: other, status: 'stuck', reason: 'enough', exit_code: 0 });
+    const resume = p.shop(['resume', String(other), '--json']);
+    expect(ActionJsonSchema.parse(JSON.parse(resume.stdout))).toMatchObject({ command: 'resume', run: other, status: 'stuck', exit_code: resume.code });
+
+    const piped = runId(p.shop(['run', 'gate']));
+    const cont = p.shop(['continue', `${piped}.1`, '--json'], { input: 'y\n\n' });
+    expect(cont.code).toBe(0);
+    expect(ActionJsonSchema.parse(JSON.parse(cont.stdout))).toMatchObject({ command: 'continue', run: piped, status: 'completed', answered: { handle: `${piped}.1`, status: 'CONTINUE', channel: 'continue' } });
+  });
+
+  it('a pause is "pause" in the AGENT column of list, inbox and status (the store and --json keep _checkpoint)', () => {
+    const p = makeProject();
+    p.write('workflows/gate.lua', GATE);
+    const id = runId(p.shop(['run', 'gate']));
+    expect(lines(p.shop(['list']).stdout)[1].split(/\s{2,}/)[3]).toBe('pause');
+    expect(lines(p.shop(['inbox']).stdout)[1].split(/\s{2,}/)[4]).toBe('pause');
+    expect(lines(p.shop(['status', String(id)]).stdout).find((l) => l.startsWith('#1'))!.split(/\s{2,}/)[1]).toBe('pause');
+    expect(RunJsonSchema.array().parse(JSON.parse(p.shop(['list', '--json']).stdout))[0].agent).toBe('_checkpoint');
   });
 });
