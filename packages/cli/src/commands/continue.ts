@@ -65,7 +65,7 @@ async function continueAsk(args: Parsed, ctx: Context, exec: Execution, acted: A
 async function openSession(ctx: Context, run: Run, exec: Execution, by: string | undefined): Promise<number> {
   const agent = loadAgent(ctx.project.root, exec.agent!);
   if (agent.command) throw new UsageError(`agent ${agent.name} runs a custom command, not Claude Code; answer with: shop answer ${handleOf(exec)} "…"`);
-  ctx.out(`Opening Claude session for: ${exec.agent}`);
+  ctx.out(`Opening Claude session for: ${exec.agent}   [ask ${handleOf(exec)}]`);
   ctx.out(`Reason: ${exec.waitingFor ?? ''}`);
   ctx.out(`(session ${exec.sessionId} in ${exec.cwd}; the agent reports when it has what it needs)`);
   await openClaude(ctx, ['--resume', exec.sessionId!], exec.cwd ?? run.workspace, {
@@ -102,7 +102,7 @@ async function reviewSession(ctx: Context, run: Run, exec: Execution): Promise<v
 
 async function decidePause(ctx: Context, run: Run, exec: Execution, by: string | undefined, acted: Acted): Promise<number> {
   const spec = exec.request as PauseSpec;
-  ctx.out(`Run ${run.id} (${run.spec}) paused: ${spec.message}`);
+  ctx.out(`Run ${run.id} (${run.spec}) paused: ${spec.message}   [ask ${handleOf(exec)}]`);
   if (spec.context) ctx.out(spec.context);
   const ids = (spec.decisions ?? []).map((d) => `"${d.id}": …`).join(', ');
   const handle = handleOf(exec);
