@@ -5,6 +5,9 @@ import { InboxRowJsonSchema, LogJsonSchema } from '../../packages/cli/src/json-s
 import { lines, makeProject, runId, shopBin, until, type Project } from './harness.js';
 import { Terminal } from './terminal.js';
 
+/** A time as the CLI shows it: local, with its offset. */
+const LOCAL = '\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d [+-]\\d\\d:\\d\\d';
+
 /** Who answered what, through which channel; a late answer is a conflict; no file an agent can write answers a pause; the inbox. */
 const THREE = `function workflow(p)
   local a = run("coder", "pick a region")
@@ -61,9 +64,10 @@ describe('the audit trail', () => {
     const late = p.shop(['approve', String(id), '--by', 'dave']);
     expect(late.code).toBe(6);
     expect(late.stdout).toBe('');
-    const conflict = new RegExp(`^shop: run ${id} call 3 was already answered with decisions by carol \\(continue\\) at (\\S+); it is completed$`);
+    const conflict = new RegExp(`^shop: ${id}\\.3 \\(run ${id} call 3\\) was already answered with decisions by carol \\(continue\\) at (${LOCAL}); it is completed$`);
     expect(lines(late.stderr)).toEqual([expect.stringMatching(conflict)]);
-    const when = Date.parse(conflict.exec(late.stderr.trim())![1]);
+    // Local time with its offset ("2026-11-23 21:12:45 +01:00"), as Date.parse reads it with a T.
+    const when = Date.parse(conflict.exec(late.stderr.trim())![1].replace(' ', 'T').replace(' ', ''));
     expect(Math.abs(when - Date.parse(trail[2].at))).toBeLessThan(1000);
     expect(answered(p, id)).toHaveLength(3);
   });
@@ -89,7 +93,10 @@ describe('the audit trail', () => {
     // A late answer names dana, though her answer was the agent's new signal, not an answers row.
     const late = p.shop(['approve', String(id), '--by', 'erin']);
     expect(late.code).toBe(6);
-    expect(lines(late.stderr)).toEqual([expect.stringMatching(new RegExp(`^shop: run ${id} call 1 was already answered DONE by dana \\(continue\\) at \\S+; it is completed$`))]);
+    expect(lines(late.stderr)).toEqual([expect.stringMatching(new RegExp(`^shop: ${id}\\.1 \\(run ${id} call 1\\) was already answered DONE by dana \\(continue\\) at ${LOCAL}; it is completed$`))]);
+    const byHandle = p.shop(['approve', `${id}.1`, '--by', 'erin']);
+    expect(byHandle.code).toBe(6);
+    expect(lines(byHandle.stderr)).toEqual([expect.stringMatching(new RegExp(`^shop: ${id}\\.1 \\(run ${id} call 1\\) was already answered DONE by dana \\(continue\\) at ${LOCAL}; nothing is open now \\(run ${id} is completed\\)$`))]);
   });
 
   it('the responder falls back from --by to SHOP_USER, git user.name, then the OS user', () => {
@@ -181,17 +188,17 @@ describe('shop inbox / shop list --waiting', () => {
     for (const row of rows) InboxRowJsonSchema.strict().parse(row);
     expect(rows).toEqual([
       expect.objectContaining({ run: a, spec: 'guarded', key: '1', kind: 'run', agent: 'coder', awaiting: 'review', question: 'Review the diff?',
-        answer_with: [`shop continue ${a}`, `shop approve ${a} [--message "…"]`, `shop reject ${a} "feedback"`] }),
+        handle: `${a}.1`, answer_with: [`shop continue ${a}.1`, `shop approve ${a}.1 [--message "…"]`, `shop reject ${a}.1 "feedback"`] }),
       expect.objectContaining({ run: b, spec: 'guarded', key: '2', kind: 'pause', awaiting: 'checkpoint', question: 'Deploy?',
-        answer_with: [`shop continue ${b}`, `shop approve ${b}`, `shop reject ${b} "why"`] }),
+        handle: `${b}.2`, answer_with: [`shop continue ${b}.2`, `shop approve ${b}.2`, `shop reject ${b}.2 "why"`] }),
     ]);
     expect(JSON.parse(p.shop(['list', '--waiting', '--json']).stdout)).toEqual(JSON.parse(json.stdout));
 
     const text = lines(p.shop(['inbox']).stdout);
     expect(text[0].split(/\s{2,}/)).toEqual(['RUN', 'SPEC', 'CALL', 'AWAITING', 'AGENT', 'WAITED', 'QUESTION', 'ANSWER WITH']);
     expect(text.slice(1).map((l) => l.split(/\s{2,}/).filter((_, i) => i !== 5))).toEqual([
-      [String(a), 'guarded', '1', 'review', 'coder', 'Review the diff?', `shop continue ${a}`],
-      [String(b), 'guarded', '2', 'checkpoint', '_checkpoint', 'Deploy?', `shop continue ${b}`],
+      [String(a), 'guarded', '1', 'review', 'coder', 'Review the diff?', `shop continue ${a}.1`],
+      [String(b), 'guarded', '2', 'checkpoint', 'pause', 'Deploy?', `shop continue ${b}.2`],
     ]);
     expect(lines(p.shop(['list', '--waiting']).stdout)).toHaveLength(3);
 

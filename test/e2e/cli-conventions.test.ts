@@ -343,14 +343,14 @@ describe('shop continue without a terminal', () => {
     q.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which region?' }] } });
     const id = runId(q.shop(['run', 'ask', 'x']));
     const line = refused(q.shop(['continue', String(id)], { input: 'eu-west\n/exit\n' }), 2);
-    expect(line).toBe(`shop: shop continue opens coder's Claude session and needs a terminal; without one, answer with: shop answer ${id} "…" · shop reject ${id} "feedback"`);
+    expect(line).toBe(`shop: shop continue opens coder's Claude session and needs a terminal; without one, answer with: shop answer ${id}.1 "…" · shop reject ${id}.1 "feedback"`);
     expect(q.invocations().filter((i) => i.mode !== 'print')).toEqual([]);
     expect(q.status(id).status).toBe('waiting_human');
   });
 
   it('at a pause: piped answers decide it, but --claude (a review session) needs a terminal', () => {
     const id = runId(p.shop(['run', 'gate']));
-    expect(refused(p.shop(['continue', String(id), '--claude']), 2)).toMatch(/^shop: --claude opens a review session in Claude Code and needs a terminal; without one, decide with: shop approve \d+ · shop reject \d+ "why"$/);
+    expect(refused(p.shop(['continue', String(id), '--claude']), 2)).toMatch(/^shop: --claude opens a review session in Claude Code and needs a terminal; without one, decide with: shop approve \d+\.1 · shop reject \d+\.1 "why"$/);
     expect(refused(p.shop(['continue', String(id), '--editor']), 2)).toBe(`shop: --editor opens the workspace in your editor and needs a terminal; without one, open ${p.dir} yourself`);
     const r = p.shop(['continue', String(id)], { input: 'y\n\n' });
     expect(r.code, r.stderr).toBe(0);
@@ -362,12 +362,12 @@ describe('wording', () => {
   it('an answer reads "answered by NAME: words", also when a second one is refused', () => {
     p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }, { status: 'DONE', summary: 'ok' }] } });
     const id = runId(p.shop(['run', 'ask', 'x']));
-    const r = p.shop(['answer', String(id), 'use postgres']);
-    expect(lines(r.stdout)[0]).toBe(`run ${id} call 1: answered by tester: use postgres`);
+    const r = p.shop(['answer', `${id}.1`, 'use postgres']);
+    expect(lines(r.stdout)[0]).toBe(`run ${id} call 1 (${id}.1): answered by tester: use postgres`);
     expect(r.stdout).not.toContain('answered answer');
     const again = p.shop(['answer', String(id), 'mysql']);
     expect(again.code).toBe(6);
-    expect(again.stderr).toMatch(new RegExp(`^shop: run ${id} call 1 was already answered by tester \\(cli\\) at `));
+    expect(again.stderr).toMatch(new RegExp(`^shop: ${id}\\.1 \\(run ${id} call 1\\) was already answered by tester \\(cli\\) at `));
   });
 
   it("an agent's new report from its own session is not shown as a person's answer", () => {
@@ -382,7 +382,7 @@ describe('wording', () => {
   it('approving a pause that lacks required decisions names shop signal --answers, not a flag approve lacks', () => {
     p.write('workflows/form.lua', 'function workflow(prompt)\n  return pause{ message = "Budget?", decisions = { { id = "cap", type = "number", prompt = "Cap?" } } }.answers.cap\nend\n');
     const id = runId(p.shop(['run', 'form']));
-    expect(refused(p.shop(['approve', String(id)]), 2)).toBe(`shop: approving needs every decision: cap: required (number: Cap?); give them with: shop signal ${id} --answers '{"cap": …}'`);
+    expect(refused(p.shop(['approve', String(id)]), 2)).toBe(`shop: approving needs every decision: cap: required (number: Cap?); give them with: shop signal ${id}.1 --answers '{"cap": …}'`);
   });
 
   it("an agent ending without a signal points at its output (stdout.log) and what it said last", () => {

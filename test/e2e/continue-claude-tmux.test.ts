@@ -32,7 +32,7 @@ describe('shop continue <id> --claude on a pause, in a real terminal (tmux)', ()
       const asked = await term.waitFor('Continue? [y/n]');
       expect(asked).toContain("The review session recommends: CONTINUE — done with the person's answer: tests pass");
       expect(asked).toContain('The decision is yours:');
-      expect(asked).toContain(`Run ${id} (release) paused: Ship the release?`);
+      expect(asked).toContain(`Run ${id} (release) paused: Ship the release?   [ask ${id}.1]`);
       // Nothing is recorded until the person answers.
       expect(p.status(id).status).toBe('waiting_human');
       term.type('y');

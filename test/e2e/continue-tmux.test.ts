@@ -19,7 +19,7 @@ describe('shop continue in a real terminal (tmux)', () => {
     const term = new Terminal(p, shopCommand(`continue ${id}`));
     try {
       const banner = await term.waitFor(/^> ?$/m);
-      expect(banner).toContain('Opening Claude session for: coder');
+      expect(banner).toContain(`Opening Claude session for: coder   [ask ${id}.1]`);
       expect(banner).toContain('Reason: Which database?');
       expect(banner).toContain(`Claude Code (stand-in) — resumed session ${waiting.session_id}`);
       term.type('use postgres');

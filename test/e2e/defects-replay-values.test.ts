@@ -49,7 +49,10 @@ describe('an answer recorded while the agent file is broken', () => {
     const r = p.shop(['approve', String(id)]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(lines(r.stdout)).toEqual([`run ${id} call 1: answered approved by tester`, `  [1] answered by tester; resuming`, `run ${id} completed: "APPROVED"`]);
+    expect(lines(r.stdout)).toEqual([
+      `run ${id} call 1 (${id}.1): answered approved by tester`, `  (run ${id}'s one open ask: ${id}.1 — coder asks (approval): Merge it?)`,
+      `  [1] answered by tester; resuming`, `run ${id} completed: "APPROVED"`,
+    ]);
     expect(p.status(id)).toMatchObject({ status: 'completed', result: 'APPROVED' });
     expect(p.status(id).executions.map((e) => [e.key, e.status, e.attempts])).toEqual([['1', 'completed', 1]]);
     expect(p.invocations()).toHaveLength(1);

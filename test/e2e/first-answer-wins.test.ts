@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { LogJsonSchema } from '../../packages/cli/src/json-shapes.js';
 import { lines, makeProject, runId, type Project } from './harness.js';
 
+/** A time as the CLI shows it: local, with its offset. */
+const LOCAL = '\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d [+-]\\d\\d:\\d\\d';
+
 /** The first valid answer to an ask wins; every later one exits 6 naming who answered and when. */
 const answered = (p: Project, id: number) =>
   LogJsonSchema.parse(JSON.parse(p.shop(['log', String(id), '--json']).stdout)).events.filter((e) => e.type === 'human_answered');
@@ -24,13 +27,15 @@ end
     expect(p.shop(['signal', String(id), '--response-file', 'ann.json']).code).toBe(3);
     expect(p.status(id).pending).toMatchObject({ key: '2', ask: 1 });
 
-    const first = `^shop: run ${id} call 1 was already answered with decisions by ann \\(signal\\) at \\S+`;
+    const first = `^shop: ${id}\\.1 \\(run ${id} call 1\\) was already answered with decisions by ann \\(signal\\) at ${LOCAL}`;
     const ben = p.shop(['signal', String(id), '--response-file', 'ben.json']);
     expect(ben.code).toBe(6);
     expect(lines(ben.stderr)).toEqual([expect.stringMatching(new RegExp(`${first}$`))]);
     const cal = p.shop(['approve', String(id), '--call', '1', '--by', 'cal']);
     expect(cal.code).toBe(6);
-    expect(lines(cal.stderr)).toEqual([expect.stringMatching(new RegExp(`${first}; the run now waits on call 2$`))]);
+    expect(lines(cal.stderr)).toEqual([expect.stringMatching(new RegExp(`${first}; open now: ${id}\\.2 \\(the workflow asks: Date\\?\\)$`))]);
+    const byHandle = p.shop(['approve', `${id}.1`, '--by', 'cal']);
+    expect({ code: byHandle.code, stderr: byHandle.stderr }).toEqual({ code: cal.code, stderr: cal.stderr });
     // Neither touched call 2.
     expect(answered(p, id).map((e) => [e.key, e.actor])).toEqual([['1', 'ann']]);
     expect(p.status(id).pending).toMatchObject({ key: '2', ask: 1 });
@@ -49,7 +54,7 @@ describe('answers racing each other', () => {
     expect(answered(p, id)).toHaveLength(1);
     expect(p.status(id)).toMatchObject({ status: 'completed', result: winner });
     // The run's state as the loser saw it: the winner may still be resuming it (running).
-    const names = new RegExp(`^shop: run ${id} call 1 was already answered approved by ${winner} \\(cli\\) at \\S+(; it is (running|completed))?$`);
+    const names = new RegExp(`^shop: ${id}\\.1 \\(run ${id} call 1\\) was already answered approved by ${winner} \\(cli\\) at ${LOCAL}(; it is (running|completed))?$`);
     for (const [i, r] of results.entries()) {
       if (people[i] === winner) expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
       else expect({ code: r.code, stdout: r.stdout, stderr: lines(r.stderr) }).toEqual({ code: 6, stdout: '', stderr: [expect.stringMatching(names)] });

@@ -15,9 +15,9 @@ function suspendOnQuestion(p: Project): number {
   const id = runId(r);
   expect(lines(r.stdout)).toEqual(expect.arrayContaining([
     `run ${id} is waiting for a person (input): coder asks: Which database?`,
-    `  talk to the agent: shop continue ${id}`,
-    `  answer it:         shop answer ${id} "…"`,
-    `  reject:            shop reject ${id} "feedback"   (returns REJECTED to the workflow)`,
+    `  talk to the agent:  shop continue ${id}.1`,
+    `  answer it:          shop answer ${id}.1 "…"`,
+    `  reject:             shop reject ${id}.1 "feedback"   (returns REJECTED to the workflow)`,
   ]));
   expect(p.list()).toEqual([expect.objectContaining({ id, status: 'waiting_human', agent: 'coder', awaiting: 'input', waiting_for: 'Which database?' })]);
   // The awaiting kind shows in the plain listing too.
@@ -37,10 +37,10 @@ describe('NEEDS_HUMAN suspends the run durably', () => {
     const waiting = p.status(id);
     expect(waiting.pending).toMatchObject({ key: '1', kind: 'run', agent: 'coder', question: 'Which database?' });
 
-    const r = p.shop(['signal', String(id), '--status', 'DONE', '--message', 'use postgres']);
+    const r = p.shop(['signal', `${id}.1`, '--status', 'DONE', '--message', 'use postgres']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(lines(r.stdout)[0]).toBe(`run ${id} call 1: answered DONE by tester`);
+    expect(lines(r.stdout)[0]).toBe(`run ${id} call 1 (${id}.1): answered DONE by tester`);
     expect(r.stdout).toContain(`run ${id} completed`);
 
     const done = p.status(id);

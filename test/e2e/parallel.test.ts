@@ -16,10 +16,8 @@ const rows = (s: RunDetail) => s.executions.map((e) => [e.key, e.kind, e.agent, 
 /** Agent invocations as [agent, call, resumed], sorted (branches start concurrently). */
 const calls = (inv: Invocation[]) => inv.filter((i) => i.mode === 'print').map((i) => [i.agent, i.call, i.resumed]).sort((a, b) => String(a[1]).localeCompare(String(b[1])) || Number(a[2]) - Number(b[2]));
 
-const pauseHint = (id: number, key?: string) => {
-  const c = key ? ` --call ${key}` : '';
-  return [`  decide here:  shop continue ${id}${c}`, `  approve:      shop approve ${id}${c}`, `  stop it:      shop reject ${id}${c} "why"`];
-};
+const pauseHint = (id: number, key: string) =>
+  [`  decide here:  shop continue ${id}.${key}`, `  approve:      shop approve ${id}.${key}`, `  stop it:      shop reject ${id}.${key} "why"`];
 
 describe('parallel(): one branch waits for a person while the others finish', () => {
   it('suspends on exactly that ask; answering it completes the run with the results in argument order, no agent re-run', () => {
@@ -46,7 +44,7 @@ end
     const [architect, coder] = ['architect', 'coder'].map((a) => p.invocations().find((i) => i.agent === a)!);
     const out = lines(r.stdout);
     expect(out[0]).toBe(`run ${id} started (fan)`);
-    expect(out.slice(-4)).toEqual([`run ${id} is waiting for a person (checkpoint): the workflow asks: Ship b?`, ...pauseHint(id)]);
+    expect(out.slice(-4)).toEqual([`run ${id} is waiting for a person (checkpoint): the workflow asks: Ship b?`, ...pauseHint(id, '1/2/1')]);
     // Progress lines of concurrent branches: which comes first is timing; each comes once.
     expect(out.slice(1, -4).sort()).toEqual([
       `  [1/1/1] architect started (session ${architect.session_id})`,
@@ -68,14 +66,15 @@ end
       ['1/3/1', 'run', 'coder', 'completed'],
     ]);
     expect(s.executions.filter((e) => e.status === 'waiting_human')).toHaveLength(1);
-    expect(inbox(p)).toEqual([expect.objectContaining({ run: id, spec: 'fan', key: '1/2/1', kind: 'pause', question: 'Ship b?', answer_with: [`shop continue ${id}`, `shop approve ${id}`, `shop reject ${id} "why"`] })]);
+    expect(inbox(p)).toEqual([expect.objectContaining({ run: id, spec: 'fan', key: '1/2/1', kind: 'pause', question: 'Ship b?', answer_with: [`shop continue ${id}.1/2/1`, `shop approve ${id}.1/2/1`, `shop reject ${id}.1/2/1 "why"`] })]);
     expect(calls(p.invocations())).toEqual([['architect', '1/1/1', false], ['coder', '1/3/1', false]]);
 
     const done = p.shop(['approve', String(id)]);
     expect(done.stderr).toBe('');
     expect(done.code).toBe(0);
     expect(lines(done.stdout)).toEqual([
-      `run ${id} call 1/2/1: answered approved by tester`,
+      `run ${id} call 1/2/1 (${id}.1/2/1): answered approved by tester`,
+      `  (run ${id}'s one open ask: ${id}.1/2/1 — the workflow asks (checkpoint): Ship b?)`,
       '  [1/2/1] answered by tester; resuming',
       `run ${id} completed: ["plan A",true,"code C"]`,
     ]);
@@ -142,9 +141,9 @@ end
       'call 1/1/1 (checkpoint): the workflow asks: Left?',
       ...pauseHint(id, '1/1/1'),
       'call 1/3/1 (approval): architect asks: Which db?',
-      `  talk to the agent: shop continue ${id} --call 1/3/1`,
-      `  approve:           shop approve ${id} --call 1/3/1 [--message "…"]   (returns APPROVED to the workflow)`,
-      `  reject:            shop reject ${id} --call 1/3/1 "feedback"   (goes back to the agent)`,
+      `  talk to the agent:  shop continue ${id}.1/3/1`,
+      `  approve:            shop approve ${id}.1/3/1 [--message "…"]   (returns APPROVED to the workflow)`,
+      `  reject:             shop reject ${id}.1/3/1 "feedback"   (goes back to the agent)`,
     ]);
     const status = p.status(id);
     expect(status).toMatchObject({ status: 'waiting_human', pending: { key: '1/1/1' } });
@@ -153,23 +152,27 @@ end
     expect(text).toEqual(expect.arrayContaining(['call 1/1/1 (checkpoint): the workflow asks: Left?', 'call 1/3/1 (approval): architect asks: Which db?']));
     expect(p.shop(['status', String(id), '--aah']).code).toBe(2);
     expect(JSON.parse(p.shop(['status', String(id), '--aah', '--call', '1/3/1']).stdout).artifact.id).toBe(`shop-run-${id}-call-1-3-1-ask-1`);
-    expect(inbox(p).filter((row) => row.run === id).map((row) => row.key).sort()).toEqual(['1/1/1', '1/3/1']);
+    // Two asks of one run: every suggestion names its own ask (never a bare `shop continue <id>`, which would exit 2).
+    expect(inbox(p).filter((row) => row.run === id).map((row) => [row.key, row.answer_with[0]]).sort()).toEqual([
+      ['1/1/1', `shop continue ${id}.1/1/1`], ['1/3/1', `shop continue ${id}.1/3/1`],
+    ]);
 
-    // Without --call the answer is refused: nothing recorded, both calls listed.
+    // By bare run id the answer is refused: nothing recorded, both asks listed by handle.
     const bare = p.shop(['approve', String(id)]);
     expect(bare.code).toBe(2);
     expect(bare.stdout).toBe('');
     expect(lines(bare.stderr)).toEqual([
-      `shop: run ${id} waits on several calls: 1/1/1 (_checkpoint: Left?); 1/3/1 (architect: Which db?); pick one with: shop approve ${id} --call <key>`,
+      `shop: run ${id} waits on several asks; open now: ${id}.1/1/1 (the workflow asks: Left?); ${id}.1/3/1 (architect asks: Which db?); answer one by its handle, e.g. shop approve ${id}.1/1/1`,
     ]);
     expect(p.status(id).executions.filter((e) => e.status === 'waiting_human').map((e) => e.key).sort()).toEqual(['1/1/1', '1/3/1']);
     return id;
   }
 
-  function approve(p: Project, id: number, call: string) {
-    const r = p.shop(['approve', String(id), '--call', call]);
+  /** By --call on the first run, by handle on the second: the same ask either way. */
+  function approve(p: Project, id: number, call: string, how: 'call' | 'handle') {
+    const r = p.shop(how === 'call' ? ['approve', String(id), '--call', call] : ['approve', `${id}.${call}`]);
     expect(r.stderr).toBe('');
-    expect(lines(r.stdout)[0]).toBe(`run ${id} call ${call}: answered approved by tester`);
+    expect(lines(r.stdout)[0]).toBe(`run ${id} call ${call} (${id}.${call}): answered approved by tester`);
     return r;
   }
 
@@ -188,26 +191,26 @@ end
 
     // The agent's ask first, then the pause.
     const first = twoAsks(p);
-    const r1 = approve(p, first, '1/3/1');
+    const r1 = approve(p, first, '1/3/1', 'call');
     expect(r1.code).toBe(3);
     expect(lines(r1.stdout)).toEqual(expect.arrayContaining(['  [1/3/1] answered by tester; resuming']));
-    expect(lines(r1.stdout).slice(-4)).toEqual([`run ${first} is waiting for a person (checkpoint): the workflow asks: Left?`, ...pauseHint(first)]);
+    expect(lines(r1.stdout).slice(-4)).toEqual([`run ${first} is waiting for a person (checkpoint): the workflow asks: Left?`, ...pauseHint(first, '1/1/1')]);
     expect(p.status(first)).toMatchObject({ status: 'waiting_human', pending: { key: '1/1/1', kind: 'pause' } });
     expect(inbox(p).filter((row) => row.run === first).map((row) => row.key)).toEqual(['1/1/1']);
-    expectCompleted(p, first, approve(p, first, '1/1/1'));
+    expectCompleted(p, first, approve(p, first, '1/1/1', 'call'));
 
     // The pause first, then the agent's ask.
     const second = twoAsks(p);
-    const r2 = approve(p, second, '1/1/1');
+    const r2 = approve(p, second, '1/1/1', 'handle');
     expect(r2.code).toBe(3);
     expect(lines(r2.stdout).slice(-4)).toEqual([
       `run ${second} is waiting for a person (approval): architect asks: Which db?`,
-      `  talk to the agent: shop continue ${second}`,
-      `  approve:           shop approve ${second} [--message "…"]   (returns APPROVED to the workflow)`,
-      `  reject:            shop reject ${second} "feedback"   (goes back to the agent)`,
+      `  talk to the agent:  shop continue ${second}.1/3/1`,
+      `  approve:            shop approve ${second}.1/3/1 [--message "…"]   (returns APPROVED to the workflow)`,
+      `  reject:             shop reject ${second}.1/3/1 "feedback"   (goes back to the agent)`,
     ]);
     expect(p.status(second)).toMatchObject({ status: 'waiting_human', pending: { key: '1/3/1', kind: 'run', agent: 'architect' } });
-    expectCompleted(p, second, approve(p, second, '1/3/1'));
+    expectCompleted(p, second, approve(p, second, '1/3/1', 'handle'));
     expect(inbox(p)).toEqual([]);
   });
 });

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { lines, makeProject, runId, until, type Project } from './harness.js';
 
+/** A time as the CLI shows it: local, with its offset. */
+const LOCAL = '\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d [+-]\\d\\d:\\d\\d';
+
 /** feature.lua on the default stand-in: two review rounds, then pause("Approve deployment?") at call 6. */
 function atThePause(p: Project): number {
   const r = p.shop(['run', 'feature', 'add a login page']);
@@ -9,9 +12,9 @@ function atThePause(p: Project): number {
   const id = runId(r);
   expect(lines(r.stdout)).toEqual(expect.arrayContaining([
     `run ${id} is waiting for a person (checkpoint): the workflow asks: Approve deployment?`,
-    `  decide here:  shop continue ${id}`,
-    `  approve:      shop approve ${id}`,
-    `  stop it:      shop reject ${id} "why"`,
+    `  decide here:  shop continue ${id}.6`,
+    `  approve:      shop approve ${id}.6`,
+    `  stop it:      shop reject ${id}.6 "why"`,
   ]));
   const s = p.status(id);
   expect(s.status).toBe('waiting_human');
@@ -30,7 +33,8 @@ describe('pause() waits for a decision', () => {
     const r = p.shop(['signal', String(id), '--status', 'CONTINUE']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`run ${id} call 6: answered CONTINUE by tester`);
+    // A bare run id off a terminal (the reference's scripted form) says which ask it answered.
+    expect(lines(r.stdout).slice(0, 2)).toEqual([`run ${id} call 6 (${id}.6): answered CONTINUE by tester`, `  (run ${id}'s one open ask: ${id}.6 — the workflow asks (checkpoint): Approve deployment?)`]);
     expect(r.stdout).toContain(`run ${id} completed`);
     const s = p.status(id);
     expect(s.status).toBe('completed');
@@ -45,7 +49,7 @@ describe('pause() waits for a decision', () => {
     const p = makeProject();
     const id = atThePause(p);
 
-    const r = p.shop(['signal', String(id), '--status', 'STOP', '--message', 'not today']);
+    const r = p.shop(['signal', `${id}.6`, '--status', 'STOP', '--message', 'not today']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(4);
     expect(lines(r.stdout).at(-1)).toBe(`run ${id} is stuck: not today`);
@@ -55,7 +59,10 @@ describe('pause() waits for a decision', () => {
     const again = p.shop(['signal', String(id), '--status', 'CONTINUE']);
     expect(again.code).toBe(6);
     expect(again.stdout).toBe('');
-    expect(lines(again.stderr)).toEqual([expect.stringMatching(new RegExp(`^shop: run ${id} call 6 was already answered STOP by tester \\(signal\\) at \\S+; it is stuck: not today$`))]);
+    expect(lines(again.stderr)).toEqual([expect.stringMatching(new RegExp(`^shop: ${id}\\.6 \\(run ${id} call 6\\) was already answered STOP by tester \\(signal\\) at ${LOCAL}; it is stuck: not today$`))]);
+    const byHandle = p.shop(['signal', `${id}.6`, '--status', 'CONTINUE']);
+    expect(byHandle.code).toBe(6);
+    expect(lines(byHandle.stderr)).toEqual([expect.stringMatching(new RegExp(`^shop: ${id}\\.6 \\(run ${id} call 6\\) was already answered STOP by tester \\(signal\\) at ${LOCAL}; nothing is open now \\(run ${id} is stuck: not today\\)$`))]);
     expect(p.status(id)).toMatchObject({ status: 'stuck', reason: 'not today' });
     expect(deployerRuns(p)).toHaveLength(0);
   });
@@ -68,13 +75,13 @@ describe('pause() waits for a decision', () => {
       const id = runId(bg.output());
       // Freeze the owner so the recorded answer stays unconsumed while the second one arrives.
       bg.child.kill('SIGSTOP');
-      const first = p.shop(['signal', String(id), '--status', 'CONTINUE', '--by', 'alice']);
+      const first = p.shop(['signal', `${id}.6`, '--status', 'CONTINUE', '--by', 'alice']);
       expect(first.code).toBe(0);
       expect(first.stdout).toContain(`run ${id} is driven by process ${bg.child.pid}`);
-      const second = p.shop(['signal', String(id), '--status', 'STOP', '--by', 'bob']);
+      const second = p.shop(['signal', `${id}.6`, '--status', 'STOP', '--by', 'bob']);
       expect(second.code).toBe(6);
       expect(second.stdout).toBe('');
-      expect(lines(second.stderr)).toEqual([expect.stringMatching(new RegExp(`^shop: run ${id} call 6 was already answered CONTINUE by alice \\(signal\\) at \\S+$`))]);
+      expect(lines(second.stderr)).toEqual([expect.stringMatching(new RegExp(`^shop: ${id}\\.6 \\(run ${id} call 6\\) was already answered CONTINUE by alice \\(signal\\) at ${LOCAL}$`))]);
     } finally {
       bg.child.kill('SIGCONT');
     }
@@ -86,7 +93,7 @@ describe('pause() waits for a decision', () => {
   it('--status DONE on a pause is bad input (exit 2, one line) and changes nothing', () => {
     const p = makeProject();
     const id = atThePause(p);
-    const r = p.shop(['signal', String(id), '--status', 'DONE']);
+    const r = p.shop(['signal', `${id}.6`, '--status', 'DONE']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(lines(r.stderr)).toEqual(['shop: call 6 is a pause(): answer it with --status CONTINUE or --status STOP, not DONE']);

@@ -23,8 +23,8 @@ function atTheAsk(p: Project): number {
   // The typed ask, and what each verdict would do, as `shop status` shows them.
   expect(lines(p.shop(['status', String(id)]).stdout)).toEqual(expect.arrayContaining([
     `run ${id} is waiting for a person (approval): coder asks: Approve the migration?`,
-    `  approve:           shop approve ${id} [--message "…"]   (returns APPROVED to the workflow)`,
-    `  reject:            shop reject ${id} "feedback"   (goes back to the agent)`,
+    `  approve:            shop approve ${id}.1 [--message "…"]   (returns APPROVED to the workflow)`,
+    `  reject:             shop reject ${id}.1 "feedback"   (goes back to the agent)`,
   ]));
   return id;
 }
@@ -38,11 +38,11 @@ describe('reject sends the feedback back into the agent’s own Claude session',
     const id = atTheAsk(p);
     const sessionId = p.status(id).executions[0].session_id;
 
-    const r = p.shop(['reject', String(id), 'add a down migration']);
+    const r = p.shop(['reject', `${id}.1`, 'add a down migration']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(lines(r.stdout)).toEqual([
-      `run ${id} call 1: answered rejected by tester`,
+      `run ${id} call 1 (${id}.1): answered rejected by tester`,
       '  [1] answered by tester; resuming',
       `  [1] coder resumed (session ${sessionId})`,
       '  [1] coder → DONE: reworked',
@@ -84,10 +84,10 @@ describe('reject sends the feedback back into the agent’s own Claude session',
     expect(p.shop(['resume', String(id)]).code).toBe(3);
     expect(coderCalls(p)).toHaveLength(2);
 
-    const ok = p.shop(['approve', String(id), '--message', 'ship it', '--by', 'dana']);
+    const ok = p.shop(['approve', `${id}.1.2`, '--message', 'ship it', '--by', 'dana']);
     expect(ok.stderr).toBe('');
     expect(ok.code).toBe(0);
-    expect(lines(ok.stdout)[0]).toBe(`run ${id} call 1: answered approved by dana`);
+    expect(lines(ok.stdout)[0]).toBe(`run ${id} call 1 (${id}.1.2): answered approved by dana`);
     expect(lines(ok.stdout).at(-1)).toBe(`run ${id} completed: "APPROVED|ship it"`);
     // approval + approve closes: no third invocation.
     expect(coderCalls(p)).toHaveLength(2);
@@ -131,11 +131,11 @@ describe('reject sends the feedback back into the agent’s own Claude session',
       const id = runId(bg.output());
       const sessionId = p.status(id).executions[0].session_id;
 
-      const r = p.shop(['reject', String(id), 'add a down migration']);
+      const r = p.shop(['reject', `${id}.1`, 'add a down migration']);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
       expect(lines(r.stdout)).toEqual([
-        `run ${id} call 1: answered rejected by tester`,
+        `run ${id} call 1 (${id}.1): answered rejected by tester`,
         `run ${id} is driven by process ${bg.child.pid}; it picks up the answer itself`,
       ]);
 

@@ -66,7 +66,8 @@ describe('shop run --wait', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(lines(r.stdout)).toEqual([
-      `run ${id} call 6: answered CONTINUE by tester`,
+      `run ${id} call 6 (${id}.6): answered CONTINUE by tester`,
+      `  (run ${id}'s one open ask: ${id}.6 — the workflow asks (checkpoint): Approve deployment?)`,
       `run ${id} is driven by process ${bg.child.pid}; it picks up the answer itself`,
     ]);
     expect(await bg.exited).toBe(0);

@@ -49,10 +49,10 @@ describe('a structured pause', () => {
   it('one valid --answers payload: answers keyed by id, defaults filled, comments, overall_status, responder', () => {
     const p = project();
     const id = paused(p);
-    const r = p.shop(['signal', String(id), '--answers', JSON.stringify(VALID), '--by', 'erin']);
+    const r = p.shop(['signal', `${id}.1`, '--answers', JSON.stringify(VALID), '--by', 'erin']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(lines(r.stdout)[0]).toBe(`run ${id} call 1: answered decisions {"d1":true,"d2":"later","d3":42,"d4":null,"d5":["web","ios"],"d6":"2026-03-01"} by erin`);
+    expect(lines(r.stdout)[0]).toBe(`run ${id} call 1 (${id}.1): answered decisions {"d1":true,"d2":"later","d3":42,"d4":null,"d5":["web","ios"],"d6":"2026-03-01"} by erin`);
     // d4 (optional, unanswered) is nil in Lua, so absent from the returned table.
     expect(result(p, id)).toEqual({
       answers: { d1: true, d2: 'later', d3: 42, d5: ['web', 'ios'], d6: '2026-03-01' },
@@ -163,7 +163,7 @@ describe('a structured pause', () => {
     const id = paused(p);
     const r = p.shop(['approve', String(id)]);
     expect(r.code).toBe(2);
-    expect(lines(r.stderr)).toEqual([`shop: approving needs every decision: d3: required (number: Budget); d5: required (multi_choice: Platforms); give them with: shop signal ${id} --answers '{"d1": …, "d2": …, "d3": …, "d4": …, "d5": …, "d6": …}'`]);
+    expect(lines(r.stderr)).toEqual([`shop: approving needs every decision: d3: required (number: Budget); d5: required (multi_choice: Platforms); give them with: shop signal ${id}.1 --answers '{"d1": …, "d2": …, "d3": …, "d4": …, "d5": …, "d6": …}'`]);
     expect(humanAnswers(p, id)).toEqual([]);
     const no = p.shop(['reject', String(id), 'too expensive']);
     expect(no.code).toBe(0);
@@ -192,7 +192,7 @@ describe('a structured pause', () => {
     const id = paused(p);
     const r = p.shop(['continue', String(id)], { input: 'y\n' });
     expect(r.code).toBe(2);
-    const hint = `shop signal ${id} --answers '{"d1": …, "d2": …, "d3": …, "d4": …, "d5": …, "d6": …}'`;
+    const hint = `shop signal ${id}.1 --answers '{"d1": …, "d2": …, "d3": …, "d4": …, "d5": …, "d6": …}'`;
     expect(lines(r.stderr)).toEqual([`shop: no answer given (input closed); answer with: ${hint}`]);
     expect(humanAnswers(p, id)).toEqual([]);
     expect(p.status(id).pending!.answer_with).toContain(hint);

@@ -178,8 +178,8 @@ end\n`);
       expect(got.map(({ req }) => [req.method, req.url, req.headers['content-type']])).toEqual([['POST', '/hook/S3CRET?sig=abc', 'application/json']]);
       const body = JSON.parse(got[0].body);
       expect(body).toEqual({
-        event: 'waiting', run: id, spec: 'hook', call: '2', ask: 1, awaiting: 'checkpoint', agent: '_checkpoint',
-        question: 'Ship it?', answer_with: [`shop continue ${id}`, `shop approve ${id}`, `shop reject ${id} "why"`],
+        event: 'waiting', run: id, spec: 'hook', call: '2', ask: 1, handle: `${id}.2`, awaiting: 'checkpoint', agent: '_checkpoint',
+        question: 'Ship it?', answer_with: [`shop continue ${id}.2`, `shop approve ${id}.2`, `shop reject ${id}.2 "why"`],
         waited_seconds: 0, project: p.dir, at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       });
       expect(Date.parse(body.at) >= before && Date.parse(body.at) <= Date.now()).toBe(true);

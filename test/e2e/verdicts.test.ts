@@ -76,14 +76,14 @@ function expectSentBack(p: Project, id: number, words: string, r: { code: number
 }
 
 /** Answers refused (exit 2, one line, nothing recorded) before the `shop answer` that works, per kind. */
-const needsWords = (kind: Kind) => (id: number) => `shop: coder awaits ${kind} ("Question about ${kind}?"): give the words it needs, e.g. shop answer ${id} "…"`;
+const needsWords = (kind: Kind) => (id: number) => `shop: coder awaits ${kind} ("Question about ${kind}?"): give the words it needs, e.g. shop answer ${id}.1 "…"`;
 const REFUSED_FIRST: Partial<Record<Kind, { what: string; args: (id: number) => string[]; line: (id: number) => string }[]>> = {
-  input: [{ what: 'approve without a message', args: (id) => ['approve', String(id)], line: needsWords('input') }],
-  escalation: [{ what: 'approve without a message', args: (id) => ['approve', String(id)], line: needsWords('escalation') }],
+  input: [{ what: 'approve without a message', args: (id) => ['approve', `${id}.1`], line: needsWords('input') }],
+  escalation: [{ what: 'approve without a message', args: (id) => ['approve', `${id}.1`], line: needsWords('escalation') }],
   approval: [
-    { what: 'answer without text', args: (id) => ['answer', String(id)], line: needsWords('approval') },
-    { what: 'approve with words but no --message', args: (id) => ['approve', String(id), 'ship', 'it'],
-      line: () => 'shop: unexpected argument "ship it" (shop approve); give your words with --message "ship it"; usage: shop approve <id> [--message M] [--call K] [--by NAME]' },
+    { what: 'answer without text', args: (id) => ['answer', `${id}.1`], line: needsWords('approval') },
+    { what: 'approve with words but no --message', args: (id) => ['approve', `${id}.1`, 'ship', 'it'],
+      line: () => 'shop: unexpected argument "ship it" (shop approve); give your words with --message "ship it"; usage: shop approve <id | handle> [--message M] [--call K] [--by NAME] [--yes] [--json]' },
   ],
 };
 
@@ -96,7 +96,7 @@ describe.concurrent('the verdict matrix, through the binary', () => {
         const p = projectFor(kind);
         const id = await suspended(p, kind, expect, verdict === 'approve' ? 'list' : 'status');
         const words = `${verdict} words for ${kind}`;
-        const args = verdict === 'approve' ? ['approve', String(id), '--message', words] : ['reject', String(id), words];
+        const args = verdict === 'approve' ? ['approve', `${id}.1`, '--message', words] : ['reject', `${id}.1`, words];
         const before = effect === 'refused' ? await statusOf(p, id) : null;
         const r = await p.shopAsync(args);
 
@@ -112,7 +112,7 @@ describe.concurrent('the verdict matrix, through the binary', () => {
           return;
         }
         const recorded = verdict === 'approve' ? 'approved' : 'rejected';
-        expect(lines(r.stdout)[0], r.stderr).toBe(`run ${id} call 1: answered ${recorded} by tester`);
+        expect(lines(r.stdout)[0], r.stderr).toBe(`run ${id} call 1 (${id}.1): answered ${recorded} by tester`);
         const log = await logOf(p, id);
         expect(log.events.filter((e) => e.type === 'human_answered')).toEqual([
           expect.objectContaining({ key: '1', actor: 'tester', channel: 'cli', data: expect.objectContaining({ ask: 1, verdict: recorded, message: words }) }),
@@ -142,8 +142,8 @@ describe.concurrent('the verdict matrix, through the binary', () => {
         expect((await statusOf(p, id)).pending).toMatchObject({ ask: 1, awaiting: kind });
         expect(await answersOf(p, id)).toEqual([]);
       }
-      const r = await p.shopAsync(['answer', String(id), 'use', 'the', 'blue', 'one']);
-      expect(lines(r.stdout)[0]).toBe(`run ${id} call 1: answered by tester: use the blue one`);
+      const r = await p.shopAsync(['answer', `${id}.1`, 'use', 'the', 'blue', 'one']);
+      expect(lines(r.stdout)[0]).toBe(`run ${id} call 1 (${id}.1): answered by tester: use the blue one`);
       expectSentBack(p, id, 'use the blue one', r, expect);
     });
   }
@@ -153,7 +153,9 @@ describe.concurrent('a verdict without words', () => {
   it('checkpoint + approve without a message still goes back, with the matrix lead alone', async ({ expect }) => {
     const p = projectFor('checkpoint');
     const id = await suspended(p, 'checkpoint', expect);
+    // A bare run id off a terminal answers the one open ask and says which.
     const r = await p.shopAsync(['approve', String(id)]);
+    expect(lines(r.stdout).slice(0, 2)).toEqual([`run ${id} call 1 (${id}.1): answered approved by tester`, `  (run ${id}'s one open ask: ${id}.1 — coder asks (checkpoint): Question about checkpoint?)`]);
     expectSentBack(p, id, 'The person approved this checkpoint: go on with the next phase.', r, expect);
   });
 });

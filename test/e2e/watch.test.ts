@@ -25,11 +25,11 @@ describe('shop watch', () => {
     const w = await startWorker(p);
     await until('the run to be held', () => w.output().includes(held(id, 'feature')));
     const answeredAt = Date.now();
-    const r = p.shop(['approve', String(id)]);
+    const r = p.shop(['approve', `${id}.6`]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(lines(r.stdout)).toEqual([
-      `run ${id} call 6: answered approved by tester`,
+      `run ${id} call 6 (${id}.6): answered approved by tester`,
       `run ${id} is driven by process ${w.child.pid}; it picks up the answer itself`,
     ]);
     await until('the worker to resume the run', () => w.output().includes(`run ${id} (feature): resuming (an answer came in)`));
@@ -140,7 +140,8 @@ describe('shop watch', () => {
     for (const id of ids) {
       const r = p.shop(['approve', String(id)]);
       expect(r.code).toBe(0);
-      expect(lines(r.stdout)[1]).toBe(`run ${id} is driven by process ${holder.get(id)!.child.pid}; it picks up the answer itself`);
+      // By bare run id off a terminal: the answer line, which ask it was, then who drives the run.
+      expect(lines(r.stdout)[2]).toBe(`run ${id} is driven by process ${holder.get(id)!.child.pid}; it picks up the answer itself`);
     }
     for (const id of ids) await until(`run ${id} to complete`, () => p.status(id).status === 'completed');
     for (const w of ws) expect(await stopWorker(w)).toBe(0);

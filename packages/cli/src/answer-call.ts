@@ -1,18 +1,21 @@
-import type { AnswerFields, AnswerInput } from '@shop/core/decisions/build-answer';
+import { buildAnswer, type AnswerFields, type AnswerInput } from '@shop/core/decisions/build-answer';
+import { handleOf } from '@shop/core/decisions/ask-handle';
 import { UsageError } from '@shop/core/errors';
 import { recordAnswer } from '@shop/core/operations/answer';
-import { loadRunView, pickWaiting } from '@shop/core/operations/run-view';
 import { responder } from '@shop/core/project/responder';
 import type { Channel, Execution } from '@shop/core/types';
-import { runIdArg, str } from './args.js';
+import { acting, type Acted } from './acting-json.js';
+import { confirmBare, pickTarget, unseenNote } from './ask-target.js';
+import { str } from './args.js';
 import type { Context } from './context.js';
 import { enginePorts, resumeAfterAnswer } from './drive-here.js';
 import { firstLine } from './output.js';
 import type { Parsed } from './registry.js';
 
 /**
- * Every answering command ends here: pick the waiting call, check the answer against it
- * (nothing is recorded if it is invalid), record it — first answer wins — then resume.
+ * Every answering command ends here: pick the ask (by handle: exactly that one; by bare run
+ * id: its one open ask, confirmed on a terminal), check the answer against it (nothing is
+ * recorded if it is invalid), record it — first answer wins — then resume.
  * `input` may depend on the call (a response file is checked against its request id).
  */
 export async function answerCall(
@@ -20,19 +23,32 @@ export async function answerCall(
   input: AnswerInput | ((exec: Execution) => AnswerInput & { by?: string | null }),
 ): Promise<number> {
   refuseAgents(ctx, usage);
-  const id = runIdArg(args, usage);
-  const store = await ctx.store();
-  const exec = await pickWaiting(store, await loadRunView(store, id, { last: 0 }), str(args, 'call'), usage.split(' ')[1]);
-  const given: AnswerInput & { by?: string | null } = typeof input === 'function' ? input(exec) : input;
-  return recordAndResume(ctx, exec, given, channel, str(args, 'by') ?? given.by ?? undefined);
+  const command = usage.split(' ')[1];
+  return acting(ctx, args, command, async (acted) => {
+    const { exec, bare } = await pickTarget(ctx, args, usage);
+    acted.runId = exec.runId;
+    const given: AnswerInput & { by?: string | null } = typeof input === 'function' ? input(exec) : input;
+    // An answer that does not fit is refused before anyone is asked to confirm it.
+    buildAnswer(exec, given);
+    const seen = bare ? await confirmBare(ctx, args, exec, command) : 'confirmed';
+    if (seen === 'declined') return 0;
+    return recordAndResume(ctx, exec, given, channel, str(args, 'by') ?? given.by ?? undefined, acted, seen === 'unseen');
+  });
 }
 
-/** Checks the answer against the call, records it for the call's current ask, says so, and resumes the run. */
-export async function recordAndResume(ctx: Context, exec: Execution, given: AnswerInput, channel: Channel, by?: string): Promise<number> {
+/** Checks the answer against the call, records it for the ask picked, says so, and resumes the run. */
+export async function recordAndResume(ctx: Context, exec: Execution, given: AnswerInput, channel: Channel, by?: string, acted?: Acted, unseen = false): Promise<number> {
   const ports = await enginePorts(ctx);
   const who = responder(by, ctx.project.root, ctx.env);
   const { fields, handedTo } = await recordAnswer(ports, exec, given, channel, who);
-  ctx.out(`run ${exec.runId} call ${exec.key}: ${answeredText(fields, who)}`);
+  if (acted) {
+    acted.answered = {
+      handle: handleOf(exec), key: exec.key, ask: exec.ask, question: exec.waitingFor,
+      verdict: fields.verdict, status: fields.status, message: fields.message, decisions: fields.decisions, responder: who, channel,
+    };
+  }
+  ctx.out(`run ${exec.runId} call ${exec.key} (${handleOf(exec)}): ${answeredText(fields, who)}`);
+  if (unseen) ctx.out(unseenNote(exec));
   return resumeAfterAnswer(ctx, ports, exec.runId, handedTo);
 }
 

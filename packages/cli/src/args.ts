@@ -1,4 +1,5 @@
 import { UsageError } from '@shop/core/errors';
+import { runIdOf as plainRunId } from '@shop/core/decisions/ask-handle';
 import { quoted } from '@shop/core/text';
 import type { Parsed } from './registry.js';
 
@@ -11,8 +12,9 @@ export function runIdArg(args: Parsed, usage: string): number {
 
 /** A run id as typed, validated; `usage` is added to the error for commands that take several. */
 export function runIdOf(raw: string, usage?: string): number {
-  const id = Number(raw);
-  if (!Number.isInteger(id) || id <= 0) {
+  // Plain positive decimal only: Number() would read "0x3" as 3 and "1e3" as 1000.
+  const id = plainRunId(raw);
+  if (id === null) {
     throw new UsageError(`${quoted(raw)} is not a run id (a positive number, as shown by shop list)${usage ? `; usage: ${usage}` : ''}`);
   }
   return id;

@@ -10,14 +10,29 @@ import { outputStyle, type OutputStyle } from './style.js';
 export class Context {
   readonly project: Project;
   /** Live lines of running agents, when stdout is a terminal. */
-  readonly board = new LiveBoard(process.stdout);
+  board = new LiveBoard(process.stdout);
+  /** Where questions to the person are written (stderr once stdout holds a JSON document). */
+  prompts: NodeJS.WritableStream = process.stdout;
   /** Colour and table width for human output on stdout (a terminal, or a pipe). */
   readonly style: OutputStyle;
   private store_: Store | null = null;
 
-  constructor(readonly cwd: string, readonly env: NodeJS.ProcessEnv, readonly out: (line: string) => void) {
+  constructor(readonly cwd: string, readonly env: NodeJS.ProcessEnv, public out: (line: string) => void) {
     this.project = findProject(cwd, env);
     this.style = outputStyle(process.stdout, env);
+  }
+
+  /**
+   * With --json stdout holds one JSON document: the lines a person reads (progress, what was
+   * answered) go to stderr instead. Returns the stdout writer for the document.
+   */
+  divertToStderr(): (line: string) => void {
+    const stdout = this.out;
+    this.board.close();
+    this.board = new LiveBoard(process.stderr);
+    this.prompts = process.stderr;
+    this.out = (line) => process.stderr.write(`${line}\n`);
+    return stdout;
   }
 
   async store(): Promise<Store> {

@@ -8,8 +8,8 @@ import { binDir, type Context } from './context.js';
 import { errLine, printingNotifier, printOutcome } from './output.js';
 
 /** The engine's ports for this process, printing progress to stdout (live lines on a terminal). */
-export async function enginePorts(ctx: Context): Promise<EnginePorts> {
-  return nodePorts(ctx.project, { notifier: printingNotifier(ctx.out, ctx.board), binDir, store: await ctx.store() });
+export async function enginePorts(ctx: Context, opts: { hints?: boolean } = {}): Promise<EnginePorts> {
+  return nodePorts(ctx.project, { notifier: printingNotifier(ctx.out, ctx.board, opts), binDir, store: await ctx.store() });
 }
 
 /**

@@ -54,7 +54,20 @@ export const PendingJsonSchema = z.object({
   request_id: z.string(),
   /** What the person decides (AAH decision/request decisions). */
   decisions: z.array(z.object({ id: z.string(), type: z.string(), prompt: z.string() }).loose()),
+  /** The ask's handle ("33.4", "33.4.2" for the call's second ask): every answering command takes it. */
+  handle: z.string(),
+  /** Exact commands that answer this ask (each names it by handle). */
   answer_with: z.array(z.string()),
+  /** The same as data, for a front end to render: verb, handle, label, needs_text, placeholder, decisions, effect. */
+  suggestions: z.array(z.object({
+    verb: z.enum(['continue', 'answer', 'approve', 'reject', 'signal']),
+    handle: z.string(),
+    label: z.string(),
+    needs_text: z.enum(['required', 'optional', 'none']),
+    placeholder: z.string().nullable(),
+    decisions: z.array(z.string()).nullable(),
+    effect: z.string().nullable(),
+  })),
 });
 
 /** One row of `shop inbox --json` / `shop list --waiting --json`: a pending ask and its run. */
@@ -89,6 +102,36 @@ export const RunDetailJsonSchema = RunJsonSchema.extend({
   executions: z.array(ExecutionJsonSchema),
   /** The oldest pending ask; `asks` holds every one (parallel branches each wait on their own). */
   pending: PendingJsonSchema.nullable(),
+  asks: z.array(PendingJsonSchema),
+});
+
+/** The ask an answering command answered, and what was recorded. */
+export const AnsweredJsonSchema = z.object({
+  handle: z.string(),
+  key: z.string(),
+  ask: z.number(),
+  question: z.string().nullable(),
+  verdict: z.string().nullable(),
+  status: z.string().nullable(),
+  message: z.string().nullable(),
+  decisions: z.record(z.string(), z.unknown()).nullable(),
+  responder: z.string(),
+  channel: z.string(),
+});
+
+/** `--json` of the acting commands (run, resume, stop, approve, reject, answer, signal, continue): one document. */
+export const ActionJsonSchema = z.object({
+  command: z.string(),
+  run: z.number(),
+  /** The ask answered (answering commands), else null. */
+  answered: AnsweredJsonSchema.nullable(),
+  /** The run's state when the command ended. */
+  status: z.enum(displayStatuses),
+  reason: z.string().nullable(),
+  result: z.unknown(),
+  /** The command's exit code (the same as without --json). */
+  exit_code: z.number(),
+  /** The asks open now, each with its handle and the commands that answer it. */
   asks: z.array(PendingJsonSchema),
 });
 
@@ -159,3 +202,5 @@ export type PendingJson = z.infer<typeof PendingJsonSchema>;
 export type InboxRowJson = z.infer<typeof InboxRowJsonSchema>;
 export type RunJson = z.infer<typeof RunJsonSchema>;
 export type EventJson = z.infer<typeof EventJsonSchema>;
+export type AnsweredJson = z.infer<typeof AnsweredJsonSchema>;
+export type ActionJson = z.infer<typeof ActionJsonSchema>;

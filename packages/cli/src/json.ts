@@ -2,7 +2,8 @@ import { callDecisions, requestId } from '@shop/core/decisions/call-decisions';
 import { displayStatus, nodeLiveness, type Liveness } from '@shop/core/run-status';
 import type { Execution, Run, RunEvent } from '@shop/core/types';
 import type { EventJson, ExecutionJson, PendingJson, RunJson } from './json-shapes.js';
-import { answerCommands } from '@shop/core/decisions/answer-hint';
+import { answerSuggestions, suggestionCommand } from '@shop/core/decisions/answer-hint';
+import { handleOf } from '@shop/core/decisions/ask-handle';
 
 const iso = (t: number | null) => (t == null ? null : new Date(t).toISOString());
 
@@ -45,11 +46,14 @@ export function executionJson(e: Execution, full = false): ExecutionJson {
   };
 }
 
-export function pendingJson(runId: number, e: Execution): PendingJson {
+/** A pending ask (its run is e.runId; `_runId` stays for the callers' shape). */
+export function pendingJson(_runId: number, e: Execution): PendingJson {
   return {
     key: e.key, kind: e.kind as PendingJson['kind'], agent: e.agent, awaiting: e.awaiting, question: e.waitingFor,
     session_id: e.sessionId, waiting_since: iso(e.updatedAt), ask: e.ask, request_id: requestId(e), decisions: callDecisions(e),
-    answer_with: answerCommands(runId, e),
+    handle: handleOf(e),
+    answer_with: answerSuggestions(e).map(suggestionCommand),
+    suggestions: answerSuggestions(e),
   };
 }
 

@@ -3,15 +3,24 @@ import type { DriveOutcome } from '@shop/core/engine/outcome';
 import type { Notice, Notifier } from '@shop/core/engine/ports';
 import type { Execution } from '@shop/core/types';
 import type { LiveBoard } from './live-board.js';
-import { answerHint } from '@shop/core/decisions/answer-hint';
+import { answerSuggestions, suggestionCommand } from '@shop/core/decisions/answer-hint';
 
-export { answerHint };
+/**
+ * How to answer a waiting ask, one line per suggestion, each command naming the ask by handle:
+ * "  approve:           shop approve 3.4 [--message "…"]   (returns APPROVED to the workflow)".
+ */
+export function answerHint(exec: Execution): string[] {
+  const suggestions = answerSuggestions(exec);
+  const width = Math.max(...suggestions.map((s) => s.label.length)) + 3;
+  return suggestions.map((s) => `  ${`${s.label}:`.padEnd(width)}${suggestionCommand(s)}${s.effect ? `   (${s.effect})` : ''}`);
+}
 
 /**
  * Prints the engine's progress as it happens. With a live board on a terminal, a running
- * agent is a live line (spinner, elapsed, activity) that becomes its result line.
+ * agent is a live line (spinner, elapsed, activity) that becomes its result line. With
+ * `hints` (shop run/resume --wait), an ask is printed with the commands that answer it.
  */
-export function printingNotifier(out: (line: string) => void, board?: LiveBoard): Notifier {
+export function printingNotifier(out: (line: string) => void, board?: LiveBoard, opts: { hints?: boolean } = {}): Notifier {
   const live = board?.interactive ? board : null;
   const print = live ? (line: string) => live.line(line) : out;
   return {
@@ -29,7 +38,10 @@ export function printingNotifier(out: (line: string) => void, board?: LiveBoard)
         case 'agent_retry':
           return print(`  [${n.key}] ${n.agent} failed on attempt ${n.attempt} of ${n.of} (${firstLine(n.error)}); trying again in ${n.delayMs < 1000 ? `${n.delayMs}ms` : `${Math.ceil(n.delayMs / 1000)}s`} on the same session`);
         case 'waiting':
-          return print(`  [${n.execution.key}] waiting for a person: ${firstLine(n.execution.waitingFor ?? '')}`);
+          print(`  [${n.execution.key}] waiting for a person: ${firstLine(n.execution.waitingFor ?? '')}`);
+          // A process that keeps waiting (--wait) prints no outcome until the end: say how to answer now.
+          if (opts.hints) for (const line of answerHint(n.execution)) print(`  ${line}`);
+          return;
         case 'resumed':
           // From its session the agent reports itself: its name is not the person's who answered.
           if (n.fromSession) return print(`  [${n.key}] ${n.by ?? 'the agent'} reported from its session; resuming`);
@@ -58,7 +70,7 @@ export function printOutcome(runId: number, outcome: DriveOutcome, out: (line: s
       if (several) out(`run ${runId} is waiting for people: ${outcome.waiting.length} asks`);
       for (const exec of outcome.waiting) {
         out(describeWaiting(runId, exec, several));
-        for (const line of answerHint(runId, exec, several)) out(line);
+        for (const line of answerHint(exec)) out(line);
       }
       return ExitCode.waiting;
     }
@@ -86,3 +98,9 @@ export function firstLine(text: string): string {
 }
 
 export const errLine = (line: string) => process.stderr.write(`${line}\n`);
+
+/**
+ * An AGENT column's name for a call: a pause() is recorded as the built-in agent _checkpoint
+ * (the store and --json keep that) but shown as "pause", as the TUI shows it.
+ */
+export const agentColumn = (agent: string | null, fallback = '-'): string => (agent === '_checkpoint' ? 'pause' : (agent ?? fallback));

@@ -43,10 +43,17 @@ export const GROUPS = {
 
 const json = (what: string) => ({ json: { type: 'boolean', description: `print ${what} as JSON (documented shapes; times ISO 8601)` } }) as const;
 const by = { by: { type: 'string', value: 'NAME', description: 'record the answer as from NAME (default: SHOP_USER, git user.name, the OS user)' } } as const;
-const call = { call: { type: 'string', value: 'K', description: 'which waiting call to answer, when several wait (keys as in shop inbox)' } } as const;
+const call = { call: { type: 'string', value: 'K', description: "which call's ask to answer (4, 4/1/2; 4.2 its second ask): the same as the handle <id>.K" } } as const;
+const yes = { yes: { type: 'boolean', short: 'y', description: 'with a bare run id on a terminal: answer its open ask without asking to confirm' } } as const;
+const acted = { json: { type: 'boolean', description: 'print one JSON document: the run, the ask answered, its state, the asks open now (progress goes to stderr; the exit code is unchanged)' } } as const;
 const wait = { wait: { type: 'boolean', description: 'keep this process alive and resume in place when the answer arrives (instead of exiting 3)' } } as const;
 
-const ANSWERING = `The answer is recorded (the first one wins; a second exits 6 naming it). When a live process
+const ANSWERING = `Give the ask's handle as shop inbox and the hints show it (33.4 = run 33, call 4; 33.4.2 = that
+call's second ask; 33 --call 4 is the same as 33.4): the answer lands on that ask, or, if it was
+answered already, the command exits 6 naming who answered it and what is open now. A bare run id
+answers the run's one open ask: on a terminal it shows the question and asks first (--yes skips
+that); off a terminal it says which ask it answered.
+The answer is recorded (the first one wins; a second exits 6 naming it). When a live process
 holds the run — shop watch, shop run --wait, a driver still running other branches — it resumes
 the run itself and this command exits 0. Otherwise the run resumes here and the command exits
 with its state: 0 completed, 3 waiting for a person again, 4 stuck, 1 failed.`;
@@ -58,12 +65,13 @@ export const commands: Record<string, CommandSpec> = {
     options: {}, load: () => import('./commands/init.js'),
   },
   run: {
-    usage: 'shop run <workflow> [prompt…] [--wait] [--worktree]',
+    usage: 'shop run <workflow> [prompt…] [--wait] [--worktree] [--json]',
     summary: 'start a run of workflows/<workflow>.lua and drive it',
     details: `Prints the run id at once, then drives the run here. When it waits for a person it prints what is
-awaited and the exact command to answer, and exits 3 (0 completed, 4 stuck, 1 failed).`,
+awaited and the exact commands to answer (by the ask's handle), and exits 3 (0 completed, 4 stuck,
+1 failed); with --wait it prints them as each ask opens and keeps waiting.`,
     group: 'runs', maxArgs: Infinity,
-    options: { ...wait, worktree: { type: 'boolean', description: 'run in .shop/worktrees/run-<id> on branch shop/run-<id> (a git worktree of this repository)' } },
+    options: { ...wait, ...acted, worktree: { type: 'boolean', description: 'run in .shop/worktrees/run-<id> on branch shop/run-<id> (a git worktree of this repository)' } },
     load: () => import('./commands/run.js'),
   },
   list: {
@@ -108,17 +116,17 @@ says how many earlier ones it left out; on a pipe or with --json it shows every 
     load: () => import('./commands/log.js'),
   },
   resume: {
-    usage: 'shop resume <id> [--wait]', summary: 'replay a run from its log and drive it on (after a crash, or to retry a failure)',
-    group: 'runs', maxArgs: 1, options: wait, load: () => import('./commands/resume.js'),
+    usage: 'shop resume <id> [--wait] [--json]', summary: 'replay a run from its log and drive it on (after a crash, or to retry a failure)',
+    group: 'runs', maxArgs: 1, options: { ...wait, ...acted }, load: () => import('./commands/resume.js'),
   },
   stop: {
-    usage: 'shop stop <id> --reason R [--by NAME]',
+    usage: 'shop stop <id> --reason R [--by NAME] [--json]',
     summary: 'end a run as stuck, stopping its agents',
     details: `Records the stop. The process driving the run (if one is live) stops its agents' process groups
 (TERM, then KILL), starts nothing more and ends the run stuck within about a second; this waits for
 that. With no live driver, the run is ended here.`,
     group: 'runs', maxArgs: 1,
-    options: { reason: { type: 'string', value: 'R', description: 'why (recorded; default "stopped by NAME")' }, by: { type: 'string', value: 'NAME', description: 'who stops it (default: SHOP_USER, git user.name, the OS user)' } },
+    options: { reason: { type: 'string', value: 'R', description: 'why (recorded; default "stopped by NAME")' }, by: { type: 'string', value: 'NAME', description: 'who stops it (default: SHOP_USER, git user.name, the OS user)' }, ...acted },
     load: () => import('./commands/stop.js'),
   },
   inbox: {
@@ -127,42 +135,43 @@ that. With no live driver, the run is ended here.`,
     group: 'answer', maxArgs: 0, options: json('the asks'), load: () => import('./commands/inbox.js'),
   },
   continue: {
-    usage: 'shop continue <id> [--editor] [--claude] [--call K] [--by NAME]',
+    usage: 'shop continue <id | handle> [--editor] [--claude] [--call K] [--by NAME] [--json]',
     summary: "answer in this terminal: the agent's own Claude session, or a pause's decisions",
     details: `An agent's ask opens its Claude session (claude --resume) in this terminal; it needs one (without,
-answer with shop answer <id> "…"). A pause asks its decisions here; piped input answers them too.
+answer with shop answer <handle> "…"). A pause asks its decisions here; piped input answers them too.
+With a bare run id it shows the question of the run's one open ask before anything is answered.
 ${ANSWERING}`,
     group: 'answer', maxArgs: 1,
     options: {
       editor: { type: 'boolean', description: "first open the run's workspace in $VISUAL or $EDITOR (needs a terminal), then go on when it exits" },
       claude: { type: 'boolean', description: "at a pause: first open a _checkpoint review session in the run's workspace (needs a terminal)" },
-      ...call, ...by,
+      ...call, ...by, ...acted,
     },
     load: () => import('./commands/continue.js'),
   },
   approve: {
-    usage: 'shop approve <id> [--message M] [--call K] [--by NAME]',
+    usage: 'shop approve <id | handle> [--message M] [--call K] [--by NAME] [--yes] [--json]',
     summary: 'approve what a run waits on (the verdict matrix decides: close, or back to the agent)',
     details: ANSWERING, group: 'answer', maxArgs: 1,
     extraHint: (extra) => `give your words with --message ${quoted(extra)}`,
-    options: { message: { type: 'string', value: 'M', description: "words that go with the approval (to the agent, or the pause's note)" }, ...call, ...by },
+    options: { message: { type: 'string', short: 'm', value: 'M', description: "words that go with the approval (to the agent, or the pause's note)" }, ...call, ...by, ...yes, ...acted },
     load: () => import('./commands/approve.js'),
   },
   reject: {
-    usage: 'shop reject <id> [feedback…] [--call K] [--by NAME]',
+    usage: 'shop reject <id | handle> [feedback…] [--call K] [--by NAME] [--yes] [--json]',
     summary: 'reject it, with feedback (back to the agent, or close; a pause stops)',
     details: ANSWERING, group: 'answer', maxArgs: Infinity,
-    options: { message: { type: 'string', value: 'M', description: 'the feedback, if not given as words' }, ...call, ...by },
+    options: { message: { type: 'string', short: 'm', value: 'M', description: 'the feedback, if not given as words' }, ...call, ...by, ...yes, ...acted },
     load: () => import('./commands/reject.js'),
   },
   answer: {
-    usage: 'shop answer <id> <text…> [--call K] [--by NAME]',
+    usage: 'shop answer <id | handle> <text…> [--call K] [--by NAME] [--yes] [--json]',
     summary: "send your words back to the waiting agent's own session",
-    details: ANSWERING, group: 'answer', maxArgs: Infinity, options: { ...call, ...by },
+    details: ANSWERING, group: 'answer', maxArgs: Infinity, options: { ...call, ...by, ...yes, ...acted },
     load: () => import('./commands/answer.js'),
   },
   signal: {
-    usage: 'shop signal <id> --status S | --answers JSON | --answers-file F | --response-file F [--message M] [--call K] [--by NAME]',
+    usage: 'shop signal <id | handle> --status S | --answers JSON | --answers-file F | --response-file F [--message M] [--call K] [--by NAME] [--yes] [--json]',
     summary: "answer from a script: a status, or a pause's decisions",
     details: ANSWERING, group: 'answer', maxArgs: 1,
     options: {
@@ -170,8 +179,8 @@ ${ANSWERING}`,
       answers: { type: 'string', value: 'JSON', description: `a pause's decisions, keyed by decision id: '{"d1": true, "d2": {"value": 3, "comment": "…"}}'` },
       'answers-file': { type: 'string', value: 'F', description: 'the same, read from a file' },
       'response-file': { type: 'string', value: 'F', description: 'an AAH decision/response artifact' },
-      message: { type: 'string', value: 'M', description: 'a note recorded with the answer (the summary an agent gets back)' },
-      ...call, ...by,
+      message: { type: 'string', short: 'm', value: 'M', description: 'a note recorded with the answer (the summary an agent gets back)' },
+      ...call, ...by, ...yes, ...acted,
     },
     load: () => import('./commands/signal.js'),
   },

@@ -9,5 +9,5 @@ import type { Parsed } from '../registry.js';
  * recorded: they must not be dropped silently).
  */
 export default async function approve(args: Parsed, ctx: Context): Promise<number> {
-  return answerCall(ctx, args, 'shop approve <id> [--message M] [--call K] [--by NAME]', 'cli', { verdict: 'approved', message: str(args, 'message') ?? null });
+  return answerCall(ctx, args, 'shop approve <id | handle> [--message M] [--call K] [--by NAME]', 'cli', { verdict: 'approved', message: str(args, 'message') ?? null });
 }

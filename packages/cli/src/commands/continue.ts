@@ -9,9 +9,11 @@ import { readSignal, signalPath } from '@shop/core/signals/signal';
 import type { Execution, Run } from '@shop/core/types';
 import { answerCommands } from '@shop/core/decisions/answer-hint';
 import { takeSessionAnswer } from '@shop/core/operations/answer';
-import { loadRunView, pickWaiting } from '@shop/core/operations/run-view';
+import { handleOf } from '@shop/core/decisions/ask-handle';
+import { acting, type Acted } from '../acting-json.js';
 import { recordAndResume, refuseAgents } from '../answer-call.js';
-import { flag, runIdArg, str } from '../args.js';
+import { pickTarget } from '../ask-target.js';
+import { flag, str } from '../args.js';
 import { Asker } from '../asker.js';
 import { openClaude, openEditor } from '../claude-session.js';
 import type { Context } from '../context.js';
@@ -26,10 +28,18 @@ import { enginePorts, resumeAfterAnswer } from '../drive-here.js';
  */
 export default async function continueRun(args: Parsed, ctx: Context): Promise<number> {
   refuseAgents(ctx, 'shop continue <id>');
-  const id = runIdArg(args, 'shop continue <id>');
+  return acting(ctx, args, 'continue', async (acted) => {
+    // A bare run id is not confirmed here: continue shows the question itself before anything is answered.
+    const { exec } = await pickTarget(ctx, args, 'shop continue <id | handle> [--editor] [--claude] [--call K] [--by NAME]');
+    acted.runId = exec.runId;
+    return continueAsk(args, ctx, exec, acted);
+  });
+}
+
+async function continueAsk(args: Parsed, ctx: Context, exec: Execution, acted: Acted): Promise<number> {
   const store = await ctx.store();
-  const exec = await pickWaiting(store, await loadRunView(store, id), str(args, 'call'), 'continue');
-  const run = (await store.getRun(id))!;
+  const run = (await store.getRun(exec.runId))!;
+  const handle = handleOf(exec);
   // Claude Code's session takes the terminal over: without one it cannot be used (and must
   // not be started). A pause's prompts work on piped input too.
   const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
@@ -39,25 +49,23 @@ export default async function continueRun(args: Parsed, ctx: Context): Promise<n
   }
   if (exec.kind === 'pause') {
     if (flag(args, 'claude')) {
-      if (!terminal) throw new UsageError(`--claude opens a review session in Claude Code and needs a terminal; without one, decide with: ${answerCommands(id, exec).filter((c) => !c.startsWith('shop continue')).join(' · ')}`);
+      if (!terminal) throw new UsageError(`--claude opens a review session in Claude Code and needs a terminal; without one, decide with: ${answerCommands(exec).filter((c) => !c.startsWith('shop continue')).join(' · ')}`);
       await reviewSession(ctx, run, exec);
     }
-    return decidePause(ctx, run, exec, str(args, 'by'));
+    return decidePause(ctx, run, exec, str(args, 'by'), acted);
   }
-  if (flag(args, 'claude')) throw new UsageError(`--claude is for pauses; call ${exec.key} already is ${exec.agent}'s Claude session: shop continue ${id}`);
+  if (flag(args, 'claude')) throw new UsageError(`--claude is for pauses; ${handle} already is ${exec.agent}'s Claude session: shop continue ${handle}`);
   if (!terminal) {
-    const several = Boolean(str(args, 'call'));
-    const others = answerCommands(id, exec, several).filter((c) => !/^shop (continue|answer) /.test(c));
-    const answer = `shop answer ${id}${several ? ` --call ${exec.key}` : ''} "…"`;
-    throw new UsageError(`shop continue opens ${exec.agent}'s Claude session and needs a terminal; without one, answer with: ${[answer, ...others].join(' · ')}`);
+    const others = answerCommands(exec).filter((c) => !/^shop (continue|answer) /.test(c));
+    throw new UsageError(`shop continue opens ${exec.agent}'s Claude session and needs a terminal; without one, answer with: ${[`shop answer ${handle} "…"`, ...others].join(' · ')}`);
   }
   return openSession(ctx, run, exec, str(args, 'by'));
 }
 
 async function openSession(ctx: Context, run: Run, exec: Execution, by: string | undefined): Promise<number> {
   const agent = loadAgent(ctx.project.root, exec.agent!);
-  if (agent.command) throw new UsageError(`agent ${agent.name} runs a custom command, not Claude Code; answer with: shop answer ${run.id} "…"`);
-  ctx.out(`Opening Claude session for: ${exec.agent}`);
+  if (agent.command) throw new UsageError(`agent ${agent.name} runs a custom command, not Claude Code; answer with: shop answer ${handleOf(exec)} "…"`);
+  ctx.out(`Opening Claude session for: ${exec.agent}   [ask ${handleOf(exec)}]`);
   ctx.out(`Reason: ${exec.waitingFor ?? ''}`);
   ctx.out(`(session ${exec.sessionId} in ${exec.cwd}; the agent reports when it has what it needs)`);
   await openClaude(ctx, ['--resume', exec.sessionId!], exec.cwd ?? run.workspace, {
@@ -67,7 +75,7 @@ async function openSession(ctx: Context, run: Run, exec: Execution, by: string |
   const taken = await takeSessionAnswer(ports, exec, responder(by, ctx.project.root, ctx.env));
   if (!taken) {
     ctx.out(`run ${run.id} is still waiting: the agent has not reported a new status`);
-    ctx.out(`  back to the session: shop continue ${run.id}`);
+    ctx.out(`  back to the session: shop continue ${handleOf(exec)}`);
     return ExitCode.waiting;
   }
   ctx.out(`${exec.agent} reported ${taken.status}; resuming run ${run.id}`);
@@ -92,12 +100,13 @@ async function reviewSession(ctx: Context, run: Run, exec: Execution): Promise<v
   ctx.out('The decision is yours:');
 }
 
-async function decidePause(ctx: Context, run: Run, exec: Execution, by: string | undefined): Promise<number> {
+async function decidePause(ctx: Context, run: Run, exec: Execution, by: string | undefined, acted: Acted): Promise<number> {
   const spec = exec.request as PauseSpec;
-  ctx.out(`Run ${run.id} (${run.spec}) paused: ${spec.message}`);
+  ctx.out(`Run ${run.id} (${run.spec}) paused: ${spec.message}   [ask ${handleOf(exec)}]`);
   if (spec.context) ctx.out(spec.context);
   const ids = (spec.decisions ?? []).map((d) => `"${d.id}": …`).join(', ');
-  const asker = new Asker(ids ? `answer with: shop signal ${run.id} --answers '{${ids}}'` : `answer with: shop signal ${run.id} --status CONTINUE|STOP`);
+  const handle = handleOf(exec);
+  const asker = new Asker(ids ? `answer with: shop signal ${handle} --answers '{${ids}}'` : `answer with: shop signal ${handle} --status CONTINUE|STOP`, ctx.prompts);
   let input;
   try {
     const decisions = spec.decisions ?? [];
@@ -109,5 +118,5 @@ async function decidePause(ctx: Context, run: Run, exec: Execution, by: string |
   } finally {
     asker.close();
   }
-  return recordAndResume(ctx, exec, input, 'continue', by);
+  return recordAndResume(ctx, exec, input, 'continue', by, acted);
 }

@@ -6,7 +6,7 @@ import type { RunStatus } from '@shop/core/types';
 import { flag, limitArg, str } from '../args.js';
 import type { Context } from '../context.js';
 import { printJson, runJson } from '../json.js';
-import { firstLine } from '../output.js';
+import { agentColumn, firstLine } from '../output.js';
 import type { Parsed } from '../registry.js';
 import { ago, cost, table } from '../table.js';
 import type { RunJson } from '../json-shapes.js';
@@ -40,7 +40,7 @@ export default async function list(args: Parsed, ctx: Context): Promise<number> 
     return 0;
   }
   const body = rows.map((r) => [
-    String(r.id), r.spec, r.status, r.agent ?? '-', r.awaiting ?? '-', ago(Date.parse(r.created_at)), cost(r.cost_usd),
+    String(r.id), r.spec, r.status, agentColumn(r.agent), r.awaiting ?? '-', ago(Date.parse(r.created_at)), cost(r.cost_usd),
     firstLine(now(r) ?? r.waiting_for ?? r.reason ?? '-'),
   ]);
   const style = (col: number, text: string) => (col === 2 ? paint(ctx.style.color, statusColour(text), text) : text);

@@ -1,3 +1,4 @@
+import { acting } from '../acting-json.js';
 import { flag, runIdArg } from '../args.js';
 import type { Context } from '../context.js';
 import { driveHere, enginePorts } from '../drive-here.js';
@@ -5,6 +6,9 @@ import type { Parsed } from '../registry.js';
 
 /** shop resume <id>: replay the run from its log and drive it on (after a crash, or to retry a failure). */
 export default async function resume(args: Parsed, ctx: Context): Promise<number> {
-  const id = runIdArg(args, 'shop resume <id> [--wait]');
-  return driveHere(ctx, await enginePorts(ctx), id, flag(args, 'wait'));
+  const id = runIdArg(args, 'shop resume <id> [--wait] [--json]');
+  return acting(ctx, args, 'resume', async (acted) => {
+    acted.runId = id;
+    return driveHere(ctx, await enginePorts(ctx, { hints: flag(args, 'wait') }), id, flag(args, 'wait'));
+  });
 }

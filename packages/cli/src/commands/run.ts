@@ -6,6 +6,7 @@ import { resolveWorkflow } from '@shop/core/project/workflows';
 import { responder } from '@shop/core/project/responder';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import { acting, type Acted } from '../acting-json.js';
 import { flag } from '../args.js';
 import type { Context } from '../context.js';
 import { driveHere, enginePorts } from '../drive-here.js';
@@ -13,6 +14,10 @@ import type { Parsed } from '../registry.js';
 
 /** shop run <workflow> [prompt…]: prints the run id at once, then drives the run here. */
 export default async function run(args: Parsed, ctx: Context): Promise<number> {
+  return acting(ctx, args, 'run', (acted) => startRun(args, ctx, acted));
+}
+
+async function startRun(args: Parsed, ctx: Context, acted: Acted): Promise<number> {
   const [name, ...words] = args.positionals;
   if (!name) throw new UsageError('missing workflow name; usage: shop run <workflow> [prompt…] (see workflows/*.lua)');
   const wf = resolveWorkflow(ctx.project, name);
@@ -20,10 +25,11 @@ export default async function run(args: Parsed, ctx: Context): Promise<number> {
   checkWorkflow(readFileSync(wf.path, 'utf8'), basename(wf.path));
   if (flag(args, 'worktree')) assertGitRepo(ctx.project.root);
 
-  const ports = await enginePorts(ctx);
+  const ports = await enginePorts(ctx, { hints: flag(args, 'wait') });
   const { run, owner } = await createRun(ports, {
     spec: wf.spec, workflowPath: wf.path, prompt: words.join(' '), workspace: ctx.project.root, actor: responder(undefined, ctx.project.root, ctx.env),
   });
+  acted.runId = run.id;
   ctx.out(`run ${run.id} started (${run.spec})`);
   if (flag(args, 'worktree')) {
     try {

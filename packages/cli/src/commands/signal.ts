@@ -4,12 +4,13 @@ import { parseAahResponse, responseRequestId } from '@shop/core/decisions/aah';
 import { requestId } from '@shop/core/decisions/call-decisions';
 import { ConflictError, UsageError } from '@shop/core/errors';
 import { alreadyAnswered } from '@shop/core/store/sqlite-store';
+import { parseAskRef } from '@shop/core/decisions/ask-handle';
 import { answerCall } from '../answer-call.js';
-import { runIdArg, str } from '../args.js';
+import { str } from '../args.js';
 import type { Context } from '../context.js';
 import type { Parsed } from '../registry.js';
 
-const USAGE = 'shop signal <id> --status S | --answers JSON | --answers-file F | --response-file F [--message M] [--call K] [--by NAME]';
+const USAGE = 'shop signal <id | handle> --status S | --answers JSON | --answers-file F | --response-file F [--message M] [--call K] [--by NAME]';
 
 /** shop signal: a scripted answer — a status, or structured answers — then the run resumes here. */
 export default async function signal(args: Parsed, ctx: Context): Promise<number> {
@@ -25,7 +26,8 @@ export default async function signal(args: Parsed, ctx: Context): Promise<number
     const json = readJson(readFileArg(responseFile, '--response-file'), '--response-file');
     // A response to an ask someone already answered: the first answer won, name it.
     const asked = responseRequestId(json);
-    const first = asked ? (await (await ctx.store()).listAnswers(runIdArg(args, USAGE))).find((a) => requestId(a) === asked) : undefined;
+    const ref = parseAskRef(args.positionals[0] ?? '');
+    const first = asked && ref ? (await (await ctx.store()).listAnswers(ref.runId)).find((a) => requestId(a) === asked) : undefined;
     if (first) throw new ConflictError(alreadyAnswered(first));
     return answerCall(ctx, args, USAGE, 'signal', (exec) => {
       const r = parseAahResponse(json, exec);

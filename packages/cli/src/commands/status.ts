@@ -3,7 +3,7 @@ import { flag, limitArg, runIdArg, str } from '../args.js';
 import type { Context } from '../context.js';
 import { loadRunView, pickWaiting } from '@shop/core/operations/run-view';
 import { executionJson, pendingJson, printJson, runJson } from '../json.js';
-import { answerHint, describeWaiting, firstLine } from '../output.js';
+import { agentColumn, answerHint, describeWaiting, firstLine } from '../output.js';
 import type { Parsed } from '../registry.js';
 import { table, usd } from '../table.js';
 import { localTimeAgo } from '../time.js';
@@ -46,7 +46,7 @@ export default async function status(args: Parsed, ctx: Context): Promise<number
     ctx.out(describeWaiting(run.id, exec, waitingAll.length > 1));
     if (exec.sessionId) ctx.out(`Session: ${exec.sessionId}`);
     ctx.out(`Waiting since: ${localTimeAgo(exec.updatedAt)}`);
-    for (const line of answerHint(run.id, exec, waitingAll.length > 1)) ctx.out(line);
+    for (const line of answerHint(exec)) ctx.out(line);
   }
   if (!waiting && (json.status === 'interrupted' || run.status === 'failed')) {
     ctx.out(`Pick it up with: shop resume ${run.id}`);
@@ -56,7 +56,7 @@ export default async function status(args: Parsed, ctx: Context): Promise<number
     const earlier = view.calls - executions.length;
     if (earlier > 0) ctx.out(`… ${earlier} earlier ${earlier === 1 ? 'call' : 'calls'} (shop status ${run.id} --limit 0 for all)`);
     const rows = executions.map((e) => [
-      `#${e.key}`, e.agent ?? e.kind, e.status, e.costUsd != null ? usd(e.costUsd) : '-',
+      `#${e.key}`, agentColumn(e.agent, e.kind), e.status, e.costUsd != null ? usd(e.costUsd) : '-',
       firstLine(e.status === 'running' ? runningText(e) : (e.error ?? e.waitingFor ?? resultText(e.result) ?? '')),
     ]);
     const style = (col: number, text: string) => (col === 2 ? paint(ctx.style.color, statusColour(text), text) : text);

@@ -1,6 +1,7 @@
 import { describeOwner } from '@shop/core/engine/ownership';
 import { stopRun } from '@shop/core/operations/stop-run';
 import { responder } from '@shop/core/project/responder';
+import { acting } from '../acting-json.js';
 import { runIdArg, str } from '../args.js';
 import type { Context } from '../context.js';
 import { enginePorts } from '../drive-here.js';
@@ -12,6 +13,13 @@ import type { Parsed } from '../registry.js';
  */
 export default async function stop(args: Parsed, ctx: Context): Promise<number> {
   const id = runIdArg(args, 'shop stop <id> --reason R');
+  return acting(ctx, args, 'stop', async (acted) => {
+    acted.runId = id;
+    return stopHere(args, ctx, id);
+  });
+}
+
+async function stopHere(args: Parsed, ctx: Context, id: number): Promise<number> {
   const by = responder(str(args, 'by'), ctx.project.root, ctx.env);
   const reason = str(args, 'reason') ?? `stopped by ${by}`;
   const ports = await enginePorts(ctx);

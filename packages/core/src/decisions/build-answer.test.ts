@@ -28,7 +28,7 @@ describe('buildAnswer: a plain pause', () => {
 
   it('refuses --answers, an answer verdict and any other status', () => {
     expect(refusal(pause, { answers: { d1: true } })).toBe('call 2 is a plain pause with no decisions; answer it with approve/reject (or --status CONTINUE|STOP)');
-    expect(refusal(pause, { verdict: 'answer', message: 'hm' })).toBe(`call 2 is a pause(): approve or reject it (shop approve ${pause.runId}, shop reject ${pause.runId} "why")`);
+    expect(refusal(pause, { verdict: 'answer', message: 'hm' })).toBe(`call 2 is a pause(): approve or reject it (shop approve ${pause.runId}.2, shop reject ${pause.runId}.2 "why")`);
     expect(refusal(pause, { status: 'DONE' })).toBe('call 2 is a pause(): answer it with --status CONTINUE or --status STOP, not DONE');
   });
 });
@@ -63,7 +63,7 @@ describe('buildAnswer: a structured pause', () => {
   it('approve is refused when a required decision has no default, naming it', () => {
     const needsBudget = pauseAsk({ ...spec, decisions: [...spec.decisions, { id: 'budget', type: 'number', prompt: 'Budget?' }] });
     expect(refusal(needsBudget, { verdict: 'approved' }))
-      .toBe(`approving needs every decision: budget: required (number: Budget?); give them with: shop signal ${needsBudget.runId} --answers '{"copy": …, "when": …, "note": …, "budget": …}'`);
+      .toBe(`approving needs every decision: budget: required (number: Budget?); give them with: shop signal ${needsBudget.runId}.2 --answers '{"copy": …, "when": …, "note": …, "budget": …}'`);
   });
 
   it('reject stops without decisions; an answer verdict is refused', () => {
@@ -96,7 +96,7 @@ describe('buildAnswer: an agent ask', () => {
   });
 
   it('words are required where the agent needs them', () => {
-    const words = 'coder awaits input ("which database?"): give the words it needs, e.g. shop answer 7 "…"';
+    const words = 'coder awaits input ("which database?"): give the words it needs, e.g. shop answer 7.2 "…"';
     expect(refusal(ask('input'), { verdict: 'approved' })).toBe(words);
     expect(refusal(ask('input'), { verdict: 'approved', message: '   ' })).toBe(words);
     expect(refusal(ask(null), { verdict: 'approved' })).toBe(words);
@@ -107,7 +107,7 @@ describe('buildAnswer: an agent ask', () => {
 
   it('a rejection that sends the agent back needs to say what to change (a checkpoint redo does not)', () => {
     for (const kind of ['approval', 'review', 'content'] as const) {
-      expect(refusal(ask(kind), { verdict: 'rejected' })).toBe('rejecting sends coder back to work: say what to change, e.g. shop reject 7 "…"');
+      expect(refusal(ask(kind), { verdict: 'rejected' })).toBe('rejecting sends coder back to work: say what to change, e.g. shop reject 7.2 "…"');
     }
     expect(buildAnswer(ask('checkpoint'), { verdict: 'rejected' })).toMatchObject({ verdict: 'rejected', message: null });
   });

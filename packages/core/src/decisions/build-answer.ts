@@ -1,3 +1,4 @@
+import { handleOf } from './ask-handle.js';
 import { UsageError } from '../errors.js';
 import type { Answer, Execution, Verdict } from '../types.js';
 import { callDecisions } from './call-decisions.js';
@@ -35,7 +36,7 @@ function pauseAnswer(exec: Execution, input: AnswerInput, message: string | null
     return { ...none, decisions: validated(decisions, input.answers) };
   }
   if (input.verdict === 'answer') {
-    const verdicts = `shop approve ${exec.runId}, shop reject ${exec.runId} "why"`;
+    const verdicts = `shop approve ${handleOf(exec)}, shop reject ${handleOf(exec)} "why"`;
     throw new UsageError(`call ${exec.key} is a pause(): approve or reject it (${verdicts})${decisions.length ? `, or give its decisions with: ${signalAnswers(exec, decisions)}` : ''}`);
   }
   const go = input.verdict === 'approved' || input.status === 'CONTINUE';
@@ -66,18 +67,18 @@ function agentAnswerFields(exec: Execution, input: AnswerInput, message: string 
   if (effect.kind === 'invalid') throw new UsageError(`call ${exec.key} awaits ${exec.awaiting}: ${effect.why}`);
   const awaiting = exec.awaiting ?? 'input';
   if (effect.kind === 'back' && !message && (verdict === 'answer' || awaiting === 'input' || awaiting === 'escalation')) {
-    throw new UsageError(`${exec.agent} awaits ${awaiting} ("${exec.waitingFor}"): give the words it needs, e.g. shop answer ${exec.runId} "…"`);
+    throw new UsageError(`${exec.agent} awaits ${awaiting} ("${exec.waitingFor}"): give the words it needs, e.g. shop answer ${handleOf(exec)} "…"`);
   }
   // A rejection that goes back to the agent is only useful with what to change.
   if (effect.kind === 'back' && !message && verdict === 'rejected' && awaiting !== 'checkpoint') {
-    throw new UsageError(`rejecting sends ${exec.agent} back to work: say what to change, e.g. shop reject ${exec.runId} "…"`);
+    throw new UsageError(`rejecting sends ${exec.agent} back to work: say what to change, e.g. shop reject ${handleOf(exec)} "…"`);
   }
   return { verdict, status: null, message, decisions: null };
 }
 
 /** The command that gives a pause's decisions: shop signal <id> --answers '{"d1": …}'. */
 const signalAnswers = (exec: Execution, decisions: Decision[]) =>
-  `shop signal ${exec.runId} --answers '{${decisions.map((d) => `"${d.id}": …`).join(', ')}}'`;
+  `shop signal ${handleOf(exec)} --answers '{${decisions.map((d) => `"${d.id}": …`).join(', ')}}'`;
 
 const trimmed = (m: string | null | undefined) => (m?.trim() ? m.trim() : null);
 

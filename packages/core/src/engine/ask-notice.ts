@@ -1,4 +1,5 @@
 import { answerCommands } from '../decisions/answer-hint.js';
+import { handleOf } from '../decisions/ask-handle.js';
 import type { AskNotice } from '../notify/ask-notice.js';
 import type { Execution, Run } from '../types.js';
 
@@ -10,11 +11,12 @@ export function askNotice(event: AskNotice['event'], run: Run, exec: Execution, 
     spec: run.spec,
     call: exec.key,
     ask: exec.ask,
+    handle: handleOf(exec),
     awaiting: exec.awaiting ?? 'input',
     agent: exec.agent ?? '_checkpoint',
     question: exec.waitingFor ?? '',
-    // A branch's call may be one of several asks: name it, as the commands then must.
-    answer_with: answerCommands(run.id, exec, exec.key.includes('/')),
+    // Each command names the ask by its handle: it answers this ask, never a newer one.
+    answer_with: answerCommands(exec),
     waited_seconds: Math.max(0, Math.round((now - exec.updatedAt) / 1000)),
     project: run.workspace,
     at: new Date(now).toISOString(),

@@ -42,7 +42,7 @@ describe('notifications', () => {
     expect(world.sent).toHaveLength(1);
     expect(world.sent[0]).toMatchObject({
       targets: ['webhook:https://example.com/hook'],
-      notice: { event: 'waiting', run: id, spec: 'flow', call: '1', ask: 1, awaiting: 'checkpoint', agent: '_checkpoint', question: 'Ship?', answer_with: [`shop continue ${id}`, `shop approve ${id}`, `shop reject ${id} "why"`] },
+      notice: { event: 'waiting', run: id, spec: 'flow', call: '1', ask: 1, handle: `${id}.1`, awaiting: 'checkpoint', agent: '_checkpoint', question: 'Ship?', answer_with: [`shop continue ${id}.1`, `shop approve ${id}.1`, `shop reject ${id}.1 "why"`] },
     });
   });
 });

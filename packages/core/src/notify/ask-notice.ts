@@ -10,12 +10,14 @@ export interface AskNotice {
   call: string;
   /** Which time this call waits (answers are per ask). */
   ask: number;
+  /** The ask's handle ("3.4", "3.4.2"): what the answering commands take. */
+  handle: string;
   /** input | approval | review | content | escalation | checkpoint | work. */
   awaiting: string;
   /** The agent that asks, or _checkpoint for a pause(). */
   agent: string;
   question: string;
-  /** Exact commands that answer it, e.g. "shop approve 3 --call 1/2/1". */
+  /** Exact commands that answer it, each naming the ask by handle, e.g. "shop approve 3.1/2/1". */
   answer_with: string[];
   /** How long it has waited, in seconds. */
   waited_seconds: number;

@@ -3,7 +3,7 @@ import type { AskNotice } from './ask-notice.js';
 import { noteLine, slackText, waitedText, waitsPhrase } from './notice-text.js';
 
 const notice: AskNotice = {
-  event: 'waiting', run: 12, spec: 'release', call: '4', ask: 1, awaiting: 'checkpoint', agent: '_checkpoint',
+  event: 'waiting', run: 12, spec: 'release', call: '4', ask: 1, handle: '12.4', awaiting: 'checkpoint', agent: '_checkpoint',
   question: 'Tag it?', answer_with: [], waited_seconds: 0, project: '/p', at: '2025-01-02T03:04:05+01:00',
 };
 

@@ -77,6 +77,7 @@ export function noticeEnv(n: AskNotice): Record<string, string> {
     SHOP_SPEC: n.spec,
     SHOP_CALL: n.call,
     SHOP_ASK: String(n.ask),
+    SHOP_HANDLE: n.handle,
     SHOP_AWAITING: n.awaiting,
     SHOP_AGENT: n.agent,
     SHOP_QUESTION: n.question,

@@ -4,8 +4,8 @@ import type { NoticeDeps } from './notice-deps.js';
 import { notifyAll } from './notify-all.js';
 
 const notice: AskNotice = {
-  event: 'waiting', run: 3, spec: 'feature', call: '1', ask: 1, awaiting: 'input', agent: 'coder',
-  question: 'Which?', answer_with: ['shop answer 3 "…"'], waited_seconds: 0, project: '/p', at: '2025-01-02T03:04:05+01:00',
+  event: 'waiting', run: 3, spec: 'feature', call: '1', ask: 1, handle: '3.1', awaiting: 'input', agent: 'coder',
+  question: 'Which?', answer_with: ['shop answer 3.1 "…"'], waited_seconds: 0, project: '/p', at: '2025-01-02T03:04:05+01:00',
 };
 
 describe('notifyAll', () => {
@@ -44,7 +44,7 @@ describe('notifyAll', () => {
       { ok: true, target: 'command:my-notifier' },
       { ok: true, target: 'desktop' },
     ]);
-    expect(order).toEqual(['command my-notifier --urgent', 'note shop: run 3 (feature) waits for you: Which? — shop answer 3 "…"', 'webhook']);
+    expect(order).toEqual(['command my-notifier --urgent', 'note shop: run 3 (feature) waits for you: Which? — shop answer 3.1 "…"', 'webhook']);
     expect(JSON.stringify(results)).not.toContain('S3CRET');
   });
 

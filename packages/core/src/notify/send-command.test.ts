@@ -6,8 +6,8 @@ import type { AskNotice } from './ask-notice.js';
 import { nodeNoticeDeps, NoticeCommandError, sendNotice } from './send.js';
 
 const notice: AskNotice = {
-  event: 'escalation', run: 7, spec: 'bugfix', call: '2/1', ask: 2, awaiting: 'input', agent: 'coder',
-  question: 'Which database?\nPostgres or SQLite', answer_with: ['shop answer 7 --call 2/1 "…"', 'shop status 7'],
+  event: 'escalation', run: 7, spec: 'bugfix', call: '2/1', ask: 2, handle: '7.2/1.2', awaiting: 'input', agent: 'coder',
+  question: 'Which database?\nPostgres or SQLite', answer_with: ['shop answer 7.2/1.2 "…"', 'shop status 7'],
   waited_seconds: 3600, project: '/srv/app', at: '2025-01-02T03:04:05+01:00',
 };
 
@@ -37,10 +37,11 @@ describe('command notifier', () => {
       SHOP_SPEC: 'bugfix',
       SHOP_CALL: '2/1',
       SHOP_ASK: '2',
+      SHOP_HANDLE: '7.2/1.2',
       SHOP_AWAITING: 'input',
       SHOP_AGENT: 'coder',
       SHOP_QUESTION: 'Which database?\nPostgres or SQLite',
-      SHOP_ANSWER_WITH: 'shop answer 7 --call 2/1 "…"\nshop status 7',
+      SHOP_ANSWER_WITH: 'shop answer 7.2/1.2 "…"\nshop status 7',
       SHOP_PROJECT: '/srv/app',
       SHOP_NOTICE_JSON: JSON.stringify(notice),
     });

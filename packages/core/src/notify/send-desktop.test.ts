@@ -3,8 +3,8 @@ import type { AskNotice } from './ask-notice.js';
 import { sendNotice, type NoticeDeps } from './send.js';
 
 const notice: AskNotice = {
-  event: 'waiting', run: 3, spec: 'feature', call: '1/2/1', ask: 1, awaiting: 'approval', agent: 'planner',
-  question: '-rf everything?\nReally?', answer_with: ['shop approve 3 --call 1/2/1'],
+  event: 'waiting', run: 3, spec: 'feature', call: '1/2/1', ask: 1, handle: '3.1/2/1', awaiting: 'approval', agent: 'planner',
+  question: '-rf everything?\nReally?', answer_with: ['shop approve 3.1/2/1'],
   waited_seconds: 12, project: '/home/me/p', at: '2025-01-02T03:04:05+01:00',
 };
 
@@ -29,7 +29,7 @@ describe('desktop notifier', () => {
   it('without notify-send, writes one line for the person at the terminal', async () => {
     const { deps, notes, runs } = fakes(null);
     expect(await sendNotice({ kind: 'desktop' }, notice, deps)).toEqual({ ok: true, target: 'desktop' });
-    expect(notes).toEqual(['shop: run 3 (feature) waits for you: -rf everything? Really? — shop approve 3 --call 1/2/1']);
+    expect(notes).toEqual(['shop: run 3 (feature) waits for you: -rf everything? Really? — shop approve 3.1/2/1']);
     expect(runs).toEqual([]);
   });
 
@@ -37,7 +37,7 @@ describe('desktop notifier', () => {
     const { deps, notes, runs } = fakes('/usr/bin/notify-send');
     expect(await sendNotice({ kind: 'desktop' }, notice, deps)).toEqual({ ok: true, target: 'desktop' });
     expect(runs).toEqual([{
-      argv: ['/usr/bin/notify-send', '--', 'Shop: run 3 waits for you', '-rf everything? Really?\nshop approve 3 --call 1/2/1'],
+      argv: ['/usr/bin/notify-send', '--', 'Shop: run 3 waits for you', '-rf everything? Really?\nshop approve 3.1/2/1'],
       env: {},
       timeoutMs: 5000,
     }]);

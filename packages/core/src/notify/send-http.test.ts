@@ -5,8 +5,8 @@ import type { AskNotice } from './ask-notice.js';
 import { nodeNoticeDeps, sendNotice, type NoticeDeps } from './send.js';
 
 const notice: AskNotice = {
-  event: 'waiting', run: 3, spec: 'feature', call: '1/2/1', ask: 1, awaiting: 'approval', agent: 'planner',
-  question: 'Ship the plan <v2> & merge?', answer_with: ['shop approve 3 --call 1/2/1', 'shop reject 3 --call 1/2/1'],
+  event: 'waiting', run: 3, spec: 'feature', call: '1/2/1', ask: 1, handle: '3.1/2/1', awaiting: 'approval', agent: 'planner',
+  question: 'Ship the plan <v2> & merge?', answer_with: ['shop approve 3.1/2/1', 'shop reject 3.1/2/1'],
   waited_seconds: 0, project: '/home/me/shop-demo', at: '2025-01-02T03:04:05+01:00',
 };
 
@@ -125,7 +125,7 @@ describe('slack', () => {
     expect(result).toEqual({ ok: true, target: `slack:${base}/…` });
     expect(hits[0]!.contentType).toBe('application/json');
     expect(JSON.parse(hits[0]!.body)).toEqual({
-      text: 'Shop run 3 (feature) waits for you: Ship the plan &lt;v2&gt; &amp; merge? — answer: shop approve 3 --call 1/2/1',
+      text: 'Shop run 3 (feature) waits for you: Ship the plan &lt;v2&gt; &amp; merge? — answer: shop approve 3.1/2/1',
     });
   });
 
@@ -137,6 +137,6 @@ describe('slack', () => {
     expect(text).not.toContain('\n');
     expect(text.length).toBeLessThanOrEqual(300);
     expect(text).toMatch(/^Shop run 3 \(feature\) still waits for you \(2 h 5 min\): why why /);
-    expect(text).toMatch(/\(\d{3} characters in all\) — answer: shop approve 3 --call 1\/2\/1$/);
+    expect(text).toMatch(/\(\d{3} characters in all\) — answer: shop approve 3\.1\/2\/1$/);
   });
 });

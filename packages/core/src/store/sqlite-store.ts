@@ -1,6 +1,8 @@
 import Database from 'better-sqlite3';
 import { ConflictError, LostOwnershipError, NotFoundError } from '../errors.js';
 import { hasEnded, type AgentMetrics, type Answer, type Run, type RunEvent, type RunOwner, type Timer } from '../types.js';
+import { askHandle } from '../decisions/ask-handle.js';
+import { localTime } from '../local-time.js';
 import { migrate } from './migrate.js';
 import { SqliteReads } from './sqlite-reads.js';
 import { storeError } from './store-errors.js';
@@ -265,18 +267,19 @@ class SqliteStore extends SqliteReads implements Store {
 
 /** "run 3 call 6 was already answered approved by alice at …" — for the second answer's error. */
 export function alreadyAnswered(a: Answer): string {
-  return answeredLine(a.runId, a.key, a.verdict ?? a.status ?? 'with decisions', a.responder, a.channel, a.answeredAt);
+  return answeredLine(a.runId, a.key, a.ask, a.verdict ?? a.status ?? 'with decisions', a.responder, a.channel, a.answeredAt);
 }
 
 /** The same line from the audit trail's human_answered event (also written for answers given in an agent's session). */
 export function alreadyAnsweredEvent(e: RunEvent): string {
   const d = e.data ?? {};
-  return answeredLine(e.runId, e.key ?? '?', String(d.verdict ?? d.status ?? 'with decisions'), e.actor, e.channel, e.at);
+  return answeredLine(e.runId, e.key ?? '?', Number(d.ask ?? 1), String(d.verdict ?? d.status ?? 'with decisions'), e.actor, e.channel, e.at);
 }
 
-function answeredLine(runId: number, key: string, what: string, who: string, channel: string, at: number): string {
+function answeredLine(runId: number, key: string, ask: number, what: string, who: string, channel: string, at: number): string {
   // A verdict "answer" is words for the agent: "answered by ann", not "answered answer by ann".
-  return `run ${runId} call ${key} was already answered ${what === 'answer' ? '' : `${what} `}by ${who} (${channel}) at ${new Date(at).toISOString()}`;
+  // Local time with its offset, as every time the CLI shows.
+  return `${askHandle(runId, key, ask || 1)} (run ${runId} call ${key}) was already answered ${what === 'answer' ? '' : `${what} `}by ${who} (${channel}) at ${localTime(at)}`;
 }
 
 function summarize(result: unknown): Record<string, unknown> | null {

@@ -1,3 +1,4 @@
+import { handleOf } from '@shop/core/decisions/ask-handle';
 import type { AnswerInput } from '@shop/core/decisions/build-answer';
 import { describeOwner } from '@shop/core/engine/ownership';
 import { recordAnswer, takeSessionAnswer } from '@shop/core/operations/answer';
@@ -12,7 +13,7 @@ export async function answerCall(deps: AnswerDeps, exec: Execution, input: Answe
   const what = fields.decisions
     ? `decisions ${JSON.stringify(Object.fromEntries(Object.entries(fields.decisions).map(([k, v]) => [k, v.value])))}`
     : (fields.verdict ?? fields.status);
-  return `run ${exec.runId} call ${exec.key}: answered ${what} by ${deps.responder}; ${afterAnswer(deps, exec.runId, handedTo)}`;
+  return `run ${exec.runId} call ${exec.key} (${handleOf(exec)}): answered ${what} by ${deps.responder}; ${afterAnswer(deps, exec.runId, handedTo)}`;
 }
 
 /** After a person talked to the agent in its own session: its new signal is the answer, if it reported anew. */

@@ -1,4 +1,5 @@
 import { buildAnswer, type AnswerInput } from '@shop/core/decisions/build-answer';
+import { handleOf } from '@shop/core/decisions/ask-handle';
 import { callDecisions } from '@shop/core/decisions/call-decisions';
 import { ConflictError, ShopError, UsageError } from '@shop/core/errors';
 import { stopRun } from '@shop/core/operations/stop-run';
@@ -51,7 +52,8 @@ export function useActions(deps: TuiDeps, status: Status, browser: Browser, hand
   const answerPrompt = (exec: Execution, verdict: Verdict) => {
     const needsWords = problem(() => buildAnswer(exec, { verdict, message: null })) !== null;
     const label = `${verdict === 'approved' ? 'Message' : 'Feedback'} (${needsWords ? 'required' : 'optional'})`;
-    const title = `${verdict === 'approved' ? 'Approve' : 'Reject'} run ${exec.runId} call ${exec.key} — ${askerName(exec)} asks: ${oneLine(exec.waitingFor)}`;
+    // The ask's handle: the answer goes to this ask (the one on screen), never to a newer one.
+    const title = `${verdict === 'approved' ? 'Approve' : 'Reject'} ask ${handleOf(exec)} — ${askerName(exec)} asks: ${oneLine(exec.waitingFor)}`;
     ask(title, label, (text) => buildAnswer(exec, { verdict, message: text }), (text) => answerCall(deps, exec, { verdict, message: text }));
   };
 
@@ -106,7 +108,7 @@ export function useActions(deps: TuiDeps, status: Status, browser: Browser, hand
     /** A form's answers, already checked: recorded, then the run resumes. */
     submit(exec: Execution, input: AnswerInput) {
       browser.setOverlay(null);
-      status.say(`answering run ${exec.runId} call ${exec.key}…`);
+      status.say(`answering ask ${handleOf(exec)}…`);
       void run(answerCall(deps, exec, input));
     },
   };

@@ -55,15 +55,15 @@ describe('approve, reject, stop, open the editor', () => {
     const t = renderTui(w, { rows: 12 });
     await t.ready();
     await t.press('R');
-    await t.until(() => expect(t.lines()[0]).toBe(`Reject run ${second} call 1 — reviewer asks: Ship it?`));
+    await t.until(() => expect(t.lines()[0]).toBe(`Reject ask ${second}.1 — reviewer asks: Ship it?`));
     expect(t.lines()[1]).toBe('Feedback (required): ▏');
     await t.press(KEYS.enter);
-    await t.until(() => expect(t.lines()[2]).toBe(`✗ rejecting sends reviewer back to work: say what to change, e.g. shop reject ${second} "…"`));
+    await t.until(() => expect(t.lines()[2]).toBe(`✗ rejecting sends reviewer back to work: say what to change, e.g. shop reject ${second}.1 "…"`));
     expect(await w.store.listAnswers(second)).toEqual([]);
     await t.press(KEYS.esc, 'j', 'A');
-    await t.until(() => expect(t.lines()[0]).toBe(`Approve run ${first} call 1 — reviewer asks: Ship it?`));
+    await t.until(() => expect(t.lines()[0]).toBe(`Approve ask ${first}.1 — reviewer asks: Ship it?`));
     await t.press(...'lgtm', KEYS.enter);
-    await t.until(() => expect(status(t.lines())).toBe(`run ${first} call 1: answered approved by ann; run ${first} resumes in the background (log: .shop/runs/${first}/tui-resume.log)`));
+    await t.until(() => expect(status(t.lines())).toBe(`run ${first} call 1 (${first}.1): answered approved by ann; run ${first} resumes in the background (log: .shop/runs/${first}/tui-resume.log)`));
     expect(await w.store.listAnswers(first)).toMatchObject([{ verdict: 'approved', message: 'lgtm', channel: 'tui', responder: 'ann' }]);
     expect(t.resumed).toEqual([first]);
   });
@@ -75,11 +75,11 @@ describe('approve, reject, stop, open the editor', () => {
     await t.ready();
     // What follows A goes to the prompt A opened.
     t.stdin.write('jjAfine');
-    await t.until(() => expect(t.lines()[0]).toBe(`Approve run ${a} call 1 — reviewer asks: Ship it?`));
+    await t.until(() => expect(t.lines()[0]).toBe(`Approve ask ${a}.1 — reviewer asks: Ship it?`));
     await t.until(() => expect(t.lines()[1]).toBe('Message (optional): fine▏'));
     // In a text field text that comes at once is one edit; an Enter with it still sends.
     t.stdin.write(' by me!\x7f\r');
-    await t.until(() => expect(status(t.lines())).toMatch(new RegExp(`^run ${a} call 1: answered approved by ann`)));
+    await t.until(() => expect(status(t.lines())).toMatch(new RegExp(`^run ${a} call 1 \\(${a}\\.1\\): answered approved by ann`)));
     expect(await w.store.listAnswers(a)).toMatchObject([{ verdict: 'approved', message: 'fine by me' }]);
     expect([await w.store.listAnswers(b), await w.store.listAnswers(c)]).toEqual([[], []]);
   });
@@ -91,7 +91,7 @@ describe('approve, reject, stop, open the editor', () => {
     await t.ready();
     // Three reads before anything renders (a busy machine, a fast typist).
     for (const k of ['j', 'j', 'A']) t.stdin.write(k);
-    await t.until(() => expect(t.lines()[0]).toBe(`Approve run ${a} call 1 — reviewer asks: Ship it?`));
+    await t.until(() => expect(t.lines()[0]).toBe(`Approve ask ${a}.1 — reviewer asks: Ship it?`));
   });
 
   it('leaves the answer to a live owner that holds the run, and says so', async () => {
@@ -101,7 +101,7 @@ describe('approve, reject, stop, open the editor', () => {
     const t = renderTui(w);
     await t.ready();
     await t.press('A', ...'postgres', KEYS.enter);
-    await t.until(() => expect(status(t.lines())).toBe(`run ${id} call 1: answered approved by ann; process 4242 drives run ${id} and picks the answer up`));
+    await t.until(() => expect(status(t.lines())).toBe(`run ${id} call 1 (${id}.1): answered approved by ann; process 4242 drives run ${id} and picks the answer up`));
     expect(t.resumed).toEqual([]);
   });
 

@@ -1,0 +1,62 @@
+import { handleOf, parseAskRef, parseCallRef } from '@shop/core/decisions/ask-handle';
+import { UsageError } from '@shop/core/errors';
+import { onlyAsk, pickAsk } from '@shop/core/operations/pick-ask';
+import { loadRunView } from '@shop/core/operations/run-view';
+import { quoted } from '@shop/core/text';
+import type { Execution } from '@shop/core/types';
+import { flag, str } from './args.js';
+import { Asker } from './asker.js';
+import type { Context } from './context.js';
+import { firstLine } from './output.js';
+import type { Parsed } from './registry.js';
+
+/**
+ * The ask an answering command answers. A handle (`33.4`, `33.4.2`, or `33 --call 4`) names
+ * exactly one ask: answered already, it is a conflict (exit 6), never the call's newer ask.
+ * A bare run id means its one open ask (`bare`: the command confirms it on a terminal, and
+ * says which it answered off one).
+ */
+export async function pickTarget(ctx: Context, args: Parsed, usage: string): Promise<{ exec: Execution; bare: boolean }> {
+  const raw = args.positionals[0];
+  if (raw === undefined) throw new UsageError(`missing run id or ask handle; usage: ${usage}`);
+  const ref = parseAskRef(raw);
+  if (!ref) throw new UsageError(`${quoted(raw)} is not a run id or an ask handle (a run id such as 33, or a handle such as 33.4 as shop inbox shows it)`);
+  const call = str(args, 'call');
+  if (call !== undefined && ref.key !== null) throw new UsageError(`${quoted(raw)} is a handle and already names the call: drop --call`);
+  const callRef = call === undefined ? null : parseCallRef(call);
+  if (call !== undefined && !callRef) throw new UsageError(`--call ${quoted(call)} is not a call key (such as 4, 4/1/2, or 4.2 for the call's second ask; see shop inbox)`);
+  const key = ref.key ?? callRef?.key ?? null;
+  const ask = ref.ask ?? callRef?.ask ?? 1;
+  const store = await ctx.store();
+  const view = await loadRunView(store, ref.runId, { last: 0 });
+  if (key !== null) return { exec: await pickAsk(store, view, { key, ask }), bare: false };
+  return { exec: await onlyAsk(store, view, usage.split(' ')[1]), bare: true };
+}
+
+/** "33.5 — deployer asks (approval): Deploy to prod?" */
+export function askLine(exec: Execution): string {
+  const who = exec.kind === 'pause' ? 'the workflow asks' : `${exec.agent} asks`;
+  return `${handleOf(exec)} — ${who} (${exec.awaiting ?? 'input'}): ${firstLine(exec.waitingFor ?? '')}`;
+}
+
+/**
+ * A bare run id: on a terminal (stdin and stdout), show the question and ask before answering
+ * (--yes skips it); "no" records nothing. Off a terminal (a script) it goes on: 'unseen', so
+ * the answer's line says which ask it was.
+ */
+export async function confirmBare(ctx: Context, args: Parsed, exec: Execution, command: string): Promise<'confirmed' | 'unseen' | 'declined'> {
+  const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
+  if (!terminal || flag(args, 'yes')) return 'unseen';
+  ctx.out(`run ${exec.runId} waits on ${askLine(exec)}`);
+  const asker = new Asker(`answer by its handle instead: shop ${command} ${handleOf(exec)}`, ctx.prompts);
+  try {
+    if (await asker.yesNo(`${command} ${handleOf(exec)}?`)) return 'confirmed';
+  } finally {
+    asker.close();
+  }
+  ctx.out(`nothing recorded; ${handleOf(exec)} still waits`);
+  return 'declined';
+}
+
+/** After an answer given by bare run id that nobody confirmed: which ask it was. */
+export const unseenNote = (exec: Execution) => `  (run ${exec.runId}'s one open ask: ${askLine(exec)})`;

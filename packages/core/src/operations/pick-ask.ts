@@ -1,0 +1,52 @@
+import { askHandle, handleOf } from '../decisions/ask-handle.js';
+import { ConflictError, NotFoundError, UsageError } from '../errors.js';
+import { alreadyAnswered, alreadyAnsweredEvent } from '../store/sqlite-store.js';
+import type { Store } from '../store/store.js';
+import type { Execution } from '../types.js';
+import type { RunView } from './run-view.js';
+
+/** "open now: 33.5 (deployer asks: Deploy to prod?)", or that nothing is open and the run's state. */
+export function openNow(view: RunView): string {
+  const { run, waitingAll } = view;
+  if (!waitingAll.length) return `nothing is open now (run ${run.id} is ${run.status}${run.reason ? `: ${run.reason}` : ''})`;
+  return `open now: ${waitingAll.map((e) => `${handleOf(e)} (${askerLabel(e)}: ${e.waitingFor ?? ''})`).join('; ')}`;
+}
+
+const askerLabel = (e: Execution) => (e.kind === 'pause' ? 'the workflow asks' : `${e.agent} asks`);
+
+/**
+ * The waiting call an answer by handle goes to: exactly the ask the handle names. An ask
+ * answered already (first answer wins) or closed otherwise is a conflict naming who answered
+ * it, when, and what is open now; it never moves on to a newer ask of the same call.
+ */
+export async function pickAsk(store: Store, view: RunView, ref: { key: string; ask: number }): Promise<Execution> {
+  const { run, waitingAll } = view;
+  const handle = askHandle(run.id, ref.key, ref.ask);
+  const open = waitingAll.find((e) => e.key === ref.key);
+  if (open && Math.max(1, open.ask) === ref.ask) return open;
+  const answer = await store.getAnswer(run.id, ref.key, ref.ask);
+  if (answer) throw new ConflictError(`${alreadyAnswered(answer)}; ${openNow(view)}`);
+  // Answered in the agent's own session (shop continue): on the trail only.
+  const session = (await store.listEvents(run.id)).find((e) => e.type === 'human_answered' && e.key === ref.key && Number(e.data?.ask ?? 1) === ref.ask);
+  if (session) throw new ConflictError(`${alreadyAnsweredEvent(session)}; ${openNow(view)}`);
+  const exec = open ?? (await store.getExecution(run.id, ref.key));
+  if (!exec || exec.kind === 'sh' || exec.ask < ref.ask) {
+    const asked = exec ? `call ${ref.key} has asked ${exec.ask} ${exec.ask === 1 ? 'time' : 'times'}` : `run ${run.id} has no call ${ref.key}`;
+    throw new NotFoundError(`no ask ${handle}: ${asked}; ${openNow(view)}`);
+  }
+  throw new ConflictError(`${handle} is no longer open (call ${ref.key} is ${exec.status === 'waiting_human' ? 'waiting again' : exec.status}, closed without a person's answer); ${openNow(view)}`);
+}
+
+/** A bare run id: its one open ask; several open are listed by handle (exit 2), none is a conflict naming the last answer. */
+export async function onlyAsk(store: Store, view: RunView, command: string): Promise<Execution> {
+  const { run, waitingAll } = view;
+  if (!waitingAll.length) {
+    const last = (await store.listEvents(run.id)).filter((e) => e.type === 'human_answered').at(-1);
+    const state = `it is ${run.status}${run.reason ? `: ${run.reason}` : ''}`;
+    throw new ConflictError(last ? `${alreadyAnsweredEvent(last)}; ${state}` : `run ${run.id} is not waiting for a person (${state})`);
+  }
+  if (waitingAll.length > 1) {
+    throw new UsageError(`run ${run.id} waits on several asks; ${openNow(view)}; answer one by its handle, e.g. shop ${command} ${handleOf(waitingAll[0])}`);
+  }
+  return waitingAll[0];
+}
