@@ -4,6 +4,7 @@ import type { Notice, Notifier } from '@shop/core/engine/ports';
 import type { Execution } from '@shop/core/types';
 import type { LiveBoard } from './live-board.js';
 import { answerHint } from '@shop/core/decisions/answer-hint';
+import { printable } from './style.js';
 
 export { answerHint };
 
@@ -83,4 +84,4 @@ export function firstLine(text: string): string {
   return line.length > 100 ? `${line.slice(0, 97)}…` : line;
 }
 
-export const errLine = (line: string) => process.stderr.write(`${line}\n`);
+export const errLine = (line: string) => process.stderr.write(`${printable(line)}\n`);
