@@ -36,6 +36,8 @@ export const WorkflowConfigSchema = z.strictObject({
   notify_on_waiting: Targets.optional(),
   auto_approve: z.preprocess(list, z.array(AutoApproveRuleSchema)).optional(),
   budget_usd: z.number().positive().optional(),
+  /** Keep a --worktree run's worktree when the run ends (by default it is removed when clean). */
+  keep_worktree: z.boolean().optional(),
 }).superRefine((c, ctx) => {
   if (c.escalate_after !== undefined && !c.escalate_to?.length) ctx.addIssue({ code: 'custom', path: ['escalate_to'], message: 'escalate_after needs escalate_to (who is told)' });
 });
