@@ -1,4 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -70,5 +72,22 @@ describe('README examples', () => {
     const fake = codeBlocks('Here is `workflows/nope.lua`:\n\n```lua\nx\n```\n\nSee `workflows/feature.lua`.\n```lua\ny\n```\n');
     expect(fake.map(claimed)).toEqual([null, null]);
     expect(claimed(codeBlocks('`workflows/feature.lua` (created by shop init):\n```lua\nz\n```\n')[0])).toBe('workflows/feature.lua');
+  });
+
+  it("the fixture example of 'Testing a workflow' passes as printed: shop test feature --fixture <it>", () => {
+    const section = readFileSync(join(root, 'README.md'), 'utf8').split('## Testing a workflow')[1];
+    const fixture = codeBlocks(section).find((b) => b.intro.includes('The fixture is'));
+    expect(fixture, 'the fixture example').toBeDefined();
+    const dir = mkdtempSync(join(tmpdir(), 'shop-readme-'));
+    try {
+      const file = join(dir, 'example.json');
+      writeFileSync(file, fixture!.code);
+      const r = spawnSync(process.execPath, [join(root, 'packages', 'cli', 'bin', 'shop'), 'test', 'feature', '--fixture', file], { cwd: root, encoding: 'utf8' });
+      expect(r.stderr).toBe('');
+      expect(r.stdout.trim().split('\n').at(-1)).toBe('✓ pass');
+      expect(r.status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
