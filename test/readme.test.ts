@@ -90,4 +90,15 @@ describe('README examples', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('links only to files inside the repository, and docs/architecture.md names only files that exist', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    expect(readme).not.toMatch(/\]\(\.\.\/|`\.\.\/shared/);
+    for (const [, target] of readme.matchAll(/\]\(([^)#\s]+)\)/g)) if (!/^https?:/.test(target)) expect(existsSync(join(root, target)), target).toBe(true);
+    const doc = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
+    const bases = ['', 'packages/core/src', 'packages/cli/src', 'packages/tui/src', 'packages'];
+    const named = [...doc.matchAll(/`([\w./-]+\.(?:ts|tsx|sql|lua))`/g)].map((m) => m[1].replace(/^(cli|tui)\/src\//, 'packages/$1/src/'));
+    expect(named.length).toBeGreaterThan(30);
+    for (const file of named) expect(bases.some((b) => existsSync(join(root, b, file))), `docs/architecture.md names ${file}`).toBe(true);
+  });
 });

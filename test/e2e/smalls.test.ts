@@ -1,10 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, truncateSync } from 'node:fs';
 import { createServer as httpServer, type IncomingHttpHeaders } from 'node:http';
 import { createServer as tcpServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lines, makeProject, runId, trail, until, type Project } from './harness.js';
+import { lines, makeProject, runId, shopBin, trail, until, type Project } from './harness.js';
 
 const servers: Server[] = [];
 afterEach(() => {
@@ -86,5 +87,18 @@ describe('notifiers', () => {
     const r = await p.shopAsync(['run', 'n']);
     expect(r.code).toBe(3);
     expect(lines(p.read('notices.txt'))).toEqual([`run ${runId(r)} asks: Ship?`]);
+  });
+});
+
+describe('a store on a full disk', () => {
+  it('names the store and says the disk is full (a file size limit stands in for a full disk: writes fail as they would)', () => {
+    const p = makeProject();
+    p.write('workflows/big.lua', 'function workflow(p)\n  for i = 1, 400 do log(string.rep("x", 4000)) end\n  return "ok"\nend\n');
+    // SIGXFSZ ignored, so a write past the limit fails (EFBIG) instead of killing the process.
+    const r = spawnSync('bash', ['-c', `trap '' XFSZ; ulimit -f 400; exec "${process.execPath}" "${shopBin}" run big`], { cwd: p.dir, env: p.env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    expect(r.status).toBe(1);
+    expect(lines(r.stderr)).toEqual([
+      `shop: cannot write the store ${join(p.dir, '.shop', 'shop.db')}: the disk is full or failing (SQLITE_IOERR_WRITE); free some space, check the disk, and try again`,
+    ]);
   });
 });
