@@ -57,4 +57,21 @@ describe('agent and workflow text on a terminal', () => {
     outputs.log2 = log.stdout + log.stderr;
     for (const [name, text] of Object.entries(outputs)) expect(text, `${name} printed a raw control character`).not.toMatch(RAW);
   });
+
+  it('shop continue at a structured pause shows its decisions and the prompt with the default escaped', () => {
+    const p = makeProject();
+    p.write('workflows/pick.lua', `function workflow(prompt)
+  local r = pause{ message = "\\27]0;title\\7Pick", decisions = {
+    { id = "env", type = "text", prompt = "Where\\27[2J?", default = "\\27[31mstaging" } } }
+  return r.answers.env
+end
+`);
+    const run = p.shop(['run', 'pick']);
+    expect(run.code).toBe(3);
+    const r = p.shop(['continue', String(runId(run))], { input: '\ny\n\n' });
+    expect(r.stdout).toContain('env: Where\\x1b[2J?');
+    expect(r.stdout).toContain('[\\x1b[31mstaging]');
+    expect(r.stdout + r.stderr).not.toMatch(RAW);
+    expect(r.code).toBe(0);
+  });
 });
