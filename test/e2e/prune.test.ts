@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PruneJsonSchema } from '../../packages/cli/src/json-shapes.js';
 import { lines, makeProject, runId, until, type Project } from './harness.js';
 
 const branches = (p: Project) => git(p, ['branch', '--list', '--format=%(refname:short)', 'shop/*']);
@@ -54,7 +55,7 @@ describe('shop prune', () => {
 
     const json = p.shop(['prune', '--status', 'completed,failed', '--json']);
     expect(json.code).toBe(0);
-    const pruned = JSON.parse(json.stdout) as { id: number; outcome: string; worktree: string | null; branch: string | null; problems: string[] }[];
+    const pruned = PruneJsonSchema.parse(JSON.parse(json.stdout));
     expect(pruned.map((r) => [r.id, r.outcome, r.worktree, r.branch, r.problems])).toEqual([
       [completed, 'deleted', null, null, []],
       [failed, 'deleted', tree, `shop/run-${failed}`, []],

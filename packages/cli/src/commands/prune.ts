@@ -6,6 +6,7 @@ import { endedStatuses, type RunStatus } from '@shop/core/types';
 import { flag, str } from '../args.js';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
+import type { PruneJson } from '../json-shapes.js';
 import type { Parsed } from '../registry.js';
 import { ago } from '../table.js';
 
@@ -52,9 +53,9 @@ function prunedLine(r: PrunedRun): string {
   return `run ${r.id} (${r.spec}, ${r.status} ${ago(r.endedAt)} ago): ${verb}${extra ? ` with its ${extra}` : ''}${problems}`;
 }
 
-function prunedJson(r: PrunedRun) {
+function prunedJson(r: PrunedRun): PruneJson[number] {
   return {
-    id: r.id, spec: r.spec, status: r.status, ended_at: new Date(r.endedAt).toISOString(), outcome: r.outcome,
+    id: r.id, spec: r.spec, status: r.status as PruneJson[number]['status'], ended_at: new Date(r.endedAt).toISOString(), outcome: r.outcome,
     worktree: r.worktree, branch: r.branch, problems: r.problems,
   };
 }
