@@ -24,7 +24,13 @@ export function prepareStoreFile(file: string): void {
         file, 'SHOP_STORE_LOST',
       );
     }
-    if (size < 0) closeSync(openSync(file, 'a', 0o600));
+    if (size < 0) {
+      try {
+        closeSync(openSync(file, 'a', 0o600));
+      } catch {
+        /* no folder, no permission: SQLite meets the same and says it naming the file */
+      }
+    }
   }
   for (const f of companions(file)) {
     try {
