@@ -1,4 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -70,5 +72,33 @@ describe('README examples', () => {
     const fake = codeBlocks('Here is `workflows/nope.lua`:\n\n```lua\nx\n```\n\nSee `workflows/feature.lua`.\n```lua\ny\n```\n');
     expect(fake.map(claimed)).toEqual([null, null]);
     expect(claimed(codeBlocks('`workflows/feature.lua` (created by shop init):\n```lua\nz\n```\n')[0])).toBe('workflows/feature.lua');
+  });
+
+  it("the fixture example of 'Testing a workflow' passes as printed: shop test feature --fixture <it>", () => {
+    const section = readFileSync(join(root, 'README.md'), 'utf8').split('## Testing a workflow')[1];
+    const fixture = codeBlocks(section).find((b) => b.intro.includes('The fixture is'));
+    expect(fixture, 'the fixture example').toBeDefined();
+    const dir = mkdtempSync(join(tmpdir(), 'shop-readme-'));
+    try {
+      const file = join(dir, 'example.json');
+      writeFileSync(file, fixture!.code);
+      const r = spawnSync(process.execPath, [join(root, 'packages', 'cli', 'bin', 'shop'), 'test', 'feature', '--fixture', file], { cwd: root, encoding: 'utf8' });
+      expect(r.stderr).toBe('');
+      expect(r.stdout.trim().split('\n').at(-1)).toBe('✓ pass');
+      expect(r.status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('links only to files inside the repository, and docs/architecture.md names only files that exist', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    expect(readme).not.toMatch(/\]\(\.\.\/|`\.\.\/shared/);
+    for (const [, target] of readme.matchAll(/\]\(([^)#\s]+)\)/g)) if (!/^https?:/.test(target)) expect(existsSync(join(root, target)), target).toBe(true);
+    const doc = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
+    const bases = ['', 'packages/core/src', 'packages/cli/src', 'packages/tui/src', 'packages'];
+    const named = [...doc.matchAll(/`([\w./-]+\.(?:ts|tsx|sql|lua))`/g)].map((m) => m[1].replace(/^(cli|tui)\/src\//, 'packages/$1/src/'));
+    expect(named.length).toBeGreaterThan(30);
+    for (const file of named) expect(bases.some((b) => existsSync(join(root, b, file))), `docs/architecture.md names ${file}`).toBe(true);
   });
 });

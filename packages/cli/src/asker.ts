@@ -1,5 +1,6 @@
 import { createInterface, type Interface } from 'node:readline';
 import { UsageError } from '@shop/core/errors';
+import { printable } from './style.js';
 
 /**
  * Questions at the terminal (or from piped input). One line iterator, made before any
@@ -16,7 +17,8 @@ export class Asker {
   }
 
   async ask(question: string): Promise<string> {
-    this.rl.setPrompt(question);
+    // A prompt may quote the workflow (a default, an option): inert like every other line.
+    this.rl.setPrompt(printable(question));
     this.rl.prompt();
     const next = await this.lines.next();
     if (next.done) throw new UsageError(`no answer given (input closed); ${this.ifClosed}`);

@@ -39,7 +39,7 @@ export class Context {
     if (!this.store_) {
       const { mkdirSync } = await import('node:fs');
       try {
-        mkdirSync(this.project.home, { recursive: true });
+        mkdirSync(this.project.home, { recursive: true, mode: 0o700 });
       } catch (e) {
         throw storeError(e, this.project.dbFile, true) ?? e;
       }

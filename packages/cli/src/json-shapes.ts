@@ -194,7 +194,23 @@ export const ReplayJsonSchema = z.array(z.object({
   non_determinism: z.object({ key: z.string(), recorded: z.string(), now: z.string() }).nullable(),
 }));
 
+/** shop prune --json: one entry per ended run deleted (or that would be, with --dry-run), oldest first. */
+export const PruneJsonSchema = z.array(z.object({
+  id: z.number(),
+  spec: z.string(),
+  status: z.enum(['completed', 'stuck', 'failed']),
+  ended_at: z.string(),
+  /** deleted; would_delete (--dry-run); skipped: a driver took the run again meanwhile. */
+  outcome: z.enum(['deleted', 'would_delete', 'skipped']),
+  /** The run's worktree and branch, removed with it. */
+  worktree: z.string().nullable(),
+  branch: z.string().nullable(),
+  /** What could not be removed (a file, a branch); the run's rows are gone all the same. */
+  problems: z.array(z.string()),
+}));
+
 export type ExecutionJson = z.infer<typeof ExecutionJsonSchema>;
+export type PruneJson = z.infer<typeof PruneJsonSchema>;
 export type TestJson = z.infer<typeof TestJsonSchema>;
 export type TestRunsJson = z.infer<typeof TestRunsJsonSchema>;
 export type ReplayJson = z.infer<typeof ReplayJsonSchema>;

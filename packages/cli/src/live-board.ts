@@ -1,3 +1,5 @@
+import { printable } from './style.js';
+
 /** Spinner frames for agents at work. */
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -29,7 +31,7 @@ export class LiveBoard {
   /** A line above the live block. */
   line(text: string): void {
     this.clear();
-    this.stream.write(`${text}\n`);
+    this.stream.write(`${printable(text)}\n`);
     this.draw();
   }
 
@@ -76,7 +78,8 @@ export class LiveBoard {
     const width = this.stream.columns || 80;
     const spin = FRAMES[this.frame++ % FRAMES.length];
     const rows = [...this.live].map(([key, l]) => {
-      const text = `  ${spin} [${key}] ${l.agent} ${elapsed(this.now() - l.since)}  ${l.activity}`;
+      // One line each, whatever the activity holds: a line feed in it would break the redraw.
+      const text = printable(`  ${spin} [${key}] ${l.agent} ${elapsed(this.now() - l.since)}  ${l.activity}`.replace(/\n/g, ' '));
       return text.length > width - 1 ? `${text.slice(0, width - 2)}…` : text;
     });
     this.stream.write(`${rows.join('\n')}\n`);

@@ -7,6 +7,7 @@ import { commandHelp, globalHelp } from './help.js';
 import { parseCommand } from './parse-command.js';
 import { commands, type CommandSpec } from './registry.js';
 import { suggest } from './suggest.js';
+import { printable } from './style.js';
 
 /** Maps any error to one line on stderr and its exit code; stack traces only with SHOP_DEBUG=1. */
 function report(e: unknown, storeFile: string): number {
@@ -15,11 +16,11 @@ function report(e: unknown, storeFile: string): number {
   const known = e instanceof ShopError ? e : storeError(e, storeFile);
   if (known) {
     const stack = debug ? ((e as Error).stack ?? known.stack) : undefined;
-    process.stderr.write(`shop: ${known.message}\n${stack ? `${stack}\n` : ''}`);
+    process.stderr.write(printable(`shop: ${known.message}\n${stack ? `${stack}\n` : ''}`));
     return known.exitCode;
   }
   const err = e as Error;
-  process.stderr.write(debug ? `${err?.stack ?? err}\n` : `shop: internal error: ${err?.message ?? err} (set SHOP_DEBUG=1 for details)\n`);
+  process.stderr.write(printable(debug ? `${err?.stack ?? err}\n` : `shop: internal error: ${err?.message ?? err} (set SHOP_DEBUG=1 for details)\n`));
   return ExitCode.failed;
 }
 
@@ -79,7 +80,7 @@ export async function main(argv: string[]): Promise<void> {
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code !== 'EPIPE') throw e;
   });
-  const ctx = new Context(process.cwd(), process.env, (line) => process.stdout.write(`${line}\n`));
+  const ctx = new Context(process.cwd(), process.env, (line) => process.stdout.write(`${printable(line)}\n`));
   try {
     code = await dispatch(name, rest, ctx);
   } catch (e) {

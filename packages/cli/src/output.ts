@@ -4,6 +4,7 @@ import type { Notice, Notifier } from '@shop/core/engine/ports';
 import type { Execution } from '@shop/core/types';
 import type { LiveBoard } from './live-board.js';
 import { answerSuggestions, suggestionCommand } from '@shop/core/decisions/answer-hint';
+import { printable } from './style.js';
 
 /**
  * How to answer a waiting ask, one line per suggestion, each command naming the ask by handle:
@@ -97,7 +98,7 @@ export function firstLine(text: string): string {
   return line.length > 100 ? `${line.slice(0, 97)}…` : line;
 }
 
-export const errLine = (line: string) => process.stderr.write(`${line}\n`);
+export const errLine = (line: string) => process.stderr.write(`${printable(line)}\n`);
 
 /**
  * An AGENT column's name for a call: a pause() is recorded as the built-in agent _checkpoint

@@ -129,6 +129,22 @@ that. With no live driver, the run is ended here.`,
     options: { reason: { type: 'string', value: 'R', description: 'why (recorded; default "stopped by NAME")' }, by: { type: 'string', value: 'NAME', description: 'who stops it (default: SHOP_USER, git user.name, the OS user)' }, ...acted },
     load: () => import('./commands/stop.js'),
   },
+  prune: {
+    usage: 'shop prune [--older-than D] [--status S] [--dry-run] [--json]',
+    summary: 'delete ended runs with their logs, signal files, worktrees and branches',
+    details: `Deletes runs that ended (completed, stuck, failed) — never one still running or waiting, never one a
+live process holds: its rows in the store (one transaction per run), .shop/runs/<id>/, its signal
+files, its worktree (.shop/worktrees/run-<id>, whatever it holds) and its branch shop/run-<id>.
+Prints one line per run and a summary. Run ids are never reused. Exit 0 (also when nothing matched).`,
+    group: 'runs', maxArgs: 0,
+    options: {
+      'older-than': { type: 'string', value: 'D', description: 'only runs that ended more than D ago: 30d, 12h, 90m, 45s, 2w (default: every ended run)' },
+      status: { type: 'string', value: 'S', description: 'only runs that ended so: completed, stuck or failed (comma-separated for several; default all three)' },
+      'dry-run': { type: 'boolean', description: 'list what would be deleted, delete nothing' },
+      ...json('the runs deleted (or that would be, with --dry-run)'),
+    },
+    load: () => import('./commands/prune.js'),
+  },
   inbox: {
     usage: 'shop inbox [--json]',
     summary: 'every pending ask across runs: what it awaits, the question, how long, how to answer',

@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import { inert } from '@shop/core/text';
+
 /**
  * How human output looks where it goes. On a terminal: colour, and tables cut to the
  * window's width. On a pipe or a file: plain bytes and whole lines, for scripts.
@@ -21,7 +24,24 @@ export function outputStyle(stream: { isTTY?: boolean; columns?: number }, env: 
 const SGR = { green: 32, yellow: 33, red: 31, magenta: 35, cyan: 36, dim: 2 } as const;
 export type Colour = keyof typeof SGR;
 
-export const paint = (on: boolean, colour: Colour | undefined, text: string) => (on && colour ? `\x1b[${SGR[colour]}m${text}\x1b[0m` : text);
+/**
+ * Shop's own colour codes carry this mark in place of ESC until the line is printed: every
+ * line goes through printable(), which escapes each control character in it (an agent's text
+ * included) and only then turns the marks into ESC. It is random per process and never shown,
+ * so text from outside cannot forge one.
+ */
+const ESC_MARK = `\u{F8FF}${randomBytes(8).toString('hex')}\u{F8FF}`;
+
+export const paint = (on: boolean, colour: Colour | undefined, text: string) => (on && colour ? `${ESC_MARK}[${SGR[colour]}m${text}${ESC_MARK}[0m` : text);
+
+/**
+ * A line (or block of lines) as it may reach a terminal: control characters and escape
+ * sequences from agents, workflows and people shown escaped, Shop's own colours kept. Every
+ * write to stdout and stderr goes through it.
+ */
+export function printable(text: string): string {
+  return inert(text).split(ESC_MARK).join('\x1b');
+}
 
 const STATUS_COLOURS: Record<string, Colour> = {
   completed: 'green', waiting_human: 'yellow', failed: 'red', stuck: 'magenta', interrupted: 'red', running: 'cyan',

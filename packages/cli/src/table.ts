@@ -1,3 +1,5 @@
+import { inert } from '@shop/core/text';
+
 export interface TableOptions {
   /** Fit the lines into this many columns (a terminal's width); undefined: whole lines. */
   width?: number;
@@ -14,7 +16,9 @@ const MIN_COLUMN = 8;
  * Left-aligned columns, widths from the content. With a width, the `shrink` columns are cut
  * (ending in "…") until each line fits, never wrapped; the last column is not padded.
  */
-export function table(header: string[], rows: string[][], opts: TableOptions = {}): string[] {
+export function table(header: string[], given: string[][], opts: TableOptions = {}): string[] {
+  // Escaped before layout, so widths count what will be shown (an escape is 4 characters).
+  const rows = given.map((r) => r.map((c) => inert(c, false)));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   if (opts.width !== undefined) fit(widths, opts.width, opts.shrink ?? [header.length - 1]);
   const fmt = (r: string[], style?: TableOptions['style']) => {

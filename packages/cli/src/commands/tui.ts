@@ -32,9 +32,9 @@ export default async function tui(args: Parsed, ctx: Context): Promise<number> {
  */
 function resumeInBackground(ctx: Context, runId: number): { log: string } {
   const dir = join(ctx.project.runsDir, String(runId));
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const log = join(dir, 'tui-resume.log');
-  const fd = openSync(log, 'a');
+  const fd = openSync(log, 'a', 0o600);
   try {
     const child = spawn(process.execPath, [join(binDir, 'shop'), 'resume', String(runId)], {
       cwd: ctx.cwd, env: ctx.env, detached: true, stdio: ['ignore', fd, fd],

@@ -85,8 +85,9 @@ export class ClaudeRunner implements AgentRunner {
  * worker starts many agents, and execa's wrapping cost ~3 ms more per start (measured).
  */
 function startGroup(file: string, args: string[], inv: AgentInvocation) {
-  const out = openSync(inv.stdoutFile, 'w');
-  const err = openSync(inv.stderrFile, 'w');
+  // Private (0600): an agent's log holds the code and words it saw.
+  const out = openSync(inv.stdoutFile, 'w', 0o600);
+  const err = openSync(inv.stderrFile, 'w', 0o600);
   let child: ChildProcess;
   try {
     child = spawn(file, args, { cwd: inv.cwd, env: { ...process.env, ...inv.env }, detached: true, stdio: ['ignore', out, err] });

@@ -121,7 +121,7 @@ export class AgentStep {
     const { ports, run, token } = this.ctx;
     if (signal.aborted) throw new Aborted();
     const logDir = join(ports.paths.runsDir, String(run.id));
-    if (!this.logDirs.has(logDir)) mkdirSync(logDir, { recursive: true });
+    if (!this.logDirs.has(logDir)) mkdirSync(logDir, { recursive: true, mode: 0o700 });
     this.logDirs.add(logDir);
     const base = join(logDir, `${exec.key.replaceAll('/', '-')}.${agent.name}.${how.attempt}`);
     ports.notifier.notify({ type: 'agent_started', key: exec.key, agent: agent.name, sessionId: exec.sessionId!, resumed: how.resume });

@@ -71,7 +71,10 @@ export async function driveRun(ports: EnginePorts, runId: number, opts: DriveOpt
     if (run.status === 'failed') await ports.store.setRunStatus(own.token, runId, 'running', { type: 'retried', actor: 'shop', channel: 'engine' });
     for (;;) {
       const outcome = await scheduler.drive();
-      if (outcome.status !== 'waiting_human') return outcome;
+      if (outcome.status !== 'waiting_human') {
+        if (isFinal(outcome)) endWorkspace(ports, run, scheduler.settings.keep_worktree === true);
+        return outcome;
+      }
       if (opts.keep) {
         settled = true;
         return outcome;
@@ -92,6 +95,22 @@ export async function driveRun(ports: EnginePorts, runId: number, opts: DriveOpt
   } finally {
     await scheduler.close();
     if (!settled) await own.release(false);
+  }
+}
+
+/** Ended for good: a failed run may be retried (shop resume), so it keeps its worktree until pruned. */
+const isFinal = (o: DriveOutcome) => o.status === 'completed' || o.status === 'stuck';
+
+/**
+ * A --worktree run that ended gives its worktree back (its branch keeps the commits). Never
+ * fails the run: a worktree that cannot go stays, and shop prune removes it later.
+ */
+function endWorkspace(ports: EnginePorts, run: Run, keep: boolean): void {
+  if (!run.branch || !ports.endWorkspace) return;
+  try {
+    ports.endWorkspace(run, keep);
+  } catch {
+    /* left for shop prune */
   }
 }
 

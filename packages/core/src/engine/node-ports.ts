@@ -16,6 +16,7 @@ import { nodeRetryTiming } from './agent-retry.js';
 import { nodeClock } from './node-clock.js';
 import { notifierNotices } from './notices.js';
 import { nodeNoticeDeps } from '../notify/notice-deps.js';
+import { isRunWorktree, removeCleanWorktree } from '../project/worktree.js';
 
 /** A driver's lease; SHOP_LEASE_SECONDS changes it (slow or sleepy machines want longer). */
 export function leaseMs(env: NodeJS.ProcessEnv = process.env): number {
@@ -58,6 +59,9 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
     processAlive: sameProcess,
     processStart,
     killOrphan: killOrphanGroup,
+    endWorkspace: (run, keep) => {
+      if (!keep && isRunWorktree(project.worktreesDir, run.workspace)) removeCleanWorktree(project.root, run.workspace);
+    },
     leaseMs: leaseMs(),
     paths: { signalsDir: project.signalsDir, runsDir: project.runsDir, binDir: opts.binDir },
   };

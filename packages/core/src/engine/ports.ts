@@ -3,7 +3,7 @@ import type { AgentRunner } from '../agents/agent-runner.js';
 import type { ShRequest } from '../lua/requests.js';
 import type { SignalSource } from '../signals/signal-source.js';
 import type { Store } from '../store/store.js';
-import type { Execution } from '../types.js';
+import type { Execution, Run } from '../types.js';
 import type { Notices } from './notices.js';
 import type { RetryTiming } from './agent-retry.js';
 
@@ -69,6 +69,11 @@ export interface EnginePorts {
   processStart(pid: number): string | null;
   /** Kill an agent's process group left behind by a driver that is gone. */
   killOrphan(pid: number, pidStart: string | null): Promise<void>;
+  /**
+   * A --worktree run ended: its worktree is removed unless `keep` (config keep_worktree) or
+   * it holds uncommitted work. Absent in twins without a disk.
+   */
+  endWorkspace?(run: Run, keep: boolean): void;
   /** How long a driver's lease lasts without renewal. */
   leaseMs: number;
   paths: { signalsDir: string; runsDir: string; binDir: string | null };

@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import { AgentError, BudgetSpent, ExitCode, ShopError, type NonDeterminismError } from '../errors.js';
 import { LuaVm, VmFatal, type LuaThread, type Step } from '../lua/lua-vm.js';
 import type { HostRequest } from '../lua/requests.js';
+import type { WorkflowConfig } from '../lua/workflow-config.js';
 import type { SignalSource } from '../signals/signal-source.js';
 import type { ActiveStatus, RunEnd } from '../store/store.js';
 import { capText } from '../text.js';
@@ -83,6 +84,11 @@ export class Scheduler {
     if (!this.threads.vm) await this.start();
     while (!this.outcome) await this.step();
     return this.outcome;
+  }
+
+  /** What config{} set so far. */
+  get settings(): WorkflowConfig {
+    return this.host.settings;
   }
 
   async close(): Promise<void> {

@@ -38,6 +38,8 @@ export const WorkflowConfigSchema = z.strictObject({
   budget_usd: z.number().positive().optional(),
   /** Attempts after the first when an agent fails transiently (default 3); run(…, {retries}) overrides it per call. */
   retries: z.number().int().min(0).max(10).optional(),
+  /** Keep a --worktree run's worktree when the run ends (by default it is removed when clean). */
+  keep_worktree: z.boolean().optional(),
 }).superRefine((c, ctx) => {
   if (c.escalate_after !== undefined && !c.escalate_to?.length) ctx.addIssue({ code: 'custom', path: ['escalate_to'], message: 'escalate_after needs escalate_to (who is told)' });
 });

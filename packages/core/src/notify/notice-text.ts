@@ -1,9 +1,11 @@
-import { capText } from '../text.js';
+import { capText, inert } from '../text.js';
 import type { AskNotice } from './ask-notice.js';
 
 /**
  * The words of a notice, shared by the Slack, desktop and stderr forms so they say the same
- * thing. Questions come from agents and may be long or multi-line: they are capped to one line.
+ * thing. Questions come from agents and may be long or multi-line: they are capped to one line,
+ * and shown inert (control characters escaped). A command notifier's environment and a
+ * webhook's JSON carry the exact text: they are data for a program, not a screen.
  */
 
 /** The question is capped harder than QUOTE_CAP so the whole line stays near 300 characters. */
@@ -49,7 +51,7 @@ export function answerText(n: AskNotice): string | null {
 /** "Shop run 3 (feature) waits for you: <question> — answer: <command>" */
 export function slackText(n: AskNotice): string {
   const answer = answerText(n);
-  const line = `Shop run ${n.run} (${n.spec}) ${waitsPhrase(n)}: ${questionText(n)}${answer ? ` — answer: ${answer}` : ''}`;
+  const line = inert(`Shop run ${n.run} (${n.spec}) ${waitsPhrase(n)}: ${questionText(n)}${answer ? ` — answer: ${answer}` : ''}`, false);
   // Slack reads <…> as links and mentions and & as an entity: these three must be escaped.
   return line.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
@@ -57,15 +59,15 @@ export function slackText(n: AskNotice): string {
 /** "shop: run 3 (feature) waits for you: <question> — <command>", for stderr. */
 export function noteLine(n: AskNotice): string {
   const answer = answerText(n);
-  return `shop: run ${n.run} (${n.spec}) ${waitsPhrase(n)}: ${questionText(n)}${answer ? ` — ${answer}` : ''}`;
+  return inert(`shop: run ${n.run} (${n.spec}) ${waitsPhrase(n)}: ${questionText(n)}${answer ? ` — ${answer}` : ''}`, false);
 }
 
 /** Title and body of a desktop notification. */
 export function desktopText(n: AskNotice): { title: string; body: string } {
   const answer = answerText(n);
   return {
-    title: `Shop: run ${n.run} ${waitsPhrase(n)}`,
-    body: answer ? `${questionText(n)}\n${answer}` : questionText(n),
+    title: inert(`Shop: run ${n.run} ${waitsPhrase(n)}`, false),
+    body: inert(answer ? `${questionText(n)}\n${answer}` : questionText(n)),
   };
 }
 

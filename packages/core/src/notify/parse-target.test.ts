@@ -26,6 +26,12 @@ describe('parseTarget', () => {
     );
   });
 
+  it('splits a command as a shell splits words: quotes and backslashes, nothing expanded', () => {
+    expect(parseTarget(`command:sh -c 'echo "$SHOP_QUESTION" >> /tmp/q.txt'`)).toEqual({ kind: 'command', argv: ['sh', '-c', 'echo "$SHOP_QUESTION" >> /tmp/q.txt'] });
+    expect(parseTarget('command:notify "two words" a\\ b "q\\"uote" \'\'')).toEqual({ kind: 'command', argv: ['notify', 'two words', 'a b', 'q"uote', ''] });
+    expect(parseTarget(`command:sh -c 'echo hi`)).toBe(`notify: "command:sh -c 'echo hi" is not a notifier (command has an unclosed single quote: quote as in a shell, e.g. command:sh -c 'echo "$SHOP_QUESTION"')`);
+  });
+
   it('refuses a command without a program', () => {
     expect(parseTarget('command:')).toBe('notify: "command:" is not a notifier (command needs a program: command:<program> <args…>)');
     expect(parseTarget('command:   ')).toMatch(/command needs a program/);

@@ -1,5 +1,6 @@
 import { capText } from '../text.js';
 import type { NotifyTarget } from './ask-notice.js';
+import { splitArgv } from './split-argv.js';
 
 const ACCEPTED = 'use desktop, webhook:<url>, slack:<url>, command:<argv…>';
 
@@ -19,8 +20,9 @@ export function parseTarget(entry: string): NotifyTarget | string {
     case 'slack':
       return isUrl(rest, ['https:']) ? { kind, url: rest } : badEntry(text, 'slack needs an https URL: slack:https://hooks.slack.com/…');
     case 'command': {
-      // Split on whitespace, no shell: no quoting, globbing or $VARS to get wrong.
-      const argv = rest.split(/\s+/).filter((a) => a !== '');
+      // Split as a shell splits words (quotes, backslashes), run without one: no $VARS or globs.
+      const argv = splitArgv(rest);
+      if (!Array.isArray(argv)) return badEntry(text, `command ${argv.problem}: quote as in a shell, e.g. command:sh -c 'echo "$SHOP_QUESTION"'`);
       return argv.length > 0 ? { kind, argv } : badEntry(text, 'command needs a program: command:<program> <args…>');
     }
     default:

@@ -9,23 +9,29 @@ export { nodeNoticeDeps, NoticeCommandError, type NoticeDeps } from './notice-de
 
 /** Limits of one send; every field has a default. */
 export interface SendOptions {
-  /** Per HTTP attempt (webhook, slack). Default 5 s. */
+  /** Per HTTP attempt (webhook, slack). Default 3 s. */
   httpTimeoutMs?: number;
   /** HTTP attempts in all, first included. Default 3. */
   httpAttempts?: number;
   /** Waits before the 2nd, 3rd… attempt. Default 0.5 s, 1 s. */
   httpBackoffMs?: number[];
-  /** A command notifier. Default 10 s. */
+  /**
+   * Every attempt and wait of one HTTP notice together. Default 5 s: a webhook that accepts
+   * and never answers held `shop run`'s exit 17 s (3 × 5 s + waits); now at most this.
+   */
+  httpTotalMs?: number;
+  /** A command notifier. Default 5 s (the command that asked waits for it before exiting). */
   commandTimeoutMs?: number;
   /** notify-send. Default 5 s. */
   desktopTimeoutMs?: number;
 }
 
 export const SEND_DEFAULTS: Readonly<Required<SendOptions>> = {
-  httpTimeoutMs: 5_000,
+  httpTimeoutMs: 3_000,
   httpAttempts: 3,
   httpBackoffMs: [500, 1_000],
-  commandTimeoutMs: 10_000,
+  httpTotalMs: 5_000,
+  commandTimeoutMs: 5_000,
   desktopTimeoutMs: 5_000,
 };
 
@@ -51,7 +57,7 @@ async function deliver(target: NotifyTarget, notice: AskNotice, deps: NoticeDeps
     case 'webhook':
     case 'slack': {
       const body = target.kind === 'webhook' ? notice : { text: slackText(notice) };
-      const post = { timeoutMs: opts.httpTimeoutMs, attempts: opts.httpAttempts, backoffMs: opts.httpBackoffMs };
+      const post = { timeoutMs: opts.httpTimeoutMs, attempts: opts.httpAttempts, backoffMs: opts.httpBackoffMs, totalMs: opts.httpTotalMs };
       const out = await postJson(target.url, body, deps, post);
       return out.ok ? null : `${out.why} (${out.attempts} attempt${out.attempts === 1 ? '' : 's'})`;
     }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 /** Where a Shop project's files live. */
@@ -39,8 +39,20 @@ export function findProject(cwd: string, env: NodeJS.ProcessEnv = process.env): 
   };
 }
 
-/** Creates the .shop folders; the signals folder first, before anything watches it. */
+/**
+ * Creates the .shop folders; the signals folder first, before anything watches it. Private
+ * (0700): they hold the store, agents' logs and signals — prompts, answers, code. A .shop
+ * made readable by others before is made private too.
+ */
 export function ensureHome(p: Project): void {
-  mkdirSync(p.signalsDir, { recursive: true });
-  mkdirSync(p.runsDir, { recursive: true });
+  mkdirSync(p.signalsDir, { recursive: true, mode: PRIVATE_DIR });
+  mkdirSync(p.runsDir, { recursive: true, mode: PRIVATE_DIR });
+  try {
+    if (statSync(p.home).mode & 0o077) chmodSync(p.home, PRIVATE_DIR);
+  } catch {
+    /* not ours to change */
+  }
 }
+
+/** Folders Shop makes for itself: only their owner may look in. */
+export const PRIVATE_DIR = 0o700;

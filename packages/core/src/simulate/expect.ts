@@ -10,7 +10,7 @@ export function compareExpect(expected: Fixture['expect'], got: Simulation): str
     problems.push(`status: expected ${statuses.join(' or ')}, got ${got.status}${got.reason ? ` (${got.reason})` : ''}`);
   }
   if (expected.reason !== undefined && expected.reason !== got.reason) problems.push(`reason: expected ${JSON.stringify(expected.reason)}, got ${JSON.stringify(got.reason)}`);
-  if (expected.result !== undefined && !isDeepStrictEqual(expected.result, got.result)) problems.push(`result:\n${lineDiff(pretty(expected.result), pretty(got.result))}`);
+  if (expected.result !== undefined && !matchesPart(expected.result, got.result)) problems.push(`result:\n${lineDiff(pretty(expected.result), pretty(got.result))}`);
   if (expected.calls !== undefined && !isDeepStrictEqual(expected.calls, got.calls)) {
     const at = expected.calls.findIndex((c, i) => c !== got.calls[i]);
     const i = at < 0 ? expected.calls.length : at;
@@ -18,6 +18,20 @@ export function compareExpect(expected: Fixture['expect'], got: Simulation): str
       `  expected: ${expected.calls.join(', ')}\n  got:      ${got.calls.join(', ')}`);
   }
   return problems;
+}
+
+/**
+ * `expect.result` is a partial match: an object matches when every key it gives matches (the
+ * result may hold more); an array matches element by element, of the same length; anything
+ * else is equal. So `{ "shipped": true }` checks one field of a larger result.
+ */
+export function matchesPart(expected: unknown, got: unknown): boolean {
+  if (Array.isArray(expected)) return Array.isArray(got) && got.length === expected.length && expected.every((e, i) => matchesPart(e, got[i]));
+  if (expected !== null && typeof expected === 'object') {
+    if (got === null || typeof got !== 'object' || Array.isArray(got)) return false;
+    return Object.entries(expected).every(([k, v]) => Object.hasOwn(got, k) && matchesPart(v, (got as Record<string, unknown>)[k]));
+  }
+  return isDeepStrictEqual(expected, got);
 }
 
 const pretty = (v: unknown) => JSON.stringify(v ?? null, null, 2).split('\n');

@@ -7,7 +7,9 @@ import { migrate } from './migrate.js';
 import { SqliteReads } from './sqlite-reads.js';
 import { storeError } from './store-errors.js';
 import { roundUsd, toAnswer, toExecution, type Row } from './rows.js';
-import type { Activity, ActiveStatus, EventInput, NewExecution, NewRun, RunEnd, Store, TimerEffect, WaitingAsk } from './store.js';
+import { deleteRunRows } from './sqlite-delete-run.js';
+import { prepareStoreFile } from './store-file.js';
+import type { Activity, ActiveStatus, DeleteRunOutcome, EventInput, NewExecution, NewRun, RunEnd, Store, TimerEffect, WaitingAsk } from './store.js';
 
 export { SCHEMA_VERSION } from './migrate.js';
 
@@ -18,6 +20,7 @@ export { SCHEMA_VERSION } from './migrate.js';
 export function openSqliteStore(file: string, now: () => number = Date.now): Store {
   let db: Database.Database | undefined;
   try {
+    prepareStoreFile(file);
     db = new Database(file);
     // Before anything that may need a lock, so every statement waits for a busy store.
     db.pragma('busy_timeout = 5000');
@@ -202,6 +205,10 @@ class SqliteStore extends SqliteReads implements Store {
    * reads, then writes fails at once with "database is locked" when another process wrote
    * meanwhile — busy_timeout does not apply to that upgrade.
    */
+  async deleteRun(runId: number): Promise<DeleteRunOutcome> {
+    return this.tx(() => deleteRunRows(this.db, runId, this.now()));
+  }
+
   private tx<T>(fn: () => T): T {
     return this.inTx.immediate(fn) as T;
   }

@@ -29,8 +29,13 @@ export function storeError(e: unknown, file: string, opening = false): StoreErro
   if (code.startsWith('SQLITE_CANTOPEN')) {
     return say(`cannot open the store ${file} (check that its folder exists and is writable, or set SHOP_HOME)`);
   }
-  if (code === 'SQLITE_FULL' || code === 'ENOSPC') {
+  // SQLite meets a full disk under several names: no page left (FULL), the shared-memory
+  // index of the WAL that cannot grow (IOERR_SHMSIZE), a write that fails half-way (IOERR_WRITE).
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'SQLITE_IOERR_SHMSIZE') {
     return say(`the disk holding the store ${file} is full; free some space and try again`);
+  }
+  if (code === 'SQLITE_IOERR_WRITE' || code === 'SQLITE_IOERR_FSYNC' || code === 'SQLITE_IOERR_TRUNCATE') {
+    return say(`cannot write the store ${file}: the disk is full or failing (${code}); free some space, check the disk, and try again`);
   }
   if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
     return say(`${file} is not a Shop store (damaged, or another kind of file); restore it from a backup, or move it aside and run shop init`);

@@ -96,12 +96,19 @@ export interface Store {
   fireTimer(token: string, timer: Timer, effect: TimerEffect): Promise<boolean>;
   /** What the run's calls have cost so far (USD). */
   runCost(runId: number): Promise<number>;
+  /**
+   * shop prune: deletes an ended run and all its rows in one transaction — only when it has
+   * ended and no live driver holds it (says which, otherwise). Run ids are never reused.
+   */
+  deleteRun(runId: number): Promise<DeleteRunOutcome>;
   /** Every answer of a run, oldest first. */
   listAnswers(runId: number): Promise<Answer[]>;
   close(): void;
 }
 
 export type ActiveStatus = 'running' | 'waiting_human';
+
+export type DeleteRunOutcome = 'deleted' | 'missing' | 'not_ended' | 'owned';
 
 export interface NewRun {
   spec: string;

@@ -1,4 +1,5 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from './Text.js';
 import type { ReactNode } from 'react';
 
 /** One column of a table row: a fixed width (or the rest of the row), truncated with "…". */

@@ -1,4 +1,5 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from './Text.js';
 import type { StatusMessage } from '../hooks/use-status.js';
 import { useTheme } from '../theme.js';
 

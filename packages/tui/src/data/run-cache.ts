@@ -21,6 +21,8 @@ export class RunCache {
   private readonly gone = new Map<number, number>();
   /** Goes up whenever a run changed. */
   version = 0;
+  /** Whether the screen was given the first look yet. */
+  loadedOnce = false;
 
   constructor(private readonly ports: Pick<EnginePorts, 'store' | 'self' | 'processAlive' | 'clock'>) {}
 

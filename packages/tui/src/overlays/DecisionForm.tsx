@@ -1,7 +1,8 @@
 import type { AnswerInput } from '@shop/core/decisions/build-answer';
 import type { PauseSpec } from '@shop/core/decisions/decision-spec';
 import type { Execution } from '@shop/core/types';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text.js';
 import type { FormOverlay } from '../app/use-browser.js';
 import { Cell } from '../components/Cell.js';
 import { HintLine } from '../components/StatusLine.js';

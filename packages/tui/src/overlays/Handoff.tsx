@@ -1,4 +1,5 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text.js';
 import type { HandoffOverlay } from '../app/use-browser.js';
 import { useTheme } from '../theme.js';
 

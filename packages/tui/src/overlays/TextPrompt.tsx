@@ -1,4 +1,5 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text.js';
 import type { PromptOverlay } from '../app/use-browser.js';
 import { HintLine } from '../components/StatusLine.js';
 import { useSyncState } from '../hooks/use-sync-state.js';

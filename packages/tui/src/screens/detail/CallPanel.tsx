@@ -1,5 +1,6 @@
 import type { Execution } from '@shop/core/types';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../../components/Text.js';
 import { callName, callSummary } from '../../format/exec-tree.js';
 import { oneLine } from '../../format/time.js';
 import { useTheme } from '../../theme.js';

@@ -1,4 +1,5 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../../components/Text.js';
 import { Cell } from '../../components/Cell.js';
 import { callName, callSummary, type TreeRow } from '../../format/exec-tree.js';
 import { callTime } from '../../format/run-detail.js';

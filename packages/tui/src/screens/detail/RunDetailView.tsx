@@ -1,4 +1,5 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../../components/Text.js';
 import { eventLine, factsLine, reasonLine, statusText } from '../../format/run-detail.js';
 import { runLook } from '../../format/status.js';
 import { oneLine } from '../../format/time.js';

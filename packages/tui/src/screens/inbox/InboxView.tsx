@@ -1,4 +1,5 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../../components/Text.js';
 import { Cell } from '../../components/Cell.js';
 import { useTheme } from '../../theme.js';
 import type { AskRow, InboxState } from './use-inbox-state.js';

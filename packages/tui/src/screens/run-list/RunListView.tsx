@@ -1,4 +1,5 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../../components/Text.js';
 import { useTheme } from '../../theme.js';
 import { RunHeader, RunRow } from './RunRow.js';
 import type { RunListState } from './use-run-list-state.js';

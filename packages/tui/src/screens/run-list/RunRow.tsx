@@ -1,4 +1,5 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../../components/Text.js';
 import { runLook } from '../../format/status.js';
 import { useTheme } from '../../theme.js';
 import { Cell } from '../../components/Cell.js';
