@@ -57,7 +57,7 @@ describe('shop tui in a real terminal', () => {
       term.keys('j');
       await term.waitFor(new RegExp(`› ${a} +gate`));
       term.keys('A');
-      await term.waitFor(`Approve run ${a}`);
+      await term.waitFor(`Approve ask ${a}.1 — pause asks: Ship one?`);
       term.type('looks good');
       await term.waitFor(new RegExp(`${a} +gate +✓ completed`));
       expect(p.status(a)).toMatchObject({ status: 'completed', result: 'CONTINUE:looks good' });
