@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { makeSignalsDir } from '../signals/signals-dir.js';
 
 /** Where a Shop project's files live. */
 export interface Project {
@@ -41,6 +42,6 @@ export function findProject(cwd: string, env: NodeJS.ProcessEnv = process.env): 
 
 /** Creates the .shop folders; the signals folder first, before anything watches it. */
 export function ensureHome(p: Project): void {
-  mkdirSync(p.signalsDir, { recursive: true });
+  makeSignalsDir(p.signalsDir);
   mkdirSync(p.runsDir, { recursive: true });
 }
