@@ -1,9 +1,10 @@
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentDef } from '../agents/agent-def.js';
 import { AgentError, BudgetSpent } from '../errors.js';
 import type { RunOptions, WorkflowConfig } from '../lua/requests.js';
 import { fingerprint } from '../lua/requests.js';
+import { readTail } from '../signals/agent-file.js';
 import { checkSignal, promiseSignal, readSignal, signalPath, type Signal } from '../signals/signal.js';
 import { capText } from '../text.js';
 import type { AgentMetrics, Execution, Run } from '../types.js';
@@ -181,12 +182,7 @@ export class AgentStep {
 
 /** The last non-empty line an agent wrote to stderr, for the one-line failure message. */
 function lastLine(file: string): string | null {
-  let text = '';
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
+  const text = readTail(file, 64 * 1024);
   const line = text.trim().split('\n').pop()?.trim();
   return line ? capText(line, 200) : null;
 }

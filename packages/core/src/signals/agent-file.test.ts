@@ -3,7 +3,7 @@ import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AGENT_FILE_CAP, nestingDepth, readAgentFile, readCappedFile } from './agent-file.js';
+import { AGENT_FILE_CAP, nestingDepth, readAgentFile, readCappedFile, readTail } from './agent-file.js';
 import { readSignal } from './signal.js';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'shop-agent-file-'));
@@ -64,5 +64,20 @@ describe('nestingDepth', () => {
     let deep: unknown = [];
     for (let i = 0; i < 200_000; i++) deep = [deep];
     expect(nestingDepth(deep, 100)).toBe(101);
+  });
+});
+
+describe('readTail: the end of an agent log', () => {
+  it('reads only the last bytes of a big log, all of a small one, nothing of a FIFO or a missing file', () => {
+    const d = dir();
+    writeFileSync(join(d, 'big.log'), `${'x'.repeat(3 * 1024 * 1024)}\n{"type":"result","result":"ok"}\n`);
+    const tail = readTail(join(d, 'big.log'), 1024);
+    expect(tail).toHaveLength(1024);
+    expect(tail.endsWith('{"type":"result","result":"ok"}\n')).toBe(true);
+    writeFileSync(join(d, 'small.log'), 'one\ntwo\n');
+    expect(readTail(join(d, 'small.log'), 1024)).toBe('one\ntwo\n');
+    execFileSync('mkfifo', [join(d, 'fifo.log')]);
+    expect(readTail(join(d, 'fifo.log'))).toBe('');
+    expect(readTail(join(d, 'none.log'))).toBe('');
   });
 });

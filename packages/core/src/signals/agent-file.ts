@@ -90,3 +90,32 @@ export function readCappedFile(path: string, cap = AGENT_FILE_CAP): { text: stri
     closeSync(fd);
   }
 }
+
+/**
+ * The last `maxBytes` of a log an agent writes (its stdout, its stderr): what Shop needs is
+ * at the end (the final result, the last error line), and the whole may be gigabytes.
+ * '' when it is missing or not a regular file.
+ */
+export function readTail(path: string, maxBytes = 8 * 1024 * 1024): string {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return '';
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return '';
+    const length = Math.min(stat.size, maxBytes);
+    const buf = Buffer.alloc(length);
+    let got = 0;
+    while (got < length) {
+      const n = readSync(fd, buf, got, length - got, stat.size - length + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return buf.toString('utf8', 0, got);
+  } finally {
+    closeSync(fd);
+  }
+}
