@@ -16,8 +16,8 @@ export type Notice =
   | { type: 'agent_activity'; key: string; agent: string; text: string; since: number }
   | { type: 'agent_finished'; key: string; agent: string; status: string; text: string | null }
   | { type: 'waiting'; execution: Execution }
-  /** An answer came in: a person's (`by`), or the agent's own new report from its session (`fromSession`, `by` its name). */
-  | { type: 'resumed'; key: string; by: string | null; fromSession?: boolean }
+  /** A person's answer came in (`by`; after a `shop continue` session, the agent's report recorded as theirs). */
+  | { type: 'resumed'; key: string; by: string | null }
   | { type: 'log'; message: string; key: string };
 
 export interface Notifier {
