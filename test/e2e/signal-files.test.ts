@@ -1,7 +1,7 @@
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { lines, makeProject, runId, type Project, type Result } from './harness.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { killLeftovers, lines, makeProject, runId, startWorker, stopWorker, until, type Project, type Result } from './harness.js';
 
 /**
  * A signal file is whatever the agent leaves at SHOP_SIGNAL_FILE: a FIFO, a link to
@@ -106,5 +106,29 @@ describe('shop report and answer files are bounded too', () => {
     expect(lines(deep.stderr)).toEqual(['shop: --answers-file is nested more than 100 levels deep']);
     expect(p.status(id)).toMatchObject({ status: 'waiting_human' });
     expect(p.shop(['signal', String(id), '--answers', '{"cap": 5}']).code).toBe(0);
+  });
+});
+
+describe('under shop watch', () => {
+  afterEach(killLeftovers);
+
+  it('an agent that leaves a FIFO fails its run in the worker, which goes on and stops on SIGTERM', async () => {
+    const p = makeProject();
+    // First round: ask a person. Second (after the answer): leave a FIFO at the signal path.
+    const script = [
+      "const fs = require('fs'); const marker = process.env.SHOP_SIGNAL_FILE.replace(/[^/]*$/, 'asked-' + process.env.SHOP_RUN_ID);",
+      "if (!fs.existsSync(marker)) { fs.writeFileSync(marker, ''); fs.writeFileSync(process.env.SHOP_SIGNAL_FILE, JSON.stringify({ status: 'NEEDS_HUMAN', reason: 'which?' })); }",
+      "else require('child_process').execFileSync('mkfifo', [process.env.SHOP_SIGNAL_FILE]);",
+    ].join('\n');
+    scriptedAgent(p, 'piper', script);
+    const id = runId(p.shop(['run', 'piper']));
+    expect(p.status(id)).toMatchObject({ status: 'waiting_human' });
+    const w = await startWorker(p);
+    await until('the run to be held', () => w.output().includes(`run ${id} (piper): held here while it waits for a person`));
+    expect(p.shop(['answer', String(id), 'this one']).code).toBe(0);
+    await until('the run to fail', () => w.output().includes(`run ${id} (piper) failed: agent piper wrote an invalid signal `));
+    expect(w.output()).toMatch(/: is a FIFO \(named pipe\); it must be a regular file\n/);
+    expect(p.status(id)).toMatchObject({ status: 'failed' });
+    expect(await stopWorker(w)).toBe(0);
   });
 });
