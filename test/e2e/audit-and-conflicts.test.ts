@@ -88,9 +88,10 @@ describe('the audit trail', () => {
       term.kill();
     }
     expect(p.status(id).result).toBe("done with the person's answer: eu-west");
-    const sessionId = p.status(id).executions[0].session_id;
-    expect(answered(p, id)).toEqual([expect.objectContaining({ key: '1', actor: 'dana', channel: 'continue', data: { ask: 1, via: 'session', session_id: sessionId, status: 'DONE' } })]);
-    // A late answer names dana, though her answer was the agent's new signal, not an answers row.
+    // The agent's new report in dana's session became dana's answer: a row of its own.
+    expect(answered(p, id)).toEqual([expect.objectContaining({
+      key: '1', actor: 'dana', channel: 'continue', data: { ask: 1, status: 'DONE', verdict: null, message: "done with the person's answer: eu-west", decisions: null },
+    })]);
     const late = p.shop(['approve', String(id), '--by', 'erin']);
     expect(late.code).toBe(6);
     expect(lines(late.stderr)).toEqual([expect.stringMatching(new RegExp(`^shop: ${id}\\.1 \\(run ${id} call 1\\) was already answered DONE by dana \\(continue\\) at ${LOCAL}; it is completed$`))]);

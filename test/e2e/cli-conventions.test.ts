@@ -370,15 +370,6 @@ describe('wording', () => {
     expect(again.stderr).toMatch(new RegExp(`^shop: ${id}\\.1 \\(run ${id} call 1\\) was already answered by tester \\(cli\\) at `));
   });
 
-  it("an agent's new report from its own session is not shown as a person's answer", () => {
-    p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }] } });
-    const id = runId(p.shop(['run', 'ask', 'x']));
-    p.writeSignal(id, '1', 'coder', { status: 'DONE', summary: 'postgres it is' });
-    const r = p.shop(['resume', String(id)]);
-    expect(r.stdout).toContain('  [1] coder reported from its session; resuming');
-    expect(r.stdout).not.toContain('answered by coder');
-  });
-
   it('approving a pause that lacks required decisions names shop signal --answers, not a flag approve lacks', () => {
     p.write('workflows/form.lua', 'function workflow(prompt)\n  return pause{ message = "Budget?", decisions = { { id = "cap", type = "number", prompt = "Cap?" } } }.answers.cap\nend\n');
     const id = runId(p.shop(['run', 'form']));

@@ -67,8 +67,8 @@ describe('kill -9 of the driving process, then shop resume', () => {
     const p = makeProject();
     // The architect reports at once, then lingers before exiting (shop dies in that window).
     p.scenario({ agents: { architect: [{ status: 'DONE', summary: 'plan A', after_ms: 5000 }] } });
-    const signal = p.signalFile(1, '1', 'architect');
-    const id = await killShopWhen(p, 'the architect signal', () => existsSync(signal));
+    // Its name carries a nonce: looked up each time, as the file appears.
+    const id = await killShopWhen(p, 'the architect signal', () => existsSync(p.signalFile(1, '1', 'architect')));
     expect(id).toBe(1);
     expectInterrupted(p, id);
 

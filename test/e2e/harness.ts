@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll } from 'vitest';
@@ -37,7 +37,7 @@ export interface Project {
   status(id: number): RunDetail;
   /** `shop list --json`, checked against the documented shape. */
   list(): RunJson[];
-  /** `.shop/signals/<run>.<call>.<agent>.json`, the file an agent reports to. */
+  /** `.shop/signals/<run>.<call>.<agent>.<nonce>.json`, the file an agent reported to (found by listing the folder). */
   signalFile(run: number, call: string, agent: string): string;
   /** Writes a signal the way an agent does: tmp + rename, so no reader sees half a file. */
   writeSignal(run: number, call: string, agent: string, body: Record<string, unknown>): void;
@@ -176,8 +176,13 @@ export function makeProject(): Project {
       return RunJsonSchema.array().parse(JSON.parse(r.stdout));
     },
     signalFile(run, call, agent) {
-      // A branch's key ("1/2/1") is written with dashes in the file name.
-      return join(dir, '.shop', 'signals', `${run}.${call.replaceAll('/', '-')}.${agent}.json`);
+      // A branch's key ("1/2/1") is written with dashes in the file name; a random nonce per
+      // invocation follows the agent's name. The file the call reported to, if it is there
+      // (as any process that lists the folder finds it), else the name one would guess.
+      const signals = join(dir, '.shop', 'signals');
+      const stem = `${run}.${call.replaceAll('/', '-')}.${agent}`;
+      const found = existsSync(signals) ? readdirSync(signals).filter((f) => new RegExp(`^${stem.replaceAll('.', '\\.')}\\.[0-9a-f]{24}\\.json$`).test(f)) : [];
+      return join(signals, found.length === 1 ? found[0] : `${stem}.json`);
     },
     writeSignal(run, call, agent, body) {
       const file = p.signalFile(run, call, agent);

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { lines, makeProject, runId, type Project } from './harness.js';
 
@@ -53,24 +54,28 @@ describe('NEEDS_HUMAN suspends the run durably', () => {
     expect(callsOf(p, '2')[0].prompt).toContain('use postgres');
   });
 
-  it("the agent's own session answers: a new DONE in its signal file, then shop resume", () => {
+  it("a new DONE in the waiting call's signal file answers nothing: only a person, or the person's session, does", () => {
     const p = makeProject();
     const id = suspendOnQuestion(p);
     const sessionId = p.status(id).executions[0].session_id;
 
-    // What the agent does after a person talked to it in `claude --resume`: report anew.
+    // Any process that lists .shop/signals can write the waiting call's file: it is not read.
+    const file = p.signalFile(id, '1', 'coder');
+    expect(existsSync(file)).toBe(true);
     p.writeSignal(id, '1', 'coder', { status: 'DONE', summary: 'postgres it is' });
     const r = p.shop(['resume', String(id)]);
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain('  [1] coder reported from its session; resuming');
-    expect(r.stdout).toContain(`run ${id} completed`);
+    expect(r.code).toBe(3);
+    expect(r.stdout).not.toContain('resuming');
+    expect(p.status(id)).toMatchObject({ status: 'waiting_human', pending: { key: '1', ask: 1 } });
+    expect(callsOf(p, '1')).toHaveLength(1);
 
+    // The person's answer still lands, on the same session.
+    const a = p.shop(['answer', String(id), 'use postgres']);
+    expect(a.code).toBe(0);
     const done = p.status(id);
     expect(done.status).toBe('completed');
-    expect(done.executions[0]).toMatchObject({ status: 'completed', session_id: sessionId, result: { status: 'DONE', summary: 'postgres it is' } });
-    expect(callsOf(p, '1')).toHaveLength(1);
-    expect(callsOf(p, '2')[0].prompt).toContain('postgres it is');
+    expect(done.executions[0]).toMatchObject({ status: 'completed', session_id: sessionId });
+    expect(callsOf(p, '2')[0].prompt).not.toContain('postgres it is');
   });
 
   it('a signal file still saying NEEDS_HUMAN is no answer: resume stays waiting', () => {

@@ -80,18 +80,21 @@ describe('shop run --wait', () => {
     ]);
   });
 
-  it("stays alive on NEEDS_HUMAN; the agent's new signal file resumes it in place", async () => {
+  it("stays alive on NEEDS_HUMAN; a new signal file answers nothing, the person's answer resumes it in place", async () => {
     const p = makeProject();
     p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }, { status: 'DONE', summary: 'fixed' }] } });
     const { bg, id } = await waitingAt(p, ['bugfix', 'x'], '1');
 
+    // Another process writes the waiting call's own file: the live driver does not read it.
     p.writeSignal(id, '1', 'coder', { status: 'DONE', summary: 'postgres it is' });
+    const a = p.shop(['signal', String(id), '--status', 'DONE', '--message', 'use postgres']);
+    expect(a.code).toBe(0);
     expect(await bg.exited).toBe(0);
-    expect(bg.output()).toContain('  [1] coder reported from its session; resuming');
+    expect(bg.output()).toContain('  [1] answered by tester; resuming');
     const s = p.status(id);
     expect(s.status).toBe('completed');
-    expect(s.executions[0]).toMatchObject({ status: 'completed', result: { status: 'DONE', summary: 'postgres it is' } });
+    expect(s.executions[0]).toMatchObject({ status: 'completed', result: { status: 'DONE', summary: 'use postgres', responder: 'tester' } });
     expect(p.invocations().map((i) => i.call)).toEqual(['1', '2', '3', '4']);
-    expect(p.invocations()[1].prompt).toContain('postgres it is');
+    expect(p.invocations()[1].prompt).toContain('use postgres');
   });
 });

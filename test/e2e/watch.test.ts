@@ -96,10 +96,10 @@ describe('shop watch', () => {
     expect(new Set(p.invocations().filter((i) => i.call === '2').map((i) => i.session_id)).size).toBe(1);
   });
 
-  it("an agent's new signal file resumes a run the worker holds", async () => {
+  it("a new signal file for a call the worker holds answers nothing; the person's answer does", async () => {
     const p = makeProject();
     p.scenario({ agents: {
-      coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }, { status: 'DONE', summary: 'fixed' }],
+      coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?', awaiting: 'approval' }, { status: 'DONE', summary: 'fixed' }],
       reviewer: [{ status: 'APPROVED', summary: 'ok' }],
     } });
     const run = p.shop(['run', 'bugfix', 'x']);
@@ -108,13 +108,15 @@ describe('shop watch', () => {
     const w = await startWorker(p);
     await until('the run to be held', () => w.output().includes(held(id, 'bugfix')));
 
-    // The agent reports from its own session, as after `shop continue`.
-    p.writeSignal(id, '1', 'coder', { status: 'DONE', summary: 'postgres it is' });
+    // Another process writes the waiting call's own file (found by listing .shop/signals).
+    p.writeSignal(id, '1', 'coder', { status: 'DONE', summary: 'postgres it is', verdict: 'approved', responder: 'alice (human)' });
+    const a = p.shop(['approve', String(id), '--message', 'go ahead']);
+    expect(a.stderr).toBe('');
+    expect(a.code).toBe(0);
     await until('the run to complete', () => w.output().includes(`run ${id} (bugfix) completed: `));
-    expect(w.output()).toContain(`run ${id} (bugfix): resuming (the agent reported from its session)\nrun ${id} [1] coder reported from its session; resuming\n`);
+    expect(w.output()).toContain(`run ${id} (bugfix): resuming (an answer came in)\nrun ${id} [1] answered by tester; resuming\n`);
     const s = p.status(id);
-    expect(s).toMatchObject({ status: 'completed', result: { fixed: true, summary: 'fixed' } });
-    expect(s.executions[0]).toMatchObject({ key: '1', status: 'completed', result: { status: 'DONE', summary: 'postgres it is' } });
+    expect(s.executions[0]).toMatchObject({ key: '1', status: 'completed', result: { status: 'APPROVED', summary: 'go ahead', responder: 'tester', verdict: 'approved' } });
     expect(calls(p, id)).toEqual([['1', false], ['2', false], ['3', false]]);
     expect(await stopWorker(w)).toBe(0);
   });

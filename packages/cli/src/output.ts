@@ -44,8 +44,6 @@ export function printingNotifier(out: (line: string) => void, board?: LiveBoard,
           if (opts.hints) for (const line of answerHint(n.execution)) print(`  ${line}`);
           return;
         case 'resumed':
-          // From its session the agent reports itself: its name is not the person's who answered.
-          if (n.fromSession) return print(`  [${n.key}] ${n.by ?? 'the agent'} reported from its session; resuming`);
           return print(`  [${n.key}] answered${n.by ? ` by ${n.by}` : ''}; resuming`);
         case 'log':
           return print(`  log${n.key ? ` [${n.key}]` : ''}: ${n.message}`);

@@ -8,7 +8,7 @@ import { responder } from '@shop/core/project/responder';
 import { readSignal, signalPath } from '@shop/core/signals/signal';
 import type { Execution, Run } from '@shop/core/types';
 import { answerCommands } from '@shop/core/decisions/answer-hint';
-import { takeSessionAnswer } from '@shop/core/operations/answer';
+import { clearSessionSignal, takeSessionAnswer } from '@shop/core/operations/answer';
 import { handleOf } from '@shop/core/decisions/ask-handle';
 import { acting, type Acted } from '../acting-json.js';
 import { recordAndResume, refuseAgents } from '../answer-call.js';
@@ -68,13 +68,14 @@ async function openSession(ctx: Context, run: Run, exec: Execution, by: string |
   ctx.out(`Opening Claude session for: ${exec.agent}   [ask ${handleOf(exec)}]`);
   ctx.out(`Reason: ${exec.waitingFor ?? ''}`);
   ctx.out(`(session ${exec.sessionId} in ${exec.cwd}; the agent reports when it has what it needs)`);
+  clearSessionSignal(exec);
   await openClaude(ctx, ['--resume', exec.sessionId!], exec.cwd ?? run.workspace, {
     SHOP_RUN_ID: String(run.id), SHOP_CALL: exec.key, SHOP_AGENT: agent.name, SHOP_SIGNAL_FILE: exec.signalPath!, SHOP_SESSION_ID: exec.sessionId!,
   });
   const ports = await enginePorts(ctx);
   const taken = await takeSessionAnswer(ports, exec, responder(by, ctx.project.root, ctx.env));
-  if (!taken) {
-    ctx.out(`run ${run.id} is still waiting: the agent has not reported a new status`);
+  if (taken.kind !== 'answered') {
+    ctx.out(`run ${run.id} is still waiting: ${taken.kind === 'invalid' ? `the agent's report ${taken.problem}` : 'the agent has not reported a new status'}`);
     ctx.out(`  back to the session: shop continue ${handleOf(exec)}`);
     return ExitCode.waiting;
   }

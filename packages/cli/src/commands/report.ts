@@ -1,7 +1,7 @@
 import { UsageError } from '@shop/core/errors';
-import { quoted } from '@shop/core/text';
-import { describeIssues } from '@shop/core/lua/issues';
-import { SignalSchema, writeSignal } from '@shop/core/signals/signal';
+import { bytes, quoted } from '@shop/core/text';
+import { AGENT_FILE_CAP, capName } from '@shop/core/signals/agent-file';
+import { ANSWER_FIELDS, checkSignal, writeSignal } from '@shop/core/signals/signal';
 import { str } from '../args.js';
 import type { Context } from '../context.js';
 import type { Parsed } from '../registry.js';
@@ -17,11 +17,17 @@ export default async function report(args: Parsed, ctx: Context): Promise<number
   for (const pair of (args.values.field as string[] | undefined) ?? []) {
     const eq = pair.indexOf('=');
     if (eq < 1) throw new UsageError(`--field ${quoted(pair)} must look like key=value`);
-    body[pair.slice(0, eq)] = pair.slice(eq + 1);
+    const key = pair.slice(0, eq);
+    if ((ANSWER_FIELDS as readonly string[]).includes(key)) {
+      throw new UsageError(`--field ${key}: ${ANSWER_FIELDS.join(', ')} are a person's answer, never an agent's report; report your own status and let the person answer`);
+    }
+    body[key] = pair.slice(eq + 1);
   }
-  const parsed = SignalSchema.safeParse(body);
-  if (!parsed.success) throw new UsageError(`bad signal: ${describeIssues(parsed.error)}`);
-  writeSignal(file, parsed.data);
-  ctx.out(`reported ${parsed.data.status} to ${file}`);
+  const read = checkSignal(body);
+  if (read.kind !== 'ok') throw new UsageError(`bad signal: ${read.kind === 'invalid' ? read.problem : 'empty'}`);
+  const size = Buffer.byteLength(JSON.stringify(read.signal)) + 1;
+  if (size > AGENT_FILE_CAP) throw new UsageError(`the report is ${bytes(size)}, more than the ${capName(AGENT_FILE_CAP)} a signal may hold; put long text in a file in the workspace and report its path`);
+  writeSignal(file, read.signal);
+  ctx.out(`reported ${read.signal.status} to ${file}`);
   return 0;
 }

@@ -1,14 +1,16 @@
-import { readFileSync } from 'node:fs';
 import { quoted } from '@shop/core/text';
 import { parseAahResponse, responseRequestId } from '@shop/core/decisions/aah';
 import { requestId } from '@shop/core/decisions/call-decisions';
 import { ConflictError, UsageError } from '@shop/core/errors';
 import { alreadyAnswered } from '@shop/core/store/sqlite-store';
 import { parseAskRef } from '@shop/core/decisions/ask-handle';
+import { AGENT_FILE_CAP, capName, nestingDepth, readCappedFile } from '@shop/core/signals/agent-file';
 import { answerCall } from '../answer-call.js';
 import { str } from '../args.js';
 import type { Context } from '../context.js';
 import type { Parsed } from '../registry.js';
+
+const ANSWERS_MAX_DEPTH = 100;
 
 const USAGE = 'shop signal <id | handle> --status S | --answers JSON | --answers-file F | --response-file F [--message M] [--call K] [--by NAME]';
 
@@ -35,22 +37,29 @@ export default async function signal(args: Parsed, ctx: Context): Promise<number
     });
   }
   const answersText = str(args, 'answers') ?? (str(args, 'answers-file') ? readFileArg(str(args, 'answers-file')!, '--answers-file') : undefined);
-  if (answersText !== undefined) return answerCall(ctx, args, USAGE, 'signal', { answers: readJson(answersText, '--answers'), message });
+  if (answersText !== undefined) return answerCall(ctx, args, USAGE, 'signal', { answers: readJson(answersText, str(args, 'answers') === undefined ? '--answers-file' : '--answers'), message });
   return answerCall(ctx, args, USAGE, 'signal', { status, message });
 }
 
 function readFileArg(file: string, flag: string): string {
+  let read;
   try {
-    return readFileSync(file, 'utf8');
+    read = readCappedFile(file);
   } catch {
     throw new UsageError(`${flag} ${quoted(file)}: cannot read the file`);
   }
+  if ('tooBig' in read) throw new UsageError(`${flag} ${quoted(file)} is larger than ${capName(AGENT_FILE_CAP)}; answers are short`);
+  return read.text;
 }
 
 function readJson(text: string, flag: string): unknown {
+  let json: unknown;
   try {
-    return JSON.parse(text);
+    json = JSON.parse(text);
   } catch (e) {
     throw new UsageError(`${flag} is not valid JSON (${(e as Error).message.split('\n')[0]})`);
   }
+  // Deeper than any answer, and deep enough to overflow whatever walks it next.
+  if (nestingDepth(json, ANSWERS_MAX_DEPTH) > ANSWERS_MAX_DEPTH) throw new UsageError(`${flag} is nested more than ${ANSWERS_MAX_DEPTH} levels deep`);
+  return json;
 }

@@ -76,13 +76,16 @@ function report(e: WorkerEvent, emit: Emit) {
     case 'timers':
       return emit({ ...base, type: 'timers', ended: e.ended }, `${name}: a timer fired${e.ended ? ': the run ended' : ''}`);
     case 'error':
-      return emit({ ...base, type: 'error', message: e.message }, `${name}: ${e.message}`);
+      return emit({ ...base, type: 'error', message: e.message, retry_in_ms: e.retryInMs },
+        `${name}: ${e.message}${e.retryInMs === null ? '' : `; trying again in ${Math.round(e.retryInMs / 1000)} s`}`);
+    case 'gave_up':
+      return emit({ ...base, type: 'gave_up', reason: e.reason }, `${name} failed: ${e.reason} (see: shop status ${e.run.id})`);
     case 'outcome':
       return emit({ ...base, type: 'outcome', outcome: e.outcome }, outcomeLine(e.run, e.outcome));
   }
 }
 
-const WHY = { answer: 'an answer came in', signal: 'the agent reported from its session', stop: 'a stop was requested', interrupted: 'taken over' } as const;
+const WHY = { answer: 'an answer came in', stop: 'a stop was requested', interrupted: 'taken over' } as const;
 
 function outcomeLine(run: Run, o: DriveOutcome): string {
   const name = `run ${run.id} (${run.spec})`;

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
+import { readTail } from '../signals/agent-file.js';
 import { killGroupAndWait } from './process-group.js';
 import { LogTail } from './log-tail.js';
 import { finalResult, newStreamState, readStreamLine } from './stream-events.js';
@@ -124,10 +125,7 @@ function followActivity(file: string, onActivity: NonNullable<AgentInvocation['o
   });
 }
 
+/** The end of the agent's log (its final result is there); a log of gigabytes is not read whole. */
 function safeRead(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
+  return readTail(file);
 }

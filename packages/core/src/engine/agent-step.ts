@@ -1,9 +1,10 @@
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentDef } from '../agents/agent-def.js';
 import { AgentError, BudgetSpent } from '../errors.js';
 import type { RunOptions, WorkflowConfig } from '../lua/requests.js';
 import { fingerprint } from '../lua/requests.js';
+import { readTail } from '../signals/agent-file.js';
 import { checkSignal, promiseSignal, readSignal, signalPath, type Signal } from '../signals/signal.js';
 import { capText } from '../text.js';
 import type { AgentMetrics, Execution, Run } from '../types.js';
@@ -65,10 +66,9 @@ export class AgentStep {
       return this.invoke(exec, agent, opts, { resume: false, prompt: exec.prompt!, attempt: 1 }, signal);
     }
     const agent = ports.loadAgent(req.agent);
-    if (rec.signalPath) rmSync(rec.signalPath, { force: true });
     const retry = await interruptedRetry(ports, run.id, rec, signal);
-    await ports.store.restartExecution(token, run.id, key);
-    return this.invoke(rec, agent, opts, { resume: true, prompt: await this.restartPrompt(rec), attempt: rec.attempts + 1, try: retry?.try }, signal);
+    const again = await this.restart(rec);
+    return this.invoke(again, agent, opts, { resume: true, prompt: await this.restartPrompt(rec), attempt: rec.attempts + 1, try: retry?.try }, signal);
   }
 
   /**
@@ -90,13 +90,23 @@ export class AgentStep {
   async sendBack(exec: Execution, prompt: string, signal: AbortSignal): Promise<Settled> {
     const { ports, run, token } = this.ctx;
     const agent = ports.loadAgent(exec.agent!);
-    // The old NEEDS_HUMAN must not be read as the answer to this round; removed before the
-    // execution is marked running, so a crash in between replays this same step.
-    if (exec.signalPath) rmSync(exec.signalPath, { force: true });
-    await ports.store.restartExecution(token, run.id, exec.key);
+    const again = await this.restart(exec);
     await ports.store.appendEvent(token, run.id, { type: 'sent_back', key: exec.key, actor: 'shop', channel: 'engine', data: { prompt: capText(prompt, 2000) } });
     const opts = (exec.request ?? {}) as RunOptions;
-    return this.invoke(exec, agent, { ...opts, budget_usd: await this.budgetFor(opts) }, { resume: true, prompt, attempt: exec.attempts + 1 }, signal);
+    return this.invoke(again, agent, { ...opts, budget_usd: await this.budgetFor(opts) }, { resume: true, prompt, attempt: exec.attempts + 1 }, signal);
+  }
+
+  /**
+   * Marks a call running again under a new signal path (a fresh nonce: whoever saw the old
+   * file's name cannot write this round's). The old file goes first — an old NEEDS_HUMAN must
+   * not be read as this round's report — so a crash in between replays this same step.
+   */
+  private async restart(exec: Execution): Promise<Execution> {
+    const { ports, run, token } = this.ctx;
+    if (exec.signalPath) rmSync(exec.signalPath, { force: true });
+    const fresh = signalPath(ports.paths.signalsDir, run.id, exec.key, exec.agent!);
+    await ports.store.restartExecution(token, run.id, exec.key, fresh);
+    return { ...exec, signalPath: fresh };
   }
 
   /** Re-invoking after a crash: repeat the person's words if the agent was working on them. */
@@ -186,12 +196,7 @@ export class AgentStep {
 
 /** The last non-empty line an agent wrote to stderr, for the one-line failure message. */
 function lastLine(file: string): string | null {
-  let text = '';
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
+  const text = readTail(file, 64 * 1024);
   const line = text.trim().split('\n').pop()?.trim();
   return line ? capText(line, 200) : null;
 }

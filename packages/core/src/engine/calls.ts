@@ -58,7 +58,7 @@ export class CallRunner {
     const { ports, run, token } = this.ctx;
     const found = await findAnswer(ports, run, exec);
     if (!found) return null;
-    ports.notifier.notify({ type: 'resumed', key: exec.key, by: found.by, ...(found.kind === 'value' && found.fromSession ? { fromSession: true } : {}) });
+    ports.notifier.notify({ type: 'resumed', key: exec.key, by: found.by });
     if (found.kind === 'back') return this.agents.sendBack(exec, found.prompt, signal);
     const delivered = await ports.store.completeExecution(token, run.id, exec.key, found.value);
     await ports.store.appendEvent(token, run.id, { type: 'resumed', key: exec.key, actor: found.by, channel: 'engine' });

@@ -1,31 +1,24 @@
 import { overallStatus } from '../decisions/validate-answers.js';
 import { feedbackPrompt, verdictEffect } from '../decisions/verdicts.js';
 import type { PauseSpec } from '../decisions/decision-spec.js';
-import { readSignal } from '../signals/signal.js';
 import type { Answer, Execution, Run } from '../types.js';
 import type { EnginePorts } from './ports.js';
 
 /** What an answer does: return a value to Lua, or send the person's words back to the agent. */
 export type AnswerEffect =
-  | { kind: 'value'; value: unknown; by: string; fromSession?: boolean }
+  | { kind: 'value'; value: unknown; by: string }
   | { kind: 'back'; prompt: string; by: string };
 
 /**
- * The answer to a waiting call's current ask, if any: a person's answer in the store, or
- * (for an agent) a new signal the agent wrote after talking to the person in its session.
- * A pause is never answered by a file.
+ * The answer to a waiting call's current ask, if a person gave one: only the store is read.
+ * No file answers a waiting call — not a pause's, not an agent's: a signal file written while
+ * a call waits may come from any process (another run's agent). A person who talks to the
+ * agent in its own session (`shop continue`) gets its new report recorded as their answer.
  */
 export async function findAnswer(ports: Pick<EnginePorts, 'store'>, run: Run, exec: Execution): Promise<AnswerEffect | null> {
   const answer = await ports.store.getAnswer(run.id, exec.key, exec.ask);
-  let effect: AnswerEffect | null = null;
-  if (answer) effect = exec.kind === 'pause' ? { kind: 'value', value: pauseResult(exec, answer), by: answer.responder } : agentAnswer(exec, answer);
-  else if (exec.kind === 'run' && exec.signalPath) {
-    const read = readSignal(exec.signalPath);
-    if (read.kind === 'ok' && read.signal.status !== 'NEEDS_HUMAN') {
-      effect = { kind: 'value', value: { ...read.signal, session_id: exec.sessionId }, by: exec.agent ?? 'agent', fromSession: true };
-    }
-  }
-  return effect;
+  if (!answer) return null;
+  return exec.kind === 'pause' ? { kind: 'value', value: pauseResult(exec, answer), by: answer.responder } : agentAnswer(exec, answer);
 }
 
 /** An answer to an agent's NEEDS_HUMAN: an explicit status closes; a verdict follows the matrix. */
@@ -58,11 +51,4 @@ export function pauseResult(exec: Execution, a: Answer) {
     responder: a.responder,
     channel: a.channel,
   };
-}
-
-/** An agent's ask answered in its own session: its signal file says something new (not NEEDS_HUMAN). */
-export function hasNewSignal(exec: Execution): boolean {
-  if (exec.kind !== 'run' || !exec.signalPath) return false;
-  const read = readSignal(exec.signalPath);
-  return read.kind === 'ok' && read.signal.status !== 'NEEDS_HUMAN';
 }

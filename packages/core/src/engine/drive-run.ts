@@ -2,7 +2,6 @@ import { randomInt } from 'node:crypto';
 import { NotFoundError } from '../errors.js';
 import { canonicalHash } from '../lua/canonical-hash.js';
 import type { Run } from '../types.js';
-import { hasNewSignal } from './check-answer.js';
 import { ended, type DriveOutcome } from './outcome.js';
 import { Ownership, ownerRecord } from './ownership.js';
 import type { EnginePorts } from './ports.js';
@@ -85,11 +84,6 @@ export async function driveRun(ports: EnginePorts, runId: number, opts: DriveOpt
       if (left === 'answered') continue;
       if (left === 'lost') return { status: 'lost' };
       settled = true;
-      // An agent's new signal (written in its own session) is not in the store: look once more.
-      if (outcome.waiting.some(hasNewSignal) && (await own.reclaim())) {
-        settled = false;
-        continue;
-      }
       return outcome;
     }
   } finally {

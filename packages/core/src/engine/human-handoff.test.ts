@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildAnswer, type AnswerInput } from '../decisions/build-answer.js';
 import { ConflictError } from '../errors.js';
+import { clearSessionSignal, takeSessionAnswer } from '../operations/answer.js';
 import { signalPath, writeSignal } from '../signals/signal.js';
+import type { Execution } from '../types.js';
 import { driveRun } from './drive-run.js';
 import { crashingAfter } from './testing/flow.js';
 import { flowsClosedAfterEach } from './testing/flows.js';
@@ -37,8 +39,9 @@ describe('an answer that goes back to the agent', () => {
     expect(first).toMatchObject({ resume: false, sessionId: 'session-1', prompt: 'build the cart' });
     expect(second).toMatchObject({ resume: true, sessionId: 'session-1', cwd: first.cwd });
     expect(second.prompt).toMatch(/^The person rejected this\. Their feedback:\n\nAdd tests for the empty cart\.\n\nContinue from here, then report again/);
-    expect(second.env.SHOP_SIGNAL_FILE).toBe(first.env.SHOP_SIGNAL_FILE);
-    expect(await world.store.getExecution(id, '1')).toMatchObject({ status: 'completed', ask: 1, attempts: 2 });
+    // A fresh signal path for the new round: whoever saw the first file's name can't write this one.
+    expect(second.env.SHOP_SIGNAL_FILE).not.toBe(first.env.SHOP_SIGNAL_FILE);
+    expect(await world.store.getExecution(id, '1')).toMatchObject({ status: 'completed', ask: 1, attempts: 2, signalPath: second.env.SHOP_SIGNAL_FILE });
     const types = (await world.store.listEvents(id)).map((e) => e.type);
     expect(types.indexOf('human_answered')).toBeLessThan(types.indexOf('sent_back'));
   });
@@ -94,18 +97,25 @@ describe('an answer that goes back to the agent', () => {
 });
 
 describe('answers that arrive too late', () => {
-  it('are refused once the agent resolved the ask itself (it reported in its own session)', async () => {
+  it('are refused once the ask was answered in the agent\'s own session (recorded as the person\'s answer)', async () => {
     const { world, start, drive, answer } = setup({ coder: [asksApproval] });
     const id = await start(FLOW);
     const waiting = await drive(id);
-    const exec = (waiting as { execution: { signalPath: string } }).execution;
-    writeSignal(exec.signalPath, { status: 'DONE', summary: 'the person approved in the session' });
+    const exec = (waiting as { execution: Execution }).execution;
+    // A file at the waiting call's own path answers nothing: only the store is read.
+    writeSignal(exec.signalPath!, { status: 'DONE', summary: 'written by someone else' });
+    expect(await drive(id)).toMatchObject({ status: 'waiting_human', execution: { key: '1', ask: 1 } });
 
+    // The session hand-off: cleared before, the agent's new report after becomes ann's answer.
+    clearSessionSignal(exec);
+    writeSignal(exec.signalPath!, { status: 'DONE', summary: 'the person approved in the session', verdict: 'approved', responder: 'mallory' });
+    expect(await takeSessionAnswer(world.ports, exec, 'ann')).toEqual({ kind: 'answered', status: 'DONE', handedTo: null });
+    expect(existsSync(exec.signalPath!)).toBe(false);
+    expect(await world.store.getAnswer(id, '1', 1)).toMatchObject({ status: 'DONE', verdict: null, message: 'the person approved in the session', responder: 'ann', channel: 'continue' });
     expect(await drive(id)).toEqual({ status: 'completed', result: 'DONE: the person approved in the session' });
     expect(world.runner.count()).toBe(1);
     const late = answer(id, '1', { verdict: 'approved' }, 1);
     await expect(late).rejects.toThrow(ConflictError);
-    await expect(late).rejects.toThrow('run 1 call 1 is no longer waiting for this answer');
   });
 
   it('are refused for an ask the call is not waiting on', async () => {

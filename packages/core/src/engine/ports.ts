@@ -19,8 +19,8 @@ export type Notice =
   /** A transient failure (overloaded, rate limit, network): the same session is tried again after `delayMs`. */
   | { type: 'agent_retry'; key: string; agent: string; error: string; attempt: number; of: number; delayMs: number }
   | { type: 'waiting'; execution: Execution }
-  /** An answer came in: a person's (`by`), or the agent's own new report from its session (`fromSession`, `by` its name). */
-  | { type: 'resumed'; key: string; by: string | null; fromSession?: boolean }
+  /** A person's answer came in (`by`; after a `shop continue` session, the agent's report recorded as theirs). */
+  | { type: 'resumed'; key: string; by: string | null }
   | { type: 'log'; message: string; key: string };
 
 export interface Notifier {

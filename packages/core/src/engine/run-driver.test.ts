@@ -95,8 +95,8 @@ describe('replay', () => {
     expect(first).toMatchObject({ resume: false, sessionId: 'session-1', prompt: 'build it' });
     expect(second).toMatchObject({ resume: true, sessionId: 'session-1' });
     expect(second.prompt).toMatch(/interrupted[\s\S]*build it/);
-    expect(second.env.SHOP_SIGNAL_FILE).toBe(first.env.SHOP_SIGNAL_FILE);
-    expect((await world.store.loadExecutions(id))[0]).toMatchObject({ status: 'completed', attempts: 2 });
+    expect(second.env.SHOP_SIGNAL_FILE).not.toBe(first.env.SHOP_SIGNAL_FILE);
+    expect((await world.store.loadExecutions(id))[0]).toMatchObject({ status: 'completed', attempts: 2, signalPath: second.env.SHOP_SIGNAL_FILE });
   });
 });
 

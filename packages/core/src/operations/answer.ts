@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { buildAnswer, type AnswerFields, type AnswerInput } from '../decisions/build-answer.js';
 import { driveRun, type DriveOptions } from '../engine/drive-run.js';
 import type { DriveOutcome } from '../engine/outcome.js';
@@ -33,17 +34,33 @@ export async function resumeAfterAnswer(ports: EnginePorts, runId: number, hande
 }
 
 /**
- * After a person talked to a waiting agent in its own session (`shop continue`): the agent's
- * new signal is the answer. Null while it has not reported anew (or asks again). The trail
- * says who answered and where; a live owner takes the signal in itself.
+ * Before a person talks to a waiting agent in its own session (`shop continue`, the TUI):
+ * whatever lies at its signal path goes — a file written while the call waited may come
+ * from any process, and only what the agent reports during this session may answer.
  */
-export async function takeSessionAnswer(ports: EnginePorts, exec: Execution, responder: string): Promise<{ status: string; handedTo: RunOwner | null } | null> {
-  const read = exec.signalPath ? readSignal(exec.signalPath) : null;
-  if (read?.kind !== 'ok' || read.signal.status === 'NEEDS_HUMAN') return null;
-  await ports.store.appendEvent(null, exec.runId, {
-    type: 'human_answered', key: exec.key, actor: responder, channel: 'continue',
-    data: { ask: exec.ask, via: 'session', session_id: exec.sessionId, status: read.signal.status },
-  });
-  const run = await ports.store.getRun(exec.runId);
-  return { status: read.signal.status, handedTo: run ? liveOwner(ports, run) : null };
+export function clearSessionSignal(exec: Execution): void {
+  if (exec.signalPath) rmSync(exec.signalPath, { force: true });
+}
+
+export type SessionAnswer =
+  | { kind: 'none' }
+  | { kind: 'invalid'; problem: string }
+  | { kind: 'answered'; status: string; handedTo: RunOwner | null };
+
+/**
+ * After that session: the agent's new report becomes the person's answer — a real answer
+ * row for the ask they saw (first answer wins; ConflictError if someone answered it
+ * meanwhile), responder the person, channel `continue`. Nothing while the agent has not
+ * reported anew (or asks again). The report's status and summary (or reason) are taken;
+ * nothing else in the file speaks for the person.
+ */
+export async function takeSessionAnswer(ports: EnginePorts, exec: Execution, responder: string): Promise<SessionAnswer> {
+  const read = exec.signalPath ? readSignal(exec.signalPath) : ({ kind: 'none' } as const);
+  if (read.kind === 'invalid') return { kind: 'invalid', problem: `${exec.signalPath} ${read.problem}` };
+  if (read.kind !== 'ok' || read.signal.status === 'NEEDS_HUMAN') return { kind: 'none' };
+  const { status, summary, reason } = read.signal;
+  const { handedTo } = await recordAnswer(ports, exec, { status, message: summary ?? reason ?? null }, 'continue', responder);
+  // Read once and recorded: the file must not be taken for anything later.
+  clearSessionSignal(exec);
+  return { kind: 'answered', status, handedTo };
 }

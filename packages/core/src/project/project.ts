@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { makeSignalsDir } from '../signals/signals-dir.js';
 
 /** Where a Shop project's files live. */
 export interface Project {
@@ -45,7 +46,7 @@ export function findProject(cwd: string, env: NodeJS.ProcessEnv = process.env): 
  * made readable by others before is made private too.
  */
 export function ensureHome(p: Project): void {
-  mkdirSync(p.signalsDir, { recursive: true, mode: PRIVATE_DIR });
+  makeSignalsDir(p.signalsDir);
   mkdirSync(p.runsDir, { recursive: true, mode: PRIVATE_DIR });
   try {
     if (statSync(p.home).mode & 0o077) chmodSync(p.home, PRIVATE_DIR);

@@ -1,6 +1,6 @@
 import { watch, type FSWatcher } from 'chokidar';
-import { mkdirSync } from 'node:fs';
 import type { SignalSource } from './signal-source.js';
+import { makeSignalsDir } from './signals-dir.js';
 
 /**
  * chokidar on the flat signals folder (created before watching — a folder made after
@@ -13,7 +13,7 @@ export class SignalWatcher implements SignalSource {
   private timer: NodeJS.Timeout;
 
   constructor(signalsDir: string, rescanMs = 500) {
-    mkdirSync(signalsDir, { recursive: true });
+    makeSignalsDir(signalsDir);
     this.watcher = watch(signalsDir, { ignoreInitial: true, depth: 0 });
     this.watcher.on('add', () => this.wake());
     this.watcher.on('change', () => this.wake());

@@ -1,7 +1,9 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { describeIssues } from '../lua/issues.js';
+import { nestingDepth, readAgentFile } from './agent-file.js';
 
 export const AWAITING_KINDS = ['input', 'approval', 'review', 'content', 'escalation', 'checkpoint', 'work'] as const;
 
@@ -19,9 +21,25 @@ export type SignalRead =
   | { kind: 'invalid'; problem: string }
   | { kind: 'ok'; signal: Signal };
 
-/** `.shop/signals/<run>.<call>.<agent>.json`: keyed by run and call so a stale file is never read as new. */
+/**
+ * How deep a signal may nest (the signal itself is level 1). Its value crosses into Lua,
+ * where a script may nest it further under the 200 levels any Lua↔JS value may have.
+ */
+export const SIGNAL_MAX_DEPTH = 100;
+
+/**
+ * A person's answer has these; an agent's report never gives them (a signal saying
+ * `"verdict":"approved","responder":"alice"` must not read as alice's approval).
+ */
+export const ANSWER_FIELDS = ['verdict', 'responder', 'channel'] as const;
+
+/**
+ * `.shop/signals/<run>.<call>.<agent>.<nonce>.json`: keyed by run and call so a stale file
+ * is never read as new, and a fresh random nonce per invocation, so no other process (another
+ * run's agent) can guess where this one reports. The path is recorded with the execution.
+ */
 export function signalPath(signalsDir: string, runId: number, key: string, agent: string): string {
-  return join(signalsDir, `${runId}.${key.replaceAll('/', '-')}.${agent}.json`);
+  return join(signalsDir, `${runId}.${key.replaceAll('/', '-')}.${agent}.${randomBytes(12).toString('hex')}.json`);
 }
 
 export function parseSignal(text: string): SignalRead {
@@ -34,21 +52,24 @@ export function parseSignal(text: string): SignalRead {
   return checkSignal(data);
 }
 
-/** A signal's body, already parsed from JSON, checked. */
+/** A signal's body, already parsed from JSON, checked: its depth, its fields, no answer-like ones. */
 export function checkSignal(data: unknown): SignalRead {
+  // Before zod or anything else walks it: a 100,000-level signal overflows the stack of
+  // every recursive walker (JSON.stringify into the store, the conversion to Lua).
+  if (nestingDepth(data, SIGNAL_MAX_DEPTH) > SIGNAL_MAX_DEPTH) return { kind: 'invalid', problem: `is nested more than ${SIGNAL_MAX_DEPTH} levels deep` };
   const parsed = SignalSchema.safeParse(data);
   if (!parsed.success) return { kind: 'invalid', problem: describeIssues(parsed.error) };
-  return { kind: 'ok', signal: parsed.data };
+  const signal: Signal = { ...parsed.data };
+  for (const field of ANSWER_FIELDS) delete signal[field];
+  return { kind: 'ok', signal };
 }
 
+/** The signal at `path`, read as a file an agent controls (see readAgentFile). */
 export function readSignal(path: string): SignalRead {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return { kind: 'none' };
-  }
-  return parseSignal(text);
+  const read = readAgentFile(path);
+  if (read.kind === 'none') return read;
+  if (read.kind === 'refused') return { kind: 'invalid', problem: read.problem };
+  return parseSignal(read.text);
 }
 
 /** Writes a signal atomically (tmp + rename) so a watcher never sees half a file. */

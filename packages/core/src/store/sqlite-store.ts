@@ -101,9 +101,9 @@ class SqliteStore extends SqliteReads implements Store {
     });
   }
 
-  async restartExecution(token: string, runId: number, key: string) {
+  async restartExecution(token: string, runId: number, key: string, signalPath?: string) {
     this.fenced(token, runId, () => {
-      this.stmt.restartExecution.run({ t: this.now(), runId, key });
+      this.stmt.restartExecution.run({ t: this.now(), runId, key, signalPath: signalPath ?? null });
       this.stmt.markRunning.run(this.now(), runId);
       this.event(runId, { type: 'execution_restarted', key, actor: 'shop', channel: 'engine' });
     });

@@ -55,7 +55,8 @@ export interface Store {
   setWorkspace(token: string, runId: number, workspace: string, branch: string | null): Promise<void>;
   startExecution(token: string, input: NewExecution): Promise<Execution>;
   /** A re-invocation of a running or failed execution (same session). */
-  restartExecution(token: string, runId: number, key: string): Promise<void>;
+  /** Running again (a crash, feedback); an agent's call reports to `signalPath` this time. */
+  restartExecution(token: string, runId: number, key: string, signalPath?: string): Promise<void>;
   setExecutionPid(token: string, runId: number, key: string, pid: number | null, pidStart: string | null): Promise<void>;
   /** An agent's progress while it works: its latest activity, and cost and turns when known. */
   setActivity(token: string, runId: number, key: string, activity: Activity): Promise<void>;

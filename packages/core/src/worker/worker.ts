@@ -1,13 +1,14 @@
 import { setMaxListeners } from 'node:events';
 import { ConflictError } from '../errors.js';
-import { hasNewSignal } from '../engine/check-answer.js';
 import { driveRun } from '../engine/drive-run.js';
 import { fireDueTimers } from '../engine/fire-timers.js';
 import type { DriveOutcome } from '../engine/outcome.js';
 import { liveOwner, Ownership } from '../engine/ownership.js';
 import type { EnginePorts } from '../engine/ports.js';
 import { Slots } from '../engine/slots.js';
-import type { Execution, Run } from '../types.js';
+import { capText } from '../text.js';
+import type { Run } from '../types.js';
+import { ResumeBackoff } from './resume-backoff.js';
 
 /** At most one pass over the open runs this often (wakes in between are folded into it). */
 const PASS_EVERY_MS = 200;
@@ -15,10 +16,11 @@ const PASS_EVERY_MS = 200;
 /** What the worker tells its operator, a line (or a JSON line) each. */
 export type WorkerEvent =
   | { type: 'took'; run: Run; how: 'waiting' | 'interrupted' }
-  | { type: 'resuming'; run: Run; why: 'answer' | 'signal' | 'stop' | 'interrupted' }
+  | { type: 'resuming'; run: Run; why: 'answer' | 'stop' | 'interrupted' }
   | { type: 'outcome'; run: Run; outcome: DriveOutcome }
   | { type: 'timers'; run: Run; ended: boolean }
-  | { type: 'error'; run: Run; message: string }
+  | { type: 'error'; run: Run; message: string; retryInMs: number | null }
+  | { type: 'gave_up'; run: Run; reason: string }
   | { type: 'stopping'; active: number; held: number };
 
 export interface WorkerOptions {
@@ -33,29 +35,32 @@ export interface WorkerOptions {
   report(event: WorkerEvent): void;
   /** The engine's ports for one run (its progress lines name the run). */
   portsFor(run: Run): EnginePorts;
+  /** How a run whose resume keeps failing is retried (tests shorten it). */
+  resumeBackoff?: { firstMs: number; maxMs: number; attempts: number };
 }
 
 interface Held {
   owner: Ownership;
-  /** The calls it waits on (agents may answer through their signal files). */
-  waiting: Execution[];
 }
 
 /**
  * `shop watch`: one process owning many runs. It takes every run no live driver holds —
  * interrupted ones to drive on, waiting ones to hold, so answers recorded anywhere are left
- * to it — and drives a held run again when an answer, an agent's new signal, a stop or a
- * timer concerns it. A second worker shares the work: claims are atomic, leases live.
+ * to it — and drives a held run again when an answer, a stop or a timer concerns it. A
+ * second worker shares the work: claims are atomic, leases live. A run whose resume keeps
+ * failing is left alone for a while (backing off), then failed: it never stalls the others.
  */
 export class Worker {
   private readonly held = new Map<number, Held>();
   private readonly active = new Map<number, { done: Promise<void>; abort: AbortController }>();
   private readonly agents: Slots;
   private readonly drivers: Slots;
+  private readonly backoff: ResumeBackoff;
 
   constructor(private readonly ports: EnginePorts, private readonly opts: WorkerOptions) {
     this.agents = new Slots(opts.maxParallel);
     this.drivers = new Slots(opts.maxDrivers);
+    this.backoff = new ResumeBackoff(opts.resumeBackoff);
     // Every run waiting for a driver's slot listens for the shutdown: many, by design.
     setMaxListeners(0, opts.signal);
   }
@@ -93,15 +98,24 @@ export class Worker {
     const due = new Set((await store.dueTimers(clock.now())).map((t) => t.runId));
     for (const run of runs) {
       if (this.opts.signal.aborted) return false;
-      if (this.active.has(run.id)) continue;
-      const held = this.held.get(run.id) ?? (await this.take(run));
-      if (!held) continue;
-      if (!(await this.keep(run, held))) continue;
-      const why = run.stop ? 'stop' : answered.has(run.id) ? 'answer' : held.waiting.some(hasNewSignal) ? 'signal' : null;
-      if (why) this.drive(run, held.owner, why);
-      else if (due.has(run.id)) await this.fireTimers(run, held);
+      if (this.active.has(run.id) || this.backoff.waiting(run.id, clock.now())) continue;
+      try {
+        await this.look(run, answered.has(run.id), due.has(run.id));
+      } catch (e) {
+        // One run's trouble (a store row that does not read) is that run's, not the worker's.
+        await this.failed(run, null, e);
+      }
     }
     return false;
+  }
+
+  private async look(run: Run, answered: boolean, due: boolean): Promise<void> {
+    const held = this.held.get(run.id) ?? (await this.take(run));
+    if (!held) return;
+    if (!(await this.keep(run, held))) return;
+    const why = run.stop ? 'stop' : answered ? 'answer' : null;
+    if (why) this.drive(run, held.owner, why);
+    else if (due) await this.fireTimers(run, held);
   }
 
   /** Takes a run no live driver holds: an interrupted one is driven on, a waiting one held. */
@@ -119,8 +133,7 @@ export class Worker {
       this.drive(run, owner, 'interrupted');
       return null;
     }
-    const waiting = (await this.ports.store.openExecutions(run.id)).filter((e) => e.status === 'waiting_human');
-    const held = { owner, waiting };
+    const held = { owner };
     this.held.set(run.id, held);
     this.opts.report({ type: 'took', run, how: 'waiting' });
     return held;
@@ -142,7 +155,7 @@ export class Worker {
   }
 
   /** Replays the run and drives it on, holding it again if it waits (at most maxDrivers at once). */
-  private drive(run: Run, owner: Ownership, why: 'answer' | 'signal' | 'stop' | 'interrupted') {
+  private drive(run: Run, owner: Ownership, why: 'answer' | 'stop' | 'interrupted') {
     this.held.delete(run.id);
     const abort = new AbortController();
     const done = (async () => {
@@ -150,17 +163,40 @@ export class Worker {
       try {
         if (why !== 'interrupted') this.opts.report({ type: 'resuming', run, why });
         const outcome = await driveRun(this.opts.portsFor(run), run.id, { wait: false, keep: true, signal: abort.signal, sharedSlots: this.agents }, owner);
+        this.backoff.succeeded(run.id);
         this.opts.report({ type: 'outcome', run, outcome });
-        if (outcome.status === 'waiting_human') this.held.set(run.id, { owner, waiting: outcome.waiting });
+        if (outcome.status === 'waiting_human') this.held.set(run.id, { owner });
       } catch (e) {
-        this.opts.report({ type: 'error', run, message: (e as Error).message });
-        await owner.release(false).catch(() => undefined);
+        await this.failed(run, owner, e);
       } finally {
         this.drivers.release();
         this.active.delete(run.id);
       }
     })();
     this.active.set(run.id, { done, abort });
+  }
+
+  /**
+   * A resume that threw (not a run that failed: the engine could not drive it at all). The
+   * run is tried again later, each time later (exponential, capped); after the last attempt
+   * it is failed with the reason — the end and its event in one transaction, under the
+   * owner's token — so it neither stalls the worker nor is retried a thousand times.
+   */
+  private async failed(run: Run, owner: Ownership | null, e: unknown): Promise<void> {
+    const message = capText((e as Error)?.message ?? String(e), 600);
+    const next = this.backoff.failed(run.id, this.ports.clock.now());
+    if (next.giveUp && owner && !this.opts.signal.aborted) {
+      const reason = `shop watch could not resume it ${next.failures} times: ${message}`;
+      const ended = await this.ports.store.finishRun(owner.token, run.id, {
+        status: 'failed', reason, event: { type: 'failed', actor: 'shop', channel: 'engine', data: { reason, resume_failures: next.failures } },
+      }).catch(() => false);
+      if (ended) {
+        this.backoff.succeeded(run.id);
+        this.opts.report({ type: 'gave_up', run, reason });
+      }
+    } else this.opts.report({ type: 'error', run, message, retryInMs: next.giveUp && !owner ? null : next.retryInMs });
+    if (owner) await owner.release(false).catch(() => undefined);
+    this.held.delete(run.id);
   }
 
   /** Stops the agents of runs being driven (they stay resumable) and lets every run go. */

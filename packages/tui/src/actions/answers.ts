@@ -19,7 +19,10 @@ export async function answerCall(deps: AnswerDeps, exec: Execution, input: Answe
 /** After a person talked to the agent in its own session: its new signal is the answer, if it reported anew. */
 export async function sessionAnswer(deps: AnswerDeps, exec: Execution): Promise<{ text: string; answered: boolean }> {
   const taken = await takeSessionAnswer(deps.ports, exec, deps.responder);
-  if (!taken) return { text: `run ${exec.runId} still waits: ${exec.agent} has not reported a new status (c opens its session again)`, answered: false };
+  if (taken.kind !== 'answered') {
+    const why = taken.kind === 'invalid' ? `${exec.agent}'s report ${taken.problem}` : `${exec.agent} has not reported a new status`;
+    return { text: `run ${exec.runId} still waits: ${why} (c opens its session again)`, answered: false };
+  }
   return { text: `${exec.agent} reported ${taken.status}; ${afterAnswer(deps, exec.runId, taken.handedTo)}`, answered: true };
 }
 

@@ -2,6 +2,7 @@ import { buildAnswer, type AnswerInput } from '@shop/core/decisions/build-answer
 import { handleOf } from '@shop/core/decisions/ask-handle';
 import { callDecisions } from '@shop/core/decisions/call-decisions';
 import { ConflictError, ShopError, UsageError } from '@shop/core/errors';
+import { clearSessionSignal } from '@shop/core/operations/answer';
 import { stopRun } from '@shop/core/operations/stop-run';
 import { hasEnded, type Execution, type Run, type Verdict } from '@shop/core/types';
 import type { Browser } from '../app/use-browser.js';
@@ -70,6 +71,7 @@ export function useActions(deps: TuiDeps, status: Status, browser: Browser, hand
 
   const openSession = async (r: Run, exec: Execution) => {
     const cmd = claudeCommand(deps, r, exec);
+    clearSessionSignal(exec);
     await attached(cmd, `Continue run ${r.id}`, [
       `Opening Claude session for: ${exec.agent}`, `Reason: ${oneLine(exec.waitingFor)}`, '',
       'The Claude Code TUI will open in this terminal.', 'When done, exit Claude to return to Shop.',

@@ -25,11 +25,13 @@ describe('continue: the agent’s own Claude session', () => {
     expect(t.attached).toEqual([{
       command: '/bin/claude-standin', args: ['--resume', 'session-1'], cwd: w.dir,
       env: expect.objectContaining({
-        SHOP_RUN_ID: String(id), SHOP_CALL: '1', SHOP_AGENT: 'coder', SHOP_SESSION_ID: 'session-1', SHOP_SIGNAL_FILE: expect.stringMatching(/signals\/1\.1\.coder\.json$/),
+        SHOP_RUN_ID: String(id), SHOP_CALL: '1', SHOP_AGENT: 'coder', SHOP_SESSION_ID: 'session-1', SHOP_SIGNAL_FILE: expect.stringMatching(/signals\/1\.1\.coder\.[0-9a-f]{24}\.json$/),
       }),
     }]);
     expect(status(t.lines())).toBe(`coder reported DONE; run ${id} resumes in the background (log: .shop/runs/${id}/tui-resume.log)`);
-    expect((await w.store.listEvents(id)).find((e) => e.type === 'human_answered')).toMatchObject({ actor: 'ann', channel: 'continue', data: { via: 'session', status: 'DONE' } });
+    expect((await w.store.listEvents(id)).find((e) => e.type === 'human_answered')).toMatchObject({ actor: 'ann', channel: 'continue', data: { status: 'DONE', message: 'use postgres' } });
+    // The agent's report became ann's answer: a row in the store, first answer wins.
+    expect(await w.store.getAnswer(id, '1', 1)).toMatchObject({ status: 'DONE', responder: 'ann', channel: 'continue' });
   });
 
   it('says the run still waits when the agent did not report, and shows why claude could not start', async () => {
