@@ -9,6 +9,7 @@ import { readSignal, signalPath } from '@shop/core/signals/signal';
 import type { Execution, Run } from '@shop/core/types';
 import { answerCommands } from '@shop/core/decisions/answer-hint';
 import { takeSessionAnswer } from '@shop/core/operations/answer';
+import { holdSessionFor } from '@shop/core/operations/hold-session';
 import { loadRunView, pickWaiting } from '@shop/core/operations/run-view';
 import { recordAndResume, refuseAgents } from '../answer-call.js';
 import { flag, runIdArg, str } from '../args.js';
@@ -60,10 +61,16 @@ async function openSession(ctx: Context, run: Run, exec: Execution, by: string |
   ctx.out(`Opening Claude session for: ${exec.agent}`);
   ctx.out(`Reason: ${exec.waitingFor ?? ''}`);
   ctx.out(`(session ${exec.sessionId} in ${exec.cwd}; the agent reports when it has what it needs)`);
-  await openClaude(ctx, ['--resume', exec.sessionId!], exec.cwd ?? run.workspace, {
-    SHOP_RUN_ID: String(run.id), SHOP_CALL: exec.key, SHOP_AGENT: agent.name, SHOP_SIGNAL_FILE: exec.signalPath!, SHOP_SESSION_ID: exec.sessionId!,
-  });
   const ports = await enginePorts(ctx);
+  // One process per session: held in the store while the person is in it (answers wait for it).
+  const held = await holdSessionFor(ports, exec, responder(by, ctx.project.root, ctx.env));
+  try {
+    await openClaude(ctx, ['--resume', exec.sessionId!], exec.cwd ?? run.workspace, {
+      SHOP_RUN_ID: String(run.id), SHOP_CALL: exec.key, SHOP_AGENT: agent.name, SHOP_SIGNAL_FILE: exec.signalPath!, SHOP_SESSION_ID: exec.sessionId!,
+    });
+  } finally {
+    await held.release();
+  }
   const taken = await takeSessionAnswer(ports, exec, responder(by, ctx.project.root, ctx.env));
   if (!taken) {
     ctx.out(`run ${run.id} is still waiting: the agent has not reported a new status`);

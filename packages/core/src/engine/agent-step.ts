@@ -1,13 +1,14 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentDef } from '../agents/agent-def.js';
-import { AgentError, BudgetSpent } from '../errors.js';
+import { AgentError, BudgetSpent, SessionHeldError } from '../errors.js';
 import type { RunOptions, WorkflowConfig } from '../lua/requests.js';
 import { fingerprint } from '../lua/requests.js';
 import { checkSignal, promiseSignal, readSignal, signalPath, type Signal } from '../signals/signal.js';
 import { capText } from '../text.js';
 import type { AgentMetrics, Execution, Run } from '../types.js';
 import { ActivityRecorder } from './activity-recorder.js';
+import { heldLine, holdIsLive } from './session-hold.js';
 import { agentAnswer } from './check-answer.js';
 import { Aborted, type Settled } from './outcome.js';
 import type { EnginePorts } from './ports.js';
@@ -45,10 +46,13 @@ export class AgentStep {
     const { ports, run, token } = this.ctx;
     // A recorded ask is answered from the store: the agent's definition is not needed for it.
     if (rec?.status === 'waiting_human') return { kind: 'waiting', execution: rec, fresh: false };
+    let stale: string | null = null;
     if (rec) {
-      // Crashed mid-call (running) or failed before: whatever the old driver left goes first,
-      // then a signal on disk means the agent finished — its result, whatever the budget says now.
-      if (rec.pid) await ports.killOrphan(rec.pid, rec.pidStart);
+      stale = this.checkSessionFree(rec);
+      // Crashed mid-call (running) or failed before: whatever the old driver left on the session
+      // goes first, and is waited for (one process per session), then a signal on disk means the
+      // agent finished — its result, whatever the budget says now.
+      if (rec.status === 'running' || rec.pid) await ports.killOrphan(rec.pid, rec.pidStart, rec.sessionId);
       const onDisk = rec.status === 'running' && rec.signalPath ? readSignal(rec.signalPath) : { kind: 'none' as const };
       if (onDisk.kind === 'ok') return this.settle(rec, req.opts, onDisk.signal, undefined);
     }
@@ -64,8 +68,21 @@ export class AgentStep {
     }
     const agent = ports.loadAgent(req.agent);
     if (rec.signalPath) rmSync(rec.signalPath, { force: true });
-    await ports.store.restartExecution(token, run.id, key);
-    return this.invoke(rec, agent, opts, { resume: true, prompt: await this.restartPrompt(rec), attempt: rec.attempts + 1 }, signal);
+    await ports.store.restartExecution(token, run.id, key, stale);
+    // An agent that never started has no session to resume: it starts now, on its own prompt.
+    const how = rec.spawned ? { resume: true, prompt: await this.restartPrompt(rec) } : { resume: false, prompt: rec.prompt ?? DEFAULT_PROMPT };
+    return this.invoke(rec, agent, opts, { ...how, attempt: rec.attempts + 1 }, signal);
+  }
+
+  /**
+   * Nothing starts on a session a person holds (shop continue): SessionHeldError while that
+   * process lives. A dead one's hold is returned, to be cleared with the restart.
+   */
+  private checkSessionFree(rec: Execution): string | null {
+    const { ports, run } = this.ctx;
+    if (rec.hold?.kind !== 'continue') return null;
+    if (holdIsLive(ports, rec.hold)) throw new SessionHeldError(run.id, rec.key, heldLine(run.id, rec, rec.hold, ports.self.host, 'resume'));
+    return rec.hold.token;
   }
 
   /**
@@ -90,7 +107,11 @@ export class AgentStep {
     // The old NEEDS_HUMAN must not be read as the answer to this round; removed before the
     // execution is marked running, so a crash in between replays this same step.
     if (exec.signalPath) rmSync(exec.signalPath, { force: true });
-    await ports.store.restartExecution(token, run.id, exec.key);
+    const current = (await ports.store.getExecution(run.id, exec.key)) ?? exec;
+    const stale = this.checkSessionFree(current);
+    // A shop continue that died may have left its `claude --resume` behind: it goes first.
+    await ports.killOrphan(null, null, exec.sessionId);
+    await ports.store.restartExecution(token, run.id, exec.key, stale);
     await ports.store.appendEvent(token, run.id, { type: 'sent_back', key: exec.key, actor: 'shop', channel: 'engine', data: { prompt: capText(prompt, 2000) } });
     const opts = (exec.request ?? {}) as RunOptions;
     return this.invoke(exec, agent, { ...opts, budget_usd: await this.budgetFor(opts) }, { resume: true, prompt, attempt: exec.attempts + 1 }, signal);
@@ -114,17 +135,21 @@ export class AgentStep {
     ports.notifier.notify({ type: 'agent_started', key: exec.key, agent: agent.name, sessionId: exec.sessionId!, resumed: how.resume });
     let recording: Promise<unknown> = Promise.resolve();
     const progress = new ActivityRecorder(ports, run.id, token, exec, agent.name);
+    // A pid write refused (the run was taken over) ends the agent at once, not when it is done.
+    const own = new AbortController();
+    const forward = () => own.abort();
+    signal.addEventListener('abort', forward, { once: true });
     const outcome = await ports.runner.invoke({
       agent, prompt: how.prompt, sessionId: exec.sessionId!, resume: how.resume, cwd: exec.cwd ?? run.workspace,
       env: agentEnv(run, exec, agent, ports.paths.binDir),
       model: opts.model, timeout: opts.timeout ?? agent.timeout, budgetUsd: opts.budget_usd,
       stdoutFile: `${base}.stdout.log`, stderrFile: `${base}.stderr.log`,
       onSpawn: (pid) => {
-        recording = ports.store.setExecutionPid(token, run.id, exec.key, pid, ports.processStart(pid)).then(() => null, (e: unknown) => e);
+        recording = ports.store.setExecutionPid(token, run.id, exec.key, pid, ports.processStart(pid)).then(() => null, (e: unknown) => (own.abort(), e));
       },
       onActivity: (a) => progress.seen(a.text, a.numTurns),
-      signal,
-    });
+      signal: own.signal,
+    }).finally(() => signal.removeEventListener('abort', forward));
     await progress.stop();
     // A pid write refused (the run was taken over) surfaces here, before anything else is written.
     const refused = await recording;

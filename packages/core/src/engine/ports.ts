@@ -62,8 +62,12 @@ export interface EnginePorts {
   processAlive(pid: number, pidStart: string | null): boolean;
   /** The start time of a process this one spawned (stored with an agent's pid). */
   processStart(pid: number): string | null;
-  /** Kill an agent's process group left behind by a driver that is gone. */
-  killOrphan(pid: number, pidStart: string | null): Promise<void>;
+  /**
+   * End what a gone driver (or shop continue) left on a session and wait until it is gone: the
+   * recorded agent's process group (pid + start time), and any process naming `sessionId`.
+   * Throws when something will not end.
+   */
+  killOrphan(pid: number | null, pidStart: string | null, sessionId?: string | null): Promise<void>;
   /** How long a driver's lease lasts without renewal. */
   leaseMs: number;
   paths: { signalsDir: string; runsDir: string; binDir: string | null };
