@@ -72,6 +72,8 @@ export const RunJsonSchema = z.object({
   waiting_for: z.string().nullable(),
   /** A call at work now (list --json): its key, agent, latest activity, since when. */
   activity: z.object({ key: z.string(), agent: z.string().nullable(), text: z.string().nullable(), since: z.string() }).nullable(),
+  /** An interrupted run (status "interrupted"): since when it has had no driver (its last write); null otherwise. */
+  driver_gone_since: z.string().nullable(),
   reason: z.string().nullable(),
   result: z.unknown(),
   cost_usd: z.number(),

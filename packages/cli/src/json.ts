@@ -1,5 +1,5 @@
 import { callDecisions, requestId } from '@shop/core/decisions/call-decisions';
-import { displayStatus, nodeLiveness, type Liveness } from '@shop/core/run-status';
+import { displayStatus, driverGoneSince, nodeLiveness, type Liveness } from '@shop/core/run-status';
 import type { Execution, Run, RunEvent } from '@shop/core/types';
 import type { EventJson, ExecutionJson, PendingJson, RunJson } from './json-shapes.js';
 import { answerCommands } from '@shop/core/decisions/answer-hint';
@@ -21,6 +21,7 @@ export function runJson(run: Run, waiting: Execution | null, costUsd: number, la
     awaiting: waiting?.awaiting ?? null,
     waiting_for: waiting?.waitingFor ?? null,
     activity: running ? { key: running.key, agent: running.agent, text: running.activity, since: iso(running.attemptAt ?? running.startedAt)! } : null,
+    driver_gone_since: iso(driverGoneSince(run, liveness)),
     reason: run.reason,
     result: run.result,
     cost_usd: costUsd,
