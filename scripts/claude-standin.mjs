@@ -73,8 +73,9 @@ if (env.SHOP_STANDIN_SPANS) {
   }) + '\n');
   span('start');
   process.on('exit', (code) => span('end', code));
-  // A stop (TERM) ends it through 'exit', so its end is logged too.
+  // A stop (TERM), or its terminal gone (HUP), ends it through 'exit', so its end is logged too.
   process.on('SIGTERM', () => process.exit(143));
+  process.on('SIGHUP', () => process.exit(129));
 }
 
 function readLog() {

@@ -88,17 +88,20 @@ export async function killGroupAndWait(pid: number, graceMs = 2000): Promise<voi
  * the recorded agent's group (only if its leader is still that process: pid + start time),
  * and — so an agent spawned just before its driver died, its pid never recorded, is found
  * too — every process of this user whose environment names the session (Linux /proc).
- * Throws when one will not go: nothing may be started on the session beside it.
+ * Throws when one will not go: nothing may be started on the session beside it. True when
+ * something was found running on the session (it was started, so its session may exist).
  */
-export async function killOrphanGroup(pid: number | null, start: string | null, sessionId?: string | null): Promise<void> {
+export async function killOrphanGroup(pid: number | null, start: string | null, sessionId?: string | null): Promise<boolean> {
   const groups = new Set<number>();
   // The leader may be gone while the group lives on; with a recorded start time, a live
   // leader must match it, or the pid now belongs to someone else.
   if (pid && !(isAlive(pid) && !sameProcess(pid, start))) groups.add(pid);
   if (sessionId) for (const g of sessionGroups(sessionId)) groups.add(g);
+  const found = [...groups].some(groupAlive);
   await Promise.all([...groups].map((g) => killGroupAndWait(g)));
   const left = [...groups].filter(groupAlive);
   if (left.length) throw new Error(`the agent process group ${left.join(', ')} left on session ${sessionId ?? '?'} would not end; end it (kill -9 -${left[0]}) and resume again`);
+  return found;
 }
 
 /** The process groups (never this process's own) of processes whose environment has SHOP_SESSION_ID=<sessionId>. */

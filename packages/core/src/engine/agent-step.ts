@@ -47,12 +47,14 @@ export class AgentStep {
     // A recorded ask is answered from the store: the agent's definition is not needed for it.
     if (rec?.status === 'waiting_human') return { kind: 'waiting', execution: rec, fresh: false };
     let stale: string | null = null;
+    let started = rec?.spawned ?? false;
     if (rec) {
       stale = this.checkSessionFree(rec);
       // Crashed mid-call (running) or failed before: whatever the old driver left on the session
       // goes first, and is waited for (one process per session), then a signal on disk means the
       // agent finished — its result, whatever the budget says now.
-      if (rec.status === 'running' || rec.pid) await ports.killOrphan(rec.pid, rec.pidStart, rec.sessionId);
+      // One found there was started though its pid never got recorded (its driver died in between).
+      if ((rec.status === 'running' || rec.pid) && (await ports.killOrphan(rec.pid, rec.pidStart, rec.sessionId))) started = true;
       const onDisk = rec.status === 'running' && rec.signalPath ? readSignal(rec.signalPath) : { kind: 'none' as const };
       if (onDisk.kind === 'ok') return this.settle(rec, req.opts, onDisk.signal, undefined);
     }
@@ -70,7 +72,7 @@ export class AgentStep {
     if (rec.signalPath) rmSync(rec.signalPath, { force: true });
     await ports.store.restartExecution(token, run.id, key, stale);
     // An agent that never started has no session to resume: it starts now, on its own prompt.
-    const how = rec.spawned ? { resume: true, prompt: await this.restartPrompt(rec) } : { resume: false, prompt: rec.prompt ?? DEFAULT_PROMPT };
+    const how = started ? { resume: true, prompt: await this.restartPrompt(rec) } : { resume: false, prompt: rec.prompt ?? DEFAULT_PROMPT };
     return this.invoke(rec, agent, opts, { ...how, attempt: rec.attempts + 1 }, signal);
   }
 

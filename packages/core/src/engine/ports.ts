@@ -65,9 +65,9 @@ export interface EnginePorts {
   /**
    * End what a gone driver (or shop continue) left on a session and wait until it is gone: the
    * recorded agent's process group (pid + start time), and any process naming `sessionId`.
-   * Throws when something will not end.
+   * Throws when something will not end. True when something was running on the session.
    */
-  killOrphan(pid: number | null, pidStart: string | null, sessionId?: string | null): Promise<void>;
+  killOrphan(pid: number | null, pidStart: string | null, sessionId?: string | null): Promise<boolean | void>;
   /** How long a driver's lease lasts without renewal. */
   leaseMs: number;
   paths: { signalsDir: string; runsDir: string; binDir: string | null };
