@@ -54,8 +54,10 @@ describe('one agent process per call: a person in shop continue holds the sessio
         expect(lines(r.stderr)).toHaveLength(1);
         expect(r.stderr).toMatch(new RegExp(`^shop: run ${id} call 1: tester is in coder's session \\(shop continue, process \\d+\\) since \\d{4}-\\d\\d-\\d\\d [\\d:]+ [+-]\\d\\d:\\d\\d; answer there`));
       }
-      // Nothing was started on the session beside the person's.
+      // Nothing was started on the session beside the person's; status says who is in it.
       expect(headless(p, '1')).toHaveLength(1);
+      expect(p.shop(['status', String(id)]).stdout).toMatch(/In its session: tester \(shop continue, process \d+\) since /);
+      expect(p.status(id).executions[0].session_hold).toMatchObject({ kind: 'continue', by: 'tester' });
       expect(p.status(id)).toMatchObject({ status: 'waiting_human' });
       term.type('/exit');
       expect(await term.waitFor('[exit ')).toContain(`run ${id} is still waiting`);

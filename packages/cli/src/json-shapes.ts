@@ -37,6 +37,11 @@ export const ExecutionJsonSchema = z.object({
   activity: z.string().nullable(),
   activity_at: iso,
   attempt_at: iso,
+  /**
+   * Who holds its agent session now (one process per session): "agent" (a driver's agent
+   * step; pid = the agent) or "continue" (a person in shop continue; pid = that process).
+   */
+  session_hold: z.object({ kind: z.enum(['agent', 'continue']), by: z.string(), host: z.string(), pid: z.number().nullable(), since: z.string() }).nullable(),
   started_at: iso,
   finished_at: iso,
 });

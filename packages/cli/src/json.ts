@@ -42,6 +42,7 @@ export function executionJson(e: Execution, full = false): ExecutionJson {
     awaiting: e.awaiting, waiting_for: e.waitingFor, result: e.result, error: e.error,
     cost_usd: e.costUsd, num_turns: e.numTurns, duration_ms: e.durationMs, attempts: e.attempts, ask: e.ask,
     activity: e.activity, activity_at: iso(e.activityAt), attempt_at: iso(e.attemptAt),
+    session_hold: e.hold ? { kind: e.hold.kind, by: e.hold.by, host: e.hold.host, pid: e.hold.pid, since: iso(e.hold.since)! } : null,
     started_at: iso(e.startedAt), finished_at: iso(e.finishedAt),
   };
 }

@@ -1,3 +1,6 @@
+import { hostname } from 'node:os';
+import { holdIsLive } from '@shop/core/engine/session-hold';
+import { nodeLiveness } from '@shop/core/run-status';
 import { ConflictError } from '@shop/core/errors';
 import { flag, limitArg, runIdArg, str } from '../args.js';
 import type { Context } from '../context.js';
@@ -46,6 +49,8 @@ export default async function status(args: Parsed, ctx: Context): Promise<number
     ctx.out(describeWaiting(run.id, exec, waitingAll.length > 1));
     if (exec.sessionId) ctx.out(`Session: ${exec.sessionId}`);
     ctx.out(`Waiting since: ${localTimeAgo(exec.updatedAt)}`);
+    // Answers wait for a person in the session (refused meanwhile): say who, where, since when.
+    if (exec.hold?.kind === 'continue' && holdIsLive(nodeLiveness(), exec.hold)) ctx.out(`In its session: ${exec.hold.by} (shop continue, process ${exec.hold.pid}${exec.hold.host === hostname() ? '' : ` on ${exec.hold.host}`}) since ${localTimeAgo(exec.hold.since)}`);
     for (const line of answerHint(run.id, exec, waitingAll.length > 1)) ctx.out(line);
   }
   if (json.driver_gone_since) ctx.out(`Driver gone since: ${localTimeAgo(Date.parse(json.driver_gone_since))}`);
