@@ -159,6 +159,23 @@ describe('states tell the truth', () => {
     expect(follow.stdout).toContain(`pick it up with: shop resume ${id}`);
   });
 
+  it('inbox: an ask of a run whose driver is gone says the run is interrupted (text and --json run_status)', async () => {
+    const p = makeProject();
+    p.write('workflows/both.lua', 'function workflow(p)\n  local a, b = parallel(function() return run("coder") end, function() return run("architect") end)\n  return a.status .. b.status\nend\n');
+    p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }], architect: [{ status: 'DONE', sleep_ms: 20_000 }] } });
+    const bg = p.spawnShop(['run', 'both', 'x']);
+    await until('the run to start', () => /run \d+ started/.test(bg.output()));
+    const id = runId(bg.output());
+    await until('the coder to wait', () => p.status(id).asks.some((a) => a.question === 'Which database?'));
+    bg.child.kill('SIGINT');
+    expect(await bg.exited).toBe(130);
+    const text = p.shop(['inbox']).stdout;
+    expect(text).toContain('Which database?');
+    expect(text).toMatch(new RegExp(`run ${id} is interrupted: its driver is gone since .*; its other calls wait for: shop resume ${id}`));
+    const [row] = JSON.parse(p.shop(['inbox', '--json']).stdout);
+    expect(row).toMatchObject({ run: id, run_status: 'interrupted' });
+  });
+
   it('a call whose agent never started is started fresh on its own prompt ("started", not "resumed")', () => {
     const p = makeProject();
     const failed = p.shop(['run', 'bugfix', 'fix the login'], { env: { SHOP_CLAUDE_BIN: join(p.dir, 'no-such-claude') } });

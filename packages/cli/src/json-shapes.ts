@@ -63,7 +63,8 @@ export const PendingJsonSchema = z.object({
 });
 
 /** One row of `shop inbox --json` / `shop list --waiting --json`: a pending ask and its run. */
-export const InboxRowJsonSchema = PendingJsonSchema.extend({ run: z.number(), spec: z.string() });
+/** run_status: the run as list shows it ("interrupted" when its driver is gone, its other calls stalled). */
+export const InboxRowJsonSchema = PendingJsonSchema.extend({ run: z.number(), spec: z.string(), run_status: z.enum(displayStatuses) });
 
 export const RunJsonSchema = z.object({
   id: z.number(),
