@@ -1,3 +1,4 @@
+import { ConflictError } from '../errors.js';
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** True when the process (or, for a negative pid, any of the group) still exists. */
@@ -100,7 +101,7 @@ export async function killOrphanGroup(pid: number | null, start: string | null, 
   const found = [...groups].some(groupAlive);
   await Promise.all([...groups].map((g) => killGroupAndWait(g)));
   const left = [...groups].filter(groupAlive);
-  if (left.length) throw new Error(`the agent process group ${left.join(', ')} left on session ${sessionId ?? '?'} would not end; end it (kill -9 -${left[0]}) and resume again`);
+  if (left.length) throw new ConflictError(`the agent process group ${left.join(', ')} left on session ${sessionId ?? '?'} would not end; end it (kill -9 -${left[0]}) and resume again`);
   return found;
 }
 

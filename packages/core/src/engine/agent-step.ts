@@ -1,14 +1,14 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentDef } from '../agents/agent-def.js';
-import { AgentError, BudgetSpent, SessionHeldError } from '../errors.js';
+import { AgentError, BudgetSpent } from '../errors.js';
 import type { RunOptions, WorkflowConfig } from '../lua/requests.js';
 import { fingerprint } from '../lua/requests.js';
 import { checkSignal, promiseSignal, readSignal, signalPath, type Signal } from '../signals/signal.js';
 import { capText } from '../text.js';
 import type { AgentMetrics, Execution, Run } from '../types.js';
 import { ActivityRecorder } from './activity-recorder.js';
-import { heldLine, holdIsLive } from './session-hold.js';
+import { freeSession, type FreedSession } from './session-takeover.js';
 import { agentAnswer } from './check-answer.js';
 import { Aborted, type Settled } from './outcome.js';
 import type { EnginePorts } from './ports.js';
@@ -46,15 +46,12 @@ export class AgentStep {
     const { ports, run, token } = this.ctx;
     // A recorded ask is answered from the store: the agent's definition is not needed for it.
     if (rec?.status === 'waiting_human') return { kind: 'waiting', execution: rec, fresh: false };
-    let stale: string | null = null;
-    let started = rec?.spawned ?? false;
+    let session: FreedSession = { staleHold: null, started: false };
     if (rec) {
-      stale = this.checkSessionFree(rec);
       // Crashed mid-call (running) or failed before: whatever the old driver left on the session
       // goes first, and is waited for (one process per session), then a signal on disk means the
       // agent finished — its result, whatever the budget says now.
-      // One found there was started though its pid never got recorded (its driver died in between).
-      if ((rec.status === 'running' || rec.pid) && (await ports.killOrphan(rec.pid, rec.pidStart, rec.sessionId))) started = true;
+      session = await freeSession(ports, run.id, rec, rec.status === 'running' || rec.pid !== null);
       const onDisk = rec.status === 'running' && rec.signalPath ? readSignal(rec.signalPath) : { kind: 'none' as const };
       if (onDisk.kind === 'ok') return this.settle(rec, req.opts, onDisk.signal, undefined);
     }
@@ -70,21 +67,10 @@ export class AgentStep {
     }
     const agent = ports.loadAgent(req.agent);
     if (rec.signalPath) rmSync(rec.signalPath, { force: true });
-    await ports.store.restartExecution(token, run.id, key, stale);
+    await ports.store.restartExecution(token, run.id, key, session.staleHold);
     // An agent that never started has no session to resume: it starts now, on its own prompt.
-    const how = started ? { resume: true, prompt: await this.restartPrompt(rec) } : { resume: false, prompt: rec.prompt ?? DEFAULT_PROMPT };
+    const how = session.started ? { resume: true, prompt: await this.restartPrompt(rec) } : { resume: false, prompt: rec.prompt ?? DEFAULT_PROMPT };
     return this.invoke(rec, agent, opts, { ...how, attempt: rec.attempts + 1 }, signal);
-  }
-
-  /**
-   * Nothing starts on a session a person holds (shop continue): SessionHeldError while that
-   * process lives. A dead one's hold is returned, to be cleared with the restart.
-   */
-  private checkSessionFree(rec: Execution): string | null {
-    const { ports, run } = this.ctx;
-    if (rec.hold?.kind !== 'continue') return null;
-    if (holdIsLive(ports, rec.hold)) throw new SessionHeldError(run.id, rec.key, heldLine(run.id, rec, rec.hold, ports.self.host, 'resume'));
-    return rec.hold.token;
   }
 
   /**
@@ -109,11 +95,9 @@ export class AgentStep {
     // The old NEEDS_HUMAN must not be read as the answer to this round; removed before the
     // execution is marked running, so a crash in between replays this same step.
     if (exec.signalPath) rmSync(exec.signalPath, { force: true });
-    const current = (await ports.store.getExecution(run.id, exec.key)) ?? exec;
-    const stale = this.checkSessionFree(current);
     // A shop continue that died may have left its `claude --resume` behind: it goes first.
-    await ports.killOrphan(null, null, exec.sessionId);
-    await ports.store.restartExecution(token, run.id, exec.key, stale);
+    const { staleHold } = await freeSession(ports, run.id, (await ports.store.getExecution(run.id, exec.key)) ?? exec, true);
+    await ports.store.restartExecution(token, run.id, exec.key, staleHold);
     await ports.store.appendEvent(token, run.id, { type: 'sent_back', key: exec.key, actor: 'shop', channel: 'engine', data: { prompt: capText(prompt, 2000) } });
     const opts = (exec.request ?? {}) as RunOptions;
     return this.invoke(exec, agent, { ...opts, budget_usd: await this.budgetFor(opts) }, { resume: true, prompt, attempt: exec.attempts + 1 }, signal);
