@@ -58,6 +58,17 @@ describe('one agent process per call: a person in shop continue holds the sessio
       expect(headless(p, '1')).toHaveLength(1);
       expect(p.shop(['status', String(id)]).stdout).toMatch(/In its session: tester \(shop continue, process \d+\) since /);
       expect(p.status(id).executions[0].session_hold).toMatchObject({ kind: 'continue', by: 'tester' });
+      // A second shop continue on the same session is refused the same way, before opening anything.
+      const second = new Terminal(p, shopCommand(`continue ${id}`));
+      try {
+        const screen = await second.waitFor('[exit ');
+        expect(screen).toMatch(new RegExp(`shop: run ${id} call 1: tester is in coder's session \\(shop continue, process \\d+\\) since `));
+        expect(screen).toContain('[exit 6]');
+        expect(screen).not.toContain('Opening Claude session');
+      } finally {
+        second.kill();
+      }
+      expect(p.invocations().filter((i) => i.mode === 'interactive')).toHaveLength(1);
       expect(p.status(id)).toMatchObject({ status: 'waiting_human' });
       term.type('/exit');
       expect(await term.waitFor('[exit ')).toContain(`run ${id} is still waiting`);

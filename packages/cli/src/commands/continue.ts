@@ -58,12 +58,12 @@ export default async function continueRun(args: Parsed, ctx: Context): Promise<n
 async function openSession(ctx: Context, run: Run, exec: Execution, by: string | undefined): Promise<number> {
   const agent = loadAgent(ctx.project.root, exec.agent!);
   if (agent.command) throw new UsageError(`agent ${agent.name} runs a custom command, not Claude Code; answer with: shop answer ${run.id} "…"`);
-  ctx.out(`Opening Claude session for: ${exec.agent}`);
-  ctx.out(`Reason: ${exec.waitingFor ?? ''}`);
-  ctx.out(`(session ${exec.sessionId} in ${exec.cwd}; the agent reports when it has what it needs)`);
   const ports = await enginePorts(ctx);
   // One process per session: held in the store while the person is in it (answers wait for it).
   const held = await holdSessionFor(ports, exec, responder(by, ctx.project.root, ctx.env));
+  ctx.out(`Opening Claude session for: ${exec.agent}`);
+  ctx.out(`Reason: ${exec.waitingFor ?? ''}`);
+  ctx.out(`(session ${exec.sessionId} in ${exec.cwd}; the agent reports when it has what it needs)`);
   try {
     await openClaude(ctx, ['--resume', exec.sessionId!], exec.cwd ?? run.workspace, {
       SHOP_RUN_ID: String(run.id), SHOP_CALL: exec.key, SHOP_AGENT: agent.name, SHOP_SIGNAL_FILE: exec.signalPath!, SHOP_SESSION_ID: exec.sessionId!,
