@@ -64,7 +64,7 @@ async function waitFor(p: Project, id: number, want: string): Promise<void> {
   const end = Date.now() + 30_000;
   while ((await statusOf(p, id)) !== want) {
     if (Date.now() > end) throw new Error(`run ${id} did not become ${want}`);
-    await sleep(150);
+    await sleep(300);
   }
 }
 
