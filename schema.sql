@@ -1,4 +1,4 @@
--- Shop store schema, version 5. Applied by packages/core/src/store/migrate.ts to a new store;
+-- Shop store schema, version 6. Applied by packages/core/src/store/migrate.ts to a new store;
 -- an older one is migrated there step by step. PRAGMA user_version holds the version.
 -- Times are milliseconds since the epoch. JSON columns hold JSON text.
 -- A step writes few pages: executions and events are clustered by run (WITHOUT ROWID, in the
@@ -65,6 +65,17 @@ CREATE TABLE IF NOT EXISTS executions (
   activity_at   INTEGER,
   attempts      INTEGER NOT NULL DEFAULT 1,
   ask           INTEGER NOT NULL DEFAULT 0,   -- how many times it has waited for a person
+  spawned       INTEGER NOT NULL DEFAULT 0,   -- agent processes started on its session (0: never started, start it fresh)
+  -- Who holds the call's agent session: one process per session, ever. 'agent' (a driver's
+  -- agent step or feedback resume: token = the driver's owner token, pid = the agent) or
+  -- 'continue' (a person's shop continue: its own token, pid = the shop continue process).
+  hold_kind     TEXT CHECK (hold_kind IN ('agent','continue')),
+  hold_token    TEXT,
+  hold_by       TEXT,                         -- who: the person, or the agent's name
+  hold_host     TEXT,
+  hold_pid      INTEGER,
+  hold_pid_start TEXT,                        -- the holder's start time (pid reuse guard)
+  hold_since    INTEGER,
   started_at    INTEGER NOT NULL,
   updated_at    INTEGER NOT NULL,
   finished_at   INTEGER,

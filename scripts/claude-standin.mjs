@@ -11,6 +11,8 @@
 //   SHOP_STANDIN_LOG       invocation log (default: <signals folder>/../standin.jsonl)
 //   SHOP_STANDIN_PACE_MS   with --output-format stream-json, the time between two events
 //                          (default 0; the demo slows it down so progress shows)
+//   SHOP_STANDIN_SPANS     a file where each invocation appends its start and its end (pid,
+//                          session, time, exit code): no two may overlap on one session
 //
 // Without -p it is an interactive session (`claude --resume <id>`, or `claude --session-id <id>
 // "first message"`): it reads the person's lines, reports after each one, /exit leaves.
@@ -68,6 +70,18 @@ const signalFile = env.SHOP_SIGNAL_FILE;
 const logFile = env.SHOP_STANDIN_LOG || (signalFile ? join(dirname(signalFile), '..', 'standin.jsonl') : null);
 const sessionId = args['session-id'] ?? args.resume;
 const interactive = args.prompt === undefined;
+
+if (env.SHOP_STANDIN_SPANS) {
+  const span = (event, code) => appendFileSync(env.SHOP_STANDIN_SPANS, JSON.stringify({
+    event, pid: process.pid, session_id: sessionId, run: env.SHOP_RUN_ID, call: env.SHOP_CALL, agent: env.SHOP_AGENT,
+    mode: interactive ? 'interactive' : 'print', at: Date.now(), ...(code === undefined ? {} : { code }),
+  }) + '\n');
+  span('start');
+  process.on('exit', (code) => span('end', code));
+  // A stop (TERM), or its terminal gone (HUP), ends it through 'exit', so its end is logged too.
+  process.on('SIGTERM', () => process.exit(143));
+  process.on('SIGHUP', () => process.exit(129));
+}
 
 function readLog() {
   if (!logFile || !existsSync(logFile)) return [];

@@ -37,6 +37,11 @@ export const ExecutionJsonSchema = z.object({
   activity: z.string().nullable(),
   activity_at: iso,
   attempt_at: iso,
+  /**
+   * Who holds its agent session now (one process per session): "agent" (a driver's agent
+   * step; pid = the agent) or "continue" (a person in shop continue; pid = that process).
+   */
+  session_hold: z.object({ kind: z.enum(['agent', 'continue']), by: z.string(), host: z.string(), pid: z.number().nullable(), since: z.string() }).nullable(),
   started_at: iso,
   finished_at: iso,
 });
@@ -71,7 +76,8 @@ export const PendingJsonSchema = z.object({
 });
 
 /** One row of `shop inbox --json` / `shop list --waiting --json`: a pending ask and its run. */
-export const InboxRowJsonSchema = PendingJsonSchema.extend({ run: z.number(), spec: z.string() });
+/** run_status: the run as list shows it ("interrupted" when its driver is gone, its other calls stalled). */
+export const InboxRowJsonSchema = PendingJsonSchema.extend({ run: z.number(), spec: z.string(), run_status: z.enum(displayStatuses) });
 
 export const RunJsonSchema = z.object({
   id: z.number(),
@@ -85,6 +91,8 @@ export const RunJsonSchema = z.object({
   waiting_for: z.string().nullable(),
   /** A call at work now (list --json): its key, agent, latest activity, since when. */
   activity: z.object({ key: z.string(), agent: z.string().nullable(), text: z.string().nullable(), since: z.string() }).nullable(),
+  /** An interrupted run (status "interrupted"): since when it has had no driver (its last write); null otherwise. */
+  driver_gone_since: z.string().nullable(),
   reason: z.string().nullable(),
   result: z.unknown(),
   cost_usd: z.number(),

@@ -1,5 +1,5 @@
 import { callDecisions, requestId } from '@shop/core/decisions/call-decisions';
-import { displayStatus, nodeLiveness, type Liveness } from '@shop/core/run-status';
+import { displayStatus, driverGoneSince, nodeLiveness, type Liveness } from '@shop/core/run-status';
 import type { Execution, Run, RunEvent } from '@shop/core/types';
 import type { EventJson, ExecutionJson, PendingJson, RunJson } from './json-shapes.js';
 import { answerSuggestions, suggestionCommand } from '@shop/core/decisions/answer-hint';
@@ -22,6 +22,7 @@ export function runJson(run: Run, waiting: Execution | null, costUsd: number, la
     awaiting: waiting?.awaiting ?? null,
     waiting_for: waiting?.waitingFor ?? null,
     activity: running ? { key: running.key, agent: running.agent, text: running.activity, since: iso(running.attemptAt ?? running.startedAt)! } : null,
+    driver_gone_since: iso(driverGoneSince(run, liveness)),
     reason: run.reason,
     result: run.result,
     cost_usd: costUsd,
@@ -42,6 +43,7 @@ export function executionJson(e: Execution, full = false): ExecutionJson {
     awaiting: e.awaiting, waiting_for: e.waitingFor, result: e.result, error: e.error,
     cost_usd: e.costUsd, num_turns: e.numTurns, duration_ms: e.durationMs, attempts: e.attempts, ask: e.ask,
     activity: e.activity, activity_at: iso(e.activityAt), attempt_at: iso(e.attemptAt),
+    session_hold: e.hold ? { kind: e.hold.kind, by: e.hold.by, host: e.hold.host, pid: e.hold.pid, since: iso(e.hold.since)! } : null,
     started_at: iso(e.startedAt), finished_at: iso(e.finishedAt),
   };
 }

@@ -107,7 +107,7 @@ says how many earlier ones it left out; on a pipe or with --json it shows every 
   log: {
     usage: 'shop log <id> [-f] [--json]',
     summary: "a run's calls and audit trail (who, when, channel), in order",
-    details: 'Times are local, with their offset from UTC. With -f the exit code is the run\'s: 0 completed, 3 waiting, 4 stuck, 1 failed.',
+    details: 'Times are local, with their offset from UTC. With -f the exit code is the run\'s: 0 completed, 3 waiting, 4 stuck, 1 failed, 130 interrupted (its driver is gone: -f says so and how to resume instead of waiting).',
     group: 'runs', maxArgs: 1,
     options: {
       follow: { type: 'boolean', short: 'f', description: "follow the run and its agents' activity until it ends or waits" },

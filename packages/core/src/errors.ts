@@ -71,3 +71,13 @@ export class AgentError extends ShopError {
     super(message);
   }
 }
+
+/**
+ * A call's agent session is held by another process (a person in `shop continue`, or an
+ * agent at work): nothing else may start on it or answer it meanwhile (exit 6).
+ */
+export class SessionHeldError extends ConflictError {
+  constructor(readonly runId: number, readonly key: string, message: string) {
+    super(message);
+  }
+}

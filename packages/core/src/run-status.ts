@@ -21,3 +21,11 @@ export function displayStatus(run: Run, liveness: Liveness): DisplayStatus {
   if (run.status !== 'running') return run.status;
   return liveOwner(liveness, run) ? 'running' : 'interrupted';
 }
+
+/**
+ * Since when a run shown as interrupted has had no driver: the last write any driver made to
+ * it (a driver letting go on Ctrl-C touches it too). Null for a run that is not interrupted.
+ */
+export function driverGoneSince(run: Run, liveness: Liveness): number | null {
+  return displayStatus(run, liveness) === 'interrupted' ? run.updatedAt : null;
+}

@@ -61,9 +61,28 @@ export interface Execution {
   attempts: number;
   /** How many times this call has waited for a person; answers are keyed by it. */
   ask: number;
+  /** Whether an agent process was ever started on its session (a call never started is started fresh, not resumed). */
+  spawned: boolean;
+  /** Who holds its agent session now (one process per session), if anyone. */
+  hold: SessionHold | null;
   startedAt: number;
   updatedAt: number;
   finishedAt: number | null;
+}
+
+/**
+ * A call's agent session held by one process: a driver's agent step ('agent': token = the
+ * driver's owner token, pid = the agent process once spawned) or a person's `shop continue`
+ * ('continue': its own token, pid = the shop continue process).
+ */
+export interface SessionHold {
+  kind: 'agent' | 'continue';
+  token: string;
+  by: string;
+  host: string;
+  pid: number | null;
+  pidStart: string | null;
+  since: number;
 }
 
 export type Verdict = 'approved' | 'rejected' | 'answer';

@@ -11,6 +11,7 @@ import { answerCommands } from '@shop/core/decisions/answer-hint';
 import { clearSessionSignal, takeSessionAnswer } from '@shop/core/operations/answer';
 import { handleOf } from '@shop/core/decisions/ask-handle';
 import { acting, type Acted } from '../acting-json.js';
+import { holdSessionFor } from '@shop/core/operations/hold-session';
 import { recordAndResume, refuseAgents } from '../answer-call.js';
 import { pickTarget } from '../ask-target.js';
 import { flag, str } from '../args.js';
@@ -65,14 +66,21 @@ async function continueAsk(args: Parsed, ctx: Context, exec: Execution, acted: A
 async function openSession(ctx: Context, run: Run, exec: Execution, by: string | undefined): Promise<number> {
   const agent = loadAgent(ctx.project.root, exec.agent!);
   if (agent.command) throw new UsageError(`agent ${agent.name} runs a custom command, not Claude Code; answer with: shop answer ${handleOf(exec)} "…"`);
+  const ports = await enginePorts(ctx);
+  // One process per session: held in the store while the person is in it (answers wait for it).
+  const held = await holdSessionFor(ports, exec, responder(by, ctx.project.root, ctx.env));
   ctx.out(`Opening Claude session for: ${exec.agent}   [ask ${handleOf(exec)}]`);
   ctx.out(`Reason: ${exec.waitingFor ?? ''}`);
   ctx.out(`(session ${exec.sessionId} in ${exec.cwd}; the agent reports when it has what it needs)`);
-  clearSessionSignal(exec);
-  await openClaude(ctx, ['--resume', exec.sessionId!], exec.cwd ?? run.workspace, {
-    SHOP_RUN_ID: String(run.id), SHOP_CALL: exec.key, SHOP_AGENT: agent.name, SHOP_SIGNAL_FILE: exec.signalPath!, SHOP_SESSION_ID: exec.sessionId!,
-  });
-  const ports = await enginePorts(ctx);
+  try {
+    // Only what the agent reports during this session answers the ask: an older file goes first.
+    clearSessionSignal(exec);
+    await openClaude(ctx, ['--resume', exec.sessionId!], exec.cwd ?? run.workspace, {
+      SHOP_RUN_ID: String(run.id), SHOP_CALL: exec.key, SHOP_AGENT: agent.name, SHOP_SIGNAL_FILE: exec.signalPath!, SHOP_SESSION_ID: exec.sessionId!,
+    });
+  } finally {
+    await held.release();
+  }
   const taken = await takeSessionAnswer(ports, exec, responder(by, ctx.project.root, ctx.env));
   if (taken.kind !== 'answered') {
     ctx.out(`run ${run.id} is still waiting: ${taken.kind === 'invalid' ? `the agent's report ${taken.problem}` : 'the agent has not reported a new status'}`);

@@ -1,4 +1,6 @@
+import { displayStatus, driverGoneSince, nodeLiveness } from '@shop/core/run-status';
 import { flag } from '../args.js';
+import { localTime } from '../time.js';
 import type { InboxRowJson } from '../json-shapes.js';
 import type { Context } from '../context.js';
 import { pendingJson, printJson } from '../json.js';
@@ -9,7 +11,8 @@ import { ago, table } from '../table.js';
 /** shop inbox (= shop list --waiting): every pending ask across runs, oldest first. */
 export default async function inbox(args: Parsed, ctx: Context): Promise<number> {
   const waiting = await (await ctx.store()).listWaiting();
-  const rows: InboxRowJson[] = waiting.map(({ run, execution }) => ({ run: run.id, spec: run.spec, ...pendingJson(run.id, execution) }));
+  const liveness = nodeLiveness();
+  const rows: InboxRowJson[] = waiting.map(({ run, execution }) => ({ run: run.id, spec: run.spec, run_status: displayStatus(run, liveness), ...pendingJson(run.id, execution) }));
   if (flag(args, 'json')) {
     printJson(ctx.out, rows);
     return 0;
@@ -23,5 +26,8 @@ export default async function inbox(args: Parsed, ctx: Context): Promise<number>
   ]);
   const header = ['RUN', 'SPEC', 'CALL', 'AWAITING', 'AGENT', 'WAITED', 'QUESTION', 'ANSWER WITH'];
   for (const line of table(header, body, { width: ctx.style.width, shrink: [6, 7, 1] })) ctx.out(line);
+  // A run whose driver is gone stalls its other calls too: say so once per run, with since when.
+  const gone = new Map(waiting.map(({ run }) => [run.id, driverGoneSince(run, liveness)] as const).filter(([, t]) => t !== null));
+  for (const [id, since] of gone) ctx.out(`run ${id} is interrupted: its driver is gone since ${localTime(since!)}; its other calls wait for: shop resume ${id}`);
   return 0;
 }

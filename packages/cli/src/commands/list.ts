@@ -13,10 +13,15 @@ import type { RunJson } from '../json-shapes.js';
 import { elapsed } from '../live-board.js';
 import { paint, statusColour } from '../style.js';
 import { suggest } from '../suggest.js';
+import { localTime } from '../time.js';
 
-/** What a running run's agent is doing: "[3] Edit src/login.ts (2m 05s)". */
+/**
+ * What a running run's agent is doing: "[3] Edit src/login.ts (2m 05s)"; an interrupted
+ * run's call is not running (no clock ticks for it): "[3] driver gone since … (last: Edit …)".
+ */
 function now(r: RunJson): string | null {
   const a = r.activity;
+  if (r.driver_gone_since) return `${a ? `[${a.key}] ` : ''}driver gone since ${localTime(Date.parse(r.driver_gone_since))}${a?.text ? ` (last: ${a.text})` : ''}; shop resume ${r.id}`;
   return a ? `[${a.key}] ${a.text ?? 'working'} (${elapsed(Date.now() - Date.parse(a.since))})` : null;
 }
 

@@ -6,6 +6,7 @@ import type { Context } from '../context.js';
 import { eventJson, executionJson, printJson, runJson } from '../json.js';
 import { getRunOrFail, loadRunView } from '@shop/core/operations/run-view';
 import type { Parsed } from '../registry.js';
+import { driverGoneSince, nodeLiveness } from '@shop/core/run-status';
 import { localTime } from '../time.js';
 
 const USAGE = 'shop log <id> [-f] [--json]';
@@ -28,14 +29,16 @@ export default async function log(args: Parsed, ctx: Context): Promise<number> {
 
 /**
  * Prints the trail as it grows and each change of an agent's activity, until the run ends
- * or only people are awaited; the exit code is then the run's (0, 3, 4, 1). With --json, a
- * JSON object per line.
+ * or only people are awaited; the exit code is then the run's (0, 3, 4, 1) — or 130 when its
+ * driver is gone (interrupted: nothing will move it until shop resume or shop watch takes it
+ * over). With --json, a JSON object per line.
  */
 async function follow(ctx: Context, store: Store, id: number, json: boolean): Promise<number> {
   let lastEvent = 0;
   const said = new Map<string, string>();
   // Each call's agent, looked up once when an event first names it: a look reads what is new, not the whole log.
   const agents = new Map<string, string>();
+  const liveness = nodeLiveness();
   for (;;) {
     // The run and its open calls only: what works (its activity) and whether anything still does.
     const run = await getRunOrFail(store, id);
@@ -55,6 +58,13 @@ async function follow(ctx: Context, store: Store, id: number, json: boolean): Pr
       ctx.out(json ? JSON.stringify({ kind: 'activity', at, key: e.key, agent: e.agent, activity: e.activity }) : `${stamp(e.activityAt ?? Date.now())}  activity [${e.key} ${e.agent}]  ${e.activity}`);
     }
     const working = executions.some((e) => e.status === 'running');
+    // Nothing drives it: following would wait for ever. Say so, and how to pick it up.
+    const gone = driverGoneSince(run, liveness);
+    if (gone !== null) {
+      const line = `run ${id} is interrupted: its driver is gone since ${stamp(gone)}; pick it up with: shop resume ${id} (or let shop watch take it over)`;
+      ctx.out(json ? JSON.stringify({ kind: 'interrupted', at: iso(gone), run: id, resume_with: `shop resume ${id}` }) : line);
+      return ExitCode.interrupted;
+    }
     if (run.status === 'completed') return ExitCode.ok;
     if (run.status === 'stuck') return ExitCode.stuck;
     if (run.status === 'failed') return ExitCode.failed;

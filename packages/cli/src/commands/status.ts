@@ -1,3 +1,6 @@
+import { hostname } from 'node:os';
+import { holdIsLive } from '@shop/core/engine/session-hold';
+import { nodeLiveness } from '@shop/core/run-status';
 import { ConflictError } from '@shop/core/errors';
 import { flag, limitArg, runIdArg, str } from '../args.js';
 import type { Context } from '../context.js';
@@ -6,7 +9,7 @@ import { executionJson, pendingJson, printJson, runJson } from '../json.js';
 import { agentColumn, answerHint, describeWaiting, firstLine } from '../output.js';
 import type { Parsed } from '../registry.js';
 import { table, usd } from '../table.js';
-import { localTimeAgo } from '../time.js';
+import { localTime, localTimeAgo } from '../time.js';
 import { paint, statusColour } from '../style.js';
 import { elapsed } from '../live-board.js';
 import type { Execution } from '@shop/core/types';
@@ -46,8 +49,11 @@ export default async function status(args: Parsed, ctx: Context): Promise<number
     ctx.out(describeWaiting(run.id, exec, waitingAll.length > 1));
     if (exec.sessionId) ctx.out(`Session: ${exec.sessionId}`);
     ctx.out(`Waiting since: ${localTimeAgo(exec.updatedAt)}`);
+    // Answers wait for a person in the session (refused meanwhile): say who, where, since when.
+    if (exec.hold?.kind === 'continue' && holdIsLive(nodeLiveness(), exec.hold)) ctx.out(`In its session: ${exec.hold.by} (shop continue, process ${exec.hold.pid}${exec.hold.host === hostname() ? '' : ` on ${exec.hold.host}`}) since ${localTimeAgo(exec.hold.since)}`);
     for (const line of answerHint(exec)) ctx.out(line);
   }
+  if (json.driver_gone_since) ctx.out(`Driver gone since: ${localTimeAgo(Date.parse(json.driver_gone_since))}`);
   if (!waiting && (json.status === 'interrupted' || run.status === 'failed')) {
     ctx.out(`Pick it up with: shop resume ${run.id}`);
   }
@@ -56,8 +62,8 @@ export default async function status(args: Parsed, ctx: Context): Promise<number
     const earlier = view.calls - executions.length;
     if (earlier > 0) ctx.out(`… ${earlier} earlier ${earlier === 1 ? 'call' : 'calls'} (shop status ${run.id} --limit 0 for all)`);
     const rows = executions.map((e) => [
-      `#${e.key}`, agentColumn(e.agent, e.kind), e.status, e.costUsd != null ? usd(e.costUsd) : '-',
-      firstLine(e.status === 'running' ? runningText(e) : (e.error ?? e.waitingFor ?? resultText(e.result) ?? '')),
+      `#${e.key}`, agentColumn(e.agent, e.kind), e.status === 'running' && json.driver_gone_since ? 'interrupted' : e.status, e.costUsd != null ? usd(e.costUsd) : '-',
+      firstLine(e.status === 'running' ? runningText(e, json.driver_gone_since) : (e.error ?? e.waitingFor ?? resultText(e.result) ?? '')),
     ]);
     const style = (col: number, text: string) => (col === 2 ? paint(ctx.style.color, statusColour(text), text) : text);
     for (const line of table(['CALL', 'AGENT', 'STATUS', 'COST', 'DETAIL'], rows, { width: ctx.style.width, shrink: [4], style })) ctx.out(line);
@@ -65,8 +71,12 @@ export default async function status(args: Parsed, ctx: Context): Promise<number
   return 0;
 }
 
-/** A call at work: its latest activity (a parallel: its branches) and how long this attempt has run. */
-function runningText(e: Execution): string {
+/**
+ * A call at work: its latest activity (a parallel: its branches) and how long this attempt has
+ * run. With its driver gone nothing works on it: no clock, but since when.
+ */
+function runningText(e: Execution, goneSince: string | null): string {
+  if (goneSince) return `driver gone since ${localTime(Date.parse(goneSince))}${e.activity ? ` (last: ${e.activity})` : ''}`;
   const since = e.attemptAt ?? e.startedAt;
   const branches = e.kind === 'parallel' ? (e.request as { branches?: number } | null)?.branches : undefined;
   const what = branches ? `waiting for its ${branches} branches` : (e.activity ?? 'working');

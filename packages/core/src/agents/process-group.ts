@@ -1,3 +1,4 @@
+import { ConflictError } from '../errors.js';
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** True when the process (or, for a negative pid, any of the group) still exists. */
@@ -83,10 +84,58 @@ export async function killGroupAndWait(pid: number, graceMs = 2000): Promise<voi
   while (groupAlive(pid) && Date.now() < end) await sleep();
 }
 
-/** Kills the group an earlier driver left behind, only if its leader is still that process. */
-export async function killOrphanGroup(pid: number, start: string | null): Promise<void> {
+/**
+ * Ends every process an earlier holder left on a session and waits until each group is gone:
+ * the recorded agent's group (only if its leader is still that process: pid + start time),
+ * and — so an agent spawned just before its driver died, its pid never recorded, is found
+ * too — every process of this user whose environment names the session (Linux /proc).
+ * Throws when one will not go: nothing may be started on the session beside it. True when
+ * something was found running on the session (it was started, so its session may exist).
+ */
+export async function killOrphanGroup(pid: number | null, start: string | null, sessionId?: string | null): Promise<boolean> {
+  const groups = new Set<number>();
   // The leader may be gone while the group lives on; with a recorded start time, a live
   // leader must match it, or the pid now belongs to someone else.
-  if (isAlive(pid) && !sameProcess(pid, start)) return;
-  await killGroupAndWait(pid);
+  if (pid && !(isAlive(pid) && !sameProcess(pid, start))) groups.add(pid);
+  if (sessionId) for (const g of sessionGroups(sessionId)) groups.add(g);
+  const found = [...groups].some(groupAlive);
+  await Promise.all([...groups].map((g) => killGroupAndWait(g)));
+  const left = [...groups].filter(groupAlive);
+  if (left.length) throw new ConflictError(`the agent process group ${left.join(', ')} left on session ${sessionId ?? '?'} would not end; end it (kill -9 -${left[0]}) and resume again`);
+  return found;
+}
+
+/** The process groups (never this process's own) of processes whose environment has SHOP_SESSION_ID=<sessionId>. */
+function sessionGroups(sessionId: string): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const needle = Buffer.from(`\0SHOP_SESSION_ID=${sessionId}\0`);
+  const own = groupOf(process.pid);
+  const groups = new Set<number>();
+  for (const name of entries) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      const env = Buffer.concat([Buffer.from('\0'), readFileSync(`/proc/${name}/environ`), Buffer.from('\0')]);
+      if (!env.includes(needle)) continue;
+      const g = groupOf(Number(name));
+      if (g && g !== own) groups.add(g);
+    } catch {
+      /* not ours to read, or gone meanwhile */
+    }
+  }
+  return [...groups];
+}
+
+function groupOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return state === 'Z' ? null : Number(pgrp);
+  } catch {
+    return null;
+  }
 }

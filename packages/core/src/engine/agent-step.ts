@@ -11,6 +11,7 @@ import type { AgentMetrics, Execution, Run } from '../types.js';
 import { ActivityRecorder } from './activity-recorder.js';
 import { addMetrics, agentFailure, DEFAULT_RETRIES, withRetries, type Attempt } from './agent-retry.js';
 import { interruptedRetry, recordRetry, retryTiming } from './agent-retry-records.js';
+import { freeSession, type FreedSession } from './session-takeover.js';
 import { agentAnswer } from './check-answer.js';
 import { Aborted, type Settled } from './outcome.js';
 import type { EnginePorts } from './ports.js';
@@ -48,10 +49,12 @@ export class AgentStep {
     const { ports, run, token } = this.ctx;
     // A recorded ask is answered from the store: the agent's definition is not needed for it.
     if (rec?.status === 'waiting_human') return { kind: 'waiting', execution: rec, fresh: false };
+    let session: FreedSession = { staleHold: null, started: false };
     if (rec) {
-      // Crashed mid-call (running) or failed before: whatever the old driver left goes first,
-      // then a signal on disk means the agent finished — its result, whatever the budget says now.
-      if (rec.pid) await ports.killOrphan(rec.pid, rec.pidStart);
+      // Crashed mid-call (running) or failed before: whatever the old driver left on the session
+      // goes first, and is waited for (one process per session), then a signal on disk means the
+      // agent finished — its result, whatever the budget says now.
+      session = await freeSession(ports, run.id, rec, rec.status === 'running' || rec.pid !== null);
       const onDisk = rec.status === 'running' && rec.signalPath ? readSignal(rec.signalPath) : { kind: 'none' as const };
       if (onDisk.kind === 'ok') return this.settle(rec, req.opts, onDisk.signal, undefined);
     }
@@ -67,8 +70,10 @@ export class AgentStep {
     }
     const agent = ports.loadAgent(req.agent);
     const retry = await interruptedRetry(ports, run.id, rec, signal);
-    const again = await this.restart(rec);
-    return this.invoke(again, agent, opts, { resume: true, prompt: await this.restartPrompt(rec), attempt: rec.attempts + 1, try: retry?.try }, signal);
+    const again = await this.restart(rec, session.staleHold);
+    // An agent that never started has no session to resume: it starts now, on its own prompt.
+    const how = session.started ? { resume: true, prompt: await this.restartPrompt(rec) } : { resume: false, prompt: rec.prompt ?? DEFAULT_PROMPT };
+    return this.invoke(again, agent, opts, { ...how, attempt: rec.attempts + 1, try: retry?.try }, signal);
   }
 
   /**
@@ -90,7 +95,9 @@ export class AgentStep {
   async sendBack(exec: Execution, prompt: string, signal: AbortSignal): Promise<Settled> {
     const { ports, run, token } = this.ctx;
     const agent = ports.loadAgent(exec.agent!);
-    const again = await this.restart(exec);
+    // A shop continue that died may have left its `claude --resume` behind: it goes first.
+    const { staleHold } = await freeSession(ports, run.id, (await ports.store.getExecution(run.id, exec.key)) ?? exec, true);
+    const again = await this.restart(exec, staleHold);
     await ports.store.appendEvent(token, run.id, { type: 'sent_back', key: exec.key, actor: 'shop', channel: 'engine', data: { prompt: capText(prompt, 2000) } });
     const opts = (exec.request ?? {}) as RunOptions;
     return this.invoke(again, agent, { ...opts, budget_usd: await this.budgetFor(opts) }, { resume: true, prompt, attempt: exec.attempts + 1 }, signal);
@@ -101,11 +108,11 @@ export class AgentStep {
    * file's name cannot write this round's). The old file goes first — an old NEEDS_HUMAN must
    * not be read as this round's report — so a crash in between replays this same step.
    */
-  private async restart(exec: Execution): Promise<Execution> {
+  private async restart(exec: Execution, staleHold: string | null): Promise<Execution> {
     const { ports, run, token } = this.ctx;
     if (exec.signalPath) rmSync(exec.signalPath, { force: true });
     const fresh = signalPath(ports.paths.signalsDir, run.id, exec.key, exec.agent!);
-    await ports.store.restartExecution(token, run.id, exec.key, fresh);
+    await ports.store.restartExecution(token, run.id, exec.key, { signalPath: fresh, staleHold });
     return { ...exec, signalPath: fresh };
   }
 
@@ -137,17 +144,21 @@ export class AgentStep {
     ports.notifier.notify({ type: 'agent_started', key: exec.key, agent: agent.name, sessionId: exec.sessionId!, resumed: how.resume });
     let recording: Promise<unknown> = Promise.resolve();
     const progress = new ActivityRecorder(ports, run.id, token, exec, agent.name);
+    // A pid write refused (the run was taken over) ends the agent at once, not when it is done.
+    const own = new AbortController();
+    const forward = () => own.abort();
+    signal.addEventListener('abort', forward, { once: true });
     const outcome = await ports.runner.invoke({
       agent, prompt: how.prompt, sessionId: exec.sessionId!, resume: how.resume, cwd: exec.cwd ?? run.workspace,
       env: agentEnv(run, exec, agent, ports.paths.binDir),
       model: opts.model, timeout: how.timeoutLeft ?? opts.timeout ?? agent.timeout, budgetUsd: how.budgetUsd ?? opts.budget_usd,
       stdoutFile: `${base}.stdout.log`, stderrFile: `${base}.stderr.log`,
       onSpawn: (pid) => {
-        recording = ports.store.setExecutionPid(token, run.id, exec.key, pid, ports.processStart(pid)).then(() => null, (e: unknown) => e);
+        recording = ports.store.setExecutionPid(token, run.id, exec.key, pid, ports.processStart(pid)).then(() => null, (e: unknown) => (own.abort(), e));
       },
       onActivity: (a) => progress.seen(a.text, a.numTurns),
-      signal,
-    });
+      signal: own.signal,
+    }).finally(() => signal.removeEventListener('abort', forward));
     await progress.stop();
     outcome.metrics = addMetrics(how.carry, outcome.metrics);
     // A pid write refused (the run was taken over) surfaces here, before anything else is written.

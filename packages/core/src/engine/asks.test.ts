@@ -78,6 +78,23 @@ describe('timers (fast-forwarded clock)', () => {
     expect((await events(world, id, 'timed_out'))[0]).toMatchObject({ key: '1', actor: 'system:timer', data: { on_timeout: 'stuck', after: '1h' } });
   });
 
+  it("a timeout waits while a person is in the agent's session (shop continue), and fires once they leave", async () => {
+    const { world, start } = setup({ coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }] });
+    const id = await start('config{ human_timeout = 60 }\nreturn run("coder").status');
+    const person = { token: 'p1', by: 'ann', host: world.ports.self.host, pid: process.pid, pidStart: 'x' };
+    let held = false;
+    const outcome = await waitDrive(world, id, (t) => {
+      if (t === 3) void world.store.holdSession(id, '1', person, { ask: 1, staleHold: null }).then(() => (held = true));
+      if (t === 5 && held) world.clock.t += 61_000;
+      if (t === 20) void world.store.releaseSession(id, '1', 'p1');
+    });
+    expect(outcome).toEqual({ status: 'stuck', reason: 'no answer after 1m' });
+    // It fired only after the session was let go.
+    const trail = (await world.store.listEvents(id)).map((e) => e.type);
+    expect(trail).toContain('session_closed');
+    expect(trail.indexOf('timed_out')).toBeGreaterThan(trail.indexOf('session_closed'));
+  });
+
   it("on_timeout default: a pause's own deadline answers with its decisions' defaults, as system:timeout", async () => {
     const { world, start } = setup();
     const id = await start(`local d = pause{ message = "Launch?", deadline = 600, on_timeout = "default",

@@ -125,7 +125,7 @@ async function checkIn(ports: EnginePorts, own: Ownership): Promise<CheckIn> {
 
 async function stopNow(ports: EnginePorts, own: Ownership, stop: { reason: string; by: string }): Promise<DriveOutcome> {
   // Agents a dead driver left running go first (only while their pid is still theirs).
-  for (const e of await ports.store.openExecutions(own.runId)) if (e.status === 'running' && e.pid) await ports.killOrphan(e.pid, e.pidStart);
+  for (const e of await ports.store.openExecutions(own.runId)) if (e.status === 'running' && (e.pid || e.sessionId)) await ports.killOrphan(e.pid, e.pidStart, e.sessionId);
   await ports.store.finishRun(own.token, own.runId, {
     status: 'stuck', reason: stop.reason, event: { type: 'stopped', actor: stop.by, channel: 'cli', data: { reason: stop.reason } },
   });

@@ -7,6 +7,7 @@ import type { Execution, Run, Timer } from '../types.js';
 import { duration } from './ask-timers.js';
 import { askNotice } from './ask-notice.js';
 import type { EnginePorts } from './ports.js';
+import { holdIsLive } from './session-hold.js';
 
 type Effect = TimerEffect & { notify?: { targets: string[]; event: 'reminder' | 'escalation' | 'timeout' } };
 
@@ -22,6 +23,9 @@ export async function fireDueTimers(ports: EnginePorts, run: Run, token: string)
   for (const timer of await ports.store.dueTimers(now, [run.id])) {
     const exec = await ports.store.getExecution(run.id, timer.key);
     if (!exec) continue;
+    // A person is in the call's session (shop continue) answering it: its timeout waits until
+    // they leave (it stays due, looked at again on the next check), rather than end the run under them.
+    if (timer.kind === 'timeout' && exec.hold?.kind === 'continue' && holdIsLive(ports, exec.hold)) continue;
     const effect = timerEffect(timer, exec, now);
     if (!(await ports.store.fireTimer(token, timer, effect))) continue;
     fired++;

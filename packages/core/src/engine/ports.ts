@@ -67,8 +67,12 @@ export interface EnginePorts {
   processAlive(pid: number, pidStart: string | null): boolean;
   /** The start time of a process this one spawned (stored with an agent's pid). */
   processStart(pid: number): string | null;
-  /** Kill an agent's process group left behind by a driver that is gone. */
-  killOrphan(pid: number, pidStart: string | null): Promise<void>;
+  /**
+   * End what a gone driver (or shop continue) left on a session and wait until it is gone: the
+   * recorded agent's process group (pid + start time), and any process naming `sessionId`.
+   * Throws when something will not end. True when something was running on the session.
+   */
+  killOrphan(pid: number | null, pidStart: string | null, sessionId?: string | null): Promise<boolean | void>;
   /**
    * A --worktree run ended: its worktree is removed unless `keep` (config keep_worktree) or
    * it holds uncommitted work. Absent in twins without a disk.

@@ -3,6 +3,7 @@ import { buildAnswer, type AnswerFields, type AnswerInput } from '../decisions/b
 import { driveRun, type DriveOptions } from '../engine/drive-run.js';
 import type { DriveOutcome } from '../engine/outcome.js';
 import { liveOwner } from '../engine/ownership.js';
+import { staleHold } from '../engine/session-hold.js';
 import type { EnginePorts } from '../engine/ports.js';
 import { readSignal } from '../signals/signal.js';
 import type { Channel, Execution, RunOwner } from '../types.js';
@@ -21,7 +22,10 @@ export interface Recorded {
  */
 export async function recordAnswer(ports: EnginePorts, exec: Execution, input: AnswerInput, channel: Channel, responder: string): Promise<Recorded> {
   const fields = buildAnswer(exec, input);
-  const answer = await ports.store.recordAnswer({ runId: exec.runId, key: exec.key, ask: exec.ask, ...fields, responder, channel });
+  // A person in the call's session (shop continue) holds it: refused unless that process is gone.
+  const current = await ports.store.getExecution(exec.runId, exec.key);
+  const stale = current ? staleHold(ports, current, 'continue') : null;
+  const answer = await ports.store.recordAnswer({ runId: exec.runId, key: exec.key, ask: exec.ask, ...fields, responder, channel }, stale);
   const run = await ports.store.getRun(exec.runId);
   const handedTo = answer.owner && run?.owner?.token === answer.owner.token ? liveOwner(ports, run) : null;
   return { fields, responder, handedTo };

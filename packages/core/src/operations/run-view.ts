@@ -3,6 +3,8 @@ import { alreadyAnswered, alreadyAnsweredEvent } from '../store/sqlite-store.js'
 import type { Store } from '../store/store.js';
 import { hasEnded, type Execution, type Run } from '../types.js';
 import { quoted } from '../text.js';
+import { localTime } from '../text-time.js';
+import { driverGoneSince, nodeLiveness } from '../run-status.js';
 
 export interface RunView {
   run: Run;
@@ -55,7 +57,10 @@ export async function pickWaiting(store: Store, view: RunView, call: string | un
   if (!waitingAll.length) {
     // From the trail, so an answer given by talking to the agent in its session is named too.
     const last = (await store.listEvents(run.id)).filter((e) => e.type === 'human_answered' && (!call || e.key === call)).at(-1);
-    const state = `it is ${run.status}${run.reason ? `: ${run.reason}` : ''}`;
+    const gone = driverGoneSince(run, nodeLiveness());
+    const state = gone !== null
+      ? `it is interrupted: its driver is gone since ${localTime(gone)}; pick it up with: shop resume ${run.id}`
+      : `it is ${run.status}${run.reason ? `: ${run.reason}` : ''}`;
     throw new ConflictError(last ? `${alreadyAnsweredEvent(last)}; ${state}` : `run ${run.id} is not waiting for a person (${state})`);
   }
   if (call) {

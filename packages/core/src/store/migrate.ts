@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { ConflictError } from '../errors.js';
 import { shippedFile } from '../project/shipped-file.js';
 
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /**
  * Version 1 → 2: owner tokens, stop requests, the delivery order and the workflow hash.
@@ -67,6 +67,23 @@ DROP TABLE executions_v4;
 DROP TABLE events_v4;
 `;
 
+/** Version 5 → 6: session holds (one agent process per call) and whether a call's agent ever started. */
+const V6 = `
+ALTER TABLE executions ADD COLUMN spawned INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE executions ADD COLUMN hold_kind TEXT CHECK (hold_kind IN ('agent','continue'));
+ALTER TABLE executions ADD COLUMN hold_token TEXT;
+ALTER TABLE executions ADD COLUMN hold_by TEXT;
+ALTER TABLE executions ADD COLUMN hold_host TEXT;
+ALTER TABLE executions ADD COLUMN hold_pid INTEGER;
+ALTER TABLE executions ADD COLUMN hold_pid_start TEXT;
+ALTER TABLE executions ADD COLUMN hold_since INTEGER;
+`;
+/**
+ * Version ≤ 5 → 6, after the rows are in: a call that got past its first attempt, has a pid
+ * or has ended had an agent process; only a running first attempt without a pid never did.
+ */
+const V6_SPAWNED = `UPDATE executions SET spawned = 1 WHERE kind = 'run' AND (pid IS NOT NULL OR attempts > 1 OR status <> 'running');`;
+
 /** Brings a store to SCHEMA_VERSION in one transaction; refuses one written by a newer Shop. */
 export function migrate(db: Database.Database): void {
   if (checkedVersion(db) === SCHEMA_VERSION) return;
@@ -76,11 +93,13 @@ export function migrate(db: Database.Database): void {
     if (version === SCHEMA_VERSION) return;
     if (version === 1) db.exec(V2);
     if (version >= 1 && version <= 3) db.exec(V4);
-    if (version >= 1) db.exec(V5_BEFORE);
+    if (version >= 1 && version <= 4) db.exec(V5_BEFORE);
+    if (version === 5) db.exec(V6);
     // New tables and indexes (all IF NOT EXISTS): a new store gets everything here, and
     // schema 3's timers come to a store of schema 2 the same way.
     db.exec(readFileSync(shippedFile('schema.sql', import.meta.url), 'utf8'));
-    if (version >= 1) db.exec(V5_AFTER);
+    if (version >= 1 && version <= 4) db.exec(V5_AFTER);
+    if (version >= 1) db.exec(V6_SPAWNED);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();
 }

@@ -1,4 +1,4 @@
-import type { Answer, Channel, Execution, Run, RunEvent, Timer } from '../types.js';
+import type { Answer, Channel, Execution, Run, RunEvent, SessionHold, Timer } from '../types.js';
 
 /** Row ⇄ record mapping for the SQLite adapter; the only place that knows column names. */
 export type Row = Record<string, unknown>;
@@ -62,9 +62,19 @@ export function toExecution(r: Row): Execution {
     activityAt: num(r.activity_at),
     attempts: Number(r.attempts),
     ask: Number(r.ask),
+    spawned: Number(r.spawned ?? 0) > 0,
+    hold: toHold(r),
     startedAt: Number(r.started_at),
     updatedAt: Number(r.updated_at),
     finishedAt: num(r.finished_at),
+  };
+}
+
+function toHold(r: Row): SessionHold | null {
+  if (r.hold_kind == null) return null;
+  return {
+    kind: r.hold_kind as SessionHold['kind'], token: String(r.hold_token ?? ''), by: String(r.hold_by ?? ''), host: String(r.hold_host ?? ''),
+    pid: num(r.hold_pid), pidStart: str(r.hold_pid_start), since: Number(r.hold_since ?? 0),
   };
 }
 

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
-import { ConflictError, LostOwnershipError, NotFoundError } from '../errors.js';
+import { hostname } from 'node:os';
+import { ConflictError, LostOwnershipError, NotFoundError, SessionHeldError } from '../errors.js';
 import { hasEnded, type AgentMetrics, type Answer, type Run, type RunEvent, type RunOwner, type Timer } from '../types.js';
 import { askHandle } from '../decisions/ask-handle.js';
 import { localTime } from '../local-time.js';
@@ -9,7 +10,8 @@ import { storeError } from './store-errors.js';
 import { roundUsd, toAnswer, toExecution, type Row } from './rows.js';
 import { deleteRunRows } from './sqlite-delete-run.js';
 import { prepareStoreFile } from './store-file.js';
-import type { Activity, ActiveStatus, DeleteRunOutcome, EventInput, NewExecution, NewRun, RunEnd, Store, TimerEffect, WaitingAsk } from './store.js';
+import { heldLine } from '../engine/session-hold.js';
+import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput, NewExecution, NewRun, RunEnd, Store, TimerEffect, WaitingAsk } from './store.js';
 
 export { SCHEMA_VERSION } from './migrate.js';
 
@@ -42,6 +44,8 @@ const ownerCols = (o: RunOwner) => ({ token: o.token, host: o.host, pid: o.pid, 
 class SqliteStore extends SqliteReads implements Store {
   /** One transaction wrapper for every write (better-sqlite3 builds a new one per transaction() call). */
   private readonly inTx = this.db.transaction((fn: () => unknown) => fn());
+  /** This host, to name a session's holder in a refusal ("process 812", or "… on other-host"). */
+  private readonly host = hostname();
 
   async createRun(input: NewRun): Promise<Run> {
     return this.tx(() => {
@@ -68,7 +72,7 @@ class SqliteStore extends SqliteReads implements Store {
     return this.tx(() => {
       if ((this.stmt.ownerToken.get(runId) as Row | undefined)?.owner_token !== token) return 'lost' as const;
       if (opts.ifIdle && this.stmt.pendingAnswer.get(runId)) return 'answered' as const;
-      this.stmt.releaseRun.run(runId, token);
+      this.stmt.releaseRun.run(this.now(), runId, token);
       return 'released' as const;
     });
   }
@@ -97,13 +101,16 @@ class SqliteStore extends SqliteReads implements Store {
       // The call's kind, agent and session are on its row: the trail says when.
       this.event(input.runId, { type: 'execution_started', key: input.key, actor: 'shop', channel: 'engine' });
       if (waiting) this.waiting(input.runId, input.key, waiting, waiting.runStatus);
+      else if (input.kind === 'run') this.stmt.takeAgentHold.run({ token, runId: input.runId, key: input.key, t });
       return toExecution(this.stmt.getExecution.get(input.runId, input.key) as Row);
     });
   }
 
-  async restartExecution(token: string, runId: number, key: string, signalPath?: string) {
+  async restartExecution(token: string, runId: number, key: string, opts: { signalPath?: string; staleHold?: string | null } = {}) {
     this.fenced(token, runId, () => {
-      this.stmt.restartExecution.run({ t: this.now(), runId, key, signalPath: signalPath ?? null });
+      this.checkHold(runId, key, opts.staleHold ?? null, 'start an agent on it');
+      this.stmt.restartExecution.run({ t: this.now(), runId, key, signalPath: opts.signalPath ?? null });
+      this.stmt.takeAgentHold.run({ token, runId, key, t: this.now() });
       this.stmt.markRunning.run(this.now(), runId);
       this.event(runId, { type: 'execution_restarted', key, actor: 'shop', channel: 'engine' });
     });
@@ -118,7 +125,7 @@ class SqliteStore extends SqliteReads implements Store {
   }
 
   async setExecutionPid(token: string, runId: number, key: string, pid: number | null, pidStart: string | null) {
-    this.fenced(token, runId, () => void this.stmt.setPid.run(pid, pidStart, this.now(), runId, key));
+    this.fenced(token, runId, () => void this.stmt.setPid.run({ pid, pidStart, t: this.now(), runId, key }));
   }
 
   async completeExecution(token: string, runId: number, key: string, result: unknown, metrics?: AgentMetrics) {
@@ -174,8 +181,30 @@ class SqliteStore extends SqliteReads implements Store {
     else this.tx(() => this.event(runId, event));
   }
 
-  async recordAnswer(answer: Omit<Answer, 'answeredAt'>) {
+  async holdSession(runId: number, key: string, hold: ContinueHold, expect: { ask: number; staleHold: string | null }) {
+    this.tx(() => {
+      const row = this.stmt.getExecution.get(runId, key) as Row | undefined;
+      const first = this.stmt.getAnswer.get(runId, key, expect.ask) as Row | undefined;
+      if (first) throw new ConflictError(alreadyAnswered(toAnswer(first)));
+      if (!row || row.status !== 'waiting_human' || Number(row.ask) !== expect.ask || hasEnded(this.mustRun(runId))) {
+        throw new ConflictError(`run ${runId} call ${key} is no longer waiting for a person; see: shop status ${runId}`);
+      }
+      this.checkHold(runId, key, expect.staleHold, 'open it');
+      const t = this.now();
+      this.stmt.takeContinueHold.run({ ...hold, runId, key, t });
+      this.event(runId, { type: 'session_opened', key, actor: hold.by, channel: 'continue', data: { ask: expect.ask, pid: hold.pid } });
+    });
+  }
+
+  async releaseSession(runId: number, key: string, token: string) {
+    this.tx(() => {
+      if (this.stmt.releaseHold.run({ runId, key, token, t: this.now() }).changes) this.event(runId, { type: 'session_closed', key, actor: 'shop', channel: 'continue' });
+    });
+  }
+
+  async recordAnswer(answer: Omit<Answer, 'answeredAt'>, staleHold: string | null = null) {
     return this.tx(() => {
+      this.checkHold(answer.runId, answer.key, staleHold, 'answer');
       const { answeredAt } = this.answer(answer);
       return { ...answer, answeredAt, owner: this.mustRun(answer.runId).owner };
     });
@@ -221,6 +250,23 @@ class SqliteStore extends SqliteReads implements Store {
       if (row.owner_token !== token) throw new LostOwnershipError(runId);
       return fn();
     });
+  }
+
+  /**
+   * One process per session: a person's shop continue holding the call refuses whatever else
+   * would start on it or answer it — unless it is the hold the caller judged dead (its
+   * process gone), which is cleared here, in the same transaction.
+   */
+  private checkHold(runId: number, key: string, staleHold: string | null, doing: string) {
+    const row = this.stmt.getExecution.get(runId, key) as Row | undefined;
+    if (!row || row.hold_kind !== 'continue') return;
+    if (staleHold !== null && row.hold_token === staleHold) {
+      this.stmt.clearHold.run(runId, key);
+      this.event(runId, { type: 'session_closed', key, actor: 'shop', channel: 'engine', data: { why: 'its shop continue process is gone' } });
+      return;
+    }
+    const exec = toExecution(row);
+    throw new SessionHeldError(runId, key, heldLine(runId, exec, exec.hold!, this.host, doing));
   }
 
   private waiting(runId: number, key: string, ask: WaitingAsk, runStatus: ActiveStatus) {

@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3';
 
 const OPEN = `status IN ('running','waiting_human')`;
+/** An agent's hold ends with its attempt; a person's (shop continue) only when that process lets go. */
+const END_AGENT_HOLD = `hold_kind = NULLIF(hold_kind, 'agent')`;
 const METRICS = `cost_usd = COALESCE(@cost, cost_usd), num_turns = COALESCE(@turns, num_turns), duration_ms = COALESCE(@duration, duration_ms)`;
 
 /** Every statement the SQLite store runs, by name. */
@@ -32,7 +34,8 @@ const SQL = {
       lease_until = @leaseUntil, updated_at = @t
     WHERE id = @runId AND owner_token IS @expected`,
   renewLease: 'UPDATE runs SET lease_until = ? WHERE id = ? AND owner_token = ?',
-  releaseRun: `UPDATE runs SET owner_token = NULL, owner_host = NULL, owner_pid = NULL, owner_pid_start = NULL, lease_until = NULL
+  // updated_at: a driver gone is a change readers see ("driver gone since" is read from it).
+  releaseRun: `UPDATE runs SET owner_token = NULL, owner_host = NULL, owner_pid = NULL, owner_pid_start = NULL, lease_until = NULL, updated_at = ?
     WHERE id = ? AND owner_token = ?`,
   pendingAnswer: `SELECT 1 FROM answers a JOIN executions e ON e.run_id = a.run_id AND e.call_key = a.call_key AND e.ask = a.ask
     WHERE a.run_id = ? AND e.status = 'waiting_human' LIMIT 1`,
@@ -51,16 +54,27 @@ const SQL = {
   setActivity: `UPDATE executions SET activity = @activity, activity_at = @t, ${METRICS}, updated_at = @t
     WHERE run_id = @runId AND call_key = @key AND status = 'running'`,
   touchRun: 'UPDATE runs SET updated_at = ? WHERE id = ?',
-  setPid: 'UPDATE executions SET pid = ?, pid_start = ?, updated_at = ? WHERE run_id = ? AND call_key = ?',
-  completeExecution: `UPDATE executions SET status = 'completed', result = @result, delivered = @delivered, pid = NULL, pid_start = NULL, ${METRICS},
+  // A pid recorded is an agent process started on the session: from then on it is resumed, never started anew.
+  setPid: `UPDATE executions SET pid = @pid, pid_start = @pidStart, spawned = spawned + (@pid IS NOT NULL),
+      hold_pid = CASE WHEN hold_kind = 'agent' THEN @pid ELSE hold_pid END, hold_pid_start = CASE WHEN hold_kind = 'agent' THEN @pidStart ELSE hold_pid_start END,
+      updated_at = @t WHERE run_id = @runId AND call_key = @key`,
+  // The driver's agent step holds the session (its owner token; the agent's pid once spawned).
+  takeAgentHold: `UPDATE executions SET hold_kind = 'agent', hold_token = @token, hold_by = agent,
+      hold_host = (SELECT owner_host FROM runs WHERE id = @runId), hold_pid = NULL, hold_pid_start = NULL, hold_since = @t
+    WHERE run_id = @runId AND call_key = @key`,
+  takeContinueHold: `UPDATE executions SET hold_kind = 'continue', hold_token = @token, hold_by = @by, hold_host = @host,
+      hold_pid = @pid, hold_pid_start = @pidStart, hold_since = @t, updated_at = @t WHERE run_id = @runId AND call_key = @key`,
+  releaseHold: `UPDATE executions SET hold_kind = NULL, updated_at = @t WHERE run_id = @runId AND call_key = @key AND hold_token = @token`,
+  clearHold: `UPDATE executions SET hold_kind = NULL WHERE run_id = ? AND call_key = ?`,
+  completeExecution: `UPDATE executions SET status = 'completed', result = @result, delivered = @delivered, pid = NULL, pid_start = NULL, ${END_AGENT_HOLD}, ${METRICS},
     waiting_for = NULL, updated_at = @t, finished_at = @t WHERE run_id = @runId AND call_key = @key`,
-  failExecution: `UPDATE executions SET status = 'failed', error = @error, pid = NULL, pid_start = NULL, ${METRICS},
+  failExecution: `UPDATE executions SET status = 'failed', error = @error, pid = NULL, pid_start = NULL, ${END_AGENT_HOLD}, ${METRICS},
     updated_at = @t, finished_at = @t WHERE run_id = @runId AND call_key = @key AND ${OPEN}`,
   closeExecution: `UPDATE executions SET status = 'completed', updated_at = ?, finished_at = ? WHERE run_id = ? AND call_key = ? AND status = 'running'`,
-  failRunning: `UPDATE executions SET status = 'failed', error = ?, pid = NULL, pid_start = NULL, updated_at = ?, finished_at = ?
+  failRunning: `UPDATE executions SET status = 'failed', error = ?, pid = NULL, pid_start = NULL, ${END_AGENT_HOLD}, updated_at = ?, finished_at = ?
     WHERE run_id = ? AND status = 'running'`,
   markWaiting: `UPDATE executions SET status = 'waiting_human', ask = ask + 1, waiting_for = @waitingFor, awaiting = @awaiting, pid = NULL, pid_start = NULL,
-    activity = NULL, ${METRICS}, updated_at = @t WHERE run_id = @runId AND call_key = @key`,
+    ${END_AGENT_HOLD}, activity = NULL, ${METRICS}, updated_at = @t WHERE run_id = @runId AND call_key = @key`,
   // A call starting or completing: the run goes on (only a write when it was waiting).
   markRunning: `UPDATE runs SET status = CASE WHEN status = 'waiting_human' THEN 'running' ELSE status END, updated_at = ? WHERE id = ?`,
   // Also revives a failed run (retry): its old failure reason and end time no longer hold.

@@ -54,9 +54,21 @@ export interface Store {
 
   setWorkspace(token: string, runId: number, workspace: string, branch: string | null): Promise<void>;
   startExecution(token: string, input: NewExecution): Promise<Execution>;
-  /** A re-invocation of a running or failed execution (same session). */
-  /** Running again (a crash, feedback); an agent's call reports to `signalPath` this time. */
-  restartExecution(token: string, runId: number, key: string, signalPath?: string): Promise<void>;
+  /**
+   * Running again (a crash, feedback, a retry); an agent's call reports to `signalPath` this
+   * time, and the driver's agent step takes the session's hold. SessionHeldError while a
+   * person's shop continue holds it (unless that hold is `staleHold`, judged dead by the
+   * caller: then it is cleared).
+   */
+  restartExecution(token: string, runId: number, key: string, opts?: { signalPath?: string; staleHold?: string | null }): Promise<void>;
+  /**
+   * A person's `shop continue` takes the waiting call's session, in one transaction: only for
+   * the ask `expect.ask`, not answered yet, not held by anyone else (SessionHeldError, or
+   * ConflictError when answered or no longer waiting).
+   */
+  holdSession(runId: number, key: string, hold: ContinueHold, expect: { ask: number; staleHold: string | null }): Promise<void>;
+  /** Lets go of the session `token` holds (nothing when it no longer does). */
+  releaseSession(runId: number, key: string, token: string): Promise<void>;
   setExecutionPid(token: string, runId: number, key: string, pid: number | null, pidStart: string | null): Promise<void>;
   /** An agent's progress while it works: its latest activity, and cost and turns when known. */
   setActivity(token: string, runId: number, key: string, activity: Activity): Promise<void>;
@@ -79,10 +91,11 @@ export interface Store {
 
   /**
    * First answer wins: ConflictError naming the first responder when this ask was answered,
-   * or when the call no longer waits on it. Returns the run's owner as it stood when the
+   * or when the call no longer waits on it; SessionHeldError while a person is in the call's
+   * session (shop continue), unless that hold is `staleHold` (its process gone: cleared). Returns the run's owner as it stood when the
    * answer was committed: a live owner takes the answer in itself.
    */
-  recordAnswer(answer: Omit<Answer, 'answeredAt'>): Promise<Answer & { owner: RunOwner | null }>;
+  recordAnswer(answer: Omit<Answer, 'answeredAt'>, staleHold?: string | null): Promise<Answer & { owner: RunOwner | null }>;
   getAnswer(runId: number, key: string, ask: number): Promise<Answer | null>;
 
   /** Timers not fired yet and due by `now`, oldest first (of the given runs, or all). */
@@ -105,6 +118,15 @@ export interface Store {
   /** Every answer of a run, oldest first. */
   listAnswers(runId: number): Promise<Answer[]>;
   close(): void;
+}
+
+/** A person's `shop continue` holding a call's session: its own token and process. */
+export interface ContinueHold {
+  token: string;
+  by: string;
+  host: string;
+  pid: number;
+  pidStart: string | null;
 }
 
 export type ActiveStatus = 'running' | 'waiting_human';

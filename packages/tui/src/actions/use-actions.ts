@@ -13,6 +13,7 @@ import type { Status } from '../hooks/use-status.js';
 import type { Command } from '../keys/bindings.js';
 import { answerCall, sessionAnswer } from './answers.js';
 import { claudeCommand, editorCommand } from './commands.js';
+import { holdSessionFor } from '@shop/core/operations/hold-session';
 import { waitingCall, type Target } from './targets.js';
 
 type HandOver = <T>(job: () => Promise<T>) => Promise<T>;
@@ -71,13 +72,19 @@ export function useActions(deps: TuiDeps, status: Status, browser: Browser, hand
 
   const openSession = async (r: Run, exec: Execution) => {
     const cmd = claudeCommand(deps, r, exec);
-    clearSessionSignal(exec);
-    await attached(cmd, `Continue run ${r.id}`, [
-      `Opening Claude session for: ${exec.agent}`, `Reason: ${oneLine(exec.waitingFor)}`, '',
-      'The Claude Code TUI will open in this terminal.', 'When done, exit Claude to return to Shop.',
-    ]).catch((e: unknown) => {
-      throw e instanceof UsageError && !deps.env.SHOP_CLAUDE_BIN ? new UsageError(`${e.message} (install Claude Code or set SHOP_CLAUDE_BIN)`) : e;
-    });
+    // One process per session: held in the store while the person is in it (answers wait for it).
+    const held = await holdSessionFor(deps.ports, exec, deps.responder);
+    try {
+      clearSessionSignal(exec);
+      await attached(cmd, `Continue run ${r.id}`, [
+        `Opening Claude session for: ${exec.agent}`, `Reason: ${oneLine(exec.waitingFor)}`, '',
+        'The Claude Code TUI will open in this terminal.', 'When done, exit Claude to return to Shop.',
+      ]).catch((e: unknown) => {
+        throw e instanceof UsageError && !deps.env.SHOP_CLAUDE_BIN ? new UsageError(`${e.message} (install Claude Code or set SHOP_CLAUDE_BIN)`) : e;
+      });
+    } finally {
+      await held.release();
+    }
     const { text, answered } = await sessionAnswer(deps, exec);
     status.say(text, answered ? 'success' : 'info');
   };

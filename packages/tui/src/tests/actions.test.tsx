@@ -122,6 +122,17 @@ describe('approve, reject, stop, open the editor', () => {
     expect(status(t.lines())).toBe(`run ${id} stopped: stuck — not needed`);
   });
 
+  it('A on a run whose driver is gone says it is interrupted and how to resume it, not "it is running"', async () => {
+    w = testWorld();
+    const id = await w.working('architect', 'Edit b.ts');
+    const run = await w.store.getRun(id);
+    expect(await w.store.releaseRun(id, run!.owner!.token, { ifIdle: false })).toBe('released');
+    const t = renderTui(w, { env: {} });
+    await t.ready();
+    await t.press('A');
+    await t.until(() => expect(status(t.lines())).toMatch(new RegExp(`^✗ run ${id} is not waiting for a person \\(it is interrupted: its driver is gone since .+; pick it up with: shop resume ${id}\\)$`)));
+  });
+
   it('a failed action shows in the status line and the app goes on', async () => {
     w = testWorld();
     const id = await w.run('return "ok"');

@@ -28,7 +28,8 @@ export function crashingAfter(inner: ScriptedRunner): AgentRunner {
   return {
     async invoke(inv) {
       inv.onSpawn?.(999_999);
-      await inner.invoke(inv);
+      // The agent is this "process": the inner runner's own pid is not recorded.
+      await inner.invoke({ ...inv, onSpawn: undefined });
       throw new Error('driver crashed');
     },
   };

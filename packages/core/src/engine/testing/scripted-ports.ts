@@ -96,7 +96,7 @@ export function scriptedWorld(dir: string, runner = new ScriptedRunner(), agentN
     self: { host: 'test-host', pid: process.pid, pidStart: 'test-start' },
     processAlive: () => true,
     processStart: () => null,
-    killOrphan: async (pid) => void killed.push(pid),
+    killOrphan: async (pid) => void (pid && killed.push(pid)),
     leaseMs: 30_000,
     paths: { signalsDir: join(dir, 'signals'), runsDir: join(dir, 'runs'), binDir: null },
   };

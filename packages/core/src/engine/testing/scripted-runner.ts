@@ -54,6 +54,8 @@ export class ScriptedRunner implements AgentRunner {
     const turns = this.script[inv.agent.name];
     const turn = turns?.length ? turns[Math.min(this.count(inv.agent.name), turns.length - 1)] : this.fallback;
     this.invocations.push(inv);
+    // A process "started": its session exists from now on (a pid no real process has).
+    inv.onSpawn?.(4_000_000 + this.invocations.length);
     this.maxActive = Math.max(this.maxActive, ++this.active);
     try {
       if (turn.delayMs) await sleep(turn.delayMs, inv.signal);

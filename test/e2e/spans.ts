@@ -1,0 +1,71 @@
+import { existsSync, readFileSync } from 'node:fs';
+
+/** One line of the stand-in's SHOP_STANDIN_SPANS file: an agent process starting or ending. */
+export interface SpanEvent {
+  event: 'start' | 'end';
+  pid: number;
+  session_id: string;
+  run: string;
+  call: string;
+  agent: string;
+  mode: 'print' | 'interactive';
+  at: number;
+  code?: number;
+}
+
+export interface Span {
+  pid: number;
+  session: string;
+  run: string;
+  call: string;
+  mode: string;
+  start: number;
+  /** Null while (or if) its end was never logged: a process that may still be alive. */
+  end: number | null;
+  code: number | null;
+}
+
+export function readSpans(file: string): Span[] {
+  if (!existsSync(file)) return [];
+  const spans = new Map<number, Span>();
+  for (const line of readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
+    const e = JSON.parse(line) as SpanEvent;
+    if (e.event === 'start') spans.set(e.pid, { pid: e.pid, session: e.session_id, run: e.run, call: e.call, mode: e.mode, start: e.at, end: null, code: null });
+    else {
+      const s = spans.get(e.pid);
+      if (s) Object.assign(s, { end: e.at, code: e.code ?? null });
+    }
+  }
+  return [...spans.values()];
+}
+
+/**
+ * Every pair of agent processes that were alive on one session at the same time: for each
+ * session in start order, a process must have ended (its end logged) before the next began.
+ */
+export function overlaps(spans: Span[]): string[] {
+  const bySession = new Map<string, Span[]>();
+  for (const s of spans) bySession.set(s.session, [...(bySession.get(s.session) ?? []), s]);
+  const found: string[] = [];
+  for (const [session, list] of bySession) {
+    list.sort((a, b) => a.start - b.start);
+    for (let i = 1; i < list.length; i++) {
+      const before = list[i - 1];
+      if (before.end === null || before.end > list[i].start) {
+        found.push(`session ${session} (run ${list[i].run} call ${list[i].call}): pid ${before.pid} (${before.mode}, ${before.start}–${before.end ?? 'never ended'}) and pid ${list[i].pid} (${list[i].mode}, from ${list[i].start})`);
+      }
+    }
+  }
+  return found;
+}
+
+/** Sessions on which an agent started again after one had finished its work (exit 0). */
+export function rerunsAfterCompletion(spans: Span[]): string[] {
+  const found: string[] = [];
+  for (const s of spans) {
+    if (s.code !== 0 || s.end === null) continue;
+    const later = spans.filter((o) => o.session === s.session && o.mode === 'print' && o.start >= s.end!);
+    if (later.length) found.push(`session ${s.session} (run ${s.run} call ${s.call}): pid ${s.pid} finished, then pid ${later.map((l) => l.pid).join(', ')} started`);
+  }
+  return found;
+}
