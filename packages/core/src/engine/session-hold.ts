@@ -1,5 +1,5 @@
 import type { Liveness } from '../run-status.js';
-import { localTime } from '../text-time.js';
+import { localTime } from '../local-time.js';
 import type { Execution, SessionHold } from '../types.js';
 
 /**

@@ -3,12 +3,12 @@ import { ConflictError, NotFoundError, UsageError } from '../errors.js';
 import { alreadyAnswered, alreadyAnsweredEvent } from '../store/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import type { Execution } from '../types.js';
-import type { RunView } from './run-view.js';
+import { runState, type RunView } from './run-view.js';
 
 /** "open now: 33.5 (deployer asks: Deploy to prod?)", or that nothing is open and the run's state. */
 export function openNow(view: RunView): string {
   const { run, waitingAll } = view;
-  if (!waitingAll.length) return `nothing is open now (run ${run.id} is ${run.status}${run.reason ? `: ${run.reason}` : ''})`;
+  if (!waitingAll.length) return `nothing is open now (run ${run.id} is ${runState(run)})`;
   return `open now: ${waitingAll.map((e) => `${handleOf(e)} (${askerLabel(e)}: ${e.waitingFor ?? ''})`).join('; ')}`;
 }
 
@@ -42,7 +42,7 @@ export async function onlyAsk(store: Store, view: RunView, command: string): Pro
   const { run, waitingAll } = view;
   if (!waitingAll.length) {
     const last = (await store.listEvents(run.id)).filter((e) => e.type === 'human_answered').at(-1);
-    const state = `it is ${run.status}${run.reason ? `: ${run.reason}` : ''}`;
+    const state = `it is ${runState(run)}`;
     throw new ConflictError(last ? `${alreadyAnsweredEvent(last)}; ${state}` : `run ${run.id} is not waiting for a person (${state})`);
   }
   if (waitingAll.length > 1) {

@@ -3,7 +3,7 @@ import { alreadyAnswered, alreadyAnsweredEvent } from '../store/sqlite-store.js'
 import type { Store } from '../store/store.js';
 import { hasEnded, type Execution, type Run } from '../types.js';
 import { quoted } from '../text.js';
-import { localTime } from '../text-time.js';
+import { localTime } from '../local-time.js';
 import { driverGoneSince, nodeLiveness } from '../run-status.js';
 
 export interface RunView {
@@ -49,6 +49,16 @@ function withOpen(latest: Execution[], open: Execution[]): Execution[] {
 }
 
 /**
+ * "interrupted: its driver is gone since …; pick it up with: shop resume 3", or "stuck: why":
+ * what a run not waiting for a person is doing, for messages that refuse an answer.
+ */
+export function runState(run: Run): string {
+  const gone = driverGoneSince(run, nodeLiveness());
+  if (gone !== null) return `interrupted: its driver is gone since ${localTime(gone)}; pick it up with: shop resume ${run.id}`;
+  return `${run.status}${run.reason ? `: ${run.reason}` : ''}`;
+}
+
+/**
  * The waiting call to answer: the only one, or the one `call` names. When nothing waits,
  * a conflict that names the last answer (who, when) — the first answer won.
  */
@@ -57,10 +67,7 @@ export async function pickWaiting(store: Store, view: RunView, call: string | un
   if (!waitingAll.length) {
     // From the trail, so an answer given by talking to the agent in its session is named too.
     const last = (await store.listEvents(run.id)).filter((e) => e.type === 'human_answered' && (!call || e.key === call)).at(-1);
-    const gone = driverGoneSince(run, nodeLiveness());
-    const state = gone !== null
-      ? `it is interrupted: its driver is gone since ${localTime(gone)}; pick it up with: shop resume ${run.id}`
-      : `it is ${run.status}${run.reason ? `: ${run.reason}` : ''}`;
+    const state = `it is ${runState(run)}`;
     throw new ConflictError(last ? `${alreadyAnsweredEvent(last)}; ${state}` : `run ${run.id} is not waiting for a person (${state})`);
   }
   if (call) {
