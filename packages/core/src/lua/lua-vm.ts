@@ -3,7 +3,10 @@ import { UsageError } from '../errors.js';
 import { ConversionError, pushJs, toJs, type LuaState } from './convert.js';
 import { HOST_CALLS, parseHostCall, type HostCallName } from './host-calls.js';
 import type { HostRequest } from './requests.js';
+import { installPrelude } from './lua-prelude.js';
 import { installSandbox, raise, type SandboxHost } from './sandbox.js';
+import { installStringRep } from './string-limits.js';
+import { installPatterns } from './string-patterns.js';
 
 const { lua, lauxlib, to_luastring } = fengari;
 
@@ -37,6 +40,8 @@ export interface VmHost extends SandboxHost<LuaThread> {
   call(thread: LuaThread, req: HostRequest): { value: unknown } | null;
   /** Every HOOK_EVERY instructions: go on, yield to the scheduler, or raise this error. */
   tick(thread: LuaThread): 'go' | 'yield' | { error: string };
+  /** The run's Lua memory cap (lua_memory_mb) in bytes, for the string functions that can make large strings. */
+  memoryCapBytes?(): number;
 }
 
 /** A fatal condition found inside a host call (non-determinism): it must not be catchable by pcall. */
@@ -53,11 +58,17 @@ export class LuaVm {
   /** Set by a host call that found the run cannot go on; surfaces from resume() as a throw. */
   private fatal: Error | null = null;
   private loading = false;
+  /** lua_timeout decided where a thread could not yield: every pcall and hook raises this again. */
+  private doomed: string | null = null;
 
   /** Compiles and loads the script; syntax errors and a missing workflow() are UsageErrors. */
   constructor(source: string, readonly chunkName: string, private readonly host: VmHost) {
     this.L = lauxlib.luaL_newstate();
     installSandbox(this.L, host, (T) => this.threadOf(T));
+    installPrelude(this.L, () => this.doomed);
+    const capBytes = () => host.memoryCapBytes?.() ?? null;
+    installPatterns(this.L, { maxStringBytes: capBytes });
+    installStringRep(this.L, capBytes);
     for (const name of HOST_CALLS) this.registerCall(name);
     this.registerParallel();
     if (lauxlib.luaL_loadbuffer(this.L, to_luastring(source), null, to_luastring(`@${chunkName}`)) !== lua.LUA_OK) {
@@ -104,6 +115,7 @@ export class LuaVm {
     const nargs = lua.lua_status(t.L) === lua.LUA_OK ? lua.lua_gettop(t.L) - 1 : 0;
     const status = lua.lua_resume(t.L, this.L, nargs);
     if (this.fatal) throw this.fatal;
+    if (this.doomed !== null) throw new VmFatal(this.doomed);
     if (status === lua.LUA_YIELD) {
       if (rec.request) return { kind: 'call', request: rec.request, branches: rec.branches };
       return { kind: 'preempted' };
@@ -149,10 +161,16 @@ export class LuaVm {
   private onHook(T: LuaState, ar: unknown) {
     const t = this.byState.get(T);
     if (!t) return;
+    if (this.doomed !== null) {
+      // Still running after its end was decided (an error handler, a metamethod): end it again.
+      lua.lua_pushstring(T, to_luastring(this.doomed));
+      lua.lua_error(T);
+    }
     const verdict = this.host.tick(t);
     if (verdict === 'go') return;
     if (verdict === 'yield') {
-      // Inside a metamethod or a sort comparator a thread cannot yield: it goes on until it can.
+      // Inside a metamethod called from JS (__tostring, __index from table.insert …) a thread
+      // cannot yield: it goes on until it can, or until lua_timeout ends it below.
       if (!lua.lua_isyieldable(T)) return;
       t.preempted = true;
       lua.lua_yield(T, 0);
@@ -167,6 +185,8 @@ export class LuaVm {
       lua.lua_yield(T, 0);
       return;
     }
+    // Where it cannot yield, an error unwinds it; pcall and xpcall raise it again (lua-prelude).
+    this.doomed = message;
     lua.lua_pushstring(T, to_luastring(message));
     lua.lua_error(T);
   }
