@@ -310,7 +310,8 @@ export class Scheduler {
       const { ports, run } = this.deps;
       return this.mismatch(await explainMismatch(ports.store, run.id, run.prompt, cause.key, cause.req));
     }
-    return this.finish({ status: 'failed', reason: e.message, event: failedEvent(e.message) });
+    const exitCode = cause instanceof ShopError ? cause.exitCode : undefined;
+    return this.finish({ status: 'failed', reason: e.message, event: failedEvent(e.message) }, { exitCode });
   }
 
   private mismatch(e: NonDeterminismError): Promise<void> {

@@ -1,4 +1,5 @@
 import fengari from 'fengari';
+import { agentNameProblem } from '../agents/agent-name.js';
 import { UsageError } from '../errors.js';
 import { ConversionError, pushJs, toJs, type LuaState } from './convert.js';
 import { HOST_CALLS, parseHostCall, type HostCallName } from './host-calls.js';
@@ -204,8 +205,15 @@ export class LuaVm {
       const parsed = parseHostCall(name, args);
       if (typeof parsed === 'string') return raise(T, parsed);
       if (this.loading) return raise(T, `${name}() can only be called inside workflow(), not while the file loads`);
-      if (!lua.lua_isyieldable(T)) return raise(T, `${name}() cannot be called here (inside a metamethod, an iterator or a sort comparator)`);
+      if (!lua.lua_isyieldable(T)) return raise(T, `${name}() cannot be called here (inside a metamethod or a function called from JS such as __tostring)`);
       const t = this.byState.get(T)!;
+      const badName = parsed.type === 'run' ? agentNameProblem(parsed.agent) : null;
+      if (badName) {
+        // A bug in the script, not a condition to handle: the run fails at this line, past any pcall.
+        const message = `${luaWhere(T, this.chunkName)}run(): ${badName}`;
+        this.fatal = new VmFatal(message, { cause: new UsageError(message) });
+        return lua.lua_yield(T, 0);
+      }
       const inline = this.guard(() => this.host.call(t, parsed));
       if (inline) return pushResult(T, name, inline.value);
       t.request = parsed;
@@ -223,7 +231,7 @@ export class LuaVm {
       for (let i = 1; i <= n; i++) {
         if (lua.lua_type(T, i) !== lua.LUA_TFUNCTION) return raise(T, `parallel(fn1, fn2, …): argument ${i} is a ${fengari.to_jsstring(lauxlib.luaL_typename(T, i))}, not a function`);
       }
-      if (!lua.lua_isyieldable(T)) return raise(T, 'parallel() cannot be called here (inside a metamethod, an iterator or a sort comparator)');
+      if (!lua.lua_isyieldable(T)) return raise(T, 'parallel() cannot be called here (inside a metamethod or a function called from JS such as __tostring)');
       const t = this.byState.get(T)!;
       const request: HostRequest = { type: 'parallel', branches: n };
       this.guard(() => this.host.call(t, request));
@@ -279,6 +287,17 @@ function pushResult(T: LuaState, name: string, value: unknown): number {
     if (e instanceof ConversionError) return raise(T, `${name}(): its result ${e.describe()}`);
     throw e;
   }
+}
+
+/** "file.lua:LINE: " of the nearest workflow code calling (through pcall and the sandbox's own Lua), or "". */
+function luaWhere(T: LuaState, chunkName: string): string {
+  for (let level = 1; level < 20; level++) {
+    lauxlib.luaL_where(T, level);
+    const where = lua.lua_tojsstring(T, -1);
+    lua.lua_pop(T, 1);
+    if (where.startsWith(`${chunkName}:`)) return where;
+  }
+  return '';
 }
 
 function popError(L: LuaState): string {
