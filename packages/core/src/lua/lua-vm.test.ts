@@ -165,6 +165,19 @@ describe('LuaVm and pure-Lua loops', () => {
     expect(vm.result(main)).toEqual({ value: [9, 7, 5, 3, 1] });
   });
 
+  it('a loop in a gsub replacement function yields to the scheduler too, and gsub goes on where it was', () => {
+    const body = 'return (("abc"):gsub("%a", function(c) for i = 1, 5000 do end return c:upper() .. "." end))';
+    const { vm, main } = looping(body, (n) => (n % 3 === 0 ? 'yield' : 'go'));
+    let step = vm.resume(main, { kind: 'continue' });
+    let preempted = 0;
+    while (step.kind === 'preempted') {
+      preempted++;
+      step = vm.resume(main, { kind: 'continue' });
+    }
+    expect(preempted).toBeGreaterThan(2);
+    expect(vm.result(main)).toEqual({ value: 'A.B.C.' });
+  });
+
   it('lua_timeout where no yield is possible (a __tostring) is not caught by pcall either, nor by xpcall', () => {
     const body = 'local o = setmetatable({}, { __tostring = function() while true do end end })\nwhile true do\n  pcall(tostring, o)\n  xpcall(tostring, function(m) return m end, o)\nend';
     const { vm, main } = looping(body, (t) => (t > 5 ? { error: 'too long' } : 'go'));
