@@ -103,6 +103,15 @@ describe('lua_memory_mb', () => {
     expect(lines(r.stderr)).toEqual([`shop: run ${runId(r)} failed: big.lua: the workflow's result holds more than 16 MiB of strings (a value handed from Lua to Shop may not; pass a file path instead)`]);
   });
 
+  it('a Lua table that fills the heap fails the run at its line; Node never aborts', () => {
+    const p = makeProject();
+    p.write('workflows/tbl.lua', 'config{ lua_timeout = 120 }\nfunction workflow(prompt)\n  local t = {}\n  while true do t[#t + 1] = { i = #t } end\nend\n');
+    // A small heap, so the test is quick; the guard is a share of whatever the limit is.
+    const r = p.shop(['run', 'tbl'], { env: { NODE_OPTIONS: '--max-old-space-size=200' } });
+    expect(r.code).toBe(1);
+    expect(lines(r.stderr)).toEqual([expect.stringMatching(/^shop: run \d+ failed: tbl\.lua:4: not enough memory: the process's heap holds \d+ MB of its \d+ MB limit/)]);
+  });
+
   it('a bad value is refused by name', () => {
     const p = makeProject();
     p.write('workflows/badmem.lua', 'config{ lua_memory_mb = 0 }\nfunction workflow(prompt) end\n');

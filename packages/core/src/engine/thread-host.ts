@@ -1,5 +1,6 @@
 import { NonDeterminismError } from '../errors.js';
 import { VmFatal, type LuaThread, type VmHost } from '../lua/lua-vm.js';
+import { HeapGuard } from '../lua/heap-guard.js';
 import { DEFAULT_LUA_MEMORY_MB, DEFAULT_LUA_TIMEOUT_S, luaTimeoutMessage } from '../lua/limits.js';
 import { matchesRecord, parseConfig, type CallRequest, type HostRequest, type WorkflowConfig } from '../lua/requests.js';
 import type { Run } from '../types.js';
@@ -27,6 +28,7 @@ export class ThreadHost implements VmHost {
   settings: WorkflowConfig = {};
   /** Log lines not recorded yet (replay skips those an earlier drive recorded). */
   readonly logs: { message: string; thread: string }[] = [];
+  private readonly heap = new HeapGuard();
 
   constructor(
     private readonly threads: Threads,
@@ -105,6 +107,8 @@ export class ThreadHost implements VmHost {
     if (spent > limit) {
       return { error: luaTimeoutMessage(limit) };
     }
+    const heap = this.heap.check();
+    if (heap) return { error: heap };
     return s && now - this.threads.sliceStart > SLICE_MS ? 'yield' : 'go';
   }
 }
