@@ -6,7 +6,7 @@ import { HOST_CALLS, parseHostCall, type HostCallName } from './host-calls.js';
 import type { HostRequest } from './requests.js';
 import { installPrelude } from './lua-prelude.js';
 import { installSandbox, raise, type SandboxHost } from './sandbox.js';
-import { installStringRep } from './string-limits.js';
+import { installStringRep, installTableConcat } from './string-limits.js';
 import { installPatterns } from './string-patterns.js';
 
 const { lua, lauxlib, to_luastring } = fengari;
@@ -70,6 +70,7 @@ export class LuaVm {
     const capBytes = () => host.memoryCapBytes?.() ?? null;
     installPatterns(this.L, { maxStringBytes: capBytes });
     installStringRep(this.L, capBytes);
+    installTableConcat(this.L, capBytes);
     for (const name of HOST_CALLS) this.registerCall(name);
     this.registerParallel();
     if (lauxlib.luaL_loadbuffer(this.L, to_luastring(source), null, to_luastring(`@${chunkName}`)) !== lua.LUA_OK) {

@@ -48,3 +48,46 @@ export function installStringRep(L: LuaState, capBytes: () => number | null): vo
   lua.lua_setfield(L, -2, to_luastring('rep'));
   lua.lua_pop(L, 1);
 }
+
+/**
+ * table.concat as fengari's (a table, a separator, a range; strings and numbers only), its
+ * result checked against the run's Lua memory cap as it grows: joining many strings made
+ * one too large for Node.
+ */
+export function installTableConcat(L: LuaState, capBytes: () => number | null): void {
+  lua.lua_getglobal(L, to_luastring('table'));
+  lua.lua_pushcfunction(L, (T: LuaState) => {
+    lauxlib.luaL_checktype(T, 1, lua.LUA_TTABLE);
+    const sep: Uint8Array = lauxlib.luaL_optlstring(T, 2, to_luastring(''));
+    const first = Number(lauxlib.luaL_optinteger(T, 3, 1));
+    const last = lua.lua_isnoneornil(T, 4) ? Number(lauxlib.luaL_len(T, 1)) : Number(lauxlib.luaL_checkinteger(T, 4));
+    const cap = capBytes();
+    const parts: Uint8Array[] = [];
+    let total = 0;
+    for (let i = first; i <= last; i++) {
+      lua.lua_geti(T, 1, i);
+      if (!lua.lua_isstring(T, -1)) {
+        return raise(T, `invalid value (${fengari.to_jsstring(lauxlib.luaL_typename(T, -1))}) at index ${i} in table for 'concat'`);
+      }
+      const bytes: Uint8Array = lua.lua_tolstring(T, -1);
+      lua.lua_pop(T, 1);
+      parts.push(bytes);
+      total += bytes.length + (i < last ? sep.length : 0);
+      if (cap !== null && total > cap) return raise(T, overCap('table.concat', total, cap));
+    }
+    const out = new Uint8Array(total);
+    let at = 0;
+    parts.forEach((part, k) => {
+      out.set(part, at);
+      at += part.length;
+      if (k < parts.length - 1) {
+        out.set(sep, at);
+        at += sep.length;
+      }
+    });
+    lua.lua_pushlstring(T, out, total);
+    return 1;
+  });
+  lua.lua_setfield(L, -2, to_luastring('concat'));
+  lua.lua_pop(L, 1);
+}
