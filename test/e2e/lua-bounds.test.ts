@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { killLeftovers, lines, makeProject, runId, startWorker, stopWorker, until, type Background, type Project } from './harness.js';
 
@@ -22,6 +23,13 @@ function exitWithin(bg: Background, ms: number): Promise<number | null | 'still 
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'still running'>((res) => (timer = setTimeout(() => res('still running'), ms)));
   return Promise.race([bg.exited, late]).finally(() => clearTimeout(timer));
+}
+
+/** CPU time a process has used (utime + stime, in clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 const SORT_SPIN = 'table.sort({3, 2, 1}, function() while true do pcall(function() while true do end end) end end)';
@@ -83,6 +91,36 @@ describe('a loop in a sort comparator can be stopped', () => {
       expect(p.status(id)).toMatchObject({ status: 'interrupted' });
     });
   }
+});
+
+describe('a loop in the top-level code of a workflow changed under a suspended run', () => {
+  /** A run waiting on a pause, then its file made to loop while it loads; shop resume drives it. */
+  async function loadingForEver(p: Project): Promise<{ bg: Background; id: number }> {
+    p.write('workflows/lp.lua', 'function workflow(prompt)\n  pause("go?")\nend\n');
+    const id = runId(p.shop(['run', 'lp']));
+    p.write('workflows/lp.lua', 'config{ lua_timeout = 120 }\nwhile true do end\nfunction workflow(prompt)\n  pause("go?")\nend\n');
+    const bg = p.spawnShop(['resume', String(id)]);
+    spawned.push(bg);
+    // Nothing is recorded while the file loads: a driver that has burnt 1.5 s of CPU is in the loop.
+    await until('the driver to spin in the loop', () => cpuSeconds(bg.child.pid!) > 1.5, 30_000);
+    return { bg, id };
+  }
+
+  it('SIGTERM ends it: exit 130, the run left as it was (waiting on its ask)', async () => {
+    const p = makeProject();
+    const { bg, id } = await loadingForEver(p);
+    bg.child.kill('SIGTERM');
+    expect(await exitWithin(bg, BOUND_MS)).toBe(130);
+    expect(p.status(id)).toMatchObject({ status: 'waiting_human' });
+  });
+
+  it('shop stop ends it: exit 4, the run stuck with the reason', async () => {
+    const p = makeProject();
+    const { bg, id } = await loadingForEver(p);
+    expect(p.shop(['stop', String(id), '--reason', 'R']).code).toBe(0);
+    expect(await exitWithin(bg, BOUND_MS)).toBe(4);
+    expect(p.status(id)).toMatchObject({ status: 'stuck', reason: 'R' });
+  });
 });
 
 describe('lua_memory_mb', () => {

@@ -103,12 +103,13 @@ export class ThreadHost implements VmHost {
     const s = this.threads.byLua.get(thread);
     const now = performance.now();
     const limit = this.settings.lua_timeout ?? DEFAULT_LUA_TIMEOUT_S;
-    const spent = (s ? s.luaCarried + now - s.luaSince : now - this.threads.sliceStart) / 1000;
+    // No strand: the file's top-level code, loading.
+    const spent = (s ? s.luaCarried + now - s.luaSince : now - this.threads.loadStart) / 1000;
     if (spent > limit) {
       return { error: luaTimeoutMessage(limit) };
     }
     const heap = this.heap.check();
     if (heap) return { error: heap };
-    return s && now - this.threads.sliceStart > SLICE_MS ? 'yield' : 'go';
+    return now - this.threads.sliceStart > SLICE_MS ? 'yield' : 'go';
   }
 }

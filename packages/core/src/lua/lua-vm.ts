@@ -62,8 +62,15 @@ export class LuaVm {
   /** lua_timeout decided where a thread could not yield: every pcall and hook raises this again. */
   private doomed: string | null = null;
 
-  /** Compiles and loads the script; syntax errors and a missing workflow() are UsageErrors. */
-  constructor(source: string, readonly chunkName: string, private readonly host: VmHost) {
+  /** The thread running the file's top-level code, until it has run. */
+  private loader: LuaThread | null = null;
+
+  /**
+   * Compiles and loads the script; syntax errors and a missing workflow() are UsageErrors.
+   * `stepwise`: the caller runs the top-level code with loadStep(), between its own looks
+   * at stop requests and signals (a driver); otherwise it runs to its end here.
+   */
+  constructor(source: string, readonly chunkName: string, private readonly host: VmHost, stepwise = false) {
     this.L = lauxlib.luaL_newstate();
     installSandbox(this.L, host, (T) => this.threadOf(T));
     installPrelude(this.L, () => this.doomed);
@@ -77,25 +84,34 @@ export class LuaVm {
       throw new UsageError(`${popError(this.L)} (fix the Lua syntax in ${chunkName})`);
     }
     // Top-level code runs in a thread of its own too: config{} there must see the thread,
-    // and a loop there is bounded by lua_timeout like any other.
-    const loader = this.newThread(this.L, -1);
+    // and a loop there is bounded by lua_timeout (and preempted) like any other.
+    this.loader = this.newThread(this.L, -1);
     lua.lua_pop(this.L, 1);
     this.loading = true;
+    if (!stepwise) while (this.loadStep() === 'preempted');
+  }
+
+  /** Runs the top-level code until it is preempted or has run (then checks workflow() is defined). */
+  loadStep(): 'preempted' | 'loaded' {
+    const loader = this.loader;
+    if (!loader) return 'loaded';
     let loaded: Step;
     try {
-      do loaded = this.resume(loader, { kind: 'continue' });
-      while (loaded.kind === 'preempted');
+      loaded = this.resume(loader, { kind: 'continue' });
     } catch (e) {
-      if (e instanceof VmFatal) throw new UsageError(`${e.message} (while loading ${chunkName})`);
+      if (e instanceof VmFatal) throw new UsageError(`${e.message} (while loading ${this.chunkName})`);
       throw e;
     }
+    if (loaded.kind === 'preempted') return 'preempted';
     this.loading = false;
+    this.loader = null;
     this.release(loader);
-    if (loaded.kind === 'error') throw new UsageError(`${loaded.message} (while loading ${chunkName})`);
+    if (loaded.kind === 'error') throw new UsageError(`${loaded.message} (while loading ${this.chunkName})`);
     if (lua.lua_getglobal(this.L, to_luastring('workflow')) !== lua.LUA_TFUNCTION) {
-      throw new UsageError(`${chunkName} does not define function workflow(prompt)`);
+      throw new UsageError(`${this.chunkName} does not define function workflow(prompt)`);
     }
     lua.lua_pop(this.L, 1);
+    return 'loaded';
   }
 
   /** The main thread, ready to run workflow(prompt). */
