@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { NotFoundError, UsageError } from '../errors.js';
 import { describeIssues } from '../lua/issues.js';
+import { agentNameProblem } from './agent-name.js';
 
 const PermissionMode = z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk', 'auto']);
 const ToolList = z.union([z.array(z.string()), z.string()]);
@@ -62,6 +63,9 @@ export function listAgents(projectRoot: string): string[] {
 }
 
 export function loadAgent(projectRoot: string, name: string): AgentDef {
+  // Names are checked where run() is called; this keeps any other path (a name from the store) inside agents/.
+  const problem = agentNameProblem(name);
+  if (problem) throw new UsageError(problem);
   const file = agentDirs(projectRoot).map((d) => join(d, `${name}.md`)).find((f) => existsSync(f));
   if (!file) {
     const found = listAgents(projectRoot);

@@ -98,13 +98,22 @@ export class Scheduler {
   /** Loads the workflow; a file gone or broken since the run started fails the run (resume retries it). */
   private async start() {
     const { ports, run } = this.deps;
-    this.threads.sliceStart = performance.now();
+    this.threads.loadStart = this.threads.sliceStart = performance.now();
+    let vm: LuaVm;
     try {
-      this.threads.vm = new LuaVm(ports.readWorkflow(run.workflowPath), basename(run.workflowPath), this.host);
+      vm = new LuaVm(ports.readWorkflow(run.workflowPath), basename(run.workflowPath), this.host, true);
+      // A loop in the file's top-level code: stop, Ctrl-C and SIGTERM reach it between slices.
+      while (vm.loadStep() === 'preempted') {
+        await new Promise((r) => setImmediate(r));
+        await this.checkIn();
+        if (this.outcome) return;
+        this.threads.sliceStart = performance.now();
+      }
     } catch (e) {
       if (!(e instanceof ShopError)) throw e;
       return this.finish({ status: 'failed', reason: e.message, event: failedEvent(e.message) }, { exitCode: e.exitCode, checked: true });
     }
+    this.threads.vm = vm;
     this.threads.main = this.threads.adopt(this.threads.vm.mainThread(run.prompt), '', null);
     this.threads.ready.push(this.threads.main);
   }
@@ -317,7 +326,8 @@ export class Scheduler {
       const { ports, run } = this.deps;
       return this.mismatch(await explainMismatch(ports.store, run.id, run.prompt, cause.key, cause.req));
     }
-    return this.finish({ status: 'failed', reason: e.message, event: failedEvent(e.message) });
+    const exitCode = cause instanceof ShopError ? cause.exitCode : undefined;
+    return this.finish({ status: 'failed', reason: e.message, event: failedEvent(e.message) }, { exitCode });
   }
 
   private mismatch(e: NonDeterminismError): Promise<void> {

@@ -1,5 +1,7 @@
 import { NonDeterminismError } from '../errors.js';
 import { VmFatal, type LuaThread, type VmHost } from '../lua/lua-vm.js';
+import { HeapGuard } from '../lua/heap-guard.js';
+import { DEFAULT_LUA_MEMORY_MB, DEFAULT_LUA_TIMEOUT_S, luaTimeoutMessage } from '../lua/limits.js';
 import { matchesRecord, parseConfig, type CallRequest, type HostRequest, type WorkflowConfig } from '../lua/requests.js';
 import type { Run } from '../types.js';
 import type { ReplayLog } from './replay-log.js';
@@ -8,7 +10,7 @@ import type { Threads } from './threads.js';
 
 /** Pure Lua a thread may run before the scheduler looks at Ctrl-C and stop requests. */
 const SLICE_MS = 50;
-const DEFAULT_LUA_TIMEOUT_S = 10;
+
 
 /** Which call of which thread did not match the log (found inside Lua, explained outside it). */
 export class CallMismatch extends Error {
@@ -26,6 +28,7 @@ export class ThreadHost implements VmHost {
   settings: WorkflowConfig = {};
   /** Log lines not recorded yet (replay skips those an earlier drive recorded). */
   readonly logs: { message: string; thread: string }[] = [];
+  private readonly heap = new HeapGuard();
 
   constructor(
     private readonly threads: Threads,
@@ -92,14 +95,21 @@ export class ThreadHost implements VmHost {
     this.threads.byLua.get(thread)?.random.reseed(seed);
   }
 
+  memoryCapBytes(): number {
+    return (this.settings.lua_memory_mb ?? DEFAULT_LUA_MEMORY_MB) * 1024 * 1024;
+  }
+
   tick(thread: LuaThread): 'go' | 'yield' | { error: string } {
     const s = this.threads.byLua.get(thread);
     const now = performance.now();
     const limit = this.settings.lua_timeout ?? DEFAULT_LUA_TIMEOUT_S;
-    const spent = (s ? s.luaCarried + now - s.luaSince : now - this.threads.sliceStart) / 1000;
+    // No strand: the file's top-level code, loading.
+    const spent = (s ? s.luaCarried + now - s.luaSince : now - this.threads.loadStart) / 1000;
     if (spent > limit) {
-      return { error: `${limit}s of Lua without a host call (an endless loop?); raise the limit with config{ lua_timeout = … } if it is meant` };
+      return { error: luaTimeoutMessage(limit) };
     }
-    return s && now - this.threads.sliceStart > SLICE_MS ? 'yield' : 'go';
+    const heap = this.heap.check();
+    if (heap) return { error: heap };
+    return now - this.threads.sliceStart > SLICE_MS ? 'yield' : 'go';
   }
 }

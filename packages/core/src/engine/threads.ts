@@ -21,6 +21,8 @@ export class Threads {
   readonly cancelledPaths: string[] = [];
   /** When the thread running now was resumed (pure-Lua slices, lua_timeout). */
   sliceStart = 0;
+  /** When the file's top-level code started (lua_timeout while it loads). */
+  loadStart = 0;
   vm: LuaVm | null = null;
 
   constructor(private readonly seed: number, private readonly logCounts: Map<string, number>) {}

@@ -1,20 +1,29 @@
+import { DEFAULT_LUA_MEMORY_MB, DEFAULT_LUA_TIMEOUT_S, luaTimeoutMessage } from './limits.js';
 import { LuaVm, type VmHost } from './lua-vm.js';
-import { parseConfig } from './requests.js';
+import { parseConfig, type WorkflowConfig } from './requests.js';
 
 /**
  * Compiles a workflow and runs its top-level code (config{} included) without running
  * workflow(): bad Lua is bad input, refused before a run exists. Throws UsageError.
+ * Its own config{} bounds it: lua_timeout and lua_memory_mb apply while the file loads.
  */
 export function checkWorkflow(source: string, chunkName: string): void {
   const started = performance.now();
+  let settings: WorkflowConfig = {};
   const host: VmHost = {
     call: () => null,
-    tick: () => (performance.now() - started > 10_000 ? { error: 'the file takes over 10s to load (an endless loop?)' } : 'go'),
+    tick: () => {
+      const limit = settings.lua_timeout ?? DEFAULT_LUA_TIMEOUT_S;
+      return performance.now() - started > limit * 1000 ? { error: luaTimeoutMessage(limit) } : 'go';
+    },
+    memoryCapBytes: () => (settings.lua_memory_mb ?? DEFAULT_LUA_MEMORY_MB) * 1024 * 1024,
     log() {},
     context: () => ({}),
     config: (_t, table) => {
       const parsed = parseConfig(table);
-      return typeof parsed === 'string' ? parsed : null;
+      if (typeof parsed === 'string') return parsed;
+      settings = { ...settings, ...parsed };
+      return null;
     },
     random: () => Math.random(),
     reseed() {},

@@ -7,6 +7,12 @@ export type LuaState = unknown;
 /** How deep a value crossing Lua↔JS may nest: far past real data, far below any stack limit. */
 export const MAX_DEPTH = 200;
 
+/**
+ * Bytes of string a value handed from Lua to JS may hold: decoding a Lua string makes a JS
+ * string, and a 200 MB one exhausted the V8 heap and aborted Node (exit 134).
+ */
+export const MAX_VALUE_BYTES = 16 * 1024 * 1024;
+
 /** A value that cannot cross Lua↔JS: too deep, or cyclic. `path` says where (".a.b[2]"). */
 export class ConversionError extends Error {
   readonly path: string[] = [];
@@ -26,10 +32,12 @@ function segment(key: string | number): string {
 
 /** Reads the Lua value at `idx` as plain JSON-able data (tables with keys 1..n become arrays). */
 export function toJs(L: LuaState, idx: number): unknown {
-  return read(L, lua.lua_absindex(L, idx), []);
+  return read(L, lua.lua_absindex(L, idx), [], { left: MAX_VALUE_BYTES });
 }
 
-function read(L: LuaState, idx: number, ancestors: unknown[]): unknown {
+type Budget = { left: number };
+
+function read(L: LuaState, idx: number, ancestors: unknown[], budget: Budget): unknown {
   switch (lua.lua_type(L, idx)) {
     case lua.LUA_TNIL:
     case lua.LUA_TNONE:
@@ -38,16 +46,19 @@ function read(L: LuaState, idx: number, ancestors: unknown[]): unknown {
       return lua.lua_toboolean(L, idx);
     case lua.LUA_TNUMBER:
       return lua.lua_isinteger(L, idx) ? Number(lua.lua_tointeger(L, idx)) : lua.lua_tonumber(L, idx);
-    case lua.LUA_TSTRING:
+    case lua.LUA_TSTRING: {
+      budget.left -= lua.lua_rawlen(L, idx);
+      if (budget.left < 0) throw new ConversionError(`holds more than ${MAX_VALUE_BYTES / 1024 / 1024} MiB of strings (a value handed from Lua to Shop may not; pass a file path instead)`);
       return lua.lua_tojsstring(L, idx);
+    }
     case lua.LUA_TTABLE:
-      return readTable(L, idx, ancestors);
+      return readTable(L, idx, ancestors, budget);
     default:
       return `<${fengari.to_jsstring(lauxlib.luaL_typename(L, idx))}>`;
   }
 }
 
-function readTable(L: LuaState, idx: number, ancestors: unknown[]): unknown {
+function readTable(L: LuaState, idx: number, ancestors: unknown[], budget: Budget): unknown {
   const self = lua.lua_topointer(L, idx);
   if (ancestors.includes(self)) throw new ConversionError('is cyclic: a table contains itself');
   if (ancestors.length >= MAX_DEPTH) throw new ConversionError(`is nested more than ${MAX_DEPTH} levels deep`);
@@ -59,10 +70,10 @@ function readTable(L: LuaState, idx: number, ancestors: unknown[]): unknown {
   lua.lua_pushnil(L);
   while (lua.lua_next(L, idx) !== 0) {
     const numeric = lua.lua_type(L, -2) === lua.LUA_TNUMBER;
-    const key: string | number = numeric ? Number(lua.lua_tonumber(L, -2)) : String(read(L, lua.lua_absindex(L, -2), ancestors));
+    const key: string | number = numeric ? Number(lua.lua_tonumber(L, -2)) : String(read(L, lua.lua_absindex(L, -2), ancestors, budget));
     let value: unknown;
     try {
-      value = read(L, lua.lua_absindex(L, -1), ancestors);
+      value = read(L, lua.lua_absindex(L, -1), ancestors, budget);
     } catch (e) {
       if (e instanceof ConversionError) e.path.unshift(segment(key));
       lua.lua_pop(L, 2);

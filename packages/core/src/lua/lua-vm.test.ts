@@ -153,11 +153,59 @@ describe('LuaVm and pure-Lua loops', () => {
     expect(() => vm.resume(main, { kind: 'continue' })).toThrow(/^loop\.lua:3: too long$/);
   });
 
-  it('inside a sort comparator (no yield possible) the loop goes on, and host calls are refused', () => {
-    const { vm, main } = looping('table.sort({3, 1, 2}, function(a, b) for i = 1, 5000 do end return a < b end)\nreturn 1', () => 'yield');
-    expect(vm.resume(main, { kind: 'continue' })).toEqual({ kind: 'done' });
-    const inSort = oneThread('function workflow(p)\n  table.sort({2, 1}, function(a, b) run("coder") return a < b end)\nend\n');
-    expect(inSort.start('')).toMatchObject({ kind: 'error', message: expect.stringMatching(/^flow\.lua:2: run\(\) cannot be called here/) });
+  it('a loop inside a sort comparator yields to the scheduler too (table.sort is Lua), and the sort goes on', () => {
+    const { vm, main } = looping('local t = {5, 3, 9, 1, 7}\ntable.sort(t, function(a, b) for i = 1, 5000 do end return a > b end)\nreturn t', (n) => (n % 3 === 0 ? 'yield' : 'go'));
+    let step = vm.resume(main, { kind: 'continue' });
+    let preempted = 0;
+    while (step.kind === 'preempted') {
+      preempted++;
+      step = vm.resume(main, { kind: 'continue' });
+    }
+    expect(preempted).toBeGreaterThan(2);
+    expect(vm.result(main)).toEqual({ value: [9, 7, 5, 3, 1] });
+  });
+
+  it('a loop in a gsub replacement function yields to the scheduler too, and gsub goes on where it was', () => {
+    const body = 'return (("abc"):gsub("%a", function(c) for i = 1, 5000 do end return c:upper() .. "." end))';
+    const { vm, main } = looping(body, (n) => (n % 3 === 0 ? 'yield' : 'go'));
+    let step = vm.resume(main, { kind: 'continue' });
+    let preempted = 0;
+    while (step.kind === 'preempted') {
+      preempted++;
+      step = vm.resume(main, { kind: 'continue' });
+    }
+    expect(preempted).toBeGreaterThan(2);
+    expect(vm.result(main)).toEqual({ value: 'A.B.C.' });
+  });
+
+  it('lua_timeout where no yield is possible (a __tostring) is not caught by pcall either, nor by xpcall', () => {
+    const body = 'local o = setmetatable({}, { __tostring = function() while true do end end })\nwhile true do\n  pcall(tostring, o)\n  xpcall(tostring, function(m) return m end, o)\nend';
+    const { vm, main } = looping(body, (t) => (t > 5 ? { error: 'too long' } : 'go'));
+    expect(() => vm.resume(main, { kind: 'continue' })).toThrow(/^loop\.lua:2: too long$/);
+  });
+
+  it('sorts as Lua 5.3 does: default order, comparator, errors at the caller line', () => {
+    const w = oneThread(`function workflow(p)
+  local a = {5, 2, 8, 1, 9, 3, 3, 7, 0, 6, 4}
+  table.sort(a)
+  local b = {"pear", "fig", "apple", "kiwi"}
+  table.sort(b, function(x, y) return #x < #y or (#x == #y and x < y) end)
+  local big = {}
+  for i = 1, 500 do big[i] = (i * 7919) % 1000 end
+  table.sort(big)
+  local sorted = true
+  for i = 2, #big do sorted = sorted and big[i - 1] <= big[i] end
+  local ok1, e1 = pcall(table.sort, {1, "x", 2})
+  local ok2, e2 = pcall(table.sort, {3, 2, 1}, 5)
+  local ok3, e3 = pcall(function() table.sort({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, function() return true end) end)
+  return { a, b, sorted, e1, e2, e3 }
+end
+`);
+    expect(w.start('')).toEqual({ kind: 'done', value: [
+      [0, 1, 2, 3, 3, 4, 5, 6, 7, 8, 9], ['fig', 'kiwi', 'pear', 'apple'], true,
+      'attempt to compare string with number', "bad argument #2 to 'sort' (function expected, got number)",
+      'flow.lua:13: invalid order function for sorting',
+    ] });
   });
 
   it('host calls while the file loads are refused, naming workflow()', () => {

@@ -1,9 +1,13 @@
 import fengari from 'fengari';
+import { agentNameProblem } from '../agents/agent-name.js';
 import { UsageError } from '../errors.js';
 import { ConversionError, pushJs, toJs, type LuaState } from './convert.js';
 import { HOST_CALLS, parseHostCall, type HostCallName } from './host-calls.js';
 import type { HostRequest } from './requests.js';
+import { installPrelude } from './lua-prelude.js';
 import { installSandbox, raise, type SandboxHost } from './sandbox.js';
+import { installStringRep, installTableConcat } from './string-limits.js';
+import { installPatterns } from './string-patterns.js';
 
 const { lua, lauxlib, to_luastring } = fengari;
 
@@ -37,6 +41,8 @@ export interface VmHost extends SandboxHost<LuaThread> {
   call(thread: LuaThread, req: HostRequest): { value: unknown } | null;
   /** Every HOOK_EVERY instructions: go on, yield to the scheduler, or raise this error. */
   tick(thread: LuaThread): 'go' | 'yield' | { error: string };
+  /** The run's Lua memory cap (lua_memory_mb) in bytes, for the string functions that can make large strings. */
+  memoryCapBytes?(): number;
 }
 
 /** A fatal condition found inside a host call (non-determinism): it must not be catchable by pcall. */
@@ -53,36 +59,59 @@ export class LuaVm {
   /** Set by a host call that found the run cannot go on; surfaces from resume() as a throw. */
   private fatal: Error | null = null;
   private loading = false;
+  /** lua_timeout decided where a thread could not yield: every pcall and hook raises this again. */
+  private doomed: string | null = null;
 
-  /** Compiles and loads the script; syntax errors and a missing workflow() are UsageErrors. */
-  constructor(source: string, readonly chunkName: string, private readonly host: VmHost) {
+  /** The thread running the file's top-level code, until it has run. */
+  private loader: LuaThread | null = null;
+
+  /**
+   * Compiles and loads the script; syntax errors and a missing workflow() are UsageErrors.
+   * `stepwise`: the caller runs the top-level code with loadStep(), between its own looks
+   * at stop requests and signals (a driver); otherwise it runs to its end here.
+   */
+  constructor(source: string, readonly chunkName: string, private readonly host: VmHost, stepwise = false) {
     this.L = lauxlib.luaL_newstate();
     installSandbox(this.L, host, (T) => this.threadOf(T));
+    installPrelude(this.L, () => this.doomed);
+    const capBytes = () => host.memoryCapBytes?.() ?? null;
+    installPatterns(this.L, { maxStringBytes: capBytes });
+    installStringRep(this.L, capBytes);
+    installTableConcat(this.L, capBytes);
     for (const name of HOST_CALLS) this.registerCall(name);
     this.registerParallel();
     if (lauxlib.luaL_loadbuffer(this.L, to_luastring(source), null, to_luastring(`@${chunkName}`)) !== lua.LUA_OK) {
       throw new UsageError(`${popError(this.L)} (fix the Lua syntax in ${chunkName})`);
     }
     // Top-level code runs in a thread of its own too: config{} there must see the thread,
-    // and a loop there is bounded by lua_timeout like any other.
-    const loader = this.newThread(this.L, -1);
+    // and a loop there is bounded by lua_timeout (and preempted) like any other.
+    this.loader = this.newThread(this.L, -1);
     lua.lua_pop(this.L, 1);
     this.loading = true;
+    if (!stepwise) while (this.loadStep() === 'preempted');
+  }
+
+  /** Runs the top-level code until it is preempted or has run (then checks workflow() is defined). */
+  loadStep(): 'preempted' | 'loaded' {
+    const loader = this.loader;
+    if (!loader) return 'loaded';
     let loaded: Step;
     try {
-      do loaded = this.resume(loader, { kind: 'continue' });
-      while (loaded.kind === 'preempted');
+      loaded = this.resume(loader, { kind: 'continue' });
     } catch (e) {
-      if (e instanceof VmFatal) throw new UsageError(`${e.message} (while loading ${chunkName})`);
+      if (e instanceof VmFatal) throw new UsageError(`${e.message} (while loading ${this.chunkName})`);
       throw e;
     }
+    if (loaded.kind === 'preempted') return 'preempted';
     this.loading = false;
+    this.loader = null;
     this.release(loader);
-    if (loaded.kind === 'error') throw new UsageError(`${loaded.message} (while loading ${chunkName})`);
+    if (loaded.kind === 'error') throw new UsageError(`${loaded.message} (while loading ${this.chunkName})`);
     if (lua.lua_getglobal(this.L, to_luastring('workflow')) !== lua.LUA_TFUNCTION) {
-      throw new UsageError(`${chunkName} does not define function workflow(prompt)`);
+      throw new UsageError(`${this.chunkName} does not define function workflow(prompt)`);
     }
     lua.lua_pop(this.L, 1);
+    return 'loaded';
   }
 
   /** The main thread, ready to run workflow(prompt). */
@@ -104,6 +133,7 @@ export class LuaVm {
     const nargs = lua.lua_status(t.L) === lua.LUA_OK ? lua.lua_gettop(t.L) - 1 : 0;
     const status = lua.lua_resume(t.L, this.L, nargs);
     if (this.fatal) throw this.fatal;
+    if (this.doomed !== null) throw new VmFatal(this.doomed);
     if (status === lua.LUA_YIELD) {
       if (rec.request) return { kind: 'call', request: rec.request, branches: rec.branches };
       return { kind: 'preempted' };
@@ -149,10 +179,16 @@ export class LuaVm {
   private onHook(T: LuaState, ar: unknown) {
     const t = this.byState.get(T);
     if (!t) return;
+    if (this.doomed !== null) {
+      // Still running after its end was decided (an error handler, a metamethod): end it again.
+      lua.lua_pushstring(T, to_luastring(this.doomed));
+      lua.lua_error(T);
+    }
     const verdict = this.host.tick(t);
     if (verdict === 'go') return;
     if (verdict === 'yield') {
-      // Inside a metamethod or a sort comparator a thread cannot yield: it goes on until it can.
+      // Inside a metamethod called from JS (__tostring, __index from table.insert …) a thread
+      // cannot yield: it goes on until it can, or until lua_timeout ends it below.
       if (!lua.lua_isyieldable(T)) return;
       t.preempted = true;
       lua.lua_yield(T, 0);
@@ -167,6 +203,8 @@ export class LuaVm {
       lua.lua_yield(T, 0);
       return;
     }
+    // Where it cannot yield, an error unwinds it; pcall and xpcall raise it again (lua-prelude).
+    this.doomed = message;
     lua.lua_pushstring(T, to_luastring(message));
     lua.lua_error(T);
   }
@@ -184,8 +222,15 @@ export class LuaVm {
       const parsed = parseHostCall(name, args);
       if (typeof parsed === 'string') return raise(T, parsed);
       if (this.loading) return raise(T, `${name}() can only be called inside workflow(), not while the file loads`);
-      if (!lua.lua_isyieldable(T)) return raise(T, `${name}() cannot be called here (inside a metamethod, an iterator or a sort comparator)`);
+      if (!lua.lua_isyieldable(T)) return raise(T, `${name}() cannot be called here (inside a metamethod or a function called from JS such as __tostring)`);
       const t = this.byState.get(T)!;
+      const badName = parsed.type === 'run' ? agentNameProblem(parsed.agent) : null;
+      if (badName) {
+        // A bug in the script, not a condition to handle: the run fails at this line, past any pcall.
+        const message = `${luaWhere(T, this.chunkName)}run(): ${badName}`;
+        this.fatal = new VmFatal(message, { cause: new UsageError(message) });
+        return lua.lua_yield(T, 0);
+      }
       const inline = this.guard(() => this.host.call(t, parsed));
       if (inline) return pushResult(T, name, inline.value);
       t.request = parsed;
@@ -203,7 +248,7 @@ export class LuaVm {
       for (let i = 1; i <= n; i++) {
         if (lua.lua_type(T, i) !== lua.LUA_TFUNCTION) return raise(T, `parallel(fn1, fn2, …): argument ${i} is a ${fengari.to_jsstring(lauxlib.luaL_typename(T, i))}, not a function`);
       }
-      if (!lua.lua_isyieldable(T)) return raise(T, 'parallel() cannot be called here (inside a metamethod, an iterator or a sort comparator)');
+      if (!lua.lua_isyieldable(T)) return raise(T, 'parallel() cannot be called here (inside a metamethod or a function called from JS such as __tostring)');
       const t = this.byState.get(T)!;
       const request: HostRequest = { type: 'parallel', branches: n };
       this.guard(() => this.host.call(t, request));
@@ -259,6 +304,17 @@ function pushResult(T: LuaState, name: string, value: unknown): number {
     if (e instanceof ConversionError) return raise(T, `${name}(): its result ${e.describe()}`);
     throw e;
   }
+}
+
+/** "file.lua:LINE: " of the nearest workflow code calling (through pcall and the sandbox's own Lua), or "". */
+function luaWhere(T: LuaState, chunkName: string): string {
+  for (let level = 1; level < 20; level++) {
+    lauxlib.luaL_where(T, level);
+    const where = lua.lua_tojsstring(T, -1);
+    lua.lua_pop(T, 1);
+    if (where.startsWith(`${chunkName}:`)) return where;
+  }
+  return '';
 }
 
 function popError(L: LuaState): string {

@@ -24,6 +24,8 @@ export const WorkflowConfigSchema = z.strictObject({
   human_escalation: z.boolean().optional(),
   max_parallel: z.number().int().positive().optional(),
   lua_timeout: Seconds.optional(),
+  /** MiB of string the Lua string functions may make at once; values handed to Shop are capped apart. */
+  lua_memory_mb: z.number().int().min(1).max(4096).optional(),
   /** Seconds an ask may wait before on_timeout applies. */
   human_timeout: Seconds.optional(),
   on_timeout: z.enum(ON_TIMEOUT).optional(),
