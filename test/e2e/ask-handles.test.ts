@@ -152,6 +152,28 @@ describe('the answering CLI (issue 14, Why 12)', () => {
     }
   });
 
+  it('--json of an answer left to the live driver does not list the ask just answered among the asks open now', async () => {
+    const p = makeProject();
+    p.write('workflows/gate.lua', GATE);
+    const bg = p.spawnShop(['run', '--wait', 'gate']);
+    try {
+      await until('the hint', () => bg.output().includes('stop it:'));
+      const id = runId(bg.output());
+      // The driver cannot pick the answer up while stopped: the document shows the store as the answer left it.
+      bg.child.kill('SIGSTOP');
+      const r = p.shop(['approve', `${id}.1`, '-m', 'go', '--json']);
+      bg.child.kill('SIGCONT');
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain('picks up the answer itself');
+      const doc = ActionJsonSchema.parse(JSON.parse(r.stdout));
+      expect(doc).toMatchObject({ command: 'approve', run: id, answered: { handle: `${id}.1`, verdict: 'approved' } });
+      expect(doc.asks).toEqual([]);
+      expect(await bg.exited).toBe(0);
+    } finally {
+      if (bg.child.exitCode === null) bg.child.kill('SIGKILL');
+    }
+  });
+
   it('-m is --message for approve, reject and signal', () => {
     const p = makeProject();
     p.write('workflows/gate.lua', GATE);
