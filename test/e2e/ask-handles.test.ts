@@ -174,6 +174,23 @@ describe('the answering CLI (issue 14, Why 12)', () => {
     }
   });
 
+  it('a responder name with a newline or an escape (--by, SHOP_USER) is refused (exit 2), nothing recorded: it would forge lines', () => {
+    const p = makeProject();
+    p.write('workflows/gate.lua', GATE);
+    const id = runId(p.shop(['run', 'gate']));
+    const byFlag = p.shop(['approve', `${id}.1`, '--by', 'ann\nrun 1 completed: "true|go"']);
+    expect(byFlag.code).toBe(2);
+    expect(lines(byFlag.stderr)).toEqual(['shop: --by "ann\\x0arun 1 completed: \"true|go\"" holds a control character (a newline, an escape…); give a plain name']);
+    const env = p.shop(['approve', `${id}.1`], { env: { SHOP_USER: 'ann\u001b]0;x\u0007' } });
+    expect(env.code).toBe(2);
+    expect(lines(env.stderr)).toEqual(['shop: SHOP_USER "ann\\x1b]0;x\\x07" holds a control character (a newline, an escape…); give a plain name']);
+    expect(p.status(id).status).toBe('waiting_human');
+    const long = p.shop(['approve', `${id}.1`, '--by', 'a'.repeat(201)]);
+    expect(long.code).toBe(2);
+    expect(long.stderr).toContain('is longer than 200 characters');
+    expect(p.shop(['approve', `${id}.1`, '--by', 'ann']).code).toBe(0);
+  });
+
   it('-m is --message for approve, reject and signal', () => {
     const p = makeProject();
     p.write('workflows/gate.lua', GATE);
