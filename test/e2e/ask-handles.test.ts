@@ -88,6 +88,12 @@ describe('ask handles', () => {
       expect(r.code, bad).toBe(2);
       expect(lines(r.stderr)).toEqual([`shop: "${bad}" is not a run id (a positive number, as shown by shop list)`]);
     }
+    // A handle copied from shop inbox into a command that takes a run: it says which run.
+    for (const cmd of ['status', 'log', 'stop', 'resume']) {
+      const r = p.shop([cmd, `${id}.4`]);
+      expect(r.code, cmd).toBe(2);
+      expect(lines(r.stderr), cmd).toEqual([`shop: "${id}.4" is an ask's handle (run ${id}, call 4); shop ${cmd} takes the run id: shop ${cmd} ${id}`]);
+    }
     const both = p.shop(['approve', `${id}.4`, '--call', '4']);
     expect(both.code).toBe(2);
     expect(lines(both.stderr)).toEqual([`shop: "${id}.4" is a handle and already names the call: drop --call`]);
