@@ -71,6 +71,7 @@ export function printOutcome(runId: number, outcome: DriveOutcome, out: (line: s
   switch (outcome.status) {
     case 'completed':
       out(`run ${runId} completed${outcome.result != null ? `: ${JSON.stringify(outcome.result)}` : ''}`);
+      if (outcome.worktreeKept) out(`  worktree kept: ${outcome.worktreeKept}`);
       return ExitCode.ok;
     case 'waiting_human': {
       const several = outcome.waiting.length > 1;
@@ -83,6 +84,7 @@ export function printOutcome(runId: number, outcome: DriveOutcome, out: (line: s
     }
     case 'stuck':
       out(`run ${runId} is stuck: ${outcome.reason}`);
+      if (outcome.worktreeKept) out(`  worktree kept: ${outcome.worktreeKept}`);
       return ExitCode.stuck;
     case 'failed':
       err(`shop: run ${runId} failed: ${outcome.reason}`);

@@ -71,9 +71,9 @@ export interface EnginePorts {
   killOrphan(pid: number, pidStart: string | null): Promise<void>;
   /**
    * A --worktree run ended: its worktree is removed unless `keep` (config keep_worktree) or
-   * it holds uncommitted work. Absent in twins without a disk.
+   * it holds uncommitted work. Absent in twins without a disk. Returns why it stayed, or null.
    */
-  endWorkspace?(run: Run, keep: boolean): void;
+  endWorkspace?(run: Run, keep: boolean): string | null;
   /** How long a driver's lease lasts without renewal. */
   leaseMs: number;
   paths: { signalsDir: string; runsDir: string; binDir: string | null };
