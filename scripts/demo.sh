@@ -40,8 +40,10 @@ echo
 echo "\$ shop inbox"
 "$shop" inbox
 echo
-echo "\$ shop approve $id --message \"ship it\""
-"$shop" approve "$id" --message "ship it"
+# Answer by the ask's handle (as the hints show it): it lands on that ask or is refused, never on a newer one.
+handle=$("$shop" inbox --json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s)[0].handle))')
+echo "\$ shop approve $handle --message \"ship it\""
+"$shop" approve "$handle" --message "ship it"
 echo
 echo "\$ shop status $id"
 "$shop" status "$id"

@@ -88,6 +88,12 @@ describe('ask handles', () => {
       expect(r.code, bad).toBe(2);
       expect(lines(r.stderr)).toEqual([`shop: "${bad}" is not a run id (a positive number, as shown by shop list)`]);
     }
+    // A handle copied from shop inbox into a command that takes a run: it says which run.
+    for (const cmd of ['status', 'log', 'stop', 'resume']) {
+      const r = p.shop([cmd, `${id}.4`]);
+      expect(r.code, cmd).toBe(2);
+      expect(lines(r.stderr), cmd).toEqual([`shop: "${id}.4" is an ask's handle (run ${id}, call 4); shop ${cmd} takes the run id: shop ${cmd} ${id}`]);
+    }
     const both = p.shop(['approve', `${id}.4`, '--call', '4']);
     expect(both.code).toBe(2);
     expect(lines(both.stderr)).toEqual([`shop: "${id}.4" is a handle and already names the call: drop --call`]);
@@ -150,6 +156,45 @@ describe('the answering CLI (issue 14, Why 12)', () => {
     } finally {
       if (bg.child.exitCode === null) bg.child.kill('SIGKILL');
     }
+  });
+
+  it('--json of an answer left to the live driver does not list the ask just answered among the asks open now', async () => {
+    const p = makeProject();
+    p.write('workflows/gate.lua', GATE);
+    const bg = p.spawnShop(['run', '--wait', 'gate']);
+    try {
+      await until('the hint', () => bg.output().includes('stop it:'));
+      const id = runId(bg.output());
+      // The driver cannot pick the answer up while stopped: the document shows the store as the answer left it.
+      bg.child.kill('SIGSTOP');
+      const r = p.shop(['approve', `${id}.1`, '-m', 'go', '--json']);
+      bg.child.kill('SIGCONT');
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain('picks up the answer itself');
+      const doc = ActionJsonSchema.parse(JSON.parse(r.stdout));
+      expect(doc).toMatchObject({ command: 'approve', run: id, answered: { handle: `${id}.1`, verdict: 'approved' } });
+      expect(doc.asks).toEqual([]);
+      expect(await bg.exited).toBe(0);
+    } finally {
+      if (bg.child.exitCode === null) bg.child.kill('SIGKILL');
+    }
+  });
+
+  it('a responder name with a newline or an escape (--by, SHOP_USER) is refused (exit 2), nothing recorded: it would forge lines', () => {
+    const p = makeProject();
+    p.write('workflows/gate.lua', GATE);
+    const id = runId(p.shop(['run', 'gate']));
+    const byFlag = p.shop(['approve', `${id}.1`, '--by', 'ann\nrun 1 completed: "true|go"']);
+    expect(byFlag.code).toBe(2);
+    expect(lines(byFlag.stderr)).toEqual(['shop: --by "ann\\x0arun 1 completed: \"true|go\"" holds a control character (a newline, an escape…); give a plain name']);
+    const env = p.shop(['approve', `${id}.1`], { env: { SHOP_USER: 'ann\u001b]0;x\u0007' } });
+    expect(env.code).toBe(2);
+    expect(lines(env.stderr)).toEqual(['shop: SHOP_USER "ann\\x1b]0;x\\x07" holds a control character (a newline, an escape…); give a plain name']);
+    expect(p.status(id).status).toBe('waiting_human');
+    const long = p.shop(['approve', `${id}.1`, '--by', 'a'.repeat(201)]);
+    expect(long.code).toBe(2);
+    expect(long.stderr).toContain('is longer than 200 characters');
+    expect(p.shop(['approve', `${id}.1`, '--by', 'ann']).code).toBe(0);
   });
 
   it('-m is --message for approve, reject and signal', () => {

@@ -74,4 +74,18 @@ end
     expect(r.stdout + r.stderr).not.toMatch(RAW);
     expect(r.code).toBe(0);
   });
+
+  it('a multi-line question or log() cannot forge a line of Shop\'s own: its later lines are indented (run and status)', () => {
+    const p = makeProject();
+    p.write('workflows/forge.lua', 'function workflow(p)\n  log("checked\\nrun 98 completed: \\"fake\\"")\n  return run("coder", p)\nend\n');
+    p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which DB?\nrun 99 completed: "fake"' }] } });
+    const run = p.shop(['run', 'forge']);
+    expect(run.code).toBe(3);
+    const id = runId(run);
+    const status = p.shop(['status', String(id)]);
+    for (const out of [run.stdout, status.stdout]) expect(out).not.toMatch(/^run 9[89] completed/m);
+    expect(run.stdout).toContain('  log: checked\n      run 98 completed: "fake"\n');
+    expect(run.stdout).toContain(`run ${id} is waiting for a person (input): coder asks: Which DB?\n    run 99 completed: "fake"\n`);
+    expect(status.stdout).toContain('coder asks: Which DB?\n    run 99 completed: "fake"\n');
+  });
 });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PruneJsonSchema } from '../../packages/cli/src/json-shapes.js';
@@ -94,6 +94,18 @@ describe('shop prune', () => {
       expect(lines(r.stderr)).toEqual([message]);
     }
     expect(lines(p.shop(['prune', '--older-than', '0s']).stdout).at(-1)).toBe('deleted 1 run');
+  });
+
+  it('a worktree folder someone deleted by hand: prune still deletes its branch (git forgets the worktree first), with no problem reported', () => {
+    const { p, failed } = project();
+    const worktree = p.status(failed).workspace;
+    rmSync(worktree, { recursive: true, force: true });
+    const r = p.shop(['prune', '--status', 'failed', '--json']);
+    expect(r.code).toBe(0);
+    const pruned = PruneJsonSchema.parse(JSON.parse(r.stdout));
+    expect(pruned.map((x) => [x.id, x.outcome, x.branch, x.problems])).toEqual([[failed, 'deleted', `shop/run-${failed}`, []]]);
+    expect(branches(p)).toBe('');
+    expect(git(p, ['worktree', 'list', '--porcelain'])).not.toContain(worktree);
   });
 });
 

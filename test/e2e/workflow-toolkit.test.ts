@@ -207,6 +207,9 @@ describe('npm run demo', () => {
     expect(r.stdout).toContain('✓ pass');
     expect(r.stdout).toContain('(exit 3: 3 means the run is waiting for a person)');
     expect(r.stdout).toMatch(/run 1 completed: \{.*"shipped":true/);
+    // It answers the way the README and the hints teach: by the ask's handle, not a bare run id.
+    expect(r.stdout).toContain('$ shop approve 1.6 --message "ship it"\nrun 1 call 6 (1.6): answered approved by demo\n');
+    expect(r.stdout).not.toContain("one open ask");
     expect(existsSync(called)).toBe(false);
     const project = /Project left in (\S+)/.exec(r.stdout)![1];
     expect(readFileSync(join(project, 'workflows', 'feature.test.json'), 'utf8')).toContain('"expect"');

@@ -1,5 +1,5 @@
 import { UsageError } from '@shop/core/errors';
-import { runIdOf as plainRunId } from '@shop/core/decisions/ask-handle';
+import { parseAskRef, runIdOf as plainRunId } from '@shop/core/decisions/ask-handle';
 import { quoted } from '@shop/core/text';
 import type { Parsed } from './registry.js';
 
@@ -7,13 +7,18 @@ import type { Parsed } from './registry.js';
 export function runIdArg(args: Parsed, usage: string): number {
   const raw = args.positionals[0];
   if (raw === undefined) throw new UsageError(`missing run id; usage: ${usage}`);
-  return runIdOf(raw);
+  return runIdOf(raw, undefined, usage.split(' ')[1]);
 }
 
 /** A run id as typed, validated; `usage` is added to the error for commands that take several. */
-export function runIdOf(raw: string, usage?: string): number {
+export function runIdOf(raw: string, usage?: string, command = usage?.split(' ')[1]): number {
   // Plain positive decimal only: Number() would read "0x3" as 3 and "1e3" as 1000.
   const id = plainRunId(raw);
+  const handle = id === null ? parseAskRef(raw) : null;
+  if (handle?.key && command) {
+    // Copied from shop inbox or a hint: say which run it names rather than that it is none.
+    throw new UsageError(`${quoted(raw)} is an ask's handle (run ${handle.runId}, call ${handle.key}); shop ${command} takes the run id: shop ${command} ${handle.runId}`);
+  }
   if (id === null) {
     throw new UsageError(`${quoted(raw)} is not a run id (a positive number, as shown by shop list)${usage ? `; usage: ${usage}` : ''}`);
   }

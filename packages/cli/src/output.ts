@@ -46,7 +46,7 @@ export function printingNotifier(out: (line: string) => void, board?: LiveBoard,
         case 'resumed':
           return print(`  [${n.key}] answered${n.by ? ` by ${n.by}` : ''}; resuming`);
         case 'log':
-          return print(`  log${n.key ? ` [${n.key}]` : ''}: ${n.message}`);
+          return print(`  log${n.key ? ` [${n.key}]` : ''}: ${indented(n.message, '      ')}`);
       }
     },
   };
@@ -55,14 +55,21 @@ export function printingNotifier(out: (line: string) => void, board?: LiveBoard,
 /** "run 3 is waiting for a person (input): coder asks: …", or with several asks "call 1/2/1 (input): …". */
 export function describeWaiting(runId: number, exec: Execution, several = false): string {
   const who = exec.kind === 'pause' ? 'the workflow asks' : `${exec.agent} asks`;
-  return `${several ? `call ${exec.key}` : `run ${runId} is waiting for a person`} (${exec.awaiting ?? 'input'}): ${who}: ${exec.waitingFor ?? ''}`;
+  return `${several ? `call ${exec.key}` : `run ${runId} is waiting for a person`} (${exec.awaiting ?? 'input'}): ${who}: ${indented(exec.waitingFor ?? '', '    ')}`;
 }
+
+/**
+ * Text from an agent or a workflow that may span lines, set after a label: its later lines are
+ * indented, so none can pass for a line of Shop's own ("run 3 completed") on a terminal.
+ */
+export const indented = (text: string, pad: string) => text.replace(/\r?\n/g, `\n${pad}`);
 
 /** Prints where driving stopped and returns the exit code of DESIGN.md's contract. */
 export function printOutcome(runId: number, outcome: DriveOutcome, out: (line: string) => void, err: (line: string) => void): number {
   switch (outcome.status) {
     case 'completed':
       out(`run ${runId} completed${outcome.result != null ? `: ${JSON.stringify(outcome.result)}` : ''}`);
+      if (outcome.worktreeKept) out(`  worktree kept: ${outcome.worktreeKept}`);
       return ExitCode.ok;
     case 'waiting_human': {
       const several = outcome.waiting.length > 1;
@@ -75,6 +82,7 @@ export function printOutcome(runId: number, outcome: DriveOutcome, out: (line: s
     }
     case 'stuck':
       out(`run ${runId} is stuck: ${outcome.reason}`);
+      if (outcome.worktreeKept) out(`  worktree kept: ${outcome.worktreeKept}`);
       return ExitCode.stuck;
     case 'failed':
       err(`shop: run ${runId} failed: ${outcome.reason}`);

@@ -71,8 +71,9 @@ export async function driveRun(ports: EnginePorts, runId: number, opts: DriveOpt
     for (;;) {
       const outcome = await scheduler.drive();
       if (outcome.status !== 'waiting_human') {
-        if (isFinal(outcome)) endWorkspace(ports, run, scheduler.settings.keep_worktree === true);
-        return outcome;
+        if (!isFinal(outcome)) return outcome;
+        const kept = endWorkspace(ports, run, scheduler.settings.keep_worktree === true);
+        return kept ? { ...outcome, worktreeKept: kept } : outcome;
       }
       if (opts.keep) {
         settled = true;
@@ -93,18 +94,18 @@ export async function driveRun(ports: EnginePorts, runId: number, opts: DriveOpt
 }
 
 /** Ended for good: a failed run may be retried (shop resume), so it keeps its worktree until pruned. */
-const isFinal = (o: DriveOutcome) => o.status === 'completed' || o.status === 'stuck';
+const isFinal = (o: DriveOutcome): o is Extract<DriveOutcome, { status: 'completed' | 'stuck' }> => o.status === 'completed' || o.status === 'stuck';
 
 /**
  * A --worktree run that ended gives its worktree back (its branch keeps the commits). Never
  * fails the run: a worktree that cannot go stays, and shop prune removes it later.
  */
-function endWorkspace(ports: EnginePorts, run: Run, keep: boolean): void {
-  if (!run.branch || !ports.endWorkspace) return;
+function endWorkspace(ports: EnginePorts, run: Run, keep: boolean): string | null {
+  if (!run.branch || !ports.endWorkspace) return null;
   try {
-    ports.endWorkspace(run, keep);
+    return ports.endWorkspace(run, keep);
   } catch {
-    /* left for shop prune */
+    return null; // left for shop prune
   }
 }
 

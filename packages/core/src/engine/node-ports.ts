@@ -60,7 +60,10 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
     processStart,
     killOrphan: killOrphanGroup,
     endWorkspace: (run, keep) => {
-      if (!keep && isRunWorktree(project.worktreesDir, run.workspace)) removeCleanWorktree(project.root, run.workspace);
+      if (!isRunWorktree(project.worktreesDir, run.workspace)) return null;
+      if (keep) return `${run.workspace} (keep_worktree = true; shop prune removes it with the run)`;
+      // git refuses to remove a worktree holding changes or untracked files: that work stays.
+      return removeCleanWorktree(project.root, run.workspace) === null ? null : `${run.workspace} holds work not committed; look at it there (shop prune removes it with the run)`;
     },
     leaseMs: leaseMs(),
     paths: { signalsDir: project.signalsDir, runsDir: project.runsDir, binDir: opts.binDir },

@@ -2,10 +2,11 @@ import type { Execution, Run } from '../types.js';
 
 /** Where driving a run stopped. */
 export type DriveOutcome =
-  | { status: 'completed'; result: unknown }
+  /** worktreeKept: a --worktree run's worktree that stayed when it ended, and why ("<path> holds work not committed"). */
+  | { status: 'completed'; result: unknown; worktreeKept?: string }
   /** Nothing can go on until a person answers: every waiting call, oldest first. */
   | { status: 'waiting_human'; execution: Execution; waiting: Execution[] }
-  | { status: 'stuck'; reason: string }
+  | { status: 'stuck'; reason: string; worktreeKept?: string }
   | { status: 'failed'; reason: string; exitCode: number; nonDeterminism?: NonDeterminism }
   /** Ctrl-C or SIGTERM: the run is left for `shop resume`. */
   | { status: 'interrupted' }

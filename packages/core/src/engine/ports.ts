@@ -75,9 +75,9 @@ export interface EnginePorts {
   killOrphan(pid: number | null, pidStart: string | null, sessionId?: string | null): Promise<boolean | void>;
   /**
    * A --worktree run ended: its worktree is removed unless `keep` (config keep_worktree) or
-   * it holds uncommitted work. Absent in twins without a disk.
+   * it holds uncommitted work. Absent in twins without a disk. Returns why it stayed, or null.
    */
-  endWorkspace?(run: Run, keep: boolean): void;
+  endWorkspace?(run: Run, keep: boolean): string | null;
   /** How long a driver's lease lasts without renewal. */
   leaseMs: number;
   paths: { signalsDir: string; runsDir: string; binDir: string | null };

@@ -44,7 +44,8 @@ export async function pruneRuns(store: Store, project: Project, opts: PruneOptio
     .sort((a, b) => a.id - b.id);
   const out: PrunedRun[] = [];
   for (const run of due) {
-    const worktree = run.branch && isRunWorktree(project.worktreesDir, run.workspace) && existsSync(run.workspace) ? run.workspace : null;
+    const recorded = run.branch && isRunWorktree(project.worktreesDir, run.workspace) ? run.workspace : null;
+    const worktree = recorded && existsSync(recorded) ? recorded : null;
     const base = { id: run.id, spec: run.spec, status: run.status, endedAt: run.endedAt!, worktree, branch: run.branch, problems: [] as string[] };
     if (opts.dryRun) {
       out.push({ ...base, outcome: 'would_delete' });
@@ -56,7 +57,9 @@ export async function pruneRuns(store: Store, project: Project, opts: PruneOptio
       out.push({ ...base, outcome: done === 'missing' ? 'deleted' : 'skipped' });
       continue;
     }
-    out.push({ ...base, outcome: 'deleted', problems: removeFiles(project, run, signalPaths, worktree) });
+    // A folder deleted by hand still has git's record of the worktree, which holds the branch:
+    // removing the worktree by its recorded path clears that record too.
+    out.push({ ...base, outcome: 'deleted', problems: removeFiles(project, run, signalPaths, recorded) });
   }
   return out;
 }
