@@ -180,6 +180,32 @@ describe('the answering CLI (issue 14, Why 12)', () => {
     }
   });
 
+  it('an ask answered but not yet taken in by its live driver is offered nowhere: status, inbox, list --waiting and --json', async () => {
+    const p = makeProject();
+    p.write('workflows/gate.lua', GATE);
+    const bg = p.spawnShop(['run', '--wait', 'gate']);
+    try {
+      await until('the hint', () => bg.output().includes('stop it:'));
+      const id = runId(bg.output());
+      bg.child.kill('SIGSTOP');
+      try {
+        expect(p.shop(['approve', `${id}.1`, '-m', 'go']).code).toBe(0);
+        const status = p.shop(['status', String(id)]);
+        expect(status.stdout).not.toContain(`shop approve ${id}.1`);
+        expect(p.status(id).pending).toBeNull();
+        const inbox = p.shop(['inbox']);
+        expect(inbox.stdout).not.toContain(`${id}.1`);
+        expect(JSON.parse(p.shop(['inbox', '--json']).stdout)).toEqual([]);
+        expect(p.shop(['list', '--waiting']).stdout).not.toContain(`${id}.1`);
+      } finally {
+        bg.child.kill('SIGCONT');
+      }
+      expect(await bg.exited).toBe(0);
+    } finally {
+      if (bg.child.exitCode === null) bg.child.kill('SIGKILL');
+    }
+  });
+
   it('a responder name with a newline or an escape (--by, SHOP_USER) is refused (exit 2), nothing recorded: it would forge lines', () => {
     const p = makeProject();
     p.write('workflows/gate.lua', GATE);

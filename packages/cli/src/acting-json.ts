@@ -24,12 +24,8 @@ export async function acting(ctx: Context, args: Parsed, command: string, work: 
   const stdout = ctx.divertToStderr();
   const code = await work(acted);
   if (acted.runId === null) return code;
-  const store = await ctx.store();
-  const view = await loadRunView(store, acted.runId, { last: 0 });
-  // An answer left to a live driver stays on its call until that driver picks it up: the ask
-  // is answered all the same (a second answer exits 6), so it is not among the asks open now.
-  const answered = new Set((await store.listAnswers(view.run.id)).map((a) => `${a.key}.${a.ask}`));
-  const open = view.waitingAll.filter((e) => !answered.has(`${e.key}.${Math.max(1, e.ask)}`));
+  // An ask answered but left to a live driver is not among the open ones (loadRunView).
+  const view = await loadRunView(await ctx.store(), acted.runId, { last: 0 });
   const doc: ActionJson = {
     command,
     run: view.run.id,
@@ -38,7 +34,7 @@ export async function acting(ctx: Context, args: Parsed, command: string, work: 
     reason: view.run.reason,
     result: view.run.result,
     exit_code: code,
-    asks: open.map((e) => pendingJson(view.run.id, e)),
+    asks: view.waitingAll.map((e) => pendingJson(view.run.id, e)),
   };
   stdout(JSON.stringify(doc, null, 2));
   return code;

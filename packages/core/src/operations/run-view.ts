@@ -30,7 +30,7 @@ export async function loadRunView(store: Store, id: number, opts: { last?: numbe
   const open = await store.openExecutions(id);
   const { calls, cost, agent } = await store.executionTotals(id);
   const executions = opts.last === undefined ? await store.loadExecutions(id) : withOpen(await store.loadExecutions(id, opts.last), open);
-  const waitingAll = hasEnded(run) ? [] : open.filter((e) => e.status === 'waiting_human');
+  const waitingAll = hasEnded(run) ? [] : await openAsks(store, open);
   return { run, executions, calls, waiting: waitingAll[0] ?? null, waitingAll, cost, agent };
 }
 
@@ -46,6 +46,17 @@ function withOpen(latest: Execution[], open: Execution[]): Execution[] {
   const first = latest[0]?.seq ?? Infinity;
   const older = open.filter((e) => e.seq < first);
   return older.length ? [...older, ...latest] : latest;
+}
+
+/**
+ * The calls waiting for a person whose current ask has no answer yet. An answer recorded for a
+ * run whose driver has not taken it in yet closes the ask all the same: it is not offered again
+ * (a second answer would be refused), whatever front end shows the run.
+ */
+async function openAsks(store: Store, open: Execution[]): Promise<Execution[]> {
+  const waiting = open.filter((e) => e.status === 'waiting_human');
+  const answered = await Promise.all(waiting.map((e) => store.getAnswer(e.runId, e.key, e.ask)));
+  return waiting.filter((_, i) => !answered[i]);
 }
 
 /**

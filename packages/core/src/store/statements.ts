@@ -18,7 +18,10 @@ const SQL = {
   // "status IN (…) AND status = …": SQLite uses a partial index only when the query repeats its condition.
   answeredRuns: `SELECT DISTINCT e.run_id FROM executions e JOIN answers a ON a.run_id = e.run_id AND a.call_key = e.call_key AND a.ask = e.ask
     WHERE e.${OPEN} AND e.status = 'waiting_human'`,
-  waitingExecutions: `SELECT * FROM executions WHERE ${OPEN} AND status = 'waiting_human' ORDER BY updated_at, run_id, seq`,
+  // An ask already answered is not open to anyone, even while its driver has yet to take the answer in.
+  waitingExecutions: `SELECT * FROM executions WHERE ${OPEN} AND status = 'waiting_human'
+    AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.run_id = executions.run_id AND a.call_key = executions.call_key AND a.ask = executions.ask)
+    ORDER BY updated_at, run_id, seq`,
   executions: 'SELECT * FROM executions WHERE run_id = ? ORDER BY seq',
   lastExecutions: 'SELECT * FROM (SELECT * FROM executions WHERE run_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq',
   // The partial index finds a run's few open calls among its finished ones (the planner would scan the run).
