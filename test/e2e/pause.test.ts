@@ -81,7 +81,7 @@ describe('pause() waits for a decision', () => {
       const second = p.shop(['signal', `${id}.6`, '--status', 'STOP', '--by', 'bob']);
       expect(second.code).toBe(6);
       expect(second.stdout).toBe('');
-      expect(lines(second.stderr)).toEqual([expect.stringMatching(new RegExp(`^shop: ${id}\\.6 \\(run ${id} call 6\\) was already answered CONTINUE by alice \\(signal\\) at ${LOCAL}$`))]);
+      expect(lines(second.stderr)).toEqual([expect.stringMatching(new RegExp(`^shop: ${id}\\.6 \\(run ${id} call 6\\) was already answered CONTINUE by alice \\(signal\\) at ${LOCAL}; nothing is open now \\(run ${id} is resuming with that answer\\)$`))]);
     } finally {
       bg.child.kill('SIGCONT');
     }

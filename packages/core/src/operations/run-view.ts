@@ -60,12 +60,15 @@ async function openAsks(store: Store, open: Execution[]): Promise<Execution[]> {
 }
 
 /**
- * "interrupted: its driver is gone since …; pick it up with: shop resume 3", or "stuck: why":
- * what a run not waiting for a person is doing, for messages that refuse an answer.
+ * "interrupted: its driver is gone since …; pick it up with: shop resume 3", "resuming with
+ * that answer" or "stuck: why": what a run with no ask open is doing, for messages that
+ * refuse an answer.
  */
 export function runState(run: Run): string {
   const gone = driverGoneSince(run, nodeLiveness());
   if (gone !== null) return `interrupted: its driver is gone since ${localTime(gone)}; pick it up with: shop resume ${run.id}`;
+  // Waiting with no ask open: each was answered, and the run is taking the answers in.
+  if (run.status === 'waiting_human') return 'resuming with that answer';
   return `${run.status}${run.reason ? `: ${run.reason}` : ''}`;
 }
 
