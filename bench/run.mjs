@@ -5,7 +5,7 @@
 //
 //   P1  per recorded step: a 1,000-step loop on an in-process stub agent (ms per step)
 //   P2  resume of a long run as a whole new process (Shop: 10,000 calls; both: 1,000)
-//   P3  signal file written → call completed in a live driver (Shop only; p50, p95)
+//   P3  answer recorded by another process → call completed in a live driver (Shop only; p50, p95)
 //   P4  `shop list` on a store of 100,000 runs against a bare node + better-sqlite3 query
 //   P5  one `shop watch` worker resuming 1,000 runs answered at once (Shop only)
 //   P6  store bytes per recorded step, audit trail included (from P1's stores)
@@ -70,7 +70,7 @@ const p2 = await alternate(rounds, {
   replay: () => shop.replayInProcess(shopBig),
 });
 
-log(`P3: ${sizes.signals} signal files in a live driver`);
+log(`P3: ${sizes.signals} answers to a live driver`);
 const p3 = await signalLatencies(sizes.signals);
 
 log(`P4: a store of ${n(sizes.runs)} runs`);
@@ -95,8 +95,8 @@ const figures = {
     shopOnly('P2', 'reference: node -e 0', 'ms', p2.node),
   ],
   P3: [
-    shopOnly('P3', 'signal file → call completed, p50', 'ms', p3, { max: 2 }),
-    shopOnly('P3', 'signal file → call completed, p95', 'ms', p3, { p: 95 }),
+    shopOnly('P3', 'answer → call completed, p50', 'ms', p3, { max: 2 }),
+    shopOnly('P3', 'answer → call completed, p95', 'ms', p3, { p: 95 }),
   ],
   P4: [
     overFloor('P4', `${listed}, ${n(sizes.runs)} runs`, 'ms', p4.list, p4.bare, 'bare', 1.5),

@@ -1,31 +1,32 @@
-// P3 — how soon a live driver sees an agent's signal file. Shop only: LangGraph has no
-// signal files (a node's return value is its report).
+// P3 — how soon a live driver takes in an answer another process recorded. Shop only:
+// LangGraph's interrupts are resumed by the caller itself.
 //
 // The shape: a workflow of `run("worker", …)` calls driven by a live driver (driveRun with
 // wait: true, as `shop run --wait` or `shop watch`). The stub agent reports NEEDS_HUMAN, so
 // each call waits; the driver sleeps on its SignalWatcher (chokidar on .shop/signals, plus a
-// rescan every 500 ms). Then the bench writes the call's signal file with DONE — atomically,
-// as `shop report` does, as if the agent had finished in `claude --resume` — and measures
-// from the moment the file is in place until the driver has completed the execution in the
-// store (the watcher's event, the poll, the signal read, the completing transaction).
-import { writeSignal } from '../packages/core/dist/signals/signal.js';
+// rescan every 500 ms). Then the bench answers the ask as `shop signal --status DONE` does
+// (core's recordAnswer: first answer wins, the owner woken) and measures from the answer
+// committed until the driver has completed the execution in the store (the wake-up, the
+// answer read, the completing transaction). An agent's signal file no longer closes a waiting
+// ask (only a person does), so this is the path every answer takes.
+import { recordAnswer } from '../packages/core/dist/operations/answer.js';
 import { driveRun } from '../packages/core/dist/engine/drive-run.js';
 import { loopWorkflow, shopProject, startRun, stubAgent } from './shop-project.mjs';
 
 /** Before writing, give the driver time to suspend and sleep on its watcher. */
 const SETTLE_MS = 20;
 
-/** Milliseconds from each signal file written to its execution completed, `samples` of them. */
+/** Milliseconds from each answer recorded to its execution completed, `samples` of them. */
 export async function signalLatencies(samples) {
   const written = new Map();
   const latencies = [];
   const notifier = {
     notify(n) {
       if (n.type !== 'waiting') return;
-      const { key, signalPath } = n.execution;
-      setTimeout(() => {
-        writeSignal(signalPath, { status: 'DONE', summary: 'answered by the bench' });
-        written.set(key, performance.now());
+      const exec = n.execution;
+      setTimeout(async () => {
+        await recordAnswer(shop.ports, exec, { status: 'DONE', message: 'answered by the bench' }, 'signal', 'bench');
+        written.set(exec.key, performance.now());
       }, SETTLE_MS);
     },
   };
@@ -40,7 +41,7 @@ export async function signalLatencies(samples) {
   };
   try {
     const { run, owner } = await startRun(shop);
-    // A driver that never sees its signals would wait forever: give up (interrupted) instead.
+    // A driver that never sees its answers would wait forever: give up (interrupted) instead.
     const giveUp = AbortSignal.timeout(30_000 + samples * 1_000);
     const outcome = await driveRun(shop.ports, run.id, { wait: true, signal: giveUp }, owner);
     if (outcome.status !== 'completed') throw new Error(`the P3 run ended ${outcome.status}${giveUp.aborted ? ' (timed out)' : ''}`);

@@ -6,6 +6,7 @@ import { liveOwner } from '../engine/ownership.js';
 import { staleHold } from '../engine/session-hold.js';
 import type { EnginePorts } from '../engine/ports.js';
 import { readSignal } from '../signals/signal.js';
+import { wakeOwners } from '../signals/wake.js';
 import type { Channel, Execution, RunOwner } from '../types.js';
 
 export interface Recorded {
@@ -28,6 +29,7 @@ export async function recordAnswer(ports: EnginePorts, exec: Execution, input: A
   const answer = await ports.store.recordAnswer({ runId: exec.runId, key: exec.key, ask: exec.ask, ...fields, responder, channel }, stale);
   const run = await ports.store.getRun(exec.runId);
   const handedTo = answer.owner && run?.owner?.token === answer.owner.token ? liveOwner(ports, run) : null;
+  if (handedTo) wakeOwners(ports.paths.signalsDir);
   return { fields, responder, handedTo };
 }
 
