@@ -29,7 +29,7 @@ export async function recordAnswer(ports: EnginePorts, exec: Execution, input: A
   const answer = await ports.store.recordAnswer({ runId: exec.runId, key: exec.key, ask: exec.ask, ...fields, responder, channel }, stale);
   const run = await ports.store.getRun(exec.runId);
   const handedTo = answer.owner && run?.owner?.token === answer.owner.token ? liveOwner(ports, run) : null;
-  if (handedTo) wakeOwners(ports.paths.signalsDir);
+  if (handedTo) wakeOwners(ports.paths.signalsDir, exec);
   return { fields, responder, handedTo };
 }
 

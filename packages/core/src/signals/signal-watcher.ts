@@ -1,6 +1,8 @@
+import { rmSync } from 'node:fs';
 import { watch, type FSWatcher } from 'chokidar';
 import type { SignalSource } from './signal-source.js';
 import { makeSignalsDir } from './signals-dir.js';
+import { WAKE_SUFFIX } from './wake.js';
 
 /**
  * chokidar on the flat signals folder (created before watching — a folder made after
@@ -11,16 +13,27 @@ export class SignalWatcher implements SignalSource {
   private watcher: FSWatcher;
   private waiters: (() => void)[] = [];
   private timer: NodeJS.Timeout;
+  /** A change came while nobody waited. */
+  private missed = false;
 
   constructor(signalsDir: string, rescanMs = 500) {
     makeSignalsDir(signalsDir);
     this.watcher = watch(signalsDir, { ignoreInitial: true, depth: 0 });
-    this.watcher.on('add', () => this.wake());
+    this.watcher.on('add', (path) => {
+      this.wake();
+      // An answer's wake-up (wake.ts) has done its work once seen; every watcher had time to see it.
+      if (path.endsWith(WAKE_SUFFIX)) setTimeout(() => rmSync(path, { force: true }), 2_000).unref();
+    });
     this.watcher.on('change', () => this.wake());
     this.timer = setInterval(() => this.wake(), rescanMs);
   }
 
+  /** Resolves at the next change — at once when one came while nobody was waiting (it is not lost). */
   next(): Promise<void> {
+    if (this.missed) {
+      this.missed = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
@@ -33,6 +46,8 @@ export class SignalWatcher implements SignalSource {
   private wake() {
     const waiters = this.waiters;
     this.waiters = [];
+    // A change while the owner was busy (between two sleeps) must still wake its next sleep.
+    this.missed = waiters.length === 0;
     for (const w of waiters) w();
   }
 }

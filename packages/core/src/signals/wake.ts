@@ -1,15 +1,19 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** How a wake file's name ends: the watcher that sees one removes it a little later. */
+export const WAKE_SUFFIX = '.answered';
+
 /**
  * Tells the live owners watching this folder that an answer was recorded for them, so they
- * look at the store now instead of at their next rescan. It carries nothing: the owner reads
- * the answer from the store, and no signal is ever taken from this file. Best effort — the
- * rescan is the safety net.
+ * look at the store now instead of at their next rescan. One file per ask: chokidar drops a
+ * second change to the same file within ~50 ms, and an answer must not wait for a rescan
+ * because another came just before it. It carries nothing: the owner reads the answer from
+ * the store, and no signal is ever taken from it. Best effort — the rescan is the safety net.
  */
-export function wakeOwners(signalsDir: string): void {
+export function wakeOwners(signalsDir: string, ask: { runId: number; key: string; ask: number }): void {
   try {
-    writeFileSync(join(signalsDir, '.answered'), `${Date.now()}\n`, { mode: 0o600 });
+    writeFileSync(join(signalsDir, `${ask.runId}.${ask.key.replaceAll('/', '-')}.${ask.ask}${WAKE_SUFFIX}`), '', { mode: 0o600 });
   } catch {
     /* the rescan picks the answer up */
   }
