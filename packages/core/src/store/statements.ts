@@ -1,8 +1,11 @@
 import type Database from 'better-sqlite3';
 
 const OPEN = `status IN ('running','waiting_human')`;
+const HOLD_COLUMNS = ['hold_kind', 'hold_token', 'hold_by', 'hold_host', 'hold_pid', 'hold_pid_start', 'hold_since'];
+/** No hold: every column of it cleared, so a finished call's row carries none of it. */
+const NO_HOLD = HOLD_COLUMNS.map((c) => `${c} = NULL`).join(', ');
 /** An agent's hold ends with its attempt; a person's (shop continue) only when that process lets go. */
-const END_AGENT_HOLD = `hold_kind = NULLIF(hold_kind, 'agent')`;
+const END_AGENT_HOLD = HOLD_COLUMNS.map((c) => `${c} = CASE WHEN hold_kind = 'agent' THEN NULL ELSE ${c} END`).join(', ');
 const METRICS = `cost_usd = COALESCE(@cost, cost_usd), num_turns = COALESCE(@turns, num_turns), duration_ms = COALESCE(@duration, duration_ms)`;
 
 /** Every statement the SQLite store runs, by name. */
@@ -67,8 +70,8 @@ const SQL = {
     WHERE run_id = @runId AND call_key = @key`,
   takeContinueHold: `UPDATE executions SET hold_kind = 'continue', hold_token = @token, hold_by = @by, hold_host = @host,
       hold_pid = @pid, hold_pid_start = @pidStart, hold_since = @t, updated_at = @t WHERE run_id = @runId AND call_key = @key`,
-  releaseHold: `UPDATE executions SET hold_kind = NULL, updated_at = @t WHERE run_id = @runId AND call_key = @key AND hold_token = @token`,
-  clearHold: `UPDATE executions SET hold_kind = NULL WHERE run_id = ? AND call_key = ?`,
+  releaseHold: `UPDATE executions SET ${NO_HOLD}, updated_at = @t WHERE run_id = @runId AND call_key = @key AND hold_token = @token`,
+  clearHold: `UPDATE executions SET ${NO_HOLD} WHERE run_id = ? AND call_key = ?`,
   completeExecution: `UPDATE executions SET status = 'completed', result = @result, delivered = @delivered, pid = NULL, pid_start = NULL, ${END_AGENT_HOLD}, ${METRICS},
     waiting_for = NULL, updated_at = @t, finished_at = @t WHERE run_id = @runId AND call_key = @key`,
   failExecution: `UPDATE executions SET status = 'failed', error = @error, pid = NULL, pid_start = NULL, ${END_AGENT_HOLD}, ${METRICS},
