@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { killLeftovers, lines, makeProject, runId, startWorker, stopWorker, until, type Project, type Result } from './harness.js';
@@ -104,6 +104,16 @@ describe('shop report and answer files are bounded too', () => {
     }
     expect(p.shop(['report', 'DONE', '--summary', 'real', '--field', 'pr=#7'], { env }).code).toBe(0);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ status: 'DONE', summary: 'real', pr: '#7' });
+  });
+
+  it('shop report to a SHOP_SIGNAL_FILE that is a directory: one line, exit 2, no temp file left', () => {
+    const p = makeProject();
+    const dir = join(p.dir, 'sigdir');
+    mkdirSync(dir);
+    const r = p.shop(['report', 'DONE'], { env: { SHOP_SIGNAL_FILE: dir } });
+    expect(r.code).toBe(2);
+    expect(lines(r.stderr)).toEqual([`shop: cannot write the report to ${dir} (EISDIR); SHOP_SIGNAL_FILE must name a file Shop gave this step`]);
+    expect(readdirSync(p.dir).filter((f) => f.startsWith('sigdir.'))).toEqual([]);
   });
 
   it('shop signal --answers-file reads at most 1 MiB (/dev/zero, a 2 MB file) and at most 100 levels', () => {

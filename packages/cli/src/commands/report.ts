@@ -33,7 +33,14 @@ export default async function report(args: Parsed, ctx: Context): Promise<number
   if (read.kind !== 'ok') throw new UsageError(`bad signal: ${read.kind === 'invalid' ? read.problem : 'empty'}`);
   const size = Buffer.byteLength(JSON.stringify(read.signal)) + 1;
   if (size > AGENT_FILE_CAP) throw new UsageError(`the report is ${bytes(size)}, more than the ${capName(AGENT_FILE_CAP)} a signal may hold; put long text in a file in the workspace and report its path`);
-  writeSignal(file, read.signal);
+  try {
+    writeSignal(file, read.signal);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (!code) throw e;
+    // A directory (EISDIR), a read-only place …: the step's environment is wrong, not Shop.
+    throw new UsageError(`cannot write the report to ${file} (${code}); SHOP_SIGNAL_FILE must name a file Shop gave this step`);
+  }
   ctx.out(`reported ${read.signal.status} to ${file}`);
   return 0;
 }
