@@ -55,6 +55,16 @@ describe('lua_timeout reaches every loop', () => {
     expect(lines(r.stderr)[0]).toMatch(/^shop: run \d+ failed: pat\.lua:3: pattern too complex: over \d+ matching steps on a 3000-byte string/);
   });
 
+  it("a loop in xpcall's message handler fails the run at its lua_timeout (it ran with no hook, for ever)", async () => {
+    const p = makeProject();
+    p.write('workflows/handler.lua', 'config{ lua_timeout = 2 }\nfunction workflow(prompt)\n  xpcall(function() error("x") end, function(e) while true do end end)\nend\n');
+    const bg = p.spawnShop(['run', 'handler']);
+    spawned.push(bg);
+    expect(await exitWithin(bg, BOUND_MS)).toBe(1);
+    const id = runId(bg.output());
+    expect(p.status(id)).toMatchObject({ status: 'failed', reason: timeoutReason('handler.lua', 3, 2) });
+  });
+
   it('applies while the file loads: a top-level loop after config{ lua_timeout = 1 } is refused, naming the line', () => {
     const p = makeProject();
     p.write('workflows/loadspin.lua', 'config{ lua_timeout = 1 }\nwhile true do end\nfunction workflow(prompt) end\n');

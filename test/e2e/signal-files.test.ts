@@ -1,4 +1,4 @@
-import { statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { killLeftovers, lines, makeProject, runId, startWorker, stopWorker, until, type Project, type Result } from './harness.js';
@@ -89,6 +89,31 @@ describe('shop report and answer files are bounded too', () => {
       expect(r.code, field).toBe(2);
       expect(lines(r.stderr), field).toEqual([`shop: --field ${field.split('=')[0]}: verdict, responder, channel are a person's answer, never an agent's report; report your own status and let the person answer`]);
     }
+  });
+
+  it("shop report: a --field named like the report's own parts is refused, never overriding them", () => {
+    const p = makeProject();
+    const file = join(p.dir, '.shop', 'signals', '9.1.coder.0123456789abcdef01234567.json');
+    const env = { SHOP_SIGNAL_FILE: file };
+    const cases: [string, string][] = [['status=FAILED', 'the STATUS argument'], ['summary=x', '--summary'], ['reason=y', '--reason'], ['awaiting=work', '--awaiting']];
+    for (const [field, own] of cases) {
+      const r = p.shop(['report', 'DONE', '--summary', 'real', '--field', field], { env });
+      expect(r.code, field).toBe(2);
+      expect(lines(r.stderr), field).toEqual([`shop: --field ${field.split('=')[0]}: give it as ${own}, once (shop report --help)`]);
+      expect(existsSync(file), field).toBe(false);
+    }
+    expect(p.shop(['report', 'DONE', '--summary', 'real', '--field', 'pr=#7'], { env }).code).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ status: 'DONE', summary: 'real', pr: '#7' });
+  });
+
+  it('shop report to a SHOP_SIGNAL_FILE that is a directory: one line, exit 2, no temp file left', () => {
+    const p = makeProject();
+    const dir = join(p.dir, 'sigdir');
+    mkdirSync(dir);
+    const r = p.shop(['report', 'DONE'], { env: { SHOP_SIGNAL_FILE: dir } });
+    expect(r.code).toBe(2);
+    expect(lines(r.stderr)).toEqual([`shop: cannot write the report to ${dir} (EISDIR); SHOP_SIGNAL_FILE must name a file Shop gave this step`]);
+    expect(readdirSync(p.dir).filter((f) => f.startsWith('sigdir.'))).toEqual([]);
   });
 
   it('shop signal --answers-file reads at most 1 MiB (/dev/zero, a 2 MB file) and at most 100 levels', () => {

@@ -6,6 +6,9 @@ import { str } from '../args.js';
 import type { Context } from '../context.js';
 import type { Parsed } from '../registry.js';
 
+/** The report's own parts: each has one place on the command line. */
+const OWN_FLAGS: Record<string, string | undefined> = { status: 'the STATUS argument', summary: '--summary', reason: '--reason', awaiting: '--awaiting' };
+
 /** shop report <STATUS> …: run by the agent inside its step; writes SHOP_SIGNAL_FILE atomically. */
 export default async function report(args: Parsed, ctx: Context): Promise<number> {
   const file = ctx.env.SHOP_SIGNAL_FILE;
@@ -21,13 +24,23 @@ export default async function report(args: Parsed, ctx: Context): Promise<number
     if ((ANSWER_FIELDS as readonly string[]).includes(key)) {
       throw new UsageError(`--field ${key}: ${ANSWER_FIELDS.join(', ')} are a person's answer, never an agent's report; report your own status and let the person answer`);
     }
+    // `shop report DONE --field status=FAILED` reported FAILED: a field overrode what the command line says plainly.
+    const own = OWN_FLAGS[key];
+    if (own) throw new UsageError(`--field ${key}: give it as ${own}, once (shop report --help)`);
     body[key] = pair.slice(eq + 1);
   }
   const read = checkSignal(body);
   if (read.kind !== 'ok') throw new UsageError(`bad signal: ${read.kind === 'invalid' ? read.problem : 'empty'}`);
   const size = Buffer.byteLength(JSON.stringify(read.signal)) + 1;
   if (size > AGENT_FILE_CAP) throw new UsageError(`the report is ${bytes(size)}, more than the ${capName(AGENT_FILE_CAP)} a signal may hold; put long text in a file in the workspace and report its path`);
-  writeSignal(file, read.signal);
+  try {
+    writeSignal(file, read.signal);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (!code) throw e;
+    // A directory (EISDIR), a read-only place …: the step's environment is wrong, not Shop.
+    throw new UsageError(`cannot write the report to ${file} (${code}); SHOP_SIGNAL_FILE must name a file Shop gave this step`);
+  }
   ctx.out(`reported ${read.signal.status} to ${file}`);
   return 0;
 }

@@ -181,8 +181,7 @@ export class LuaVm {
     if (!t) return;
     if (this.doomed !== null) {
       // Still running after its end was decided (an error handler, a metamethod): end it again.
-      lua.lua_pushstring(T, to_luastring(this.doomed));
-      lua.lua_error(T);
+      raiseFromHook(T, this.doomed);
     }
     const verdict = this.host.tick(t);
     if (verdict === 'go') return;
@@ -205,8 +204,7 @@ export class LuaVm {
     }
     // Where it cannot yield, an error unwinds it; pcall and xpcall raise it again (lua-prelude).
     this.doomed = message;
-    lua.lua_pushstring(T, to_luastring(message));
-    lua.lua_error(T);
+    raiseFromHook(T, message);
   }
 
   private registerCall(name: HostCallName) {
@@ -294,6 +292,19 @@ export class LuaVm {
         return 0;
     }
   }
+}
+
+/**
+ * Raises `message` from the count hook. fengari turns hooks off while one runs and turns them
+ * back on only when a pcall catches the error, but xpcall's message handler runs before that:
+ * a loop in the handler then ran with no hook at all, for ever, deaf to SIGTERM and shop stop.
+ * With hooks on again the handler is ended like any other code (and, raising in turn, the
+ * handler's own recursion ends at Lua's C-stack limit).
+ */
+function raiseFromHook(T: LuaState, message: string): never {
+  (T as unknown as { allowhook: number }).allowhook = 1;
+  lua.lua_pushstring(T, to_luastring(message));
+  return lua.lua_error(T) as never;
 }
 
 function pushResult(T: LuaState, name: string, value: unknown): number {

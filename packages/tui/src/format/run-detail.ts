@@ -2,6 +2,7 @@ import type { RunView } from '@shop/core/operations/run-view';
 import type { Execution, RunEvent } from '@shop/core/types';
 import { askerName } from './run-row.js';
 import { callName } from './exec-tree.js';
+import { localTime } from '@shop/core/local-time';
 import { age, duration, oneLine, resultText, usd } from './time.js';
 
 /** The status in words: "waiting for a person · 2 asks", "interrupted: its driver is gone". */
@@ -13,11 +14,11 @@ export function statusText(view: RunView, status: string): string {
 }
 
 /** Why it stands where it stands: what it waits for, what its agent does, why it ended. */
-export function reasonLine(view: RunView): { label: string; text: string } | null {
+export function reasonLine(view: RunView, status?: string): { label: string; text: string } | null {
   const { run, waiting } = view;
   if (waiting) return { label: 'Reason', text: `${askerName(waiting)} asks (${waiting.awaiting ?? 'input'}): ${oneLine(waiting.waitingFor)}` };
   const busy = view.executions.filter((e) => e.status === 'running' && (e.kind === 'run' || e.kind === 'sh')).at(-1);
-  if (run.status === 'running' && busy) return { label: 'Activity', text: `${callName(busy)}: ${oneLine(busy.activity ?? busy.prompt) || 'working…'}` };
+  if (run.status === 'running' && busy) return { label: status === 'interrupted' ? 'Last activity' : 'Activity', text: `${callName(busy)}: ${oneLine(busy.activity ?? busy.prompt) || 'working…'}` };
   if (run.reason) return { label: 'Reason', text: oneLine(run.reason) };
   if (run.status === 'completed' && run.result != null) return { label: 'Result', text: resultText(run.result) };
   return null;
@@ -34,9 +35,13 @@ export function factsLine(view: RunView, now: number): string {
   ].filter(Boolean).join(' · ');
 }
 
-/** How long a call took, or has been running or waiting. */
-export function callTime(exec: Execution, now: number): string {
+/**
+ * How long a call took, or has been running or waiting. A call left open by a driver that is
+ * gone (`goneSince`) is not running: it says since when (clock time, no timer that grows).
+ */
+export function callTime(exec: Execution, now: number, goneSince: number | null = null): string {
   if (exec.status === 'waiting_human') return `waiting (${age(now - exec.updatedAt)})`;
+  if (exec.status === 'running' && goneSince !== null) return `gone ${localTime(goneSince).slice(11, 19)}`;
   if (exec.status === 'running') return `running ${duration(now - (exec.attemptAt ?? exec.startedAt))}`;
   return duration((exec.finishedAt ?? exec.updatedAt) - exec.startedAt);
 }

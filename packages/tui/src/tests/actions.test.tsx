@@ -1,3 +1,4 @@
+import { localTime } from '@shop/core/local-time';
 import { writeSignal } from '@shop/core/signals/signal';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KEYS, renderTui } from '../test-utils/render.js';
@@ -131,6 +132,22 @@ describe('approve, reject, stop, open the editor', () => {
     await t.ready();
     await t.press('A');
     await t.until(() => expect(status(t.lines())).toMatch(new RegExp(`^✗ run ${id} is not waiting for a person \\(it is interrupted: its driver is gone since .+; pick it up with: shop resume ${id}\\)$`)));
+  });
+
+  it("a run whose driver is gone: its open call's row says since when, with no running clock; its activity is the last one", async () => {
+    w = testWorld();
+    const id = await w.working('architect', 'Edit b.ts');
+    const run = await w.store.getRun(id);
+    expect(await w.store.releaseRun(id, run!.owner!.token, { ifIdle: false })).toBe('released');
+    const gone = (await w.store.getRun(id))!.updatedAt;
+    const t = renderTui(w, { env: {} });
+    await t.ready();
+    await t.press(KEYS.enter);
+    await t.until(() => expect(t.lines()[0]).toBe(`Run ${id}: flow — the task`));
+    const call = () => t.lines().find((l) => /^› #1 architect/.test(l)) ?? '';
+    await t.until(() => expect(call()).toMatch(new RegExp(`^› #1 architect +⚠ gone ${localTime(gone).slice(11, 19)} +- last: Edit b\\.ts$`)));
+    expect(t.lines()[2]).toBe('Last activity: architect: Edit b.ts');
+    expect(t.lines().join('\n')).not.toMatch(/running \d/);
   });
 
   it('a failed action shows in the status line and the app goes on', async () => {

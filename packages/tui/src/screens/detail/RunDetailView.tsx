@@ -14,7 +14,7 @@ export function RunDetailView({ state, layout, now, runId }: { state: DetailStat
   const { view, status } = state;
   if (!view || !status) return <Text>{`Run ${runId}: reading…`}</Text>;
   const look = runLook(status);
-  const reason = reasonLine(view);
+  const reason = reasonLine(view, status);
   return (
     <Box flexDirection="column">
       <Text wrap="truncate-end">
@@ -24,7 +24,8 @@ export function RunDetailView({ state, layout, now, runId }: { state: DetailStat
       <Text wrap="truncate-end">{'Status: '}<Text color={theme.tone(look.tone)}>{`${look.icon} ${statusText(view, status)}`}</Text></Text>
       <Text wrap="truncate-end">{reason ? `${reason.label}: ${reason.text}` : ' '}</Text>
       <Text wrap="truncate-end">{factsLine(view, now)}</Text>
-      <ExecutionRows rows={state.rows} start={state.windowStart} cursor={state.cursor} height={layout.execs} count={state.count} earlier={state.earlier} runId={runId} now={now} />
+      <ExecutionRows rows={state.rows} start={state.windowStart} cursor={state.cursor} height={layout.execs} count={state.count} earlier={state.earlier} runId={runId} now={now}
+        goneSince={status === 'interrupted' ? view.run.updatedAt : null} />
       <CallPanel exec={state.selected} log={state.log} height={layout.log} />
       <Text bold={theme.colors}>Audit trail</Text>
       <Box flexDirection="column" height={layout.audit}>
