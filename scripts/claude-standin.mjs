@@ -152,7 +152,7 @@ async function headless() {
   log({ mode: 'print', agent: env.SHOP_AGENT, call: env.SHOP_CALL, run: env.SHOP_RUN_ID, session_id: sessionId,
     resumed: Boolean(args.resume), prompt: args.prompt, model: args.model ?? null, permission_mode: args['permission-mode'] ?? null,
     max_budget_usd: args['max-budget-usd'] === undefined ? null : Number(args['max-budget-usd']),
-    allowed_tools: args.tools, system_prompt: args['append-system-prompt'] ?? null, cwd: process.cwd(), step });
+    allowed_tools: args.tools, system_prompt: args['append-system-prompt'] ?? null, signal_file: signalFile ?? null, cwd: process.cwd(), step });
   const streaming = args['output-format'] === 'stream-json';
   if (step.fail !== undefined) return failLikeClaude(step, streaming);
   if (streaming) await streamEvents(step);

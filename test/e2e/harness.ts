@@ -84,6 +84,8 @@ export interface Invocation {
   permission_mode: string | null;
   allowed_tools: string[];
   system_prompt: string | null;
+  /** The SHOP_SIGNAL_FILE it was given (print mode). */
+  signal_file?: string | null;
   cwd: string;
   pid: number;
   text?: string;

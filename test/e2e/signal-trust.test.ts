@@ -73,8 +73,11 @@ describe("only the agent's own process, or the person in its session, closes its
     const id = runId(p.shop(['run', 'one']));
     expect(statSync(join(p.dir, '.shop', 'signals')).mode & 0o777).toBe(0o700);
     expect(p.shop(['answer', String(id), 'this one']).code).toBe(0);
-    // Where each invocation reports, as its system prompt tells it ("it writes <path>").
-    const files = p.invocations().filter((i) => i.mode === 'print').map((i) => /it writes (\S+)\)/.exec(String(i.system_prompt))?.[1]);
+    // Where each invocation reports (its SHOP_SIGNAL_FILE). The path is never on the agent's
+    // command line, which any process may read (ps): not in the system prompt.
+    const printed = p.invocations().filter((i) => i.mode === 'print');
+    const files = printed.map((i) => String(i.signal_file));
+    for (const i of printed) expect(String(i.system_prompt)).not.toContain('.shop/signals');
     expect(files).toHaveLength(2);
     for (const f of files) expect(f).toMatch(new RegExp(`/${id}\\.1\\.coder\\.[0-9a-f]{24}\\.json$`));
     expect(files[0]).not.toBe(files[1]);

@@ -98,7 +98,7 @@ async function reviewSession(ctx: Context, run: Run, exec: Execution): Promise<v
   rmSync(reviewFile, { force: true });
   const sessionId = randomUUID();
   ctx.out(`Opening a review session (_checkpoint, session ${sessionId}) in ${run.workspace}`);
-  await openClaude(ctx, ['--session-id', sessionId, '--append-system-prompt', checkpointInstructions(spec.message, spec.decisions ?? [], reviewFile), spec.message], run.workspace, {
+  await openClaude(ctx, ['--session-id', sessionId, '--append-system-prompt', checkpointInstructions(spec.message, spec.decisions ?? []), spec.message], run.workspace, {
     SHOP_RUN_ID: String(run.id), SHOP_CALL: exec.key, SHOP_AGENT: '_checkpoint', SHOP_SIGNAL_FILE: reviewFile, SHOP_SESSION_ID: sessionId,
   });
   const store = await ctx.store();

@@ -104,7 +104,9 @@ describe('buildArgv', () => {
     const argv = buildArgv('claude', inv({ agent: agent({ model: 'sonnet', permissionMode: 'acceptEdits', allowedTools: ['Read', 'Bash(git diff:*)'] }) }));
     expect(argv.slice(0, 9)).toEqual(['claude', '-p', 'fix the bug', '--session-id', 'sess-1', '--output-format', 'stream-json', '--verbose', '--append-system-prompt']);
     expect(argv[9]).toMatch(/^Be careful\.\n\n## Reporting back to Shop/);
-    expect(argv[9]).toContain('/repo/.shop/signals/1.1.coder.json');
+    // The signal file's path stays off the command line (ps shows it to every process): SHOP_SIGNAL_FILE carries it.
+    expect(argv[9]).toContain('SHOP_SIGNAL_FILE');
+    expect(argv.join(' ')).not.toContain('/repo/.shop/signals/1.1.coder.json');
     expect(argv.slice(10)).toEqual(['--model', 'sonnet', '--permission-mode', 'acceptEdits', '--allowed-tools', 'Read', 'Bash(git diff:*)']);
   });
 

@@ -1,7 +1,7 @@
 import { signalProtocol } from './signal-protocol.js';
 
 /** The built-in `_checkpoint` agent that helps a person review a pause (Shop spec wording). */
-export function checkpointInstructions(message: string, decisions: { id: string; prompt: string }[], reviewFile: string): string {
+export function checkpointInstructions(message: string, decisions: { id: string; prompt: string }[]): string {
   const asks = decisions.length ? `\n\n**Decisions the person will make:**\n${decisions.map((d) => `- ${d.id}: ${d.prompt}`).join('\n')}` : '';
   return `The workflow has paused for human input.
 
@@ -18,5 +18,5 @@ When ready, write your recommendation:
 
 Your signal is a recommendation shown to the person; the person gives the decision in Shop.
 
-${signalProtocol(reviewFile)}`;
+${signalProtocol()}`;
 }

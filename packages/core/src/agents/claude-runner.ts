@@ -12,7 +12,7 @@ import { classifyFailure } from './transient.js';
 
 /** The argv for one invocation: Claude Code's real flags, or the agent's `command:` template. */
 export function buildArgv(bin: string, inv: AgentInvocation): string[] {
-  const system = [inv.agent.instructions, signalProtocol(inv.env.SHOP_SIGNAL_FILE ?? '')].filter(Boolean).join('\n\n');
+  const system = [inv.agent.instructions, signalProtocol()].filter(Boolean).join('\n\n');
   const model = inv.model ?? inv.agent.model;
   if (inv.agent.command) {
     const vars: Record<string, string> = {

@@ -1,8 +1,12 @@
-/** The instructions Shop appends to every agent's system prompt. */
-export function signalProtocol(signalFile: string): string {
+/**
+ * The instructions Shop appends to every agent's system prompt. The signal file's path is not
+ * in them: the system prompt is on the agent's command line, which any process can read (ps),
+ * and the path is the agent's alone (it has it in SHOP_SIGNAL_FILE, which shop report uses).
+ */
+export function signalProtocol(): string {
   return `## Reporting back to Shop
 You are one step of a Shop workflow. When you finish, report your outcome exactly once by
-running this in your shell (it writes ${signalFile}):
+running this in your shell (it writes the file SHOP_SIGNAL_FILE names):
 
   shop report DONE --summary "<one line: what you did>"
 
