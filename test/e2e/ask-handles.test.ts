@@ -158,29 +158,12 @@ describe('the answering CLI (issue 14, Why 12)', () => {
     }
   });
 
-  it('--json of an answer left to the live driver does not list the ask just answered among the asks open now', async () => {
-    const p = makeProject();
-    p.write('workflows/gate.lua', GATE);
-    const bg = p.spawnShop(['run', '--wait', 'gate']);
-    try {
-      await until('the hint', () => bg.output().includes('stop it:'));
-      const id = runId(bg.output());
-      // The driver cannot pick the answer up while stopped: the document shows the store as the answer left it.
-      bg.child.kill('SIGSTOP');
-      const r = p.shop(['approve', `${id}.1`, '-m', 'go', '--json']);
-      bg.child.kill('SIGCONT');
-      expect(r.code).toBe(0);
-      expect(r.stderr).toContain('picks up the answer itself');
-      const doc = ActionJsonSchema.parse(JSON.parse(r.stdout));
-      expect(doc).toMatchObject({ command: 'approve', run: id, answered: { handle: `${id}.1`, verdict: 'approved' } });
-      expect(doc.asks).toEqual([]);
-      expect(await bg.exited).toBe(0);
-    } finally {
-      if (bg.child.exitCode === null) bg.child.kill('SIGKILL');
-    }
-  });
-
-  it('an ask answered but not yet taken in by its live driver is offered nowhere: status, inbox, list --waiting and --json', async () => {
+  /**
+   * A `shop run --wait` driving the gate, frozen (SIGSTOP) while `act` answers and looks: an
+   * answer recorded then stays unconsumed, as it is until a live driver picks it up. The
+   * driver is let go afterwards and must complete the run.
+   */
+  async function withFrozenDriver(act: (p: ReturnType<typeof makeProject>, id: number) => void): Promise<void> {
     const p = makeProject();
     p.write('workflows/gate.lua', GATE);
     const bg = p.spawnShop(['run', '--wait', 'gate']);
@@ -189,14 +172,7 @@ describe('the answering CLI (issue 14, Why 12)', () => {
       const id = runId(bg.output());
       bg.child.kill('SIGSTOP');
       try {
-        expect(p.shop(['approve', `${id}.1`, '-m', 'go']).code).toBe(0);
-        const status = p.shop(['status', String(id)]);
-        expect(status.stdout).not.toContain(`shop approve ${id}.1`);
-        expect(p.status(id).pending).toBeNull();
-        const inbox = p.shop(['inbox']);
-        expect(inbox.stdout).not.toContain(`${id}.1`);
-        expect(JSON.parse(p.shop(['inbox', '--json']).stdout)).toEqual([]);
-        expect(p.shop(['list', '--waiting']).stdout).not.toContain(`${id}.1`);
+        act(p, id);
       } finally {
         bg.child.kill('SIGCONT');
       }
@@ -204,6 +180,28 @@ describe('the answering CLI (issue 14, Why 12)', () => {
     } finally {
       if (bg.child.exitCode === null) bg.child.kill('SIGKILL');
     }
+  }
+
+  it('--json of an answer left to the live driver does not list the ask just answered among the asks open now', async () => {
+    await withFrozenDriver((p, id) => {
+      const r = p.shop(['approve', `${id}.1`, '-m', 'go', '--json']);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain('picks up the answer itself');
+      const doc = ActionJsonSchema.parse(JSON.parse(r.stdout));
+      expect(doc).toMatchObject({ command: 'approve', run: id, answered: { handle: `${id}.1`, verdict: 'approved' } });
+      expect(doc.asks).toEqual([]);
+    });
+  });
+
+  it('an ask answered but not yet taken in by its live driver is offered nowhere: status, inbox, list --waiting and --json', async () => {
+    await withFrozenDriver((p, id) => {
+      expect(p.shop(['approve', `${id}.1`, '-m', 'go']).code).toBe(0);
+      expect(p.shop(['status', String(id)]).stdout).not.toContain(`shop approve ${id}.1`);
+      expect(p.status(id).pending).toBeNull();
+      expect(p.shop(['inbox']).stdout).not.toContain(`${id}.1`);
+      expect(JSON.parse(p.shop(['inbox', '--json']).stdout)).toEqual([]);
+      expect(p.shop(['list', '--waiting']).stdout).not.toContain(`${id}.1`);
+    });
   });
 
   it('a responder name with a newline or an escape (--by, SHOP_USER) is refused (exit 2), nothing recorded: it would forge lines', () => {
