@@ -30,6 +30,7 @@ beforeAll(() => {
   }
   p.write('workflows/ghostly.lua', 'function workflow(prompt)\n  return run("ghost").status\nend\n');
   p.write('workflows/syntax.lua', 'function workflow(prompt)\n  local x =\nend\n');
+  p.write('workflows/extra-arg.lua', 'function workflow(prompt)\n  return run("reporter", "go", { timeout = 5 }).status\nend\n');
   p.write('workflows/runtime.lua', 'function workflow(prompt)\n  local t = nil\n  return t.field\nend\n');
   p.write('workflows/earlier.lua', 'function workflow(prompt)\n  return run("coder", prompt).status\nend\n');
   const first = p.shop(['run', 'earlier', 'an earlier run']);
@@ -88,6 +89,10 @@ describe('bad signals and agents fail the run with one line', () => {
     expect(line).toContain('unknown agent "ghost": no agents/ghost.md or .claude/agents/ghost.md');
     const found = readdirSync(join(p.dir, 'agents')).map((f) => basename(f, '.md')).sort();
     expect(line).toContain(`(found: ${found.join(', ')})`);
+  });
+
+  it('an argument a host call does not take is refused at its line, not ignored (a timeout as run()\'s third argument never applied)', () => {
+    expect(failedRun('extra-arg', 1).line).toBe(`shop: run ${earlier.at(-1)} failed: extra-arg.lua:2: run(agent [, prompt | opts]) takes at most 2 arguments; got 3; give the prompt in opts to give both: run("coder", {prompt = "…", timeout = 60})`);
   });
 
   it('a Lua runtime error exits 1 with name.lua:LINE', () => {

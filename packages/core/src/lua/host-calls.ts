@@ -4,8 +4,24 @@ import { describeIssues, PauseSpecSchema, RunOptionsSchema, ShOptionsSchema, typ
 export const HOST_CALLS = ['run', 'pause', 'sh', 'now', 'patched', 'stuck'] as const;
 export type HostCallName = (typeof HOST_CALLS)[number];
 
+const ARITY: Record<HostCallName, { max: number; usage: string; hint?: string }> = {
+  run: { max: 2, usage: 'run(agent [, prompt | opts])', hint: '; give the prompt in opts to give both: run("coder", {prompt = "…", timeout = 60})' },
+  pause: { max: 1, usage: 'pause(message | spec)' },
+  sh: { max: 2, usage: 'sh(cmd | argv [, opts])' },
+  now: { max: 0, usage: 'now()' },
+  patched: { max: 1, usage: 'patched(id)' },
+  stuck: { max: 1, usage: 'stuck(reason)' },
+};
+
 /** Validates a host call's Lua arguments (already read as JS); a string is the error to raise in Lua. */
 export function parseHostCall(name: HostCallName, args: unknown[]): HostRequest | string {
+  // An argument past the last one a call takes would be ignored without a word (a timeout
+  // given as run()'s third argument never applied): refused, like an unknown option.
+  const given = args.length - [...args].reverse().findIndex((a) => a != null);
+  if (args.some((a) => a != null) && given > ARITY[name].max) {
+    const { usage, max, hint } = ARITY[name];
+    return `${usage} takes at most ${max} argument${max === 1 ? '' : 's'}; got ${given}${hint ?? ''}`;
+  }
   switch (name) {
     case 'run':
       return parseRun(args);
