@@ -181,6 +181,16 @@ describe('shop report', () => {
     expect(readdirSync(dir)).toEqual(['7.1.coder.json']);
   });
 
+  it('NEEDS_HUMAN without the question for the person is refused (exit 2), nothing written', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shop-report-'));
+    const file = join(dir, '7.1.coder.json');
+    expect(oneLine(p.shop(['report', 'NEEDS_HUMAN'], { env: { SHOP_SIGNAL_FILE: file } }), 2)).toBe('shop: NEEDS_HUMAN needs the question for the person: shop report NEEDS_HUMAN --reason "…"');
+    expect(oneLine(p.shop(['report', 'NEEDS_HUMAN', '--reason', '  '], { env: { SHOP_SIGNAL_FILE: file } }), 2)).toContain('NEEDS_HUMAN needs the question');
+    expect(readdirSync(dir)).toEqual([]);
+    expect(p.shop(['report', 'NEEDS_HUMAN', '--reason', 'Which DB?'], { env: { SHOP_SIGNAL_FILE: file } }).code).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ status: 'NEEDS_HUMAN', reason: 'Which DB?' });
+  });
+
   it("run from the agent's shell through PATH, completes the run", () => {
     const r = p.shop(['run', 'reporter']);
     expect(r.stderr).toBe('');

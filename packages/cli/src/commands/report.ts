@@ -29,6 +29,10 @@ export default async function report(args: Parsed, ctx: Context): Promise<number
     if (own) throw new UsageError(`--field ${key}: give it as ${own}, once (shop report --help)`);
     body[key] = pair.slice(eq + 1);
   }
+  // An ask with no question leaves the person guessing what the agent needs.
+  if (status === 'NEEDS_HUMAN' && !String(body.reason ?? body.summary ?? '').trim()) {
+    throw new UsageError('NEEDS_HUMAN needs the question for the person: shop report NEEDS_HUMAN --reason "…"');
+  }
   const read = checkSignal(body);
   if (read.kind !== 'ok') throw new UsageError(`bad signal: ${read.kind === 'invalid' ? read.problem : 'empty'}`);
   const size = Buffer.byteLength(JSON.stringify(read.signal)) + 1;
