@@ -134,14 +134,20 @@ describe('LuaVm and pure-Lua loops', () => {
     return { vm, main: vm.mainThread(''), ticks: () => ticks };
   }
 
-  it('a loop with no host call yields to the scheduler (preemption) and goes on where it was', () => {
-    const { vm, main } = looping('local n = 0\nfor i = 1, 200000 do n = n + 1 end\nreturn n', (t) => (t % 20 === 0 ? 'yield' : 'go'));
+  /** Resumes a thread until it stops for good, counting how often it was preempted on the way. */
+  function toEnd(vm: LuaVm, main: ReturnType<LuaVm['mainThread']>) {
     let step = vm.resume(main, { kind: 'continue' });
     let preempted = 0;
     while (step.kind === 'preempted') {
       preempted++;
       step = vm.resume(main, { kind: 'continue' });
     }
+    return { step, preempted };
+  }
+
+  it('a loop with no host call yields to the scheduler (preemption) and goes on where it was', () => {
+    const { vm, main } = looping('local n = 0\nfor i = 1, 200000 do n = n + 1 end\nreturn n', (t) => (t % 20 === 0 ? 'yield' : 'go'));
+    const { step, preempted } = toEnd(vm, main);
     expect(preempted).toBeGreaterThan(2);
     expect(step).toEqual({ kind: 'done' });
     expect(vm.result(main)).toEqual({ value: 200000 });
@@ -155,26 +161,18 @@ describe('LuaVm and pure-Lua loops', () => {
 
   it('a loop inside a sort comparator yields to the scheduler too (table.sort is Lua), and the sort goes on', () => {
     const { vm, main } = looping('local t = {5, 3, 9, 1, 7}\ntable.sort(t, function(a, b) for i = 1, 5000 do end return a > b end)\nreturn t', (n) => (n % 3 === 0 ? 'yield' : 'go'));
-    let step = vm.resume(main, { kind: 'continue' });
-    let preempted = 0;
-    while (step.kind === 'preempted') {
-      preempted++;
-      step = vm.resume(main, { kind: 'continue' });
-    }
+    const { step, preempted } = toEnd(vm, main);
     expect(preempted).toBeGreaterThan(2);
+    expect(step).toEqual({ kind: 'done' });
     expect(vm.result(main)).toEqual({ value: [9, 7, 5, 3, 1] });
   });
 
   it('a loop in a gsub replacement function yields to the scheduler too, and gsub goes on where it was', () => {
     const body = 'return (("abc"):gsub("%a", function(c) for i = 1, 5000 do end return c:upper() .. "." end))';
     const { vm, main } = looping(body, (n) => (n % 3 === 0 ? 'yield' : 'go'));
-    let step = vm.resume(main, { kind: 'continue' });
-    let preempted = 0;
-    while (step.kind === 'preempted') {
-      preempted++;
-      step = vm.resume(main, { kind: 'continue' });
-    }
+    const { step, preempted } = toEnd(vm, main);
     expect(preempted).toBeGreaterThan(2);
+    expect(step).toEqual({ kind: 'done' });
     expect(vm.result(main)).toEqual({ value: 'A.B.C.' });
   });
 
