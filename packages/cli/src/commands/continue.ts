@@ -50,14 +50,14 @@ async function continueAsk(args: Parsed, ctx: Context, exec: Execution, acted: A
   }
   if (exec.kind === 'pause') {
     if (flag(args, 'claude')) {
-      if (!terminal) throw new UsageError(`--claude opens a review session in Claude Code and needs a terminal; without one, decide with: ${answerCommands(exec).filter((c) => !c.startsWith('shop continue')).join(' · ')}`);
+      if (!terminal) throw new UsageError(`--claude opens a review session in Claude Code and needs a terminal; without one, decide with: ${answerCommands(exec, ['continue']).join(' · ')}`);
       await reviewSession(ctx, run, exec);
     }
     return decidePause(ctx, run, exec, str(args, 'by'), acted);
   }
   if (flag(args, 'claude')) throw new UsageError(`--claude is for pauses; ${handle} already is ${exec.agent}'s Claude session: shop continue ${handle}`);
   if (!terminal) {
-    const others = answerCommands(exec).filter((c) => !/^shop (continue|answer) /.test(c));
+    const others = answerCommands(exec, ['continue', 'answer']);
     throw new UsageError(`shop continue opens ${exec.agent}'s Claude session and needs a terminal; without one, answer with: ${[`shop answer ${handle} "…"`, ...others].join(' · ')}`);
   }
   return openSession(ctx, run, exec, str(args, 'by'));

@@ -59,5 +59,6 @@ export function suggestionCommand(s: AnswerSuggestion): string {
   return `${base} "${s.placeholder}"`;
 }
 
-/** The commands that answer an ask, for --json `answer_with` and notices. */
-export const answerCommands = (exec: Execution): string[] => answerSuggestions(exec).map(suggestionCommand);
+/** The commands that answer an ask, for --json `answer_with` and notices; `except` leaves those verbs out. */
+export const answerCommands = (exec: Execution, except: AnswerSuggestion['verb'][] = []): string[] =>
+  answerSuggestions(exec).filter((s) => !except.includes(s.verb)).map(suggestionCommand);
