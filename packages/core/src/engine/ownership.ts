@@ -56,13 +56,6 @@ export class Ownership {
     return kept;
   }
 
-  /** Takes the run back after letting it go (an answer came in as this driver was leaving). */
-  async reclaim(): Promise<boolean> {
-    const run = await this.ports.store.getRun(this.runId);
-    if (!run || run.owner) return false;
-    return (await this.ports.store.claimRun(this.runId, ownerRecord(this.ports, this.token), null)) !== null;
-  }
-
   release(ifIdle: boolean): Promise<'released' | 'answered' | 'lost'> {
     return this.ports.store.releaseRun(this.runId, this.token, { ifIdle });
   }
