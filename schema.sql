@@ -134,3 +134,33 @@ CREATE TRIGGER IF NOT EXISTS events_append_only_delete BEFORE DELETE ON events
 BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS answers_immutable BEFORE UPDATE ON answers
 BEGIN SELECT RAISE(ABORT, 'answers are immutable'); END;
+
+-- Schema 7: reach. Settings shared by every process on the store: the public address of
+-- `shop serve` (answer links in notifications) and the key answer links are signed with.
+CREATE TABLE IF NOT EXISTS settings (
+  name          TEXT    PRIMARY KEY,
+  value         TEXT    NOT NULL,
+  updated_at    INTEGER NOT NULL
+);
+
+-- People with access to `shop serve` (shop access add): their login token, hashed.
+CREATE TABLE IF NOT EXISTS people (
+  name          TEXT    PRIMARY KEY,
+  token_hash    TEXT    NOT NULL UNIQUE,
+  created_at    INTEGER NOT NULL,
+  created_by    TEXT    NOT NULL,
+  revoked_at    INTEGER,
+  last_seen_at  INTEGER
+);
+
+-- "I'm on it": who claimed an open ask (shop claim, the TUI, the web). One claim per ask;
+-- a claim stops reminders and escalation until released or aged out.
+CREATE TABLE IF NOT EXISTS claims (
+  run_id        INTEGER NOT NULL REFERENCES runs(id),
+  call_key      TEXT    NOT NULL,
+  ask           INTEGER NOT NULL,
+  by            TEXT    NOT NULL,
+  channel       TEXT    NOT NULL,
+  claimed_at    INTEGER NOT NULL,
+  PRIMARY KEY (run_id, call_key, ask)
+);

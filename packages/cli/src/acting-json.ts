@@ -2,8 +2,8 @@ import { loadRunView } from '@shop/core/operations/run-view';
 import { displayStatus, nodeLiveness } from '@shop/core/run-status';
 import { flag } from './args.js';
 import type { Context } from './context.js';
-import type { ActionJson, AnsweredJson } from './json-shapes.js';
-import { pendingJson } from './json.js';
+import type { ActionJson, AnsweredJson } from '@shop/core/operations/shapes';
+import { pendingJson } from '@shop/core/operations/json-views';
 import type { Parsed } from './registry.js';
 
 /** What an acting command did, filled in as it goes: the run, and the ask it answered. */

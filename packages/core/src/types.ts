@@ -129,7 +129,8 @@ export interface DecisionAnswer {
   comment: string | null;
 }
 
-export type Channel = 'cli' | 'signal' | 'continue' | 'tui' | 'engine' | 'agent' | 'worker';
+/** Where a change came from; `web` is a person signed in to shop serve, `link` an answer link. */
+export type Channel = 'cli' | 'signal' | 'continue' | 'tui' | 'engine' | 'agent' | 'worker' | 'web' | 'link';
 
 export interface RunEvent {
   id: number;

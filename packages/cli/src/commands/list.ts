@@ -1,15 +1,14 @@
 import { UsageError } from '@shop/core/errors';
 import { quoted } from '@shop/core/text';
-import type { RunFilter, RunWithWaiting, Store } from '@shop/core/store/store';
+import { runsJson } from '@shop/core/operations/queries';
 import { displayStatuses } from '@shop/core/run-status';
-import type { RunStatus } from '@shop/core/types';
 import { flag, limitArg, str } from '../args.js';
 import type { Context } from '../context.js';
-import { printJson, runJson } from '../json.js';
+import { printJson } from '../json.js';
 import { agentColumn, firstLine } from '../output.js';
 import type { Parsed } from '../registry.js';
 import { ago, cost, table } from '../table.js';
-import type { RunJson } from '../json-shapes.js';
+import type { RunJson } from '@shop/core/operations/shapes';
 import { elapsed } from '../live-board.js';
 import { paint, statusColour } from '../style.js';
 import { suggest } from '../suggest.js';
@@ -35,7 +34,7 @@ export default async function list(args: Parsed, ctx: Context): Promise<number> 
   }
   const json = flag(args, 'json');
   const limit = limitArg(args, 'runs');
-  const { rows, total } = await runsFor(await ctx.store(), { active: flag(args, 'active'), status }, limit);
+  const { rows, total } = await runsJson(await ctx.store(), { active: flag(args, 'active'), status, limit });
   if (json) {
     printJson(ctx.out, rows);
     return 0;
@@ -53,20 +52,4 @@ export default async function list(args: Parsed, ctx: Context): Promise<number> 
   for (const line of table(header, body, { width: ctx.style.width, shrink: [7, 1, 3], style })) ctx.out(line);
   if (total > rows.length) ctx.out(`… ${total - rows.length} more (shop list --limit 0 for all)`);
   return 0;
-}
-
-/**
- * The runs to show and how many match in all. "running" and "interrupted" are told apart by
- * whether the run's driver is alive, which only this process can check: those are read
- * whole (they are few) and cut here; every other filter is cut by the store's query.
- */
-async function runsFor(store: Store, want: { active: boolean; status: string | undefined }, limit: number): Promise<{ rows: RunJson[]; total: number }> {
-  const toJson = (r: RunWithWaiting) => runJson(r, r.waiting, r.costUsd, r.running?.agent ?? null, r.running);
-  if (want.status === 'running' || want.status === 'interrupted') {
-    const all = (await store.listRuns({ status: 'running' })).map(toJson).filter((r) => r.status === want.status);
-    return { rows: limit ? all.slice(0, limit) : all, total: all.length };
-  }
-  const filter: RunFilter = { active: want.active, status: want.status as RunStatus | undefined };
-  const rows = (await store.listRuns({ ...filter, limit })).map(toJson);
-  return { rows, total: limit && rows.length === limit ? await store.countRuns(filter) : rows.length };
 }

@@ -3,7 +3,9 @@ import type { Store } from '@shop/core/store/store';
 import type { RunEvent } from '@shop/core/types';
 import { flag, runIdArg } from '../args.js';
 import type { Context } from '../context.js';
-import { eventJson, executionJson, printJson, runJson } from '../json.js';
+import { printJson } from '../json.js';
+import { eventJson } from '@shop/core/operations/json-views';
+import { logJson } from '@shop/core/operations/queries';
 import { getRunOrFail, loadRunView } from '@shop/core/operations/run-view';
 import type { Parsed } from '../registry.js';
 import { driverGoneSince, nodeLiveness } from '@shop/core/run-status';
@@ -16,12 +18,12 @@ export default async function log(args: Parsed, ctx: Context): Promise<number> {
   const id = runIdArg(args, USAGE);
   const store = await ctx.store();
   if (flag(args, 'follow')) return follow(ctx, store, id, flag(args, 'json'));
-  const { run, executions, waiting, cost } = await loadRunView(store, id);
-  const events = await store.listEvents(id);
   if (flag(args, 'json')) {
-    printJson(ctx.out, { run: runJson(run, waiting, cost), executions: executions.map((e) => executionJson(e, true)), events: events.map(eventJson) });
+    printJson(ctx.out, await logJson(store, id));
     return 0;
   }
+  const { executions } = await loadRunView(store, id);
+  const events = await store.listEvents(id);
   const agents = new Map(executions.map((e) => [e.key, e.agent ?? e.kind]));
   for (const e of events) ctx.out(eventLine(e, agents));
   return 0;

@@ -6,7 +6,7 @@ import { endedStatuses, type RunStatus } from '@shop/core/types';
 import { flag, str } from '../args.js';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
-import type { PruneJson } from '../json-shapes.js';
+import type { PruneJson } from '@shop/core/operations/shapes';
 import type { Parsed } from '../registry.js';
 import { ago } from '../table.js';
 

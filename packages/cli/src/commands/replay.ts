@@ -9,7 +9,7 @@ import { flag, runIdOf, str } from '../args.js';
 import type { Context } from '../context.js';
 import { enginePorts } from '../drive-here.js';
 import { printJson } from '../json.js';
-import type { ReplayJson } from '../json-shapes.js';
+import type { ReplayJson } from '@shop/core/operations/shapes';
 import type { Parsed } from '../registry.js';
 
 const USAGE = 'shop replay [<id>… | --all] [--workflow F] [--json]';

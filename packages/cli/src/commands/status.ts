@@ -5,7 +5,8 @@ import { ConflictError } from '@shop/core/errors';
 import { flag, limitArg, runIdArg, str } from '../args.js';
 import type { Context } from '../context.js';
 import { loadRunView, pickWaiting } from '@shop/core/operations/run-view';
-import { executionJson, pendingJson, printJson, runJson } from '../json.js';
+import { printJson } from '../json.js';
+import { detailJson } from '@shop/core/operations/queries';
 import { agentColumn, answerHint, describeWaiting, firstLine } from '../output.js';
 import type { Parsed } from '../registry.js';
 import { table, usd } from '../table.js';
@@ -21,13 +22,7 @@ export default async function status(args: Parsed, ctx: Context): Promise<number
   const store = await ctx.store();
   const view = await loadRunView(store, id, { last: limit || undefined });
   const { run, executions, waiting, waitingAll, cost } = view;
-  const json = {
-    ...runJson(run, waiting, cost, view.agent, executions.findLast((e) => e.status === 'running' && (e.kind === 'run' || e.kind === 'sh')) ?? null),
-    calls: view.calls,
-    executions: executions.map((e) => executionJson(e)),
-    pending: waiting ? pendingJson(id, waiting) : null,
-    asks: waitingAll.map((e) => pendingJson(id, e)),
-  };
+  const json = detailJson(view);
   if (flag(args, 'json')) {
     printJson(ctx.out, json);
     return 0;

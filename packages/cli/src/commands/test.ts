@@ -9,7 +9,7 @@ import { basename, dirname, join, relative } from 'node:path';
 import { flag, str } from '../args.js';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
-import type { TestJson, TestRunsJson } from '../json-shapes.js';
+import type { TestJson, TestRunsJson } from '@shop/core/operations/shapes';
 import type { Parsed } from '../registry.js';
 
 const USAGE = 'shop test <workflow> [--fixture F.json] [--runs N] [--seed S] [--json]';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { ConflictError } from '../errors.js';
 import { shippedFile } from '../project/shipped-file.js';
 
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /**
  * Version 1 → 2: owner tokens, stop requests, the delivery order and the workflow hash.

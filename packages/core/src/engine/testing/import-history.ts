@@ -3,7 +3,7 @@ import { signalPath } from '../../signals/signal.js';
 
 /**
  * A recorded history: the output of `shop log <id> --json` (LogJsonSchema in
- * packages/cli/src/json-shapes.ts), typed here as far as the import reads it.
+ * packages/core/src/operations/shapes.ts), typed here as far as the import reads it.
  */
 export interface History {
   run: {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { displayStatuses } from '@shop/core/run-status';
+import { displayStatuses } from '../run-status.js';
 
 /**
  * The `--json` contract of the read commands, in one place. Commands import only the
@@ -228,3 +228,5 @@ export type RunJson = z.infer<typeof RunJsonSchema>;
 export type EventJson = z.infer<typeof EventJsonSchema>;
 export type AnsweredJson = z.infer<typeof AnsweredJsonSchema>;
 export type ActionJson = z.infer<typeof ActionJsonSchema>;
+export type RunDetailJson = z.infer<typeof RunDetailJsonSchema>;
+export type LogJson = z.infer<typeof LogJsonSchema>;

@@ -1,0 +1,68 @@
+import { callDecisions, requestId } from '../decisions/call-decisions.js';
+import { displayStatus, driverGoneSince, nodeLiveness, type Liveness } from '../run-status.js';
+import type { Execution, Run, RunEvent } from '../types.js';
+import type { EventJson, ExecutionJson, PendingJson, RunJson } from './shapes.js';
+import { answerSuggestions, suggestionCommand } from '../decisions/answer-hint.js';
+import { handleOf } from '../decisions/ask-handle.js';
+
+const iso = (t: number | null) => (t == null ? null : new Date(t).toISOString());
+
+/**
+ * The `--json` documents (shapes.ts) built from the store's rows: what the CLI prints and the
+ * server's /api returns, alike.
+ */
+let liveness: Liveness | null = null;
+
+export function runJson(run: Run, waiting: Execution | null, costUsd: number, lastAgent: string | null = null, running: Execution | null = null): RunJson {
+  liveness ??= nodeLiveness();
+  return {
+    id: run.id,
+    spec: run.spec,
+    status: displayStatus(run, liveness) as RunJson['status'],
+    prompt: run.prompt,
+    workspace: run.workspace,
+    branch: run.branch,
+    agent: waiting?.agent ?? lastAgent,
+    awaiting: waiting?.awaiting ?? null,
+    waiting_for: waiting?.waitingFor ?? null,
+    activity: running ? { key: running.key, agent: running.agent, text: running.activity, since: iso(running.attemptAt ?? running.startedAt)! } : null,
+    driver_gone_since: iso(driverGoneSince(run, liveness)),
+    reason: run.reason,
+    result: run.result,
+    cost_usd: costUsd,
+    seed: run.seed,
+    workflow_hash: run.workflowHash,
+    created_at: iso(run.createdAt)!,
+    updated_at: iso(run.updatedAt)!,
+    ended_at: iso(run.endedAt),
+  };
+}
+
+/** One execution; `full` (shop log --json, a replayable record) adds the prompt it was given. */
+export function executionJson(e: Execution, full = false): ExecutionJson {
+  return {
+    ...(full ? { prompt: e.prompt } : {}),
+    key: e.key, seq: e.seq, kind: e.kind, agent: e.agent, status: e.status, fingerprint: e.fingerprint, delivered: e.delivered,
+    request: e.request, session_id: e.sessionId, cwd: e.cwd,
+    awaiting: e.awaiting, waiting_for: e.waitingFor, result: e.result, error: e.error,
+    cost_usd: e.costUsd, num_turns: e.numTurns, duration_ms: e.durationMs, attempts: e.attempts, ask: e.ask,
+    activity: e.activity, activity_at: iso(e.activityAt), attempt_at: iso(e.attemptAt),
+    session_hold: e.hold ? { kind: e.hold.kind, by: e.hold.by, host: e.hold.host, pid: e.hold.pid, since: iso(e.hold.since)! } : null,
+    started_at: iso(e.startedAt), finished_at: iso(e.finishedAt),
+  };
+}
+
+/** A pending ask (its run is e.runId; `_runId` stays for the callers' shape). */
+export function pendingJson(_runId: number, e: Execution): PendingJson {
+  return {
+    key: e.key, kind: e.kind as PendingJson['kind'], agent: e.agent, awaiting: e.awaiting, question: e.waitingFor,
+    session_id: e.sessionId, waiting_since: iso(e.updatedAt), ask: e.ask, request_id: requestId(e), decisions: callDecisions(e),
+    handle: handleOf(e),
+    answer_with: answerSuggestions(e).map(suggestionCommand),
+    suggestions: answerSuggestions(e),
+  };
+}
+
+export function eventJson(e: RunEvent): EventJson {
+  return { id: e.id, at: iso(e.at)!, type: e.type, key: e.key, actor: e.actor, channel: e.channel, data: e.data };
+}

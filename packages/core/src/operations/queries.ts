@@ -1,0 +1,76 @@
+import { displayStatus, nodeLiveness } from '../run-status.js';
+import type { RunFilter, RunWithWaiting, Store } from '../store/store.js';
+import type { RunStatus } from '../types.js';
+import { eventJson, executionJson, pendingJson, runJson } from './json-views.js';
+import { loadRunView, type RunView } from './run-view.js';
+import type { EventJson, InboxRowJson, LogJson, RunDetailJson, RunJson } from './shapes.js';
+
+/**
+ * The read operations every front end uses (CLI --json, TUI, server /api): each returns the
+ * documented shape (shapes.ts), so what a script reads from `shop … --json` and from
+ * `/api/…` is one thing.
+ */
+
+/** Every open ask across runs, oldest first (shop inbox, GET /api/inbox). */
+export async function inboxJson(store: Store): Promise<InboxRowJson[]> {
+  const liveness = nodeLiveness();
+  return (await store.listWaiting()).map(({ run, execution }) => ({
+    run: run.id, spec: run.spec, run_status: displayStatus(run, liveness) as InboxRowJson['run_status'], ...pendingJson(run.id, execution),
+  }));
+}
+
+export interface RunsQuery {
+  active?: boolean;
+  /** A display status (shapes' displayStatuses): "running" and "interrupted" told apart here. */
+  status?: string;
+  /** At most this many (0 or absent: all). */
+  limit?: number;
+}
+
+/**
+ * The runs to show, newest first, and how many match in all. "running" and "interrupted" are
+ * told apart by whether the run's driver is alive, which only this process can check: those
+ * are read whole (they are few) and cut here; every other filter is cut by the store's query.
+ */
+export async function runsJson(store: Store, want: RunsQuery): Promise<{ rows: RunJson[]; total: number }> {
+  const limit = want.limit ?? 0;
+  const toJson = (r: RunWithWaiting) => runJson(r, r.waiting, r.costUsd, r.running?.agent ?? null, r.running);
+  if (want.status === 'running' || want.status === 'interrupted') {
+    const all = (await store.listRuns({ status: 'running' })).map(toJson).filter((r) => r.status === want.status);
+    return { rows: limit ? all.slice(0, limit) : all, total: all.length };
+  }
+  const filter: RunFilter = { active: want.active, status: want.status as RunStatus | undefined };
+  const rows = (await store.listRuns({ ...filter, limit })).map(toJson);
+  return { rows, total: limit && rows.length === limit ? await store.countRuns(filter) : rows.length };
+}
+
+/** One run with its calls (the latest `last` and every open one, or all) and its open asks (shop status, GET /api/runs/:id). */
+export async function runDetailJson(store: Store, id: number, opts: { last?: number } = {}): Promise<RunDetailJson> {
+  return detailJson(await loadRunView(store, id, opts));
+}
+
+/** runDetailJson of a view already read (shop status prints its lines from the same view). */
+export function detailJson(view: RunView): RunDetailJson {
+  const { run, executions, waiting, waitingAll, cost } = view;
+  const id = run.id;
+  const running = executions.findLast((e) => e.status === 'running' && (e.kind === 'run' || e.kind === 'sh')) ?? null;
+  return {
+    ...runJson(run, waiting, cost, view.agent, running),
+    calls: view.calls,
+    executions: executions.map((e) => executionJson(e)),
+    pending: waiting ? pendingJson(id, waiting) : null,
+    asks: waitingAll.map((e) => pendingJson(id, e)),
+  };
+}
+
+/** The run, every call (with its prompt: a replayable record) and the audit trail in order (shop log --json). */
+export async function logJson(store: Store, id: number): Promise<LogJson> {
+  const { run, executions, waiting, cost } = await loadRunView(store, id);
+  const events = await store.listEvents(id);
+  return { run: runJson(run, waiting, cost), executions: executions.map((e) => executionJson(e, true)), events: events.map(eventJson) };
+}
+
+/** The run's audit trail after event `afterId` (live updates: shop log -f, the server's event stream). */
+export async function eventsSince(store: Store, id: number, afterId = 0): Promise<EventJson[]> {
+  return (await store.listEvents(id, afterId)).map(eventJson);
+}
