@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LogJsonSchema } from '../../packages/cli/src/json-shapes.js';
+import { LogJsonSchema } from '../../packages/core/src/operations/shapes.js';
 import { makeProject, runId, shopBin, type Project } from './harness.js';
 import { Terminal } from './terminal.js';
 

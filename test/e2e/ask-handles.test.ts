@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ActionJsonSchema, InboxRowJsonSchema, RunJsonSchema } from '../../packages/cli/src/json-shapes.js';
+import { ActionJsonSchema, InboxRowJsonSchema, RunJsonSchema } from '../../packages/core/src/operations/shapes.js';
 import { lines, makeProject, runId, until, type Project } from './harness.js';
 
 /** Issue 14, Why 1: an answer lands only on the ask a person saw, named by its handle. */

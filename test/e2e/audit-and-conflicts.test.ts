@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { userInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { InboxRowJsonSchema, LogJsonSchema } from '../../packages/cli/src/json-shapes.js';
+import { InboxRowJsonSchema, LogJsonSchema } from '../../packages/core/src/operations/shapes.js';
 import { lines, makeProject, runId, shopBin, until, type Project } from './harness.js';
 import { Terminal } from './terminal.js';
 

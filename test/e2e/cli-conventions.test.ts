@@ -5,7 +5,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../packages/cli/src/registry.js';
-import { LogJsonSchema, RunDetailJsonSchema, RunJsonSchema } from '../../packages/cli/src/json-shapes.js';
+import { LogJsonSchema, RunDetailJsonSchema, RunJsonSchema } from '../../packages/core/src/operations/shapes.js';
 import { lines, makeProject, repoRoot, runId, shopBin, type Project, type Result } from './harness.js';
 
 /** The conventions of gh and the Temporal CLI, through the built binary (issue 10). */

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RunJsonSchema } from '../../packages/cli/src/json-shapes.js';
+import { RunJsonSchema } from '../../packages/core/src/operations/shapes.js';
 import { lines, makeProject, runId, shopBin, type Project } from './harness.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LogJsonSchema } from '../../packages/cli/src/json-shapes.js';
+import { LogJsonSchema } from '../../packages/core/src/operations/shapes.js';
 import { lines, makeProject, runId, type Project } from './harness.js';
 
 /** A time as the CLI shows it: local, with its offset. */

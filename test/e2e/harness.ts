@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renam
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll } from 'vitest';
-import { LogJsonSchema, RunDetailJsonSchema, RunJsonSchema, type EventJson, type RunJson } from '../../packages/cli/src/json-shapes.js';
+import { LogJsonSchema, RunDetailJsonSchema, RunJsonSchema, type EventJson, type RunJson } from '../../packages/core/src/operations/shapes.js';
 
 export type RunDetail = ReturnType<typeof RunDetailJsonSchema.parse>;
 

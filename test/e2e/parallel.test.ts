@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { InboxRowJsonSchema } from '../../packages/cli/src/json-shapes.js';
+import { InboxRowJsonSchema } from '../../packages/core/src/operations/shapes.js';
 import { isRunning, lines, makeProject, runId, until, type Invocation, type Project, type RunDetail } from './harness.js';
 
 /** `shop inbox --json`, checked against the documented shape. */

@@ -1,7 +1,7 @@
 import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RunJsonSchema } from '../../packages/cli/src/json-shapes.js';
+import { RunJsonSchema } from '../../packages/core/src/operations/shapes.js';
 import { lines, makeProject, runId, until, type Project } from './harness.js';
 import { Terminal } from './terminal.js';
 

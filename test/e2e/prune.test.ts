@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PruneJsonSchema } from '../../packages/cli/src/json-shapes.js';
+import { PruneJsonSchema } from '../../packages/core/src/operations/shapes.js';
 import { lines, makeProject, runId, until, type Project } from './harness.js';
 
 const branches = (p: Project) => git(p, ['branch', '--list', '--format=%(refname:short)', 'shop/*']);

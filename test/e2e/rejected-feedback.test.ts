@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LogJsonSchema } from '../../packages/cli/src/json-shapes.js';
+import { LogJsonSchema } from '../../packages/core/src/operations/shapes.js';
 import { isRunning, lines, makeProject, runId, until, type Project, type Step } from './harness.js';
 
 /** A rejected approval whose feedback reaches the stand-in agent's own, resumed session. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RunDetailJsonSchema } from '../../packages/cli/src/json-shapes.js';
+import { RunDetailJsonSchema } from '../../packages/core/src/operations/shapes.js';
 import { makeProject, runId } from './harness.js';
 
 describe('shop run (end to end)', () => {

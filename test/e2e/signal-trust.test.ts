@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LogJsonSchema } from '../../packages/cli/src/json-shapes.js';
+import { LogJsonSchema } from '../../packages/core/src/operations/shapes.js';
 import { lines, makeProject, runId, shopBin, type Project } from './harness.js';
 import { Terminal } from './terminal.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LogJsonSchema } from '../../packages/cli/src/json-shapes.js';
+import { LogJsonSchema } from '../../packages/core/src/operations/shapes.js';
 import { lines, makeProject, runId, type Project } from './harness.js';
 
 /** pause{message, decisions} answered by --answers, files, AAH artifacts, approve/reject and shop continue. */

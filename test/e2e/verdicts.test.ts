@@ -1,5 +1,5 @@
 import { describe, it, type ExpectStatic } from 'vitest';
-import { LogJsonSchema, RunDetailJsonSchema, RunJsonSchema } from '../../packages/cli/src/json-shapes.js';
+import { LogJsonSchema, RunDetailJsonSchema, RunJsonSchema } from '../../packages/core/src/operations/shapes.js';
 import { lines, makeProject, runId, type Project } from './harness.js';
 
 /**

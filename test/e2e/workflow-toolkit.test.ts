@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ReplayJsonSchema, TestJsonSchema, TestRunsJsonSchema } from '../../packages/cli/src/json-shapes.js';
+import { ReplayJsonSchema, TestJsonSchema, TestRunsJsonSchema } from '../../packages/core/src/operations/shapes.js';
 import { lines, makeProject, repoRoot, runId, type Project } from './harness.js';
 
 /** A copy of a shipped fixture, changed by `edit`, written into the project. */
