@@ -43,6 +43,7 @@ export interface AnswerLink extends LinkAsk {
 
 /** A signed link token for one ask, valid `ttlMs` from now (the clock's now). */
 export async function answerLinkToken(store: Store, clock: Clock, ask: LinkAsk, ttlMs = ANSWER_LINK_TTL_MS): Promise<string> {
+  if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0) throw new UsageError(`an answer link's lifetime must be a positive number of milliseconds, not ${ttlMs}`);
   const payload = Payload.parse({ r: ask.runId, k: ask.key, a: ask.ask, e: clock.now() + ttlMs });
   const body = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
   return `${body}.${sign(await linkKey(store), body)}`;
@@ -60,8 +61,11 @@ export async function verifyAnswerLink(store: Store, clock: Clock, token: string
   const [, body, signature] = m;
   // Compared as text, not decoded bytes: base64url ignores a last character's spare bits, so
   // two spellings would decode to the same signature.
+  // No key yet: no link was ever made here (and a garbage link makes none).
+  const key = await store.getSetting(ANSWER_LINK_KEY);
+  if (key === null) throw invalid();
   const given = Buffer.from(signature, 'utf8');
-  const expected = Buffer.from(sign(await linkKey(store), body), 'utf8');
+  const expected = Buffer.from(sign(Buffer.from(key, 'base64url'), body), 'utf8');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
   let parsed: z.infer<typeof Payload>;
   try {
@@ -80,7 +84,7 @@ function sign(key: Buffer, body: string): string {
   return createHmac('sha256', key).update(body, 'utf8').digest('base64url');
 }
 
-/** The store's signing key, made by whichever process needs it first (first writer wins). */
+/** The store's signing key, made by whichever process first makes a link (first writer wins). */
 async function linkKey(store: Store): Promise<Buffer> {
   const stored = (await store.getSetting(ANSWER_LINK_KEY)) ?? (await store.initSetting(ANSWER_LINK_KEY, randomBytes(32).toString('base64url')));
   return Buffer.from(stored, 'base64url');
