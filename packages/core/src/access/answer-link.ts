@@ -54,16 +54,16 @@ export async function answerLinkToken(store: Store, clock: Clock, ask: LinkAsk, 
  * this store's key (forged, garbled, cut, over-long); ExpiredError once its time has passed.
  */
 export async function verifyAnswerLink(store: Store, clock: Clock, token: string): Promise<AnswerLink> {
-  const invalid = () => new UsageError('not a valid answer link; ask for a new one (shop inbox shows what is waiting)');
+  const invalid = () => new UsageError('not a valid answer link (mistyped, cut, or not made by this Shop); ask for a new one');
   if (typeof token !== 'string' || token.length > MAX_TOKEN) throw invalid();
   const m = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/.exec(token);
   if (!m) throw invalid();
   const [, body, signature] = m;
-  // Compared as text, not decoded bytes: base64url ignores a last character's spare bits, so
-  // two spellings would decode to the same signature.
   // No key yet: no link was ever made here (and a garbage link makes none).
   const key = await store.getSetting(ANSWER_LINK_KEY);
   if (key === null) throw invalid();
+  // Compared as text, not decoded bytes: base64url ignores a last character's spare bits, so
+  // two spellings would decode to the same signature.
   const given = Buffer.from(signature, 'utf8');
   const expected = Buffer.from(sign(Buffer.from(key, 'base64url'), body), 'utf8');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
@@ -75,7 +75,7 @@ export async function verifyAnswerLink(store: Store, clock: Clock, token: string
   }
   const link = { runId: parsed.r, key: parsed.k, ask: parsed.a, handle: askHandle(parsed.r, parsed.k, parsed.a), expiresAt: parsed.e };
   if (clock.now() >= link.expiresAt) {
-    throw new ExpiredError(`this answer link for ${link.handle} expired at ${localTime(link.expiresAt)}; answer with: shop inbox, or ask for a new link`);
+    throw new ExpiredError(`this answer link for ${link.handle} expired at ${localTime(link.expiresAt)}; ask for a new one, or answer from the inbox`);
   }
   return link;
 }
