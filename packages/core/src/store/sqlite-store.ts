@@ -10,6 +10,7 @@ import { storeError } from './store-errors.js';
 import { roundUsd, toAnswer, toExecution, type Row } from './rows.js';
 import { deleteRunRows } from './sqlite-delete-run.js';
 import { prepareStoreFile } from './store-file.js';
+import * as access from './sqlite-access.js';
 import { heldLine } from '../engine/session-hold.js';
 import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput, NewExecution, NewRun, RunEnd, Store, TimerEffect, WaitingAsk } from './store.js';
 
@@ -228,6 +229,16 @@ class SqliteStore extends SqliteReads implements Store {
   close() {
     this.db.close();
   }
+
+  // Settings and people (shop serve's access): sqlite-access.ts.
+  private readonly accessTx = <T>(fn: () => T): T => this.tx(fn);
+  async getSetting(name: string) { return access.getSetting(this.db, name); }
+  async setSetting(name: string, value: string) { access.setSetting(this.db, this.accessTx, this.now(), name, value); }
+  async initSetting(name: string, value: string) { return access.initSetting(this.db, this.accessTx, this.now(), name, value); }
+  async addPerson(p: { name: string; tokenHash: string; by: string }) { access.addPerson(this.db, this.accessTx, this.now(), p); }
+  async findPersonByTokenHash(hash: string) { return access.findPersonByTokenHash(this.db, this.accessTx, this.now(), hash); }
+  async listPeople() { return access.listPeople(this.db); }
+  async revokePerson(name: string) { return access.revokePerson(this.db, this.accessTx, this.now(), name); }
 
   /**
    * A write transaction that takes the write lock first (BEGIN IMMEDIATE): a deferred one that

@@ -1,3 +1,4 @@
+import type { AccessStore } from './access-store.js';
 import type {
   AgentMetrics, Answer, CallKind, Channel, Execution, ReplayRecord, Run, RunEvent, RunOwner, RunStatus, Timer, TimerData, TimerKind,
 } from '../types.js';
@@ -10,7 +11,7 @@ import type {
  * driver holds the run (fencing). Operations without a token are the ones any process may
  * do: create a run, record an answer or a stop, append to the audit trail.
  */
-export interface Store {
+export interface Store extends AccessStore {
   createRun(input: NewRun): Promise<Run>;
   getRun(id: number): Promise<Run | null>;
   /** Runs matching the filter, newest first (at most `limit` of them). */
