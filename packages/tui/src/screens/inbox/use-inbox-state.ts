@@ -14,6 +14,8 @@ export interface AskRow {
   awaiting: string;
   question: string;
   waited: string;
+  /** Who claimed it ("I'm on it"), while the claim lasts. */
+  claimedBy: string;
 }
 
 /** Every pending ask across runs, oldest first, read again whenever a run changed. */
@@ -37,9 +39,12 @@ export function useInboxState(ports: EnginePorts, version: number, visible: bool
 }
 export type InboxState = ReturnType<typeof useInboxState>;
 
+/** Who claimed the ask, while the claim lasts: one that ages out between two reads is not shown. */
+export const claimant = (exec: Execution, now: number): string => (exec.claim && exec.claim.until > now ? exec.claim.by : '');
+
 function askRow(run: Run, exec: Execution, now: number): AskRow {
   return {
     runId: run.id, spec: run.spec, key: exec.key, from: askerName(exec), awaiting: exec.awaiting ?? 'input',
-    question: oneLine(exec.waitingFor), waited: duration(now - exec.updatedAt),
+    question: oneLine(exec.waitingFor), waited: duration(now - exec.updatedAt), claimedBy: claimant(exec, now),
   };
 }
