@@ -1,12 +1,20 @@
 import { dirname } from 'node:path';
 import { findProject, type Project } from '@shop/core/project/project';
 import { shippedFile } from '@shop/core/project/shipped-file';
+import { nodePorts } from '@shop/core/engine/node-ports';
+import type { EnginePorts, Notice } from '@shop/core/engine/ports';
+import { shopOperations, type ShopOperations } from '@shop/core/operations/shop-operations';
 import type { Store } from '@shop/core/store/store';
 import { storeError } from '@shop/core/store/store-errors';
 import { LiveBoard } from './live-board.js';
+import { printingNotifier } from './output.js';
 import { outputStyle, type OutputStyle } from './style.js';
 
-/** What every command gets: where the project is, and a store opened on first use. */
+/**
+ * What every command gets: where the project is, and the core operations over a store opened
+ * on first use. The composition root: the only CLI module that opens the store or builds the
+ * engine's ports; commands read and change runs through `ops()` alone.
+ */
 export class Context {
   readonly project: Project;
   /** Live lines of running agents, when stdout is a terminal. */
@@ -35,6 +43,22 @@ export class Context {
     return stdout;
   }
 
+  /**
+   * The core operations, progress printed to stdout (live lines on a terminal; `hints`: how to
+   * answer, for a run driven with --wait). Inside an agent step (SHOP_AGENT) they refuse to answer.
+   */
+  async ops(opts: { hints?: boolean; quiet?: boolean } = {}): Promise<ShopOperations> {
+    return shopOperations(await this.ports(opts), this.project, { agent: this.env.SHOP_AGENT || null });
+  }
+
+  /** The engine's ports for this process (`quiet`: nothing printed, for the TUI's screen). */
+  private async ports(opts: { hints?: boolean; quiet?: boolean } = {}): Promise<EnginePorts> {
+    // Bound late: a command that diverts its lines to stderr (--json) after getting the operations still prints there.
+    const notifier = opts.quiet ? { notify() {} } : { notify: (n: Notice) => printingNotifier(this.out, this.board, opts).notify(n) };
+    return nodePorts(this.project, { notifier, binDir, store: await this.store() });
+  }
+
+  /** Opens (creating) the store: shop init uses it to make one; commands use ops(). */
   async store(): Promise<Store> {
     if (!this.store_) {
       const { mkdirSync } = await import('node:fs');
