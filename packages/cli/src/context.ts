@@ -58,8 +58,8 @@ export class Context {
     return nodePorts(this.project, { notifier, binDir, store: await this.store() });
   }
 
-  /** Opens (creating) the store: shop init uses it to make one; commands use ops(). */
-  async store(): Promise<Store> {
+  /** Opens (creating) the store on first use; commands reach it only through ops(). */
+  private async store(): Promise<Store> {
     if (!this.store_) {
       const { mkdirSync } = await import('node:fs');
       try {
@@ -84,3 +84,6 @@ export class Context {
  * found by walking up: this module is in dist/ or, bundled, in dist/bundle/.
  */
 export const binDir = dirname(shippedFile('bin/shop', import.meta.url));
+
+/** A store problem met after opening (locked, read-only, full) as a one-line error naming the file, or null (main's error report). */
+export const storeProblem = (e: unknown, file: string) => storeError(e, file);
