@@ -43,7 +43,7 @@ export async function recordAndResume(
   ctx: Context, ops: ShopOperations, exec: Execution, given: AnswerInput, channel: PersonChannel, by?: string, acted?: Acted, unseen = false,
 ): Promise<number> {
   const who = responder(by, ctx.project.root, ctx.env);
-  const { fields, answered, handedTo } = await ops.answer(exec, { input: given, channel, responder: who }, `shop ${channel === 'continue' ? 'continue' : 'answering'}`);
+  const { fields, answered, handedTo } = await ops.answer(exec, { input: given, channel, responder: who });
   if (acted) acted.answered = answered;
   ctx.out(`run ${exec.runId} call ${exec.key} (${handleOf(exec)}): ${answeredText(fields, who)}`);
   if (unseen) ctx.out(unseenNote(exec));

@@ -4,7 +4,6 @@ import type { RunEvent } from '@shop/core/types';
 import { flag, runIdArg } from '../args.js';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
-import { eventJson } from '@shop/core/operations/json-views';
 import type { Parsed } from '../registry.js';
 import { driverGoneSince } from '@shop/core/run-status';
 import { localTime } from '../time.js';
@@ -44,13 +43,13 @@ async function follow(ctx: Context, ops: ShopOperations, id: number, json: boole
     const run = await ops.run(id);
     if (!run) throw new NotFoundError(`no run ${id}; see runs with: shop list`);
     const executions = await ops.openCalls(id);
-    for (const e of await ops.events(id, lastEvent)) {
+    for (const e of await ops.eventsSince(id, lastEvent)) {
       lastEvent = e.id;
       if (!json && e.key && !agents.has(e.key)) {
         const call = await ops.call(id, e.key);
         if (call) agents.set(e.key, call.agent ?? call.kind);
       }
-      ctx.out(json ? JSON.stringify({ kind: 'event', ...eventJson(e) }) : eventLine(e, agents));
+      ctx.out(json ? JSON.stringify({ kind: 'event', ...e }) : eventLine({ ...e, at: Date.parse(e.at) }, agents));
     }
     for (const e of executions) {
       if (e.status !== 'running' || !e.activity || said.get(e.key) === e.activity) continue;
@@ -74,7 +73,8 @@ async function follow(ctx: Context, ops: ShopOperations, id: number, json: boole
   }
 }
 
-function eventLine(e: RunEvent, agents: Map<string, string>): string {
+/** One line of the trail: a stored event, or one read as JSON (eventsSince) with its time back in ms. */
+function eventLine(e: Pick<RunEvent, 'at' | 'type' | 'key' | 'actor' | 'data'> & { channel: string }, agents: Map<string, string>): string {
   const call = e.key ? ` [${e.key}${agents.get(e.key) ? ` ${agents.get(e.key)}` : ''}]` : '';
   const who = e.actor === 'shop' ? '' : ` by ${e.actor} (${e.channel})`;
   return `${stamp(e.at)}  ${e.type}${call}${who}${detail(e.data)}`;
