@@ -33,7 +33,11 @@ export default async function status(args: Parsed, ctx: Context): Promise<number
     const call = str(args, 'call');
     const ref = call === undefined ? null : parseCallRef(call);
     if (call !== undefined && !ref) throw new UsageError(`--call ${quoted(call)} is not a call key (such as 4, 4/1/2, or 4.2 for the call's second ask; see shop inbox)`);
-    const { exec } = await ops.pickAsk({ runId: id, key: ref?.key ?? null, ask: ref?.ask ?? 1 }, 'status --aah');
+    // --call K: the call's current ask (the request printed is the one open now); K.N: exactly ask N.
+    const { exec } = await ops.pickAsk({ runId: id, key: ref?.key ?? null, ask: call?.includes('.') ? ref!.ask : null }, 'status --aah', (v) => {
+      const list = v.waitingAll.map((e) => `${e.key} (${e.agent}: ${e.waitingFor})`).join('; ');
+      return new UsageError(`run ${id} waits on several calls: ${list}; pick one with: shop status ${id} --aah --call <key>`);
+    });
     const { aahRequest } = await import('@shop/core/decisions/aah');
     printJson(ctx.out, aahRequest(run, exec));
     return 0;
