@@ -10,6 +10,7 @@ import { Worker, type WorkerOptions } from '../worker/worker.js';
 import { resumeAfterAnswer } from './answer.js';
 import { answerAsk, answerPicked, pickAskRef, type AnswerByHandle, type AnsweredAsk, type AnswerRequest, type AskRef, type PickedAsk } from './answer-ask.js';
 import { refuseAgent, type Caller } from './answer-rules.js';
+import { callLog } from './call-log.js';
 import { dryReplay, type ReplayCheck } from './dry-replay.js';
 import { openReview, openSession, type ReviewHandOff, type SessionHandOff } from './open-session.js';
 import { answeredRequest } from './pick-ask.js';
@@ -31,7 +32,6 @@ export type { RunFilter, RunWithWaiting };
 export interface ShopOperations {
   /** This process, as an owner of runs, and how live another owner is judged. */
   readonly liveness: Liveness;
-  readonly paths: EnginePorts['paths'];
   /** "process 812" or "process 812 on build-2". */
   describeOwner(owner: RunOwner): string;
 
@@ -51,6 +51,8 @@ export interface ShopOperations {
   events(id: number, afterId?: number): Promise<RunEvent[]>;
   openCalls(id: number): Promise<Execution[]>;
   call(id: number, key: string): Promise<Execution | null>;
+  /** The readable tail of an agent call's newest logs (its last `count` lines), or null when it has none. */
+  callLog(exec: Execution, count: number): { lines: string[]; file: string } | null;
   /** Who answered an AAH request already (one line), or null. */
   answeredRequest(runId: number, request: string): Promise<string | null>;
 
@@ -81,7 +83,6 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
   const { store } = ports;
   return {
     liveness: { self: ports.self, processAlive: ports.processAlive, clock: ports.clock },
-    paths: ports.paths,
     describeOwner: (owner) => describeOwner(owner, ports.self),
     inbox: () => inboxJson(store),
     runs: (query) => runsJson(store, query),
@@ -97,6 +98,7 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     events: (id, afterId) => store.listEvents(id, afterId),
     openCalls: (id) => store.openExecutions(id),
     call: (id, key) => store.getExecution(id, key),
+    callLog: (exec, count) => callLog(ports.paths.runsDir, exec, count),
     answeredRequest: (runId, request) => answeredRequest(store, runId, request),
     mayAnswer: (what) => refuseAgent(caller, what),
     start: (req, onCreated) => startRun(ports, project, req, onCreated),

@@ -3,7 +3,6 @@ import { displayStatus } from '@shop/core/run-status';
 import type { RunEvent } from '@shop/core/types';
 import { useMemo, useRef, useState } from 'react';
 import { moveCursor, windowStart } from '../../components/window.js';
-import { callLog } from '../../data/log-tail.js';
 import { executionTree, type TreeRow } from '../../format/exec-tree.js';
 import { useReload } from '../../hooks/use-reload.js';
 
@@ -44,7 +43,7 @@ export function useDetailState(ops: ShopOperations, runId: number, changedAt: nu
   start.current = windowStart(start.current, cursor, layout.execs, tree.length);
   const selected = tree[cursor]?.exec ?? null;
   const log = useMemo(
-    () => (selected ? callLog(ops.paths.runsDir, selected, layout.log) : null),
+    () => (selected ? ops.callLog(selected, layout.log) : null),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [selected?.key, selected?.attempts, tick, layout.log],
   );
