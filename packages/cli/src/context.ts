@@ -24,6 +24,8 @@ export class Context {
   /** Colour and table width for human output on stdout (a terminal, or a pipe). */
   readonly style: OutputStyle;
   private store_: Store | null = null;
+  /** Built once per kind of progress output, over the one store. */
+  private readonly ops_ = new Map<string, ShopOperations>();
 
   constructor(readonly cwd: string, readonly env: NodeJS.ProcessEnv, public out: (line: string) => void) {
     this.project = findProject(cwd, env);
@@ -48,7 +50,13 @@ export class Context {
    * answer, for a run driven with --wait). Inside an agent step (SHOP_AGENT) they refuse to answer.
    */
   async ops(opts: { hints?: boolean; quiet?: boolean } = {}): Promise<ShopOperations> {
-    return shopOperations(await this.ports(opts), this.project, { agent: this.env.SHOP_AGENT || null });
+    const kind = `${Boolean(opts.hints)}:${Boolean(opts.quiet)}`;
+    let ops = this.ops_.get(kind);
+    if (!ops) {
+      ops = shopOperations(await this.ports(opts), this.project, { agent: this.env.SHOP_AGENT || null });
+      this.ops_.set(kind, ops);
+    }
+    return ops;
   }
 
   /** The engine's ports for this process (`quiet`: nothing printed, for the TUI's screen). */
