@@ -1,6 +1,7 @@
 import { buildAnswer, type AnswerFields, type AnswerInput } from '@shop/core/decisions/build-answer';
 import { handleOf } from '@shop/core/decisions/ask-handle';
 import type { PersonChannel } from '@shop/core/operations/answer-ask';
+import { refuseAgent } from '@shop/core/operations/answer-rules';
 import type { ShopOperations } from '@shop/core/operations/shop-operations';
 import { responder } from '@shop/core/project/responder';
 import type { Execution } from '@shop/core/types';
@@ -24,8 +25,9 @@ export async function answerCall(
   input: AnswerInput | ((exec: Execution) => AnswerInput & { by?: string | null }),
 ): Promise<number> {
   const command = usage.split(' ')[1];
+  // Who may answer is core's rule (never an agent); said before anything is read.
+  refuseAgent(ctx.caller, `shop ${command}`);
   const ops = await ctx.ops();
-  ops.mayAnswer(`shop ${command}`);
   return acting(ctx, args, command, async (acted) => {
     const { exec, bare } = await pickTarget(ops, args, usage);
     acted.runId = exec.runId;

@@ -3,6 +3,7 @@ import { findProject, type Project } from '@shop/core/project/project';
 import { shippedFile } from '@shop/core/project/shipped-file';
 import { nodePorts } from '@shop/core/engine/node-ports';
 import type { EnginePorts, Notice } from '@shop/core/engine/ports';
+import type { Caller } from '@shop/core/operations/answer-rules';
 import { shopOperations, type ShopOperations } from '@shop/core/operations/shop-operations';
 import type { Store } from '@shop/core/store/store';
 import { storeError } from '@shop/core/store/store-errors';
@@ -24,6 +25,10 @@ export class Context {
   /** Colour and table width for human output on stdout (a terminal, or a pipe). */
   readonly style: OutputStyle;
   private store_: Store | null = null;
+  /** Who runs this command for core's rules: inside an agent step (SHOP_AGENT) an agent, which never answers. */
+  get caller(): Caller {
+    return { agent: this.env.SHOP_AGENT || null };
+  }
   /** Built once per kind of progress output, over the one store. */
   private readonly ops_ = new Map<string, ShopOperations>();
 
@@ -53,7 +58,7 @@ export class Context {
     const kind = `${Boolean(opts.hints)}:${Boolean(opts.quiet)}`;
     let ops = this.ops_.get(kind);
     if (!ops) {
-      ops = shopOperations(await this.ports(opts), this.project, { agent: this.env.SHOP_AGENT || null });
+      ops = shopOperations(await this.ports(opts), this.project, this.caller);
       this.ops_.set(kind, ops);
     }
     return ops;

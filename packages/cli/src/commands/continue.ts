@@ -1,6 +1,7 @@
 import type { PauseSpec } from '@shop/core/decisions/decision-spec';
 import { ExitCode, UsageError } from '@shop/core/errors';
 import { responder } from '@shop/core/project/responder';
+import { refuseAgent } from '@shop/core/operations/answer-rules';
 import type { ShopOperations } from '@shop/core/operations/shop-operations';
 import type { Execution, Run } from '@shop/core/types';
 import { answerCommands } from '@shop/core/decisions/answer-hint';
@@ -22,8 +23,8 @@ import { resumeAfterAnswer } from '../drive-here.js';
  * run resumes in the foreground.
  */
 export default async function continueRun(args: Parsed, ctx: Context): Promise<number> {
+  refuseAgent(ctx.caller, 'shop continue');
   const ops = await ctx.ops();
-  ops.mayAnswer('shop continue');
   return acting(ctx, args, 'continue', async (acted) => {
     // A bare run id is not confirmed here: continue shows the question itself before anything is answered.
     const { view, exec } = await pickTarget(ops, args, 'shop continue <id | handle> [--editor] [--claude] [--call K] [--by NAME]');
