@@ -142,7 +142,8 @@ describe('no file an agent can write answers a pause', () => {
     const p = makeProject();
     p.write('workflows/guarded.lua', GUARDED);
     const id = runId(p.shop(['run', 'guarded']));
-    for (const args of [['approve', String(id)], ['reject', String(id), 'no'], ['signal', String(id), '--status', 'CONTINUE'], ['continue', String(id)]]) {
+    // shop tui too: its keys answer (core's answer operation refuses an agent; the CLI says so before the screen opens).
+    for (const args of [['approve', String(id)], ['reject', String(id), 'no'], ['signal', String(id), '--status', 'CONTINUE'], ['continue', String(id)], ['tui']]) {
       const r = p.shop(args, { env: { SHOP_AGENT: 'coder', SHOP_SIGNAL_FILE: p.signalFile(id, '1', 'coder') } });
       expect(r.code, args.join(' ')).toBe(2);
       expect(lines(r.stderr)).toEqual([expect.stringMatching(new RegExp(`^shop: shop ${args[0]} answers for a person and cannot run inside an agent step \\(SHOP_AGENT=coder\\)`))]);

@@ -150,7 +150,9 @@ end
     expect(status.asks.map((a) => [a.key, a.awaiting])).toEqual([['1/1/1', 'checkpoint'], ['1/3/1', 'approval']]);
     const text = lines(p.shop(['status', String(id)]).stdout);
     expect(text).toEqual(expect.arrayContaining(['call 1/1/1 (checkpoint): the workflow asks: Left?', 'call 1/3/1 (approval): architect asks: Which db?']));
-    expect(p.shop(['status', String(id), '--aah']).code).toBe(2);
+    const several = p.shop(['status', String(id), '--aah']);
+    expect(several.code).toBe(2);
+    expect(several.stderr).toBe(`shop: run ${id} waits on several calls: 1/1/1 (_checkpoint: Left?); 1/3/1 (architect: Which db?); pick one with: shop status ${id} --aah --call <key>\n`);
     expect(JSON.parse(p.shop(['status', String(id), '--aah', '--call', '1/3/1']).stdout).artifact.id).toBe(`shop-run-${id}-call-1-3-1-ask-1`);
     // Two asks of one run: every suggestion names its own ask (never a bare `shop continue <id>`, which would exit 2).
     expect(inbox(p).filter((row) => row.run === id).map((row) => [row.key, row.answer_with[0]]).sort()).toEqual([

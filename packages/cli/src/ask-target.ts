@@ -1,7 +1,7 @@
 import { handleOf, parseAskRef, parseCallRef } from '@shop/core/decisions/ask-handle';
 import { UsageError } from '@shop/core/errors';
-import { onlyAsk, pickAsk } from '@shop/core/operations/pick-ask';
-import { loadRunView } from '@shop/core/operations/run-view';
+import type { PickedAsk } from '@shop/core/operations/answer-ask';
+import type { ShopOperations } from '@shop/core/operations/shop-operations';
 import { quoted } from '@shop/core/text';
 import type { Execution } from '@shop/core/types';
 import { flag, str } from './args.js';
@@ -16,7 +16,7 @@ import type { Parsed } from './registry.js';
  * A bare run id means its one open ask (`bare`: the command confirms it on a terminal, and
  * says which it answered off one).
  */
-export async function pickTarget(ctx: Context, args: Parsed, usage: string): Promise<{ exec: Execution; bare: boolean }> {
+export async function pickTarget(ops: ShopOperations, args: Parsed, usage: string): Promise<PickedAsk> {
   const raw = args.positionals[0];
   if (raw === undefined) throw new UsageError(`missing run id or ask handle; usage: ${usage}`);
   const ref = parseAskRef(raw);
@@ -27,10 +27,7 @@ export async function pickTarget(ctx: Context, args: Parsed, usage: string): Pro
   if (call !== undefined && !callRef) throw new UsageError(`--call ${quoted(call)} is not a call key (such as 4, 4/1/2, or 4.2 for the call's second ask; see shop inbox)`);
   const key = ref.key ?? callRef?.key ?? null;
   const ask = ref.ask ?? callRef?.ask ?? 1;
-  const store = await ctx.store();
-  const view = await loadRunView(store, ref.runId, { last: 0 });
-  if (key !== null) return { exec: await pickAsk(store, view, { key, ask }), bare: false };
-  return { exec: await onlyAsk(store, view, usage.split(' ')[1]), bare: true };
+  return ops.pickAsk({ runId: ref.runId, key, ask }, usage.split(' ')[1]);
 }
 
 /** "33.5 — deployer asks (approval): Deploy to prod?" */

@@ -1,12 +1,21 @@
 import { dirname } from 'node:path';
 import { findProject, type Project } from '@shop/core/project/project';
 import { shippedFile } from '@shop/core/project/shipped-file';
+import { nodePorts } from '@shop/core/engine/node-ports';
+import type { EnginePorts, Notice } from '@shop/core/engine/ports';
+import type { Caller } from '@shop/core/operations/answer-rules';
+import { shopOperations, type ShopOperations } from '@shop/core/operations/shop-operations';
 import type { Store } from '@shop/core/store/store';
 import { storeError } from '@shop/core/store/store-errors';
 import { LiveBoard } from './live-board.js';
+import { printingNotifier } from './output.js';
 import { outputStyle, type OutputStyle } from './style.js';
 
-/** What every command gets: where the project is, and a store opened on first use. */
+/**
+ * What every command gets: where the project is, and the core operations over a store opened
+ * on first use. The composition root: the only CLI module that opens the store or builds the
+ * engine's ports; commands read and change runs through `ops()` alone.
+ */
 export class Context {
   readonly project: Project;
   /** Live lines of running agents, when stdout is a terminal. */
@@ -16,6 +25,12 @@ export class Context {
   /** Colour and table width for human output on stdout (a terminal, or a pipe). */
   readonly style: OutputStyle;
   private store_: Store | null = null;
+  /** Who runs this command for core's rules: inside an agent step (SHOP_AGENT) an agent, which never answers. */
+  get caller(): Caller {
+    return { agent: this.env.SHOP_AGENT || null };
+  }
+  /** Built once per kind of progress output, over the one store. */
+  private readonly ops_ = new Map<string, ShopOperations>();
 
   constructor(readonly cwd: string, readonly env: NodeJS.ProcessEnv, public out: (line: string) => void) {
     this.project = findProject(cwd, env);
@@ -35,7 +50,29 @@ export class Context {
     return stdout;
   }
 
-  async store(): Promise<Store> {
+  /**
+   * The core operations, progress printed to stdout (live lines on a terminal; `hints`: how to
+   * answer, for a run driven with --wait). Inside an agent step (SHOP_AGENT) they refuse to answer.
+   */
+  async ops(opts: { hints?: boolean; quiet?: boolean } = {}): Promise<ShopOperations> {
+    const kind = `${Boolean(opts.hints)}:${Boolean(opts.quiet)}`;
+    let ops = this.ops_.get(kind);
+    if (!ops) {
+      ops = shopOperations(await this.ports(opts), this.project, this.caller);
+      this.ops_.set(kind, ops);
+    }
+    return ops;
+  }
+
+  /** The engine's ports for this process (`quiet`: nothing printed, for the TUI's screen). */
+  private async ports(opts: { hints?: boolean; quiet?: boolean } = {}): Promise<EnginePorts> {
+    // Bound late: a command that diverts its lines to stderr (--json) after getting the operations still prints there.
+    const notifier = opts.quiet ? { notify() {} } : { notify: (n: Notice) => printingNotifier(this.out, this.board, opts).notify(n) };
+    return nodePorts(this.project, { notifier, binDir, store: await this.store() });
+  }
+
+  /** Opens (creating) the store on first use; commands reach it only through ops(). */
+  private async store(): Promise<Store> {
     if (!this.store_) {
       const { mkdirSync } = await import('node:fs');
       try {
@@ -63,3 +100,6 @@ export class Context {
  * found by walking up: this module is in dist/ or, bundled, in dist/bundle/.
  */
 export const binDir = dirname(shippedFile('bin/shop', import.meta.url));
+
+/** A store problem met after opening (locked, read-only, full) as a one-line error naming the file, or null (main's error report). */
+export const storeProblem = (e: unknown, file: string) => storeError(e, file);

@@ -1,43 +1,42 @@
-import { driveRun } from '@shop/core/engine/drive-run';
-import { nodePorts } from '@shop/core/engine/node-ports';
 import type { Ownership } from '@shop/core/engine/ownership';
-import { describeOwner } from '@shop/core/engine/ownership';
-import type { EnginePorts } from '@shop/core/engine/ports';
+import type { DriveOutcome } from '@shop/core/engine/outcome';
+import type { ShopOperations } from '@shop/core/operations/shop-operations';
 import type { RunOwner } from '@shop/core/types';
-import { binDir, type Context } from './context.js';
-import { errLine, printingNotifier, printOutcome } from './output.js';
-
-/** The engine's ports for this process, printing progress to stdout (live lines on a terminal). */
-export async function enginePorts(ctx: Context, opts: { hints?: boolean } = {}): Promise<EnginePorts> {
-  return nodePorts(ctx.project, { notifier: printingNotifier(ctx.out, ctx.board, opts), binDir, store: await ctx.store() });
-}
+import type { Context } from './context.js';
+import { errLine, printOutcome } from './output.js';
 
 /**
  * Drives a run in this process until it ends or waits. Ctrl-C / SIGTERM stop its agents
  * (their whole process groups) and leave the run resumable: exit 130.
  */
-export async function driveHere(ctx: Context, ports: EnginePorts, runId: number, wait: boolean, owner?: Ownership): Promise<number> {
+export async function driveHere(ctx: Context, ops: ShopOperations, runId: number, wait: boolean, owner?: Ownership): Promise<number> {
+  return underSignals(ctx, ops, runId, async (signal) => ({ outcome: await ops.drive(runId, { wait, signal }, owner) }));
+}
+
+/** After an answer (core's resumeAfterAnswer): a live owner takes it in itself; without one, the run is driven here. */
+export async function resumeAfterAnswer(ctx: Context, ops: ShopOperations, runId: number, handedTo: RunOwner | null): Promise<number> {
+  return underSignals(ctx, ops, runId, (signal) => ops.resumeAfterAnswer(runId, handedTo, { wait: false, signal }));
+}
+
+async function underSignals(
+  ctx: Context, ops: ShopOperations, runId: number, work: (signal: AbortSignal) => Promise<{ handedTo: RunOwner } | { outcome: DriveOutcome }>,
+): Promise<number> {
   const abort = new AbortController();
   const onSignal = () => abort.abort();
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const outcome = await driveRun(ports, runId, { wait, signal: abort.signal }, owner);
+    const done = await work(abort.signal);
+    if ('handedTo' in done) {
+      ctx.out(`run ${runId} is driven by ${ops.describeOwner(done.handedTo)}; it picks up the answer itself`);
+      return 0;
+    }
     ctx.board.close();
-    return printOutcome(runId, outcome, ctx.out, errLine);
+    return printOutcome(runId, done.outcome, ctx.out, errLine);
   } finally {
     // People being told the run needs them: let those notices go out before the process does.
-    await ports.notices.settle();
+    await ops.settle();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-}
-
-/** After an answer: a live owner resumes the run itself; without one, it is driven here. */
-export async function resumeAfterAnswer(ctx: Context, ports: EnginePorts, runId: number, handedTo: RunOwner | null): Promise<number> {
-  if (handedTo) {
-    ctx.out(`run ${runId} is driven by ${describeOwner(handedTo, ports.self)}; it picks up the answer itself`);
-    return 0;
-  }
-  return driveHere(ctx, ports, runId, false);
 }

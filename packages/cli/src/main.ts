@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { quoted } from '@shop/core/text';
 import { ExitCode, ShopError, UsageError } from '@shop/core/errors';
-import { storeError } from '@shop/core/store/store-errors';
-import { Context } from './context.js';
+import { Context, storeProblem } from './context.js';
 import { commandHelp, globalHelp } from './help.js';
 import { parseCommand } from './parse-command.js';
 import { commands, type CommandSpec } from './registry.js';
@@ -13,7 +12,7 @@ import { printable } from './style.js';
 function report(e: unknown, storeFile: string): number {
   const debug = process.env.SHOP_DEBUG === '1';
   // A locked, read-only or full store met after opening (a write, a read): name the file.
-  const known = e instanceof ShopError ? e : storeError(e, storeFile);
+  const known = e instanceof ShopError ? e : storeProblem(e, storeFile);
   if (known) {
     const stack = debug ? ((e as Error).stack ?? known.stack) : undefined;
     process.stderr.write(printable(`shop: ${known.message}\n${stack ? `${stack}\n` : ''}`));

@@ -1,3 +1,4 @@
+import type { AskClaim } from './types.js';
 /**
  * Typed errors, each with the exit code of DESIGN.md's CLI contract. They are mapped to
  * exit codes once, at the top of the CLI; everything below just throws the right kind.
@@ -30,6 +31,13 @@ export class NotFoundError extends ShopError {
 /** Already decided, or owned by another live process (exit 6). */
 export class ConflictError extends ShopError {
   override readonly exitCode = ExitCode.conflict;
+}
+
+/** Someone else's claim lasts on the ask (exit 6 / HTTP 409): who, since when, until when. */
+export class ClaimedError extends ConflictError {
+  constructor(readonly handle: string, readonly claim: AskClaim, message: string) {
+    super(message);
+  }
 }
 
 /**

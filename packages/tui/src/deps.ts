@@ -1,4 +1,4 @@
-import type { EnginePorts } from '@shop/core/engine/ports';
+import type { ShopOperations } from '@shop/core/operations/shop-operations';
 
 /** A command given the whole terminal (Claude Code, an editor) until it exits. */
 export interface AttachedCommand {
@@ -16,8 +16,12 @@ export interface AttachedResult {
 
 /** Everything the run browser needs from its host (the CLI); tests pass twins. */
 export interface TuiDeps {
-  /** The engine's ports: the store read and answered through, the clock for ages, who is live. */
-  ports: EnginePorts;
+  /**
+   * Core's operations: every read (runs, asks, a run's view and trail) and every change
+   * (answer, open a session, stop) goes through them; the browser never touches the store.
+   * Their liveness gives the clock for ages and tells a live driver from a gone one.
+   */
+  ops: ShopOperations;
   /** Who answers (--by, SHOP_USER, git user.name, the OS user). */
   responder: string;
   /**

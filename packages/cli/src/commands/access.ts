@@ -1,6 +1,6 @@
-import { addPerson, listPeople, loginUrl, revokePerson } from '@shop/core/access/people';
+import { loginUrl } from '@shop/core/access/people';
 import { personJson, type AccessAddedJson } from '@shop/core/access/person-json';
-import { checkPublicUrl, publicUrl } from '@shop/core/access/public-url';
+import { checkPublicUrl } from '@shop/core/access/public-url';
 import { UsageError } from '@shop/core/errors';
 import { responder } from '@shop/core/project/responder';
 import { quoted } from '@shop/core/text';
@@ -43,7 +43,7 @@ export default async function access(args: Parsed, ctx: Context): Promise<number
       return list(ctx, flag(args, 'json'));
     case 'revoke': {
       const who = needName(name);
-      await revokePerson(await ctx.store(), who);
+      await (await ctx.ops()).revokePerson(who);
       ctx.out(`revoked ${who}: their login link no longer works and shop serve refuses them`);
       return 0;
     }
@@ -55,10 +55,10 @@ export default async function access(args: Parsed, ctx: Context): Promise<number
 }
 
 async function add(ctx: Context, name: string, url: string | undefined, json: boolean): Promise<number> {
-  const store = await ctx.store();
+  const ops = await ctx.ops();
   // Checked before anyone is added, so a bad --url leaves nothing behind.
-  const base = url !== undefined ? checkPublicUrl(url) : ((await publicUrl(store)) ?? DEFAULT_SERVE_URL);
-  const { token } = await addPerson(store, name, responder(undefined, ctx.cwd, ctx.env));
+  const base = url !== undefined ? checkPublicUrl(url) : ((await ops.publicUrl()) ?? DEFAULT_SERVE_URL);
+  const { token } = await ops.addPerson(name, responder(undefined, ctx.cwd, ctx.env));
   const link = loginUrl(base, token);
   if (json) {
     printJson(ctx.out, { name, login_url: link } satisfies AccessAddedJson);
@@ -74,7 +74,7 @@ async function add(ctx: Context, name: string, url: string | undefined, json: bo
 }
 
 async function list(ctx: Context, json: boolean): Promise<number> {
-  const people = await listPeople(await ctx.store());
+  const people = await (await ctx.ops()).people();
   if (json) {
     printJson(ctx.out, people.map(personJson));
     return 0;

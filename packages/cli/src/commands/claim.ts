@@ -1,13 +1,10 @@
-import { UsageError } from '@shop/core/errors';
-import { claimAsk, releaseClaim } from '@shop/core/operations/claim-ask';
+import { ClaimedError, UsageError } from '@shop/core/errors';
+import { refuseAgent } from '@shop/core/operations/answer-rules';
 import type { ClaimJson } from '@shop/core/operations/shapes';
 import { responder } from '@shop/core/project/responder';
-import { ClaimedError } from '@shop/core/store/claim-store';
-import { refuseAgents } from '../answer-call.js';
 import { flag, str } from '../args.js';
 import { claimedLine } from '../claim-text.js';
 import type { Context } from '../context.js';
-import { enginePorts } from '../drive-here.js';
 import { printJson } from '../json.js';
 import type { Parsed } from '../registry.js';
 
@@ -18,18 +15,18 @@ const USAGE = 'shop claim <handle> [--release [--force]] [--by NAME] [--json]';
  * lasts; --release lets go (--force: someone else's claim). People only, like answering.
  */
 export default async function claim(args: Parsed, ctx: Context): Promise<number> {
-  refuseAgents(ctx, USAGE);
+  refuseAgent(ctx.caller, 'shop claim');
   const handle = args.positionals[0];
   if (handle === undefined) throw new UsageError(`missing the ask's handle (as shop inbox shows it, e.g. 33.4); usage: ${USAGE}`);
   const release = flag(args, 'release');
   if (flag(args, 'force') && !release) throw new UsageError(`--force goes with --release (to let go of someone else's claim); usage: ${USAGE}`);
   const by = responder(str(args, 'by'), ctx.project.root, ctx.env);
-  const ports = await enginePorts(ctx);
+  const ops = await ctx.ops();
   let result: ClaimJson;
   try {
     result = release
-      ? await releaseClaim(ports, { handle, by, force: flag(args, 'force'), channel: 'cli' })
-      : await claimAsk(ports, { handle, by, channel: 'cli' });
+      ? await ops.release({ handle, by, force: flag(args, 'force'), channel: 'cli' })
+      : await ops.claim({ handle, by, channel: 'cli' });
   } catch (e) {
     if (e instanceof ClaimedError) throw new ClaimedError(e.handle, e.claim, `${e.message}; to take it over: shop claim ${e.handle} --release --force, then shop claim ${e.handle}`);
     throw e;

@@ -1,18 +1,13 @@
-import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { loadAgent } from '@shop/core/agents/agent-def';
-import { checkpointInstructions } from '@shop/core/agents/checkpoint-agent';
 import type { PauseSpec } from '@shop/core/decisions/decision-spec';
 import { ExitCode, UsageError } from '@shop/core/errors';
 import { responder } from '@shop/core/project/responder';
-import { readSignal, signalPath } from '@shop/core/signals/signal';
+import { refuseAgent } from '@shop/core/operations/answer-rules';
+import type { ShopOperations } from '@shop/core/operations/shop-operations';
 import type { Execution, Run } from '@shop/core/types';
 import { answerCommands } from '@shop/core/decisions/answer-hint';
-import { clearSessionSignal, takeSessionAnswer } from '@shop/core/operations/answer';
 import { handleOf } from '@shop/core/decisions/ask-handle';
 import { acting, type Acted } from '../acting-json.js';
-import { holdSessionFor } from '@shop/core/operations/hold-session';
-import { recordAndResume, refuseAgents } from '../answer-call.js';
+import { recordAndResume } from '../answer-call.js';
 import { pickTarget } from '../ask-target.js';
 import { flag, str } from '../args.js';
 import { Asker } from '../asker.js';
@@ -20,7 +15,7 @@ import { openClaude, openEditor } from '../claude-session.js';
 import type { Context } from '../context.js';
 import { promptDecisions } from '../decision-prompts.js';
 import type { Parsed } from '../registry.js';
-import { enginePorts, resumeAfterAnswer } from '../drive-here.js';
+import { resumeAfterAnswer } from '../drive-here.js';
 
 /**
  * shop continue <id>: for an agent's NEEDS_HUMAN, open its own Claude session in this
@@ -28,18 +23,17 @@ import { enginePorts, resumeAfterAnswer } from '../drive-here.js';
  * run resumes in the foreground.
  */
 export default async function continueRun(args: Parsed, ctx: Context): Promise<number> {
-  refuseAgents(ctx, 'shop continue <id>');
+  refuseAgent(ctx.caller, 'shop continue');
+  const ops = await ctx.ops();
   return acting(ctx, args, 'continue', async (acted) => {
     // A bare run id is not confirmed here: continue shows the question itself before anything is answered.
-    const { exec } = await pickTarget(ctx, args, 'shop continue <id | handle> [--editor] [--claude] [--call K] [--by NAME]');
+    const { view, exec } = await pickTarget(ops, args, 'shop continue <id | handle> [--editor] [--claude] [--call K] [--by NAME]');
     acted.runId = exec.runId;
-    return continueAsk(args, ctx, exec, acted);
+    return continueAsk(args, ctx, ops, view.run, exec, acted);
   });
 }
 
-async function continueAsk(args: Parsed, ctx: Context, exec: Execution, acted: Acted): Promise<number> {
-  const store = await ctx.store();
-  const run = (await store.getRun(exec.runId))!;
+async function continueAsk(args: Parsed, ctx: Context, ops: ShopOperations, run: Run, exec: Execution, acted: Acted): Promise<number> {
   const handle = handleOf(exec);
   // Claude Code's session takes the terminal over: without one it cannot be used (and must
   // not be started). A pause's prompts work on piped input too.
@@ -51,65 +45,51 @@ async function continueAsk(args: Parsed, ctx: Context, exec: Execution, acted: A
   if (exec.kind === 'pause') {
     if (flag(args, 'claude')) {
       if (!terminal) throw new UsageError(`--claude opens a review session in Claude Code and needs a terminal; without one, decide with: ${answerCommands(exec, ['continue']).join(' · ')}`);
-      await reviewSession(ctx, run, exec);
+      await reviewSession(ctx, ops, run, exec);
     }
-    return decidePause(ctx, run, exec, str(args, 'by'), acted);
+    return decidePause(ctx, ops, run, exec, str(args, 'by'), acted);
   }
   if (flag(args, 'claude')) throw new UsageError(`--claude is for pauses; ${handle} already is ${exec.agent}'s Claude session: shop continue ${handle}`);
   if (!terminal) {
     const others = answerCommands(exec, ['continue', 'answer']);
     throw new UsageError(`shop continue opens ${exec.agent}'s Claude session and needs a terminal; without one, answer with: ${[`shop answer ${handle} "…"`, ...others].join(' · ')}`);
   }
-  return openSession(ctx, run, exec, str(args, 'by'));
+  return inSession(ctx, ops, run, exec, str(args, 'by'));
 }
 
-async function openSession(ctx: Context, run: Run, exec: Execution, by: string | undefined): Promise<number> {
-  const agent = loadAgent(ctx.project.root, exec.agent!);
-  if (agent.command) throw new UsageError(`agent ${agent.name} runs a custom command, not Claude Code; answer with: shop answer ${handleOf(exec)} "…"`);
-  const ports = await enginePorts(ctx);
-  // One process per session: held in the store while the person is in it (answers wait for it).
-  const held = await holdSessionFor(ports, exec, responder(by, ctx.project.root, ctx.env));
-  ctx.out(`Opening Claude session for: ${exec.agent}   [ask ${handleOf(exec)}]`);
+/** The agent's own Claude session in this terminal (core's openSession: the hold, the session, its variables), then its report is the answer. */
+async function inSession(ctx: Context, ops: ShopOperations, run: Run, exec: Execution, by: string | undefined): Promise<number> {
+  const who = responder(by, ctx.project.root, ctx.env);
+  const session = await ops.openSession(run, exec, who, `answer with: shop answer ${handleOf(exec)} "…"`);
+  ctx.out(`Opening Claude session for: ${exec.agent}   [ask ${session.handle}]`);
   ctx.out(`Reason: ${exec.waitingFor ?? ''}`);
-  ctx.out(`(session ${exec.sessionId} in ${exec.cwd}; the agent reports when it has what it needs)`);
+  ctx.out(`(session ${session.sessionId} in ${exec.cwd}; the agent reports when it has what it needs)`);
   try {
-    // Only what the agent reports during this session answers the ask: an older file goes first.
-    clearSessionSignal(exec);
-    await openClaude(ctx, ['--resume', exec.sessionId!], exec.cwd ?? run.workspace, {
-      SHOP_RUN_ID: String(run.id), SHOP_CALL: exec.key, SHOP_AGENT: agent.name, SHOP_SIGNAL_FILE: exec.signalPath!, SHOP_SESSION_ID: exec.sessionId!,
-    });
+    await openClaude(ctx, ['--resume', session.sessionId], session.cwd, session.env);
   } finally {
-    await held.release();
+    await session.release();
   }
-  const taken = await takeSessionAnswer(ports, exec, responder(by, ctx.project.root, ctx.env));
+  const taken = await session.answer();
   if (taken.kind !== 'answered') {
     ctx.out(`run ${run.id} is still waiting: ${taken.kind === 'invalid' ? `the agent's report ${taken.problem}` : 'the agent has not reported a new status'}`);
-    ctx.out(`  back to the session: shop continue ${handleOf(exec)}`);
+    ctx.out(`  back to the session: shop continue ${session.handle}`);
     return ExitCode.waiting;
   }
   ctx.out(`${exec.agent} reported ${taken.status}; resuming run ${run.id}`);
-  return resumeAfterAnswer(ctx, ports, run.id, taken.handedTo);
+  return resumeAfterAnswer(ctx, ops, run.id, taken.handedTo);
 }
 
 /** A built-in _checkpoint session to review the workspace; its conclusion is only a recommendation. */
-async function reviewSession(ctx: Context, run: Run, exec: Execution): Promise<void> {
-  const spec = exec.request as PauseSpec;
-  const reviewFile = signalPath(ctx.project.signalsDir, run.id, exec.key, '_checkpoint.review');
-  rmSync(reviewFile, { force: true });
-  const sessionId = randomUUID();
-  ctx.out(`Opening a review session (_checkpoint, session ${sessionId}) in ${run.workspace}`);
-  await openClaude(ctx, ['--session-id', sessionId, '--append-system-prompt', checkpointInstructions(spec.message, spec.decisions ?? []), spec.message], run.workspace, {
-    SHOP_RUN_ID: String(run.id), SHOP_CALL: exec.key, SHOP_AGENT: '_checkpoint', SHOP_SIGNAL_FILE: reviewFile, SHOP_SESSION_ID: sessionId,
-  });
-  const store = await ctx.store();
-  const read = readSignal(reviewFile);
-  const advice = read.kind === 'ok' ? `${read.signal.status}${read.signal.reason || read.signal.summary ? ` — ${read.signal.reason ?? read.signal.summary}` : ''}` : null;
-  await store.appendEvent(null, run.id, { type: 'review_session', key: exec.key, actor: '_checkpoint', channel: 'continue', data: { session_id: sessionId, recommendation: advice } });
+async function reviewSession(ctx: Context, ops: ShopOperations, run: Run, exec: Execution): Promise<void> {
+  const review = ops.openReview(run, exec);
+  ctx.out(`Opening a review session (_checkpoint, session ${review.sessionId}) in ${review.cwd}`);
+  await openClaude(ctx, review.args, review.cwd, review.env);
+  const advice = await review.finish();
   ctx.out(advice ? `The review session recommends: ${advice}` : 'The review session made no recommendation.');
   ctx.out('The decision is yours:');
 }
 
-async function decidePause(ctx: Context, run: Run, exec: Execution, by: string | undefined, acted: Acted): Promise<number> {
+async function decidePause(ctx: Context, ops: ShopOperations, run: Run, exec: Execution, by: string | undefined, acted: Acted): Promise<number> {
   const spec = exec.request as PauseSpec;
   ctx.out(`Run ${run.id} (${run.spec}) paused: ${spec.message}   [ask ${handleOf(exec)}]`);
   if (spec.context) ctx.out(spec.context);
@@ -127,5 +107,5 @@ async function decidePause(ctx: Context, run: Run, exec: Execution, by: string |
   } finally {
     asker.close();
   }
-  return recordAndResume(ctx, exec, input, 'continue', by, acted);
+  return recordAndResume(ctx, ops, exec, input, 'continue', by, acted);
 }

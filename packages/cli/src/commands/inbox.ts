@@ -1,5 +1,4 @@
-import { driverGoneSince, nodeLiveness } from '@shop/core/run-status';
-import { inboxJson } from '@shop/core/operations/queries';
+import { driverGoneSince } from '@shop/core/run-status';
 import { flag } from '../args.js';
 import { localTime } from '../time.js';
 import type { Context } from '../context.js';
@@ -10,8 +9,8 @@ import { ago, table } from '../table.js';
 
 /** shop inbox (= shop list --waiting): every pending ask across runs, oldest first. */
 export default async function inbox(args: Parsed, ctx: Context): Promise<number> {
-  const store = await ctx.store();
-  const rows = await inboxJson(store);
+  const ops = await ctx.ops();
+  const rows = await ops.inbox();
   if (flag(args, 'json')) {
     printJson(ctx.out, rows);
     return 0;
@@ -28,7 +27,8 @@ export default async function inbox(args: Parsed, ctx: Context): Promise<number>
   // A run whose driver is gone stalls its other calls too: say so once per run, with since when.
   const gone = new Set(rows.filter((r) => r.run_status === 'interrupted').map((r) => r.run));
   for (const id of gone) {
-    const since = driverGoneSince((await store.getRun(id))!, nodeLiveness()) ?? Date.now();
+    const run = await ops.run(id);
+    const since = (run && driverGoneSince(run, ops.liveness)) ?? Date.now();
     ctx.out(`run ${id} is interrupted: its driver is gone since ${localTime(since)}; its other calls wait for: shop resume ${id}`);
   }
   return 0;

@@ -24,7 +24,7 @@ export default async function init(_args: unknown, ctx: Context): Promise<number
   const project = { ...ctx.project, root };
   ensureHome(project);
   writeFileSync(join(project.home, '.gitignore'), '*\n');
-  await ctx.store();
+  await ctx.ops();
   ctx.out(created.length ? `created ${created.join(', ')}` : 'workflows/ and agents/ already hold every example');
   ctx.out(`store ready at ${project.dbFile}`);
   ctx.out('next: shop run feature "add a login page"');

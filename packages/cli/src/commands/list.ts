@@ -1,6 +1,5 @@
 import { UsageError } from '@shop/core/errors';
 import { quoted } from '@shop/core/text';
-import { runsJson } from '@shop/core/operations/queries';
 import { displayStatuses } from '@shop/core/run-status';
 import { flag, limitArg, str } from '../args.js';
 import type { Context } from '../context.js';
@@ -34,7 +33,7 @@ export default async function list(args: Parsed, ctx: Context): Promise<number> 
   }
   const json = flag(args, 'json');
   const limit = limitArg(args, 'runs');
-  const { rows, total } = await runsJson(await ctx.store(), { active: flag(args, 'active'), status, limit });
+  const { rows, total } = await (await ctx.ops()).runs({ active: flag(args, 'active'), status, limit });
   if (json) {
     printJson(ctx.out, rows);
     return 0;

@@ -1,14 +1,11 @@
-import { ExitCode } from '@shop/core/errors';
-import type { Store } from '@shop/core/store/store';
+import { ExitCode, NotFoundError } from '@shop/core/errors';
+import type { ShopOperations } from '@shop/core/operations/shop-operations';
 import type { RunEvent } from '@shop/core/types';
 import { flag, runIdArg } from '../args.js';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
-import { eventJson } from '@shop/core/operations/json-views';
-import { logJson } from '@shop/core/operations/queries';
-import { getRunOrFail, loadRunView } from '@shop/core/operations/run-view';
 import type { Parsed } from '../registry.js';
-import { driverGoneSince, nodeLiveness } from '@shop/core/run-status';
+import { driverGoneSince } from '@shop/core/run-status';
 import { localTime } from '../time.js';
 
 const USAGE = 'shop log <id> [-f] [--json]';
@@ -16,14 +13,14 @@ const USAGE = 'shop log <id> [-f] [--json]';
 /** shop log <id> [--json]: the audit trail, in order; -f follows it (and the agents at work) until the run ends or waits. */
 export default async function log(args: Parsed, ctx: Context): Promise<number> {
   const id = runIdArg(args, USAGE);
-  const store = await ctx.store();
-  if (flag(args, 'follow')) return follow(ctx, store, id, flag(args, 'json'));
+  const ops = await ctx.ops();
+  if (flag(args, 'follow')) return follow(ctx, ops, id, flag(args, 'json'));
   if (flag(args, 'json')) {
-    printJson(ctx.out, await logJson(store, id));
+    printJson(ctx.out, await ops.log(id));
     return 0;
   }
-  const { executions } = await loadRunView(store, id);
-  const events = await store.listEvents(id);
+  const { executions } = await ops.runView(id);
+  const events = await ops.events(id);
   const agents = new Map(executions.map((e) => [e.key, e.agent ?? e.kind]));
   for (const e of events) ctx.out(eventLine(e, agents));
   return 0;
@@ -35,23 +32,24 @@ export default async function log(args: Parsed, ctx: Context): Promise<number> {
  * driver is gone (interrupted: nothing will move it until shop resume or shop watch takes it
  * over). With --json, a JSON object per line.
  */
-async function follow(ctx: Context, store: Store, id: number, json: boolean): Promise<number> {
+async function follow(ctx: Context, ops: ShopOperations, id: number, json: boolean): Promise<number> {
   let lastEvent = 0;
   const said = new Map<string, string>();
   // Each call's agent, looked up once when an event first names it: a look reads what is new, not the whole log.
   const agents = new Map<string, string>();
-  const liveness = nodeLiveness();
+  const liveness = ops.liveness;
   for (;;) {
     // The run and its open calls only: what works (its activity) and whether anything still does.
-    const run = await getRunOrFail(store, id);
-    const executions = await store.openExecutions(id);
-    for (const e of await store.listEvents(id, lastEvent)) {
+    const run = await ops.run(id);
+    if (!run) throw new NotFoundError(`no run ${id}; see runs with: shop list`);
+    const executions = await ops.openCalls(id);
+    for (const e of await ops.eventsSince(id, lastEvent)) {
       lastEvent = e.id;
       if (!json && e.key && !agents.has(e.key)) {
-        const call = await store.getExecution(id, e.key);
+        const call = await ops.call(id, e.key);
         if (call) agents.set(e.key, call.agent ?? call.kind);
       }
-      ctx.out(json ? JSON.stringify({ kind: 'event', ...eventJson(e) }) : eventLine(e, agents));
+      ctx.out(json ? JSON.stringify({ kind: 'event', ...e }) : eventLine({ ...e, at: Date.parse(e.at) }, agents));
     }
     for (const e of executions) {
       if (e.status !== 'running' || !e.activity || said.get(e.key) === e.activity) continue;
@@ -75,7 +73,8 @@ async function follow(ctx: Context, store: Store, id: number, json: boolean): Pr
   }
 }
 
-function eventLine(e: RunEvent, agents: Map<string, string>): string {
+/** One line of the trail: a stored event, or one read as JSON (eventsSince) with its time back in ms. */
+function eventLine(e: Pick<RunEvent, 'at' | 'type' | 'key' | 'actor' | 'data'> & { channel: string }, agents: Map<string, string>): string {
   const call = e.key ? ` [${e.key}${agents.get(e.key) ? ` ${agents.get(e.key)}` : ''}]` : '';
   const who = e.actor === 'shop' ? '' : ` by ${e.actor} (${e.channel})`;
   return `${stamp(e.at)}  ${e.type}${call}${who}${detail(e.data)}`;

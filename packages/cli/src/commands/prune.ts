@@ -1,6 +1,6 @@
 import { parseDuration } from '@shop/core/duration';
 import { UsageError } from '@shop/core/errors';
-import { pruneRuns, type PrunedRun } from '@shop/core/operations/prune-runs';
+import type { PrunedRun } from '@shop/core/operations/prune-runs';
 import { quoted } from '@shop/core/text';
 import { endedStatuses, type RunStatus } from '@shop/core/types';
 import { flag, str } from '../args.js';
@@ -21,7 +21,7 @@ export default async function prune(args: Parsed, ctx: Context): Promise<number>
   if (olderThanMs === null) throw new UsageError(`--older-than ${quoted(olderThan!)} is not a duration; give a number and a unit, e.g. 30d, 12h, 90m, 45s, 2w`);
   const statuses = statusesArg(str(args, 'status'));
   const dryRun = flag(args, 'dry-run');
-  const pruned = await pruneRuns(await ctx.store(), ctx.project, { olderThanMs, statuses, dryRun, now: Date.now() });
+  const pruned = await (await ctx.ops()).prune({ olderThanMs, statuses, dryRun, now: Date.now() });
   if (flag(args, 'json')) {
     printJson(ctx.out, pruned.map(prunedJson));
     return 0;

@@ -1,13 +1,13 @@
 import { NotFoundError, UsageError } from '@shop/core/errors';
 import { quoted } from '@shop/core/text';
-import { dryReplay, type ReplayCheck } from '@shop/core/operations/dry-replay';
+import type { ReplayCheck } from '@shop/core/operations/dry-replay';
 import { displayStatus, nodeLiveness } from '@shop/core/run-status';
 import type { Run } from '@shop/core/types';
+import type { ShopOperations } from '@shop/core/operations/shop-operations';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, relative, resolve } from 'node:path';
 import { flag, runIdOf, str } from '../args.js';
 import type { Context } from '../context.js';
-import { enginePorts } from '../drive-here.js';
 import { printJson } from '../json.js';
 import type { ReplayJson } from '@shop/core/operations/shapes';
 import type { Parsed } from '../registry.js';
@@ -27,10 +27,10 @@ export default async function replay(args: Parsed, ctx: Context): Promise<number
   if (path !== undefined && !existsSync(path)) throw new UsageError(`--workflow ${quoted(file!)}: no such file`);
   const source = path === undefined ? undefined : readFileSync(path, 'utf8');
 
-  const ports = await enginePorts(ctx);
-  const runs = ids.length ? await Promise.all(ids.map((id) => mustRun(ctx, id))) : await openRuns(ctx, path);
+  const ops = await ctx.ops();
+  const runs = ids.length ? await Promise.all(ids.map((id) => mustRun(ops, id))) : await openRuns(ops, path);
   const checks: ReplayCheck[] = [];
-  for (const run of runs) checks.push(await dryReplay(ports, run.id, source));
+  for (const run of runs) checks.push(await ops.dryReplay(run.id, source));
 
   const liveness = nodeLiveness();
   const shown = (p: string) => relative(ctx.cwd, p) || p;
@@ -53,14 +53,14 @@ export default async function replay(args: Parsed, ctx: Context): Promise<number
   return checks.every((c) => c.compatible) ? 0 : 1;
 }
 
-async function mustRun(ctx: Context, id: number): Promise<Run> {
-  const run = await (await ctx.store()).getRun(id);
+async function mustRun(ops: ShopOperations, id: number): Promise<Run> {
+  const run = await ops.run(id);
   if (!run) throw new NotFoundError(`no run ${id} (see shop list)`);
   return run;
 }
 
 /** Every run not yet ended (they are the ones replayed on resume); with a file, those of its name. */
-async function openRuns(ctx: Context, path: string | undefined): Promise<Run[]> {
-  const runs = await (await ctx.store()).listOpenRuns();
+async function openRuns(ops: ShopOperations, path: string | undefined): Promise<Run[]> {
+  const runs = await ops.openRuns();
   return path === undefined ? runs : runs.filter((r) => basename(r.workflowPath) === basename(path));
 }

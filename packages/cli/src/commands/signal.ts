@@ -1,8 +1,6 @@
 import { quoted } from '@shop/core/text';
 import { parseAahResponse, responseRequestId } from '@shop/core/decisions/aah';
-import { requestId } from '@shop/core/decisions/call-decisions';
 import { ConflictError, UsageError } from '@shop/core/errors';
-import { alreadyAnswered } from '@shop/core/store/sqlite-store';
 import { parseAskRef } from '@shop/core/decisions/ask-handle';
 import { AGENT_FILE_CAP, capName, nestingDepth, readCappedFile } from '@shop/core/signals/agent-file';
 import { answerCall } from '../answer-call.js';
@@ -29,8 +27,8 @@ export default async function signal(args: Parsed, ctx: Context): Promise<number
     // A response to an ask someone already answered: the first answer won, name it.
     const asked = responseRequestId(json);
     const ref = parseAskRef(args.positionals[0] ?? '');
-    const first = asked && ref ? (await (await ctx.store()).listAnswers(ref.runId)).find((a) => requestId(a) === asked) : undefined;
-    if (first) throw new ConflictError(alreadyAnswered(first));
+    const first = asked && ref ? await (await ctx.ops()).answeredRequest(ref.runId, asked) : null;
+    if (first) throw new ConflictError(first);
     return answerCall(ctx, args, USAGE, 'signal', (exec) => {
       const r = parseAahResponse(json, exec);
       return { answers: r.answers, message: message ?? r.summary, by: r.responder };

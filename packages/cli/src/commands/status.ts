@@ -1,12 +1,13 @@
 import { hostname } from 'node:os';
 import { holdIsLive } from '@shop/core/engine/session-hold';
 import { nodeLiveness } from '@shop/core/run-status';
-import { ConflictError } from '@shop/core/errors';
+import { ConflictError, UsageError } from '@shop/core/errors';
 import { flag, limitArg, runIdArg, str } from '../args.js';
 import type { Context } from '../context.js';
-import { loadRunView, pickWaiting } from '@shop/core/operations/run-view';
 import { printJson } from '../json.js';
 import { detailJson } from '@shop/core/operations/queries';
+import { parseCallRef } from '@shop/core/decisions/ask-handle';
+import { quoted } from '@shop/core/text';
 import { agentColumn, answerHint, describeWaiting, firstLine } from '../output.js';
 import type { Parsed } from '../registry.js';
 import { table, usd } from '../table.js';
@@ -20,8 +21,8 @@ import { claimedLine } from '../claim-text.js';
 export default async function status(args: Parsed, ctx: Context): Promise<number> {
   const id = runIdArg(args, 'shop status <id> [--limit N] [--json]');
   const limit = limitArg(args, 'calls');
-  const store = await ctx.store();
-  const view = await loadRunView(store, id, { last: limit || undefined });
+  const ops = await ctx.ops();
+  const view = await ops.runView(id, { last: limit || undefined });
   const { run, executions, waiting, waitingAll, cost } = view;
   const json = detailJson(view);
   if (flag(args, 'json')) {
@@ -30,7 +31,14 @@ export default async function status(args: Parsed, ctx: Context): Promise<number
   }
   if (flag(args, 'aah')) {
     if (!waiting) throw new ConflictError(`run ${id} has no pending ask (it is ${json.status}); --aah prints one as an AAH decision/request`);
-    const exec = await pickWaiting(store, view, str(args, 'call'), 'status --aah');
+    const call = str(args, 'call');
+    const ref = call === undefined ? null : parseCallRef(call);
+    if (call !== undefined && !ref) throw new UsageError(`--call ${quoted(call)} is not a call key (such as 4, 4/1/2, or 4.2 for the call's second ask; see shop inbox)`);
+    // --call K: the call's current ask (the request printed is the one open now); K.N: exactly ask N.
+    const { exec } = await ops.pickAsk({ runId: id, key: ref?.key ?? null, ask: call?.includes('.') ? ref!.ask : null }, 'status --aah', (v) => {
+      const list = v.waitingAll.map((e) => `${e.key} (${e.agent}: ${e.waitingFor})`).join('; ');
+      return new UsageError(`run ${id} waits on several calls: ${list}; pick one with: shop status ${id} --aah --call <key>`);
+    });
     const { aahRequest } = await import('@shop/core/decisions/aah');
     printJson(ctx.out, aahRequest(run, exec));
     return 0;

@@ -1,10 +1,7 @@
-import { describeOwner } from '@shop/core/engine/ownership';
-import { stopRun } from '@shop/core/operations/stop-run';
 import { responder } from '@shop/core/project/responder';
 import { acting } from '../acting-json.js';
 import { runIdArg, str } from '../args.js';
 import type { Context } from '../context.js';
-import { enginePorts } from '../drive-here.js';
 import type { Parsed } from '../registry.js';
 
 /**
@@ -22,8 +19,8 @@ export default async function stop(args: Parsed, ctx: Context): Promise<number> 
 async function stopHere(args: Parsed, ctx: Context, id: number): Promise<number> {
   const by = responder(str(args, 'by'), ctx.project.root, ctx.env);
   const reason = str(args, 'reason') ?? `stopped by ${by}`;
-  const ports = await enginePorts(ctx);
-  const { run } = await stopRun(ports, id, reason, by, (owner) => ctx.out(`asking ${describeOwner(owner, ports.self)}, which drives run ${id}, to stop it…`));
+  const ops = await ctx.ops();
+  const { run } = await ops.stop(id, reason, by, (owner) => ctx.out(`asking ${ops.describeOwner(owner)}, which drives run ${id}, to stop it…`));
   ctx.out(run.status === 'stuck' ? `Run ${id} marked as stuck: ${run.reason ?? reason}` : `Run ${id} ended ${run.status} before the stop took effect${run.reason ? `: ${run.reason}` : ''}`);
   return 0;
 }

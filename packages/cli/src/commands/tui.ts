@@ -1,25 +1,25 @@
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { nodePorts } from '@shop/core/engine/node-ports';
 import { UsageError } from '@shop/core/errors';
+import { refuseAgent } from '@shop/core/operations/answer-rules';
 import { responder } from '@shop/core/project/responder';
-import { refuseAgents } from '../answer-call.js';
 import { str } from '../args.js';
 import { binDir, type Context } from '../context.js';
 import type { Parsed } from '../registry.js';
 
 /** shop tui (and bare `shop` on a terminal): the run browser. */
 export default async function tui(args: Parsed, ctx: Context): Promise<number> {
-  refuseAgents(ctx, 'shop tui');
+  // Its keys answer: refused for an agent (core's rule) before anything is opened.
+  refuseAgent(ctx.caller, 'shop tui');
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new UsageError('shop tui needs a terminal; in scripts use shop list, shop inbox or shop status (each with --json)');
   }
-  const ports = nodePorts(ctx.project, { notifier: { notify() {} }, binDir, store: await ctx.store() });
+  const ops = await ctx.ops({ quiet: true });
   // Imported here only: Ink and React load for `shop tui` alone, never for plain commands.
   const { runTui } = await import('@shop/tui/launch');
   return runTui({
-    ports,
+    ops,
     responder: responder(str(args, 'by'), ctx.project.root, ctx.env),
     env: ctx.env,
     resumeInBackground: (runId) => resumeInBackground(ctx, runId),

@@ -3,10 +3,9 @@ import { quoted } from '@shop/core/text';
 import type { DriveOutcome } from '@shop/core/engine/outcome';
 import type { Notice } from '@shop/core/engine/ports';
 import type { Run } from '@shop/core/types';
-import { Worker, type WorkerEvent } from '@shop/core/worker/worker';
+import type { WorkerEvent } from '@shop/core/worker/worker';
 import { flag, runIdOf, str } from '../args.js';
 import type { Context } from '../context.js';
-import { enginePorts } from '../drive-here.js';
 import { describeWaiting, firstLine, printingNotifier } from '../output.js';
 import type { Parsed } from '../registry.js';
 
@@ -23,8 +22,8 @@ export default async function watch(args: Parsed, ctx: Context): Promise<number>
   const maxParallel = raw === undefined ? Infinity : Number(raw);
   if (!(maxParallel >= 1 && (Number.isInteger(maxParallel) || maxParallel === Infinity))) throw new UsageError(`--max-parallel ${quoted(raw ?? '')} must be a whole number of agents, at least 1`);
   const json = flag(args, 'json');
-  const ports = await enginePorts(ctx);
-  for (const id of ids) if (!(await ports.store.getRun(id))) throw new NotFoundError(`no run ${id}; see runs with: shop list`);
+  const ops = await ctx.ops();
+  for (const id of ids) if (!(await ops.run(id))) throw new NotFoundError(`no run ${id}; see runs with: shop list`);
   const emit = (event: Record<string, unknown>, line: string) => ctx.out(json ? JSON.stringify({ at: new Date().toISOString(), ...event }) : line);
   const stop = new AbortController();
   const onSignal = () => stop.abort();
@@ -33,19 +32,19 @@ export default async function watch(args: Parsed, ctx: Context): Promise<number>
   const scope = ids.length ? `runs ${ids.join(', ')}` : ctx.project.root;
   emit({ type: 'watching', pid: process.pid, runs: ids.length ? ids : null, max_parallel: raw ? maxParallel : null },
     `shop watch: watching ${scope} (pid ${process.pid}${raw ? `, at most ${maxParallel} agents at once` : ''}); Ctrl-C or SIGTERM to stop`);
-  const worker = new Worker(ports, {
+  const worker = ops.worker({
     maxParallel, maxDrivers: 32, only: ids.length ? ids : null, signal: stop.signal,
     report: (e) => report(e, emit),
-    portsFor: (run) => ({ ...ports, notifier: json ? jsonNotifier(run, emit) : printingNotifier((line) => ctx.out(`run ${run.id}${line.slice(1)}`)) }),
+    notifierFor: (run) => (json ? jsonNotifier(run, emit) : printingNotifier((line) => ctx.out(`run ${run.id}${line.slice(1)}`))),
   });
   try {
     await worker.run();
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    await ports.notices.settle();
+    await ops.settle();
   }
-  return ids.length && !stop.signal.aborted ? endedCode(await Promise.all(ids.map((id) => ports.store.getRun(id))), emit) : 0;
+  return ids.length && !stop.signal.aborted ? endedCode(await Promise.all(ids.map((id) => ops.run(id))), emit) : 0;
 }
 
 /** Every named run has ended: 0 when all completed, else the exit code of the first that did not (4 stuck, 1 failed). */

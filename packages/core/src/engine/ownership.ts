@@ -7,7 +7,7 @@ import type { EnginePorts } from './ports.js';
  * process is still the one that took the run (a dead or reused pid frees the run at once).
  * On another host only the lease can tell.
  */
-export function liveOwner(ports: Pick<EnginePorts, 'self' | 'processAlive' | 'clock'>, run: Run): RunOwner | null {
+export function liveOwner(ports: Pick<EnginePorts, 'self' | 'processAlive' | 'clock'>, run: Pick<Run, 'owner'>): RunOwner | null {
   const o = run.owner;
   if (!o || o.leaseUntil <= ports.clock.now()) return null;
   if (o.host === ports.self.host && !ports.processAlive(o.pid, o.pidStart)) return null;

@@ -21,14 +21,15 @@ export interface Recorded {
  * records it for the call's current ask — first answer wins. Who owned the run is read in
  * the same transaction, so an owner on its way out cannot strand the answer.
  */
-export async function recordAnswer(ports: EnginePorts, exec: Execution, input: AnswerInput, channel: Channel, responder: string): Promise<Recorded> {
+export async function recordAnswer(ports: EnginePorts, exec: Execution, input: AnswerInput, channel: Channel, responder: string, opts: { fresh?: boolean } = {}): Promise<Recorded> {
   const fields = buildAnswer(exec, input);
-  // A person in the call's session (shop continue) holds it: refused unless that process is gone.
-  const current = await ports.store.getExecution(exec.runId, exec.key);
+  // A person in the call's session (shop continue) holds it: refused unless that process is
+  // gone. A call just read (`fresh`: the view the answer was picked from) is not read again.
+  const current = opts.fresh ? exec : await ports.store.getExecution(exec.runId, exec.key);
   const stale = current ? staleHold(ports, current, 'continue') : null;
   const answer = await ports.store.recordAnswer({ runId: exec.runId, key: exec.key, ask: exec.ask, ...fields, responder, channel }, stale);
-  const run = await ports.store.getRun(exec.runId);
-  const handedTo = answer.owner && run?.owner?.token === answer.owner.token ? liveOwner(ports, run) : null;
+  // The owner as it stood when the answer committed (same transaction): no second read of the run.
+  const handedTo = answer.owner ? liveOwner(ports, { owner: answer.owner }) : null;
   if (handedTo) wakeOwners(ports.paths.signalsDir, exec);
   return { fields, responder, handedTo };
 }

@@ -3,10 +3,11 @@ import { ConflictError, NotFoundError, UsageError } from '../errors.js';
 import { alreadyAnswered, alreadyAnsweredEvent } from '../store/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import type { Execution } from '../types.js';
-import { runState, type RunView } from './run-view.js';
+import { requestId } from '../decisions/call-decisions.js';
+import { runState, type AskView } from './run-view.js';
 
 /** "open now: 33.5 (deployer asks: Deploy to prod?)", or that nothing is open and the run's state. */
-export function openNow(view: RunView): string {
+export function openNow(view: AskView): string {
   const { run, waitingAll } = view;
   if (!waitingAll.length) return `nothing is open now (run ${run.id} is ${runState(run)})`;
   return `open now: ${waitingAll.map((e) => `${handleOf(e)} (${askerLabel(e)}: ${e.waitingFor ?? ''})`).join('; ')}`;
@@ -19,7 +20,7 @@ const askerLabel = (e: Execution) => (e.kind === 'pause' ? 'the workflow asks' :
  * answered already (first answer wins) or closed otherwise is a conflict naming who answered
  * it, when, and what is open now; it never moves on to a newer ask of the same call.
  */
-export async function pickAsk(store: Store, view: RunView, ref: { key: string; ask: number }): Promise<Execution> {
+export async function pickAsk(store: Store, view: AskView, ref: { key: string; ask: number }): Promise<Execution> {
   const { run, waitingAll } = view;
   const handle = askHandle(run.id, ref.key, ref.ask);
   const open = waitingAll.find((e) => e.key === ref.key);
@@ -38,7 +39,7 @@ export async function pickAsk(store: Store, view: RunView, ref: { key: string; a
 }
 
 /** A bare run id: its one open ask; several open are listed by handle (exit 2), none is a conflict naming the last answer. */
-export async function onlyAsk(store: Store, view: RunView, command: string): Promise<Execution> {
+export async function onlyAsk(store: Store, view: AskView, command: string): Promise<Execution> {
   const { run, waitingAll } = view;
   if (!waitingAll.length) {
     const last = (await store.listEvents(run.id)).filter((e) => e.type === 'human_answered').at(-1);
@@ -49,4 +50,10 @@ export async function onlyAsk(store: Store, view: RunView, command: string): Pro
     throw new UsageError(`run ${run.id} waits on several asks; ${openNow(view)}; answer one by its handle, e.g. shop ${command} ${handleOf(waitingAll[0])}`);
   }
   return waitingAll[0];
+}
+
+/** Who answered the AAH request `request` of run `runId` already (one line naming them), or null: a response file is refused naming the first answer. */
+export async function answeredRequest(store: Store, runId: number, request: string): Promise<string | null> {
+  const first = (await store.listAnswers(runId)).find((a) => requestId(a) === request);
+  return first ? alreadyAnswered(first) : null;
 }

@@ -3,7 +3,7 @@ import type { RunFilter, RunWithWaiting, Store } from '../store/store.js';
 import type { RunStatus } from '../types.js';
 import { eventJson, executionJson, pendingJson, runJson } from './json-views.js';
 import { loadRunView, type RunView } from './run-view.js';
-import type { EventJson, InboxRowJson, LogJson, RunDetailJson, RunJson } from './shapes.js';
+import type { ActionJson, AnsweredJson, EventJson, InboxRowJson, LogJson, RunDetailJson, RunJson } from './shapes.js';
 
 /**
  * The read operations every front end uses (CLI --json, TUI, server /api): each returns the
@@ -73,4 +73,23 @@ export async function logJson(store: Store, id: number): Promise<LogJson> {
 /** The run's audit trail after event `afterId` (live updates: shop log -f, the server's event stream). */
 export async function eventsSince(store: Store, id: number, afterId = 0): Promise<EventJson[]> {
   return (await store.listEvents(id, afterId)).map(eventJson);
+}
+
+/**
+ * What an acting command did (run, resume, stop, approve, … with --json): the run as it is
+ * now, the ask it answered, the asks open now with their handles, and its exit code. An ask
+ * answered but left to a live driver is not among the open ones.
+ */
+export async function actionJson(store: Store, act: { command: string; runId: number; answered: AnsweredJson | null; exitCode: number }): Promise<ActionJson> {
+  const view = await loadRunView(store, act.runId, { last: 0 });
+  return {
+    command: act.command,
+    run: view.run.id,
+    answered: act.answered,
+    status: displayStatus(view.run, nodeLiveness()) as ActionJson['status'],
+    reason: view.run.reason,
+    result: view.run.result,
+    exit_code: act.exitCode,
+    asks: view.waitingAll.map((e) => pendingJson(view.run.id, e)),
+  };
 }

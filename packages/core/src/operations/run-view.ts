@@ -1,8 +1,6 @@
-import { ConflictError, NotFoundError, UsageError } from '../errors.js';
-import { alreadyAnswered, alreadyAnsweredEvent } from '../store/sqlite-store.js';
+import { NotFoundError } from '../errors.js';
 import type { Store } from '../store/store.js';
 import { hasEnded, type Execution, type Run } from '../types.js';
-import { quoted } from '../text.js';
 import { localTime } from '../local-time.js';
 import { driverGoneSince, nodeLiveness } from '../run-status.js';
 
@@ -32,6 +30,15 @@ export async function loadRunView(store: Store, id: number, opts: { last?: numbe
   const executions = opts.last === undefined ? await store.loadExecutions(id) : withOpen(await store.loadExecutions(id, opts.last), open);
   const waitingAll = hasEnded(run) ? [] : await openAsks(store, open);
   return { run, executions, calls, waiting: waitingAll[0] ?? null, waitingAll, cost, agent };
+}
+
+/** What answering needs of a run: the run and its open asks (no totals, no call history). */
+export type AskView = Pick<RunView, 'run' | 'waitingAll'>;
+
+/** The run and its open asks, read once: the view an answer is picked from and checked against. */
+export async function loadAskView(store: Store, id: number): Promise<AskView> {
+  const run = await getRunOrFail(store, id);
+  return { run, waitingAll: hasEnded(run) ? [] : await openAsks(store, await store.openExecutions(id)) };
 }
 
 /** The run, or a NotFoundError that says where the runs are listed. */
@@ -70,30 +77,4 @@ export function runState(run: Run): string {
   // Waiting with no ask open: each was answered, and the run is taking the answers in.
   if (run.status === 'waiting_human') return 'resuming with that answer';
   return `${run.status}${run.reason ? `: ${run.reason}` : ''}`;
-}
-
-/**
- * The waiting call to answer: the only one, or the one `call` names. When nothing waits,
- * a conflict that names the last answer (who, when) — the first answer won.
- */
-export async function pickWaiting(store: Store, view: RunView, call: string | undefined, command: string): Promise<Execution> {
-  const { run, waitingAll } = view;
-  if (!waitingAll.length) {
-    // From the trail, so an answer given by talking to the agent in its session is named too.
-    const last = (await store.listEvents(run.id)).filter((e) => e.type === 'human_answered' && (!call || e.key === call)).at(-1);
-    const state = `it is ${runState(run)}`;
-    throw new ConflictError(last ? `${alreadyAnsweredEvent(last)}; ${state}` : `run ${run.id} is not waiting for a person (${state})`);
-  }
-  if (call) {
-    const exec = waitingAll.find((e) => e.key === call);
-    const answered = exec ? null : (await store.listAnswers(run.id)).filter((a) => a.key === call).at(-1);
-    if (answered) throw new ConflictError(`${alreadyAnswered(answered)}; the run now waits on call ${waitingAll.map((e) => e.key).join(', ')}`);
-    if (!exec) throw new UsageError(`run ${run.id} has no waiting call ${quoted(call)} (waiting: ${waitingAll.map((e) => e.key).join(', ')})`);
-    return exec;
-  }
-  if (waitingAll.length > 1) {
-    const list = waitingAll.map((e) => `${e.key} (${e.agent}: ${e.waitingFor})`).join('; ');
-    throw new UsageError(`run ${run.id} waits on several calls: ${list}; pick one with: shop ${command} ${run.id} --call <key>`);
-  }
-  return waitingAll[0];
 }

@@ -1,26 +1,18 @@
-import { UsageError } from '@shop/core/errors';
 import { editorArgv } from '@shop/core/project/editor';
-import type { Execution, Run } from '@shop/core/types';
-import type { AttachedCommand, TuiDeps } from '../deps.js';
+import type { SessionHandOff } from '@shop/core/operations/open-session';
+import type { Run } from '@shop/core/types';
+import type { AttachedCommand } from '../deps.js';
 
 /**
  * `claude --resume <session>` in the directory the session started in (Claude Code keeps
- * sessions per directory), with Shop's variables so the agent can `shop report`.
+ * sessions per directory), with Shop's variables (core's openSession) so the agent can `shop report`.
  */
-export function claudeCommand(deps: Pick<TuiDeps, 'env' | 'ports'>, run: Run, exec: Execution): AttachedCommand {
-  const agent = deps.ports.loadAgent(exec.agent!);
-  if (agent.command) throw new UsageError(`agent ${agent.name} runs a custom command, not Claude Code: answer it with A or R`);
-  if (!exec.sessionId || !exec.signalPath) throw new UsageError(`call ${exec.key} has no Claude session to open: answer it with A or R`);
-  const bin = deps.ports.paths.binDir;
+export function claudeCommand(env: NodeJS.ProcessEnv, session: SessionHandOff): AttachedCommand {
   return {
-    command: deps.env.SHOP_CLAUDE_BIN || 'claude',
-    args: ['--resume', exec.sessionId],
-    cwd: exec.cwd ?? run.workspace,
-    env: {
-      ...deps.env,
-      SHOP_RUN_ID: String(run.id), SHOP_CALL: exec.key, SHOP_AGENT: agent.name, SHOP_SIGNAL_FILE: exec.signalPath, SHOP_SESSION_ID: exec.sessionId,
-      PATH: bin ? `${bin}:${deps.env.PATH ?? ''}` : deps.env.PATH,
-    },
+    command: env.SHOP_CLAUDE_BIN || 'claude',
+    args: ['--resume', session.sessionId],
+    cwd: session.cwd,
+    env: { ...env, ...session.env, PATH: session.binDir ? `${session.binDir}:${env.PATH ?? ''}` : env.PATH },
   };
 }
 

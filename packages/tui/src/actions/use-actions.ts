@@ -2,8 +2,6 @@ import { buildAnswer, type AnswerInput } from '@shop/core/decisions/build-answer
 import { handleOf } from '@shop/core/decisions/ask-handle';
 import { callDecisions } from '@shop/core/decisions/call-decisions';
 import { ConflictError, ShopError, UsageError } from '@shop/core/errors';
-import { clearSessionSignal } from '@shop/core/operations/answer';
-import { stopRun } from '@shop/core/operations/stop-run';
 import { hasEnded, type Execution, type Run, type Verdict } from '@shop/core/types';
 import type { Browser } from '../app/use-browser.js';
 import type { AttachedCommand, TuiDeps } from '../deps.js';
@@ -13,7 +11,6 @@ import type { Status } from '../hooks/use-status.js';
 import type { Command } from '../keys/bindings.js';
 import { answerCall, sessionAnswer } from './answers.js';
 import { claudeCommand, editorCommand } from './commands.js';
-import { holdSessionFor } from '@shop/core/operations/hold-session';
 import { waitingCall, type Target } from './targets.js';
 import { toggleClaim } from './claims.js';
 
@@ -35,7 +32,7 @@ function problem(check: () => unknown): string | null {
  * app goes on. Answers are checked before anything is recorded, and shown where typed.
  */
 export function useActions(deps: TuiDeps, status: Status, browser: Browser, handOver: HandOver) {
-  const { ports } = deps;
+  const { ops } = deps;
   const run = (work: Promise<string | void>) => work.then((text) => void (text && status.say(text, 'success')), status.fail);
 
   const ask = (title: string, label: string, check: (text: string) => unknown, act: (text: string) => Promise<string>) => {
@@ -72,11 +69,10 @@ export function useActions(deps: TuiDeps, status: Status, browser: Browser, hand
   };
 
   const openSession = async (r: Run, exec: Execution) => {
-    const cmd = claudeCommand(deps, r, exec);
     // One process per session: held in the store while the person is in it (answers wait for it).
-    const held = await holdSessionFor(deps.ports, exec, deps.responder);
+    const session = await ops.openSession(r, exec, deps.responder, 'answer it with A or R');
+    const cmd = claudeCommand(deps.env, session);
     try {
-      clearSessionSignal(exec);
       await attached(cmd, `Continue run ${r.id}`, [
         `Opening Claude session for: ${exec.agent}`, `Reason: ${oneLine(exec.waitingFor)}`, '',
         'The Claude Code TUI will open in this terminal.', 'When done, exit Claude to return to Shop.',
@@ -84,15 +80,15 @@ export function useActions(deps: TuiDeps, status: Status, browser: Browser, hand
         throw e instanceof UsageError && !deps.env.SHOP_CLAUDE_BIN ? new UsageError(`${e.message} (install Claude Code or set SHOP_CLAUDE_BIN)`) : e;
       });
     } finally {
-      await held.release();
+      await session.release();
     }
-    const { text, answered } = await sessionAnswer(deps, exec);
+    const { text, answered } = await sessionAnswer(deps, exec, session);
     status.say(text, answered ? 'success' : 'info');
   };
 
   const perform = async (command: Command, target: Target): Promise<string | void> => {
     if (command === 'stop' || command === 'editor') {
-      const r = await ports.store.getRun(target.runId);
+      const r = await ops.run(target.runId);
       if (!r) throw new ConflictError(`run ${target.runId} is gone`);
       if (command === 'editor') {
         const cmd = editorCommand(deps.env, r);
@@ -101,12 +97,12 @@ export function useActions(deps: TuiDeps, status: Status, browser: Browser, hand
       }
       if (hasEnded(r)) throw new ConflictError(`run ${r.id} has already ended (${r.status})`);
       return ask(`Stop run ${r.id}`, 'Reason', () => null, async (text) => {
-        const { run: ended } = await stopRun(ports, r.id, text.trim() || `stopped by ${deps.responder}`, deps.responder);
+        const { run: ended } = await ops.stop(r.id, text.trim() || `stopped by ${deps.responder}`, deps.responder);
         return ended.status === 'stuck' ? `run ${r.id} stopped: stuck — ${ended.reason ?? ''}` : `run ${r.id} ended ${ended.status} before the stop took effect`;
       });
     }
     if (command === 'claim') return toggleClaim(deps, target);
-    const { run: r, exec } = await waitingCall(ports.store, target);
+    const { run: r, exec } = await waitingCall(ops, target);
     const decisions = exec.kind === 'pause' ? callDecisions(exec) : [];
     if (command === 'continue' && exec.kind !== 'pause') return openSession(r, exec);
     if (command === 'continue' || (command === 'approve' && decisions.length)) return browser.setOverlay({ kind: 'form', run: r, exec, approving: command === 'approve' });

@@ -37,10 +37,10 @@ export function Browser({ deps }: { deps: TuiDeps }) {
   const status = useStatus();
   const { handOver, hold, suspended } = useHandOver();
   const size = useTerminalSize(deps.rows);
-  const runs = useRuns(deps.ports, deps.pollMs ?? 500, suspended);
+  const runs = useRuns(deps.ops, deps.pollMs ?? 500, suspended);
   const layout = layoutFor(size.rows, false);
-  const list = useRunListState(runs, deps.ports, (filtering) => layoutFor(size.rows, filtering).list);
-  const inbox = useInboxState(deps.ports, runs.version, screen.name === 'inbox' && !suspended, layout.list);
+  const list = useRunListState(runs, deps.ops.liveness, (filtering) => layoutFor(size.rows, filtering).list);
+  const inbox = useInboxState(deps.ops, runs.version, screen.name === 'inbox' && !suspended, layout.list);
   const actions = useActions(deps, status, browser, handOver);
   const waiting = useMemo(() => runs.runs.filter((r) => r.status === 'waiting_human').length, [runs.version]); // eslint-disable-line react-hooks/exhaustive-deps
   useFocus(() => focusOf(browser.now().screen, browser.now().overlay, list.filteringNow()));

@@ -1,6 +1,5 @@
 import { liveOwner } from '@shop/core/engine/ownership';
-import type { EnginePorts } from '@shop/core/engine/ports';
-import type { RunWithWaiting } from '@shop/core/store/store';
+import type { RunWithWaiting, ShopOperations } from '@shop/core/operations/shop-operations';
 
 /**
  * A writer takes its time after reading the clock (its transaction commits a little later),
@@ -24,7 +23,7 @@ export class RunCache {
   /** Whether the screen was given the first look yet. */
   loadedOnce = false;
 
-  constructor(private readonly ports: Pick<EnginePorts, 'store' | 'self' | 'processAlive' | 'clock'>) {}
+  constructor(private readonly ops: Pick<ShopOperations, 'listRuns' | 'run' | 'liveness'>) {}
 
   get runs(): readonly RunWithWaiting[] {
     return this.sorted;
@@ -36,7 +35,7 @@ export class RunCache {
 
   /** One look at the store; true when something changed. */
   async refresh(): Promise<boolean> {
-    const rows = await this.ports.store.listRuns(this.loaded ? { changedSince: this.newest - MARGIN_MS } : {});
+    const rows = await this.ops.listRuns(this.loaded ? { changedSince: this.newest - MARGIN_MS } : {});
     this.loaded = true;
     let changed = false;
     for (const run of rows) {
@@ -61,8 +60,8 @@ export class RunCache {
   private async renewLeases(): Promise<boolean> {
     let changed = false;
     for (const run of this.byId.values()) {
-      if (run.status !== 'running' || !run.owner || this.gone.get(run.id) === run.owner.leaseUntil || liveOwner(this.ports, run)) continue;
-      const fresh = await this.ports.store.getRun(run.id);
+      if (run.status !== 'running' || !run.owner || this.gone.get(run.id) === run.owner.leaseUntil || liveOwner(this.ops.liveness, run)) continue;
+      const fresh = await this.ops.run(run.id);
       if (fresh && fresh.owner?.leaseUntil !== run.owner.leaseUntil) {
         this.byId.set(run.id, { ...run, ...fresh });
         changed = true;

@@ -1,4 +1,4 @@
-import type { RunWithWaiting } from '@shop/core/store/store';
+import type { RunWithWaiting } from '@shop/core/operations/shop-operations';
 import type { Execution } from '@shop/core/types';
 import { callName } from './exec-tree.js';
 import { oneLine, resultText } from './time.js';

@@ -1,5 +1,4 @@
-import type { EnginePorts } from '@shop/core/engine/ports';
-import type { RunWithWaiting } from '@shop/core/store/store';
+import type { RunWithWaiting, ShopOperations } from '@shop/core/operations/shop-operations';
 import { useEffect, useRef, useState } from 'react';
 import { RunCache } from '../data/run-cache.js';
 
@@ -29,9 +28,9 @@ const IDLE_REDRAW_MS = { recent: 1_000, old: 30_000 };
  * otherwise only as often as the ages shown change.
  * A failing look is an internal error: it is thrown into the render, where Ink shows it.
  */
-export function useRuns(ports: EnginePorts, pollMs: number, paused: boolean): Runs {
+export function useRuns(ops: ShopOperations, pollMs: number, paused: boolean): Runs {
   const cache = useRef<RunCache | null>(null);
-  cache.current ??= new RunCache(ports);
+  cache.current ??= new RunCache(ops);
   const [state, setState] = useState({ version: 0, tick: 0, loaded: false });
   const [error, setError] = useState<unknown>(null);
   if (error) throw error;
@@ -47,7 +46,7 @@ export function useRuns(ports: EnginePorts, pollMs: number, paused: boolean): Ru
       try {
         const changed = await c.refresh();
         active = c.runs.some((r) => r.status === 'running');
-        const now = ports.clock.now();
+        const now = ops.liveness.clock.now();
         const recent = c.runs.some((r) => now - r.updatedAt < 60_000);
         const redrawEvery = active ? 0 : recent ? IDLE_REDRAW_MS.recent : IDLE_REDRAW_MS.old;
         if (!stopped && (changed || !c.loadedOnce || now - drawnAt >= redrawEvery)) {
@@ -65,7 +64,7 @@ export function useRuns(ports: EnginePorts, pollMs: number, paused: boolean): Ru
       stopped = true;
       clearTimeout(timer);
     };
-  }, [ports, pollMs, paused]);
+  }, [ops, pollMs, paused]);
 
   const c = cache.current;
   return { runs: c.runs, get: (id) => c.get(id), ...state };

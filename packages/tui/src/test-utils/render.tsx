@@ -2,7 +2,7 @@ import { render } from 'ink-testing-library';
 import { vi } from 'vitest';
 import { App } from '../App.js';
 import type { AttachedCommand, AttachedResult, TuiDeps } from '../deps.js';
-import type { TestWorld } from './world.js';
+import { testOps, type TestWorld } from './world.js';
 
 export const KEYS = { up: '\x1b[A', down: '\x1b[B', right: '\x1b[C', left: '\x1b[D', enter: '\r', esc: '\x1b', backspace: '\x7f', tab: '\t' } as const;
 
@@ -23,7 +23,7 @@ export function renderTui(w: TestWorld, opts: RenderOptions = {}) {
   const attached: AttachedCommand[] = [];
   const resumed: number[] = [];
   const deps: TuiDeps = {
-    ports: w.world.ports,
+    ops: testOps(w),
     responder: 'ann',
     env: { NO_COLOR: '1', ...opts.env },
     pollMs: 20,

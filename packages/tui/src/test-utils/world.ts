@@ -4,6 +4,9 @@ import { createRun } from '@shop/core/engine/drive-run';
 import { newFlow, FLOW_PATH } from '@shop/core/engine/testing/flow';
 import type { Script } from '@shop/core/engine/testing/scripted-runner';
 import { openSqliteStore } from '@shop/core/store/sqlite-store';
+import type { EnginePorts } from '@shop/core/engine/ports';
+import { findProject } from '@shop/core/project/project';
+import { shopOperations, type ShopOperations } from '@shop/core/operations/shop-operations';
 
 /**
  * A scripted world (core's newFlow: a real SQLite file in a temp dir, scripted agents) whose
@@ -52,3 +55,8 @@ export function testWorld(script: Script = {}) {
   };
 }
 export type TestWorld = ReturnType<typeof testWorld>;
+
+/** Core's operations over the world's ports (a person's, never an agent's): what the CLI hands the browser. */
+export function testOps(w: { world: { ports: EnginePorts }; dir: string }, ports: EnginePorts = w.world.ports): ShopOperations {
+  return shopOperations(ports, findProject(w.dir, {}), { agent: null });
+}

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { EnginePorts } from '@shop/core/engine/ports';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as launch from '../launch.js';
-import { testWorld, type TestWorld } from '../test-utils/world.js';
+import { testOps, testWorld, type TestWorld } from '../test-utils/world.js';
 
 let w: TestWorld;
 afterEach(() => w?.dispose());
@@ -21,7 +21,7 @@ describe('runTui (what shop tui calls)', () => {
     const store = Object.create(w.store, { listRuns: { value: async () => Promise.reject(new Error('disk I/O error')) } });
     const broken: EnginePorts = { ...w.world.ports, store };
     const term = fakeTerminal();
-    const code = await launch.runTui({ ports: broken, responder: 'ann', env: { NO_COLOR: '1' }, resumeInBackground: () => ({ log: '' }), runAttached: async () => ({ code: 0, error: null }) }, term.io);
+    const code = await launch.runTui({ ops: testOps(w, broken), responder: 'ann', env: { NO_COLOR: '1' }, resumeInBackground: () => ({ log: '' }), runAttached: async () => ({ code: 0, error: null }) }, term.io);
     expect(code).toBe(1);
     expect(term.written()).toContain('ERROR');
     expect(term.written()).toContain('disk I/O error');

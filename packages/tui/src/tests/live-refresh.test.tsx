@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { openSqliteStore } from '@shop/core/store/sqlite-store';
-import type { RunWithWaiting } from '@shop/core/store/store';
+import type { RunWithWaiting } from '@shop/core/operations/shop-operations';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderTui } from '../test-utils/render.js';
 import { testWorld, type TestWorld } from '../test-utils/world.js';

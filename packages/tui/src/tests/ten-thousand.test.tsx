@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunCache } from '../data/run-cache.js';
 import { renderTui } from '../test-utils/render.js';
-import { testWorld, type TestWorld } from '../test-utils/world.js';
+import { testOps, testWorld, type TestWorld } from '../test-utils/world.js';
 
 let w: TestWorld;
 afterEach(() => w?.dispose());
@@ -51,7 +51,7 @@ describe('10,000 runs', () => {
     // What each look reads from the store: all at first, then only the runs changed lately.
     const read: number[] = [];
     const store = w.world.ports.store;
-    const cache = new RunCache({ ...w.world.ports, store: { ...store, listRuns: async (f) => { const rows = await store.listRuns(f); read.push(rows.length); return rows; } } });
+    const cache = new RunCache(testOps(w, { ...w.world.ports, store: { ...store, listRuns: async (f) => { const rows = await store.listRuns(f); read.push(rows.length); return rows; } } }));
     at = performance.now();
     await cache.refresh();
     const fullLook = ms(at);

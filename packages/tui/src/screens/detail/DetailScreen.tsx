@@ -1,4 +1,4 @@
-import type { RunWithWaiting } from '@shop/core/store/store';
+import type { RunWithWaiting } from '@shop/core/operations/shop-operations';
 import type { Target } from '../../actions/targets.js';
 import type { TuiDeps } from '../../deps.js';
 import { commandFor, type Command } from '../../keys/bindings.js';
@@ -13,7 +13,7 @@ export function DetailScreen({ deps, run, runId, firstKey, tick, layout, paused,
   deps: TuiDeps; run: RunWithWaiting | undefined; runId: number; firstKey: string | null; tick: number; layout: DetailLayout; paused: boolean;
   back: () => void; common: (cmd: Command | null, target: Target | null) => boolean;
 }) {
-  const state = useDetailState(deps.ports, runId, run?.updatedAt ?? 0, tick, firstKey, layout, paused);
+  const state = useDetailState(deps.ops, runId, run?.updatedAt ?? 0, tick, firstKey, layout, paused);
   useKeypress('detail', (input, key) => {
     const cmd = commandFor(input, key);
     if (cmd && MOVES.includes(cmd)) return state.move(cmd);
@@ -21,5 +21,5 @@ export function DetailScreen({ deps, run, runId, firstKey, tick, layout, paused,
     const picked = state.selected?.status === 'waiting_human' ? state.selected.key : null;
     common(cmd, { runId, key: picked });
   });
-  return <RunDetailView state={state} layout={layout} now={deps.ports.clock.now()} runId={runId} />;
+  return <RunDetailView state={state} layout={layout} now={deps.ops.liveness.clock.now()} runId={runId} />;
 }

@@ -1,10 +1,8 @@
-import type { EnginePorts } from '@shop/core/engine/ports';
-import { loadRunView } from '@shop/core/operations/run-view';
+import type { ShopOperations } from '@shop/core/operations/shop-operations';
 import { displayStatus } from '@shop/core/run-status';
 import type { RunEvent } from '@shop/core/types';
 import { useMemo, useRef, useState } from 'react';
 import { moveCursor, windowStart } from '../../components/window.js';
-import { callLog } from '../../data/log-tail.js';
 import { executionTree, type TreeRow } from '../../format/exec-tree.js';
 import { useReload } from '../../hooks/use-reload.js';
 
@@ -23,13 +21,13 @@ export interface DetailLayout {
  * selected call (first the one asked for, else the one waiting or working), that call's
  * log tail (read each tick: agents write it without touching the store), the audit trail.
  */
-export function useDetailState(ports: EnginePorts, runId: number, changedAt: number, tick: number, firstKey: string | null, layout: DetailLayout, paused: boolean) {
+export function useDetailState(ops: ShopOperations, runId: number, changedAt: number, tick: number, firstKey: string | null, layout: DetailLayout, paused: boolean) {
   // The trail only grows: read what came after the last event seen, keep the newest.
   const trail = useRef<RunEvent[]>([]);
   const data = useReload(async () => {
-    const view = await loadRunView(ports.store, runId, { last: DETAIL_CALLS });
+    const view = await ops.runView(runId, { last: DETAIL_CALLS });
     const last = trail.current.at(-1)?.id;
-    const more = await ports.store.listEvents(runId, last);
+    const more = await ops.events(runId, last);
     // Two loads may overlap: take each event once.
     const newest = trail.current.at(-1)?.id ?? 0;
     trail.current = [...trail.current, ...more.filter((e) => e.id > newest)].slice(-KEPT_EVENTS);
@@ -45,14 +43,14 @@ export function useDetailState(ports: EnginePorts, runId: number, changedAt: num
   start.current = windowStart(start.current, cursor, layout.execs, tree.length);
   const selected = tree[cursor]?.exec ?? null;
   const log = useMemo(
-    () => (selected ? callLog(ports.paths.runsDir, selected, layout.log) : null),
+    () => (selected ? ops.callLog(selected, layout.log) : null),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [selected?.key, selected?.attempts, tick, layout.log],
   );
 
   return {
     view: current?.view ?? null,
-    status: current ? displayStatus(current.view.run, ports) : null,
+    status: current ? displayStatus(current.view.run, ops.liveness) : null,
     events: current?.events.slice(-layout.audit) ?? [],
     rows: tree.slice(start.current, start.current + layout.execs),
     windowStart: start.current,

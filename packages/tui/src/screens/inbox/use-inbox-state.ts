@@ -1,4 +1,4 @@
-import type { EnginePorts } from '@shop/core/engine/ports';
+import type { ShopOperations } from '@shop/core/operations/shop-operations';
 import type { Execution, Run } from '@shop/core/types';
 import { useRef, useState } from 'react';
 import { moveCursor, windowStart } from '../../components/window.js';
@@ -19,13 +19,13 @@ export interface AskRow {
 }
 
 /** Every pending ask across runs, oldest first, read again whenever a run changed. */
-export function useInboxState(ports: EnginePorts, version: number, visible: boolean, height: number) {
-  const asks = useReload(visible ? () => ports.store.listWaiting() : null, `inbox:${version}`) ?? [];
+export function useInboxState(ops: ShopOperations, version: number, visible: boolean, height: number) {
+  const asks = useReload(visible ? () => ops.waitingAsks() : null, `inbox:${version}`) ?? [];
   const [cursorAt, setCursor] = useState(0);
   const start = useRef(0);
   const cursor = Math.min(cursorAt, Math.max(0, asks.length - 1));
   start.current = windowStart(start.current, cursor, height, asks.length);
-  const now = ports.clock.now();
+  const now = ops.liveness.clock.now();
   const rows = asks.slice(start.current, start.current + height).map(({ run, execution }) => askRow(run, execution, now));
   const selected = asks[cursor] ?? null;
   return {

@@ -1,6 +1,6 @@
-import type { EnginePorts } from '@shop/core/engine/ports';
+import type { Liveness } from '@shop/core/run-status';
 import { displayStatus } from '@shop/core/run-status';
-import type { RunWithWaiting } from '@shop/core/store/store';
+import type { RunWithWaiting } from '@shop/core/operations/shop-operations';
 import { hasEnded } from '@shop/core/types';
 import { useMemo, useRef, useState } from 'react';
 import { moveCursor, windowStart } from '../../components/window.js';
@@ -9,8 +9,6 @@ import { matches, runActivity } from '../../format/run-row.js';
 import { age, usd } from '../../format/time.js';
 import type { Runs } from '../../hooks/use-runs.js';
 import type { RunRowModel } from './RunRow.js';
-
-type Liveness = Pick<EnginePorts, 'self' | 'processAlive' | 'clock'>;
 
 /**
  * The run list's state: the filter (`/`), active only (`a`), and a cursor that stays on

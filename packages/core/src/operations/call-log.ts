@@ -1,8 +1,10 @@
 import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { newStreamState, readStreamLine } from '@shop/core/agents/stream-events';
-import type { Execution } from '@shop/core/types';
-import { oneLine } from '../format/time.js';
+import { newStreamState, readStreamLine } from '../agents/stream-events.js';
+import type { Execution } from '../types.js';
+
+/** The first line, trimmed. */
+const oneLine = (text: string | null | undefined): string => (text ?? '').split('\n')[0].trim();
 
 const STDOUT = '.stdout.log';
 
@@ -71,7 +73,11 @@ function isJson(text: string): boolean {
   }
 }
 
-/** The readable tail of a call's newest logs: stdout's events, then stderr's lines. */
+/**
+ * The readable tail of a call's newest logs: stdout's events, then stderr's lines — what an
+ * agent last did and said (the TUI's call panel, a run's detail page). Agents write these
+ * files without touching the store, so a front end reads them again as often as it redraws.
+ */
 export function callLog(runsDir: string, exec: Execution, count: number): { lines: string[]; file: string } | null {
   const files = logFiles(runsDir, exec);
   if (!files) return null;

@@ -1,0 +1,89 @@
+import { rmSync } from 'node:fs';
+import { checkpointInstructions } from '../agents/checkpoint-agent.js';
+import { handleOf } from '../decisions/ask-handle.js';
+import type { PauseSpec } from '../decisions/decision-spec.js';
+import type { EnginePorts } from '../engine/ports.js';
+import { UsageError } from '../errors.js';
+import { readSignal, signalPath } from '../signals/signal.js';
+import type { Execution, Run } from '../types.js';
+import { clearSessionSignal, takeSessionAnswer, type SessionAnswer } from './answer.js';
+import { refuseAgent, type Caller } from './answer-rules.js';
+import { holdSessionFor } from './hold-session.js';
+
+/**
+ * What a front end needs to hand a person the waiting agent's own Claude session: where to
+ * start `claude --resume <sessionId>` (Claude Code keeps sessions per directory) and with
+ * which variables (so the agent can `shop report`). The terminal part is the front end's.
+ */
+export interface SessionHandOff {
+  handle: string;
+  agent: string;
+  sessionId: string;
+  cwd: string;
+  /** Shop's variables for the agent's shell; the front end adds its own (PATH with `binDir`). */
+  env: Record<string, string>;
+  /** The folder of the `shop` executable, for PATH (null in tests). */
+  binDir: string | null;
+  /** Lets the session go (idempotent): answers are taken again. */
+  release(): Promise<void>;
+  /**
+   * After the session: lets it go, and the agent's new report becomes the person's answer
+   * (first answer wins); nothing while it has not reported anew.
+   */
+  answer(): Promise<SessionAnswer>;
+}
+
+/**
+ * Opens a waiting agent's session for a person: refused for an agent, for an agent that runs a
+ * custom command or has no Claude session (`otherwise` says how to answer instead), and when
+ * the ask was answered meanwhile or another process holds the session (exit 6). Held in the
+ * store while the person is in it; a report written before it opened does not count.
+ */
+export async function openSession(ports: EnginePorts, caller: Caller, run: Run, exec: Execution, by: string, otherwise: string): Promise<SessionHandOff> {
+  refuseAgent(caller, 'continuing');
+  const agent = ports.loadAgent(exec.agent!);
+  if (agent.command) throw new UsageError(`agent ${agent.name} runs a custom command, not Claude Code; ${otherwise}`);
+  if (!exec.sessionId || !exec.signalPath) throw new UsageError(`call ${exec.key} has no Claude session to open; ${otherwise}`);
+  const held = await holdSessionFor(ports, exec, by);
+  clearSessionSignal(exec);
+  const sessionId = exec.sessionId;
+  return {
+    handle: handleOf(exec), agent: agent.name, sessionId, cwd: exec.cwd ?? run.workspace, binDir: ports.paths.binDir,
+    env: { SHOP_RUN_ID: String(run.id), SHOP_CALL: exec.key, SHOP_AGENT: agent.name, SHOP_SIGNAL_FILE: exec.signalPath, SHOP_SESSION_ID: sessionId },
+    release: () => held.release(),
+    async answer() {
+      await held.release();
+      return takeSessionAnswer(ports, exec, by);
+    },
+  };
+}
+
+/** A review session (`shop continue --claude` on a pause): a built-in _checkpoint agent in the workspace. */
+export interface ReviewHandOff {
+  sessionId: string;
+  cwd: string;
+  args: string[];
+  env: Record<string, string>;
+  binDir: string | null;
+  /** Records the session on the trail; its conclusion ("STATUS — reason") is only a recommendation, or null. */
+  finish(): Promise<string | null>;
+}
+
+export function openReview(ports: EnginePorts, run: Run, exec: Execution): ReviewHandOff {
+  const spec = exec.request as PauseSpec;
+  const reviewFile = signalPath(ports.paths.signalsDir, run.id, exec.key, '_checkpoint.review');
+  rmSync(reviewFile, { force: true });
+  const sessionId = ports.newSessionId();
+  return {
+    sessionId, cwd: run.workspace, binDir: ports.paths.binDir,
+    args: ['--session-id', sessionId, '--append-system-prompt', checkpointInstructions(spec.message, spec.decisions ?? []), spec.message],
+    env: { SHOP_RUN_ID: String(run.id), SHOP_CALL: exec.key, SHOP_AGENT: '_checkpoint', SHOP_SIGNAL_FILE: reviewFile, SHOP_SESSION_ID: sessionId },
+    async finish() {
+      const read = readSignal(reviewFile);
+      const advice = read.kind === 'ok' ? `${read.signal.status}${read.signal.reason || read.signal.summary ? ` — ${read.signal.reason ?? read.signal.summary}` : ''}` : null;
+      await ports.store.appendEvent(null, run.id, { type: 'review_session', key: exec.key, actor: '_checkpoint', channel: 'continue', data: { session_id: sessionId, recommendation: advice } });
+      return advice;
+    },
+  };
+}
+

@@ -1,0 +1,156 @@
+import { driveRun, type DriveOptions } from '../engine/drive-run.js';
+import type { DriveOutcome } from '../engine/outcome.js';
+import { describeOwner, type Ownership } from '../engine/ownership.js';
+import type { EnginePorts, Notifier } from '../engine/ports.js';
+import type { Project } from '../project/project.js';
+import type { Liveness } from '../run-status.js';
+import type { RunFilter, RunWithWaiting } from '../store/store.js';
+import type { Execution, Run, RunEvent, RunOwner } from '../types.js';
+import { Worker, type WorkerOptions } from '../worker/worker.js';
+import { resumeAfterAnswer } from './answer.js';
+import { answerAsk, answerPicked, pickAskRef, type AnswerByHandle, type AnsweredAsk, type AnswerRequest, type AskRef, type PickedAsk } from './answer-ask.js';
+import { refuseAgent, type Caller } from './answer-rules.js';
+import { callLog } from './call-log.js';
+import { claimAsk, releaseClaim, type ClaimRequest, type ReleaseRequest } from './claim-ask.js';
+import { answerUrl, publicUrl, setPublicUrl } from '../access/public-url.js';
+import { verifyAnswerLink, type AnswerLink, type LinkAsk } from '../access/answer-link.js';
+import { addPerson, listPeople, personByToken, revokePerson } from '../access/people.js';
+import type { Person } from '../store/access-store.js';
+import { dryReplay, type ReplayCheck } from './dry-replay.js';
+import { openReview, openSession, type ReviewHandOff, type SessionHandOff } from './open-session.js';
+import { answeredRequest } from './pick-ask.js';
+import { pruneRuns, type PruneOptions, type PrunedRun } from './prune-runs.js';
+import { actionJson, eventsSince, inboxJson, logJson, runDetailJson, runsJson, type RunsQuery } from './queries.js';
+import { loadRunView, type AskView, type RunView } from './run-view.js';
+import type { ActionJson, AnsweredJson, ClaimJson, EventJson, InboxRowJson, LogJson, RunDetailJson, RunJson } from './shapes.js';
+import { startRun, type StartedRun, type StartRequest } from './start-run.js';
+import { stopRun, type StopResult } from './stop-run.js';
+
+export type { RunFilter, RunWithWaiting };
+
+/**
+ * The one way a front end (the CLI, the TUI, the web server) reads or changes runs. Built once
+ * per process by its composition root over the engine's ports; no front end touches the store.
+ * Reads return the documented --json shapes (or the view a front end renders lines from);
+ * changes are core operations, each one store transaction or the engine driving a run.
+ */
+export interface ShopOperations {
+  /** This process, as an owner of runs, and how live another owner is judged. */
+  readonly liveness: Liveness;
+  /** "process 812" or "process 812 on build-2". */
+  describeOwner(owner: RunOwner): string;
+
+  // Reads
+  inbox(): Promise<InboxRowJson[]>;
+  runs(query: RunsQuery): Promise<{ rows: RunJson[]; total: number }>;
+  runDetail(id: number, opts?: { last?: number }): Promise<RunDetailJson>;
+  runView(id: number, opts?: { last?: number }): Promise<RunView>;
+  log(id: number): Promise<LogJson>;
+  eventsSince(id: number, afterId?: number): Promise<EventJson[]>;
+  action(act: { command: string; runId: number; answered: AnsweredJson | null; exitCode: number }): Promise<ActionJson>;
+  /** The raw records, for front ends that render their own lines. */
+  run(id: number): Promise<Run | null>;
+  openRuns(): Promise<Run[]>;
+  listRuns(filter?: RunFilter): Promise<RunWithWaiting[]>;
+  waitingAsks(): Promise<{ run: Run; execution: Execution }[]>;
+  events(id: number, afterId?: number): Promise<RunEvent[]>;
+  openCalls(id: number): Promise<Execution[]>;
+  call(id: number, key: string): Promise<Execution | null>;
+  /** The readable tail of an agent call's newest logs (its last `count` lines), or null when it has none. */
+  callLog(exec: Execution, count: number): { lines: string[]; file: string } | null;
+  /** Who answered an AAH request already (one line), or null. */
+  answeredRequest(runId: number, request: string): Promise<string | null>;
+
+  // Changes
+  /** Refuses an agent (SHOP_AGENT): `what` answers for a person. */
+  mayAnswer(what: string): void;
+  start(req: StartRequest, onCreated?: (run: Run) => void): Promise<StartedRun>;
+  /** Drives a run here until it ends or waits (resume, after an answer, after start). */
+  drive(runId: number, opts: DriveOptions, owner?: Ownership): Promise<DriveOutcome>;
+  /** The ask a reference names, from one read (`several`: the front end's own refusal when a bare run id has several open). */
+  pickAsk(ref: AskRef, command: string, several?: (view: AskView) => Error): Promise<PickedAsk>;
+  answer(exec: Execution, req: AnswerRequest, what?: string): Promise<AnsweredAsk>;
+  answerHandle(req: AnswerByHandle): Promise<AnsweredAsk>;
+  /** After an answer: a live owner takes it in; without one, the run is driven here. */
+  resumeAfterAnswer(runId: number, handedTo: RunOwner | null, opts: DriveOptions): Promise<{ handedTo: RunOwner } | { outcome: DriveOutcome }>;
+  stop(runId: number, reason: string, by: string, onWaiting?: (owner: RunOwner) => void): Promise<StopResult>;
+  prune(opts: PruneOptions): Promise<PrunedRun[]>;
+  openSession(run: Run, exec: Execution, by: string, otherwise: string): Promise<SessionHandOff>;
+  openReview(run: Run, exec: Execution): ReviewHandOff;
+  dryReplay(runId: number, source?: string): Promise<ReplayCheck>;
+  /** shop watch: one worker keeping every run moving; each run's progress goes to `notifierFor(run)`. */
+  worker(opts: Omit<WorkerOptions, 'portsFor'> & { notifierFor(run: Run): Notifier }): Worker;
+  /** "I'm on it": a person claims an open ask (its reminders and escalation wait), or lets go of it. */
+  claim(req: ClaimRequest): Promise<ClaimJson>;
+  release(req: ReleaseRequest): Promise<ClaimJson>;
+  /** The engine's clock (tests move it): what claims, links and timers are judged by. */
+  now(): number;
+
+  // Access to shop serve: people with a login link, answer links, the server's public address
+  addPerson(name: string, by: string): Promise<{ token: string }>;
+  people(): Promise<Person[]>;
+  revokePerson(name: string): Promise<void>;
+  personByToken(token: string): Promise<{ name: string } | null>;
+  publicUrl(): Promise<string | null>;
+  setPublicUrl(url: string): Promise<string>;
+  verifyAnswerLink(token: string): Promise<AnswerLink>;
+  answerUrl(ask: LinkAsk): Promise<string | null>;
+
+  /** Lets the notices of people being told a run needs them go out (before the process ends). */
+  settle(): Promise<void>;
+}
+
+export function shopOperations(ports: EnginePorts, project: Project, caller: Caller): ShopOperations {
+  const { store } = ports;
+  return {
+    liveness: { self: ports.self, processAlive: ports.processAlive, clock: ports.clock },
+    describeOwner: (owner) => describeOwner(owner, ports.self),
+    inbox: () => inboxJson(store),
+    runs: (query) => runsJson(store, query),
+    runDetail: (id, opts) => runDetailJson(store, id, opts),
+    runView: (id, opts) => loadRunView(store, id, opts),
+    log: (id) => logJson(store, id),
+    eventsSince: (id, afterId) => eventsSince(store, id, afterId),
+    action: (act) => actionJson(store, act),
+    run: (id) => store.getRun(id),
+    openRuns: () => store.listOpenRuns(),
+    listRuns: (filter) => store.listRuns(filter),
+    waitingAsks: () => store.listWaiting(),
+    events: (id, afterId) => store.listEvents(id, afterId),
+    openCalls: (id) => store.openExecutions(id),
+    call: (id, key) => store.getExecution(id, key),
+    callLog: (exec, count) => callLog(ports.paths.runsDir, exec, count),
+    answeredRequest: (runId, request) => answeredRequest(store, runId, request),
+    mayAnswer: (what) => refuseAgent(caller, what),
+    start: (req, onCreated) => startRun(ports, project, req, onCreated),
+    drive: (runId, opts, owner) => driveRun(ports, runId, opts, owner),
+    pickAsk: (ref, command, several) => pickAskRef(store, ref, command, several),
+    answer: (exec, req, what) => answerPicked(ports, caller, exec, req, what),
+    answerHandle: (req) => answerAsk(ports, req, caller),
+    resumeAfterAnswer: (runId, handedTo, opts) => resumeAfterAnswer(ports, runId, handedTo, opts),
+    stop: (runId, reason, by, onWaiting) => stopRun(ports, runId, reason, by, onWaiting),
+    prune: (opts) => pruneRuns(store, project, opts),
+    openSession: (run, exec, by, otherwise) => openSession(ports, caller, run, exec, by, otherwise),
+    openReview: (run, exec) => openReview(ports, run, exec),
+    dryReplay: (runId, source) => dryReplay(ports, runId, source),
+    worker: ({ notifierFor, ...opts }) => new Worker(ports, { ...opts, portsFor: (run) => ({ ...ports, notifier: notifierFor(run) }) }),
+    claim: async (req) => {
+      refuseAgent(caller, 'shop claim');
+      return claimAsk(ports, req);
+    },
+    release: async (req) => {
+      refuseAgent(caller, 'shop claim');
+      return releaseClaim(ports, req);
+    },
+    now: () => ports.clock.now(),
+    addPerson: (name, by) => addPerson(store, name, by),
+    people: () => listPeople(store),
+    revokePerson: (name) => revokePerson(store, name),
+    personByToken: (token) => personByToken(store, token),
+    publicUrl: () => publicUrl(store),
+    setPublicUrl: (url) => setPublicUrl(store, url),
+    verifyAnswerLink: (token) => verifyAnswerLink(store, ports.clock, token),
+    answerUrl: (ask) => answerUrl(store, ports.clock, ask),
+    settle: () => ports.notices.settle(),
+  };
+}
