@@ -48,12 +48,14 @@ function verbForm(ask: PendingJson, s: Suggestion, target: FormTarget, formId: s
   const label = s.verb === 'answer' ? 'Your answer' : s.verb === 'reject' ? (ask.kind === 'pause' ? 'Why' : 'Feedback') : 'Message';
   // A pause's reject stops the run; an agent's may send it back to work.
   const button = s.verb === 'reject' && ask.kind === 'pause' ? 'Reject (stop it)' : BUTTON[s.verb];
-  return html`<form method="post" action="${target.action}" class="answer v-${s.verb}" id="${formId}">
+  const form = html`<form method="post" action="${target.action}" class="answer v-${s.verb}" id="${formId}">
 ${common(ask, target, s.verb, formId)}
 ${words ? html`<label for="${formId}-m">${label}${required ? html` <span class="req">*</span>` : html` <span class="muted">(optional)</span>`}</label>
 <textarea id="${formId}-m" name="message" rows="${s.verb === 'approve' ? 1 : 3}" maxlength="${MAX_MESSAGE}"${s.placeholder && s.placeholder !== '…' ? html` placeholder="${s.placeholder}"` : ''}${required ? html` required` : ''}></textarea>` : ''}
 <p class="actions"><button type="submit" class="btn b-${s.verb}">${button}</button>${s.effect ? html` <span class="hint">${s.effect}</span>` : ''}</p>
 </form>`;
+  // Rejecting is the second choice: folded away (a click opens it, with or without JavaScript).
+  return s.verb === 'reject' ? html`<details class="more v-reject"><summary>${button}…</summary>${form}</details>` : form;
 }
 
 function decideForm(ask: PendingJson, target: FormTarget, formId: string): Html {

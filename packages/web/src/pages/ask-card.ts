@@ -19,6 +19,10 @@ export function askKind(ask: PendingJson): string {
   return ask.awaiting ?? 'input';
 }
 
+/** Who asks: the agent, or the workflow itself (a pause). */
+export const asker = (ask: PendingJson): Html =>
+  ask.kind === 'run' && ask.agent ? html`<span>agent <b>${ask.agent}</b></span>` : html`<span>the workflow asks</span>`;
+
 /** The question as the workflow or agent put it, kept as text (pre-wrapped, never markup). */
 export const question = (ask: PendingJson): Html =>
   html`<p class="question">${clip(ask.question, 4000) || (ask.kind === 'pause' ? 'The workflow paused for a person.' : 'The agent needs a person.')}</p>`;
@@ -40,7 +44,7 @@ export function askCard(view: PageView, ask: PendingJson | InboxRowJson, back: s
 </header>
 ${question(ask)}
 <p class="meta">
-  ${ask.agent ? html`<span>agent <b>${ask.agent}</b></span>` : html`<span>the workflow</span>`}
+  ${asker(ask)}
   <span>waiting since ${when(ask.waiting_since, view.now)}</span>
   ${claim ? html`<span class="claimed${mine ? ' mine' : ''}">claimed by <b>${claim.by}</b> ${ago(claim.since, view.now)}</span>` : html`<span class="unclaimed">nobody is on it</span>`}
 </p>

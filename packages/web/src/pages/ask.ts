@@ -1,7 +1,7 @@
 import type { InboxRowJson } from '@shop/core/operations/shapes';
 import { html } from '../html.js';
 import { answerForms } from './answer-forms.js';
-import { askKind, question } from './ask-card.js';
+import { asker, askKind, question } from './ask-card.js';
 import { when } from './format.js';
 import type { Page, PageView } from './layout.js';
 
@@ -46,7 +46,7 @@ ${ask ? question(ask) : ''}
     body: html`<section class="ask card single" data-handle="${ask.handle}">
 <header class="ask-head"><span class="kind k-${askKind(ask)}">${askKind(ask)}</span> <span>run ${ask.run}</span> <span class="spec">${ask.spec}</span> <span class="handle">${ask.handle}</span></header>
 ${question(ask)}
-<p class="meta">${ask.agent ? html`<span>agent <b>${ask.agent}</b></span>` : html`<span>the workflow</span>`} <span>waiting since ${when(ask.waiting_since, view.now)}</span></p>
+<p class="meta">${asker(ask)} <span>waiting since ${when(ask.waiting_since, view.now)}</span></p>
 ${answerForms(ask, { action: data.action, csrf: view.csrf, nameField: data.nameField })}
 </section>`,
   };

@@ -27,12 +27,14 @@ export function decisionFieldset(d: Decision, formId: string): Html {
   const required = mustAnswer(d);
   const rules = constraintText(d);
   return html`<fieldset class="decision t-${d.type}" data-prompt="${d.prompt}"${d.type === 'multi_choice' ? html` data-min="${c.min ?? ''}" data-max="${c.max ?? ''}"` : ''}>
-<legend>${d.prompt}${required ? html` <span class="req" title="required">*</span>` : html` <span class="muted">(optional)</span>`}</legend>
+<legend>${d.prompt}${required ? html` <span class="req" title="required">*</span>` : d.required === false ? html` <span class="muted">(optional)</span>` : ''}</legend>
 ${d.description ? html`<p class="hint">${d.description}</p>` : ''}
 ${input(d, name, id, required)}
 ${rules ? html`<p class="hint rules">${rules}</p>` : ''}
-<label class="comment" for="${id}-c">Comment <span class="muted">(optional)</span></label>
+<details class="comment"><summary>Add a comment</summary>
+<label class="comment" for="${id}-c">Comment on “${d.prompt}”</label>
 <input class="comment" type="text" id="${id}-c" name="c.${d.id}" maxlength="${MAX_COMMENT}" autocomplete="off">
+</details>
 </fieldset>`;
 }
 

@@ -17,6 +17,8 @@ const LANE_H = 30;
 const BAR_H = 18;
 const AXIS_H = 24;
 const TOP = 6;
+/** Room at the right for the last tick's label. */
+const RIGHT = 28;
 
 /** Axis steps a person reads easily, in ms. */
 const STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400, 172_800, 604_800].map((s) => s * 1000);
@@ -49,7 +51,7 @@ export function timeline(executions: ExecutionJson[], events: EventJson[], asks:
 export function timelineSvg(m: TimelineModel): Html {
   if (!m.lanes.length) return html`<p class="empty">No call has started yet.</p>`;
   const span = m.end - m.start;
-  const x = (t: number) => LABEL + ((t - m.start) / span) * (W - LABEL - 8);
+  const x = (t: number) => LABEL + ((t - m.start) / span) * (W - LABEL - RIGHT);
   const height = TOP + m.lanes.length * LANE_H + AXIS_H;
   const step = tickStep(span);
   const ticks: number[] = [];
@@ -73,7 +75,7 @@ function bar(b: Bar, x: (t: number) => number, y: number): Html {
   const x0 = x(b.start);
   const w = Math.max(2, x(b.end) - x0);
   const waited = b.waits.reduce((n, [a, z]) => n + (z - a), 0);
-  const who = b.agent ?? b.kind;
+  const who = b.kind === 'run' ? (b.agent ?? 'agent') : b.kind;
   const title = `${b.key} ${who}: ${statusWord(b.status)}, ${duration(b.end - b.start)}${b.open ? ' so far' : ''}${waited ? `, ${duration(waited)} waiting for a person` : ''}`;
   return html`<g class="bar" data-key="${b.key}" data-status="${b.status}">
 <title>${title}</title>
