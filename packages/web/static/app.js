@@ -17,6 +17,19 @@
   }
 
   // Structured decisions: check in the page first, with one clear message naming each problem.
+  // The same words the server uses, rather than each browser's own.
+  function why(f) {
+    var v = f.validity;
+    if (v.valueMissing) return f.type === 'radio' ? 'choose one' : 'required';
+    if (v.badInput) return f.type === 'number' ? 'must be a number' : 'must be a date (YYYY-MM-DD)';
+    if (v.rangeUnderflow) return 'must be ≥ ' + f.min;
+    if (v.rangeOverflow) return 'must be ≤ ' + f.max;
+    if (v.tooShort) return 'must be at least ' + f.minLength + ' characters';
+    if (v.tooLong) return 'must be at most ' + f.maxLength + ' characters';
+    if (v.patternMismatch && f.title) return f.title;
+    return f.validationMessage;
+  }
+
   function problemsOf(form) {
     var problems = [];
     var sets = form.querySelectorAll('fieldset.decision');
@@ -35,7 +48,7 @@
         var f = fields[j];
         if (f.validity.valid || seen[f.name]) continue;
         seen[f.name] = true;
-        problems.push(prompt + ': ' + (f.validity.patternMismatch && f.title ? f.title : f.validationMessage));
+        problems.push(prompt + ': ' + why(f));
       }
     }
     var others = form.querySelectorAll('input[name=by], textarea[name=message]');
@@ -127,6 +140,8 @@
         if (typing()) { pending = true; return; }
         var saved = snapshot();
         live.innerHTML = text;
+        var title = document.getElementById('page-title');
+        if (title) document.title = title.getAttribute('data-title');
         restore(saved);
         prepare(live);
       })

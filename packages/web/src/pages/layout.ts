@@ -46,3 +46,11 @@ ${page.body}
 
 /** The hidden CSRF field every form posts. */
 export const csrfField = (view: PageView): Html => html`<input type="hidden" name="csrf" value="${view.csrf}">`;
+
+/**
+ * What the server sends for a page: the whole document, or with `partial` (?partial=1, the
+ * page script's live refresh) only what goes inside #live, led by the page's new title.
+ */
+export function renderPage(view: PageView, page: Page, partial = false): Html {
+  return partial ? html`<span hidden id="page-title" data-title="${page.title} · shop"></span>${page.body}` : layout(view, page);
+}

@@ -6,7 +6,7 @@ import type { Html } from '../html.js';
 import { askPage } from './ask.js';
 import { errorPage } from './error.js';
 import { inboxPage } from './inbox.js';
-import { layout, type PageView } from './layout.js';
+import { layout, renderPage, type PageView } from './layout.js';
 import { loginPage } from './login.js';
 import { runPage } from './run.js';
 import { runsPage } from './runs.js';
@@ -151,5 +151,15 @@ describe('pages', () => {
     const err = errorPage(view, 404, `no run ${XSS}`);
     expect(err.title).toBe('404');
     expect(err.body.text).toContain('no run &lt;script&gt;');
+  });
+});
+
+describe('renderPage', () => {
+  it('sends the whole document, or only #live\'s content led by the title for a live refresh', () => {
+    const page = inboxPage(view, [row()]);
+    expect(renderPage(view, page).text.startsWith('<!doctype html>')).toBe(true);
+    const partial = renderPage(view, page, true).text;
+    expect(partial.startsWith('<span hidden id="page-title" data-title="Inbox (1) · shop"></span><h1>Inbox')).toBe(true);
+    expect(partial).not.toContain('<main');
   });
 });

@@ -45,6 +45,6 @@ ${badge(r.status)}
 <span class="spec">${r.spec}</span>
 <span class="prompt">${clip(r.prompt, 200)}</span>
 ${doing}
-<span class="meta">${r.agent ? html`<span>${r.agent}</span>` : ''}<span>started ${when(r.created_at, view.now)}</span>${r.cost_usd ? html`<span>${cost(r.cost_usd)}</span>` : ''}</span>
+<span class="meta">${r.agent && !r.agent.startsWith('_') ? html`<span>${r.agent}</span>` : ''}<span>started ${when(r.created_at, view.now)}</span>${r.cost_usd ? html`<span>${cost(r.cost_usd)}</span>` : ''}</span>
 </li>`;
 }
