@@ -10,24 +10,31 @@ export interface AskPageData {
   ask: InboxRowJson | null;
   handle: string;
   /** Who answered it, once someone has (first answer wins: a late visitor sees this). */
-  answered: { responder: string; at: string; verdict: string | null; status: string | null } | null;
+  answered: { responder: string; at: string; verdict?: string | null; status?: string | null; channel?: string } | null;
   /** Where the forms post (an answer link: its own /a/<token>). */
   action: string;
   /** Ask for the person's name (an answer link has no login). */
   nameField: boolean;
 }
 
+/** How an answer came in, as a person says it. */
+const CHANNEL_WORDS: Record<string, string> = {
+  web: 'from the web inbox', link: 'through an answer link', cli: 'at the command line', tui: 'in the terminal UI',
+  continue: 'in a shop continue session', signal: 'with shop signal',
+};
+
 /** One ask on its own page (an answer link's target): the question and its forms, or who answered. */
 export function askPage(view: PageView, data: AskPageData): Page {
   const { ask, answered } = data;
   if (answered) {
-    const outcome = answered.verdict ?? answered.status;
+    const outcome = answered.verdict ?? answered.status ?? null;
+    const how = answered.channel ? CHANNEL_WORDS[answered.channel] ?? `on ${answered.channel}` : null;
     return {
       title: `Answered · ${data.handle}`,
       body: html`<section class="card answered">
 <h1>Already answered</h1>
 ${ask ? question(ask) : ''}
-<p><b>${answered.responder}</b> answered ${when(answered.at, view.now)}${outcome ? html` — <span class="verdict">${outcome}</span>` : ''}.</p>
+<p><b>${answered.responder}</b> answered ${when(answered.at, view.now)}${how ? ` ${how}` : ''}${outcome ? html` — <span class="verdict">${outcome}</span>` : ''}.</p>
 <p class="muted">Ask ${data.handle}. Each ask takes one answer: the first one wins.</p>
 </section>`,
     };

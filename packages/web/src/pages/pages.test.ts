@@ -136,10 +136,10 @@ describe('pages', () => {
     expectSafe(open.body);
     expect(open.body.text).toContain('action="/a/tok"');
     expect(open.body.text).toContain('name="by" required');
-    const done = askPage(view, { ask: null, handle: '7.2', answered: { responder: `carol${XSS}`, at: new Date(NOW - 60_000).toISOString(), verdict: 'approved', status: null }, action: '/a/tok', nameField: true });
+    const done = askPage(view, { ask: null, handle: '7.2', answered: { responder: `carol${XSS}`, at: new Date(NOW - 60_000).toISOString(), verdict: 'approved', status: null, channel: 'link' }, action: '/a/tok', nameField: true });
     expectSafe(done.body);
     expect(done.body.text).toContain('<b>carol&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;</b> answered');
-    expect(done.body.text).toContain('approved');
+    expect(done.body.text).toContain('through an answer link — <span class="verdict">approved</span>');
     expect(done.body.text).not.toContain('<form');
     expect(askPage(view, { ask: null, handle: '7.2', answered: null, action: '/a/t', nameField: false }).body.text).toContain('This ask is closed');
   });
