@@ -86,7 +86,7 @@ ${b.waits.map(([a, z]) => {
   const ww = Math.max(2, x(z) - x(a)).toFixed(1);
   return html`<rect class="wait" x="${wx}" y="${y}" width="${ww}" height="${BAR_H}" fill="${STATUS_FILL.waiting_human}"/><rect x="${wx}" y="${y}" width="${ww}" height="${BAR_H}" fill="url(#tl-wait)"/>`;
 })}
-${w > 46 ? html`<text x="${(x0 + 4).toFixed(1)}" y="${y + BAR_H - 5}" fill="#ffffff" pointer-events="none">${fit(`${b.key} ${who}`, w)}</text>` : ''}
+${w > 46 ? html`<text x="${(x0 + 4).toFixed(1)}" y="${y + BAR_H - 5}" fill="#ffffff" stroke="#0f172a" stroke-opacity="0.45" stroke-width="2" paint-order="stroke" pointer-events="none">${fit(`${b.key} ${who}`, w)}</text>` : ''}
 </g>`;
 }
 
