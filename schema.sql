@@ -1,4 +1,4 @@
--- Shop store schema, version 6. Applied by packages/core/src/store/migrate.ts to a new store;
+-- Shop store schema, version 7. Applied by packages/core/src/store/migrate.ts to a new store;
 -- an older one is migrated there step by step. PRAGMA user_version holds the version.
 -- Times are milliseconds since the epoch. JSON columns hold JSON text.
 -- A step writes few pages: executions and events are clustered by run (WITHOUT ROWID, in the
@@ -76,6 +76,7 @@ CREATE TABLE IF NOT EXISTS executions (
   hold_pid      INTEGER,
   hold_pid_start TEXT,                        -- the holder's start time (pid reuse guard)
   hold_since    INTEGER,
+  claim_timeout INTEGER,                      -- seconds a claim on its ask lasts (config claim_timeout; null: an hour)
   started_at    INTEGER NOT NULL,
   updated_at    INTEGER NOT NULL,
   finished_at   INTEGER,
@@ -154,7 +155,8 @@ CREATE TABLE IF NOT EXISTS people (
 );
 
 -- "I'm on it": who claimed an open ask (shop claim, the TUI, the web). One claim per ask;
--- a claim stops reminders and escalation until released or aged out.
+-- a claim puts off reminders and escalation until released or aged out. It ages out at
+-- expires_at (claimed_at + the ask's claim_timeout): readers judge a claim by it alone.
 CREATE TABLE IF NOT EXISTS claims (
   run_id        INTEGER NOT NULL REFERENCES runs(id),
   call_key      TEXT    NOT NULL,
@@ -162,5 +164,6 @@ CREATE TABLE IF NOT EXISTS claims (
   by            TEXT    NOT NULL,
   channel       TEXT    NOT NULL,
   claimed_at    INTEGER NOT NULL,
+  expires_at    INTEGER NOT NULL,
   PRIMARY KEY (run_id, call_key, ask)
 );

@@ -215,6 +215,41 @@ resumable), every run is let go, exit 0. Several workers share a project safely.
     },
     load: () => import('./commands/watch.js'),
   },
+  serve: {
+    usage: 'shop serve [--port N] [--host H] [--public-url URL]',
+    summary: 'the web inbox: answer, claim and follow runs from a browser or phone',
+    details: `Serves the inbox, runs and run pages (live updates), every answer form, answer links (/a/<token>)
+and /api/… (the same JSON as --json) on http://127.0.0.1:7878. People sign in with a personal link:
+shop access add <name>. --host other than this machine prints a warning: TLS is not built in, put a
+tunnel or a reverse proxy with https in front and give its address as --public-url, which is also
+recorded so notifications of every process carry answer links. A port in use exits 6. Ctrl-C or
+SIGTERM stops it (exit 0); runs answered here go on in the background (shop resume).`,
+    group: 'tools', maxArgs: 0,
+    options: {
+      port: { type: 'string', value: 'N', description: 'the port to listen on (default 7878; 0 picks a free one)' },
+      host: { type: 'string', value: 'H', description: 'the address to listen on (default 127.0.0.1, this machine only)' },
+      'public-url': { type: 'string', value: 'URL', description: 'the address people open (a tunnel or https proxy), recorded for answer links in notifications' },
+    },
+    load: () => import('./commands/serve.js'),
+  },
+  access: {
+    usage: 'shop access add <name> [--url BASE] [--json] | list [--json] | revoke <name>',
+    summary: 'who may sign in to shop serve: personal login links',
+    details: `add prints a personal login link for <name> (1–64 letters, digits, spaces, . _ - @), shown only
+this once: Shop stores a SHA-256 hash of its token, never the token. The link starts with --url,
+else the public URL recorded by shop serve --public-url, else http://127.0.0.1:7878 (shop serve's
+default). A name that already has access exits 6: revoke it first to give a new link.
+list shows name, when added and by whom, last seen, revoked — never a token.
+revoke makes the person's link stop working (exit 5 when no one of that name has access).
+Not available inside an agent step (exit 2).`,
+    group: 'tools', maxArgs: 2,
+    extraHint: (extra) => `a name with spaces goes in quotes ("… ${extra}")`,
+    options: {
+      url: { type: 'string', value: 'BASE', description: "with add: the server's address people open (e.g. https://shop.example.com)" },
+      json: { type: 'boolean', description: 'with add: {name, login_url}; with list: the people (times ISO 8601)' },
+    },
+    load: () => import('./commands/access.js'),
+  },
   tui: {
     usage: 'shop tui [--by NAME]',
     summary: 'browse runs in a terminal UI (also bare `shop` on a terminal)',

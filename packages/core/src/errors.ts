@@ -33,6 +33,12 @@ export class ConflictError extends ShopError {
 }
 
 /**
+ * Something that was valid has run out: an answer link past its time (exit 6, like any
+ * conflict; a server answers 410 Gone).
+ */
+export class ExpiredError extends ConflictError {}
+
+/**
  * A driver's write was refused because another driver took the run over (its lease had
  * expired: a sleeping laptop, a SIGSTOP). The driver stops without writing anything more.
  */

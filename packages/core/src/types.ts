@@ -65,6 +65,10 @@ export interface Execution {
   spawned: boolean;
   /** Who holds its agent session now (one process per session), if anyone. */
   hold: SessionHold | null;
+  /** Seconds a claim on its ask lasts (config claim_timeout), recorded as the ask opened; null: the default. */
+  claimTimeout: number | null;
+  /** Who said "I'm on it" for its open ask, until the claim ages out; null when nobody (or on a read that does not join claims). */
+  claim: AskClaim | null;
   startedAt: number;
   updatedAt: number;
   finishedAt: number | null;
@@ -83,6 +87,15 @@ export interface SessionHold {
   pid: number | null;
   pidStart: string | null;
   since: number;
+}
+
+/** A person's claim on an open ask ("I'm on it"): reminders and escalation wait while it lasts. */
+export interface AskClaim {
+  by: string;
+  channel: Channel;
+  since: number;
+  /** When it ages out (the store's clock). */
+  until: number;
 }
 
 export type Verdict = 'approved' | 'rejected' | 'answer';

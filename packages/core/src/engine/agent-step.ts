@@ -187,7 +187,7 @@ export class AgentStep {
     ports.notifier.notify({ type: 'agent_finished', key: exec.key, agent: exec.agent!, status: signal.status, text });
     if (signal.status === 'NEEDS_HUMAN' && this.humanAllowed(exec, opts, def)) {
       const waitingFor = signal.reason ?? signal.summary ?? 'the agent needs a person';
-      const ask = { waitingFor, awaiting: signal.awaiting ?? 'input', metrics, timers: this.ctx.timersFor(exec) };
+      const ask = { waitingFor, awaiting: signal.awaiting ?? 'input', metrics, timers: this.ctx.timersFor(exec), claimTimeout: this.ctx.config().claim_timeout };
       const execution = await ports.store.markWaiting(token, run.id, exec.key, ask, this.ctx.statusWhenWaiting(exec.key));
       return { kind: 'waiting', execution, fresh: true };
     }

@@ -66,7 +66,7 @@ export class CallRunner {
   }
 
   private pauseAsk(spec: PauseSpec) {
-    return { waitingFor: spec.message, awaiting: 'checkpoint', timers: this.ctx.timersFor({ kind: 'pause', request: spec }) };
+    return { waitingFor: spec.message, awaiting: 'checkpoint', timers: this.ctx.timersFor({ kind: 'pause', request: spec }), claimTimeout: this.ctx.config().claim_timeout };
   }
 
   /** sh(), now(), patched(): done once, recorded, answered from the log ever after. */

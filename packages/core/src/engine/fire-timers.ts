@@ -26,6 +26,9 @@ export async function fireDueTimers(ports: EnginePorts, run: Run, token: string)
     // A person is in the call's session (shop continue) answering it: its timeout waits until
     // they leave (it stays due, looked at again on the next check), rather than end the run under them.
     if (timer.kind === 'timeout' && exec.hold?.kind === 'continue' && holdIsLive(ports, exec.hold)) continue;
+    // Someone said "I'm on it": reminders and escalation wait until the claim is released or
+    // ages out (put off in the store, which checks the claim again); the timeout does not.
+    if (timer.kind !== 'timeout' && exec.claim && (await ports.store.putOffTimer(token, timer))) continue;
     const effect = timerEffect(timer, exec, now);
     if (!(await ports.store.fireTimer(token, timer, effect))) continue;
     fired++;

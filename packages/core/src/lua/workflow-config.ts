@@ -33,6 +33,8 @@ export const WorkflowConfigSchema = z.strictObject({
   remind_after: Seconds.optional(),
   escalate_after: Seconds.optional(),
   escalate_to: Targets.optional(),
+  /** Seconds a claim on an ask ("I'm on it") lasts before it ages out and reminders go on (default 3600). */
+  claim_timeout: Seconds.optional(),
   notify: Targets.optional(),
   /** The reference's name for notify. */
   notify_on_waiting: Targets.optional(),

@@ -1,7 +1,7 @@
 import { callDecisions, requestId } from '../decisions/call-decisions.js';
 import { displayStatus, driverGoneSince, nodeLiveness, type Liveness } from '../run-status.js';
-import type { Execution, Run, RunEvent } from '../types.js';
-import type { EventJson, ExecutionJson, PendingJson, RunJson } from './shapes.js';
+import type { AskClaim, Execution, Run, RunEvent } from '../types.js';
+import type { ClaimedByJson, EventJson, ExecutionJson, PendingJson, RunJson } from './shapes.js';
 import { answerSuggestions, suggestionCommand } from '../decisions/answer-hint.js';
 import { handleOf } from '../decisions/ask-handle.js';
 
@@ -58,9 +58,14 @@ export function pendingJson(_runId: number, e: Execution): PendingJson {
     key: e.key, kind: e.kind as PendingJson['kind'], agent: e.agent, awaiting: e.awaiting, question: e.waitingFor,
     session_id: e.sessionId, waiting_since: iso(e.updatedAt), ask: e.ask, request_id: requestId(e), decisions: callDecisions(e),
     handle: handleOf(e),
+    claimed_by: claimedByJson(e.claim),
     answer_with: answerSuggestions(e).map(suggestionCommand),
     suggestions: answerSuggestions(e),
   };
+}
+
+export function claimedByJson(c: AskClaim | null): ClaimedByJson | null {
+  return c ? { by: c.by, channel: c.channel, since: iso(c.since)!, until: iso(c.until)! } : null;
 }
 
 export function eventJson(e: RunEvent): EventJson {

@@ -46,6 +46,9 @@ export const ExecutionJsonSchema = z.object({
   finished_at: iso,
 });
 
+/** Who claimed an ask ("I'm on it": reminders and escalation wait), since when, and when the claim ages out. */
+export const ClaimedByJsonSchema = z.object({ by: z.string(), channel: z.string(), since: z.string(), until: z.string() });
+
 export const PendingJsonSchema = z.object({
   key: z.string(),
   kind: z.enum(['run', 'pause']),
@@ -61,6 +64,8 @@ export const PendingJsonSchema = z.object({
   decisions: z.array(z.object({ id: z.string(), type: z.string(), prompt: z.string() }).loose()),
   /** The ask's handle ("33.4", "33.4.2" for the call's second ask): every answering command takes it. */
   handle: z.string(),
+  /** Who has claimed it while the claim lasts (an aged-out claim is null). */
+  claimed_by: ClaimedByJsonSchema.nullable(),
   /** Exact commands that answer this ask (each names it by handle). */
   answer_with: z.array(z.string()),
   /** The same as data, for a front end to render: verb, handle, label, needs_text, placeholder, decisions, effect. */
@@ -125,6 +130,17 @@ export const AnsweredJsonSchema = z.object({
   decisions: z.record(z.string(), z.unknown()).nullable(),
   responder: z.string(),
   channel: z.string(),
+});
+
+/** shop claim --json: the ask, and its claim now (null after --release); `released` is the claim let go, if any. */
+export const ClaimJsonSchema = z.object({
+  handle: z.string(),
+  run: z.number(),
+  key: z.string(),
+  ask: z.number(),
+  question: z.string().nullable(),
+  claimed_by: ClaimedByJsonSchema.nullable(),
+  released: ClaimedByJsonSchema.nullable(),
 });
 
 /** `--json` of the acting commands (run, resume, stop, approve, reject, answer, signal, continue): one document. */
@@ -222,6 +238,8 @@ export type PruneJson = z.infer<typeof PruneJsonSchema>;
 export type TestJson = z.infer<typeof TestJsonSchema>;
 export type TestRunsJson = z.infer<typeof TestRunsJsonSchema>;
 export type ReplayJson = z.infer<typeof ReplayJsonSchema>;
+export type ClaimJson = z.infer<typeof ClaimJsonSchema>;
+export type ClaimedByJson = z.infer<typeof ClaimedByJsonSchema>;
 export type PendingJson = z.infer<typeof PendingJsonSchema>;
 export type InboxRowJson = z.infer<typeof InboxRowJsonSchema>;
 export type RunJson = z.infer<typeof RunJsonSchema>;

@@ -78,6 +78,8 @@ ALTER TABLE executions ADD COLUMN hold_pid INTEGER;
 ALTER TABLE executions ADD COLUMN hold_pid_start TEXT;
 ALTER TABLE executions ADD COLUMN hold_since INTEGER;
 `;
+/** Version 5 or 6 → 7: how long a claim on a call's ask lasts (claims and the rest are new tables). */
+const V7 = `ALTER TABLE executions ADD COLUMN claim_timeout INTEGER;`;
 /**
  * Version ≤ 5 → 6, after the rows are in: a call that got past its first attempt, has a pid
  * or has ended had an agent process; only a running first attempt without a pid never did.
@@ -95,6 +97,7 @@ export function migrate(db: Database.Database): void {
     if (version >= 1 && version <= 3) db.exec(V4);
     if (version >= 1 && version <= 4) db.exec(V5_BEFORE);
     if (version === 5) db.exec(V6);
+    if (version === 5 || version === 6) db.exec(V7);
     // New tables and indexes (all IF NOT EXISTS): a new store gets everything here, and
     // schema 3's timers come to a store of schema 2 the same way.
     db.exec(readFileSync(shippedFile('schema.sql', import.meta.url), 'utf8'));

@@ -1,4 +1,4 @@
-import type { Answer, Channel, Execution, Run, RunEvent, SessionHold, Timer } from '../types.js';
+import type { Answer, AskClaim, Channel, Execution, Run, RunEvent, SessionHold, Timer } from '../types.js';
 
 /** Row ⇄ record mapping for the SQLite adapter; the only place that knows column names. */
 export type Row = Record<string, unknown>;
@@ -64,6 +64,8 @@ export function toExecution(r: Row): Execution {
     ask: Number(r.ask),
     spawned: Number(r.spawned ?? 0) > 0,
     hold: toHold(r),
+    claimTimeout: num(r.claim_timeout),
+    claim: toClaim(r),
     startedAt: Number(r.started_at),
     updatedAt: Number(r.updated_at),
     finishedAt: num(r.finished_at),
@@ -76,6 +78,12 @@ function toHold(r: Row): SessionHold | null {
     kind: r.hold_kind as SessionHold['kind'], token: String(r.hold_token ?? ''), by: String(r.hold_by ?? ''), host: String(r.hold_host ?? ''),
     pid: num(r.hold_pid), pidStart: str(r.hold_pid_start), since: Number(r.hold_since ?? 0),
   };
+}
+
+/** The claim columns a read joins in (CLAIM_COLUMNS), present only while the claim lasts. */
+function toClaim(r: Row): AskClaim | null {
+  if (r.claim_by == null) return null;
+  return { by: String(r.claim_by), channel: r.claim_channel as Channel, since: Number(r.claim_since), until: Number(r.claim_until) };
 }
 
 export function toAnswer(r: Row): Answer {

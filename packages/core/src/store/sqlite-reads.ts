@@ -61,7 +61,7 @@ export class SqliteReads {
 
   async listWaiting() {
     const runs = new Map<number, Run>();
-    return (this.stmt.waitingExecutions.all() as Row[]).map(toExecution).flatMap((execution) => {
+    return (this.stmt.waitingExecutions.all({ now: this.now() }) as Row[]).map(toExecution).flatMap((execution) => {
       if (!runs.has(execution.runId)) runs.set(execution.runId, this.mustRun(execution.runId));
       const run = runs.get(execution.runId)!;
       return hasEnded(run) ? [] : [{ run, execution }];
@@ -74,7 +74,7 @@ export class SqliteReads {
   }
 
   async openExecutions(runId: number) {
-    return (this.stmt.openExecutions.all(runId) as Row[]).map(toExecution);
+    return (this.stmt.openExecutions.all({ now: this.now(), runId }) as Row[]).map(toExecution);
   }
 
   async executionTotals(runId: number) {
@@ -92,7 +92,7 @@ export class SqliteReads {
   }
 
   async getExecution(runId: number, key: string) {
-    const row = this.stmt.getExecution.get(runId, key) as Row | undefined;
+    const row = this.stmt.getExecutionClaimed.get({ now: this.now(), runId, key }) as Row | undefined;
     return row ? toExecution(row) : null;
   }
 

@@ -10,6 +10,9 @@ import { storeError } from './store-errors.js';
 import { roundUsd, toAnswer, toExecution, type Row } from './rows.js';
 import { deleteRunRows } from './sqlite-delete-run.js';
 import { prepareStoreFile } from './store-file.js';
+import * as access from './sqlite-access.js';
+import { SqliteClaims } from './sqlite-claims.js';
+import type { ClaimRef, NewClaim } from './claim-store.js';
 import { heldLine } from '../engine/session-hold.js';
 import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput, NewExecution, NewRun, RunEnd, Store, TimerEffect, WaitingAsk } from './store.js';
 
@@ -46,6 +49,9 @@ class SqliteStore extends SqliteReads implements Store {
   private readonly inTx = this.db.transaction((fn: () => unknown) => fn());
   /** This host, to name a session's holder in a refusal ("process 812", or "… on other-host"). */
   private readonly host = hostname();
+  private readonly claims = new SqliteClaims({
+    db: this.db, now: () => this.now(), tx: (fn) => this.tx(fn), fenced: (token, runId, fn) => this.fenced(token, runId, fn), event: (runId, e) => this.event(runId, e),
+  });
 
   async createRun(input: NewRun): Promise<Run> {
     return this.tx(() => {
@@ -225,9 +231,23 @@ class SqliteStore extends SqliteReads implements Store {
     });
   }
 
+  async claimAsk(claim: NewClaim, opts: { ttlMs: number }) { return this.claims.claimAsk(claim, opts); }
+  async releaseClaim(ref: ClaimRef) { return this.claims.releaseClaim(ref); }
+  async putOffTimer(token: string, timer: Timer) { return this.claims.putOffTimer(token, timer); }
+
   close() {
     this.db.close();
   }
+
+  // Settings and people (shop serve's access): sqlite-access.ts.
+  private readonly accessTx = <T>(fn: () => T): T => this.tx(fn);
+  async getSetting(name: string) { return access.getSetting(this.db, name); }
+  async setSetting(name: string, value: string) { access.setSetting(this.db, this.accessTx, this.now(), name, value); }
+  async initSetting(name: string, value: string) { return access.initSetting(this.db, this.accessTx, this.now(), name, value); }
+  async addPerson(p: { name: string; tokenHash: string; by: string }) { access.addPerson(this.db, this.accessTx, this.now(), p); }
+  async findPersonByTokenHash(hash: string) { return access.findPersonByTokenHash(this.db, this.accessTx, this.now(), hash); }
+  async listPeople() { return access.listPeople(this.db); }
+  async revokePerson(name: string) { return access.revokePerson(this.db, this.accessTx, this.now(), name); }
 
   /**
    * A write transaction that takes the write lock first (BEGIN IMMEDIATE): a deferred one that
@@ -271,7 +291,7 @@ class SqliteStore extends SqliteReads implements Store {
 
   private waiting(runId: number, key: string, ask: WaitingAsk, runStatus: ActiveStatus) {
     const t = this.now();
-    this.stmt.markWaiting.run({ ...metricCols(ask.metrics), waitingFor: ask.waitingFor, awaiting: ask.awaiting, t, runId, key });
+    this.stmt.markWaiting.run({ ...metricCols(ask.metrics), waitingFor: ask.waitingFor, awaiting: ask.awaiting, claimTimeout: ask.claimTimeout ?? null, t, runId, key });
     this.stmt.setRunStatus.run(runStatus, t, runId);
     this.event(runId, { type: 'waiting', key, actor: 'shop', channel: 'engine', data: { waiting_for: ask.waitingFor, awaiting: ask.awaiting } });
     const number = Number((this.stmt.getExecution.get(runId, key) as Row).ask);

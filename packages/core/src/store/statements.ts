@@ -6,6 +6,10 @@ const HOLD_COLUMNS = ['hold_kind', 'hold_token', 'hold_by', 'hold_host', 'hold_p
 const NO_HOLD = HOLD_COLUMNS.map((c) => `${c} = NULL`).join(', ');
 /** An agent's hold ends with its attempt; a person's (shop continue) only when that process lets go. */
 const END_AGENT_HOLD = HOLD_COLUMNS.map((c) => `${c} = CASE WHEN hold_kind = 'agent' THEN NULL ELSE ${c} END`).join(', ');
+/** The claim on a waiting call's current ask, joined in only while it lasts (expires_at after @now). */
+const CLAIM_JOIN = `LEFT JOIN claims c ON c.run_id = e.run_id AND c.call_key = e.call_key AND c.ask = e.ask
+  AND e.status = 'waiting_human' AND c.expires_at > @now`;
+const CLAIM_COLUMNS = 'c.by AS claim_by, c.channel AS claim_channel, c.claimed_at AS claim_since, c.expires_at AS claim_until';
 const METRICS = `cost_usd = COALESCE(@cost, cost_usd), num_turns = COALESCE(@turns, num_turns), duration_ms = COALESCE(@duration, duration_ms)`;
 
 /** Every statement the SQLite store runs, by name. */
@@ -22,18 +26,21 @@ const SQL = {
   answeredRuns: `SELECT DISTINCT e.run_id FROM executions e JOIN answers a ON a.run_id = e.run_id AND a.call_key = e.call_key AND a.ask = e.ask
     WHERE e.${OPEN} AND e.status = 'waiting_human'`,
   // An ask already answered is not open to anyone, even while its driver has yet to take the answer in.
-  waitingExecutions: `SELECT * FROM executions WHERE ${OPEN} AND status = 'waiting_human'
-    AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.run_id = executions.run_id AND a.call_key = executions.call_key AND a.ask = executions.ask)
-    ORDER BY updated_at, run_id, seq`,
+  waitingExecutions: `SELECT e.*, ${CLAIM_COLUMNS} FROM executions e ${CLAIM_JOIN} WHERE e.${OPEN} AND e.status = 'waiting_human'
+    AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.run_id = e.run_id AND a.call_key = e.call_key AND a.ask = e.ask)
+    ORDER BY e.updated_at, e.run_id, e.seq`,
   executions: 'SELECT * FROM executions WHERE run_id = ? ORDER BY seq',
   lastExecutions: 'SELECT * FROM (SELECT * FROM executions WHERE run_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq',
   // The partial index finds a run's few open calls among its finished ones (the planner would scan the run).
-  openExecutions: `SELECT * FROM executions INDEXED BY executions_open WHERE ${OPEN} AND run_id = ? ORDER BY seq`,
+  openExecutions: `SELECT e.*, ${CLAIM_COLUMNS} FROM executions e INDEXED BY executions_open ${CLAIM_JOIN}
+    WHERE e.${OPEN} AND e.run_id = @runId ORDER BY e.seq`,
   executionTotals: `SELECT COUNT(*) AS calls, ROUND(TOTAL(cost_usd), 6) AS cost,
     (SELECT agent FROM executions WHERE run_id = @runId AND agent IS NOT NULL ORDER BY seq DESC LIMIT 1) AS agent
     FROM executions WHERE run_id = @runId`,
   replayLog: 'SELECT call_key, kind, fingerprint, status, result, delivered FROM executions WHERE run_id = ? ORDER BY seq',
   getExecution: 'SELECT * FROM executions WHERE run_id = ? AND call_key = ?',
+  // The same for readers outside the store: with the claim on its open ask, if one lasts.
+  getExecutionClaimed: `SELECT e.*, ${CLAIM_COLUMNS} FROM executions e ${CLAIM_JOIN} WHERE e.run_id = @runId AND e.call_key = @key`,
   events: 'SELECT * FROM events WHERE run_id = ? AND id > ? ORDER BY id',
   logEvents: `SELECT data FROM events WHERE run_id = ? AND type = 'log'`,
   claimRun: `UPDATE runs SET owner_token = @token, owner_host = @host, owner_pid = @pid, owner_pid_start = @pidStart,
@@ -79,7 +86,7 @@ const SQL = {
   closeExecution: `UPDATE executions SET status = 'completed', updated_at = ?, finished_at = ? WHERE run_id = ? AND call_key = ? AND status = 'running'`,
   failRunning: `UPDATE executions SET status = 'failed', error = ?, pid = NULL, pid_start = NULL, ${END_AGENT_HOLD}, updated_at = ?, finished_at = ?
     WHERE run_id = ? AND status = 'running'`,
-  markWaiting: `UPDATE executions SET status = 'waiting_human', ask = ask + 1, waiting_for = @waitingFor, awaiting = @awaiting, pid = NULL, pid_start = NULL,
+  markWaiting: `UPDATE executions SET status = 'waiting_human', ask = ask + 1, waiting_for = @waitingFor, awaiting = @awaiting, claim_timeout = @claimTimeout, pid = NULL, pid_start = NULL,
     ${END_AGENT_HOLD}, activity = NULL, ${METRICS}, updated_at = @t WHERE run_id = @runId AND call_key = @key`,
   // A call starting or completing: the run goes on (only a write when it was waiting).
   markRunning: `UPDATE runs SET status = CASE WHEN status = 'waiting_human' THEN 'running' ELSE status END, updated_at = ? WHERE id = ?`,

@@ -1,6 +1,8 @@
+import type { AccessStore } from './access-store.js';
 import type {
   AgentMetrics, Answer, CallKind, Channel, Execution, ReplayRecord, Run, RunEvent, RunOwner, RunStatus, Timer, TimerData, TimerKind,
 } from '../types.js';
+import type { ClaimStore } from './claim-store.js';
 
 /**
  * The store port: domain operations, each atomic (one transaction inside) and each
@@ -10,7 +12,7 @@ import type {
  * driver holds the run (fencing). Operations without a token are the ones any process may
  * do: create a run, record an answer or a stop, append to the audit trail.
  */
-export interface Store {
+export interface Store extends AccessStore, ClaimStore {
   createRun(input: NewRun): Promise<Run>;
   getRun(id: number): Promise<Run | null>;
   /** Runs matching the filter, newest first (at most `limit` of them). */
@@ -192,6 +194,8 @@ export interface WaitingAsk {
   metrics?: AgentMetrics;
   /** Its timers, recorded with the ask in the same transaction. */
   timers?: NewTimer[];
+  /** Seconds a claim on it lasts (config claim_timeout); absent: the default. */
+  claimTimeout?: number;
 }
 
 export interface NewTimer {

@@ -1,0 +1,87 @@
+import { addPerson, listPeople, loginUrl, revokePerson } from '@shop/core/access/people';
+import { personJson, type AccessAddedJson } from '@shop/core/access/person-json';
+import { checkPublicUrl, publicUrl } from '@shop/core/access/public-url';
+import { UsageError } from '@shop/core/errors';
+import { responder } from '@shop/core/project/responder';
+import { quoted } from '@shop/core/text';
+import { flag, str } from '../args.js';
+import type { Context } from '../context.js';
+import { printJson } from '../json.js';
+import type { Parsed } from '../registry.js';
+import { table } from '../table.js';
+import { localTime } from '../time.js';
+
+/** Where `shop serve` listens unless told otherwise: the base of a login link when nothing better is known. */
+export const DEFAULT_SERVE_URL = 'http://127.0.0.1:7878';
+const USAGE = 'shop access add <name> [--url BASE] [--json] | list [--json] | revoke <name>';
+
+/**
+ * shop access add|list|revoke: who may sign in to `shop serve`. A person's login link holds
+ * their token, shown once here; the store keeps only its hash.
+ */
+export default async function access(args: Parsed, ctx: Context): Promise<number> {
+  // Giving access is a person's act: an agent that could mint itself a login could answer its own asks.
+  if (ctx.env.SHOP_AGENT) {
+    throw new UsageError(`shop access gives people access to shop serve and cannot run inside an agent step (SHOP_AGENT=${ctx.env.SHOP_AGENT})`);
+  }
+  const [sub, name, ...extra] = args.positionals;
+  const needName = (n: string | undefined) => {
+    if (n === undefined) throw new UsageError(`missing the person's name; usage: shop access ${sub} <name>`);
+    if (extra.length) throw new UsageError(`unexpected argument ${quoted(extra[0])} (shop access ${sub}); a name with spaces goes in quotes: shop access ${sub} "Ann Lee"`);
+    return n;
+  };
+  const onlyFor = (flagName: string, subs: string[]) => {
+    if (args.values[flagName] !== undefined && !subs.includes(sub!)) throw new UsageError(`--${flagName} goes with shop access ${subs.join(' or ')}, not ${sub}`);
+  };
+  onlyFor('url', ['add']);
+  onlyFor('json', ['add', 'list']);
+  switch (sub) {
+    case 'add':
+      return add(ctx, needName(name), str(args, 'url'), flag(args, 'json'));
+    case 'list':
+      if (name !== undefined) throw new UsageError(`unexpected argument ${quoted(name)} (shop access list); usage: shop access list [--json]`);
+      return list(ctx, flag(args, 'json'));
+    case 'revoke': {
+      const who = needName(name);
+      await revokePerson(await ctx.store(), who);
+      ctx.out(`revoked ${who}: their login link no longer works and shop serve refuses them`);
+      return 0;
+    }
+    case undefined:
+      throw new UsageError(`missing what to do; usage: ${USAGE}`);
+    default:
+      throw new UsageError(`unknown ${quoted(sub)} (shop access); usage: ${USAGE}`);
+  }
+}
+
+async function add(ctx: Context, name: string, url: string | undefined, json: boolean): Promise<number> {
+  const store = await ctx.store();
+  // Checked before anyone is added, so a bad --url leaves nothing behind.
+  const base = url !== undefined ? checkPublicUrl(url) : ((await publicUrl(store)) ?? DEFAULT_SERVE_URL);
+  const { token } = await addPerson(store, name, responder(undefined, ctx.cwd, ctx.env));
+  const link = loginUrl(base, token);
+  if (json) {
+    printJson(ctx.out, { name, login_url: link } satisfies AccessAddedJson);
+    return 0;
+  }
+  ctx.out(`${name} can sign in to shop serve with this link (shown only this once; Shop keeps only a hash of it):`);
+  ctx.out(`  ${link}`);
+  ctx.out(`Send it privately: whoever holds it answers as ${name}. Lost or leaked: shop access revoke ${quoted(name)}, then add them again.`);
+  return 0;
+}
+
+async function list(ctx: Context, json: boolean): Promise<number> {
+  const people = await listPeople(await ctx.store());
+  if (json) {
+    printJson(ctx.out, people.map(personJson));
+    return 0;
+  }
+  if (!people.length) {
+    ctx.out('no one has access to shop serve yet; add someone with: shop access add <name>');
+    return 0;
+  }
+  const when = (ms: number | null) => (ms === null ? '-' : localTime(ms));
+  const rows = people.map((p) => [p.name, when(p.createdAt), p.createdBy, when(p.lastSeenAt), p.revokedAt === null ? '-' : `revoked ${localTime(p.revokedAt)}`]);
+  for (const line of table(['NAME', 'ADDED', 'BY', 'LAST SEEN', 'REVOKED'], rows, { width: ctx.style.width, shrink: [0, 2] })) ctx.out(line);
+  return 0;
+}

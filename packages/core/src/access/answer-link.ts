@@ -1,0 +1,87 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import { askHandle } from '../decisions/ask-handle.js';
+import { ExpiredError, UsageError } from '../errors.js';
+import { localTime } from '../local-time.js';
+import type { Clock } from '../engine/ports.js';
+import type { Store } from '../store/store.js';
+
+/**
+ * Answer links: `/a/<token>` answers exactly one ask, without signing in. The token is
+ * `<payload>.<signature>`: payload the base64url JSON `{r: run, k: call, a: ask, e: expiry ms}`,
+ * signature its HMAC-SHA256 under a key made once per store (32 random bytes in `settings`,
+ * `answer_link_key`), so nothing needs storing per link and a copy of the links reveals no key.
+ * Single use comes from the ask itself: a link names one ask, and once that ask has been
+ * answered (first answer wins) the link can only show who answered it.
+ */
+
+/** How long an answer link works unless told otherwise: 7 days. */
+export const ANSWER_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+export const ANSWER_LINK_KEY = 'answer_link_key';
+/** Far more than any real token (a call key nested 50 deep); longer input is not parsed at all. */
+const MAX_TOKEN = 1024;
+
+const Payload = z.object({
+  r: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  k: z.string().regex(/^\d+(?:\/\d+)*$/).max(400),
+  a: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  e: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+}).strict();
+
+/** The ask a link answers: run, call and which of the call's asks. */
+export interface LinkAsk {
+  runId: number;
+  key: string;
+  ask: number;
+}
+
+export interface AnswerLink extends LinkAsk {
+  /** The ask's handle (`<run>.<call>[.<n>]`). */
+  handle: string;
+  expiresAt: number;
+}
+
+/** A signed link token for one ask, valid `ttlMs` from now (the clock's now). */
+export async function answerLinkToken(store: Store, clock: Clock, ask: LinkAsk, ttlMs = ANSWER_LINK_TTL_MS): Promise<string> {
+  const payload = Payload.parse({ r: ask.runId, k: ask.key, a: ask.ask, e: clock.now() + ttlMs });
+  const body = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
+  return `${body}.${sign(await linkKey(store), body)}`;
+}
+
+/**
+ * What a token answers. UsageError "not a valid answer link" for anything not signed with
+ * this store's key (forged, garbled, cut, over-long); ExpiredError once its time has passed.
+ */
+export async function verifyAnswerLink(store: Store, clock: Clock, token: string): Promise<AnswerLink> {
+  const invalid = () => new UsageError('not a valid answer link; ask for a new one (shop inbox shows what is waiting)');
+  if (typeof token !== 'string' || token.length > MAX_TOKEN) throw invalid();
+  const m = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/.exec(token);
+  if (!m) throw invalid();
+  const [, body, signature] = m;
+  // Compared as text, not decoded bytes: base64url ignores a last character's spare bits, so
+  // two spellings would decode to the same signature.
+  const given = Buffer.from(signature, 'utf8');
+  const expected = Buffer.from(sign(await linkKey(store), body), 'utf8');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
+  let parsed: z.infer<typeof Payload>;
+  try {
+    parsed = Payload.parse(JSON.parse(Buffer.from(body, 'base64url').toString('utf8')));
+  } catch {
+    throw invalid();
+  }
+  const link = { runId: parsed.r, key: parsed.k, ask: parsed.a, handle: askHandle(parsed.r, parsed.k, parsed.a), expiresAt: parsed.e };
+  if (clock.now() >= link.expiresAt) {
+    throw new ExpiredError(`this answer link for ${link.handle} expired at ${localTime(link.expiresAt)}; answer with: shop inbox, or ask for a new link`);
+  }
+  return link;
+}
+
+function sign(key: Buffer, body: string): string {
+  return createHmac('sha256', key).update(body, 'utf8').digest('base64url');
+}
+
+/** The store's signing key, made by whichever process needs it first (first writer wins). */
+async function linkKey(store: Store): Promise<Buffer> {
+  const stored = (await store.getSetting(ANSWER_LINK_KEY)) ?? (await store.initSetting(ANSWER_LINK_KEY, randomBytes(32).toString('base64url')));
+  return Buffer.from(stored, 'base64url');
+}

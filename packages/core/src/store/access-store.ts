@@ -1,0 +1,29 @@
+/** A person with access to `shop serve` (shop access add): never their token, only its hash. */
+export interface Person {
+  name: string;
+  tokenHash: string;
+  createdAt: number;
+  /** Who added them (the OS user running `shop access add`). */
+  createdBy: string;
+  revokedAt: number | null;
+  lastSeenAt: number | null;
+}
+
+/**
+ * The store's settings (values shared by every process on the store: the public URL, the
+ * answer-link key) and the people who may sign in to `shop serve`. Each method one transaction.
+ */
+export interface AccessStore {
+  getSetting(name: string): Promise<string | null>;
+  setSetting(name: string, value: string): Promise<void>;
+  /** Sets `name` only when absent and returns what is stored: the first writer wins. */
+  initSetting(name: string, value: string): Promise<string>;
+  /** ConflictError when an unrevoked person of that name exists; a revoked one is replaced. */
+  addPerson(person: { name: string; tokenHash: string; by: string }): Promise<void>;
+  /** The unrevoked person with that token hash (their last_seen_at is touched), or null. */
+  findPersonByTokenHash(hash: string): Promise<Person | null>;
+  /** Everyone, revoked too, by name. */
+  listPeople(): Promise<Person[]>;
+  /** False when no unrevoked person has that name. */
+  revokePerson(name: string): Promise<boolean>;
+}

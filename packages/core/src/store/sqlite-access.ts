@@ -1,0 +1,65 @@
+import type Database from 'better-sqlite3';
+import { ConflictError } from '../errors.js';
+import type { Person } from './access-store.js';
+import type { Row } from './rows.js';
+
+/**
+ * SQLite's settings and people, each function one immediate transaction (the caller's
+ * `tx`), so two processes adding the same name or creating the same key never both win.
+ */
+type Tx = <T>(fn: () => T) => T;
+
+export function getSetting(db: Database.Database, name: string): string | null {
+  const row = db.prepare('SELECT value FROM settings WHERE name = ?').get(name) as Row | undefined;
+  return row ? String(row.value) : null;
+}
+
+export function setSetting(db: Database.Database, tx: Tx, now: number, name: string, value: string): void {
+  tx(() => db.prepare('INSERT INTO settings (name, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at').run(name, value, now));
+}
+
+export function initSetting(db: Database.Database, tx: Tx, now: number, name: string, value: string): string {
+  return tx(() => {
+    db.prepare('INSERT INTO settings (name, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING').run(name, value, now);
+    return getSetting(db, name)!;
+  });
+}
+
+export function addPerson(db: Database.Database, tx: Tx, now: number, p: { name: string; tokenHash: string; by: string }): void {
+  tx(() => {
+    const existing = db.prepare('SELECT revoked_at FROM people WHERE name = ?').get(p.name) as Row | undefined;
+    if (existing && existing.revoked_at == null) {
+      throw new ConflictError(`${p.name} already has access; to give them a new link: shop access revoke ${JSON.stringify(p.name)}, then add them again`);
+    }
+    db.prepare('DELETE FROM people WHERE name = ?').run(p.name);
+    db.prepare('INSERT INTO people (name, token_hash, created_at, created_by) VALUES (?, ?, ?, ?)').run(p.name, p.tokenHash, now, p.by);
+  });
+}
+
+export function findPersonByTokenHash(db: Database.Database, tx: Tx, now: number, hash: string): Person | null {
+  return tx(() => {
+    const row = db.prepare('SELECT * FROM people WHERE token_hash = ? AND revoked_at IS NULL').get(hash) as Row | undefined;
+    if (!row) return null;
+    db.prepare('UPDATE people SET last_seen_at = ? WHERE name = ?').run(now, row.name);
+    return toPerson({ ...row, last_seen_at: now });
+  });
+}
+
+export function listPeople(db: Database.Database): Person[] {
+  return (db.prepare('SELECT * FROM people ORDER BY name').all() as Row[]).map(toPerson);
+}
+
+export function revokePerson(db: Database.Database, tx: Tx, now: number, name: string): boolean {
+  return tx(() => db.prepare('UPDATE people SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL').run(now, name).changes > 0);
+}
+
+function toPerson(r: Row): Person {
+  return {
+    name: String(r.name),
+    tokenHash: String(r.token_hash),
+    createdAt: Number(r.created_at),
+    createdBy: String(r.created_by),
+    revokedAt: r.revoked_at == null ? null : Number(r.revoked_at),
+    lastSeenAt: r.last_seen_at == null ? null : Number(r.last_seen_at),
+  };
+}

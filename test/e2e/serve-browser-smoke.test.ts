@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { dialogs, newPage, screenshot } from './browser.js';
+import { makeProject, runId, trail, until } from './harness.js';
+import { addPerson, startServe } from './serve-harness.js';
+
+const XSS = '<script>alert("pwned")</script>';
+
+describe('shop serve in a real browser (Debian Chromium)', () => {
+  it('log in with a link, see the waiting run, approve it: the run completes; markup in a question stays text', async () => {
+    const p = makeProject();
+    p.write('workflows/gate.lua', 'function workflow(prompt)\n  local r = pause("Ship " .. prompt .. "?")\n  return { shipped = r.continue }\nend\n');
+    const r = p.shop(['run', 'gate', XSS]);
+    expect(r.code).toBe(3);
+    const id = runId(r);
+    const s = await startServe(p);
+    const page = await newPage();
+    await page.goto(`${s.base}/login/${addPerson(p, 'ann')}`);
+    // The login page moves on to the inbox by itself (a same-origin refresh carries the SameSite=Strict cookie).
+    await page.waitForURL(`${s.base}/`);
+    const ask = page.locator('article', { hasText: `Ship ${XSS}?` });
+    await expect.poll(() => ask.count()).toBeGreaterThan(0);
+    await screenshot(page, 'smoke-inbox');
+    await ask.first().getByRole('button', { name: /^approve/i }).first().click();
+    await until('the run to complete', () => p.status(id).status === 'completed');
+    expect(p.status(id).result).toEqual({ shipped: true });
+    expect(trail(p, id).filter((e) => e.type === 'human_answered')).toMatchObject([{ actor: 'ann', channel: 'web' }]);
+    await page.waitForLoadState();
+    await screenshot(page, 'smoke-after-approve');
+    expect(dialogs).toEqual([]);
+  });
+});
