@@ -3,13 +3,21 @@ import { html, type Html } from '../html.js';
 import { badge, clip, cost, duration, when } from './format.js';
 import { laneOf } from './timeline-model.js';
 
-/** A result as a person reads it: an agent's {status, summary}, else its JSON, bounded. */
+/** A result as a person reads it: an agent's {status, summary}, a string, else its JSON, bounded. */
 export function resultText(result: unknown): string {
   if (result === null || result === undefined) return '';
   if (typeof result === 'string') return clip(result, 2000);
   const r = result as { status?: unknown; summary?: unknown };
   if (typeof r.summary === 'string') return clip(`${typeof r.status === 'string' ? `${r.status}: ` : ''}${r.summary}`, 2000);
-  return clip(JSON.stringify(result), 2000);
+  return clip(JSON.stringify(result, null, 2), 4000);
+}
+
+/** A result on the page: words as a paragraph, a workflow's table as indented JSON. */
+export function resultBlock(result: unknown): Html {
+  const text = resultText(result);
+  if (!text) return html``;
+  const structured = typeof result === 'object' && typeof (result as { summary?: unknown }).summary !== 'string';
+  return structured ? html`<pre class="result">${text}</pre>` : html`<p class="words">${text}</p>`;
 }
 
 /**
