@@ -149,4 +149,41 @@ describe('the web inbox in a real browser', () => {
     await screenshot(page, 'journey-6-runs');
     expect(dialogs).toEqual([]);
   }, 120_000);
+
+  it('on a 375×812 phone: the inbox fits the screen and an agent question is answered with text', async () => {
+    const p = makeProject();
+    p.write('workflows/migrate.lua', MIGRATE);
+    p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database should the users table go in?' }, { status: 'DONE', summary: 'used postgres' }] } });
+    const run = await p.shopAsync(['run', 'migrate']);
+    expect(run.code).toBe(3);
+    const id = runId(run.stdout);
+    const s = await startServe(p);
+    const page = await newPage({ phone: true });
+    await page.setViewportSize({ width: 375, height: 812 });
+    await signIn(page, s.base, p, 'bo');
+    const ask = askOn(page, 'Which database should the users table go in?');
+    await ask.waitFor();
+    // Nothing wider than the screen: no sideways scrolling.
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    // Big tap targets: the answer button is at least 44 px high and spans the card.
+    const button = await ask.getByRole('button', { name: 'Send answer' }).boundingBox();
+    expect(button!.height).toBeGreaterThanOrEqual(44);
+    expect(button!.width).toBeGreaterThan(250);
+    // Words are required for an agent's question: an empty answer is held back by the browser.
+    await ask.getByRole('button', { name: 'Send answer' }).click();
+    expect(await ask.locator('textarea[name=message]:invalid').count()).toBe(1);
+    await ask.getByLabel('Your answer').fill('postgres, the main cluster');
+    await screenshot(page, 'journey-7-phone-answer');
+    await ask.getByRole('button', { name: 'Send answer' }).click();
+    await expect.poll(() => page.locator('.flash.ok').innerText()).toContain(`Answered ${id}.1`);
+    await until('the answered run to complete', () => p.status(id).status === 'completed');
+    expect(p.status(id).result).toBe('DONE|used postgres');
+    const coder = p.invocations().filter((i) => i.agent === 'coder' && i.mode === 'print');
+    expect(coder[1].prompt).toContain('postgres, the main cluster');
+    expect(trail(p, id).filter((e) => e.type === 'human_answered')).toMatchObject([{ actor: 'bo', channel: 'web', data: { verdict: 'answer', message: 'postgres, the main cluster' } }]);
+    await page.goto(`${s.base}/runs/${id}`);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    await screenshot(page, 'journey-8-phone-run');
+    expect(dialogs).toEqual([]);
+  }, 60_000);
 });

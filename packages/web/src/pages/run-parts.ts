@@ -48,9 +48,8 @@ export function liveActivity(d: RunDetailJson, now: number): Html {
 </section>`;
 }
 
-/** How long a call took, or has taken so far. */
+/** How long a call took from start to end (waits included), or has taken so far. */
 function took(e: ExecutionJson, now: number): string {
-  if (e.duration_ms != null && e.finished_at) return duration(e.duration_ms);
   if (!e.started_at) return '';
   const end = e.finished_at ? Date.parse(e.finished_at) : now;
   return `${duration(end - Date.parse(e.started_at))}${e.finished_at ? '' : ' so far'}`;
