@@ -53,6 +53,27 @@ describe('shop serve: claims, stopping, static files', () => {
     expect((await postForm(s, '/runs/99999/stop', { csrf: ann.csrf }, ann.cookie)).status).toBe(404);
   });
 
+  it('pages: ?partial=1 (the live refresh) is the page body alone; a bad login link is the login page (401); logout ends the session here', async () => {
+    const id = runId(p.shop(['run', 'gate', 'v3']));
+    for (const path of ['/', '/runs', `/runs/${id}`, '/runs?status=waiting_human']) {
+      const whole = await http(s, path, { cookie: ann.cookie });
+      expect(whole.status).toBe(200);
+      expect(whole.body).toMatch(/^<!doctype html>/);
+      const part = await http(s, `${path}${path.includes('?') ? '&' : '?'}partial=1`, { cookie: ann.cookie });
+      expect(part.status).toBe(200);
+      expect(part.body).not.toContain('<html');
+      expect(part.body).not.toContain('<main');
+    }
+    expect((await http(s, '/runs?status=bogus', { cookie: ann.cookie })).status).toBe(400);
+    const bad = await http(s, `/login/${'x'.repeat(43)}`);
+    expect(bad.status).toBe(401);
+    expect(bad.headers['set-cookie']).toBeUndefined();
+    const carl = await signIn(s, addPerson(p, 'carl'));
+    const out = await postForm(s, '/logout', { csrf: carl.csrf }, carl.cookie);
+    expect(out.status).toBe(303);
+    expect(String(out.headers['set-cookie'])).toMatch(/shop_session=; Path=\/; HttpOnly; SameSite=Strict; Max-Age=0/);
+  });
+
   it('static files: ours only, with fixed types, no login needed; nothing outside the folder', async () => {
     const css = await http(s, '/static/app.css');
     expect(css.status).toBe(200);
