@@ -16,6 +16,22 @@
     }
   }
 
+  // "3 min ago" ages while the page stays open: recount it now and then (the server's words).
+  function ago(ms) {
+    var diff = Math.round((Date.now() - ms) / 1000), s = Math.abs(diff);
+    if (s < 45) return 'just now';
+    var span = s < 3600 ? Math.round(s / 60) + ' min' : s < 86400 ? Math.round(s / 3600) + ' h' : Math.round(s / 86400) + ' d';
+    return diff < 0 ? 'in ' + span : span + ' ago';
+  }
+  function recount() {
+    var times = document.querySelectorAll('time[datetime]');
+    for (var i = 0; i < times.length; i++) {
+      var t = Date.parse(times[i].getAttribute('datetime'));
+      if (!isNaN(t)) times[i].textContent = ago(t);
+    }
+  }
+  setInterval(recount, 30000);
+
   // Structured decisions: check in the page first, with one clear message naming each problem.
   // The same words the server uses, rather than each browser's own.
   function why(f) {

@@ -4,6 +4,13 @@ import { answerForms } from './answer-forms.js';
 import { ago, badge, clip, when } from './format.js';
 import type { PageView } from './layout.js';
 
+/** What the run page knows beyond the ask itself: a pause's context and deadline. */
+export interface AskMore {
+  context?: string | null;
+  /** When it must be answered by (ISO 8601). */
+  deadline?: string | null;
+}
+
 /** Where the inbox and run pages post answers (an answer link posts to its own /a/<token>). */
 export const ANSWER_ACTION = '/answer';
 export const CLAIM_ACTION = '/claim';
@@ -32,7 +39,7 @@ export const question = (ask: PendingJson): Html =>
  * since when, who is on it, a claim button and the answer forms. `back` is where the server
  * sends the person after a form post (no Referer is sent: Referrer-Policy no-referrer).
  */
-export function askCard(view: PageView, ask: PendingJson | InboxRowJson, back: string): Html {
+export function askCard(view: PageView, ask: PendingJson | InboxRowJson, back: string, more: AskMore = {}): Html {
   const run = 'run' in ask ? ask : null;
   const claim = claimOf(ask);
   const mine = claim !== null && claim.by === view.me;
@@ -43,9 +50,11 @@ export function askCard(view: PageView, ask: PendingJson | InboxRowJson, back: s
   <span class="handle" title="the ask's handle: shop approve ${ask.handle}">${ask.handle}</span>
 </header>
 ${question(ask)}
+${more.context ? html`<p class="context">${clip(more.context, 4000)}</p>` : ''}
 <p class="meta">
   ${asker(ask)}
   <span>waiting since ${when(ask.waiting_since, view.now)}</span>
+  ${more.deadline ? html`<span class="deadline">answer by ${when(more.deadline, view.now)}</span>` : ''}
   ${claim ? html`<span class="claimed${mine ? ' mine' : ''}">claimed by <b>${claim.by}</b> ${ago(claim.since, view.now)}</span>` : html`<span class="unclaimed">nobody is on it</span>`}
 </p>
 <form method="post" action="${CLAIM_ACTION}" class="claim">

@@ -1,14 +1,14 @@
 import { localTime } from '@shop/core/local-time';
 import { html, type Html } from '../html.js';
 
-/** "just now", "3 min ago", "2 h ago", "4 d ago": how long since `iso`, as of `now`. */
+/** "just now", "3 min ago", "2 h ago", "4 d ago" — or "in 2 h" for a time still ahead — as of `now`. */
 export function ago(iso: string | null, now: number): string {
   if (!iso) return '';
-  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  const diff = Math.round((now - Date.parse(iso)) / 1000);
+  const s = Math.abs(diff);
   if (s < 45) return 'just now';
-  if (s < 3600) return `${Math.round(s / 60)} min ago`;
-  if (s < 86_400) return `${Math.round(s / 3600)} h ago`;
-  return `${Math.round(s / 86_400)} d ago`;
+  const span = s < 3600 ? `${Math.round(s / 60)} min` : s < 86_400 ? `${Math.round(s / 3600)} h` : `${Math.round(s / 86_400)} d`;
+  return diff < 0 ? `in ${span}` : `${span} ago`;
 }
 
 /** "1.2 s", "3 min 5 s", "2 h 4 min". */

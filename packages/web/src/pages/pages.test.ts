@@ -163,3 +163,13 @@ describe('renderPage', () => {
     expect(partial).not.toContain('<main');
   });
 });
+
+describe('run page asks', () => {
+  it('a pause shows its context and deadline beside its question', () => {
+    const gate = pauseAsk({ message: 'Deploy?', context: `The diff: ${XSS}`, deadline: 3600 }, { key: '1', seq: 1 });
+    const d = RunDetailJsonSchema.parse({ ...runJson(fakeRun(), gate, 0), calls: 1, executions: [executionJson(gate)], pending: pendingJson(7, gate), asks: [pendingJson(7, gate)] });
+    const t = runPage(view, d, []).body.text;
+    expect(t).toContain('<p class="context">The diff: &lt;script&gt;');
+    expect(t).toMatch(/answer by <time datetime="2023-11-14T23:13:20.000Z"[^>]*>in 55 min<\/time>/);
+  });
+});

@@ -1,6 +1,7 @@
+import { pauseDeadline, type PauseSpec } from '@shop/core/decisions/decision-spec';
 import type { EventJson, RunDetailJson } from '@shop/core/operations/shapes';
 import { html } from '../html.js';
-import { askCard } from './ask-card.js';
+import { askCard, type AskMore } from './ask-card.js';
 import { badge, clip, cost, when } from './format.js';
 import type { Page, PageView } from './layout.js';
 import { callList, lastWords, liveActivity, recentEvents, resultText } from './run-parts.js';
@@ -26,7 +27,7 @@ ${d.reason ? html`<p class="words">${clip(d.reason, 2000)}</p>` : ''}
 ${d.result != null ? html`<p class="words">${resultText(d.result)}</p>` : ''}
 </section>` : ''}
 ${d.asks.length ? html`<section class="asks"><h2>Waiting for a person <span class="count">${d.asks.length}</span></h2>
-${d.asks.map((ask) => askCard(view, ask, back))}</section>` : ''}
+${d.asks.map((ask) => askCard(view, ask, back, pauseDetails(d, ask.key)))}</section>` : ''}
 ${lastWords(d, view.now)}
 ${liveActivity(d, view.now)}
 <section class="card">
@@ -46,4 +47,13 @@ ${ended ? '' : html`<section class="card stop">
 </form>
 </section>`}`,
   };
+}
+
+/** A pause's context and deadline, from its recorded spec (the inbox rows do not carry them). */
+function pauseDetails(d: RunDetailJson, key: string): AskMore {
+  const e = d.executions.find((x) => x.key === key);
+  if (!e || e.kind !== 'pause' || !e.request || typeof e.request !== 'object') return {};
+  const spec = e.request as Partial<PauseSpec>;
+  const due = e.started_at ? pauseDeadline({ deadline: spec.deadline }, Date.parse(e.started_at)) : null;
+  return { context: typeof spec.context === 'string' ? spec.context : null, deadline: due === null || Number.isNaN(due) ? null : new Date(due).toISOString() };
 }

@@ -24,6 +24,8 @@ export interface Lane {
 export interface TimelineModel {
   start: number;
   end: number;
+  /** Where "now" is, while some call still goes on (the picture grows to it); else null. */
+  now: number | null;
   lanes: Lane[];
 }
 
@@ -54,7 +56,7 @@ export function timelineModel(executions: ExecutionJson[], events: EventJson[], 
   }
   const start = bars.length ? Math.min(...bars.map((b) => b.start)) : now;
   const end = bars.length ? Math.max(...bars.map((b) => b.end)) : now;
-  return { start, end: Math.max(end, start + 1000), lanes: [...lanes.values()] };
+  return { start, end: Math.max(end, start + 1000), now: bars.some((b) => b.open) ? now : null, lanes: [...lanes.values()] };
 }
 
 /** Per call key, the spans it waited for a person. */

@@ -39,7 +39,8 @@ describe('timeline model', () => {
     const running = m.lanes[0].bars[2];
     expect(running).toMatchObject({ open: true, start: T0 + 60_000, end: T0 + 90_000 }); // running: to now
     expect(m.lanes[2].bars[0]).toMatchObject({ status: 'failed', start: T0 + 10_000, end: T0 + 30_000, open: false });
-    expect([m.start, m.end]).toEqual([T0, T0 + 90_000]);
+    expect([m.start, m.end, m.now]).toEqual([T0, T0 + 90_000, T0 + 90_000]);
+    expect(timelineModel([call('1', 1, 0, 10)], [], [], T0 + 90_000)).toMatchObject({ end: T0 + 10_000, now: null }); // all done: no "now" line
   });
 
   it('shades the time waiting for a person: waiting → human_answered, and an open ask until now', () => {
@@ -87,6 +88,7 @@ describe('timeline picture', () => {
     expect(svg).toContain('<title>2/1/1 reviewer: waiting, 3 min so far, 2 min waiting for a person</title>');
     expect(svg).toMatch(/data-key="2\/2\/1" data-status="failed">\s*<title>[^<]*<\/title>\s*<rect [^>]*fill="#dc2626"/);
     expect(svg.match(/class="wait"/g)).toHaveLength(1);
+    expect(svg).toMatch(/<line class="now" x1="692.0"/); // the right end: a call still waits
     expect(svg).toContain('fill="url(#tl-wait)"');
     for (const label of ['>0<', '>1 min<', '>2 min<', '>5 min<']) expect(svg).toContain(label);
     expect(svg).not.toMatch(/style=/);

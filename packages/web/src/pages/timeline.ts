@@ -61,6 +61,7 @@ export function timelineSvg(m: TimelineModel): Html {
 <defs><pattern id="tl-wait" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="3" height="6" fill="#ffffff" fill-opacity="0.55"/></pattern></defs>
 ${ticks.map((t) => html`<line class="tick" x1="${x(m.start + t).toFixed(1)}" x2="${x(m.start + t).toFixed(1)}" y1="${TOP}" y2="${height - AXIS_H + 4}" stroke="#94a3b8" stroke-opacity="0.35"/>
 <text x="${x(m.start + t).toFixed(1)}" y="${height - 6}" text-anchor="middle" fill="#64748b">${tickLabel(t)}</text>`)}
+${m.now !== null ? html`<line class="now" x1="${x(m.now).toFixed(1)}" x2="${x(m.now).toFixed(1)}" y1="${TOP - 4}" y2="${height - AXIS_H + 4}" stroke="#0f172a" stroke-dasharray="3 3"><title>now</title></line>` : ''}
 ${m.lanes.map((lane, i) => {
   const y = TOP + i * LANE_H;
   return html`<g class="lane" data-lane="${lane.id}">
@@ -85,7 +86,7 @@ ${b.waits.map(([a, z]) => {
   const ww = Math.max(2, x(z) - x(a)).toFixed(1);
   return html`<rect class="wait" x="${wx}" y="${y}" width="${ww}" height="${BAR_H}" fill="${STATUS_FILL.waiting_human}"/><rect x="${wx}" y="${y}" width="${ww}" height="${BAR_H}" fill="url(#tl-wait)"/>`;
 })}
-${w > 46 ? html`<text x="${(x0 + 4).toFixed(1)}" y="${y + BAR_H - 5}" fill="#ffffff" pointer-events="none">${fit(`${b.key} ${who}`, w)}</text>` : ''}
+${w > 46 ? html`<text x="${(x0 + 4).toFixed(1)}" y="${y + BAR_H - 5}" fill="#ffffff" stroke="#0f172a" stroke-opacity="0.45" stroke-width="2" paint-order="stroke" pointer-events="none">${fit(`${b.key} ${who}`, w)}</text>` : ''}
 </g>`;
 }
 
