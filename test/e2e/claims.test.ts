@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ClaimJsonSchema, InboxRowJsonSchema } from '../../packages/core/src/operations/shapes.js';
+import { ActionJsonSchema, ClaimJsonSchema, InboxRowJsonSchema } from '../../packages/core/src/operations/shapes.js';
 import { killLeftovers, lines, makeProject, runId, startWorker, stopWorker, trail, until, type Project } from './harness.js';
 
 /** shop claim: "I'm on it" — shown everywhere asks are, and reminders wait while it lasts. */
@@ -100,6 +100,24 @@ describe('shop claim', () => {
     const agent = p.shop(['claim', `${id}.1`], { env: { SHOP_AGENT: 'coder' } });
     expect(agent.code).toBe(2);
     expect(agent.stderr).toMatch(/cannot run inside an agent step/);
+  });
+});
+
+describe('claims in the acting commands\' --json', () => {
+  it('an answer leaves the other ask open with its claim, as approve --json shows', () => {
+    const p = makeProject();
+    p.write('workflows/two.lua', `function workflow(prompt)
+  local a, b = parallel(function() return pause("Ship web?").continue end, function() return pause("Ship api?").continue end)
+  return { a, b }
+end\n`);
+    const id = waitingRun(p, 'two');
+    const [web, api] = inbox(p).map((r) => r.handle);
+    expect(p.shop(['claim', api, '--by', 'ann']).code).toBe(0);
+    const r = p.shop(['approve', web, '--by', 'bob', '--json']);
+    expect(r.code).toBe(3);
+    const acted = ActionJsonSchema.parse(JSON.parse(r.stdout));
+    expect(acted.run).toBe(id);
+    expect(acted.asks.map((a) => [a.handle, a.claimed_by?.by ?? null])).toEqual([[api, 'ann']]);
   });
 });
 
