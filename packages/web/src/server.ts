@@ -34,6 +34,8 @@ export async function startServer(deps: ServerDeps, opts: { host: string; port: 
   server.on('request', (req, res) => void handle(req, res));
   // A socket idle this long (no request, no event written) is closed; live streams write a heartbeat.
   server.setTimeout(60_000, (socket) => socket.destroy());
+  // More sockets than any team's open pages: beyond it, new connections are dropped, not served slowly.
+  server.maxConnections = 1_000;
   const shown = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   return {
     url: `http://${shown}:${port}`,
