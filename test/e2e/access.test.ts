@@ -34,6 +34,7 @@ describe('shop access', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('shown only this once');
+    expect(r.stdout).toContain('shop serve on this machine; for another address, give --url');
     const token = tokenIn(r.stdout);
     expect(await personByToken(storeOf(p), token)).toEqual({ name: 'Ann Lee' });
     const db = new Database(join(p.dir, '.shop', 'shop.db'), { readonly: true });
@@ -52,6 +53,7 @@ describe('shop access', () => {
     expect(await personByToken(storeOf(p), tokenIn(added.login_url, 'https://shop.example.com/team'))).toEqual({ name: 'ann' });
     await setPublicUrl(storeOf(p), 'https://inbox.example.org');
     const recorded = p.shop(['access', 'add', 'bob']);
+    expect(recorded.stdout).not.toContain('on this machine');
     expect(await personByToken(storeOf(p), tokenIn(recorded.stdout, 'https://inbox.example.org'))).toEqual({ name: 'bob' });
     const bad = p.shop(['access', 'add', 'carol', '--url', 'https://user:pw@x.example']);
     expect(bad.code).toBe(2);

@@ -196,10 +196,10 @@ describe('shop inbox / shop list --waiting', () => {
     expect(JSON.parse(p.shop(['list', '--waiting', '--json']).stdout)).toEqual(JSON.parse(json.stdout));
 
     const text = lines(p.shop(['inbox']).stdout);
-    expect(text[0].split(/\s{2,}/)).toEqual(['RUN', 'SPEC', 'CALL', 'AWAITING', 'AGENT', 'WAITED', 'QUESTION', 'ANSWER WITH']);
+    expect(text[0].split(/\s{2,}/)).toEqual(['RUN', 'SPEC', 'CALL', 'AWAITING', 'AGENT', 'WAITED', 'CLAIMED', 'QUESTION', 'ANSWER WITH']);
     expect(text.slice(1).map((l) => l.split(/\s{2,}/).filter((_, i) => i !== 5))).toEqual([
-      [String(a), 'guarded', '1', 'review', 'coder', 'Review the diff?', `shop continue ${a}.1`],
-      [String(b), 'guarded', '2', 'checkpoint', 'pause', 'Deploy?', `shop continue ${b}.2`],
+      [String(a), 'guarded', '1', 'review', 'coder', '-', 'Review the diff?', `shop continue ${a}.1`],
+      [String(b), 'guarded', '2', 'checkpoint', 'pause', '-', 'Deploy?', `shop continue ${b}.2`],
     ]);
     expect(lines(p.shop(['list', '--waiting']).stdout)).toHaveLength(3);
 

@@ -4,6 +4,7 @@ import { makeProject, runId, trail, until } from './harness.js';
 import { addPerson, startServe } from './serve-harness.js';
 
 const XSS = '<script>alert("pwned")</script>';
+const AGENT_XSS = '<img src=x onerror=alert(1)>';
 
 describe('shop serve in a real browser (Debian Chromium)', () => {
   it('log in with a link, see the waiting run, approve it: the run completes; markup in a question stays text', async () => {
@@ -20,12 +21,28 @@ describe('shop serve in a real browser (Debian Chromium)', () => {
     const ask = page.locator('article', { hasText: `Ship ${XSS}?` });
     await expect.poll(() => ask.count()).toBeGreaterThan(0);
     await screenshot(page, 'smoke-inbox');
+    // A run that starts waiting now appears without a reload (the event stream, then the page's refetch).
+    // A mark on this document: still there afterwards means no reload happened.
+    await page.evaluate(() => ((globalThis as { sameDocument?: boolean }).sameDocument = true));
+    const later = runId(p.shop(['run', 'gate', 'later']));
+    await expect.poll(() => page.locator('article', { hasText: 'Ship later?' }).count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    expect(await page.evaluate(() => (globalThis as { sameDocument?: boolean }).sameDocument)).toBe(true);
     await ask.first().getByRole('button', { name: /^approve/i }).first().click();
     await until('the run to complete', () => p.status(id).status === 'completed');
     expect(p.status(id).result).toEqual({ shipped: true });
+    expect(p.status(later).status).toBe('waiting_human');
     expect(trail(p, id).filter((e) => e.type === 'human_answered')).toMatchObject([{ actor: 'ann', channel: 'web' }]);
     await page.waitForLoadState();
     await screenshot(page, 'smoke-after-approve');
+
+    // An agent's reason holding markup: shown as text on its run's page, nothing runs.
+    p.write('workflows/ask.lua', 'function workflow(prompt)\n  return run("coder", prompt)\nend\n');
+    p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: AGENT_XSS, awaiting: 'input' }] } });
+    const agentRun = runId(p.shop(['run', 'ask', 'go']));
+    await page.goto(`${s.base}/runs/${agentRun}`);
+    await expect.poll(() => page.locator('main').innerText()).toContain(AGENT_XSS);
+    expect(await page.locator('main img').count()).toBe(0);
+    await screenshot(page, 'smoke-agent-reason');
     expect(dialogs).toEqual([]);
   });
 });

@@ -180,7 +180,7 @@ end\n`);
       expect(body).toEqual({
         event: 'waiting', run: id, spec: 'hook', call: '2', ask: 1, handle: `${id}.2`, awaiting: 'checkpoint', agent: '_checkpoint',
         question: 'Ship it?', answer_with: [`shop continue ${id}.2`, `shop approve ${id}.2`, `shop reject ${id}.2 "why"`],
-        waited_seconds: 0, project: p.dir, at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        answer_url: null, waited_seconds: 0, project: p.dir, at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       });
       expect(Date.parse(body.at) >= before && Date.parse(body.at) <= Date.now()).toBe(true);
       expect(ofType(p, id, 'notified').map((e) => e.data)).toEqual([{ event: 'waiting', to: [`webhook:http://127.0.0.1:${port}/…`] }]);

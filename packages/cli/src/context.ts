@@ -44,7 +44,10 @@ export class Context {
         throw storeError(e, this.project.dbFile, true) ?? e;
       }
       const { openSqliteStore } = await import('@shop/core/store/sqlite-store');
-      this.store_ = openSqliteStore(this.project.dbFile);
+      const { nodeClock } = await import('@shop/core/engine/node-clock');
+      // The engine's clock (SHOP_CLOCK_FILE fast-forwards it in tests): what the store judges by
+      // (a claim's age) and what the engine's timers are due by are one time.
+      this.store_ = openSqliteStore(this.project.dbFile, nodeClock(this.env).now);
     }
     return this.store_;
   }

@@ -186,6 +186,22 @@ ${ANSWERING}`,
     details: ANSWERING, group: 'answer', maxArgs: Infinity, options: { ...call, ...by, ...yes, ...acted },
     load: () => import('./commands/answer.js'),
   },
+  claim: {
+    usage: 'shop claim <handle> [--release [--force]] [--by NAME] [--json]',
+    summary: "say you are on an ask: its reminders and escalation wait (--release lets go)",
+    details: `The claim shows in shop inbox, shop status, the TUI and every --json. It lasts the workflow's
+config claim_timeout (default an hour) and is renewed by claiming again; released or aged out, the
+ask's reminders and escalation go on. Its timeout (human_timeout) is not put off. Exit 6 when someone
+else holds the claim (naming them) or the ask was answered; 5 when the handle names no ask.`,
+    group: 'answer', maxArgs: 1,
+    options: {
+      release: { type: 'boolean', description: 'let go of your claim on the ask' },
+      force: { type: 'boolean', description: "with --release: let go of someone else's claim (taking it over)" },
+      by: { type: 'string', value: 'NAME', description: 'claim as NAME (default: SHOP_USER, git user.name, the OS user)' },
+      ...json('the ask and its claim'),
+    },
+    load: () => import('./commands/claim.js'),
+  },
   signal: {
     usage: 'shop signal <id | handle> --status S | --answers JSON | --answers-file F | --response-file F [--message M] [--call K] [--by NAME] [--yes] [--json]',
     summary: "answer from a script: a status, or a pause's decisions",

@@ -58,9 +58,13 @@ function fail(deps: ServerDeps, c: Ctx | null, req: IncomingMessage, res: Server
   }
   // The body of a refused request is not read: the connection is not kept for another.
   if (!req.readableEnded && (req.headers['content-length'] || req.headers['transfer-encoding'])) res.setHeader('Connection', 'close');
-  if (!c || url.pathname.startsWith('/api/') || url.pathname === '/events') {
-    sendJson(res, status, { error: message, status });
-    return;
+  try {
+    if (!c || url.pathname.startsWith('/api/') || url.pathname === '/events') sendJson(res, status, { error: message, status });
+    else errorResponse(c, status, message);
+  } catch (e2) {
+    // The error page itself failed: a plain line, never a crashed server.
+    deps.log(`shop serve: the error page failed: ${(e2 as Error)?.message ?? e2}`);
+    if (!res.headersSent) res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+    res.end(`${message}\n`);
   }
-  errorResponse(c, status, message);
 }

@@ -18,13 +18,13 @@ export const MAX_LISTENERS = 200;
 export class ChangeFeed {
   private readonly listeners = new Set<ServerResponse>();
   private readonly seen = new Map<number, number>();
-  /** The newest change seen (the store's time: wall-clock milliseconds, as it writes updated_at). */
+  /** The newest change seen, by the store's clock (the Clock port: tests move it back and forth). */
   private newest: number;
   private poller: NodeJS.Timeout | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private polling = false;
 
-  constructor(private readonly store: Store, private readonly onError: (e: unknown) => void, now: () => number = Date.now) {
+  constructor(private readonly store: Store, private readonly onError: (e: unknown) => void, private readonly now: () => number) {
     this.newest = now();
   }
 
@@ -65,12 +65,13 @@ export class ChangeFeed {
     if (this.polling) return;
     this.polling = true;
     try {
-      const runs = await this.store.listRuns({ changedSince: this.newest - MARGIN_MS });
+      // Never past the clock's now: a clock set back must not hide the changes written after.
+      const runs = await this.store.listRuns({ changedSince: Math.min(this.newest, this.now()) - MARGIN_MS });
       const changed: number[] = [];
       for (const run of runs) {
         if (this.seen.get(run.id) !== run.updatedAt) changed.push(run.id);
         this.seen.set(run.id, run.updatedAt);
-        this.newest = Math.max(this.newest, run.updatedAt);
+        this.newest = Math.max(Math.min(this.newest, this.now()), run.updatedAt);
       }
       for (const [id, at] of this.seen) if (at < this.newest - 2 * MARGIN_MS) this.seen.delete(id);
       if (changed.length) this.send(`event: change\ndata: ${JSON.stringify({ runs: changed })}\n\n`);

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clearCookie, FLASH_COOKIE, flashCookie, readCookies, readFlash, SESSION_COOKIE } from './cookies.js';
 import type { CsrfTokens } from './csrf.js';
 import { sendHtml } from './http-io.js';
-import { layout, partialBody, type Page, type PageView } from './page-set.js';
+import { pageHtml, type Page, type PageView } from './page-set.js';
 import type { Origins } from './request-guard.js';
 import type { ServerDeps } from './server-deps.js';
 
@@ -50,7 +50,7 @@ export function pageView(c: Ctx, csrfSession = c.session?.token): PageView {
 
 /** A page in the layout, or (?partial=1, the live updates' refetch) its body alone. */
 export function renderPage(c: Ctx, view: PageView, page: Page, status = 200) {
-  const body = c.url.searchParams.get('partial') === '1' ? partialBody(page) : layout(view, page);
+  const body = pageHtml(view, page, c.url.searchParams.get('partial') === '1');
   sendHtml(c.res, status, body, c.setCookies.length ? { 'Set-Cookie': c.setCookies } : {});
 }
 

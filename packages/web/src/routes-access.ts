@@ -37,7 +37,7 @@ export async function logoutRoute(c: Ctx) {
 }
 
 function answeredInfo(a: Answer | null) {
-  return a ? { responder: a.responder, channel: a.channel, at: new Date(a.answeredAt).toISOString() } : null;
+  return a ? { responder: a.responder, channel: a.channel, at: new Date(a.answeredAt).toISOString(), verdict: a.verdict, status: a.status } : null;
 }
 
 /**

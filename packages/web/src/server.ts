@@ -26,7 +26,7 @@ const TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTime
 /** Starts `shop serve`'s server; a port in use is a ConflictError, a host we can't bind a UsageError. */
 export async function startServer(deps: ServerDeps, opts: { host: string; port: number }): Promise<RunningServer> {
   const server: Server = createServer({ ...TIMEOUTS, maxHeaderSize: 16 * 1024 });
-  const feed = new ChangeFeed(deps.ports.store, (e) => deps.log(`shop serve: live updates: ${(e as Error)?.message ?? e}`));
+  const feed = new ChangeFeed(deps.ports.store, (e) => deps.log(`shop serve: live updates: ${(e as Error)?.message ?? e}`), () => deps.ports.clock.now());
   await listen(server, opts);
   const { port } = server.address() as AddressInfo;
   const origins = originsOf(opts.host, port, deps.publicUrl);
@@ -34,6 +34,8 @@ export async function startServer(deps: ServerDeps, opts: { host: string; port: 
   server.on('request', (req, res) => void handle(req, res));
   // A socket idle this long (no request, no event written) is closed; live streams write a heartbeat.
   server.setTimeout(60_000, (socket) => socket.destroy());
+  // More sockets than any team's open pages: beyond it, new connections are dropped, not served slowly.
+  server.maxConnections = 1_000;
   const shown = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   return {
     url: `http://${shown}:${port}`,

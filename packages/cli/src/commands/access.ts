@@ -67,6 +67,9 @@ async function add(ctx: Context, name: string, url: string | undefined, json: bo
   ctx.out(`${name} can sign in to shop serve with this link (shown only this once; Shop keeps only a hash of it):`);
   ctx.out(`  ${link}`);
   ctx.out(`Send it privately: whoever holds it answers as ${name}. Lost or leaked: shop access revoke ${quoted(name)}, then add them again.`);
+  if (base === DEFAULT_SERVE_URL) {
+    ctx.out(`The link points at shop serve on this machine; for another address, give --url, or record it once with shop serve --public-url URL.`);
+  }
   return 0;
 }
 

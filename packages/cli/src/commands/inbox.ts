@@ -21,10 +21,10 @@ export default async function inbox(args: Parsed, ctx: Context): Promise<number>
     return 0;
   }
   const body = rows.map((r) => [
-    String(r.run), r.spec, r.key, r.awaiting ?? 'input', agentColumn(r.agent), ago(Date.parse(r.waiting_since!)), firstLine(r.question ?? ''), r.answer_with[0],
+    String(r.run), r.spec, r.key, r.awaiting ?? 'input', agentColumn(r.agent), ago(Date.parse(r.waiting_since!)), r.claimed_by?.by ?? '-', firstLine(r.question ?? ''), r.answer_with[0],
   ]);
-  const header = ['RUN', 'SPEC', 'CALL', 'AWAITING', 'AGENT', 'WAITED', 'QUESTION', 'ANSWER WITH'];
-  for (const line of table(header, body, { width: ctx.style.width, shrink: [6, 7, 1] })) ctx.out(line);
+  const header = ['RUN', 'SPEC', 'CALL', 'AWAITING', 'AGENT', 'WAITED', 'CLAIMED', 'QUESTION', 'ANSWER WITH'];
+  for (const line of table(header, body, { width: ctx.style.width, shrink: [7, 8, 6, 1] })) ctx.out(line);
   // A run whose driver is gone stalls its other calls too: say so once per run, with since when.
   const gone = new Set(rows.filter((r) => r.run_status === 'interrupted').map((r) => r.run));
   for (const id of gone) {

@@ -3,7 +3,8 @@ import { verifyAnswerLink } from '@shop/core/access/answer-link';
 import { personByToken } from '@shop/core/access/people';
 import { publicUrl, setPublicUrl } from '@shop/core/access/public-url';
 import { nodePorts } from '@shop/core/engine/node-ports';
-import { UsageError } from '@shop/core/errors';
+import { claimAsk, releaseClaim } from '@shop/core/operations/claim-ask';
+import { ConflictError, UsageError } from '@shop/core/errors';
 import { shippedFile } from '@shop/core/project/shipped-file';
 import { quoted } from '@shop/core/text';
 import { startServer } from '@shop/web/server';
@@ -48,7 +49,19 @@ export default async function serve(args: Parsed, ctx: Context): Promise<number>
         personByToken: (token) => personByToken(store, token),
         verifyAnswerLink: (token) => verifyAnswerLink(store, ports.clock, token),
       },
-      claims: null,
+      claims: {
+        // The page's button says whose claim it takes over: a person who presses it means to.
+        claim: async (handle, by) => {
+          try {
+            await claimAsk(ports, { handle, by, channel: 'web' });
+          } catch (e) {
+            if (!(e instanceof ConflictError)) throw e;
+            if (!(await releaseClaim(ports, { handle, by, force: true, channel: 'web' })).released) throw e;
+            await claimAsk(ports, { handle, by, channel: 'web' });
+          }
+        },
+        release: async (handle, by) => void (await releaseClaim(ports, { handle, by, channel: 'web' })),
+      },
       publicUrl: url,
       resumeInBackground: backgroundResumer(ctx.project, join(binDir, 'shop'), ctx.env, log),
       staticDir: staticDir(),

@@ -14,6 +14,7 @@ import { localTime, localTimeAgo } from '../time.js';
 import { paint, statusColour } from '../style.js';
 import { elapsed } from '../live-board.js';
 import type { Execution } from '@shop/core/types';
+import { claimedLine } from '../claim-text.js';
 
 /** shop status <id> [--limit N] [--json] */
 export default async function status(args: Parsed, ctx: Context): Promise<number> {
@@ -44,6 +45,7 @@ export default async function status(args: Parsed, ctx: Context): Promise<number
     ctx.out(describeWaiting(run.id, exec, waitingAll.length > 1));
     if (exec.sessionId) ctx.out(`Session: ${exec.sessionId}`);
     ctx.out(`Waiting since: ${localTimeAgo(exec.updatedAt)}`);
+    if (exec.claim) ctx.out(claimedLine(exec.claim));
     // Answers wait for a person in the session (refused meanwhile): say who, where, since when.
     if (exec.hold?.kind === 'continue' && holdIsLive(nodeLiveness(), exec.hold)) ctx.out(`In its session: ${exec.hold.by} (shop continue, process ${exec.hold.pid}${exec.hold.host === hostname() ? '' : ` on ${exec.hold.host}`}) since ${localTimeAgo(exec.hold.since)}`);
     for (const line of answerHint(exec)) ctx.out(line);

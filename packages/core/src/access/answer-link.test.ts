@@ -66,6 +66,13 @@ describe('answer links', () => {
     await expect(verifyAnswerLink(store, clock, `${body}.${flip(sig, 0)}`)).rejects.toThrow('not a valid answer link');
   });
 
+  it('verifying makes no key: a store that never made a link refuses every token', async () => {
+    const { store, clock } = fresh();
+    await expect(verifyAnswerLink(store, clock, `${b64({ r: 1, k: '1', a: 1, e: clock.t + 1000 })}.${'A'.repeat(43)}`)).rejects.toBeInstanceOf(UsageError);
+    expect(await store.getSetting(ANSWER_LINK_KEY)).toBeNull();
+    await expect(answerLinkToken(store, clock, ask, 0)).rejects.toBeInstanceOf(UsageError);
+  });
+
   it('a link from another store (another key) is not valid here', async () => {
     const a = fresh();
     const b = fresh();

@@ -37,12 +37,21 @@ describe('people with access', () => {
     expect(rows[0].created_by).toBe('bob');
   });
 
-  it('touches last seen on a lookup, and finds nothing for a wrong, empty or over-long token', async () => {
-    const { store } = fresh();
+  it('touches last seen on a lookup (to the minute), and finds nothing for a wrong, empty or over-long token', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'shop-people-')), 'shop.db');
+    let t = 1_000_000;
+    const store = openSqliteStore(file, () => t);
+    open.push(store);
     const { token } = await addPerson(store, 'ann', 'bob');
     expect((await listPeople(store))[0].lastSeenAt).toBeNull();
     await personByToken(store, token);
-    expect((await listPeople(store))[0].lastSeenAt).toEqual(expect.any(Number));
+    expect((await listPeople(store))[0].lastSeenAt).toBe(1_000_000);
+    t += 59_000;
+    await personByToken(store, token);
+    expect((await listPeople(store))[0].lastSeenAt).toBe(1_000_000);
+    t += 1_000;
+    await personByToken(store, token);
+    expect((await listPeople(store))[0].lastSeenAt).toBe(1_060_000);
     expect(await personByToken(store, token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A'))).toBeNull();
     expect(await personByToken(store, '')).toBeNull();
     expect(await personByToken(store, token + 'x'.repeat(200))).toBeNull();

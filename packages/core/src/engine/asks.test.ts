@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { ANSWER_LINK_TTL_MS, verifyAnswerLink } from '../access/answer-link.js';
+import { setPublicUrl } from '../access/public-url.js';
 import { driveRun } from './drive-run.js';
 import { flowsClosedAfterEach } from './testing/flows.js';
 import type { ScriptedWorld } from './testing/scripted-ports.js';
@@ -119,6 +121,24 @@ describe('timers (fast-forwarded clock)', () => {
     });
     expect(outcome).toEqual({ status: 'completed', result: true });
     expect(world.sent.map((s) => s.notice.event)).toEqual(['waiting', 'timeout', 'timeout']);
+  });
+
+  it('with a public URL recorded, every notice (the ask, each timeout) carries a fresh answer link to that ask', async () => {
+    const { world, start } = setup();
+    await setPublicUrl(world.store, 'https://shop.example.com');
+    const id = await start('config{ human_timeout = 60, on_timeout = "notify_again", notify = { "desktop" } }\nreturn pause("Ship?").continue');
+    const outcome = await waitDrive(world, id, (t) => {
+      if (t === 3 || t === 9) world.clock.t += 61_000;
+      if (t === 15) void world.store.recordAnswer({ runId: id, key: '1', ask: 1, verdict: 'approved', status: null, message: null, decisions: null, responder: 'ann', channel: 'cli' });
+    });
+    expect(outcome).toEqual({ status: 'completed', result: true });
+    expect(world.sent.map((s) => s.notice.event)).toEqual(['waiting', 'timeout', 'timeout']);
+    const links = await Promise.all(world.sent.map((s) => verifyAnswerLink(world.store, world.ports.clock, s.notice.answer_url!.replace('https://shop.example.com/a/', ''))));
+    expect(links.map((l) => [l.runId, l.key, l.ask])).toEqual([[id, '1', 1], [id, '1', 1], [id, '1', 1]]);
+    // Each made when its notice went out: later notices expire later.
+    expect(links[1].expiresAt - links[0].expiresAt).toBe(61_000);
+    expect(links[2].expiresAt - links[1].expiresAt).toBe(61_000);
+    expect(links[2].expiresAt).toBe(world.clock.t + ANSWER_LINK_TTL_MS);
   });
 
   it('reminder, then escalation, then a reminder to the escalation target, each in the trail', async () => {

@@ -5,7 +5,7 @@ import { ShopError } from '../errors.js';
 import type { TimerEffect } from '../store/store.js';
 import type { Execution, Run, Timer } from '../types.js';
 import { duration } from './ask-timers.js';
-import { askNotice } from './ask-notice.js';
+import { sendAskNotice } from './ask-notice.js';
 import type { EnginePorts } from './ports.js';
 import { holdIsLive } from './session-hold.js';
 
@@ -33,7 +33,7 @@ export async function fireDueTimers(ports: EnginePorts, run: Run, token: string)
     if (!(await ports.store.fireTimer(token, timer, effect))) continue;
     fired++;
     if (effect.end) ended = true;
-    if (effect.notify) ports.notices.send(effect.notify.targets, askNotice(effect.notify.event, run, exec, now));
+    if (effect.notify) await sendAskNotice(ports, effect.notify.targets, effect.notify.event, run, exec, now);
   }
   return { fired, ended };
 }

@@ -2,7 +2,7 @@ import { buildAnswer } from '../decisions/build-answer.js';
 import { ConflictError, ShopError } from '../errors.js';
 import { notifyTargets, type AutoApproveRule, type WorkflowConfig } from '../lua/workflow-config.js';
 import type { Execution, Run } from '../types.js';
-import { askNotice } from './ask-notice.js';
+import { sendAskNotice } from './ask-notice.js';
 import type { EnginePorts } from './ports.js';
 
 /** The auto_approve rule an ask matches: every field the rule gives must hold. */
@@ -33,6 +33,6 @@ export async function openAsk(ports: EnginePorts, run: Run, config: WorkflowConf
       await ports.store.appendEvent(null, run.id, { type: 'auto_approve_skipped', key: exec.key, actor: 'system:policy', channel: 'engine', data: { rule, why: e.message } });
     }
   }
-  ports.notices.send(notifyTargets(config), askNotice('waiting', run, exec, ports.clock.now()));
+  await sendAskNotice(ports, notifyTargets(config), 'waiting', run, exec, ports.clock.now());
   return false;
 }

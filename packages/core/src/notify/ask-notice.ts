@@ -19,6 +19,11 @@ export interface AskNotice {
   question: string;
   /** Exact commands that answer it, each naming the ask by handle, e.g. "shop approve 3.1/2/1". */
   answer_with: string[];
+  /**
+   * The ask's answer link (`<public URL>/a/<token>`: answers exactly this ask, signed, expires
+   * in 7 days) when a public URL of shop serve is recorded in the store; otherwise null.
+   */
+  answer_url: string | null;
   /** How long it has waited, in seconds. */
   waited_seconds: number;
   project: string;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { AskNotice } from './ask-notice.js';
-import { noteLine, slackText, waitedText, waitsPhrase } from './notice-text.js';
+import { desktopText, noteLine, noticeEnv, slackText, waitedText, waitsPhrase } from './notice-text.js';
 
 const notice: AskNotice = {
   event: 'waiting', run: 12, spec: 'release', call: '4', ask: 1, handle: '12.4', awaiting: 'checkpoint', agent: '_checkpoint',
-  question: 'Tag it?', answer_with: [], waited_seconds: 0, project: '/p', at: '2025-01-02T03:04:05+01:00',
+  question: 'Tag it?', answer_with: [], answer_url: null, waited_seconds: 0, project: '/p', at: '2025-01-02T03:04:05+01:00',
 };
 
 describe('notice text', () => {
@@ -23,5 +23,19 @@ describe('notice text', () => {
   it('leaves out the answer part when there is no answer command', () => {
     expect(slackText(notice)).toBe('Shop run 12 (release) waits for you: Tag it?');
     expect(noteLine(notice)).toBe('shop: run 12 (release) waits for you: Tag it?');
+  });
+
+  it('shows the answer link when the notice has one: Slack, desktop, the stderr note and a command notifier', () => {
+    const url = 'https://shop.example.com/a/eyJyIjoxMn0.sig';
+    const withLink = { ...notice, answer_with: ['shop approve 12.4'], answer_url: url };
+    expect(slackText(withLink)).toBe(`Shop run 12 (release) waits for you: Tag it? — answer: shop approve 12.4 or open ${url}`);
+    expect(slackText({ ...withLink, answer_with: [] })).toBe(`Shop run 12 (release) waits for you: Tag it? — answer at ${url}`);
+    expect(noteLine(withLink)).toBe(`shop: run 12 (release) waits for you: Tag it? — shop approve 12.4 — ${url}`);
+    expect(desktopText(withLink).body).toBe(`Tag it?\nshop approve 12.4\n${url}`);
+    expect(noticeEnv(withLink).SHOP_ANSWER_URL).toBe(url);
+    expect(JSON.parse(noticeEnv(withLink).SHOP_NOTICE_JSON).answer_url).toBe(url);
+    // No public URL recorded: no link anywhere, an empty variable.
+    expect(desktopText({ ...withLink, answer_url: null }).body).toBe('Tag it?\nshop approve 12.4');
+    expect(noticeEnv(notice).SHOP_ANSWER_URL).toBe('');
   });
 });

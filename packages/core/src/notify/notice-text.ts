@@ -48,18 +48,21 @@ export function answerText(n: AskNotice): string | null {
   return first === undefined ? null : capText(first, ANSWER_CAP);
 }
 
-/** "Shop run 3 (feature) waits for you: <question> — answer: <command>" */
+/** " or open <answer link>", when the notice has one. */
+const linkText = (n: AskNotice, lead: string) => (n.answer_url ? `${lead}${n.answer_url}` : '');
+
+/** "Shop run 3 (feature) waits for you: <question> — answer: <command> or open <answer link>" */
 export function slackText(n: AskNotice): string {
   const answer = answerText(n);
-  const line = inert(`Shop run ${n.run} (${n.spec}) ${waitsPhrase(n)}: ${questionText(n)}${answer ? ` — answer: ${answer}` : ''}`, false);
+  const line = inert(`Shop run ${n.run} (${n.spec}) ${waitsPhrase(n)}: ${questionText(n)}${answer ? ` — answer: ${answer}` : ''}${linkText(n, answer ? ' or open ' : ' — answer at ')}`, false);
   // Slack reads <…> as links and mentions and & as an entity: these three must be escaped.
   return line.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** "shop: run 3 (feature) waits for you: <question> — <command>", for stderr. */
+/** "shop: run 3 (feature) waits for you: <question> — <command> — <answer link>", for stderr. */
 export function noteLine(n: AskNotice): string {
   const answer = answerText(n);
-  return inert(`shop: run ${n.run} (${n.spec}) ${waitsPhrase(n)}: ${questionText(n)}${answer ? ` — ${answer}` : ''}`, false);
+  return inert(`shop: run ${n.run} (${n.spec}) ${waitsPhrase(n)}: ${questionText(n)}${answer ? ` — ${answer}` : ''}${linkText(n, ' — ')}`, false);
 }
 
 /** Title and body of a desktop notification. */
@@ -67,7 +70,7 @@ export function desktopText(n: AskNotice): { title: string; body: string } {
   const answer = answerText(n);
   return {
     title: inert(`Shop: run ${n.run} ${waitsPhrase(n)}`, false),
-    body: inert(answer ? `${questionText(n)}\n${answer}` : questionText(n)),
+    body: inert([questionText(n), answer, n.answer_url].filter((l) => l).join('\n')),
   };
 }
 
@@ -84,6 +87,8 @@ export function noticeEnv(n: AskNotice): Record<string, string> {
     SHOP_AGENT: n.agent,
     SHOP_QUESTION: n.question,
     SHOP_ANSWER_WITH: n.answer_with.join('\n'),
+    /** Empty when no public URL of shop serve is recorded. */
+    SHOP_ANSWER_URL: n.answer_url ?? '',
     SHOP_PROJECT: n.project,
     SHOP_NOTICE_JSON: JSON.stringify(n),
   };

@@ -5,7 +5,7 @@ import { notifyAll } from './notify-all.js';
 
 const notice: AskNotice = {
   event: 'waiting', run: 3, spec: 'feature', call: '1', ask: 1, handle: '3.1', awaiting: 'input', agent: 'coder',
-  question: 'Which?', answer_with: ['shop answer 3.1 "…"'], waited_seconds: 0, project: '/p', at: '2025-01-02T03:04:05+01:00',
+  question: 'Which?', answer_with: ['shop answer 3.1 "…"'], answer_url: null, waited_seconds: 0, project: '/p', at: '2025-01-02T03:04:05+01:00',
 };
 
 describe('notifyAll', () => {

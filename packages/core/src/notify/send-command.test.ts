@@ -7,7 +7,7 @@ import { nodeNoticeDeps, NoticeCommandError, sendNotice } from './send.js';
 
 const notice: AskNotice = {
   event: 'escalation', run: 7, spec: 'bugfix', call: '2/1', ask: 2, handle: '7.2/1.2', awaiting: 'input', agent: 'coder',
-  question: 'Which database?\nPostgres or SQLite', answer_with: ['shop answer 7.2/1.2 "…"', 'shop status 7'],
+  question: 'Which database?\nPostgres or SQLite', answer_with: ['shop answer 7.2/1.2 "…"', 'shop status 7'], answer_url: 'https://shop.example.com/a/eyJyIjo3fQ.sig',
   waited_seconds: 3600, project: '/srv/app', at: '2025-01-02T03:04:05+01:00',
 };
 
@@ -42,6 +42,7 @@ describe('command notifier', () => {
       SHOP_AGENT: 'coder',
       SHOP_QUESTION: 'Which database?\nPostgres or SQLite',
       SHOP_ANSWER_WITH: 'shop answer 7.2/1.2 "…"\nshop status 7',
+      SHOP_ANSWER_URL: 'https://shop.example.com/a/eyJyIjo3fQ.sig',
       SHOP_PROJECT: '/srv/app',
       SHOP_NOTICE_JSON: JSON.stringify(notice),
     });

@@ -4,7 +4,7 @@ import { sendNotice, type NoticeDeps } from './send.js';
 
 const notice: AskNotice = {
   event: 'waiting', run: 3, spec: 'feature', call: '1/2/1', ask: 1, handle: '3.1/2/1', awaiting: 'approval', agent: 'planner',
-  question: '-rf everything?\nReally?', answer_with: ['shop approve 3.1/2/1'],
+  question: '-rf everything?\nReally?', answer_with: ['shop approve 3.1/2/1'], answer_url: null,
   waited_seconds: 12, project: '/home/me/p', at: '2025-01-02T03:04:05+01:00',
 };
 

@@ -6,7 +6,7 @@ import { nodeNoticeDeps, sendNotice, type NoticeDeps } from './send.js';
 
 const notice: AskNotice = {
   event: 'waiting', run: 3, spec: 'feature', call: '1/2/1', ask: 1, handle: '3.1/2/1', awaiting: 'approval', agent: 'planner',
-  question: 'Ship the plan <v2> & merge?', answer_with: ['shop approve 3.1/2/1', 'shop reject 3.1/2/1'],
+  question: 'Ship the plan <v2> & merge?', answer_with: ['shop approve 3.1/2/1', 'shop reject 3.1/2/1'], answer_url: null,
   waited_seconds: 0, project: '/home/me/shop-demo', at: '2025-01-02T03:04:05+01:00',
 };
 

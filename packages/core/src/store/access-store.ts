@@ -20,7 +20,7 @@ export interface AccessStore {
   initSetting(name: string, value: string): Promise<string>;
   /** ConflictError when an unrevoked person of that name exists; a revoked one is replaced. */
   addPerson(person: { name: string; tokenHash: string; by: string }): Promise<void>;
-  /** The unrevoked person with that token hash (their last_seen_at is touched), or null. */
+  /** The unrevoked person with that token hash (their last_seen_at touched, to the minute), or null. */
   findPersonByTokenHash(hash: string): Promise<Person | null>;
   /** Everyone, revoked too, by name. */
   listPeople(): Promise<Person[]>;

@@ -1,4 +1,12 @@
+import { ConflictError } from '../errors.js';
 import type { AskClaim, Channel, Timer } from '../types.js';
+
+/** Someone else's claim lasts on the ask (exit 6 / HTTP 409): who, since when, until when. */
+export class ClaimedError extends ConflictError {
+  constructor(readonly handle: string, readonly claim: AskClaim, message: string) {
+    super(message);
+  }
+}
 
 /** Who claims which ask: a person, by a person's channel. */
 export interface NewClaim {

@@ -9,48 +9,61 @@ import type { Row } from './rows.js';
  */
 type Tx = <T>(fn: () => T) => T;
 
+/** Each connection's statements, prepared once: a signed-in person's every request looks one up. */
+const prepared = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+function q(db: Database.Database, sql: string): Database.Statement {
+  let mine = prepared.get(db);
+  if (!mine) prepared.set(db, (mine = new Map()));
+  let stmt = mine.get(sql);
+  if (!stmt) mine.set(sql, (stmt = db.prepare(sql)));
+  return stmt;
+}
+
 export function getSetting(db: Database.Database, name: string): string | null {
-  const row = db.prepare('SELECT value FROM settings WHERE name = ?').get(name) as Row | undefined;
+  const row = q(db, 'SELECT value FROM settings WHERE name = ?').get(name) as Row | undefined;
   return row ? String(row.value) : null;
 }
 
 export function setSetting(db: Database.Database, tx: Tx, now: number, name: string, value: string): void {
-  tx(() => db.prepare('INSERT INTO settings (name, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at').run(name, value, now));
+  tx(() => q(db, 'INSERT INTO settings (name, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at').run(name, value, now));
 }
 
 export function initSetting(db: Database.Database, tx: Tx, now: number, name: string, value: string): string {
   return tx(() => {
-    db.prepare('INSERT INTO settings (name, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING').run(name, value, now);
+    q(db, 'INSERT INTO settings (name, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING').run(name, value, now);
     return getSetting(db, name)!;
   });
 }
 
 export function addPerson(db: Database.Database, tx: Tx, now: number, p: { name: string; tokenHash: string; by: string }): void {
   tx(() => {
-    const existing = db.prepare('SELECT revoked_at FROM people WHERE name = ?').get(p.name) as Row | undefined;
+    const existing = q(db, 'SELECT revoked_at FROM people WHERE name = ?').get(p.name) as Row | undefined;
     if (existing && existing.revoked_at == null) {
       throw new ConflictError(`${p.name} already has access; to give them a new link: shop access revoke ${JSON.stringify(p.name)}, then add them again`);
     }
-    db.prepare('DELETE FROM people WHERE name = ?').run(p.name);
-    db.prepare('INSERT INTO people (name, token_hash, created_at, created_by) VALUES (?, ?, ?, ?)').run(p.name, p.tokenHash, now, p.by);
+    q(db, 'DELETE FROM people WHERE name = ?').run(p.name);
+    q(db, 'INSERT INTO people (name, token_hash, created_at, created_by) VALUES (?, ?, ?, ?)').run(p.name, p.tokenHash, now, p.by);
   });
 }
 
+/** last_seen_at is kept to the minute: a signed-in person's every request need not be a write. */
+const SEEN_EVERY_MS = 60_000;
+
 export function findPersonByTokenHash(db: Database.Database, tx: Tx, now: number, hash: string): Person | null {
-  return tx(() => {
-    const row = db.prepare('SELECT * FROM people WHERE token_hash = ? AND revoked_at IS NULL').get(hash) as Row | undefined;
-    if (!row) return null;
-    db.prepare('UPDATE people SET last_seen_at = ? WHERE name = ?').run(now, row.name);
-    return toPerson({ ...row, last_seen_at: now });
-  });
+  const row = q(db, 'SELECT * FROM people WHERE token_hash = ? AND revoked_at IS NULL').get(hash) as Row | undefined;
+  if (!row) return null;
+  if (row.last_seen_at != null && now - Number(row.last_seen_at) < SEEN_EVERY_MS) return toPerson(row);
+  // Revoked since the read: not found.
+  const touched = tx(() => q(db, 'UPDATE people SET last_seen_at = ? WHERE token_hash = ? AND revoked_at IS NULL').run(now, hash).changes);
+  return touched ? toPerson({ ...row, last_seen_at: now }) : null;
 }
 
 export function listPeople(db: Database.Database): Person[] {
-  return (db.prepare('SELECT * FROM people ORDER BY name').all() as Row[]).map(toPerson);
+  return (q(db, 'SELECT * FROM people ORDER BY name').all() as Row[]).map(toPerson);
 }
 
 export function revokePerson(db: Database.Database, tx: Tx, now: number, name: string): boolean {
-  return tx(() => db.prepare('UPDATE people SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL').run(now, name).changes > 0);
+  return tx(() => q(db, 'UPDATE people SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL').run(now, name).changes > 0);
 }
 
 function toPerson(r: Row): Person {

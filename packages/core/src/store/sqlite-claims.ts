@@ -3,7 +3,7 @@ import { askHandle } from '../decisions/ask-handle.js';
 import { ConflictError } from '../errors.js';
 import { localTime } from '../local-time.js';
 import { hasEnded, type AskClaim, type Channel, type RunStatus, type Timer } from '../types.js';
-import type { Claim, ClaimRef, ClaimStore, NewClaim } from './claim-store.js';
+import { ClaimedError, type Claim, type ClaimRef, type ClaimStore, type NewClaim } from './claim-store.js';
 import { toAnswer, type Row } from './rows.js';
 import { alreadyAnswered } from './sqlite-store.js';
 import type { EventInput } from './store.js';
@@ -46,7 +46,7 @@ export class SqliteClaims implements ClaimStore {
       this.mustBeOpen(claim);
       const t = this.host.now();
       const held = this.lasting(claim, t);
-      if (held && held.by !== claim.by) throw new ConflictError(claimedLine(claim, held));
+      if (held && held.by !== claim.by) throw claimedError(claim, held);
       // Claiming again refreshes one's own claim (it lasts anew), keeping since when it is held.
       const since = held ? held.since : t;
       const until = t + opts.ttlMs;
@@ -63,7 +63,7 @@ export class SqliteClaims implements ClaimStore {
       const t = this.host.now();
       const held = this.lasting(ref, t);
       if (!held) return null;
-      if (ref.by !== null && held.by !== ref.by) throw new ConflictError(claimedLine(ref, held));
+      if (ref.by !== null && held.by !== ref.by) throw claimedError(ref, held);
       this.stmt.remove.run(ref);
       this.stmt.bringBack.run({ ...ref, t });
       this.host.event(ref.runId, {
@@ -103,7 +103,8 @@ export class SqliteClaims implements ClaimStore {
   }
 }
 
-/** "33.4 is claimed by ann (web) since 2026-11-24 14:02:05 +01:00, until 15:02:05 …". */
-function claimedLine(ask: { runId: number; key: string; ask: number }, held: AskClaim): string {
-  return `${askHandle(ask.runId, ask.key, ask.ask)} is claimed by ${held.by} (${held.channel}) since ${localTime(held.since)} (until ${localTime(held.until)}, unless released)`;
+/** "33.4 is claimed by ann (web) since 2026-11-24 14:02:05 +01:00 (until 15:02:05 …, unless released)". */
+function claimedError(ask: { runId: number; key: string; ask: number }, held: AskClaim): ClaimedError {
+  const handle = askHandle(ask.runId, ask.key, ask.ask);
+  return new ClaimedError(handle, held, `${handle} is claimed by ${held.by} (${held.channel}) since ${localTime(held.since)} (until ${localTime(held.until)}, unless released)`);
 }

@@ -15,6 +15,7 @@ import { answerCall, sessionAnswer } from './answers.js';
 import { claudeCommand, editorCommand } from './commands.js';
 import { holdSessionFor } from '@shop/core/operations/hold-session';
 import { waitingCall, type Target } from './targets.js';
+import { toggleClaim } from './claims.js';
 
 type HandOver = <T>(job: () => Promise<T>) => Promise<T>;
 
@@ -104,6 +105,7 @@ export function useActions(deps: TuiDeps, status: Status, browser: Browser, hand
         return ended.status === 'stuck' ? `run ${r.id} stopped: stuck — ${ended.reason ?? ''}` : `run ${r.id} ended ${ended.status} before the stop took effect`;
       });
     }
+    if (command === 'claim') return toggleClaim(deps, target);
     const { run: r, exec } = await waitingCall(ports.store, target);
     const decisions = exec.kind === 'pause' ? callDecisions(exec) : [];
     if (command === 'continue' && exec.kind !== 'pause') return openSession(r, exec);

@@ -25,8 +25,8 @@ import { focusOf, useBrowser } from './use-browser.js';
 
 const HINTS = {
   list: '[↑↓] move [Enter] open [/] filter [a] active [i] inbox [c] continue [A/R] answer [?] keys [q] quit',
-  inbox: '[↑↓] move [Enter] open [c] continue [A/R] approve/reject [Esc] runs [?] keys [q] quit',
-  detail: '[↑↓] call [c] continue [A/R] approve/reject [s] stop [o] editor [Esc] back [?] keys [q] quit',
+  inbox: '[↑↓] move [Enter] open [c] continue [A/R] approve/reject [m] claim [Esc] runs [?] keys [q] quit',
+  detail: '[↑↓] call [c] continue [A/R] answer [m] claim [s] stop [o] editor [Esc] back [?] keys [q] quit',
 };
 
 /** The run browser: the list, the inbox and a run's details, the overlays over them, one status line. */
@@ -49,7 +49,7 @@ export function Browser({ deps }: { deps: TuiDeps }) {
     if (cmd === 'quit') exit();
     else if (cmd === 'help') setOverlay({ kind: 'help' });
     else if (cmd === 'inbox') setScreen(screen.name === 'inbox' ? { name: 'list' } : { name: 'inbox' });
-    else if (cmd === 'continue' || cmd === 'approve' || cmd === 'reject' || cmd === 'stop' || cmd === 'editor') {
+    else if (cmd === 'continue' || cmd === 'approve' || cmd === 'reject' || cmd === 'claim' || cmd === 'stop' || cmd === 'editor') {
       // Keys typed right after A wait for its prompt, so they are typed into it.
       if (target) hold(actions.perform(cmd, target));
       else status.say('no run here to act on', 'error');

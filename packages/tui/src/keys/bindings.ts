@@ -3,7 +3,7 @@ import type { Key } from 'ink';
 /** Every shortcut of the browser, in one table: the input hooks and the help screen read it. */
 export type Command =
   | 'up' | 'down' | 'pageUp' | 'pageDown' | 'top' | 'bottom' | 'open' | 'back' | 'filter' | 'active' | 'inbox'
-  | 'continue' | 'approve' | 'reject' | 'stop' | 'editor' | 'help' | 'quit';
+  | 'continue' | 'approve' | 'reject' | 'claim' | 'stop' | 'editor' | 'help' | 'quit';
 
 export interface Binding {
   command: Command;
@@ -29,6 +29,7 @@ export const BINDINGS: readonly Binding[] = [
   { command: 'continue', keys: ['c'], shows: 'c', does: "continue: open the agent's Claude session, or decide a pause" },
   { command: 'approve', keys: ['A'], shows: 'A', does: 'approve what it waits on (with a message)' },
   { command: 'reject', keys: ['R'], shows: 'R', does: 'reject it (with feedback)' },
+  { command: 'claim', keys: ['m'], shows: 'm', does: "claim the ask (I'm on it: reminders wait), or let go of your claim" },
   { command: 'stop', keys: ['s'], shows: 's', does: 'stop the run (with a reason)' },
   { command: 'editor', keys: ['o'], shows: 'o', does: 'open the workspace in $VISUAL / $EDITOR' },
   { command: 'help', keys: ['?'], shows: '?', does: 'these keys' },

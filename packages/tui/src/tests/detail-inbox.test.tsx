@@ -61,7 +61,7 @@ describe('the run detail', () => {
       '   1m ago  suspended by shop (engine)',
       '',
       '',
-      '[↑↓] call [c] continue [A/R] approve/reject [s] stop [o] editor [Esc] back [?] keys [q] quit',
+      '[↑↓] call [c] continue [A/R] answer [m] claim [s] stop [o] editor [Esc] back [?] keys [q] quit',
     ]);
     await t.press('j');
     await t.until(() => expect(t.lines()[9]).toMatch(/^› {3}#2\/3\/1 pause/));
@@ -103,14 +103,14 @@ describe('the inbox', () => {
     await t.until(() => expect(t.lines()[0]).toBe('Inbox — 3 pending asks, oldest first'));
     expect(t.lines()).toEqual([
       'Inbox — 3 pending asks, oldest first',
-      '  RUN    SPEC         CALL     FROM         AWAITING    QUESTION                             WAITED',
+      '  RUN    SPEC         CALL     FROM         AWAITING    QUESTION               CLAIMED       WAITED',
       '› 1      flow         2/2/1    reviewer     review      Is this secure?                      2m 10s',
-      '  1      flow         2/3/1    pause        checkpoint  Run the load tests yourself          2m 10s',
+      '  1      flow         2/3/1    pause        checkpoint  Run the load tests yo…               2m 10s',
       `  ${second}      flow         1        pause        checkpoint  Deploy?                                 30s`,
       '',
       '',
       '',
-      '[↑↓] move [Enter] open [c] continue [A/R] approve/reject [Esc] runs [?] keys [q] quit',
+      '[↑↓] move [Enter] open [c] continue [A/R] approve/reject [m] claim [Esc] runs [?] keys [q] quit',
     ]);
     await t.press('j', KEYS.enter);
     await t.until(() => expect(t.lines()[0]).toBe('Run 1: flow — add login'));

@@ -26,7 +26,7 @@ export function RunDetailView({ state, layout, now, runId }: { state: DetailStat
       <Text wrap="truncate-end">{factsLine(view, now)}</Text>
       <ExecutionRows rows={state.rows} start={state.windowStart} cursor={state.cursor} height={layout.execs} count={state.count} earlier={state.earlier} runId={runId} now={now}
         goneSince={status === 'interrupted' ? view.run.updatedAt : null} />
-      <CallPanel exec={state.selected} log={state.log} height={layout.log} />
+      <CallPanel exec={state.selected} claim={view.waitingAll.find((e) => e.key === state.selected?.key)?.claim ?? null} log={state.log} height={layout.log} now={now} />
       <Text bold={theme.colors}>Audit trail</Text>
       <Box flexDirection="column" height={layout.audit}>
         {state.events.map((e) => <Text key={e.id} wrap="truncate-end" color={theme.tone('muted')}>{`  ${eventLine(e, now)}`}</Text>)}

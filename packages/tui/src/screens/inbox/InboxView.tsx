@@ -4,7 +4,7 @@ import { Cell } from '../../components/Cell.js';
 import { useTheme } from '../../theme.js';
 import type { AskRow, InboxState } from './use-inbox-state.js';
 
-const W = { run: 6, spec: 12, call: 8, from: 12, awaiting: 11, waited: 9 };
+const W = { run: 6, spec: 12, call: 8, from: 12, awaiting: 11, claimed: 10, waited: 9 };
 
 function Row({ row, selected }: { row: AskRow; selected: boolean }) {
   const theme = useTheme();
@@ -17,6 +17,7 @@ function Row({ row, selected }: { row: AskRow; selected: boolean }) {
       <Cell width={W.from}>{row.from}</Cell>
       <Cell width={W.awaiting} color={theme.tone('attention')}>{row.awaiting}</Cell>
       <Cell grow>{row.question || '-'}</Cell>
+      <Cell width={W.claimed} color={theme.tone('accent')}>{row.claimedBy}</Cell>
       <Cell width={W.waited} right>{row.waited}</Cell>
     </Box>
   );
@@ -40,6 +41,7 @@ export function InboxView({ state, height }: { state: InboxState; height: number
         <Cell width={W.from} color={muted}>FROM</Cell>
         <Cell width={W.awaiting} color={muted}>AWAITING</Cell>
         <Cell grow color={muted}>QUESTION</Cell>
+        <Cell width={W.claimed} color={muted}>CLAIMED</Cell>
         <Cell width={W.waited} right color={muted}>WAITED</Cell>
       </Box>
       <Box flexDirection="column" height={height}>

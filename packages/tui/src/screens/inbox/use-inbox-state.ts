@@ -14,6 +14,8 @@ export interface AskRow {
   awaiting: string;
   question: string;
   waited: string;
+  /** Who claimed it ("I'm on it"), while the claim lasts. */
+  claimedBy: string;
 }
 
 /** Every pending ask across runs, oldest first, read again whenever a run changed. */
@@ -40,6 +42,6 @@ export type InboxState = ReturnType<typeof useInboxState>;
 function askRow(run: Run, exec: Execution, now: number): AskRow {
   return {
     runId: run.id, spec: run.spec, key: exec.key, from: askerName(exec), awaiting: exec.awaiting ?? 'input',
-    question: oneLine(exec.waitingFor), waited: duration(now - exec.updatedAt),
+    question: oneLine(exec.waitingFor), waited: duration(now - exec.updatedAt), claimedBy: exec.claim?.by ?? '',
   };
 }
