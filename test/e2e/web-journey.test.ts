@@ -186,4 +186,43 @@ describe('the web inbox in a real browser', () => {
     await screenshot(page, 'journey-8-phone-run');
     expect(dialogs).toEqual([]);
   }, 60_000);
+
+  it('two people: one claims the ask (the other sees it), the first answer wins and the second is told who answered', async () => {
+    const p = makeProject();
+    p.write('workflows/gate.lua', GATE);
+    const run = await p.shopAsync(['run', 'gate', 'the api']);
+    expect(run.code).toBe(3);
+    const id = runId(run.stdout);
+    const s = await startServe(p);
+    const ann = await newPage();
+    const bob = await newPage();
+    await signIn(ann, s.base, p, 'ann');
+    await signIn(bob, s.base, p, 'bob');
+    await askOn(bob, 'Ship the api?').waitFor();
+
+    await askOn(ann, 'Ship the api?').getByRole('button', { name: "Claim — I'm on it" }).click();
+    await expect.poll(() => ann.locator('.flash.ok').innerText()).toContain(`You are on ${id}.1`);
+    expect(await askOn(ann, 'Ship the api?').locator('.claimed.mine').innerText()).toMatch(/^claimed by ann/);
+    await askOn(ann, 'Ship the api?').getByRole('button', { name: 'Release' }).waitFor();
+    // Bob's open page learns of the claim by itself.
+    await expect.poll(() => askOn(bob, 'Ship the api?').locator('.claimed').count(), { timeout: 10_000 }).toBe(1);
+    expect(await askOn(bob, 'Ship the api?').locator('.claimed').innerText()).toMatch(/^claimed by ann/);
+    expect(await askOn(bob, 'Ship the api?').getByRole('button', { name: 'Take over from ann' }).count()).toBe(1);
+    await screenshot(bob, 'journey-9-claimed-by-ann');
+
+    // Bob stays on the page he has (it is not refreshed while he types); Ann approves first.
+    const bobAsk = askOn(bob, 'Ship the api?');
+    await bobAsk.locator('details.v-reject summary').click();
+    await bobAsk.locator('form.v-reject textarea[name=message]').fill('wait for the changelog');
+    await askOn(ann, 'Ship the api?').getByRole('button', { name: 'Approve' }).click();
+    await expect.poll(() => ann.locator('.flash.ok').innerText()).toContain(`Approved ${id}.1`);
+    await bobAsk.getByRole('button', { name: 'Reject (stop it)' }).click();
+    await expect.poll(() => bob.locator('main#live').innerText()).toMatch(/already answered approved by ann/);
+    expect(await bob.locator('h1').innerText()).toBe('Someone was first 409');
+    await screenshot(bob, 'journey-10-second-answer-refused');
+    await until('the run to complete', () => p.status(id).status === 'completed');
+    expect(p.status(id).result).toEqual({ shipped: true });
+    expect(trail(p, id).filter((e) => e.type === 'human_answered')).toMatchObject([{ actor: 'ann', channel: 'web' }]);
+    expect(dialogs).toEqual([]);
+  }, 60_000);
 });
