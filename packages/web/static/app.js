@@ -196,6 +196,16 @@
   prepare(document);
   if (live && window.EventSource && document.body.hasAttribute('data-live')) {
     var source = new EventSource('/events');
-    source.addEventListener('change', refresh);
+    // A run's page only cares about its own run; the inbox and the runs list about any.
+    var own = /^\/runs\/(\d+)$/.exec(location.pathname);
+    source.addEventListener('change', function (e) {
+      if (own) {
+        try {
+          var runs = JSON.parse(e.data).runs;
+          if (Array.isArray(runs) && runs.indexOf(Number(own[1])) < 0) return;
+        } catch (err) { /* not the shape we know: refresh to be safe */ }
+      }
+      refresh();
+    });
   }
 })();
