@@ -4,8 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { dialogs, newPage, screenshot } from './browser.js';
 import { makeProject, runId, trail, until } from './harness.js';
 import { startServe } from './serve-harness.js';
-
-const GATE = 'function workflow(prompt)\n  local r = pause("Ship " .. prompt .. "?")\n  return { shipped = r.continue }\nend\n';
+import { GATE } from './web-pages.js';
 
 /** The push path: a webhook's body carries the ask's answer link, which a person opens on a phone. */
 describe('an answer link in a real browser', () => {

@@ -1,38 +1,16 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { dialogs, launchBrowser, newPage, screenshot } from './browser.js';
-import { makeProject, runId, trail, until, type Project } from './harness.js';
-import { addPerson, startServe } from './serve-harness.js';
+import { dialogs, newPage, screenshot } from './browser.js';
+import { makeProject, runId, trail, until } from './harness.js';
+import { startServe } from './serve-harness.js';
+import { askOn, GATE, MIGRATE, RELEASE, signIn } from './web-pages.js';
 
 /**
  * A person's journey through `shop serve` in Debian's Chromium: signing in with a link, asks
  * appearing live, and every way of answering — approve, structured decisions (a refused value
- * first), reject with feedback. (An answer link on a phone: web-answer-link.test.ts.)
+ * first), reject with feedback — and two people on one ask (a claim, first answer wins).
+ * More: web-run-page.test.ts (a run's page), web-phone.test.ts (a phone, no JavaScript),
+ * web-answer-link.test.ts (a webhook's answer link).
  */
-const GATE = 'function workflow(prompt)\n  local r = pause("Ship " .. prompt .. "?")\n  return { shipped = r.continue }\nend\n';
-const RELEASE = `function workflow(prompt)
-  local r = pause{message = "Release " .. prompt .. "?", decisions = {
-    { id = "go", type = "approval", prompt = "Go ahead?" },
-    { id = "env", type = "choice", prompt = "Where to?", options = { "staging", "prod" } },
-    { id = "pct", type = "number", prompt = "Rollout %", constraints = { min = 1, max = 100 } },
-    { id = "checks", type = "multi_choice", prompt = "Checks first", options = { "lint", "unit", "e2e" }, constraints = { min = 1 } },
-    { id = "ticket", type = "text", prompt = "Ticket", constraints = { pattern = "^[A-Z]+-\\\\d+$" } },
-    { id = "day", type = "date", prompt = "Launch day", required = false },
-  }}
-  return { answers = r.answers, comments = r.comments, responder = r.responder }
-end
-`;
-const MIGRATE = 'function workflow(p)\n  local r = run("coder", "add the users table")\n  return r.status .. "|" .. (r.summary or "")\nend\n';
-
-/** The open ask whose question holds `text`, on the page as it is now. */
-const askOn = (page: Page, text: string) => page.locator('article.ask', { hasText: text });
-
-async function signIn(page: Page, base: string, p: Project, name: string) {
-  await page.goto(`${base}/login/${addPerson(p, name)}`);
-  await page.waitForURL(`${base}/`);
-  await expect.poll(() => page.locator('header.top').innerText()).toContain(`signed in as ${name}`);
-}
-
 describe('the web inbox in a real browser', () => {
   it('sign in, see a run ask live, approve it; decide a structured pause (a refused value first); reject an agent with feedback', async () => {
     const p = makeProject();
@@ -150,42 +128,6 @@ describe('the web inbox in a real browser', () => {
     expect(dialogs).toEqual([]);
   }, 120_000);
 
-  it('on a 375×812 phone: the inbox fits the screen and an agent question is answered with text', async () => {
-    const p = makeProject();
-    p.write('workflows/migrate.lua', MIGRATE);
-    p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database should the users table go in?' }, { status: 'DONE', summary: 'used postgres' }] } });
-    const run = await p.shopAsync(['run', 'migrate']);
-    expect(run.code).toBe(3);
-    const id = runId(run.stdout);
-    const s = await startServe(p);
-    const page = await newPage({ phone: true });
-    await page.setViewportSize({ width: 375, height: 812 });
-    await signIn(page, s.base, p, 'bo');
-    const ask = askOn(page, 'Which database should the users table go in?');
-    await ask.waitFor();
-    // Nothing wider than the screen: no sideways scrolling.
-    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
-    // Big tap targets: the answer button is at least 44 px high and spans the card.
-    const button = await ask.getByRole('button', { name: 'Send answer' }).boundingBox();
-    expect(button!.height).toBeGreaterThanOrEqual(44);
-    expect(button!.width).toBeGreaterThan(250);
-    // Words are required for an agent's question: an empty answer is held back by the browser.
-    await ask.getByRole('button', { name: 'Send answer' }).click();
-    expect(await ask.locator('textarea[name=message]:invalid').count()).toBe(1);
-    await ask.getByLabel('Your answer').fill('postgres, the main cluster');
-    await screenshot(page, 'journey-7-phone-answer');
-    await ask.getByRole('button', { name: 'Send answer' }).click();
-    await expect.poll(() => page.locator('.flash.ok').innerText()).toContain(`Answered ${id}.1`);
-    await until('the answered run to complete', () => p.status(id).status === 'completed');
-    expect(p.status(id).result).toBe('DONE|used postgres');
-    const coder = p.invocations().filter((i) => i.agent === 'coder' && i.mode === 'print');
-    expect(coder[1].prompt).toContain('postgres, the main cluster');
-    expect(trail(p, id).filter((e) => e.type === 'human_answered')).toMatchObject([{ actor: 'bo', channel: 'web', data: { verdict: 'answer', message: 'postgres, the main cluster' } }]);
-    await page.goto(`${s.base}/runs/${id}`);
-    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
-    await screenshot(page, 'journey-8-phone-run');
-    expect(dialogs).toEqual([]);
-  }, 60_000);
 
   it('two people: one claims the ask (the other sees it), the first answer wins and the second is told who answered', async () => {
     const p = makeProject();
@@ -224,86 +166,5 @@ describe('the web inbox in a real browser', () => {
     expect(p.status(id).result).toEqual({ shipped: true });
     expect(trail(p, id).filter((e) => e.type === 'human_answered')).toMatchObject([{ actor: 'ann', channel: 'web' }]);
     expect(dialogs).toEqual([]);
-  }, 60_000);
-
-  it('a run page: parallel branches in their own lanes, a branch answered there, then the run stopped from it', async () => {
-    const p = makeProject();
-    p.write('workflows/fan.lua', `function workflow(prompt)
-  local a, b, c = parallel(
-    function() return pause("Left?").continue end,
-    function() return run("coder", "middle").summary end,
-    function() return run("architect", "right").status end)
-  return { a, b, c }
-end
-`);
-    p.scenario({ agents: { coder: [{ status: 'DONE', summary: 'mid' }], architect: [{ status: 'NEEDS_HUMAN', reason: 'Which db?', awaiting: 'approval' }] } });
-    const run = await p.shopAsync(['run', 'fan']);
-    expect(run.code).toBe(3);
-    const id = runId(run.stdout);
-    const s = await startServe(p);
-    const page = await newPage();
-    await signIn(page, s.base, p, 'ann');
-    await page.goto(`${s.base}/runs/${id}`);
-    const lanes = await page.locator('svg.timeline g.lane').all();
-    expect(await Promise.all(lanes.map((l) => l.getAttribute('data-lane')))).toEqual(['', '1/1', '1/2', '1/3']);
-    expect(await page.locator('svg.timeline g.bar[data-status="waiting_human"]').count()).toBe(2);
-    expect(await page.locator('svg.timeline rect.wait').count()).toBe(2);
-    expect(await page.locator('h3.lane-name').allInnerTexts()).toEqual(['MAIN', 'BRANCH 1/1', 'BRANCH 1/2', 'BRANCH 1/3']);
-    expect(await page.locator('article.ask').count()).toBe(2);
-    expect(await page.locator('section.activity').count()).toBe(0); // a parallel() waiting on its branches does no work itself
-    await screenshot(page, 'journey-11-parallel-run');
-
-    // Answered on the run page, the person comes back to it.
-    await askOn(page, 'Left?').getByRole('button', { name: 'Approve' }).click();
-    await page.waitForURL(`${s.base}/runs/${id}`);
-    await expect.poll(() => page.locator('.flash.ok').innerText()).toContain(`Approved ${id}.1/1/1`);
-    await expect.poll(() => page.locator('article.ask').count(), { timeout: 10_000 }).toBe(1);
-    expect(p.status(id).status).toBe('waiting_human');
-
-    await page.getByLabel('Reason').fill('wrong approach');
-    await page.getByRole('button', { name: `Stop run #${id}` }).click();
-    await expect.poll(() => page.locator('.flash.ok').innerText()).toContain(`Run ${id} stopped`);
-    await until('the run to be stopped', () => p.status(id).status === 'stuck');
-    await page.goto(`${s.base}/runs/${id}`);
-    expect(await page.locator('.outcome').innerText()).toContain('wrong approach');
-    expect(await page.getByRole('button', { name: /^Stop run/ }).count()).toBe(0);
-    await screenshot(page, 'journey-12-stopped-run');
-    expect(dialogs).toEqual([]);
-  }, 60_000);
-
-  it('with JavaScript off: sign in, decide a structured pause and approve a plain one by plain form posts', async () => {
-    const p = makeProject();
-    p.write('workflows/gate.lua', GATE);
-    p.write('workflows/release.lua', RELEASE);
-    const gate = await p.shopAsync(['run', 'gate', 'the fix']);
-    const release = await p.shopAsync(['run', 'release', '3.0']);
-    expect([gate.code, release.code]).toEqual([3, 3]);
-    const s = await startServe(p);
-    const context = await (await launchBrowser()).newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 860 } });
-    try {
-      const page = await context.newPage();
-      await signIn(page, s.base, p, 'cy');
-      const form = askOn(page, 'Release 3.0?').locator('form.v-decide');
-      await form.getByLabel('No').check();
-      await form.getByLabel('staging').check();
-      await form.locator('input[name="d.pct"]').fill('5');
-      await form.getByLabel('e2e').check();
-      await form.locator('input[name="d.ticket"]').fill('REL-7');
-      // Folded parts open without JavaScript too (details/summary).
-      await form.locator('details.comment').nth(2).locator('summary').click();
-      await form.locator('input[name="c.pct"]').fill('slowly');
-      await form.getByRole('button', { name: 'Submit decisions' }).click();
-      await expect.poll(() => page.locator('.flash.ok').innerText()).toContain(`Decided ${runId(release.stdout)}.1`);
-      await askOn(page, 'Ship the fix?').getByRole('button', { name: 'Approve' }).click();
-      await expect.poll(() => page.locator('.flash.ok').innerText()).toContain(`Approved ${runId(gate.stdout)}.1`);
-      await screenshot(page, 'journey-13-no-javascript');
-      await until('both runs to complete', () => p.status(runId(gate.stdout)).status === 'completed' && p.status(runId(release.stdout)).status === 'completed');
-      expect(p.status(runId(release.stdout)).result).toEqual({
-        answers: { go: false, env: 'staging', pct: 5, checks: ['e2e'], ticket: 'REL-7' }, comments: { pct: 'slowly' }, responder: 'cy',
-      });
-      expect(p.status(runId(gate.stdout)).result).toEqual({ shipped: true });
-    } finally {
-      await context.close();
-    }
   }, 60_000);
 });
