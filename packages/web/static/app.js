@@ -193,6 +193,12 @@
     // Focus may be moving to the next field of the same form: look again once it has landed.
     setTimeout(function () { if (pending && !typing()) refresh(); }, 0);
   });
+  // Back to a page kept in memory (the back button): its buttons work again.
+  window.addEventListener('pageshow', function (e) {
+    if (!e.persisted) return;
+    var off = document.querySelectorAll('button[disabled]');
+    for (var i = 0; i < off.length; i++) off[i].disabled = false;
+  });
   prepare(document);
   if (live && window.EventSource && document.body.hasAttribute('data-live')) {
     var source = new EventSource('/events');
