@@ -15,7 +15,7 @@ export interface AskMore {
 export const ANSWER_ACTION = '/answer';
 export const CLAIM_ACTION = '/claim';
 
-export type Claim = { by: string; since: string } | null;
+export type Claim = { by: string; since: string; until?: string } | null;
 
 /** The claims work adds `claimed_by` to the inbox rows; read it without depending on it. */
 export const claimOf = (row: PendingJson): Claim => (row as { claimed_by?: Claim }).claimed_by ?? null;
@@ -55,7 +55,7 @@ ${more.context ? html`<p class="context">${clip(more.context, 4000)}</p>` : ''}
   ${asker(ask)}
   <span>waiting since ${when(ask.waiting_since, view.now)}</span>
   ${more.deadline ? html`<span class="deadline">answer by ${when(more.deadline, view.now)}</span>` : ''}
-  ${claim ? html`<span class="claimed${mine ? ' mine' : ''}">claimed by <b>${claim.by}</b> ${ago(claim.since, view.now)}</span>` : html`<span class="unclaimed">nobody is on it</span>`}
+  ${claim ? html`<span class="claimed${mine ? ' mine' : ''}">claimed by <b>${claim.by}</b> ${ago(claim.since, view.now)}${claim.until ? ` (ages out ${ago(claim.until, view.now)})` : ''}</span>` : html`<span class="unclaimed">nobody is on it</span>`}
 </p>
 <form method="post" action="${CLAIM_ACTION}" class="claim">
 <input type="hidden" name="handle" value="${ask.handle}">

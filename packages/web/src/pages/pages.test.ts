@@ -85,6 +85,8 @@ describe('pages', () => {
     expect(t.indexOf('data-handle="7.2"')).toBeLessThan(t.indexOf('data-handle="8.1"'));
     expect(t).toContain('claimed by <b>ann</b> 2 min ago');
     expect(t).toContain('<input type="hidden" name="release" value="1"><button type="submit" class="btn b-release">Release</button>');
+    const until = { ...row(), claimed_by: { by: 'ann', since: new Date(NOW - 120_000).toISOString(), until: new Date(NOW + 3_600_000).toISOString() } } as InboxRowJson;
+    expect(inboxPage(view, [until]).body.text).toContain('claimed by <b>ann</b> 2 min ago (ages out in 1 h)');
     const theirs = inboxPage({ ...view, me: 'bob' }, [mine]).body.text;
     expect(theirs).toContain('Take over from ann');
     expect(theirs).not.toContain('name="release"');
@@ -102,6 +104,9 @@ describe('pages', () => {
     expect(t).toContain('r &lt;script&gt;');
     expect(t).toContain('Showing the newest 1 of 40.');
     expect(runsPage(view, { rows: [], total: 0, status: null }).body.text).toContain('No runs yet');
+    const gone = { ...run, status: 'interrupted' as const, driver_gone_since: new Date(NOW - 600_000).toISOString() };
+    expect(runsPage(view, { rows: [gone], total: 1, status: null }).body.text).toMatch(/no driver since <time[^>]*>10 min ago<\/time>.* — <code>shop resume 7<\/code> goes on/);
+    expect(runPage(view, { ...detail(), ...gone, ended_at: null }, []).body.text).toContain('<code>shop resume 7</code> or <code>shop watch</code> goes on');
   });
 
   it('run detail: outcome, asks with forms, last words, activity, timeline, calls by branch, events — all escaped', () => {

@@ -21,6 +21,7 @@ export function runPage(view: PageView, d: RunDetailJson, events: EventJson[]): 
   <span>cost ${cost(d.cost_usd)}</span>
   ${d.branch ? html`<span>branch <code>${d.branch}</code></span>` : ''}
 </p>
+${d.status === 'interrupted' ? html`<p class="flash error">No process drives this run since ${when(d.driver_gone_since, view.now)} (it was stopped or crashed). <code>shop resume ${d.id}</code> or <code>shop watch</code> goes on from where it was.</p>` : ''}
 ${ended && (d.reason || d.result != null) ? html`<section class="card outcome s-${d.status}">
 <h2>Outcome</h2>
 ${d.reason ? html`<p class="words">${clip(d.reason, 2000)}</p>` : ''}

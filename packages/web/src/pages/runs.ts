@@ -34,7 +34,9 @@ ${list.total > list.rows.length ? html`<p class="muted">Showing the newest ${lis
 }
 
 function runRow(view: PageView, r: RunJson): Html {
-  const doing = r.status === 'waiting_human'
+  const doing = r.status === 'interrupted'
+    ? html`<span class="doing">no driver since ${when(r.driver_gone_since, view.now)} — <code>shop resume ${r.id}</code> goes on</span>`
+    : r.status === 'waiting_human'
     ? html`<span class="doing">waiting: ${clip(r.waiting_for, 160)}</span>`
     : r.activity
       ? html`<span class="doing">${r.activity.agent ?? r.activity.key}: ${clip(r.activity.text, 160)}</span>`
