@@ -103,6 +103,8 @@ describe('pages', () => {
     expect(t).toContain('<a class="run-id" href="/runs/7">#7</a>');
     expect(t).toContain('r &lt;script&gt;');
     expect(t).toContain('Showing the newest 1 of 40.');
+    const done = runJson(fakeRun({ status: 'completed', result: { shipped: true }, endedAt: 1_700_000_090_000 }), null, 0);
+    expect(runsPage(view, { rows: [done], total: 1, status: null }).body.text).toMatch(/<span class="doing">\{ &quot;shipped&quot;: true \}<\/span>[\s\S]*<span>took 1 min 30 s<\/span>/);
     expect(runsPage(view, { rows: [], total: 0, status: null }).body.text).toContain('No runs yet');
     const gone = { ...run, status: 'interrupted' as const, driver_gone_since: new Date(NOW - 600_000).toISOString() };
     expect(runsPage(view, { rows: [gone], total: 1, status: null }).body.text).toMatch(/no driver since <time[^>]*>10 min ago<\/time>.* — <code>shop resume 7<\/code> goes on/);

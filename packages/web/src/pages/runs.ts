@@ -1,7 +1,8 @@
 import { displayStatuses } from '@shop/core/run-status';
 import type { RunJson } from '@shop/core/operations/shapes';
 import { html, type Html } from '../html.js';
-import { badge, clip, cost, statusWord, when } from './format.js';
+import { badge, clip, cost, duration, statusWord, when } from './format.js';
+import { resultText } from './run-parts.js';
 import type { Page, PageView } from './layout.js';
 
 export interface RunsList {
@@ -40,13 +41,13 @@ function runRow(view: PageView, r: RunJson): Html {
     ? html`<span class="doing">waiting: ${clip(r.waiting_for, 160)}</span>`
     : r.activity
       ? html`<span class="doing">${r.activity.agent ?? r.activity.key}: ${clip(r.activity.text, 160)}</span>`
-      : r.reason ? html`<span class="doing">${clip(r.reason, 160)}</span>` : '';
+      : r.reason || r.result != null ? html`<span class="doing">${clip(r.reason ?? resultText(r.result).replace(/\s+/g, ' '), 160)}</span>` : '';
   return html`<li class="run-row">
 <a class="run-id" href="/runs/${r.id}">#${r.id}</a>
 ${badge(r.status)}
 <span class="spec">${r.spec}</span>
 <span class="prompt">${clip(r.prompt, 200)}</span>
 ${doing}
-<span class="meta">${r.agent && !r.agent.startsWith('_') ? html`<span>${r.agent}</span>` : ''}<span>started ${when(r.created_at, view.now)}</span>${r.cost_usd ? html`<span>${cost(r.cost_usd)}</span>` : ''}</span>
+<span class="meta">${r.agent && !r.agent.startsWith('_') ? html`<span>${r.agent}</span>` : ''}<span>started ${when(r.created_at, view.now)}</span>${r.ended_at ? html`<span>took ${duration(Date.parse(r.ended_at) - Date.parse(r.created_at))}</span>` : ''}${r.cost_usd ? html`<span>${cost(r.cost_usd)}</span>` : ''}</span>
 </li>`;
 }
