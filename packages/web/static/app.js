@@ -108,7 +108,21 @@
   var pending = false, fetching = false;
   function typing() {
     var a = document.activeElement;
-    return !!(a && live && live.contains(a) && /^(INPUT|TEXTAREA|SELECT)$/.test(a.tagName));
+    if (!a || !live || !live.contains(a)) return false;
+    return /^(INPUT|TEXTAREA|SELECT|SUMMARY)$/.test(a.tagName) || !!a.closest('form, details');
+  }
+  // Folded parts a person opened ("Reject…", "Add a comment") stay open across a swap.
+  function openParts() {
+    var ids = [];
+    var open = live.querySelectorAll('details[open][id]');
+    for (var i = 0; i < open.length; i++) ids.push(open[i].id);
+    return ids;
+  }
+  function reopen(ids) {
+    ids.forEach(function (id) {
+      var d = document.getElementById(id);
+      if (d && d.tagName === 'DETAILS') d.open = true;
+    });
   }
   function snapshot() {
     var saved = {};
@@ -155,7 +169,9 @@
         if (text === null) return;
         if (typing()) { pending = true; return; }
         var saved = snapshot();
+        var opened = openParts();
         live.innerHTML = text;
+        reopen(opened);
         var title = document.getElementById('page-title');
         if (title) document.title = title.getAttribute('data-title');
         restore(saved);

@@ -55,7 +55,7 @@ ${words ? html`<label for="${formId}-m">${label}${required ? html` <span class="
 <p class="actions"><button type="submit" class="btn b-${s.verb}">${button}</button>${s.effect ? html` <span class="hint">${s.effect}</span>` : ''}</p>
 </form>`;
   // Rejecting is the second choice: folded away (a click opens it, with or without JavaScript).
-  return s.verb === 'reject' ? html`<details class="more v-reject"><summary>${button}…</summary>${form}</details>` : form;
+  return s.verb === 'reject' ? html`<details class="more v-reject" id="${formId}-more"><summary>${button}…</summary>${form}</details>` : form;
 }
 
 function decideForm(ask: PendingJson, target: FormTarget, formId: string): Html {

@@ -31,7 +31,7 @@ export function decisionFieldset(d: Decision, formId: string): Html {
 ${d.description ? html`<p class="hint">${d.description}</p>` : ''}
 ${input(d, name, id, required)}
 ${rules ? html`<p class="hint rules">${rules}</p>` : ''}
-<details class="comment"><summary>Add a comment</summary>
+<details class="comment" id="${id}-cd"><summary>Add a comment</summary>
 <label class="comment" for="${id}-c">Comment on “${d.prompt}”</label>
 <input class="comment" type="text" id="${id}-c" name="c.${d.id}" maxlength="${MAX_COMMENT}" autocomplete="off">
 </details>

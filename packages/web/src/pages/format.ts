@@ -21,7 +21,7 @@ export function duration(ms: number | null): string {
   return Math.floor((s % 3600) / 60) ? `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min` : `${Math.floor(s / 3600)} h`;
 }
 
-export const cost = (usd: number | null): string => (usd == null ? '' : `$${usd.toFixed(usd < 1 ? 4 : 2)}`);
+export const cost = (usd: number | null): string => (usd == null ? '' : usd === 0 ? '$0' : `$${usd.toFixed(usd < 1 ? 4 : 2)}`);
 
 /**
  * A moment as `<time>`: the relative phrase, with the local time (and its UTC offset) beside

@@ -47,10 +47,10 @@ ${page.body}
 /** The hidden CSRF field every form posts. */
 export const csrfField = (view: PageView): Html => html`<input type="hidden" name="csrf" value="${view.csrf}">`;
 
-/**
- * What the server sends for a page: the whole document, or with `partial` (?partial=1, the
- * page script's live refresh) only what goes inside #live, led by the page's new title.
- */
+/** What a live refresh (?partial=1) swaps into #live: the page's body, led by its new title for the tab. */
+export const partialBody = (page: Page): Html => html`<span hidden id="page-title" data-title="${page.title} · shop"></span>${page.body}`;
+
+/** The whole document, or with `partial` only what goes inside #live (see partialBody). */
 export function renderPage(view: PageView, page: Page, partial = false): Html {
-  return partial ? html`<span hidden id="page-title" data-title="${page.title} · shop"></span>${page.body}` : layout(view, page);
+  return partial ? partialBody(page) : layout(view, page);
 }

@@ -172,4 +172,9 @@ describe('run page asks', () => {
     expect(t).toContain('<p class="context">The diff: &lt;script&gt;');
     expect(t).toMatch(/answer by <time datetime="2023-11-14T23:13:20.000Z"[^>]*>in 55 min<\/time>/);
   });
+
+  it('a workflow table result reads as indented JSON, escaped', () => {
+    const d = { ...detail(), result: { answers: { note: XSS } } };
+    expect(runPage(view, d, []).body.text).toContain('<pre class="result">{\n  &quot;answers&quot;: {\n    &quot;note&quot;: &quot;&lt;script&gt;');
+  });
 });

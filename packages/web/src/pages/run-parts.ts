@@ -3,13 +3,21 @@ import { html, type Html } from '../html.js';
 import { badge, clip, cost, duration, when } from './format.js';
 import { laneOf } from './timeline-model.js';
 
-/** A result as a person reads it: an agent's {status, summary}, else its JSON, bounded. */
+/** A result as a person reads it: an agent's {status, summary}, a string, else its JSON, bounded. */
 export function resultText(result: unknown): string {
   if (result === null || result === undefined) return '';
   if (typeof result === 'string') return clip(result, 2000);
   const r = result as { status?: unknown; summary?: unknown };
   if (typeof r.summary === 'string') return clip(`${typeof r.status === 'string' ? `${r.status}: ` : ''}${r.summary}`, 2000);
-  return clip(JSON.stringify(result), 2000);
+  return clip(JSON.stringify(result, null, 2), 4000);
+}
+
+/** A result on the page: words as a paragraph, a workflow's table as indented JSON. */
+export function resultBlock(result: unknown): Html {
+  const text = resultText(result);
+  if (!text) return html``;
+  const structured = typeof result === 'object' && typeof (result as { summary?: unknown }).summary !== 'string';
+  return structured ? html`<pre class="result">${text}</pre>` : html`<p class="words">${text}</p>`;
 }
 
 /**
@@ -40,9 +48,8 @@ export function liveActivity(d: RunDetailJson, now: number): Html {
 </section>`;
 }
 
-/** How long a call took, or has taken so far. */
+/** How long a call took from start to end (waits included), or has taken so far. */
 function took(e: ExecutionJson, now: number): string {
-  if (e.duration_ms != null && e.finished_at) return duration(e.duration_ms);
   if (!e.started_at) return '';
   const end = e.finished_at ? Date.parse(e.finished_at) : now;
   return `${duration(end - Date.parse(e.started_at))}${e.finished_at ? '' : ' so far'}`;

@@ -4,7 +4,7 @@ import { html } from '../html.js';
 import { askCard, type AskMore } from './ask-card.js';
 import { badge, clip, cost, when } from './format.js';
 import type { Page, PageView } from './layout.js';
-import { callList, lastWords, liveActivity, recentEvents, resultText } from './run-parts.js';
+import { callList, lastWords, liveActivity, recentEvents, resultBlock } from './run-parts.js';
 import { timeline } from './timeline.js';
 
 /** One run: where it stands, its open asks (answerable here), the timeline picture, every call. */
@@ -24,7 +24,7 @@ export function runPage(view: PageView, d: RunDetailJson, events: EventJson[]): 
 ${ended && (d.reason || d.result != null) ? html`<section class="card outcome s-${d.status}">
 <h2>Outcome</h2>
 ${d.reason ? html`<p class="words">${clip(d.reason, 2000)}</p>` : ''}
-${d.result != null ? html`<p class="words">${resultText(d.result)}</p>` : ''}
+${resultBlock(d.result)}
 </section>` : ''}
 ${d.asks.length ? html`<section class="asks"><h2>Waiting for a person <span class="count">${d.asks.length}</span></h2>
 ${d.asks.map((ask) => askCard(view, ask, back, pauseDetails(d, ask.key)))}</section>` : ''}
