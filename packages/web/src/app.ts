@@ -54,7 +54,7 @@ function events(c: Ctx, feed: ChangeFeed) {
 
 function fail(deps: ServerDeps, c: Ctx | null, req: IncomingMessage, res: ServerResponse, url: URL, e: unknown) {
   const { status, message } = httpFailure(e);
-  if (status === 500) deps.log(`shop serve: ${req.method} ${url.pathname} failed: ${process.env.SHOP_DEBUG === '1' ? ((e as Error)?.stack ?? e) : ((e as Error)?.message ?? e)}`);
+  if (status === 500) deps.log(`shop serve: ${req.method} ${url.pathname} failed: ${deps.debug ? ((e as Error)?.stack ?? e) : ((e as Error)?.message ?? e)}`);
   if (res.headersSent) {
     res.destroy();
     return;

@@ -14,4 +14,6 @@ export interface ServerDeps {
   staticDir: string;
   /** One line for the server's own log (stderr): failures, never request bodies. */
   log(line: string): void;
+  /** SHOP_DEBUG=1: failures logged with their stack. */
+  debug: boolean;
 }

@@ -47,6 +47,7 @@ export default async function serve(args: Parsed, ctx: Context): Promise<number>
       resumeInBackground: backgroundResumer(ctx.project, join(binDir, 'shop'), ctx.env, log),
       staticDir: staticDir(),
       log,
+      debug: ctx.env.SHOP_DEBUG === '1',
     },
     { host, port },
   );
