@@ -1,38 +1,16 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { dialogs, newPage, screenshot } from './browser.js';
-import { makeProject, runId, trail, until, type Project } from './harness.js';
-import { addPerson, startServe } from './serve-harness.js';
+import { makeProject, runId, trail, until } from './harness.js';
+import { startServe } from './serve-harness.js';
+import { askOn, GATE, MIGRATE, RELEASE, signIn } from './web-pages.js';
 
 /**
  * A person's journey through `shop serve` in Debian's Chromium: signing in with a link, asks
  * appearing live, and every way of answering — approve, structured decisions (a refused value
- * first), reject with feedback. (An answer link on a phone: web-answer-link.test.ts.)
+ * first), reject with feedback — and two people on one ask (a claim, first answer wins).
+ * More: web-run-page.test.ts (a run's page), web-phone.test.ts (a phone, no JavaScript),
+ * web-answer-link.test.ts (a webhook's answer link).
  */
-const GATE = 'function workflow(prompt)\n  local r = pause("Ship " .. prompt .. "?")\n  return { shipped = r.continue }\nend\n';
-const RELEASE = `function workflow(prompt)
-  local r = pause{message = "Release " .. prompt .. "?", decisions = {
-    { id = "go", type = "approval", prompt = "Go ahead?" },
-    { id = "env", type = "choice", prompt = "Where to?", options = { "staging", "prod" } },
-    { id = "pct", type = "number", prompt = "Rollout %", constraints = { min = 1, max = 100 } },
-    { id = "checks", type = "multi_choice", prompt = "Checks first", options = { "lint", "unit", "e2e" }, constraints = { min = 1 } },
-    { id = "ticket", type = "text", prompt = "Ticket", constraints = { pattern = "^[A-Z]+-\\\\d+$" } },
-    { id = "day", type = "date", prompt = "Launch day", required = false },
-  }}
-  return { answers = r.answers, comments = r.comments, responder = r.responder }
-end
-`;
-const MIGRATE = 'function workflow(p)\n  local r = run("coder", "add the users table")\n  return r.status .. "|" .. (r.summary or "")\nend\n';
-
-/** The open ask whose question holds `text`, on the page as it is now. */
-const askOn = (page: Page, text: string) => page.locator('article.ask', { hasText: text });
-
-async function signIn(page: Page, base: string, p: Project, name: string) {
-  await page.goto(`${base}/login/${addPerson(p, name)}`);
-  await page.waitForURL(`${base}/`);
-  await expect.poll(() => page.locator('header.top').innerText()).toContain(`signed in as ${name}`);
-}
-
 describe('the web inbox in a real browser', () => {
   it('sign in, see a run ask live, approve it; decide a structured pause (a refused value first); reject an agent with feedback', async () => {
     const p = makeProject();
@@ -150,40 +128,43 @@ describe('the web inbox in a real browser', () => {
     expect(dialogs).toEqual([]);
   }, 120_000);
 
-  it('on a 375×812 phone: the inbox fits the screen and an agent question is answered with text', async () => {
+
+  it('two people: one claims the ask (the other sees it), the first answer wins and the second is told who answered', async () => {
     const p = makeProject();
-    p.write('workflows/migrate.lua', MIGRATE);
-    p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database should the users table go in?' }, { status: 'DONE', summary: 'used postgres' }] } });
-    const run = await p.shopAsync(['run', 'migrate']);
+    p.write('workflows/gate.lua', GATE);
+    const run = await p.shopAsync(['run', 'gate', 'the api']);
     expect(run.code).toBe(3);
     const id = runId(run.stdout);
     const s = await startServe(p);
-    const page = await newPage({ phone: true });
-    await page.setViewportSize({ width: 375, height: 812 });
-    await signIn(page, s.base, p, 'bo');
-    const ask = askOn(page, 'Which database should the users table go in?');
-    await ask.waitFor();
-    // Nothing wider than the screen: no sideways scrolling.
-    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
-    // Big tap targets: the answer button is at least 44 px high and spans the card.
-    const button = await ask.getByRole('button', { name: 'Send answer' }).boundingBox();
-    expect(button!.height).toBeGreaterThanOrEqual(44);
-    expect(button!.width).toBeGreaterThan(250);
-    // Words are required for an agent's question: an empty answer is held back by the browser.
-    await ask.getByRole('button', { name: 'Send answer' }).click();
-    expect(await ask.locator('textarea[name=message]:invalid').count()).toBe(1);
-    await ask.getByLabel('Your answer').fill('postgres, the main cluster');
-    await screenshot(page, 'journey-7-phone-answer');
-    await ask.getByRole('button', { name: 'Send answer' }).click();
-    await expect.poll(() => page.locator('.flash.ok').innerText()).toContain(`Answered ${id}.1`);
-    await until('the answered run to complete', () => p.status(id).status === 'completed');
-    expect(p.status(id).result).toBe('DONE|used postgres');
-    const coder = p.invocations().filter((i) => i.agent === 'coder' && i.mode === 'print');
-    expect(coder[1].prompt).toContain('postgres, the main cluster');
-    expect(trail(p, id).filter((e) => e.type === 'human_answered')).toMatchObject([{ actor: 'bo', channel: 'web', data: { verdict: 'answer', message: 'postgres, the main cluster' } }]);
-    await page.goto(`${s.base}/runs/${id}`);
-    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
-    await screenshot(page, 'journey-8-phone-run');
+    const ann = await newPage();
+    const bob = await newPage();
+    await signIn(ann, s.base, p, 'ann');
+    await signIn(bob, s.base, p, 'bob');
+    await askOn(bob, 'Ship the api?').waitFor();
+
+    await askOn(ann, 'Ship the api?').getByRole('button', { name: "Claim — I'm on it" }).click();
+    await expect.poll(() => ann.locator('.flash.ok').innerText()).toContain(`You are on ${id}.1`);
+    expect(await askOn(ann, 'Ship the api?').locator('.claimed.mine').innerText()).toMatch(/^claimed by ann/);
+    await askOn(ann, 'Ship the api?').getByRole('button', { name: 'Release' }).waitFor();
+    // Bob's open page learns of the claim by itself.
+    await expect.poll(() => askOn(bob, 'Ship the api?').locator('.claimed').count(), { timeout: 10_000 }).toBe(1);
+    expect(await askOn(bob, 'Ship the api?').locator('.claimed').innerText()).toMatch(/^claimed by ann/);
+    expect(await askOn(bob, 'Ship the api?').getByRole('button', { name: 'Take over from ann' }).count()).toBe(1);
+    await screenshot(bob, 'journey-9-claimed-by-ann');
+
+    // Bob stays on the page he has (it is not refreshed while he types); Ann approves first.
+    const bobAsk = askOn(bob, 'Ship the api?');
+    await bobAsk.locator('details.v-reject summary').click();
+    await bobAsk.locator('form.v-reject textarea[name=message]').fill('wait for the changelog');
+    await askOn(ann, 'Ship the api?').getByRole('button', { name: 'Approve' }).click();
+    await expect.poll(() => ann.locator('.flash.ok').innerText()).toContain(`Approved ${id}.1`);
+    await bobAsk.getByRole('button', { name: 'Reject (stop it)' }).click();
+    await expect.poll(() => bob.locator('main#live').innerText()).toMatch(/already answered approved by ann/);
+    expect(await bob.locator('h1').innerText()).toBe('Someone was first 409');
+    await screenshot(bob, 'journey-10-second-answer-refused');
+    await until('the run to complete', () => p.status(id).status === 'completed');
+    expect(p.status(id).result).toEqual({ shipped: true });
+    expect(trail(p, id).filter((e) => e.type === 'human_answered')).toMatchObject([{ actor: 'ann', channel: 'web' }]);
     expect(dialogs).toEqual([]);
   }, 60_000);
 });

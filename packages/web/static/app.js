@@ -193,9 +193,25 @@
     // Focus may be moving to the next field of the same form: look again once it has landed.
     setTimeout(function () { if (pending && !typing()) refresh(); }, 0);
   });
+  // Back to a page kept in memory (the back button): its buttons work again.
+  window.addEventListener('pageshow', function (e) {
+    if (!e.persisted) return;
+    var off = document.querySelectorAll('button[disabled]');
+    for (var i = 0; i < off.length; i++) off[i].disabled = false;
+  });
   prepare(document);
   if (live && window.EventSource && document.body.hasAttribute('data-live')) {
     var source = new EventSource('/events');
-    source.addEventListener('change', refresh);
+    // A run's page only cares about its own run; the inbox and the runs list about any.
+    var own = /^\/runs\/(\d+)$/.exec(location.pathname);
+    source.addEventListener('change', function (e) {
+      if (own) {
+        try {
+          var runs = JSON.parse(e.data).runs;
+          if (Array.isArray(runs) && runs.indexOf(Number(own[1])) < 0) return;
+        } catch (err) { /* not the shape we know: refresh to be safe */ }
+      }
+      refresh();
+    });
   }
 })();

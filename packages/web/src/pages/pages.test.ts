@@ -149,7 +149,10 @@ describe('pages', () => {
     expect(login).toContain('shop access add &lt;your name&gt;');
     expect(login).toContain('expired &lt;script&gt;');
     const err = errorPage(view, 404, `no run ${XSS}`);
-    expect(err.title).toBe('404');
+    expect(err.title).toBe('Not found');
+    expect(err.body.text).toContain('<h1>Not found <span class="status-code">404</span></h1>');
+    expect(errorPage(view, 409, 'x').title).toBe('Someone was first');
+    expect(errorPage(view, 418, 'x').title).toBe('That did not work');
     expect(err.body.text).toContain('no run &lt;script&gt;');
   });
 });

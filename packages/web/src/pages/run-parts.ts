@@ -40,7 +40,8 @@ ${words}
 
 /** Calls at work now, with their latest activity (what the page's live updates refresh). */
 export function liveActivity(d: RunDetailJson, now: number): Html {
-  const working = d.executions.filter((e) => e.status === 'running');
+  // Agents and shell commands do work; a parallel() only waits for its branches.
+  const working = d.executions.filter((e) => e.status === 'running' && (e.kind === 'run' || e.kind === 'sh'));
   if (!working.length) return html``;
   return html`<section class="card activity">
 <h2>At work now</h2>
