@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { shopBin, shopEnv } from './shop-project.mjs';
 
 const Database = createRequire(import.meta.url)('better-sqlite3');
+/** Requests before the measured ones: the server's code is compiled hot by then (a long-lived process). */
+const WARM_UP = 10;
 
 /** `shop serve --port 0` in `dir`, once it listens; `stop()` ends it (SIGTERM). */
 async function serve(dir) {
@@ -59,18 +61,18 @@ async function signIn(dir, port) {
   return { cookie, csrf: session.csrf };
 }
 
-/** P7a — `samples` requests each of GET / (the inbox page) and GET /api/inbox, alternating, after a warm-up. */
+/** P7a — `samples` requests each of GET / (the inbox page) and GET /api/inbox, alternating, after a warm-up (WARM_UP of each). */
 export async function inboxRequests(store, samples) {
   const server = await serve(store.dir);
   try {
     const { cookie } = await signIn(store.dir, server.port);
     const page = [];
     const api = [];
-    for (let i = 0; i < samples + 3; i++) {
+    for (let i = 0; i < samples + WARM_UP; i++) {
       const p = await call(server.port, '/', { cookie });
       const a = await call(server.port, '/api/inbox', { cookie });
       if (p.status !== 200 || a.status !== 200) throw new Error(`inbox: ${p.status} / ${a.status}`);
-      if (i >= 3) page.push(p.ms), api.push(a.ms);
+      if (i >= WARM_UP) page.push(p.ms), api.push(a.ms);
     }
     return { page, api };
   } finally {

@@ -23,10 +23,11 @@ export async function launchBrowser(): Promise<Browser> {
   return browser;
 }
 
-/** A fresh browser context (no cookies) with one page; `phone` is a 375 px wide touch screen. */
-export async function newPage(opts: { phone?: boolean } = {}): Promise<Page> {
+/** A fresh browser context (no cookies) with one page; `phone` is a 375 px wide touch screen; `noScript` turns JavaScript off. */
+export async function newPage(opts: { phone?: boolean; noScript?: boolean } = {}): Promise<Page> {
   const b = await launchBrowser();
-  const context = await b.newContext(opts.phone ? { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : { viewport: { width: 1280, height: 860 } });
+  const screen = opts.phone ? { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : { viewport: { width: 1280, height: 860 } };
+  const context = await b.newContext({ ...screen, javaScriptEnabled: !opts.noScript });
   contexts.push(context);
   const page = await context.newPage();
   // A dialog (alert) is an injected script running: fail loudly rather than hang.

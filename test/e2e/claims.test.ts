@@ -47,7 +47,7 @@ describe('shop claim', () => {
     expect(claimed.stderr).toBe('');
     expect(claimed.code).toBe(0);
     expect(lines(claimed.stdout)[0]).toBe(`${h}: Ship it?`);
-    expect(lines(claimed.stdout)[1]).toMatch(/^Claimed by ann since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d \(.+ ago\) \(cli\); it ages out at .+; reminders and escalation wait\. Let go with: shop claim [\d.]+ --release$/);
+    expect(lines(claimed.stdout)[1]).toMatch(/^Claimed by ann \(cli\) since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d \(.+ ago\); it ages out at .+; reminders and escalation wait\. Let go with: shop claim [\d.]+ --release$/);
 
     const [row] = inbox(p);
     expect(row.claimed_by).toMatchObject({ by: 'ann', channel: 'cli' });
@@ -56,7 +56,7 @@ describe('shop claim', () => {
     expect(text[0].split(/\s{2,}/)).toContain('CLAIMED');
     expect(text[1].split(/\s{2,}/)[6]).toBe('ann');
     expect(p.status(id).pending!.claimed_by).toMatchObject({ by: 'ann', channel: 'cli' });
-    expect(p.shop(['status', String(id)]).stdout).toMatch(/^Claimed by ann since .+ \(cli\); it ages out at /m);
+    expect(p.shop(['status', String(id)]).stdout).toMatch(/^Claimed by ann \(cli\) since .+ \(.+ ago\); it ages out at /m);
 
     const refused = p.shop(['claim', h, '--by', 'bob']);
     expect(refused.code).toBe(6);

@@ -1,7 +1,9 @@
 import { request } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AnsweredJsonSchema, InboxRowJsonSchema, LogJsonSchema, RunDetailJsonSchema, RunJsonSchema } from '../../packages/core/src/operations/shapes.js';
-import { makeProject, runId, trail, until, type Project } from './harness.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { killLeftovers, makeProject, runId, startWorker, stopWorker, trail, until, type Project } from './harness.js';
 import { addPerson, http, signIn, startServe, type Served } from './serve-harness.js';
 
 /** /api/… serves exactly the documents of the CLI's --json, read by the same core queries. */
@@ -87,7 +89,28 @@ describe('shop serve /api', () => {
     // Rejecting a pause goes on with continue = false: the workflow returns.
     await until('the run to end', () => p.status(id).status === 'completed');
     expect(p.status(id).result).toEqual({ shipped: false });
+    // Resumed by a detached shop resume of the server, its output kept with the run.
+    expect(existsSync(join(p.dir, '.shop', 'runs', String(id), 'serve-resume.log'))).toBe(true);
     expect(trail(p, id).filter((e) => e.type === 'human_answered')).toMatchObject([{ actor: 'ann', channel: 'web' }]);
+  });
+
+  it('with a live driver (shop watch) holding the run, the answer is handed to it: no background resume', async () => {
+    const id = runId(p.shop(['run', 'gate', 'held']));
+    const worker = await startWorker(p);
+    try {
+      await until('the worker to hold the run', () => /held here/.test(worker.output()));
+      const r = await http(s, '/api/answer', {
+        method: 'POST', cookie: ann.cookie, body: JSON.stringify({ handle: `${id}.1`, verdict: 'approved' }),
+        headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': ann.csrf },
+      });
+      expect(r.status).toBe(200);
+      expect(JSON.parse(r.body).resumed_by).toBe('live_driver');
+      await until('the worker to complete the run', () => p.status(id).status === 'completed');
+      expect(existsSync(join(p.dir, '.shop', 'runs', String(id), 'serve-resume.log'))).toBe(false);
+    } finally {
+      expect(await stopWorker(worker)).toBe(0);
+      await killLeftovers();
+    }
   });
 
   it('GET /events streams a change naming a run when it changes', async () => {

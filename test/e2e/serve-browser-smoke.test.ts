@@ -45,4 +45,18 @@ describe('shop serve in a real browser (Debian Chromium)', () => {
     await screenshot(page, 'smoke-agent-reason');
     expect(dialogs).toEqual([]);
   });
+
+  it('with JavaScript off: sign in (the page moves on by itself), approve by a plain form post, the next page says what was recorded', async () => {
+    const p = makeProject();
+    p.write('workflows/gate.lua', 'function workflow(prompt)\n  local r = pause("Ship " .. prompt .. "?")\n  return { shipped = r.continue }\nend\n');
+    const id = runId(p.shop(['run', 'gate', 'plain']));
+    const s = await startServe(p);
+    const page = await newPage({ noScript: true });
+    await page.goto(`${s.base}/login/${addPerson(p, 'ann')}`);
+    await page.waitForURL(`${s.base}/`);
+    await page.locator('article', { hasText: 'Ship plain?' }).getByRole('button', { name: /^approve/i }).first().click();
+    await expect.poll(() => page.locator('body').innerText()).toContain(`Approved ${id}.1`);
+    await until('the run to complete', () => p.status(id).status === 'completed');
+    await screenshot(page, 'smoke-no-script');
+  });
 });

@@ -29,6 +29,9 @@ describe('shop serve', () => {
     const login = await http(s, `/login/${token}`, { headers: { Host: 'shop.example.com' } });
     expect(login.status).toBe(200);
     expect(String(login.headers['set-cookie'])).toMatch(/^shop_session=[^;]+; Path=\/; HttpOnly; SameSite=Strict; Secure/);
+    // Opened on this machine over plain http, the same server's cookie is not Secure (it would be dropped).
+    const local = await http(s, `/login/${token}`);
+    expect(String(local.headers['set-cookie'])).toMatch(/^shop_session=[^;]+; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+$/);
     // A POST from the public origin passes the origin check (and then needs its CSRF token).
     const cookie = String(login.headers['set-cookie']).split(';')[0];
     const post = await http(s, '/answer', { method: 'POST', cookie, headers: { Host: 'shop.example.com', Origin: 'https://shop.example.com', 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'handle=1.1&verb=approve' });

@@ -1,7 +1,5 @@
 import { UsageError } from '@shop/core/errors';
-import { answerAsk } from '@shop/core/operations/answer-ask';
 import type { AnsweredJson } from '@shop/core/operations/shapes';
-import { openAsk } from './open-ask.js';
 import { formAnswer } from './page-set.js';
 import type { ServerDeps } from './server-deps.js';
 
@@ -12,10 +10,10 @@ import type { ServerDeps } from './server-deps.js';
  * server itself never drives a run.
  */
 export async function answerPosted(deps: ServerDeps, handle: string, form: URLSearchParams, channel: 'web' | 'link', responder: string): Promise<AnsweredJson> {
-  const { runId, pending } = await openAsk(deps.ports.store, handle);
+  const { runId, pending } = await deps.ops.openAsk(handle);
   const parsed = formAnswer(pending, form);
   if (!parsed.ok) throw new UsageError(parsed.error);
-  const { answered, handedTo } = await answerAsk(deps.ports, { handle: pending.handle, input: parsed.input, channel, responder });
+  const { answered, handedTo } = await deps.ops.answerHandle({ handle: pending.handle, input: parsed.input, channel, responder });
   if (!handedTo) deps.resumeInBackground(runId);
   return answered;
 }

@@ -16,7 +16,9 @@ import type { ServerDeps } from './server-deps.js';
  * /events) JSON, and never show internals.
  */
 export function createApp(deps: ServerDeps, origins: Origins, csrf: CsrfTokens, feed: ChangeFeed) {
-  const secure = deps.publicUrl?.startsWith('https:') ?? false;
+  // Cookies are Secure when the request came through the https public address (a proxy or a
+  // tunnel); the same server opened at http://127.0.0.1 still signs people in.
+  const httpsHost = deps.publicUrl?.startsWith('https:') ? new URL(deps.publicUrl).host.toLowerCase() : null;
   return async function handle(req: IncomingMessage, res: ServerResponse) {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     let c: Ctx | null = null;
@@ -27,6 +29,7 @@ export function createApp(deps: ServerDeps, origins: Origins, csrf: CsrfTokens, 
       const parsed = new URL(req.url ?? '/', 'http://server');
       url.pathname = parsed.pathname;
       url.search = parsed.search;
+      const secure = httpsHost !== null && String(req.headers.host).toLowerCase() === httpsHost;
       c = await requestContext(req, res, url, { deps, origins, csrf, secure });
       if (url.pathname === '/events' && req.method === 'GET') return events(c, feed);
       const found = findRoute(req.method ?? '', url.pathname);
@@ -51,7 +54,7 @@ function events(c: Ctx, feed: ChangeFeed) {
 
 function fail(deps: ServerDeps, c: Ctx | null, req: IncomingMessage, res: ServerResponse, url: URL, e: unknown) {
   const { status, message } = httpFailure(e);
-  if (status === 500) deps.log(`shop serve: ${req.method} ${url.pathname} failed: ${process.env.SHOP_DEBUG === '1' ? ((e as Error)?.stack ?? e) : ((e as Error)?.message ?? e)}`);
+  if (status === 500) deps.log(`shop serve: ${req.method} ${url.pathname} failed: ${deps.debug ? ((e as Error)?.stack ?? e) : ((e as Error)?.message ?? e)}`);
   if (res.headersSent) {
     res.destroy();
     return;

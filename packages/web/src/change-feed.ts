@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { Store } from '@shop/core/store/store';
+import type { WebOperations } from './web-operations.js';
 
 /** A writer reads the clock a little before its transaction commits: each look goes back this far. */
 const MARGIN_MS = 2_000;
@@ -24,8 +24,8 @@ export class ChangeFeed {
   private heartbeat: NodeJS.Timeout | null = null;
   private polling = false;
 
-  constructor(private readonly store: Store, private readonly onError: (e: unknown) => void, private readonly now: () => number) {
-    this.newest = now();
+  constructor(private readonly ops: Pick<WebOperations, 'changedRuns' | 'now'>, private readonly onError: (e: unknown) => void) {
+    this.newest = ops.now();
   }
 
   get size(): number {
@@ -66,12 +66,12 @@ export class ChangeFeed {
     this.polling = true;
     try {
       // Never past the clock's now: a clock set back must not hide the changes written after.
-      const runs = await this.store.listRuns({ changedSince: Math.min(this.newest, this.now()) - MARGIN_MS });
+      const runs = await this.ops.changedRuns(Math.min(this.newest, this.ops.now()) - MARGIN_MS);
       const changed: number[] = [];
       for (const run of runs) {
         if (this.seen.get(run.id) !== run.updatedAt) changed.push(run.id);
         this.seen.set(run.id, run.updatedAt);
-        this.newest = Math.max(Math.min(this.newest, this.now()), run.updatedAt);
+        this.newest = Math.max(Math.min(this.newest, this.ops.now()), run.updatedAt);
       }
       for (const [id, at] of this.seen) if (at < this.newest - 2 * MARGIN_MS) this.seen.delete(id);
       if (changed.length) this.send(`event: change\ndata: ${JSON.stringify({ runs: changed })}\n\n`);

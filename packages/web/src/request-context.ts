@@ -35,7 +35,7 @@ export async function requestContext(req: IncomingMessage, res: ServerResponse, 
   const token = cookies.get(SESSION_COOKIE);
   let session: Session | null = null;
   if (token && token.length <= MAX_SESSION_TOKEN) {
-    const person = await base.deps.access.personByToken(token);
+    const person = await base.deps.ops.personByToken(token);
     if (person) session = { name: person.name, token };
   }
   return { ...base, req, res, url, session, cookies, setCookies: [] };
@@ -45,7 +45,7 @@ export async function requestContext(req: IncomingMessage, res: ServerResponse, 
 export function pageView(c: Ctx, csrfSession = c.session?.token): PageView {
   const flash = readFlash(c.cookies);
   if (flash) c.setCookies.push(clearCookie(FLASH_COOKIE, c.secure));
-  return { me: c.session?.name ?? null, csrf: csrfSession ? c.csrf.tokenFor(csrfSession) : '', flash, now: c.deps.ports.clock.now() };
+  return { me: c.session?.name ?? null, csrf: csrfSession ? c.csrf.tokenFor(csrfSession) : '', flash, now: c.deps.ops.now() };
 }
 
 /** A page in the layout, or (?partial=1, the live updates' refetch) its body alone. */

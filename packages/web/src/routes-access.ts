@@ -1,4 +1,3 @@
-import { runDetailJson } from '@shop/core/operations/queries';
 import type { InboxRowJson } from '@shop/core/operations/shapes';
 import type { Answer } from '@shop/core/types';
 import { answeredText, answerPosted, typedName } from './answer-form.js';
@@ -17,7 +16,7 @@ const LINK_SESSION = (token: string) => `link:${token}`;
  * (a mail, a chat) a 303 would not carry a SameSite=Strict cookie on its next request.
  */
 export async function loginRoute(c: Ctx, [token]: string[]) {
-  const person = token.length <= 200 ? await c.deps.access.personByToken(token) : null;
+  const person = token.length <= 200 ? await c.deps.ops.personByToken(token) : null;
   const view = { ...pageView(c), me: person?.name ?? null };
   if (!person) {
     renderPage(c, view, loginPage(view, 'This login link is not valid: it was revoked or mistyped. Ask for a new one.'), 401);
@@ -45,13 +44,11 @@ function answeredInfo(a: Answer | null) {
  * expired → 410 (the error says so); answered already → the page says who answered and when.
  */
 export async function linkRoute(c: Ctx, [token]: string[]) {
-  const link = await c.deps.access.verifyAnswerLink(token);
-  const { store } = c.deps.ports;
-  const answer = await store.getAnswer(link.runId, link.key, link.ask);
-  const run = await store.getRun(link.runId);
+  const link = await c.deps.ops.verifyAnswerLink(token);
+  const answer = await c.deps.ops.answerOf(link.runId, link.key, link.ask);
   let ask: InboxRowJson | null = null;
-  if (!answer && run) {
-    const detail = await runDetailJson(store, link.runId, { last: 0 });
+  if (!answer) {
+    const detail = await c.deps.ops.runDetail(link.runId, { last: 0 });
     const open = detail.asks.find((a) => a.handle === link.handle);
     if (open) ask = { ...open, run: detail.id, spec: detail.spec, run_status: detail.status };
   }
@@ -62,7 +59,7 @@ export async function linkRoute(c: Ctx, [token]: string[]) {
 
 /** POST /a/<token>: the answer; the responder is the signed-in person, else the name typed. */
 export async function linkAnswerRoute(c: Ctx, [token]: string[]) {
-  const link = await c.deps.access.verifyAnswerLink(token);
+  const link = await c.deps.ops.verifyAnswerLink(token);
   const form = await readForm(c.req);
   c.csrf.check(c.session?.token ?? LINK_SESSION(token), form.get('csrf'));
   const responder = c.session?.name ?? typedName(form.get('by'));

@@ -1,9 +1,6 @@
 import { UsageError } from '@shop/core/errors';
-import { answerAsk } from '@shop/core/operations/answer-ask';
-import { stopRun } from '@shop/core/operations/stop-run';
 import { z } from 'zod';
 import { answeredText, answerPosted } from './answer-form.js';
-import { HttpError } from './http-errors.js';
 import { readForm, readJson, sendJson } from './http-io.js';
 import { backPath, flashTo, type Ctx } from './request-context.js';
 import { runIdParam } from './routes-read.js';
@@ -26,12 +23,10 @@ export async function answerRoute(c: Ctx) {
 /** POST /claim: handle, release ("1" lets it go), csrf, back. */
 export async function claimRoute(c: Ctx) {
   const form = await signedForm(c);
-  const claims = c.deps.claims;
-  if (!claims) throw new HttpError(501, 'claims are not available on this server');
   const handle = (form.get('handle') ?? '').slice(0, 200);
   const release = form.get('release') === '1';
-  if (release) await claims.release(handle, c.session!.name);
-  else await claims.claim(handle, c.session!.name);
+  if (release) await c.deps.ops.release(handle, c.session!.name);
+  else await c.deps.ops.claim(handle, c.session!.name);
   flashTo(c, backPath(form, '/'), 'ok', release ? `Released ${handle}` : `You are on ${handle}`);
 }
 
@@ -41,7 +36,7 @@ export async function stopRoute(c: Ctx, [id]: string[]) {
   const form = await signedForm(c);
   const reason = (form.get('reason') ?? '').trim() || `stopped by ${c.session!.name} from the web`;
   if (reason.length > 2000) throw new UsageError('the reason is longer than 2000 characters; say it shorter');
-  const { run } = await stopRun(c.deps.ports, runId, reason, c.session!.name);
+  const { run } = await c.deps.ops.stop(runId, reason, c.session!.name);
   const text = run.status === 'stuck' ? `Run ${runId} stopped: ${run.reason ?? reason}` : `Run ${runId} ended ${run.status} before the stop took effect`;
   flashTo(c, `/runs/${runId}`, 'ok', text);
 }
@@ -63,7 +58,7 @@ export async function apiAnswerRoute(c: Ctx) {
     throw new UsageError(`${issue.path.join('.') || 'body'}: ${issue.message}`);
   }
   const { handle, ...input } = parsed.data;
-  const { exec, answered, handedTo } = await answerAsk(c.deps.ports, { handle, input, channel: 'web', responder: c.session!.name });
+  const { exec, answered, handedTo } = await c.deps.ops.answerHandle({ handle, input, channel: 'web', responder: c.session!.name });
   if (!handedTo) c.deps.resumeInBackground(exec.runId);
   sendJson(c.res, 200, { answered, resumed_by: handedTo ? 'live_driver' : 'background' });
 }

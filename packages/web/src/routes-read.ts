@@ -1,5 +1,4 @@
 import { UsageError } from '@shop/core/errors';
-import { eventsSince, inboxJson, logJson, runDetailJson, runsJson } from '@shop/core/operations/queries';
 import { displayStatuses } from '@shop/core/run-status';
 import { sendJson } from './http-io.js';
 import { inboxPage, runPage, runsPage } from './page-set.js';
@@ -35,28 +34,28 @@ export function runIdParam(raw: string): number {
 
 export async function inboxRoute(c: Ctx) {
   const view = pageView(c);
-  renderPage(c, view, inboxPage(view, await inboxJson(c.deps.ports.store)));
+  renderPage(c, view, inboxPage(view, await c.deps.ops.inbox()));
 }
 
 export async function runsRoute(c: Ctx) {
   const status = statusParam(c);
-  const { rows, total } = await runsJson(c.deps.ports.store, { status, limit: PAGE_RUNS });
+  const { rows, total } = await c.deps.ops.runs({ status, limit: PAGE_RUNS });
   const view = pageView(c);
   renderPage(c, view, runsPage(view, { rows, total, status: status ?? null }));
 }
 
 export async function runRoute(c: Ctx, [id]: string[]) {
   const runId = runIdParam(id);
-  const detail = await runDetailJson(c.deps.ports.store, runId);
-  const events = (await eventsSince(c.deps.ports.store, runId)).slice(-PAGE_EVENTS);
+  const detail = await c.deps.ops.runDetail(runId);
+  const events = (await c.deps.ops.eventsSince(runId)).slice(-PAGE_EVENTS);
   const view = pageView(c);
   renderPage(c, view, runPage(view, detail, events));
 }
 
 /** The same documents as `shop inbox|list|status|log --json` (core's queries, the shapes in shapes.ts). */
-export const apiInbox = async (c: Ctx) => sendJson(c.res, 200, await inboxJson(c.deps.ports.store));
-export const apiRuns = async (c: Ctx) => sendJson(c.res, 200, (await runsJson(c.deps.ports.store, { status: statusParam(c), limit: limitParam(c) })).rows);
-export const apiRun = async (c: Ctx, [id]: string[]) => sendJson(c.res, 200, await runDetailJson(c.deps.ports.store, runIdParam(id)));
-export const apiRunLog = async (c: Ctx, [id]: string[]) => sendJson(c.res, 200, await logJson(c.deps.ports.store, runIdParam(id)));
+export const apiInbox = async (c: Ctx) => sendJson(c.res, 200, await c.deps.ops.inbox());
+export const apiRuns = async (c: Ctx) => sendJson(c.res, 200, (await c.deps.ops.runs({ status: statusParam(c), limit: limitParam(c) })).rows);
+export const apiRun = async (c: Ctx, [id]: string[]) => sendJson(c.res, 200, await c.deps.ops.runDetail(runIdParam(id)));
+export const apiRunLog = async (c: Ctx, [id]: string[]) => sendJson(c.res, 200, await c.deps.ops.log(runIdParam(id)));
 /** Who is signed in, and the CSRF token a script sends as X-CSRF-Token with POST /api/answer. */
 export const apiSession = async (c: Ctx) => sendJson(c.res, 200, { name: c.session!.name, csrf: c.csrf.tokenFor(c.session!.token) });

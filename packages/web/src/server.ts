@@ -26,7 +26,7 @@ const TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTime
 /** Starts `shop serve`'s server; a port in use is a ConflictError, a host we can't bind a UsageError. */
 export async function startServer(deps: ServerDeps, opts: { host: string; port: number }): Promise<RunningServer> {
   const server: Server = createServer({ ...TIMEOUTS, maxHeaderSize: 16 * 1024 });
-  const feed = new ChangeFeed(deps.ports.store, (e) => deps.log(`shop serve: live updates: ${(e as Error)?.message ?? e}`), () => deps.ports.clock.now());
+  const feed = new ChangeFeed(deps.ops, (e) => deps.log(`shop serve: live updates: ${(e as Error)?.message ?? e}`));
   await listen(server, opts);
   const { port } = server.address() as AddressInfo;
   const origins = originsOf(opts.host, port, deps.publicUrl);

@@ -1,13 +1,11 @@
 import { join } from 'node:path';
-import { verifyAnswerLink } from '@shop/core/access/answer-link';
-import { personByToken } from '@shop/core/access/people';
 import { publicUrl, setPublicUrl } from '@shop/core/access/public-url';
 import { nodePorts } from '@shop/core/engine/node-ports';
-import { claimAsk, releaseClaim } from '@shop/core/operations/claim-ask';
-import { ConflictError, UsageError } from '@shop/core/errors';
+import { UsageError } from '@shop/core/errors';
 import { shippedFile } from '@shop/core/project/shipped-file';
 import { quoted } from '@shop/core/text';
 import { startServer } from '@shop/web/server';
+import { webOperations } from '@shop/web/web-operations';
 import { str } from '../args.js';
 import { binDir, type Context } from '../context.js';
 import type { Parsed } from '../registry.js';
@@ -44,28 +42,12 @@ export default async function serve(args: Parsed, ctx: Context): Promise<number>
   const ports = nodePorts(ctx.project, { notifier: { notify() {} }, binDir, store });
   const server = await startServer(
     {
-      ports,
-      access: {
-        personByToken: (token) => personByToken(store, token),
-        verifyAnswerLink: (token) => verifyAnswerLink(store, ports.clock, token),
-      },
-      claims: {
-        // The page's button says whose claim it takes over: a person who presses it means to.
-        claim: async (handle, by) => {
-          try {
-            await claimAsk(ports, { handle, by, channel: 'web' });
-          } catch (e) {
-            if (!(e instanceof ConflictError)) throw e;
-            if (!(await releaseClaim(ports, { handle, by, force: true, channel: 'web' })).released) throw e;
-            await claimAsk(ports, { handle, by, channel: 'web' });
-          }
-        },
-        release: async (handle, by) => void (await releaseClaim(ports, { handle, by, channel: 'web' })),
-      },
+      ops: webOperations(ports),
       publicUrl: url,
       resumeInBackground: backgroundResumer(ctx.project, join(binDir, 'shop'), ctx.env, log),
       staticDir: staticDir(),
       log,
+      debug: ctx.env.SHOP_DEBUG === '1',
     },
     { host, port },
   );

@@ -97,6 +97,9 @@ describe('claims on open asks', () => {
     await store.claimAsk(ask(id), { ttlMs: HOUR });
     await store.recordAnswer({ runId: id, key: '1', ask: 1, verdict: 'answer', status: null, message: 'pg', decisions: null, responder: 'ann', channel: 'cli' });
     expect(await store.listWaiting()).toEqual([]);
+    // Answered, not yet taken in by the driver: the call still waits, the claim is over.
+    expect(await store.getExecution(id, '1')).toMatchObject({ status: 'waiting_human', claim: null });
+    expect((await store.openExecutions(id))[0].claim).toBeNull();
     await store.completeExecution(T, id, '1', { status: 'DONE' });
     expect((await store.getExecution(id, '1'))!.claim).toBeNull();
   });

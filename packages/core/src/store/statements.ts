@@ -6,9 +6,13 @@ const HOLD_COLUMNS = ['hold_kind', 'hold_token', 'hold_by', 'hold_host', 'hold_p
 const NO_HOLD = HOLD_COLUMNS.map((c) => `${c} = NULL`).join(', ');
 /** An agent's hold ends with its attempt; a person's (shop continue) only when that process lets go. */
 const END_AGENT_HOLD = HOLD_COLUMNS.map((c) => `${c} = CASE WHEN hold_kind = 'agent' THEN NULL ELSE ${c} END`).join(', ');
-/** The claim on a waiting call's current ask, joined in only while it lasts (expires_at after @now). */
+/**
+ * The claim on a waiting call's current ask, joined in only while it lasts (expires_at after
+ * @now) and the ask is open: an answer closes it, even before the driver takes the answer in.
+ */
 const CLAIM_JOIN = `LEFT JOIN claims c ON c.run_id = e.run_id AND c.call_key = e.call_key AND c.ask = e.ask
-  AND e.status = 'waiting_human' AND c.expires_at > @now`;
+  AND e.status = 'waiting_human' AND c.expires_at > @now
+  AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.run_id = c.run_id AND a.call_key = c.call_key AND a.ask = c.ask)`;
 const CLAIM_COLUMNS = 'c.by AS claim_by, c.channel AS claim_channel, c.claimed_at AS claim_since, c.expires_at AS claim_until';
 const METRICS = `cost_usd = COALESCE(@cost, cost_usd), num_turns = COALESCE(@turns, num_turns), duration_ms = COALESCE(@duration, duration_ms)`;
 

@@ -29,6 +29,18 @@ describe('the claim key (m)', () => {
     expect((await w.store.getExecution(id, '1'))!.claim).toBeNull();
   });
 
+  it('a claim that ages out leaves the screen without anything else changing', async () => {
+    w = testWorld();
+    const id = await w.run('config{ claim_timeout = 600 }\nreturn pause("Deploy?").continue');
+    await claimAsk(w.world.ports, { handle: `${id}.1`, by: 'bob', channel: 'web' });
+    const t = renderTui(w, { rows: 10 });
+    await t.ready();
+    await t.press('i');
+    await t.until(() => expect(t.lines()[2]).toMatch(/ bob +0s$/));
+    w.later(600);
+    await t.until(() => expect(t.lines()[2]).toMatch(/Deploy\? +10m 0s$/));
+  });
+
   it("someone else's claim is shown in the details and refused naming them", async () => {
     w = testWorld();
     const id = await w.run('return pause("Deploy?").continue');

@@ -16,7 +16,7 @@ export function CallPanel({ exec, claim, log, height, now }: { exec: Execution |
       <Text wrap="truncate-end">
         <Text bold={theme.colors}>{`#${exec.key} ${callName(exec)}`}</Text>
         <Text>{doing ? ` — ${oneLine(doing)}` : ''}</Text>
-        {claim ? <Text color={theme.tone('accent')}>{` · claimed by ${claim.by} (${claim.channel}) ${age(now - claim.since)} ago`}</Text> : null}
+        {claim && claim.until > now ? <Text color={theme.tone('accent')}>{` · claimed by ${claim.by} (${claim.channel}) ${age(now - claim.since)} ago`}</Text> : null}
       </Text>
       <Box flexDirection="column" height={height}>
         {lines.map((line, i) => <Text key={i} wrap="truncate-end" color={theme.tone('muted')}>{`  ${line}`}</Text>)}

@@ -39,9 +39,12 @@ export function useInboxState(ports: EnginePorts, version: number, visible: bool
 }
 export type InboxState = ReturnType<typeof useInboxState>;
 
+/** Who claimed the ask, while the claim lasts: one that ages out between two reads is not shown. */
+export const claimant = (exec: Execution, now: number): string => (exec.claim && exec.claim.until > now ? exec.claim.by : '');
+
 function askRow(run: Run, exec: Execution, now: number): AskRow {
   return {
     runId: run.id, spec: run.spec, key: exec.key, from: askerName(exec), awaiting: exec.awaiting ?? 'input',
-    question: oneLine(exec.waitingFor), waited: duration(now - exec.updatedAt), claimedBy: exec.claim?.by ?? '',
+    question: oneLine(exec.waitingFor), waited: duration(now - exec.updatedAt), claimedBy: claimant(exec, now),
   };
 }
