@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dialogs, launchBrowser, newPage, screenshot } from './browser.js';
+import { dialogs, newPage, screenshot } from './browser.js';
 import { makeProject, runId, trail, until } from './harness.js';
 import { startServe } from './serve-harness.js';
 import { askOn, GATE, MIGRATE, RELEASE, signIn } from './web-pages.js';
@@ -52,31 +52,31 @@ describe('the web inbox on a phone and without JavaScript', () => {
     const release = await p.shopAsync(['run', 'release', '3.0']);
     expect([gate.code, release.code]).toEqual([3, 3]);
     const s = await startServe(p);
-    const context = await (await launchBrowser()).newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 860 } });
-    try {
-      const page = await context.newPage();
-      await signIn(page, s.base, p, 'cy');
-      const form = askOn(page, 'Release 3.0?').locator('form.v-decide');
-      await form.getByLabel('No').check();
-      await form.getByLabel('staging').check();
-      await form.locator('input[name="d.pct"]').fill('5');
-      await form.getByLabel('e2e').check();
-      await form.locator('input[name="d.ticket"]').fill('REL-7');
-      // Folded parts open without JavaScript too (details/summary).
-      await form.locator('details.comment').nth(2).locator('summary').click();
-      await form.locator('input[name="c.pct"]').fill('slowly');
-      await form.getByRole('button', { name: 'Submit decisions' }).click();
-      await expect.poll(() => page.locator('.flash.ok').innerText()).toContain(`Decided ${runId(release.stdout)}.1`);
-      await askOn(page, 'Ship the fix?').getByRole('button', { name: 'Approve' }).click();
-      await expect.poll(() => page.locator('.flash.ok').innerText()).toContain(`Approved ${runId(gate.stdout)}.1`);
-      await screenshot(page, 'journey-13-no-javascript');
-      await until('both runs to complete', () => p.status(runId(gate.stdout)).status === 'completed' && p.status(runId(release.stdout)).status === 'completed');
-      expect(p.status(runId(release.stdout)).result).toEqual({
-        answers: { go: false, env: 'staging', pct: 5, checks: ['e2e'], ticket: 'REL-7' }, comments: { pct: 'slowly' }, responder: 'cy',
-      });
-      expect(p.status(runId(gate.stdout)).result).toEqual({ shipped: true });
-    } finally {
-      await context.close();
-    }
+    const page = await newPage({ noScript: true });
+    await signIn(page, s.base, p, 'cy');
+    const form = askOn(page, 'Release 3.0?').locator('form.v-decide');
+    await form.getByLabel('No').check();
+    await form.getByLabel('staging').check();
+    await form.getByLabel('e2e').check();
+    await form.locator('input[name="d.ticket"]').fill('REL-7');
+    // Without the script the browser itself holds a refused value back (HTML validation attributes).
+    await form.locator('input[name="d.pct"]').fill('500');
+    await form.getByRole('button', { name: 'Submit decisions' }).click();
+    expect(await form.locator('input[name="d.pct"]:invalid').count()).toBe(1);
+    expect(p.status(runId(release.stdout)).status).toBe('waiting_human');
+    await form.locator('input[name="d.pct"]').fill('5');
+    // Folded parts open without JavaScript too (details/summary).
+    await form.locator('details.comment').nth(2).locator('summary').click();
+    await form.locator('input[name="c.pct"]').fill('slowly');
+    await form.getByRole('button', { name: 'Submit decisions' }).click();
+    await expect.poll(() => page.locator('.flash.ok').innerText()).toContain(`Decided ${runId(release.stdout)}.1`);
+    await askOn(page, 'Ship the fix?').getByRole('button', { name: 'Approve' }).click();
+    await expect.poll(() => page.locator('.flash.ok').innerText()).toContain(`Approved ${runId(gate.stdout)}.1`);
+    await screenshot(page, 'journey-13-no-javascript');
+    await until('both runs to complete', () => p.status(runId(gate.stdout)).status === 'completed' && p.status(runId(release.stdout)).status === 'completed');
+    expect(p.status(runId(release.stdout)).result).toEqual({
+      answers: { go: false, env: 'staging', pct: 5, checks: ['e2e'], ticket: 'REL-7' }, comments: { pct: 'slowly' }, responder: 'cy',
+    });
+    expect(p.status(runId(gate.stdout)).result).toEqual({ shipped: true });
   }, 60_000);
 });
