@@ -69,6 +69,18 @@ describe('answer forms', () => {
     expect(fieldset(page, 'day')).toMatch(/type="date"[^>]*name="d.day" required>/);
   });
 
+  it('an optional approval or choice without a default offers "No answer"; one with a default or a required one does not', () => {
+    const page = render(pauseAsk({ message: 'm', decisions: [
+      { id: 'a', type: 'approval', prompt: 'A?', required: false },
+      { id: 'b', type: 'choice', prompt: 'B?', options: ['x', 'y'], required: false, default: 'y' },
+      { id: 'c', type: 'approval', prompt: 'C?' },
+    ] }));
+    expect(fieldset(page, 'a')).toContain('<input type="radio" name="d.a" value="" checked> <span class="muted">No answer</span>');
+    expect(fieldset(page, 'b')).not.toContain('No answer');
+    expect(fieldset(page, 'b')).toContain('value="y" checked');
+    expect(fieldset(page, 'c')).not.toContain('No answer');
+  });
+
   it('a plain pause: approve and reject (stop it), words optional', () => {
     const page = render(pauseAsk('Deploy now?'));
     expect(page).toContain('value="approve"');

@@ -47,6 +47,7 @@ function input(d: Decision, name: string, id: string, required: boolean): Html {
       return html`<div class="choices yes-no">
 <label class="opt"><input type="radio" name="${name}" value="true"${req}${d.default === true ? html` checked` : ''}> Yes</label>
 <label class="opt"><input type="radio" name="${name}" value="false"${req}${d.default === false ? html` checked` : ''}> No</label>
+${noAnswer(d, name)}
 </div>`;
     case 'choice':
       if (options.length >= MANY_OPTIONS) {
@@ -57,6 +58,7 @@ ${options.map((o) => html`<option value="${o.value}"${d.default === o.value ? ht
       }
       return html`<div class="choices">${options.map((o) => html`
 <label class="opt"><input type="radio" name="${name}" value="${o.value}"${req}${d.default === o.value ? html` checked` : ''}> ${o.label ?? o.value}${o.description ? html` <span class="hint">${o.description}</span>` : ''}</label>`)}
+${noAnswer(d, name)}
 </div>`;
     case 'multi_choice': {
       const chosen = Array.isArray(d.default) ? (d.default as unknown[]) : [];
@@ -78,6 +80,15 @@ ${options.map((o) => html`<option value="${o.value}"${d.default === o.value ? ht
       return html`<textarea id="${id}" name="${name}" rows="3"${len}${req}>${value}</textarea>`;
     }
   }
+}
+
+/**
+ * An optional decision's radios need a way back to "no answer" (a checked radio cannot be
+ * unchecked). Not with a default: leaving it out gives the default, which its radio shows.
+ */
+function noAnswer(d: Decision, name: string): Html | '' {
+  if (d.required !== false || (d.default !== undefined && d.default !== null)) return '';
+  return html`<label class="opt none"><input type="radio" name="${name}" value="" checked> <span class="muted">No answer</span></label>`;
 }
 
 /** The rules a person should know before answering, in words. */
