@@ -86,7 +86,8 @@ describe('answer forms', () => {
     expect(page).toContain('value="approve"');
     expect(page).toContain('Reject (stop it)');
     expect(page).not.toContain(' required');
-    expect(page).not.toContain('decide');
+    expect(page).not.toContain('v-decide');
+    expect(page).toContain('In a terminal: <code>shop continue 7.2</code> (decide here)');
   });
 
   it('an agent asking for approval: approve, and reject whose feedback is required (it goes back to the agent)', () => {
@@ -98,6 +99,7 @@ describe('answer forms', () => {
     expect(reject).toContain('value="reject"');
     expect(reject).toMatch(/<textarea [^>]*name="message"[^>]* required>/);
     expect(reject).toContain('goes back to the agent');
+    expect(page).toContain('<p class="hint terminal">In a terminal: <code>shop continue 7.2</code> (talk to the agent)</p>');
   });
 
   it('an agent asking for input: a required answer, and reject that closes it (words optional)', () => {
@@ -114,5 +116,6 @@ describe('answer forms', () => {
     expect(page.match(/name="by" required/g)).toHaveLength(2);
     expect(page.match(/action="\/a\/xyz"/g)).toHaveLength(2);
     expect(page).not.toContain('name="back"');
+    expect(page).not.toContain('In a terminal');
   });
 });

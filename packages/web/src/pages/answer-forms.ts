@@ -27,7 +27,10 @@ export function answerForms(ask: PendingJson, target: FormTarget): Html {
   for (const s of ask.suggestions) {
     if (s.verb === 'approve' || s.verb === 'reject' || s.verb === 'answer') forms.push(verbForm(ask, s, target, `${formId}-${s.verb}`));
   }
-  return html`<div class="answers">${forms}</div>`;
+  // What only a terminal can do (a live session with the agent), named so a person knows it exists.
+  // (Not on an answer link's page: whoever holds the link may have no terminal here.)
+  const terminal = target.nameField ? undefined : ask.suggestions.find((s) => s.verb === 'continue');
+  return html`<div class="answers">${forms}${terminal ? html`<p class="hint terminal">In a terminal: <code>shop continue ${terminal.handle}</code> (${terminal.label})</p>` : ''}</div>`;
 }
 
 /** The fields every answer form posts: which ask, the CSRF token, and (answer links) who answers. */
