@@ -9,6 +9,7 @@
 //   P4  `shop list` on a store of 100,000 runs against a bare node + better-sqlite3 query
 //   P5  one `shop watch` worker resuming 1,000 runs answered at once (Shop only)
 //   P6  store bytes per recorded step, audit trail included (from P1's stores)
+//   P7  shop serve: the inbox page and /api/inbox on P4's store (p50, p95); answer posted → run completed
 //   +   Shop-only: P1's floor (the store's writes of a step alone), an in-process replay, shop test
 //
 // Sizes: BENCH_ROUNDS, BENCH_STEPS (P1), BENCH_REPLAY (P2, Shop), BENCH_P2_NODES (P2, both),
@@ -18,6 +19,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { ensurePeer, peerVersions } from './peer.mjs';
 import { p5 } from './p5-worker.mjs';
+import { answerToResumed, inboxRequests } from './p7-serve.mjs';
 import * as shop from './shop-side.mjs';
 import { signalLatencies } from './shop-p3-signal.mjs';
 import { bareQuery, bigStore, listProcess } from './shop-p4-list.mjs';
@@ -35,6 +37,7 @@ const sizes = {
   runs: env('BENCH_RUNS', 100000),
   p5Runs: env('BENCH_P5_RUNS', 1000),
   p5Rounds: env('BENCH_P5_ROUNDS', 5),
+  p7Samples: env('BENCH_P7_SAMPLES', 50),
 };
 const { rounds } = sizes;
 const n = (v) => v.toLocaleString('en-US');
@@ -77,6 +80,10 @@ log(`P4: a store of ${n(sizes.runs)} runs`);
 const store = bigStore(sizes.runs);
 const p4 = await alternate(rounds, { list: () => listProcess(store), bare: () => bareQuery(store) });
 
+log(`P7: shop serve on the same store, ${sizes.p7Samples} requests each; ${Math.min(sizes.p7Samples, 20)} answers through the server`);
+const p7 = await inboxRequests(store, sizes.p7Samples);
+const p7Answers = await answerToResumed(Math.min(sizes.p7Samples, 20));
+
 log(`P5: ${n(sizes.p5Runs)} runs answered at once, ${sizes.p5Rounds} rounds; then shop test`);
 const p5Runs = await alternate(sizes.p5Rounds, { worker: () => p5(sizes.p5Runs) });
 const simulated = await alternate(rounds, { shopTest: () => shop.simulated() });
@@ -106,6 +113,14 @@ const figures = {
     shopOnly('P5', `shop watch: ${n(sizes.p5Runs)} runs answered at once`, 's', p5Runs.worker.map((r) => r.seconds), { max: 10 }),
     shopOnly('P5', 'shop watch: peak RSS', 'MB', p5Runs.worker.map((r) => r.peakRssMb), { max: 300 }),
   ],
+  P7: [
+    shopOnly('P7', `shop serve: inbox page, ${n(sizes.runs)} runs (${n(sizes.runs / 100)} open asks), p50`, 'ms', p7.page),
+    shopOnly('P7', 'shop serve: inbox page, p95', 'ms', p7.page, { p: 95 }),
+    shopOnly('P7', `shop serve: /api/inbox, ${n(sizes.runs)} runs, p50`, 'ms', p7.api),
+    shopOnly('P7', 'shop serve: /api/inbox, p95', 'ms', p7.api, { p: 95 }),
+    shopOnly('P7', 'shop serve: answer posted → run completed (background shop resume), p50', 'ms', p7Answers),
+    shopOnly('P7', 'shop serve: answer posted → run completed, p95', 'ms', p7Answers, { p: 95 }),
+  ],
   P6: [versus('P6', 'store bytes per recorded step (P1)', 'B', p1.shop.map((s) => s.bytesPerStep), p1.langgraph.map((s) => s.bytesPerStep), { lgTimes: 2 })],
   extra: [
     // The budget P1's goal leaves a whole step (LangGraph's step ÷ 7), against the store's writes alone.
@@ -125,5 +140,5 @@ const peer = peerVersions();
 const seconds = Number(((performance.now() - began) / 1000).toFixed(1));
 const title = `Shop vs LangGraph.js ${peer['@langchain/langgraph']} (SqliteSaver) — median of ${rounds} (min–max) — ${machine.cpu}, ${machine.cores} cores, node ${machine.node}, ${date.slice(0, 10)}`;
 console.log(formatTable(Object.values(figures).flat(), title));
-console.log(`(${seconds} s${installSeconds >= 1 ? ` after ${installSeconds} s installing the peer` : ''}; P3: ${sizes.signals} samples, p50/p95 with min–max of all; P5: median of ${sizes.p5Rounds}; + : Shop-only figures kept from the old bench)`);
+console.log(`(${seconds} s${installSeconds >= 1 ? ` after ${installSeconds} s installing the peer` : ''}; P3: ${sizes.signals} samples, p50/p95 with min–max of all; P5: median of ${sizes.p5Rounds}; P7: request time on loopback, ${sizes.p7Samples} samples; + : Shop-only figures kept from the old bench)`);
 writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify({ date, machine, peer, sizes, seconds, installSeconds, figures }, null, 2)}\n`);

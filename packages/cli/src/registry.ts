@@ -231,6 +231,23 @@ resumable), every run is let go, exit 0. Several workers share a project safely.
     },
     load: () => import('./commands/watch.js'),
   },
+  serve: {
+    usage: 'shop serve [--port N] [--host H] [--public-url URL]',
+    summary: 'the web inbox: answer, claim and follow runs from a browser or phone',
+    details: `Serves the inbox, runs and run pages (live updates), every answer form, answer links (/a/<token>)
+and /api/… (the same JSON as --json) on http://127.0.0.1:7878. People sign in with a personal link:
+shop access add <name>. --host other than this machine prints a warning: TLS is not built in, put a
+tunnel or a reverse proxy with https in front and give its address as --public-url, which is also
+recorded so notifications of every process carry answer links. A port in use exits 6. Ctrl-C or
+SIGTERM stops it (exit 0); runs answered here go on in the background (shop resume).`,
+    group: 'tools', maxArgs: 0,
+    options: {
+      port: { type: 'string', value: 'N', description: 'the port to listen on (default 7878; 0 picks a free one)' },
+      host: { type: 'string', value: 'H', description: 'the address to listen on (default 127.0.0.1, this machine only)' },
+      'public-url': { type: 'string', value: 'URL', description: 'the address people open (a tunnel or https proxy), recorded for answer links in notifications' },
+    },
+    load: () => import('./commands/serve.js'),
+  },
   access: {
     usage: 'shop access add <name> [--url BASE] [--json] | list [--json] | revoke <name>',
     summary: 'who may sign in to shop serve: personal login links',

@@ -1,0 +1,66 @@
+import { join } from 'node:path';
+import { publicUrl, setPublicUrl } from '@shop/core/access/public-url';
+import { nodePorts } from '@shop/core/engine/node-ports';
+import { UsageError } from '@shop/core/errors';
+import { shippedFile } from '@shop/core/project/shipped-file';
+import { quoted } from '@shop/core/text';
+import { startServer } from '@shop/web/server';
+import { webOperations } from '@shop/web/web-operations';
+import { str } from '../args.js';
+import { binDir, type Context } from '../context.js';
+import type { Parsed } from '../registry.js';
+import { backgroundResumer } from '../serve-resume.js';
+import { printable } from '../style.js';
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+function portArg(args: Parsed): number {
+  const raw = str(args, 'port');
+  if (raw === undefined) return 7878;
+  const n = Number(raw);
+  if (!/^\d{1,5}$/.test(raw) || n > 65535) throw new UsageError(`--port ${quoted(raw)} is not a port number (0–65535; 0 picks a free one)`);
+  return n;
+}
+
+/** Where packages/web/static is, from the compiled code or the bundle alike. */
+function staticDir(): string {
+  return shippedFile(join('packages', 'web', 'static'), import.meta.url);
+}
+
+/**
+ * shop serve: the web inbox. This is the server's composition root: it opens the store, binds
+ * core's operations to it and hands them to packages/web, which opens nothing itself.
+ */
+export default async function serve(args: Parsed, ctx: Context): Promise<number> {
+  const port = portArg(args);
+  const host = str(args, 'host') ?? '127.0.0.1';
+  if (!host || host.length > 255 || /[\s/]/.test(host)) throw new UsageError(`--host ${quoted(host)} is not an address to listen on (such as 127.0.0.1 or 0.0.0.0)`);
+  const store = await ctx.store();
+  const given = str(args, 'public-url');
+  const url = given !== undefined ? await setPublicUrl(store, given) : await publicUrl(store);
+  const log = (line: string) => process.stderr.write(printable(`${line}\n`));
+  const ports = nodePorts(ctx.project, { notifier: { notify() {} }, binDir, store });
+  const server = await startServer(
+    {
+      ops: webOperations(ports),
+      publicUrl: url,
+      resumeInBackground: backgroundResumer(ctx.project, join(binDir, 'shop'), ctx.env, log),
+      staticDir: staticDir(),
+      log,
+      debug: ctx.env.SHOP_DEBUG === '1',
+    },
+    { host, port },
+  );
+  if (!LOOPBACK.has(host)) {
+    log(`shop serve: warning: listening on ${host}, not only this machine; TLS is not built in — put a tunnel or a reverse proxy with https in front (README: From a browser or phone)`);
+  }
+  ctx.out(`shop serve: listening on ${server.url}${url ? ` (public URL ${url})` : ''}`);
+  ctx.out(`sign in with a personal link: shop access add <name>${url ? '' : ` --url ${server.url}`}`);
+  ctx.out('Ctrl-C or SIGTERM to stop');
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await server.close();
+  return 0;
+}

@@ -1,0 +1,73 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ChangeFeed, MAX_LISTENERS } from './change-feed.js';
+import type { CsrfTokens } from './csrf.js';
+import { HttpError, httpFailure } from './http-errors.js';
+import { MAX_URL_CHARS, SECURITY_HEADERS, sendJson } from './http-io.js';
+import { checkHost, checkSameOrigin, type Origins } from './request-guard.js';
+import { requestContext, type Ctx } from './request-context.js';
+import { errorResponse } from './routes-access.js';
+import { findRoute } from './routes.js';
+import type { ServerDeps } from './server-deps.js';
+
+/**
+ * Every request, in order: security headers; a bounded URL; the Host header (DNS rebinding);
+ * the route; the session; for a POST, the origin (the CSRF token is checked by the handler
+ * that reads the form). Failures are mapped to a status once, as a page or (under /api/ and
+ * /events) JSON, and never show internals.
+ */
+export function createApp(deps: ServerDeps, origins: Origins, csrf: CsrfTokens, feed: ChangeFeed) {
+  // Cookies are Secure when the request came through the https public address (a proxy or a
+  // tunnel); the same server opened at http://127.0.0.1 still signs people in.
+  const httpsHost = deps.publicUrl?.startsWith('https:') ? new URL(deps.publicUrl).host.toLowerCase() : null;
+  return async function handle(req: IncomingMessage, res: ServerResponse) {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+    let c: Ctx | null = null;
+    const url = new URL('http://server/');
+    try {
+      if ((req.url ?? '').length > MAX_URL_CHARS) throw new HttpError(414, 'the address is too long');
+      checkHost(req, origins);
+      const parsed = new URL(req.url ?? '/', 'http://server');
+      url.pathname = parsed.pathname;
+      url.search = parsed.search;
+      const secure = httpsHost !== null && String(req.headers.host).toLowerCase() === httpsHost;
+      c = await requestContext(req, res, url, { deps, origins, csrf, secure });
+      if (url.pathname === '/events' && req.method === 'GET') return events(c, feed);
+      const found = findRoute(req.method ?? '', url.pathname);
+      if ('status' in found) {
+        if (found.allow) res.setHeader('Allow', found.allow);
+        throw new HttpError(found.status, found.status === 404 ? 'nothing here' : `use ${found.allow} here`);
+      }
+      if (found.route.who === 'person' && !c.session) throw new HttpError(401, 'sign in first: open your personal login link (shop access add <name> prints one)');
+      if (req.method === 'POST') checkSameOrigin(req, origins);
+      await found.route.handler(c, found.params);
+    } catch (e) {
+      fail(deps, c, req, res, url, e);
+    }
+  };
+}
+
+function events(c: Ctx, feed: ChangeFeed) {
+  if (!c.session) throw new HttpError(401, 'sign in first');
+  if (feed.size >= MAX_LISTENERS) throw new HttpError(503, 'too many live pages open; reload later');
+  feed.listen(c.res);
+}
+
+function fail(deps: ServerDeps, c: Ctx | null, req: IncomingMessage, res: ServerResponse, url: URL, e: unknown) {
+  const { status, message } = httpFailure(e);
+  if (status === 500) deps.log(`shop serve: ${req.method} ${url.pathname} failed: ${deps.debug ? ((e as Error)?.stack ?? e) : ((e as Error)?.message ?? e)}`);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  // The body of a refused request is not read: the connection is not kept for another.
+  if (!req.readableEnded && (req.headers['content-length'] || req.headers['transfer-encoding'])) res.setHeader('Connection', 'close');
+  try {
+    if (!c || url.pathname.startsWith('/api/') || url.pathname === '/events') sendJson(res, status, { error: message, status });
+    else errorResponse(c, status, message);
+  } catch (e2) {
+    // The error page itself failed: a plain line, never a crashed server.
+    deps.log(`shop serve: the error page failed: ${(e2 as Error)?.message ?? e2}`);
+    if (!res.headersSent) res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+    res.end(`${message}\n`);
+  }
+}

@@ -1,0 +1,44 @@
+import type { IncomingMessage } from 'node:http';
+
+export const SESSION_COOKIE = 'shop_session';
+export const FLASH_COOKIE = 'shop_flash';
+/** A login lasts 30 days in the browser (revoking the person ends it at once). */
+const SESSION_MAX_AGE = 30 * 24 * 3600;
+
+/** The request's cookies (a bounded header: Node caps headers at 16 KiB). */
+export function readCookies(req: IncomingMessage): Map<string, string> {
+  const jar = new Map<string, string>();
+  for (const part of String(req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0) jar.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
+  }
+  return jar;
+}
+
+/** HttpOnly (no script reads it), SameSite=Strict (no other site's request carries it), Secure behind https. */
+export function cookie(name: string, value: string, opts: { secure: boolean; maxAge?: number }): string {
+  const age = opts.maxAge === undefined ? '' : `; Max-Age=${opts.maxAge}`;
+  return `${name}=${value}; Path=/; HttpOnly; SameSite=Strict${opts.secure ? '; Secure' : ''}${age}`;
+}
+
+export const sessionCookie = (token: string, secure: boolean) => cookie(SESSION_COOKIE, token, { secure, maxAge: SESSION_MAX_AGE });
+export const clearCookie = (name: string, secure: boolean) => cookie(name, '', { secure, maxAge: 0 });
+
+type Flash = { kind: 'ok' | 'error'; text: string };
+
+/** A one-time message for the page after a redirect (what was recorded, or why not). */
+export function flashCookie(flash: Flash, secure: boolean): string {
+  const value = Buffer.from(JSON.stringify({ k: flash.kind, t: flash.text.slice(0, 600) })).toString('base64url');
+  return cookie(FLASH_COOKIE, value, { secure, maxAge: 60 });
+}
+
+export function readFlash(jar: Map<string, string>): Flash | null {
+  const raw = jar.get(FLASH_COOKIE);
+  if (!raw) return null;
+  try {
+    const v = JSON.parse(Buffer.from(raw.slice(0, 2000), 'base64url').toString('utf8')) as { k?: unknown; t?: unknown };
+    return (v.k === 'ok' || v.k === 'error') && typeof v.t === 'string' ? { kind: v.k, text: v.t.slice(0, 600) } : null;
+  } catch {
+    return null;
+  }
+}

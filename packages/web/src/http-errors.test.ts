@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { ConflictError, ExpiredError, LostOwnershipError, NotFoundError, SessionHeldError, ShopError, UsageError } from '@shop/core/errors';
+import { HttpError, httpFailure } from './http-errors.js';
+import { cookie, readFlash } from './cookies.js';
+
+describe('errors to HTTP, once', () => {
+  it('maps core typed errors to statuses with their one-line message; anything else is 500 without internals', () => {
+    expect(httpFailure(new UsageError('bad value'))).toEqual({ status: 400, message: 'bad value' });
+    expect(httpFailure(new NotFoundError('no run 9'))).toEqual({ status: 404, message: 'no run 9' });
+    expect(httpFailure(new ConflictError('answered by ann'))).toEqual({ status: 409, message: 'answered by ann' });
+    expect(httpFailure(new SessionHeldError(1, '2', 'held by bob'))).toEqual({ status: 409, message: 'held by bob' });
+    expect(httpFailure(new LostOwnershipError(3)).status).toBe(409);
+    expect(httpFailure(new ExpiredError('link expired'))).toEqual({ status: 410, message: 'link expired' });
+    expect(httpFailure(new HttpError(421, 'wrong host'))).toEqual({ status: 421, message: 'wrong host' });
+    for (const e of [new Error('SQLITE_CORRUPT at /home/me/.shop/shop.db'), new ShopError('engine detail'), 'thrown string', null]) {
+      expect(httpFailure(e)).toEqual({ status: 500, message: 'internal error; the server log says more' });
+    }
+  });
+});
+
+describe('cookies', () => {
+  it('are HttpOnly and SameSite=Strict, Secure when asked', () => {
+    expect(cookie('a', 'b', { secure: false })).toBe('a=b; Path=/; HttpOnly; SameSite=Strict');
+    expect(cookie('a', 'b', { secure: true, maxAge: 60 })).toBe('a=b; Path=/; HttpOnly; SameSite=Strict; Secure; Max-Age=60');
+  });
+
+  it('a flash cookie that is not ours is ignored', () => {
+    const jar = (v: string) => new Map([['shop_flash', v]]);
+    const ok = Buffer.from(JSON.stringify({ k: 'ok', t: 'Approved 3.1' })).toString('base64url');
+    expect(readFlash(jar(ok))).toEqual({ kind: 'ok', text: 'Approved 3.1' });
+    for (const bad of ['%%%', Buffer.from('{"k":"evil","t":"x"}').toString('base64url'), Buffer.from('[1]').toString('base64url'), '']) expect(readFlash(jar(bad))).toBeNull();
+  });
+});

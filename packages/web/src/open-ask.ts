@@ -1,0 +1,23 @@
+import { parseAskRef } from '@shop/core/decisions/ask-handle';
+import { UsageError } from '@shop/core/errors';
+import { pendingJson } from '@shop/core/operations/json-views';
+import { pickAsk } from '@shop/core/operations/pick-ask';
+import { loadRunView } from '@shop/core/operations/run-view';
+import type { PendingJson } from '@shop/core/operations/shapes';
+import type { Store } from '@shop/core/store/store';
+
+/** Handles are short ("33.4/2/1.2"); anything longer is not one. */
+const MAX_HANDLE = 200;
+
+/**
+ * The open ask a handle names, as the page shows it — or the typed error answering it would
+ * give (answered already: who and when; no such ask), with nothing recorded. The form is read
+ * against this ask before core checks the answer again (answerAsk).
+ */
+export async function openAsk(store: Store, handle: string): Promise<{ runId: number; pending: PendingJson }> {
+  const ref = handle.length <= MAX_HANDLE ? parseAskRef(handle) : null;
+  if (!ref || ref.key === null) throw new UsageError(`${JSON.stringify(handle.slice(0, 60))} is not an ask handle (such as 33.4, as the inbox shows it)`);
+  const view = await loadRunView(store, ref.runId, { last: 0 });
+  const exec = await pickAsk(store, view, { key: ref.key, ask: ref.ask ?? 1 });
+  return { runId: ref.runId, pending: pendingJson(ref.runId, exec) };
+}

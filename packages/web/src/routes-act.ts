@@ -1,0 +1,64 @@
+import { UsageError } from '@shop/core/errors';
+import { z } from 'zod';
+import { answeredText, answerPosted } from './answer-form.js';
+import { readForm, readJson, sendJson } from './http-io.js';
+import { backPath, flashTo, type Ctx } from './request-context.js';
+import { runIdParam } from './routes-read.js';
+
+/** A form post from a signed-in person's page: its fields, once the CSRF token is checked. */
+async function signedForm(c: Ctx): Promise<URLSearchParams> {
+  const form = await readForm(c.req);
+  c.csrf.check(c.session!.token, form.get('csrf'));
+  return form;
+}
+
+/** POST /answer: handle, verb, message, d.<id>, c.<id>, csrf, back. */
+export async function answerRoute(c: Ctx) {
+  const form = await signedForm(c);
+  const handle = form.get('handle') ?? '';
+  const answered = await answerPosted(c.deps, handle, form, 'web', c.session!.name);
+  flashTo(c, backPath(form, `/runs/${parseInt(handle, 10) || ''}`), 'ok', answeredText(answered));
+}
+
+/** POST /claim: handle, release ("1" lets it go), csrf, back. */
+export async function claimRoute(c: Ctx) {
+  const form = await signedForm(c);
+  const handle = (form.get('handle') ?? '').slice(0, 200);
+  const release = form.get('release') === '1';
+  if (release) await c.deps.ops.release(handle, c.session!.name);
+  else await c.deps.ops.claim(handle, c.session!.name);
+  flashTo(c, backPath(form, '/'), 'ok', release ? `Released ${handle}` : `You are on ${handle}`);
+}
+
+/** POST /runs/<id>/stop: reason, csrf. */
+export async function stopRoute(c: Ctx, [id]: string[]) {
+  const runId = runIdParam(id);
+  const form = await signedForm(c);
+  const reason = (form.get('reason') ?? '').trim() || `stopped by ${c.session!.name} from the web`;
+  if (reason.length > 2000) throw new UsageError('the reason is longer than 2000 characters; say it shorter');
+  const { run } = await c.deps.ops.stop(runId, reason, c.session!.name);
+  const text = run.status === 'stuck' ? `Run ${runId} stopped: ${run.reason ?? reason}` : `Run ${runId} ended ${run.status} before the stop took effect`;
+  flashTo(c, `/runs/${runId}`, 'ok', text);
+}
+
+const ApiAnswer = z.strictObject({
+  handle: z.string().max(200),
+  verdict: z.enum(['approved', 'rejected', 'answer']).optional(),
+  status: z.string().max(100).optional(),
+  message: z.string().max(20_000).nullable().optional(),
+  answers: z.record(z.string().max(200), z.unknown()).optional(),
+});
+
+/** POST /api/answer: JSON {handle, verdict?, status?, message?, answers?}, the CSRF token in X-CSRF-Token. */
+export async function apiAnswerRoute(c: Ctx) {
+  c.csrf.check(c.session!.token, String(c.req.headers['x-csrf-token'] ?? ''));
+  const parsed = ApiAnswer.safeParse(await readJson(c.req));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UsageError(`${issue.path.join('.') || 'body'}: ${issue.message}`);
+  }
+  const { handle, ...input } = parsed.data;
+  const { exec, answered, handedTo } = await c.deps.ops.answerHandle({ handle, input, channel: 'web', responder: c.session!.name });
+  if (!handedTo) c.deps.resumeInBackground(exec.runId);
+  sendJson(c.res, 200, { answered, resumed_by: handedTo ? 'live_driver' : 'background' });
+}
