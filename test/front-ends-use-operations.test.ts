@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The front ends read and change runs only through core's operations (ShopOperations): none
+ * The front ends (CLI, TUI, the web server) read and change runs only through core's operations (ShopOperations): none
  * opens the store, writes it, or holds the engine's ports — except its composition root,
  * which builds the operations once and hands them down. A store call in a command or a
  * screen would be a second copy of a rule (who may answer, how a run goes on) that core owns.
@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 const root = join(import.meta.dirname, '..');
 
 /** The front ends' sources checked (non-test files). */
-const FRONT_ENDS = ['packages/cli/src', 'packages/tui/src'];
+const FRONT_ENDS = ['packages/cli/src', 'packages/tui/src', 'packages/web/src'];
 
 /** Where the store is opened and the operations built. */
 const COMPOSITION_ROOTS = new Set(['packages/cli/src/context.ts', 'packages/tui/src/launch.tsx', 'packages/tui/src/deps.ts']);

@@ -1,15 +1,11 @@
-import { verifyAnswerLink } from '@shop/core/access/answer-link';
-import { personByToken } from '@shop/core/access/people';
 import type { AnswerInput } from '@shop/core/decisions/build-answer';
-import type { EnginePorts } from '@shop/core/engine/ports';
 import { ConflictError } from '@shop/core/errors';
-import { answerAsk, type AnswerByHandle, type AnsweredAsk } from '@shop/core/operations/answer-ask';
-import { claimAsk, releaseClaim } from '@shop/core/operations/claim-ask';
-import { eventsSince, inboxJson, logJson, runDetailJson, runsJson, type RunsQuery } from '@shop/core/operations/queries';
+import type { AnswerByHandle, AnsweredAsk } from '@shop/core/operations/answer-ask';
+import type { RunsQuery } from '@shop/core/operations/queries';
+import type { ShopOperations } from '@shop/core/operations/shop-operations';
 import type { EventJson, InboxRowJson, LogJson, PendingJson, RunDetailJson, RunJson } from '@shop/core/operations/shapes';
-import { stopRun, type StopResult } from '@shop/core/operations/stop-run';
+import type { StopResult } from '@shop/core/operations/stop-run';
 import type { Answer } from '@shop/core/types';
-import { openAsk } from './open-ask.js';
 
 export type { AnswerInput };
 
@@ -52,33 +48,32 @@ export interface WebOperations {
   verifyAnswerLink(token: string): Promise<VerifiedLink>;
 }
 
-/** Core's operations over the engine's ports, for the server. */
-export function webOperations(ports: EnginePorts): WebOperations {
-  const { store, clock } = ports;
-  const claim = (handle: string, by: string) => claimAsk(ports, { handle, by, channel: 'web' });
+/** Core's operations (bound by the composition root, `shop serve`), as the server uses them. */
+export function webOperations(ops: ShopOperations): WebOperations {
+  const claim = (handle: string, by: string) => ops.claim({ handle, by, channel: 'web' });
   return {
-    now: () => clock.now(),
-    inbox: () => inboxJson(store),
-    runs: (query) => runsJson(store, query),
-    runDetail: (id, opts) => runDetailJson(store, id, opts),
-    log: (id) => logJson(store, id),
-    eventsSince: (id, afterId) => eventsSince(store, id, afterId),
-    changedRuns: async (since) => (await store.listRuns({ changedSince: since })).map((r) => ({ id: r.id, updatedAt: r.updatedAt })),
-    openAsk: (handle) => openAsk(store, handle),
-    answerOf: (runId, key, ask) => store.getAnswer(runId, key, ask),
-    answerHandle: (req) => answerAsk(ports, req),
-    stop: (runId, reason, by) => stopRun(ports, runId, reason, by),
+    now: () => ops.now(),
+    inbox: () => ops.inbox(),
+    runs: (query) => ops.runs(query),
+    runDetail: (id, opts) => ops.runDetail(id, opts),
+    log: (id) => ops.log(id),
+    eventsSince: (id, afterId) => ops.eventsSince(id, afterId),
+    changedRuns: (since) => ops.changedRuns(since),
+    openAsk: (handle) => ops.openAsk(handle),
+    answerOf: (runId, key, ask) => ops.answerOf(runId, key, ask),
+    answerHandle: (req) => ops.answerHandle(req),
+    stop: (runId, reason, by) => ops.stop(runId, reason, by),
     claim: async (handle, by) => {
       try {
         await claim(handle, by);
       } catch (e) {
         if (!(e instanceof ConflictError)) throw e;
-        if (!(await releaseClaim(ports, { handle, by, force: true, channel: 'web' })).released) throw e;
+        if (!(await ops.release({ handle, by, force: true, channel: 'web' })).released) throw e;
         await claim(handle, by);
       }
     },
-    release: async (handle, by) => void (await releaseClaim(ports, { handle, by, channel: 'web' })),
-    personByToken: (token) => personByToken(store, token),
-    verifyAnswerLink: (token) => verifyAnswerLink(store, clock, token),
+    release: async (handle, by) => void (await ops.release({ handle, by, channel: 'web' })),
+    personByToken: (token) => ops.personByToken(token),
+    verifyAnswerLink: (token) => ops.verifyAnswerLink(token),
   };
 }

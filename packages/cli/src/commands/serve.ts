@@ -1,6 +1,4 @@
 import { join } from 'node:path';
-import { publicUrl, setPublicUrl } from '@shop/core/access/public-url';
-import { nodePorts } from '@shop/core/engine/node-ports';
 import { UsageError } from '@shop/core/errors';
 import { shippedFile } from '@shop/core/project/shipped-file';
 import { quoted } from '@shop/core/text';
@@ -35,14 +33,14 @@ export default async function serve(args: Parsed, ctx: Context): Promise<number>
   const port = portArg(args);
   const host = str(args, 'host') ?? '127.0.0.1';
   if (!host || host.length > 255 || /[\s/]/.test(host)) throw new UsageError(`--host ${quoted(host)} is not an address to listen on (such as 127.0.0.1 or 0.0.0.0)`);
-  const store = await ctx.store();
+  // Nothing printed by runs' progress here: the server never drives a run (shop resume does, in the background).
+  const ops = await ctx.ops({ quiet: true });
   const given = str(args, 'public-url');
-  const url = given !== undefined ? await setPublicUrl(store, given) : await publicUrl(store);
+  const url = given !== undefined ? await ops.setPublicUrl(given) : await ops.publicUrl();
   const log = (line: string) => process.stderr.write(printable(`${line}\n`));
-  const ports = nodePorts(ctx.project, { notifier: { notify() {} }, binDir, store });
   const server = await startServer(
     {
-      ops: webOperations(ports),
+      ops: webOperations(ops),
       publicUrl: url,
       resumeInBackground: backgroundResumer(ctx.project, join(binDir, 'shop'), ctx.env, log),
       staticDir: staticDir(),

@@ -5,12 +5,13 @@ import type { EnginePorts, Notifier } from '../engine/ports.js';
 import type { Project } from '../project/project.js';
 import type { Liveness } from '../run-status.js';
 import type { RunFilter, RunWithWaiting } from '../store/store.js';
-import type { Execution, Run, RunEvent, RunOwner } from '../types.js';
+import type { Answer, Execution, Run, RunEvent, RunOwner } from '../types.js';
 import { Worker, type WorkerOptions } from '../worker/worker.js';
 import { resumeAfterAnswer } from './answer.js';
 import { answerAsk, answerPicked, pickAskRef, type AnswerByHandle, type AnsweredAsk, type AnswerRequest, type AskRef, type PickedAsk } from './answer-ask.js';
 import { refuseAgent, type Caller } from './answer-rules.js';
 import { callLog } from './call-log.js';
+import { openAsk } from './open-ask.js';
 import { claimAsk, releaseClaim, type ClaimRequest, type ReleaseRequest } from './claim-ask.js';
 import { answerUrl, publicUrl, setPublicUrl } from '../access/public-url.js';
 import { verifyAnswerLink, type AnswerLink, type LinkAsk } from '../access/answer-link.js';
@@ -22,7 +23,7 @@ import { answeredRequest } from './pick-ask.js';
 import { pruneRuns, type PruneOptions, type PrunedRun } from './prune-runs.js';
 import { actionJson, eventsSince, inboxJson, logJson, runDetailJson, runsJson, type RunsQuery } from './queries.js';
 import { loadRunView, type AskView, type RunView } from './run-view.js';
-import type { ActionJson, AnsweredJson, ClaimJson, EventJson, InboxRowJson, LogJson, RunDetailJson, RunJson } from './shapes.js';
+import type { ActionJson, AnsweredJson, ClaimJson, PendingJson, EventJson, InboxRowJson, LogJson, RunDetailJson, RunJson } from './shapes.js';
 import { startRun, type StartedRun, type StartRequest } from './start-run.js';
 import { stopRun, type StopResult } from './stop-run.js';
 
@@ -58,6 +59,12 @@ export interface ShopOperations {
   call(id: number, key: string): Promise<Execution | null>;
   /** The readable tail of an agent call's newest logs (its last `count` lines), or null when it has none. */
   callLog(exec: Execution, count: number): { lines: string[]; file: string } | null;
+  /** Runs touched after `since` (the store's time), newest first: a live view's one cheap read. */
+  changedRuns(since: number): Promise<{ id: number; updatedAt: number }[]>;
+  /** The open ask a handle names, as pages show it — or the typed error answering it would give; nothing recorded. */
+  openAsk(handle: string): Promise<{ runId: number; pending: PendingJson }>;
+  /** The answer an ask got, if any. */
+  answerOf(runId: number, key: string, ask: number): Promise<Answer | null>;
   /** Who answered an AAH request already (one line), or null. */
   answeredRequest(runId: number, request: string): Promise<string | null>;
 
@@ -120,6 +127,9 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     openCalls: (id) => store.openExecutions(id),
     call: (id, key) => store.getExecution(id, key),
     callLog: (exec, count) => callLog(ports.paths.runsDir, exec, count),
+    changedRuns: async (since) => (await store.listRuns({ changedSince: since })).map((r) => ({ id: r.id, updatedAt: r.updatedAt })),
+    openAsk: (handle) => openAsk(store, handle),
+    answerOf: (runId, key, ask) => store.getAnswer(runId, key, ask),
     answeredRequest: (runId, request) => answeredRequest(store, runId, request),
     mayAnswer: (what) => refuseAgent(caller, what),
     start: (req, onCreated) => startRun(ports, project, req, onCreated),

@@ -1,10 +1,10 @@
-import { parseAskRef } from '@shop/core/decisions/ask-handle';
-import { UsageError } from '@shop/core/errors';
-import { pendingJson } from '@shop/core/operations/json-views';
-import { pickAsk } from '@shop/core/operations/pick-ask';
-import { loadRunView } from '@shop/core/operations/run-view';
-import type { PendingJson } from '@shop/core/operations/shapes';
-import type { Store } from '@shop/core/store/store';
+import { parseAskRef } from '../decisions/ask-handle.js';
+import { UsageError } from '../errors.js';
+import { pendingJson } from './json-views.js';
+import { pickAsk } from './pick-ask.js';
+import { loadRunView } from './run-view.js';
+import type { PendingJson } from './shapes.js';
+import type { Store } from '../store/store.js';
 
 /** Handles are short ("33.4/2/1.2"); anything longer is not one. */
 const MAX_HANDLE = 200;
