@@ -96,8 +96,8 @@ describe('README examples', () => {
     expect(readme).not.toMatch(/\]\(\.\.\/|`\.\.\/shared/);
     for (const [, target] of readme.matchAll(/\]\(([^)#\s]+)\)/g)) if (!/^https?:/.test(target)) expect(existsSync(join(root, target)), target).toBe(true);
     const doc = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
-    const bases = ['', 'packages/core/src', 'packages/cli/src', 'packages/tui/src', 'packages'];
-    const named = [...doc.matchAll(/`([\w./-]+\.(?:ts|tsx|sql|lua))`/g)].map((m) => m[1].replace(/^(cli|tui)\/src\//, 'packages/$1/src/'));
+    const bases = ['', 'packages/core/src', 'packages/cli/src', 'packages/tui/src', 'packages/web/src', 'packages'];
+    const named = [...doc.matchAll(/`([\w./-]+\.(?:ts|tsx|sql|lua))`/g)].map((m) => m[1].replace(/^(cli|tui|web)\/src\//, 'packages/$1/src/'));
     expect(named.length).toBeGreaterThan(30);
     for (const file of named) expect(bases.some((b) => existsSync(join(root, b, file))), `docs/architecture.md names ${file}`).toBe(true);
   });
