@@ -1,0 +1,75 @@
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeProject, runId, trail, until, type Project } from './harness.js';
+import { addPerson, http, postForm, signIn, startServe, type Served } from './serve-harness.js';
+
+/** Defects found by probing `shop serve` as an attacker and a careless user would; each test failed before its fix. */
+
+const GATE = 'function workflow(prompt)\n  return pause("Ship " .. prompt .. "?")\nend\n';
+
+/** GET /events with a cookie: what the stream has said, and whether the server has ended it. */
+function openStream(s: Served, cookie: string) {
+  const state = { text: '', ended: false };
+  const req = request({ host: '127.0.0.1', port: s.port, path: '/events', headers: { Host: `127.0.0.1:${s.port}`, Cookie: cookie } }, (res) => {
+    res.setEncoding('utf8');
+    res.on('data', (d: string) => (state.text += d));
+    res.on('end', () => (state.ended = true));
+    res.on('close', () => (state.ended = true));
+  });
+  req.on('error', () => (state.ended = true));
+  req.end();
+  return { state, close: () => req.destroy() };
+}
+
+describe('shop serve under attack', () => {
+  let p: Project;
+  let s: Served;
+  beforeAll(async () => {
+    p = makeProject();
+    p.write('workflows/gate.lua', GATE);
+    s = await startServe(p);
+  });
+  const streams: { close(): void }[] = [];
+  afterAll(() => streams.forEach((st) => st.close()));
+
+  it('a revoked person’s open live stream is ended: it says nothing more of the runs', async () => {
+    const eve = await signIn(s, addPerson(p, 'eve'));
+    const ann = await signIn(s, addPerson(p, 'ann'));
+    const eveStream = openStream(s, eve.cookie);
+    const annStream = openStream(s, ann.cookie);
+    streams.push(eveStream, annStream);
+    await until('both streams to open', () => eveStream.state.text.startsWith('retry:') && annStream.state.text.startsWith('retry:'));
+    expect(p.shop(['access', 'revoke', 'eve']).code).toBe(0);
+    eveStream.state.text = '';
+    const id = runId(p.shop(['run', 'gate', 'secret-release']));
+    // Ann, still allowed, hears of the new run; Eve's stream is closed without a word of it.
+    await until('ann to hear of the new run', () => new RegExp(`"runs":\\[[\\d,]*\\b${id}\\b`).test(annStream.state.text));
+    await until('eve’s stream to end', () => eveStream.state.ended);
+    expect(eveStream.state.text).not.toMatch(/event: change/);
+    expect(annStream.state.ended).toBe(false);
+    // And she can't open another.
+    expect((await http(s, '/events', { cookie: eve.cookie })).status).toBe(401);
+  });
+
+  it('a decision out of its constraints posted directly (no page checks) is refused with the server’s message; nothing recorded', async () => {
+    p.write('workflows/budget.lua', 'function workflow(p)\n  return pause{message = "Budget", decisions = { { id = "cap", type = "number", prompt = "Cap?", constraints = { min = 1, max = 100 } } }}.answers.cap\nend\n');
+    const ann = await signIn(s, addPerson(p, 'ann2'));
+    const id = runId(p.shop(['run', 'budget', 'x']));
+    const r = await postForm(s, '/answer', { handle: `${id}.1`, verb: 'decide', 'd.cap': '1000', csrf: ann.csrf }, ann.cookie);
+    expect(r.status).toBe(400);
+    expect(r.body).toMatch(/must be ≤ 100/);
+    expect(trail(p, id).filter((e) => e.type === 'human_answered')).toEqual([]);
+  });
+});
+
+describe('shop serve inside an agent step', () => {
+  it('is refused: an agent could point answer links at a site of its choosing (--public-url) and collect them', () => {
+    const p = makeProject();
+    const r = p.shop(['serve', '--port', '0', '--public-url', 'https://evil.example'], { env: { SHOP_AGENT: 'coder' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/agent step/);
+    // Nothing recorded: a person's login link still points at this machine.
+    expect(p.shop(['access', 'add', 'ann']).stdout).not.toContain('evil.example');
+  });
+});
