@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeProject, runId, trail, until, type Project } from './harness.js';
+import { killLeftovers, makeProject, runId, startWorker, trail, until, type Project } from './harness.js';
 import { addPerson, http, postForm, signIn, startServe, type Served } from './serve-harness.js';
 
 /** Defects found by probing `shop serve` as an attacker and a careless user would; each test failed before its fix. */
@@ -71,5 +71,38 @@ describe('shop serve inside an agent step', () => {
     expect(r.stderr).toMatch(/agent step/);
     // Nothing recorded: a person's login link still points at this machine.
     expect(p.shop(['access', 'add', 'ann']).stdout).not.toContain('evil.example');
+  });
+});
+
+describe('an answer whose driver died before taking it in', () => {
+  it('is taken up when shop serve starts again: the run goes on, it is not left waiting with nothing to answer', async () => {
+    const p = makeProject();
+    p.write('workflows/gate.lua', GATE);
+    const id = runId(p.shop(['run', 'gate', 'v1']));
+    const s = await startServe(p);
+    const ann = await signIn(s, addPerson(p, 'ann'));
+    // A live shop watch holds the run, so the server hands the answer to it ...
+    const worker = await startWorker(p);
+    await until('the worker to hold the run', () => /held here/.test(worker.output()));
+    worker.child.kill('SIGSTOP');
+    try {
+      const r = await http(s, '/api/answer', {
+        method: 'POST', cookie: ann.cookie, body: JSON.stringify({ handle: `${id}.1`, verdict: 'approved' }),
+        headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': ann.csrf },
+      });
+      expect(JSON.parse(r.body).resumed_by).toBe('live_driver');
+    } finally {
+      // ... and dies before it takes the answer in (as a server killed -9 between the answer and its resume).
+      worker.child.kill('SIGKILL');
+      await worker.exited;
+    }
+    s.bg.child.kill('SIGKILL');
+    await s.bg.exited;
+    expect(p.status(id).status).toBe('waiting_human');
+    expect(JSON.parse(p.shop(['inbox', '--json']).stdout)).toEqual([]);
+    await startServe(p);
+    await until('the run to complete', () => p.status(id).status === 'completed');
+    expect(trail(p, id).filter((e) => e.type === 'human_answered')).toMatchObject([{ actor: 'ann', channel: 'web' }]);
+    await killLeftovers();
   });
 });

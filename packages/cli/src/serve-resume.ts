@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
+import { liveOwner } from '@shop/core/engine/ownership';
+import type { EnginePorts } from '@shop/core/engine/ports';
 import type { Project } from '@shop/core/project/project';
 
 /**
@@ -28,4 +30,16 @@ export function backgroundResumer(project: Project, shopBin: string, env: NodeJS
       if (fd !== null) closeSync(fd);
     }
   };
+}
+
+/**
+ * At start: runs answered but never taken on — the server (or the live driver it handed the
+ * answer to) died between the answer and the resume — are resumed now, unless a live driver
+ * holds them. Without this they would wait for a person with nothing left to answer.
+ */
+export async function resumeAnswered(ports: Pick<EnginePorts, 'store' | 'self' | 'processAlive' | 'clock'>, resume: (runId: number) => void) {
+  for (const id of await ports.store.answeredRuns()) {
+    const run = await ports.store.getRun(id);
+    if (run && !liveOwner(ports, run)) resume(id);
+  }
 }

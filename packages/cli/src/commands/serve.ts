@@ -9,7 +9,7 @@ import { webOperations } from '@shop/web/web-operations';
 import { str } from '../args.js';
 import { binDir, type Context } from '../context.js';
 import type { Parsed } from '../registry.js';
-import { backgroundResumer } from '../serve-resume.js';
+import { backgroundResumer, resumeAnswered } from '../serve-resume.js';
 import { printable } from '../style.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
@@ -45,11 +45,12 @@ export default async function serve(args: Parsed, ctx: Context): Promise<number>
   const url = given !== undefined ? await setPublicUrl(store, given) : await publicUrl(store);
   const log = (line: string) => process.stderr.write(printable(`${line}\n`));
   const ports = nodePorts(ctx.project, { notifier: { notify() {} }, binDir, store });
+  const resumeInBackground = backgroundResumer(ctx.project, join(binDir, 'shop'), ctx.env, log);
   const server = await startServer(
     {
       ops: webOperations(ports),
       publicUrl: url,
-      resumeInBackground: backgroundResumer(ctx.project, join(binDir, 'shop'), ctx.env, log),
+      resumeInBackground,
       staticDir: staticDir(),
       log,
       debug: ctx.env.SHOP_DEBUG === '1',
@@ -59,6 +60,7 @@ export default async function serve(args: Parsed, ctx: Context): Promise<number>
   if (!LOOPBACK.has(host)) {
     log(`shop serve: warning: listening on ${host}, not only this machine; TLS is not built in — put a tunnel or a reverse proxy with https in front (README: From a browser or phone)`);
   }
+  await resumeAnswered(ports, resumeInBackground);
   ctx.out(`shop serve: listening on ${server.url}${url ? ` (public URL ${url})` : ''}`);
   ctx.out(`sign in with a personal link: shop access add <name>${url ? '' : ` --url ${server.url}`}`);
   ctx.out('Ctrl-C or SIGTERM to stop');
