@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killLeftovers, makeProject, runId, startWorker, trail, until, type Project } from './harness.js';
 import { addPerson, http, postForm, signIn, startServe, type Served } from './serve-harness.js';
@@ -60,6 +61,28 @@ describe('shop serve under attack', () => {
     expect(r.body).toMatch(/must be ≤ 100/);
     expect(trail(p, id).filter((e) => e.type === 'human_answered')).toEqual([]);
   });
+});
+
+describe('a client that trickles its headers (slowloris)', () => {
+  it('is cut off by the 10 s headers limit, not kept until the 30 s whole-request limit', async () => {
+    const p = makeProject();
+    const s = await startServe(p);
+    const started = Date.now();
+    const { reply, lasted } = await new Promise<{ reply: string; lasted: number }>((resolve) => {
+      let reply = '';
+      const sock = connect(s.port, '127.0.0.1', () => sock.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\n`));
+      // One more header line a second: the connection is never idle, the headers never end.
+      const trickle = setInterval(() => sock.write('X-Slow: 1\r\n'), 1_000);
+      const end = () => { clearInterval(trickle); resolve({ reply, lasted: Date.now() - started }); };
+      sock.on('data', (d) => (reply += d));
+      sock.on('close', end);
+      sock.on('error', () => undefined);
+      setTimeout(() => sock.destroy(), 28_000);
+    });
+    expect(reply).toMatch(/^HTTP\/1\.1 408/);
+    // Generous: the limit is 10 s, checked every second; before the fix it took ~30 s.
+    expect(lasted).toBeLessThan(20_000);
+  }, 40_000);
 });
 
 describe('shop serve inside an agent step', () => {
