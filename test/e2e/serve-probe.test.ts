@@ -63,6 +63,35 @@ describe('shop serve under attack', () => {
   });
 });
 
+describe('a multi_choice answer posted directly', () => {
+  it('naming one option twice does not count twice toward "choose at least": refused, nothing recorded', async () => {
+    const p = makeProject();
+    p.write('workflows/two.lua', 'function workflow(p)\n  return pause{message = "Where?", decisions = { { id = "m", type = "multi_choice", prompt = "Platforms", options = { "web", "ios", "android" }, constraints = { min = 2 } } }}.answers.m\nend\n');
+    const s = await startServe(p);
+    const ann = await signIn(s, addPerson(p, 'ann'));
+    const id = runId(p.shop(['run', 'two', 'x']));
+    const api = await http(s, '/api/answer', {
+      method: 'POST', cookie: ann.cookie, body: JSON.stringify({ handle: `${id}.1`, answers: { m: ['web', 'web'] } }),
+      headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': ann.csrf },
+    });
+    expect(api.status).toBe(400);
+    expect(JSON.parse(api.body).error).toMatch(/m: .*once/);
+    const form = await http(s, '/answer', {
+      method: 'POST', cookie: ann.cookie, body: `handle=${id}.1&verb=decide&d.m=ios&d.m=ios&csrf=${encodeURIComponent(ann.csrf)}`,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'null', 'Sec-Fetch-Site': 'same-origin' },
+    });
+    expect(form.status).toBe(400);
+    expect(trail(p, id).filter((e) => e.type === 'human_answered')).toEqual([]);
+    // Two different options are an answer.
+    const ok = await http(s, '/answer', {
+      method: 'POST', cookie: ann.cookie, body: `handle=${id}.1&verb=decide&d.m=ios&d.m=web&csrf=${encodeURIComponent(ann.csrf)}`,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'null', 'Sec-Fetch-Site': 'same-origin' },
+    });
+    expect(ok.status).toBe(303);
+    expect(trail(p, id).filter((e) => e.type === 'human_answered')).toHaveLength(1);
+  });
+});
+
 describe('a client that trickles its headers (slowloris)', () => {
   it('is cut off by the 10 s headers limit, not kept until the 30 s whole-request limit', async () => {
     const p = makeProject();
