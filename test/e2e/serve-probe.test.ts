@@ -92,6 +92,23 @@ describe('a multi_choice answer posted directly', () => {
   });
 });
 
+describe('an inbox of many open asks', () => {
+  it('shows the oldest 200, says how many more wait and where to find them; the API has them all', async () => {
+    const p = makeProject();
+    p.write('workflows/many.lua', 'function workflow(p)\n  local fs = {}\n  for i = 1, 230 do fs[i] = function() return pause("Ask " .. i) end end\n  return parallel(table.unpack(fs))\nend\n');
+    const r = p.shop(['run', 'many', 'x']);
+    expect(r.code, r.stderr).toBe(3);
+    const s = await startServe(p);
+    const ann = await signIn(s, addPerson(p, 'ann'));
+    const page = await http(s, '/', { cookie: ann.cookie });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<span class="count">230</span>');
+    expect(page.body.match(/class="ask card"/g), page.body.slice(0, 2000)).toHaveLength(200);
+    expect(page.body).toMatch(/30 more/);
+    expect(JSON.parse((await http(s, '/api/inbox', { cookie: ann.cookie })).body)).toHaveLength(230);
+  });
+});
+
 describe('a client that trickles its headers (slowloris)', () => {
   it('is cut off by the 10 s headers limit, not kept until the 30 s whole-request limit', async () => {
     const p = makeProject();
