@@ -32,14 +32,22 @@ export function backgroundResumer(project: Project, shopBin: string, env: NodeJS
   };
 }
 
+/** At most this many `shop resume` children at start: a store of many stranded runs is shop watch's work. */
+const START_RESUMES = 20;
+
 /**
  * At start: runs answered but never taken on — the server (or the live driver it handed the
  * answer to) died between the answer and the resume — are resumed now, unless a live driver
  * holds them. Without this they would wait for a person with nothing left to answer.
  */
-export async function resumeAnswered(ports: Pick<EnginePorts, 'store' | 'self' | 'processAlive' | 'clock'>, resume: (runId: number) => void) {
+export async function resumeAnswered(ports: Pick<EnginePorts, 'store' | 'self' | 'processAlive' | 'clock'>, resume: (runId: number) => void, log: (line: string) => void) {
+  const stranded: number[] = [];
   for (const id of await ports.store.answeredRuns()) {
     const run = await ports.store.getRun(id);
-    if (run && !liveOwner(ports, run)) resume(id);
+    if (run && !liveOwner(ports, run)) stranded.push(id);
+  }
+  for (const id of stranded.slice(0, START_RESUMES)) resume(id);
+  if (stranded.length > START_RESUMES) {
+    log(`shop serve: ${stranded.length - START_RESUMES} more answered runs wait for a driver (run ${stranded.slice(START_RESUMES, START_RESUMES + 5).join(', ')}…); shop watch takes them all`);
   }
 }

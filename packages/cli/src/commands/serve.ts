@@ -60,7 +60,7 @@ export default async function serve(args: Parsed, ctx: Context): Promise<number>
   if (!LOOPBACK.has(host)) {
     log(`shop serve: warning: listening on ${host}, not only this machine; TLS is not built in — put a tunnel or a reverse proxy with https in front (README: From a browser or phone)`);
   }
-  await resumeAnswered(ports, resumeInBackground);
+  await resumeAnswered(ports, resumeInBackground, log);
   ctx.out(`shop serve: listening on ${server.url}${url ? ` (public URL ${url})` : ''}`);
   ctx.out(`sign in with a personal link: shop access add <name>${url ? '' : ` --url ${server.url}`}`);
   ctx.out('Ctrl-C or SIGTERM to stop');
