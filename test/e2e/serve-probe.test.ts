@@ -109,6 +109,24 @@ describe('an inbox of many open asks', () => {
   });
 });
 
+describe('control characters in text from workflows and agents', () => {
+  it('are shown escaped on the pages, as the CLI shows them: a bidi override can\'t reorder what a person reads', async () => {
+    const p = makeProject();
+    // "exe.txt" reversed by U+202E reads as an innocent name; ESC and BEL ride along.
+    p.write('workflows/spoof.lua', 'function workflow(p)\n  return pause("Run invoice\\u{202E}txt.exe? \\27]0;pwned\\7 ok")\nend\n');
+    const id = runId(p.shop(['run', 'spoof', 'x']));
+    const s = await startServe(p);
+    const ann = await signIn(s, addPerson(p, 'ann'));
+    for (const path of ['/', `/runs/${id}`]) {
+      const page = await http(s, path, { cookie: ann.cookie });
+      expect(page.body).not.toMatch(/[\u202e\x1b\x07]/);
+      expect(page.body).toContain('Run invoice\\u202etxt.exe? \\x1b]0;pwned\\x07 ok');
+    }
+    // The API carries the exact text: JSON is data.
+    expect(JSON.parse((await http(s, '/api/inbox', { cookie: ann.cookie })).body)[0].question).toBe('Run invoice\u202etxt.exe? \x1b]0;pwned\x07 ok');
+  });
+});
+
 describe('a client that trickles its headers (slowloris)', () => {
   it('is cut off by the 10 s headers limit, not kept until the 30 s whole-request limit', async () => {
     const p = makeProject();
