@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ShopOperations } from '@shop/core/operations/shop-operations';
 import type { Project } from '@shop/core/project/project';
 
 /**
@@ -28,4 +29,20 @@ export function backgroundResumer(project: Project, shopBin: string, env: NodeJS
       if (fd !== null) closeSync(fd);
     }
   };
+}
+
+/** At most this many `shop resume` children at start: a store of many stranded runs is shop watch's work. */
+const START_RESUMES = 20;
+
+/**
+ * At start: runs answered but never taken on — the server (or the live driver it handed the
+ * answer to) died between the answer and the resume — are resumed now, unless a live driver
+ * holds them. Without this they would wait for a person with nothing left to answer.
+ */
+export async function resumeAnswered(ops: Pick<ShopOperations, 'strandedRuns'>, resume: (runId: number) => void, log: (line: string) => void) {
+  const stranded = await ops.strandedRuns();
+  for (const id of stranded.slice(0, START_RESUMES)) resume(id);
+  if (stranded.length > START_RESUMES) {
+    log(`shop serve: ${stranded.length - START_RESUMES} more answered runs wait for a driver (run ${stranded.slice(START_RESUMES, START_RESUMES + 5).join(', ')}…); shop watch takes them all`);
+  }
 }

@@ -49,7 +49,8 @@ export function createApp(deps: ServerDeps, origins: Origins, csrf: CsrfTokens, 
 function events(c: Ctx, feed: ChangeFeed) {
   if (!c.session) throw new HttpError(401, 'sign in first');
   if (feed.size >= MAX_LISTENERS) throw new HttpError(503, 'too many live pages open; reload later');
-  feed.listen(c.res);
+  const { token } = c.session;
+  feed.listen(c.res, async () => (await c.deps.ops.personByToken(token)) !== null);
 }
 
 function fail(deps: ServerDeps, c: Ctx | null, req: IncomingMessage, res: ServerResponse, url: URL, e: unknown) {

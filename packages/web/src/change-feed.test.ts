@@ -58,4 +58,27 @@ describe('ChangeFeed', () => {
     expect(a.text).toContain(': ping\n\n');
     feed.close();
   });
+
+  it('a listener no longer allowed (its person revoked) is told nothing more and its stream ends', async () => {
+    let now = 10_000;
+    const rows: { id: number; updatedAt: number }[] = [];
+    const feed = new ChangeFeed({ now: () => now, changedRuns: async (since) => rows.filter((r) => r.updatedAt > since) }, () => {});
+    let eveAllowed = true;
+    const ann = listener();
+    const eve = listener();
+    let eveEnded = false;
+    eve.on('close', () => (eveEnded = true));
+    feed.listen(ann as unknown as ServerResponse, async () => true);
+    feed.listen(eve as unknown as ServerResponse, async () => eveAllowed);
+    await vi.advanceTimersByTimeAsync(1_000);
+    eveAllowed = false;
+    rows.push({ id: 9, updatedAt: 10_500 });
+    now = 11_000;
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(ann.text).toContain('data: {"runs":[9]}');
+    expect(eve.text).not.toContain('event: change');
+    expect(eveEnded).toBe(true);
+    expect(feed.size).toBe(1);
+    feed.close();
+  });
 });

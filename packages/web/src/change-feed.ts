@@ -16,7 +16,8 @@ export const MAX_LISTENERS = 200;
  * each listener which runs changed; the page refetches itself. Polling stops when nobody listens.
  */
 export class ChangeFeed {
-  private readonly listeners = new Set<ServerResponse>();
+  /** Each live page and the check that its person may still listen (revoked: the stream ends). */
+  private readonly listeners = new Map<ServerResponse, () => Promise<boolean>>();
   private readonly seen = new Map<number, number>();
   /** The newest change seen, by the store's clock (the Clock port: tests move it back and forth). */
   private newest: number;
@@ -32,25 +33,28 @@ export class ChangeFeed {
     return this.listeners.size;
   }
 
-  /** Takes over the response as an event stream until the client goes away. */
-  listen(res: ServerResponse) {
+  /**
+   * Takes over the response as an event stream until the client goes away, or `allowed` says
+   * no (asked before each change is told and at each heartbeat: a revoked person hears nothing more).
+   */
+  listen(res: ServerResponse, allowed: () => Promise<boolean> = async () => true) {
     res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' });
     res.write('retry: 2000\n\n');
-    this.listeners.add(res);
+    this.listeners.set(res, allowed);
     res.on('close', () => {
       this.listeners.delete(res);
       if (!this.listeners.size) this.stop();
     });
     if (!this.poller) {
       this.poller = setInterval(() => void this.poll(), POLL_MS);
-      this.heartbeat = setInterval(() => this.send(': ping\n\n'), HEARTBEAT_MS);
+      this.heartbeat = setInterval(() => void this.send(': ping\n\n').catch(this.onError), HEARTBEAT_MS);
       void this.poll();
     }
   }
 
   /** Ends every stream (the server is closing). */
   close() {
-    for (const res of this.listeners) res.end();
+    for (const res of this.listeners.keys()) res.end();
     this.listeners.clear();
     this.stop();
   }
@@ -74,7 +78,7 @@ export class ChangeFeed {
         this.newest = Math.max(Math.min(this.newest, this.ops.now()), run.updatedAt);
       }
       for (const [id, at] of this.seen) if (at < this.newest - 2 * MARGIN_MS) this.seen.delete(id);
-      if (changed.length) this.send(`event: change\ndata: ${JSON.stringify({ runs: changed })}\n\n`);
+      if (changed.length) await this.send(`event: change\ndata: ${JSON.stringify({ runs: changed })}\n\n`);
     } catch (e) {
       this.onError(e);
     } finally {
@@ -82,7 +86,15 @@ export class ChangeFeed {
     }
   }
 
-  private send(text: string) {
-    for (const res of this.listeners) res.write(text);
+  private async send(text: string) {
+    const checks = [...this.listeners].map(async ([res, allowed]) => ({ res, ok: await allowed().catch(() => false) }));
+    for (const { res, ok } of await Promise.all(checks)) {
+      if (!this.listeners.has(res)) continue;
+      if (ok) res.write(text);
+      else {
+        this.listeners.delete(res);
+        res.end();
+      }
+    }
   }
 }

@@ -11,9 +11,22 @@ export class Html {
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
+/**
+ * Characters that are not text: C0 controls but tab and line breaks, DEL, C1, and the bidi
+ * embeddings, overrides and isolates that reorder what is shown ("Trojan source": an agent's
+ * "invoice\u202etxt.exe" would read as "invoiceexe.txt"). Shown escaped, as the CLI shows them
+ * (core's `inert`): \x1b, \u202e. The plain marks (LRM, RLM, ALM) stay: right-to-left text
+ * uses them, and they reorder nothing beyond the punctuation next to them.
+ */
+const NOT_TEXT = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+const shown = (c: string) => {
+  const code = c.charCodeAt(0);
+  return code < 0x20 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+};
+
 /** Escapes text for an element's content or a quoted attribute value. */
 export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => ENTITIES[c]);
+  return String(value ?? '').replace(/[&<>"']/g, (c) => ENTITIES[c]).replace(NOT_TEXT, shown);
 }
 
 type Part = Html | string | number | boolean | null | undefined | readonly Part[];

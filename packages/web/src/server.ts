@@ -20,8 +20,12 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Slow clients are cut off: headers within 10 s, a whole request within 30 s, idle keep-alive 5 s. */
-const TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 };
+/**
+ * Slow clients are cut off: headers within 10 s, a whole request within 30 s, idle keep-alive
+ * 5 s. Node looks for overdue requests only every connectionsCheckingInterval (30 s unless
+ * told): every second, or a client trickling its headers holds a connection for ~30 s.
+ */
+const TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 };
 
 /** Starts `shop serve`'s server; a port in use is a ConflictError, a host we can't bind a UsageError. */
 export async function startServer(deps: ServerDeps, opts: { host: string; port: number }): Promise<RunningServer> {

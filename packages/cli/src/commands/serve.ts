@@ -7,7 +7,7 @@ import { webOperations } from '@shop/web/web-operations';
 import { str } from '../args.js';
 import { binDir, type Context } from '../context.js';
 import type { Parsed } from '../registry.js';
-import { backgroundResumer } from '../serve-resume.js';
+import { backgroundResumer, resumeAnswered } from '../serve-resume.js';
 import { printable } from '../style.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
@@ -30,6 +30,11 @@ function staticDir(): string {
  * core's operations to it and hands them to packages/web, which opens nothing itself.
  */
 export default async function serve(args: Parsed, ctx: Context): Promise<number> {
+  // Serving people is a person's act: inside an agent step, --public-url would let the agent
+  // point every answer link the notifiers send at a site of its choosing, and collect them.
+  if (ctx.env.SHOP_AGENT) {
+    throw new UsageError(`shop serve answers for people and cannot run inside an agent step (SHOP_AGENT=${ctx.env.SHOP_AGENT}); a person starts it`);
+  }
   const port = portArg(args);
   const host = str(args, 'host') ?? '127.0.0.1';
   if (!host || host.length > 255 || /[\s/]/.test(host)) throw new UsageError(`--host ${quoted(host)} is not an address to listen on (such as 127.0.0.1 or 0.0.0.0)`);
@@ -38,11 +43,12 @@ export default async function serve(args: Parsed, ctx: Context): Promise<number>
   const given = str(args, 'public-url');
   const url = given !== undefined ? await ops.setPublicUrl(given) : await ops.publicUrl();
   const log = (line: string) => process.stderr.write(printable(`${line}\n`));
+  const resumeInBackground = backgroundResumer(ctx.project, join(binDir, 'shop'), ctx.env, log);
   const server = await startServer(
     {
       ops: webOperations(ops),
       publicUrl: url,
-      resumeInBackground: backgroundResumer(ctx.project, join(binDir, 'shop'), ctx.env, log),
+      resumeInBackground,
       staticDir: staticDir(),
       log,
       debug: ctx.env.SHOP_DEBUG === '1',
@@ -52,6 +58,7 @@ export default async function serve(args: Parsed, ctx: Context): Promise<number>
   if (!LOOPBACK.has(host)) {
     log(`shop serve: warning: listening on ${host}, not only this machine; TLS is not built in — put a tunnel or a reverse proxy with https in front (README: From a browser or phone)`);
   }
+  await resumeAnswered(ops, resumeInBackground, log);
   ctx.out(`shop serve: listening on ${server.url}${url ? ` (public URL ${url})` : ''}`);
   ctx.out(`sign in with a personal link: shop access add <name>${url ? '' : ` --url ${server.url}`}`);
   ctx.out('Ctrl-C or SIGTERM to stop');

@@ -15,7 +15,9 @@ export function valueSchema(d: Decision): z.ZodType {
       return z.string({ error: `must be one of ${values.join(', ')}` }).refine((v) => values.includes(v), `must be one of ${values.join(', ')}`);
     case 'multi_choice': {
       let s = z.array(z.string(), { error: `must be a list drawn from ${values.join(', ')}` })
-        .refine((v) => v.every((x) => values.includes(x)), `must be a list drawn from ${values.join(', ')}`);
+        .refine((v) => v.every((x) => values.includes(x)), `must be a list drawn from ${values.join(', ')}`)
+        // Else ["web", "web"] would pass "choose at least 2" with one option.
+        .refine((v) => new Set(v).size === v.length, 'must name each option at most once');
       if (c.min !== undefined) s = s.refine((v) => v.length >= c.min!, `choose at least ${c.min}`);
       if (c.max !== undefined) s = s.refine((v) => v.length <= c.max!, `choose at most ${c.max}`);
       return s;

@@ -1,6 +1,6 @@
 import { driveRun, type DriveOptions } from '../engine/drive-run.js';
 import type { DriveOutcome } from '../engine/outcome.js';
-import { describeOwner, type Ownership } from '../engine/ownership.js';
+import { describeOwner, liveOwner, type Ownership } from '../engine/ownership.js';
 import type { EnginePorts, Notifier } from '../engine/ports.js';
 import type { Project } from '../project/project.js';
 import type { Liveness } from '../run-status.js';
@@ -61,6 +61,8 @@ export interface ShopOperations {
   callLog(exec: Execution, count: number): { lines: string[]; file: string } | null;
   /** Runs touched after `since` (the store's time), newest first: a live view's one cheap read. */
   changedRuns(since: number): Promise<{ id: number; updatedAt: number }[]>;
+  /** Runs with an answer recorded that no live driver will take in (its driver died first): they need resuming. */
+  strandedRuns(): Promise<number[]>;
   /** The open ask a handle names, as pages show it — or the typed error answering it would give; nothing recorded. */
   openAsk(handle: string): Promise<{ runId: number; pending: PendingJson }>;
   /** The answer an ask got, if any. */
@@ -129,6 +131,14 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     callLog: (exec, count) => callLog(ports.paths.runsDir, exec, count),
     changedRuns: async (since) => (await store.listRuns({ changedSince: since })).map((r) => ({ id: r.id, updatedAt: r.updatedAt })),
     openAsk: (handle) => openAsk(store, handle),
+    strandedRuns: async () => {
+      const stranded: number[] = [];
+      for (const id of await store.answeredRuns()) {
+        const run = await store.getRun(id);
+        if (run && !liveOwner(ports, run)) stranded.push(id);
+      }
+      return stranded;
+    },
     answerOf: (runId, key, ask) => store.getAnswer(runId, key, ask),
     answeredRequest: (runId, request) => answeredRequest(store, runId, request),
     mayAnswer: (what) => refuseAgent(caller, what),
