@@ -54,6 +54,7 @@ describe('shop serve in a real browser (Debian Chromium)', () => {
     const s = await startServe(p);
     const page = await newPage({ noScript: true });
     await page.goto(`${s.base}/login/${addPerson(p, 'ann')}`);
+    await screenshot(page, 'login-confirm');
     await page.getByRole('button', { name: 'Sign in as ann' }).click();
     await page.waitForURL(`${s.base}/`);
     await page.locator('article', { hasText: 'Ship plain?' }).getByRole('button', { name: /^approve/i }).first().click();

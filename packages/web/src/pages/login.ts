@@ -26,7 +26,7 @@ export function loginConfirmPage(_view: PageView, name: string, token: string): 
 <h1>Sign in to Shop as ${name}?</h1>
 <form method="post" action="/login">
 <input type="hidden" name="token" value="${token}">
-<button type="submit" class="primary">Sign in as ${name}</button>
+<button type="submit" class="btn b-decide">Sign in as ${name}</button>
 </form>
 <p>Not you? Close this page: nothing has changed yet.</p>
 </section>`,
