@@ -56,7 +56,10 @@ async function signIn(dir, port) {
   const added = spawnSync(process.execPath, [shopBin, 'access', 'add', `bench${Date.now()}`], { cwd: dir, env: shopEnv(), encoding: 'utf8' });
   const token = /\/login\/([A-Za-z0-9_-]+)/.exec(added.stdout)?.[1];
   if (!token) throw new Error(`shop access add: ${added.stderr}`);
-  const cookie = `shop_session=${token}`;
+  // The login page's button: a same-origin form post that sets the signed session cookie.
+  const login = await call(port, '/login', { method: 'POST', body: new URLSearchParams({ token }).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin' } });
+  const cookie = [login.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith(`shop_session_${port}=`))?.split(';')[0];
+  if (!cookie) throw new Error(`POST /login answered ${login.status}`);
   const session = JSON.parse((await call(port, '/api/session', { cookie })).body);
   return { cookie, csrf: session.csrf };
 }

@@ -71,7 +71,7 @@ describe('shop serve: claims, stopping, static files', () => {
     const carl = await signIn(s, addPerson(p, 'carl'));
     const out = await postForm(s, '/logout', { csrf: carl.csrf }, carl.cookie);
     expect(out.status).toBe(303);
-    expect(String(out.headers['set-cookie'])).toMatch(/shop_session=; Path=\/; HttpOnly; SameSite=Strict; Max-Age=0/);
+    expect(String(out.headers['set-cookie'])).toMatch(new RegExp(`shop_session_${s.port}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`));
   });
 
   it('static files: ours only, with fixed types, no login needed; nothing outside the folder', async () => {

@@ -16,7 +16,8 @@ describe('shop serve in a real browser (Debian Chromium)', () => {
     const s = await startServe(p);
     const page = await newPage();
     await page.goto(`${s.base}/login/${addPerson(p, 'ann')}`);
-    // The login page moves on to the inbox by itself (a same-origin refresh carries the SameSite=Strict cookie).
+    // The login page asks first (a link alone signs no one in); its button's post moves on to the inbox.
+    await page.getByRole('button', { name: 'Sign in as ann' }).click();
     await page.waitForURL(`${s.base}/`);
     const ask = page.locator('article', { hasText: `Ship ${XSS}?` });
     await expect.poll(() => ask.count()).toBeGreaterThan(0);
@@ -46,13 +47,15 @@ describe('shop serve in a real browser (Debian Chromium)', () => {
     expect(dialogs).toEqual([]);
   });
 
-  it('with JavaScript off: sign in (the page moves on by itself), approve by a plain form post, the next page says what was recorded', async () => {
+  it('with JavaScript off: sign in (the login page has a plain form button), approve by a plain form post, the next page says what was recorded', async () => {
     const p = makeProject();
     p.write('workflows/gate.lua', 'function workflow(prompt)\n  local r = pause("Ship " .. prompt .. "?")\n  return { shipped = r.continue }\nend\n');
     const id = runId(p.shop(['run', 'gate', 'plain']));
     const s = await startServe(p);
     const page = await newPage({ noScript: true });
     await page.goto(`${s.base}/login/${addPerson(p, 'ann')}`);
+    await screenshot(page, 'login-confirm');
+    await page.getByRole('button', { name: 'Sign in as ann' }).click();
     await page.waitForURL(`${s.base}/`);
     await page.locator('article', { hasText: 'Ship plain?' }).getByRole('button', { name: /^approve/i }).first().click();
     await expect.poll(() => page.locator('body').innerText()).toContain(`Approved ${id}.1`);

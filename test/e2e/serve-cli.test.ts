@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeProject, until } from './harness.js';
-import { http, startServe } from './serve-harness.js';
+import { http, postForm, startServe } from './serve-harness.js';
 
 /** The `shop serve` command: flags, a port in use, warnings, stopping. */
 describe('shop serve', () => {
@@ -26,12 +26,13 @@ describe('shop serve', () => {
     expect(s.bg.output()).toContain('(public URL https://shop.example.com)');
     const added = p.shop(['access', 'add', 'ann']);
     const token = /https:\/\/shop\.example\.com\/login\/([A-Za-z0-9_-]+)/.exec(added.stdout)![1];
-    const login = await http(s, `/login/${token}`, { headers: { Host: 'shop.example.com' } });
-    expect(login.status).toBe(200);
-    expect(String(login.headers['set-cookie'])).toMatch(/^shop_session=[^;]+; Path=\/; HttpOnly; SameSite=Strict; Secure/);
+    const login = await postForm(s, '/login', { token }, '', { Host: 'shop.example.com', Origin: 'https://shop.example.com' });
+    expect(login.status).toBe(303);
+    const named = `shop_session_${s.port}=`;
+    expect([login.headers['set-cookie'] ?? []].flat()[0]).toMatch(new RegExp(`^${named}[^;]+; Path=/; HttpOnly; SameSite=Strict; Secure`));
     // Opened on this machine over plain http, the same server's cookie is not Secure (it would be dropped).
-    const local = await http(s, `/login/${token}`);
-    expect(String(local.headers['set-cookie'])).toMatch(/^shop_session=[^;]+; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+$/);
+    const local = await postForm(s, '/login', { token }, '');
+    expect([local.headers['set-cookie'] ?? []].flat()[0]).toMatch(new RegExp(`^${named}[^;]+; Path=/; HttpOnly; SameSite=Strict; Max-Age=\\d+$`));
     // A POST from the public origin passes the origin check (and then needs its CSRF token).
     const cookie = String(login.headers['set-cookie']).split(';')[0];
     const post = await http(s, '/answer', { method: 'POST', cookie, headers: { Host: 'shop.example.com', Origin: 'https://shop.example.com', 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'handle=1.1&verb=approve' });

@@ -81,11 +81,16 @@ export function addPerson(p: Project, name: string): string {
   return m[1];
 }
 
-/** Signs in through the login link; returns the session cookie and the CSRF token the server gives this session. */
+/**
+ * Signs in as a browser does: the login link's page, then its button (a same-origin form post
+ * to /login); returns the session cookie and the CSRF token the server gives this session.
+ */
 export async function signIn(s: Served, token: string): Promise<{ cookie: string; csrf: string }> {
-  const login = await http(s, `/login/${token}`);
-  expect(login.status).toBe(200);
-  const set = [login.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('shop_session='));
+  const page = await http(s, `/login/${token}`);
+  expect(page.status).toBe(200);
+  const login = await postForm(s, '/login', { token }, '');
+  expect(login.status).toBe(303);
+  const set = [login.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith(`shop_session_${s.port}=`));
   expect(set).toMatch(/HttpOnly/);
   expect(set).toMatch(/SameSite=Strict/);
   const cookie = set!.split(';')[0];

@@ -54,7 +54,7 @@ describe('shop serve: who may do what', () => {
       expect(JSON.parse(api.body)).toMatchObject({ status: 401 });
     }
     // A made-up session is no session.
-    expect((await http(s, '/', { cookie: 'shop_session=forged' })).status).toBe(401);
+    expect((await http(s, '/', { cookie: `shop_session_${s.port}=forged` })).status).toBe(401);
   });
 
   it('a Host that is not ours is refused (DNS rebinding); localhost:PORT is ours', async () => {

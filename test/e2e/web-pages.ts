@@ -24,6 +24,7 @@ export const askOn = (page: Page, text: string) => page.locator('article.ask', {
 
 export async function signIn(page: Page, base: string, p: Project, name: string) {
   await page.goto(`${base}/login/${addPerson(p, name)}`);
+  await page.getByRole('button', { name: `Sign in as ${name}` }).click();
   await page.waitForURL(`${base}/`);
   await expect.poll(() => page.locator('header.top').innerText()).toContain(`signed in as ${name}`);
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ChangeFeed, MAX_LISTENERS } from './change-feed.js';
+import { sessionCookieName } from './cookies.js';
 import type { CsrfTokens } from './csrf.js';
 import { HttpError, httpFailure } from './http-errors.js';
 import { MAX_URL_CHARS, SECURITY_HEADERS, sendJson } from './http-io.js';
@@ -15,7 +16,8 @@ import type { ServerDeps } from './server-deps.js';
  * that reads the form). Failures are mapped to a status once, as a page or (under /api/ and
  * /events) JSON, and never show internals.
  */
-export function createApp(deps: ServerDeps, origins: Origins, csrf: CsrfTokens, feed: ChangeFeed) {
+export function createApp(deps: ServerDeps, origins: Origins, csrf: CsrfTokens, feed: ChangeFeed, port: number) {
+  const sessionCookie = sessionCookieName(port);
   // Cookies are Secure when the request came through the https public address (a proxy or a
   // tunnel); the same server opened at http://127.0.0.1 still signs people in.
   const httpsHost = deps.publicUrl?.startsWith('https:') ? new URL(deps.publicUrl).host.toLowerCase() : null;
@@ -30,7 +32,7 @@ export function createApp(deps: ServerDeps, origins: Origins, csrf: CsrfTokens, 
       url.pathname = parsed.pathname;
       url.search = parsed.search;
       const secure = httpsHost !== null && String(req.headers.host).toLowerCase() === httpsHost;
-      c = await requestContext(req, res, url, { deps, origins, csrf, secure });
+      c = await requestContext(req, res, url, { deps, origins, csrf, secure, sessionCookie });
       if (url.pathname === '/events' && req.method === 'GET') return events(c, feed);
       const found = findRoute(req.method ?? '', url.pathname);
       if ('status' in found) {
@@ -50,7 +52,7 @@ function events(c: Ctx, feed: ChangeFeed) {
   if (!c.session) throw new HttpError(401, 'sign in first');
   if (feed.size >= MAX_LISTENERS) throw new HttpError(503, 'too many live pages open; reload later');
   const { token } = c.session;
-  feed.listen(c.res, async () => (await c.deps.ops.personByToken(token)) !== null);
+  feed.listen(c.res, async () => (await c.deps.ops.webSession(token)) !== null);
 }
 
 function fail(deps: ServerDeps, c: Ctx | null, req: IncomingMessage, res: ServerResponse, url: URL, e: unknown) {

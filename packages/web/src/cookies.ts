@@ -1,9 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 
-export const SESSION_COOKIE = 'shop_session';
+/**
+ * The session cookie's name carries the server's port: browsers keep cookies per host, not
+ * per port, so two `shop serve` on one machine would otherwise sign each other out.
+ */
+export const sessionCookieName = (port: number) => `shop_session_${port}`;
 export const FLASH_COOKIE = 'shop_flash';
-/** A login lasts 30 days in the browser (revoking the person ends it at once). */
-const SESSION_MAX_AGE = 30 * 24 * 3600;
 
 /** The request's cookies (a bounded header: Node caps headers at 16 KiB). */
 export function readCookies(req: IncomingMessage): Map<string, string> {
@@ -21,7 +23,9 @@ export function cookie(name: string, value: string, opts: { secure: boolean; max
   return `${name}=${value}; Path=/; HttpOnly; SameSite=Strict${opts.secure ? '; Secure' : ''}${age}`;
 }
 
-export const sessionCookie = (token: string, secure: boolean) => cookie(SESSION_COOKIE, token, { secure, maxAge: SESSION_MAX_AGE });
+/** A signed session (core's openWebSession), never the login token; it lasts as long as the session does. */
+export const sessionCookie = (name: string, session: string, maxAgeMs: number, secure: boolean) =>
+  cookie(name, session, { secure, maxAge: Math.max(0, Math.ceil(maxAgeMs / 1000)) });
 export const clearCookie = (name: string, secure: boolean) => cookie(name, '', { secure, maxAge: 0 });
 
 type Flash = { kind: 'ok' | 'error'; text: string };

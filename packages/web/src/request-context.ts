@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { clearCookie, FLASH_COOKIE, flashCookie, readCookies, readFlash, SESSION_COOKIE } from './cookies.js';
+import { clearCookie, FLASH_COOKIE, flashCookie, readCookies, readFlash } from './cookies.js';
 import type { CsrfTokens } from './csrf.js';
 import { sendHtml } from './http-io.js';
 import { pageHtml, type Page, type PageView } from './page-set.js';
 import type { Origins } from './request-guard.js';
 import type { ServerDeps } from './server-deps.js';
 
-/** The person behind a session cookie, and the token their CSRF token is made from. */
+/** The person behind a session cookie, and the signed session (the cookie's value) their CSRF token is made from. */
 export interface Session {
   name: string;
   token: string;
@@ -26,17 +26,20 @@ export interface Ctx {
   setCookies: string[];
   /** Cookies are Secure when people reach us over https (the public URL). */
   secure: boolean;
+  /** This server's session cookie name (`shop_session_<port>`). */
+  sessionCookie: string;
 }
 
-const MAX_SESSION_TOKEN = 200;
+const MAX_SESSION_TOKEN = 600;
 
 export async function requestContext(req: IncomingMessage, res: ServerResponse, url: URL, base: Omit<Ctx, 'req' | 'res' | 'url' | 'session' | 'cookies' | 'setCookies'>): Promise<Ctx> {
   const cookies = readCookies(req);
-  const token = cookies.get(SESSION_COOKIE);
+  const token = cookies.get(base.sessionCookie);
   let session: Session | null = null;
   if (token && token.length <= MAX_SESSION_TOKEN) {
-    const person = await base.deps.ops.personByToken(token);
-    if (person) session = { name: person.name, token };
+    // Signature, expiry, and the person still unrevoked with the same login token: every request.
+    const found = await base.deps.ops.webSession(token);
+    if (found) session = { name: found.name, token };
   }
   return { ...base, req, res, url, session, cookies, setCookies: [] };
 }

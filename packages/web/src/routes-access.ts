@@ -1,37 +1,53 @@
 import type { InboxRowJson } from '@shop/core/operations/shapes';
 import type { Answer } from '@shop/core/types';
 import { answeredText, answerPosted, typedName } from './answer-form.js';
-import { clearCookie, SESSION_COOKIE, sessionCookie } from './cookies.js';
-import { html } from './html.js';
-import { readForm, sendHtml } from './http-io.js';
-import { askPage, errorPage, layout, loginPage } from './page-set.js';
+import { clearCookie, sessionCookie } from './cookies.js';
+import { readForm } from './http-io.js';
+import { askPage, errorPage, loginConfirmPage, loginPage } from './page-set.js';
 import { flashTo, pageView, renderPage, type Ctx } from './request-context.js';
 
 const LINK_SESSION = (token: string) => `link:${token}`;
 
+const INVALID_LOGIN = 'This login link is not valid: it was revoked or mistyped. Ask for a new one.';
+
 /**
- * GET /login/<token>: a personal login link. The cookie holds the token itself (checked
- * against the store on every request, so revoking a person ends their session at once). The
- * page then moves on to / by a same-origin meta refresh: after a navigation from another site
- * (a mail, a chat) a 303 would not carry a SameSite=Strict cookie on its next request.
+ * GET /login/<token>: a personal login link only asks "Sign in as <name>?" and sets nothing:
+ * any site can send a browser to a link (login CSRF — the victim would answer as the
+ * attacker), but only our own page can make the POST that signs in.
  */
 export async function loginRoute(c: Ctx, [token]: string[]) {
   const person = token.length <= 200 ? await c.deps.ops.personByToken(token) : null;
-  const view = { ...pageView(c), me: person?.name ?? null };
+  const view = pageView(c);
   if (!person) {
-    renderPage(c, view, loginPage(view, 'This login link is not valid: it was revoked or mistyped. Ask for a new one.'), 401);
+    renderPage(c, view, loginPage(view, INVALID_LOGIN), 401);
     return;
   }
-  const page = { title: 'Signed in', body: html`<p>Signed in as <b>${person.name}</b>. <a href="/">Go to the inbox</a>.</p>` };
-  const doc = String(layout(view, page)).replace('<head>', '<head>\n<meta http-equiv="refresh" content="0; url=/">');
-  sendHtml(c.res, 200, doc, { 'Set-Cookie': [...c.setCookies, sessionCookie(token, c.secure)] });
+  renderPage(c, view, loginConfirmPage(view, person.name, token));
+}
+
+/**
+ * POST /login (same-origin, checked for every POST): the cookie gets a signed session that
+ * expires (core's openWebSession), never the login token — browsers show a 127.0.0.1 cookie
+ * to every local server whatever its port. After a same-origin post a 303 carries the
+ * SameSite=Strict cookie on to /.
+ */
+export async function loginPostRoute(c: Ctx) {
+  const token = (await readForm(c.req)).get('token') ?? '';
+  const opened = token.length <= 200 ? await c.deps.ops.openWebSession(token) : null;
+  if (!opened) {
+    const view = pageView(c);
+    renderPage(c, view, loginPage(view, INVALID_LOGIN), 401);
+    return;
+  }
+  c.setCookies.push(sessionCookie(c.sessionCookie, opened.session, opened.expiresAt - c.deps.ops.now(), c.secure));
+  flashTo(c, '/', 'ok', `Signed in as ${opened.name}`);
 }
 
 /** POST /logout: forgets the session cookie in this browser. */
 export async function logoutRoute(c: Ctx) {
   const form = await readForm(c.req);
   c.csrf.check(c.session!.token, form.get('csrf'));
-  c.setCookies.push(clearCookie(SESSION_COOKIE, c.secure));
+  c.setCookies.push(clearCookie(c.sessionCookie, c.secure));
   flashTo(c, '/', 'ok', 'Signed out');
 }
 

@@ -1,6 +1,6 @@
 import type { Ctx } from './request-context.js';
 import { apiAnswerRoute, answerRoute, claimRoute, stopRoute } from './routes-act.js';
-import { linkAnswerRoute, linkRoute, loginRoute, logoutRoute } from './routes-access.js';
+import { linkAnswerRoute, linkRoute, loginPostRoute, loginRoute, logoutRoute } from './routes-access.js';
 import { apiInbox, apiRun, apiRunLog, apiRuns, apiSession, inboxRoute, runRoute, runsRoute } from './routes-read.js';
 import { staticRoute } from './static-files.js';
 
@@ -39,6 +39,7 @@ export const ROUTES: Route[] = [
   route('GET', '/api/session', 'person', apiSession),
   route('POST', '/api/answer', 'person', apiAnswerRoute),
   route('GET', `/login/${TOKEN}`, 'anyone', loginRoute),
+  route('POST', '/login', 'anyone', loginPostRoute),
   route('GET', `/a/${TOKEN}`, 'anyone', linkRoute),
   route('POST', `/a/${TOKEN}`, 'anyone', linkAnswerRoute),
   route('GET', '/static/([^/]{1,100})', 'anyone', staticRoute),

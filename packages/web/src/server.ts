@@ -34,7 +34,7 @@ export async function startServer(deps: ServerDeps, opts: { host: string; port: 
   await listen(server, opts);
   const { port } = server.address() as AddressInfo;
   const origins = originsOf(opts.host, port, deps.publicUrl);
-  const handle = createApp(deps, origins, new CsrfTokens(randomBytes(32)), feed);
+  const handle = createApp(deps, origins, new CsrfTokens(randomBytes(32)), feed, port);
   server.on('request', (req, res) => void handle(req, res));
   // A socket idle this long (no request, no event written) is closed; live streams write a heartbeat.
   server.setTimeout(60_000, (socket) => socket.destroy());

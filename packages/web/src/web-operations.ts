@@ -44,6 +44,10 @@ export interface WebOperations {
   release(handle: string, by: string): Promise<void>;
   /** The person a login token belongs to, or null (unknown, revoked). */
   personByToken(token: string): Promise<{ name: string } | null>;
+  /** A signed, expiring session for a login token's holder (the cookie's value), or null. */
+  openWebSession(token: string): Promise<{ name: string; session: string; expiresAt: number } | null>;
+  /** The person a session cookie signs in while it is valid, or null (forged, expired, revoked). */
+  webSession(session: string): Promise<{ name: string } | null>;
   /** Throws UsageError for a forged or garbled link, ExpiredError for an expired one. */
   verifyAnswerLink(token: string): Promise<VerifiedLink>;
 }
@@ -74,6 +78,8 @@ export function webOperations(ops: ShopOperations): WebOperations {
     },
     release: async (handle, by) => void (await ops.release({ handle, by, channel: 'web' })),
     personByToken: (token) => ops.personByToken(token),
+    openWebSession: (token) => ops.openWebSession(token),
+    webSession: (session) => ops.webSession(session),
     verifyAnswerLink: (token) => ops.verifyAnswerLink(token),
   };
 }

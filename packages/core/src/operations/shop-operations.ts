@@ -16,6 +16,7 @@ import { claimAsk, releaseClaim, type ClaimRequest, type ReleaseRequest } from '
 import { answerUrl, publicUrl, setPublicUrl } from '../access/public-url.js';
 import { verifyAnswerLink, type AnswerLink, type LinkAsk } from '../access/answer-link.js';
 import { addPerson, listPeople, personByToken, revokePerson } from '../access/people.js';
+import { openWebSession, webSession, type WebSession } from '../access/session.js';
 import type { Person } from '../store/access-store.js';
 import { dryReplay, type ReplayCheck } from './dry-replay.js';
 import { openReview, openSession, type ReviewHandOff, type SessionHandOff } from './open-session.js';
@@ -100,6 +101,10 @@ export interface ShopOperations {
   people(): Promise<Person[]>;
   revokePerson(name: string): Promise<void>;
   personByToken(token: string): Promise<{ name: string } | null>;
+  /** A signed, expiring web session (12 hours, the Clock's time) for a login token's holder; null for no one's token. */
+  openWebSession(token: string): Promise<WebSession | null>;
+  /** The session a cookie holds while it is valid, unexpired and its person unrevoked with the same token. */
+  webSession(session: string): Promise<WebSession | null>;
   publicUrl(): Promise<string | null>;
   setPublicUrl(url: string): Promise<string>;
   verifyAnswerLink(token: string): Promise<AnswerLink>;
@@ -167,6 +172,8 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     people: () => listPeople(store),
     revokePerson: (name) => revokePerson(store, name),
     personByToken: (token) => personByToken(store, token),
+    openWebSession: (token) => openWebSession(store, ports.clock, token),
+    webSession: (session) => webSession(store, ports.clock, session),
     publicUrl: () => publicUrl(store),
     setPublicUrl: (url) => setPublicUrl(store, url),
     verifyAnswerLink: (token) => verifyAnswerLink(store, ports.clock, token),

@@ -14,3 +14,21 @@ ${message ? html`<p class="flash error" role="alert">${message}</p>` : ''}
 </section>`,
   };
 }
+
+/**
+ * A login link's page: it asks, and only the button (a same-origin form post, no script
+ * needed) signs in — a link another site sends the browser to signs no one in.
+ */
+export function loginConfirmPage(_view: PageView, name: string, token: string): Page {
+  return {
+    title: 'Sign in',
+    body: html`<section class="card login">
+<h1>Sign in to Shop as ${name}?</h1>
+<form method="post" action="/login">
+<input type="hidden" name="token" value="${token}">
+<button type="submit" class="btn b-decide">Sign in as ${name}</button>
+</form>
+<p>Not you? Close this page: nothing has changed yet.</p>
+</section>`,
+  };
+}

@@ -1,0 +1,83 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import type { Clock } from '../engine/ports.js';
+import type { Store } from '../store/store.js';
+import { hashToken } from './people.js';
+
+/**
+ * Web sessions of `shop serve`: what the browser's cookie holds once a person signed in with
+ * their login link — never the login token itself (browsers share cookies between ports, so
+ * any other local server opened in that browser sees the cookie). A session is
+ * `<payload>.<signature>`: payload the base64url JSON `{n: name, h: token-hash prefix,
+ * i: issued ms, e: expiry ms}`, signature its HMAC-SHA256 under a key made once per store
+ * (`session_key` in `settings`). A session works until it expires and only while that person
+ * is unrevoked with the same login token: revoking (or revoking and re-adding) them ends
+ * every session they had.
+ */
+
+/** How long a web session lasts: 12 hours (then the login link again). */
+export const WEB_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+export const SESSION_KEY = 'session_key';
+/** Enough of the token hash to tell a re-added person's new token from the old one. */
+const HASH_PREFIX = 32;
+const MAX_SESSION = 600;
+
+const Payload = z.object({
+  n: z.string().min(1).max(64),
+  h: z.string().regex(/^[0-9a-f]+$/).length(HASH_PREFIX),
+  i: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  e: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+}).strict();
+
+export interface WebSession {
+  /** The person signed in. */
+  name: string;
+  /** The signed session (the cookie's value). */
+  session: string;
+  expiresAt: number;
+}
+
+/** A new session for the holder of a login token, or null when the token is no one's (unknown, revoked). */
+export async function openWebSession(store: Store, clock: Clock, token: string, ttlMs = WEB_SESSION_TTL_MS): Promise<WebSession | null> {
+  if (typeof token !== 'string' || token.length === 0 || token.length > 128) return null;
+  const person = await store.findPersonByTokenHash(hashToken(token));
+  if (!person) return null;
+  const now = clock.now();
+  const payload = Payload.parse({ n: person.name, h: person.tokenHash.slice(0, HASH_PREFIX), i: now, e: now + ttlMs });
+  const body = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
+  return { name: person.name, session: `${body}.${sign(await sessionKey(store), body)}`, expiresAt: payload.e };
+}
+
+/** The session a cookie holds, or null: forged, garbled, expired, or its person revoked or given a new token since. */
+export async function webSession(store: Store, clock: Clock, session: string): Promise<WebSession | null> {
+  if (typeof session !== 'string' || session.length > MAX_SESSION) return null;
+  const m = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/.exec(session);
+  if (!m) return null;
+  const key = await store.getSetting(SESSION_KEY);
+  if (key === null) return null;
+  // Compared as text: base64url ignores a last character's spare bits.
+  const given = Buffer.from(m[2], 'utf8');
+  const expected = Buffer.from(sign(Buffer.from(key, 'base64url'), m[1]), 'utf8');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  let p: z.infer<typeof Payload>;
+  try {
+    p = Payload.parse(JSON.parse(Buffer.from(m[1], 'base64url').toString('utf8')));
+  } catch {
+    return null;
+  }
+  if (clock.now() >= p.e) return null;
+  const person = (await store.listPeople()).find((x) => x.name === p.n && x.revokedAt === null && x.tokenHash.startsWith(p.h));
+  // Looked up again by its whole hash: that is what touches last_seen_at.
+  if (!person || !(await store.findPersonByTokenHash(person.tokenHash))) return null;
+  return { name: person.name, session, expiresAt: p.e };
+}
+
+function sign(key: Buffer, body: string): string {
+  return createHmac('sha256', key).update(body, 'utf8').digest('base64url');
+}
+
+/** The store's session key, made by the first sign-in (first writer wins). */
+async function sessionKey(store: Store): Promise<Buffer> {
+  const stored = (await store.getSetting(SESSION_KEY)) ?? (await store.initSetting(SESSION_KEY, randomBytes(32).toString('base64url')));
+  return Buffer.from(stored, 'base64url');
+}
