@@ -97,7 +97,7 @@ describe('an inbox of many open asks', () => {
     const p = makeProject();
     p.write('workflows/many.lua', 'function workflow(p)\n  local fs = {}\n  for i = 1, 230 do fs[i] = function() return pause("Ask " .. i) end end\n  return parallel(table.unpack(fs))\nend\n');
     const r = p.shop(['run', 'many', 'x']);
-    expect(r.code, r.stderr).toBe(3);
+    expect(r.code, `${r.stderr}\n${r.stdout.slice(0, 3000)}`).toBe(3);
     const s = await startServe(p);
     const ann = await signIn(s, addPerson(p, 'ann'));
     const page = await http(s, '/', { cookie: ann.cookie });
