@@ -1,5 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { readSignedToken, signToken } from './signed-token.js';
 import { askHandle } from '../decisions/ask-handle.js';
 import { ExpiredError, UsageError } from '../errors.js';
 import { localTime } from '../local-time.js';
@@ -44,9 +44,7 @@ export interface AnswerLink extends LinkAsk {
 /** A signed link token for one ask, valid `ttlMs` from now (the clock's now). */
 export async function answerLinkToken(store: Store, clock: Clock, ask: LinkAsk, ttlMs = ANSWER_LINK_TTL_MS): Promise<string> {
   if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0) throw new UsageError(`an answer link's lifetime must be a positive number of milliseconds, not ${ttlMs}`);
-  const payload = Payload.parse({ r: ask.runId, k: ask.key, a: ask.ask, e: clock.now() + ttlMs });
-  const body = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
-  return `${body}.${sign(await linkKey(store), body)}`;
+  return signToken(store, ANSWER_LINK_KEY, Payload.parse({ r: ask.runId, k: ask.key, a: ask.ask, e: clock.now() + ttlMs }));
 }
 
 /**
@@ -55,37 +53,11 @@ export async function answerLinkToken(store: Store, clock: Clock, ask: LinkAsk, 
  */
 export async function verifyAnswerLink(store: Store, clock: Clock, token: string): Promise<AnswerLink> {
   const invalid = () => new UsageError('not a valid answer link (mistyped, cut, or not made by this Shop); ask for a new one');
-  if (typeof token !== 'string' || token.length > MAX_TOKEN) throw invalid();
-  const m = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/.exec(token);
-  if (!m) throw invalid();
-  const [, body, signature] = m;
-  // No key yet: no link was ever made here (and a garbage link makes none).
-  const key = await store.getSetting(ANSWER_LINK_KEY);
-  if (key === null) throw invalid();
-  // Compared as text, not decoded bytes: base64url ignores a last character's spare bits, so
-  // two spellings would decode to the same signature.
-  const given = Buffer.from(signature, 'utf8');
-  const expected = Buffer.from(sign(Buffer.from(key, 'base64url'), body), 'utf8');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
-  let parsed: z.infer<typeof Payload>;
-  try {
-    parsed = Payload.parse(JSON.parse(Buffer.from(body, 'base64url').toString('utf8')));
-  } catch {
-    throw invalid();
-  }
+  const parsed = await readSignedToken(store, ANSWER_LINK_KEY, token, Payload, MAX_TOKEN);
+  if (!parsed) throw invalid();
   const link = { runId: parsed.r, key: parsed.k, ask: parsed.a, handle: askHandle(parsed.r, parsed.k, parsed.a), expiresAt: parsed.e };
   if (clock.now() >= link.expiresAt) {
     throw new ExpiredError(`this answer link for ${link.handle} expired at ${localTime(link.expiresAt)}; ask for a new one, or answer from the inbox`);
   }
   return link;
-}
-
-function sign(key: Buffer, body: string): string {
-  return createHmac('sha256', key).update(body, 'utf8').digest('base64url');
-}
-
-/** The store's signing key, made by whichever process first makes a link (first writer wins). */
-async function linkKey(store: Store): Promise<Buffer> {
-  const stored = (await store.getSetting(ANSWER_LINK_KEY)) ?? (await store.initSetting(ANSWER_LINK_KEY, randomBytes(32).toString('base64url')));
-  return Buffer.from(stored, 'base64url');
 }

@@ -1,8 +1,8 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { Clock } from '../engine/ports.js';
 import type { Store } from '../store/store.js';
 import { hashToken } from './people.js';
+import { readSignedToken, signToken } from './signed-token.js';
 
 /**
  * Web sessions of `shop serve`: what the browser's cookie holds once a person signed in with
@@ -44,40 +44,16 @@ export async function openWebSession(store: Store, clock: Clock, token: string, 
   if (!person) return null;
   const now = clock.now();
   const payload = Payload.parse({ n: person.name, h: person.tokenHash.slice(0, HASH_PREFIX), i: now, e: now + ttlMs });
-  const body = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
-  return { name: person.name, session: `${body}.${sign(await sessionKey(store), body)}`, expiresAt: payload.e };
+  return { name: person.name, session: await signToken(store, SESSION_KEY, payload), expiresAt: payload.e };
 }
 
 /** The session a cookie holds, or null: forged, garbled, expired, or its person revoked or given a new token since. */
 export async function webSession(store: Store, clock: Clock, session: string): Promise<WebSession | null> {
-  if (typeof session !== 'string' || session.length > MAX_SESSION) return null;
-  const m = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/.exec(session);
-  if (!m) return null;
-  const key = await store.getSetting(SESSION_KEY);
-  if (key === null) return null;
-  // Compared as text: base64url ignores a last character's spare bits.
-  const given = Buffer.from(m[2], 'utf8');
-  const expected = Buffer.from(sign(Buffer.from(key, 'base64url'), m[1]), 'utf8');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  let p: z.infer<typeof Payload>;
-  try {
-    p = Payload.parse(JSON.parse(Buffer.from(m[1], 'base64url').toString('utf8')));
-  } catch {
-    return null;
-  }
+  const p = await readSignedToken(store, SESSION_KEY, session, Payload, MAX_SESSION);
+  if (!p) return null;
   if (clock.now() >= p.e) return null;
   const person = (await store.listPeople()).find((x) => x.name === p.n && x.revokedAt === null && x.tokenHash.startsWith(p.h));
   // Looked up again by its whole hash: that is what touches last_seen_at.
   if (!person || !(await store.findPersonByTokenHash(person.tokenHash))) return null;
   return { name: person.name, session, expiresAt: p.e };
-}
-
-function sign(key: Buffer, body: string): string {
-  return createHmac('sha256', key).update(body, 'utf8').digest('base64url');
-}
-
-/** The store's session key, made by the first sign-in (first writer wins). */
-async function sessionKey(store: Store): Promise<Buffer> {
-  const stored = (await store.getSetting(SESSION_KEY)) ?? (await store.initSetting(SESSION_KEY, randomBytes(32).toString('base64url')));
-  return Buffer.from(stored, 'base64url');
 }
