@@ -60,7 +60,7 @@ export interface ShopOperations {
   call(id: number, key: string): Promise<Execution | null>;
   /** The readable tail of an agent call's newest logs (its last `count` lines), or null when it has none. */
   callLog(exec: Execution, count: number): { lines: string[]; file: string } | null;
-  /** Runs touched after `since` (the store's time), newest first: a live view's one cheap read. */
+  /** Runs whose look changed after `since` (the store's time): touched, or a lease or claim ran out meanwhile. A live view's cheap read. */
   changedRuns(since: number): Promise<{ id: number; updatedAt: number }[]>;
   /** Runs with an answer recorded that no live driver will take in (its driver died first): they need resuming. */
   strandedRuns(): Promise<number[]>;
@@ -134,7 +134,12 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     openCalls: (id) => store.openExecutions(id),
     call: (id, key) => store.getExecution(id, key),
     callLog: (exec, count) => callLog(ports.paths.runsDir, exec, count),
-    changedRuns: async (since) => (await store.listRuns({ changedSince: since })).map((r) => ({ id: r.id, updatedAt: r.updatedAt })),
+    changedRuns: async (since) => {
+      const changed = new Map((await store.listRuns({ changedSince: since })).map((r) => [r.id, r.updatedAt]));
+      // Changes of look with no write: a lease run out, a claim aged out — as of when they happened.
+      for (const { runId, at } of await store.lapsedSince(since, ports.clock.now())) changed.set(runId, Math.max(changed.get(runId) ?? 0, at));
+      return [...changed].map(([id, updatedAt]) => ({ id, updatedAt }));
+    },
     openAsk: (handle) => openAsk(store, handle),
     strandedRuns: async () => {
       const stranded: number[] = [];

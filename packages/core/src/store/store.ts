@@ -23,6 +23,12 @@ export interface Store extends AccessStore, ClaimStore {
   listOpenRuns(): Promise<Run[]>;
   /** Runs with an answer recorded for a call's current ask that the call has not taken in yet. */
   answeredRuns(): Promise<number[]>;
+  /**
+   * Runs whose look changed in (since, until] by time alone, with when: a driver's lease ran
+   * out (the run shows interrupted), a claim aged out. Nothing is written then, so a live view
+   * reading only changed rows would miss them.
+   */
+  lapsedSince(since: number, until: number): Promise<{ runId: number; at: number }[]>;
   /** Every call waiting for a person, across runs, oldest ask first. */
   listWaiting(): Promise<{ run: Run; execution: Execution }[]>;
   /** Every execution of a run in call order; with `last`, only the last that many. */
