@@ -40,11 +40,11 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
   let engine: { runner: AgentRunner; loadAgent(name: string): AgentDef; openSignals(): SignalSource } | null = null;
   const loadEngine = async () => {
     if (engine) return;
-    const [cache, claude, signals] = await Promise.all([import('../agents/agent-cache.js'), import('../agents/claude-runner.js'), import('../signals/signal-watcher.js')]);
+    const parts = await import('./node-engine-parts.js');
     engine ??= {
-      runner: opts.runner ?? new claude.ClaudeRunner(process.env.SHOP_CLAUDE_BIN || 'claude'),
-      loadAgent: cache.cachedAgentLoader(project.root),
-      openSignals: () => new signals.SignalWatcher(project.signalsDir),
+      runner: opts.runner ?? new parts.ClaudeRunner(process.env.SHOP_CLAUDE_BIN || 'claude'),
+      loadAgent: parts.cachedAgentLoader(project.root),
+      openSignals: () => new parts.SignalWatcher(project.signalsDir),
     };
   };
   const loaded = () => {

@@ -112,22 +112,12 @@ export interface ShopOperations {
   settle(): Promise<void>;
 }
 
-/**
- * What only driving, answering or the web's access needs (the Lua VM, agent definitions, the
- * runner, the signal watcher, zod's checks of signed tokens) is imported when an operation
- * first needs it, so a read such as `shop list` starts without loading the engine.
- */
+/** The engine's operations, imported on first use (with the ports' runner, agents and watcher): a read such as `shop list` loads neither. */
 const engine = async (ports: EnginePorts) => {
-  const [drive, start, answer, answerByHandle, session, stop, replay, worker] = await Promise.all([
-    import('../engine/drive-run.js'), import('./start-run.js'), import('./answer.js'), import('./answer-ask.js'),
-    import('./open-session.js'), import('./stop-run.js'), import('./dry-replay.js'), import('../worker/worker.js'), ports.loadEngine?.(),
-  ]);
-  return { ...drive, ...start, ...answer, ...answerByHandle, ...session, ...stop, ...replay, ...worker };
+  const [ops] = await Promise.all([import('./engine-operations.js'), ports.loadEngine?.()]);
+  return ops;
 };
-const access = async () => {
-  const [links, urls, sessions] = await Promise.all([import('../access/answer-link.js'), import('../access/public-url.js'), import('../access/session.js')]);
-  return { ...links, ...urls, ...sessions };
-};
+const access = () => import('./engine-operations.js');
 
 export function shopOperations(ports: EnginePorts, project: Project, caller: Caller): ShopOperations {
   const { store } = ports;
