@@ -81,7 +81,7 @@ async function inSession(ctx: Context, ops: ShopOperations, run: Run, exec: Exec
 
 /** A built-in _checkpoint session to review the workspace; its conclusion is only a recommendation. */
 async function reviewSession(ctx: Context, ops: ShopOperations, run: Run, exec: Execution): Promise<void> {
-  const review = ops.openReview(run, exec);
+  const review = await ops.openReview(run, exec);
   ctx.out(`Opening a review session (_checkpoint, session ${review.sessionId}) in ${review.cwd}`);
   await openClaude(ctx, review.args, review.cwd, review.env);
   const advice = await review.finish();

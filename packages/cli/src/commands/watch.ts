@@ -32,7 +32,7 @@ export default async function watch(args: Parsed, ctx: Context): Promise<number>
   const scope = ids.length ? `runs ${ids.join(', ')}` : ctx.project.root;
   emit({ type: 'watching', pid: process.pid, runs: ids.length ? ids : null, max_parallel: raw ? maxParallel : null },
     `shop watch: watching ${scope} (pid ${process.pid}${raw ? `, at most ${maxParallel} agents at once` : ''}); Ctrl-C or SIGTERM to stop`);
-  const worker = ops.worker({
+  const worker = await ops.worker({
     maxParallel, maxDrivers: 32, only: ids.length ? ids : null, signal: stop.signal,
     report: (e) => report(e, emit),
     notifierFor: (run) => (json ? jsonNotifier(run, emit) : printingNotifier((line) => ctx.out(`run ${run.id}${line.slice(1)}`))),

@@ -51,6 +51,7 @@ export async function mustGetRun(ports: Pick<EnginePorts, 'store'>, runId: numbe
  * the run (ConflictError when another live driver holds it) unless `owner` already did.
  */
 export async function driveRun(ports: EnginePorts, runId: number, opts: DriveOptions, owner?: Ownership): Promise<DriveOutcome> {
+  await ports.loadEngine?.();
   const run = await mustGetRun(ports, runId);
   if (run.status === 'completed' || run.status === 'stuck') return ended(run);
   const own = owner ?? (await Ownership.claim(ports, run));

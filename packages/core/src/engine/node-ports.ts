@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { cachedAgentLoader } from '../agents/agent-cache.js';
-import { ClaudeRunner } from '../agents/claude-runner.js';
 import { killOrphanGroup, processStart, sameProcess } from '../agents/process-group.js';
 import type { AgentRunner } from '../agents/agent-runner.js';
+import type { AgentDef } from '../agents/agent-def.js';
 import { NotFoundError } from '../errors.js';
 import { ensureHome, type Project } from '../project/project.js';
-import { SignalWatcher } from '../signals/signal-watcher.js';
 import { openSqliteStore } from '../store/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import type { EnginePorts, Notifier } from './ports.js';
+import type { SignalSource } from '../signals/signal-source.js';
 import { runShell } from './shell.js';
 import { nodeRetryTiming } from './agent-retry.js';
 import { nodeClock } from './node-clock.js';
@@ -36,10 +35,27 @@ export interface NodePortsOptions {
 export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts {
   ensureHome(project);
   const store = opts.store ?? openSqliteStore(project.dbFile);
+  // Loaded on the engine's first use (loadEngine): YAML agent definitions, Claude Code's runner
+  // and chokidar cost a read-only command (shop list) a third of its start-up time.
+  let engine: { runner: AgentRunner; loadAgent(name: string): AgentDef; openSignals(): SignalSource } | null = null;
+  const loadEngine = async () => {
+    if (engine) return;
+    const parts = await import('./node-engine-parts.js');
+    engine ??= {
+      runner: opts.runner ?? new parts.ClaudeRunner(process.env.SHOP_CLAUDE_BIN || 'claude'),
+      loadAgent: parts.cachedAgentLoader(project.root),
+      openSignals: () => new parts.SignalWatcher(project.signalsDir),
+    };
+  };
+  const loaded = () => {
+    if (!engine) throw new Error('internal: the engine was used before ports.loadEngine() loaded it');
+    return engine;
+  };
   return {
     store,
-    runner: opts.runner ?? new ClaudeRunner(process.env.SHOP_CLAUDE_BIN || 'claude'),
-    loadAgent: cachedAgentLoader(project.root),
+    loadEngine,
+    runner: opts.runner ?? { invoke: async (inv) => (await loadEngine(), loaded().runner.invoke(inv)) },
+    loadAgent: (name) => loaded().loadAgent(name),
     readWorkflow: (path) => {
       try {
         return readFileSync(path, 'utf8');
@@ -47,7 +63,7 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
         throw new NotFoundError(`workflow file ${path} is gone; restore it to resume this run`);
       }
     },
-    openSignals: () => new SignalWatcher(project.signalsDir),
+    openSignals: () => loaded().openSignals(),
     shell: runShell,
     clock: nodeClock(),
     retryTiming: nodeRetryTiming(),

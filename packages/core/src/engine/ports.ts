@@ -81,4 +81,9 @@ export interface EnginePorts {
   /** How long a driver's lease lasts without renewal. */
   leaseMs: number;
   paths: { signalsDir: string; runsDir: string; binDir: string | null };
+  /**
+   * Loads what only driving needs (the runner, agent definitions, the signal watcher) before
+   * the engine's operations use them: a read-only command never loads them. Absent: all loaded.
+   */
+  loadEngine?(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { driveRun, type DriveOptions } from '../engine/drive-run.js';
+import type { DriveOptions } from '../engine/drive-run.js';
 import type { DriveOutcome } from '../engine/outcome.js';
 import { describeOwner, liveOwner, type Ownership } from '../engine/ownership.js';
 import type { EnginePorts, Notifier } from '../engine/ports.js';
@@ -6,27 +6,25 @@ import type { Project } from '../project/project.js';
 import type { Liveness } from '../run-status.js';
 import type { RunFilter, RunWithWaiting } from '../store/store.js';
 import type { Answer, Execution, Run, RunEvent, RunOwner } from '../types.js';
-import { Worker, type WorkerOptions } from '../worker/worker.js';
-import { resumeAfterAnswer } from './answer.js';
-import { answerAsk, answerPicked, pickAskRef, type AnswerByHandle, type AnsweredAsk, type AnswerRequest, type AskRef, type PickedAsk } from './answer-ask.js';
+import type { Worker, WorkerOptions } from '../worker/worker.js';
+import type { AnswerByHandle, AnsweredAsk, AnswerRequest, AskRef, PickedAsk } from './answer-ask.js';
 import { refuseAgent, type Caller } from './answer-rules.js';
 import { callLog } from './call-log.js';
 import { openAsk } from './open-ask.js';
 import { claimAsk, releaseClaim, type ClaimRequest, type ReleaseRequest } from './claim-ask.js';
-import { answerUrl, publicUrl, setPublicUrl } from '../access/public-url.js';
-import { verifyAnswerLink, type AnswerLink, type LinkAsk } from '../access/answer-link.js';
+import type { AnswerLink, LinkAsk } from '../access/answer-link.js';
 import { addPerson, listPeople, personByToken, revokePerson } from '../access/people.js';
-import { openWebSession, webSession, type WebSession } from '../access/session.js';
+import type { WebSession } from '../access/session.js';
 import type { Person } from '../store/access-store.js';
-import { dryReplay, type ReplayCheck } from './dry-replay.js';
-import { openReview, openSession, type ReviewHandOff, type SessionHandOff } from './open-session.js';
+import type { ReplayCheck } from './dry-replay.js';
+import type { ReviewHandOff, SessionHandOff } from './open-session.js';
 import { answeredRequest } from './pick-ask.js';
 import { pruneRuns, type PruneOptions, type PrunedRun } from './prune-runs.js';
 import { actionJson, eventsSince, inboxJson, logJson, runDetailJson, runsJson, type RunsQuery } from './queries.js';
 import { loadRunView, type AskView, type RunView } from './run-view.js';
 import type { ActionJson, AnsweredJson, ClaimJson, PendingJson, EventJson, InboxRowJson, LogJson, RunDetailJson, RunJson } from './shapes.js';
-import { startRun, type StartedRun, type StartRequest } from './start-run.js';
-import { stopRun, type StopResult } from './stop-run.js';
+import type { StartedRun, StartRequest } from './start-run.js';
+import type { StopResult } from './stop-run.js';
 
 export type { RunFilter, RunWithWaiting };
 
@@ -86,10 +84,10 @@ export interface ShopOperations {
   stop(runId: number, reason: string, by: string, onWaiting?: (owner: RunOwner) => void): Promise<StopResult>;
   prune(opts: PruneOptions): Promise<PrunedRun[]>;
   openSession(run: Run, exec: Execution, by: string, otherwise: string): Promise<SessionHandOff>;
-  openReview(run: Run, exec: Execution): ReviewHandOff;
+  openReview(run: Run, exec: Execution): Promise<ReviewHandOff>;
   dryReplay(runId: number, source?: string): Promise<ReplayCheck>;
   /** shop watch: one worker keeping every run moving; each run's progress goes to `notifierFor(run)`. */
-  worker(opts: Omit<WorkerOptions, 'portsFor'> & { notifierFor(run: Run): Notifier }): Worker;
+  worker(opts: Omit<WorkerOptions, 'portsFor'> & { notifierFor(run: Run): Notifier }): Promise<Worker>;
   /** "I'm on it": a person claims an open ask (its reminders and escalation wait), or lets go of it. */
   claim(req: ClaimRequest): Promise<ClaimJson>;
   release(req: ReleaseRequest): Promise<ClaimJson>;
@@ -113,6 +111,13 @@ export interface ShopOperations {
   /** Lets the notices of people being told a run needs them go out (before the process ends). */
   settle(): Promise<void>;
 }
+
+/** The engine's operations, imported on first use (with the ports' runner, agents and watcher): a read such as `shop list` loads neither. */
+const engine = async (ports: EnginePorts) => {
+  const [ops] = await Promise.all([import('./engine-operations.js'), ports.loadEngine?.()]);
+  return ops;
+};
+const access = () => import('./engine-operations.js');
 
 export function shopOperations(ports: EnginePorts, project: Project, caller: Caller): ShopOperations {
   const { store } = ports;
@@ -152,18 +157,18 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     answerOf: (runId, key, ask) => store.getAnswer(runId, key, ask),
     answeredRequest: (runId, request) => answeredRequest(store, runId, request),
     mayAnswer: (what) => refuseAgent(caller, what),
-    start: (req, onCreated) => startRun(ports, project, req, onCreated),
-    drive: (runId, opts, owner) => driveRun(ports, runId, opts, owner),
-    pickAsk: (ref, command, several) => pickAskRef(store, ref, command, several),
-    answer: (exec, req, what) => answerPicked(ports, caller, exec, req, what),
-    answerHandle: (req) => answerAsk(ports, req, caller),
-    resumeAfterAnswer: (runId, handedTo, opts) => resumeAfterAnswer(ports, runId, handedTo, opts),
-    stop: (runId, reason, by, onWaiting) => stopRun(ports, runId, reason, by, onWaiting),
+    start: async (req, onCreated) => (await engine(ports)).startRun(ports, project, req, onCreated),
+    drive: async (runId, opts, owner) => (await engine(ports)).driveRun(ports, runId, opts, owner),
+    pickAsk: async (ref, command, several) => (await engine(ports)).pickAskRef(store, ref, command, several),
+    answer: async (exec, req, what) => (await engine(ports)).answerPicked(ports, caller, exec, req, what),
+    answerHandle: async (req) => (await engine(ports)).answerAsk(ports, req, caller),
+    resumeAfterAnswer: async (runId, handedTo, opts) => (await engine(ports)).resumeAfterAnswer(ports, runId, handedTo, opts),
+    stop: async (runId, reason, by, onWaiting) => (await engine(ports)).stopRun(ports, runId, reason, by, onWaiting),
     prune: (opts) => pruneRuns(store, project, opts),
-    openSession: (run, exec, by, otherwise) => openSession(ports, caller, run, exec, by, otherwise),
-    openReview: (run, exec) => openReview(ports, run, exec),
-    dryReplay: (runId, source) => dryReplay(ports, runId, source),
-    worker: ({ notifierFor, ...opts }) => new Worker(ports, { ...opts, portsFor: (run) => ({ ...ports, notifier: notifierFor(run) }) }),
+    openSession: async (run, exec, by, otherwise) => (await engine(ports)).openSession(ports, caller, run, exec, by, otherwise),
+    openReview: async (run, exec) => (await engine(ports)).openReview(ports, run, exec),
+    dryReplay: async (runId, source) => (await engine(ports)).dryReplay(ports, runId, source),
+    worker: async ({ notifierFor, ...opts }) => new (await engine(ports)).Worker(ports, { ...opts, portsFor: (run) => ({ ...ports, notifier: notifierFor(run) }) }),
     claim: async (req) => {
       refuseAgent(caller, 'shop claim');
       return claimAsk(ports, req);
@@ -177,12 +182,12 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     people: () => listPeople(store),
     revokePerson: (name) => revokePerson(store, name),
     personByToken: (token) => personByToken(store, token),
-    openWebSession: (token) => openWebSession(store, ports.clock, token),
-    webSession: (session) => webSession(store, ports.clock, session),
-    publicUrl: () => publicUrl(store),
-    setPublicUrl: (url) => setPublicUrl(store, url),
-    verifyAnswerLink: (token) => verifyAnswerLink(store, ports.clock, token),
-    answerUrl: (ask) => answerUrl(store, ports.clock, ask),
+    openWebSession: async (token) => (await access()).openWebSession(store, ports.clock, token),
+    webSession: async (session) => (await access()).webSession(store, ports.clock, session),
+    publicUrl: async () => (await access()).publicUrl(store),
+    setPublicUrl: async (url) => (await access()).setPublicUrl(store, url),
+    verifyAnswerLink: async (token) => (await access()).verifyAnswerLink(store, ports.clock, token),
+    answerUrl: async (ask) => (await access()).answerUrl(store, ports.clock, ask),
     settle: () => ports.notices.settle(),
   };
 }

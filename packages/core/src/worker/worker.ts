@@ -70,6 +70,7 @@ export class Worker {
    * pass over the open runs on every wake (a signal file, an answer's rescan tick).
    */
   async run(): Promise<void> {
+    await this.ports.loadEngine?.();
     const wakes = this.ports.openSignals();
     const stopped = new Promise<void>((resolve) => this.opts.signal.addEventListener('abort', () => resolve(), { once: true }));
     try {
