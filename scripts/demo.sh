@@ -52,3 +52,4 @@ echo "\$ shop log $id"
 "$shop" log "$id"
 echo
 echo "Project left in $dir — try: cd $dir && $shop list"
+echo "Answer from a browser: cd $dir && $shop serve   (then, in another terminal there: $shop access add you — open the link it prints)"
