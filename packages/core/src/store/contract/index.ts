@@ -1,0 +1,17 @@
+import { describe } from 'vitest';
+import type { StoreAdapter } from './fixtures.js';
+import { executionsAndFinishing } from './executions.js';
+import { runsAndOwnership } from './runs-ownership.js';
+
+export type { StoreAdapter } from './fixtures.js';
+
+/**
+ * The store contract: the rules every Store adapter keeps (SQLite now, PostgreSQL next),
+ * written against the port alone. Call it from an adapter's test file.
+ */
+export function storeContract(adapter: StoreAdapter): void {
+  describe(`store contract: ${adapter.name}`, () => {
+    runsAndOwnership(adapter);
+    executionsAndFinishing(adapter);
+  });
+}
