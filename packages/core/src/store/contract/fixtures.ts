@@ -1,5 +1,5 @@
 import { afterEach, beforeEach } from 'vitest';
-import type { NewExecution, NewRun, Store } from '../store.js';
+import type { NewExecution, NewRun, NewTimer, Store } from '../store.js';
 
 /** What the contract needs of an adapter: a fresh, empty store on a clock the test moves. */
 export interface StoreAdapter {
@@ -50,7 +50,7 @@ export const ended = (status: 'completed' | 'stuck' | 'failed' = 'completed', re
 export const eventTypes = async (store: Store, id: number) => (await store.listEvents(id)).map((e) => e.type);
 
 /** A run whose call 1 (an agent, session s-1) waits for a person on its first ask. */
-export async function waitingRun(store: Store, timers: Parameters<Store['markWaiting']>[2]['timers'] = []) {
+export async function waitingRun(store: Store, timers: NewTimer[] = []) {
   const run = await store.createRun(newRun());
   await store.startExecution(T, exec(run.id, '1'));
   await store.markWaiting(T, run.id, '1', { waitingFor: 'Which database?', awaiting: 'input', timers }, 'waiting_human');
