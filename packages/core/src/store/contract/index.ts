@@ -1,5 +1,6 @@
 import { describe } from 'vitest';
 import type { StoreAdapter } from './fixtures.js';
+import { answersAndHolds } from './answers.js';
 import { executionsAndFinishing } from './executions.js';
 import { runsAndOwnership } from './runs-ownership.js';
 
@@ -13,5 +14,6 @@ export function storeContract(adapter: StoreAdapter): void {
   describe(`store contract: ${adapter.name}`, () => {
     runsAndOwnership(adapter);
     executionsAndFinishing(adapter);
+    answersAndHolds(adapter);
   });
 }
