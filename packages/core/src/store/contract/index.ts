@@ -3,6 +3,8 @@ import type { StoreAdapter } from './fixtures.js';
 import { answersAndHolds } from './answers.js';
 import { executionsAndFinishing } from './executions.js';
 import { runsAndOwnership } from './runs-ownership.js';
+import { stopEventsDelete } from './stop-events-delete.js';
+import { timers } from './timers.js';
 
 export type { StoreAdapter } from './fixtures.js';
 
@@ -15,5 +17,7 @@ export function storeContract(adapter: StoreAdapter): void {
     runsAndOwnership(adapter);
     executionsAndFinishing(adapter);
     answersAndHolds(adapter);
+    timers(adapter);
+    stopEventsDelete(adapter);
   });
 }
