@@ -1,6 +1,8 @@
 import { describe } from 'vitest';
 import type { StoreAdapter } from './fixtures.js';
+import { accessAndLists } from './access-lists.js';
 import { answersAndHolds } from './answers.js';
+import { claims } from './claims.js';
 import { executionsAndFinishing } from './executions.js';
 import { runsAndOwnership } from './runs-ownership.js';
 import { stopEventsDelete } from './stop-events-delete.js';
@@ -19,5 +21,7 @@ export function storeContract(adapter: StoreAdapter): void {
     answersAndHolds(adapter);
     timers(adapter);
     stopEventsDelete(adapter);
+    claims(adapter);
+    accessAndLists(adapter);
   });
 }
