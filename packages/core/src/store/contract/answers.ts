@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConflictError, SessionHeldError } from '../../errors.js';
-import { answerBy, eventTypes, newRun, pause, T, useStore, waitingRun, type StoreAdapter } from './fixtures.js';
+import { answerBy, eventTypes, exec, newRun, pause, T, useStore, waitingRun, type StoreAdapter } from './fixtures.js';
 
 export function answersAndHolds(adapter: StoreAdapter) {
   describe('answers: first answer wins', () => {
@@ -79,7 +79,8 @@ export function answersAndHolds(adapter: StoreAdapter) {
       const id = await waitingRun(store);
       await store.holdSession(id, '1', person('p1'), { ask: 1, staleHold: null });
       expect(await store.getExecution(id, '1')).toMatchObject({ hold: { kind: 'continue', by: 'ann', pid: 4242 } });
-      await expect(store.recordAnswer(answerBy(id, '1', 'X', 'bob'))).rejects.toThrow(SessionHeldError);
+      await expect(store.recordAnswer(answerBy(id, '1', 'X', 'bob'))).rejects.toThrow(
+        new RegExp(`^run ${id} call 1: ann is in coder's session \\(shop continue, process 4242 on h\\) since .+; answer there`));
       await expect(store.restartExecution(T, id, '1')).rejects.toThrow(SessionHeldError);
       await expect(store.holdSession(id, '1', person('p2', 'bob'), { ask: 1, staleHold: null })).rejects.toThrow(SessionHeldError);
       await store.releaseSession(id, '1', 'p2');
@@ -96,6 +97,7 @@ export function answersAndHolds(adapter: StoreAdapter) {
       await expect(store.recordAnswer(answerBy(id, '1', 'X', 'bob'), 'other')).rejects.toThrow(SessionHeldError);
       await store.recordAnswer(answerBy(id, '1', 'X', 'bob'), 'p1');
       expect(await store.getExecution(id, '1')).toMatchObject({ hold: null });
+      expect((await store.listEvents(id)).find((e) => e.type === 'session_closed')?.data).toEqual({ why: 'its shop continue process is gone' });
     });
 
     it('no hold on an answered ask (ConflictError naming who), nor on one not waiting', async () => {
@@ -107,6 +109,26 @@ export function answersAndHolds(adapter: StoreAdapter) {
       await expect(held).rejects.toThrow(ConflictError);
       await expect(held).rejects.toThrow(/already answered.*bob/);
       expect((await store.getExecution(id, '1'))!.hold).toBeNull();
+    });
+
+    it("an agent step holds its session while it works (with the agent's pid), and lets go when it waits", async () => {
+      const { store } = ctx;
+      const run = await store.createRun(newRun({ owner: { token: T, host: 'box', pid: 1, pidStart: '1', leaseUntil: Number.MAX_SAFE_INTEGER } }));
+      const e = await store.startExecution(T, exec(run.id, '1'));
+      expect(e).toMatchObject({ spawned: false, hold: { kind: 'agent', token: T, by: 'coder', host: 'box', pid: null } });
+      await store.setExecutionPid(T, run.id, '1', 555, '9');
+      expect(await store.getExecution(run.id, '1')).toMatchObject({ spawned: true, pid: 555, hold: { kind: 'agent', pid: 555, pidStart: '9' } });
+      await store.markWaiting(T, run.id, '1', { waitingFor: 'q', awaiting: 'input' }, 'waiting_human');
+      expect(await store.getExecution(run.id, '1')).toMatchObject({ spawned: true, hold: null });
+    });
+
+    it('a person in the session keeps the hold when the agent reports from it (the call asks again)', async () => {
+      const { store } = ctx;
+      const id = await waitingRun(store);
+      await store.holdSession(id, '1', person('p1'), { ask: 1, staleHold: null });
+      await store.markWaiting(T, id, '1', { waitingFor: 'And the port?', awaiting: 'input' }, 'waiting_human');
+      expect(await store.getExecution(id, '1')).toMatchObject({ ask: 2, hold: { kind: 'continue', token: 'p1' } });
+      await expect(store.recordAnswer(answerBy(id, '1', 'X', 'bob', 2))).rejects.toThrow(SessionHeldError);
     });
 
     it("racing shop continue: of many holds on one ask exactly one is taken", async () => {

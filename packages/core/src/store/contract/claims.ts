@@ -22,7 +22,7 @@ export function claims(adapter: StoreAdapter) {
       expect((await store.getExecution(id, '1'))!.claim).toEqual(expected);
       expect((await store.openExecutions(id))[0].claim).toEqual(expected);
       expect((await store.listWaiting())[0].execution.claim).toEqual(expected);
-      expect((await store.listEvents(id)).filter((e) => e.type === 'claimed')).toMatchObject([{ key: '1', actor: 'ann', channel: 'web', data: { ask: 1 } }]);
+      expect((await store.listEvents(id)).filter((e) => e.type === 'claimed')).toMatchObject([{ key: '1', actor: 'ann', channel: 'web', data: { ask: 1, until: new Date(clock.t + HOUR).toISOString() } }]);
     });
 
     it("one live claim: someone else's is a ConflictError naming them; claiming again refreshes one's own", async () => {
@@ -32,7 +32,7 @@ export function claims(adapter: StoreAdapter) {
       await store.claimAsk(ask(id), { ttlMs: HOUR });
       clock.t += 60_000;
       await expect(store.claimAsk(ask(id, 'bob'), { ttlMs: HOUR })).rejects.toThrow(ConflictError);
-      await expect(store.claimAsk(ask(id, 'bob'), { ttlMs: HOUR })).rejects.toThrow(/is claimed by ann \(cli\) since /);
+      await expect(store.claimAsk(ask(id, 'bob'), { ttlMs: HOUR })).rejects.toThrow(new RegExp(`^${id}\\.1 is claimed by ann \\(cli\\) since \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d [+-]\\d\\d:\\d\\d`));
       expect(await store.claimAsk(ask(id), { ttlMs: HOUR })).toMatchObject({ by: 'ann', since, until: clock.t + HOUR, refreshed: true });
     });
 
@@ -69,17 +69,19 @@ export function claims(adapter: StoreAdapter) {
       expect(await store.releaseClaim({ ...ask(id), actor: 'ann' })).toBeNull();
       await store.claimAsk(ask(id), { ttlMs: HOUR });
       expect(await store.releaseClaim({ ...ask(id), by: null, actor: 'bob' })).toMatchObject({ by: 'ann' });
-      expect((await store.listEvents(id)).filter((e) => e.type === 'claim_released').map((e) => e.actor)).toEqual(['ann', 'bob']);
+      const released = (await store.listEvents(id)).filter((e) => e.type === 'claim_released');
+      expect(released.map((e) => [e.actor, e.data!.claimed_by])).toEqual([['ann', 'ann'], ['bob', 'ann']]);
     });
 
     it('only an open ask is claimed; an answered ask shows no claim', async () => {
       const { store, clock } = ctx;
       const id = await setUp(store, clock.t);
       await expect(store.claimAsk({ ...ask(id), ask: 2 }, { ttlMs: HOUR })).rejects.toThrow(ConflictError);
+      await expect(store.claimAsk({ ...ask(id), ask: 2 }, { ttlMs: HOUR })).rejects.toThrow(new RegExp(`^${id}\\.1\\.2 is not open any more`));
       await store.claimAsk(ask(id), { ttlMs: HOUR });
       await store.recordAnswer(answerBy(id, '1', 'DONE', 'bob'));
       expect(await store.getExecution(id, '1')).toMatchObject({ status: 'waiting_human', claim: null });
-      await expect(store.claimAsk(ask(id), { ttlMs: HOUR })).rejects.toThrow(/already answered.*bob/);
+      await expect(store.claimAsk(ask(id), { ttlMs: HOUR })).rejects.toThrow(new RegExp(`^${id}\\.1 \\(run ${id} call 1\\) was already answered DONE by bob \\(cli\\)`));
       expect((await eventTypes(store, id)).filter((t) => t === 'claimed')).toHaveLength(1);
     });
 
@@ -94,6 +96,8 @@ export function claims(adapter: StoreAdapter) {
       expect(await store.putOffTimer(T, timer)).toMatchObject({ by: 'ann', until: claim.until });
       expect(await store.dueTimers(clock.t)).toEqual([]);
       expect(await store.nextTimer([id])).toBe(claim.until);
+      const [put] = (await store.listEvents(id)).filter((e) => e.type === 'timer_put_off');
+      expect(put).toMatchObject({ actor: 'system:timer', data: { timer: 'remind', claimed_by: 'ann' } });
       clock.t += 60_000;
       await store.releaseClaim({ ...ask(id), actor: 'ann' });
       expect((await store.dueTimers(clock.t)).map((t) => [t.id, t.dueAt])).toEqual([[timer.id, clock.t]]);
