@@ -59,19 +59,6 @@ describe('SqliteStore on a real file', () => {
     expect(() => openSqliteStore(file)).toThrow(/newer Shop/);
   });
 
-  it('a pause is recorded waiting in one transaction: it exists and waits, or it does not exist', async () => {
-    const { file, store } = fresh();
-    const run = await store.createRun(newRun);
-    raw(file).exec(`CREATE TRIGGER no_wait BEFORE INSERT ON events WHEN NEW.type = 'waiting' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
-    const pause = exec(run.id, '1', { kind: 'pause', agent: '_checkpoint', waiting: { waitingFor: 'Deploy?', awaiting: 'checkpoint', runStatus: 'waiting_human' } });
-    await expect(store.startExecution(T, pause)).rejects.toThrow(/injected failure/);
-    expect(await store.loadExecutions(run.id)).toEqual([]);
-    raw(file).exec('DROP TRIGGER no_wait');
-    await store.startExecution(T, pause);
-    expect((await store.loadExecutions(run.id))[0]).toMatchObject({ status: 'waiting_human', ask: 1, waitingFor: 'Deploy?' });
-    expect((await store.getRun(run.id))!.status).toBe('waiting_human');
-  });
-
   it('events and answers cannot be changed or deleted', async () => {
     const { file, store } = fresh();
     const run = await store.createRun(newRun);
@@ -83,31 +70,6 @@ describe('SqliteStore on a real file', () => {
     expect(() => db.prepare('DELETE FROM events').run()).toThrow(/append-only/);
     expect(() => db.prepare("UPDATE answers SET status = 'STOP'").run()).toThrow(/immutable/);
     expect(await eventTypes(store, run.id)).toEqual(['run_started', 'execution_started', 'waiting', 'human_answered']);
-  });
-
-  it('completeExecution moves execution and run together, or not at all, and numbers deliveries', async () => {
-    const { file, store } = fresh();
-    const run = await store.createRun(newRun);
-    await store.startExecution(T, exec(run.id, '1'));
-    await store.markWaiting(T, run.id, '1', { waitingFor: 'which db?', awaiting: 'input', metrics: { costUsd: 0.5, numTurns: 2, durationMs: 10 } }, 'waiting_human');
-    expect((await store.getRun(run.id))!.status).toBe('waiting_human');
-
-    // Make the event insert fail: the whole operation must roll back.
-    raw(file).exec(`CREATE TRIGGER no_finish BEFORE INSERT ON events WHEN NEW.type = 'execution_finished'
-      BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
-    await expect(store.completeExecution(T, run.id, '1', { status: 'DONE' })).rejects.toThrow(/injected failure/);
-    expect((await store.getRun(run.id))!.status).toBe('waiting_human');
-    expect((await store.loadExecutions(run.id))[0]).toMatchObject({ status: 'waiting_human', result: null, delivered: null });
-
-    raw(file).exec('DROP TRIGGER no_finish');
-    expect(await store.completeExecution(T, run.id, '1', { status: 'DONE', summary: 'pg' }, { costUsd: null, numTurns: null, durationMs: null })).toBe(1);
-    expect((await store.getRun(run.id))!.status).toBe('running');
-    expect((await store.loadExecutions(run.id))[0]).toMatchObject({
-      status: 'completed', result: { status: 'DONE', summary: 'pg' }, waitingFor: null, costUsd: 0.5, numTurns: 2, delivered: 1,
-    });
-    await store.startExecution(T, exec(run.id, '2'));
-    expect(await store.completeExecution(T, run.id, '2', 'x')).toBe(2);
-    expect((await store.listEvents(run.id)).at(-1)).toMatchObject({ type: 'execution_finished', key: '2' });
   });
 
 });

@@ -9,7 +9,12 @@ export interface StoreAdapter {
   /** Drops what `open` made (temp files, a scratch database). */
   close?(): Promise<void>;
   /** The schema version the adapter's store is at (migrations). */
-  schemaVersion?(store: Store): Promise<number>;
+  schemaVersion(store: Store): Promise<number>;
+  /**
+   * Makes every later insert of an event of `type` into this store fail (a trigger, say), so
+   * the contract can see an operation roll back whole; the returned function undoes it.
+   */
+  failEvents(store: Store, type: string): Promise<() => Promise<void>>;
 }
 
 export const T = 'token-a';

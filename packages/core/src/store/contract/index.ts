@@ -2,6 +2,7 @@ import { describe } from 'vitest';
 import type { StoreAdapter } from './fixtures.js';
 import { accessAndLists } from './access-lists.js';
 import { answersAndHolds } from './answers.js';
+import { atomicity } from './atomicity.js';
 import { claims } from './claims.js';
 import { executionsAndFinishing } from './executions.js';
 import { runsAndOwnership } from './runs-ownership.js';
@@ -23,5 +24,6 @@ export function storeContract(adapter: StoreAdapter): void {
     stopEventsDelete(adapter);
     claims(adapter);
     accessAndLists(adapter);
+    atomicity(adapter);
   });
 }

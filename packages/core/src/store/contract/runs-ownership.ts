@@ -68,6 +68,16 @@ export function runsAndOwnership(adapter: StoreAdapter) {
       expect((await store.getRun(run.id))!.owner!.leaseUntil).toBe(99);
     });
 
+    it('lapsedSince names a run whose lease ran out in the window (nothing was written then); not an ended one', async () => {
+      const { store, clock } = ctx;
+      const run = await store.createRun(newRun({ owner: owner(T, clock.t + 5_000) }));
+      const done = await store.createRun(newRun({ owner: owner(T, clock.t + 5_000) }));
+      await store.finishRun(T, done.id, ended());
+      expect(await store.lapsedSince(clock.t, clock.t + 4_999)).toEqual([]);
+      expect(await store.lapsedSince(clock.t + 4_999, clock.t + 10_000)).toEqual([{ runId: run.id, at: clock.t + 5_000 }]);
+      expect(await store.lapsedSince(clock.t + 5_000, clock.t + 10_000)).toEqual([]);
+    });
+
     it("fences every driver write by its token: a stale token is LostOwnershipError and writes nothing", async () => {
       const { store } = ctx;
       const run = await store.createRun(newRun());
