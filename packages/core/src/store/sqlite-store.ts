@@ -184,7 +184,10 @@ class SqliteStore extends SqliteReads implements Store {
 
   async appendEvent(token: string | null, runId: number, event: EventInput) {
     if (token) this.fenced(token, runId, () => this.event(runId, event));
-    else this.tx(() => this.event(runId, event));
+    else this.tx(() => {
+      this.mustRun(runId);
+      this.event(runId, event);
+    });
   }
 
   async holdSession(runId: number, key: string, hold: ContinueHold, expect: { ask: number; staleHold: string | null }) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LostOwnershipError } from '../../errors.js';
+import { LostOwnershipError, NotFoundError } from '../../errors.js';
 import type { Store } from '../store.js';
 import { ended, exec, OTHER, owner, newRun, T, useStore, type StoreAdapter } from './fixtures.js';
 
@@ -33,6 +33,19 @@ export function runsAndOwnership(adapter: StoreAdapter) {
       expect((await ctx.store.listEvents(run.id))[0]).toMatchObject({ type: 'run_started', actor: 'ann', channel: 'cli', data: { spec: 'feature', prompt: 'add login' } });
       expect((await ctx.store.createRun(newRun())).id).toBeGreaterThan(run.id);
       expect(await ctx.store.getRun(run.id + 1000)).toBeNull();
+    });
+
+    it('a run that does not exist: NotFoundError from every write naming it, null or "missing" from reads', async () => {
+      const { store } = ctx;
+      const id = (await store.createRun(newRun())).id + 100;
+      await expect(store.requestStop(id, 'x', 'bob')).rejects.toThrow(NotFoundError);
+      await expect(store.recordAnswer({ runId: id, key: '1', ask: 1, verdict: null, decisions: null, status: 'GO', message: null, responder: 'ann', channel: 'cli' })).rejects.toThrow(NotFoundError);
+      await expect(store.claimRun(id, owner(OTHER), null)).rejects.toThrow(NotFoundError);
+      await expect(store.appendEvent(null, id, { type: 'note', actor: 'ann', channel: 'cli' })).rejects.toThrow(NotFoundError);
+      await expect(store.appendEvent(T, id, { type: 'log', actor: 'workflow', channel: 'engine' })).rejects.toThrow(NotFoundError);
+      expect(await store.getRun(id)).toBeNull();
+      expect(await store.deleteRun(id)).toBe('missing');
+      expect(await store.listEvents(id)).toEqual([]);
     });
 
     it('claims only from the owner the caller expected (compare and swap); release gives it up once', async () => {
