@@ -108,5 +108,15 @@ export function executionsAndFinishing(adapter: StoreAdapter) {
       await expect(store.recordAnswer(answerBy(run.id, '1', 'CONTINUE'))).rejects.toThrow(ConflictError);
       expect(await store.listAnswers(run.id)).toEqual([]);
     });
+
+    it('an answer not taken in when the run ended is waited on by no one: answeredRuns leaves the run out', async () => {
+      const { store } = ctx;
+      const run = await store.createRun(newRun());
+      await store.startExecution(T, pause(run.id, '1'));
+      await store.recordAnswer(answerBy(run.id, '1', 'CONTINUE'));
+      expect(await store.answeredRuns()).toEqual([run.id]);
+      await store.finishRun(T, run.id, ended('stuck', 'stopped'));
+      expect(await store.answeredRuns()).toEqual([]);
+    });
   });
 }
