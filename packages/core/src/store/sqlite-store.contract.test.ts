@@ -21,6 +21,11 @@ storeContract({
   async close() {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   },
+  async connect(store, clock) {
+    const other = openSqliteStore(files.get(store)!, clock);
+    files.set(other, files.get(store)!);
+    return other;
+  },
   async schemaVersion(store) {
     const db = new Database(files.get(store)!, { readonly: true });
     try {

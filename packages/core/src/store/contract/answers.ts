@@ -24,7 +24,10 @@ export function answersAndHolds(adapter: StoreAdapter) {
       const { store } = ctx;
       const id = await waitingRun(store);
       const people = Array.from({ length: 12 }, (_, i) => `person-${i}`);
-      const results = await Promise.allSettled(people.map((p) => store.recordAnswer(answerBy(id, '1', `S-${p}`, p))));
+      // Each caller on its own connection, as separate processes would be.
+      const conns = await Promise.all(people.map(() => adapter.connect(store, () => ctx.clock.t)));
+      const results = await Promise.allSettled(people.map((p, i) => conns[i].recordAnswer(answerBy(id, '1', `S-${p}`, p))));
+      for (const c of conns) c.close();
       const won = results.filter((r) => r.status === 'fulfilled');
       expect(won).toHaveLength(1);
       const winner = (won[0] as PromiseFulfilledResult<{ responder: string }>).value.responder;

@@ -8,6 +8,11 @@ export interface StoreAdapter {
   open(clock: () => number): Promise<Store>;
   /** Drops what `open` made (temp files, a scratch database). */
   close?(): Promise<void>;
+  /**
+   * A second connection to the same data as `store` (another process, or another machine, would
+   * have its own): racing callers go through several. Closed by the contract.
+   */
+  connect(store: Store, clock: () => number): Promise<Store>;
   /** The schema version the adapter's store is at (migrations). */
   schemaVersion(store: Store): Promise<number>;
   /**

@@ -66,7 +66,9 @@ export function runsAndOwnership(adapter: StoreAdapter) {
       const { store } = ctx;
       const run = await store.createRun(newRun());
       const tokens = Array.from({ length: 8 }, (_, i) => `racer-${i}`);
-      const got = await Promise.all(tokens.map((t) => store.claimRun(run.id, owner(t), T)));
+      const conns = await Promise.all(tokens.map(() => adapter.connect(store, () => ctx.clock.t)));
+      const got = await Promise.all(tokens.map((t, i) => conns[i].claimRun(run.id, owner(t), T)));
+      for (const c of conns) c.close();
       const winners = got.filter((r) => r !== null);
       expect(winners).toHaveLength(1);
       expect((await store.getRun(run.id))!.owner!.token).toBe(winners[0]!.owner!.token);
