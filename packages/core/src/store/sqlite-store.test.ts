@@ -3,7 +3,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConflictError, LostOwnershipError } from '../errors.js';
 import { openSqliteStore, SCHEMA_VERSION } from './sqlite-store.js';
 import { prepare } from './statements.js';
 import type { NewExecution, Store } from './store.js';
@@ -60,42 +59,6 @@ describe('SqliteStore on a real file', () => {
     expect(() => openSqliteStore(file)).toThrow(/newer Shop/);
   });
 
-  it('createRun records the run, its owner and a run_started event', async () => {
-    const { store } = fresh();
-    const run = await store.createRun(newRun);
-    expect(run).toMatchObject({ id: 1, spec: 'feature', status: 'running', prompt: 'add login', seed: 9, endedAt: null, workflowHash: 'abc', stop: null });
-    expect(run.owner).toMatchObject({ token: T, host: 'h', pid: 1, pidStart: '1' });
-    const [ev] = await store.listEvents(run.id);
-    expect(ev).toMatchObject({ type: 'run_started', actor: 'ann', channel: 'cli', data: { spec: 'feature', prompt: 'add login' } });
-    expect((await store.createRun(newRun)).id).toBe(2);
-  });
-
-  it('first answer wins; a second is a ConflictError naming the first responder', async () => {
-    const { store } = fresh();
-    const run = await store.createRun(newRun);
-    await store.startExecution(T, exec(run.id, '1', { kind: 'pause', agent: '_checkpoint', waiting: { waitingFor: 'Deploy?', awaiting: 'checkpoint', runStatus: 'waiting_human' } }));
-    const first = await store.recordAnswer(answerBy(run.id, '1', 'CONTINUE'));
-    expect(first.owner).toMatchObject({ token: T });
-    const second = store.recordAnswer(answerBy(run.id, '1', 'STOP', 'bob'));
-    await expect(second).rejects.toThrow(ConflictError);
-    await expect(second).rejects.toThrow(/already answered CONTINUE by ann \(cli\) at /);
-    expect(await store.getAnswer(run.id, '1', 1)).toMatchObject({ status: 'CONTINUE', responder: 'ann', channel: 'cli' });
-    expect((await eventTypes(store, run.id)).filter((t) => t === 'human_answered')).toHaveLength(1);
-  });
-
-  it('a pause is recorded waiting in one transaction: it exists and waits, or it does not exist', async () => {
-    const { file, store } = fresh();
-    const run = await store.createRun(newRun);
-    raw(file).exec(`CREATE TRIGGER no_wait BEFORE INSERT ON events WHEN NEW.type = 'waiting' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
-    const pause = exec(run.id, '1', { kind: 'pause', agent: '_checkpoint', waiting: { waitingFor: 'Deploy?', awaiting: 'checkpoint', runStatus: 'waiting_human' } });
-    await expect(store.startExecution(T, pause)).rejects.toThrow(/injected failure/);
-    expect(await store.loadExecutions(run.id)).toEqual([]);
-    raw(file).exec('DROP TRIGGER no_wait');
-    await store.startExecution(T, pause);
-    expect((await store.loadExecutions(run.id))[0]).toMatchObject({ status: 'waiting_human', ask: 1, waitingFor: 'Deploy?' });
-    expect((await store.getRun(run.id))!.status).toBe('waiting_human');
-  });
-
   it('events and answers cannot be changed or deleted', async () => {
     const { file, store } = fresh();
     const run = await store.createRun(newRun);
@@ -109,69 +72,6 @@ describe('SqliteStore on a real file', () => {
     expect(await eventTypes(store, run.id)).toEqual(['run_started', 'execution_started', 'waiting', 'human_answered']);
   });
 
-  it('finishRun does not overwrite a run that has ended, and fails its still-running calls', async () => {
-    const { store } = fresh();
-    const run = await store.createRun(newRun);
-    await store.startExecution(T, exec(run.id, '1'));
-    const done = { status: 'completed' as const, result: { ok: 1 }, event: { type: 'completed', actor: 'shop', channel: 'engine' as const } };
-    expect(await store.finishRun(T, run.id, done)).toBe(true);
-    expect(await store.finishRun(T, run.id, { status: 'stuck', reason: 'late stop', event: { type: 'stopped', actor: 'bob', channel: 'cli' } })).toBe(false);
-    expect(await store.getRun(run.id)).toMatchObject({ status: 'completed', reason: null, result: { ok: 1 } });
-    expect((await store.loadExecutions(run.id))[0]).toMatchObject({ status: 'failed', error: 'the run ended completed' });
-    expect(await eventTypes(store, run.id)).toEqual(['run_started', 'execution_started', 'completed']);
-  });
-
-  it('completeExecution moves execution and run together, or not at all, and numbers deliveries', async () => {
-    const { file, store } = fresh();
-    const run = await store.createRun(newRun);
-    await store.startExecution(T, exec(run.id, '1'));
-    await store.markWaiting(T, run.id, '1', { waitingFor: 'which db?', awaiting: 'input', metrics: { costUsd: 0.5, numTurns: 2, durationMs: 10 } }, 'waiting_human');
-    expect((await store.getRun(run.id))!.status).toBe('waiting_human');
-
-    // Make the event insert fail: the whole operation must roll back.
-    raw(file).exec(`CREATE TRIGGER no_finish BEFORE INSERT ON events WHEN NEW.type = 'execution_finished'
-      BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
-    await expect(store.completeExecution(T, run.id, '1', { status: 'DONE' })).rejects.toThrow(/injected failure/);
-    expect((await store.getRun(run.id))!.status).toBe('waiting_human');
-    expect((await store.loadExecutions(run.id))[0]).toMatchObject({ status: 'waiting_human', result: null, delivered: null });
-
-    raw(file).exec('DROP TRIGGER no_finish');
-    expect(await store.completeExecution(T, run.id, '1', { status: 'DONE', summary: 'pg' }, { costUsd: null, numTurns: null, durationMs: null })).toBe(1);
-    expect((await store.getRun(run.id))!.status).toBe('running');
-    expect((await store.loadExecutions(run.id))[0]).toMatchObject({
-      status: 'completed', result: { status: 'DONE', summary: 'pg' }, waitingFor: null, costUsd: 0.5, numTurns: 2, delivered: 1,
-    });
-    await store.startExecution(T, exec(run.id, '2'));
-    expect(await store.completeExecution(T, run.id, '2', 'x')).toBe(2);
-    expect((await store.listEvents(run.id)).at(-1)).toMatchObject({ type: 'execution_finished', key: '2' });
-  });
-
-  it('loadExecutions returns calls in the order they were first made, not by key', async () => {
-    const { store } = fresh();
-    const run = await store.createRun(newRun);
-    for (const key of ['2', '10', '1', '4/2/1']) await store.startExecution(T, exec(run.id, key));
-    await store.restartExecution(T, run.id, '2');
-    const all = await store.loadExecutions(run.id);
-    expect(all.map((e) => [e.key, e.seq])).toEqual([['2', 1], ['10', 2], ['1', 3], ['4/2/1', 4]]);
-    expect(all[0].attempts).toBe(2);
-    expect(all[0].sessionId).toBe('s-2');
-  });
-
-  it('reads the latest calls, the open ones and the totals without the whole log', async () => {
-    const { store } = fresh();
-    const run = await store.createRun(newRun);
-    await store.startExecution(T, exec(run.id, '1', { agent: 'planner' }));
-    await store.markWaiting(T, run.id, '1', { waitingFor: 'which db?', awaiting: 'input', metrics: { costUsd: 0.25, numTurns: 1, durationMs: 1 } }, 'waiting_human');
-    for (let i = 2; i <= 6; i++) {
-      await store.startExecution(T, exec(run.id, String(i), i === 6 ? { kind: 'sh', agent: null } : {}));
-      if (i < 5) await store.completeExecution(T, run.id, String(i), 'ok', { costUsd: 0.5, numTurns: 1, durationMs: 1 });
-    }
-    expect((await store.loadExecutions(run.id, 2)).map((e) => e.key)).toEqual(['5', '6']);
-    expect((await store.openExecutions(run.id)).map((e) => [e.key, e.status])).toEqual([['1', 'waiting_human'], ['5', 'running'], ['6', 'running']]);
-    expect(await store.executionTotals(run.id)).toEqual({ calls: 6, cost: 1.75, agent: 'coder' });
-    const empty = await store.createRun(newRun);
-    expect(await store.executionTotals(empty.id)).toEqual({ calls: 0, cost: 0, agent: null });
-  });
 });
 
 describe('query plans', () => {
@@ -188,58 +88,6 @@ describe('query plans', () => {
       for (const { detail } of plan) if (/^SCAN (executions|events|answers|e|a)\b/.test(detail)) scans.push(`${name}: ${detail}`);
     }
     expect(scans).toEqual([]);
-  });
-});
-
-describe('ownership in the store', () => {
-  it("fences every driver write by its token: another driver's token writes nothing", async () => {
-    const { store } = fresh();
-    const run = await store.createRun(newRun);
-    await store.startExecution(T, exec(run.id, '1'));
-    expect(await store.claimRun(run.id, owner('token-b'), T)).not.toBeNull();
-    const stale = [
-      store.startExecution(T, exec(run.id, '2')),
-      store.completeExecution(T, run.id, '1', 'late'),
-      store.markWaiting(T, run.id, '1', { waitingFor: 'q', awaiting: null }, 'waiting_human'),
-      store.finishRun(T, run.id, { status: 'failed', reason: 'x', event: { type: 'failed', actor: 'shop', channel: 'engine' } }),
-      store.appendEvent(T, run.id, { type: 'log', actor: 'workflow', channel: 'engine' }),
-    ];
-    for (const write of stale) await expect(write).rejects.toThrow(LostOwnershipError);
-    expect(await store.renewLease(run.id, T, Date.now() * 3)).toBe(false);
-    expect((await store.loadExecutions(run.id)).map((e) => [e.key, e.status])).toEqual([['1', 'running']]);
-    expect(await store.getRun(run.id)).toMatchObject({ status: 'running', owner: { token: 'token-b' } });
-  });
-
-  it('claims only from the owner the caller expected (compare and swap)', async () => {
-    const { store } = fresh();
-    const run = await store.createRun(newRun);
-    expect(await store.claimRun(run.id, owner('token-b'), null)).toBeNull();
-    expect(await store.claimRun(run.id, owner('token-b'), 'someone-else')).toBeNull();
-    expect(await store.releaseRun(run.id, T, { ifIdle: false })).toBe('released');
-    expect((await store.getRun(run.id))!.owner).toBeNull();
-    expect(await store.releaseRun(run.id, T, { ifIdle: false })).toBe('lost');
-    expect((await store.claimRun(run.id, owner('token-b'), null))!.owner).toMatchObject({ token: 'token-b' });
-  });
-
-  it('release-if-idle keeps the run when an answer was recorded for a waiting call in the meantime', async () => {
-    const { store } = fresh();
-    const run = await store.createRun(newRun);
-    await store.startExecution(T, exec(run.id, '1', { kind: 'pause', agent: '_checkpoint', waiting: { waitingFor: 'Go?', awaiting: 'checkpoint', runStatus: 'waiting_human' } }));
-    await store.recordAnswer(answerBy(run.id, '1', 'CONTINUE'));
-    expect(await store.releaseRun(run.id, T, { ifIdle: true })).toBe('answered');
-    expect((await store.getRun(run.id))!.owner?.token).toBe(T);
-    await store.completeExecution(T, run.id, '1', { continue: true });
-    expect(await store.releaseRun(run.id, T, { ifIdle: true })).toBe('released');
-  });
-
-  it('a stop request is recorded for the owner; an ended run refuses one', async () => {
-    const { store } = fresh();
-    const run = await store.createRun(newRun);
-    const stopped = await store.requestStop(run.id, 'enough', 'bob');
-    expect(stopped.stop).toMatchObject({ reason: 'enough', by: 'bob' });
-    expect(stopped.status).toBe('running');
-    await store.finishRun(T, run.id, { status: 'stuck', reason: 'enough', event: { type: 'stopped', actor: 'bob', channel: 'cli' } });
-    await expect(store.requestStop(run.id, 'again', 'bob')).rejects.toThrow(ConflictError);
   });
 });
 

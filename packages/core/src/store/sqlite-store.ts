@@ -184,7 +184,10 @@ class SqliteStore extends SqliteReads implements Store {
 
   async appendEvent(token: string | null, runId: number, event: EventInput) {
     if (token) this.fenced(token, runId, () => this.event(runId, event));
-    else this.tx(() => this.event(runId, event));
+    else this.tx(() => {
+      this.mustRun(runId);
+      this.event(runId, event);
+    });
   }
 
   async holdSession(runId: number, key: string, hold: ContinueHold, expect: { ask: number; staleHold: string | null }) {
@@ -221,8 +224,10 @@ class SqliteStore extends SqliteReads implements Store {
       const t = this.now();
       if (!this.stmt.timerFired.run(t, timer.id).changes) return false;
       const exec = this.stmt.getExecution.get(timer.runId, timer.key) as Row | undefined;
-      // Answered (or ended) since it was set: nothing to do.
+      // Answered (or ended) since it was set: nothing to do — an answer recorded but not yet
+      // taken in counts, or a timeout would end a run a person has just answered.
       if (hasEnded(this.mustRun(timer.runId)) || exec?.status !== 'waiting_human' || Number(exec.ask) !== timer.ask) return false;
+      if (this.stmt.getAnswer.get(timer.runId, timer.key, timer.ask)) return false;
       this.event(timer.runId, effect.event);
       if (effect.answer) this.answer(effect.answer);
       if (effect.next) this.stmt.insertTimer.run(timer.runId, timer.key, timer.ask, effect.next.kind, effect.next.dueAt, JSON.stringify(effect.next.data));

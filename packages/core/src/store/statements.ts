@@ -27,8 +27,9 @@ const SQL = {
   setWorkspace: 'UPDATE runs SET workspace = ?, branch = ?, updated_at = ? WHERE id = ?',
   openRuns: `SELECT * FROM runs WHERE status IN ('running','waiting_human') ORDER BY id`,
   // "status IN (…) AND status = …": SQLite uses a partial index only when the query repeats its condition.
+  // Only runs not ended: an ended run's answer is taken in by a resume, not by a worker's pass.
   answeredRuns: `SELECT DISTINCT e.run_id FROM executions e JOIN answers a ON a.run_id = e.run_id AND a.call_key = e.call_key AND a.ask = e.ask
-    WHERE e.${OPEN} AND e.status = 'waiting_human'`,
+    JOIN runs r ON r.id = e.run_id WHERE e.${OPEN} AND e.status = 'waiting_human' AND r.${OPEN}`,
   // An ask already answered is not open to anyone, even while its driver has yet to take the answer in.
   waitingExecutions: `SELECT e.*, ${CLAIM_COLUMNS} FROM executions e ${CLAIM_JOIN} WHERE e.${OPEN} AND e.status = 'waiting_human'
     AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.run_id = e.run_id AND a.call_key = e.call_key AND a.ask = e.ask)

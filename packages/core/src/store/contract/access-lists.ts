@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { ConflictError } from '../../errors.js';
+import { SCHEMA_VERSION } from '../migrate.js';
+import { ended, exec, newRun, T, useStore, type StoreAdapter } from './fixtures.js';
+
+export function accessAndLists(adapter: StoreAdapter) {
+  describe('settings and people (access)', () => {
+    const ctx = useStore(adapter);
+
+    it('settings: set overwrites, init keeps the first writer', async () => {
+      const { store } = ctx;
+      expect(await store.getSetting('public_url')).toBeNull();
+      await store.setSetting('public_url', 'https://a');
+      await store.setSetting('public_url', 'https://b');
+      expect(await store.getSetting('public_url')).toBe('https://b');
+      const firsts = await Promise.all(['k1', 'k2', 'k3'].map((v) => store.initSetting('link_key', v)));
+      expect(new Set(firsts).size).toBe(1);
+      expect(await store.getSetting('link_key')).toBe(firsts[0]);
+      expect(await store.initSetting('link_key', 'later')).toBe(firsts[0]);
+    });
+
+    it('people: one unrevoked per name (ConflictError), found by token hash, revoked ones replaced', async () => {
+      const { store, clock } = ctx;
+      await store.addPerson({ name: 'ann', tokenHash: 'h1', by: 'root' });
+      await expect(store.addPerson({ name: 'ann', tokenHash: 'h2', by: 'root' })).rejects.toThrow(ConflictError);
+      clock.t += 120_000;
+      expect(await store.findPersonByTokenHash('h1')).toMatchObject({ name: 'ann', createdBy: 'root', revokedAt: null, lastSeenAt: clock.t });
+      expect(await store.findPersonByTokenHash('h2')).toBeNull();
+      expect(await store.revokePerson('ann')).toBe(true);
+      expect(await store.revokePerson('ann')).toBe(false);
+      expect(await store.findPersonByTokenHash('h1')).toBeNull();
+      await store.addPerson({ name: 'bob', tokenHash: 'h3', by: 'root' });
+      expect((await store.listPeople()).map((p) => [p.name, p.revokedAt !== null])).toEqual([['ann', true], ['bob', false]]);
+      await store.addPerson({ name: 'ann', tokenHash: 'h4', by: 'root' });
+      expect((await store.findPersonByTokenHash('h4'))!.name).toBe('ann');
+      expect(await store.listPeople()).toHaveLength(2);
+    });
+  });
+
+  describe('listRuns and countRuns', () => {
+    const ctx = useStore(adapter);
+    /** n runs: every third waits, every fifth has failed, the rest run on; the clock moves between writes. */
+    async function runs(n: number) {
+      const { store, clock } = ctx;
+      for (let i = 1; i <= n; i++) {
+        clock.t += 10;
+        const run = await store.createRun(newRun({ spec: `wf${i}` }));
+        await store.startExecution(T, exec(run.id, '1'));
+        if (i % 3 === 0) await store.markWaiting(T, run.id, '1', { waitingFor: `question ${i}`, awaiting: 'input', metrics: { costUsd: 0.25, numTurns: 1, durationMs: 1 } }, 'waiting_human');
+        else await store.completeExecution(T, run.id, '1', { status: 'DONE' }, { costUsd: 0.25, numTurns: 1, durationMs: 1 });
+        if (i % 5 === 0) await store.finishRun(T, run.id, ended('failed', 'boom'));
+      }
+      return (await store.listRuns()).map((r) => r.id).reverse();
+    }
+
+    it('newest first, at most `limit`, each with its waiting call and cost', async () => {
+      const ids = await runs(12);
+      const page = await ctx.store.listRuns({ limit: 4 });
+      expect(page.map((r) => r.id)).toEqual(ids.slice(8).reverse());
+      expect(page[0].waiting).toMatchObject({ key: '1', waitingFor: 'question 12' });
+      expect(page[1].waiting).toBeNull();
+      expect(page.every((r) => r.costUsd === 0.25)).toBe(true);
+      expect(await ctx.store.listRuns({ limit: 0 })).toHaveLength(12);
+      expect((await ctx.store.listOpenRuns()).map((r) => r.id)).toEqual(ids.filter((_, i) => (i + 1) % 5 !== 0));
+    });
+
+    it('filters by status and activity, and counts what matches regardless of the limit', async () => {
+      const ids = await runs(15);
+      const at = (...ns: number[]) => ns.map((n) => ids[n - 1]);
+      expect((await ctx.store.listRuns({ status: 'failed' })).map((r) => r.id)).toEqual(at(15, 10, 5));
+      expect((await ctx.store.listRuns({ status: 'waiting_human', limit: 2 })).map((r) => r.id)).toEqual(at(12, 9));
+      expect(await ctx.store.countRuns({ status: 'waiting_human', limit: 2 })).toBe(4);
+      expect(await ctx.store.countRuns({ active: true })).toBe(12);
+      expect(await ctx.store.countRuns()).toBe(15);
+      expect((await ctx.store.listRuns({ active: true, limit: 3 })).map((r) => r.id)).toEqual(at(14, 13, 12));
+      expect(await ctx.store.listRuns({ status: 'stuck' })).toEqual([]);
+    });
+
+    it('reads only the runs changed since a time', async () => {
+      const ids = await runs(6);
+      const last = (await ctx.store.listRuns({ limit: 1 }))[0];
+      expect((await ctx.store.listRuns({ changedSince: last.updatedAt - 1 })).map((r) => r.id)).toEqual([ids[5]]);
+      expect(await ctx.store.listRuns({ changedSince: last.updatedAt })).toEqual([]);
+    });
+  });
+
+  describe('migrations', () => {
+    const ctx = useStore(adapter);
+
+    it('a fresh store is at SCHEMA_VERSION and empty', async () => {
+      expect(await adapter.schemaVersion(ctx.store)).toBe(SCHEMA_VERSION);
+      expect(await ctx.store.countRuns()).toBe(0);
+      expect(await ctx.store.listPeople()).toEqual([]);
+    });
+  });
+}

@@ -1,0 +1,29 @@
+import { describe } from 'vitest';
+import type { StoreAdapter } from './fixtures.js';
+import { accessAndLists } from './access-lists.js';
+import { answersAndHolds } from './answers.js';
+import { atomicity } from './atomicity.js';
+import { claims } from './claims.js';
+import { executionsAndFinishing } from './executions.js';
+import { runsAndOwnership } from './runs-ownership.js';
+import { stopEventsDelete } from './stop-events-delete.js';
+import { timers } from './timers.js';
+
+export type { StoreAdapter } from './fixtures.js';
+
+/**
+ * The store contract: the rules every Store adapter keeps (SQLite now, PostgreSQL next),
+ * written against the port alone. Call it from an adapter's test file.
+ */
+export function storeContract(adapter: StoreAdapter): void {
+  describe(`store contract: ${adapter.name}`, () => {
+    runsAndOwnership(adapter);
+    executionsAndFinishing(adapter);
+    answersAndHolds(adapter);
+    timers(adapter);
+    stopEventsDelete(adapter);
+    claims(adapter);
+    accessAndLists(adapter);
+    atomicity(adapter);
+  });
+}
