@@ -33,7 +33,8 @@ export function importedPackages(source: string): string[] {
   return [...found];
 }
 
-const isTestCode = (path: string) => /\.test\.tsx?$/.test(path) || /[/\\](test-utils|testing)[/\\]/.test(path);
+/** Tests and what only tests load (test utilities, the store contract every adapter's test runs). */
+const isTestCode = (path: string) => /\.test\.tsx?$/.test(path) || /[/\\](test-utils|testing|contract)[/\\]/.test(path);
 
 describe('package dependencies', () => {
   it('finds the imports of a source text', () => {
