@@ -87,6 +87,9 @@ export async function main(argv: string[]): Promise<void> {
   } finally {
     ctx.close();
   }
+  // Set before waiting for the output to go: should the process end on its own meanwhile, it
+  // ends with this code, never 0 (a slow reader of a run's output once turned exit 3 into 0).
+  process.exitCode = code;
   await flushed(process.stdout);
   await flushed(process.stderr);
   // Exit explicitly (a watcher or a timer left behind must not keep the process alive), but
@@ -94,11 +97,15 @@ export async function main(argv: string[]): Promise<void> {
   process.exit(code);
 }
 
+/**
+ * Resolves once everything written to `stream` is with the OS. Not by 'drain': that comes only
+ * after a write was refused, and a few small writes left behind a slow reader never were.
+ */
 function flushed(stream: NodeJS.WriteStream): Promise<void> {
   if (!stream.writableLength || stream.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => resolve();
-    stream.once('drain', done);
+    stream.write('', done);
     stream.once('error', done);
     stream.once('close', done);
   });

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { HttpError } from './http-errors.js';
 
 /**
- * CSRF tokens: an HMAC of the session (the login token in the cookie, or an answer link's
+ * CSRF tokens: an HMAC of the session (the signed session in the cookie, or an answer link's
  * token) under a key made when the server starts. Nothing to store; another site can't
  * compute one; a restart invalidates the forms on open pages (a reload gets new ones).
  */
