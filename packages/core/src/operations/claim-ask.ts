@@ -6,11 +6,11 @@ import type { Channel, Execution } from '../types.js';
 import { claimedByJson } from './json-views.js';
 import { onlyAsk, pickAsk } from './pick-ask.js';
 import { loadRunView } from './run-view.js';
+import { checkedName as checkedResponder } from '../project/responder.js';
 import type { ClaimJson } from './shapes.js';
 
 /** How long a claim lasts when the workflow's config{} sets no claim_timeout: an hour. */
 export const DEFAULT_CLAIM_TIMEOUT_S = 3600;
-const MAX_NAME = 200;
 
 /** A person's channel: agents, signal files and the engine never claim. */
 export type ClaimChannel = Exclude<Channel, 'agent' | 'signal' | 'engine' | 'worker'>;
@@ -71,11 +71,9 @@ function claimJson(exec: Execution, claimedBy: ClaimJson['claimed_by'], released
   return { handle: handleOf(exec), run: exec.runId, key: exec.key, ask: exec.ask, question: exec.waitingFor, claimed_by: claimedBy, released };
 }
 
-/** A claimant's name is shown in every inbox: one plain, short line. */
+/** A claimant's name is shown in every inbox: one plain, short line, as every responder's name. */
 function checkedName(name: string): string {
   const trimmed = name.trim();
   if (!trimmed) throw new UsageError('a claim needs the name of who claims it');
-  if (/\p{Cc}/u.test(trimmed)) throw new UsageError(`the name ${quoted(trimmed, 40)} holds a control character; give a plain name`);
-  if (trimmed.length > MAX_NAME) throw new UsageError(`the name ${quoted(trimmed, 40)} is longer than ${MAX_NAME} characters; give a shorter name`);
-  return trimmed;
+  return checkedResponder(trimmed, 'the name');
 }

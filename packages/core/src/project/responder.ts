@@ -8,11 +8,11 @@ const MAX_NAME = 200;
 
 /** Who answers: --by, else SHOP_USER, else git user.name, else the OS user. */
 export function responder(by: string | undefined, cwd: string, env: NodeJS.ProcessEnv = process.env): string {
-  if (by) return checked(by, '--by');
-  if (env.SHOP_USER) return checked(env.SHOP_USER, 'SHOP_USER');
+  if (by) return checkedName(by, '--by');
+  if (env.SHOP_USER) return checkedName(env.SHOP_USER, 'SHOP_USER');
   try {
     const name = execFileSync('git', ['config', 'user.name'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    if (name) return checked(name, 'git user.name');
+    if (name) return checkedName(name, 'git user.name');
   } catch (e) {
     if (e instanceof UsageError) throw e;
     /* no git or no name */
@@ -21,7 +21,7 @@ export function responder(by: string | undefined, cwd: string, env: NodeJS.Proce
 }
 
 /** A name with a newline or an escape sequence would forge lines on a terminal: refused, saying where it came from. */
-function checked(name: string, from: string): string {
+export function checkedName(name: string, from: string): string {
   if (/\p{Cc}/u.test(name)) {
     const shown = name.slice(0, 60).replace(/\p{Cc}/gu, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
     throw new UsageError(`${from} "${shown}" holds a control character (a newline, an escape…); give a plain name`);
