@@ -1,36 +1,16 @@
-import { handleOf, parseAskRef } from '../decisions/ask-handle.js';
+import { handleOf } from '../decisions/ask-handle.js';
 import type { AnswerFields, AnswerInput } from '../decisions/build-answer.js';
 import type { EnginePorts } from '../engine/ports.js';
-import { UsageError } from '../errors.js';
-import type { Store } from '../store/store.js';
-import { quoted } from '../text.js';
 import type { Channel, Execution, RunOwner } from '../types.js';
 import { recordAnswer } from './answer.js';
 import { refuseAgent, type Caller } from './answer-rules.js';
-import { onlyAsk, pickAsk } from './pick-ask.js';
-import { loadAskView, type AskView } from './run-view.js';
+import { handleRef, pickAskRef, type AskRef, type PickedAsk } from './pick-ask.js';
 import type { AnsweredJson } from './shapes.js';
+
+export type { AskRef, PickedAsk };
 
 /** The channels a person answers on (an agent never answers; the engine and workers do not either). */
 export type PersonChannel = Exclude<Channel, 'agent' | 'engine' | 'worker'>;
-
-/**
- * Which ask: a run, and a call with its ask number (`key` null: the run's one open ask; `ask`
- * null: the call's current ask — a front end that shows the call, and answers what it shows).
- */
-export interface AskRef {
-  runId: number;
-  key: string | null;
-  ask: number | null;
-}
-
-/** The ask picked, with the view it was picked from (read once, passed along). */
-export interface PickedAsk {
-  view: AskView;
-  exec: Execution;
-  /** Named by bare run id: a front end may confirm it with the person first. */
-  bare: boolean;
-}
 
 export interface AnswerRequest {
   input: AnswerInput;
@@ -49,21 +29,6 @@ export interface AnsweredAsk {
   answered: AnsweredJson;
   /** The live driver that takes the answer in itself; null: the caller resumes the run (drives it, or has it driven). */
   handedTo: RunOwner | null;
-}
-
-/**
- * The ask a reference names, from one read of the run and its open asks. A key names exactly
- * one ask (answered already: ConflictError naming who; never the call's newer ask); no key
- * means the run's one open ask (several: UsageError listing their handles).
- */
-export async function pickAskRef(store: Store, ref: AskRef, command: string, several?: (view: AskView) => Error): Promise<PickedAsk> {
-  const view = await loadAskView(store, ref.runId);
-  if (ref.key !== null) {
-    const ask = ref.ask ?? view.waitingAll.find((e) => e.key === ref.key)?.ask ?? (await store.getExecution(ref.runId, ref.key))?.ask ?? 1;
-    return { view, exec: await pickAsk(store, view, { key: ref.key, ask: Math.max(1, ask) }), bare: false };
-  }
-  if (several && view.waitingAll.length > 1) throw several(view);
-  return { view, exec: await onlyAsk(store, view, command), bare: true };
 }
 
 /**
@@ -88,8 +53,6 @@ export async function answerPicked(ports: EnginePorts, caller: Caller, exec: Exe
  */
 export async function answerAsk(ports: EnginePorts, req: AnswerByHandle, caller: Caller = { agent: null }): Promise<AnsweredAsk> {
   refuseAgent(caller, 'answering');
-  const ref = parseAskRef(req.handle);
-  if (!ref || ref.key === null) throw new UsageError(`${quoted(req.handle)} is not an ask handle (such as 33.4, as the inbox shows it)`);
-  const { exec } = await pickAskRef(ports.store, { runId: ref.runId, key: ref.key, ask: ref.ask ?? 1 }, 'answer');
+  const { exec } = await pickAskRef(ports.store, handleRef(req.handle), 'answer');
   return answerPicked(ports, caller, exec, req);
 }

@@ -1,10 +1,11 @@
-import { askHandle, handleOf } from '../decisions/ask-handle.js';
+import { askHandle, handleOf, parseAskRef } from '../decisions/ask-handle.js';
 import { ConflictError, NotFoundError, UsageError } from '../errors.js';
 import { alreadyAnswered, alreadyAnsweredEvent } from '../store/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import type { Execution } from '../types.js';
 import { requestId } from '../decisions/call-decisions.js';
-import { runState, type AskView } from './run-view.js';
+import { quoted } from '../text.js';
+import { loadAskView, runState, type AskView } from './run-view.js';
 
 /** "open now: 33.5 (deployer asks: Deploy to prod?)", or that nothing is open and the run's state. */
 export function openNow(view: AskView): string {
@@ -56,4 +57,49 @@ export async function onlyAsk(store: Store, view: AskView, command: string): Pro
 export async function answeredRequest(store: Store, runId: number, request: string): Promise<string | null> {
   const first = (await store.listAnswers(runId)).find((a) => requestId(a) === request);
   return first ? alreadyAnswered(first) : null;
+}
+
+/**
+ * Which ask: a run, and a call with its ask number (`key` null: the run's one open ask; `ask`
+ * null: the call's current ask — a front end that shows the call, and answers what it shows).
+ */
+export interface AskRef {
+  runId: number;
+  key: string | null;
+  ask: number | null;
+}
+
+/** The ask picked, with the view it was picked from (read once, passed along). */
+export interface PickedAsk {
+  view: AskView;
+  exec: Execution;
+  /** Named by bare run id: a front end may confirm it with the person first. */
+  bare: boolean;
+}
+
+/**
+ * The ask a reference names, from one read of the run and its open asks. A key names exactly
+ * one ask (answered already: ConflictError naming who; never the call's newer ask); no key
+ * means the run's one open ask (several: UsageError listing their handles).
+ */
+export async function pickAskRef(store: Store, ref: AskRef, command: string, several?: (view: AskView) => Error): Promise<PickedAsk> {
+  const view = await loadAskView(store, ref.runId);
+  if (ref.key !== null) {
+    const ask = ref.ask ?? view.waitingAll.find((e) => e.key === ref.key)?.ask ?? (await store.getExecution(ref.runId, ref.key))?.ask ?? 1;
+    return { view, exec: await pickAsk(store, view, { key: ref.key, ask: Math.max(1, ask) }), bare: false };
+  }
+  if (several && view.waitingAll.length > 1) throw several(view);
+  return { view, exec: await onlyAsk(store, view, command), bare: true };
+}
+
+/** Handles are short ("33.4/2/1.2"); anything longer is not one. */
+const MAX_HANDLE = 200;
+
+
+
+/** Exactly the ask a handle names (its first ask when it names none); UsageError for anything else, a bare run id too. */
+export function handleRef(handle: string): AskRef {
+  const ref = handle.length <= MAX_HANDLE ? parseAskRef(handle) : null;
+  if (!ref || ref.key === null) throw new UsageError(`${quoted(handle, 60)} is not an ask handle (such as 33.4, as the inbox shows it)`);
+  return { runId: ref.runId, key: ref.key, ask: ref.ask ?? 1 };
 }
