@@ -47,7 +47,7 @@ export async function runsRoute(c: Ctx) {
 export async function runRoute(c: Ctx, [id]: string[]) {
   const runId = runIdParam(id);
   const detail = await c.deps.ops.runDetail(runId);
-  const events = (await c.deps.ops.eventsSince(runId)).slice(-PAGE_EVENTS);
+  const events = await c.deps.ops.recentEvents(runId, PAGE_EVENTS);
   const view = pageView(c);
   renderPage(c, view, runPage(view, detail, events));
 }

@@ -30,7 +30,7 @@ export interface WebOperations {
   runs(query: RunsQuery): Promise<{ rows: RunJson[]; total: number }>;
   runDetail(id: number, opts?: { last?: number }): Promise<RunDetailJson>;
   log(id: number): Promise<LogJson>;
-  eventsSince(id: number, afterId?: number): Promise<EventJson[]>;
+  recentEvents(id: number, count: number): Promise<EventJson[]>;
   /** Runs touched after `since` (the store's time): the live feed's one cheap read. */
   changedRuns(since: number): Promise<{ id: number; updatedAt: number }[]>;
   /** The open ask a handle names (typed errors: answered already, no such ask), nothing recorded. */
@@ -61,7 +61,7 @@ export function webOperations(ops: ShopOperations): WebOperations {
     runs: (query) => ops.runs(query),
     runDetail: (id, opts) => ops.runDetail(id, opts),
     log: (id) => ops.log(id),
-    eventsSince: (id, afterId) => ops.eventsSince(id, afterId),
+    recentEvents: (id, count) => ops.recentEvents(id, count),
     changedRuns: (since) => ops.changedRuns(since),
     openAsk: (handle) => ops.openAsk(handle),
     answerOf: (runId, key, ask) => ops.answerOf(runId, key, ask),

@@ -71,6 +71,11 @@ export async function logJson(store: Store, id: number): Promise<LogJson> {
 }
 
 /** The run's audit trail after event `afterId` (live updates: shop log -f, the server's event stream). */
+/** The run's latest `count` events, in order (a page of a long trail). */
+export async function recentEvents(store: Store, id: number, count: number): Promise<EventJson[]> {
+  return (await store.lastEvents(id, count)).map(eventJson);
+}
+
 export async function eventsSince(store: Store, id: number, afterId = 0): Promise<EventJson[]> {
   return (await store.listEvents(id, afterId)).map(eventJson);
 }

@@ -20,7 +20,7 @@ import type { ReplayCheck } from './dry-replay.js';
 import type { ReviewHandOff, SessionHandOff } from './open-session.js';
 import { answeredRequest } from './pick-ask.js';
 import { pruneRuns, type PruneOptions, type PrunedRun } from './prune-runs.js';
-import { actionJson, eventsSince, inboxJson, logJson, runDetailJson, runsJson, type RunsQuery } from './queries.js';
+import { actionJson, eventsSince, inboxJson, recentEvents, logJson, runDetailJson, runsJson, type RunsQuery } from './queries.js';
 import { loadRunView, type AskView, type RunView } from './run-view.js';
 import type { ActionJson, AnsweredJson, ClaimJson, PendingJson, EventJson, InboxRowJson, LogJson, RunDetailJson, RunJson } from './shapes.js';
 import type { StartedRun, StartRequest } from './start-run.js';
@@ -47,6 +47,8 @@ export interface ShopOperations {
   runView(id: number, opts?: { last?: number }): Promise<RunView>;
   log(id: number): Promise<LogJson>;
   eventsSince(id: number, afterId?: number): Promise<EventJson[]>;
+  /** The run's latest `count` events, in order. */
+  recentEvents(id: number, count: number): Promise<EventJson[]>;
   action(act: { command: string; runId: number; answered: AnsweredJson | null; exitCode: number }): Promise<ActionJson>;
   /** The raw records, for front ends that render their own lines. */
   run(id: number): Promise<Run | null>;
@@ -130,6 +132,7 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     runView: (id, opts) => loadRunView(store, id, opts),
     log: (id) => logJson(store, id),
     eventsSince: (id, afterId) => eventsSince(store, id, afterId),
+    recentEvents: (id, count) => recentEvents(store, id, count),
     action: (act) => actionJson(store, act),
     run: (id) => store.getRun(id),
     openRuns: () => store.listOpenRuns(),

@@ -109,6 +109,10 @@ export class SqliteReads {
     return (this.stmt.events.all(runId, afterId) as Row[]).map(toEvent);
   }
 
+  async lastEvents(runId: number, count: number) {
+    return (this.stmt.lastEvents.all(runId, count) as Row[]).map(toEvent);
+  }
+
   async countLogs(runId: number): Promise<Map<string, number>> {
     const counts = new Map<string, number>();
     for (const row of this.stmt.logEvents.all(runId) as Row[]) {

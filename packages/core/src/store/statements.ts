@@ -47,6 +47,7 @@ const SQL = {
   // The same for readers outside the store: with the claim on its open ask, if one lasts.
   getExecutionClaimed: `SELECT e.*, ${CLAIM_COLUMNS} FROM executions e ${CLAIM_JOIN} WHERE e.run_id = @runId AND e.call_key = @key`,
   events: 'SELECT * FROM events WHERE run_id = ? AND id > ? ORDER BY id',
+  lastEvents: 'SELECT * FROM (SELECT * FROM events WHERE run_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id',
   logEvents: `SELECT data FROM events WHERE run_id = ? AND type = 'log'`,
   claimRun: `UPDATE runs SET owner_token = @token, owner_host = @host, owner_pid = @pid, owner_pid_start = @pidStart,
       lease_until = @leaseUntil, updated_at = @t

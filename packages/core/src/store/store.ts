@@ -42,6 +42,8 @@ export interface Store extends AccessStore, ClaimStore {
   getExecution(runId: number, key: string): Promise<Execution | null>;
   /** The run's audit trail in order (after event `afterId`, when given). */
   listEvents(runId: number, afterId?: number): Promise<RunEvent[]>;
+  /** The run's latest `count` events, in order (a page of a long trail, read without the rest). */
+  lastEvents(runId: number, count: number): Promise<RunEvent[]>;
   /** How many log lines each thread ("" = main) has recorded, so replay does not repeat them. */
   countLogs(runId: number): Promise<Map<string, number>>;
 

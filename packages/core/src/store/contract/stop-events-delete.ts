@@ -45,6 +45,8 @@ export function stopEventsDelete(adapter: StoreAdapter) {
       expect(new Set(ids).size).toBe(ids.length);
       expect((await store.listEvents(a.id, ids[3])).map((e) => e.data?.n)).toEqual([3, 4]);
       expect(await store.listEvents(a.id, ids.at(-1))).toEqual([]);
+      expect((await store.lastEvents(a.id, 2)).map((e) => e.data?.n)).toEqual([3, 4]);
+      expect(await store.lastEvents(a.id, 10)).toEqual(events);
       expect((await store.listEvents(b.id)).map((e) => [e.type, e.actor])).toEqual([['run_started', 'ann'], ...Array(5).fill(['note', 'ann'])]);
     });
 
