@@ -1,32 +1,19 @@
-import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ShopOperations } from '@shop/core/operations/shop-operations';
 import type { Project } from '@shop/core/project/project';
+import { resumeDetached } from './background-resume.js';
 
 /**
  * How `shop serve` gets a run going again after an answer when no live driver holds it: a
- * detached `shop resume <id>` of this same binary, in the project's root, its output appended
- * to .shop/runs/<id>/serve-resume.log. The server never drives runs itself (a run's agents
- * and Lua would share the server's process and die with it).
+ * detached `shop resume <id>` (output in .shop/runs/<id>/serve-resume.log). The server never
+ * drives runs itself (a run's agents and Lua would share the server's process and die with it).
  */
-export function backgroundResumer(project: Project, shopBin: string, env: NodeJS.ProcessEnv, log: (line: string) => void) {
-  // An agent's variables must not leak into the run's driver: it would refuse to act as a person.
-  const childEnv = { ...env };
-  delete childEnv.SHOP_AGENT;
+export function backgroundResumer(project: Project, env: NodeJS.ProcessEnv, log: (line: string) => void) {
+  const failed = (runId: number, e: Error) => log(`shop serve: could not resume run ${runId}: ${e.message}; resume it with: shop resume ${runId}`);
   return (runId: number) => {
-    let fd: number | null = null;
     try {
-      const dir = join(project.runsDir, String(runId));
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      fd = openSync(join(dir, 'serve-resume.log'), 'a', 0o600);
-      const child = spawn(process.execPath, [shopBin, 'resume', String(runId)], { cwd: project.root, env: childEnv, detached: true, stdio: ['ignore', fd, fd] });
-      child.on('error', (e) => log(`shop serve: could not resume run ${runId}: ${e.message}; resume it with: shop resume ${runId}`));
-      child.unref();
+      resumeDetached(project, env, runId, 'serve-resume.log', (e) => failed(runId, e));
     } catch (e) {
-      log(`shop serve: could not resume run ${runId}: ${(e as Error).message}; resume it with: shop resume ${runId}`);
-    } finally {
-      if (fd !== null) closeSync(fd);
+      failed(runId, e as Error);
     }
   };
 }

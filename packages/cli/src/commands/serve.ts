@@ -5,7 +5,7 @@ import { quoted } from '@shop/core/text';
 import { startServer } from '@shop/web/server';
 import { webOperations } from '@shop/web/web-operations';
 import { str } from '../args.js';
-import { binDir, type Context } from '../context.js';
+import type { Context } from '../context.js';
 import type { Parsed } from '../registry.js';
 import { backgroundResumer, resumeAnswered } from '../serve-resume.js';
 import { printable } from '../style.js';
@@ -43,7 +43,7 @@ export default async function serve(args: Parsed, ctx: Context): Promise<number>
   const given = str(args, 'public-url');
   const url = given !== undefined ? await ops.setPublicUrl(given) : await ops.publicUrl();
   const log = (line: string) => process.stderr.write(printable(`${line}\n`));
-  const resumeInBackground = backgroundResumer(ctx.project, join(binDir, 'shop'), ctx.env, log);
+  const resumeInBackground = backgroundResumer(ctx.project, ctx.env, log);
   const server = await startServer(
     {
       ops: webOperations(ops),

@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import { UsageError } from '@shop/core/errors';
 import { refuseAgent } from '@shop/core/operations/answer-rules';
 import { responder } from '@shop/core/project/responder';
 import { str } from '../args.js';
-import { binDir, type Context } from '../context.js';
+import { resumeDetached } from '../background-resume.js';
+import type { Context } from '../context.js';
 import type { Parsed } from '../registry.js';
 
 /** shop tui (and bare `shop` on a terminal): the run browser. */
@@ -26,23 +25,8 @@ export default async function tui(args: Parsed, ctx: Context): Promise<number> {
   });
 }
 
-/**
- * `shop resume <id>` in its own session, not tied to the TUI (quitting it leaves the run
- * going) and not printing over its screen: its output goes to the run's tui-resume.log.
- */
+/** `shop resume <id>` detached, not printing over the TUI's screen: its output goes to the run's tui-resume.log. */
 function resumeInBackground(ctx: Context, runId: number): { log: string } {
-  const dir = join(ctx.project.runsDir, String(runId));
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const log = join(dir, 'tui-resume.log');
-  const fd = openSync(log, 'a', 0o600);
-  try {
-    const child = spawn(process.execPath, [join(binDir, 'shop'), 'resume', String(runId)], {
-      cwd: ctx.cwd, env: ctx.env, detached: true, stdio: ['ignore', fd, fd],
-    });
-    child.on('error', () => {}); // it could not start: the run stays waiting for an owner, `shop resume` picks it up
-    child.unref();
-  } finally {
-    closeSync(fd);
-  }
+  const log = resumeDetached(ctx.project, ctx.env, runId, 'tui-resume.log', () => {});
   return { log: relative(ctx.cwd, log) || log };
 }
