@@ -10,10 +10,10 @@ import type { ServerDeps } from './server-deps.js';
  * server itself never drives a run.
  */
 export async function answerPosted(deps: ServerDeps, handle: string, form: URLSearchParams, channel: 'web' | 'link', responder: string): Promise<AnsweredJson> {
-  const { runId, pending } = await deps.ops.openAsk(handle);
+  const { runId, exec, pending } = await deps.ops.openAsk(handle);
   const parsed = formAnswer(pending, form);
   if (!parsed.ok) throw new UsageError(parsed.error);
-  const { answered, handedTo } = await deps.ops.answerHandle({ handle: pending.handle, input: parsed.input, channel, responder });
+  const { answered, handedTo } = await deps.ops.answer(exec, { input: parsed.input, channel, responder });
   if (!handedTo) deps.resumeInBackground(runId);
   return answered;
 }

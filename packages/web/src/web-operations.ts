@@ -1,11 +1,12 @@
 import type { AnswerInput } from '@shop/core/decisions/build-answer';
 import { ConflictError } from '@shop/core/errors';
-import type { AnswerByHandle, AnsweredAsk } from '@shop/core/operations/answer-ask';
+import type { AnswerByHandle, AnsweredAsk, AnswerRequest } from '@shop/core/operations/answer-ask';
+import type { OpenAsk } from '@shop/core/operations/open-ask';
 import type { RunsQuery } from '@shop/core/operations/queries';
 import type { ShopOperations } from '@shop/core/operations/shop-operations';
-import type { EventJson, InboxRowJson, LogJson, PendingJson, RunDetailJson, RunJson } from '@shop/core/operations/shapes';
+import type { EventJson, InboxRowJson, LogJson, RunDetailJson, RunJson } from '@shop/core/operations/shapes';
 import type { StopResult } from '@shop/core/operations/stop-run';
-import type { Answer } from '@shop/core/types';
+import type { Answer, Execution } from '@shop/core/types';
 
 export type { AnswerInput };
 
@@ -34,7 +35,9 @@ export interface WebOperations {
   /** Runs touched after `since` (the store's time): the live feed's one cheap read. */
   changedRuns(since: number): Promise<{ id: number; updatedAt: number }[]>;
   /** The open ask a handle names (typed errors: answered already, no such ask), nothing recorded. */
-  openAsk(handle: string): Promise<{ runId: number; pending: PendingJson }>;
+  openAsk(handle: string): Promise<OpenAsk>;
+  /** Answers an ask openAsk picked (no second read to pick it). */
+  answer(exec: Execution, req: AnswerRequest): Promise<AnsweredAsk>;
   /** The answer an ask got, if any (an answer link's page after use). */
   answerOf(runId: number, key: string, ask: number): Promise<Answer | null>;
   answerHandle(req: AnswerByHandle): Promise<AnsweredAsk>;
@@ -66,6 +69,7 @@ export function webOperations(ops: ShopOperations): WebOperations {
     openAsk: (handle) => ops.openAsk(handle),
     answerOf: (runId, key, ask) => ops.answerOf(runId, key, ask),
     answerHandle: (req) => ops.answerHandle(req),
+    answer: (exec, req) => ops.answer(exec, req),
     stop: (runId, reason, by) => ops.stop(runId, reason, by),
     claim: async (handle, by) => {
       try {

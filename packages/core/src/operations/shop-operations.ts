@@ -10,7 +10,7 @@ import type { Worker, WorkerOptions } from '../worker/worker.js';
 import type { AnswerByHandle, AnsweredAsk, AnswerRequest, AskRef, PickedAsk } from './answer-ask.js';
 import { refuseAgent, type Caller } from './answer-rules.js';
 import { callLog } from './call-log.js';
-import { openAsk } from './open-ask.js';
+import { openAsk, type OpenAsk } from './open-ask.js';
 import { claimAsk, releaseClaim, type ClaimRequest, type ReleaseRequest } from './claim-ask.js';
 import type { AnswerLink, LinkAsk } from '../access/answer-link.js';
 import { addPerson, listPeople, personByToken, revokePerson } from '../access/people.js';
@@ -22,7 +22,7 @@ import { answeredRequest } from './pick-ask.js';
 import { pruneRuns, type PruneOptions, type PrunedRun } from './prune-runs.js';
 import { actionJson, eventsSince, inboxJson, recentEvents, logJson, runDetailJson, runsJson, type RunsQuery } from './queries.js';
 import { loadRunView, type AskView, type RunView } from './run-view.js';
-import type { ActionJson, AnsweredJson, ClaimJson, PendingJson, EventJson, InboxRowJson, LogJson, RunDetailJson, RunJson } from './shapes.js';
+import type { ActionJson, AnsweredJson, ClaimJson, EventJson, InboxRowJson, LogJson, RunDetailJson, RunJson } from './shapes.js';
 import type { StartedRun, StartRequest } from './start-run.js';
 import type { StopResult } from './stop-run.js';
 
@@ -65,7 +65,7 @@ export interface ShopOperations {
   /** Runs with an answer recorded that no live driver will take in (its driver died first): they need resuming. */
   strandedRuns(): Promise<number[]>;
   /** The open ask a handle names, as pages show it — or the typed error answering it would give; nothing recorded. */
-  openAsk(handle: string): Promise<{ runId: number; pending: PendingJson }>;
+  openAsk(handle: string): Promise<OpenAsk>;
   /** The answer an ask got, if any. */
   answerOf(runId: number, key: string, ask: number): Promise<Answer | null>;
   /** Who answered an AAH request already (one line), or null. */
