@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { hostname } from 'node:os';
 import { ConflictError, LostOwnershipError, NotFoundError, SessionHeldError } from '../errors.js';
-import { hasEnded, type AgentMetrics, type Answer, type Run, type RunEvent, type RunOwner, type Timer } from '../types.js';
+import { hasEnded, type AgentMetrics, type Answer, type ExecutionStatus, type Run, type RunEvent, type Timer } from '../types.js';
 import { askHandle } from '../decisions/ask-handle.js';
 import { localTime } from '../local-time.js';
 import { migrate } from './migrate.js';
@@ -14,7 +14,8 @@ import * as access from './sqlite-access.js';
 import { SqliteClaims } from './sqlite-claims.js';
 import type { ClaimRef, NewClaim } from './claim-store.js';
 import { heldLine } from '../engine/session-hold.js';
-import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput, NewExecution, NewRun, RunEnd, Store, TimerEffect, WaitingAsk } from './store.js';
+import { completeRefusal, startRefusal, waitRefusal } from './call-rules.js';
+import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput, NewExecution, NewRun, OwnerClaim, RunEnd, Store, TimerEffect, WaitingAsk } from './store.js';
 
 export { SCHEMA_VERSION } from './migrate.js';
 
@@ -41,7 +42,7 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
 }
 
 const metricCols = (m?: Partial<AgentMetrics>) => ({ cost: m?.costUsd == null ? null : roundUsd(m.costUsd), turns: m?.numTurns ?? null, duration: m?.durationMs ?? null });
-const ownerCols = (o: RunOwner) => ({ token: o.token, host: o.host, pid: o.pid, pidStart: o.pidStart, leaseUntil: o.leaseUntil });
+const ownerCols = (o: OwnerClaim, leaseUntil: number) => ({ token: o.token, host: o.host, pid: o.pid, pidStart: o.pidStart, leaseUntil });
 
 /** The SQLite adapter: reads in SqliteReads, every write one immediate transaction here. */
 class SqliteStore extends SqliteReads implements Store {
@@ -56,22 +57,24 @@ class SqliteStore extends SqliteReads implements Store {
   async createRun(input: NewRun): Promise<Run> {
     return this.tx(() => {
       const t = this.now();
-      const id = Number(this.stmt.insertRun.run({ ...input, ...ownerCols(input.owner), t }).lastInsertRowid);
+      const { owner, leaseMs, ...rest } = input;
+      const id = Number(this.stmt.insertRun.run({ ...rest, ...ownerCols(owner, t + leaseMs), t }).lastInsertRowid);
       this.event(id, { type: 'run_started', actor: input.actor, channel: 'cli', data: { spec: input.spec, prompt: input.prompt } });
       return this.mustRun(id);
     });
   }
 
-  async claimRun(runId: number, owner: RunOwner, expectedToken: string | null): Promise<Run | null> {
+  async claimRun(runId: number, owner: OwnerClaim, leaseMs: number, expectedToken: string | null): Promise<Run | null> {
     return this.tx(() => {
       this.mustRun(runId);
-      const changed = this.stmt.claimRun.run({ ...ownerCols(owner), runId, expected: expectedToken, t: this.now() }).changes;
+      const t = this.now();
+      const changed = this.stmt.claimRun.run({ ...ownerCols(owner, t + leaseMs), runId, expected: expectedToken, t }).changes;
       return changed ? this.mustRun(runId) : null;
     });
   }
 
-  async renewLease(runId: number, token: string, until: number): Promise<boolean> {
-    return this.stmt.renewLease.run(until, runId, token).changes > 0;
+  async renewLease(runId: number, token: string, leaseMs: number): Promise<boolean> {
+    return this.stmt.renewLease.run({ leaseUntil: this.now() + leaseMs, runId, token }).changes > 0;
   }
 
   async releaseRun(runId: number, token: string, opts: { ifIdle: boolean }) {
@@ -100,6 +103,8 @@ class SqliteStore extends SqliteReads implements Store {
 
   async startExecution(token: string, input: NewExecution) {
     return this.fenced(token, input.runId, () => {
+      const refused = startRefusal(this.mustRun(input.runId), input.key, this.stmt.getExecution.get(input.runId, input.key) !== undefined);
+      if (refused) throw refused;
       const t = this.now();
       const seq = Number((this.stmt.nextCall.get(t, input.runId) as Row).n);
       const { waiting, ...rest } = input;
@@ -136,6 +141,8 @@ class SqliteStore extends SqliteReads implements Store {
 
   async completeExecution(token: string, runId: number, key: string, result: unknown, metrics?: AgentMetrics) {
     return this.fenced(token, runId, () => {
+      const refused = completeRefusal(runId, key, this.call(runId, key));
+      if (refused) throw refused;
       const t = this.now();
       const delivered = Number((this.stmt.nextDelivery.get(t, runId) as Row).n);
       this.stmt.completeExecution.run({ ...metricCols(metrics), result: JSON.stringify(result ?? null), delivered, t, runId, key });
@@ -146,6 +153,8 @@ class SqliteStore extends SqliteReads implements Store {
 
   async markWaiting(token: string, runId: number, key: string, ask: WaitingAsk, runStatus: ActiveStatus) {
     return this.fenced(token, runId, () => {
+      const refused = waitRefusal(runId, key, this.call(runId, key));
+      if (refused) throw refused;
       this.waiting(runId, key, ask, runStatus);
       return toExecution(this.stmt.getExecution.get(runId, key) as Row);
     });
@@ -240,7 +249,7 @@ class SqliteStore extends SqliteReads implements Store {
   async releaseClaim(ref: ClaimRef) { return this.claims.releaseClaim(ref); }
   async putOffTimer(token: string, timer: Timer) { return this.claims.putOffTimer(token, timer); }
 
-  close() {
+  async close() {
     this.db.close();
   }
 
@@ -294,6 +303,12 @@ class SqliteStore extends SqliteReads implements Store {
     throw new SessionHeldError(runId, key, heldLine(runId, exec, exec.hold!, this.host, doing));
   }
 
+  /** A call's state, as the refusals (call-rules.ts) read it. */
+  private call(runId: number, key: string): { status: ExecutionStatus; delivered: number | null } | null {
+    const row = this.stmt.getExecution.get(runId, key) as Row | undefined;
+    return row ? { status: row.status as ExecutionStatus, delivered: row.delivered == null ? null : Number(row.delivered) } : null;
+  }
+
   private waiting(runId: number, key: string, ask: WaitingAsk, runStatus: ActiveStatus) {
     const t = this.now();
     this.stmt.markWaiting.run({ ...metricCols(ask.metrics), waitingFor: ask.waitingFor, awaiting: ask.awaiting, claimTimeout: ask.claimTimeout ?? null, t, runId, key });
@@ -321,7 +336,7 @@ class SqliteStore extends SqliteReads implements Store {
     return { answeredAt: t };
   }
 
-  /** Ends the run unless it has ended; its still-running calls fail with the reason. */
+  /** Ends the run unless it has ended; its open calls (running, waiting) fail with the reason. */
   private end(runId: number, end: RunEnd): boolean {
     const t = this.now();
     const reason = end.reason ?? null;
@@ -330,8 +345,9 @@ class SqliteStore extends SqliteReads implements Store {
     }
     const changed = this.stmt.endRun.run({ status: end.status, reason, result: end.result === undefined ? null : JSON.stringify(end.result), t, runId }).changes;
     if (!changed) return false;
-    // Calls still running are dead with the run (their processes were killed first).
-    this.stmt.failRunning.run(`the run ended ${end.status}${reason ? `: ${reason}` : ''}`, t, t, runId);
+    // Calls still open end with the run: running ones (their processes were killed first), and
+    // waiting ones — nothing waits on an ended run, so no reader takes one for an open ask.
+    this.stmt.failOpen.run(`the run ended ${end.status}${reason ? `: ${reason}` : ''}`, t, t, runId);
     this.event(runId, end.event);
     return true;
   }
