@@ -7,9 +7,11 @@ import { PG_SCHEMA } from './schema.js';
 const MIGRATION_LOCK = 0x5ec0de16;
 const UNDEFINED_TABLE = '42P01';
 
+/** The version PG_SCHEMA is at: PostgreSQL stores begin there, and go on by STEPS. */
+const PG_SCHEMA_VERSION = 7;
 /**
- * Steps from version N to N + 1 of a PostgreSQL store, by N. PostgreSQL stores begin at
- * schema 7; a later version adds its step here and to SQLite's migrate.ts.
+ * Steps from version N to N + 1 of a PostgreSQL store, by N, run after PG_SCHEMA on a new
+ * store too: a later version adds its step here and to SQLite's migrate.ts.
  */
 const STEPS: Record<number, string> = {};
 
@@ -26,8 +28,8 @@ export async function migratePg(db: PgDb): Promise<void> {
     if (at === SCHEMA_VERSION) return;
     if (at === 0) {
       await q.query(PG_SCHEMA);
-      await q.query('INSERT INTO schema_meta (id, version) VALUES (1, $1)', [SCHEMA_VERSION]);
-      return;
+      await q.query('INSERT INTO schema_meta (id, version) VALUES (1, $1)', [PG_SCHEMA_VERSION]);
+      at = PG_SCHEMA_VERSION;
     }
     for (; at < SCHEMA_VERSION; at++) {
       const step = STEPS[at];
