@@ -9,12 +9,13 @@ import { openPgStore } from './pg-store.js';
 /** What only the PostgreSQL store does: wake-ups on shop_wake, and leases by the database's clock. */
 let cluster: Cluster;
 let n = 0;
+// initdb and a server start take seconds on a busy machine: more than the default hook timeout.
 beforeAll(async () => {
   cluster = await startCluster();
-});
+}, 120_000);
 afterAll(async () => {
   await cluster?.stop();
-});
+}, 60_000);
 
 /** A store on a fresh database and a LISTENer on its wake channel, collecting payloads. */
 async function listening(now?: () => number) {
