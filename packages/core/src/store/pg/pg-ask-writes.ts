@@ -5,7 +5,7 @@ import { toAnswer, toRun } from '../rows.js';
 import { alreadyAnswered } from '../sqlite-store.js';
 import type { ContinueHold, TimerEffect } from '../store.js';
 import type { PgDb, Sql } from './pg-db.js';
-import { answer, checkHold, end, event, notFound } from './pg-steps.js';
+import { answer, callAndAnswer, checkHold, end, event, notFound } from './pg-steps.js';
 import { W } from './pg-write-sql.js';
 
 type Fenced = <T>(token: string, runId: number, fn: (q: Sql, run: Run) => Promise<T>) => Promise<T>;
@@ -28,9 +28,8 @@ export class AskWrites {
   async holdSession(runId: number, key: string, hold: ContinueHold, expect: { ask: number; staleHold: string | null }) {
     await this.db.tx(async (q) => {
       const [runRow] = await q.query(W.lockRun, [runId]);
-      const [first] = await q.query(W.getAnswer, [runId, key, expect.ask]);
+      const { exec: row, first } = await callAndAnswer(q, runId, key, expect.ask);
       if (first) throw new ConflictError(alreadyAnswered(toAnswer(first)));
-      const [row] = await q.query(W.getExecution, [runId, key]);
       if (!row || row.status !== 'waiting_human' || Number(row.ask) !== expect.ask || !runRow || hasEnded(toRun(runRow))) {
         throw new ConflictError(`run ${runId} call ${key} is no longer waiting for a person; see: shop status ${runId}`);
       }
@@ -55,10 +54,9 @@ export class AskWrites {
       const [runRow] = await q.query(W.lockRun, [a.runId]);
       if (!runRow) throw notFound(a.runId);
       const t = this.now();
-      const [exec] = await q.query(W.getExecution, [a.runId, a.key]);
-      await checkHold(q, exec, staleHold, 'answer', t, this.host);
-      const { answeredAt } = await answer(q, toRun(runRow), a, exec, t);
-      await this.db.notify(q, 'answer', a.runId);
+      const found = await callAndAnswer(q, a.runId, a.key, a.ask);
+      await checkHold(q, found.exec, staleHold, 'answer', t, this.host);
+      const { answeredAt } = await answer(q, toRun(runRow), a, found, t, 'answer');
       return { ...a, answeredAt, owner: toRun(runRow).owner };
     });
   }
@@ -73,8 +71,7 @@ export class AskWrites {
       if (hasEnded(run) || call?.status !== 'waiting_human' || Number(call.ask) !== timer.ask || call.answered) return false;
       await event(q, timer.runId, t, effect.event);
       if (effect.answer) {
-        const [exec] = await q.query(W.getExecution, [timer.runId, timer.key]);
-        await answer(q, run, effect.answer, exec, t);
+        await answer(q, run, effect.answer, await callAndAnswer(q, timer.runId, effect.answer.key, effect.answer.ask), t);
       }
       if (effect.next) {
         await q.query(W.insertTimers, [timer.runId, timer.key, timer.ask, [effect.next.kind], [effect.next.dueAt], [JSON.stringify(effect.next.data)]]);

@@ -20,9 +20,9 @@ export const endedConflict = (run: { id: number; status: string; reason: string 
 
 /** Appends to the run's audit trail (its counter and the row in one statement); `wake` also notifies. */
 export async function event(q: Sql, runId: number, t: number, e: EventInput, wake?: string): Promise<void> {
-  const rows = await q.query(W.event, [runId, t, e.key ?? null, e.type, e.actor, e.channel, json(e.data)]);
+  const params = [runId, t, e.key ?? null, e.type, e.actor, e.channel, json(e.data)];
+  const rows = wake ? await q.query(W.eventWake, [...params, WAKE_CHANNEL, `${wake}:${runId}`]) : await q.query(W.event, params);
   if (!rows.length) throw notFound(runId);
-  if (wake) await q.query('SELECT pg_notify($1, $2)', [WAKE_CHANNEL, `${wake}:${runId}`]);
 }
 
 /** The run's row, locked: refused (nothing written) unless `token` owns it. */
@@ -75,22 +75,28 @@ export async function waiting(q: Sql, runId: number, key: string, ask: WaitingAs
   return row;
 }
 
+/** The call an answer is for and the answer already recorded for its ask, if any: one read, under the run row's lock. */
+export async function callAndAnswer(q: Sql, runId: number, key: string, ask: number): Promise<{ exec: Row | undefined; first: Row | undefined }> {
+  const [row] = await q.query<{ exec: Row | null; first: Row | null }>(W.callAndAnswer, [runId, key, ask]);
+  return { exec: row?.exec ?? undefined, first: row?.first ?? undefined };
+}
+
 /**
- * First answer wins: an answer for an ask already answered, or no longer waited on, is a
- * conflict. The caller holds the run row's lock, so racing answers take turns and the second
- * finds the first.
+ * First answer wins: an answer for an ask already answered (`first`), or no longer waited
+ * on, is a conflict. The caller holds the run row's lock and read `first` after taking it, so
+ * racing answers take turns and the second finds the first. `wake` notifies LISTENers.
  */
-export async function answer(q: Sql, run: Run, a: Omit<Answer, 'answeredAt'>, exec: Row | undefined, t: number): Promise<{ answeredAt: number }> {
-  const [first] = await q.query(W.getAnswer, [a.runId, a.key, a.ask]);
+export async function answer(q: Sql, run: Run, a: Omit<Answer, 'answeredAt'>, found: { exec: Row | undefined; first: Row | undefined }, t: number, wake?: string) {
+  const { exec, first } = found;
   if (first) throw new ConflictError(alreadyAnswered(toAnswer(first)));
   if (hasEnded(run) || !exec || exec.status !== 'waiting_human' || Number(exec.ask) !== a.ask) {
     throw new ConflictError(`run ${a.runId} call ${a.key} is no longer waiting for this answer`);
   }
-  await q.query(W.insertAnswer, [a.runId, a.key, a.ask, a.verdict, a.status, a.message, json(a.decisions), a.responder, a.channel, t]);
-  await event(q, a.runId, t, {
-    type: 'human_answered', key: a.key, actor: a.responder, channel: a.channel,
-    data: { ask: a.ask, verdict: a.verdict, status: a.status, message: a.message, decisions: a.decisions },
-  });
+  const data = { ask: a.ask, verdict: a.verdict, status: a.status, message: a.message, decisions: a.decisions };
+  await q.query(W.insertAnswer, [
+    a.runId, a.key, a.ask, a.verdict, a.status, a.message, json(a.decisions), a.responder, a.channel, t, JSON.stringify(data),
+    wake ? WAKE_CHANNEL : null, wake ? `${wake}:${a.runId}` : null,
+  ]);
   return { answeredAt: t };
 }
 
