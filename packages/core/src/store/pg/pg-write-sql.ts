@@ -53,11 +53,13 @@ export const W = {
       FROM r RETURNING *),
     e AS (INSERT INTO events (${EVENT_COLUMNS}) SELECT $1, r.events, $4::text, 'execution_started', 'shop', 'engine', NULL, $3 FROM r)
     SELECT * FROM x`,
-  // $1 run, $2 token, $3 t, $4 key, $5 result, $6-$8 metrics, $9 event data
-  completeExecution: `WITH r AS (
-      UPDATE runs SET delivered = delivered + 1, events = events + 1, ${GOES_ON}, updated_at = $3
-      WHERE id = $1 AND owner_token = $2 AND EXISTS (SELECT 1 FROM executions WHERE run_id = $1 AND call_key = $4 AND ${OPEN})
-      RETURNING delivered, events),
+  // $1 run, $2 token, $3 t, $4 key, $5 result, $6-$8 metrics, $9 event data. The run row is locked first (l), then the
+  // call's (c): FOR UPDATE reads the call's latest version, so a call failed by a write that committed while this one
+  // waited for the run row (a run finished on a parallel branch) is not completed after all — nothing is written then.
+  completeExecution: `WITH l AS (SELECT id FROM runs WHERE id = $1 AND owner_token = $2 FOR UPDATE),
+    c AS (SELECT seq FROM executions WHERE run_id = (SELECT id FROM l) AND call_key = $4 AND ${OPEN} FOR UPDATE),
+    r AS (UPDATE runs SET delivered = delivered + 1, events = events + 1, ${GOES_ON}, updated_at = $3
+      WHERE id = $1 AND EXISTS (SELECT 1 FROM c) RETURNING delivered, events),
     x AS (UPDATE executions SET status = 'completed', result = $5, delivered = r.delivered, pid = NULL, pid_start = NULL, ${END_AGENT_HOLD},
         ${metrics(6)}, waiting_for = NULL, updated_at = $3, finished_at = $3
       FROM r WHERE run_id = $1 AND call_key = $4 RETURNING r.delivered AS n),
