@@ -1,6 +1,7 @@
 import { ConflictError, LostOwnershipError, NotFoundError, SessionHeldError } from '../../errors.js';
 import { heldLine } from '../../engine/session-hold.js';
-import { hasEnded, type AgentMetrics, type Answer, type Run } from '../../types.js';
+import { hasEnded, type AgentMetrics, type Answer, type ExecutionStatus, type Run } from '../../types.js';
+import { waitRefusal } from '../call-rules.js';
 import { roundUsd, toAnswer, toExecution, toRun, type Row } from '../rows.js';
 import { alreadyAnswered } from '../sqlite-store.js';
 import type { ActiveStatus, EventInput, RunEnd, WaitingAsk } from '../store.js';
@@ -17,6 +18,9 @@ const json = (v: unknown) => (v == null ? null : JSON.stringify(v));
 export const notFound = (runId: number) => new NotFoundError(`no run ${runId}; see runs with: shop list`);
 export const endedConflict = (run: { id: number; status: string; reason: string | null }) =>
   new ConflictError(`run ${run.id} has already ended (${run.status}${run.reason ? `: ${run.reason}` : ''})`);
+/** A call row as the refusals (call-rules.ts) read it. */
+export const callState = (row: Row | undefined) =>
+  row ? { status: row.status as ExecutionStatus, delivered: row.delivered == null ? null : Number(row.delivered) } : null;
 
 /** Appends to the run's audit trail (its counter and the row in one statement); `wake` also notifies. */
 export async function event(q: Sql, runId: number, t: number, e: EventInput, wake?: string): Promise<void> {
@@ -65,7 +69,10 @@ export async function checkHold(q: Sql, row: Row | undefined, staleHold: string 
 /** The call waits for a person (its ask count goes up, its timers set); the run takes `runStatus`. */
 export async function waiting(q: Sql, runId: number, key: string, ask: WaitingAsk, runStatus: ActiveStatus, t: number): Promise<Row> {
   const [row] = await q.query(W.markWaiting, [runId, key, t, ask.waitingFor, ask.awaiting, ask.claimTimeout ?? null, ...metricParams(ask.metrics)]);
-  if (!row) throw new ConflictError(`run ${runId} call ${key} is not running (it has ended, or does not exist); see: shop status ${runId}`);
+  if (!row) {
+    const [call] = await q.query(W.getExecution, [runId, key]);
+    throw waitRefusal(runId, key, callState(call)) ?? new ConflictError(`run ${runId} call ${key} cannot wait now`);
+  }
   await q.query(W.setRunStatus, [runId, runStatus, t]);
   await event(q, runId, t, { type: 'waiting', key, actor: 'shop', channel: 'engine', data: { waiting_for: ask.waitingFor, awaiting: ask.awaiting } });
   const timers = ask.timers ?? [];

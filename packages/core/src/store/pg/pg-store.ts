@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { hasEnded, type AgentMetrics, type Answer, type Run, type Timer } from '../../types.js';
 import type { ClaimRef, NewClaim } from '../claim-store.js';
+import { startRefusal } from '../call-rules.js';
 import { toExecution, toRun } from '../rows.js';
 import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput, NewExecution, NewRun, OwnerClaim, RunEnd, Store, TimerEffect, WaitingAsk } from '../store.js';
 import { migratePg } from './migrate-pg.js';
@@ -104,7 +105,8 @@ export class PgStore extends PgReads implements Store {
     if (!input.waiting) return this.fast.startExecution(token, input, this.now());
     const { waiting: ask } = input;
     return this.fenced(token, input.runId, async (q, run) => {
-      if (hasEnded(run)) throw endedConflict(run);
+      const refused = startRefusal(run, input.key, false);
+      if (refused) throw refused;
       const t = this.now();
       await this.fast.insertExecution(q, token, input, t);
       return toExecution(await waiting(q, input.runId, input.key, ask, ask.runStatus, t));

@@ -53,11 +53,13 @@ export const W = {
       FROM r RETURNING *),
     e AS (INSERT INTO events (${EVENT_COLUMNS}) SELECT $1, r.events, $4::text, 'execution_started', 'shop', 'engine', NULL, $3 FROM r)
     SELECT * FROM x`,
-  // $1 run, $2 token, $3 t, $4 key, $5 result, $6-$8 metrics, $9 event data. The run row is locked first (l), then the
+  // $1 run, $2 token, $3 t, $4 key, $5 result, $6-$8 metrics, $9 event data. A call completes while open, or once when an
+  // old version completed it without handing it over (call-rules.ts). The run row is locked first (l), then the
   // call's (c): FOR UPDATE reads the call's latest version, so a call failed by a write that committed while this one
   // waited for the run row (a run finished on a parallel branch) is not completed after all — nothing is written then.
   completeExecution: `WITH l AS (SELECT id FROM runs WHERE id = $1 AND owner_token = $2 FOR UPDATE),
-    c AS (SELECT seq FROM executions WHERE run_id = (SELECT id FROM l) AND call_key = $4 AND ${OPEN} FOR UPDATE),
+    c AS (SELECT seq FROM executions WHERE run_id = (SELECT id FROM l) AND call_key = $4
+      AND (${OPEN} OR (status = 'completed' AND delivered IS NULL)) FOR UPDATE),
     r AS (UPDATE runs SET delivered = delivered + 1, events = events + 1, ${GOES_ON}, updated_at = $3
       WHERE id = $1 AND EXISTS (SELECT 1 FROM c) RETURNING delivered, events),
     x AS (UPDATE executions SET status = 'completed', result = $5, delivered = r.delivered, pid = NULL, pid_start = NULL, ${END_AGENT_HOLD},
@@ -110,7 +112,7 @@ export const W = {
   // $1 run, $2 key, $3 t, $4 waiting for, $5 awaiting, $6 claim timeout, $7-$9 metrics
   markWaiting: `UPDATE executions SET status = 'waiting_human', ask = ask + 1, waiting_for = $4, awaiting = $5, claim_timeout = $6,
       pid = NULL, pid_start = NULL, ${END_AGENT_HOLD}, activity = NULL, ${metrics(7)}, updated_at = $3
-    WHERE run_id = $1 AND call_key = $2 AND ${OPEN} RETURNING *`,
+    WHERE run_id = $1 AND call_key = $2 AND status <> 'completed' RETURNING *`,
   /** Also revives a failed run (retry): its old failure reason and end time no longer hold. */
   setRunStatus: `UPDATE runs SET status = $2, reason = NULL, ended_at = NULL, updated_at = $3 WHERE id = $1 AND status NOT IN ('completed','stuck')`,
   endRun: `UPDATE runs SET status = $2, reason = $3, result = $4, ended_at = $5, updated_at = $5
