@@ -91,9 +91,8 @@ export class PgStore extends PgReads implements Store {
       const run = toRun(row);
       if (hasEnded(run)) throw endedConflict(run);
       const t = this.now();
-      await q.query(W.requestStop, [runId, reason, by, t]);
       await event(q, runId, t, { type: 'stop_requested', actor: by, channel: 'cli', data: { reason } }, 'stop');
-      return toRun((await q.query(W.lockRun, [runId]))[0]!);
+      return toRun((await q.query(W.requestStop, [runId, reason, by, t]))[0]!);
     });
   }
 

@@ -38,7 +38,7 @@ export const W = {
     WHERE a.run_id = $1 AND e.status = 'waiting_human' LIMIT 1`,
   releaseRun: `UPDATE runs SET owner_token = NULL, owner_host = NULL, owner_pid = NULL, owner_pid_start = NULL, lease_until = NULL, updated_at = $2
     WHERE id = $1`,
-  requestStop: `UPDATE runs SET stop_reason = $2, stop_by = $3, stop_at = $4, updated_at = $4 WHERE id = $1`,
+  requestStop: `UPDATE runs SET stop_reason = $2, stop_by = $3, stop_at = $4, updated_at = $4 WHERE id = $1 RETURNING *`,
   setWorkspace: 'UPDATE runs SET workspace = $3, branch = $4, updated_at = $5 WHERE id = $1 AND owner_token = $2 RETURNING id',
 
   // $1 run, $2 token, $3 t, $4 key, $5 kind, $6 agent, $7 fingerprint, $8 session, $9 cwd, $10 prompt, $11 request, $12 signal path, $13 hold agent's step
