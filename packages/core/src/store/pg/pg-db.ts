@@ -91,7 +91,7 @@ class PgPool implements PgDb {
   }
 
   now(): number {
-    return this.injected ? this.injected() : Math.round(Date.now() + this.offset);
+    return Math.round(this.injected ? this.injected() : Date.now() + this.offset);
   }
 
   /** The offset to clock_timestamp(), taken against the middle of the round trip. */
