@@ -43,6 +43,16 @@ describe('PgDb', () => {
     }
   });
 
+  it('stores text with a NUL in it (which PostgreSQL text cannot hold) with U+FFFD in its place', async () => {
+    const db = await openPgDb(await fresh());
+    try {
+      const [row] = await db.query<{ v: string }>('SELECT $1::text AS v', ['a\u0000b']);
+      expect(row!.v).toBe('a\uFFFDb');
+    } finally {
+      await db.close();
+    }
+  });
+
   it('rolls a failed transaction back whole', async () => {
     const db = await openPgDb(await fresh());
     try {

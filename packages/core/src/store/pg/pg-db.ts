@@ -48,6 +48,13 @@ const RETRYABLE = new Set(['40P01', '40001']);
 const CLOCK_EVERY_MS = 60_000;
 
 /**
+ * PostgreSQL text cannot hold NUL, which SQLite keeps: an agent's activity or a person's
+ * message carrying one would make the whole write fail. It becomes U+FFFD (JSON text escapes
+ * it already).
+ */
+const withoutNul = (v: unknown): unknown => (typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '\uFFFD') : v);
+
+/**
  * Named (prepared once per connection, then only bound and executed) when it has parameters;
  * a statement without any goes as a simple query, which may hold several statements (schema).
  */
@@ -57,7 +64,7 @@ class Statements {
     if (!params?.length) return { text };
     let name = this.names.get(text);
     if (!name) this.names.set(text, (name = `shop_${this.names.size}`));
-    return { name, text, values: params };
+    return { name, text, values: params.map(withoutNul) };
   }
 }
 
