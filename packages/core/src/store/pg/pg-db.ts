@@ -25,6 +25,12 @@ export interface PgDbOptions {
   poolSize?: number;
   /** How long a new connection may take (ms; default 10 s): a host that drops packets fails instead of hanging. */
   connectTimeoutMs?: number;
+  /**
+   * How long the server lets one of this pool's transactions sit idle (ms; default 30 s) before
+   * it ends the session: a process stopped mid-transaction (SIGSTOP, a sleeping laptop) gives
+   * up its locks on a run instead of blocking every other writer of it.
+   */
+  idleInTransactionMs?: number;
 }
 
 export const WAKE_CHANNEL = 'shop_wake';
@@ -70,7 +76,11 @@ class Statements {
 
 /** Opens a pool on `url` and measures the database's clock. The schema is migrate-pg's job. */
 export async function openPgDb(url: string, opts: PgDbOptions = {}): Promise<PgDb> {
-  const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000, types } as pg.PoolConfig);
+  const pool = new pg.Pool({
+    connectionString: url, max: opts.poolSize ?? 10, types,
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000,
+    idle_in_transaction_session_timeout: opts.idleInTransactionMs ?? 30_000,
+  } as pg.PoolConfig);
   // An idle client's connection dropping must not crash the process; the next query reports it.
   pool.on('error', () => {});
   const db = new PgPool(pool, opts.now);
@@ -118,6 +128,10 @@ class PgPool implements PgDb {
       const client = await this.pool.connect();
       const q: Sql = { query: async <R>(text: string, params?: unknown[]) => (await client.query(this.statements.config(text, params))).rows as R[] };
       let broken: Error | undefined;
+      // The server may end the session while we hold it (idle too long in a transaction, a
+      // restart): the next query fails with that, instead of an unhandled 'error' crashing the process.
+      const lost = (e: Error) => void (broken = e);
+      client.on('error', lost);
       try {
         await client.query('BEGIN');
         const result = await fn(q);
@@ -132,6 +146,7 @@ class PgPool implements PgDb {
         if (attempt < 5 && RETRYABLE.has(String((e as { code?: string }).code))) continue;
         throw e;
       } finally {
+        client.removeListener('error', lost);
         client.release(broken);
       }
     }
