@@ -26,10 +26,11 @@ export interface PgDbOptions {
   /** How long a new connection may take (ms; default 10 s): a host that drops packets fails instead of hanging. */
   connectTimeoutMs?: number;
   /**
-   * How long the server lets one of this pool's transactions sit idle (ms; default 5 s, well inside a lease) before
+   * How long the server lets one of this pool's transactions sit idle (ms; default 10 s, inside a lease) before
    * it ends the session: a process stopped mid-transaction (SIGSTOP, a sleeping laptop) gives
    * up its locks on a run instead of blocking every other writer of it (and a takeover). The
-   * store's transactions only run queries, so a live one is never idle that long.
+   * store's transactions only run queries, so a live one is idle that long only on a machine
+   * too loaded to keep its lease anyway.
    */
   idleInTransactionMs?: number;
 }
@@ -80,7 +81,7 @@ export async function openPgDb(url: string, opts: PgDbOptions = {}): Promise<PgD
   const pool = new pg.Pool({
     connectionString: url, max: opts.poolSize ?? 10, types,
     connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000,
-    idle_in_transaction_session_timeout: opts.idleInTransactionMs ?? 5_000,
+    idle_in_transaction_session_timeout: opts.idleInTransactionMs ?? 10_000,
   } as pg.PoolConfig);
   // An idle client's connection dropping must not crash the process; the next query reports it.
   pool.on('error', () => {});
