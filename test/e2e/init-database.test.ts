@@ -42,10 +42,16 @@ describe('shop init --database URL', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     writeFileSync(join(dir, 'workflows', 'gate.lua'), 'function workflow(prompt)\n  return pause("Ship?").continue\nend\n');
     expect(p.shop(['run', 'gate'], { cwd: dir }).code).toBe(3);
-    // No SQLite store was made: the run lives in PostgreSQL, where another checkout (another machine) sees it.
+    // No SQLite store was made: the run lives in PostgreSQL.
     expect(existsSync(join(dir, '.shop', 'shop.db'))).toBe(false);
-    const elsewhere = p.shop(['list', '--json'], { env: { SHOP_DATABASE_URL: url } });
-    expect(JSON.parse(elsewhere.stdout)).toMatchObject([{ id: 1, spec: 'gate', status: 'waiting_human' }]);
+    expect(JSON.parse(p.shop(['list', '--json'], { cwd: dir }).stdout)).toMatchObject([{ id: 1, spec: 'gate', status: 'waiting_human' }]);
+    const { openPgDb } = await import('../../packages/core/src/store/pg/pg-db.js');
+    const db = await openPgDb(url);
+    try {
+      expect(await db.query('SELECT id, spec, status FROM runs')).toEqual([{ id: 1, spec: 'gate', status: 'waiting_human' }]);
+    } finally {
+      await db.close();
+    }
     // shop init again keeps it and says where the store is.
     expect(lines(p.shop(['init'], { cwd: dir }).stdout)).toContain(`store ready at PostgreSQL 127.0.0.1:${cluster.port}/initdb (from ${dir}/.shop/database.url)`);
   });
