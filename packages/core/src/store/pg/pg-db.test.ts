@@ -1,3 +1,4 @@
+import { createServer, type Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../../../../scripts/pg-cluster.mjs';
@@ -9,12 +10,13 @@ let cluster: Cluster;
 let n = 0;
 const fresh = () => cluster.createDatabase(`pgdb_${++n}`);
 
+// initdb and a server start take seconds on a busy machine: more than the default hook timeout.
 beforeAll(async () => {
   cluster = await startCluster();
-});
+}, 120_000);
 afterAll(async () => {
   await cluster?.stop();
-});
+}, 60_000);
 
 describe('PgDb', () => {
   it('hands int8 back as numbers with its own parser, leaving pg’s global one alone', async () => {
@@ -25,6 +27,19 @@ describe('PgDb', () => {
       expect(pg.types.getTypeParser(20, 'text')('12')).toBe('12');
     } finally {
       await db.close();
+    }
+  });
+
+  it('gives up on a server that never answers, instead of hanging', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((s) => void sockets.push(s));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as { port: number };
+    try {
+      await expect(openPgDb(`postgres://shop@127.0.0.1:${port}/x`, { connectTimeoutMs: 300 })).rejects.toThrow(/timeout/i);
+    } finally {
+      for (const s of sockets) s.destroy();
+      silent.close();
     }
   });
 

@@ -23,6 +23,8 @@ export interface PgDbOptions {
   /** The store's clock, used as it is (tests, SHOP_CLOCK_FILE); absent: the database's clock. */
   now?: () => number;
   poolSize?: number;
+  /** How long a new connection may take (ms; default 10 s): a host that drops packets fails instead of hanging. */
+  connectTimeoutMs?: number;
 }
 
 export const WAKE_CHANNEL = 'shop_wake';
@@ -61,7 +63,7 @@ class Statements {
 
 /** Opens a pool on `url` and measures the database's clock. The schema is migrate-pg's job. */
 export async function openPgDb(url: string, opts: PgDbOptions = {}): Promise<PgDb> {
-  const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, types } as pg.PoolConfig);
+  const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000, types } as pg.PoolConfig);
   // An idle client's connection dropping must not crash the process; the next query reports it.
   pool.on('error', () => {});
   const db = new PgPool(pool, opts.now);
