@@ -7,6 +7,7 @@ import { UsageError } from '../errors.js';
 import { checkDatabaseUrl, storeLocation } from './database-url.js';
 import { openStore } from './open-store.js';
 import { StoreError } from './store-errors.js';
+import { pgStoreError } from './pg/pg-errors.js';
 
 let cluster: Cluster;
 let home: string;
@@ -83,6 +84,17 @@ describe('opening a PostgreSQL store', () => {
     await db.close();
     expect(await failure(at('roles', 'visitor'))).toBe(
       `PostgreSQL at 127.0.0.1:${cluster.port} refused user visitor: authentication failed; check the user and password in SHOP_DATABASE_URL`);
+  });
+
+  it('a server that never answers (timeout), a dropped connection: one line; anything else is not the store\'s', () => {
+    const url = 'postgres://ann:s3cret@db.example:6543/shop';
+    expect(pgStoreError(new Error('timeout expired'), url, 'SHOP_DATABASE_URL')?.message).toBe(
+      'cannot connect to PostgreSQL at db.example:6543 (no answer in time); check that the server runs and accepts connections there, and check SHOP_DATABASE_URL');
+    expect(pgStoreError(new Error('Connection terminated unexpectedly'), url, 'SHOP_DATABASE_URL')?.message).toBe(
+      'lost the connection to PostgreSQL at db.example:6543 (Connection terminated unexpectedly); check that the server runs, then try again');
+    expect(pgStoreError(Object.assign(new Error('x'), { code: '53300' }), url, 'SHOP_DATABASE_URL')?.message).toMatch(/^PostgreSQL at db\.example:6543 has no free connections/);
+    expect(pgStoreError(new Error('boom'), url, 'SHOP_DATABASE_URL')).toBeNull();
+    expect(pgStoreError(Object.assign(new Error('dup'), { code: '23505' }), url, 'SHOP_DATABASE_URL')).toBeNull();
   });
 
   it('a failure after opening reads the same (the server gone mid-command)', async () => {
