@@ -78,8 +78,7 @@ export class PgStore extends PgReads implements Store {
       if (row?.owner_token !== token) return 'lost' as const;
       // Read after the lock: an answer committed before it is seen, and one after it waits for us.
       if (opts.ifIdle && (await q.query(W.pendingAnswer, [runId])).length) return 'answered' as const;
-      await q.query(W.releaseRun, [runId, this.now()]);
-      await this.db.notify(q, 'released', runId);
+      await q.query(W.releaseRun, [runId, this.now(), WAKE_CHANNEL, `released:${runId}`]);
       return 'released' as const;
     });
   }
