@@ -7,7 +7,7 @@ import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput
 import { migratePg } from './migrate-pg.js';
 import { PgAccess } from './pg-access.js';
 import { PgClaims } from './pg-claims.js';
-import { openPgDb, WAKE_CHANNEL, type PgDb, type PgDbOptions, type Sql } from './pg-db.js';
+import { openPgDb, WAKE_CHANNEL, type PgDbOptions, type Sql } from './pg-db.js';
 import { deleteRunRows } from './pg-delete-run.js';
 import { AskWrites } from './pg-ask-writes.js';
 import { FastWrites } from './pg-fast-writes.js';
@@ -46,10 +46,6 @@ export class PgStore extends PgReads implements Store {
   });
   private readonly access = new PgAccess(this.db);
   private readonly asks = new AskWrites(this.db, (token, runId, fn) => this.fenced(token, runId, fn));
-
-  constructor(db: PgDb) {
-    super(db);
-  }
 
   async createRun(input: NewRun): Promise<Run> {
     const t = this.now();
