@@ -121,8 +121,16 @@ class PgPool implements PgDb {
     this.offset = Number(row!.t) - (before + after) / 2;
   }
 
+  /** One statement, its own transaction: like tx(), run again when the server rolled it back for a deadlock. */
   async query<R = Row>(text: string, params?: unknown[]): Promise<R[]> {
-    return (await this.pool.query(this.statements.config(text, params))).rows as R[];
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return (await this.pool.query(this.statements.config(text, params))).rows as R[];
+      } catch (e) {
+        if (attempt < 5 && RETRYABLE.has(String((e as { code?: string }).code))) continue;
+        throw e;
+      }
+    }
   }
 
   async tx<T>(fn: (q: Sql) => Promise<T>): Promise<T> {
