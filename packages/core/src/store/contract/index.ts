@@ -6,6 +6,7 @@ import { atomicity } from './atomicity.js';
 import { claims } from './claims.js';
 import { executionsAndFinishing } from './executions.js';
 import { runsAndOwnership } from './runs-ownership.js';
+import { sessionsAndReports } from './sessions.js';
 import { stopEventsDelete } from './stop-events-delete.js';
 import { timers } from './timers.js';
 
@@ -23,6 +24,7 @@ export function storeContract(adapter: StoreAdapter): void {
     timers(adapter);
     stopEventsDelete(adapter);
     claims(adapter);
+    sessionsAndReports(adapter);
     accessAndLists(adapter);
     atomicity(adapter);
   });
