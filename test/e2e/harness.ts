@@ -113,6 +113,8 @@ export function makeProject(): Project {
     ...process.env,
     SHOP_CLAUDE_BIN: standin,
     SHOP_STANDIN_LOG: join(dir, 'standin.jsonl'),
+    // The stand-in keeps sessions where Claude Code does: here, never in the tester's ~/.claude.
+    CLAUDE_CONFIG_DIR: join(dir, '.claude-config'),
     SHOP_USER: 'tester',
     SHOP_DEBUG: '',
     // As a user's shell has it: npm test puts node_modules/.bin (this repository's `shop`)
