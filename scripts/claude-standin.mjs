@@ -31,9 +31,11 @@
 //         fail: 529 | 429 | 500 | "network" | "auth" — the invocation fails as Claude Code does
 //         (529/429/500/auth: its `result` with is_error and api_error_status, "API Error: …";
 //         network: "fetch failed … ECONNRESET" on stderr, no result), without reporting;
-//         fail_text: the result text instead of the real one }
+//         fail_text: the result text instead of the real one,
+//         drop_file: after reporting, its signal file is deleted (as if written on another
+//         machine's disk: only what shop report kept in the store remains) }
 // A list of steps scripts "fail twice, then succeed": [{ "fail": 529 }, { "fail": 529 }, { … }].
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -203,6 +205,7 @@ async function headless() {
   if (step.sleep_ms) await sleep(step.sleep_ms);
   const via = step.via ?? 'file';
   if (via !== 'none' && via !== 'promise' && !step.is_error) report(step);
+  if (step.drop_file && signalFile) rmSync(signalFile, { force: true });
   if (step.after_ms) await sleep(step.after_ms);
   let text = step.result ?? `${step.summary ?? step.reason ?? 'done'}`;
   if (via === 'promise') text += `\n<promise>${step.status ?? 'DONE'}: ${step.summary ?? step.reason ?? ''}</promise>`;

@@ -65,6 +65,8 @@ export interface Step {
   /** Fails as Claude Code does: API errors (its is_error result with api_error_status), a network error, a bad key. */
   fail?: 529 | 429 | 500 | 'network' | 'auth';
   fail_text?: string;
+  /** After reporting, the signal file is deleted: only the store's copy of a shop report remains. */
+  drop_file?: boolean;
 }
 export interface Scenario {
   agents?: Record<string, Step[]>;
@@ -89,6 +91,9 @@ export interface Invocation {
   cwd: string;
   pid: number;
   text?: string;
+  /** How many lines its session's transcript held when it started (0: a new session), and where it is. */
+  remembered?: number;
+  transcript?: string;
 }
 
 export interface Background {

@@ -1,0 +1,147 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { transcriptPath } from '../../packages/core/src/agents/claude-transcript.js';
+import { LogJsonSchema } from '../../packages/core/src/operations/shapes.js';
+import { lines, makeProject, runId, shopBin, type Project, type Step } from './harness.js';
+import { Terminal } from './terminal.js';
+
+/**
+ * Two machines on one store: each its own Claude Code config folder (CLAUDE_CONFIG_DIR, where
+ * Claude Code keeps session transcripts) and its own name (SHOP_HOSTNAME). A session started
+ * on one is resumed on the other from the transcript Shop kept in the store.
+ */
+const machine = (p: Project, name: string) => ({ CLAUDE_CONFIG_DIR: join(p.dir, `claude-${name}`), SHOP_HOSTNAME: name });
+
+const WORKFLOW = 'function workflow(p) local r = run("coder", "add the users table") return r.status .. "|" .. (r.summary or "") end\n';
+const ASKS: Step = { status: 'NEEDS_HUMAN', reason: 'Approve the migration?', awaiting: 'approval' };
+const REWORKED: Step = { status: 'DONE', summary: 'reworked' };
+
+function project(coder: Step[]): Project {
+  const p = makeProject();
+  p.write('workflows/migrate.lua', WORKFLOW);
+  p.scenario({ agents: { coder } });
+  return p;
+}
+
+const coderCalls = (p: Project) => p.invocations().filter((i) => i.agent === 'coder' && i.mode !== 'said');
+const events = (p: Project, id: number) => LogJsonSchema.parse(JSON.parse(p.shop(['log', String(id), '--json']).stdout)).events;
+
+describe("a run's Claude sessions move between machines through the store", () => {
+  it('feedback given on machine B resumes the session machine A started: its transcript comes from the store', () => {
+    const p = project([ASKS, REWORKED]);
+    const a = machine(p, 'machine-a');
+    const b = machine(p, 'machine-b');
+    const started = p.shop(['run', 'migrate'], { env: a });
+    expect(started.code).toBe(3);
+    const id = runId(started);
+    const session = p.status(id).executions[0].session_id!;
+    const onA = coderCalls(p)[0].transcript!;
+    // The stand-in keeps it where Claude Code would, and where Shop looks for it.
+    expect(onA).toBe(transcriptPath(a, p.dir, session));
+    expect(p.status(id).sessions).toEqual([{
+      call: '1', session_id: session, host: 'machine-a', kept: 'store', bytes: statSync(onA).size, stored_bytes: expect.any(Number), saved_at: expect.any(String),
+    }]);
+    expect(lines(p.shop(['status', String(id)]).stdout)).toContainEqual(expect.stringMatching(/^Sessions: 1 kept in the store \(\d+ bytes compressed; last kept on machine-a\): resumable on any machine$/));
+    const onB = onA.replace(a.CLAUDE_CONFIG_DIR, b.CLAUDE_CONFIG_DIR);
+    expect(existsSync(onB)).toBe(false);
+
+    const r = p.shop(['reject', `${id}.1`, 'add a down migration'], { env: b });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    // Machine B resumed the same conversation (not a new one under the same id): it remembered A's two lines.
+    const again = coderCalls(p)[1];
+    expect(again).toMatchObject({ session_id: session, resumed: true, remembered: 2, transcript: onB });
+    expect(readFileSync(onB, 'utf8').startsWith(readFileSync(onA, 'utf8'))).toBe(true);
+    const restored = events(p, id).filter((e) => e.type === 'session_restored');
+    expect(restored).toEqual([expect.objectContaining({ key: '1', data: expect.objectContaining({ session_id: session, host: 'machine-b', from: 'machine-a', replaced: false }) })]);
+    const done = p.status(id);
+    expect(done).toMatchObject({ status: 'completed', result: 'DONE|reworked' });
+    expect(done.sessions).toEqual([expect.objectContaining({ call: '1', host: 'machine-b', kept: 'store', bytes: statSync(onB).size })]);
+  });
+
+  it('a transcript over the cap is pinned to its host: said on the trail and in shop status; another machine is told where to resume', () => {
+    const p = project([ASKS, REWORKED]);
+    const a = { ...machine(p, 'machine-a'), SHOP_SESSION_CAP_MB: '0.0001' };
+    const b = { ...machine(p, 'machine-b'), SHOP_SESSION_CAP_MB: '0.0001' };
+    const id = runId(p.shop(['run', 'migrate'], { env: a }));
+    expect(p.status(id).sessions).toEqual([expect.objectContaining({ call: '1', host: 'machine-a', kept: 'pinned', stored_bytes: null })]);
+    expect(events(p, id).filter((e) => e.type === 'session_pinned')).toEqual([
+      expect.objectContaining({ key: '1', data: expect.objectContaining({ host: 'machine-a', cap: 105 }) }),
+    ]);
+    expect(lines(p.shop(['status', String(id)]).stdout)).toContainEqual(expect.stringMatching(/^Sessions: call 1's session is pinned to machine-a \(its transcript, \d+ bytes, is over the store's cap, SHOP_SESSION_CAP_MB\): it resumes only there$/));
+
+    const onB = p.shop(['reject', `${id}.1`, 'add a down migration'], { env: b });
+    expect(onB.code).toBe(1);
+    expect(onB.stderr + onB.stdout).toContain(`its Claude session lives only on host machine-a`);
+    expect(onB.stderr + onB.stdout).toContain(`resume the run there: shop resume ${id} on machine-a`);
+    // No agent was started on B for it.
+    expect(coderCalls(p)).toHaveLength(1);
+
+    const onA = p.shop(['resume', String(id)], { env: a });
+    expect(onA.code).toBe(0);
+    expect(coderCalls(p)[1]).toMatchObject({ resumed: true, remembered: 2 });
+    expect(p.status(id)).toMatchObject({ status: 'completed', result: 'DONE|reworked' });
+  });
+});
+
+describe('shop report keeps the report in the store, for its own call and attempt only', () => {
+  it("a report whose file is gone (another machine's disk) is read from the store", () => {
+    const p = project([{ status: 'DONE', summary: 'from the store', via: 'report', drop_file: true }]);
+    const r = p.shop(['run', 'migrate']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(existsSync(coderCalls(p)[0].signal_file!)).toBe(false);
+    expect(p.status(runId(r))).toMatchObject({ status: 'completed', result: 'DONE|from the store' });
+  });
+
+  it("a report for a call that waits, or under another path than its attempt's, is refused and recorded nowhere", () => {
+    const p = project([ASKS]);
+    const id = runId(p.shop(['run', 'migrate']));
+    const real = coderCalls(p)[0].signal_file!;
+    const guessed = join(p.dir, '.shop', 'signals', `${id}.1.coder.guessed.json`);
+    for (const file of [guessed, real]) {
+      const r = p.shop(['report', 'APPROVED', '--summary', 'forged'], { env: { SHOP_RUN_ID: String(id), SHOP_CALL: '1', SHOP_AGENT: 'coder', SHOP_SIGNAL_FILE: file } });
+      expect(r.code).toBe(6);
+      expect(lines(r.stderr)).toEqual([`shop: run ${id} call 1 takes no report from this step: SHOP_SIGNAL_FILE is not the path of its current attempt, or the call is not running (see: shop status ${id})`]);
+    }
+    expect(existsSync(guessed)).toBe(false);
+    expect(p.status(id)).toMatchObject({ status: 'waiting_human', pending: { key: '1', ask: 1 } });
+    expect(events(p, id).filter((e) => e.type === 'human_answered')).toEqual([]);
+  });
+});
+
+describe('shop continue on another machine (tmux)', () => {
+  it("opens the agent's session from the store's transcript, and keeps what was said there for the run's next steps", async () => {
+    const p = makeProject();
+    p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }, { status: 'DONE', summary: 'fixed' }] } });
+    const a = machine(p, 'machine-a');
+    const b = machine(p, 'machine-b');
+    const id = runId(p.shop(['run', 'bugfix', 'x'], { env: a }));
+    const waiting = p.status(id).executions[0];
+    const term = new Terminal(p, `env CLAUDE_CONFIG_DIR='${b.CLAUDE_CONFIG_DIR}' SHOP_HOSTNAME=machine-b '${process.execPath}' '${shopBin}' continue ${id}`);
+    try {
+      const banner = await term.waitFor(/^> ?$/m);
+      expect(banner).toContain(`Claude Code (stand-in) — resumed session ${waiting.session_id}`);
+      term.type('use postgres');
+      await term.waitFor('reported DONE');
+      term.type('/exit');
+      const end = await term.waitFor('[exit ');
+      expect(end).toContain('coder reported DONE; resuming run');
+      expect(end).toContain('[exit 0]');
+    } finally {
+      term.kill();
+    }
+    const chat = p.invocations().find((i) => i.mode === 'interactive')!;
+    expect(chat).toMatchObject({ session_id: waiting.session_id, remembered: 2 });
+    expect(chat.transcript!.startsWith(b.CLAUDE_CONFIG_DIR + '/')).toBe(true);
+    const log = events(p, id);
+    expect(log.filter((e) => e.type === 'session_restored')).toEqual([
+      expect.objectContaining({ key: '1', channel: 'continue', data: expect.objectContaining({ host: 'machine-b', from: 'machine-a' }) }),
+    ]);
+    // What the person said on B was kept (by their hold on the session) before the run went on.
+    const call1 = p.status(id).sessions.find((s) => s.call === '1')!;
+    expect(call1).toMatchObject({ host: 'machine-b', kept: 'store', bytes: statSync(chat.transcript!).size });
+    expect(p.status(id).status).toBe('completed');
+  });
+});
