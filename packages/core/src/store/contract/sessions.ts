@@ -20,7 +20,7 @@ export function sessionsAndReports(adapter: StoreAdapter) {
       await store.saveSession(T, kept(run.id, '{"type":"user"}\n{"type":"assistant"}\n', { host: 'host-b' }));
       const other = await adapter.connect(store, () => ctx.clock.t);
       const back = await other.loadSession(run.id, 's-1');
-      other.close();
+      await other.close();
       expect(back).toMatchObject({ runId: run.id, key: '1', sessionId: 's-1', host: 'host-b', bytes: 37, savedAt: ctx.clock.t });
       expect(gunzipSync(back!.gz!).toString()).toBe('{"type":"user"}\n{"type":"assistant"}\n');
       expect(await store.loadSession(run.id, 'no-such-session')).toBeNull();
