@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { transcriptPath } from '../../packages/core/src/agents/claude-transcript.js';
@@ -143,5 +144,51 @@ describe('shop continue on another machine (tmux)', () => {
     const call1 = p.status(id).sessions.find((s) => s.call === '1')!;
     expect(call1).toMatchObject({ host: 'machine-b', kept: 'store', bytes: statSync(chat.transcript!).size });
     expect(p.status(id).status).toBe('completed');
+  });
+
+  it('a pinned session is not opened on another machine: shop continue names the host, and the ask stays open', async () => {
+    const p = makeProject();
+    p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }] } });
+    const a = { ...machine(p, 'machine-a'), SHOP_SESSION_CAP_MB: '0.0001' };
+    const id = runId(p.shop(['run', 'bugfix', 'x'], { env: a }));
+    const term = new Terminal(p, `env CLAUDE_CONFIG_DIR='${join(p.dir, 'claude-machine-b')}' SHOP_HOSTNAME=machine-b '${process.execPath}' '${shopBin}' continue ${id}`);
+    let end: string;
+    try {
+      end = await term.waitFor('[exit ');
+    } finally {
+      term.kill();
+    }
+    expect(end).toContain(`its Claude session lives only on host machine-a`);
+    expect(end).toContain('run shop continue there on machine-a');
+    expect(end).toContain('[exit 6]');
+    expect(p.invocations().filter((i) => i.mode === 'interactive')).toEqual([]);
+    // Its hold went with it: the ask is answered as usual on machine A (the agent, resumed there, asks again).
+    const answered = p.shop(['answer', `${id}.1`, 'postgres'], { env: a });
+    expect(answered.stderr).toBe('');
+    expect(answered.code).toBe(3);
+    expect(p.invocations().filter((i) => i.mode === 'print').map((i) => [i.resumed, i.remembered])).toEqual([[false, 0], [true, 2]]);
+    expect(events(p, id).filter((e) => e.type === 'human_answered')).toHaveLength(1);
+  });
+
+  it("shop continue on a machine without the session's directory names the path instead of starting Claude elsewhere", async () => {
+    const p = makeProject();
+    for (const args of [['init', '-q', '-b', 'main'], ['config', 'user.email', 'tester@example.com'], ['config', 'user.name', 'tester'],
+      ['config', 'commit.gpgsign', 'false'], ['add', '-A'], ['commit', '-q', '-m', 'shop init']]) execFileSync('git', args, { cwd: p.dir, stdio: 'ignore' });
+    p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }] } });
+    const id = runId(p.shop(['run', '--worktree', 'bugfix', 'x']));
+    const tree = join(p.dir, '.shop', 'worktrees', `run-${id}`);
+    expect(p.status(id).executions[0].cwd).toBe(tree);
+    // As on a machine whose checkout is elsewhere: the session's directory is not there.
+    rmSync(tree, { recursive: true, force: true });
+    const term = new Terminal(p, `'${process.execPath}' '${shopBin}' continue ${id}`);
+    let end: string;
+    try {
+      end = await term.waitFor('[exit ');
+    } finally {
+      term.kill();
+    }
+    expect(end.replace(/\n/g, '')).toContain(`the session of ${id}.1 runs in ${tree}, which is not on this machine`);
+    expect(end).toContain('[exit 2]');
+    expect(p.invocations().filter((i) => i.mode === 'interactive')).toEqual([]);
   });
 });
