@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { transcriptPath } from '../../packages/core/src/agents/claude-transcript.js';
 import { LogJsonSchema } from '../../packages/core/src/operations/shapes.js';
-import { lines, makeProject, runId, shopBin, type Project, type Step } from './harness.js';
+import { isRunning, lines, makeProject, runId, shopBin, until, type Project, type Step } from './harness.js';
 import { Terminal } from './terminal.js';
 
 /**
@@ -83,6 +83,36 @@ describe("a run's Claude sessions move between machines through the store", () =
     expect(onA.code).toBe(0);
     expect(coderCalls(p)[1]).toMatchObject({ resumed: true, remembered: 2 });
     expect(p.status(id)).toMatchObject({ status: 'completed', result: 'DONE|reworked' });
+  });
+});
+
+describe('a takeover on another machine', () => {
+  it("machine B takes over a run whose driver on A died mid-step: the agent resumes the session A's last step kept", async () => {
+    const p = project([ASKS, { status: 'DONE', summary: 'never finishes', sleep_ms: 30_000 }, { status: 'DONE', summary: 'after the takeover' }]);
+    const a = { ...machine(p, 'machine-a'), SHOP_LEASE_SECONDS: '1' };
+    const b = machine(p, 'machine-b');
+    const id = runId(p.shop(['run', 'migrate'], { env: a }));
+    const session = p.status(id).executions[0].session_id;
+    // On A the feedback goes back to the agent; A's driver dies while the agent works on it.
+    const driver = p.spawnShop(['reject', `${id}.1`, 'add a down migration'], { env: a });
+    const orphan = await until('the agent on A to work on the feedback', () => coderCalls(p)[1]);
+    driver.child.kill('SIGKILL');
+    expect(await driver.exited).toBeNull();
+    // A's lease runs out (B cannot see A's processes): the run shows interrupted.
+    await until("A's lease to run out", () => p.status(id).status === 'interrupted');
+
+    const r = p.shop(['resume', String(id)], { env: b });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(isRunning(orphan.pid)).toBe(false);
+    const taken = coderCalls(p)[2];
+    // B resumed the conversation as A's last kept step left it (its first exchange), with the person's words again.
+    expect(taken).toMatchObject({ session_id: session, resumed: true, remembered: 2, transcript: orphan.transcript!.replace(a.CLAUDE_CONFIG_DIR, b.CLAUDE_CONFIG_DIR) });
+    expect(taken.prompt).toContain('add a down migration');
+    expect(events(p, id).filter((e) => e.type === 'session_restored')).toEqual([
+      expect.objectContaining({ key: '1', data: expect.objectContaining({ host: 'machine-b', from: 'machine-a' }) }),
+    ]);
+    expect(p.status(id)).toMatchObject({ status: 'completed', result: 'DONE|after the takeover' });
   });
 });
 

@@ -54,9 +54,11 @@ export async function keepSession(ports: EnginePorts, token: string, ref: Sessio
 
 /**
  * Before `claude --resume`: the session's transcript is put in place from the store when this
- * machine lacks it or holds an older (shorter) one — kept elsewhere, say after a shop continue
- * on another machine. A session pinned to another host cannot be resumed here: a ConflictError
- * says where to go. `token`: the driver's, for its trail (null: any process, shop continue).
+ * machine lacks it or holds another one — older, or from an attempt that died before it was
+ * kept while the conversation went on elsewhere (say a shop continue on another machine). A
+ * local one that carries the kept one on (it starts with it) stays: this machine went further.
+ * A session pinned to another host cannot be resumed here: a ConflictError says where to go.
+ * `token`: the driver's, for its trail (null: any process, shop continue).
  */
 export async function restoreSession(ports: EnginePorts, token: string | null, ref: SessionRef, where: string): Promise<void> {
   const files = ports.sessions;
@@ -68,11 +70,11 @@ export async function restoreSession(ports: EnginePorts, token: string | null, r
     if (local.kind !== 'missing' || kept.host === ports.self.host) return;
     throw new ConflictError(`run ${ref.runId} call ${ref.key}: its Claude session lives only on host ${kept.host} (its transcript, ${bytes(kept.bytes)}, is over the ${bytes(files.cap)} the store keeps, SHOP_SESSION_CAP_MB); ${where} on ${kept.host}`);
   }
-  if (local.kind === 'tooBig') return;
-  if (local.kind === 'ok' && (local.sha256 === kept.sha256 || local.bytes >= kept.bytes)) return;
+  if (local.kind === 'tooBig' || (local.kind === 'ok' && local.sha256 === kept.sha256)) return;
   const data = await gunzip(kept.gz);
   // A kept transcript that does not match its own digest is not put where Claude Code reads it.
   if (kept.sha256 && digest(data) !== kept.sha256) throw new ConflictError(`run ${ref.runId} call ${ref.key}: the session transcript kept in the store is damaged (digest mismatch)`);
+  if (local.kind === 'ok' && local.bytes > data.length && local.data.subarray(0, data.length).equals(data)) return;
   files.write(ref.cwd, ref.sessionId, data);
   await ports.store.appendEvent(token, ref.runId, {
     type: 'session_restored', key: ref.key, actor: 'shop', channel: token ? 'engine' : 'continue',
