@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { digest, type LocalTranscript } from '../agents/claude-transcript.js';
 import { ConflictError } from '../errors.js';
@@ -86,5 +87,19 @@ describe('keeping a session and putting it back on another machine', () => {
     await expect(refused).rejects.toThrow(/lives only on host a .*; resume it there on a$/);
     await restoreSession(a.ports, T, ref, 'resume it there');
     expect(a.files.get('s-1')!.toString()).toBe('a good deal longer\n');
+  });
+
+  it('a damaged kept transcript (not gzip, bigger than it says, another digest) is refused, never put in place', async () => {
+    const b = machine(store, 'b');
+    const rows = [
+      { gz: Buffer.from('not gzip'), bytes: 8, sha256: 'x' },
+      { gz: gzipSync(Buffer.alloc(100_000)), bytes: 10, sha256: digest(Buffer.alloc(100_000)) },
+      { gz: gzipSync('one\n'), bytes: 4, sha256: digest(Buffer.from('two\n')) },
+    ];
+    for (const row of rows) {
+      await store.saveSession(T, { runId: ref.runId, key: '1', sessionId: 's-1', host: 'a', ...row });
+      await expect(restoreSession(b.ports, T, ref, 'go')).rejects.toThrow(/the session transcript kept in the store is damaged/);
+      expect(b.files.has('s-1')).toBe(false);
+    }
   });
 });

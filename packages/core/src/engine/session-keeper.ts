@@ -71,9 +71,13 @@ export async function restoreSession(ports: EnginePorts, token: string | null, r
     throw new ConflictError(`run ${ref.runId} call ${ref.key}: its Claude session lives only on host ${kept.host} (its transcript, ${bytes(kept.bytes)}, is over the ${bytes(files.cap)} the store keeps, SHOP_SESSION_CAP_MB); ${where} on ${kept.host}`);
   }
   if (local.kind === 'tooBig' || (local.kind === 'ok' && local.sha256 === kept.sha256)) return;
-  const data = await gunzip(kept.gz);
+  const damaged = (why: string) => new ConflictError(`run ${ref.runId} call ${ref.key}: the session transcript kept in the store is damaged (${why})`);
+  // Never more than the row says it holds (a damaged or hostile row is no gzip bomb).
+  const data = await gunzip(kept.gz, { maxOutputLength: Math.max(1, kept.bytes) }).catch((e: unknown) => {
+    throw damaged((e as NodeJS.ErrnoException).code ?? 'not gzip');
+  });
   // A kept transcript that does not match its own digest is not put where Claude Code reads it.
-  if (kept.sha256 && digest(data) !== kept.sha256) throw new ConflictError(`run ${ref.runId} call ${ref.key}: the session transcript kept in the store is damaged (digest mismatch)`);
+  if (digest(data) !== kept.sha256) throw damaged('digest mismatch');
   if (local.kind === 'ok' && local.bytes > data.length && local.data.subarray(0, data.length).equals(data)) return;
   files.write(ref.cwd, ref.sessionId, data);
   await ports.store.appendEvent(token, ref.runId, {
