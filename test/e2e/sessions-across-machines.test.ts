@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { transcriptPath } from '../../packages/core/src/agents/claude-transcript.js';
 import { LogJsonSchema } from '../../packages/core/src/operations/shapes.js';
-import { isRunning, lines, makeProject, runId, shopBin, until, type Project, type Step } from './harness.js';
+import { afterEach } from 'vitest';
+import { isRunning, killLeftovers, lines, makeProject, runId, shopBin, stopWorker, until, type Project, type Step } from './harness.js';
 import { Terminal } from './terminal.js';
 
 /**
@@ -113,6 +114,32 @@ describe('a takeover on another machine', () => {
       expect.objectContaining({ key: '1', data: expect.objectContaining({ host: 'machine-b', from: 'machine-a' }) }),
     ]);
     expect(p.status(id)).toMatchObject({ status: 'completed', result: 'DONE|after the takeover' });
+  });
+});
+
+describe('workers on several machines and a pinned session', () => {
+  afterEach(killLeftovers);
+
+  it("a worker on another host leaves a run pinned to A alone; A's worker takes it and finishes it", async () => {
+    const p = project([ASKS, REWORKED]);
+    const cap = { SHOP_SESSION_CAP_MB: '0.0001' };
+    const a = { ...machine(p, 'machine-a'), ...cap };
+    const b = { ...machine(p, 'machine-b'), ...cap };
+    const pinnedToA = runId(p.shop(['run', 'migrate'], { env: a }));
+    const pinnedToB = runId(p.shop(['run', 'migrate'], { env: b }));
+    const held = (id: number) => `run ${id} (migrate): held here while it waits for a person`;
+    const onB = p.spawnShop(['watch'], { env: b });
+    // Runs are looked at oldest first: once B holds its own, it has passed A's by.
+    await until("B's worker to hold B's run", () => onB.output().includes(held(pinnedToB)));
+    expect(onB.output()).not.toContain(held(pinnedToA));
+    const onA = p.spawnShop(['watch'], { env: a });
+    await until("A's worker to hold A's run", () => onA.output().includes(held(pinnedToA)));
+    const r = p.shop(['approve', `${pinnedToA}.1`], { env: b });
+    expect(r.code).toBe(0);
+    await until("A's worker to finish A's run", () => p.status(pinnedToA).status === 'completed');
+    expect(await stopWorker(onA)).toBe(0);
+    expect(await stopWorker(onB)).toBe(0);
+    expect(onB.output()).not.toContain(`run ${pinnedToA} `);
   });
 });
 

@@ -4,6 +4,7 @@ import { digest, type LocalTranscript } from '../agents/claude-transcript.js';
 import { ConflictError } from '../errors.js';
 import { bytes } from '../text.js';
 import type { EnginePorts } from './ports.js';
+import type { SessionInfo } from '../store/session-store.js';
 
 const gzip = promisify(gzipCb);
 const gunzip = promisify(gunzipCb);
@@ -90,4 +91,13 @@ export async function restoreSession(ports: EnginePorts, token: string | null, r
 export function sessionCap(env: NodeJS.ProcessEnv): number {
   const mb = Number(env.SHOP_SESSION_CAP_MB);
   return Number.isFinite(mb) && mb > 0 ? Math.round(mb * 1024 * 1024) : DEFAULT_SESSION_CAP;
+}
+
+/**
+ * A session of the run pinned to another host (its transcript over the cap lives only there),
+ * or null: a worker on this host leaves such a run to that host's worker (shop status says where).
+ */
+export async function pinnedElsewhere(ports: Pick<EnginePorts, 'store' | 'self' | 'sessions'>, runId: number): Promise<SessionInfo | null> {
+  if (!ports.sessions) return null;
+  return (await ports.store.listSessions(runId)).find((s) => s.gzBytes === null && s.host !== ports.self.host) ?? null;
 }
