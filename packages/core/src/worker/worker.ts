@@ -95,7 +95,12 @@ export class Worker {
     const runs = (await store.listOpenRuns()).filter((r) => !this.opts.only || this.opts.only.includes(r.id));
     if (this.opts.only && !runs.length && !this.active.size) return true;
     const open = new Set(runs.map((r) => r.id));
-    for (const id of this.held.keys()) if (!open.has(id)) this.held.delete(id);
+    for (const [id, h] of this.held) {
+      if (open.has(id)) continue;
+      // Ended elsewhere (a stop carried out, say): let it go, its lease no longer renewed.
+      this.held.delete(id);
+      await h.owner.release(false).catch(() => undefined);
+    }
     const answered = new Set(await store.answeredRuns());
     const due = new Set((await store.dueTimers(clock.now())).map((t) => t.runId));
     for (const run of runs) {
@@ -113,8 +118,7 @@ export class Worker {
 
   private async look(run: Run, answered: boolean, due: boolean): Promise<void> {
     const held = this.held.get(run.id) ?? (await this.take(run));
-    if (!held) return;
-    if (!(await this.keep(run, held))) return;
+    if (!held || held.owner.lost.aborted) return;
     const why = run.stop ? 'stop' : answered ? 'answer' : null;
     if (why) this.drive(run, held.owner, why);
     else if (due) await this.fireTimers(run, held);
@@ -137,17 +141,19 @@ export class Worker {
       this.drive(run, owner, 'interrupted');
       return null;
     }
-    const held = { owner };
-    this.held.set(run.id, held);
+    const held = this.hold(run, owner);
     this.opts.report({ type: 'took', run, how: 'waiting' });
     return held;
   }
 
-  /** Renews a held run's lease; false when another driver took it (then it is let go). */
-  private async keep(run: Run, held: Held): Promise<boolean> {
-    if (await held.owner.renewIfDue().catch(() => true)) return true;
-    this.held.delete(run.id);
-    return false;
+  /** Holds a waiting run; its lease renews itself, and the run is let go the moment it is lost. */
+  private hold(run: Run, owner: Ownership): Held {
+    const held = { owner };
+    this.held.set(run.id, held);
+    owner.lost.addEventListener('abort', () => {
+      if (this.held.get(run.id) === held) this.held.delete(run.id);
+    }, { once: true });
+    return held;
   }
 
   private async fireTimers(run: Run, held: Held) {
@@ -169,7 +175,7 @@ export class Worker {
         const outcome = await driveRun(this.opts.portsFor(run), run.id, { wait: false, keep: true, signal: abort.signal, sharedSlots: this.agents }, owner);
         this.backoff.succeeded(run.id);
         this.opts.report({ type: 'outcome', run, outcome });
-        if (outcome.status === 'waiting_human') this.held.set(run.id, { owner });
+        if (outcome.status === 'waiting_human') this.hold(run, owner);
       } catch (e) {
         await this.failed(run, owner, e);
       } finally {

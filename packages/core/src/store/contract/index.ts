@@ -5,6 +5,7 @@ import { answersAndHolds } from './answers.js';
 import { atomicity } from './atomicity.js';
 import { claims } from './claims.js';
 import { executionsAndFinishing } from './executions.js';
+import { refusals } from './refusals.js';
 import { runsAndOwnership } from './runs-ownership.js';
 import { sessionsAndReports } from './sessions.js';
 import { stopEventsDelete } from './stop-events-delete.js';
@@ -27,5 +28,6 @@ export function storeContract(adapter: StoreAdapter): void {
     sessionsAndReports(adapter);
     accessAndLists(adapter);
     atomicity(adapter);
+    refusals(adapter);
   });
 }

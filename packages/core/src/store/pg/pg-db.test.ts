@@ -1,3 +1,4 @@
+import { createServer, type Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../../../../scripts/pg-cluster.mjs';
@@ -9,12 +10,13 @@ let cluster: Cluster;
 let n = 0;
 const fresh = () => cluster.createDatabase(`pgdb_${++n}`);
 
+// initdb and a server start take seconds on a busy machine: more than the default hook timeout.
 beforeAll(async () => {
   cluster = await startCluster();
-});
+}, 120_000);
 afterAll(async () => {
   await cluster?.stop();
-});
+}, 60_000);
 
 describe('PgDb', () => {
   it('hands int8 back as numbers with its own parser, leaving pg’s global one alone', async () => {
@@ -23,6 +25,29 @@ describe('PgDb', () => {
       const [row] = await db.query<{ big: unknown; sum: unknown }>('SELECT $1::bigint AS big, 5::numeric AS sum', [Number.MAX_SAFE_INTEGER]);
       expect(row).toEqual({ big: Number.MAX_SAFE_INTEGER, sum: 5 });
       expect(pg.types.getTypeParser(20, 'text')('12')).toBe('12');
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('gives up on a server that never answers, instead of hanging', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((s) => void sockets.push(s));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as { port: number };
+    try {
+      await expect(openPgDb(`postgres://shop@127.0.0.1:${port}/x`, { connectTimeoutMs: 300 })).rejects.toThrow(/timeout/i);
+    } finally {
+      for (const s of sockets) s.destroy();
+      silent.close();
+    }
+  });
+
+  it('stores text with a NUL in it (which PostgreSQL text cannot hold) with U+FFFD in its place', async () => {
+    const db = await openPgDb(await fresh());
+    try {
+      const [row] = await db.query<{ v: string }>('SELECT $1::text AS v', ['a\u0000b']);
+      expect(row!.v).toBe('a\uFFFDb');
     } finally {
       await db.close();
     }

@@ -23,6 +23,8 @@ export interface PgDbOptions {
   /** The store's clock, used as it is (tests, SHOP_CLOCK_FILE); absent: the database's clock. */
   now?: () => number;
   poolSize?: number;
+  /** How long a new connection may take (ms; default 10 s): a host that drops packets fails instead of hanging. */
+  connectTimeoutMs?: number;
 }
 
 export const WAKE_CHANNEL = 'shop_wake';
@@ -46,6 +48,13 @@ const RETRYABLE = new Set(['40P01', '40001']);
 const CLOCK_EVERY_MS = 60_000;
 
 /**
+ * PostgreSQL text cannot hold NUL, which SQLite keeps: an agent's activity or a person's
+ * message carrying one would make the whole write fail. It becomes U+FFFD (JSON text escapes
+ * it already).
+ */
+const withoutNul = (v: unknown): unknown => (typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '\uFFFD') : v);
+
+/**
  * Named (prepared once per connection, then only bound and executed) when it has parameters;
  * a statement without any goes as a simple query, which may hold several statements (schema).
  */
@@ -55,13 +64,13 @@ class Statements {
     if (!params?.length) return { text };
     let name = this.names.get(text);
     if (!name) this.names.set(text, (name = `shop_${this.names.size}`));
-    return { name, text, values: params };
+    return { name, text, values: params.map(withoutNul) };
   }
 }
 
 /** Opens a pool on `url` and measures the database's clock. The schema is migrate-pg's job. */
 export async function openPgDb(url: string, opts: PgDbOptions = {}): Promise<PgDb> {
-  const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, types } as pg.PoolConfig);
+  const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000, types } as pg.PoolConfig);
   // An idle client's connection dropping must not crash the process; the next query reports it.
   pool.on('error', () => {});
   const db = new PgPool(pool, opts.now);
@@ -89,7 +98,7 @@ class PgPool implements PgDb {
   }
 
   now(): number {
-    return this.injected ? this.injected() : Math.round(Date.now() + this.offset);
+    return Math.round(this.injected ? this.injected() : Date.now() + this.offset);
   }
 
   /** The offset to clock_timestamp(), taken against the middle of the round trip. */
