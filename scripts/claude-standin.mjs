@@ -33,7 +33,9 @@
 //         network: "fetch failed … ECONNRESET" on stderr, no result), without reporting;
 //         fail_text: the result text instead of the real one,
 //         drop_file: after reporting, its signal file is deleted (as if written on another
-//         machine's disk: only what shop report kept in the store remains) }
+//         machine's disk: only what shop report kept in the store remains),
+//         block_file: a folder stands at its signal path while it reports (the file cannot be
+//         written there), removed after }
 // A list of steps scripts "fail twice, then succeed": [{ "fail": 529 }, { "fail": 529 }, { … }].
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -204,7 +206,9 @@ async function headless() {
   if (streaming) await streamEvents(step);
   if (step.sleep_ms) await sleep(step.sleep_ms);
   const via = step.via ?? 'file';
+  if (step.block_file && signalFile) mkdirSync(signalFile, { recursive: true });
   if (via !== 'none' && via !== 'promise' && !step.is_error) report(step);
+  if (step.block_file && signalFile) rmSync(signalFile, { recursive: true, force: true });
   if (step.drop_file && signalFile) rmSync(signalFile, { force: true });
   if (step.after_ms) await sleep(step.after_ms);
   let text = step.result ?? `${step.summary ?? step.reason ?? 'done'}`;

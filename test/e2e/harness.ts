@@ -67,6 +67,8 @@ export interface Step {
   fail_text?: string;
   /** After reporting, the signal file is deleted: only the store's copy of a shop report remains. */
   drop_file?: boolean;
+  /** A folder stands at the signal path while it reports: shop report can only keep it in the store. */
+  block_file?: boolean;
 }
 export interface Scenario {
   agents?: Record<string, Step[]>;

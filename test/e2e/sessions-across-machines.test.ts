@@ -153,6 +153,18 @@ describe('shop report keeps the report in the store, for its own call and attemp
     expect(p.status(runId(r))).toMatchObject({ status: 'completed', result: 'DONE|from the store' });
   });
 
+  it('shop report whose file cannot be written keeps the report in the store alone, says so, and the step completes', () => {
+    const p = project([{ status: 'DONE', summary: 'only in the store', via: 'report', block_file: true }]);
+    const r = p.shop(['run', 'migrate']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const id = runId(r);
+    expect(p.status(id)).toMatchObject({ status: 'completed', result: 'DONE|only in the store' });
+    // What shop report said, in the agent's output (the stand-in runs it with the agent's stdout).
+    const out = readFileSync(join(p.dir, '.shop', 'runs', String(id), '1.coder.1.stdout.log'), 'utf8');
+    expect(out).toContain(`reported DONE to the store of run ${id} (${coderCalls(p)[0].signal_file} could not be written here: EISDIR)`);
+  });
+
   it("a report for a call that waits, or under another path than its attempt's, is refused and recorded nowhere", () => {
     const p = project([ASKS]);
     const id = runId(p.shop(['run', 'migrate']));
