@@ -62,6 +62,16 @@ describe("a run's Claude sessions move between machines through the store", () =
     expect(done.sessions).toEqual([expect.objectContaining({ call: '1', host: 'machine-b', kept: 'store', bytes: statSync(onB).size })]);
   });
 
+  it('SHOP_SESSION_CAP_MB=0 keeps no session in the store: it stays on its machine', () => {
+    const p = project([ASKS, REWORKED]);
+    const a = { ...machine(p, 'machine-a'), SHOP_SESSION_CAP_MB: '0' };
+    const id = runId(p.shop(['run', 'migrate'], { env: a }));
+    expect(p.shop(['reject', `${id}.1`, 'add a down migration'], { env: a }).code).toBe(0);
+    expect(p.status(id)).toMatchObject({ status: 'completed', sessions: [] });
+    expect(coderCalls(p).map((i) => [i.resumed, i.remembered])).toEqual([[false, 0], [true, 2]]);
+    expect(lines(p.shop(['status', String(id)]).stdout).filter((l) => l.startsWith('Sessions:'))).toEqual([]);
+  });
+
   it('a transcript over the cap is pinned to its host: said on the trail and in shop status; another machine is told where to resume', () => {
     const p = project([ASKS, REWORKED]);
     const a = { ...machine(p, 'machine-a'), SHOP_SESSION_CAP_MB: '0.0001' };

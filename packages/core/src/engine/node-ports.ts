@@ -87,7 +87,7 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
       // git refuses to remove a worktree holding changes or untracked files: that work stays.
       return removeCleanWorktree(project.root, run.workspace) === null ? null : `${run.workspace} holds work not committed; look at it there (shop prune removes it with the run)`;
     },
-    sessions: {
+    sessions: sessionCap(process.env) === 0 ? undefined : {
       read: (cwd, id, max) => readTranscript(transcriptPath(process.env, cwd, id), max),
       write: (cwd, id, data) => writeTranscript(transcriptPath(process.env, cwd, id), data),
       cap: sessionCap(process.env),

@@ -9,7 +9,7 @@ import { exec, newRun, T } from '../store/contract/fixtures.js';
 import { openSqliteStore } from '../store/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import type { EnginePorts } from './ports.js';
-import { keepSession, restoreSession, type SessionFiles } from './session-keeper.js';
+import { DEFAULT_SESSION_CAP, keepSession, restoreSession, sessionCap, type SessionFiles } from './session-keeper.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'shop-keeper-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -101,5 +101,14 @@ describe('keeping a session and putting it back on another machine', () => {
       await expect(restoreSession(b.ports, T, ref, 'go')).rejects.toThrow(/the session transcript kept in the store is damaged/);
       expect(b.files.has('s-1')).toBe(false);
     }
+  });
+});
+
+describe('SHOP_SESSION_CAP_MB', () => {
+  it('sets the cap in MB (decimals too); 0 keeps no session; unset or nonsense: 64 MB', () => {
+    expect(sessionCap({ SHOP_SESSION_CAP_MB: '2' })).toBe(2 * 1024 * 1024);
+    expect(sessionCap({ SHOP_SESSION_CAP_MB: '0.0001' })).toBe(105);
+    expect(sessionCap({ SHOP_SESSION_CAP_MB: '0' })).toBe(0);
+    for (const v of [undefined, '', 'lots', '-1']) expect(sessionCap({ SHOP_SESSION_CAP_MB: v })).toBe(DEFAULT_SESSION_CAP);
   });
 });

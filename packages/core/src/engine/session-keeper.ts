@@ -87,10 +87,15 @@ export async function restoreSession(ports: EnginePorts, token: string | null, r
   });
 }
 
-/** SHOP_SESSION_CAP_MB (decimals allowed): the largest transcript the store keeps. */
+/**
+ * SHOP_SESSION_CAP_MB (decimals allowed): the largest transcript the store keeps; 0 keeps none
+ * (every session stays on its machine: one machine, or a store that must not grow by them).
+ */
 export function sessionCap(env: NodeJS.ProcessEnv): number {
-  const mb = Number(env.SHOP_SESSION_CAP_MB);
-  return Number.isFinite(mb) && mb > 0 ? Math.round(mb * 1024 * 1024) : DEFAULT_SESSION_CAP;
+  const text = env.SHOP_SESSION_CAP_MB?.trim();
+  const mb = Number(text);
+  if (!text || !Number.isFinite(mb) || mb < 0) return DEFAULT_SESSION_CAP;
+  return Math.round(mb * 1024 * 1024);
 }
 
 /**
