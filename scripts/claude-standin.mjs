@@ -17,7 +17,8 @@
 //                          <CLAUDE_CONFIG_DIR, else ~/.claude>/projects/<cwd, every character but
 //                          a-z A-Z 0-9 as ->/<session>.jsonl (CLAUDE_CODE_PROJECT_DIR_NAME overrides the
 //                          folder); --resume of a session with no transcript there fails as Claude
-//                          Code does ("No conversation found with session ID: …")
+//                          Code does ("No conversation found with session ID: …"), and so does
+//                          --session-id of one that has one ("Session ID … is already in use")
 //
 // Without -p it is an interactive session (`claude --resume <id>`, or `claude --session-id <id>
 // "first message"`): it reads the person's lines, reports after each one, /exit leaves.
@@ -120,8 +121,16 @@ function transcriptMessages() {
   return readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
 }
 
+/** Like Claude Code: a new session under an id whose transcript is here already is refused. */
+function refuseTakenSession() {
+  if (args.resume || transcriptMessages() === null) return;
+  console.error(`Error: Session ID ${sessionId} is already in use.`);
+  process.exit(1);
+}
+
 /** Like Claude Code: a session with no transcript here cannot be resumed (in print mode the result says so too). */
 function refuseMissingSession(streaming) {
+  refuseTakenSession();
   if (!args.resume || transcriptMessages() !== null) return;
   const message = `No conversation found with session ID: ${args.resume}`;
   if (streaming || args['output-format'] === 'json') {
