@@ -25,6 +25,14 @@ export interface PgDbOptions {
   poolSize?: number;
   /** How long a new connection may take (ms; default 10 s): a host that drops packets fails instead of hanging. */
   connectTimeoutMs?: number;
+  /**
+   * How long the server lets one of this pool's transactions sit idle (ms; default 10 s, inside a lease) before
+   * it ends the session: a process stopped mid-transaction (SIGSTOP, a sleeping laptop) gives
+   * up its locks on a run instead of blocking every other writer of it (and a takeover). The
+   * store's transactions only run queries, so a live one is idle that long only on a machine
+   * too loaded to keep its lease anyway.
+   */
+  idleInTransactionMs?: number;
 }
 
 export const WAKE_CHANNEL = 'shop_wake';
@@ -70,7 +78,11 @@ class Statements {
 
 /** Opens a pool on `url` and measures the database's clock. The schema is migrate-pg's job. */
 export async function openPgDb(url: string, opts: PgDbOptions = {}): Promise<PgDb> {
-  const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000, types } as pg.PoolConfig);
+  const pool = new pg.Pool({
+    connectionString: url, max: opts.poolSize ?? 10, types,
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000,
+    idle_in_transaction_session_timeout: opts.idleInTransactionMs ?? 10_000,
+  } as pg.PoolConfig);
   // An idle client's connection dropping must not crash the process; the next query reports it.
   pool.on('error', () => {});
   const db = new PgPool(pool, opts.now);
@@ -109,8 +121,16 @@ class PgPool implements PgDb {
     this.offset = Number(row!.t) - (before + after) / 2;
   }
 
+  /** One statement, its own transaction: like tx(), run again when the server rolled it back for a deadlock. */
   async query<R = Row>(text: string, params?: unknown[]): Promise<R[]> {
-    return (await this.pool.query(this.statements.config(text, params))).rows as R[];
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return (await this.pool.query(this.statements.config(text, params))).rows as R[];
+      } catch (e) {
+        if (attempt < 5 && RETRYABLE.has(String((e as { code?: string }).code))) continue;
+        throw e;
+      }
+    }
   }
 
   async tx<T>(fn: (q: Sql) => Promise<T>): Promise<T> {
@@ -118,6 +138,10 @@ class PgPool implements PgDb {
       const client = await this.pool.connect();
       const q: Sql = { query: async <R>(text: string, params?: unknown[]) => (await client.query(this.statements.config(text, params))).rows as R[] };
       let broken: Error | undefined;
+      // The server may end the session while we hold it (idle too long in a transaction, a
+      // restart): the next query fails with that, instead of an unhandled 'error' crashing the process.
+      const lost = (e: Error) => void (broken = e);
+      client.on('error', lost);
       try {
         await client.query('BEGIN');
         const result = await fn(q);
@@ -132,6 +156,7 @@ class PgPool implements PgDb {
         if (attempt < 5 && RETRYABLE.has(String((e as { code?: string }).code))) continue;
         throw e;
       } finally {
+        client.removeListener('error', lost);
         client.release(broken);
       }
     }
