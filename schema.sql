@@ -167,3 +167,29 @@ CREATE TABLE IF NOT EXISTS claims (
   expires_at    INTEGER NOT NULL,
   PRIMARY KEY (run_id, call_key, ask)
 );
+
+-- Schema 9: sessions across machines. An agent call's Claude Code transcript, kept after each
+-- step (gzip) so another machine can resume the session; gz NULL: it was over the cap and
+-- lives only on `host` (the run's agent steps are pinned there).
+CREATE TABLE IF NOT EXISTS sessions (
+  run_id        INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  session_id    TEXT    NOT NULL,
+  call_key      TEXT    NOT NULL,
+  host          TEXT    NOT NULL,
+  bytes         INTEGER NOT NULL,             -- the transcript's size
+  sha256        TEXT    NOT NULL,
+  gz            BLOB,
+  saved_at      INTEGER NOT NULL,
+  PRIMARY KEY (run_id, session_id)
+);
+
+-- What an agent reported with `shop report` for its call's attempt (signal_path is that
+-- attempt's secret), so a report never depends on a disk the reader shares.
+CREATE TABLE IF NOT EXISTS reports (
+  run_id        INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  call_key      TEXT    NOT NULL,
+  signal_path   TEXT    NOT NULL,
+  body          TEXT    NOT NULL,             -- the signal, JSON
+  reported_at   INTEGER NOT NULL,
+  PRIMARY KEY (run_id, call_key)
+);

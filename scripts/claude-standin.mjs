@@ -13,6 +13,12 @@
 //                          (default 0; the demo slows it down so progress shows)
 //   SHOP_STANDIN_SPANS     a file where each invocation appends its start and its end (pid,
 //                          session, time, exit code): no two may overlap on one session
+//   CLAUDE_CONFIG_DIR      like Claude Code: each session's transcript is kept in
+//                          <CLAUDE_CONFIG_DIR, else ~/.claude>/projects/<cwd, every character but
+//                          a-z A-Z 0-9 as ->/<session>.jsonl (CLAUDE_CODE_PROJECT_DIR_NAME overrides the
+//                          folder); --resume of a session with no transcript there fails as Claude
+//                          Code does ("No conversation found with session ID: …"), and so does
+//                          --session-id of one that has one ("Session ID … is already in use")
 //
 // Without -p it is an interactive session (`claude --resume <id>`, or `claude --session-id <id>
 // "first message"`): it reads the person's lines, reports after each one, /exit leaves.
@@ -26,9 +32,14 @@
 //         fail: 529 | 429 | 500 | "network" | "auth" — the invocation fails as Claude Code does
 //         (529/429/500/auth: its `result` with is_error and api_error_status, "API Error: …";
 //         network: "fetch failed … ECONNRESET" on stderr, no result), without reporting;
-//         fail_text: the result text instead of the real one }
+//         fail_text: the result text instead of the real one,
+//         drop_file: after reporting, its signal file is deleted (as if written on another
+//         machine's disk: only what shop report kept in the store remains),
+//         block_file: a folder stands at its signal path while it reports (the file cannot be
+//         written there), removed after }
 // A list of steps scripts "fail twice, then succeed": [{ "fail": 529 }, { "fail": 529 }, { … }].
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -81,6 +92,53 @@ if (env.SHOP_STANDIN_SPANS) {
   // A stop (TERM), or its terminal gone (HUP), ends it through 'exit', so its end is logged too.
   process.on('SIGTERM', () => process.exit(143));
   process.on('SIGHUP', () => process.exit(129));
+}
+
+/** Claude Code 2.1's transcript path (see packages/core/src/agents/claude-transcript.ts). */
+function transcriptFile() {
+  const config = env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
+  let name = process.cwd().replace(/[^a-zA-Z0-9]/g, '-');
+  if (name.length > 200) {
+    let h = 0;
+    for (const c of process.cwd()) h = ((h << 5) - h + c.charCodeAt(0)) | 0;
+    name = `${name.slice(0, 200)}-${Math.abs(h).toString(36)}`;
+  }
+  return join(config, 'projects', env.CLAUDE_CODE_PROJECT_DIR_NAME || name, `${sessionId}.jsonl`);
+}
+
+/** One line of the session's transcript (a user's or the assistant's message), appended like Claude Code does. */
+function remember(role, text) {
+  const file = transcriptFile();
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  appendFileSync(file, JSON.stringify({ type: role, sessionId, cwd: process.cwd(), timestamp: new Date().toISOString(),
+    message: { role, content: role === 'user' ? String(text ?? '') : [{ type: 'text', text: String(text ?? '') }] } }) + '\n', { mode: 0o600 });
+}
+
+/** The transcript's messages so far (what a resumed session remembers). */
+function transcriptMessages() {
+  const file = transcriptFile();
+  if (!existsSync(file)) return null;
+  return readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
+}
+
+/** Like Claude Code: a new session under an id whose transcript is here already is refused. */
+function refuseTakenSession() {
+  if (args.resume || transcriptMessages() === null) return;
+  console.error(`Error: Session ID ${sessionId} is already in use.`);
+  process.exit(1);
+}
+
+/** Like Claude Code: a session with no transcript here cannot be resumed (in print mode the result says so too). */
+function refuseMissingSession(streaming) {
+  refuseTakenSession();
+  if (!args.resume || transcriptMessages() !== null) return;
+  const message = `No conversation found with session ID: ${args.resume}`;
+  if (streaming || args['output-format'] === 'json') {
+    process.stdout.write(JSON.stringify({ type: 'result', subtype: 'error_during_execution', is_error: true, num_turns: 0,
+      session_id: args.resume, total_cost_usd: 0, errors: [message] }) + '\n');
+  }
+  console.error(message);
+  process.exit(1);
 }
 
 function readLog() {
@@ -143,14 +201,13 @@ function report(step) {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function headless() {
-  // Like Claude Code: a session that was never started cannot be resumed.
-  if (args.resume && !readLog().some((e) => e.mode === 'print' && e.session_id === args.resume)) {
-    console.error(`No conversation found with session ID: ${args.resume}`);
-    process.exit(1);
-  }
+  // Like Claude Code: a session whose transcript is not on this machine (in this cwd) cannot be resumed.
+  refuseMissingSession(args['output-format'] === 'stream-json');
+  const remembered = transcriptMessages() ?? 0;
   const step = pickStep();
+  remember('user', args.prompt);
   log({ mode: 'print', agent: env.SHOP_AGENT, call: env.SHOP_CALL, run: env.SHOP_RUN_ID, session_id: sessionId,
-    resumed: Boolean(args.resume), prompt: args.prompt, model: args.model ?? null, permission_mode: args['permission-mode'] ?? null,
+    resumed: Boolean(args.resume), remembered, transcript: transcriptFile(), prompt: args.prompt, model: args.model ?? null, permission_mode: args['permission-mode'] ?? null,
     max_budget_usd: args['max-budget-usd'] === undefined ? null : Number(args['max-budget-usd']),
     allowed_tools: args.tools, system_prompt: args['append-system-prompt'] ?? null, signal_file: signalFile ?? null, cwd: process.cwd(), step });
   const streaming = args['output-format'] === 'stream-json';
@@ -158,10 +215,14 @@ async function headless() {
   if (streaming) await streamEvents(step);
   if (step.sleep_ms) await sleep(step.sleep_ms);
   const via = step.via ?? 'file';
+  if (step.block_file && signalFile) mkdirSync(signalFile, { recursive: true });
   if (via !== 'none' && via !== 'promise' && !step.is_error) report(step);
+  if (step.block_file && signalFile) rmSync(signalFile, { recursive: true, force: true });
+  if (step.drop_file && signalFile) rmSync(signalFile, { force: true });
   if (step.after_ms) await sleep(step.after_ms);
   let text = step.result ?? `${step.summary ?? step.reason ?? 'done'}`;
   if (via === 'promise') text += `\n<promise>${step.status ?? 'DONE'}: ${step.summary ?? step.reason ?? ''}</promise>`;
+  remember('assistant', text);
   if (args['output-format'] === 'json' || streaming) {
     process.stdout.write(JSON.stringify({
       type: 'result', subtype: 'success', is_error: Boolean(step.is_error), duration_ms: step.sleep_ms ?? 5,
@@ -225,9 +286,11 @@ async function streamEvents(step) {
 
 async function chat() {
   // `claude --resume <id>` attached to a terminal: the person talks to the agent.
+  refuseMissingSession(false);
+  const remembered = transcriptMessages() ?? 0;
   const step = pickStep();
   log({ mode: 'interactive', agent: env.SHOP_AGENT, call: env.SHOP_CALL, run: env.SHOP_RUN_ID, session_id: sessionId, cwd: process.cwd(),
-    resumed: Boolean(args.resume), prompt: args.initial ?? null, system_prompt: args['append-system-prompt'] ?? null });
+    resumed: Boolean(args.resume), remembered, transcript: transcriptFile(), prompt: args.initial ?? null, system_prompt: args['append-system-prompt'] ?? null });
   console.log(`Claude Code (stand-in) — ${args.resume ? 'resumed' : 'new'} session ${sessionId}`);
   if (args.initial) console.log(`You: ${args.initial}`);
   console.log('Type your reply to the agent, or /exit to leave.');
@@ -236,6 +299,7 @@ async function chat() {
   for await (const line of rl) {
     if (line.trim() === '/exit') break;
     log({ mode: 'said', run: env.SHOP_RUN_ID, session_id: sessionId, text: line });
+    remember('user', line);
     // The built-in _checkpoint reviewer recommends; other agents finish their step.
     const status = step.reply_status ?? (env.SHOP_AGENT === '_checkpoint' ? 'CONTINUE' : 'DONE');
     const reason = status === 'NEEDS_HUMAN' ? 'still unsure' : status === 'STOP' ? `the person said: ${line}` : undefined;

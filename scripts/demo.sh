@@ -22,6 +22,8 @@ export SHOP_USER="${SHOP_USER:-demo}"
 # The stand-in streams a few events per step, this far apart, so progress shows.
 export SHOP_STANDIN_PACE_MS="${SHOP_STANDIN_PACE_MS:-250}"
 dir=$(mktemp -d -t shop-demo-XXXXXX)
+# The simulated agents keep their sessions in the demo's folder, not in your ~/.claude.
+[ "${SHOP_DEMO_REAL:-}" = "1" ] || export CLAUDE_CONFIG_DIR="$dir/.claude-config"
 cd "$dir"
 echo "\$ cd $dir && shop init"
 "$shop" init

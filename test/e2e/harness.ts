@@ -65,6 +65,10 @@ export interface Step {
   /** Fails as Claude Code does: API errors (its is_error result with api_error_status), a network error, a bad key. */
   fail?: 529 | 429 | 500 | 'network' | 'auth';
   fail_text?: string;
+  /** After reporting, the signal file is deleted: only the store's copy of a shop report remains. */
+  drop_file?: boolean;
+  /** A folder stands at the signal path while it reports: shop report can only keep it in the store. */
+  block_file?: boolean;
 }
 export interface Scenario {
   agents?: Record<string, Step[]>;
@@ -89,6 +93,9 @@ export interface Invocation {
   cwd: string;
   pid: number;
   text?: string;
+  /** How many lines its session's transcript held when it started (0: a new session), and where it is. */
+  remembered?: number;
+  transcript?: string;
 }
 
 export interface Background {
@@ -113,6 +120,8 @@ export function makeProject(): Project {
     ...process.env,
     SHOP_CLAUDE_BIN: standin,
     SHOP_STANDIN_LOG: join(dir, 'standin.jsonl'),
+    // The stand-in keeps sessions where Claude Code does: here, never in the tester's ~/.claude.
+    CLAUDE_CONFIG_DIR: join(dir, '.claude-config'),
     SHOP_USER: 'tester',
     SHOP_DEBUG: '',
     // As a user's shell has it: npm test puts node_modules/.bin (this repository's `shop`)

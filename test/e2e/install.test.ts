@@ -19,7 +19,7 @@ describe('npm install -g ./packages/cli', () => {
   });
   // A user's shell: no node_modules/.bin of this repository on PATH, the install's bin first.
   const PATH = [join(prefix, 'bin'), ...(process.env.PATH ?? '').split(':').filter((d) => !d.includes('node_modules/.bin'))].join(':');
-  const env: NodeJS.ProcessEnv = { ...process.env, PATH, SHOP_CLAUDE_BIN: standin, SHOP_USER: 'tester', SHOP_DEBUG: '', SHOP_STANDIN_LOG: join(elsewhere, 'standin.jsonl') };
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH, SHOP_CLAUDE_BIN: standin, SHOP_USER: 'tester', SHOP_DEBUG: '', SHOP_STANDIN_LOG: join(elsewhere, 'standin.jsonl'), CLAUDE_CONFIG_DIR: join(elsewhere, '.claude-config') };
   delete env.SHOP_HOME;
   delete env.SHOP_STANDIN_SCENARIO;
   const shop = (...args: string[]) => spawnSync('shop', args, { cwd: elsewhere, env, encoding: 'utf8' });

@@ -9,7 +9,7 @@ export class Terminal {
   private readonly socketPath: string;
 
   constructor(private readonly p: Project, command: string, width = 160) {
-    const vars = ['SHOP_CLAUDE_BIN', 'SHOP_STANDIN_LOG', 'SHOP_STANDIN_SCENARIO', 'SHOP_STANDIN_SPANS', 'SHOP_USER'].flatMap((k) => (p.env[k] ? ['-e', `${k}=${p.env[k]}`] : []));
+    const vars = ['SHOP_CLAUDE_BIN', 'SHOP_STANDIN_LOG', 'SHOP_STANDIN_SCENARIO', 'SHOP_STANDIN_SPANS', 'SHOP_USER', 'CLAUDE_CONFIG_DIR'].flatMap((k) => (p.env[k] ? ['-e', `${k}=${p.env[k]}`] : []));
     // The shell line outlives the command, so its last screen and exit code stay readable.
     this.tmux(['new-session', '-d', '-s', 'shop', '-x', String(width), '-y', '50', '-c', p.dir, ...vars, `${command}; echo "[exit $?]"; sleep 600`]);
     this.socketPath = this.tmux(['display-message', '-p', '#{socket_path}']).trim();

@@ -2,6 +2,7 @@ import { UsageError } from '@shop/core/errors';
 import { bytes, quoted } from '@shop/core/text';
 import { AGENT_FILE_CAP, capName } from '@shop/core/signals/agent-file';
 import { ANSWER_FIELDS, checkSignal, writeSignal } from '@shop/core/signals/signal';
+import type { ReportTarget } from '@shop/core/operations/record-report';
 import { str } from '../args.js';
 import type { Context } from '../context.js';
 import type { Parsed } from '../registry.js';
@@ -37,14 +38,31 @@ export default async function report(args: Parsed, ctx: Context): Promise<number
   if (read.kind !== 'ok') throw new UsageError(`bad signal: ${read.kind === 'invalid' ? read.problem : 'empty'}`);
   const size = Buffer.byteLength(JSON.stringify(read.signal)) + 1;
   if (size > AGENT_FILE_CAP) throw new UsageError(`the report is ${bytes(size)}, more than the ${capName(AGENT_FILE_CAP)} a signal may hold; put long text in a file in the workspace and report its path`);
+  // Inside a step Shop started (its run and call given): first into the run's store, for the
+  // call's current attempt only, so no reader depends on this machine's disk.
+  const target = reportTarget(ctx, file);
+  if (target) await (await ctx.ops({ quiet: true })).report(target, read.signal);
   try {
     writeSignal(file, read.signal);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (!code) throw e;
+    if (target) {
+      ctx.out(`reported ${read.signal.status} to the store of run ${target.runId} (${file} could not be written here: ${code})`);
+      return 0;
+    }
     // A directory (EISDIR), a read-only place …: the step's environment is wrong, not Shop.
     throw new UsageError(`cannot write the report to ${file} (${code}); SHOP_SIGNAL_FILE must name a file Shop gave this step`);
   }
-  ctx.out(`reported ${read.signal.status} to ${file}`);
+  ctx.out(`reported ${read.signal.status} to ${file}${target ? ' and the store' : ''}`);
   return 0;
+}
+
+/** The step's run and call (SHOP_RUN_ID, SHOP_CALL) when Shop started it in a project: its report goes to the store too. */
+function reportTarget(ctx: Context, signalPath: string): ReportTarget | null {
+  const runText = ctx.env.SHOP_RUN_ID;
+  const key = ctx.env.SHOP_CALL;
+  if (!runText || !key || !ctx.project.found) return null;
+  if (!/^[1-9][0-9]{0,15}$/.test(runText) || key.length > 200) throw new UsageError(`SHOP_RUN_ID=${quoted(runText.slice(0, 40))} / SHOP_CALL are not a step Shop started; shop report runs inside an agent step`);
+  return { runId: Number(runText), key, signalPath };
 }

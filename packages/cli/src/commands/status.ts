@@ -16,6 +16,7 @@ import { paint, statusColour } from '../style.js';
 import { elapsed } from '../live-board.js';
 import type { Execution } from '@shop/core/types';
 import { claimedLine } from '../claim-text.js';
+import { sessionLines } from '../session-lines.js';
 
 /** shop status <id> [--limit N] [--json] */
 export default async function status(args: Parsed, ctx: Context): Promise<number> {
@@ -46,6 +47,7 @@ export default async function status(args: Parsed, ctx: Context): Promise<number
   ctx.out(`Run ${run.id}: ${paint(ctx.style.color, statusColour(json.status), json.status)}   (${run.spec}${run.prompt ? `: ${firstLine(run.prompt)}` : ''})`);
   ctx.out(`Workspace: ${run.workspace}${run.branch ? ` (branch ${run.branch})` : ''}`);
   ctx.out(`Cost: ${usd(cost)}   Started: ${localTimeAgo(run.createdAt)}`);
+  for (const line of sessionLines(json.sessions)) ctx.out(line);
   if (run.reason) ctx.out(`Reason: ${run.reason}`);
   if (run.status === 'completed' && run.result != null) ctx.out(`Result: ${JSON.stringify(run.result)}`);
   for (const exec of waitingAll) {

@@ -38,6 +38,11 @@ export class ClaudeRunner implements AgentRunner {
     if (inv.resume && outcome.exitCode && /No conversation found/.test(safeRead(inv.stderrFile))) {
       return this.spawn({ ...inv, resume: false });
     }
+    // The other way round: a session Shop thought never started did (its transcript is here,
+    // say its agent died before its pid was recorded): Claude Code refuses the id as "already in use".
+    if (!inv.resume && !inv.agent.command && outcome.exitCode && /Session ID \S+ is already in use/.test(safeRead(inv.stderrFile))) {
+      return this.spawn({ ...inv, resume: true });
+    }
     return outcome;
   }
 

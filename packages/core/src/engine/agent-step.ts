@@ -5,7 +5,9 @@ import { AgentError, BudgetSpent } from '../errors.js';
 import type { RunOptions, WorkflowConfig } from '../lua/requests.js';
 import { fingerprint } from '../lua/requests.js';
 import { readTail } from '../signals/agent-file.js';
-import { checkSignal, promiseSignal, readSignal, signalPath, type Signal } from '../signals/signal.js';
+import { checkSignal, promiseSignal, signalPath, type Signal } from '../signals/signal.js';
+import { readReport } from '../signals/read-report.js';
+import { keepSession, restoreSession, type SessionRef } from './session-keeper.js';
 import { capText } from '../text.js';
 import type { AgentMetrics, Execution, Run } from '../types.js';
 import { ActivityRecorder } from './activity-recorder.js';
@@ -55,7 +57,8 @@ export class AgentStep {
       // goes first, and is waited for (one process per session), then a signal on disk means the
       // agent finished — its result, whatever the budget says now.
       session = await freeSession(ports, run.id, rec, rec.status === 'running' || rec.pid !== null);
-      const onDisk = rec.status === 'running' && rec.signalPath ? readSignal(rec.signalPath) : { kind: 'none' as const };
+      // On disk here, or recorded in the store by shop report (the agent ran on another machine).
+      const onDisk = rec.status === 'running' && rec.signalPath ? await readReport(ports.store, rec) : { kind: 'none' as const };
       if (onDisk.kind === 'ok') return this.settle(rec, req.opts, onDisk.signal, undefined);
     }
     const opts = { ...req.opts, budget_usd: await this.budgetFor(req.opts) };
@@ -141,6 +144,9 @@ export class AgentStep {
     if (!this.logDirs.has(logDir)) mkdirSync(logDir, { recursive: true, mode: 0o700 });
     this.logDirs.add(logDir);
     const base = join(logDir, `${exec.key.replaceAll('/', '-')}.${agent.name}.${how.attempt}`);
+    // Claude Code's session moves with the run: put in place before a resume, kept after each invocation.
+    const session: SessionRef | null = agent.command ? null : { runId: run.id, key: exec.key, sessionId: exec.sessionId!, cwd: exec.cwd ?? run.workspace };
+    if (session && how.resume) await restoreSession(ports, token, session, `resume the run there: shop resume ${run.id}`);
     ports.notifier.notify({ type: 'agent_started', key: exec.key, agent: agent.name, sessionId: exec.sessionId!, resumed: how.resume });
     let recording: Promise<unknown> = Promise.resolve();
     const progress = new ActivityRecorder(ports, run.id, token, exec, agent.name);
@@ -150,7 +156,7 @@ export class AgentStep {
     signal.addEventListener('abort', forward, { once: true });
     const outcome = await ports.runner.invoke({
       agent, prompt: how.prompt, sessionId: exec.sessionId!, resume: how.resume, cwd: exec.cwd ?? run.workspace,
-      env: agentEnv(run, exec, agent, ports.paths.binDir),
+      env: agentEnv(run, exec, agent, ports.paths),
       model: opts.model, timeout: how.timeoutLeft ?? opts.timeout ?? agent.timeout, budgetUsd: how.budgetUsd ?? opts.budget_usd,
       stdoutFile: `${base}.stdout.log`, stderrFile: `${base}.stderr.log`,
       onSpawn: (pid) => {
@@ -165,8 +171,9 @@ export class AgentStep {
     const refused = await recording;
     if (refused) throw refused;
     if (signal.aborted) throw new Aborted();
+    if (session) await keepSession(ports, token, session);
     if (outcome.error) throw agentFailure(capText(outcome.error, 600), outcome);
-    const read = outcome.report === undefined ? readSignal(exec.signalPath!) : checkSignal(outcome.report);
+    const read = outcome.report === undefined ? await readReport(ports.store, exec) : checkSignal(outcome.report);
     if (read.kind === 'invalid') throw new AgentError(`agent ${agent.name} wrote an invalid signal ${outcome.report === undefined ? exec.signalPath : '(reported in-process)'}: ${capText(read.problem)}`, outcome.metrics);
     const reported = read.kind === 'ok' ? read.signal : promiseSignal(outcome.output);
     if (!reported) {
@@ -212,7 +219,7 @@ function lastLine(file: string): string | null {
   return line ? capText(line, 200) : null;
 }
 
-function agentEnv(run: Run, exec: Execution, agent: AgentDef, binDir: string | null): Record<string, string> {
+function agentEnv(run: Run, exec: Execution, agent: AgentDef, { binDir, home }: EnginePorts['paths']): Record<string, string> {
   const env: Record<string, string> = {
     SHOP_RUN_ID: String(run.id),
     SHOP_CALL: exec.key,
@@ -221,5 +228,7 @@ function agentEnv(run: Run, exec: Execution, agent: AgentDef, binDir: string | n
     SHOP_SESSION_ID: exec.sessionId!,
   };
   if (binDir) env.PATH = `${binDir}:${process.env.PATH ?? ''}`;
+  // shop report records the report in this run's store, whatever folder the agent works in.
+  if (home) env.SHOP_HOME = home;
   return env;
 }

@@ -15,6 +15,8 @@ import { nodeClock } from './node-clock.js';
 import { notifierNotices } from './notices.js';
 import { nodeNoticeDeps } from '../notify/notice-deps.js';
 import { isRunWorktree, removeCleanWorktree } from '../project/worktree.js';
+import { readTranscript, transcriptPath, writeTranscript } from '../agents/claude-transcript.js';
+import { sessionCap } from './session-keeper.js';
 
 /**
  * A driver's lease: a dead worker's runs are taken over within it. SHOP_LEASE_SECONDS changes
@@ -74,7 +76,8 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
     notices: notifierNotices(store, nodeNoticeDeps()),
     newSessionId: () => randomUUID(),
     newToken: () => randomUUID(),
-    self: { host: hostname(), pid: process.pid, pidStart: processStart(process.pid) },
+    // SHOP_HOSTNAME: the name this machine goes by in the store (tests play several machines).
+    self: { host: process.env.SHOP_HOSTNAME || hostname(), pid: process.pid, pidStart: processStart(process.pid) },
     processAlive: sameProcess,
     processStart,
     killOrphan: killOrphanGroup,
@@ -84,7 +87,12 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
       // git refuses to remove a worktree holding changes or untracked files: that work stays.
       return removeCleanWorktree(project.root, run.workspace) === null ? null : `${run.workspace} holds work not committed; look at it there (shop prune removes it with the run)`;
     },
+    sessions: sessionCap(process.env) === 0 ? undefined : {
+      read: (cwd, id, max) => readTranscript(transcriptPath(process.env, cwd, id), max),
+      write: (cwd, id, data) => writeTranscript(transcriptPath(process.env, cwd, id), data),
+      cap: sessionCap(process.env),
+    },
     leaseMs: leaseMs(),
-    paths: { signalsDir: project.signalsDir, runsDir: project.runsDir, binDir: opts.binDir },
+    paths: { signalsDir: project.signalsDir, runsDir: project.runsDir, binDir: opts.binDir, home: project.home },
   };
 }

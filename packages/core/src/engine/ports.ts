@@ -6,6 +6,7 @@ import type { Store } from '../store/store.js';
 import type { Execution, Run } from '../types.js';
 import type { Notices } from './notices.js';
 import type { RetryTiming } from './agent-retry.js';
+import type { SessionFiles } from './session-keeper.js';
 
 export interface Clock {
   now(): number;
@@ -78,9 +79,12 @@ export interface EnginePorts {
    * it holds uncommitted work. Absent in twins without a disk. Returns why it stayed, or null.
    */
   endWorkspace?(run: Run, keep: boolean): string | null;
+  /** Claude Code's session transcripts on this machine, kept in the store between steps (absent: not moved). */
+  sessions?: SessionFiles;
   /** How long a driver's lease lasts without renewal. */
   leaseMs: number;
-  paths: { signalsDir: string; runsDir: string; binDir: string | null };
+  /** `home`: the project's .shop folder, given to agents (SHOP_HOME) so `shop report` finds this store from any workspace. */
+  paths: { signalsDir: string; runsDir: string; binDir: string | null; home?: string };
   /**
    * Loads what only driving needs (the runner, agent definitions, the signal watcher) before
    * the engine's operations use them: a read-only command never loads them. Absent: all loaded.

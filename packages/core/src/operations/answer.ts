@@ -5,7 +5,7 @@ import type { DriveOutcome } from '../engine/outcome.js';
 import { liveOwner, storeLiveness } from '../engine/ownership.js';
 import { staleHold } from '../engine/session-hold.js';
 import type { EnginePorts } from '../engine/ports.js';
-import { readSignal } from '../signals/signal.js';
+import { readReport } from '../signals/read-report.js';
 import { wakeOwners } from '../signals/wake.js';
 import type { Channel, Execution, RunOwner } from '../types.js';
 
@@ -62,7 +62,8 @@ export type SessionAnswer =
  * nothing else in the file speaks for the person.
  */
 export async function takeSessionAnswer(ports: EnginePorts, exec: Execution, responder: string): Promise<SessionAnswer> {
-  const read = exec.signalPath ? readSignal(exec.signalPath) : ({ kind: 'none' } as const);
+  // Its file on this machine, or what `shop report` recorded in the store during the session.
+  const read = await readReport(ports.store, exec);
   if (read.kind === 'invalid') return { kind: 'invalid', problem: `${exec.signalPath} ${read.problem}` };
   if (read.kind !== 'ok' || read.signal.status === 'NEEDS_HUMAN') return { kind: 'none' };
   const { status, summary, reason } = read.signal;

@@ -5,6 +5,8 @@ import type { Execution } from '../types.js';
 
 /** A person's hold on a waiting call's agent session, for as long as `shop continue` has it open. */
 export interface HeldSession {
+  /** The hold's token: what lets this process keep the session's transcript in the store. */
+  token: string;
   release(): Promise<void>;
 }
 
@@ -22,6 +24,7 @@ export async function holdSessionFor(ports: Pick<EnginePorts, 'store' | 'self' |
   });
   let released = false;
   return {
+    token,
     async release() {
       if (released) return;
       released = true;

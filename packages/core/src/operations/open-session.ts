@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { checkpointInstructions } from '../agents/checkpoint-agent.js';
 import { handleOf } from '../decisions/ask-handle.js';
 import type { PauseSpec } from '../decisions/decision-spec.js';
@@ -9,6 +9,7 @@ import type { Execution, Run } from '../types.js';
 import { clearSessionSignal, takeSessionAnswer, type SessionAnswer } from './answer.js';
 import { refuseAgent, type Caller } from './answer-rules.js';
 import { holdSessionFor } from './hold-session.js';
+import { keepSession, restoreSession } from '../engine/session-keeper.js';
 
 /**
  * What a front end needs to hand a person the waiting agent's own Claude session: where to
@@ -44,15 +45,36 @@ export async function openSession(ports: EnginePorts, caller: Caller, run: Run, 
   const agent = ports.loadAgent(exec.agent!);
   if (agent.command) throw new UsageError(`agent ${agent.name} runs a custom command, not Claude Code; ${otherwise}`);
   if (!exec.sessionId || !exec.signalPath) throw new UsageError(`call ${exec.key} has no Claude session to open; ${otherwise}`);
+  const cwd = exec.cwd ?? run.workspace;
+  // Claude Code resumes a session only in the directory it started in.
+  if (!existsSync(cwd)) throw new UsageError(`the session of ${handleOf(exec)} runs in ${cwd}, which is not on this machine (${ports.self.host}); run shop continue where the project is checked out at that path, or ${otherwise}`);
   const held = await holdSessionFor(ports, exec, by);
+  const ref = { runId: run.id, key: exec.key, sessionId: exec.sessionId, cwd };
+  try {
+    // Kept in the store after the agent's last step: put in place if this machine lacks it.
+    await restoreSession(ports, null, ref, 'run shop continue there');
+  } catch (e) {
+    await held.release();
+    throw e;
+  }
   clearSessionSignal(exec);
   const sessionId = exec.sessionId;
+  // What the person said in the session goes to the store before the hold goes, so the
+  // worker that sends the answer on resumes the conversation as it now is, on any machine.
+  let kept: Promise<void> | null = null;
+  const release = async () => {
+    kept ??= keepSession(ports, held.token, ref).finally(() => held.release());
+    await kept;
+  };
   return {
-    handle: handleOf(exec), agent: agent.name, sessionId, cwd: exec.cwd ?? run.workspace, binDir: ports.paths.binDir,
-    env: { SHOP_RUN_ID: String(run.id), SHOP_CALL: exec.key, SHOP_AGENT: agent.name, SHOP_SIGNAL_FILE: exec.signalPath, SHOP_SESSION_ID: sessionId },
-    release: () => held.release(),
+    handle: handleOf(exec), agent: agent.name, sessionId, cwd, binDir: ports.paths.binDir,
+    env: {
+      SHOP_RUN_ID: String(run.id), SHOP_CALL: exec.key, SHOP_AGENT: agent.name, SHOP_SIGNAL_FILE: exec.signalPath, SHOP_SESSION_ID: sessionId,
+      ...(ports.paths.home ? { SHOP_HOME: ports.paths.home } : {}),
+    },
+    release,
     async answer() {
-      await held.release();
+      await release();
       return takeSessionAnswer(ports, exec, by);
     },
   };

@@ -60,6 +60,10 @@ export function detailJson(view: RunView): RunDetailJson {
     executions: executions.map((e) => executionJson(e)),
     pending: waiting ? pendingJson(id, waiting) : null,
     asks: waitingAll.map((e) => pendingJson(id, e)),
+    sessions: view.sessions.map((s) => ({
+      call: s.key, session_id: s.sessionId, host: s.host, kept: s.gzBytes === null ? 'pinned' as const : 'store' as const,
+      bytes: s.bytes, stored_bytes: s.gzBytes, saved_at: new Date(s.savedAt).toISOString(),
+    })),
   };
 }
 

@@ -1,5 +1,6 @@
 import { NotFoundError } from '../errors.js';
 import type { Store } from '../store/store.js';
+import type { SessionInfo } from '../store/session-store.js';
 import { hasEnded, type Execution, type Run } from '../types.js';
 import { localTime } from '../local-time.js';
 import { driverGoneSince, nodeLiveness } from '../run-status.js';
@@ -16,6 +17,8 @@ export interface RunView {
   cost: number;
   /** The agent of its latest call that had one. */
   agent: string | null;
+  /** Its agents' Claude sessions as the store keeps them: where each lives. */
+  sessions: SessionInfo[];
 }
 
 /**
@@ -29,7 +32,8 @@ export async function loadRunView(store: Store, id: number, opts: { last?: numbe
   const { calls, cost, agent } = await store.executionTotals(id);
   const executions = opts.last === undefined ? await store.loadExecutions(id) : withOpen(await store.loadExecutions(id, opts.last), open);
   const waitingAll = hasEnded(run) ? [] : await openAsks(store, open);
-  return { run, executions, calls, waiting: waitingAll[0] ?? null, waitingAll, cost, agent };
+  const sessions = await store.listSessions(id);
+  return { run, executions, calls, waiting: waitingAll[0] ?? null, waitingAll, cost, agent, sessions };
 }
 
 /** What answering needs of a run: the run and its open asks (no totals, no call history). */

@@ -109,6 +109,19 @@ export const RunJsonSchema = z.object({
   ended_at: iso,
 });
 
+/** Where an agent call's Claude session lives: kept in the store (any machine resumes it), or pinned to its host (over the cap). */
+export const SessionJsonSchema = z.object({
+  call: z.string(),
+  session_id: z.string(),
+  /** The machine it was last kept from. */
+  host: z.string(),
+  kept: z.enum(['store', 'pinned']),
+  /** The transcript's size, and what the store holds of it (gzip; null when pinned). */
+  bytes: z.number(),
+  stored_bytes: z.number().nullable(),
+  saved_at: iso,
+});
+
 export const RunDetailJsonSchema = RunJsonSchema.extend({
   /** How many calls the run has made; `executions` holds them all unless --limit cut it to the latest (and the open ones). */
   calls: z.number(),
@@ -116,6 +129,8 @@ export const RunDetailJsonSchema = RunJsonSchema.extend({
   /** The oldest pending ask; `asks` holds every one (parallel branches each wait on their own). */
   pending: PendingJsonSchema.nullable(),
   asks: z.array(PendingJsonSchema),
+  /** Its agents' sessions, where each lives (shop watch on any machine resumes a kept one). */
+  sessions: z.array(SessionJsonSchema).default([]),
 });
 
 /** The ask an answering command answered, and what was recorded. */
@@ -247,4 +262,5 @@ export type EventJson = z.infer<typeof EventJsonSchema>;
 export type AnsweredJson = z.infer<typeof AnsweredJsonSchema>;
 export type ActionJson = z.infer<typeof ActionJsonSchema>;
 export type RunDetailJson = z.infer<typeof RunDetailJsonSchema>;
+export type SessionJson = z.infer<typeof SessionJsonSchema>;
 export type LogJson = z.infer<typeof LogJsonSchema>;

@@ -18,6 +18,9 @@ import type { WebSession } from '../access/session.js';
 import type { Person } from '../store/access-store.js';
 import type { ReplayCheck } from './dry-replay.js';
 import type { ReviewHandOff, SessionHandOff } from './open-session.js';
+import { recordReport, type ReportTarget } from './record-report.js';
+import type { Signal } from '../signals/signal.js';
+import type { SessionInfo } from '../store/session-store.js';
 import { answeredRequest } from './pick-ask.js';
 import { pruneRuns, type PruneOptions, type PrunedRun } from './prune-runs.js';
 import { actionJson, eventsSince, inboxJson, recentEvents, logJson, runDetailJson, runsJson, type RunsQuery } from './queries.js';
@@ -70,6 +73,8 @@ export interface ShopOperations {
   answerOf(runId: number, key: string, ask: number): Promise<Answer | null>;
   /** Who answered an AAH request already (one line), or null. */
   answeredRequest(runId: number, request: string): Promise<string | null>;
+  /** The run's agent sessions as the store keeps them (where each lives). */
+  sessions(runId: number): Promise<SessionInfo[]>;
 
   // Changes
   /** Refuses an agent (SHOP_AGENT): `what` answers for a person. */
@@ -87,6 +92,8 @@ export interface ShopOperations {
   prune(opts: PruneOptions): Promise<PrunedRun[]>;
   openSession(run: Run, exec: Execution, by: string, otherwise: string): Promise<SessionHandOff>;
   openReview(run: Run, exec: Execution): Promise<ReviewHandOff>;
+  /** shop report: an agent's report kept in the store for its call's current attempt (ConflictError when not its attempt's). */
+  report(target: ReportTarget, signal: Signal): Promise<void>;
   dryReplay(runId: number, source?: string): Promise<ReplayCheck>;
   /** shop watch: one worker keeping every run moving; each run's progress goes to `notifierFor(run)`. */
   worker(opts: Omit<WorkerOptions, 'portsFor'> & { notifierFor(run: Run): Notifier }): Promise<Worker>;
@@ -160,6 +167,7 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     },
     answerOf: (runId, key, ask) => store.getAnswer(runId, key, ask),
     answeredRequest: (runId, request) => answeredRequest(store, runId, request),
+    sessions: (runId) => store.listSessions(runId),
     mayAnswer: (what) => refuseAgent(caller, what),
     start: async (req, onCreated) => (await engine(ports)).startRun(ports, project, req, onCreated),
     drive: async (runId, opts, owner) => (await engine(ports)).driveRun(ports, runId, opts, owner),
@@ -171,6 +179,7 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     prune: (opts) => pruneRuns(store, project, opts),
     openSession: async (run, exec, by, otherwise) => (await engine(ports)).openSession(ports, caller, run, exec, by, otherwise),
     openReview: async (run, exec) => (await engine(ports)).openReview(ports, run, exec),
+    report: (target, signal) => recordReport(store, target, signal),
     dryReplay: async (runId, source) => (await engine(ports)).dryReplay(ports, runId, source),
     worker: async ({ notifierFor, ...opts }) => new (await engine(ports)).Worker(ports, { ...opts, portsFor: (run) => ({ ...ports, notifier: notifierFor(run) }) }),
     claim: async (req) => {

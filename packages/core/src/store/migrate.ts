@@ -79,6 +79,7 @@ ALTER TABLE executions ADD COLUMN hold_pid INTEGER;
 ALTER TABLE executions ADD COLUMN hold_pid_start TEXT;
 ALTER TABLE executions ADD COLUMN hold_since INTEGER;
 `;
+/* Version 8 is the workers table, version 9 sessions and reports: new tables only, made by schema.sql. */
 /** Version 5 or 6 → 7: how long a claim on a call's ask lasts (claims and the rest are new tables). */
 const V7 = `ALTER TABLE executions ADD COLUMN claim_timeout INTEGER;`;
 /**

@@ -12,6 +12,8 @@ import { deleteRunRows } from './sqlite-delete-run.js';
 import { prepareStoreFile } from './store-file.js';
 import * as access from './sqlite-access.js';
 import { SqliteClaims } from './sqlite-claims.js';
+import { SqliteSessions } from './sqlite-sessions.js';
+import type { KeptSession } from './session-store.js';
 import type { ClaimRef, NewClaim } from './claim-store.js';
 import { heldLine } from '../engine/session-hold.js';
 import { completeRefusal, startRefusal, waitRefusal } from './call-rules.js';
@@ -53,6 +55,7 @@ class SqliteStore extends SqliteReads implements Store {
   private readonly claims = new SqliteClaims({
     db: this.db, now: () => this.now(), tx: (fn) => this.tx(fn), fenced: (token, runId, fn) => this.fenced(token, runId, fn), event: (runId, e) => this.event(runId, e),
   });
+  private readonly sessions = new SqliteSessions({ db: this.db, now: () => this.now(), tx: (fn) => this.tx(fn), event: (runId, e) => this.event(runId, e) });
 
   async createRun(input: NewRun): Promise<Run> {
     return this.tx(() => {
@@ -210,6 +213,7 @@ class SqliteStore extends SqliteReads implements Store {
       this.checkHold(runId, key, expect.staleHold, 'open it');
       const t = this.now();
       this.stmt.takeContinueHold.run({ ...hold, runId, key, t });
+      this.sessions.clearReport(runId, key);
       this.event(runId, { type: 'session_opened', key, actor: hold.by, channel: 'continue', data: { ask: expect.ask, pid: hold.pid } });
     });
   }
@@ -248,6 +252,13 @@ class SqliteStore extends SqliteReads implements Store {
   async claimAsk(claim: NewClaim, opts: { ttlMs: number }) { return this.claims.claimAsk(claim, opts); }
   async releaseClaim(ref: ClaimRef) { return this.claims.releaseClaim(ref); }
   async putOffTimer(token: string, timer: Timer) { return this.claims.putOffTimer(token, timer); }
+
+  // Sessions and reports across machines: sqlite-sessions.ts.
+  async saveSession(token: string, s: Omit<KeptSession, 'savedAt'>, event?: EventInput) { return this.sessions.saveSession(token, s, event); }
+  async loadSession(runId: number, sessionId: string) { return this.sessions.loadSession(runId, sessionId); }
+  async listSessions(runId: number) { return this.sessions.listSessions(runId); }
+  async recordReport(runId: number, key: string, signalPath: string, body: string) { return this.sessions.recordReport(runId, key, signalPath, body); }
+  async getReport(runId: number, key: string, signalPath: string) { return this.sessions.getReport(runId, key, signalPath); }
 
   async close() {
     this.db.close();

@@ -4,6 +4,7 @@ import { driveRun } from '../engine/drive-run.js';
 import { fireDueTimers } from '../engine/fire-timers.js';
 import type { DriveOutcome } from '../engine/outcome.js';
 import { liveOwner, Ownership, storeLiveness } from '../engine/ownership.js';
+import { pinnedElsewhere } from '../engine/session-keeper.js';
 import type { EnginePorts } from '../engine/ports.js';
 import { Slots } from '../engine/slots.js';
 import { capText } from '../text.js';
@@ -126,6 +127,8 @@ export class Worker {
   /** Takes a run no live driver holds: an interrupted one is driven on, a waiting one held. */
   private async take(run: Run): Promise<Held | null> {
     if (liveOwner(storeLiveness(this.ports), run)) return null;
+    // Its agent session lives only on another host (over the store's cap): that host's worker takes it.
+    if (await pinnedElsewhere(this.ports, run.id)) return null;
     let owner: Ownership;
     try {
       owner = await Ownership.claim(this.ports, run);

@@ -12,7 +12,7 @@ export class Tmux {
   private readonly socket = `shop-tui-${randomBytes(4).toString('hex')}`;
 
   constructor(private readonly p: Project, command: string, size = { columns: 120, rows: 30 }) {
-    const vars = ['SHOP_CLAUDE_BIN', 'SHOP_STANDIN_LOG', 'SHOP_STANDIN_SCENARIO', 'SHOP_USER'].flatMap((k) => (p.env[k] ? ['-e', `${k}=${p.env[k]}`] : []));
+    const vars = ['SHOP_CLAUDE_BIN', 'SHOP_STANDIN_LOG', 'SHOP_STANDIN_SCENARIO', 'SHOP_USER', 'CLAUDE_CONFIG_DIR'].flatMap((k) => (p.env[k] ? ['-e', `${k}=${p.env[k]}`] : []));
     this.tmux(['new-session', '-d', '-s', 'shop', '-x', String(size.columns), '-y', String(size.rows), '-c', p.dir, ...vars, `${command}; echo "[exit $?]"; sleep 600`]);
   }
 

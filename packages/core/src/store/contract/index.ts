@@ -7,6 +7,7 @@ import { claims } from './claims.js';
 import { executionsAndFinishing } from './executions.js';
 import { refusals } from './refusals.js';
 import { runsAndOwnership } from './runs-ownership.js';
+import { sessionsAndReports } from './sessions.js';
 import { stopEventsDelete } from './stop-events-delete.js';
 import { timers } from './timers.js';
 
@@ -24,6 +25,7 @@ export function storeContract(adapter: StoreAdapter): void {
     timers(adapter);
     stopEventsDelete(adapter);
     claims(adapter);
+    sessionsAndReports(adapter);
     accessAndLists(adapter);
     atomicity(adapter);
     refusals(adapter);

@@ -13,7 +13,41 @@ const PG_SCHEMA_VERSION = 7;
  * Steps from version N to N + 1 of a PostgreSQL store, by N, run after PG_SCHEMA on a new
  * store too: a later version adds its step here and to SQLite's migrate.ts.
  */
-const STEPS: Record<number, string> = {};
+const STEPS: Record<number, string> = {
+  // 7 → 8: the worker registry (shop watch on every machine; shop workers), as SQLite's schema.sql.
+  7: `CREATE TABLE IF NOT EXISTS workers (
+    id            TEXT    PRIMARY KEY,
+    host          TEXT    NOT NULL,
+    pid           BIGINT  NOT NULL,
+    pid_start     TEXT,
+    project       TEXT    NOT NULL,
+    max_parallel  BIGINT,
+    runs_held     BIGINT  NOT NULL DEFAULT 0,
+    agents        BIGINT  NOT NULL DEFAULT 0,
+    started_at    BIGINT  NOT NULL,
+    heartbeat_at  BIGINT  NOT NULL
+  );`,
+  // 8 → 9: sessions across machines (kept Claude transcripts; shop report's body per call), as SQLite's schema.sql.
+  8: `CREATE TABLE IF NOT EXISTS sessions (
+    run_id        BIGINT  NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    session_id    TEXT    NOT NULL,
+    call_key      TEXT    NOT NULL,
+    host          TEXT    NOT NULL,
+    bytes         BIGINT  NOT NULL,
+    sha256        TEXT    NOT NULL,
+    gz            BYTEA,
+    saved_at      BIGINT  NOT NULL,
+    PRIMARY KEY (run_id, session_id)
+  );
+  CREATE TABLE IF NOT EXISTS reports (
+    run_id        BIGINT  NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    call_key      TEXT    NOT NULL,
+    signal_path   TEXT    NOT NULL,
+    body          TEXT    NOT NULL,
+    reported_at   BIGINT  NOT NULL,
+    PRIMARY KEY (run_id, call_key)
+  );`,
+};
 
 /**
  * Brings the database to SCHEMA_VERSION in one transaction (a new one gets the whole schema);

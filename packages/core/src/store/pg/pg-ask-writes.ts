@@ -7,6 +7,7 @@ import type { ContinueHold, TimerEffect } from '../store.js';
 import type { PgDb, Sql } from './pg-db.js';
 import { answer, callAndAnswer, checkHold, end, event, notFound, whole } from './pg-steps.js';
 import { W } from './pg-write-sql.js';
+import { clearReport } from './pg-sessions.js';
 
 type Fenced = <T>(token: string, runId: number, fn: (q: Sql, run: Run) => Promise<T>) => Promise<T>;
 
@@ -36,6 +37,8 @@ export class AskWrites {
       const t = this.now();
       await checkHold(q, row, expect.staleHold, 'open it', t, this.host);
       await q.query(W.takeContinueHold, [runId, key, hold.token, hold.by, hold.host, hold.pid, hold.pidStart, t]);
+      // A report made before a person opened the session does not count (pg-sessions.ts).
+      await clearReport(q, runId, key);
       await event(q, runId, t, { type: 'session_opened', key, actor: hold.by, channel: 'continue', data: { ask: expect.ask, pid: hold.pid } });
     });
   }

@@ -12,6 +12,8 @@ import { deleteRunRows } from './pg-delete-run.js';
 import { AskWrites } from './pg-ask-writes.js';
 import { FastWrites } from './pg-fast-writes.js';
 import { PgReads } from './pg-reads.js';
+import { PgSessions } from './pg-sessions.js';
+import type { KeptSession } from '../session-store.js';
 import { checkHold, end, endedConflict, event, lockFenced, notFound, waiting, whole } from './pg-steps.js';
 import { W } from './pg-write-sql.js';
 
@@ -46,6 +48,7 @@ export class PgStore extends PgReads implements Store {
   });
   private readonly access = new PgAccess(this.db);
   private readonly asks = new AskWrites(this.db, (token, runId, fn) => this.fenced(token, runId, fn));
+  private readonly sessions = new PgSessions({ db: this.db, now: () => this.now(), event: (q, runId, e) => event(q, runId, this.now(), e) });
 
   async createRun(input: NewRun): Promise<Run> {
     const t = this.now();
@@ -182,6 +185,13 @@ export class PgStore extends PgReads implements Store {
   async claimAsk(claim: NewClaim, opts: { ttlMs: number }) { return this.claims.claimAsk(claim, opts); }
   async releaseClaim(ref: ClaimRef) { return this.claims.releaseClaim(ref); }
   async putOffTimer(token: string, timer: Timer) { return this.claims.putOffTimer(token, timer); }
+
+  // Sessions and reports across machines: pg-sessions.ts.
+  async saveSession(token: string, s: Omit<KeptSession, 'savedAt'>, e?: EventInput) { return this.sessions.saveSession(token, s, e); }
+  async loadSession(runId: number, sessionId: string) { return this.sessions.loadSession(runId, sessionId); }
+  async listSessions(runId: number) { return this.sessions.listSessions(runId); }
+  async recordReport(runId: number, key: string, signalPath: string, body: string) { return this.sessions.recordReport(runId, key, signalPath, body); }
+  async getReport(runId: number, key: string, signalPath: string) { return this.sessions.getReport(runId, key, signalPath); }
 
   async getSetting(name: string) { return this.access.getSetting(name); }
   async setSetting(name: string, value: string) { return this.access.setSetting(name, value); }
