@@ -71,6 +71,21 @@ export class Context {
     return nodePorts(this.project, { notifier, binDir, store: await this.store() });
   }
 
+  /**
+   * shop init --database URL: checks the URL, reaches and migrates the database, then keeps
+   * the URL in the project's .shop folder (0600). Returns the file written.
+   */
+  async initDatabase(project: Pick<Project, 'home'>, url: string): Promise<string> {
+    const { initDatabase } = await import('@shop/core/store/init-database');
+    return initDatabase(project, url, this.env);
+  }
+
+  /** Where the project's store is, for a person (the SQLite file, or PostgreSQL host:port/db and where its URL came from). */
+  async describeStore(project: Pick<Project, 'home' | 'dbFile'>): Promise<string> {
+    const { describeStore } = await import('@shop/core/store/init-database');
+    return describeStore(project, this.env);
+  }
+
   /** Opens (creating) the store on first use; commands reach it only through ops(). */
   private async store(): Promise<Store> {
     if (!this.store_) {

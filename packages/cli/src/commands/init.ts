@@ -2,7 +2,6 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSy
 import { dirname, join, relative } from 'node:path';
 import { ensureHome } from '@shop/core/project/project';
 import { shippedFile } from '@shop/core/project/shipped-file';
-import { describeStore, initDatabase } from '@shop/core/store/init-database';
 import { str } from '../args.js';
 import type { Context } from '../context.js';
 import type { Parsed } from '../registry.js';
@@ -19,7 +18,7 @@ export default async function init(args: Parsed, ctx: Context): Promise<number> 
   const root = ctx.cwd;
   const project = { ...ctx.project, root };
   const database = str(args, 'database');
-  const urlFile = database === undefined ? null : await initDatabase(project, database, ctx.env);
+  const urlFile = database === undefined ? null : await ctx.initDatabase(project, database);
   const created: string[] = [];
   const from = examples();
   for (const dir of ['workflows', 'agents']) {
@@ -40,7 +39,7 @@ export default async function init(args: Parsed, ctx: Context): Promise<number> 
   if (urlFile && existsSync(project.dbFile) && statSync(project.dbFile).size > 0) {
     ctx.out(`note: the runs in ${relative(root, project.dbFile) || project.dbFile} stay there, unused from now on (remove ${relative(root, urlFile) || urlFile} to go back to them)`);
   }
-  ctx.out(`store ready at ${await describeStore(project, ctx.env)}`);
+  ctx.out(`store ready at ${await ctx.describeStore(project)}`);
   if (urlFile && ctx.env.SHOP_DATABASE_URL?.trim()) ctx.out('note: SHOP_DATABASE_URL is set: in this shell it takes the place of .shop/database.url');
   ctx.out('next: shop run feature "add a login page"');
   return 0;
