@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { ConflictError } from '../errors.js';
 import { shippedFile } from '../project/shipped-file.js';
 
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 /**
  * Version 1 → 2: owner tokens, stop requests, the delivery order and the workflow hash.
@@ -78,6 +78,7 @@ ALTER TABLE executions ADD COLUMN hold_pid INTEGER;
 ALTER TABLE executions ADD COLUMN hold_pid_start TEXT;
 ALTER TABLE executions ADD COLUMN hold_since INTEGER;
 `;
+/** Version 7 → 8 adds the workers table: schema.sql's CREATE TABLE IF NOT EXISTS does it. */
 /** Version 5 or 6 → 7: how long a claim on a call's ask lasts (claims and the rest are new tables). */
 const V7 = `ALTER TABLE executions ADD COLUMN claim_timeout INTEGER;`;
 /**

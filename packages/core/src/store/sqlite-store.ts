@@ -11,6 +11,8 @@ import { roundUsd, toAnswer, toExecution, type Row } from './rows.js';
 import { deleteRunRows } from './sqlite-delete-run.js';
 import { prepareStoreFile } from './store-file.js';
 import * as access from './sqlite-access.js';
+import * as workers from './sqlite-workers.js';
+import type { NewWorker, WorkerLoad } from './worker-store.js';
 import { SqliteClaims } from './sqlite-claims.js';
 import type { ClaimRef, NewClaim } from './claim-store.js';
 import { heldLine } from '../engine/session-hold.js';
@@ -253,6 +255,13 @@ class SqliteStore extends SqliteReads implements Store {
   async findPersonByTokenHash(hash: string) { return access.findPersonByTokenHash(this.db, this.accessTx, this.now(), hash); }
   async listPeople() { return access.listPeople(this.db); }
   async revokePerson(name: string) { return access.revokePerson(this.db, this.accessTx, this.now(), name); }
+
+  // The worker registry (shop watch, shop workers): sqlite-workers.ts. No listen: SQLite has no
+  // push, the signal-file watcher wakes workers on one machine.
+  async registerWorker(w: NewWorker) { workers.registerWorker(this.db, this.accessTx, this.now(), w); }
+  async heartbeatWorker(id: string, load: WorkerLoad) { return workers.heartbeatWorker(this.db, this.now(), id, load); }
+  async endWorker(id: string) { workers.endWorker(this.db, id); }
+  async listWorkers() { return workers.listWorkers(this.db); }
 
   /**
    * A write transaction that takes the write lock first (BEGIN IMMEDIATE): a deferred one that

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { FORGET_GONE_WORKERS_MS, type NewWorker } from '../worker-store.js';
+import { useStore, type StoreAdapter } from './fixtures.js';
+
+const worker = (id: string, over: Partial<NewWorker> = {}): NewWorker =>
+  ({ id, host: 'build-1', pid: 4242, pidStart: 'Mon 10:00', project: 'proj-a', maxParallel: 4, ...over });
+
+export function workerRegistry(adapter: StoreAdapter) {
+  describe('the worker registry', () => {
+    const ctx = useStore(adapter);
+
+    it('a registered worker is listed, started and heartbeating now by the store clock, holding nothing', async () => {
+      const { store, clock } = ctx;
+      await store.registerWorker(worker('w1', { maxParallel: null }));
+      expect(await store.listWorkers()).toEqual([{ ...worker('w1', { maxParallel: null }), runsHeld: 0, agents: 0, startedAt: clock.t, heartbeatAt: clock.t }]);
+    });
+
+    it('a heartbeat records the load and the time; false once the row is gone', async () => {
+      const { store, clock } = ctx;
+      const started = clock.t;
+      await store.registerWorker(worker('w1'));
+      clock.t += 5_000;
+      expect(await store.heartbeatWorker('w1', { runsHeld: 3, agents: 2 })).toBe(true);
+      expect(await store.listWorkers()).toMatchObject([{ id: 'w1', runsHeld: 3, agents: 2, startedAt: started, heartbeatAt: clock.t }]);
+      await store.endWorker('w1');
+      expect(await store.listWorkers()).toEqual([]);
+      expect(await store.heartbeatWorker('w1', { runsHeld: 0, agents: 0 })).toBe(false);
+      expect(await store.heartbeatWorker('never', { runsHeld: 0, agents: 0 })).toBe(false);
+      await store.endWorker('never');
+    });
+
+    it('every connection sees every worker, oldest first (workers on several machines share one registry)', async () => {
+      const { store, clock } = ctx;
+      const other = await adapter.connect(store, () => clock.t);
+      try {
+        await store.registerWorker(worker('w-b', { host: 'build-1' }));
+        clock.t += 1_000;
+        await other.registerWorker(worker('w-a', { host: 'build-2', pid: 77 }));
+        expect((await store.listWorkers()).map((w) => [w.id, w.host, w.pid])).toEqual([['w-b', 'build-1', 4242], ['w-a', 'build-2', 77]]);
+        expect(await other.heartbeatWorker('w-b', { runsHeld: 1, agents: 0 })).toBe(true);
+        expect((await store.listWorkers())[0].runsHeld).toBe(1);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('rows silent for a day go at the next registration; a silent but recent one stays (shown as gone)', async () => {
+      const { store, clock } = ctx;
+      await store.registerWorker(worker('crashed-long-ago'));
+      clock.t += FORGET_GONE_WORKERS_MS - 60_000;
+      await store.registerWorker(worker('crashed-lately'));
+      clock.t += 120_000;
+      await store.registerWorker(worker('new'));
+      expect((await store.listWorkers()).map((w) => w.id)).toEqual(['crashed-lately', 'new']);
+    });
+  });
+}
