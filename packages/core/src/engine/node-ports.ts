@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { shopHostname } from '../host-name.js';
 import { killOrphanGroup, processStart, sameProcess } from '../agents/process-group.js';
 import type { AgentRunner } from '../agents/agent-runner.js';
 import type { AgentDef } from '../agents/agent-def.js';
@@ -71,7 +71,7 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
     notices: notifierNotices(store, nodeNoticeDeps()),
     newSessionId: () => randomUUID(),
     newToken: () => randomUUID(),
-    self: { host: hostname(), pid: process.pid, pidStart: processStart(process.pid) },
+    self: { host: shopHostname(), pid: process.pid, pidStart: processStart(process.pid) },
     processAlive: sameProcess,
     processStart,
     killOrphan: killOrphanGroup,

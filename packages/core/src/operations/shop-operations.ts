@@ -22,7 +22,8 @@ import { answeredRequest } from './pick-ask.js';
 import { pruneRuns, type PruneOptions, type PrunedRun } from './prune-runs.js';
 import { actionJson, eventsSince, inboxJson, recentEvents, logJson, runDetailJson, runsJson, type RunsQuery } from './queries.js';
 import { loadRunView, type AskView, type RunView } from './run-view.js';
-import type { ActionJson, AnsweredJson, ClaimJson, EventJson, InboxRowJson, LogJson, RunDetailJson, RunJson } from './shapes.js';
+import type { ActionJson, AnsweredJson, ClaimJson, EventJson, InboxRowJson, LogJson, RunDetailJson, RunJson, WorkersJson } from './shapes.js';
+import { workersJson } from './workers-view.js';
 import type { StartedRun, StartRequest } from './start-run.js';
 import type { StopResult } from './stop-run.js';
 
@@ -70,6 +71,8 @@ export interface ShopOperations {
   answerOf(runId: number, key: string, ask: number): Promise<Answer | null>;
   /** Who answered an AAH request already (one line), or null. */
   answeredRequest(runId: number, request: string): Promise<string | null>;
+  /** shop workers: every registered worker on any machine, live or gone. */
+  workers(): Promise<WorkersJson>;
 
   // Changes
   /** Refuses an agent (SHOP_AGENT): `what` answers for a person. */
@@ -159,6 +162,7 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     },
     answerOf: (runId, key, ask) => store.getAnswer(runId, key, ask),
     answeredRequest: (runId, request) => answeredRequest(store, runId, request),
+    workers: () => workersJson(store, ports, ports.clock.now(), ports.leaseMs),
     mayAnswer: (what) => refuseAgent(caller, what),
     start: async (req, onCreated) => (await engine(ports)).startRun(ports, project, req, onCreated),
     drive: async (runId, opts, owner) => (await engine(ports)).driveRun(ports, runId, opts, owner),

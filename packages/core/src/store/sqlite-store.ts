@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { hostname } from 'node:os';
+import { shopHostname } from '../host-name.js';
 import { ConflictError, LostOwnershipError, NotFoundError, SessionHeldError } from '../errors.js';
 import { hasEnded, type AgentMetrics, type Answer, type Run, type RunEvent, type RunOwner, type Timer } from '../types.js';
 import { askHandle } from '../decisions/ask-handle.js';
@@ -50,7 +50,7 @@ class SqliteStore extends SqliteReads implements Store {
   /** One transaction wrapper for every write (better-sqlite3 builds a new one per transaction() call). */
   private readonly inTx = this.db.transaction((fn: () => unknown) => fn());
   /** This host, to name a session's holder in a refusal ("process 812", or "… on other-host"). */
-  private readonly host = hostname();
+  private readonly host = shopHostname();
   private readonly claims = new SqliteClaims({
     db: this.db, now: () => this.now(), tx: (fn) => this.tx(fn), fenced: (token, runId, fn) => this.fenced(token, runId, fn), event: (runId, e) => this.event(runId, e),
   });
