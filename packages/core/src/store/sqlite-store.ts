@@ -264,6 +264,7 @@ class SqliteStore extends SqliteReads implements Store {
   async heartbeatWorker(id: string, load: WorkerLoad) { return workers.heartbeatWorker(this.db, this.now(), id, load); }
   async endWorker(id: string) { workers.endWorker(this.db, id); }
   async listWorkers() { return workers.listWorkers(this.db); }
+  async claimIdleRuns(owner: OwnerClaim, leaseMs: number, limit: number) { return workers.claimIdleRuns(this.db, this.accessTx, () => this.now(), owner, leaseMs, limit); }
 
   /**
    * A write transaction that takes the write lock first (BEGIN IMMEDIATE): a deferred one that

@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
-import type { Row } from './rows.js';
+import type { Run } from '../types.js';
+import { toRun, type Row } from './rows.js';
+import type { OwnerClaim } from './store.js';
 import { toWorker } from './worker-rows.js';
 import { FORGET_GONE_WORKERS_MS, type NewWorker, type WorkerLoad, type WorkerRow } from './worker-store.js';
 
@@ -24,4 +26,20 @@ export function endWorker(db: Database.Database, id: string): void {
 
 export function listWorkers(db: Database.Database): WorkerRow[] {
   return (db.prepare('SELECT * FROM workers ORDER BY started_at, id').all() as Row[]).map(toWorker);
+}
+
+/** One immediate transaction: SQLite has one writer, so two workers' passes never take the same run. */
+export function claimIdleRuns(db: Database.Database, tx: Tx, now: () => number, owner: OwnerClaim, leaseMs: number, limit: number): Run[] {
+  return tx(() => {
+    const t = now();
+    const ids = db.prepare(`SELECT id FROM runs WHERE status IN ('running','waiting_human')
+      AND (owner_token IS NULL OR lease_until IS NULL OR lease_until <= ?) ORDER BY id LIMIT ?`).pluck().all(t, limit) as number[];
+    const take = db.prepare(`UPDATE runs SET owner_token = @token, owner_host = @host, owner_pid = @pid, owner_pid_start = @pidStart,
+      lease_until = @leaseUntil, updated_at = @t WHERE id = @id`);
+    const read = db.prepare('SELECT * FROM runs WHERE id = ?');
+    return ids.map((id) => {
+      take.run({ ...owner, leaseUntil: t + leaseMs, t, id });
+      return toRun(read.get(id) as Row);
+    });
+  });
 }

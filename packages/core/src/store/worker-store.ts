@@ -1,3 +1,6 @@
+import type { Run } from '../types.js';
+import type { OwnerClaim } from './store.js';
+
 /** A `shop watch` process as it registers itself on the store. */
 export interface NewWorker {
   /** Its own id (a random UUID), the row's key. */
@@ -45,6 +48,13 @@ export interface WorkerStore {
   endWorker(id: string): Promise<void>;
   /** Every registered worker, oldest first. */
   listWorkers(): Promise<WorkerRow[]>;
+  /**
+   * A worker's pass takes, in one transaction, up to `limit` open runs (running or waiting) that
+   * no one holds — no owner, or a lease lapsed by the store's clock — for `owner`, leased for
+   * `leaseMs`, oldest first; returns the runs it took. Racing workers never take the same run,
+   * and never wait on each other's (PostgreSQL: FOR UPDATE SKIP LOCKED).
+   */
+  claimIdleRuns(owner: OwnerClaim, leaseMs: number, limit: number): Promise<Run[]>;
   /**
    * Calls `onWake` for every wake-up another process sends (new runs, answers, stops,
    * releases, timers) until closed. Absent when the store cannot push them (SQLite: the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FORGET_GONE_WORKERS_MS, type NewWorker } from '../worker-store.js';
-import { useStore, type StoreAdapter } from './fixtures.js';
+import { ended, newRun, owner, pause, T, useStore, type StoreAdapter } from './fixtures.js';
 
 const worker = (id: string, over: Partial<NewWorker> = {}): NewWorker =>
   ({ id, host: 'build-1', pid: 4242, pidStart: 'Mon 10:00', project: 'proj-a', maxParallel: 4, ...over });
@@ -52,6 +52,46 @@ export function workerRegistry(adapter: StoreAdapter) {
       clock.t += 120_000;
       await store.registerWorker(worker('new'));
       expect((await store.listWorkers()).map((w) => w.id)).toEqual(['crashed-lately', 'new']);
+    });
+
+    it('claimIdleRuns takes open runs with no owner or a lapsed lease, oldest first, up to the limit — never a live lease or an ended run', async () => {
+      const { store, clock } = ctx;
+      const released = await store.createRun(newRun());
+      await store.releaseRun(released.id, T, { ifIdle: false });
+      const live = await store.createRun(newRun({ leaseMs: 60_000 }));
+      const lapsing = await store.createRun(newRun({ leaseMs: 10_000 }));
+      const waiting = await store.createRun(newRun({ leaseMs: 10_000 }));
+      await store.startExecution(T, pause(waiting.id, '1'));
+      const done = await store.createRun(newRun({ leaseMs: 10_000 }));
+      await store.finishRun(T, done.id, ended());
+      clock.t += 10_000;
+      const me = { ...owner('w-token'), host: 'build-2', pid: 31 };
+      const took = await store.claimIdleRuns(me, 15_000, 2);
+      expect(took.map((r) => r.id)).toEqual([released.id, lapsing.id]);
+      for (const r of took) expect(r.owner).toEqual({ ...me, leaseUntil: clock.t + 15_000 });
+      expect((await store.claimIdleRuns(me, 15_000, 10)).map((r) => [r.id, r.status])).toEqual([[waiting.id, 'waiting_human']]);
+      expect(await store.claimIdleRuns({ ...me, token: 'other' }, 15_000, 10)).toEqual([]);
+      expect((await store.getRun(live.id))!.owner!.token).toBe(T);
+      expect((await store.getRun(lapsing.id))!.owner!.token).toBe('w-token');
+    });
+
+    it('racing workers take disjoint runs, every idle one taken once', async () => {
+      const { store, clock } = ctx;
+      const ids: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        const run = await store.createRun(newRun());
+        await store.releaseRun(run.id, T, { ifIdle: false });
+        ids.push(run.id);
+      }
+      const conns = [store, await adapter.connect(store, () => clock.t), await adapter.connect(store, () => clock.t)];
+      try {
+        const took = await Promise.all(conns.flatMap((c, i) => [0, 1].map((j) => c.claimIdleRuns(owner(`w${i}-${j}`), 15_000, 3))));
+        const all = took.flat().map((r) => r.id);
+        expect(all.sort((a, b) => a - b)).toEqual(ids);
+        for (const [n, runs] of took.entries()) for (const r of runs) expect((await store.getRun(r.id))!.owner!.token).toBe(`w${Math.floor(n / 2)}-${n % 2}`);
+      } finally {
+        for (const c of conns.slice(1)) await c.close();
+      }
     });
   });
 }
