@@ -109,7 +109,7 @@ class SqliteStore extends SqliteReads implements Store {
       const { waiting, ...rest } = input;
       this.stmt.insertExecution.run({ ...rest, seq, t, request: JSON.stringify(input.request ?? null) });
       // The call's kind, agent and session are on its row: the trail says when.
-      this.event(input.runId, { type: 'execution_started', key: input.key, actor: 'shop', channel: 'engine' });
+      this.event(input.runId, { type: 'execution_started', key: input.key, actor: 'shop', channel: 'engine', data: this.driver(input.runId) });
       if (waiting) this.waiting(input.runId, input.key, waiting, waiting.runStatus);
       else if (input.kind === 'run') this.stmt.takeAgentHold.run({ token, runId: input.runId, key: input.key, t });
       return toExecution(this.stmt.getExecution.get(input.runId, input.key) as Row);
@@ -122,7 +122,7 @@ class SqliteStore extends SqliteReads implements Store {
       this.stmt.restartExecution.run({ t: this.now(), runId, key, signalPath: opts.signalPath ?? null });
       this.stmt.takeAgentHold.run({ token, runId, key, t: this.now() });
       this.stmt.markRunning.run(this.now(), runId);
-      this.event(runId, { type: 'execution_restarted', key, actor: 'shop', channel: 'engine' });
+      this.event(runId, { type: 'execution_restarted', key, actor: 'shop', channel: 'engine', data: this.driver(runId) });
     });
   }
 
@@ -280,6 +280,13 @@ class SqliteStore extends SqliteReads implements Store {
   }
 
   /** A driver's write: refused, with nothing written, unless `token` still owns the run. */
+  private readonly driverRow = this.db.prepare('SELECT owner_host, owner_pid FROM runs WHERE id = ?');
+  /** Which worker drives the run — its owner, host and pid — for the trail of a call it starts (inside a fenced write). */
+  private driver(runId: number): { host: string; pid: number } {
+    const row = this.driverRow.get(runId) as Row;
+    return { host: String(row.owner_host), pid: Number(row.owner_pid) };
+  }
+
   private fenced<T>(token: string, runId: number, fn: () => T): T {
     return this.tx(() => {
       const row = this.stmt.ownerToken.get(runId) as Row | undefined;

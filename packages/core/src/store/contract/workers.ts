@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FORGET_GONE_WORKERS_MS, type NewWorker } from '../worker-store.js';
-import { ended, newRun, owner, pause, T, useStore, type StoreAdapter } from './fixtures.js';
+import { ended, exec, newRun, owner, pause, T, useStore, type StoreAdapter } from './fixtures.js';
 
 const worker = (id: string, over: Partial<NewWorker> = {}): NewWorker =>
   ({ id, host: 'build-1', pid: 4242, pidStart: 'Mon 10:00', project: 'proj-a', maxParallel: 4, ...over });
@@ -92,6 +92,17 @@ export function workerRegistry(adapter: StoreAdapter) {
       } finally {
         for (const c of conns.slice(1)) await c.close();
       }
+    });
+
+    it('the trail names the worker (host, pid) that started each call, and the one that restarted it after a takeover', async () => {
+      const { store } = ctx;
+      const run = await store.createRun(newRun({ owner: { ...owner(), host: 'build-1', pid: 11 } }));
+      await store.startExecution(T, exec(run.id, '1'));
+      await store.releaseRun(run.id, T, { ifIdle: false });
+      await store.claimIdleRuns({ ...owner('w2'), host: 'build-2', pid: 22 }, 15_000, 1);
+      await store.restartExecution('w2', run.id, '1');
+      const calls = (await store.listEvents(run.id)).filter((e) => e.key === '1').map((e) => [e.type, e.data]);
+      expect(calls).toEqual([['execution_started', { host: 'build-1', pid: 11 }], ['execution_restarted', { host: 'build-2', pid: 22 }]]);
     });
   });
 }
