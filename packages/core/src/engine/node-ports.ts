@@ -37,14 +37,14 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
   const store = opts.store ?? openSqliteStore(project.dbFile);
   // Loaded on the engine's first use (loadEngine): YAML agent definitions, Claude Code's runner
   // and chokidar cost a read-only command (shop list) a third of its start-up time.
-  let engine: { runner: AgentRunner; loadAgent(name: string): AgentDef; openSignals(): SignalSource } | null = null;
+  let engine: { runner: AgentRunner; loadAgent(name: string): AgentDef; openSignals(opts?: { rescanMs?: number }): SignalSource } | null = null;
   const loadEngine = async () => {
     if (engine) return;
     const parts = await import('./node-engine-parts.js');
     engine ??= {
       runner: opts.runner ?? new parts.ClaudeRunner(process.env.SHOP_CLAUDE_BIN || 'claude'),
       loadAgent: parts.cachedAgentLoader(project.root),
-      openSignals: () => new parts.SignalWatcher(project.signalsDir),
+      openSignals: (opts) => new parts.SignalWatcher(project.signalsDir, opts?.rescanMs),
     };
   };
   const loaded = () => {
@@ -63,7 +63,7 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
         throw new NotFoundError(`workflow file ${path} is gone; restore it to resume this run`);
       }
     },
-    openSignals: () => loaded().openSignals(),
+    openSignals: (opts) => loaded().openSignals(opts),
     shell: runShell,
     clock: nodeClock(),
     retryTiming: nodeRetryTiming(),

@@ -3,6 +3,7 @@ import type { DriveOutcome } from '../engine/outcome.js';
 import { describeOwner, liveOwner, storeLiveness, type Ownership } from '../engine/ownership.js';
 import type { EnginePorts, Notifier } from '../engine/ports.js';
 import type { Project } from '../project/project.js';
+import { projectIdentity } from '../project/project-identity.js';
 import type { Liveness } from '../run-status.js';
 import type { RunFilter, RunWithWaiting } from '../store/store.js';
 import type { Answer, Execution, Run, RunEvent, RunOwner } from '../types.js';
@@ -92,7 +93,7 @@ export interface ShopOperations {
   openReview(run: Run, exec: Execution): Promise<ReviewHandOff>;
   dryReplay(runId: number, source?: string): Promise<ReplayCheck>;
   /** shop watch: one worker keeping every run moving; each run's progress goes to `notifierFor(run)`. */
-  worker(opts: Omit<WorkerOptions, 'portsFor'> & { notifierFor(run: Run): Notifier }): Promise<Worker>;
+  worker(opts: Omit<WorkerOptions, 'portsFor' | 'project'> & { notifierFor(run: Run): Notifier }): Promise<Worker>;
   /** "I'm on it": a person claims an open ask (its reminders and escalation wait), or lets go of it. */
   claim(req: ClaimRequest): Promise<ClaimJson>;
   release(req: ReleaseRequest): Promise<ClaimJson>;
@@ -176,7 +177,8 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     openSession: async (run, exec, by, otherwise) => (await engine(ports)).openSession(ports, caller, run, exec, by, otherwise),
     openReview: async (run, exec) => (await engine(ports)).openReview(ports, run, exec),
     dryReplay: async (runId, source) => (await engine(ports)).dryReplay(ports, runId, source),
-    worker: async ({ notifierFor, ...opts }) => new (await engine(ports)).Worker(ports, { ...opts, portsFor: (run) => ({ ...ports, notifier: notifierFor(run) }) }),
+    worker: async ({ notifierFor, ...opts }) =>
+      new (await engine(ports)).Worker(ports, { ...opts, project: projectIdentity(project), portsFor: (run) => ({ ...ports, notifier: notifierFor(run) }) }),
     claim: async (req) => {
       refuseAgent(caller, 'shop claim');
       return claimAsk(ports, req);
