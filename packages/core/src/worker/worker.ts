@@ -84,6 +84,7 @@ export class Worker {
       while (!this.opts.signal.aborted) {
         const started = Date.now();
         if (await this.pass(wakes)) break;
+        registry.loadChanged();
         await Promise.race([wakes.next(), stopped]);
         // A burst of signal files (many agents finishing) makes one pass, not one each.
         const rest = PASS_EVERY_MS - (Date.now() - started);

@@ -1,0 +1,68 @@
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startCluster, type Cluster } from '../../scripts/pg-cluster.mjs';
+import { killLeftovers, lines, makeProject, runId, until, type Project } from './harness.js';
+
+/**
+ * Workers on PostgreSQL, each "machine" its own SHOP_HOME (its own signals folder) and
+ * SHOP_HOSTNAME: an answer given on one machine wakes the worker holding the run on another
+ * through LISTEN/NOTIFY alone — no signal file reaches it, and its sweep is minutes away.
+ */
+
+let cluster: Cluster;
+let n = 0;
+beforeAll(async () => {
+  cluster = await startCluster();
+});
+afterAll(async () => {
+  await cluster?.stop();
+});
+afterEach(killLeftovers);
+
+/** A machine: its own .shop (signals, logs) and host name, on the shared database. */
+const machine = (url: string, host: string, over: NodeJS.ProcessEnv = {}) =>
+  ({ SHOP_DATABASE_URL: url, SHOP_HOME: mkdtempSync(join(tmpdir(), `shop-${host}-`)), SHOP_HOSTNAME: host, ...over });
+
+const workers = (p: Project, env: NodeJS.ProcessEnv) => {
+  const r = p.shop(['workers', '--json'], { env });
+  expect(r.stderr).toBe('');
+  return JSON.parse(r.stdout) as { host: string; pid: number; state: string; runs_held: number }[];
+};
+
+describe('shop watch on PostgreSQL', () => {
+  it('an answer from another machine wakes the worker holding the run by NOTIFY, with no signal file and no sweep due', async () => {
+    const p = makeProject();
+    const url = await cluster.createDatabase(`workers_${++n}`);
+    // A lease of 10 minutes: the worker's sweep (a third of it) cannot be what wakes it in this test.
+    const a = machine(url, 'machine-a');
+    const b = machine(url, 'machine-b', { SHOP_LEASE_SECONDS: '600' });
+    const c = machine(url, 'machine-c');
+
+    const started = p.shop(['run', 'feature', 'x'], { env: a });
+    expect(started.stderr).toBe("");
+    expect(started.code).toBe(3);
+    const id = runId(started);
+
+    const w = p.spawnShop(['watch'], { env: b });
+    await until('machine-b to hold the waiting run', () => w.output().includes(`run ${id} (feature): held here while it waits for a person`));
+    await until('machine-b registered, holding it', () => workers(p, c).find((x) => x.host === 'machine-b' && x.runs_held === 1));
+    expect(workers(p, c).map((x) => [x.host, x.pid, x.state])).toEqual([['machine-b', w.child.pid, 'live']]);
+
+    const approved = p.shop(['approve', `${id}.6`], { env: c });
+    expect(approved.code).toBe(0);
+    expect(lines(approved.stdout)[1]).toBe(`run ${id} is driven by process ${w.child.pid} on machine-b; it picks up the answer itself`);
+    await until('the worker to resume the run', () => w.output().includes(`run ${id} (feature): resuming (an answer came in)`));
+    await until('the run to complete', () => w.output().includes(`run ${id} (feature) completed: `));
+    // The answer's wake file went to machine-c's signals folder; machine-b's never had one.
+    expect(readdirSync(join(b.SHOP_HOME, 'signals')).filter((f) => f.endsWith('.answered'))).toEqual([]);
+
+    const log = JSON.parse(p.shop(['log', String(id), '--json'], { env: c }).stdout) as { events: { type: string; key: string | null; data: unknown }[] };
+    expect(log.events.find((e) => e.type === 'execution_started' && e.key === '7')?.data).toEqual({ host: 'machine-b', pid: w.child.pid });
+
+    w.child.kill('SIGTERM');
+    expect(await w.exited).toBe(0);
+    expect(workers(p, c)).toEqual([]);
+  });
+});
