@@ -64,5 +64,49 @@ describe('shop watch on PostgreSQL', () => {
     w.child.kill('SIGTERM');
     expect(await w.exited).toBe(0);
     expect(workers(p, c)).toEqual([]);
-  });
+  }, 60_000);
+
+  it('two workers on two machines share the runs; after a kill -9 the other takes its runs over and drives them to the end', async () => {
+    const p = makeProject();
+    const url = await cluster.createDatabase(`workers_${++n}`);
+    const lease = { SHOP_LEASE_SECONDS: '6' };
+    const a = machine(url, 'machine-a', lease);
+    const b = machine(url, 'machine-b', lease);
+    const c = machine(url, 'machine-c', lease);
+    const ids = [1, 2, 3].map(() => {
+      const r = p.shop(['run', 'feature', 'x'], { env: c });
+      expect(r.code, JSON.stringify(r)).toBe(3);
+      return runId(r);
+    });
+    const wa = p.spawnShop(['watch'], { env: a });
+    const wb = p.spawnShop(['watch'], { env: b });
+    const held = (w: { output(): string }) => ids.filter((id) => w.output().includes(`run ${id} (feature): held here while it waits for a person`));
+    await until('every run held by one worker or the other', () => held(wa).length + held(wb).length === ids.length);
+    // Each run is held by exactly one of them.
+    expect(held(wa).filter((id) => held(wb).includes(id))).toEqual([]);
+    const rows = await until('both registered with their runs', () => {
+      const r = workers(p, c);
+      return r.length === 2 && r.reduce((sum, w) => sum + w.runs_held, 0) === ids.length ? r : null;
+    });
+    expect(rows.map((w) => [w.host, w.state]).sort()).toEqual([['machine-a', 'live'], ['machine-b', 'live']]);
+
+    // The one holding more dies; the other takes its runs once their lease runs out.
+    const [dead, alive, aliveHost] = held(wa).length >= held(wb).length ? [wa, wb, 'machine-b'] : [wb, wa, 'machine-a'];
+    const orphaned = held(dead);
+    dead.child.kill('SIGKILL');
+    await dead.exited;
+    await until('the survivor to take over every run', () => held(alive).length === ids.length, 30_000);
+    await until('the dead worker shown as gone', () => workers(p, c).find((w) => w.host !== aliveHost)?.state === 'gone', 30_000);
+    expect(orphaned.length).toBeGreaterThan(0);
+
+    for (const id of ids) expect(p.shop(['approve', `${id}.6`], { env: c }).code).toBe(0);
+    for (const id of ids) await until(`run ${id} to complete`, () => alive.output().includes(`run ${id} (feature) completed: `), 30_000);
+    for (const id of orphaned) {
+      const log = JSON.parse(p.shop(['log', String(id), '--json'], { env: c }).stdout) as { events: { type: string; key: string | null; data: unknown }[] };
+      expect(log.events.find((e) => e.type === 'execution_started' && e.key === '7')?.data).toEqual({ host: aliveHost, pid: alive.child.pid });
+    }
+    alive.child.kill('SIGTERM');
+    expect(await alive.exited).toBe(0);
+    expect(workers(p, c).map((w) => w.state)).toEqual(['gone']);
+  }, 120_000);
 });
