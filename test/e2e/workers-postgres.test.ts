@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -109,4 +109,22 @@ describe('shop watch on PostgreSQL', () => {
     expect(await alive.exited).toBe(0);
     expect(workers(p, c).map((w) => w.state)).toEqual(['gone']);
   }, 120_000);
+
+  it('a database that belongs to another project is refused with one line (exit 6); a second checkout of the same project is not', async () => {
+    const url = await cluster.createDatabase(`workers_${++n}`);
+    const mine = makeProject();
+    const env = { SHOP_DATABASE_URL: url };
+    expect(mine.shop(['run', 'feature', 'x'], { env }).code).toBe(3);
+    const other = makeProject();
+    const refused = other.shop(['list'], { env });
+    expect(refused.stdout).toBe('');
+    expect(refused.code).toBe(6);
+    expect(lines(refused.stderr)).toEqual([expect.stringMatching(/^shop: this store belongs to another project \(id:[0-9a-f-]+\), not .* \(id:[0-9a-f-]+\); give this project its own store/)]);
+    // The same project on another machine: its identity copied along (with git, its first commit is).
+    const clone = makeProject();
+    writeFileSync(join(clone.dir, '.shop', 'project-id'), readFileSync(join(mine.dir, '.shop', 'project-id')));
+    const listed = clone.shop(['list', '--json'], { env });
+    expect(listed.stderr).toBe('');
+    expect((JSON.parse(listed.stdout) as { id: number }[]).map((r) => r.id)).toEqual([1]);
+  });
 });
