@@ -136,9 +136,11 @@ export class Worker {
 
   /** Takes the runs no one holds (no owner, or a lease run out by the store's clock) and holds them here, to drive or to wait. */
   private async takeIdle(): Promise<Map<number, Run>> {
-    if (this.opts.signal.aborted) return new Map();
+    // No more than it can drive now: runs taken beyond that would sit here while other workers idle.
+    const room = this.opts.maxDrivers - this.active.size;
+    if (this.opts.signal.aborted || room <= 0) return new Map();
     const token = this.ports.newToken();
-    const took = await this.ports.store.claimIdleRuns(ownerRecord(this.ports, token), this.ports.leaseMs, Math.max(1, this.opts.maxDrivers));
+    const took = await this.ports.store.claimIdleRuns(ownerRecord(this.ports, token), this.ports.leaseMs, room);
     for (const run of took) {
       this.hold(run, Ownership.adopt(this.ports, run));
       this.opts.report({ type: 'took', run, how: run.status === 'running' ? 'interrupted' : 'waiting' });
