@@ -23,7 +23,10 @@ export type WorkerEvent =
   | { type: 'timers'; run: Run; ended: boolean }
   | { type: 'error'; run: Run; message: string; retryInMs: number | null }
   | { type: 'gave_up'; run: Run; reason: string }
-  | { type: 'stopping'; active: number; held: number };
+  | { type: 'stopping'; active: number; held: number }
+  /** A pass could not read the store (a database restarting, a network cut): told once, tried again at the next wake. */
+  | { type: 'pass_failed'; message: string; retryInMs: number }
+  | { type: 'pass_recovered' };
 
 export interface WorkerOptions {
   /** Agents and commands running at once across all runs (--max-parallel). */
@@ -91,7 +94,7 @@ export class Worker {
     try {
       while (!this.opts.signal.aborted) {
         const started = Date.now();
-        if (await this.pass(wakes)) break;
+        if (await this.passOrSay(wakes)) break;
         registry.loadChanged();
         await Promise.race([wakes.next(), stopped]);
         // A burst of signal files (many agents finishing) makes one pass, not one each.
@@ -102,6 +105,26 @@ export class Worker {
       await wakes.close();
       await this.shutdown();
       await registry.end();
+    }
+  }
+
+  private failing: string | null = null;
+
+  /**
+   * A pass whose store is out of reach does not end the worker: a database restart or a network
+   * cut is said once, and the next wake (the sweep at the latest) tries again.
+   */
+  private async passOrSay(wakes: WorkerWakes): Promise<boolean> {
+    try {
+      const done = await this.pass(wakes);
+      if (this.failing !== null) this.opts.report({ type: 'pass_recovered' });
+      this.failing = null;
+      return done;
+    } catch (e) {
+      const message = capText((e as Error)?.message ?? String(e), 600);
+      if (message !== this.failing) this.opts.report({ type: 'pass_failed', message, retryInMs: this.sweepMs() });
+      this.failing = message;
+      return false;
     }
   }
 
