@@ -152,11 +152,14 @@ class PgPool implements PgDb {
       });
       await c.connect();
       await c.query(`LISTEN ${WAKE_CHANNEL}`);
+      // Closed while connecting: this one is not wanted any more.
+      if (stopped) return void (await c.end().catch(() => {}));
       client = c;
     };
     // A worker outlives a database restart: it listens again a second later, and wakes once for what it missed.
     const again = () => {
-      retry = setTimeout(() => void connect().then(() => onPayload(null), again), 1_000);
+      if (stopped) return;
+      retry = setTimeout(() => void connect().then(() => !stopped && onPayload(null), again), 1_000);
     };
     await connect();
     return {
