@@ -40,6 +40,9 @@ export function listWorkers(db: Database.Database): WorkerRow[] {
 
 /** One immediate transaction: SQLite has one writer, so two workers' passes never take the same run. */
 export function claimIdleRuns(db: Database.Database, tx: Tx, now: () => number, owner: OwnerClaim, leaseMs: number, limit: number): Run[] {
+  // A pass with nothing idle (the usual one) reads, without taking the write lock; the transaction checks again.
+  if (!q(db, `SELECT 1 FROM runs WHERE status IN ('running','waiting_human')
+    AND (owner_token IS NULL OR lease_until IS NULL OR lease_until <= ?) LIMIT 1`).get(now())) return [];
   return tx(() => {
     const t = now();
     const ids = q(db, `SELECT id FROM runs WHERE status IN ('running','waiting_human')
