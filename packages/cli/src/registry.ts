@@ -229,13 +229,29 @@ else holds the claim (naming them) or the ask was answered; 5 when the handle na
 here), fires timers, sends notifications. With ids, only those runs, until every one of them has
 ended: exit 0 when all completed, else the code of the first that did not (4 stuck, 1 failed); an id
 that is no run exits 5. SIGTERM or Ctrl-C: the agents of runs being driven are stopped (the runs stay
-resumable), every run is let go, exit 0. Several workers share a project safely.`,
+resumable), every run is let go, exit 0. Several workers share a project safely — with PostgreSQL, on
+several machines: each registers itself (shop workers), takes idle runs with FOR UPDATE SKIP LOCKED
+and wakes on LISTEN/NOTIFY, a timer to the next due timer and a sweep every third of a lease.
+SHOP_HOSTNAME names the machine in the store.`,
     group: 'tools', maxArgs: Infinity,
     options: {
       'max-parallel': { type: 'string', value: 'N', description: 'agents running at once across all runs (extra work waits; default: no limit)' },
       json: { type: 'boolean', description: 'one JSON object per line (times ISO 8601)' },
     },
     load: () => import('./commands/watch.js'),
+  },
+  workers: {
+    usage: 'shop workers [--json]',
+    summary: 'the shop watch workers on this store, on every machine',
+    details: `Lists every shop watch registered on the project's store (with PostgreSQL, on every machine
+sharing it): host (SHOP_HOSTNAME, else the machine's name), pid, live or gone, runs it holds, its
+agents running (of --max-parallel), since when, its last heartbeat. A worker heartbeats every third
+of a lease (SHOP_LEASE_SECONDS); one silent past a lease, or whose process on this machine ended, is
+gone: live workers take its runs over. A worker that exits removes itself; a gone one is forgotten
+after a day.`,
+    group: 'tools', maxArgs: 0,
+    options: { json: { type: 'boolean', description: 'the workers as a JSON array (times ISO 8601)' } },
+    load: () => import('./commands/workers.js'),
   },
   serve: {
     usage: 'shop serve [--port N] [--host H] [--public-url URL]',

@@ -3,6 +3,7 @@ import type { DriveOutcome } from '../engine/outcome.js';
 import { describeOwner, liveOwner, storeLiveness, type Ownership } from '../engine/ownership.js';
 import type { EnginePorts, Notifier } from '../engine/ports.js';
 import type { Project } from '../project/project.js';
+import { projectIdentity } from '../project/project-identity.js';
 import type { Liveness } from '../run-status.js';
 import type { RunFilter, RunWithWaiting } from '../store/store.js';
 import type { Answer, Execution, Run, RunEvent, RunOwner } from '../types.js';
@@ -25,7 +26,8 @@ import { answeredRequest } from './pick-ask.js';
 import { pruneRuns, type PruneOptions, type PrunedRun } from './prune-runs.js';
 import { actionJson, eventsSince, inboxJson, recentEvents, logJson, runDetailJson, runsJson, type RunsQuery } from './queries.js';
 import { loadRunView, type AskView, type RunView } from './run-view.js';
-import type { ActionJson, AnsweredJson, ClaimJson, EventJson, InboxRowJson, LogJson, RunDetailJson, RunJson } from './shapes.js';
+import type { ActionJson, AnsweredJson, ClaimJson, EventJson, InboxRowJson, LogJson, RunDetailJson, RunJson, WorkersJson } from './shapes.js';
+import { workersJson } from './workers-view.js';
 import type { StartedRun, StartRequest } from './start-run.js';
 import type { StopResult } from './stop-run.js';
 
@@ -75,6 +77,8 @@ export interface ShopOperations {
   answeredRequest(runId: number, request: string): Promise<string | null>;
   /** The run's agent sessions as the store keeps them (where each lives). */
   sessions(runId: number): Promise<SessionInfo[]>;
+  /** shop workers: every registered worker on any machine, live or gone. */
+  workers(): Promise<WorkersJson>;
 
   // Changes
   /** Refuses an agent (SHOP_AGENT): `what` answers for a person. */
@@ -96,7 +100,7 @@ export interface ShopOperations {
   report(target: ReportTarget, signal: Signal): Promise<void>;
   dryReplay(runId: number, source?: string): Promise<ReplayCheck>;
   /** shop watch: one worker keeping every run moving; each run's progress goes to `notifierFor(run)`. */
-  worker(opts: Omit<WorkerOptions, 'portsFor'> & { notifierFor(run: Run): Notifier }): Promise<Worker>;
+  worker(opts: Omit<WorkerOptions, 'portsFor' | 'project'> & { notifierFor(run: Run): Notifier }): Promise<Worker>;
   /** "I'm on it": a person claims an open ask (its reminders and escalation wait), or lets go of it. */
   claim(req: ClaimRequest): Promise<ClaimJson>;
   release(req: ReleaseRequest): Promise<ClaimJson>;
@@ -168,6 +172,7 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     answerOf: (runId, key, ask) => store.getAnswer(runId, key, ask),
     answeredRequest: (runId, request) => answeredRequest(store, runId, request),
     sessions: (runId) => store.listSessions(runId),
+    workers: () => workersJson(store, ports, ports.clock.now(), ports.leaseMs),
     mayAnswer: (what) => refuseAgent(caller, what),
     start: async (req, onCreated) => (await engine(ports)).startRun(ports, project, req, onCreated),
     drive: async (runId, opts, owner) => (await engine(ports)).driveRun(ports, runId, opts, owner),
@@ -181,7 +186,8 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     openReview: async (run, exec) => (await engine(ports)).openReview(ports, run, exec),
     report: (target, signal) => recordReport(store, target, signal),
     dryReplay: async (runId, source) => (await engine(ports)).dryReplay(ports, runId, source),
-    worker: async ({ notifierFor, ...opts }) => new (await engine(ports)).Worker(ports, { ...opts, portsFor: (run) => ({ ...ports, notifier: notifierFor(run) }) }),
+    worker: async ({ notifierFor, ...opts }) =>
+      new (await engine(ports)).Worker(ports, { ...opts, project: projectIdentity(project), portsFor: (run) => ({ ...ports, notifier: notifierFor(run) }) }),
     claim: async (req) => {
       refuseAgent(caller, 'shop claim');
       return claimAsk(ports, req);

@@ -38,7 +38,7 @@ describe('shop watch holding runs', () => {
     const ports = { ...world.ports, store: flaky };
     const events: WorkerEvent[] = [];
     const stop = new AbortController();
-    const worker = new Worker(ports, { maxParallel: 2, maxDrivers: 2, only: [id], signal: stop.signal, report: (e) => events.push(e), portsFor: () => ports });
+    const worker = new Worker(ports, { maxParallel: 2, maxDrivers: 2, only: [id], project: 'p', signal: stop.signal, report: (e) => events.push(e), portsFor: () => ports });
     const running = worker.run();
     await until('the worker to hold the run', () => events.some((e) => e.type === 'took'));
     failing = true;

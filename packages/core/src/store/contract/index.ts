@@ -10,6 +10,7 @@ import { runsAndOwnership } from './runs-ownership.js';
 import { sessionsAndReports } from './sessions.js';
 import { stopEventsDelete } from './stop-events-delete.js';
 import { timers } from './timers.js';
+import { workerRegistry } from './workers.js';
 
 export type { StoreAdapter } from './fixtures.js';
 
@@ -29,5 +30,6 @@ export function storeContract(adapter: StoreAdapter): void {
     accessAndLists(adapter);
     atomicity(adapter);
     refusals(adapter);
+    workerRegistry(adapter);
   });
 }

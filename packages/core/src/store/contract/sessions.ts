@@ -1,7 +1,7 @@
 import { gzipSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { LostOwnershipError } from '../../errors.js';
-import { ended, eventTypes, exec, newRun, OTHER, T, useStore, waitingRun, type StoreAdapter } from './fixtures.js';
+import { ended, eventTypes, exec, newRun, OTHER, owner, T, useStore, waitingRun, type StoreAdapter } from './fixtures.js';
 
 const transcript = (text: string) => ({ bytes: Buffer.byteLength(text), sha256: `sha-${text.length}`, gz: gzipSync(text) });
 const kept = (runId: number, text: string, over: Record<string, unknown> = {}) =>
@@ -44,6 +44,16 @@ export function sessionsAndReports(adapter: StoreAdapter) {
       expect(await store.loadSession(run.id, 's-1')).toMatchObject({ host: 'host-a', bytes: 99_000_000, gz: null });
       expect((await store.listSessions(run.id))[0]).toMatchObject({ gzBytes: null });
       expect(await eventTypes(store, run.id)).toContain('session_pinned');
+    });
+
+    it('claimIdleRuns leaves a run whose session is pinned to another host to that host', async () => {
+      const { store } = ctx;
+      const run = await store.createRun(newRun());
+      await store.startExecution(T, exec(run.id, '1'));
+      await store.saveSession(T, { runId: run.id, key: '1', sessionId: 's-1', host: 'host-a', bytes: 99_000_000, sha256: 'x', gz: null });
+      await store.releaseRun(run.id, T, { ifIdle: false });
+      expect(await store.claimIdleRuns({ ...owner('on-b'), host: 'host-b' }, 15_000, 10)).toEqual([]);
+      expect((await store.claimIdleRuns({ ...owner('on-a'), host: 'host-a' }, 15_000, 10)).map((r) => r.id)).toEqual([run.id]);
     });
 
     it("only the run's owner, or the person holding the call's session, keeps a transcript (fencing)", async () => {

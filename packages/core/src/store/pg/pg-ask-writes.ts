@@ -1,4 +1,4 @@
-import { hostname } from 'node:os';
+import { shopHostname } from '../../host-name.js';
 import { ConflictError } from '../../errors.js';
 import { hasEnded, type Answer, type Run, type RunOwner, type Timer } from '../../types.js';
 import { toAnswer, toRun } from '../rows.js';
@@ -18,7 +18,7 @@ type Fenced = <T>(token: string, runId: number, fn: (q: Sql, run: Run) => Promis
  */
 export class AskWrites {
   /** This host, to name a session's holder in a refusal ("process 812", or "… on other-host"). */
-  private readonly host = hostname();
+  private readonly host = shopHostname();
 
   constructor(private readonly db: PgDb, private readonly fenced: Fenced) {}
 

@@ -1,0 +1,62 @@
+import type { EnginePorts } from '../engine/ports.js';
+import type { WorkerLoad } from '../store/worker-store.js';
+
+/**
+ * A worker's row in the store's registry (shop workers): registered when it starts, a
+ * heartbeat with its load every third of a lease, removed when it ends. A row found gone (a
+ * gone worker's row forgotten while this one was paused, say) is registered again.
+ */
+export class WorkerRegistration {
+  private timer: NodeJS.Timeout | null = null;
+  private beating: Promise<void> = Promise.resolve();
+  /** The load last sent, so a pass that changed it tells at once ("runs held" is not a lease old). */
+  private sent = '';
+
+  private constructor(
+    private readonly ports: Pick<EnginePorts, 'store'>,
+    private readonly row: Parameters<EnginePorts['store']['registerWorker']>[0],
+    private readonly load: () => WorkerLoad,
+  ) {}
+
+  static async start(ports: Pick<EnginePorts, 'store' | 'self' | 'newToken' | 'leaseMs'>, opts: { project: string; maxParallel: number; load: () => WorkerLoad }): Promise<WorkerRegistration> {
+    const row = {
+      id: ports.newToken(), ...ports.self, project: opts.project,
+      maxParallel: Number.isFinite(opts.maxParallel) ? opts.maxParallel : null,
+    };
+    const reg = new WorkerRegistration(ports, row, opts.load);
+    await ports.store.registerWorker(row);
+    reg.sent = JSON.stringify({ runsHeld: 0, agents: 0 });
+    reg.timer = setInterval(() => {
+      reg.beating = reg.beating.then(() => reg.beat());
+    }, Math.max(1_000, ports.leaseMs / 3));
+    // The worker's own loop keeps the process alive; a registration left behind must not.
+    reg.timer.unref();
+    return reg;
+  }
+
+  get id(): string {
+    return this.row.id;
+  }
+
+  /** After a pass: a heartbeat now when the load changed since the last one. */
+  loadChanged(): void {
+    if (JSON.stringify(this.load()) !== this.sent) this.beating = this.beating.then(() => this.beat());
+  }
+
+  /** One heartbeat; a store that cannot be reached now is tried again at the next one. */
+  async beat(): Promise<void> {
+    try {
+      const load = this.load();
+      this.sent = JSON.stringify(load);
+      if (!(await this.ports.store.heartbeatWorker(this.row.id, load))) await this.ports.store.registerWorker(this.row);
+    } catch {
+      /* the next heartbeat tries again; the registry is for people, runs are fenced by leases */
+    }
+  }
+
+  async end(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.beating;
+    await this.ports.store.endWorker(this.row.id).catch(() => undefined);
+  }
+}
