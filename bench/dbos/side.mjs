@@ -40,7 +40,10 @@ export async function throughput(ctx, workers, n, steps) {
   return withDb(ctx, `dbos_tp_${workers}_${ctx.seq()}`, async ({ url, db, client }) => {
     const procs = [];
     try {
-      for (let i = 0; i < workers; i++) procs.push(await worker(ctx, url, `tp${i}`));
+      // The first launch migrates the fresh database alone: DBOS 5.3's migrations race when
+      // several executors launch on an empty database at once (duplicate pg_type).
+      procs.push(await worker(ctx, url, 'tp0'));
+      procs.push(...(await Promise.all(Array.from({ length: workers - 1 }, (_, i) => worker(ctx, url, `tp${i + 1}`)))));
       const tag = `d${ctx.seq()}`;
       const started = performance.now();
       for (let i = 0; i < n; i++) await client.enqueue({ workflowName: 'steps', queueName: 'bench', appVersion: '1' }, `${tag}-${i}`, steps);
@@ -96,14 +99,15 @@ function runSend(url, id) {
 }
 
 /**
- * kill -9 of the executor running a workflow of slow steps (BENCH_STEP_SLEEP), mid-step,
- * with a second executor alive. The open-source library has no failure detection (DBOS
- * Conductor, the paid service, does that): the survivor never takes the workflow, which is
- * watched for `survivorWaitMs` once. The dead executor's workflows are recovered when a
- * process with its executor id launches again (as a supervisor's restart would do): from
- * that restart to the workflow's next step, `samples` times (the first after the survivor wait).
+ * kill -9 of the executor running a workflow of slow steps (BENCH_STEP_SLEEP), mid-step.
+ * With `survivorWaitMs`: once, with a second executor alive, watched that long — the
+ * open-source library has no failure detection (DBOS Conductor, the paid service, has), so
+ * the survivor is expected never to take the workflow; then the victim is restarted to finish
+ * it. Without: `samples` times, the victim restarted at once with its executor id (as a
+ * supervisor would; DBOS recovers a dead executor's workflows only when a process with its id
+ * launches): from the kill to the workflow's next step.
  */
-export async function takeover(ctx, samples, survivorWaitMs) {
+export async function takeover(ctx, samples, survivorWaitMs = null) {
   return withDb(ctx, `dbos_takeover_${ctx.seq()}`, async ({ url, db, client }) => {
     const slow = { BENCH_STEP_SLEEP: String(ctx.slowStepMs / 1000) };
     let victim = await worker(ctx, url, 'victim', slow);
@@ -112,25 +116,25 @@ export async function takeover(ctx, samples, survivorWaitMs) {
     let survivorTook = null;
     try {
       const tag = `k${ctx.seq()}`;
-      for (let i = 0; i < samples; i++) {
+      const rounds = survivorWaitMs === null ? samples : 1;
+      for (let i = 0; i < rounds; i++) {
         const id = `${tag}-${i}`;
         await client.enqueue({ workflowName: 'steps', queueName: 'bench', workflowID: id, appVersion: '1' }, id, 10);
         await until(() => readSteps(ctx.log).get(id)?.some((s) => s.step === '1'), { what: `${id} to start on the victim` });
-        if (i === 0) procs.push(await worker(ctx, url, 'survivor', slow));
+        if (survivorWaitMs !== null) procs.push(await worker(ctx, url, 'survivor', slow));
         await until(() => readSteps(ctx.log).get(id)?.some((s) => s.step === '3'), { what: `${id} to reach step 3` });
         await sleep(ctx.slowStepMs / 3);
         const killed = nowUs();
         await victim.crash();
         const progressed = () => readSteps(ctx.log).get(id).find((s) => s.us > killed)?.us;
-        if (i === 0) {
+        if (survivorWaitMs !== null) {
           await sleep(survivorWaitMs);
           survivorTook = progressed() ? (progressed() - killed) / 1000 : null;
         }
-        const restarted = nowUs();
         victim = await worker(ctx, url, 'victim', slow);
         procs.push(victim);
         const next = await until(progressed, { what: `${id} to progress after the restart`, timeoutMs: 60_000 });
-        restarts.push((next - Math.max(restarted, killed)) / 1000);
+        if (survivorWaitMs === null) restarts.push((next - killed) / 1000);
         await until(async () => (await count(db, 'SELECT count(*) AS n FROM dbos.workflow_status WHERE workflow_uuid = $1 AND status = $2', [id, 'SUCCESS'])) === 1,
           { what: `${id} to succeed`, timeoutMs: 60_000 });
       }

@@ -4,7 +4,7 @@
 // (as `shop run` would, then let go, so the workers share them); answers are `shop approve`
 // processes. Each scenario gets a fresh project and a fresh database of the cluster.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -33,7 +33,8 @@ async function project(ctx, url) {
   mkdirSync(join(dir, 'agents'));
   writeFileSync(join(dir, 'agents', 'worker.md'), `---\ncommand: ["${ctx.stub}", "{prompt}"]\n---\nWork.\n`);
   for (const [name, source] of Object.entries(WORKFLOWS)) writeFileSync(join(dir, 'workflows', `${name}.lua`), source);
-  const env = { ...process.env, SHOP_HOME: '', BENCH_STEP_LOG: ctx.log, ...(url ? { SHOP_DATABASE_URL: url } : {}) };
+  // Shop's lease (the takeover's bound) is 15 s by default; SHOP_LEASE_SECONDS overrides it here too.
+  const env = { ...process.env, SHOP_HOME: '', SHOP_LEASE_SECONDS: process.env.SHOP_LEASE_SECONDS ?? '15', BENCH_STEP_LOG: ctx.log, ...(url ? { SHOP_DATABASE_URL: url } : {}) };
   delete env.SHOP_DEBUG;
   if (!url) delete env.SHOP_DATABASE_URL;
   const p = findProject(dir, {});
@@ -66,6 +67,7 @@ async function withProject(ctx, name, fn) {
     return await fn(shop);
   } finally {
     await close(shop);
+    rmSync(shop.dir, { recursive: true, force: true });
   }
 }
 
@@ -88,7 +90,9 @@ export async function throughput(ctx, workers, n, steps) {
   return withProject(ctx, `shop_tp_${workers}_${ctx.seq()}`, async (shop) => {
     const procs = [];
     try {
-      for (let i = 0; i < workers; i++) procs.push(await watch(shop, `bench-${i}`));
+      // As on DBOS's side: the first worker alone, the others at once.
+      procs.push(await watch(shop, 'bench-0'));
+      procs.push(...(await Promise.all(Array.from({ length: workers - 1 }, (_, i) => watch(shop, `bench-${i + 1}`)))));
       const tag = `s${ctx.seq()}`;
       const started = performance.now();
       for (let i = 0; i < n; i++) await submit(shop, 'steps', `${tag}-${i}`);
