@@ -51,7 +51,8 @@ export async function throughput(ctx, workers, n, steps) {
         { everyMs: 10, what: `${n} DBOS workflows to succeed` });
       const seconds = (performance.now() - started) / 1000;
       const mine = new Map([...readSteps(ctx.log)].filter(([k]) => k.startsWith(`${tag}-`)));
-      return { perSecond: n / seconds, stepMs: perStepMs(mine, steps) };
+      const per = await db.query("SELECT count(*) AS n FROM dbos.workflow_status WHERE name = 'steps' GROUP BY executor_id ORDER BY 1 DESC");
+      return { perSecond: n / seconds, stepMs: perStepMs(mine, steps), spread: per.rows.map((r) => Number(r.n)) };
     } finally {
       await stopAll(procs);
     }

@@ -27,11 +27,11 @@ import { writeStub } from './step-stub.mjs';
 
 const env = (name, fallback) => process.env[name] ?? fallback;
 export const pgSizes = () => ({
-  runs: Number(env('BENCH_PG_RUNS', 30)),
+  runs: Number(env('BENCH_PG_RUNS', 16)),
   workers: env('BENCH_PG_WORKERS', '1,2,4').split(',').map(Number),
   rounds: Number(env('BENCH_PG_ROUNDS', 2)),
-  alone: Number(env('BENCH_PG_ALONE', 5)),
-  answers: Number(env('BENCH_PG_ANSWERS', 20)),
+  alone: Number(env('BENCH_PG_ALONE', 3)),
+  answers: Number(env('BENCH_PG_ANSWERS', 15)),
   takeovers: Number(env('BENCH_PG_TAKEOVERS', 2)),
   survivorWaitMs: Number(env('BENCH_PG_SURVIVOR_WAIT_MS', 30_000)),
   slowStepMs: 400,
@@ -56,6 +56,7 @@ export async function pgComparison(log, sizes = pgSizes()) {
       for (let r = 0; r < sizes.rounds; r++) {
         const got = await both((side) => side.throughput(ctx, k, sizes.runs, 10));
         s.push(got.shop), d.push(got.dbos);
+        log(`P8:   runs per worker — Shop ${got.shop.spread.join('/')} (${got.shop.perSecond.toFixed(2)}/s), DBOS ${got.dbos.spread.join('/')} (${got.dbos.perSecond.toFixed(2)}/s)`);
       }
       rows.push(versusDbos('P8', `${sizes.runs} × 10-step workflows, ${k} worker${k > 1 ? 's' : ''}: workflows/s`, '/s', s.map((x) => x.perSecond), d.map((x) => x.perSecond), { higher: true, atLeast: 1 }));
       rows.push(versusDbos('P8', `  per-step latency under that load (median of workflows)`, 'ms', pooled(s, 'stepMs'), pooled(d, 'stepMs')));
@@ -73,22 +74,30 @@ export async function pgComparison(log, sizes = pgSizes()) {
     rows.push(versusDbos('P8', '  the same, p99', 'ms', ans.shop.fromSpawn, ans.dbos.fromSpawn, { p: 99 }));
     rows.push(versusDbos('P8', 'answer recorded → resumed (next step started), p50', 'ms', ans.shop.fromCommit, ans.dbos.fromCommit));
     rows.push(versusDbos('P8', '  the same, p99', 'ms', ans.shop.fromCommit, ans.dbos.fromCommit, { p: 99 }));
-    log(`P8: takeover after kill -9, ${sizes.takeovers} each side (Shop waits out its lease; DBOS is watched ${sizes.survivorWaitMs / 1000} s once)`);
-    // Both sides mostly wait here (Shop for its lease, DBOS to show nothing happens), so they
-    // run at once; the restarts come after, one side at a time.
-    const [shopTook, dbosTook] = await Promise.all([shop.takeover(ctx, sizes.takeovers), dbos.takeover(ctx, 1, sizes.survivorWaitMs)]);
-    const shopRestart = await shop.restart(ctx, sizes.takeovers);
-    const dbosRestart = await dbos.takeover(ctx, sizes.takeovers);
-    const survivorNote = dbosTook.survivorTook === null
-      ? `never: not in ${sizes.survivorWaitMs / 1000} s (no failure detection without Conductor)`
-      : null;
-    rows.push(versusDbos('P8', 'kill -9 of the worker driving a run → next step, by the other worker (another host)', 'ms', shopTook.took, dbosTook.survivorTook === null ? null : [dbosTook.survivorTook], { note: survivorNote }));
-    rows.push(versusDbos('P8', 'kill -9, the worker restarted at once on its host (DBOS: same executor id) → next step', 'ms', shopRestart.took, dbosRestart.restarts));
+    if (sizes.takeovers > 0) rows.push(...(await takeovers(ctx, sizes, log)));
     return { rows, peer: peerVersions('dbos'), sizes };
   } finally {
     await cluster.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** kill -9 of a worker: the other worker taking over (Shop) or not (DBOS), and a restart at once. */
+async function takeovers(ctx, sizes, log) {
+  const dbos = await import('../dbos/side.mjs');
+  const rows = [];
+  log(`P8: takeover after kill -9, ${sizes.takeovers} each side (Shop waits out its lease; DBOS is watched ${sizes.survivorWaitMs / 1000} s once)`);
+  // Both sides mostly wait here (Shop for its lease, DBOS to show nothing happens), so they
+  // run at once; the restarts come after, one side at a time.
+  const [shopTook, dbosTook] = await Promise.all([shop.takeover(ctx, sizes.takeovers), dbos.takeover(ctx, 1, sizes.survivorWaitMs)]);
+  const shopRestart = await shop.restart(ctx, sizes.takeovers);
+  const dbosRestart = await dbos.takeover(ctx, sizes.takeovers);
+  const survivorNote = dbosTook.survivorTook === null
+    ? `never: not in ${sizes.survivorWaitMs / 1000} s (no failure detection without Conductor)`
+    : null;
+  rows.push(versusDbos('P8', 'kill -9 of the worker driving a run → next step, by the other worker (another host)', 'ms', shopTook.took, dbosTook.survivorTook === null ? null : [dbosTook.survivorTook], { note: survivorNote }));
+  rows.push(versusDbos('P8', 'kill -9, the worker restarted at once on its host (DBOS: same executor id) → next step', 'ms', shopRestart.took, dbosRestart.restarts));
+  return rows;
 }
 
 export function formatPgTable(result) {

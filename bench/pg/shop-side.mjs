@@ -101,11 +101,22 @@ export async function throughput(ctx, workers, n, steps) {
       const failed = await count(shop, "status <> 'completed'");
       if (failed) throw new Error(`${failed} Shop runs did not complete`);
       const mine = new Map([...readSteps(ctx.log)].filter(([k]) => k.startsWith(`${tag}-`)));
-      return { perSecond: n / seconds, stepMs: perStepMs(mine, steps) };
+      return { perSecond: n / seconds, stepMs: perStepMs(mine, steps), spread: await spread(shop) };
     } finally {
       await stopAll(procs);
     }
   });
+}
+
+/** Runs per worker, most first: the worker (host, pid) that started each run's first call, from the audit trail. */
+async function spread(shop) {
+  const first = new Map();
+  for (const e of await shop.query("SELECT run_id, data FROM events WHERE type = 'execution_started' ORDER BY run_id, id")) {
+    if (!first.has(e.run_id)) first.set(e.run_id, e.data ?? '?');
+  }
+  const per = new Map();
+  for (const who of first.values()) per.set(who, (per.get(who) ?? 0) + 1);
+  return [...per.values()].sort((a, b) => b - a);
 }
 
 /**
