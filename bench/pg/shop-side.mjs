@@ -4,19 +4,19 @@
 // (as `shop run` would, then let go, so the workers share them); answers are `shop approve`
 // processes. Each scenario gets a fresh project and a fresh database of the cluster.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { createRun } from '../../packages/core/dist/engine/drive-run.js';
 import { nodePorts } from '../../packages/core/dist/engine/node-ports.js';
 import { findProject } from '../../packages/core/dist/project/project.js';
+import { openStore } from '../../packages/core/dist/store/open-store.js';
 import { shopBin } from '../shop-project.mjs';
 import { nowUs, perStepMs, readSteps } from './step-stub.mjs';
 import { sleep, startProcess, stopAll, until } from './processes.mjs';
 
 const require = createRequire(import.meta.url);
-const openStoreModule = new URL('../../packages/core/dist/store/open-store.js', import.meta.url);
 
 const WORKFLOWS = {
   steps: 'function workflow(tag)\n  for i = 1, 10 do run("worker", tag .. " " .. i) end\n  return "done"\nend\n',
@@ -25,7 +25,7 @@ const WORKFLOWS = {
 
 /**
  * A temp project whose agent is the shared stub, on `url` (PostgreSQL) or, with no url, on
- * its own SQLite file (how this side was built before Shop could run on PostgreSQL).
+ * its own SQLite file (BENCH_PG_SHOP_SQLITE=1).
  */
 async function project(ctx, url) {
   const dir = mkdtempSync(join(tmpdir(), 'shop-bench-pg-'));
@@ -38,8 +38,7 @@ async function project(ctx, url) {
   delete env.SHOP_DEBUG;
   if (!url) delete env.SHOP_DATABASE_URL;
   const p = findProject(dir, {});
-  const store = existsSync(openStoreModule) ? await (await import(openStoreModule)).openStore(p, env) : undefined;
-  const ports = nodePorts(p, { notifier: { notify() {} }, binDir: null, store });
+  const ports = nodePorts(p, { notifier: { notify() {} }, binDir: null, store: await openStore(p, env) });
   return { dir, env, ports, url, query: url ? pgQuery(url) : sqliteQuery(p.dbFile) };
 }
 
