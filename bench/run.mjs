@@ -52,12 +52,14 @@ const log = (msg) => process.stderr.write(`bench: ${msg}\n`);
 /** P8 — Shop on PostgreSQL vs DBOS Transact: its table, and bench/results-pg.json. */
 async function p8() {
   const started = performance.now();
+  const loadBefore = os.loadavg()[0];
   const result = await pgComparison(log);
+  const load = [loadBefore, os.loadavg()[0]].map((l) => Number(l.toFixed(1)));
   const seconds = Number(((performance.now() - started) / 1000).toFixed(1));
   console.log(formatPgTable(result));
-  console.log(`(${seconds} s; Shop's lease ${process.env.SHOP_LEASE_SECONDS ?? 15} s; DBOS queue polled every 50 ms, its default 1,000; p99 of ${result.sizes.answers} samples is their maximum)`);
+  console.log(`(${seconds} s; load average ${load.join(' → ')} on ${os.cpus().length} cores; Shop's lease ${process.env.SHOP_LEASE_SECONDS ?? 15} s; DBOS queue polled every 50 ms, its default 1,000; p99 of ${result.sizes.answers} samples is their maximum)`);
   const date = new Date().toISOString();
-  writeFileSync(new URL('./results-pg.json', import.meta.url), `${JSON.stringify({ date, node: process.version, cores: os.cpus().length, peer: result.peer, sizes: result.sizes, seconds, rows: result.rows }, null, 2)}\n`);
+  writeFileSync(new URL('./results-pg.json', import.meta.url), `${JSON.stringify({ date, node: process.version, cores: os.cpus().length, loadAverage: load, peer: result.peer, sizes: result.sizes, seconds, rows: result.rows }, null, 2)}\n`);
 }
 
 if (process.env.BENCH_ONLY === 'pg') {
