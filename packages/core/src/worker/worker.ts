@@ -56,6 +56,8 @@ interface Held {
  */
 export class Worker {
   private readonly held = new Map<number, Held>();
+  /** Held runs taken while running (their driver gone) and not driven yet: a backing-off one waits here. */
+  private readonly interrupted = new Set<number>();
   private readonly active = new Map<number, { done: Promise<void>; abort: AbortController }>();
   private readonly agents: Slots;
   private readonly drivers: Slots;
@@ -75,15 +77,22 @@ export class Worker {
    */
   async run(): Promise<void> {
     await this.ports.loadEngine?.();
-    const wakes = await openWorkerWakes(this.ports, this.sweepMs());
     const registry = await WorkerRegistration.start(this.ports, {
       project: this.opts.project, maxParallel: this.opts.maxParallel, load: () => ({ runsHeld: this.held.size + this.active.size, agents: this.agents.inUse }),
     });
+    let wakes: WorkerWakes;
+    try {
+      wakes = await openWorkerWakes(this.ports, this.sweepMs());
+    } catch (e) {
+      await registry.end();
+      throw e;
+    }
     const stopped = new Promise<void>((resolve) => this.opts.signal.addEventListener('abort', () => resolve(), { once: true }));
     try {
       while (!this.opts.signal.aborted) {
         const started = Date.now();
         if (await this.pass(wakes)) break;
+        registry.loadChanged();
         await Promise.race([wakes.next(), stopped]);
         // A burst of signal files (many agents finishing) makes one pass, not one each.
         const rest = PASS_EVERY_MS - (Date.now() - started);
@@ -109,17 +118,20 @@ export class Worker {
     const runs = (await store.listOpenRuns()).filter((r) => !this.opts.only || this.opts.only.includes(r.id)).map((r) => took.get(r.id) ?? r);
     if (this.opts.only && !runs.length && !this.active.size) return true;
     const open = new Set(runs.map((r) => r.id));
-    for (const id of this.held.keys()) if (!open.has(id)) this.held.delete(id);
+    for (const [id, h] of this.held) {
+      if (open.has(id)) continue;
+      // Ended elsewhere (a stop carried out, say): let it go, its lease no longer renewed.
+      this.held.delete(id);
+      this.interrupted.delete(id);
+      await h.owner.release(false).catch(() => undefined);
+    }
     const answered = new Set(await store.answeredRuns());
     const due = new Set((await store.dueTimers(clock.now())).map((t) => t.runId));
     for (const run of runs) {
       if (this.opts.signal.aborted) return false;
       if (this.active.has(run.id)) continue;
-      if (this.backoff.waiting(run.id, clock.now())) {
-        const held = this.held.get(run.id);
-        if (held) await this.keep(run, held).catch(() => undefined);
-        continue;
-      }
+      // Held runs keep their leases themselves meanwhile.
+      if (this.backoff.waiting(run.id, clock.now())) continue;
       try {
         await this.look(run, answered.has(run.id), due.has(run.id));
       } catch (e) {
@@ -133,11 +145,14 @@ export class Worker {
 
   /** Takes the runs no one holds (no owner, or a lease run out by the store's clock) and holds them here, to drive or to wait. */
   private async takeIdle(): Promise<Map<number, Run>> {
-    if (this.opts.signal.aborted) return new Map();
+    // No more than it can drive now: runs taken beyond that would sit here while other workers idle.
+    const room = this.opts.maxDrivers - this.active.size;
+    if (this.opts.signal.aborted || room <= 0) return new Map();
     const token = this.ports.newToken();
-    const took = await this.ports.store.claimIdleRuns(ownerRecord(this.ports, token), this.ports.leaseMs, Math.max(1, this.opts.maxDrivers));
+    const took = await this.ports.store.claimIdleRuns(ownerRecord(this.ports, token), this.ports.leaseMs, room);
     for (const run of took) {
-      this.held.set(run.id, { owner: Ownership.adopt(this.ports, run.id, token) });
+      this.hold(run, Ownership.adopt(this.ports, run));
+      if (run.status === 'running') this.interrupted.add(run.id);
       this.opts.report({ type: 'took', run, how: run.status === 'running' ? 'interrupted' : 'waiting' });
     }
     return new Map(took.map((r) => [r.id, r]));
@@ -145,10 +160,9 @@ export class Worker {
 
   private async look(run: Run, answered: boolean, due: boolean): Promise<void> {
     const held = this.held.get(run.id) ?? (await this.take(run));
-    if (!held) return;
-    if (!(await this.keep(run, held))) return;
-    // A running run held here and not driven: taken with the idle ones, it is driven on now.
-    const why = run.status === 'running' ? 'interrupted' : run.stop ? 'stop' : answered ? 'answer' : null;
+    if (!held || held.owner.lost.aborted) return;
+    // Taken running with the idle ones (not a snapshot that read a run this worker drove meanwhile): driven on now.
+    const why = this.interrupted.has(run.id) ? 'interrupted' : run.stop ? 'stop' : answered ? 'answer' : null;
     if (why) this.drive(run, held.owner, why);
     else if (due) await this.fireTimers(run, held);
   }
@@ -168,17 +182,21 @@ export class Worker {
       this.drive(run, owner, 'interrupted');
       return null;
     }
-    const held = { owner };
-    this.held.set(run.id, held);
+    const held = this.hold(run, owner);
     this.opts.report({ type: 'took', run, how: 'waiting' });
     return held;
   }
 
-  /** Renews a held run's lease; false when another driver took it (then it is let go). */
-  private async keep(run: Run, held: Held): Promise<boolean> {
-    if (await held.owner.renewIfDue().catch(() => true)) return true;
-    this.held.delete(run.id);
-    return false;
+  /** Holds a waiting run; its lease renews itself, and the run is let go the moment it is lost. */
+  private hold(run: Run, owner: Ownership): Held {
+    const held = { owner };
+    this.held.set(run.id, held);
+    owner.lost.addEventListener('abort', () => {
+      if (this.held.get(run.id) !== held) return;
+      this.held.delete(run.id);
+      this.interrupted.delete(run.id);
+    }, { once: true });
+    return held;
   }
 
   private async fireTimers(run: Run, held: Held) {
@@ -192,6 +210,7 @@ export class Worker {
   /** Replays the run and drives it on, holding it again if it waits (at most maxDrivers at once). */
   private drive(run: Run, owner: Ownership, why: 'answer' | 'stop' | 'interrupted') {
     this.held.delete(run.id);
+    this.interrupted.delete(run.id);
     const abort = new AbortController();
     const done = (async () => {
       if (!(await this.drivers.acquire(this.opts.signal))) return void (await owner.release(false));
@@ -200,7 +219,7 @@ export class Worker {
         const outcome = await driveRun(this.opts.portsFor(run), run.id, { wait: false, keep: true, signal: abort.signal, sharedSlots: this.agents }, owner);
         this.backoff.succeeded(run.id);
         this.opts.report({ type: 'outcome', run, outcome });
-        if (outcome.status === 'waiting_human') this.held.set(run.id, { owner });
+        if (outcome.status === 'waiting_human') this.hold(run, owner);
       } catch (e) {
         await this.failed(run, owner, e);
       } finally {
@@ -232,6 +251,7 @@ export class Worker {
     } else this.opts.report({ type: 'error', run, message, retryInMs: next.giveUp && !owner ? null : next.retryInMs });
     if (owner) await owner.release(false).catch(() => undefined);
     this.held.delete(run.id);
+    this.interrupted.delete(run.id);
   }
 
   /** Stops the agents of runs being driven (they stay resumable) and lets every run go. */
@@ -242,5 +262,6 @@ export class Worker {
     await Promise.all([...this.active.values()].map((a) => a.done));
     for (const h of this.held.values()) await h.owner.release(false).catch(() => undefined);
     this.held.clear();
+    this.interrupted.clear();
   }
 }
