@@ -1,3 +1,4 @@
+import { createServer, type Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../../../../scripts/pg-cluster.mjs';
@@ -25,6 +26,87 @@ describe('PgDb', () => {
       expect(row).toEqual({ big: Number.MAX_SAFE_INTEGER, sum: 5 });
       expect(pg.types.getTypeParser(20, 'text')('12')).toBe('12');
     } finally {
+      await db.close();
+    }
+  });
+
+  it('gives up on a server that never answers, instead of hanging', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((s) => void sockets.push(s));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as { port: number };
+    try {
+      await expect(openPgDb(`postgres://shop@127.0.0.1:${port}/x`, { connectTimeoutMs: 300 })).rejects.toThrow(/timeout/i);
+    } finally {
+      for (const s of sockets) s.destroy();
+      silent.close();
+    }
+  });
+
+  it('stores text with a NUL in it (which PostgreSQL text cannot hold) with U+FFFD in its place', async () => {
+    const db = await openPgDb(await fresh());
+    try {
+      const [row] = await db.query<{ v: string }>('SELECT $1::text AS v', ['a\u0000b']);
+      expect(row!.v).toBe('a\uFFFDb');
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('a transaction left idle (its process stopped) loses its session and locks, so other writers go on', async () => {
+    const url = await fresh();
+    const stuck = await openPgDb(url, { idleInTransactionMs: 200 });
+    const db = await openPgDb(url);
+    try {
+      await db.query('CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER)');
+      await db.query('INSERT INTO t VALUES (1, 0)');
+      let locked!: () => void;
+      let wake!: () => void;
+      const holding = new Promise<void>((resolve) => (locked = resolve));
+      const stopped = new Promise<void>((resolve) => (wake = resolve));
+      // Takes the row's lock, then stops, as a process does when it is suspended; it goes on later.
+      const stalled = stuck.tx(async (q) => {
+        await q.query('SELECT * FROM t WHERE id = $1 FOR UPDATE', [1]);
+        locked();
+        await stopped;
+        await q.query('UPDATE t SET v = 100 WHERE id = $1', [1]);
+      });
+      await holding;
+      await db.query('UPDATE t SET v = v + 1 WHERE id = $1', [1]);
+      wake();
+      // Woken, it finds its session gone: its write fails, it does not crash the process.
+      await expect(stalled).rejects.toThrow();
+      expect(await db.query('SELECT v FROM t')).toEqual([{ v: 1 }]);
+    } finally {
+      await db.close();
+      await stuck.close();
+    }
+  });
+
+  it('runs a statement again when the server picked it to break a deadlock', async () => {
+    const url = await fresh();
+    const setup = await openPgDb(url);
+    await setup.query('CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER)');
+    await setup.query('INSERT INTO t VALUES (1, 0), (2, 0)');
+    // Sessions opened from now on look for deadlocks first, so ours is the one the server rolls back.
+    await setup.query(`ALTER DATABASE ${url.split('/').pop()} SET deadlock_timeout = '50ms'`);
+    await setup.close();
+    const db = await openPgDb(url);
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      await other.query(`SET deadlock_timeout = '10s'`);
+      await other.query('BEGIN');
+      await other.query('UPDATE t SET v = v + 10 WHERE id = 2');
+      // Ours takes row 1 and waits for row 2; theirs then waits for row 1: a deadlock.
+      const ours = db.query('UPDATE t SET v = v + 1 WHERE id IN (1, 2)');
+      await lockWaits(other, 1);
+      await other.query('UPDATE t SET v = v + 10 WHERE id = 1');
+      await other.query('COMMIT');
+      await ours;
+      expect(await db.query('SELECT id, v FROM t ORDER BY id')).toEqual([{ id: 1, v: 11 }, { id: 2, v: 11 }]);
+    } finally {
+      await other.end();
       await db.close();
     }
   });
@@ -127,3 +209,12 @@ describe('migratePg', () => {
     }
   });
 });
+
+/** Until `count` sessions of the database wait for a lock. */
+async function lockWaits(c: pg.Client, count: number) {
+  for (let i = 0; i < 1000; i++) {
+    const { rows } = await c.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+    if (rows[0].n >= count) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
