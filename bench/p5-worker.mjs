@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRun, driveRun } from '../packages/core/dist/engine/drive-run.js';
-import { nodePorts } from '../packages/core/dist/engine/node-ports.js';
 import { findProject } from '../packages/core/dist/project/project.js';
+import { shopEnv, sqlitePorts } from './shop-project.mjs';
 
 const shopBin = fileURLToPath(new URL('../packages/cli/bin/shop', import.meta.url));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -29,7 +29,7 @@ function project() {
 
 /** Starts N runs and drives each to its pause (then no process holds them). */
 async function suspended(dir, n) {
-  const ports = nodePorts(findProject(dir, {}), { notifier: { notify() {} }, binDir: null });
+  const ports = sqlitePorts(findProject(dir, {}), { notifier: { notify() {} }, binDir: null });
   const ids = [];
   for (let i = 0; i < n; i++) {
     const { run, owner } = await createRun(ports, { spec: 'p5', workflowPath: join(dir, 'workflows', 'p5.lua'), prompt: `run ${i}`, workspace: dir, actor: 'bench' });
@@ -48,7 +48,7 @@ function peakRssMb(pid) {
 export async function p5(n = Number(process.env.BENCH_P5_RUNS ?? 1000)) {
   const dir = project();
   const { ports, ids } = await suspended(dir, n);
-  const worker = spawn(process.execPath, [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROF] : []), shopBin, 'watch'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, SHOP_HOME: '' } });
+  const worker = spawn(process.execPath, [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROF] : []), shopBin, 'watch'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'], env: shopEnv() });
   try {
     // The worker holds every run once it has taken them.
     for (;;) {
@@ -72,7 +72,7 @@ export async function p5(n = Number(process.env.BENCH_P5_RUNS ?? 1000)) {
   } finally {
     worker.kill('SIGTERM');
     await new Promise((r) => worker.on('close', r));
-    ports.store.close();
+    await ports.store.close();
   }
 }
 

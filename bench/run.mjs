@@ -11,6 +11,11 @@
 //   P6  store bytes per recorded step, audit trail included (from P1's stores)
 //   P7  shop serve: the inbox page and /api/inbox on P4's store (p50, p95); answer posted → run completed
 //   +   Shop-only: P1's floor (the store's writes of a step alone), an in-process replay, shop test
+//   P8  Shop on PostgreSQL against DBOS Transact on the same throwaway cluster: workflows/s and
+//       per-step latency with 1, 2 and 4 workers, answer → resumed, takeover after kill -9
+//       (pg/compare.mjs; its own table, written to bench/results-pg.json; ~3 minutes)
+//
+// BENCH_ONLY=pg runs P8 alone; BENCH_PG=0 leaves it out.
 //
 // Sizes: BENCH_ROUNDS, BENCH_STEPS (P1), BENCH_REPLAY (P2, Shop), BENCH_P2_NODES (P2, both),
 // BENCH_LG_BIG=1 (P2: LangGraph at BENCH_REPLAY nodes too — quadratic, many minutes),
@@ -18,6 +23,7 @@
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { ensurePeer, peerVersions } from './peer.mjs';
+import { formatPgTable, pgComparison } from './pg/compare.mjs';
 import { p5 } from './p5-worker.mjs';
 import { answerToResumed, inboxRequests } from './p7-serve.mjs';
 import * as shop from './shop-side.mjs';
@@ -42,6 +48,24 @@ const sizes = {
 const { rounds } = sizes;
 const n = (v) => v.toLocaleString('en-US');
 const log = (msg) => process.stderr.write(`bench: ${msg}\n`);
+
+/** P8 — Shop on PostgreSQL vs DBOS Transact: its table, and bench/results-pg.json. */
+async function p8() {
+  const started = performance.now();
+  const loadBefore = os.loadavg()[0];
+  const result = await pgComparison(log);
+  const load = [loadBefore, os.loadavg()[0]].map((l) => Number(l.toFixed(1)));
+  const seconds = Number(((performance.now() - started) / 1000).toFixed(1));
+  console.log(formatPgTable(result));
+  console.log(`(${seconds} s; load average ${load.join(' → ')} on ${os.cpus().length} cores; Shop's lease ${process.env.SHOP_LEASE_SECONDS ?? 15} s; DBOS queue polled every 50 ms, its default 1,000; p99 of ${result.sizes.answers} samples is their maximum)`);
+  const date = new Date().toISOString();
+  writeFileSync(new URL('./results-pg.json', import.meta.url), `${JSON.stringify({ date, node: process.version, cores: os.cpus().length, loadAverage: load, peer: result.peer, sizes: result.sizes, seconds, rows: result.rows }, null, 2)}\n`);
+}
+
+if (process.env.BENCH_ONLY === 'pg') {
+  await p8();
+  process.exit(0);
+}
 
 const installing = performance.now();
 ensurePeer(log);
@@ -142,3 +166,7 @@ const title = `Shop vs LangGraph.js ${peer['@langchain/langgraph']} (SqliteSaver
 console.log(formatTable(Object.values(figures).flat(), title));
 console.log(`(${seconds} s${installSeconds >= 1 ? ` after ${installSeconds} s installing the peer` : ''}; P3: ${sizes.signals} samples, p50/p95 with min–max of all; P5: median of ${sizes.p5Rounds}; P7: request time on loopback, ${sizes.p7Samples} samples; + : Shop-only figures kept from the old bench)`);
 writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify({ date, machine, peer, sizes, seconds, installSeconds, figures }, null, 2)}\n`);
+if (process.env.BENCH_PG !== '0') {
+  console.log('');
+  await p8();
+}

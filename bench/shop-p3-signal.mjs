@@ -46,7 +46,7 @@ export async function signalLatencies(samples) {
     const outcome = await driveRun(shop.ports, run.id, { wait: true, signal: giveUp }, owner);
     if (outcome.status !== 'completed') throw new Error(`the P3 run ended ${outcome.status}${giveUp.aborted ? ' (timed out)' : ''}`);
   } finally {
-    store.close();
+    await store.close();
   }
   if (latencies.length !== samples) throw new Error(`P3 measured ${latencies.length} of ${samples} calls`);
   return latencies;

@@ -6,10 +6,9 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { nodePorts } from '../packages/core/dist/engine/node-ports.js';
 import { findProject } from '../packages/core/dist/project/project.js';
 import { timeProcess } from './stats.mjs';
-import { checkpointedSize, shopBin, shopEnv } from './shop-project.mjs';
+import { checkpointedSize, shopBin, shopEnv, sqlitePorts } from './shop-project.mjs';
 
 const require = createRequire(import.meta.url);
 const Database = require('better-sqlite3');
@@ -51,7 +50,8 @@ export function bigStore(runs) {
   const dir = mkdtempSync(join(tmpdir(), 'shop-p4-'));
   mkdirSync(join(dir, 'workflows'));
   const project = findProject(dir, {});
-  nodePorts(project, { notifier: { notify() {} }, binDir: null }).store.close();
+  // Shop makes the schema (SQLite's close is synchronous inside its promise).
+  void sqlitePorts(project, { notifier: { notify() {} }, binDir: null }).store.close();
   fill(project.dbFile, runs);
   return { dir, dbFile: project.dbFile, runs, args: listArgs(), bytes: checkpointedSize(project.dbFile) };
 }

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRun } from '../packages/core/dist/engine/drive-run.js';
 import { nodePorts } from '../packages/core/dist/engine/node-ports.js';
-import { findProject } from '../packages/core/dist/project/project.js';
+import { ensureHome, findProject } from '../packages/core/dist/project/project.js';
+import { openSqliteStore } from '../packages/core/dist/store/sqlite-store.js';
 
 export const shopBin = fileURLToPath(new URL('../packages/cli/bin/shop', import.meta.url));
 /** Shop's own better-sqlite3, for the WAL checkpoint before a store's size is read. */
@@ -33,6 +34,15 @@ export function stubAgent(status = 'DONE', text = 'ok') {
   };
 }
 
+/**
+ * The engine's ports on the project's own SQLite store: P1–P7 measure Shop on SQLite, whatever
+ * SHOP_DATABASE_URL says (P8, pg/, is the PostgreSQL comparison).
+ */
+export function sqlitePorts(project, opts) {
+  ensureHome(project);
+  return nodePorts(project, { ...opts, store: openSqliteStore(project.dbFile) });
+}
+
 /** A temp project with one agent (`worker`) and one workflow; its engine ports use `runner`. */
 export function shopProject(prefix, workflow, runner, notifier = { notify() {} }) {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -42,7 +52,7 @@ export function shopProject(prefix, workflow, runner, notifier = { notify() {} }
   const workflowPath = join(dir, 'workflows', 'bench.lua');
   writeFileSync(workflowPath, workflow);
   const project = findProject(dir, {});
-  const ports = nodePorts(project, { notifier, binDir: null, runner });
+  const ports = sqlitePorts(project, { notifier, binDir: null, runner });
   return { dir, project, ports, workflowPath };
 }
 
@@ -63,4 +73,8 @@ export function checkpointedSize(dbFile) {
 }
 
 /** The environment of a `shop` child process: this project, never a developer's SHOP_HOME. */
-export const shopEnv = () => ({ ...process.env, SHOP_HOME: '' });
+export const shopEnv = () => {
+  const env = { ...process.env, SHOP_HOME: '' };
+  delete env.SHOP_DATABASE_URL;
+  return env;
+};

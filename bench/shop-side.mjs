@@ -1,12 +1,11 @@
 // Shop's side of P1, P2 and P6, plus two Shop-only figures kept from the old bench (a replay
 // in-process, and shop test). The LangGraph twins are in langgraph/side.mjs.
 import { driveRun } from '../packages/core/dist/engine/drive-run.js';
-import { nodePorts } from '../packages/core/dist/engine/node-ports.js';
 import { findProject } from '../packages/core/dist/project/project.js';
 import { parseFixture } from '../packages/core/dist/simulate/fixture.js';
 import { simulate } from '../packages/core/dist/simulate/simulate.js';
 import { timed, timeProcess } from './stats.mjs';
-import { checkpointedSize, loopWorkflow, shopBin, shopEnv, shopProject, startRun, stubAgent } from './shop-project.mjs';
+import { checkpointedSize, loopWorkflow, shopBin, shopEnv, shopProject, sqlitePorts, startRun, stubAgent } from './shop-project.mjs';
 
 function expect(outcome, status, what) {
   if (outcome.status !== status) throw new Error(`${what} ended ${outcome.status}${outcome.reason ? `: ${outcome.reason}` : ''} (expected ${status})`);
@@ -24,7 +23,7 @@ export async function perStep(steps) {
   const { run, owner } = await startRun(shop);
   const { ms, value } = await timed(() => driveRun(shop.ports, run.id, { wait: false }, owner));
   expect(value, 'completed', 'the P1 run');
-  shop.ports.store.close();
+  await shop.ports.store.close();
   return { msPerStep: ms / steps, bytesPerStep: checkpointedSize(shop.project.dbFile) / steps };
 }
 
@@ -48,7 +47,7 @@ export async function storeWritesPerStep(steps) {
       await store.completeExecution(owner.token, run.id, key, result, { costUsd: 0, numTurns: 1, durationMs: 0 });
     }
   });
-  store.close();
+  await store.close();
   return ms / steps;
 }
 
@@ -60,7 +59,7 @@ export async function suspendedRun(calls) {
   const shop = shopProject('shop-p2-', loopWorkflow(calls, 'pause("end of bench")'), stubAgent());
   const { run, owner } = await startRun(shop);
   expect(await driveRun(shop.ports, run.id, { wait: false }, owner), 'waiting_human', 'the P2 run');
-  shop.ports.store.close();
+  await shop.ports.store.close();
   return { dir: shop.dir, id: run.id, calls };
 }
 
@@ -80,13 +79,13 @@ export function bareNode() {
 
 /** The replay alone, in this process (modules loaded, store opened outside the time): driveRun to the pause. */
 export async function replayInProcess({ dir, id }) {
-  const ports = nodePorts(findProject(dir, {}), { notifier: { notify() {} }, binDir: null, runner: stubAgent() });
+  const ports = sqlitePorts(findProject(dir, {}), { notifier: { notify() {} }, binDir: null, runner: stubAgent() });
   try {
     const { ms, value } = await timed(() => driveRun(ports, id, { wait: false }));
     expect(value, 'waiting_human', 'the replay');
     return ms;
   } finally {
-    ports.store.close();
+    await ports.store.close();
   }
 }
 

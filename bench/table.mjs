@@ -40,16 +40,39 @@ export function overFloor(figure, name, unit, samples, floorSamples, floorName, 
   return judged({ figure, name, unit, shop, langgraph: null, ratio, ratioOf: `Shop ÷ ${floorName}`, goal: `≤ ${max}× ${floorName}` }, ratio <= max);
 }
 
-function ratioCell(r) {
-  if (r.ratio == null) return '';
-  return r.ratioOf.startsWith('LangGraph') ? `LG ${r.ratio.toFixed(2)}× Shop` : `${r.ratio.toFixed(2)}× ${r.ratioOf.split(' ÷ ')[1]}`;
+/**
+ * Shop against DBOS Transact on the same shape of work. Lower is better unless `higher` (a
+ * rate): the ratio is then Shop ÷ DBOS, else DBOS ÷ Shop — above 1 means Shop did better.
+ * `p` picks a percentile of both sides' samples instead of the median; `atLeast` is the goal
+ * (that ratio at least this much); `note` stands in the DBOS column when it has no samples.
+ */
+export function versusDbos(figure, name, unit, shopSamples, dbosSamples, { higher = false, p = 50, atLeast = null, note = null } = {}) {
+  const shop = summary(shopSamples, p);
+  const dbos = dbosSamples ? summary(dbosSamples, p) : null;
+  const ratio = dbos ? (higher ? shop.value / dbos.value : dbos.value / shop.value) : null;
+  const row = { figure, name, unit, shop, peer: dbos, note, ratio, ratioOf: higher ? 'Shop ÷ DBOS' : 'DBOS ÷ Shop' };
+  if (atLeast === null || ratio === null) return judged({ ...row, goal: null }, null);
+  return judged({ ...row, goal: higher ? `Shop ≥ ${atLeast}× DBOS` : atLeast === 1 ? 'Shop ≤ DBOS' : `DBOS ≥ ${atLeast}× Shop` }, ratio >= atLeast);
 }
 
-/** The printed table, one line per row, columns padded to fit. */
-export function formatTable(rows, title) {
-  const head = ['figure', 'Shop', 'LangGraph', 'ratio', 'goal', ''];
+/** A DBOS-only figure (Shop's column says why there is none, or `shopNote`). */
+export function dbosOnly(figure, name, unit, samples, { p = 50, shopNote = '—' } = {}) {
+  return { figure, name, unit, shop: null, shopNote, peer: summary(samples, p), ratio: null, goal: null, meets: null };
+}
+
+function ratioCell(r) {
+  if (r.ratio == null) return '';
+  if (r.ratioOf.startsWith('LangGraph')) return `LG ${r.ratio.toFixed(2)}× Shop`;
+  if (r.ratioOf === 'DBOS ÷ Shop') return `DBOS ${r.ratio.toFixed(2)}× Shop`;
+  if (r.ratioOf === 'Shop ÷ DBOS') return `Shop ${r.ratio.toFixed(2)}× DBOS`;
+  return `${r.ratio.toFixed(2)}× ${r.ratioOf.split(' ÷ ')[1]}`;
+}
+
+/** The printed table, one line per row, columns padded to fit; `peer` names the other column. */
+export function formatTable(rows, title, peer = 'LangGraph') {
+  const head = ['figure', 'Shop', peer, 'ratio', 'goal', ''];
   const body = rows.map((r) => [
-    `${r.figure} ${r.name}, ${r.unit}`, cell(r.shop), r.langgraph ? cell(r.langgraph) : (r.note ?? '—'),
+    `${r.figure} ${r.name}, ${r.unit}`, r.shop ? cell(r.shop) : (r.shopNote ?? '—'), (r.peer ?? r.langgraph) ? cell(r.peer ?? r.langgraph) : (r.note ?? '—'),
     ratioCell(r), r.goal ?? '—', r.meets === null ? '' : r.meets ? 'ok' : 'OVER',
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
