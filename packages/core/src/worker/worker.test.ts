@@ -57,3 +57,34 @@ describe('shop watch holding runs', () => {
     expect(events[3]).toMatchObject({ type: 'outcome', outcome: { status: 'completed', result: 'ben' } });
   });
 });
+
+describe('shop watch sharing runs with other workers', () => {
+  it('takes no more than its share of the idle runs among the live workers, and the rest once the others fall silent', async () => {
+    const { world, start, drive } = setup();
+    world.ports.leaseMs = 3_000;
+    const ids: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const id = await start('local go = pause("Ship?")\nreturn go.responder');
+      expect((await drive(id)).status).toBe('waiting_human');
+      ids.push(id);
+    }
+    // Another machine's worker, heartbeating now: two live workers share the four runs.
+    await world.store.registerWorker({ id: 'other', host: 'elsewhere', pid: 7, pidStart: null, project: 'p', maxParallel: 2 });
+    const events: WorkerEvent[] = [];
+    const stop = new AbortController();
+    const worker = new Worker(world.ports, { maxParallel: 2, maxDrivers: 8, only: null, project: 'p', signal: stop.signal, report: (e) => events.push(e), portsFor: () => world.ports });
+    const running = worker.run();
+    // Distinct runs taken (a run whose lease ran out with the clock's jump is taken again: counted once).
+    const took = () => new Set(events.flatMap((e) => (e.type === 'took' ? [e.run.id] : []))).size;
+    await until('the worker to take its share', () => took() === 2);
+    world.signals.wake();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(took()).toBe(2);
+    // The other worker falls silent for a whole lease: gone, so this one takes the rest.
+    world.clock.t += 3_001;
+    expect(ids).toHaveLength(4);
+    await until('the rest to be taken', () => (world.signals.wake(), took() === 4));
+    stop.abort();
+    await running;
+  });
+});

@@ -5,6 +5,7 @@ import { fireDueTimers } from '../engine/fire-timers.js';
 import type { DriveOutcome } from '../engine/outcome.js';
 import { liveOwner, Ownership, ownerRecord, storeLiveness } from '../engine/ownership.js';
 import { pinnedElsewhere } from '../engine/session-keeper.js';
+import { workerIsLive } from '../operations/workers-view.js';
 import type { EnginePorts } from '../engine/ports.js';
 import { Slots } from '../engine/slots.js';
 import { capText } from '../text.js';
@@ -66,6 +67,8 @@ export class Worker {
   private readonly agents: Slots;
   private readonly drivers: Slots;
   private readonly backoff: ResumeBackoff;
+  /** The open runs this worker may hold or drive at once, set by each pass. */
+  private share = Infinity;
 
   constructor(private readonly ports: EnginePorts, private readonly opts: WorkerOptions) {
     this.agents = new Slots(opts.maxParallel);
@@ -138,8 +141,13 @@ export class Worker {
   private async pass(wakes: WorkerWakes): Promise<boolean> {
     const { store, clock } = this.ports;
     // Every idle run at once, in one transaction (SKIP LOCKED on PostgreSQL); named runs one by one.
+    const listed = await store.listOpenRuns();
+    // Its fair share of the open runs among the live workers: the first to wake on a burst would
+    // otherwise take it all while the others idle. A worker silent for a lease no longer counts,
+    // so the others' shares grow to take its runs. Named runs (shop watch <id>) are all its own.
+    this.share = this.opts.only ? Infinity : Math.ceil(listed.length / (await this.liveWorkers()));
     const took = this.opts.only ? new Map<number, Run>() : await this.takeIdle();
-    const runs = (await store.listOpenRuns()).filter((r) => !this.opts.only || this.opts.only.includes(r.id)).map((r) => took.get(r.id) ?? r);
+    const runs = listed.filter((r) => !this.opts.only || this.opts.only.includes(r.id)).map((r) => took.get(r.id) ?? r);
     if (this.opts.only && !runs.length && !this.active.size) return true;
     const open = new Set(runs.map((r) => r.id));
     for (const [id, h] of this.held) {
@@ -169,8 +177,8 @@ export class Worker {
 
   /** Takes the runs no one holds (no owner, or a lease run out by the store's clock) and holds them here, to drive or to wait. */
   private async takeIdle(): Promise<Map<number, Run>> {
-    // No more than it can drive now: runs taken beyond that would sit here while other workers idle.
-    const room = this.opts.maxDrivers - this.active.size;
+    // No more than it can drive now, nor than its share.
+    const room = Math.min(this.opts.maxDrivers - this.active.size, this.roomInShare());
     if (this.opts.signal.aborted || room <= 0) return new Map();
     const token = this.ports.newToken();
     const took = await this.ports.store.claimIdleRuns(ownerRecord(this.ports, token), this.ports.leaseMs, room);
@@ -180,6 +188,19 @@ export class Worker {
       this.opts.report({ type: 'took', run, how: run.status === 'running' ? 'interrupted' : 'waiting' });
     }
     return new Map(took.map((r) => [r.id, r]));
+  }
+
+  /** How many more runs this worker may take before it holds its share. */
+  private roomInShare(): number {
+    return this.share - (this.held.size + this.active.size);
+  }
+
+  /** How many workers share this store's runs now (this one at least). */
+  private async liveWorkers(): Promise<number> {
+    const liveness = storeLiveness(this.ports);
+    const now = this.ports.store.now();
+    const live = (await this.ports.store.listWorkers()).filter((w) => workerIsLive(w, liveness, now, this.ports.leaseMs));
+    return Math.max(1, live.length);
   }
 
   private async look(run: Run, answered: boolean, due: boolean): Promise<void> {
@@ -193,7 +214,7 @@ export class Worker {
 
   /** Takes a run no live driver holds: an interrupted one is driven on, a waiting one held. */
   private async take(run: Run): Promise<Held | null> {
-    if (liveOwner(storeLiveness(this.ports), run)) return null;
+    if (liveOwner(storeLiveness(this.ports), run) || this.roomInShare() <= 0) return null;
     // Its agent session lives only on another host (over the store's cap): that host's worker takes it.
     if (await pinnedElsewhere(this.ports, run.id)) return null;
     let owner: Ownership;
