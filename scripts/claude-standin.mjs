@@ -12,7 +12,8 @@
 //   SHOP_STANDIN_PACE_MS   with --output-format stream-json, the time between two events
 //                          (default 0; the demo slows it down so progress shows)
 //   SHOP_STANDIN_SPANS     a file where each invocation appends its start and its end (pid,
-//                          session, time, exit code): no two may overlap on one session
+//                          session, time, exit code, and SHOP_HOSTNAME as host: tests run
+//                          several "machines" on one): no two may overlap on one session
 //
 // Without -p it is an interactive session (`claude --resume <id>`, or `claude --session-id <id>
 // "first message"`): it reads the person's lines, reports after each one, /exit leaves.
@@ -28,6 +29,9 @@
 //         network: "fetch failed … ECONNRESET" on stderr, no result), without reporting;
 //         fail_text: the result text instead of the real one }
 // A list of steps scripts "fail twice, then succeed": [{ "fail": 529 }, { "fail": 529 }, { … }].
+// A step with when_prompt (a regular expression) is taken whenever the prompt matches it, and
+// the n-th rule counts only the others: an agent asks until its prompt carries the answer,
+// however often it was restarted in between.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -73,7 +77,7 @@ const interactive = args.prompt === undefined;
 
 if (env.SHOP_STANDIN_SPANS) {
   const span = (event, code) => appendFileSync(env.SHOP_STANDIN_SPANS, JSON.stringify({
-    event, pid: process.pid, session_id: sessionId, run: env.SHOP_RUN_ID, call: env.SHOP_CALL, agent: env.SHOP_AGENT,
+    event, pid: process.pid, host: env.SHOP_HOSTNAME ?? null, session_id: sessionId, run: env.SHOP_RUN_ID, call: env.SHOP_CALL, agent: env.SHOP_AGENT,
     mode: interactive ? 'interactive' : 'print', at: Date.now(), ...(code === undefined ? {} : { code }),
   }) + '\n');
   span('start');
@@ -99,8 +103,11 @@ function pickStep() {
   const earlier = readLog().filter((e) => e.mode === 'print' && e.agent === agent && e.run === env.SHOP_RUN_ID).length;
   if (env.SHOP_STANDIN_SCENARIO) {
     const scenario = JSON.parse(readFileSync(env.SHOP_STANDIN_SCENARIO, 'utf8'));
-    const steps = scenario.agents?.[agent];
-    if (steps?.length) return steps[Math.min(earlier, steps.length - 1)];
+    const all = scenario.agents?.[agent] ?? [];
+    const matched = all.find((s) => s.when_prompt !== undefined && new RegExp(s.when_prompt).test(String(args.prompt ?? '')));
+    if (matched) return matched;
+    const steps = all.filter((s) => s.when_prompt === undefined);
+    if (steps.length) return steps[Math.min(earlier, steps.length - 1)];
     if (scenario.default) return scenario.default;
   }
   if (agent === 'reviewer') {

@@ -65,6 +65,8 @@ export interface Step {
   /** Fails as Claude Code does: API errors (its is_error result with api_error_status), a network error, a bad key. */
   fail?: 529 | 429 | 500 | 'network' | 'auth';
   fail_text?: string;
+  /** Taken whenever the prompt matches this regular expression (the n-th rule counts the other steps). */
+  when_prompt?: string;
 }
 export interface Scenario {
   agents?: Record<string, Step[]>;

@@ -4,6 +4,8 @@ import { existsSync, readFileSync } from 'node:fs';
 export interface SpanEvent {
   event: 'start' | 'end';
   pid: number;
+  /** SHOP_HOSTNAME of the worker that started it (tests run several "machines" on one), or null. */
+  host?: string | null;
   session_id: string;
   run: string;
   call: string;
@@ -15,6 +17,7 @@ export interface SpanEvent {
 
 export interface Span {
   pid: number;
+  host: string | null;
   session: string;
   run: string;
   call: string;
@@ -27,12 +30,14 @@ export interface Span {
 
 export function readSpans(file: string): Span[] {
   if (!existsSync(file)) return [];
-  const spans = new Map<number, Span>();
+  // By host and pid: two "machines" may each have a process of one pid.
+  const spans = new Map<string, Span>();
   for (const line of readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
     const e = JSON.parse(line) as SpanEvent;
-    if (e.event === 'start') spans.set(e.pid, { pid: e.pid, session: e.session_id, run: e.run, call: e.call, mode: e.mode, start: e.at, end: null, code: null });
+    const id = `${e.host ?? ''}:${e.pid}`;
+    if (e.event === 'start') spans.set(id, { pid: e.pid, host: e.host ?? null, session: e.session_id, run: e.run, call: e.call, mode: e.mode, start: e.at, end: null, code: null });
     else {
-      const s = spans.get(e.pid);
+      const s = spans.get(id);
       if (s) Object.assign(s, { end: e.at, code: e.code ?? null });
     }
   }
