@@ -89,9 +89,9 @@ export class Context {
     return this.store_;
   }
 
-  close() {
+  async close(): Promise<void> {
     this.board.close();
-    this.store_?.close();
+    await this.store_?.close();
   }
 }
 

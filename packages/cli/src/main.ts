@@ -85,7 +85,7 @@ export async function main(argv: string[]): Promise<void> {
   } catch (e) {
     code = report(e, ctx.project.dbFile);
   } finally {
-    ctx.close();
+    await ctx.close();
   }
   // Set before waiting for the output to go: should the process end on its own meanwhile, it
   // ends with this code, never 0 (a slow reader of a run's output once turned exit 3 into 0).

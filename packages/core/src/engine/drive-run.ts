@@ -35,7 +35,7 @@ export async function createRun(ports: EnginePorts, input: StartInput): Promise<
   const token = ports.newToken();
   const source = ports.readWorkflow(input.workflowPath);
   const run = await ports.store.createRun({
-    ...input, branch: null, seed: input.seed ?? randomInt(2 ** 31), workflowHash: canonicalHash(source), owner: ownerRecord(ports, token),
+    ...input, branch: null, seed: input.seed ?? randomInt(2 ** 31), workflowHash: canonicalHash(source), owner: ownerRecord(ports, token), leaseMs: ports.leaseMs,
   });
   return { run, owner: Ownership.adopt(ports, run.id, token) };
 }

@@ -1,6 +1,7 @@
 import { ConflictError } from '../errors.js';
 import type { Run, RunOwner } from '../types.js';
 import type { EnginePorts } from './ports.js';
+import type { OwnerClaim } from '../store/store.js';
 
 /**
  * The owner of a run if it is live: its lease has not expired and, on this host, its
@@ -31,10 +32,12 @@ export class Ownership {
 
   /** Takes the run, or ConflictError naming the live owner. */
   static async claim(ports: EnginePorts, run: Run): Promise<Ownership> {
-    const live = liveOwner(ports, run);
+    const live = liveOwner(storeLiveness(ports), run);
     if (live) throw busy(ports, run.id, live);
     const token = ports.newToken();
-    const claimed = await ports.store.claimRun(run.id, ownerRecord(ports, token), run.owner?.token ?? null);
+    // The store judges the lease by its own clock; the caller vouches only for a death it saw.
+    const dead = run.owner && run.owner.host === ports.self.host && !ports.processAlive(run.owner.pid, run.owner.pidStart);
+    const claimed = await ports.store.claimRun(run.id, ownerRecord(ports, token), ports.leaseMs, dead ? run.owner!.token : null);
     if (!claimed) {
       const now = await ports.store.getRun(run.id);
       throw now?.owner ? busy(ports, run.id, now.owner) : new ConflictError(`run ${run.id} was just taken by another driver; try again`);
@@ -51,7 +54,7 @@ export class Ownership {
   async renewIfDue(): Promise<boolean> {
     const now = this.ports.clock.now();
     if (now - this.renewedAt < this.ports.leaseMs / 3) return true;
-    const kept = await this.ports.store.renewLease(this.runId, this.token, now + this.ports.leaseMs);
+    const kept = await this.ports.store.renewLease(this.runId, this.token, this.ports.leaseMs);
     if (kept) this.renewedAt = now;
     return kept;
   }
@@ -61,9 +64,14 @@ export class Ownership {
   }
 }
 
-/** The owner row for a new run or a claim: this process, a fresh lease. */
-export function ownerRecord(ports: EnginePorts, token: string): RunOwner {
-  return { token, ...ports.self, leaseUntil: ports.clock.now() + ports.leaseMs };
+/** The owner for a new run or a claim: this process (the store sets the lease by its clock). */
+export function ownerRecord(ports: Pick<EnginePorts, 'self'>, token: string): OwnerClaim {
+  return { token, ...ports.self };
+}
+
+/** Who is live, judged by the store's clock (the one claims are judged by) and this host's processes. */
+export function storeLiveness(ports: Pick<EnginePorts, 'self' | 'processAlive' | 'store'>): Pick<EnginePorts, 'self' | 'processAlive' | 'clock'> {
+  return { self: ports.self, processAlive: ports.processAlive, clock: { now: () => ports.store.now() } };
 }
 
 function busy(ports: EnginePorts, runId: number, o: RunOwner): ConflictError {

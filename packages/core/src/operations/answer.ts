@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { buildAnswer, type AnswerFields, type AnswerInput } from '../decisions/build-answer.js';
 import { driveRun, type DriveOptions } from '../engine/drive-run.js';
 import type { DriveOutcome } from '../engine/outcome.js';
-import { liveOwner } from '../engine/ownership.js';
+import { liveOwner, storeLiveness } from '../engine/ownership.js';
 import { staleHold } from '../engine/session-hold.js';
 import type { EnginePorts } from '../engine/ports.js';
 import { readSignal } from '../signals/signal.js';
@@ -29,7 +29,7 @@ export async function recordAnswer(ports: EnginePorts, exec: Execution, input: A
   const stale = current ? staleHold(ports, current, 'continue') : null;
   const answer = await ports.store.recordAnswer({ runId: exec.runId, key: exec.key, ask: exec.ask, ...fields, responder, channel }, stale);
   // The owner as it stood when the answer committed (same transaction): no second read of the run.
-  const handedTo = answer.owner ? liveOwner(ports, { owner: answer.owner }) : null;
+  const handedTo = answer.owner ? liveOwner(storeLiveness(ports), { owner: answer.owner }) : null;
   if (handedTo) wakeOwners(ports.paths.signalsDir, exec);
   return { fields, responder, handedTo };
 }

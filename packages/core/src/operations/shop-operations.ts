@@ -1,6 +1,6 @@
 import type { DriveOptions } from '../engine/drive-run.js';
 import type { DriveOutcome } from '../engine/outcome.js';
-import { describeOwner, liveOwner, type Ownership } from '../engine/ownership.js';
+import { describeOwner, liveOwner, storeLiveness, type Ownership } from '../engine/ownership.js';
 import type { EnginePorts, Notifier } from '../engine/ports.js';
 import type { Project } from '../project/project.js';
 import type { Liveness } from '../run-status.js';
@@ -124,7 +124,8 @@ const access = () => import('./engine-operations.js');
 export function shopOperations(ports: EnginePorts, project: Project, caller: Caller): ShopOperations {
   const { store } = ports;
   return {
-    liveness: { self: ports.self, processAlive: ports.processAlive, clock: ports.clock },
+    // Leases are judged by the store's clock, and a run's ages are measured against its times.
+    liveness: storeLiveness(ports),
     describeOwner: (owner) => describeOwner(owner, ports.self),
     inbox: () => inboxJson(store),
     runs: (query) => runsJson(store, query),
@@ -153,7 +154,7 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
       const stranded: number[] = [];
       for (const id of await store.answeredRuns()) {
         const run = await store.getRun(id);
-        if (run && !liveOwner(ports, run)) stranded.push(id);
+        if (run && !liveOwner(storeLiveness(ports), run)) stranded.push(id);
       }
       return stranded;
     },

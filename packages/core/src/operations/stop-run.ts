@@ -1,6 +1,6 @@
 import { ConflictError } from '../errors.js';
 import { driveRun } from '../engine/drive-run.js';
-import { liveOwner } from '../engine/ownership.js';
+import { liveOwner, storeLiveness } from '../engine/ownership.js';
 import type { EnginePorts } from '../engine/ports.js';
 import { hasEnded, type Run, type RunOwner } from '../types.js';
 
@@ -22,7 +22,7 @@ export async function stopRun(ports: EnginePorts, runId: number, reason: string,
   for (;;) {
     const run = (await ports.store.getRun(runId))!;
     if (hasEnded(run)) return { run, by: handledBy };
-    const owner = liveOwner(ports, run);
+    const owner = liveOwner(storeLiveness(ports), run);
     if (owner) {
       if (!handledBy) onWaiting?.(owner);
       handledBy = owner;

@@ -47,7 +47,7 @@ export async function simulate(source: string, workflow: string, fixture: Fixtur
     const executions = await world.store.loadExecutions(run.id);
     return { ...ending(outcome), calls: executions.map((e) => e.agent ?? e.kind), path };
   } finally {
-    world.store.close();
+    await world.store.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

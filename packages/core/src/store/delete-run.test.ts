@@ -13,9 +13,8 @@ afterEach(() => {
 
 const T = 'token-a';
 let t = 1_000;
-const owner = (leaseUntil: number) => ({ token: T, host: 'h', pid: 1, pidStart: '1', leaseUntil });
-const newRun = (leaseUntil: number) => ({
-  spec: 'f', workflowPath: '/p/f.lua', workflowHash: 'h', prompt: 'x', workspace: '/p', branch: null, seed: 1, owner: owner(leaseUntil), actor: 'ann',
+const newRun = (leaseMs: number) => ({
+  spec: 'f', workflowPath: '/p/f.lua', workflowHash: 'h', prompt: 'x', workspace: '/p', branch: null, seed: 1, owner: { token: T, host: 'h', pid: 1, pidStart: '1' }, leaseMs, actor: 'ann',
 });
 const end = (store: Store, id: number) => store.finishRun(T, id, { status: 'completed', event: { type: 'completed', actor: 'shop', channel: 'engine' } });
 

@@ -2,8 +2,9 @@ import type Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { ConflictError } from '../errors.js';
 import { shippedFile } from '../project/shipped-file.js';
+import { SCHEMA_VERSION } from './schema-version.js';
 
-export const SCHEMA_VERSION = 7;
+export { SCHEMA_VERSION };
 
 /**
  * Version 1 → 2: owner tokens, stop requests, the delivery order and the workflow hash.

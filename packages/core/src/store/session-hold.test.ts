@@ -24,7 +24,7 @@ function fresh() {
 async function waiting(store: Store) {
   const run = await store.createRun({
     spec: 'bugfix', workflowPath: '/p/b.lua', workflowHash: null, prompt: 'x', workspace: '/p', branch: null, seed: 1,
-    owner: { token: T, host: 'h', pid: 1, pidStart: '1', leaseUntil: Date.now() * 2 }, actor: 'ann',
+    owner: { token: T, host: 'h', pid: 1, pidStart: '1' }, leaseMs: 1e12, actor: 'ann',
   });
   await store.startExecution(T, { runId: run.id, key: '1', kind: 'run', agent: 'coder', fingerprint: 'f', sessionId: 's-1', cwd: '/p', prompt: 'go', request: {}, signalPath: null });
   await store.markWaiting(T, run.id, '1', { waitingFor: 'Which database?', awaiting: 'input' }, 'waiting_human');

@@ -11,8 +11,13 @@ export class SqliteReads {
   protected readonly stmt: Statements;
   private readonly listStatements = new Map<string, Database.Statement>();
 
-  constructor(protected readonly db: Database.Database, protected readonly now: () => number) {
+  constructor(protected readonly db: Database.Database, private readonly clock: () => number) {
     this.stmt = prepare(db);
+  }
+
+  /** The store's clock: the injected one (tests move it; SHOP_CLOCK_FILE), else the system's. */
+  now(): number {
+    return this.clock();
   }
 
   async getRun(id: number): Promise<Run | null> {

@@ -28,10 +28,10 @@ function raw(file: string) {
 }
 
 const T = 'token-a';
-const owner = (token = T, leaseUntil = Date.now() * 2) => ({ token, host: 'h', pid: 1, pidStart: '1', leaseUntil });
+const owner = (token = T) => ({ token, host: 'h', pid: 1, pidStart: '1' });
 const newRun = {
   spec: 'feature', workflowPath: '/p/workflows/feature.lua', workflowHash: 'abc', prompt: 'add login', workspace: '/p', branch: null, seed: 9,
-  owner: owner(), actor: 'ann',
+  owner: owner(), leaseMs: 1e12, actor: 'ann',
 };
 const exec = (runId: number, key: string, over: Partial<NewExecution> = {}): NewExecution => ({
   runId, key, kind: 'run', agent: 'coder', fingerprint: 'run("coder")', sessionId: `s-${key}`, cwd: '/p', prompt: 'go', request: {}, signalPath: null, ...over,
@@ -116,7 +116,7 @@ describe('migration from schema 1', () => {
     expect((await store.listEvents(1)).map((e) => [e.id, e.type])).toEqual([[1, 'run_started'], [3, 'execution_started']]);
     expect((await store.listEvents(2)).map((e) => [e.id, e.type])).toEqual([[2, 'run_started'], [4, 'completed']]);
     // The run's counters go on from what it had: the next call, delivery and event follow them.
-    await store.claimRun(1, { token: T, host: 'h', pid: 1, pidStart: null, leaseUntil: Date.now() + 60_000 }, null);
+    await store.claimRun(1, { token: T, host: 'h', pid: 1, pidStart: null }, 60_000, null);
     await store.startExecution(T, { runId: 1, key: '4', kind: 'sh', agent: null, fingerprint: 'sh("x")', sessionId: null, cwd: null, prompt: 'x', request: null, signalPath: null });
     expect(await store.completeExecution(T, 1, '4', { code: 0 })).toBe(3);
     expect((await store.loadExecutions(1)).map((e) => [e.key, e.seq, e.delivered])).toEqual([['1', 1, 1], ['2', 2, 2], ['3', 3, null], ['4', 4, 3]]);

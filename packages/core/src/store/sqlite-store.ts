@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { hostname } from 'node:os';
 import { ConflictError, LostOwnershipError, NotFoundError, SessionHeldError } from '../errors.js';
-import { hasEnded, type AgentMetrics, type Answer, type Run, type RunEvent, type RunOwner, type Timer } from '../types.js';
+import { hasEnded, type AgentMetrics, type Answer, type Run, type RunEvent, type Timer } from '../types.js';
 import { askHandle } from '../decisions/ask-handle.js';
 import { localTime } from '../local-time.js';
 import { migrate } from './migrate.js';
@@ -14,7 +14,7 @@ import * as access from './sqlite-access.js';
 import { SqliteClaims } from './sqlite-claims.js';
 import type { ClaimRef, NewClaim } from './claim-store.js';
 import { heldLine } from '../engine/session-hold.js';
-import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput, NewExecution, NewRun, RunEnd, Store, TimerEffect, WaitingAsk } from './store.js';
+import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput, NewExecution, NewRun, OwnerClaim, RunEnd, Store, TimerEffect, WaitingAsk } from './store.js';
 
 export { SCHEMA_VERSION } from './migrate.js';
 
@@ -41,7 +41,7 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
 }
 
 const metricCols = (m?: Partial<AgentMetrics>) => ({ cost: m?.costUsd == null ? null : roundUsd(m.costUsd), turns: m?.numTurns ?? null, duration: m?.durationMs ?? null });
-const ownerCols = (o: RunOwner) => ({ token: o.token, host: o.host, pid: o.pid, pidStart: o.pidStart, leaseUntil: o.leaseUntil });
+const ownerCols = (o: OwnerClaim, leaseUntil: number) => ({ token: o.token, host: o.host, pid: o.pid, pidStart: o.pidStart, leaseUntil });
 
 /** The SQLite adapter: reads in SqliteReads, every write one immediate transaction here. */
 class SqliteStore extends SqliteReads implements Store {
@@ -56,22 +56,24 @@ class SqliteStore extends SqliteReads implements Store {
   async createRun(input: NewRun): Promise<Run> {
     return this.tx(() => {
       const t = this.now();
-      const id = Number(this.stmt.insertRun.run({ ...input, ...ownerCols(input.owner), t }).lastInsertRowid);
+      const { owner, leaseMs, ...rest } = input;
+      const id = Number(this.stmt.insertRun.run({ ...rest, ...ownerCols(owner, t + leaseMs), t }).lastInsertRowid);
       this.event(id, { type: 'run_started', actor: input.actor, channel: 'cli', data: { spec: input.spec, prompt: input.prompt } });
       return this.mustRun(id);
     });
   }
 
-  async claimRun(runId: number, owner: RunOwner, expectedToken: string | null): Promise<Run | null> {
+  async claimRun(runId: number, owner: OwnerClaim, leaseMs: number, expectedToken: string | null): Promise<Run | null> {
     return this.tx(() => {
       this.mustRun(runId);
-      const changed = this.stmt.claimRun.run({ ...ownerCols(owner), runId, expected: expectedToken, t: this.now() }).changes;
+      const t = this.now();
+      const changed = this.stmt.claimRun.run({ ...ownerCols(owner, t + leaseMs), runId, expected: expectedToken, t }).changes;
       return changed ? this.mustRun(runId) : null;
     });
   }
 
-  async renewLease(runId: number, token: string, until: number): Promise<boolean> {
-    return this.stmt.renewLease.run(until, runId, token).changes > 0;
+  async renewLease(runId: number, token: string, leaseMs: number): Promise<boolean> {
+    return this.stmt.renewLease.run({ leaseUntil: this.now() + leaseMs, runId, token }).changes > 0;
   }
 
   async releaseRun(runId: number, token: string, opts: { ifIdle: boolean }) {
@@ -240,7 +242,7 @@ class SqliteStore extends SqliteReads implements Store {
   async releaseClaim(ref: ClaimRef) { return this.claims.releaseClaim(ref); }
   async putOffTimer(token: string, timer: Timer) { return this.claims.putOffTimer(token, timer); }
 
-  close() {
+  async close() {
     this.db.close();
   }
 

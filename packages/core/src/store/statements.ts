@@ -51,8 +51,8 @@ const SQL = {
   logEvents: `SELECT data FROM events WHERE run_id = ? AND type = 'log'`,
   claimRun: `UPDATE runs SET owner_token = @token, owner_host = @host, owner_pid = @pid, owner_pid_start = @pidStart,
       lease_until = @leaseUntil, updated_at = @t
-    WHERE id = @runId AND owner_token IS @expected`,
-  renewLease: 'UPDATE runs SET lease_until = ? WHERE id = ? AND owner_token = ?',
+    WHERE id = @runId AND (owner_token IS NULL OR lease_until IS NULL OR lease_until <= @t OR owner_token IS @expected)`,
+  renewLease: 'UPDATE runs SET lease_until = @leaseUntil WHERE id = @runId AND owner_token = @token',
   // updated_at: a driver gone is a change readers see ("driver gone since" is read from it).
   releaseRun: `UPDATE runs SET owner_token = NULL, owner_host = NULL, owner_pid = NULL, owner_pid_start = NULL, lease_until = NULL, updated_at = ?
     WHERE id = ? AND owner_token = ?`,

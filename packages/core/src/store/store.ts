@@ -13,6 +13,11 @@ import type { ClaimStore } from './claim-store.js';
  * do: create a run, record an answer or a stop, append to the audit trail.
  */
 export interface Store extends AccessStore, ClaimStore {
+  /**
+   * The store's clock (ms): leases and claims are judged by it, inside the store, so drivers
+   * on machines whose clocks disagree still agree on who owns a run.
+   */
+  now(): number;
   createRun(input: NewRun): Promise<Run>;
   getRun(id: number): Promise<Run | null>;
   /** Runs matching the filter, newest first (at most `limit` of them). */
@@ -48,12 +53,13 @@ export interface Store extends AccessStore, ClaimStore {
   countLogs(runId: number): Promise<Map<string, number>>;
 
   /**
-   * Takes the run for a driver when it has no owner, or its owner is `expectedToken` (one
-   * the caller found dead or expired). Null when someone else got there first.
+   * Takes the run for a driver, leased for `leaseMs` from the store's now(), when it has no
+   * owner, its lease has run out by the store's clock, or its owner is `expectedToken` (one
+   * the caller saw die on its own host). Null when a live owner holds it.
    */
-  claimRun(runId: number, owner: RunOwner, expectedToken: string | null): Promise<Run | null>;
-  /** Extends the lease; false when the token no longer owns the run. */
-  renewLease(runId: number, token: string, until: number): Promise<boolean>;
+  claimRun(runId: number, owner: OwnerClaim, leaseMs: number, expectedToken: string | null): Promise<Run | null>;
+  /** Extends the lease to the store's now() + `leaseMs`; false when the token no longer owns the run. */
+  renewLease(runId: number, token: string, leaseMs: number): Promise<boolean>;
   /**
    * Gives the run up. With `ifIdle`, only when no recorded answer waits to be taken in —
    * checked in the same transaction, so an answer recorded just before is never stranded.
@@ -127,8 +133,11 @@ export interface Store extends AccessStore, ClaimStore {
   deleteRun(runId: number): Promise<DeleteRunOutcome>;
   /** Every answer of a run, oldest first. */
   listAnswers(runId: number): Promise<Answer[]>;
-  close(): void;
+  close(): Promise<void>;
 }
+
+/** Who claims a run: its token (fencing) and its process; the store sets the lease. */
+export type OwnerClaim = Omit<RunOwner, 'leaseUntil'>;
 
 /** A person's `shop continue` holding a call's session: its own token and process. */
 export interface ContinueHold {
@@ -151,7 +160,9 @@ export interface NewRun {
   workspace: string;
   branch: string | null;
   seed: number;
-  owner: RunOwner;
+  /** shop run owns its new run from the start, leased for `leaseMs` from the store's now(). */
+  owner: OwnerClaim;
+  leaseMs: number;
   actor: string;
 }
 

@@ -3,7 +3,7 @@ import { ConflictError } from '../errors.js';
 import { driveRun } from '../engine/drive-run.js';
 import { fireDueTimers } from '../engine/fire-timers.js';
 import type { DriveOutcome } from '../engine/outcome.js';
-import { liveOwner, Ownership } from '../engine/ownership.js';
+import { liveOwner, Ownership, storeLiveness } from '../engine/ownership.js';
 import type { EnginePorts } from '../engine/ports.js';
 import { Slots } from '../engine/slots.js';
 import { capText } from '../text.js';
@@ -121,7 +121,7 @@ export class Worker {
 
   /** Takes a run no live driver holds: an interrupted one is driven on, a waiting one held. */
   private async take(run: Run): Promise<Held | null> {
-    if (liveOwner(this.ports, run)) return null;
+    if (liveOwner(storeLiveness(this.ports), run)) return null;
     let owner: Ownership;
     try {
       owner = await Ownership.claim(this.ports, run);

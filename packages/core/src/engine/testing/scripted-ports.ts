@@ -51,7 +51,7 @@ export interface ScriptedWorld {
  */
 export function scriptedWorld(dir: string, runner = new ScriptedRunner(), agentNames: string[] = ['coder', 'reviewer']): ScriptedWorld {
   const clock = { t: 1_700_000_000_000 };
-  const store = openSqliteStore(join(dir, 'shop.db'));
+  const store = openSqliteStore(join(dir, 'shop.db'), () => clock.t);
   const workflows = new Map<string, string>();
   const agents = new Map<string, Partial<AgentDef>>(agentNames.map((n) => [n, {}]));
   const notices: Notice[] = [];

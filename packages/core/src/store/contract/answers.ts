@@ -27,7 +27,7 @@ export function answersAndHolds(adapter: StoreAdapter) {
       // Each caller on its own connection, as separate processes would be.
       const conns = await Promise.all(people.map(() => adapter.connect(store, () => ctx.clock.t)));
       const results = await Promise.allSettled(people.map((p, i) => conns[i].recordAnswer(answerBy(id, '1', `S-${p}`, p))));
-      for (const c of conns) c.close();
+      await Promise.all(conns.map((c) => c.close()));
       const won = results.filter((r) => r.status === 'fulfilled');
       expect(won).toHaveLength(1);
       const winner = (won[0] as PromiseFulfilledResult<{ responder: string }>).value.responder;
@@ -116,7 +116,7 @@ export function answersAndHolds(adapter: StoreAdapter) {
 
     it("an agent step holds its session while it works (with the agent's pid), and lets go when it waits", async () => {
       const { store } = ctx;
-      const run = await store.createRun(newRun({ owner: { token: T, host: 'box', pid: 1, pidStart: '1', leaseUntil: Number.MAX_SAFE_INTEGER } }));
+      const run = await store.createRun(newRun({ owner: { token: T, host: 'box', pid: 1, pidStart: '1' } }));
       const e = await store.startExecution(T, exec(run.id, '1'));
       expect(e).toMatchObject({ spawned: false, hold: { kind: 'agent', token: T, by: 'coder', host: 'box', pid: null } });
       await store.setExecutionPid(T, run.id, '1', 555, '9');

@@ -36,17 +36,18 @@ export function useStore(adapter: StoreAdapter): { store: Store; clock: TestCloc
     ctx.store = await adapter.open(() => ctx.clock.t);
   });
   afterEach(async () => {
-    ctx.store.close();
+    await ctx.store.close();
     await adapter.close?.();
   });
   return ctx;
 }
 
-export const FAR = Number.MAX_SAFE_INTEGER;
-export const owner = (token = T, leaseUntil = FAR) => ({ token, host: 'h', pid: 1, pidStart: '1', leaseUntil });
+/** A lease that never runs out within a test (ms). */
+export const LONG = 1_000_000_000_000;
+export const owner = (token = T) => ({ token, host: 'h', pid: 1, pidStart: '1' });
 export const newRun = (over: Partial<NewRun> = {}): NewRun => ({
   spec: 'feature', workflowPath: '/p/workflows/feature.lua', workflowHash: 'abc', prompt: 'add login', workspace: '/p', branch: null, seed: 9,
-  owner: owner(), actor: 'ann', ...over,
+  owner: owner(), leaseMs: LONG, actor: 'ann', ...over,
 });
 export const exec = (runId: number, key: string, over: Partial<NewExecution> = {}): NewExecution => ({
   runId, key, kind: 'run', agent: 'coder', fingerprint: `run("coder") ${key}`, sessionId: `s-${key}`, cwd: '/p', prompt: 'go', request: {}, signalPath: null, ...over,

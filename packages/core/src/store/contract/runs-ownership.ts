@@ -40,7 +40,7 @@ export function runsAndOwnership(adapter: StoreAdapter) {
       const id = (await store.createRun(newRun())).id + 100;
       await expect(store.requestStop(id, 'x', 'bob')).rejects.toThrow(NotFoundError);
       await expect(store.recordAnswer({ runId: id, key: '1', ask: 1, verdict: null, decisions: null, status: 'GO', message: null, responder: 'ann', channel: 'cli' })).rejects.toThrow(NotFoundError);
-      await expect(store.claimRun(id, owner(OTHER), null)).rejects.toThrow(NotFoundError);
+      await expect(store.claimRun(id, owner(OTHER), LEASE, null)).rejects.toThrow(NotFoundError);
       await expect(store.appendEvent(null, id, { type: 'note', actor: 'ann', channel: 'cli' })).rejects.toThrow(NotFoundError);
       await expect(store.appendEvent(T, id, { type: 'log', actor: 'workflow', channel: 'engine' })).rejects.toThrow(NotFoundError);
       expect(await store.getRun(id)).toBeNull();
@@ -51,15 +51,15 @@ export function runsAndOwnership(adapter: StoreAdapter) {
     it('claims only from the owner the caller expected (compare and swap); release gives it up once', async () => {
       const { store } = ctx;
       const run = await store.createRun(newRun());
-      expect(await store.claimRun(run.id, owner(OTHER), null)).toBeNull();
-      expect(await store.claimRun(run.id, owner(OTHER), 'someone-else')).toBeNull();
+      expect(await store.claimRun(run.id, owner(OTHER), LEASE, null)).toBeNull();
+      expect(await store.claimRun(run.id, owner(OTHER), LEASE, 'someone-else')).toBeNull();
       expect(await store.releaseRun(run.id, OTHER, { ifIdle: false })).toBe('lost');
       expect(await store.releaseRun(run.id, T, { ifIdle: false })).toBe('released');
       expect((await store.getRun(run.id))!.owner).toBeNull();
       expect(await store.releaseRun(run.id, T, { ifIdle: false })).toBe('lost');
-      expect((await store.claimRun(run.id, owner(OTHER), null))!.owner).toMatchObject({ token: OTHER });
-      expect(await store.claimRun(run.id, owner('token-c'), null)).toBeNull();
-      expect((await store.claimRun(run.id, owner('token-c'), OTHER))!.owner).toMatchObject({ token: 'token-c' });
+      expect((await store.claimRun(run.id, owner(OTHER), LEASE, null))!.owner).toMatchObject({ token: OTHER });
+      expect(await store.claimRun(run.id, owner('token-c'), LEASE, null)).toBeNull();
+      expect((await store.claimRun(run.id, owner('token-c'), LEASE, OTHER))!.owner).toMatchObject({ token: 'token-c' });
     });
 
     it('only racing claimers expecting the same dead owner: exactly one gets the run', async () => {
@@ -67,26 +67,50 @@ export function runsAndOwnership(adapter: StoreAdapter) {
       const run = await store.createRun(newRun());
       const tokens = Array.from({ length: 8 }, (_, i) => `racer-${i}`);
       const conns = await Promise.all(tokens.map(() => adapter.connect(store, () => ctx.clock.t)));
-      const got = await Promise.all(tokens.map((t, i) => conns[i].claimRun(run.id, owner(t), T)));
-      for (const c of conns) c.close();
+      const got = await Promise.all(tokens.map((t, i) => conns[i].claimRun(run.id, owner(t), LEASE, T)));
+      await Promise.all(conns.map((c) => c.close()));
       const winners = got.filter((r) => r !== null);
       expect(winners).toHaveLength(1);
       expect((await store.getRun(run.id))!.owner!.token).toBe(winners[0]!.owner!.token);
     });
 
-    it('renewLease extends only for the owner', async () => {
-      const { store } = ctx;
-      const run = await store.createRun(newRun({ owner: owner(T, 5) }));
+    it('renewLease extends only for the owner, to the store\'s now + leaseMs', async () => {
+      const { store, clock } = ctx;
+      const run = await store.createRun(newRun({ leaseMs: 5 }));
+      expect(run.owner!.leaseUntil).toBe(clock.t + 5);
+      clock.t += 3;
       expect(await store.renewLease(run.id, T, 99)).toBe(true);
-      expect((await store.getRun(run.id))!.owner!.leaseUntil).toBe(99);
+      expect((await store.getRun(run.id))!.owner!.leaseUntil).toBe(clock.t + 99);
       expect(await store.renewLease(run.id, OTHER, 500)).toBe(false);
-      expect((await store.getRun(run.id))!.owner!.leaseUntil).toBe(99);
+      expect((await store.getRun(run.id))!.owner!.leaseUntil).toBe(clock.t + 99);
+    });
+
+    it("claimRun judges the lease by the store's clock: not before it runs out, from then on without naming the owner", async () => {
+      const { store, clock } = ctx;
+      const run = await store.createRun(newRun({ leaseMs: 5_000 }));
+      clock.t += 4_999;
+      expect(await store.claimRun(run.id, owner(OTHER), LEASE, null)).toBeNull();
+      expect((await store.getRun(run.id))!.owner).toMatchObject({ token: T, leaseUntil: clock.t + 1 });
+      clock.t += 1;
+      const taken = await store.claimRun(run.id, owner(OTHER), LEASE, null);
+      expect(taken!.owner).toEqual({ token: OTHER, host: 'h', pid: 1, pidStart: '1', leaseUntil: clock.t + LEASE });
+      // The new lease holds against the next claimer, who saw no death.
+      expect(await store.claimRun(run.id, owner('token-c'), LEASE, null)).toBeNull();
+      expect(await store.renewLease(run.id, T, LEASE)).toBe(false);
+    });
+
+    it('claimRun takes a live lease only from the owner the caller saw die (expectedToken)', async () => {
+      const { store, clock } = ctx;
+      const run = await store.createRun(newRun());
+      expect(await store.claimRun(run.id, owner(OTHER), LEASE, 'not-the-owner')).toBeNull();
+      const taken = await store.claimRun(run.id, owner(OTHER), LEASE, T);
+      expect(taken!.owner).toMatchObject({ token: OTHER, leaseUntil: clock.t + LEASE });
     });
 
     it('lapsedSince names a run whose lease ran out in the window (nothing was written then); not an ended one', async () => {
       const { store, clock } = ctx;
-      const run = await store.createRun(newRun({ owner: owner(T, clock.t + 5_000) }));
-      const done = await store.createRun(newRun({ owner: owner(T, clock.t + 5_000) }));
+      const run = await store.createRun(newRun({ leaseMs: 5_000 }));
+      const done = await store.createRun(newRun({ leaseMs: 5_000 }));
       await store.finishRun(T, done.id, ended());
       expect(await store.lapsedSince(clock.t, clock.t + 4_999)).toEqual([]);
       expect(await store.lapsedSince(clock.t + 4_999, clock.t + 10_000)).toEqual([{ runId: run.id, at: clock.t + 5_000 }]);
@@ -97,7 +121,7 @@ export function runsAndOwnership(adapter: StoreAdapter) {
       const { store } = ctx;
       const run = await store.createRun(newRun());
       await store.startExecution(T, exec(run.id, '1'));
-      expect(await store.claimRun(run.id, owner(OTHER), T)).not.toBeNull();
+      expect(await store.claimRun(run.id, owner(OTHER), LEASE, T)).not.toBeNull();
       const before = { execs: await store.loadExecutions(run.id), events: await store.listEvents(run.id), run: await store.getRun(run.id) };
       for (const [name, write] of Object.entries(fencedWrites(store, run.id, T))) {
         await expect(write(), name).rejects.toThrow(LostOwnershipError);
@@ -120,3 +144,5 @@ export function runsAndOwnership(adapter: StoreAdapter) {
 }
 
 const FAR_LEASE = 9_000_000_000_000;
+/** A claimer's lease (ms). */
+const LEASE = 15_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConflictError } from '../../errors.js';
-import { ended, eventTypes, exec, newRun, owner, T, useStore, type StoreAdapter } from './fixtures.js';
+import { ended, eventTypes, exec, newRun, T, useStore, type StoreAdapter } from './fixtures.js';
 
 export function stopEventsDelete(adapter: StoreAdapter) {
   describe('stop requests', () => {
@@ -69,8 +69,8 @@ export function stopEventsDelete(adapter: StoreAdapter) {
 
     it('deletes an ended run with its calls, answers and trail; ids are not reused; twice is missing', async () => {
       const { store } = ctx;
-      const gone = await store.createRun(newRun({ owner: owner(T, 0) }));
-      const kept = await store.createRun(newRun({ owner: owner(T, 0) }));
+      const gone = await store.createRun(newRun({ leaseMs: 0 }));
+      const kept = await store.createRun(newRun({ leaseMs: 0 }));
       await store.startExecution(T, exec(gone.id, '1'));
       await store.finishRun(T, gone.id, ended());
       expect(await store.deleteRun(gone.id)).toBe('deleted');
@@ -84,7 +84,7 @@ export function stopEventsDelete(adapter: StoreAdapter) {
 
     it('refuses a run not ended, and an ended run a live driver still holds', async () => {
       const { store } = ctx;
-      const open = await store.createRun(newRun({ owner: owner(T, 0) }));
+      const open = await store.createRun(newRun({ leaseMs: 0 }));
       expect(await store.deleteRun(open.id)).toBe('not_ended');
       const held = await store.createRun(newRun());
       await store.finishRun(T, held.id, ended());

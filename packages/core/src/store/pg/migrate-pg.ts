@@ -1,0 +1,65 @@
+import { ConflictError } from '../../errors.js';
+import { SCHEMA_VERSION } from '../schema-version.js';
+import type { PgDb, Sql } from './pg-db.js';
+import { PG_SCHEMA } from './schema.js';
+
+/** Serializes migrations of one database: every Shop process on it takes the same lock. */
+const MIGRATION_LOCK = 0x5ec0de16;
+const UNDEFINED_TABLE = '42P01';
+
+/** The version PG_SCHEMA is at: PostgreSQL stores begin there, and go on by STEPS. */
+const PG_SCHEMA_VERSION = 7;
+/**
+ * Steps from version N to N + 1 of a PostgreSQL store, by N, run after PG_SCHEMA on a new
+ * store too: a later version adds its step here and to SQLite's migrate.ts.
+ */
+const STEPS: Record<number, string> = {};
+
+/**
+ * Brings the database to SCHEMA_VERSION in one transaction (a new one gets the whole schema);
+ * refuses one written by a newer Shop. Concurrent first opens queue on an advisory lock, and
+ * the version is read again under it: the second finds the work done.
+ */
+export async function migratePg(db: PgDb): Promise<void> {
+  if (checked(await version(db)) === SCHEMA_VERSION) return;
+  await db.tx(async (q) => {
+    await q.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    let at = checked(await versionInTx(q));
+    if (at === SCHEMA_VERSION) return;
+    if (at === 0) {
+      await q.query(PG_SCHEMA);
+      await q.query('INSERT INTO schema_meta (id, version) VALUES (1, $1)', [PG_SCHEMA_VERSION]);
+      at = PG_SCHEMA_VERSION;
+    }
+    for (; at < SCHEMA_VERSION; at++) {
+      const step = STEPS[at];
+      if (step === undefined) throw new ConflictError(`the PostgreSQL store is at schema ${at}, which this Shop cannot migrate; start a new database`);
+      await q.query(step);
+    }
+    await q.query('UPDATE schema_meta SET version = $1 WHERE id = 1', [SCHEMA_VERSION]);
+  });
+}
+
+/** The store's version; 0 for a database without Shop's tables (outside a transaction). */
+async function version(q: Sql): Promise<number> {
+  try {
+    const [row] = await q.query<{ version: number }>('SELECT version FROM schema_meta WHERE id = 1');
+    return row ? Number(row.version) : 0;
+  } catch (e) {
+    if ((e as { code?: string }).code === UNDEFINED_TABLE) return 0;
+    throw e;
+  }
+}
+
+/** The same inside a transaction, where a failed statement would abort it: asks first whether the table exists. */
+async function versionInTx(q: Sql): Promise<number> {
+  const [row] = await q.query<{ present: boolean }>("SELECT to_regclass('schema_meta') IS NOT NULL AS present");
+  return row?.present ? version(q) : 0;
+}
+
+function checked(version: number): number {
+  if (version > SCHEMA_VERSION) {
+    throw new ConflictError(`the store was written by a newer Shop (schema ${version} > ${SCHEMA_VERSION}); upgrade Shop`);
+  }
+  return version;
+}

@@ -1,0 +1,128 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCluster, type Cluster } from '../../../../../scripts/pg-cluster.mjs';
+import { SCHEMA_VERSION } from '../schema-version.js';
+import { migratePg } from './migrate-pg.js';
+import { openPgDb, WAKE_CHANNEL } from './pg-db.js';
+
+let cluster: Cluster;
+let n = 0;
+const fresh = () => cluster.createDatabase(`pgdb_${++n}`);
+
+beforeAll(async () => {
+  cluster = await startCluster();
+});
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+describe('PgDb', () => {
+  it('hands int8 back as numbers with its own parser, leaving pg’s global one alone', async () => {
+    const db = await openPgDb(await fresh());
+    try {
+      const [row] = await db.query<{ big: unknown; sum: unknown }>('SELECT $1::bigint AS big, 5::numeric AS sum', [Number.MAX_SAFE_INTEGER]);
+      expect(row).toEqual({ big: Number.MAX_SAFE_INTEGER, sum: 5 });
+      expect(pg.types.getTypeParser(20, 'text')('12')).toBe('12');
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('rolls a failed transaction back whole', async () => {
+    const db = await openPgDb(await fresh());
+    try {
+      await db.query('CREATE TABLE t (v INTEGER)');
+      await expect(db.tx(async (q) => {
+        await q.query('INSERT INTO t VALUES ($1)', [1]);
+        throw new Error('boom');
+      })).rejects.toThrow('boom');
+      expect(await db.query('SELECT * FROM t')).toEqual([]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('keeps the database clock, or the injected one as it is', async () => {
+    const url = await fresh();
+    const db = await openPgDb(url);
+    const fixed = await openPgDb(url, { now: () => 42 });
+    try {
+      const [row] = await db.query<{ t: number }>('SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS t');
+      expect(Math.abs(db.now() - row!.t)).toBeLessThan(1_000);
+      expect(fixed.now()).toBe(42);
+    } finally {
+      await db.close();
+      await fixed.close();
+    }
+  });
+
+  it('notifies shop_wake listeners when the transaction commits, and not when it rolls back', async () => {
+    const url = await fresh();
+    const db = await openPgDb(url);
+    const listener = new pg.Client({ connectionString: url });
+    await listener.connect();
+    try {
+      const got: string[] = [];
+      const arrived = new Promise<void>((resolve) => listener.on('notification', (m) => {
+        got.push(String(m.payload));
+        if (m.payload === 'answer:2') resolve();
+      }));
+      await listener.query(`LISTEN ${WAKE_CHANNEL}`);
+      await db.tx((q) => db.notify(q, 'run', 1));
+      await db.tx(async (q) => {
+        await db.notify(q, 'stop', 7);
+        throw new Error('no');
+      }).catch(() => {});
+      await db.tx((q) => db.notify(q, 'answer', 2));
+      await arrived;
+      expect(got).toEqual(['run:1', 'answer:2']);
+    } finally {
+      await listener.end();
+      await db.close();
+    }
+  });
+});
+
+describe('migratePg', () => {
+  it('brings concurrent first opens to SCHEMA_VERSION once, without racing', async () => {
+    const url = await fresh();
+    const dbs = await Promise.all([1, 2, 3, 4].map(() => openPgDb(url)));
+    try {
+      await Promise.all(dbs.map((db) => migratePg(db)));
+      expect(await dbs[0]!.query('SELECT version FROM schema_meta')).toEqual([{ version: SCHEMA_VERSION }]);
+      const tables = await dbs[0]!.query<{ t: string }>(`SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`);
+      expect(tables.map((r) => r.t)).toEqual(['answers', 'claims', 'events', 'executions', 'people', 'runs', 'schema_meta', 'settings', 'timers']);
+    } finally {
+      await Promise.all(dbs.map((db) => db.close()));
+    }
+  });
+
+  it('refuses a store written by a newer Shop', async () => {
+    const db = await openPgDb(await fresh());
+    try {
+      await migratePg(db);
+      await db.query('UPDATE schema_meta SET version = $1', [SCHEMA_VERSION + 1]);
+      await expect(migratePg(db)).rejects.toThrow(`the store was written by a newer Shop (schema ${SCHEMA_VERSION + 1} > ${SCHEMA_VERSION}); upgrade Shop`);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('keeps the audit trail append-only, but for a whole run deleted in prune’s transaction', async () => {
+    const db = await openPgDb(await fresh());
+    try {
+      await migratePg(db);
+      await db.query(`INSERT INTO runs (spec, workflow_path, prompt, status, workspace, seed, created_at, updated_at) VALUES ('s', 'p', 'x', 'running', '/w', 1, 1, 1)`);
+      await db.query(`INSERT INTO events (run_id, id, type, actor, channel, at) VALUES (1, 1, 'run_started', 'ann', 'cli', 1)`);
+      await expect(db.query(`UPDATE events SET actor = 'bob'`)).rejects.toThrow('events are append-only');
+      await expect(db.query('DELETE FROM events')).rejects.toThrow('events are append-only');
+      await db.tx(async (q) => {
+        await q.query(`SELECT set_config('shop.deleting_run', $1, true)`, ['1']);
+        await q.query('DELETE FROM events WHERE run_id = $1', [1]);
+      });
+      expect(await db.query('SELECT * FROM events')).toEqual([]);
+    } finally {
+      await db.close();
+    }
+  });
+});

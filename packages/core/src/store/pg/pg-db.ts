@@ -1,0 +1,141 @@
+import pg from 'pg';
+
+/** A row as node-postgres hands it back: SQLite's column names, int8 as numbers, JSON as text. */
+export type Row = Record<string, unknown>;
+
+/** Something to run SQL on: the pool (one statement, its own transaction) or a transaction. */
+export interface Sql {
+  query<R = Row>(text: string, params?: unknown[]): Promise<R[]>;
+}
+
+/** The PostgreSQL connection of a store: a pool, transactions on it, the store's clock, NOTIFY. */
+export interface PgDb extends Sql {
+  /** Runs `fn` in one transaction (retried whole on a deadlock or serialization failure). */
+  tx<T>(fn: (q: Sql) => Promise<T>): Promise<T>;
+  /** The store's clock (ms): the database's, or the injected one. */
+  now(): number;
+  /** Wakes LISTENers on channel `shop_wake` with `<kind>:<runId>`, when `q`'s transaction commits. */
+  notify(q: Sql, kind: string, runId: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface PgDbOptions {
+  /** The store's clock, used as it is (tests, SHOP_CLOCK_FILE); absent: the database's clock. */
+  now?: () => number;
+  poolSize?: number;
+}
+
+export const WAKE_CHANNEL = 'shop_wake';
+
+const INT8 = 20;
+const NUMERIC = 1700;
+const toNumber = (v: string) => Number(v);
+/**
+ * This pool's type parsers: int8 (ids, times in ms, counters) and numeric as JS numbers — all
+ * well inside 2^53 — without touching pg's global parsers, which other code may rely on.
+ */
+const types = {
+  getTypeParser(oid: number, format?: string) {
+    if (oid === INT8 || oid === NUMERIC) return toNumber;
+    return (pg.types.getTypeParser as (oid: number, format?: string) => unknown)(oid, format);
+  },
+};
+
+/** Retried whole: the transaction was rolled back by the server and may simply be run again. */
+const RETRYABLE = new Set(['40P01', '40001']);
+const CLOCK_EVERY_MS = 60_000;
+
+/**
+ * Named (prepared once per connection, then only bound and executed) when it has parameters;
+ * a statement without any goes as a simple query, which may hold several statements (schema).
+ */
+class Statements {
+  private readonly names = new Map<string, string>();
+  config(text: string, params?: unknown[]): pg.QueryConfig {
+    if (!params?.length) return { text };
+    let name = this.names.get(text);
+    if (!name) this.names.set(text, (name = `shop_${this.names.size}`));
+    return { name, text, values: params };
+  }
+}
+
+/** Opens a pool on `url` and measures the database's clock. The schema is migrate-pg's job. */
+export async function openPgDb(url: string, opts: PgDbOptions = {}): Promise<PgDb> {
+  const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, types } as pg.PoolConfig);
+  // An idle client's connection dropping must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  const db = new PgPool(pool, opts.now);
+  try {
+    if (!opts.now) await db.measureClock();
+  } catch (e) {
+    await pool.end().catch(() => {});
+    throw e;
+  }
+  return db;
+}
+
+class PgPool implements PgDb {
+  private readonly statements = new Statements();
+  /** Database clock minus this machine's (ms), measured at open and every minute. */
+  private offset = 0;
+  private readonly timer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(private readonly pool: pg.Pool, private readonly injected?: () => number) {
+    if (!injected) {
+      this.timer = setInterval(() => void this.measureClock().catch(() => {}), CLOCK_EVERY_MS);
+      this.timer.unref();
+    }
+  }
+
+  now(): number {
+    return this.injected ? this.injected() : Math.round(Date.now() + this.offset);
+  }
+
+  /** The offset to clock_timestamp(), taken against the middle of the round trip. */
+  async measureClock(): Promise<void> {
+    const before = Date.now();
+    const [row] = await this.query<{ t: number }>('SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS t');
+    const after = Date.now();
+    this.offset = Number(row!.t) - (before + after) / 2;
+  }
+
+  async query<R = Row>(text: string, params?: unknown[]): Promise<R[]> {
+    return (await this.pool.query(this.statements.config(text, params))).rows as R[];
+  }
+
+  async tx<T>(fn: (q: Sql) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const client = await this.pool.connect();
+      const q: Sql = { query: async <R>(text: string, params?: unknown[]) => (await client.query(this.statements.config(text, params))).rows as R[] };
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        const result = await fn(q);
+        await client.query('COMMIT');
+        return result;
+      } catch (e) {
+        try {
+          await client.query('ROLLBACK');
+        } catch (rollback) {
+          broken = rollback as Error; // the connection is unusable: drop it from the pool
+        }
+        if (attempt < 5 && RETRYABLE.has(String((e as { code?: string }).code))) continue;
+        throw e;
+      } finally {
+        client.release(broken);
+      }
+    }
+  }
+
+  async notify(q: Sql, kind: string, runId: number): Promise<void> {
+    await q.query('SELECT pg_notify($1, $2)', [WAKE_CHANNEL, `${kind}:${runId}`]);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.timer);
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,83 @@
+import { ConflictError, NotFoundError } from '../../errors.js';
+import type { AgentMetrics, Execution } from '../../types.js';
+import { toExecution } from '../rows.js';
+import type { Activity, EventInput, NewExecution } from '../store.js';
+import type { PgDb, Sql } from './pg-db.js';
+import { endedConflict, metricParams, notFound, whyNot } from './pg-steps.js';
+import { W } from './pg-write-sql.js';
+
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * The writes on a step's path, one statement each: the fence (the owner token in the run
+ * row's UPDATE or FOR UPDATE), the run's counters and the audit event go together, so a step
+ * costs one round trip per write and the statement is its own transaction. When a statement
+ * changes nothing, a read says why (no run, another owner, an ended run) — the slow path only.
+ */
+export class FastWrites {
+  constructor(private readonly db: PgDb) {}
+
+  async startExecution(token: string, input: NewExecution, t: number): Promise<Execution> {
+    return this.insertExecution(this.db, token, input, t);
+  }
+
+  /** A new call, running (an agent's step takes its session's hold); on `q`, a transaction's when it goes on (a pause). */
+  async insertExecution(q: Sql, token: string, input: NewExecution, t: number): Promise<Execution> {
+    const holds = input.kind === 'run' && !input.waiting;
+    let rows;
+    try {
+      rows = await q.query(W.startExecution, [
+        input.runId, token, t, input.key, input.kind, input.agent, input.fingerprint, input.sessionId, input.cwd, input.prompt,
+        JSON.stringify(input.request ?? null), input.signalPath, holds,
+      ]);
+    } catch (e) {
+      if ((e as { code?: string }).code === UNIQUE_VIOLATION) {
+        throw new ConflictError(`run ${input.runId} already has a call ${input.key}; a call is recorded once (see: shop status ${input.runId})`);
+      }
+      throw e;
+    }
+    if (rows[0]) return toExecution(rows[0]);
+    throw endedConflict(await whyNot(q, input.runId, token));
+  }
+
+  async completeExecution(token: string, runId: number, key: string, result: unknown, metrics: AgentMetrics | undefined, t: number): Promise<number> {
+    const [row] = await this.db.query(W.completeExecution, [runId, token, t, key, JSON.stringify(result ?? null), ...metricParams(metrics), summaryData(result)]);
+    if (row) return Number(row.n);
+    await whyNot(this.db, runId, token);
+    const [exec] = await this.db.query(W.getExecution, [runId, key]);
+    if (!exec) throw new NotFoundError(`run ${runId} has no call ${key}; see: shop status ${runId}`);
+    throw new ConflictError(`run ${runId} call ${key} is not running (it is ${String(exec.status)}); see: shop status ${runId}`);
+  }
+
+  async setActivity(token: string, runId: number, key: string, activity: Activity, t: number): Promise<void> {
+    const [row] = await this.db.query(W.setActivity, [runId, token, t, key, activity.text, ...metricParams(activity)]);
+    if (!row?.ok) await whyNot(this.db, runId, token);
+  }
+
+  async setPid(token: string, runId: number, key: string, pid: number | null, pidStart: string | null, t: number): Promise<void> {
+    const [row] = await this.db.query(W.setPid, [runId, token, t, key, pid, pidStart]);
+    if (!row?.ok) await whyNot(this.db, runId, token);
+  }
+
+  async setWorkspace(token: string, runId: number, workspace: string, branch: string | null, t: number): Promise<void> {
+    if (!(await this.db.query(W.setWorkspace, [runId, token, workspace, branch, t])).length) await whyNot(this.db, runId, token);
+  }
+
+  /** Audit-trail entries: a driver's own (log lines) fenced by its token, anyone's on an existing run. */
+  async appendEvent(token: string | null, runId: number, e: EventInput, t: number): Promise<void> {
+    const params = [runId, t, e.key ?? null, e.type, e.actor, e.channel, e.data ? JSON.stringify(e.data) : null];
+    const rows = token ? await this.db.query(W.fencedEvent, [...params, token]) : await this.db.query(W.event, params);
+    if (rows.length) return;
+    if (token) await whyNot(this.db, runId, token);
+    throw notFound(runId);
+  }
+}
+
+/** The audit trail's note of a result: its status and summary, when it has them. */
+function summaryData(result: unknown): string | null {
+  if (result && typeof result === 'object' && 'status' in result) {
+    const r = result as Record<string, unknown>;
+    return JSON.stringify({ status: r.status, summary: r.summary ?? r.reason ?? null });
+  }
+  return null;
+}

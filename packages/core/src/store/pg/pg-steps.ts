@@ -1,0 +1,109 @@
+import { ConflictError, LostOwnershipError, NotFoundError, SessionHeldError } from '../../errors.js';
+import { heldLine } from '../../engine/session-hold.js';
+import { hasEnded, type AgentMetrics, type Answer, type Run } from '../../types.js';
+import { roundUsd, toAnswer, toExecution, toRun, type Row } from '../rows.js';
+import { alreadyAnswered } from '../sqlite-store.js';
+import type { ActiveStatus, EventInput, RunEnd, WaitingAsk } from '../store.js';
+import { WAKE_CHANNEL, type Sql } from './pg-db.js';
+import { W } from './pg-write-sql.js';
+
+/**
+ * The pieces the PostgreSQL store's writes are made of, each inside the caller's transaction
+ * (`q`) at the store's time `t`. The same rules as SqliteStore's private helpers.
+ */
+
+export const metricParams = (m?: Partial<AgentMetrics>) => [m?.costUsd == null ? null : roundUsd(m.costUsd), m?.numTurns ?? null, m?.durationMs ?? null];
+const json = (v: unknown) => (v == null ? null : JSON.stringify(v));
+export const notFound = (runId: number) => new NotFoundError(`no run ${runId}; see runs with: shop list`);
+export const endedConflict = (run: { id: number; status: string; reason: string | null }) =>
+  new ConflictError(`run ${run.id} has already ended (${run.status}${run.reason ? `: ${run.reason}` : ''})`);
+
+/** Appends to the run's audit trail (its counter and the row in one statement); `wake` also notifies. */
+export async function event(q: Sql, runId: number, t: number, e: EventInput, wake?: string): Promise<void> {
+  const rows = await q.query(W.event, [runId, t, e.key ?? null, e.type, e.actor, e.channel, json(e.data)]);
+  if (!rows.length) throw notFound(runId);
+  if (wake) await q.query('SELECT pg_notify($1, $2)', [WAKE_CHANNEL, `${wake}:${runId}`]);
+}
+
+/** The run's row, locked: refused (nothing written) unless `token` owns it. */
+export async function lockFenced(q: Sql, runId: number, token: string): Promise<Run> {
+  const [row] = await q.query(W.lockRun, [runId]);
+  if (!row) throw notFound(runId);
+  if (row.owner_token !== token) throw new LostOwnershipError(runId);
+  return toRun(row);
+}
+
+/**
+ * Why a one-statement fenced write changed nothing: no run, another owner, or (returned) the
+ * run as it stands, for the caller to say what else was wrong.
+ */
+export async function whyNot(q: Sql, runId: number, token: string): Promise<{ id: number; status: string; reason: string | null }> {
+  const [row] = await q.query(W.runFence, [runId]);
+  if (!row) throw notFound(runId);
+  if (row.owner_token !== token) throw new LostOwnershipError(runId);
+  return { id: runId, status: String(row.status), reason: row.reason == null ? null : String(row.reason) };
+}
+
+/**
+ * One process per session: a person's shop continue holding the call refuses whatever else
+ * would start on it or answer it — unless it is the hold the caller judged dead (its process
+ * gone), which is cleared here, in the same transaction.
+ */
+export async function checkHold(q: Sql, row: Row | undefined, staleHold: string | null, doing: string, t: number, host: string): Promise<void> {
+  if (!row || row.hold_kind !== 'continue') return;
+  const runId = Number(row.run_id);
+  const key = String(row.call_key);
+  if (staleHold !== null && row.hold_token === staleHold) {
+    await q.query(W.clearHold, [runId, key]);
+    await event(q, runId, t, { type: 'session_closed', key, actor: 'shop', channel: 'engine', data: { why: 'its shop continue process is gone' } });
+    return;
+  }
+  const exec = toExecution(row);
+  throw new SessionHeldError(runId, key, heldLine(runId, exec, exec.hold!, host, doing));
+}
+
+/** The call waits for a person (its ask count goes up, its timers set); the run takes `runStatus`. */
+export async function waiting(q: Sql, runId: number, key: string, ask: WaitingAsk, runStatus: ActiveStatus, t: number): Promise<Row> {
+  const [row] = await q.query(W.markWaiting, [runId, key, t, ask.waitingFor, ask.awaiting, ask.claimTimeout ?? null, ...metricParams(ask.metrics)]);
+  if (!row) throw new ConflictError(`run ${runId} call ${key} is not running (it has ended, or does not exist); see: shop status ${runId}`);
+  await q.query(W.setRunStatus, [runId, runStatus, t]);
+  await event(q, runId, t, { type: 'waiting', key, actor: 'shop', channel: 'engine', data: { waiting_for: ask.waitingFor, awaiting: ask.awaiting } });
+  const timers = ask.timers ?? [];
+  if (timers.length) {
+    await q.query(W.insertTimers, [runId, key, row.ask, timers.map((x) => x.kind), timers.map((x) => x.dueAt), timers.map((x) => JSON.stringify(x.data))]);
+  }
+  return row;
+}
+
+/**
+ * First answer wins: an answer for an ask already answered, or no longer waited on, is a
+ * conflict. The caller holds the run row's lock, so racing answers take turns and the second
+ * finds the first.
+ */
+export async function answer(q: Sql, run: Run, a: Omit<Answer, 'answeredAt'>, exec: Row | undefined, t: number): Promise<{ answeredAt: number }> {
+  const [first] = await q.query(W.getAnswer, [a.runId, a.key, a.ask]);
+  if (first) throw new ConflictError(alreadyAnswered(toAnswer(first)));
+  if (hasEnded(run) || !exec || exec.status !== 'waiting_human' || Number(exec.ask) !== a.ask) {
+    throw new ConflictError(`run ${a.runId} call ${a.key} is no longer waiting for this answer`);
+  }
+  await q.query(W.insertAnswer, [a.runId, a.key, a.ask, a.verdict, a.status, a.message, json(a.decisions), a.responder, a.channel, t]);
+  await event(q, a.runId, t, {
+    type: 'human_answered', key: a.key, actor: a.responder, channel: a.channel,
+    data: { ask: a.ask, verdict: a.verdict, status: a.status, message: a.message, decisions: a.decisions },
+  });
+  return { answeredAt: t };
+}
+
+/** Ends the run unless it has ended; its calls still open (running or waiting) fail with the reason. */
+export async function end(q: Sql, runId: number, e: RunEnd, t: number): Promise<boolean> {
+  const reason = e.reason ?? null;
+  if (e.failedKey && (await q.query(W.failExecution, [runId, e.failedKey, t, reason, ...metricParams(e.metrics)])).length) {
+    await event(q, runId, t, { type: 'execution_failed', key: e.failedKey, actor: 'shop', channel: 'engine', data: { error: reason } });
+  }
+  const ended = await q.query(W.endRun, [runId, e.status, reason, e.result === undefined ? null : JSON.stringify(e.result), t]);
+  if (!ended.length) return false;
+  // Calls still open are dead with the run (their processes were killed first).
+  await q.query(W.failOpen, [runId, `the run ended ${e.status}${reason ? `: ${reason}` : ''}`, t]);
+  await event(q, runId, t, e.event);
+  return true;
+}

@@ -1,0 +1,261 @@
+import { hostname } from 'node:os';
+import { ConflictError } from '../../errors.js';
+import { hasEnded, type AgentMetrics, type Answer, type Run, type Timer } from '../../types.js';
+import type { ClaimRef, NewClaim } from '../claim-store.js';
+import { toAnswer, toExecution, toRun } from '../rows.js';
+import { alreadyAnswered } from '../sqlite-store.js';
+import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput, NewExecution, NewRun, OwnerClaim, RunEnd, Store, TimerEffect, WaitingAsk } from '../store.js';
+import { migratePg } from './migrate-pg.js';
+import { PgAccess } from './pg-access.js';
+import { PgClaims } from './pg-claims.js';
+import { openPgDb, WAKE_CHANNEL, type PgDb, type PgDbOptions, type Sql } from './pg-db.js';
+import { deleteRunRows } from './pg-delete-run.js';
+import { FastWrites } from './pg-fast-writes.js';
+import { PgReads } from './pg-reads.js';
+import { answer, checkHold, end, endedConflict, event, lockFenced, notFound, waiting } from './pg-steps.js';
+import { W } from './pg-write-sql.js';
+
+/**
+ * Opens a PostgreSQL store at `url` (postgres://…), creating or migrating its schema. The
+ * pool and the clock are PgDb's; the store's writes are here, each one transaction.
+ */
+export async function openPgStore(url: string, opts: PgDbOptions = {}): Promise<Store> {
+  const db = await openPgDb(url, opts);
+  try {
+    await migratePg(db);
+  } catch (e) {
+    await db.close();
+    throw e;
+  }
+  return new PgStore(db);
+}
+
+/**
+ * The PostgreSQL adapter: reads in PgReads, every write one transaction here. A driver's
+ * write is fenced by its token on the run row, which it locks (FOR UPDATE) before anything
+ * else: writes to one run take their turns in that order and never deadlock; a second answer
+ * waits for the first and then finds it. Writes on a step's path are one statement each
+ * (FastWrites).
+ */
+export class PgStore extends PgReads implements Store {
+  /** This host, to name a session's holder in a refusal ("process 812", or "… on other-host"). */
+  private readonly host = hostname();
+  private readonly fast = new FastWrites(this.db);
+  private readonly claims = new PgClaims({
+    db: this.db, fenced: (token, runId, fn) => this.fenced(token, runId, fn), event: (q, runId, e) => event(q, runId, this.now(), e),
+  });
+  private readonly access = new PgAccess(this.db);
+
+  constructor(db: PgDb) {
+    super(db);
+  }
+
+  async createRun(input: NewRun): Promise<Run> {
+    const t = this.now();
+    const o = input.owner;
+    const [row] = await this.db.query(W.createRun, [
+      input.spec, input.workflowPath, input.workflowHash, input.prompt, input.workspace, input.branch, input.seed,
+      o.token, o.host, o.pid, o.pidStart, t + input.leaseMs, t, input.actor, JSON.stringify({ spec: input.spec, prompt: input.prompt }), WAKE_CHANNEL,
+    ]);
+    return toRun(row!);
+  }
+
+  async claimRun(runId: number, owner: OwnerClaim, leaseMs: number, expectedToken: string | null): Promise<Run | null> {
+    const [row] = await this.db.query(W.claimRun, [runId, owner.token, owner.host, owner.pid, owner.pidStart, this.now(), leaseMs, expectedToken]);
+    if (row) return toRun(row);
+    if (!(await this.db.query(W.runExists, [runId])).length) throw notFound(runId);
+    return null;
+  }
+
+  async renewLease(runId: number, token: string, leaseMs: number): Promise<boolean> {
+    return (await this.db.query(W.renewLease, [runId, token, this.now(), leaseMs])).length > 0;
+  }
+
+  async releaseRun(runId: number, token: string, opts: { ifIdle: boolean }) {
+    return this.db.tx(async (q) => {
+      const [row] = await q.query(W.lockRun, [runId]);
+      if (row?.owner_token !== token) return 'lost' as const;
+      // Read after the lock: an answer committed before it is seen, and one after it waits for us.
+      if (opts.ifIdle && (await q.query(W.pendingAnswer, [runId])).length) return 'answered' as const;
+      await q.query(W.releaseRun, [runId, this.now()]);
+      await this.db.notify(q, 'released', runId);
+      return 'released' as const;
+    });
+  }
+
+  async requestStop(runId: number, reason: string, by: string): Promise<Run> {
+    return this.db.tx(async (q) => {
+      const [row] = await q.query(W.lockRun, [runId]);
+      if (!row) throw notFound(runId);
+      const run = toRun(row);
+      if (hasEnded(run)) throw endedConflict(run);
+      const t = this.now();
+      await q.query(W.requestStop, [runId, reason, by, t]);
+      await event(q, runId, t, { type: 'stop_requested', actor: by, channel: 'cli', data: { reason } }, 'stop');
+      return toRun((await q.query(W.lockRun, [runId]))[0]!);
+    });
+  }
+
+  async setWorkspace(token: string, runId: number, workspace: string, branch: string | null) {
+    await this.fast.setWorkspace(token, runId, workspace, branch, this.now());
+  }
+
+  async startExecution(token: string, input: NewExecution) {
+    if (!input.waiting) return this.fast.startExecution(token, input, this.now());
+    const { waiting: ask } = input;
+    return this.fenced(token, input.runId, async (q, run) => {
+      if (hasEnded(run)) throw endedConflict(run);
+      const t = this.now();
+      await this.fast.insertExecution(q, token, input, t);
+      return toExecution(await waiting(q, input.runId, input.key, ask, ask.runStatus, t));
+    });
+  }
+
+  async restartExecution(token: string, runId: number, key: string, opts: { signalPath?: string; staleHold?: string | null } = {}) {
+    await this.fenced(token, runId, async (q, run) => {
+      const t = this.now();
+      const [row] = await q.query(W.getExecution, [runId, key]);
+      await checkHold(q, row, opts.staleHold ?? null, 'start an agent on it', t, this.host);
+      await q.query(W.restartExecution, [runId, key, t, opts.signalPath ?? null, token, run.owner?.host ?? null]);
+      await q.query(W.markRunning, [runId, t]);
+      await event(q, runId, t, { type: 'execution_restarted', key, actor: 'shop', channel: 'engine' });
+    });
+  }
+
+  async setActivity(token: string, runId: number, key: string, activity: Activity) {
+    await this.fast.setActivity(token, runId, key, activity, this.now());
+  }
+
+  async setExecutionPid(token: string, runId: number, key: string, pid: number | null, pidStart: string | null) {
+    await this.fast.setPid(token, runId, key, pid, pidStart, this.now());
+  }
+
+  async completeExecution(token: string, runId: number, key: string, result: unknown, metrics?: AgentMetrics) {
+    return this.fast.completeExecution(token, runId, key, result, metrics, this.now());
+  }
+
+  async markWaiting(token: string, runId: number, key: string, ask: WaitingAsk, runStatus: ActiveStatus) {
+    return this.fenced(token, runId, async (q) => toExecution(await waiting(q, runId, key, ask, runStatus, this.now())));
+  }
+
+  async closeExecution(token: string, runId: number, key: string, error: string | null) {
+    await this.fenced(token, runId, async (q) => {
+      const t = this.now();
+      if (error) await q.query(W.failExecution, [runId, key, t, error, null, null, null]);
+      else await q.query(W.closeExecution, [runId, key, t]);
+    });
+  }
+
+  async cancelExecutions(token: string, runId: number, keys: string[], reason: string) {
+    await this.fenced(token, runId, async (q) => {
+      const t = this.now();
+      await q.query(W.touchRun, [runId, t]);
+      for (const key of keys) {
+        if ((await q.query(W.failExecution, [runId, key, t, reason, null, null, null])).length) {
+          await event(q, runId, t, { type: 'execution_cancelled', key, actor: 'shop', channel: 'engine', data: { reason } });
+        }
+      }
+    });
+  }
+
+  async finishRun(token: string, runId: number, e: RunEnd) {
+    return this.fenced(token, runId, (q) => end(q, runId, e, this.now()));
+  }
+
+  async setRunStatus(token: string, runId: number, status: ActiveStatus, e: EventInput) {
+    await this.fenced(token, runId, async (q) => {
+      const t = this.now();
+      await q.query(W.setRunStatus, [runId, status, t]);
+      await event(q, runId, t, e);
+    });
+  }
+
+  async appendEvent(token: string | null, runId: number, e: EventInput) {
+    await this.fast.appendEvent(token, runId, e, this.now());
+  }
+
+  async holdSession(runId: number, key: string, hold: ContinueHold, expect: { ask: number; staleHold: string | null }) {
+    await this.db.tx(async (q) => {
+      const [runRow] = await q.query(W.lockRun, [runId]);
+      const [first] = await q.query(W.getAnswer, [runId, key, expect.ask]);
+      if (first) throw new ConflictError(alreadyAnswered(toAnswer(first)));
+      const [row] = await q.query(W.getExecution, [runId, key]);
+      if (!row || row.status !== 'waiting_human' || Number(row.ask) !== expect.ask || !runRow || hasEnded(toRun(runRow))) {
+        throw new ConflictError(`run ${runId} call ${key} is no longer waiting for a person; see: shop status ${runId}`);
+      }
+      const t = this.now();
+      await checkHold(q, row, expect.staleHold, 'open it', t, this.host);
+      await q.query(W.takeContinueHold, [runId, key, hold.token, hold.by, hold.host, hold.pid, hold.pidStart, t]);
+      await event(q, runId, t, { type: 'session_opened', key, actor: hold.by, channel: 'continue', data: { ask: expect.ask, pid: hold.pid } });
+    });
+  }
+
+  async releaseSession(runId: number, key: string, token: string) {
+    await this.db.tx(async (q) => {
+      if (!(await q.query(W.lockRun, [runId])).length) return;
+      const t = this.now();
+      if ((await q.query(W.releaseHold, [runId, key, token, t])).length) await event(q, runId, t, { type: 'session_closed', key, actor: 'shop', channel: 'continue' });
+    });
+  }
+
+  async recordAnswer(a: Omit<Answer, 'answeredAt'>, staleHold: string | null = null) {
+    return this.db.tx(async (q) => {
+      // The run row first (as every write takes it): racing answers queue here, and the second finds the first.
+      const [runRow] = await q.query(W.lockRun, [a.runId]);
+      if (!runRow) throw notFound(a.runId);
+      const t = this.now();
+      const [exec] = await q.query(W.getExecution, [a.runId, a.key]);
+      await checkHold(q, exec, staleHold, 'answer', t, this.host);
+      const { answeredAt } = await answer(q, toRun(runRow), a, exec, t);
+      await this.db.notify(q, 'answer', a.runId);
+      return { ...a, answeredAt, owner: toRun(runRow).owner };
+    });
+  }
+
+  async fireTimer(token: string, timer: Timer, effect: TimerEffect) {
+    return this.fenced(token, timer.runId, async (q, run) => {
+      const t = this.now();
+      if (!(await q.query(W.timerFired, [timer.id, t])).length) return false;
+      const [call] = await q.query(W.timerCall, [timer.runId, timer.key, timer.ask]);
+      // Answered (or ended) since it was set: nothing to do — an answer recorded but not yet
+      // taken in counts, or a timeout would end a run a person has just answered.
+      if (hasEnded(run) || call?.status !== 'waiting_human' || Number(call.ask) !== timer.ask || call.answered) return false;
+      await event(q, timer.runId, t, effect.event);
+      if (effect.answer) {
+        const [exec] = await q.query(W.getExecution, [timer.runId, timer.key]);
+        await answer(q, run, effect.answer, exec, t);
+      }
+      if (effect.next) {
+        await q.query(W.insertTimers, [timer.runId, timer.key, timer.ask, [effect.next.kind], [effect.next.dueAt], [JSON.stringify(effect.next.data)]]);
+      }
+      if (effect.end) await end(q, timer.runId, effect.end, t);
+      if (effect.next || effect.end) await this.db.notify(q, 'timer', timer.runId);
+      return true;
+    });
+  }
+
+  async deleteRun(runId: number): Promise<DeleteRunOutcome> {
+    return this.db.tx((q) => deleteRunRows(q, runId, this.now()));
+  }
+
+  async claimAsk(claim: NewClaim, opts: { ttlMs: number }) { return this.claims.claimAsk(claim, opts); }
+  async releaseClaim(ref: ClaimRef) { return this.claims.releaseClaim(ref); }
+  async putOffTimer(token: string, timer: Timer) { return this.claims.putOffTimer(token, timer); }
+
+  async getSetting(name: string) { return this.access.getSetting(name); }
+  async setSetting(name: string, value: string) { return this.access.setSetting(name, value); }
+  async initSetting(name: string, value: string) { return this.access.initSetting(name, value); }
+  async addPerson(p: { name: string; tokenHash: string; by: string }) { return this.access.addPerson(p); }
+  async findPersonByTokenHash(hash: string) { return this.access.findPersonByTokenHash(hash); }
+  async listPeople() { return this.access.listPeople(); }
+  async revokePerson(name: string) { return this.access.revokePerson(name); }
+
+  async close(): Promise<void> {
+    await this.db.close();
+  }
+
+  /** A driver's write in one transaction, under the run row's lock: refused, with nothing written, unless `token` owns the run. */
+  private fenced<T>(token: string, runId: number, fn: (q: Sql, run: Run) => Promise<T>): Promise<T> {
+    return this.db.tx(async (q) => fn(q, await lockFenced(q, runId, token)));
+  }
+}
