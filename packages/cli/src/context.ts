@@ -74,17 +74,10 @@ export class Context {
   /** Opens (creating) the store on first use; commands reach it only through ops(). */
   private async store(): Promise<Store> {
     if (!this.store_) {
-      const { mkdirSync } = await import('node:fs');
-      try {
-        mkdirSync(this.project.home, { recursive: true, mode: 0o700 });
-      } catch (e) {
-        throw storeError(e, this.project.dbFile, true) ?? e;
-      }
-      const { openSqliteStore } = await import('@shop/core/store/sqlite-store');
-      const { nodeClock } = await import('@shop/core/engine/node-clock');
-      // The engine's clock (SHOP_CLOCK_FILE fast-forwards it in tests): what the store judges by
-      // (a claim's age) and what the engine's timers are due by are one time.
-      this.store_ = openSqliteStore(this.project.dbFile, nodeClock(this.env).now);
+      // SQLite or PostgreSQL (SHOP_DATABASE_URL, .shop/database.url); each judges by its clock
+      // (SHOP_CLOCK_FILE fast-forwards it in tests), the one the engine's timers are due by.
+      const { openStore } = await import('@shop/core/store/open-store');
+      this.store_ = await openStore(this.project, this.env);
     }
     return this.store_;
   }

@@ -61,8 +61,14 @@ with its state: 0 completed, 3 waiting for a person again, 4 stuck, 1 failed.`;
 /** Every command, in one place. Each loads its module only when called, so startup stays fast. */
 export const commands: Record<string, CommandSpec> = {
   init: {
-    usage: 'shop init', summary: 'create workflows/, agents/ and .shop/ in this folder', group: 'runs', maxArgs: 0, needsProject: false,
-    options: {}, load: () => import('./commands/init.js'),
+    usage: 'shop init [--database URL]', summary: 'create workflows/, agents/ and .shop/ in this folder', group: 'runs', maxArgs: 0, needsProject: false,
+    details: `The store is a SQLite file in .shop/ unless --database names a PostgreSQL database (for workers on
+several machines): Shop checks that it connects, creates its tables there, and keeps the URL in
+.shop/database.url (readable by you alone). SHOP_DATABASE_URL, when set, takes its place.`,
+    options: {
+      database: { type: 'string', value: 'URL', description: 'keep runs in this PostgreSQL database (postgres://USER:PASSWORD@HOST:5432/DATABASE) instead of .shop/shop.db' },
+    },
+    load: () => import('./commands/init.js'),
   },
   run: {
     usage: 'shop run <workflow> [prompt…] [--wait] [--worktree] [--json]',

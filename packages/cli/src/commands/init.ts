@@ -1,15 +1,25 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { ensureHome } from '@shop/core/project/project';
 import { shippedFile } from '@shop/core/project/shipped-file';
+import { describeStore, initDatabase } from '@shop/core/store/init-database';
+import { str } from '../args.js';
 import type { Context } from '../context.js';
+import type { Parsed } from '../registry.js';
 
 /** The checkout's root: where workflows/ and agents/ with the examples are. */
 const examples = () => dirname(dirname(shippedFile('workflows/feature.lua', import.meta.url)));
 
-/** shop init: example workflows and agents (never overwriting), and the .shop folder. */
-export default async function init(_args: unknown, ctx: Context): Promise<number> {
+/**
+ * shop init [--database URL]: example workflows and agents (never overwriting), the .shop
+ * folder, and the store — SQLite, or the PostgreSQL database named, checked before anything
+ * is written.
+ */
+export default async function init(args: Parsed, ctx: Context): Promise<number> {
   const root = ctx.cwd;
+  const project = { ...ctx.project, root };
+  const database = str(args, 'database');
+  const urlFile = database === undefined ? null : await initDatabase(project, database, ctx.env);
   const created: string[] = [];
   const from = examples();
   for (const dir of ['workflows', 'agents']) {
@@ -21,12 +31,13 @@ export default async function init(_args: unknown, ctx: Context): Promise<number
       created.push(`${dir}/${file}`);
     }
   }
-  const project = { ...ctx.project, root };
   ensureHome(project);
   writeFileSync(join(project.home, '.gitignore'), '*\n');
   await ctx.ops();
   ctx.out(created.length ? `created ${created.join(', ')}` : 'workflows/ and agents/ already hold every example');
-  ctx.out(`store ready at ${project.dbFile}`);
+  if (urlFile) ctx.out(`database URL kept in ${relative(root, urlFile) || urlFile} (readable by you alone)`);
+  ctx.out(`store ready at ${await describeStore(project, ctx.env)}`);
+  if (urlFile && ctx.env.SHOP_DATABASE_URL?.trim()) ctx.out('note: SHOP_DATABASE_URL is set: in this shell it takes the place of .shop/database.url');
   ctx.out('next: shop run feature "add a login page"');
   return 0;
 }

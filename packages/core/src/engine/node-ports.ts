@@ -6,7 +6,6 @@ import type { AgentRunner } from '../agents/agent-runner.js';
 import type { AgentDef } from '../agents/agent-def.js';
 import { NotFoundError } from '../errors.js';
 import { ensureHome, type Project } from '../project/project.js';
-import { openSqliteStore } from '../store/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import type { EnginePorts, Notifier } from './ports.js';
 import type { SignalSource } from '../signals/signal-source.js';
@@ -28,13 +27,14 @@ export interface NodePortsOptions {
   /** The folder holding the `shop` executable, put on agents' PATH for `shop report`. */
   binDir: string | null;
   runner?: AgentRunner;
-  store?: Store;
+  /** The project's store, opened by the caller (store/open-store.ts: SQLite or PostgreSQL). */
+  store: Store;
 }
 
 /** The real world: SQLite, Claude Code (or SHOP_CLAUDE_BIN), chokidar, child processes. */
 export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts {
   ensureHome(project);
-  const store = opts.store ?? openSqliteStore(project.dbFile);
+  const store = opts.store;
   // Loaded on the engine's first use (loadEngine): YAML agent definitions, Claude Code's runner
   // and chokidar cost a read-only command (shop list) a third of its start-up time.
   let engine: { runner: AgentRunner; loadAgent(name: string): AgentDef; openSignals(): SignalSource } | null = null;

@@ -57,11 +57,14 @@ export class PgReads {
   }
 
   async lapsedSince(since: number, until: number) {
+    // In SQLite's order: leases as its status index reads them, then claims by their key.
     const rows = await this.db.query(`
-      SELECT id AS run_id, lease_until AS at FROM runs
-        WHERE ${OPEN} AND owner_token IS NOT NULL AND lease_until > $1 AND lease_until <= $2
-      UNION ALL
-      SELECT run_id, expires_at AS at FROM claims WHERE expires_at > $1 AND expires_at <= $2`, [since, until]);
+      SELECT run_id, at FROM (
+        SELECT 0 AS part, status, id AS run_id, '' AS call_key, 0 AS ask, lease_until AS at FROM runs
+          WHERE ${OPEN} AND owner_token IS NOT NULL AND lease_until > $1 AND lease_until <= $2
+        UNION ALL
+        SELECT 1, '', run_id, call_key, ask, expires_at FROM claims WHERE expires_at > $1 AND expires_at <= $2
+      ) lapsed ORDER BY part, status, run_id, call_key COLLATE "C", ask`, [since, until]);
     return rows.map((r) => ({ runId: Number(r.run_id), at: Number(r.at) }));
   }
 
