@@ -1,4 +1,4 @@
--- Shop store schema, version 7. Applied by packages/core/src/store/migrate.ts to a new store;
+-- Shop store schema, version 8. Applied by packages/core/src/store/migrate.ts to a new store;
 -- an older one is migrated there step by step. PRAGMA user_version holds the version.
 -- Times are milliseconds since the epoch. JSON columns hold JSON text.
 -- A step writes few pages: executions and events are clustered by run (WITHOUT ROWID, in the
@@ -166,4 +166,20 @@ CREATE TABLE IF NOT EXISTS claims (
   claimed_at    INTEGER NOT NULL,
   expires_at    INTEGER NOT NULL,
   PRIMARY KEY (run_id, call_key, ask)
+);
+
+-- Schema 8: the worker registry. Every `shop watch` (on any machine) registers itself, heartbeats
+-- while it lives and removes its row on exit; `shop workers` lists them. A row whose heartbeat
+-- stopped is a worker gone without ending (killed, its machine down).
+CREATE TABLE IF NOT EXISTS workers (
+  id            TEXT    PRIMARY KEY,          -- the worker's own random id
+  host          TEXT    NOT NULL,             -- SHOP_HOSTNAME, else the machine's name
+  pid           INTEGER NOT NULL,
+  pid_start     TEXT,                         -- its start time (pid reuse guard)
+  project       TEXT    NOT NULL,             -- the project identity it serves
+  max_parallel  INTEGER,                      -- its --max-parallel (null: no limit)
+  runs_held     INTEGER NOT NULL DEFAULT 0,   -- runs it holds or drives, at its last heartbeat
+  agents        INTEGER NOT NULL DEFAULT 0,   -- agent processes it ran, at its last heartbeat
+  started_at    INTEGER NOT NULL,
+  heartbeat_at  INTEGER NOT NULL
 );

@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import { findProject, type Project } from '@shop/core/project/project';
 import { shippedFile } from '@shop/core/project/shipped-file';
+import { checkProjectStore } from '@shop/core/project/project-identity';
 import { nodePorts } from '@shop/core/engine/node-ports';
 import type { EnginePorts, Notice } from '@shop/core/engine/ports';
 import type { Caller } from '@shop/core/operations/answer-rules';
@@ -78,6 +79,8 @@ export class Context {
       // (SHOP_CLOCK_FILE fast-forwards it in tests), the one the engine's timers are due by.
       const { openStore } = await import('@shop/core/store/open-store');
       this.store_ = await openStore(this.project, this.env);
+      // A store shared by machines (PostgreSQL) must be this project's: refused with one line otherwise.
+      await checkProjectStore(this.store_, this.project);
     }
     return this.store_;
   }

@@ -237,6 +237,19 @@ resumable), every run is let go, exit 0. Several workers share a project safely.
     },
     load: () => import('./commands/watch.js'),
   },
+  workers: {
+    usage: 'shop workers [--json]',
+    summary: 'the shop watch workers on this store, on every machine',
+    details: `Lists every shop watch registered on the project's store (with PostgreSQL, on every machine
+sharing it): host (SHOP_HOSTNAME, else the machine's name), pid, live or gone, runs it holds, its
+agents running (of --max-parallel), since when, its last heartbeat. A worker heartbeats every third
+of a lease (SHOP_LEASE_SECONDS); one silent past a lease, or whose process on this machine ended, is
+gone: live workers take its runs over. A worker that exits removes itself; a gone one is forgotten
+after a day.`,
+    group: 'tools', maxArgs: 0,
+    options: { json: { type: 'boolean', description: 'the workers as a JSON array (times ISO 8601)' } },
+    load: () => import('./commands/workers.js'),
+  },
   serve: {
     usage: 'shop serve [--port N] [--host H] [--public-url URL]',
     summary: 'the web inbox: answer, claim and follow runs from a browser or phone',

@@ -1,4 +1,4 @@
-import { hostname } from 'node:os';
+import { shopHostname } from './host-name.js';
 import { processStart, sameProcess } from './agents/process-group.js';
 import { liveOwner } from './engine/ownership.js';
 import type { EnginePorts } from './engine/ports.js';
@@ -9,7 +9,7 @@ export type Liveness = Pick<EnginePorts, 'self' | 'processAlive' | 'clock'>;
 
 /** This process's view, for commands that only read the store. */
 export function nodeLiveness(): Liveness {
-  return { self: { host: hostname(), pid: process.pid, pidStart: processStart(process.pid) }, processAlive: sameProcess, clock: { now: () => Date.now() } };
+  return { self: { host: shopHostname(), pid: process.pid, pidStart: processStart(process.pid) }, processAlive: sameProcess, clock: { now: () => Date.now() } };
 }
 
 /** Every status a run is shown with: the stored ones, and "interrupted" for a running run whose driver is gone. */

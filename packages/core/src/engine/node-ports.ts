@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { shopHostname } from '../host-name.js';
 import { killOrphanGroup, processStart, sameProcess } from '../agents/process-group.js';
 import type { AgentRunner } from '../agents/agent-runner.js';
 import type { AgentDef } from '../agents/agent-def.js';
@@ -37,14 +37,14 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
   const store = opts.store;
   // Loaded on the engine's first use (loadEngine): YAML agent definitions, Claude Code's runner
   // and chokidar cost a read-only command (shop list) a third of its start-up time.
-  let engine: { runner: AgentRunner; loadAgent(name: string): AgentDef; openSignals(): SignalSource } | null = null;
+  let engine: { runner: AgentRunner; loadAgent(name: string): AgentDef; openSignals(opts?: { rescanMs?: number }): SignalSource } | null = null;
   const loadEngine = async () => {
     if (engine) return;
     const parts = await import('./node-engine-parts.js');
     engine ??= {
       runner: opts.runner ?? new parts.ClaudeRunner(process.env.SHOP_CLAUDE_BIN || 'claude'),
       loadAgent: parts.cachedAgentLoader(project.root),
-      openSignals: () => new parts.SignalWatcher(project.signalsDir),
+      openSignals: (opts) => new parts.SignalWatcher(project.signalsDir, opts?.rescanMs),
     };
   };
   const loaded = () => {
@@ -63,7 +63,7 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
         throw new NotFoundError(`workflow file ${path} is gone; restore it to resume this run`);
       }
     },
-    openSignals: () => loaded().openSignals(),
+    openSignals: (opts) => loaded().openSignals(opts),
     shell: runShell,
     clock: nodeClock(),
     retryTiming: nodeRetryTiming(),
@@ -71,7 +71,7 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
     notices: notifierNotices(store, nodeNoticeDeps()),
     newSessionId: () => randomUUID(),
     newToken: () => randomUUID(),
-    self: { host: hostname(), pid: process.pid, pidStart: processStart(process.pid) },
+    self: { host: shopHostname(), pid: process.pid, pidStart: processStart(process.pid) },
     processAlive: sameProcess,
     processStart,
     killOrphan: killOrphanGroup,

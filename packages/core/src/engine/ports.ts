@@ -50,8 +50,11 @@ export interface EnginePorts {
   runner: AgentRunner;
   loadAgent(name: string): AgentDef;
   readWorkflow(path: string): string;
-  /** Opened only when a live process waits for a person. */
-  openSignals(): SignalSource;
+  /**
+   * Opened only when a live process waits for a person. `rescanMs`: how often it wakes with no
+   * change seen (0: never — a worker whose store pushes wakes sweeps on its own).
+   */
+  openSignals(opts?: { rescanMs?: number }): SignalSource;
   shell(req: ShRequest, cwd: string, signal: AbortSignal): Promise<ShellResult>;
   clock: Clock;
   /** Backoff of transient agent failures (absent: 2 s doubling to 60 s, real time). */

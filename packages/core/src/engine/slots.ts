@@ -32,6 +32,11 @@ export class Slots {
     });
   }
 
+  /** Slots held now (a worker's heartbeat reports its agents running). */
+  get inUse(): number {
+    return this.used;
+  }
+
   release(): void {
     const next = this.queue.shift();
     if (next) next();

@@ -233,6 +233,24 @@ export const PruneJsonSchema = z.array(z.object({
   problems: z.array(z.string()),
 }));
 
+/** shop workers --json: every registered worker (shop watch, on any machine), oldest first. */
+export const WorkersJsonSchema = z.array(z.object({
+  id: z.string(),
+  host: z.string(),
+  pid: z.number(),
+  /** live: heartbeating (and, on this host, its process alive); gone: silent past a lease, or its process ended without ending its row (kill -9). */
+  state: z.enum(['live', 'gone']),
+  /** Runs it holds or drives, and its agents running, at its last heartbeat. */
+  runs_held: z.number(),
+  agents: z.number(),
+  max_parallel: z.number().nullable(),
+  /** The project identity it serves (its repository's root commit, else an id). */
+  project: z.string(),
+  since: z.string(),
+  last_heartbeat: z.string(),
+}));
+
+export type WorkersJson = z.infer<typeof WorkersJsonSchema>;
 export type ExecutionJson = z.infer<typeof ExecutionJsonSchema>;
 export type PruneJson = z.infer<typeof PruneJsonSchema>;
 export type TestJson = z.infer<typeof TestJsonSchema>;

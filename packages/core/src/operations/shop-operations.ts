@@ -3,6 +3,7 @@ import type { DriveOutcome } from '../engine/outcome.js';
 import { describeOwner, liveOwner, storeLiveness, type Ownership } from '../engine/ownership.js';
 import type { EnginePorts, Notifier } from '../engine/ports.js';
 import type { Project } from '../project/project.js';
+import { projectIdentity } from '../project/project-identity.js';
 import type { Liveness } from '../run-status.js';
 import type { RunFilter, RunWithWaiting } from '../store/store.js';
 import type { Answer, Execution, Run, RunEvent, RunOwner } from '../types.js';
@@ -22,7 +23,8 @@ import { answeredRequest } from './pick-ask.js';
 import { pruneRuns, type PruneOptions, type PrunedRun } from './prune-runs.js';
 import { actionJson, eventsSince, inboxJson, recentEvents, logJson, runDetailJson, runsJson, type RunsQuery } from './queries.js';
 import { loadRunView, type AskView, type RunView } from './run-view.js';
-import type { ActionJson, AnsweredJson, ClaimJson, EventJson, InboxRowJson, LogJson, RunDetailJson, RunJson } from './shapes.js';
+import type { ActionJson, AnsweredJson, ClaimJson, EventJson, InboxRowJson, LogJson, RunDetailJson, RunJson, WorkersJson } from './shapes.js';
+import { workersJson } from './workers-view.js';
 import type { StartedRun, StartRequest } from './start-run.js';
 import type { StopResult } from './stop-run.js';
 
@@ -70,6 +72,8 @@ export interface ShopOperations {
   answerOf(runId: number, key: string, ask: number): Promise<Answer | null>;
   /** Who answered an AAH request already (one line), or null. */
   answeredRequest(runId: number, request: string): Promise<string | null>;
+  /** shop workers: every registered worker on any machine, live or gone. */
+  workers(): Promise<WorkersJson>;
 
   // Changes
   /** Refuses an agent (SHOP_AGENT): `what` answers for a person. */
@@ -89,7 +93,7 @@ export interface ShopOperations {
   openReview(run: Run, exec: Execution): Promise<ReviewHandOff>;
   dryReplay(runId: number, source?: string): Promise<ReplayCheck>;
   /** shop watch: one worker keeping every run moving; each run's progress goes to `notifierFor(run)`. */
-  worker(opts: Omit<WorkerOptions, 'portsFor'> & { notifierFor(run: Run): Notifier }): Promise<Worker>;
+  worker(opts: Omit<WorkerOptions, 'portsFor' | 'project'> & { notifierFor(run: Run): Notifier }): Promise<Worker>;
   /** "I'm on it": a person claims an open ask (its reminders and escalation wait), or lets go of it. */
   claim(req: ClaimRequest): Promise<ClaimJson>;
   release(req: ReleaseRequest): Promise<ClaimJson>;
@@ -160,6 +164,7 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     },
     answerOf: (runId, key, ask) => store.getAnswer(runId, key, ask),
     answeredRequest: (runId, request) => answeredRequest(store, runId, request),
+    workers: () => workersJson(store, ports, ports.clock.now(), ports.leaseMs),
     mayAnswer: (what) => refuseAgent(caller, what),
     start: async (req, onCreated) => (await engine(ports)).startRun(ports, project, req, onCreated),
     drive: async (runId, opts, owner) => (await engine(ports)).driveRun(ports, runId, opts, owner),
@@ -172,7 +177,8 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     openSession: async (run, exec, by, otherwise) => (await engine(ports)).openSession(ports, caller, run, exec, by, otherwise),
     openReview: async (run, exec) => (await engine(ports)).openReview(ports, run, exec),
     dryReplay: async (runId, source) => (await engine(ports)).dryReplay(ports, runId, source),
-    worker: async ({ notifierFor, ...opts }) => new (await engine(ports)).Worker(ports, { ...opts, portsFor: (run) => ({ ...ports, notifier: notifierFor(run) }) }),
+    worker: async ({ notifierFor, ...opts }) =>
+      new (await engine(ports)).Worker(ports, { ...opts, project: projectIdentity(project), portsFor: (run) => ({ ...ports, notifier: notifierFor(run) }) }),
     claim: async (req) => {
       refuseAgent(caller, 'shop claim');
       return claimAsk(ports, req);

@@ -12,7 +12,7 @@ import { WAKE_SUFFIX } from './wake.js';
 export class SignalWatcher implements SignalSource {
   private watcher: FSWatcher;
   private waiters: (() => void)[] = [];
-  private timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout | undefined;
   /** A change came while nobody waited. */
   private missed = false;
 
@@ -25,7 +25,8 @@ export class SignalWatcher implements SignalSource {
       if (path.endsWith(WAKE_SUFFIX)) setTimeout(() => rmSync(path, { force: true }), 2_000).unref();
     });
     this.watcher.on('change', () => this.wake());
-    this.timer = setInterval(() => this.wake(), rescanMs);
+    // 0: no rescan (a worker whose store pushes wakes sweeps on its own).
+    if (rescanMs > 0) this.timer = setInterval(() => this.wake(), rescanMs);
   }
 
   /** Resolves at the next change — at once when one came while nobody was waiting (it is not lost). */

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { hostname } from 'node:os';
+import { shopHostname } from '../host-name.js';
 import { ConflictError, LostOwnershipError, NotFoundError, SessionHeldError } from '../errors.js';
 import { hasEnded, type AgentMetrics, type Answer, type Run, type RunEvent, type Timer } from '../types.js';
 import { askHandle } from '../decisions/ask-handle.js';
@@ -11,6 +11,8 @@ import { roundUsd, toAnswer, toExecution, type Row } from './rows.js';
 import { deleteRunRows } from './sqlite-delete-run.js';
 import { prepareStoreFile } from './store-file.js';
 import * as access from './sqlite-access.js';
+import * as workers from './sqlite-workers.js';
+import type { NewWorker, WorkerLoad } from './worker-store.js';
 import { SqliteClaims } from './sqlite-claims.js';
 import type { ClaimRef, NewClaim } from './claim-store.js';
 import { heldLine } from '../engine/session-hold.js';
@@ -48,7 +50,7 @@ class SqliteStore extends SqliteReads implements Store {
   /** One transaction wrapper for every write (better-sqlite3 builds a new one per transaction() call). */
   private readonly inTx = this.db.transaction((fn: () => unknown) => fn());
   /** This host, to name a session's holder in a refusal ("process 812", or "… on other-host"). */
-  private readonly host = hostname();
+  private readonly host = shopHostname();
   private readonly claims = new SqliteClaims({
     db: this.db, now: () => this.now(), tx: (fn) => this.tx(fn), fenced: (token, runId, fn) => this.fenced(token, runId, fn), event: (runId, e) => this.event(runId, e),
   });
@@ -107,7 +109,7 @@ class SqliteStore extends SqliteReads implements Store {
       const { waiting, ...rest } = input;
       this.stmt.insertExecution.run({ ...rest, seq, t, request: JSON.stringify(input.request ?? null) });
       // The call's kind, agent and session are on its row: the trail says when.
-      this.event(input.runId, { type: 'execution_started', key: input.key, actor: 'shop', channel: 'engine' });
+      this.event(input.runId, { type: 'execution_started', key: input.key, actor: 'shop', channel: 'engine', data: this.driver(input.runId) });
       if (waiting) this.waiting(input.runId, input.key, waiting, waiting.runStatus);
       else if (input.kind === 'run') this.stmt.takeAgentHold.run({ token, runId: input.runId, key: input.key, t });
       return toExecution(this.stmt.getExecution.get(input.runId, input.key) as Row);
@@ -120,7 +122,7 @@ class SqliteStore extends SqliteReads implements Store {
       this.stmt.restartExecution.run({ t: this.now(), runId, key, signalPath: opts.signalPath ?? null });
       this.stmt.takeAgentHold.run({ token, runId, key, t: this.now() });
       this.stmt.markRunning.run(this.now(), runId);
-      this.event(runId, { type: 'execution_restarted', key, actor: 'shop', channel: 'engine' });
+      this.event(runId, { type: 'execution_restarted', key, actor: 'shop', channel: 'engine', data: this.driver(runId) });
     });
   }
 
@@ -256,6 +258,14 @@ class SqliteStore extends SqliteReads implements Store {
   async listPeople() { return access.listPeople(this.db); }
   async revokePerson(name: string) { return access.revokePerson(this.db, this.accessTx, this.now(), name); }
 
+  // The worker registry (shop watch, shop workers): sqlite-workers.ts. No listen: SQLite has no
+  // push, the signal-file watcher wakes workers on one machine.
+  async registerWorker(w: NewWorker) { workers.registerWorker(this.db, this.accessTx, this.now(), w); }
+  async heartbeatWorker(id: string, load: WorkerLoad) { return workers.heartbeatWorker(this.db, this.now(), id, load); }
+  async endWorker(id: string) { workers.endWorker(this.db, id); }
+  async listWorkers() { return workers.listWorkers(this.db); }
+  async claimIdleRuns(owner: OwnerClaim, leaseMs: number, limit: number) { return workers.claimIdleRuns(this.db, this.accessTx, () => this.now(), owner, leaseMs, limit); }
+
   /**
    * A write transaction that takes the write lock first (BEGIN IMMEDIATE): a deferred one that
    * reads, then writes fails at once with "database is locked" when another process wrote
@@ -270,6 +280,13 @@ class SqliteStore extends SqliteReads implements Store {
   }
 
   /** A driver's write: refused, with nothing written, unless `token` still owns the run. */
+  private readonly driverRow = this.db.prepare('SELECT owner_host, owner_pid FROM runs WHERE id = ?');
+  /** Which worker drives the run — its owner, host and pid — for the trail of a call it starts (inside a fenced write). */
+  private driver(runId: number): { host: string; pid: number } {
+    const row = this.driverRow.get(runId) as Row;
+    return { host: String(row.owner_host), pid: Number(row.owner_pid) };
+  }
+
   private fenced<T>(token: string, runId: number, fn: () => T): T {
     return this.tx(() => {
       const row = this.stmt.ownerToken.get(runId) as Row | undefined;

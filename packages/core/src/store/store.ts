@@ -3,6 +3,7 @@ import type {
   AgentMetrics, Answer, CallKind, Channel, Execution, ReplayRecord, Run, RunEvent, RunOwner, RunStatus, Timer, TimerData, TimerKind,
 } from '../types.js';
 import type { ClaimStore } from './claim-store.js';
+import type { WorkerStore } from './worker-store.js';
 
 /**
  * The store port: domain operations, each atomic (one transaction inside) and each
@@ -12,7 +13,7 @@ import type { ClaimStore } from './claim-store.js';
  * driver holds the run (fencing). Operations without a token are the ones any process may
  * do: create a run, record an answer or a stop, append to the audit trail.
  */
-export interface Store extends AccessStore, ClaimStore {
+export interface Store extends AccessStore, ClaimStore, WorkerStore {
   /**
    * The store's clock (ms): leases and claims are judged by it, inside the store, so drivers
    * on machines whose clocks disagree still agree on who owns a run.

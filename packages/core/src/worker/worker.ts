@@ -3,12 +3,14 @@ import { ConflictError } from '../errors.js';
 import { driveRun } from '../engine/drive-run.js';
 import { fireDueTimers } from '../engine/fire-timers.js';
 import type { DriveOutcome } from '../engine/outcome.js';
-import { liveOwner, Ownership, storeLiveness } from '../engine/ownership.js';
+import { liveOwner, Ownership, ownerRecord, storeLiveness } from '../engine/ownership.js';
 import type { EnginePorts } from '../engine/ports.js';
 import { Slots } from '../engine/slots.js';
 import { capText } from '../text.js';
 import type { Run } from '../types.js';
 import { ResumeBackoff } from './resume-backoff.js';
+import { WorkerRegistration } from './registration.js';
+import { openWorkerWakes, type WorkerWakes } from './wakes.js';
 
 /** At most one pass over the open runs this often (wakes in between are folded into it). */
 const PASS_EVERY_MS = 200;
@@ -35,6 +37,8 @@ export interface WorkerOptions {
   report(event: WorkerEvent): void;
   /** The engine's ports for one run (its progress lines name the run). */
   portsFor(run: Run): EnginePorts;
+  /** The project's identity, recorded with the worker in the store's registry (shop workers). */
+  project: string;
   /** How a run whose resume keeps failing is retried (tests shorten it). */
   resumeBackoff?: { firstMs: number; maxMs: number; attempts: number };
 }
@@ -71,12 +75,15 @@ export class Worker {
    */
   async run(): Promise<void> {
     await this.ports.loadEngine?.();
-    const wakes = this.ports.openSignals();
+    const wakes = await openWorkerWakes(this.ports, this.sweepMs());
+    const registry = await WorkerRegistration.start(this.ports, {
+      project: this.opts.project, maxParallel: this.opts.maxParallel, load: () => ({ runsHeld: this.held.size + this.active.size, agents: this.agents.inUse }),
+    });
     const stopped = new Promise<void>((resolve) => this.opts.signal.addEventListener('abort', () => resolve(), { once: true }));
     try {
       while (!this.opts.signal.aborted) {
         const started = Date.now();
-        if (await this.pass()) break;
+        if (await this.pass(wakes)) break;
         await Promise.race([wakes.next(), stopped]);
         // A burst of signal files (many agents finishing) makes one pass, not one each.
         const rest = PASS_EVERY_MS - (Date.now() - started);
@@ -85,13 +92,21 @@ export class Worker {
     } finally {
       await wakes.close();
       await this.shutdown();
+      await registry.end();
     }
   }
 
+  /** Leases run out unseen (a dead driver writes nothing): a sweep every third of one finds them. */
+  private sweepMs(): number {
+    return Math.max(1_000, this.ports.leaseMs / 3);
+  }
+
   /** One pass; true when the named runs have all ended (nothing more to watch). */
-  private async pass(): Promise<boolean> {
+  private async pass(wakes: WorkerWakes): Promise<boolean> {
     const { store, clock } = this.ports;
-    const runs = (await store.listOpenRuns()).filter((r) => !this.opts.only || this.opts.only.includes(r.id));
+    // Every idle run at once, in one transaction (SKIP LOCKED on PostgreSQL); named runs one by one.
+    const took = this.opts.only ? new Map<number, Run>() : await this.takeIdle();
+    const runs = (await store.listOpenRuns()).filter((r) => !this.opts.only || this.opts.only.includes(r.id)).map((r) => took.get(r.id) ?? r);
     if (this.opts.only && !runs.length && !this.active.size) return true;
     const open = new Set(runs.map((r) => r.id));
     for (const id of this.held.keys()) if (!open.has(id)) this.held.delete(id);
@@ -99,7 +114,12 @@ export class Worker {
     const due = new Set((await store.dueTimers(clock.now())).map((t) => t.runId));
     for (const run of runs) {
       if (this.opts.signal.aborted) return false;
-      if (this.active.has(run.id) || this.backoff.waiting(run.id, clock.now())) continue;
+      if (this.active.has(run.id)) continue;
+      if (this.backoff.waiting(run.id, clock.now())) {
+        const held = this.held.get(run.id);
+        if (held) await this.keep(run, held).catch(() => undefined);
+        continue;
+      }
       try {
         await this.look(run, answered.has(run.id), due.has(run.id));
       } catch (e) {
@@ -107,14 +127,28 @@ export class Worker {
         await this.failed(run, null, e);
       }
     }
+    wakes.nextDue(await store.nextTimer());
     return false;
+  }
+
+  /** Takes the runs no one holds (no owner, or a lease run out by the store's clock) and holds them here, to drive or to wait. */
+  private async takeIdle(): Promise<Map<number, Run>> {
+    if (this.opts.signal.aborted) return new Map();
+    const token = this.ports.newToken();
+    const took = await this.ports.store.claimIdleRuns(ownerRecord(this.ports, token), this.ports.leaseMs, Math.max(1, this.opts.maxDrivers));
+    for (const run of took) {
+      this.held.set(run.id, { owner: Ownership.adopt(this.ports, run.id, token) });
+      this.opts.report({ type: 'took', run, how: run.status === 'running' ? 'interrupted' : 'waiting' });
+    }
+    return new Map(took.map((r) => [r.id, r]));
   }
 
   private async look(run: Run, answered: boolean, due: boolean): Promise<void> {
     const held = this.held.get(run.id) ?? (await this.take(run));
     if (!held) return;
     if (!(await this.keep(run, held))) return;
-    const why = run.stop ? 'stop' : answered ? 'answer' : null;
+    // A running run held here and not driven: taken with the idle ones, it is driven on now.
+    const why = run.status === 'running' ? 'interrupted' : run.stop ? 'stop' : answered ? 'answer' : null;
     if (why) this.drive(run, held.owner, why);
     else if (due) await this.fireTimers(run, held);
   }

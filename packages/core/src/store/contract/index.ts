@@ -8,6 +8,7 @@ import { executionsAndFinishing } from './executions.js';
 import { runsAndOwnership } from './runs-ownership.js';
 import { stopEventsDelete } from './stop-events-delete.js';
 import { timers } from './timers.js';
+import { workerRegistry } from './workers.js';
 
 export type { StoreAdapter } from './fixtures.js';
 
@@ -25,5 +26,6 @@ export function storeContract(adapter: StoreAdapter): void {
     claims(adapter);
     accessAndLists(adapter);
     atomicity(adapter);
+    workerRegistry(adapter);
   });
 }

@@ -13,7 +13,21 @@ const PG_SCHEMA_VERSION = 7;
  * Steps from version N to N + 1 of a PostgreSQL store, by N, run after PG_SCHEMA on a new
  * store too: a later version adds its step here and to SQLite's migrate.ts.
  */
-const STEPS: Record<number, string> = {};
+const STEPS: Record<number, string> = {
+  // 7 → 8: the worker registry (shop watch on every machine; shop workers), as SQLite's schema.sql.
+  7: `CREATE TABLE IF NOT EXISTS workers (
+    id            TEXT    PRIMARY KEY,
+    host          TEXT    NOT NULL,
+    pid           BIGINT  NOT NULL,
+    pid_start     TEXT,
+    project       TEXT    NOT NULL,
+    max_parallel  BIGINT,
+    runs_held     BIGINT  NOT NULL DEFAULT 0,
+    agents        BIGINT  NOT NULL DEFAULT 0,
+    started_at    BIGINT  NOT NULL,
+    heartbeat_at  BIGINT  NOT NULL
+  );`,
+};
 
 /**
  * Brings the database to SCHEMA_VERSION in one transaction (a new one gets the whole schema);

@@ -91,7 +91,7 @@ describe('migratePg', () => {
       await Promise.all(dbs.map((db) => migratePg(db)));
       expect(await dbs[0]!.query('SELECT version FROM schema_meta')).toEqual([{ version: SCHEMA_VERSION }]);
       const tables = await dbs[0]!.query<{ t: string }>(`SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`);
-      expect(tables.map((r) => r.t)).toEqual(['answers', 'claims', 'events', 'executions', 'people', 'runs', 'schema_meta', 'settings', 'timers']);
+      expect(tables.map((r) => r.t)).toEqual(['answers', 'claims', 'events', 'executions', 'people', 'runs', 'schema_meta', 'settings', 'timers', 'workers']);
     } finally {
       await Promise.all(dbs.map((db) => db.close()));
     }

@@ -16,6 +16,11 @@ export interface PgDb extends Sql {
   now(): number;
   /** Wakes LISTENers on channel `shop_wake` with `<kind>:<runId>`, when `q`'s transaction commits. */
   notify(q: Sql, kind: string, runId: number): Promise<void>;
+  /**
+   * LISTENs on `shop_wake` on a connection of its own, each payload to `onPayload` — and null
+   * after a dropped connection came back, when some may have been missed — until closed.
+   */
+  listen(onPayload: (payload: string | null) => void): Promise<{ close(): Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -130,6 +135,37 @@ class PgPool implements PgDb {
 
   async notify(q: Sql, kind: string, runId: number): Promise<void> {
     await q.query('SELECT pg_notify($1, $2)', [WAKE_CHANNEL, `${kind}:${runId}`]);
+  }
+
+  async listen(onPayload: (payload: string | null) => void): Promise<{ close(): Promise<void> }> {
+    let client: pg.Client | null = null;
+    let stopped = false;
+    let retry: NodeJS.Timeout | undefined;
+    const connect = async () => {
+      const c = new pg.Client({ ...this.pool.options, types } as pg.ClientConfig);
+      c.on('error', () => {});
+      c.on('notification', (n) => n.channel === WAKE_CHANNEL && onPayload(n.payload ?? ''));
+      c.on('end', () => {
+        if (stopped || client !== c) return;
+        client = null;
+        again();
+      });
+      await c.connect();
+      await c.query(`LISTEN ${WAKE_CHANNEL}`);
+      client = c;
+    };
+    // A worker outlives a database restart: it listens again a second later, and wakes once for what it missed.
+    const again = () => {
+      retry = setTimeout(() => void connect().then(() => onPayload(null), again), 1_000);
+    };
+    await connect();
+    return {
+      close: async () => {
+        stopped = true;
+        clearTimeout(retry);
+        await client?.end().catch(() => {});
+      },
+    };
   }
 
   async close(): Promise<void> {

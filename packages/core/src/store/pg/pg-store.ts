@@ -1,4 +1,4 @@
-import { hostname } from 'node:os';
+import { shopHostname } from '../../host-name.js';
 import { ConflictError } from '../../errors.js';
 import { hasEnded, type AgentMetrics, type Answer, type Run, type Timer } from '../../types.js';
 import type { ClaimRef, NewClaim } from '../claim-store.js';
@@ -12,6 +12,8 @@ import { openPgDb, WAKE_CHANNEL, type PgDb, type PgDbOptions, type Sql } from '.
 import { deleteRunRows } from './pg-delete-run.js';
 import { FastWrites } from './pg-fast-writes.js';
 import { PgReads } from './pg-reads.js';
+import { PgWorkers } from './pg-workers.js';
+import type { NewWorker, Wake, WorkerLoad } from '../worker-store.js';
 import { answer, checkHold, end, endedConflict, event, lockFenced, notFound, waiting } from './pg-steps.js';
 import { W } from './pg-write-sql.js';
 
@@ -39,12 +41,13 @@ export async function openPgStore(url: string, opts: PgDbOptions = {}): Promise<
  */
 export class PgStore extends PgReads implements Store {
   /** This host, to name a session's holder in a refusal ("process 812", or "… on other-host"). */
-  private readonly host = hostname();
+  private readonly host = shopHostname();
   private readonly fast = new FastWrites(this.db);
   private readonly claims = new PgClaims({
     db: this.db, fenced: (token, runId, fn) => this.fenced(token, runId, fn), event: (q, runId, e) => event(q, runId, this.now(), e),
   });
   private readonly access = new PgAccess(this.db);
+  private readonly workers = new PgWorkers(this.db);
 
   constructor(db: PgDb) {
     super(db);
@@ -118,7 +121,8 @@ export class PgStore extends PgReads implements Store {
       await checkHold(q, row, opts.staleHold ?? null, 'start an agent on it', t, this.host);
       await q.query(W.restartExecution, [runId, key, t, opts.signalPath ?? null, token, run.owner?.host ?? null]);
       await q.query(W.markRunning, [runId, t]);
-      await event(q, runId, t, { type: 'execution_restarted', key, actor: 'shop', channel: 'engine' });
+      // The trail names the worker (host, pid) that drives the call on.
+      await event(q, runId, t, { type: 'execution_restarted', key, actor: 'shop', channel: 'engine', data: { host: run.owner?.host ?? null, pid: run.owner?.pid ?? null } });
     });
   }
 
@@ -250,7 +254,16 @@ export class PgStore extends PgReads implements Store {
   async listPeople() { return this.access.listPeople(); }
   async revokePerson(name: string) { return this.access.revokePerson(name); }
 
+  // The worker registry, idle-run claims and wake-ups: pg-workers.ts.
+  async registerWorker(w: NewWorker) { return this.workers.registerWorker(w); }
+  async heartbeatWorker(id: string, load: WorkerLoad) { return this.workers.heartbeatWorker(id, load); }
+  async endWorker(id: string) { return this.workers.endWorker(id); }
+  async listWorkers() { return this.workers.listWorkers(); }
+  async claimIdleRuns(owner: OwnerClaim, leaseMs: number, limit: number) { return this.workers.claimIdleRuns(owner, leaseMs, limit); }
+  async listen(onWake: (w: Wake) => void) { return this.workers.listen(onWake); }
+
   async close(): Promise<void> {
+    await this.workers.close();
     await this.db.close();
   }
 

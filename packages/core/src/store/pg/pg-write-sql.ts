@@ -44,14 +44,15 @@ export const W = {
   // $1 run, $2 token, $3 t, $4 key, $5 kind, $6 agent, $7 fingerprint, $8 session, $9 cwd, $10 prompt, $11 request, $12 signal path, $13 hold agent's step
   startExecution: `WITH r AS (
       UPDATE runs SET calls = calls + 1, events = events + 1, ${GOES_ON}, updated_at = $3
-      WHERE id = $1 AND owner_token = $2 AND ${OPEN} RETURNING calls, events, owner_host),
+      WHERE id = $1 AND owner_token = $2 AND ${OPEN} RETURNING calls, events, owner_host, owner_pid),
     x AS (INSERT INTO executions (run_id, call_key, seq, kind, agent, fingerprint, status, session_id, cwd, prompt, request, signal_path,
         started_at, updated_at, attempt_at, hold_kind, hold_token, hold_by, hold_host, hold_since)
       SELECT $1, $4::text, r.calls, $5::text, $6::text, $7::text, 'running', $8::text, $9::text, $10::text, $11::text, $12::text, $3, $3, $3,
         CASE WHEN $13::bool THEN 'agent' END, CASE WHEN $13::bool THEN $2 END, CASE WHEN $13::bool THEN $6::text END,
         CASE WHEN $13::bool THEN r.owner_host END, CASE WHEN $13::bool THEN $3 END
       FROM r RETURNING *),
-    e AS (INSERT INTO events (${EVENT_COLUMNS}) SELECT $1, r.events, $4::text, 'execution_started', 'shop', 'engine', NULL, $3 FROM r)
+    e AS (INSERT INTO events (${EVENT_COLUMNS}) SELECT $1, r.events, $4::text, 'execution_started', 'shop', 'engine',
+      json_build_object('host', r.owner_host, 'pid', r.owner_pid)::text, $3 FROM r)
     SELECT * FROM x`,
   // $1 run, $2 token, $3 t, $4 key, $5 result, $6-$8 metrics, $9 event data
   completeExecution: `WITH r AS (

@@ -1,0 +1,33 @@
+import { flag } from '../args.js';
+import type { Context } from '../context.js';
+import { printJson } from '../json.js';
+import type { Parsed } from '../registry.js';
+import { ago, table } from '../table.js';
+import { localTime } from '../time.js';
+
+/**
+ * shop workers: every `shop watch` registered on the store — on this machine or others sharing
+ * it — with what it holds, since when, and whether it still heartbeats (live) or went silent (gone).
+ */
+export default async function workers(args: Parsed, ctx: Context): Promise<number> {
+  const rows = await (await ctx.ops()).workers();
+  if (flag(args, 'json')) {
+    printJson(ctx.out, rows);
+    return 0;
+  }
+  if (!rows.length) {
+    ctx.out('no worker is registered on this store; start one with: shop watch');
+    return 0;
+  }
+  const now = Date.now();
+  const lines = table(
+    ['HOST', 'PID', 'STATE', 'RUNS', 'AGENTS', 'SINCE', 'LAST HEARTBEAT'],
+    rows.map((w) => [w.host, String(w.pid), w.state, String(w.runs_held), w.max_parallel === null ? String(w.agents) : `${w.agents}/${w.max_parallel}`,
+      localTime(Date.parse(w.since)), `${ago(Date.parse(w.last_heartbeat), now)} ago`]),
+    { width: ctx.style.width, shrink: [0] },
+  );
+  for (const line of lines) ctx.out(line);
+  const gone = rows.filter((w) => w.state === 'gone').length;
+  if (gone) ctx.out(`${gone} gone: stopped heartbeating without ending (killed, or its machine is down); live workers take over their runs once the lease runs out`);
+  return 0;
+}

@@ -1,0 +1,67 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConflictError } from '../errors.js';
+import type { AccessStore } from '../store/access-store.js';
+import { PRIVATE_DIR, type Project } from './project.js';
+
+/** The settings row naming the project a store belongs to. */
+export const PROJECT_SETTING = 'project_id';
+const ID = /^[A-Za-z0-9:_-]{8,80}$/;
+
+/**
+ * This project's identity: its repository's root commit ("git:<sha>", the same on every clone),
+ * else a random id. Kept in the checkout's own `.shop/project-id` (not SHOP_HOME's: several
+ * SHOP_HOMEs on one checkout are one project), so git runs once per checkout, not per command.
+ */
+export function projectIdentity(project: Pick<Project, 'root'>): string {
+  const file = join(project.root, '.shop', 'project-id');
+  try {
+    const kept = readFileSync(file, 'utf8').trim();
+    if (ID.test(kept)) return kept;
+  } catch {
+    /* not kept yet */
+  }
+  const id = rootCommit(project.root) ?? `id:${randomUUID()}`;
+  try {
+    mkdirSync(join(project.root, '.shop'), { recursive: true, mode: PRIVATE_DIR });
+    writeFileSync(file, `${id}\n`, { flag: 'wx', mode: 0o644 });
+  } catch {
+    // Another process wrote it first (its id stands), or the checkout is read-only (then a root commit still works).
+    try {
+      const kept = readFileSync(file, 'utf8').trim();
+      if (ID.test(kept)) return kept;
+    } catch {
+      /* read-only and no file: this process's id */
+    }
+  }
+  return id;
+}
+
+/** The repository's first commit (the oldest root when histories were merged), or null outside git or before a commit. */
+function rootCommit(root: string): string | null {
+  try {
+    const out = execFileSync('git', ['rev-list', '--max-parents=0', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 });
+    const roots = out.split('\n').filter((l) => /^[0-9a-f]{40,64}$/.test(l)).sort();
+    return roots.length ? `git:${roots[0]}` : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Records the project's identity on a store at first use, and refuses a store that belongs to
+ * another project — a worker must never drive another project's runs in this checkout.
+ */
+export async function checkProjectStore(store: Pick<AccessStore, 'getSetting' | 'initSetting'>, project: Pick<Project, 'root'>): Promise<string> {
+  const mine = projectIdentity(project);
+  // Read first: a read command should not take the store's write lock once it is recorded.
+  const recorded = (await store.getSetting(PROJECT_SETTING)) ?? (await store.initSetting(PROJECT_SETTING, mine));
+  if (recorded !== mine) {
+    throw new ConflictError(
+      `this store belongs to another project (${recorded}), not ${project.root} (${mine}); give this project its own store (SHOP_DATABASE_URL or shop init --database), or, for the same project without git, copy .shop/project-id from a machine already using it`,
+    );
+  }
+  return mine;
+}

@@ -1,0 +1,50 @@
+import type { EnginePorts } from '../engine/ports.js';
+import type { WorkerLoad } from '../store/worker-store.js';
+
+/**
+ * A worker's row in the store's registry (shop workers): registered when it starts, a
+ * heartbeat with its load every third of a lease, removed when it ends. A row found gone (a
+ * gone worker's row forgotten while this one was paused, say) is registered again.
+ */
+export class WorkerRegistration {
+  private timer: NodeJS.Timeout | null = null;
+  private beating: Promise<void> = Promise.resolve();
+
+  private constructor(
+    private readonly ports: Pick<EnginePorts, 'store'>,
+    private readonly row: Parameters<EnginePorts['store']['registerWorker']>[0],
+    private readonly load: () => WorkerLoad,
+  ) {}
+
+  static async start(ports: Pick<EnginePorts, 'store' | 'self' | 'newToken' | 'leaseMs'>, opts: { project: string; maxParallel: number; load: () => WorkerLoad }): Promise<WorkerRegistration> {
+    const row = {
+      id: ports.newToken(), ...ports.self, project: opts.project,
+      maxParallel: Number.isFinite(opts.maxParallel) ? opts.maxParallel : null,
+    };
+    const reg = new WorkerRegistration(ports, row, opts.load);
+    await ports.store.registerWorker(row);
+    reg.timer = setInterval(() => {
+      reg.beating = reg.beat();
+    }, Math.max(1_000, ports.leaseMs / 3));
+    return reg;
+  }
+
+  get id(): string {
+    return this.row.id;
+  }
+
+  /** One heartbeat; a store that cannot be reached now is tried again at the next one. */
+  async beat(): Promise<void> {
+    try {
+      if (!(await this.ports.store.heartbeatWorker(this.row.id, this.load()))) await this.ports.store.registerWorker(this.row);
+    } catch {
+      /* the next heartbeat tries again; the registry is for people, runs are fenced by leases */
+    }
+  }
+
+  async end(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.beating;
+    await this.ports.store.endWorker(this.row.id).catch(() => undefined);
+  }
+}
