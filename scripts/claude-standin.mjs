@@ -13,7 +13,8 @@
 //                          (default 0; the demo slows it down so progress shows)
 //   SHOP_STANDIN_SPANS     a file where each invocation appends its start and its end (pid,
 //                          session, time, exit code, and SHOP_HOSTNAME as host: tests run
-//                          several "machines" on one): no two may overlap on one session
+//                          several "machines" on one), and when it reported (its status):
+//                          no two may overlap on one session
 //
 // Without -p it is an interactive session (`claude --resume <id>`, or `claude --session-id <id>
 // "first message"`): it reads the person's lines, reports after each one, /exit leaves.
@@ -75,13 +76,13 @@ const logFile = env.SHOP_STANDIN_LOG || (signalFile ? join(dirname(signalFile), 
 const sessionId = args['session-id'] ?? args.resume;
 const interactive = args.prompt === undefined;
 
+const span = (event, extra = {}) => env.SHOP_STANDIN_SPANS && appendFileSync(env.SHOP_STANDIN_SPANS, JSON.stringify({
+  event, pid: process.pid, host: env.SHOP_HOSTNAME ?? null, session_id: sessionId, run: env.SHOP_RUN_ID, call: env.SHOP_CALL, agent: env.SHOP_AGENT,
+  mode: interactive ? 'interactive' : 'print', at: Date.now(), ...extra,
+}) + '\n');
 if (env.SHOP_STANDIN_SPANS) {
-  const span = (event, code) => appendFileSync(env.SHOP_STANDIN_SPANS, JSON.stringify({
-    event, pid: process.pid, host: env.SHOP_HOSTNAME ?? null, session_id: sessionId, run: env.SHOP_RUN_ID, call: env.SHOP_CALL, agent: env.SHOP_AGENT,
-    mode: interactive ? 'interactive' : 'print', at: Date.now(), ...(code === undefined ? {} : { code }),
-  }) + '\n');
   span('start');
-  process.on('exit', (code) => span('end', code));
+  process.on('exit', (code) => span('end', { code }));
   // A stop (TERM), or its terminal gone (HUP), ends it through 'exit', so its end is logged too.
   process.on('SIGTERM', () => process.exit(143));
   process.on('SIGHUP', () => process.exit(129));
@@ -165,7 +166,10 @@ async function headless() {
   if (streaming) await streamEvents(step);
   if (step.sleep_ms) await sleep(step.sleep_ms);
   const via = step.via ?? 'file';
-  if (via !== 'none' && via !== 'promise' && !step.is_error) report(step);
+  if (via !== 'none' && via !== 'promise' && !step.is_error) {
+    report(step);
+    span('reported', { status: step.status ?? 'DONE' });
+  }
   if (step.after_ms) await sleep(step.after_ms);
   let text = step.result ?? `${step.summary ?? step.reason ?? 'done'}`;
   if (via === 'promise') text += `\n<promise>${step.status ?? 'DONE'}: ${step.summary ?? step.reason ?? ''}</promise>`;

@@ -1,6 +1,7 @@
 import type { Project, Result } from './harness.js';
 import type { Machine } from './machines.js';
 import { answerFor } from './chaos-scenario.js';
+import type { Span } from './spans.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -61,6 +62,8 @@ export interface Kill {
   downMs: number;
   /** The runs whose agents it was running. */
   runs: number[];
+  /** When its worker was watching again (ms after the kill). */
+  backMs?: number;
 }
 
 /**
@@ -74,7 +77,9 @@ export async function killer(machines: Machine[], spansFile: string, o: { seed: 
   const comebacks: Promise<void>[] = [];
   while (!o.done() && kills.length < o.max) {
     await sleep(rnd(o.everyMs[0], o.everyMs[1]));
-    const busy = machines.filter((m) => m.alive && m.liveAgents(spansFile).length);
+    // Then the first moment a machine runs agents (not a pause-only lull).
+    let busy: Machine[] = [];
+    while (!o.done() && !(busy = machines.filter((m) => m.alive && m.liveAgents(spansFile).length)).length) await sleep(100);
     if (!busy.length) continue;
     const m = busy[rnd(0, busy.length - 1)];
     const runs = [...new Set(m.liveAgents(spansFile).map((a) => Number(a.run)))];
@@ -82,13 +87,18 @@ export async function killer(machines: Machine[], spansFile: string, o: { seed: 
     const at = Date.now();
     if (how === 'worker') {
       await m.kill9();
-      kills.push({ machine: m.name, how, at, downMs: 0, runs });
+      const kill: Kill = { machine: m.name, how, at, downMs: 0, runs };
+      kills.push(kill);
       await m.start();
+      kill.backMs = Date.now() - at;
     } else {
       await m.crash(spansFile);
-      const downMs = rnd(0, 2 * o.leaseMs);
-      kills.push({ machine: m.name, how, at, downMs, runs });
-      comebacks.push(sleep(downMs).then(() => m.start()));
+      const kill: Kill = { machine: m.name, how, at, downMs: rnd(0, 2 * o.leaseMs), runs };
+      kills.push(kill);
+      comebacks.push(sleep(kill.downMs).then(async () => {
+        await m.start();
+        kill.backMs = Date.now() - at;
+      }));
     }
   }
   await Promise.all(comebacks);
@@ -103,4 +113,26 @@ export function takeovers(kills: Kill[], machines: Machine[]): { kill: Kill; run
       .sort((a, b) => a.at - b.at)[0];
     return { kill, run, ms: took ? took.at - kill.at : null, by: took?.by ?? null };
   }));
+}
+
+/**
+ * Agent processes a killed worker left running that were still alive when another machine
+ * took their run over. Here every "machine" shares one /proc, so the taker's search for
+ * leftovers on the session finds and ends them; across a real network it could not, and two
+ * agents would run on one call. So this must not happen at all (a worker killed alone comes
+ * back at once and, seeing its own pid dead, takes its runs back before its lease runs out).
+ */
+export function crossMachineOrphans(rows: ReturnType<typeof takeovers>, spans: Span[], hostOf: (machine: string) => string): string[] {
+  const found: string[] = [];
+  for (const r of rows) {
+    if (r.kill.how !== 'worker' || r.ms === null || r.by === r.kill.machine) continue;
+    const tookAt = r.kill.at + r.ms;
+    const host = hostOf(r.kill.machine);
+    for (const s of spans) {
+      if (s.host === host && s.run === String(r.run) && s.start <= r.kill.at && (s.end === null || s.end > tookAt)) {
+        found.push(`run ${r.run}: ${r.by} took it ${r.ms} ms after worker ${r.kill.machine} was killed, while its agent ${s.pid} (call ${s.call}) still ran`);
+      }
+    }
+  }
+  return found;
 }

@@ -21,13 +21,13 @@ end
 export const EXPECTED = 'true|plan|code|tests|true|answered|shipped';
 /** The calls a person answers: the two pauses and the asker's question. */
 export const ANSWERED_KEYS = ['1', '4', '5'];
-/** Each call's agent: the asker's is the one finished twice (its question, then with the answer). */
-export const AGENT_CALLS: Record<string, { agent: string; finishes: number }> = {
-  '2': { agent: 'planner', finishes: 1 },
-  '3/1/1': { agent: 'coder', finishes: 1 },
-  '3/2/1': { agent: 'tester', finishes: 1 },
-  '5': { agent: 'asker', finishes: 2 },
-  '6': { agent: 'shipper', finishes: 1 },
+/** Each agent call's agent. */
+export const AGENT_CALLS: Record<string, { agent: string }> = {
+  '2': { agent: 'planner' },
+  '3/1/1': { agent: 'coder' },
+  '3/2/1': { agent: 'tester' },
+  '5': { agent: 'asker' },
+  '6': { agent: 'shipper' },
 };
 
 /** A person's answer to the asker names the run, so the test can see it reached that agent. */
@@ -39,12 +39,16 @@ export function setUpProject(p: Project): void {
   for (const name of ['planner', 'coder', 'tester', 'asker', 'shipper']) {
     p.write(`agents/${name}.md`, `---\ndescription: ${name} of the chaos test\n---\nYou are the ${name}.\n`);
   }
-  const work = (summary: string) => [{ status: 'DONE', summary, pace_ms: 200, sleep_ms: 200 }];
+  // Agents report with `shop report` (the store, not a file on one machine's disk).
+  const work = (summary: string) => [{ status: 'DONE', summary, via: 'report' as const, pace_ms: 200, sleep_ms: 200 }];
   p.scenario({
     agents: {
       planner: work('plan'), coder: work('code'), tester: work('tests'), shipper: work('shipped'),
       // Asks until its prompt carries the person's answer (a restart in between asks again).
-      asker: [{ status: 'DONE', summary: 'answered', when_prompt: 'ANSWER-\\d+', pace_ms: 200 }, { status: 'NEEDS_HUMAN', reason: 'which colour?', pace_ms: 150 }],
+      asker: [
+        { status: 'DONE', summary: 'answered', when_prompt: 'ANSWER-\\d+', via: 'report', pace_ms: 200 },
+        { status: 'NEEDS_HUMAN', reason: 'which colour?', via: 'report', pace_ms: 150 },
+      ],
     },
   });
   // One repository for all machines: the project's identity is its root commit.
@@ -73,13 +77,22 @@ export function callOverlaps(spans: Span[]): string[] {
   return found;
 }
 
-/** Calls whose agent finished its work (exit 0) more often than the workflow asks of it: a completed agent run again. */
-export function extraFinishes(spans: Span[], runs: number[]): string[] {
+/**
+ * Calls whose agent did its work more than once: each call's agent reports its final status
+ * (anything but NEEDS_HUMAN) exactly once, and no agent process starts on the call after that
+ * report (a finished agent run again: its report lost, or not believed).
+ */
+export function finishedRerun(spans: Span[], runs: number[]): string[] {
   const found: string[] = [];
   for (const run of runs) {
-    for (const [call, { agent, finishes }] of Object.entries(AGENT_CALLS)) {
-      const done = spans.filter((s) => s.run === String(run) && s.call === call && s.mode === 'print' && s.code === 0);
-      if (done.length !== finishes) found.push(`run ${run} call ${call} (${agent}): finished ${done.length} times, expected ${finishes} (${done.map((s) => `${s.host}:${s.pid}`).join(', ')})`);
+    for (const [call, { agent }] of Object.entries(AGENT_CALLS)) {
+      const list = spans.filter((s) => s.run === String(run) && s.call === call && s.mode === 'print');
+      const finals = list.flatMap((s) => s.reports.filter((r) => r.status !== 'NEEDS_HUMAN').map((r) => ({ s, at: r.at })));
+      const name = `run ${run} call ${call} (${agent})`;
+      if (finals.length !== 1) found.push(`${name}: reported its result ${finals.length} times (${finals.map((f) => `${f.s.host}:${f.s.pid}`).join(', ')})`);
+      if (!finals.length) continue;
+      const at = Math.min(...finals.map((f) => f.at));
+      for (const later of list.filter((s) => s.start > at)) found.push(`${name}: ${later.host}:${later.pid} started after it had reported its result`);
     }
   }
   return found;

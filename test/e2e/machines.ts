@@ -36,9 +36,9 @@ export class Machine {
     return `machine-${this.name}`;
   }
 
-  /** The environment its processes get: its own SHOP_HOME and host name. */
+  /** The environment its processes get: its own SHOP_HOME, host name and Claude Code folder (sessions live there). */
   get machineEnv(): NodeJS.ProcessEnv {
-    return { ...this.env, SHOP_HOME: this.home, SHOP_HOSTNAME: this.host };
+    return { ...this.env, SHOP_HOME: this.home, SHOP_HOSTNAME: this.host, CLAUDE_CONFIG_DIR: join(this.home, '..', 'claude') };
   }
 
   /** Starts `shop watch --json` here and waits for it to say it is watching. */

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 
 /** One line of the stand-in's SHOP_STANDIN_SPANS file: an agent process starting or ending. */
 export interface SpanEvent {
-  event: 'start' | 'end';
+  event: 'start' | 'end' | 'reported';
   pid: number;
   /** SHOP_HOSTNAME of the worker that started it (tests run several "machines" on one), or null. */
   host?: string | null;
@@ -13,6 +13,8 @@ export interface SpanEvent {
   mode: 'print' | 'interactive';
   at: number;
   code?: number;
+  /** Of a 'reported' event: the status it reported. */
+  status?: string;
 }
 
 export interface Span {
@@ -26,6 +28,8 @@ export interface Span {
   /** Null while (or if) its end was never logged: a process that may still be alive. */
   end: number | null;
   code: number | null;
+  /** What it reported (its signal), when, in order. */
+  reports: { status: string; at: number }[];
 }
 
 export function readSpans(file: string): Span[] {
@@ -35,7 +39,8 @@ export function readSpans(file: string): Span[] {
   for (const line of readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
     const e = JSON.parse(line) as SpanEvent;
     const id = `${e.host ?? ''}:${e.pid}`;
-    if (e.event === 'start') spans.set(id, { pid: e.pid, host: e.host ?? null, session: e.session_id, run: e.run, call: e.call, mode: e.mode, start: e.at, end: null, code: null });
+    if (e.event === 'start') spans.set(id, { pid: e.pid, host: e.host ?? null, session: e.session_id, run: e.run, call: e.call, mode: e.mode, start: e.at, end: null, code: null, reports: [] });
+    else if (e.event === 'reported') spans.get(id)?.reports.push({ status: e.status ?? 'DONE', at: e.at });
     else {
       const s = spans.get(id);
       if (s) Object.assign(s, { end: e.at, code: e.code ?? null });
