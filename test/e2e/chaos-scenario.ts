@@ -33,14 +33,14 @@ export const AGENT_CALLS: Record<string, { agent: string }> = {
 /** A person's answer to the asker names the run, so the test can see it reached that agent. */
 export const answerFor = (run: number) => `ANSWER-${run}: use the blue one`;
 
-/** The project: workflow, agents, and the stand-in's scenario (agents work ~0.6–1 s, paced, so kills land mid-agent). */
-export function setUpProject(p: Project): void {
+/** The project: workflow, agents, and the stand-in's scenario (agents work ~0.6 s + `workMs`, paced, so kills land mid-agent). */
+export function setUpProject(p: Project, workMs = 200): void {
   p.write('workflows/chaos.lua', WORKFLOW);
   for (const name of ['planner', 'coder', 'tester', 'asker', 'shipper']) {
     p.write(`agents/${name}.md`, `---\ndescription: ${name} of the chaos test\n---\nYou are the ${name}.\n`);
   }
   // Agents report with `shop report` (the store, not a file on one machine's disk).
-  const work = (summary: string) => [{ status: 'DONE', summary, via: 'report' as const, pace_ms: 200, sleep_ms: 200 }];
+  const work = (summary: string) => [{ status: 'DONE', summary, via: 'report' as const, pace_ms: 200, sleep_ms: workMs }];
   p.scenario({
     agents: {
       planner: work('plan'), coder: work('code'), tester: work('tests'), shipper: work('shipped'),

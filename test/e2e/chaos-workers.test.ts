@@ -17,7 +17,8 @@ import { readSpans } from './spans.js';
  *
  * SHOP_CHAOS_RUNS=200 runs the long version (README, "Running on several machines");
  * SHOP_CHAOS_SEED repeats a run's random choices; SHOP_CHAOS_STORE=sqlite runs the same
- * scenario with the three workers on one SQLite store (one machine's disk).
+ * scenario with the three workers on one SQLite store (one machine's disk);
+ * SHOP_CHAOS_AGENT_MS makes each agent work longer (default 200 ms plus its paced events).
  */
 const RUNS = Number(process.env.SHOP_CHAOS_RUNS) || 8;
 const LEASE_S = 3;
@@ -49,7 +50,7 @@ describe(`chaos: three workers as three machines on one ${SQLITE ? 'SQLite' : 'P
   it(`${RUNS} runs end as uninterrupted: 0 answers lost, 0 finished agents re-run, one agent process per call`, async () => {
     const seed = Number(process.env.SHOP_CHAOS_SEED) || Date.now() % 100_000;
     const p: Project = makeProject();
-    setUpProject(p);
+    setUpProject(p, Number(process.env.SHOP_CHAOS_AGENT_MS) || 200);
     const spansFile = join(p.dir, 'spans.jsonl');
     p.env.SHOP_STANDIN_SPANS = spansFile;
     p.env.SHOP_LEASE_SECONDS = String(LEASE_S);
