@@ -23,8 +23,9 @@ import { readSpans } from './spans.js';
 const RUNS = Number(process.env.SHOP_CHAOS_RUNS) || 8;
 const LEASE_S = 3;
 const SQLITE = process.env.SHOP_CHAOS_STORE === 'sqlite';
-/** How long the runs may take to end: the test fails naming what is still open after that. */
-const DEADLINE_MS = Math.max(150_000, RUNS * 4_000);
+/** The test fails when no run has ended for this long, or all have not ended by the cap. */
+const STALL_MS = 60_000;
+const CAP_MS = 120_000 + RUNS * 10_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Cluster = { createDatabase(name: string): Promise<string>; stop(): Promise<void> };
@@ -69,15 +70,20 @@ describe(`chaos: three workers as three machines on one ${SQLITE ? 'SQLite' : 'P
       expect(r.code, said(r)).toBe(3);
       ids.push(runId(r.stdout));
     }
+    // Until every run has ended — or none has ended for STALL_MS (or the cap is reached): then
+    // the test fails naming the runs still open, their calls and the workers' last words on them.
     let ended = false;
-    const deadline = Date.now() + DEADLINE_MS;
+    let open: number[] = ids;
     const watchEnd = (async () => {
-      while (!ended && Date.now() < deadline) {
+      const cap = Date.now() + CAP_MS;
+      let progressAt = Date.now();
+      while (open.length && Date.now() < cap && Date.now() - progressAt < STALL_MS) {
         await sleep(1000);
         const r = await p.shopAsync(['list', '--json'], { env: desk.machineEnv });
         if (r.code !== 0) continue;
-        const open = (JSON.parse(r.stdout) as { id: number; status: string }[]).filter((x) => ids.includes(x.id) && !['completed', 'failed', 'stuck'].includes(x.status));
-        ended = !open.length;
+        const now = (JSON.parse(r.stdout) as { id: number; status: string }[]).filter((x) => ids.includes(x.id) && !['completed', 'failed', 'stuck'].includes(x.status)).map((x) => x.id);
+        if (now.length < open.length) progressAt = Date.now();
+        open = now;
       }
       ended = true;
     })();
@@ -86,6 +92,7 @@ describe(`chaos: three workers as three machines on one ${SQLITE ? 'SQLite' : 'P
       killer(workers, spansFile, { seed, everyMs: [1500, 3500], leaseMs: LEASE_S * 1000, max: Math.max(6, Math.round(RUNS / 2)), done: () => ended, crashes: true }),
       watchEnd,
     ]);
+    expect(open.length ? stalled(p, open, workers) : [], `seed ${seed}: runs still open`).toEqual([]);
     for (const m of workers) expect(await m.stop(), `machine ${m.name} stops on SIGTERM`).not.toBe('still running');
 
     report(seed, kills, workers, answers);
@@ -110,8 +117,19 @@ describe(`chaos: three workers as three machines on one ${SQLITE ? 'SQLite' : 'P
     expect(finishedRerun(spans, ids), `seed ${seed}`).toEqual([]);
     expect(spans.filter((s) => s.end === null).map((s) => `${s.host}:${s.pid} run ${s.run} call ${s.call}`)).toEqual([]);
     expect(kills.length, 'the chaos killed something').toBeGreaterThan(0);
-  }, DEADLINE_MS + 180_000);
+  }, CAP_MS + 180_000);
 });
+
+/** What each run still open is doing: its status, its calls, and the workers' last lines about it. */
+function stalled(p: Project, open: number[], workers: Machine[]): string[] {
+  return open.map((id) => {
+    const d = p.status(id);
+    const calls = d.executions.map((e) => `${e.key}:${e.status}`).join(' ');
+    const said = workers.flatMap((m) => m.lines.filter((l) => l.run === id).map((l) => ({ at: l.at ?? '', text: `${m.name}#${l.gen} ${l.at?.slice(11, 23)} ${l.type}${l.how ? ` ${l.how}` : ''}${l.outcome ? ` ${(l.outcome as { status: string }).status}` : ''}${l.message ? ` ${String(l.message)}` : ''}` })))
+      .sort((a, b) => a.at.localeCompare(b.at)).slice(-8).map((x) => x.text);
+    return `run ${id} ${d.status} [${calls}] — ${said.join('; ')}`;
+  });
+}
 
 /** Prints what happened: each kill, and how long until each run it interrupted was taken over, and by whom. */
 function report(seed: number, kills: Kill[], machines: Machine[], answers: Answer[]) {
