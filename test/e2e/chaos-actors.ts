@@ -1,6 +1,6 @@
 import type { Project, Result } from './harness.js';
 import type { Machine } from './machines.js';
-import { answerFor } from './chaos-scenario.js';
+import { answerFor, said } from './chaos-scenario.js';
 import type { Span } from './spans.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -13,6 +13,15 @@ export function random(seed: number) {
     return lo + (s % (hi - lo + 1));
   };
 }
+
+/** What the person is up to, for a test that stalls to say. */
+export interface PersonState {
+  inboxErrors: string[];
+  lastInbox: number;
+  answering: Set<string>;
+  answers: Answer[];
+}
+export const newPersonState = (): PersonState => ({ inboxErrors: [], lastInbox: 0, answering: new Set(), answers: [] });
 
 export interface Answer {
   run: number;
@@ -27,13 +36,15 @@ export interface Answer {
  * every ask once — approves both pauses, answers the asker's question — with `shop approve` /
  * `shop answer` by handle, a few at a time, until `done()`.
  */
-export async function person(p: Project, env: NodeJS.ProcessEnv, done: () => boolean): Promise<Answer[]> {
-  const answers: Answer[] = [];
+export async function person(p: Project, env: NodeJS.ProcessEnv, done: () => boolean, seen: PersonState = newPersonState()): Promise<Answer[]> {
+  const answers = seen.answers;
   const asked = new Set<string>();
   const inFlight = new Set<Promise<void>>();
   while (!done()) {
     const r = await p.shopAsync(['inbox', '--json'], { env });
+    if (r.code !== 0) seen.inboxErrors.push(said(r));
     const rows = r.code === 0 ? (JSON.parse(r.stdout) as { run: number; key: string; handle: string; kind: string }[]) : [];
+    seen.lastInbox = rows.length;
     for (const row of rows) {
       // By handle: were an answered ask asked again (an answer lost), it is answered again and
       // the run's trail shows two answers for the call, which the test refuses.
@@ -42,9 +53,12 @@ export async function person(p: Project, env: NodeJS.ProcessEnv, done: () => boo
       asked.add(id);
       const verb = row.kind === 'pause' ? 'approve' : 'answer';
       const args = verb === 'approve' ? ['approve', row.handle] : ['answer', row.handle, answerFor(row.run)];
+      const what = `${args.slice(0, 2).join(' ')} (since ${new Date().toISOString().slice(11, 23)})`;
+      seen.answering.add(what);
       const task: Promise<void> = p.shopAsync(args, { env }).then((result) => {
         answers.push({ run: row.run, key: row.key, handle: row.handle, verb, result });
         inFlight.delete(task);
+        seen.answering.delete(what);
       });
       inFlight.add(task);
     }

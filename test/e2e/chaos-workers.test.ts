@@ -1,8 +1,9 @@
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeProject, runId, trail, type Project } from './harness.js';
 import { Machine } from './machines.js';
-import { crossMachineOrphans, killer, person, takeovers, type Answer, type Kill } from './chaos-actors.js';
+import { crossMachineOrphans, killer, newPersonState, person, takeovers, type Answer, type Kill } from './chaos-actors.js';
 import { ANSWERED_KEYS, EXPECTED, answerFor, callOverlaps, finishedRerun, said, setUpProject } from './chaos-scenario.js';
 import { readSpans } from './spans.js';
 
@@ -23,7 +24,7 @@ import { readSpans } from './spans.js';
 const RUNS = Number(process.env.SHOP_CHAOS_RUNS) || 8;
 const LEASE_S = 3;
 const SQLITE = process.env.SHOP_CHAOS_STORE === 'sqlite';
-/** The test fails when no run has ended for this long, or all have not ended by the cap. */
+/** The test fails when nothing has moved (no run ended, no answer, no agent started or ended) for this long, or at the cap. */
 const STALL_MS = 60_000;
 const CAP_MS = 120_000 + RUNS * 10_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -70,29 +71,34 @@ describe(`chaos: three workers as three machines on one ${SQLITE ? 'SQLite' : 'P
       expect(r.code, said(r)).toBe(3);
       ids.push(runId(r.stdout));
     }
-    // Until every run has ended — or none has ended for STALL_MS (or the cap is reached): then
+    // Until every run has ended — or nothing moved for STALL_MS (or the cap is reached): then
     // the test fails naming the runs still open, their calls and the workers' last words on them.
     let ended = false;
     let open: number[] = ids;
+    const personState = newPersonState();
     const watchEnd = (async () => {
       const cap = Date.now() + CAP_MS;
       let progressAt = Date.now();
+      let lastMark = '';
       while (open.length && Date.now() < cap && Date.now() - progressAt < STALL_MS) {
         await sleep(1000);
         const r = await p.shopAsync(['list', '--json'], { env: desk.machineEnv });
         if (r.code !== 0) continue;
         const now = (JSON.parse(r.stdout) as { id: number; status: string }[]).filter((x) => ids.includes(x.id) && !['completed', 'failed', 'stuck'].includes(x.status)).map((x) => x.id);
-        if (now.length < open.length) progressAt = Date.now();
+        // Progress: a run ended, an answer was given, an agent started or ended.
+        const mark = `${now.length}/${personState.answers.length}/${existsSync(spansFile) ? statSync(spansFile).size : 0}`;
+        if (mark !== lastMark) [progressAt, lastMark] = [Date.now(), mark];
         open = now;
       }
       ended = true;
     })();
     const [answers, kills] = await Promise.all([
-      person(p, desk.machineEnv, () => ended),
+      person(p, desk.machineEnv, () => ended, personState),
       killer(workers, spansFile, { seed, everyMs: [1500, 3500], leaseMs: LEASE_S * 1000, max: Math.max(6, Math.round(RUNS / 2)), done: () => ended, crashes: true }),
       watchEnd,
     ]);
-    expect(open.length ? stalled(p, open, workers) : [], `seed ${seed}: runs still open`).toEqual([]);
+    const personLine = `the person: inbox had ${personState.lastInbox} asks; answering ${[...personState.answering].join(', ') || 'nothing'}; inbox errors: ${personState.inboxErrors.slice(-3).join(' | ') || 'none'}`;
+    expect(open.length ? [personLine, ...stalled(p, open, workers, personState.answers)] : [], `seed ${seed}: runs still open`).toEqual([]);
     for (const m of workers) expect(await m.stop(), `machine ${m.name} stops on SIGTERM`).not.toBe('still running');
 
     report(seed, kills, workers, answers);
@@ -121,13 +127,15 @@ describe(`chaos: three workers as three machines on one ${SQLITE ? 'SQLite' : 'P
 });
 
 /** What each run still open is doing: its status, its calls, and the workers' last lines about it. */
-function stalled(p: Project, open: number[], workers: Machine[]): string[] {
+function stalled(p: Project, open: number[], workers: Machine[], answers: Answer[]): string[] {
   return open.map((id) => {
+    const gave = answers.filter((a) => a.run === id).map((a) => `${a.verb} ${a.handle} → ${said(a.result)}`).join('; ');
+    const recorded = trail(p, id).filter((e) => e.type === 'human_answered').map((e) => e.key).join(',');
     const d = p.status(id);
     const calls = d.executions.map((e) => `${e.key}:${e.status}`).join(' ');
-    const said = workers.flatMap((m) => m.lines.filter((l) => l.run === id).map((l) => ({ at: l.at ?? '', text: `${m.name}#${l.gen} ${l.at?.slice(11, 23)} ${l.type}${l.how ? ` ${l.how}` : ''}${l.outcome ? ` ${(l.outcome as { status: string }).status}` : ''}${l.message ? ` ${String(l.message)}` : ''}` })))
+    const lines = workers.flatMap((m) => m.lines.filter((l) => l.run === id).map((l) => ({ at: l.at ?? '', text: `${m.name}#${l.gen} ${l.at?.slice(11, 23)} ${l.type}${l.how ? ` ${l.how}` : ''}${l.outcome ? ` ${(l.outcome as { status: string }).status}` : ''}${l.message ? ` ${String(l.message)}` : ''}` })))
       .sort((a, b) => a.at.localeCompare(b.at)).slice(-8).map((x) => x.text);
-    return `run ${id} ${d.status} [${calls}] — ${said.join('; ')}`;
+    return `run ${id} ${d.status} [${calls}] answers given: ${gave || 'none'}; recorded for: ${recorded || 'none'} — ${lines.join('; ')}`;
   });
 }
 
