@@ -229,7 +229,10 @@ else holds the claim (naming them) or the ask was answered; 5 when the handle na
 here), fires timers, sends notifications. With ids, only those runs, until every one of them has
 ended: exit 0 when all completed, else the code of the first that did not (4 stuck, 1 failed); an id
 that is no run exits 5. SIGTERM or Ctrl-C: the agents of runs being driven are stopped (the runs stay
-resumable), every run is let go, exit 0. Several workers share a project safely.`,
+resumable), every run is let go, exit 0. Several workers share a project safely — with PostgreSQL, on
+several machines: each registers itself (shop workers), takes idle runs with FOR UPDATE SKIP LOCKED
+and wakes on LISTEN/NOTIFY, a timer to the next due timer and a sweep every third of a lease.
+SHOP_HOSTNAME names the machine in the store.`,
     group: 'tools', maxArgs: Infinity,
     options: {
       'max-parallel': { type: 'string', value: 'N', description: 'agents running at once across all runs (extra work waits; default: no limit)' },

@@ -37,7 +37,7 @@ export async function createRun(ports: EnginePorts, input: StartInput): Promise<
   const run = await ports.store.createRun({
     ...input, branch: null, seed: input.seed ?? randomInt(2 ** 31), workflowHash: canonicalHash(source), owner: ownerRecord(ports, token), leaseMs: ports.leaseMs,
   });
-  return { run, owner: Ownership.adopt(ports, run.id, token) };
+  return { run, owner: Ownership.adopt(ports, run) };
 }
 
 export async function mustGetRun(ports: Pick<EnginePorts, 'store'>, runId: number): Promise<Run> {
@@ -62,6 +62,8 @@ export async function driveRun(ports: EnginePorts, runId: number, opts: DriveOpt
     log: new ReplayLog(await ports.store.loadReplayLog(runId)),
     logCounts: await ports.store.countLogs(runId),
     checkIn: () => checkIn(ports, own),
+    lost: own.lost,
+    lose: () => own.lose(),
   });
   try {
     const first = await checkIn(ports, own);
@@ -110,17 +112,21 @@ function endWorkspace(ports: EnginePorts, run: Run, keep: boolean): string | nul
   }
 }
 
-/** The owner's periodic look: renew the lease, notice a takeover or a stop request. */
+/** The owner's periodic look: a takeover or a stop request (the lease renews itself: Ownership). */
 async function checkIn(ports: EnginePorts, own: Ownership): Promise<CheckIn> {
-  let renewed = true;
+  if (own.lost.aborted) return { kind: 'lost' };
+  let run: Run | null;
   try {
-    renewed = await own.renewIfDue();
+    run = await ports.store.getRun(own.runId);
   } catch {
-    // A busy store now and then is no reason to stop; writes stay fenced by the token.
+    // A store out of reach now and then is no reason to stop: writes stay fenced by the token,
+    // and the lease's renewal decides when the run is lost.
+    return { kind: 'ok' };
   }
-  if (!renewed) return { kind: 'lost' };
-  const run = await ports.store.getRun(own.runId);
-  if (run?.owner?.token !== own.token) return { kind: 'lost' };
+  if (run?.owner?.token !== own.token) {
+    own.lose();
+    return { kind: 'lost' };
+  }
   if (run.stop) return { kind: 'stop', reason: run.stop.reason, by: run.stop.by };
   return { kind: 'ok' };
 }

@@ -16,10 +16,13 @@ import { notifierNotices } from './notices.js';
 import { nodeNoticeDeps } from '../notify/notice-deps.js';
 import { isRunWorktree, removeCleanWorktree } from '../project/worktree.js';
 
-/** A driver's lease; SHOP_LEASE_SECONDS changes it (slow or sleepy machines want longer). */
+/**
+ * A driver's lease: a dead worker's runs are taken over within it. SHOP_LEASE_SECONDS changes
+ * it (slow or sleepy machines want longer); the driver renews it every third.
+ */
 export function leaseMs(env: NodeJS.ProcessEnv = process.env): number {
   const s = Number(env.SHOP_LEASE_SECONDS);
-  return Number.isFinite(s) && s > 0 ? s * 1000 : 30_000;
+  return Number.isFinite(s) && s > 0 ? s * 1000 : 15_000;
 }
 
 export interface NodePortsOptions {

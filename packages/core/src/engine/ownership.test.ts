@@ -16,6 +16,11 @@ const until = async (what: string, fn: () => boolean | Promise<boolean>) => {
   throw new Error(`timed out waiting for ${what}`);
 };
 
+/** The store with one method replaced (a store that fails in one way). */
+function withMethod<K extends keyof Store>(store: Store, name: K, impl: Store[K]): Store {
+  return new Proxy(store, { get: (target, prop, receiver) => (prop === name ? impl : Reflect.get(target, prop, receiver)) });
+}
+
 describe('ownership', () => {
   it('two drivers in one process: the second is refused while the first holds the run; the agent runs once', async () => {
     const { world, start, drive } = setup({ coder: [{ summary: 'slow', delayMs: 300 }] });
@@ -41,6 +46,40 @@ describe('ownership', () => {
     expect(world.runner.aborted).toHaveLength(1);
     expect(JSON.stringify(await world.store.loadExecutions(id))).toBe(before);
     expect((await world.store.getRun(id))!.status).toBe('waiting_human');
+  });
+
+  it("a driver whose renewals keep failing stops its agent and writes nothing once its lease would have run out", async () => {
+    const { world, start } = setup({ coder: [{ summary: 'late', delayMs: 5_000 }] });
+    world.ports.leaseMs = 300;
+    const id = await start('return run("coder").summary');
+    const store = world.store;
+    let refused = 0;
+    // The store is out of reach for renewals only: every other look and write still gets through.
+    const ports = { ...world.ports, store: withMethod(store, 'renewLease', async () => (refused++, Promise.reject(new Error('connection reset')))) };
+    const driving = driveRun(ports, id, { wait: false });
+    await until('the agent to start', () => world.runner.count() === 1);
+    const before = JSON.stringify([await store.loadExecutions(id), await store.listEvents(id), await store.getRun(id)]);
+    world.clock.t += 1_000;
+    expect(await driving).toEqual({ status: 'lost' });
+    expect(refused).toBeGreaterThan(0);
+    expect(world.runner.aborted).toHaveLength(1);
+    // Not even a release: by the store's clock the run may be another driver's by now.
+    expect(JSON.stringify([await store.loadExecutions(id), await store.listEvents(id), await store.getRun(id)])).toBe(before);
+  });
+
+  it("a driver whose lapsed lease another machine claimed (the store's clock) stops its agent at its next renewal, writing nothing", async () => {
+    const { world, start } = setup({ coder: [{ summary: 'late', delayMs: 60_000 }] });
+    world.ports.leaseMs = 300;
+    const id = await start('return run("coder").summary');
+    const driving = driveRun(world.ports, id, { wait: false });
+    await until('the agent to start', () => world.runner.count() === 1);
+    world.clock.t += 1_000;
+    const taken = await world.store.claimRun(id, { token: 'elsewhere', host: 'box-2', pid: 7, pidStart: '7' }, 60_000, null);
+    expect(taken!.owner).toMatchObject({ token: 'elsewhere', host: 'box-2' });
+    const before = JSON.stringify([await world.store.loadExecutions(id), await world.store.listEvents(id), await world.store.getRun(id)]);
+    expect(await driving).toEqual({ status: 'lost' });
+    expect(world.runner.aborted).toHaveLength(1);
+    expect(JSON.stringify([await world.store.loadExecutions(id), await world.store.listEvents(id), await world.store.getRun(id)])).toBe(before);
   });
 
   it('an answer recorded just as a driver leaves is never stranded: the driver takes it in and goes on', async () => {

@@ -37,6 +37,10 @@ export interface SchedulerDeps {
   /** Keep going while only people are awaited (shop run --wait), resuming in place. */
   wait: boolean;
   interrupt?: AbortSignal;
+  /** The driver's hold on the run is gone (Ownership.lost): agents end, nothing more is written. */
+  lost?: AbortSignal;
+  /** Tells the driver's hold that a write or a look found the run another driver's. */
+  lose?(): void;
   /** Agents and commands across all the runs of this process (shop watch --max-parallel). */
   sharedSlots?: Slots;
   /** A dry replay (shop replay): the log is replayed against the workflow, nothing is written or started. */
@@ -122,6 +126,7 @@ export class Scheduler {
     const { threads, tasks } = this;
     const problem = tasks.problems.shift();
     if (problem) return this.onProblem(problem);
+    if (this.deps.lost?.aborted) return this.halt('lost');
     if (this.deps.interrupt?.aborted) return this.halt('interrupted');
     const s = threads.ready.shift();
     if (s) return this.runStrand(s);
@@ -268,23 +273,26 @@ export class Scheduler {
       const done = (why: 'wake' | 'signal' | 'tick') => {
         clearTimeout(timer);
         this.deps.interrupt?.removeEventListener('abort', onAbort);
+        this.deps.lost?.removeEventListener('abort', onAbort);
         this.wakeUp = null;
         resolve(why);
       };
       this.wakeUp = () => done('wake');
       this.deps.interrupt?.addEventListener('abort', onAbort, { once: true });
+      this.deps.lost?.addEventListener('abort', onAbort, { once: true });
       this.signals?.next().then(() => done('signal'));
     });
   }
 
   /** The owner's periodic look at the store (stop, lease) and at answers from elsewhere. */
   private async checkIn(): Promise<void> {
+    if (this.deps.lost?.aborted) return this.halt('lost');
     if (this.deps.interrupt?.aborted) return this.halt('interrupted');
     const now = performance.now();
     if (now - this.lastCheck < CHECK_MS) return;
     this.lastCheck = now;
     const verdict = await this.deps.checkIn();
-    if (verdict.kind === 'lost') return this.halt('lost');
+    if (verdict.kind === 'lost') return this.lose();
     if (verdict.kind === 'stop') {
       const reason = verdict.reason;
       return this.finish({ status: 'stuck', reason, event: { type: 'stopped', actor: verdict.by, channel: 'cli', data: { reason } } }, { checked: true });
@@ -300,7 +308,7 @@ export class Scheduler {
   }
 
   private async onProblem(p: TaskProblem): Promise<void> {
-    if (p.kind === 'lost') return this.halt('lost');
+    if (p.kind === 'lost') return this.lose();
     if (p.kind === 'crashed') {
       await this.tasks.abort();
       throw p.error;
@@ -312,6 +320,12 @@ export class Scheduler {
     const metrics = p.error instanceof AgentError ? p.error.metrics : undefined;
     // A call that failed fails the run: exit 1, whatever kind of error it was (an agent file not found is not "run not found").
     return this.finish({ status: 'failed', reason: p.error.message, failedKey: p.key, metrics, event: failedEvent(p.error.message, p.key) }, { exitCode: ExitCode.failed });
+  }
+
+  /** Found another driver's: the hold is told (its `lost` fires), then everything stops. */
+  private lose(): Promise<void> {
+    this.deps.lose?.();
+    return this.halt('lost');
   }
 
   /** Stops everything in flight and leaves the run as it is (resumable), or to its new owner. */

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { askHandle } from '../decisions/ask-handle.js';
-import { ConflictError } from '../errors.js';
+import { ConflictError, NotFoundError } from '../errors.js';
 import { localTime } from '../local-time.js';
 import { hasEnded, type AskClaim, type Channel, type RunStatus, type Timer } from '../types.js';
 import { ClaimedError } from '../errors.js';
@@ -20,6 +20,7 @@ export interface ClaimsHost {
 
 const ASK = 'run_id = @runId AND call_key = @key AND ask = @ask';
 const SQL = {
+  run: 'SELECT 1 FROM runs WHERE id = @runId',
   call: 'SELECT e.status, e.ask, r.status AS run_status FROM executions e JOIN runs r ON r.id = e.run_id WHERE e.run_id = @runId AND e.call_key = @key',
   answer: `SELECT * FROM answers WHERE ${ASK}`,
   claim: `SELECT * FROM claims WHERE ${ASK}`,
@@ -96,6 +97,7 @@ export class SqliteClaims implements ClaimStore {
 
   /** Only an open ask is claimed: its call waits on it, nobody has answered it, the run goes on. */
   private mustBeOpen(claim: NewClaim) {
+    if (!this.stmt.run.get(claim)) throw new NotFoundError(`no run ${claim.runId}; see runs with: shop list`);
     const answer = this.stmt.answer.get(claim) as Row | undefined;
     if (answer) throw new ConflictError(alreadyAnswered(toAnswer(answer)));
     const call = this.stmt.call.get(claim) as Row | undefined;

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { shopHostname } from '../host-name.js';
 import { ConflictError, LostOwnershipError, NotFoundError, SessionHeldError } from '../errors.js';
-import { hasEnded, type AgentMetrics, type Answer, type Run, type RunEvent, type Timer } from '../types.js';
+import { hasEnded, type AgentMetrics, type Answer, type ExecutionStatus, type Run, type RunEvent, type Timer } from '../types.js';
 import { askHandle } from '../decisions/ask-handle.js';
 import { localTime } from '../local-time.js';
 import { migrate } from './migrate.js';
@@ -16,6 +16,7 @@ import type { NewWorker, WorkerLoad } from './worker-store.js';
 import { SqliteClaims } from './sqlite-claims.js';
 import type { ClaimRef, NewClaim } from './claim-store.js';
 import { heldLine } from '../engine/session-hold.js';
+import { completeRefusal, startRefusal, waitRefusal } from './call-rules.js';
 import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput, NewExecution, NewRun, OwnerClaim, RunEnd, Store, TimerEffect, WaitingAsk } from './store.js';
 
 export { SCHEMA_VERSION } from './migrate.js';
@@ -104,6 +105,8 @@ class SqliteStore extends SqliteReads implements Store {
 
   async startExecution(token: string, input: NewExecution) {
     return this.fenced(token, input.runId, () => {
+      const refused = startRefusal(this.mustRun(input.runId), input.key, this.stmt.getExecution.get(input.runId, input.key) !== undefined);
+      if (refused) throw refused;
       const t = this.now();
       const seq = Number((this.stmt.nextCall.get(t, input.runId) as Row).n);
       const { waiting, ...rest } = input;
@@ -140,6 +143,8 @@ class SqliteStore extends SqliteReads implements Store {
 
   async completeExecution(token: string, runId: number, key: string, result: unknown, metrics?: AgentMetrics) {
     return this.fenced(token, runId, () => {
+      const refused = completeRefusal(runId, key, this.call(runId, key));
+      if (refused) throw refused;
       const t = this.now();
       const delivered = Number((this.stmt.nextDelivery.get(t, runId) as Row).n);
       this.stmt.completeExecution.run({ ...metricCols(metrics), result: JSON.stringify(result ?? null), delivered, t, runId, key });
@@ -150,6 +155,8 @@ class SqliteStore extends SqliteReads implements Store {
 
   async markWaiting(token: string, runId: number, key: string, ask: WaitingAsk, runStatus: ActiveStatus) {
     return this.fenced(token, runId, () => {
+      const refused = waitRefusal(runId, key, this.call(runId, key));
+      if (refused) throw refused;
       this.waiting(runId, key, ask, runStatus);
       return toExecution(this.stmt.getExecution.get(runId, key) as Row);
     });
@@ -311,6 +318,12 @@ class SqliteStore extends SqliteReads implements Store {
     }
     const exec = toExecution(row);
     throw new SessionHeldError(runId, key, heldLine(runId, exec, exec.hold!, this.host, doing));
+  }
+
+  /** A call's state, as the refusals (call-rules.ts) read it. */
+  private call(runId: number, key: string): { status: ExecutionStatus; delivered: number | null } | null {
+    const row = this.stmt.getExecution.get(runId, key) as Row | undefined;
+    return row ? { status: row.status as ExecutionStatus, delivered: row.delivered == null ? null : Number(row.delivered) } : null;
   }
 
   private waiting(runId: number, key: string, ask: WaitingAsk, runStatus: ActiveStatus) {

@@ -9,6 +9,8 @@ import type { WorkerLoad } from '../store/worker-store.js';
 export class WorkerRegistration {
   private timer: NodeJS.Timeout | null = null;
   private beating: Promise<void> = Promise.resolve();
+  /** The load last sent, so a pass that changed it tells at once ("runs held" is not a lease old). */
+  private sent = '';
 
   private constructor(
     private readonly ports: Pick<EnginePorts, 'store'>,
@@ -23,8 +25,9 @@ export class WorkerRegistration {
     };
     const reg = new WorkerRegistration(ports, row, opts.load);
     await ports.store.registerWorker(row);
+    reg.sent = JSON.stringify({ runsHeld: 0, agents: 0 });
     reg.timer = setInterval(() => {
-      reg.beating = reg.beat();
+      reg.beating = reg.beating.then(() => reg.beat());
     }, Math.max(1_000, ports.leaseMs / 3));
     return reg;
   }
@@ -33,10 +36,17 @@ export class WorkerRegistration {
     return this.row.id;
   }
 
+  /** After a pass: a heartbeat now when the load changed since the last one. */
+  loadChanged(): void {
+    if (JSON.stringify(this.load()) !== this.sent) this.beating = this.beating.then(() => this.beat());
+  }
+
   /** One heartbeat; a store that cannot be reached now is tried again at the next one. */
   async beat(): Promise<void> {
     try {
-      if (!(await this.ports.store.heartbeatWorker(this.row.id, this.load()))) await this.ports.store.registerWorker(this.row);
+      const load = this.load();
+      this.sent = JSON.stringify(load);
+      if (!(await this.ports.store.heartbeatWorker(this.row.id, load))) await this.ports.store.registerWorker(this.row);
     } catch {
       /* the next heartbeat tries again; the registry is for people, runs are fenced by leases */
     }

@@ -84,6 +84,7 @@ export class Worker {
       while (!this.opts.signal.aborted) {
         const started = Date.now();
         if (await this.pass(wakes)) break;
+        registry.loadChanged();
         await Promise.race([wakes.next(), stopped]);
         // A burst of signal files (many agents finishing) makes one pass, not one each.
         const rest = PASS_EVERY_MS - (Date.now() - started);
@@ -109,17 +110,19 @@ export class Worker {
     const runs = (await store.listOpenRuns()).filter((r) => !this.opts.only || this.opts.only.includes(r.id)).map((r) => took.get(r.id) ?? r);
     if (this.opts.only && !runs.length && !this.active.size) return true;
     const open = new Set(runs.map((r) => r.id));
-    for (const id of this.held.keys()) if (!open.has(id)) this.held.delete(id);
+    for (const [id, h] of this.held) {
+      if (open.has(id)) continue;
+      // Ended elsewhere (a stop carried out, say): let it go, its lease no longer renewed.
+      this.held.delete(id);
+      await h.owner.release(false).catch(() => undefined);
+    }
     const answered = new Set(await store.answeredRuns());
     const due = new Set((await store.dueTimers(clock.now())).map((t) => t.runId));
     for (const run of runs) {
       if (this.opts.signal.aborted) return false;
       if (this.active.has(run.id)) continue;
-      if (this.backoff.waiting(run.id, clock.now())) {
-        const held = this.held.get(run.id);
-        if (held) await this.keep(run, held).catch(() => undefined);
-        continue;
-      }
+      // Held runs keep their leases themselves meanwhile.
+      if (this.backoff.waiting(run.id, clock.now())) continue;
       try {
         await this.look(run, answered.has(run.id), due.has(run.id));
       } catch (e) {
@@ -137,7 +140,7 @@ export class Worker {
     const token = this.ports.newToken();
     const took = await this.ports.store.claimIdleRuns(ownerRecord(this.ports, token), this.ports.leaseMs, Math.max(1, this.opts.maxDrivers));
     for (const run of took) {
-      this.held.set(run.id, { owner: Ownership.adopt(this.ports, run.id, token) });
+      this.hold(run, Ownership.adopt(this.ports, run));
       this.opts.report({ type: 'took', run, how: run.status === 'running' ? 'interrupted' : 'waiting' });
     }
     return new Map(took.map((r) => [r.id, r]));
@@ -145,8 +148,7 @@ export class Worker {
 
   private async look(run: Run, answered: boolean, due: boolean): Promise<void> {
     const held = this.held.get(run.id) ?? (await this.take(run));
-    if (!held) return;
-    if (!(await this.keep(run, held))) return;
+    if (!held || held.owner.lost.aborted) return;
     // A running run held here and not driven: taken with the idle ones, it is driven on now.
     const why = run.status === 'running' ? 'interrupted' : run.stop ? 'stop' : answered ? 'answer' : null;
     if (why) this.drive(run, held.owner, why);
@@ -168,17 +170,19 @@ export class Worker {
       this.drive(run, owner, 'interrupted');
       return null;
     }
-    const held = { owner };
-    this.held.set(run.id, held);
+    const held = this.hold(run, owner);
     this.opts.report({ type: 'took', run, how: 'waiting' });
     return held;
   }
 
-  /** Renews a held run's lease; false when another driver took it (then it is let go). */
-  private async keep(run: Run, held: Held): Promise<boolean> {
-    if (await held.owner.renewIfDue().catch(() => true)) return true;
-    this.held.delete(run.id);
-    return false;
+  /** Holds a waiting run; its lease renews itself, and the run is let go the moment it is lost. */
+  private hold(run: Run, owner: Ownership): Held {
+    const held = { owner };
+    this.held.set(run.id, held);
+    owner.lost.addEventListener('abort', () => {
+      if (this.held.get(run.id) === held) this.held.delete(run.id);
+    }, { once: true });
+    return held;
   }
 
   private async fireTimers(run: Run, held: Held) {
@@ -200,7 +204,7 @@ export class Worker {
         const outcome = await driveRun(this.opts.portsFor(run), run.id, { wait: false, keep: true, signal: abort.signal, sharedSlots: this.agents }, owner);
         this.backoff.succeeded(run.id);
         this.opts.report({ type: 'outcome', run, outcome });
-        if (outcome.status === 'waiting_human') this.held.set(run.id, { owner });
+        if (outcome.status === 'waiting_human') this.hold(run, owner);
       } catch (e) {
         await this.failed(run, owner, e);
       } finally {

@@ -100,7 +100,7 @@ describe('approve, reject, stop, open the editor', () => {
   it('leaves the answer to a live owner that holds the run, and says so', async () => {
     w = testWorld({ coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }] });
     const id = await w.run('run("coder")');
-    await w.store.claimRun(id, { token: 'watcher', host: 'test-host', pid: 4242, pidStart: null, leaseUntil: w.world.clock.t + 60_000 }, null);
+    await w.store.claimRun(id, { token: 'watcher', host: 'test-host', pid: 4242, pidStart: null }, 60_000, null);
     const t = renderTui(w);
     await t.ready();
     await t.press('A', ...'postgres', KEYS.enter);

@@ -20,12 +20,12 @@ describe('live refresh', () => {
     // Another process, its own connection to the store: a new run, then that run ended.
     w.later(10);
     const other = openSqliteStore(join(w.dir, 'shop.db'), () => w.world.clock.t);
-    const owner = { token: 'elsewhere', host: 'test-host', pid: process.pid, pidStart: null, leaseUntil: w.world.clock.t + 30_000 };
-    const run = await other.createRun({ spec: 'deploy', workflowPath: 'w.lua', workflowHash: null, prompt: 'p', workspace: w.dir, branch: null, seed: 1, owner, actor: 'bob' });
+    const owner = { token: 'elsewhere', host: 'test-host', pid: process.pid, pidStart: null };
+    const run = await other.createRun({ spec: 'deploy', workflowPath: 'w.lua', workflowHash: null, prompt: 'p', workspace: w.dir, branch: null, seed: 1, owner, leaseMs: 30_000, actor: 'bob' });
     await t.until(() => expect(t.lines()[2]).toMatch(/^› 6 +deploy +● running +- +- /));
     await other.finishRun('elsewhere', run.id, { status: 'failed', reason: 'it broke', event: { type: 'run_failed', actor: 'shop', channel: 'engine' } });
     await t.until(() => expect(t.lines()[2]).toMatch(/^› 6 +deploy +✗ failed +- +it broke/));
-    other.close();
+    await other.close();
 
     // The first look read every run; each later one only what changed since (and a margin).
     expect(listRuns.mock.calls[0]).toEqual([{}]);
@@ -41,7 +41,7 @@ describe('live refresh', () => {
     await t.ready();
     expect(t.lines()[2]).toMatch(/● running +coder +Bash npm test/);
     w.later(40); // past the lease the list read
-    await w.store.renewLease(id, (await w.store.getRun(id))!.owner!.token, w.world.clock.t + 30_000);
+    await w.store.renewLease(id, (await w.store.getRun(id))!.owner!.token, 30_000);
     await new Promise((r) => setTimeout(r, 100));
     expect(t.lines()[2]).toMatch(/● running +coder +Bash npm test/);
     w.later(40); // and now the driver is gone

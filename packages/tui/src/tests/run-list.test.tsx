@@ -90,9 +90,9 @@ describe('the run list', () => {
 
   it('renders only the window of a long list, and scrolls it with the cursor', async () => {
     w = testWorld();
-    const owner = { token: 't', host: 'test-host', pid: 1, pidStart: null, leaseUntil: 0 };
+    const owner = { token: 't', host: 'test-host', pid: 1, pidStart: null };
     for (let i = 1; i <= 200; i++) {
-      await w.store.createRun({ spec: `spec-${i}`, workflowPath: 'w.lua', workflowHash: null, prompt: 'p', workspace: w.dir, branch: null, seed: 1, owner, actor: 'tester' });
+      await w.store.createRun({ spec: `spec-${i}`, workflowPath: 'w.lua', workflowHash: null, prompt: 'p', workspace: w.dir, branch: null, seed: 1, owner, leaseMs: 0, actor: 'tester' });
     }
     const t = renderTui(w, { rows: 11 });
     await t.ready();

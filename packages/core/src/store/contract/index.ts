@@ -5,6 +5,7 @@ import { answersAndHolds } from './answers.js';
 import { atomicity } from './atomicity.js';
 import { claims } from './claims.js';
 import { executionsAndFinishing } from './executions.js';
+import { refusals } from './refusals.js';
 import { runsAndOwnership } from './runs-ownership.js';
 import { stopEventsDelete } from './stop-events-delete.js';
 import { timers } from './timers.js';
@@ -26,6 +27,7 @@ export function storeContract(adapter: StoreAdapter): void {
     claims(adapter);
     accessAndLists(adapter);
     atomicity(adapter);
+    refusals(adapter);
     workerRegistry(adapter);
   });
 }

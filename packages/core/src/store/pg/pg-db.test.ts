@@ -9,12 +9,13 @@ let cluster: Cluster;
 let n = 0;
 const fresh = () => cluster.createDatabase(`pgdb_${++n}`);
 
+// initdb and a server start take seconds on a busy machine: more than the default hook timeout.
 beforeAll(async () => {
   cluster = await startCluster();
-});
+}, 120_000);
 afterAll(async () => {
   await cluster?.stop();
-});
+}, 60_000);
 
 describe('PgDb', () => {
   it('hands int8 back as numbers with its own parser, leaving pg’s global one alone', async () => {

@@ -1,9 +1,10 @@
-import { ConflictError, NotFoundError } from '../../errors.js';
-import type { AgentMetrics, Execution } from '../../types.js';
+import { ConflictError } from '../../errors.js';
+import type { AgentMetrics, Execution, RunStatus } from '../../types.js';
+import { completeRefusal, startRefusal } from '../call-rules.js';
 import { toExecution } from '../rows.js';
 import type { Activity, EventInput, NewExecution } from '../store.js';
 import type { PgDb, Sql } from './pg-db.js';
-import { endedConflict, metricParams, notFound, whyNot } from './pg-steps.js';
+import { callState, endedConflict, metricParams, notFound, whyNot } from './pg-steps.js';
 import { W } from './pg-write-sql.js';
 
 const UNIQUE_VIOLATION = '23505';
@@ -31,22 +32,21 @@ export class FastWrites {
         JSON.stringify(input.request ?? null), input.signalPath, holds,
       ]);
     } catch (e) {
-      if ((e as { code?: string }).code === UNIQUE_VIOLATION) {
-        throw new ConflictError(`run ${input.runId} already has a call ${input.key}; a call is recorded once (see: shop status ${input.runId})`);
-      }
+      // The key is the guard: a second start of a call is refused by the unique index itself.
+      if ((e as { code?: string }).code === UNIQUE_VIOLATION) throw startRefusal({ id: input.runId, status: 'running' }, input.key, true)!;
       throw e;
     }
     if (rows[0]) return toExecution(rows[0]);
-    throw endedConflict(await whyNot(q, input.runId, token));
+    const run = await whyNot(q, input.runId, token);
+    throw startRefusal({ id: run.id, status: run.status as RunStatus }, input.key, false) ?? endedConflict(run);
   }
 
   async completeExecution(token: string, runId: number, key: string, result: unknown, metrics: AgentMetrics | undefined, t: number): Promise<number> {
     const [row] = await this.db.query(W.completeExecution, [runId, token, t, key, JSON.stringify(result ?? null), ...metricParams(metrics), summaryData(result)]);
     if (row) return Number(row.n);
     await whyNot(this.db, runId, token);
-    const [exec] = await this.db.query(W.getExecution, [runId, key]);
-    if (!exec) throw new NotFoundError(`run ${runId} has no call ${key}; see: shop status ${runId}`);
-    throw new ConflictError(`run ${runId} call ${key} is not running (it is ${String(exec.status)}); see: shop status ${runId}`);
+    const [call] = await this.db.query(W.getExecution, [runId, key]);
+    throw completeRefusal(runId, key, callState(call)) ?? new ConflictError(`run ${runId} call ${key} could not complete; see: shop status ${runId}`);
   }
 
   async setActivity(token: string, runId: number, key: string, activity: Activity, t: number): Promise<void> {

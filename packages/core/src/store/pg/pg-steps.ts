@@ -1,6 +1,7 @@
 import { ConflictError, LostOwnershipError, NotFoundError, SessionHeldError } from '../../errors.js';
 import { heldLine } from '../../engine/session-hold.js';
-import { hasEnded, type AgentMetrics, type Answer, type Run } from '../../types.js';
+import { hasEnded, type AgentMetrics, type Answer, type ExecutionStatus, type Run } from '../../types.js';
+import { waitRefusal } from '../call-rules.js';
 import { roundUsd, toAnswer, toExecution, toRun, type Row } from '../rows.js';
 import { alreadyAnswered } from '../sqlite-store.js';
 import type { ActiveStatus, EventInput, RunEnd, WaitingAsk } from '../store.js';
@@ -17,12 +18,15 @@ const json = (v: unknown) => (v == null ? null : JSON.stringify(v));
 export const notFound = (runId: number) => new NotFoundError(`no run ${runId}; see runs with: shop list`);
 export const endedConflict = (run: { id: number; status: string; reason: string | null }) =>
   new ConflictError(`run ${run.id} has already ended (${run.status}${run.reason ? `: ${run.reason}` : ''})`);
+/** A call row as the refusals (call-rules.ts) read it. */
+export const callState = (row: Row | undefined) =>
+  row ? { status: row.status as ExecutionStatus, delivered: row.delivered == null ? null : Number(row.delivered) } : null;
 
 /** Appends to the run's audit trail (its counter and the row in one statement); `wake` also notifies. */
 export async function event(q: Sql, runId: number, t: number, e: EventInput, wake?: string): Promise<void> {
-  const rows = await q.query(W.event, [runId, t, e.key ?? null, e.type, e.actor, e.channel, json(e.data)]);
+  const params = [runId, t, e.key ?? null, e.type, e.actor, e.channel, json(e.data)];
+  const rows = wake ? await q.query(W.eventWake, [...params, WAKE_CHANNEL, `${wake}:${runId}`]) : await q.query(W.event, params);
   if (!rows.length) throw notFound(runId);
-  if (wake) await q.query('SELECT pg_notify($1, $2)', [WAKE_CHANNEL, `${wake}:${runId}`]);
 }
 
 /** The run's row, locked: refused (nothing written) unless `token` owns it. */
@@ -65,7 +69,10 @@ export async function checkHold(q: Sql, row: Row | undefined, staleHold: string 
 /** The call waits for a person (its ask count goes up, its timers set); the run takes `runStatus`. */
 export async function waiting(q: Sql, runId: number, key: string, ask: WaitingAsk, runStatus: ActiveStatus, t: number): Promise<Row> {
   const [row] = await q.query(W.markWaiting, [runId, key, t, ask.waitingFor, ask.awaiting, ask.claimTimeout ?? null, ...metricParams(ask.metrics)]);
-  if (!row) throw new ConflictError(`run ${runId} call ${key} is not running (it has ended, or does not exist); see: shop status ${runId}`);
+  if (!row) {
+    const [call] = await q.query(W.getExecution, [runId, key]);
+    throw waitRefusal(runId, key, callState(call)) ?? new ConflictError(`run ${runId} call ${key} cannot wait now`);
+  }
   await q.query(W.setRunStatus, [runId, runStatus, t]);
   await event(q, runId, t, { type: 'waiting', key, actor: 'shop', channel: 'engine', data: { waiting_for: ask.waitingFor, awaiting: ask.awaiting } });
   const timers = ask.timers ?? [];
@@ -75,22 +82,28 @@ export async function waiting(q: Sql, runId: number, key: string, ask: WaitingAs
   return row;
 }
 
+/** The call an answer is for and the answer already recorded for its ask, if any: one read, under the run row's lock. */
+export async function callAndAnswer(q: Sql, runId: number, key: string, ask: number): Promise<{ exec: Row | undefined; first: Row | undefined }> {
+  const [row] = await q.query<{ exec: Row | null; first: Row | null }>(W.callAndAnswer, [runId, key, ask]);
+  return { exec: row?.exec ?? undefined, first: row?.first ?? undefined };
+}
+
 /**
- * First answer wins: an answer for an ask already answered, or no longer waited on, is a
- * conflict. The caller holds the run row's lock, so racing answers take turns and the second
- * finds the first.
+ * First answer wins: an answer for an ask already answered (`first`), or no longer waited
+ * on, is a conflict. The caller holds the run row's lock and read `first` after taking it, so
+ * racing answers take turns and the second finds the first. `wake` notifies LISTENers.
  */
-export async function answer(q: Sql, run: Run, a: Omit<Answer, 'answeredAt'>, exec: Row | undefined, t: number): Promise<{ answeredAt: number }> {
-  const [first] = await q.query(W.getAnswer, [a.runId, a.key, a.ask]);
+export async function answer(q: Sql, run: Run, a: Omit<Answer, 'answeredAt'>, found: { exec: Row | undefined; first: Row | undefined }, t: number, wake?: string) {
+  const { exec, first } = found;
   if (first) throw new ConflictError(alreadyAnswered(toAnswer(first)));
   if (hasEnded(run) || !exec || exec.status !== 'waiting_human' || Number(exec.ask) !== a.ask) {
     throw new ConflictError(`run ${a.runId} call ${a.key} is no longer waiting for this answer`);
   }
-  await q.query(W.insertAnswer, [a.runId, a.key, a.ask, a.verdict, a.status, a.message, json(a.decisions), a.responder, a.channel, t]);
-  await event(q, a.runId, t, {
-    type: 'human_answered', key: a.key, actor: a.responder, channel: a.channel,
-    data: { ask: a.ask, verdict: a.verdict, status: a.status, message: a.message, decisions: a.decisions },
-  });
+  const data = { ask: a.ask, verdict: a.verdict, status: a.status, message: a.message, decisions: a.decisions };
+  await q.query(W.insertAnswer, [
+    a.runId, a.key, a.ask, a.verdict, a.status, a.message, json(a.decisions), a.responder, a.channel, t, JSON.stringify(data),
+    wake ? WAKE_CHANNEL : null, wake ? `${wake}:${a.runId}` : null,
+  ]);
   return { answeredAt: t };
 }
 

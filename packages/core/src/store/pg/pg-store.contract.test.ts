@@ -13,12 +13,13 @@ let cluster: Cluster;
 let n = 0;
 const urls = new WeakMap<Store, string>();
 
+// initdb and a server start take seconds on a busy machine: more than the default hook timeout.
 beforeAll(async () => {
   cluster = await startCluster();
-});
+}, 120_000);
 afterAll(async () => {
   await cluster?.stop();
-});
+}, 60_000);
 
 storeContract({
   name: 'PostgreSQL',

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../../../../scripts/pg-cluster.mjs';
+import { ConflictError } from '../../errors.js';
 import { exec, LONG, newRun, owner, T } from '../contract/fixtures.js';
 import type { Store } from '../store.js';
 import { WAKE_CHANNEL } from './pg-db.js';
@@ -9,12 +10,13 @@ import { openPgStore } from './pg-store.js';
 /** What only the PostgreSQL store does: wake-ups on shop_wake, and leases by the database's clock. */
 let cluster: Cluster;
 let n = 0;
+// initdb and a server start take seconds on a busy machine: more than the default hook timeout.
 beforeAll(async () => {
   cluster = await startCluster();
-});
+}, 120_000);
 afterAll(async () => {
   await cluster?.stop();
-});
+}, 60_000);
 
 /** A store on a fresh database and a LISTENer on its wake channel, collecting payloads. */
 async function listening(now?: () => number) {
@@ -92,6 +94,38 @@ describe("PostgreSQL store's clock", () => {
       expect((await s.store.claimRun(short.id, owner('token-b'), LONG, null))?.owner?.token).toBe('token-b');
     } finally {
       await s.close();
+    }
+  });
+});
+
+describe('PostgreSQL store: a one-statement write racing a transaction on the same run', () => {
+  it('completing a call that a committed write failed meanwhile is a ConflictError and writes nothing', async () => {
+    const url = await cluster.createDatabase(`pgstore_${++n}`);
+    const store = await openPgStore(url, { now: () => 1_000_000 });
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      const run = await store.createRun(newRun());
+      await store.startExecution(T, exec(run.id, '1', { kind: 'sh', agent: null }));
+      // Another transaction (a parallel branch ending the run) holds the run row and fails the call.
+      await other.query('BEGIN');
+      await other.query('SELECT 1 FROM runs WHERE id = $1 FOR UPDATE', [run.id]);
+      await other.query(`UPDATE executions SET status = 'failed', error = 'the run ended' WHERE run_id = $1 AND call_key = '1'`, [run.id]);
+      const completing = store.completeExecution(T, run.id, '1', { ok: true }).then(() => 'completed', (e: unknown) => e);
+      // Its statement has begun (its snapshot taken) and waits for the run row: then the other commits.
+      for (let i = 0; i < 500; i++) {
+        const [w] = (await other.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows;
+        if (w.n > 0) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await other.query('COMMIT');
+      expect(await completing).toBeInstanceOf(ConflictError);
+      const [call] = await store.loadExecutions(run.id);
+      expect(call).toMatchObject({ status: 'failed', delivered: null, result: null });
+      expect((await store.listEvents(run.id)).map((e) => e.type)).toEqual(['run_started', 'execution_started']);
+    } finally {
+      await other.end();
+      await store.close();
     }
   });
 });

@@ -1,20 +1,20 @@
 import { shopHostname } from '../../host-name.js';
-import { ConflictError } from '../../errors.js';
 import { hasEnded, type AgentMetrics, type Answer, type Run, type Timer } from '../../types.js';
 import type { ClaimRef, NewClaim } from '../claim-store.js';
-import { toAnswer, toExecution, toRun } from '../rows.js';
-import { alreadyAnswered } from '../sqlite-store.js';
+import { startRefusal } from '../call-rules.js';
+import { toExecution, toRun } from '../rows.js';
 import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput, NewExecution, NewRun, OwnerClaim, RunEnd, Store, TimerEffect, WaitingAsk } from '../store.js';
 import { migratePg } from './migrate-pg.js';
 import { PgAccess } from './pg-access.js';
 import { PgClaims } from './pg-claims.js';
 import { openPgDb, WAKE_CHANNEL, type PgDb, type PgDbOptions, type Sql } from './pg-db.js';
 import { deleteRunRows } from './pg-delete-run.js';
+import { AskWrites } from './pg-ask-writes.js';
 import { FastWrites } from './pg-fast-writes.js';
 import { PgReads } from './pg-reads.js';
 import { PgWorkers } from './pg-workers.js';
 import type { NewWorker, Wake, WorkerLoad } from '../worker-store.js';
-import { answer, checkHold, end, endedConflict, event, lockFenced, notFound, waiting } from './pg-steps.js';
+import { checkHold, end, endedConflict, event, lockFenced, notFound, waiting } from './pg-steps.js';
 import { W } from './pg-write-sql.js';
 
 /**
@@ -47,6 +47,7 @@ export class PgStore extends PgReads implements Store {
     db: this.db, fenced: (token, runId, fn) => this.fenced(token, runId, fn), event: (q, runId, e) => event(q, runId, this.now(), e),
   });
   private readonly access = new PgAccess(this.db);
+  private readonly asks = new AskWrites(this.db, (token, runId, fn) => this.fenced(token, runId, fn));
   private readonly workers = new PgWorkers(this.db);
 
   constructor(db: PgDb) {
@@ -93,9 +94,8 @@ export class PgStore extends PgReads implements Store {
       const run = toRun(row);
       if (hasEnded(run)) throw endedConflict(run);
       const t = this.now();
-      await q.query(W.requestStop, [runId, reason, by, t]);
       await event(q, runId, t, { type: 'stop_requested', actor: by, channel: 'cli', data: { reason } }, 'stop');
-      return toRun((await q.query(W.lockRun, [runId]))[0]!);
+      return toRun((await q.query(W.requestStop, [runId, reason, by, t]))[0]!);
     });
   }
 
@@ -107,7 +107,8 @@ export class PgStore extends PgReads implements Store {
     if (!input.waiting) return this.fast.startExecution(token, input, this.now());
     const { waiting: ask } = input;
     return this.fenced(token, input.runId, async (q, run) => {
-      if (hasEnded(run)) throw endedConflict(run);
+      const refused = startRefusal(run, input.key, false);
+      if (refused) throw refused;
       const t = this.now();
       await this.fast.insertExecution(q, token, input, t);
       return toExecution(await waiting(q, input.runId, input.key, ask, ask.runStatus, t));
@@ -178,65 +179,10 @@ export class PgStore extends PgReads implements Store {
     await this.fast.appendEvent(token, runId, e, this.now());
   }
 
-  async holdSession(runId: number, key: string, hold: ContinueHold, expect: { ask: number; staleHold: string | null }) {
-    await this.db.tx(async (q) => {
-      const [runRow] = await q.query(W.lockRun, [runId]);
-      const [first] = await q.query(W.getAnswer, [runId, key, expect.ask]);
-      if (first) throw new ConflictError(alreadyAnswered(toAnswer(first)));
-      const [row] = await q.query(W.getExecution, [runId, key]);
-      if (!row || row.status !== 'waiting_human' || Number(row.ask) !== expect.ask || !runRow || hasEnded(toRun(runRow))) {
-        throw new ConflictError(`run ${runId} call ${key} is no longer waiting for a person; see: shop status ${runId}`);
-      }
-      const t = this.now();
-      await checkHold(q, row, expect.staleHold, 'open it', t, this.host);
-      await q.query(W.takeContinueHold, [runId, key, hold.token, hold.by, hold.host, hold.pid, hold.pidStart, t]);
-      await event(q, runId, t, { type: 'session_opened', key, actor: hold.by, channel: 'continue', data: { ask: expect.ask, pid: hold.pid } });
-    });
-  }
-
-  async releaseSession(runId: number, key: string, token: string) {
-    await this.db.tx(async (q) => {
-      if (!(await q.query(W.lockRun, [runId])).length) return;
-      const t = this.now();
-      if ((await q.query(W.releaseHold, [runId, key, token, t])).length) await event(q, runId, t, { type: 'session_closed', key, actor: 'shop', channel: 'continue' });
-    });
-  }
-
-  async recordAnswer(a: Omit<Answer, 'answeredAt'>, staleHold: string | null = null) {
-    return this.db.tx(async (q) => {
-      // The run row first (as every write takes it): racing answers queue here, and the second finds the first.
-      const [runRow] = await q.query(W.lockRun, [a.runId]);
-      if (!runRow) throw notFound(a.runId);
-      const t = this.now();
-      const [exec] = await q.query(W.getExecution, [a.runId, a.key]);
-      await checkHold(q, exec, staleHold, 'answer', t, this.host);
-      const { answeredAt } = await answer(q, toRun(runRow), a, exec, t);
-      await this.db.notify(q, 'answer', a.runId);
-      return { ...a, answeredAt, owner: toRun(runRow).owner };
-    });
-  }
-
-  async fireTimer(token: string, timer: Timer, effect: TimerEffect) {
-    return this.fenced(token, timer.runId, async (q, run) => {
-      const t = this.now();
-      if (!(await q.query(W.timerFired, [timer.id, t])).length) return false;
-      const [call] = await q.query(W.timerCall, [timer.runId, timer.key, timer.ask]);
-      // Answered (or ended) since it was set: nothing to do — an answer recorded but not yet
-      // taken in counts, or a timeout would end a run a person has just answered.
-      if (hasEnded(run) || call?.status !== 'waiting_human' || Number(call.ask) !== timer.ask || call.answered) return false;
-      await event(q, timer.runId, t, effect.event);
-      if (effect.answer) {
-        const [exec] = await q.query(W.getExecution, [timer.runId, timer.key]);
-        await answer(q, run, effect.answer, exec, t);
-      }
-      if (effect.next) {
-        await q.query(W.insertTimers, [timer.runId, timer.key, timer.ask, [effect.next.kind], [effect.next.dueAt], [JSON.stringify(effect.next.data)]]);
-      }
-      if (effect.end) await end(q, timer.runId, effect.end, t);
-      if (effect.next || effect.end) await this.db.notify(q, 'timer', timer.runId);
-      return true;
-    });
-  }
+  async holdSession(runId: number, key: string, hold: ContinueHold, expect: { ask: number; staleHold: string | null }) { return this.asks.holdSession(runId, key, hold, expect); }
+  async releaseSession(runId: number, key: string, token: string) { return this.asks.releaseSession(runId, key, token); }
+  async recordAnswer(a: Omit<Answer, 'answeredAt'>, staleHold: string | null = null) { return this.asks.recordAnswer(a, staleHold); }
+  async fireTimer(token: string, timer: Timer, effect: TimerEffect) { return this.asks.fireTimer(token, timer, effect); }
 
   async deleteRun(runId: number): Promise<DeleteRunOutcome> {
     return this.db.tx((q) => deleteRunRows(q, runId, this.now()));

@@ -38,7 +38,7 @@ export const W = {
     WHERE a.run_id = $1 AND e.status = 'waiting_human' LIMIT 1`,
   releaseRun: `UPDATE runs SET owner_token = NULL, owner_host = NULL, owner_pid = NULL, owner_pid_start = NULL, lease_until = NULL, updated_at = $2
     WHERE id = $1`,
-  requestStop: `UPDATE runs SET stop_reason = $2, stop_by = $3, stop_at = $4, updated_at = $4 WHERE id = $1`,
+  requestStop: `UPDATE runs SET stop_reason = $2, stop_by = $3, stop_at = $4, updated_at = $4 WHERE id = $1 RETURNING *`,
   setWorkspace: 'UPDATE runs SET workspace = $3, branch = $4, updated_at = $5 WHERE id = $1 AND owner_token = $2 RETURNING id',
 
   // $1 run, $2 token, $3 t, $4 key, $5 kind, $6 agent, $7 fingerprint, $8 session, $9 cwd, $10 prompt, $11 request, $12 signal path, $13 hold agent's step
@@ -54,11 +54,15 @@ export const W = {
     e AS (INSERT INTO events (${EVENT_COLUMNS}) SELECT $1, r.events, $4::text, 'execution_started', 'shop', 'engine',
       json_build_object('host', r.owner_host, 'pid', r.owner_pid)::text, $3 FROM r)
     SELECT * FROM x`,
-  // $1 run, $2 token, $3 t, $4 key, $5 result, $6-$8 metrics, $9 event data
-  completeExecution: `WITH r AS (
-      UPDATE runs SET delivered = delivered + 1, events = events + 1, ${GOES_ON}, updated_at = $3
-      WHERE id = $1 AND owner_token = $2 AND EXISTS (SELECT 1 FROM executions WHERE run_id = $1 AND call_key = $4 AND ${OPEN})
-      RETURNING delivered, events),
+  // $1 run, $2 token, $3 t, $4 key, $5 result, $6-$8 metrics, $9 event data. A call completes while open, or once when an
+  // old version completed it without handing it over (call-rules.ts). The run row is locked first (l), then the
+  // call's (c): FOR UPDATE reads the call's latest version, so a call failed by a write that committed while this one
+  // waited for the run row (a run finished on a parallel branch) is not completed after all — nothing is written then.
+  completeExecution: `WITH l AS (SELECT id FROM runs WHERE id = $1 AND owner_token = $2 FOR UPDATE),
+    c AS (SELECT seq FROM executions WHERE run_id = (SELECT id FROM l) AND call_key = $4
+      AND (${OPEN} OR (status = 'completed' AND delivered IS NULL)) FOR UPDATE),
+    r AS (UPDATE runs SET delivered = delivered + 1, events = events + 1, ${GOES_ON}, updated_at = $3
+      WHERE id = $1 AND EXISTS (SELECT 1 FROM c) RETURNING delivered, events),
     x AS (UPDATE executions SET status = 'completed', result = $5, delivered = r.delivered, pid = NULL, pid_start = NULL, ${END_AGENT_HOLD},
         ${metrics(6)}, waiting_for = NULL, updated_at = $3, finished_at = $3
       FROM r WHERE run_id = $1 AND call_key = $4 RETURNING r.delivered AS n),
@@ -80,12 +84,15 @@ export const W = {
   /** An audit event: the run's counter and the row in one statement ($1 run, $2 t, $3 key … $7 data). */
   event: `WITH r AS (UPDATE runs SET events = events + 1, updated_at = $2 WHERE id = $1 RETURNING events)
     INSERT INTO events (${EVENT_COLUMNS}) SELECT $1, r.events, $3::text, $4::text, $5::text, $6::text, $7::text, $2 FROM r RETURNING id`,
+  /** The same, waking LISTENers on channel $8 with payload $9 when it commits. */
+  eventWake: `WITH r AS (UPDATE runs SET events = events + 1, updated_at = $2 WHERE id = $1 RETURNING events),
+    e AS (INSERT INTO events (${EVENT_COLUMNS}) SELECT $1, r.events, $3::text, $4::text, $5::text, $6::text, $7::text, $2 FROM r RETURNING id)
+    SELECT e.id, pg_notify($8, $9) AS woke FROM e`,
   /** The same, fenced by the owner token ($8), for a driver's own entries (log lines). */
   fencedEvent: `WITH r AS (UPDATE runs SET events = events + 1, updated_at = $2 WHERE id = $1 AND owner_token = $8 RETURNING events)
     INSERT INTO events (${EVENT_COLUMNS}) SELECT $1, r.events, $3::text, $4::text, $5::text, $6::text, $7::text, $2 FROM r RETURNING id`,
 
   getExecution: 'SELECT * FROM executions WHERE run_id = $1 AND call_key = $2',
-  getAnswer: 'SELECT * FROM answers WHERE run_id = $1 AND call_key = $2 AND ask = $3',
   restartExecution: `UPDATE executions SET status = 'running', attempts = attempts + 1, error = NULL, activity = NULL, activity_at = NULL,
       signal_path = COALESCE($4, signal_path), attempt_at = $3, updated_at = $3, finished_at = NULL,
       hold_kind = 'agent', hold_token = $5, hold_by = agent, hold_host = $6, hold_pid = NULL, hold_pid_start = NULL, hold_since = $3
@@ -106,13 +113,20 @@ export const W = {
   // $1 run, $2 key, $3 t, $4 waiting for, $5 awaiting, $6 claim timeout, $7-$9 metrics
   markWaiting: `UPDATE executions SET status = 'waiting_human', ask = ask + 1, waiting_for = $4, awaiting = $5, claim_timeout = $6,
       pid = NULL, pid_start = NULL, ${END_AGENT_HOLD}, activity = NULL, ${metrics(7)}, updated_at = $3
-    WHERE run_id = $1 AND call_key = $2 AND ${OPEN} RETURNING *`,
+    WHERE run_id = $1 AND call_key = $2 AND status <> 'completed' RETURNING *`,
   /** Also revives a failed run (retry): its old failure reason and end time no longer hold. */
   setRunStatus: `UPDATE runs SET status = $2, reason = NULL, ended_at = NULL, updated_at = $3 WHERE id = $1 AND status NOT IN ('completed','stuck')`,
   endRun: `UPDATE runs SET status = $2, reason = $3, result = $4, ended_at = $5, updated_at = $5
     WHERE id = $1 AND ${OPEN} RETURNING id`,
-  insertAnswer: `INSERT INTO answers (run_id, call_key, ask, verdict, status, message, decisions, responder, channel, answered_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+  /** An ask's call and its answer, if one was recorded (read after the run row's lock: a racing first answer is seen). */
+  callAndAnswer: `SELECT (SELECT row_to_json(e) FROM executions e WHERE e.run_id = $1 AND e.call_key = $2) AS exec,
+    (SELECT row_to_json(a) FROM answers a WHERE a.run_id = $1 AND a.call_key = $2 AND a.ask = $3) AS first`,
+  /** An answer with its human_answered event ($11 data) and, when $12 names the channel, a wake-up ($13). */
+  insertAnswer: `WITH x AS (INSERT INTO answers (run_id, call_key, ask, verdict, status, message, decisions, responder, channel, answered_at)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)),
+    r AS (UPDATE runs SET events = events + 1, updated_at = $10 WHERE id = $1 RETURNING events),
+    e AS (INSERT INTO events (${EVENT_COLUMNS}) SELECT $1, r.events, $2, 'human_answered', $8, $9, $11::text, $10 FROM r)
+    SELECT CASE WHEN $12::text IS NULL THEN NULL ELSE pg_notify($12::text, $13::text) END AS woke`,
   /** Several timers of one ask in one statement ($4 kinds, $5 due times, $6 data). */
   insertTimers: `INSERT INTO timers (run_id, call_key, ask, kind, due_at, data)
     SELECT $1, $2, $3, k, d, j FROM unnest($4::text[], $5::bigint[], $6::text[]) AS t(k, d, j)`,

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { recordAnswer } from '../operations/answer.js';
+import type { Store } from '../store/store.js';
+import { flowsClosedAfterEach } from '../engine/testing/flows.js';
+import { Worker, type WorkerEvent } from './worker.js';
+
+const setup = flowsClosedAfterEach('shop-worker-');
+
+const until = async (what: string, fn: () => boolean | Promise<boolean>) => {
+  for (let i = 0; i < 400; i++) {
+    if (await fn()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+};
+
+describe('shop watch holding runs', () => {
+  it('a held run whose renewals keep failing past its lease is let go, and claimed anew before it is driven', async () => {
+    const { world, start, drive } = setup();
+    world.ports.leaseMs = 300;
+    const id = await start('local go = pause("Ship?")\nreturn go.responder');
+    expect((await drive(id)).status).toBe('waiting_human');
+    const store = world.store;
+    let failing = false;
+    let failedPastLease = false;
+    // Renewals cannot reach the store (a network blip that lasts); everything else can.
+    const flaky = new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop !== 'renewLease') return Reflect.get(target, prop, receiver);
+        return async (...args: Parameters<Store['renewLease']>) => {
+          if (!failing) return target.renewLease(...args);
+          const run = await target.getRun(id);
+          if (run?.owner && target.now() >= run.owner.leaseUntil) failedPastLease = true;
+          throw new Error('connection reset');
+        };
+      },
+    });
+    const ports = { ...world.ports, store: flaky };
+    const events: WorkerEvent[] = [];
+    const stop = new AbortController();
+    const worker = new Worker(ports, { maxParallel: 2, maxDrivers: 2, only: [id], project: 'p', signal: stop.signal, report: (e) => events.push(e), portsFor: () => ports });
+    const running = worker.run();
+    await until('the worker to hold the run', () => events.some((e) => e.type === 'took'));
+    failing = true;
+    world.clock.t += 1_000;
+    // Passes go on meanwhile (wakes): none of them may count the run as still held.
+    await until('a renewal to fail past the lease', () => (world.signals.wake(), failedPastLease));
+    // The failed renewal's handler runs before the next task: the hold is lost by then.
+    await new Promise((r) => setTimeout(r, 0));
+    failing = false;
+    await recordAnswer(world.ports, (await store.getExecution(id, '1'))!, { verdict: 'approved' }, 'cli', 'ben');
+    world.signals.wake();
+    await until('the run to be driven', () => events.some((e) => e.type === 'outcome'));
+    stop.abort();
+    await running;
+    expect(events.map((e) => (e.type === 'took' ? `took ${e.how}` : e.type))).toEqual(['took waiting', 'took waiting', 'resuming', 'outcome', 'stopping']);
+    expect(events[3]).toMatchObject({ type: 'outcome', outcome: { status: 'completed', result: 'ben' } });
+  });
+});
