@@ -26,6 +26,9 @@ function packagesLoaded(p: Project, args: string[]): { code: number | null; stdo
   const r = p.shop(args, { env: { SHOP_TEST_LOADED: log, NODE_OPTIONS: `--import ${pathToFileURL(register).href}` } });
   const packages = new Set<string>();
   for (const url of readFileSync(log, 'utf8').split('\n')) {
+    // Packages kept out of the bundle (better-sqlite3, pg) load from node_modules.
+    const external = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
+    if (external && !url.includes('/dist/bundle/')) packages.add(external[1]!);
     if (!url.includes('/dist/bundle/')) continue;
     // esbuild names each bundled package's code: "// node_modules/<name>/…".
     for (const m of readFileSync(fileURLToPath(url), 'utf8').matchAll(/^\/\/ node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)) packages.add(m[1]);
@@ -41,11 +44,15 @@ describe('read commands start light', () => {
     expect(run.code).toBe(3);
     // The hook sees the bundle's chunks: driving a run reads the Lua VM.
     expect([...run.packages]).toContain('fengari');
+    // On SQLite, PostgreSQL's driver is never loaded (open-store imports it only for a database URL).
+    expect([...run.packages]).toContain('better-sqlite3');
+    expect([...run.packages]).not.toContain('pg');
     const id = String(runId(run.stdout));
     for (const args of [['list'], ['status', id], ['inbox'], ['list', '--json']]) {
       const read = packagesLoaded(p, args);
       expect(read.code, args.join(' ')).toBe(0);
       expect(HEAVY.filter((name) => read.packages.has(name)), `shop ${args.join(' ')}`).toEqual([]);
+      expect(read.packages.has('pg'), `shop ${args.join(' ')} loads pg`).toBe(false);
     }
   });
 });

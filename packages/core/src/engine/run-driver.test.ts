@@ -44,7 +44,7 @@ describe('replay', () => {
   });
 
   it('a changed workflow fails with a non-determinism error naming the key and both calls, leaving the log intact', async () => {
-    const { world, start, drive, answer } = setup();
+    const { world, start, drive } = setup();
     const original = 'function workflow(p)\n  run("coder")\n  return pause("Ship it?").continue\nend';
     const id = await start(original);
     expect((await drive(id)).status).toBe('waiting_human');
@@ -58,12 +58,14 @@ describe('replay', () => {
     expect(reason).toContain('now calls run("reviewer")');
     expect(world.runner.count()).toBe(1);
     expect((await world.store.getRun(id))!).toMatchObject({ status: 'failed', reason });
-    expect((await world.store.loadExecutions(id)).map((e) => e.status)).toEqual(['completed', 'waiting_human']);
+    // The waiting pause ended with the run (nothing waits on an ended run).
+    expect((await world.store.loadExecutions(id)).map((e) => [e.status, e.error])).toEqual([['completed', null], ['failed', `the run ended failed: ${reason}`]]);
 
-    // "restore it": the restored workflow replays the recorded calls and goes on.
+    // "restore it": the restored workflow replays the recorded calls and goes on, asking again.
     world.workflows.set(FLOW_PATH, original);
     expect((await drive(id)).status).toBe('waiting_human');
-    await answer(id, '2');
+    expect(await world.store.getExecution(id, '2')).toMatchObject({ status: 'waiting_human', ask: 2 });
+    await world.store.recordAnswer({ ask: 2, verdict: null, decisions: null, runId: id, key: '2', status: 'CONTINUE', message: null, responder: 'ann', channel: 'cli' });
     expect(await drive(id)).toEqual({ status: 'completed', result: true });
     expect(world.runner.count()).toBe(1);
   });

@@ -353,7 +353,7 @@ class SqliteStore extends SqliteReads implements Store {
     return { answeredAt: t };
   }
 
-  /** Ends the run unless it has ended; its still-running calls fail with the reason. */
+  /** Ends the run unless it has ended; its open calls (running, waiting) fail with the reason. */
   private end(runId: number, end: RunEnd): boolean {
     const t = this.now();
     const reason = end.reason ?? null;
@@ -362,8 +362,9 @@ class SqliteStore extends SqliteReads implements Store {
     }
     const changed = this.stmt.endRun.run({ status: end.status, reason, result: end.result === undefined ? null : JSON.stringify(end.result), t, runId }).changes;
     if (!changed) return false;
-    // Calls still running are dead with the run (their processes were killed first).
-    this.stmt.failRunning.run(`the run ended ${end.status}${reason ? `: ${reason}` : ''}`, t, t, runId);
+    // Calls still open end with the run: running ones (their processes were killed first), and
+    // waiting ones — nothing waits on an ended run, so no reader takes one for an open ask.
+    this.stmt.failOpen.run(`the run ended ${end.status}${reason ? `: ${reason}` : ''}`, t, t, runId);
     this.event(runId, end.event);
     return true;
   }

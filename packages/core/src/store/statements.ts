@@ -90,8 +90,9 @@ const SQL = {
   failExecution: `UPDATE executions SET status = 'failed', error = @error, pid = NULL, pid_start = NULL, ${END_AGENT_HOLD}, ${METRICS},
     updated_at = @t, finished_at = @t WHERE run_id = @runId AND call_key = @key AND ${OPEN}`,
   closeExecution: `UPDATE executions SET status = 'completed', updated_at = ?, finished_at = ? WHERE run_id = ? AND call_key = ? AND status = 'running'`,
-  failRunning: `UPDATE executions SET status = 'failed', error = ?, pid = NULL, pid_start = NULL, ${END_AGENT_HOLD}, updated_at = ?, finished_at = ?
-    WHERE run_id = ? AND status = 'running'`,
+  // The run's open calls end with it: running ones (their processes were killed first) and waiting ones.
+  failOpen: `UPDATE executions SET status = 'failed', error = ?, pid = NULL, pid_start = NULL, ${END_AGENT_HOLD}, updated_at = ?, finished_at = ?
+    WHERE run_id = ? AND ${OPEN}`,
   markWaiting: `UPDATE executions SET status = 'waiting_human', ask = ask + 1, waiting_for = @waitingFor, awaiting = @awaiting, claim_timeout = @claimTimeout, pid = NULL, pid_start = NULL,
     ${END_AGENT_HOLD}, activity = NULL, ${METRICS}, updated_at = @t WHERE run_id = @runId AND call_key = @key`,
   // A call starting or completing: the run goes on (only a write when it was waiting).

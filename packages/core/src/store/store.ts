@@ -98,8 +98,9 @@ export interface Store extends AccessStore, ClaimStore, WorkerStore {
   /** Marks open calls failed without ending the run (a cancelled parallel branch). */
   cancelExecutions(token: string, runId: number, keys: string[], reason: string): Promise<void>;
   /**
-   * Ends the run (completed, stuck, failed) unless it has already ended; its still-running
-   * calls fail with the reason. `failedKey` fails that call with the reason too.
+   * Ends the run (completed, stuck, failed) unless it has already ended; its open calls —
+   * running or waiting for a person — fail with the reason. `failedKey` fails that call with
+   * the reason too.
    */
   finishRun(token: string, runId: number, end: RunEnd): Promise<boolean>;
   setRunStatus(token: string, runId: number, status: ActiveStatus, event: EventInput): Promise<void>;

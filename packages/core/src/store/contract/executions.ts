@@ -90,6 +90,23 @@ export function executionsAndFinishing(adapter: StoreAdapter) {
       expect(await eventTypes(store, run.id)).toEqual(['run_started', 'execution_started', 'execution_started', 'execution_finished', 'completed']);
     });
 
+    it('finishing a run ends its waiting calls too (failed, with the reason): nothing waits on an ended run', async () => {
+      const { store } = ctx;
+      const run = await store.createRun(newRun());
+      await store.startExecution(T, pause(run.id, '1'));
+      await store.startExecution(T, exec(run.id, '2'));
+      await store.markWaiting(T, run.id, '2', { waitingFor: 'which db?', awaiting: 'input' }, 'waiting_human');
+      await store.startExecution(T, exec(run.id, '3'));
+      expect(await store.finishRun(T, run.id, ended('stuck', 'stopped by ann'))).toBe(true);
+      for (const key of ['1', '2', '3']) {
+        expect(await store.getExecution(run.id, key), key).toMatchObject({ status: 'failed', error: 'the run ended stuck: stopped by ann' });
+      }
+      expect((await store.getExecution(run.id, '1'))!.finishedAt).not.toBeNull();
+      expect(await store.openExecutions(run.id)).toEqual([]);
+      expect(await store.listWaiting()).toEqual([]);
+      expect((await store.listRuns())[0]).toMatchObject({ id: run.id, status: 'stuck', waiting: null });
+    });
+
     it('finishRun with failedKey fails that call with the reason', async () => {
       const { store } = ctx;
       const run = await store.createRun(newRun());

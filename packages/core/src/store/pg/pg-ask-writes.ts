@@ -5,7 +5,7 @@ import { toAnswer, toRun } from '../rows.js';
 import { alreadyAnswered } from '../sqlite-store.js';
 import type { ContinueHold, TimerEffect } from '../store.js';
 import type { PgDb, Sql } from './pg-db.js';
-import { answer, callAndAnswer, checkHold, end, event, notFound } from './pg-steps.js';
+import { answer, callAndAnswer, checkHold, end, event, notFound, whole } from './pg-steps.js';
 import { W } from './pg-write-sql.js';
 
 type Fenced = <T>(token: string, runId: number, fn: (q: Sql, run: Run) => Promise<T>) => Promise<T>;
@@ -74,7 +74,7 @@ export class AskWrites {
         await answer(q, run, effect.answer, await callAndAnswer(q, timer.runId, effect.answer.key, effect.answer.ask), t);
       }
       if (effect.next) {
-        await q.query(W.insertTimers, [timer.runId, timer.key, timer.ask, [effect.next.kind], [effect.next.dueAt], [JSON.stringify(effect.next.data)]]);
+        await q.query(W.insertTimers, [timer.runId, timer.key, timer.ask, [effect.next.kind], [whole(effect.next.dueAt)], [JSON.stringify(effect.next.data)]]);
       }
       if (effect.end) await end(q, timer.runId, effect.end, t);
       if (effect.next || effect.end) await this.db.notify(q, 'timer', timer.runId);

@@ -1,3 +1,4 @@
+import { createServer, type Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../../../../scripts/pg-cluster.mjs';
@@ -26,6 +27,59 @@ describe('PgDb', () => {
       expect(pg.types.getTypeParser(20, 'text')('12')).toBe('12');
     } finally {
       await db.close();
+    }
+  });
+
+  it('gives up on a server that never answers, instead of hanging', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((s) => void sockets.push(s));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as { port: number };
+    try {
+      await expect(openPgDb(`postgres://shop@127.0.0.1:${port}/x`, { connectTimeoutMs: 300 })).rejects.toThrow(/timeout/i);
+    } finally {
+      for (const s of sockets) s.destroy();
+      silent.close();
+    }
+  });
+
+  it('stores text with a NUL in it (which PostgreSQL text cannot hold) with U+FFFD in its place', async () => {
+    const db = await openPgDb(await fresh());
+    try {
+      const [row] = await db.query<{ v: string }>('SELECT $1::text AS v', ['a\u0000b']);
+      expect(row!.v).toBe('a\uFFFDb');
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('a transaction left idle (its process stopped) loses its session and locks, so other writers go on', async () => {
+    const url = await fresh();
+    const stuck = await openPgDb(url, { idleInTransactionMs: 200 });
+    const db = await openPgDb(url);
+    try {
+      await db.query('CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER)');
+      await db.query('INSERT INTO t VALUES (1, 0)');
+      let locked!: () => void;
+      let wake!: () => void;
+      const holding = new Promise<void>((resolve) => (locked = resolve));
+      const stopped = new Promise<void>((resolve) => (wake = resolve));
+      // Takes the row's lock, then stops, as a process does when it is suspended; it goes on later.
+      const stalled = stuck.tx(async (q) => {
+        await q.query('SELECT * FROM t WHERE id = $1 FOR UPDATE', [1]);
+        locked();
+        await stopped;
+        await q.query('UPDATE t SET v = 100 WHERE id = $1', [1]);
+      });
+      await holding;
+      await db.query('UPDATE t SET v = v + 1 WHERE id = $1', [1]);
+      wake();
+      // Woken, it finds its session gone: its write fails, it does not crash the process.
+      await expect(stalled).rejects.toThrow();
+      expect(await db.query('SELECT v FROM t')).toEqual([{ v: 1 }]);
+    } finally {
+      await db.close();
+      await stuck.close();
     }
   });
 

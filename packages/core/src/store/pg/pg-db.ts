@@ -28,6 +28,16 @@ export interface PgDbOptions {
   /** The store's clock, used as it is (tests, SHOP_CLOCK_FILE); absent: the database's clock. */
   now?: () => number;
   poolSize?: number;
+  /** How long a new connection may take (ms; default 10 s): a host that drops packets fails instead of hanging. */
+  connectTimeoutMs?: number;
+  /**
+   * How long the server lets one of this pool's transactions sit idle (ms; default 10 s, inside a lease) before
+   * it ends the session: a process stopped mid-transaction (SIGSTOP, a sleeping laptop) gives
+   * up its locks on a run instead of blocking every other writer of it (and a takeover). The
+   * store's transactions only run queries, so a live one is idle that long only on a machine
+   * too loaded to keep its lease anyway.
+   */
+  idleInTransactionMs?: number;
 }
 
 export const WAKE_CHANNEL = 'shop_wake';
@@ -51,6 +61,13 @@ const RETRYABLE = new Set(['40P01', '40001']);
 const CLOCK_EVERY_MS = 60_000;
 
 /**
+ * PostgreSQL text cannot hold NUL, which SQLite keeps: an agent's activity or a person's
+ * message carrying one would make the whole write fail. It becomes U+FFFD (JSON text escapes
+ * it already).
+ */
+const withoutNul = (v: unknown): unknown => (typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '\uFFFD') : v);
+
+/**
  * Named (prepared once per connection, then only bound and executed) when it has parameters;
  * a statement without any goes as a simple query, which may hold several statements (schema).
  */
@@ -60,13 +77,17 @@ class Statements {
     if (!params?.length) return { text };
     let name = this.names.get(text);
     if (!name) this.names.set(text, (name = `shop_${this.names.size}`));
-    return { name, text, values: params };
+    return { name, text, values: params.map(withoutNul) };
   }
 }
 
 /** Opens a pool on `url` and measures the database's clock. The schema is migrate-pg's job. */
 export async function openPgDb(url: string, opts: PgDbOptions = {}): Promise<PgDb> {
-  const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, types } as pg.PoolConfig);
+  const pool = new pg.Pool({
+    connectionString: url, max: opts.poolSize ?? 10, types,
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000,
+    idle_in_transaction_session_timeout: opts.idleInTransactionMs ?? 10_000,
+  } as pg.PoolConfig);
   // An idle client's connection dropping must not crash the process; the next query reports it.
   pool.on('error', () => {});
   const db = new PgPool(pool, opts.now);
@@ -94,7 +115,7 @@ class PgPool implements PgDb {
   }
 
   now(): number {
-    return this.injected ? this.injected() : Math.round(Date.now() + this.offset);
+    return Math.round(this.injected ? this.injected() : Date.now() + this.offset);
   }
 
   /** The offset to clock_timestamp(), taken against the middle of the round trip. */
@@ -114,6 +135,10 @@ class PgPool implements PgDb {
       const client = await this.pool.connect();
       const q: Sql = { query: async <R>(text: string, params?: unknown[]) => (await client.query(this.statements.config(text, params))).rows as R[] };
       let broken: Error | undefined;
+      // The server may end the session while we hold it (idle too long in a transaction, a
+      // restart): the next query fails with that, instead of an unhandled 'error' crashing the process.
+      const lost = (e: Error) => void (broken = e);
+      client.on('error', lost);
       try {
         await client.query('BEGIN');
         const result = await fn(q);
@@ -128,6 +153,7 @@ class PgPool implements PgDb {
         if (attempt < 5 && RETRYABLE.has(String((e as { code?: string }).code))) continue;
         throw e;
       } finally {
+        client.removeListener('error', lost);
         client.release(broken);
       }
     }

@@ -13,7 +13,12 @@ import { W } from './pg-write-sql.js';
  * (`q`) at the store's time `t`. The same rules as SqliteStore's private helpers.
  */
 
-export const metricParams = (m?: Partial<AgentMetrics>) => [m?.costUsd == null ? null : roundUsd(m.costUsd), m?.numTurns ?? null, m?.durationMs ?? null];
+/**
+ * A whole number for an integer column (times in ms, counts): SQLite keeps a fraction a caller
+ * computed (a timer due in 1.5 s, a clock moved by half a second); PostgreSQL would refuse it.
+ */
+export const whole = (n: number | null | undefined): number | null => (n == null ? null : Math.round(n));
+export const metricParams = (m?: Partial<AgentMetrics>) => [m?.costUsd == null ? null : roundUsd(m.costUsd), whole(m?.numTurns), whole(m?.durationMs)];
 const json = (v: unknown) => (v == null ? null : JSON.stringify(v));
 export const notFound = (runId: number) => new NotFoundError(`no run ${runId}; see runs with: shop list`);
 export const endedConflict = (run: { id: number; status: string; reason: string | null }) =>
@@ -77,7 +82,7 @@ export async function waiting(q: Sql, runId: number, key: string, ask: WaitingAs
   await event(q, runId, t, { type: 'waiting', key, actor: 'shop', channel: 'engine', data: { waiting_for: ask.waitingFor, awaiting: ask.awaiting } });
   const timers = ask.timers ?? [];
   if (timers.length) {
-    await q.query(W.insertTimers, [runId, key, row.ask, timers.map((x) => x.kind), timers.map((x) => x.dueAt), timers.map((x) => JSON.stringify(x.data))]);
+    await q.query(W.insertTimers, [runId, key, row.ask, timers.map((x) => x.kind), timers.map((x) => whole(x.dueAt)), timers.map((x) => JSON.stringify(x.data))]);
   }
   return row;
 }

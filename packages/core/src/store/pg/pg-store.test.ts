@@ -98,6 +98,28 @@ describe("PostgreSQL store's clock", () => {
   });
 });
 
+describe('PostgreSQL store: whole numbers', () => {
+  it('keeps times and counts a caller computed with a fraction, rounded, where SQLite keeps them as given', async () => {
+    const url = await cluster.createDatabase(`pgstore_${++n}`);
+    let t = 1_000_000.4;
+    const store = await openPgStore(url, { now: () => t });
+    try {
+      const run = await store.createRun(newRun({ leaseMs: 15_000.5 }));
+      expect(run.owner!.leaseUntil).toBe(1_015_001);
+      expect(await store.renewLease(run.id, T, 20_000.2)).toBe(true);
+      await store.startExecution(T, exec(run.id, '1'));
+      await store.setActivity(T, run.id, '1', { text: 'Edit a.ts', numTurns: 2.0, durationMs: 12.6 });
+      t = 1_000_100.6;
+      const waiting = await store.markWaiting(T, run.id, '1', { waitingFor: 'q', awaiting: 'input', metrics: { costUsd: 0.1, numTurns: 3, durationMs: 99.5 },
+        timers: [{ kind: 'remind', dueAt: t + 1500.5, data: {} }] }, 'waiting_human');
+      expect(waiting).toMatchObject({ durationMs: 100, numTurns: 3, updatedAt: 1_000_101 });
+      expect(await store.nextTimer([run.id])).toBe(1_001_601);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('PostgreSQL store: a one-statement write racing a transaction on the same run', () => {
   it('completing a call that a committed write failed meanwhile is a ConflictError and writes nothing', async () => {
     const url = await cluster.createDatabase(`pgstore_${++n}`);

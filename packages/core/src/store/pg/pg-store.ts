@@ -14,7 +14,7 @@ import { FastWrites } from './pg-fast-writes.js';
 import { PgReads } from './pg-reads.js';
 import { PgWorkers } from './pg-workers.js';
 import type { NewWorker, Wake, WorkerLoad } from '../worker-store.js';
-import { checkHold, end, endedConflict, event, lockFenced, notFound, waiting } from './pg-steps.js';
+import { checkHold, end, endedConflict, event, lockFenced, notFound, waiting, whole } from './pg-steps.js';
 import { W } from './pg-write-sql.js';
 
 /**
@@ -59,20 +59,20 @@ export class PgStore extends PgReads implements Store {
     const o = input.owner;
     const [row] = await this.db.query(W.createRun, [
       input.spec, input.workflowPath, input.workflowHash, input.prompt, input.workspace, input.branch, input.seed,
-      o.token, o.host, o.pid, o.pidStart, t + input.leaseMs, t, input.actor, JSON.stringify({ spec: input.spec, prompt: input.prompt }), WAKE_CHANNEL,
+      o.token, o.host, o.pid, o.pidStart, whole(t + input.leaseMs), t, input.actor, JSON.stringify({ spec: input.spec, prompt: input.prompt }), WAKE_CHANNEL,
     ]);
     return toRun(row!);
   }
 
   async claimRun(runId: number, owner: OwnerClaim, leaseMs: number, expectedToken: string | null): Promise<Run | null> {
-    const [row] = await this.db.query(W.claimRun, [runId, owner.token, owner.host, owner.pid, owner.pidStart, this.now(), leaseMs, expectedToken]);
+    const [row] = await this.db.query(W.claimRun, [runId, owner.token, owner.host, owner.pid, owner.pidStart, this.now(), whole(leaseMs), expectedToken]);
     if (row) return toRun(row);
     if (!(await this.db.query(W.runExists, [runId])).length) throw notFound(runId);
     return null;
   }
 
   async renewLease(runId: number, token: string, leaseMs: number): Promise<boolean> {
-    return (await this.db.query(W.renewLease, [runId, token, this.now(), leaseMs])).length > 0;
+    return (await this.db.query(W.renewLease, [runId, token, this.now(), whole(leaseMs)])).length > 0;
   }
 
   async releaseRun(runId: number, token: string, opts: { ifIdle: boolean }) {
