@@ -22,7 +22,7 @@ import { readSpans } from './spans.js';
  * SHOP_CHAOS_AGENT_MS makes each agent work longer (default 200 ms plus its paced events).
  */
 const RUNS = Number(process.env.SHOP_CHAOS_RUNS) || 8;
-const LEASE_S = 3;
+const LEASE_S = 5;
 const SQLITE = process.env.SHOP_CHAOS_STORE === 'sqlite';
 /** The test fails when nothing has moved (no run ended, no answer, no agent started or ended) for this long, or at the cap. */
 const STALL_MS = 60_000;
