@@ -119,7 +119,7 @@ describe(`chaos: three workers as three machines on one ${SQLITE ? 'SQLite' : 'P
 
     const spans = readSpans(spansFile);
     expect(callOverlaps(spans), `seed ${seed}`).toEqual([]);
-    expect(crossMachineOrphans(takeovers(kills, workers), spans, (name) => `machine-${name}`), `seed ${seed}`).toEqual([]);
+    expect(crossMachineOrphans(takeovers(kills, workers), spans, (name) => workers.find((m) => m.name === name)!.host), `seed ${seed}`).toEqual([]);
     expect(finishedRerun(spans, ids), `seed ${seed}`).toEqual([]);
     expect(spans.filter((s) => s.end === null).map((s) => `${s.host}:${s.pid} run ${s.run} call ${s.call}`)).toEqual([]);
     expect(kills.length, 'the chaos killed something').toBeGreaterThan(0);

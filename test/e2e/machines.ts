@@ -32,8 +32,9 @@ export class Machine {
     mkdirSync(this.home, { recursive: true });
   }
 
+  /** Its host name: unique to this test process too, so killing "a machine" never reaches another test's. */
   get host(): string {
-    return `machine-${this.name}`;
+    return `machine-${this.name}.t${process.pid}`;
   }
 
   /** The environment its processes get: its own SHOP_HOME, host name and Claude Code folder (sessions live there). */
