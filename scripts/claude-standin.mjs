@@ -167,6 +167,8 @@ async function headless() {
   if (step.sleep_ms) await sleep(step.sleep_ms);
   const via = step.via ?? 'file';
   if (via !== 'none' && via !== 'promise' && !step.is_error) {
+    // Both sides: a process killed in between may or may not have reported.
+    span('reporting', { status: step.status ?? 'DONE' });
     report(step);
     span('reported', { status: step.status ?? 'DONE' });
   }

@@ -5,7 +5,7 @@ import type { Span } from './spans.js';
 
 /** The chaos test's judges, on made-up agent processes: each finds what it is there to find. */
 const span = (o: Partial<Span> & { pid: number; start: number }): Span => ({
-  host: 'machine-a', session: 's1', run: '1', call: '2', mode: 'print', end: null, code: null, reports: [], ...o,
+  host: 'machine-a', session: 's1', run: '1', call: '2', mode: 'print', end: null, code: null, reports: [], reporting: [], ...o,
 });
 
 describe('the chaos test judges', () => {
@@ -24,6 +24,10 @@ describe('the chaos test judges', () => {
     expect(finishedRerun([...clean, span({ pid: 300, call: '2', start: 5000 })], [1])).toEqual(['run 1 call 2 (planner): machine-a:300 started after it had reported its result']);
     expect(finishedRerun([...clean, done('6', 301, 2000)], [1])).toHaveLength(2);
     expect(finishedRerun(clean.filter((s) => s.call !== '3/1/1'), [1])).toEqual(['run 1 call 3/1/1 (coder): reported its result 0 times ()']);
+    // Killed while reporting, the call completed on it: fine; a process started after it is not.
+    const killed = span({ pid: 400, call: '3/1/1', start: 900, end: 1000, code: 137, reporting: [{ status: 'DONE', at: 990 }] });
+    expect(finishedRerun([...clean.filter((s) => s.call !== '3/1/1'), killed], [1])).toEqual([]);
+    expect(finishedRerun([...clean.filter((s) => s.call !== '3/1/1'), killed, span({ pid: 401, call: '3/1/1', start: 2000 })], [1])).toHaveLength(1);
   });
 
   it('crossMachineOrphans: another machine took the run of a worker killed alone while its agent still ran', () => {

@@ -88,10 +88,15 @@ export function finishedRerun(spans: Span[], runs: number[]): string[] {
     for (const [call, { agent }] of Object.entries(AGENT_CALLS)) {
       const list = spans.filter((s) => s.run === String(run) && s.call === call && s.mode === 'print');
       const finals = list.flatMap((s) => s.reports.filter((r) => r.status !== 'NEEDS_HUMAN').map((r) => ({ s, at: r.at })));
+      // A process killed while reporting (a machine crash) may have reported: its result counts
+      // when no process surely reported (the call completed on it), else it never got through.
+      const maybe = list.filter((s) => s.code !== 0 && s.reports.length < s.reporting.length)
+        .flatMap((s) => s.reporting.slice(s.reports.length).filter((r) => r.status !== 'NEEDS_HUMAN').map((r) => ({ s, at: r.at })));
       const name = `run ${run} call ${call} (${agent})`;
-      if (finals.length !== 1) found.push(`${name}: reported its result ${finals.length} times (${finals.map((f) => `${f.s.host}:${f.s.pid}`).join(', ')})`);
-      if (!finals.length) continue;
-      const at = Math.min(...finals.map((f) => f.at));
+      const got = finals.length ? finals : maybe.slice(-1);
+      if (finals.length > 1 || !got.length) found.push(`${name}: reported its result ${finals.length} times (${finals.map((f) => `${f.s.host}:${f.s.pid}`).join(', ')})`);
+      if (!got.length) continue;
+      const at = Math.min(...got.map((f) => f.at));
       for (const later of list.filter((s) => s.start > at)) found.push(`${name}: ${later.host}:${later.pid} started after it had reported its result`);
     }
   }

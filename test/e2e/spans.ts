@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 
 /** One line of the stand-in's SHOP_STANDIN_SPANS file: an agent process starting or ending. */
 export interface SpanEvent {
-  event: 'start' | 'end' | 'reported';
+  event: 'start' | 'end' | 'reporting' | 'reported';
   pid: number;
   /** SHOP_HOSTNAME of the worker that started it (tests run several "machines" on one), or null. */
   host?: string | null;
@@ -30,6 +30,8 @@ export interface Span {
   code: number | null;
   /** What it reported (its signal), when, in order. */
   reports: { status: string; at: number }[];
+  /** What it was about to report: a process killed before 'reported' may or may not have. */
+  reporting: { status: string; at: number }[];
 }
 
 export function readSpans(file: string): Span[] {
@@ -39,7 +41,8 @@ export function readSpans(file: string): Span[] {
   for (const line of readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
     const e = JSON.parse(line) as SpanEvent;
     const id = `${e.host ?? ''}:${e.pid}`;
-    if (e.event === 'start') spans.set(id, { pid: e.pid, host: e.host ?? null, session: e.session_id, run: e.run, call: e.call, mode: e.mode, start: e.at, end: null, code: null, reports: [] });
+    if (e.event === 'start') spans.set(id, { pid: e.pid, host: e.host ?? null, session: e.session_id, run: e.run, call: e.call, mode: e.mode, start: e.at, end: null, code: null, reports: [], reporting: [] });
+    else if (e.event === 'reporting') spans.get(id)?.reporting.push({ status: e.status ?? 'DONE', at: e.at });
     else if (e.event === 'reported') spans.get(id)?.reports.push({ status: e.status ?? 'DONE', at: e.at });
     else {
       const s = spans.get(id);
