@@ -56,6 +56,19 @@ describe('shop init --database URL', () => {
     expect(lines(p.shop(['init'], { cwd: dir }).stdout)).toContain(`store ready at PostgreSQL 127.0.0.1:${cluster.port}/initdb (from ${dir}/.shop/database.url)`);
   });
 
+  it('on a project with SQLite runs: says they stay in shop.db, unused, and how to go back', async () => {
+    const p = makeProject();
+    p.write('workflows/gate.lua', 'function workflow(prompt)\n  return pause("Ship?").continue\nend\n');
+    expect(p.shop(['run', 'gate']).code).toBe(3);
+    const url = await cluster.createDatabase('moved');
+    const r = p.shop(['init', '--database', url]);
+    expect(r.code).toBe(0);
+    expect(lines(r.stdout)).toContain('note: the runs in .shop/shop.db stay there, unused from now on (remove .shop/database.url to go back to them)');
+    expect(JSON.parse(p.shop(['list', '--json']).stdout)).toEqual([]);
+    rmSync(join(p.dir, '.shop', 'database.url'));
+    expect(JSON.parse(p.shop(['list', '--json']).stdout)).toMatchObject([{ id: 1, spec: 'gate' }]);
+  });
+
   it('a URL that is not a PostgreSQL one: one line, exit 2, the password never echoed, nothing written', () => {
     const p = makeProject();
     const dir = emptyDir();

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { ensureHome } from '@shop/core/project/project';
 import { shippedFile } from '@shop/core/project/shipped-file';
@@ -36,6 +36,10 @@ export default async function init(args: Parsed, ctx: Context): Promise<number> 
   await ctx.ops();
   ctx.out(created.length ? `created ${created.join(', ')}` : 'workflows/ and agents/ already hold every example');
   if (urlFile) ctx.out(`database URL kept in ${relative(root, urlFile) || urlFile} (readable by you alone)`);
+  // Runs made before on SQLite are not moved: say so rather than let them seem lost.
+  if (urlFile && existsSync(project.dbFile) && statSync(project.dbFile).size > 0) {
+    ctx.out(`note: the runs in ${relative(root, project.dbFile) || project.dbFile} stay there, unused from now on (remove ${relative(root, urlFile) || urlFile} to go back to them)`);
+  }
   ctx.out(`store ready at ${await describeStore(project, ctx.env)}`);
   if (urlFile && ctx.env.SHOP_DATABASE_URL?.trim()) ctx.out('note: SHOP_DATABASE_URL is set: in this shell it takes the place of .shop/database.url');
   ctx.out('next: shop run feature "add a login page"');

@@ -60,6 +60,11 @@ function endedCode(runs: (Run | null)[], emit: Emit): number {
 type Emit = (event: Record<string, unknown>, line: string) => void;
 
 function report(e: WorkerEvent, emit: Emit) {
+  if (e.type === 'pass_failed') {
+    return emit({ type: 'pass_failed', message: e.message, retry_in_ms: e.retryInMs },
+      `shop watch: could not look at the runs: ${e.message}; trying again within ${Math.round(e.retryInMs / 1000)} s`);
+  }
+  if (e.type === 'pass_recovered') return emit({ type: 'pass_recovered' }, 'shop watch: the store answers again; watching on');
   if (e.type === 'stopping') {
     return emit({ type: 'stopping', driving: e.active, holding: e.held },
       `shop watch: stopping: ${e.active} run(s) driven here left resumable, ${e.held} waiting run(s) let go`);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -48,6 +48,16 @@ describe("a project's identity", () => {
     expect(id).toMatch(/^id:[0-9a-f-]{36}$/);
     expect(projectIdentity({ root: a })).toBe(id);
     expect(projectIdentity({ root: dir() })).not.toBe(id);
+  });
+
+  it("kept in SHOP_HOME when the checkout's .shop cannot take it: still the same id every time", () => {
+    const a = dir();
+    // A checkout where .shop is no folder (as good as read-only, even for root).
+    writeFileSync(join(a, '.shop'), 'not a folder');
+    const home = dir();
+    const id = projectIdentity({ root: a, home });
+    expect(readFileSync(join(home, 'project-id'), 'utf8')).toBe(`${id}\n`);
+    expect(projectIdentity({ root: a, home })).toBe(id);
   });
 
   it('is recorded on a store at first use; a store recorded for another project is refused', async () => {

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ConflictError } from '../errors.js';
 import type { AccessStore } from '../store/access-store.js';
 import { PRIVATE_DIR, type Project } from './project.js';
@@ -13,30 +13,38 @@ const ID = /^[A-Za-z0-9:_-]{8,80}$/;
 /**
  * This project's identity: its repository's root commit ("git:<sha>", the same on every clone),
  * else a random id. Kept in the checkout's own `.shop/project-id` (not SHOP_HOME's: several
- * SHOP_HOMEs on one checkout are one project), so git runs once per checkout, not per command.
+ * SHOP_HOMEs on one checkout are one project) — in SHOP_HOME only when the checkout cannot be
+ * written — so git runs once per checkout, not per command, and a random id stays the same.
  */
-export function projectIdentity(project: Pick<Project, 'root'>): string {
-  const file = join(project.root, '.shop', 'project-id');
-  try {
-    const kept = readFileSync(file, 'utf8').trim();
-    if (ID.test(kept)) return kept;
-  } catch {
-    /* not kept yet */
+export function projectIdentity(project: Pick<Project, 'root'> & Partial<Pick<Project, 'home'>>): string {
+  // The checkout's own .shop first; SHOP_HOME's when the checkout cannot be written (read-only).
+  const files = [join(project.root, '.shop', 'project-id'), ...(project.home ? [join(project.home, 'project-id')] : [])];
+  for (const file of files) {
+    const kept = readKept(file);
+    if (kept) return kept;
   }
   const id = rootCommit(project.root) ?? `id:${randomUUID()}`;
-  try {
-    mkdirSync(join(project.root, '.shop'), { recursive: true, mode: PRIVATE_DIR });
-    writeFileSync(file, `${id}\n`, { flag: 'wx', mode: 0o644 });
-  } catch {
-    // Another process wrote it first (its id stands), or the checkout is read-only (then a root commit still works).
+  for (const file of files) {
     try {
-      const kept = readFileSync(file, 'utf8').trim();
-      if (ID.test(kept)) return kept;
+      mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR });
+      writeFileSync(file, `${id}\n`, { flag: 'wx', mode: 0o644 });
+      return id;
     } catch {
-      /* read-only and no file: this process's id */
+      // Another process wrote it first (its id stands), or this folder cannot be written: the next one.
+      const kept = readKept(file);
+      if (kept) return kept;
     }
   }
   return id;
+}
+
+function readKept(file: string): string | null {
+  try {
+    const kept = readFileSync(file, 'utf8').trim();
+    return ID.test(kept) ? kept : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The repository's first commit (the oldest root when histories were merged), or null outside git or before a commit. */
@@ -54,7 +62,7 @@ function rootCommit(root: string): string | null {
  * Records the project's identity on a store at first use, and refuses a store that belongs to
  * another project — a worker must never drive another project's runs in this checkout.
  */
-export async function checkProjectStore(store: Pick<AccessStore, 'getSetting' | 'initSetting'>, project: Pick<Project, 'root'>): Promise<string> {
+export async function checkProjectStore(store: Pick<AccessStore, 'getSetting' | 'initSetting'>, project: Pick<Project, 'root'> & Partial<Pick<Project, 'home'>>): Promise<string> {
   const mine = projectIdentity(project);
   // Read first: a read command should not take the store's write lock once it is recorded.
   const recorded = (await store.getSetting(PROJECT_SETTING)) ?? (await store.initSetting(PROJECT_SETTING, mine));

@@ -29,6 +29,8 @@ export class WorkerRegistration {
     reg.timer = setInterval(() => {
       reg.beating = reg.beating.then(() => reg.beat());
     }, Math.max(1_000, ports.leaseMs / 3));
+    // The worker's own loop keeps the process alive; a registration left behind must not.
+    reg.timer.unref();
     return reg;
   }
 

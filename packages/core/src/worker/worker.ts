@@ -23,7 +23,10 @@ export type WorkerEvent =
   | { type: 'timers'; run: Run; ended: boolean }
   | { type: 'error'; run: Run; message: string; retryInMs: number | null }
   | { type: 'gave_up'; run: Run; reason: string }
-  | { type: 'stopping'; active: number; held: number };
+  | { type: 'stopping'; active: number; held: number }
+  /** A pass could not read the store (a database restarting, a network cut): told once, tried again at the next wake. */
+  | { type: 'pass_failed'; message: string; retryInMs: number }
+  | { type: 'pass_recovered' };
 
 export interface WorkerOptions {
   /** Agents and commands running at once across all runs (--max-parallel). */
@@ -56,6 +59,8 @@ interface Held {
  */
 export class Worker {
   private readonly held = new Map<number, Held>();
+  /** Held runs taken while running (their driver gone) and not driven yet: a backing-off one waits here. */
+  private readonly interrupted = new Set<number>();
   private readonly active = new Map<number, { done: Promise<void>; abort: AbortController }>();
   private readonly agents: Slots;
   private readonly drivers: Slots;
@@ -75,15 +80,21 @@ export class Worker {
    */
   async run(): Promise<void> {
     await this.ports.loadEngine?.();
-    const wakes = await openWorkerWakes(this.ports, this.sweepMs());
     const registry = await WorkerRegistration.start(this.ports, {
       project: this.opts.project, maxParallel: this.opts.maxParallel, load: () => ({ runsHeld: this.held.size + this.active.size, agents: this.agents.inUse }),
     });
+    let wakes: WorkerWakes;
+    try {
+      wakes = await openWorkerWakes(this.ports, this.sweepMs());
+    } catch (e) {
+      await registry.end();
+      throw e;
+    }
     const stopped = new Promise<void>((resolve) => this.opts.signal.addEventListener('abort', () => resolve(), { once: true }));
     try {
       while (!this.opts.signal.aborted) {
         const started = Date.now();
-        if (await this.pass(wakes)) break;
+        if (await this.passOrSay(wakes)) break;
         registry.loadChanged();
         await Promise.race([wakes.next(), stopped]);
         // A burst of signal files (many agents finishing) makes one pass, not one each.
@@ -94,6 +105,26 @@ export class Worker {
       await wakes.close();
       await this.shutdown();
       await registry.end();
+    }
+  }
+
+  private failing: string | null = null;
+
+  /**
+   * A pass whose store is out of reach does not end the worker: a database restart or a network
+   * cut is said once, and the next wake (the sweep at the latest) tries again.
+   */
+  private async passOrSay(wakes: WorkerWakes): Promise<boolean> {
+    try {
+      const done = await this.pass(wakes);
+      if (this.failing !== null) this.opts.report({ type: 'pass_recovered' });
+      this.failing = null;
+      return done;
+    } catch (e) {
+      const message = capText((e as Error)?.message ?? String(e), 600);
+      if (message !== this.failing) this.opts.report({ type: 'pass_failed', message, retryInMs: this.sweepMs() });
+      this.failing = message;
+      return false;
     }
   }
 
@@ -114,6 +145,7 @@ export class Worker {
       if (open.has(id)) continue;
       // Ended elsewhere (a stop carried out, say): let it go, its lease no longer renewed.
       this.held.delete(id);
+      this.interrupted.delete(id);
       await h.owner.release(false).catch(() => undefined);
     }
     const answered = new Set(await store.answeredRuns());
@@ -136,11 +168,14 @@ export class Worker {
 
   /** Takes the runs no one holds (no owner, or a lease run out by the store's clock) and holds them here, to drive or to wait. */
   private async takeIdle(): Promise<Map<number, Run>> {
-    if (this.opts.signal.aborted) return new Map();
+    // No more than it can drive now: runs taken beyond that would sit here while other workers idle.
+    const room = this.opts.maxDrivers - this.active.size;
+    if (this.opts.signal.aborted || room <= 0) return new Map();
     const token = this.ports.newToken();
-    const took = await this.ports.store.claimIdleRuns(ownerRecord(this.ports, token), this.ports.leaseMs, Math.max(1, this.opts.maxDrivers));
+    const took = await this.ports.store.claimIdleRuns(ownerRecord(this.ports, token), this.ports.leaseMs, room);
     for (const run of took) {
       this.hold(run, Ownership.adopt(this.ports, run));
+      if (run.status === 'running') this.interrupted.add(run.id);
       this.opts.report({ type: 'took', run, how: run.status === 'running' ? 'interrupted' : 'waiting' });
     }
     return new Map(took.map((r) => [r.id, r]));
@@ -149,8 +184,8 @@ export class Worker {
   private async look(run: Run, answered: boolean, due: boolean): Promise<void> {
     const held = this.held.get(run.id) ?? (await this.take(run));
     if (!held || held.owner.lost.aborted) return;
-    // A running run held here and not driven: taken with the idle ones, it is driven on now.
-    const why = run.status === 'running' ? 'interrupted' : run.stop ? 'stop' : answered ? 'answer' : null;
+    // Taken running with the idle ones (not a snapshot that read a run this worker drove meanwhile): driven on now.
+    const why = this.interrupted.has(run.id) ? 'interrupted' : run.stop ? 'stop' : answered ? 'answer' : null;
     if (why) this.drive(run, held.owner, why);
     else if (due) await this.fireTimers(run, held);
   }
@@ -180,7 +215,9 @@ export class Worker {
     const held = { owner };
     this.held.set(run.id, held);
     owner.lost.addEventListener('abort', () => {
-      if (this.held.get(run.id) === held) this.held.delete(run.id);
+      if (this.held.get(run.id) !== held) return;
+      this.held.delete(run.id);
+      this.interrupted.delete(run.id);
     }, { once: true });
     return held;
   }
@@ -196,6 +233,7 @@ export class Worker {
   /** Replays the run and drives it on, holding it again if it waits (at most maxDrivers at once). */
   private drive(run: Run, owner: Ownership, why: 'answer' | 'stop' | 'interrupted') {
     this.held.delete(run.id);
+    this.interrupted.delete(run.id);
     const abort = new AbortController();
     const done = (async () => {
       if (!(await this.drivers.acquire(this.opts.signal))) return void (await owner.release(false));
@@ -236,6 +274,7 @@ export class Worker {
     } else this.opts.report({ type: 'error', run, message, retryInMs: next.giveUp && !owner ? null : next.retryInMs });
     if (owner) await owner.release(false).catch(() => undefined);
     this.held.delete(run.id);
+    this.interrupted.delete(run.id);
   }
 
   /** Stops the agents of runs being driven (they stay resumable) and lets every run go. */
@@ -246,5 +285,6 @@ export class Worker {
     await Promise.all([...this.active.values()].map((a) => a.done));
     for (const h of this.held.values()) await h.owner.release(false).catch(() => undefined);
     this.held.clear();
+    this.interrupted.clear();
   }
 }

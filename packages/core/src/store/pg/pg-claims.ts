@@ -54,7 +54,8 @@ export class PgClaims implements ClaimStore {
       if (held && held.by !== claim.by) throw claimedError(claim, held);
       // Claiming again refreshes one's own claim (it lasts anew), keeping since when it is held.
       const since = held ? held.since : t;
-      const until = t + opts.ttlMs;
+      // Whole ms: PostgreSQL refuses a fraction for a bigint (a claim_timeout of 0.5 s is 500 ms).
+      const until = t + Math.round(opts.ttlMs);
       await q.query(SQL.upsert, [...askParams(claim), claim.by, claim.channel, since, until]);
       const data: Record<string, unknown> = { ask: claim.ask, until: iso(until) };
       if (held) data.refreshed = true;

@@ -83,6 +83,34 @@ describe('PgDb', () => {
     }
   });
 
+  it('runs a statement again when the server picked it to break a deadlock', async () => {
+    const url = await fresh();
+    const setup = await openPgDb(url);
+    await setup.query('CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER)');
+    await setup.query('INSERT INTO t VALUES (1, 0), (2, 0)');
+    // Sessions opened from now on look for deadlocks first, so ours is the one the server rolls back.
+    await setup.query(`ALTER DATABASE ${url.split('/').pop()} SET deadlock_timeout = '50ms'`);
+    await setup.close();
+    const db = await openPgDb(url);
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      await other.query(`SET deadlock_timeout = '10s'`);
+      await other.query('BEGIN');
+      await other.query('UPDATE t SET v = v + 10 WHERE id = 2');
+      // Ours takes row 1 and waits for row 2; theirs then waits for row 1: a deadlock.
+      const ours = db.query('UPDATE t SET v = v + 1 WHERE id IN (1, 2)');
+      await lockWaits(other, 1);
+      await other.query('UPDATE t SET v = v + 10 WHERE id = 1');
+      await other.query('COMMIT');
+      await ours;
+      expect(await db.query('SELECT id, v FROM t ORDER BY id')).toEqual([{ id: 1, v: 11 }, { id: 2, v: 11 }]);
+    } finally {
+      await other.end();
+      await db.close();
+    }
+  });
+
   it('rolls a failed transaction back whole', async () => {
     const db = await openPgDb(await fresh());
     try {
@@ -181,3 +209,12 @@ describe('migratePg', () => {
     }
   });
 });
+
+/** Until `count` sessions of the database wait for a lock. */
+async function lockWaits(c: pg.Client, count: number) {
+  for (let i = 0; i < 1000; i++) {
+    const { rows } = await c.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+    if (rows[0].n >= count) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

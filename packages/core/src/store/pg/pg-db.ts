@@ -126,8 +126,16 @@ class PgPool implements PgDb {
     this.offset = Number(row!.t) - (before + after) / 2;
   }
 
+  /** One statement, its own transaction: like tx(), run again when the server rolled it back for a deadlock. */
   async query<R = Row>(text: string, params?: unknown[]): Promise<R[]> {
-    return (await this.pool.query(this.statements.config(text, params))).rows as R[];
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return (await this.pool.query(this.statements.config(text, params))).rows as R[];
+      } catch (e) {
+        if (attempt < 5 && RETRYABLE.has(String((e as { code?: string }).code))) continue;
+        throw e;
+      }
+    }
   }
 
   async tx<T>(fn: (q: Sql) => Promise<T>): Promise<T> {
@@ -178,11 +186,14 @@ class PgPool implements PgDb {
       });
       await c.connect();
       await c.query(`LISTEN ${WAKE_CHANNEL}`);
+      // Closed while connecting: this one is not wanted any more.
+      if (stopped) return void (await c.end().catch(() => {}));
       client = c;
     };
     // A worker outlives a database restart: it listens again a second later, and wakes once for what it missed.
     const again = () => {
-      retry = setTimeout(() => void connect().then(() => onPayload(null), again), 1_000);
+      if (stopped) return;
+      retry = setTimeout(() => void connect().then(() => !stopped && onPayload(null), again), 1_000);
     };
     await connect();
     return {

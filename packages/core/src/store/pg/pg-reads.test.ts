@@ -130,6 +130,12 @@ describe('PgReads reads what SqliteReads reads', () => {
       [5, null, null, 0.0125], [4, '2', null, 0.0125], [3, null, '2', 0.025], [2, '2', null, 0.0375], [1, null, null, 0.0375],
     ]);
     await same((s) => s.listOpenRuns());
+    // Times with a fraction (a clock file's offset): PostgreSQL's bigint columns take them as SQLite does.
+    expect(await same((s) => s.countRuns({ changedSince: NOW - 4_999.5 }))).toBe(4);
+    await same((s) => s.lapsedSince(NOW - 1_000.5, NOW + 9_999.7));
+    expect(((await same((s) => s.dueTimers(NOW - 9.5))) as unknown[]).length).toBe(2);
+    expect(((await same((s) => s.dueTimers(NOW - 10.5))) as unknown[]).length).toBe(0);
+    expect(((await same((s) => s.dueTimers(NOW - 10))) as unknown[]).length).toBe(2);
     expect(((await same((s) => s.lapsedSince(NOW - 1_000, NOW + 10_000))) as { runId: number }[]).map((l) => l.runId)).toEqual([3, 2, 2, 2, 4, 4]);
   });
 

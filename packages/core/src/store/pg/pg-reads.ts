@@ -7,6 +7,15 @@ import type { PgDb } from './pg-db.js';
 import { CLAIM_COLUMNS, OPEN, PG_RUN_EXTRAS, claimJoin, numbered, totalCost } from './pg-sql.js';
 
 /**
+ * A time or count bound to an integer column: PostgreSQL refuses a fraction there (SQLite
+ * compares it). For whole-number columns `x > t` and `x <= t` hold exactly when they hold for floor(t).
+ */
+const int = (n: number) => Math.floor(n);
+/** SQLite's LIMIT: a negative one is no limit (NULL here). */
+const limitOf = (n: number) => (n < 0 ? null : int(n));
+const ints = (params: unknown[]) => params.map((v) => (typeof v === 'number' ? int(v) : v));
+
+/**
  * The PostgreSQL adapter's reads: plain queries on the pool, no transaction needed. The same
  * results in the same order as SqliteReads (the contract suite and the e2e test compare them);
  * a claim lasts by the database's clock (`db.now()`).
@@ -26,7 +35,7 @@ export class PgReads {
 
   async listRuns(filter: RunFilter = {}): Promise<RunWithWaiting[]> {
     const q = runQuery(filter);
-    const rows = await this.db.query(numbered(`SELECT * FROM runs${q.where}${q.order.replace('+id', 'id')}${q.limit}`), q.params);
+    const rows = await this.db.query(numbered(`SELECT * FROM runs${q.where}${q.order.replace('+id', 'id')}${q.limit}`), ints(q.params));
     if (!rows.length) return [];
     // The calls and costs of these runs only: a page of 50 never reads every run's calls.
     const ids = [rows.map((r) => Number(r.id))];
@@ -48,7 +57,7 @@ export class PgReads {
 
   async countRuns(filter: RunFilter = {}): Promise<number> {
     const q = runQuery(filter);
-    const [row] = await this.db.query(numbered(`SELECT COUNT(*) AS n FROM runs${q.where}`), q.params);
+    const [row] = await this.db.query(numbered(`SELECT COUNT(*) AS n FROM runs${q.where}`), ints(q.params));
     return Number(row!.n);
   }
 
@@ -64,7 +73,7 @@ export class PgReads {
           WHERE ${OPEN} AND owner_token IS NOT NULL AND lease_until > $1 AND lease_until <= $2
         UNION ALL
         SELECT 1, '', run_id, call_key, ask, expires_at FROM claims WHERE expires_at > $1 AND expires_at <= $2
-      ) lapsed ORDER BY part, status, run_id, call_key COLLATE "C", ask`, [since, until]);
+      ) lapsed ORDER BY part, status, run_id, call_key COLLATE "C", ask`, [int(since), int(until)]);
     return rows.map((r) => ({ runId: Number(r.run_id), at: Number(r.at) }));
   }
 
@@ -96,7 +105,7 @@ export class PgReads {
   async loadExecutions(runId: number, last?: number) {
     const rows = last === undefined
       ? await this.db.query('SELECT * FROM executions WHERE run_id = $1 ORDER BY seq', [runId])
-      : await this.db.query('SELECT * FROM (SELECT * FROM executions WHERE run_id = $1 ORDER BY seq DESC LIMIT $2) e ORDER BY seq', [runId, last]);
+      : await this.db.query('SELECT * FROM (SELECT * FROM executions WHERE run_id = $1 ORDER BY seq DESC LIMIT $2) e ORDER BY seq', [runId, limitOf(last)]);
     return rows.map(toExecution);
   }
 
@@ -131,11 +140,11 @@ export class PgReads {
   }
 
   async listEvents(runId: number, afterId = 0) {
-    return (await this.db.query('SELECT * FROM events WHERE run_id = $1 AND id > $2 ORDER BY id', [runId, afterId])).map(toEvent);
+    return (await this.db.query('SELECT * FROM events WHERE run_id = $1 AND id > $2 ORDER BY id', [runId, int(afterId)])).map(toEvent);
   }
 
   async lastEvents(runId: number, count: number) {
-    const rows = await this.db.query('SELECT * FROM (SELECT * FROM events WHERE run_id = $1 ORDER BY id DESC LIMIT $2) e ORDER BY id', [runId, count]);
+    const rows = await this.db.query('SELECT * FROM (SELECT * FROM events WHERE run_id = $1 ORDER BY id DESC LIMIT $2) e ORDER BY id', [runId, limitOf(count)]);
     return rows.map(toEvent);
   }
 
@@ -161,8 +170,8 @@ export class PgReads {
 
   async dueTimers(now: number, runIds?: number[]) {
     const rows = runIds
-      ? await this.db.query('SELECT * FROM timers WHERE fired_at IS NULL AND due_at <= $1 AND run_id = ANY($2::bigint[]) ORDER BY due_at, id', [now, runIds])
-      : await this.db.query('SELECT * FROM timers WHERE fired_at IS NULL AND due_at <= $1 ORDER BY due_at, id', [now]);
+      ? await this.db.query('SELECT * FROM timers WHERE fired_at IS NULL AND due_at <= $1 AND run_id = ANY($2::bigint[]) ORDER BY due_at, id', [int(now), runIds])
+      : await this.db.query('SELECT * FROM timers WHERE fired_at IS NULL AND due_at <= $1 ORDER BY due_at, id', [int(now)]);
     return rows.map(toTimer);
   }
 

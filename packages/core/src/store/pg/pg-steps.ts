@@ -118,10 +118,10 @@ export async function end(q: Sql, runId: number, e: RunEnd, t: number): Promise<
   if (e.failedKey && (await q.query(W.failExecution, [runId, e.failedKey, t, reason, ...metricParams(e.metrics)])).length) {
     await event(q, runId, t, { type: 'execution_failed', key: e.failedKey, actor: 'shop', channel: 'engine', data: { error: reason } });
   }
-  const ended = await q.query(W.endRun, [runId, e.status, reason, e.result === undefined ? null : JSON.stringify(e.result), t]);
-  if (!ended.length) return false;
   // Calls still open are dead with the run (their processes were killed first).
-  await q.query(W.failOpen, [runId, `the run ended ${e.status}${reason ? `: ${reason}` : ''}`, t]);
-  await event(q, runId, t, e.event);
-  return true;
+  const ended = await q.query(W.endRun, [
+    runId, e.status, reason, e.result === undefined ? null : JSON.stringify(e.result), t, `the run ended ${e.status}${reason ? `: ${reason}` : ''}`,
+    e.event.key ?? null, e.event.type, e.event.actor, e.event.channel, json(e.event.data),
+  ]);
+  return ended.length > 0;
 }

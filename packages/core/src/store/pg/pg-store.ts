@@ -7,7 +7,7 @@ import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput
 import { migratePg } from './migrate-pg.js';
 import { PgAccess } from './pg-access.js';
 import { PgClaims } from './pg-claims.js';
-import { openPgDb, WAKE_CHANNEL, type PgDb, type PgDbOptions, type Sql } from './pg-db.js';
+import { openPgDb, WAKE_CHANNEL, type PgDbOptions, type Sql } from './pg-db.js';
 import { deleteRunRows } from './pg-delete-run.js';
 import { AskWrites } from './pg-ask-writes.js';
 import { FastWrites } from './pg-fast-writes.js';
@@ -50,10 +50,6 @@ export class PgStore extends PgReads implements Store {
   private readonly asks = new AskWrites(this.db, (token, runId, fn) => this.fenced(token, runId, fn));
   private readonly workers = new PgWorkers(this.db);
 
-  constructor(db: PgDb) {
-    super(db);
-  }
-
   async createRun(input: NewRun): Promise<Run> {
     const t = this.now();
     const o = input.owner;
@@ -81,8 +77,7 @@ export class PgStore extends PgReads implements Store {
       if (row?.owner_token !== token) return 'lost' as const;
       // Read after the lock: an answer committed before it is seen, and one after it waits for us.
       if (opts.ifIdle && (await q.query(W.pendingAnswer, [runId])).length) return 'answered' as const;
-      await q.query(W.releaseRun, [runId, this.now()]);
-      await this.db.notify(q, 'released', runId);
+      await q.query(W.releaseRun, [runId, this.now(), WAKE_CHANNEL, `released:${runId}`]);
       return 'released' as const;
     });
   }

@@ -27,8 +27,13 @@ export class PgWorkers {
 
   constructor(private readonly db: PgDb) {}
 
+  /** The store's now in whole ms: PostgreSQL refuses a fraction (a test clock's offset) in a BIGINT. */
+  private now(): number {
+    return Math.floor(this.db.now());
+  }
+
   async registerWorker(w: NewWorker): Promise<void> {
-    const t = this.db.now();
+    const t = this.now();
     await this.db.tx(async (q) => {
       await q.query(SQL.forgetGone, [t - FORGET_GONE_WORKERS_MS]);
       await q.query(SQL.register, [w.id, w.host, w.pid, w.pidStart, w.project, w.maxParallel, t]);
@@ -36,7 +41,7 @@ export class PgWorkers {
   }
 
   async heartbeatWorker(id: string, load: WorkerLoad): Promise<boolean> {
-    return (await this.db.query(SQL.heartbeat, [id, load.runsHeld, load.agents, this.db.now()])).length > 0;
+    return (await this.db.query(SQL.heartbeat, [id, load.runsHeld, load.agents, this.now()])).length > 0;
   }
 
   async endWorker(id: string): Promise<void> {
@@ -48,7 +53,7 @@ export class PgWorkers {
   }
 
   async claimIdleRuns(owner: OwnerClaim, leaseMs: number, limit: number): Promise<Run[]> {
-    const rows = await this.db.query(SQL.claimIdle, [this.db.now(), limit, owner.token, owner.host, owner.pid, owner.pidStart, leaseMs]);
+    const rows = await this.db.query(SQL.claimIdle, [this.now(), limit, owner.token, owner.host, owner.pid, owner.pidStart, Math.round(leaseMs)]);
     return rows.map(toRun).sort((a, b) => a.id - b.id);
   }
 

@@ -36,8 +36,9 @@ export const W = {
   renewLease: 'UPDATE runs SET lease_until = $3::bigint + $4::bigint WHERE id = $1 AND owner_token = $2 RETURNING id',
   pendingAnswer: `SELECT 1 FROM answers a JOIN executions e ON e.run_id = a.run_id AND e.call_key = a.call_key AND e.ask = a.ask
     WHERE a.run_id = $1 AND e.status = 'waiting_human' LIMIT 1`,
+  /** Gives the run up and wakes LISTENers ($3 channel, $4 payload): a worker may take it now. */
   releaseRun: `UPDATE runs SET owner_token = NULL, owner_host = NULL, owner_pid = NULL, owner_pid_start = NULL, lease_until = NULL, updated_at = $2
-    WHERE id = $1`,
+    WHERE id = $1 RETURNING pg_notify($3, $4) AS woke`,
   requestStop: `UPDATE runs SET stop_reason = $2, stop_by = $3, stop_at = $4, updated_at = $4 WHERE id = $1 RETURNING *`,
   setWorkspace: 'UPDATE runs SET workspace = $3, branch = $4, updated_at = $5 WHERE id = $1 AND owner_token = $2 RETURNING id',
 
@@ -107,17 +108,23 @@ export const W = {
   failExecution: `UPDATE executions SET status = 'failed', error = $4, pid = NULL, pid_start = NULL, ${END_AGENT_HOLD}, ${metrics(5)},
       updated_at = $3, finished_at = $3 WHERE run_id = $1 AND call_key = $2 AND ${OPEN} RETURNING seq`,
   closeExecution: `UPDATE executions SET status = 'completed', updated_at = $3, finished_at = $3 WHERE run_id = $1 AND call_key = $2 AND status = 'running'`,
-  /** A run's end: its calls still open (running, or waiting for a person) fail with it. */
-  failOpen: `UPDATE executions SET status = 'failed', error = $2, pid = NULL, pid_start = NULL, ${END_AGENT_HOLD}, updated_at = $3, finished_at = $3
-    WHERE run_id = $1 AND ${OPEN}`,
   // $1 run, $2 key, $3 t, $4 waiting for, $5 awaiting, $6 claim timeout, $7-$9 metrics
   markWaiting: `UPDATE executions SET status = 'waiting_human', ask = ask + 1, waiting_for = $4, awaiting = $5, claim_timeout = $6,
       pid = NULL, pid_start = NULL, ${END_AGENT_HOLD}, activity = NULL, ${metrics(7)}, updated_at = $3
     WHERE run_id = $1 AND call_key = $2 AND status <> 'completed' RETURNING *`,
   /** Also revives a failed run (retry): its old failure reason and end time no longer hold. */
   setRunStatus: `UPDATE runs SET status = $2, reason = NULL, ended_at = NULL, updated_at = $3 WHERE id = $1 AND status NOT IN ('completed','stuck')`,
-  endRun: `UPDATE runs SET status = $2, reason = $3, result = $4, ended_at = $5, updated_at = $5
-    WHERE id = $1 AND ${OPEN} RETURNING id`,
+  /**
+   * A run's end, its calls still open (running, or waiting for a person) failed with it ($6 their
+   * error), and its event ($7 key … $11 data), in one statement. Run inside the transaction that
+   * locked the run row, so the calls it reads are current.
+   */
+  endRun: `WITH r AS (UPDATE runs SET status = $2, reason = $3, result = $4, ended_at = $5, updated_at = $5, events = events + 1
+      WHERE id = $1 AND ${OPEN} RETURNING events),
+    x AS (UPDATE executions SET status = 'failed', error = $6, pid = NULL, pid_start = NULL, ${END_AGENT_HOLD}, updated_at = $5, finished_at = $5
+      WHERE run_id = $1 AND ${OPEN} AND EXISTS (SELECT 1 FROM r)),
+    e AS (INSERT INTO events (${EVENT_COLUMNS}) SELECT $1, r.events, $7::text, $8::text, $9::text, $10::text, $11::text, $5 FROM r)
+    SELECT events FROM r`,
   /** An ask's call and its answer, if one was recorded (read after the run row's lock: a racing first answer is seen). */
   callAndAnswer: `SELECT (SELECT row_to_json(e) FROM executions e WHERE e.run_id = $1 AND e.call_key = $2) AS exec,
     (SELECT row_to_json(a) FROM answers a WHERE a.run_id = $1 AND a.call_key = $2 AND a.ask = $3) AS first`,
