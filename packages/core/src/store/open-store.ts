@@ -46,8 +46,9 @@ export async function openPostgres(where: Extract<StoreLocation, { kind: 'postgr
  */
 function withErrors(store: Store, map: (e: unknown) => unknown): Store {
   return new Proxy(store, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver) as unknown;
+    get(target, prop) {
+      // Read on the store itself, not the proxy: getters and private fields see their own object.
+      const value = Reflect.get(target, prop) as unknown;
       if (typeof value !== 'function') return value;
       return function (this: unknown, ...args: unknown[]) {
         let result: unknown;

@@ -101,6 +101,8 @@ export function claims(adapter: StoreAdapter) {
       clock.t += 60_000;
       await store.releaseClaim({ ...ask(id), actor: 'ann' });
       expect((await store.dueTimers(clock.t)).map((t) => [t.id, t.dueAt])).toEqual([[timer.id, clock.t]]);
+      // Back as it was: the put-off mark gone, the rest of its data untouched.
+      expect((await store.dueTimers(clock.t))[0]!.data).toEqual(timer.data);
     });
 
     it('lapsedSince names a claim that aged out in the window, by when', async () => {
