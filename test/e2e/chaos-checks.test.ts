@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { crossMachineOrphans, type Kill } from './chaos-actors.js';
 import { callOverlaps, finishedRerun } from './chaos-scenario.js';
-import type { Span } from './spans.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readSpans, type Span } from './spans.js';
 
 /** The chaos test's judges, on made-up agent processes: each finds what it is there to find. */
 const span = (o: Partial<Span> & { pid: number; start: number }): Span => ({
@@ -38,5 +41,13 @@ describe('the chaos test judges', () => {
     // Ended before the takeover; or taken back by its own machine (which can see and end it).
     expect(crossMachineOrphans([{ kill, run: 1, ms: 3500, by: 'b' }], [{ ...orphan, end: 2000 }], host)).toEqual([]);
     expect(crossMachineOrphans([{ kill, run: 1, ms: 1500, by: 'a' }], [orphan], host)).toEqual([]);
+  });
+
+  it('readSpans: a pid that comes back (pid_max wrapped) is a new process, not the old one', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'shop-spans-')), 'spans.jsonl');
+    const line = (o: Record<string, unknown>) => JSON.stringify({ pid: 9, host: 'h', session_id: 's', run: '1', agent: 'a', mode: 'print', ...o });
+    writeFileSync(file, [line({ event: 'start', call: '2', at: 1 }), line({ event: 'reported', call: '2', status: 'DONE', at: 2 }), line({ event: 'end', call: '2', at: 3, code: 0 }),
+      line({ event: 'start', call: '6', at: 10 }), line({ event: 'end', call: '6', at: 11, code: 0 })].join('\n') + '\n');
+    expect(readSpans(file).map((s) => [s.call, s.reports.length, s.end])).toEqual([['2', 1, 3], ['6', 0, 11]]);
   });
 });

@@ -36,20 +36,25 @@ export interface Span {
 
 export function readSpans(file: string): Span[] {
   if (!existsSync(file)) return [];
-  // By host and pid: two "machines" may each have a process of one pid.
+  // By host and pid: two "machines" may each have a process of one pid; and a pid comes back
+  // (pid_max wraps within a long test), so a start opens a new span and later lines go to it.
   const spans = new Map<string, Span>();
+  const all: Span[] = [];
   for (const line of readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
     const e = JSON.parse(line) as SpanEvent;
     const id = `${e.host ?? ''}:${e.pid}`;
-    if (e.event === 'start') spans.set(id, { pid: e.pid, host: e.host ?? null, session: e.session_id, run: e.run, call: e.call, mode: e.mode, start: e.at, end: null, code: null, reports: [], reporting: [] });
-    else if (e.event === 'reporting') spans.get(id)?.reporting.push({ status: e.status ?? 'DONE', at: e.at });
+    if (e.event === 'start') {
+      const span: Span = { pid: e.pid, host: e.host ?? null, session: e.session_id, run: e.run, call: e.call, mode: e.mode, start: e.at, end: null, code: null, reports: [], reporting: [] };
+      spans.set(id, span);
+      all.push(span);
+    } else if (e.event === 'reporting') spans.get(id)?.reporting.push({ status: e.status ?? 'DONE', at: e.at });
     else if (e.event === 'reported') spans.get(id)?.reports.push({ status: e.status ?? 'DONE', at: e.at });
     else {
       const s = spans.get(id);
       if (s) Object.assign(s, { end: e.at, code: e.code ?? null });
     }
   }
-  return [...spans.values()];
+  return all;
 }
 
 /**
