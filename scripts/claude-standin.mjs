@@ -12,7 +12,9 @@
 //   SHOP_STANDIN_PACE_MS   with --output-format stream-json, the time between two events
 //                          (default 0; the demo slows it down so progress shows)
 //   SHOP_STANDIN_SPANS     a file where each invocation appends its start and its end (pid,
-//                          session, time, exit code): no two may overlap on one session
+//                          session, time, exit code, and SHOP_HOSTNAME as host: tests run
+//                          several "machines" on one), and when it reported (its status):
+//                          no two may overlap on one session
 //   CLAUDE_CONFIG_DIR      like Claude Code: each session's transcript is kept in
 //                          <CLAUDE_CONFIG_DIR, else ~/.claude>/projects/<cwd, every character but
 //                          a-z A-Z 0-9 as ->/<session>.jsonl (CLAUDE_CODE_PROJECT_DIR_NAME overrides the
@@ -38,6 +40,9 @@
 //         block_file: a folder stands at its signal path while it reports (the file cannot be
 //         written there), removed after }
 // A list of steps scripts "fail twice, then succeed": [{ "fail": 529 }, { "fail": 529 }, { … }].
+// A step with when_prompt (a regular expression) is taken whenever the prompt matches it, and
+// the n-th rule counts only the others: an agent asks until its prompt carries the answer,
+// however often it was restarted in between.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -82,13 +87,13 @@ const logFile = env.SHOP_STANDIN_LOG || (signalFile ? join(dirname(signalFile), 
 const sessionId = args['session-id'] ?? args.resume;
 const interactive = args.prompt === undefined;
 
+const span = (event, extra = {}) => env.SHOP_STANDIN_SPANS && appendFileSync(env.SHOP_STANDIN_SPANS, JSON.stringify({
+  event, pid: process.pid, host: env.SHOP_HOSTNAME ?? null, session_id: sessionId, run: env.SHOP_RUN_ID, call: env.SHOP_CALL, agent: env.SHOP_AGENT,
+  mode: interactive ? 'interactive' : 'print', at: Date.now(), ...extra,
+}) + '\n');
 if (env.SHOP_STANDIN_SPANS) {
-  const span = (event, code) => appendFileSync(env.SHOP_STANDIN_SPANS, JSON.stringify({
-    event, pid: process.pid, session_id: sessionId, run: env.SHOP_RUN_ID, call: env.SHOP_CALL, agent: env.SHOP_AGENT,
-    mode: interactive ? 'interactive' : 'print', at: Date.now(), ...(code === undefined ? {} : { code }),
-  }) + '\n');
   span('start');
-  process.on('exit', (code) => span('end', code));
+  process.on('exit', (code) => span('end', { code }));
   // A stop (TERM), or its terminal gone (HUP), ends it through 'exit', so its end is logged too.
   process.on('SIGTERM', () => process.exit(143));
   process.on('SIGHUP', () => process.exit(129));
@@ -157,8 +162,11 @@ function pickStep() {
   const earlier = readLog().filter((e) => e.mode === 'print' && e.agent === agent && e.run === env.SHOP_RUN_ID).length;
   if (env.SHOP_STANDIN_SCENARIO) {
     const scenario = JSON.parse(readFileSync(env.SHOP_STANDIN_SCENARIO, 'utf8'));
-    const steps = scenario.agents?.[agent];
-    if (steps?.length) return steps[Math.min(earlier, steps.length - 1)];
+    const all = scenario.agents?.[agent] ?? [];
+    const matched = all.find((s) => s.when_prompt !== undefined && new RegExp(s.when_prompt).test(String(args.prompt ?? '')));
+    if (matched) return matched;
+    const steps = all.filter((s) => s.when_prompt === undefined);
+    if (steps.length) return steps[Math.min(earlier, steps.length - 1)];
     if (scenario.default) return scenario.default;
   }
   if (agent === 'reviewer') {
@@ -216,7 +224,12 @@ async function headless() {
   if (step.sleep_ms) await sleep(step.sleep_ms);
   const via = step.via ?? 'file';
   if (step.block_file && signalFile) mkdirSync(signalFile, { recursive: true });
-  if (via !== 'none' && via !== 'promise' && !step.is_error) report(step);
+  if (via !== 'none' && via !== 'promise' && !step.is_error) {
+    // Both sides: a process killed in between may or may not have reported.
+    span('reporting', { status: step.status ?? 'DONE' });
+    report(step);
+    span('reported', { status: step.status ?? 'DONE' });
+  }
   if (step.block_file && signalFile) rmSync(signalFile, { recursive: true, force: true });
   if (step.drop_file && signalFile) rmSync(signalFile, { force: true });
   if (step.after_ms) await sleep(step.after_ms);

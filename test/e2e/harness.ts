@@ -69,6 +69,8 @@ export interface Step {
   drop_file?: boolean;
   /** A folder stands at the signal path while it reports: shop report can only keep it in the store. */
   block_file?: boolean;
+  /** Taken whenever the prompt matches this regular expression (the n-th rule counts the other steps). */
+  when_prompt?: string;
 }
 export interface Scenario {
   agents?: Record<string, Step[]>;

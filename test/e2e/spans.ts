@@ -2,8 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 
 /** One line of the stand-in's SHOP_STANDIN_SPANS file: an agent process starting or ending. */
 export interface SpanEvent {
-  event: 'start' | 'end';
+  event: 'start' | 'end' | 'reporting' | 'reported';
   pid: number;
+  /** SHOP_HOSTNAME of the worker that started it (tests run several "machines" on one), or null. */
+  host?: string | null;
   session_id: string;
   run: string;
   call: string;
@@ -11,10 +13,13 @@ export interface SpanEvent {
   mode: 'print' | 'interactive';
   at: number;
   code?: number;
+  /** Of a 'reported' event: the status it reported. */
+  status?: string;
 }
 
 export interface Span {
   pid: number;
+  host: string | null;
   session: string;
   run: string;
   call: string;
@@ -23,20 +28,33 @@ export interface Span {
   /** Null while (or if) its end was never logged: a process that may still be alive. */
   end: number | null;
   code: number | null;
+  /** What it reported (its signal), when, in order. */
+  reports: { status: string; at: number }[];
+  /** What it was about to report: a process killed before 'reported' may or may not have. */
+  reporting: { status: string; at: number }[];
 }
 
 export function readSpans(file: string): Span[] {
   if (!existsSync(file)) return [];
-  const spans = new Map<number, Span>();
+  // By host and pid: two "machines" may each have a process of one pid; and a pid comes back
+  // (pid_max wraps within a long test), so a start opens a new span and later lines go to it.
+  const spans = new Map<string, Span>();
+  const all: Span[] = [];
   for (const line of readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
     const e = JSON.parse(line) as SpanEvent;
-    if (e.event === 'start') spans.set(e.pid, { pid: e.pid, session: e.session_id, run: e.run, call: e.call, mode: e.mode, start: e.at, end: null, code: null });
+    const id = `${e.host ?? ''}:${e.pid}`;
+    if (e.event === 'start') {
+      const span: Span = { pid: e.pid, host: e.host ?? null, session: e.session_id, run: e.run, call: e.call, mode: e.mode, start: e.at, end: null, code: null, reports: [], reporting: [] };
+      spans.set(id, span);
+      all.push(span);
+    } else if (e.event === 'reporting') spans.get(id)?.reporting.push({ status: e.status ?? 'DONE', at: e.at });
+    else if (e.event === 'reported') spans.get(id)?.reports.push({ status: e.status ?? 'DONE', at: e.at });
     else {
-      const s = spans.get(e.pid);
+      const s = spans.get(id);
       if (s) Object.assign(s, { end: e.at, code: e.code ?? null });
     }
   }
-  return [...spans.values()];
+  return all;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { buildAnswer, type AnswerFields, type AnswerInput } from '../decisions/build-answer.js';
+import { ConflictError } from '../errors.js';
 import { driveRun, type DriveOptions } from '../engine/drive-run.js';
 import type { DriveOutcome } from '../engine/outcome.js';
 import { liveOwner, storeLiveness } from '../engine/ownership.js';
@@ -34,10 +35,22 @@ export async function recordAnswer(ports: EnginePorts, exec: Execution, input: A
   return { fields, responder, handedTo };
 }
 
-/** After an answer: the live owner resumes the run; without one, drive it here. */
+/**
+ * After an answer: the live owner resumes the run; without one, drive it here — unless a
+ * worker took the run meanwhile (between the answer and this claim): then it takes the
+ * answer in, as if it had held the run all along. The answer is recorded either way.
+ */
 export async function resumeAfterAnswer(ports: EnginePorts, runId: number, handedTo: RunOwner | null, opts: DriveOptions): Promise<{ handedTo: RunOwner } | { outcome: DriveOutcome }> {
   if (handedTo) return { handedTo };
-  return { outcome: await driveRun(ports, runId, opts) };
+  try {
+    return { outcome: await driveRun(ports, runId, opts) };
+  } catch (e) {
+    if (!(e instanceof ConflictError)) throw e;
+    const run = await ports.store.getRun(runId);
+    const owner = run ? liveOwner(storeLiveness(ports), run) : null;
+    if (owner) return { handedTo: owner };
+    throw e;
+  }
 }
 
 /**
