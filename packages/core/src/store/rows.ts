@@ -1,3 +1,4 @@
+import type { Person } from './access-store.js';
 import type { Answer, AskClaim, Channel, Execution, Run, RunEvent, SessionHold, Timer } from '../types.js';
 
 /** Row ⇄ record mapping for the SQLite adapter; the only place that knows column names. */
@@ -124,5 +125,17 @@ export function toTimer(r: Row): Timer {
     dueAt: Number(r.due_at),
     firedAt: num(r.fired_at),
     data: (json(r.data) ?? {}) as Timer['data'],
+  };
+}
+
+/** A person row (shop access) as the port's Person. */
+export function toPerson(r: Row): Person {
+  return {
+    name: String(r.name),
+    tokenHash: String(r.token_hash),
+    createdAt: Number(r.created_at),
+    createdBy: String(r.created_by),
+    revokedAt: r.revoked_at == null ? null : Number(r.revoked_at),
+    lastSeenAt: r.last_seen_at == null ? null : Number(r.last_seen_at),
   };
 }

@@ -1,4 +1,5 @@
-import type { RunFilter } from './store.js';
+import { toExecution, toRun, type Row } from './rows.js';
+import type { RunFilter, RunWithWaiting } from './store.js';
 
 /**
  * The SQL of listRuns and countRuns for a filter, every condition in SQL so an index does
@@ -39,3 +40,21 @@ export const RUN_EXTRAS = {
     ORDER BY run_id, COALESCE(activity_at, attempt_at, started_at)`,
   costs: `SELECT run_id, ROUND(TOTAL(cost_usd), 6) AS cost FROM executions WHERE ${ofRuns} GROUP BY run_id`,
 } as const;
+
+/**
+ * listRuns' rows with what each adapter read beside them for those runs only: the call each
+ * waits on (the first waiting one), the latest activity of a call running now, the total cost.
+ */
+export function withExtras(rows: Row[], extras: { waiting: Row[]; running: Row[]; costs: Row[] }): RunWithWaiting[] {
+  const waiting = new Map<number, Row>();
+  for (const w of extras.waiting) if (!waiting.has(Number(w.run_id))) waiting.set(Number(w.run_id), w);
+  const running = new Map<number, Row>();
+  for (const e of extras.running) running.set(Number(e.run_id), e);
+  const costs = new Map<number, number>();
+  for (const c of extras.costs) costs.set(Number(c.run_id), Number(c.cost));
+  return rows.map(toRun).map((r) => {
+    const w = r.status === 'waiting_human' ? waiting.get(r.id) : undefined;
+    const now = running.get(r.id);
+    return { ...r, waiting: w ? toExecution(w) : null, running: now ? toExecution(now) : null, costUsd: costs.get(r.id) ?? 0 };
+  });
+}

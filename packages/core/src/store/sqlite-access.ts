@@ -1,23 +1,13 @@
 import type Database from 'better-sqlite3';
 import { ConflictError } from '../errors.js';
 import type { Person } from './access-store.js';
-import type { Row } from './rows.js';
+import { toPerson, type Row } from './rows.js';
+import { q, type Tx } from './sqlite-prepared.js';
 
-/**
+/*
  * SQLite's settings and people, each function one immediate transaction (the caller's
  * `tx`), so two processes adding the same name or creating the same key never both win.
  */
-type Tx = <T>(fn: () => T) => T;
-
-/** Each connection's statements, prepared once: a signed-in person's every request looks one up. */
-const prepared = new WeakMap<Database.Database, Map<string, Database.Statement>>();
-function q(db: Database.Database, sql: string): Database.Statement {
-  let mine = prepared.get(db);
-  if (!mine) prepared.set(db, (mine = new Map()));
-  let stmt = mine.get(sql);
-  if (!stmt) mine.set(sql, (stmt = db.prepare(sql)));
-  return stmt;
-}
 
 export function getSetting(db: Database.Database, name: string): string | null {
   const row = q(db, 'SELECT value FROM settings WHERE name = ?').get(name) as Row | undefined;
@@ -64,15 +54,4 @@ export function listPeople(db: Database.Database): Person[] {
 
 export function revokePerson(db: Database.Database, tx: Tx, now: number, name: string): boolean {
   return tx(() => q(db, 'UPDATE people SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL').run(now, name).changes > 0);
-}
-
-function toPerson(r: Row): Person {
-  return {
-    name: String(r.name),
-    tokenHash: String(r.token_hash),
-    createdAt: Number(r.created_at),
-    createdBy: String(r.created_by),
-    revokedAt: r.revoked_at == null ? null : Number(r.revoked_at),
-    lastSeenAt: r.last_seen_at == null ? null : Number(r.last_seen_at),
-  };
 }

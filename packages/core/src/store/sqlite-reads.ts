@@ -3,7 +3,7 @@ import { NotFoundError } from '../errors.js';
 import { hasEnded, type ReplayRecord, type Run } from '../types.js';
 import { toAnswer, toEvent, toExecution, toRun, toTimer, type Row } from './rows.js';
 import { prepare, type Statements } from './statements.js';
-import { RUN_EXTRAS, runQuery } from './run-list-query.js';
+import { RUN_EXTRAS, runQuery, withExtras } from './run-list-query.js';
 import type { RunFilter, RunWithWaiting } from './store.js';
 
 /** The SQLite adapter's reads: plain queries, no transaction needed. */
@@ -31,16 +31,10 @@ export class SqliteReads {
     if (!rows.length) return [];
     // The calls and costs of these runs only: a page of 50 never reads every run's calls.
     const ids = JSON.stringify(rows.map((r) => Number(r.id)));
-    const waiting = new Map<number, Row>();
-    for (const w of this.query(RUN_EXTRAS.waiting).all(ids) as Row[]) if (!waiting.has(Number(w.run_id))) waiting.set(Number(w.run_id), w);
-    const running = new Map<number, Row>();
-    for (const e of this.query(RUN_EXTRAS.running).all(ids) as Row[]) running.set(Number(e.run_id), e);
-    const costs = new Map<number, number>();
-    for (const c of this.query(RUN_EXTRAS.costs).all(ids) as Row[]) costs.set(Number(c.run_id), Number(c.cost));
-    return rows.map(toRun).map((r) => {
-      const w = r.status === 'waiting_human' ? waiting.get(r.id) : undefined;
-      const now = running.get(r.id);
-      return { ...r, waiting: w ? toExecution(w) : null, running: now ? toExecution(now) : null, costUsd: costs.get(r.id) ?? 0 };
+    return withExtras(rows, {
+      waiting: this.query(RUN_EXTRAS.waiting).all(ids) as Row[],
+      running: this.query(RUN_EXTRAS.running).all(ids) as Row[],
+      costs: this.query(RUN_EXTRAS.costs).all(ids) as Row[],
     });
   }
 

@@ -4,19 +4,9 @@ import { toRun, type Row } from './rows.js';
 import type { OwnerClaim } from './store.js';
 import { toWorker } from './worker-rows.js';
 import { FORGET_GONE_WORKERS_MS, type NewWorker, type WorkerLoad, type WorkerRow } from './worker-store.js';
+import { q, type Tx } from './sqlite-prepared.js';
 
-/** SQLite's worker registry: each function one statement (or the caller's immediate `tx`). */
-type Tx = <T>(fn: () => T) => T;
-
-/** Each connection's statements, prepared once: a worker's every pass claims idle runs. */
-const prepared = new WeakMap<Database.Database, Map<string, Database.Statement>>();
-function q(db: Database.Database, sql: string): Database.Statement {
-  let mine = prepared.get(db);
-  if (!mine) prepared.set(db, (mine = new Map()));
-  let stmt = mine.get(sql);
-  if (!stmt) mine.set(sql, (stmt = db.prepare(sql)));
-  return stmt;
-}
+// SQLite's worker registry: each function one statement (or the caller's immediate `tx`).
 
 export function registerWorker(db: Database.Database, tx: Tx, now: number, w: NewWorker): void {
   tx(() => {

@@ -1,6 +1,6 @@
 import { ConflictError } from '../../errors.js';
 import type { AccessStore, Person } from '../access-store.js';
-import type { Row } from '../rows.js';
+import { toPerson, type Row } from '../rows.js';
 import type { PgDb } from './pg-db.js';
 
 /** last_seen_at is kept to the minute: a signed-in person's every request need not be a write. */
@@ -72,15 +72,4 @@ export class PgAccess implements AccessStore {
   async revokePerson(name: string): Promise<boolean> {
     return (await this.db.query('UPDATE people SET revoked_at = $1 WHERE name = $2 AND revoked_at IS NULL RETURNING name', [this.db.now(), name])).length > 0;
   }
-}
-
-function toPerson(r: Row): Person {
-  return {
-    name: String(r.name),
-    tokenHash: String(r.token_hash),
-    createdAt: Number(r.created_at),
-    createdBy: String(r.created_by),
-    revokedAt: r.revoked_at == null ? null : Number(r.revoked_at),
-    lastSeenAt: r.last_seen_at == null ? null : Number(r.last_seen_at),
-  };
 }

@@ -1,7 +1,7 @@
 import { NotFoundError } from '../../errors.js';
 import { hasEnded, type ReplayRecord, type Run } from '../../types.js';
-import { toAnswer, toEvent, toExecution, toRun, toTimer, type Row } from '../rows.js';
-import { runQuery } from '../run-list-query.js';
+import { toAnswer, toEvent, toExecution, toRun, toTimer } from '../rows.js';
+import { runQuery, withExtras } from '../run-list-query.js';
 import type { RunFilter, RunWithWaiting } from '../store.js';
 import type { PgDb } from './pg-db.js';
 import { CLAIM_COLUMNS, OPEN, PG_RUN_EXTRAS, claimJoin, numbered, totalCost } from './pg-sql.js';
@@ -42,17 +42,7 @@ export class PgReads {
     const [waitingRows, runningRows, costRows] = await Promise.all([
       this.db.query(PG_RUN_EXTRAS.waiting, ids), this.db.query(PG_RUN_EXTRAS.running, ids), this.db.query(PG_RUN_EXTRAS.costs, ids),
     ]);
-    const waiting = new Map<number, Row>();
-    for (const w of waitingRows) if (!waiting.has(Number(w.run_id))) waiting.set(Number(w.run_id), w);
-    const running = new Map<number, Row>();
-    for (const e of runningRows) running.set(Number(e.run_id), e);
-    const costs = new Map<number, number>();
-    for (const c of costRows) costs.set(Number(c.run_id), Number(c.cost));
-    return rows.map(toRun).map((r) => {
-      const w = r.status === 'waiting_human' ? waiting.get(r.id) : undefined;
-      const now = running.get(r.id);
-      return { ...r, waiting: w ? toExecution(w) : null, running: now ? toExecution(now) : null, costUsd: costs.get(r.id) ?? 0 };
-    });
+    return withExtras(rows, { waiting: waitingRows, running: runningRows, costs: costRows });
   }
 
   async countRuns(filter: RunFilter = {}): Promise<number> {
