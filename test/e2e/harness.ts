@@ -256,6 +256,24 @@ export function isRunning(pid: number): boolean {
   }
 }
 
+/**
+ * Ends the lifeline watchdogs of these agents (agents/lifeline.ts), so they outlive their driver
+ * as if it failed too: what a takeover's own orphan check must then deal with.
+ */
+export function cutLifelines(agentPids: number[]): void {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let argv: string[];
+    try {
+      argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue;
+    }
+    const at = argv.indexOf('shop-lifeline');
+    if (at >= 0 && agentPids.includes(Number(argv[at + 1]))) process.kill(Number(entry), 'SIGKILL');
+  }
+}
+
 /** `shop log <id> --json`'s audit events, checked against the documented shape. */
 export function trail(p: Project, id: number): EventJson[] {
   const r = p.shop(['log', String(id), '--json']);

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { InboxRowJsonSchema } from '../../packages/core/src/operations/shapes.js';
-import { isRunning, lines, makeProject, runId, until, type Invocation, type Project, type RunDetail } from './harness.js';
+import { cutLifelines, isRunning, lines, makeProject, runId, until, type Invocation, type Project, type RunDetail } from './harness.js';
 
 /** `shop inbox --json`, checked against the documented shape. */
 function inbox(p: Project) {
@@ -260,6 +260,8 @@ end
       if (!existsSync(p.signalFile(id, '1/2/1', 'coder')) || !p.invocations().some((i) => i.agent === 'reviewer')) return false;
       return p.status(id).executions.some((e) => e.key === '1/1/1' && e.status === 'completed');
     });
+    // As if their lifelines failed with the driver: the resume's own orphan check must end them.
+    cutLifelines(p.invocations().map((i) => i.pid));
     bg.child.kill('SIGKILL');
     expect(await bg.exited).toBeNull();
 

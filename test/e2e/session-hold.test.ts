@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isRunning, killLeftovers, lines, makeProject, runId, shopBin, until, type Project } from './harness.js';
+import { cutLifelines, isRunning, killLeftovers, lines, makeProject, runId, shopBin, until, type Project } from './harness.js';
 import { overlaps, readSpans } from './spans.js';
 import { Terminal } from './terminal.js';
 
@@ -118,9 +118,11 @@ describe('takeover of a run whose agent outlived its driver', () => {
     const bg = p.spawnShop(['run', 'feature', 'x']);
     await until('the architect to start', () => /run \d+ started/.test(bg.output()) && p.invocations().some((i) => i.agent === 'architect'));
     const id = runId(bg.output());
+    const orphan = p.invocations()[0];
+    // As if its lifeline failed with the driver: the takeover's own orphan check must end it.
+    cutLifelines([orphan.pid]);
     bg.child.kill('SIGKILL');
     await bg.exited;
-    const orphan = p.invocations()[0];
     expect(isRunning(orphan.pid)).toBe(true);
     // As if the driver died between starting the agent and recording its pid.
     const db = new Database(join(p.dir, '.shop', 'shop.db'));

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { readTail } from '../signals/agent-file.js';
 import { killGroupAndWait } from './process-group.js';
+import { tieToThisProcess } from './lifeline.js';
 import { LogTail } from './log-tail.js';
 import { finalResult, newStreamState, readStreamLine } from './stream-events.js';
 import { bytes, capText } from '../text.js';
@@ -103,10 +104,12 @@ function startGroup(file: string, args: string[], inv: AgentInvocation) {
     closeSync(out);
     closeSync(err);
   }
+  // The agent dies with this driver, whatever kills it (see lifeline.ts).
+  const lifeline = child.pid ? tieToThisProcess(child.pid) : null;
   const done = new Promise<{ code: number | null; error?: NodeJS.ErrnoException }>((resolve) => {
     child.once('error', (error) => resolve({ code: null, error }));
     child.once('close', (code) => resolve({ code }));
-  });
+  }).finally(() => lifeline?.cut());
   return { pid: child.pid, done };
 }
 
