@@ -1,6 +1,6 @@
 import { askHandle, handleOf, parseAskRef } from '../decisions/ask-handle.js';
 import { ConflictError, NotFoundError, UsageError } from '../errors.js';
-import { alreadyAnswered, alreadyAnsweredEvent } from '../store/sqlite-store.js';
+import { alreadyAnswered, alreadyAnsweredEvent } from '../store/answered-line.js';
 import type { Store } from '../store/store.js';
 import type { Execution } from '../types.js';
 import { requestId } from '../decisions/call-decisions.js';

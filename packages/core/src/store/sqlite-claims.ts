@@ -6,7 +6,7 @@ import { hasEnded, type AskClaim, type Channel, type RunStatus, type Timer } fro
 import { ClaimedError } from '../errors.js';
 import type { Claim, ClaimRef, ClaimStore, NewClaim } from './claim-store.js';
 import { toAnswer, type Row } from './rows.js';
-import { alreadyAnswered } from './sqlite-store.js';
+import { alreadyAnswered } from './answered-line.js';
 import type { EventInput } from './store.js';
 
 /** What the claims need of the SQLite store they are part of: its transactions, clock and trail. */

@@ -1,9 +1,8 @@
 import Database from 'better-sqlite3';
 import { shopHostname } from '../host-name.js';
 import { ConflictError, LostOwnershipError, NotFoundError, SessionHeldError } from '../errors.js';
-import { hasEnded, type AgentMetrics, type Answer, type ExecutionStatus, type Run, type RunEvent, type Timer } from '../types.js';
-import { askHandle } from '../decisions/ask-handle.js';
-import { localTime } from '../local-time.js';
+import { hasEnded, type AgentMetrics, type Answer, type ExecutionStatus, type Run, type Timer } from '../types.js';
+import { alreadyAnswered } from './answered-line.js';
 import { migrate } from './migrate.js';
 import { SqliteReads } from './sqlite-reads.js';
 import { storeError } from './store-errors.js';
@@ -385,23 +384,6 @@ class SqliteStore extends SqliteReads implements Store {
     const id = Number((this.stmt.nextEvent.get(t, runId) as Row).n);
     this.stmt.insertEvent.run(runId, id, e.key ?? null, e.type, e.actor, e.channel, e.data ? JSON.stringify(e.data) : null, t);
   }
-}
-
-/** "run 3 call 6 was already answered approved by alice at …" — for the second answer's error. */
-export function alreadyAnswered(a: Answer): string {
-  return answeredLine(a.runId, a.key, a.ask, a.verdict ?? a.status ?? 'with decisions', a.responder, a.channel, a.answeredAt);
-}
-
-/** The same line from the audit trail's human_answered event (also written for answers given in an agent's session). */
-export function alreadyAnsweredEvent(e: RunEvent): string {
-  const d = e.data ?? {};
-  return answeredLine(e.runId, e.key ?? '?', Number(d.ask ?? 1), String(d.verdict ?? d.status ?? 'with decisions'), e.actor, e.channel, e.at);
-}
-
-function answeredLine(runId: number, key: string, ask: number, what: string, who: string, channel: string, at: number): string {
-  // A verdict "answer" is words for the agent: "answered by ann", not "answered answer by ann".
-  // Local time with its offset, as every time the CLI shows.
-  return `${askHandle(runId, key, ask || 1)} (run ${runId} call ${key}) was already answered ${what === 'answer' ? '' : `${what} `}by ${who} (${channel}) at ${localTime(at)}`;
 }
 
 function summarize(result: unknown): Record<string, unknown> | null {

@@ -2,7 +2,7 @@ import { shopHostname } from '../../host-name.js';
 import { ConflictError } from '../../errors.js';
 import { hasEnded, type Answer, type Run, type RunOwner, type Timer } from '../../types.js';
 import { toAnswer, toRun } from '../rows.js';
-import { alreadyAnswered } from '../sqlite-store.js';
+import { alreadyAnswered } from '../answered-line.js';
 import type { ContinueHold, TimerEffect } from '../store.js';
 import type { PgDb, Sql } from './pg-db.js';
 import { answer, callAndAnswer, checkHold, end, event, notFound, whole } from './pg-steps.js';

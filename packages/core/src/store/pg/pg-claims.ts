@@ -4,7 +4,7 @@ import { localTime } from '../../local-time.js';
 import { hasEnded, type AskClaim, type Channel, type RunStatus, type Timer } from '../../types.js';
 import type { Claim, ClaimRef, ClaimStore, NewClaim } from '../claim-store.js';
 import { toAnswer, type Row } from '../rows.js';
-import { alreadyAnswered } from '../sqlite-store.js';
+import { alreadyAnswered } from '../answered-line.js';
 import type { EventInput } from '../store.js';
 import type { PgDb, Sql } from './pg-db.js';
 

@@ -3,7 +3,7 @@ import { heldLine } from '../../engine/session-hold.js';
 import { hasEnded, type AgentMetrics, type Answer, type ExecutionStatus, type Run } from '../../types.js';
 import { waitRefusal } from '../call-rules.js';
 import { roundUsd, toAnswer, toExecution, toRun, type Row } from '../rows.js';
-import { alreadyAnswered } from '../sqlite-store.js';
+import { alreadyAnswered } from '../answered-line.js';
 import type { ActiveStatus, EventInput, RunEnd, WaitingAsk } from '../store.js';
 import { WAKE_CHANNEL, type Sql } from './pg-db.js';
 import { W } from './pg-write-sql.js';
