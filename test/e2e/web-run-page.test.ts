@@ -38,7 +38,8 @@ end
     await page.waitForURL(`${s.base}/runs/${id}`);
     await expect.poll(() => page.locator('.flash.ok').innerText()).toContain(`Approved ${id}.1/1/1`);
     await expect.poll(() => page.locator('article.ask').count(), { timeout: 10_000 }).toBe(1);
-    expect(p.status(id).status).toBe('waiting_human');
+    // Taken in by the detached resume, which drives the run until it waits on its other branch again.
+    await until('the run to wait on its other branch again', () => p.status(id).status === 'waiting_human');
 
     await page.getByLabel('Reason').fill('wrong approach');
     await page.getByRole('button', { name: `Stop run #${id}` }).click();
