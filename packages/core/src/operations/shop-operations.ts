@@ -172,7 +172,8 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     answerOf: (runId, key, ask) => store.getAnswer(runId, key, ask),
     answeredRequest: (runId, request) => answeredRequest(store, runId, request),
     sessions: (runId) => store.listSessions(runId),
-    workers: () => workersJson(store, ports, ports.clock.now(), ports.leaseMs),
+    // Heartbeats are written by the store's clock: judged by it too, whatever this machine's says.
+    workers: () => workersJson(store, storeLiveness(ports), store.now(), ports.leaseMs),
     mayAnswer: (what) => refuseAgent(caller, what),
     start: async (req, onCreated) => (await engine(ports)).startRun(ports, project, req, onCreated),
     drive: async (runId, opts, owner) => (await engine(ports)).driveRun(ports, runId, opts, owner),

@@ -1,5 +1,6 @@
 import type { EnginePorts } from '../engine/ports.js';
-import type { WorkerLoad } from '../store/worker-store.js';
+import type { Liveness } from '../run-status.js';
+import type { WorkerLoad, WorkerRow } from '../store/worker-store.js';
 
 /**
  * A worker's row in the store's registry (shop workers): registered when it starts, a
@@ -59,4 +60,13 @@ export class WorkerRegistration {
     await this.beating;
     await this.ports.store.endWorker(this.row.id).catch(() => undefined);
   }
+}
+
+/**
+ * A worker is live while it heartbeats: it does every third of a lease, so one lease of silence
+ * means it is gone (killed, its machine down). On this host a dead process tells at once.
+ */
+export function workerIsLive(w: WorkerRow, liveness: Liveness, now: number, leaseMs: number): boolean {
+  if (now - w.heartbeatAt > leaseMs) return false;
+  return w.host !== liveness.self.host || liveness.processAlive(w.pid, w.pidStart);
 }

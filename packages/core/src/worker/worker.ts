@@ -5,13 +5,12 @@ import { fireDueTimers } from '../engine/fire-timers.js';
 import type { DriveOutcome } from '../engine/outcome.js';
 import { liveOwner, Ownership, ownerRecord, storeLiveness } from '../engine/ownership.js';
 import { pinnedElsewhere } from '../engine/session-keeper.js';
-import { workerIsLive } from '../operations/workers-view.js';
 import type { EnginePorts } from '../engine/ports.js';
 import { Slots } from '../engine/slots.js';
 import { capText } from '../text.js';
 import type { Run } from '../types.js';
 import { ResumeBackoff } from './resume-backoff.js';
-import { WorkerRegistration } from './registration.js';
+import { WorkerRegistration, workerIsLive } from './registration.js';
 import { openWorkerWakes, type WorkerWakes } from './wakes.js';
 
 /** At most one pass over the open runs this often (wakes in between are folded into it). */
