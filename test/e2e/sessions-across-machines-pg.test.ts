@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCluster, type Cluster } from '../../scripts/pg-cluster.mjs';
+import { describe, expect, it } from 'vitest';
+import { usePgCluster } from '../pg-cluster-hooks.js';
 import { LogJsonSchema, RunDetailJsonSchema } from '../../packages/core/src/operations/shapes.js';
 import { makeProject, runId, type Project } from './harness.js';
 
@@ -9,13 +9,7 @@ import { makeProject, runId, type Project } from './harness.js';
  * Two machines sharing one PostgreSQL store and nothing else: each its own SHOP_HOME (signals,
  * logs), its own Claude Code config folder (transcripts) and its own name.
  */
-let cluster: Cluster;
-beforeAll(async () => {
-  cluster = await startCluster();
-});
-afterAll(async () => {
-  await cluster?.stop();
-});
+const cluster = usePgCluster();
 
 const WORKFLOW = 'function workflow(p) local r = run("coder", "add the users table") return r.status .. "|" .. (r.summary or "") end\n';
 

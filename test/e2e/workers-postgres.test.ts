@@ -1,8 +1,8 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startCluster, type Cluster } from '../../scripts/pg-cluster.mjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { usePgCluster } from '../pg-cluster-hooks.js';
 import { killLeftovers, lines, makeProject, runId, until, type Project } from './harness.js';
 
 /**
@@ -11,14 +11,7 @@ import { killLeftovers, lines, makeProject, runId, until, type Project } from '.
  * through LISTEN/NOTIFY alone — no signal file reaches it, and its sweep is minutes away.
  */
 
-let cluster: Cluster;
-let n = 0;
-beforeAll(async () => {
-  cluster = await startCluster();
-});
-afterAll(async () => {
-  await cluster?.stop();
-});
+const cluster = usePgCluster();
 afterEach(killLeftovers);
 
 /** A machine: its own .shop (signals, logs) and host name, on the shared database. */
@@ -34,7 +27,7 @@ const workers = (p: Project, env: NodeJS.ProcessEnv) => {
 describe('shop watch on PostgreSQL', () => {
   it('an answer from another machine wakes the worker holding the run by NOTIFY, with no signal file and no sweep due', async () => {
     const p = makeProject();
-    const url = await cluster.createDatabase(`workers_${++n}`);
+    const url = await cluster.fresh('workers');
     // A lease of 10 minutes: the worker's sweep (a third of it) cannot be what wakes it in this test.
     const a = machine(url, 'machine-a');
     const b = machine(url, 'machine-b', { SHOP_LEASE_SECONDS: '600' });
@@ -68,7 +61,7 @@ describe('shop watch on PostgreSQL', () => {
 
   it('two workers on two machines share the runs; after a kill -9 the other takes its runs over and drives them to the end', async () => {
     const p = makeProject();
-    const url = await cluster.createDatabase(`workers_${++n}`);
+    const url = await cluster.fresh('workers');
     const lease = { SHOP_LEASE_SECONDS: '6' };
     const a = machine(url, 'machine-a', lease);
     const b = machine(url, 'machine-b', lease);
@@ -111,7 +104,7 @@ describe('shop watch on PostgreSQL', () => {
   }, 120_000);
 
   it('a database that belongs to another project is refused with one line (exit 6); a second checkout of the same project is not', async () => {
-    const url = await cluster.createDatabase(`workers_${++n}`);
+    const url = await cluster.fresh('workers');
     const mine = makeProject();
     const env = { SHOP_DATABASE_URL: url };
     expect(mine.shop(['run', 'feature', 'x'], { env }).code).toBe(3);

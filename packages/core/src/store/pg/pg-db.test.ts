@@ -1,22 +1,14 @@
 import { createServer, type Socket } from 'node:net';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCluster, type Cluster } from '../../../../../scripts/pg-cluster.mjs';
+import { describe, expect, it } from 'vitest';
+import { usePgCluster } from '../../../../../test/pg-cluster-hooks.js';
 import { SCHEMA_VERSION } from '../schema-version.js';
 import { migratePg } from './migrate-pg.js';
 import { openPgDb, WAKE_CHANNEL } from './pg-db.js';
 
-let cluster: Cluster;
-let n = 0;
-const fresh = () => cluster.createDatabase(`pgdb_${++n}`);
+const cluster = usePgCluster();
+const fresh = () => cluster.fresh('pgdb');
 
-// initdb and a server start take seconds on a busy machine: more than the default hook timeout.
-beforeAll(async () => {
-  cluster = await startCluster();
-}, 120_000);
-afterAll(async () => {
-  await cluster?.stop();
-}, 60_000);
 
 describe('PgDb', () => {
   it('hands int8 back as numbers with its own parser, leaving pg’s global one alone', async () => {

@@ -1,5 +1,4 @@
-import { afterAll, beforeAll } from 'vitest';
-import { startCluster, type Cluster } from '../../../../../scripts/pg-cluster.mjs';
+import { usePgCluster } from '../../../../../test/pg-cluster-hooks.js';
 import { storeContract } from '../contract/index.js';
 import type { Store } from '../store.js';
 import { openPgDb } from './pg-db.js';
@@ -9,22 +8,14 @@ import { openPgStore } from './pg-store.js';
  * The store contract on the real PostgreSQL adapter: one throwaway cluster for this file, a
  * fresh database per test; a second connection is a second pool on the same database.
  */
-let cluster: Cluster;
-let n = 0;
+const cluster = usePgCluster();
 const urls = new WeakMap<Store, string>();
 
-// initdb and a server start take seconds on a busy machine: more than the default hook timeout.
-beforeAll(async () => {
-  cluster = await startCluster();
-}, 120_000);
-afterAll(async () => {
-  await cluster?.stop();
-}, 60_000);
 
 storeContract({
   name: 'PostgreSQL',
   async open(clock) {
-    const url = await cluster.createDatabase(`contract_${++n}`);
+    const url = await cluster.fresh('contract');
     const store = await openPgStore(url, { now: clock, poolSize: 4 });
     urls.set(store, url);
     return store;

@@ -1,6 +1,6 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCluster, type Cluster } from '../../../../../scripts/pg-cluster.mjs';
+import { describe, expect, it } from 'vitest';
+import { usePgCluster } from '../../../../../test/pg-cluster-hooks.js';
 import { ConflictError } from '../../errors.js';
 import { exec, LONG, newRun, owner, T } from '../contract/fixtures.js';
 import type { Store } from '../store.js';
@@ -8,19 +8,11 @@ import { WAKE_CHANNEL } from './pg-db.js';
 import { openPgStore } from './pg-store.js';
 
 /** What only the PostgreSQL store does: wake-ups on shop_wake, and leases by the database's clock. */
-let cluster: Cluster;
-let n = 0;
-// initdb and a server start take seconds on a busy machine: more than the default hook timeout.
-beforeAll(async () => {
-  cluster = await startCluster();
-}, 120_000);
-afterAll(async () => {
-  await cluster?.stop();
-}, 60_000);
+const cluster = usePgCluster();
 
 /** A store on a fresh database and a LISTENer on its wake channel, collecting payloads. */
 async function listening(now?: () => number) {
-  const url = await cluster.createDatabase(`pgstore_${++n}`);
+  const url = await cluster.fresh('pgstore');
   const store = await openPgStore(url, now ? { now } : {});
   const listener = new pg.Client({ connectionString: url });
   await listener.connect();
@@ -100,7 +92,7 @@ describe("PostgreSQL store's clock", () => {
 
 describe('PostgreSQL store: whole numbers', () => {
   it('keeps times and counts a caller computed with a fraction, rounded, where SQLite keeps them as given', async () => {
-    const url = await cluster.createDatabase(`pgstore_${++n}`);
+    const url = await cluster.fresh('pgstore');
     let t = 1_000_000.4;
     const store = await openPgStore(url, { now: () => t });
     try {
@@ -122,7 +114,7 @@ describe('PostgreSQL store: whole numbers', () => {
 
 describe('PostgreSQL store: a one-statement write racing a transaction on the same run', () => {
   it('completing a call that a committed write failed meanwhile is a ConflictError and writes nothing', async () => {
-    const url = await cluster.createDatabase(`pgstore_${++n}`);
+    const url = await cluster.fresh('pgstore');
     const store = await openPgStore(url, { now: () => 1_000_000 });
     const other = new pg.Client({ connectionString: url });
     await other.connect();

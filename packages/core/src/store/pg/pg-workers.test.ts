@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCluster, type Cluster } from '../../../../../scripts/pg-cluster.mjs';
+import { describe, expect, it } from 'vitest';
+import { usePgCluster } from '../../../../../test/pg-cluster-hooks.js';
 import { answerBy, exec, newRun, T } from '../contract/fixtures.js';
 import type { Wake } from '../worker-store.js';
 import { openPgDb } from './pg-db.js';
@@ -7,14 +7,7 @@ import { openPgStore } from './pg-store.js';
 import { parseWake } from './pg-workers.js';
 
 /** store.listen on PostgreSQL: what a worker on one machine hears of writes on another, and after its connection drops. */
-let cluster: Cluster;
-let n = 0;
-beforeAll(async () => {
-  cluster = await startCluster();
-});
-afterAll(async () => {
-  await cluster?.stop();
-});
+const cluster = usePgCluster();
 
 async function until<T>(fn: () => T | undefined | false): Promise<T> {
   for (let i = 0; i < 1_000; i++) {
@@ -27,7 +20,7 @@ async function until<T>(fn: () => T | undefined | false): Promise<T> {
 
 describe('PostgreSQL listen (shop_wake)', () => {
   it("hears another connection's new run and answer as kind and run id; nothing once closed", async () => {
-    const url = await cluster.createDatabase(`pgworkers_${++n}`);
+    const url = await cluster.fresh('pgworkers');
     const worker = await openPgStore(url);
     const other = await openPgStore(url);
     const heard: Wake[] = [];
@@ -50,7 +43,7 @@ describe('PostgreSQL listen (shop_wake)', () => {
   });
 
   it('listens again when its connection is cut (a database restart), says so once, and hears what comes after', async () => {
-    const url = await cluster.createDatabase(`pgworkers_${++n}`);
+    const url = await cluster.fresh('pgworkers');
     const worker = await openPgStore(url);
     const other = await openPgStore(url);
     const admin = await openPgDb(url);
