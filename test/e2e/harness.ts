@@ -257,20 +257,38 @@ export function isRunning(pid: number): boolean {
 }
 
 /**
- * Ends the lifeline watchdogs of these agents (agents/lifeline.ts), so they outlive their driver
- * as if it failed too: what a takeover's own orphan check must then deal with.
+ * Cuts these agents' lifeline (their driver's agent host, agents/agent-host.ts), so they
+ * outlive their driver as if the host failed with it: what a takeover's own orphan check must
+ * then deal with. The host is stopped (SIGSTOP) at once — it can neither see its driver die nor
+ * tell it anything — and killed once its driver is gone, so the orphans it leaves are reaped.
  */
 export function cutLifelines(agentPids: number[]): void {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let argv: string[];
-    try {
-      argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-    } catch {
-      continue;
-    }
-    const at = argv.indexOf('shop-lifeline');
-    if (at >= 0 && agentPids.includes(Number(argv[at + 1]))) process.kill(Number(entry), 'SIGKILL');
+  for (const agent of agentPids) {
+    const host = parentOf(agent);
+    if (host === null) continue;
+    const argv = readFileSync(`/proc/${host}/cmdline`, 'utf8').split('\0');
+    const at = argv.indexOf('shop-agent-host');
+    if (at < 0) continue;
+    const driver = Number(argv[at + 1]);
+    process.kill(host, 'SIGSTOP');
+    const check = setInterval(() => {
+      if (isRunning(driver)) return;
+      clearInterval(check);
+      try {
+        process.kill(host, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }, 20);
+  }
+}
+
+function parentOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return null;
   }
 }
 

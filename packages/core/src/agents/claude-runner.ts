@@ -1,8 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
 import { readTail } from '../signals/agent-file.js';
 import { killGroupAndWait } from './process-group.js';
-import { tieToThisProcess } from './lifeline.js';
+import { startAgent } from './agent-host.js';
 import { LogTail } from './log-tail.js';
 import { finalResult, newStreamState, readStreamLine } from './stream-events.js';
 import { bytes, capText } from '../text.js';
@@ -50,7 +48,9 @@ export class ClaudeRunner implements AgentRunner {
   private async spawn(inv: AgentInvocation): Promise<AgentOutcome> {
     const [file, ...args] = buildArgv(this.bin, inv);
     const started = Date.now();
-    const exit = startGroup(file, args, inv);
+    // The leader of a process group of its own (a stop kills everything it started), output
+    // straight into its log files, started by this process's agent host (agent-host.ts).
+    const exit = await startAgent({ file, args, cwd: inv.cwd, env: agentEnv(inv.env), stdoutFile: inv.stdoutFile, stderrFile: inv.stderrFile });
     let timedOut = false;
     // Stopping an agent waits for its whole group to be gone (TERM, then KILL after a grace).
     let killing: Promise<void> | null = null;
@@ -69,6 +69,7 @@ export class ClaudeRunner implements AgentRunner {
     if (killing) await killing;
 
     const noMetrics = { costUsd: null, numTurns: null, durationMs: Date.now() - started };
+    if (done.lost) return { exitCode: null, error: done.lost, output: '', metrics: noMetrics };
     if (done.error) return { exitCode: null, error: startFailure(file, args, done.error), output: '', metrics: noMetrics };
     if (timedOut) return { exitCode: null, error: `agent timed out after ${inv.timeout}s`, output: '', metrics: noMetrics };
     const stdout = safeRead(inv.stdoutFile);
@@ -84,33 +85,6 @@ export class ClaudeRunner implements AgentRunner {
       : null;
     return { exitCode: done.code, error, output: parsed?.result ?? (streamed ? '' : stdout), metrics, transient };
   }
-}
-
-/**
- * Starts the agent as the leader of a process group of its own (so a stop kills everything
- * it started), output straight into its log files. Plain child_process, not execa: a
- * worker starts many agents, and execa's wrapping cost ~3 ms more per start (measured).
- */
-function startGroup(file: string, args: string[], inv: AgentInvocation) {
-  // Private (0600): an agent's log holds the code and words it saw.
-  const out = openSync(inv.stdoutFile, 'w', 0o600);
-  const err = openSync(inv.stderrFile, 'w', 0o600);
-  let child: ChildProcess;
-  try {
-    child = spawn(file, args, { cwd: inv.cwd, env: { ...process.env, ...inv.env }, detached: true, stdio: ['ignore', out, err] });
-  } catch (e) {
-    return { pid: undefined, done: Promise.resolve({ code: null, error: e as NodeJS.ErrnoException }) };
-  } finally {
-    closeSync(out);
-    closeSync(err);
-  }
-  // The agent dies with this driver, whatever kills it (see lifeline.ts).
-  const lifeline = child.pid ? tieToThisProcess(child.pid) : null;
-  const done = new Promise<{ code: number | null; error?: NodeJS.ErrnoException }>((resolve) => {
-    child.once('error', (error) => resolve({ code: null, error }));
-    child.once('close', (code) => resolve({ code }));
-  }).finally(() => lifeline?.cut());
-  return { pid: child.pid, done };
 }
 
 /** Why a process could not start, in one short line (never the whole command line). */
@@ -136,4 +110,11 @@ function followActivity(file: string, onActivity: NonNullable<AgentInvocation['o
 /** The end of the agent's log (its final result is there); a log of gigabytes is not read whole. */
 function safeRead(file: string): string {
   return readTail(file);
+}
+
+/** This process's environment with the agent's own variables over it (unset ones left out). */
+function agentEnv(extra: Record<string, string> | undefined): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...process.env, ...extra })) if (v !== undefined) env[k] = v;
+  return env;
 }

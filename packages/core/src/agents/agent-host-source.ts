@@ -1,0 +1,64 @@
+/**
+ * The agent host's program (CommonJS, run as `node -e`): a small process beside a driver that
+ * starts its agents and tells it their pids and ends, over the IPC channel. See agent-host.ts
+ * for why. Messages in: {type:'spawn', id, file, args, cwd, env, stdout, stderr}. Out:
+ * {type:'started', id, pid}, {type:'ended', id, code, signal}, {type:'failed', id, phase: 'logs'|'spawn', code, message}.
+ * When the channel closes — the driver is gone, however it died — every agent still running
+ * goes with it: TERM to its group, KILL after a grace.
+ */
+export const AGENT_HOST_SOURCE = String.raw`'use strict';
+const { spawn } = require('child_process');
+const { openSync, closeSync } = require('fs');
+const GRACE_MS = 5000;
+const running = new Set();
+const send = (m) => { if (process.connected) process.send(m); };
+const failed = (id, e, phase) => send({ type: 'failed', id, phase, code: (e && e.code) || null, message: String((e && e.message) || e).slice(0, 2000) });
+
+process.on('message', (m) => {
+  if (!m || m.type !== 'spawn') return;
+  const fds = [];
+  let child;
+  try {
+    fds.push(openSync(m.stdout, 'w', 0o600));
+    fds.push(openSync(m.stderr, 'w', 0o600));
+  } catch (e) {
+    for (const fd of fds) closeSync(fd);
+    return failed(m.id, e, 'logs');
+  }
+  try {
+    child = spawn(m.file, m.args, { cwd: m.cwd, env: m.env, detached: true, stdio: ['ignore', fds[0], fds[1]] });
+  } catch (e) {
+    return failed(m.id, e, 'spawn');
+  } finally {
+    for (const fd of fds) closeSync(fd);
+  }
+  const pid = child.pid;
+  child.on('error', (e) => { if (!pid) failed(m.id, e, 'spawn'); });
+  if (!pid) return;
+  running.add(pid);
+  send({ type: 'started', id: m.id, pid });
+  child.on('close', (code, signal) => {
+    running.delete(pid);
+    send({ type: 'ended', id: m.id, code, signal });
+  });
+});
+
+const alive = (pgid) => { try { process.kill(-pgid, 0); return true; } catch (e) { return e.code === 'EPERM'; } };
+const signal = (pgid, sig) => { try { process.kill(-pgid, sig); } catch (e) { /* gone */ } };
+
+process.on('disconnect', () => {
+  const groups = [...running];
+  for (const g of groups) signal(g, 'SIGTERM');
+  const until = Date.now() + GRACE_MS;
+  const check = () => {
+    const left = groups.filter(alive);
+    if (left.length && Date.now() < until) return void setTimeout(check, 100);
+    for (const g of left) signal(g, 'SIGKILL');
+    process.exit(0);
+  };
+  check();
+});
+`;
+
+/** The name the host carries in its argv (followed by its driver's pid), for ps and tests. */
+export const AGENT_HOST_NAME = 'shop-agent-host';
