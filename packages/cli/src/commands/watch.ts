@@ -30,11 +30,12 @@ export default async function watch(args: Parsed, ctx: Context): Promise<number>
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const scope = ids.length ? `runs ${ids.join(', ')}` : ctx.project.root;
-  emit({ type: 'watching', pid: process.pid, runs: ids.length ? ids : null, max_parallel: raw ? maxParallel : null },
-    `shop watch: watching ${scope} (pid ${process.pid}${raw ? `, at most ${maxParallel} agents at once` : ''}); Ctrl-C or SIGTERM to stop`);
   const worker = await ops.worker({
     maxParallel, maxDrivers: 32, only: ids.length ? ids : null, signal: stop.signal,
     report: (e) => report(e, emit),
+    // Once registered and listening, so whoever waits for this line may hand it work at once.
+    onReady: () => emit({ type: 'watching', pid: process.pid, runs: ids.length ? ids : null, max_parallel: raw ? maxParallel : null },
+      `shop watch: watching ${scope} (pid ${process.pid}${raw ? `, at most ${maxParallel} agents at once` : ''}); Ctrl-C or SIGTERM to stop`),
     notifierFor: (run) => (json ? jsonNotifier(run, emit) : printingNotifier((line) => ctx.out(`run ${run.id}${line.slice(1)}`))),
   });
   try {

@@ -6,9 +6,9 @@ import type { AgentRunner } from '../agents/agent-runner.js';
 import type { AgentDef } from '../agents/agent-def.js';
 import { NotFoundError } from '../errors.js';
 import { ensureHome, type Project } from '../project/project.js';
+import type { SignalOptions, SignalSource } from '../signals/signal-source.js';
 import type { Store } from '../store/store.js';
 import type { EnginePorts, Notifier } from './ports.js';
-import type { SignalSource } from '../signals/signal-source.js';
 import { runShell } from './shell.js';
 import { nodeRetryTiming } from './agent-retry.js';
 import { nodeClock } from './node-clock.js';
@@ -42,14 +42,14 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
   const store = opts.store;
   // Loaded on the engine's first use (loadEngine): YAML agent definitions, Claude Code's runner
   // and chokidar cost a read-only command (shop list) a third of its start-up time.
-  let engine: { runner: AgentRunner; loadAgent(name: string): AgentDef; openSignals(opts?: { rescanMs?: number }): SignalSource } | null = null;
+  let engine: { runner: AgentRunner; loadAgent(name: string): AgentDef; openSignals(opts?: SignalOptions): SignalSource } | null = null;
   const loadEngine = async () => {
     if (engine) return;
     const parts = await import('./node-engine-parts.js');
     engine ??= {
       runner: opts.runner ?? new parts.ClaudeRunner(process.env.SHOP_CLAUDE_BIN || 'claude'),
       loadAgent: parts.cachedAgentLoader(project.root),
-      openSignals: (opts) => new parts.SignalWatcher(project.signalsDir, opts?.rescanMs),
+      openSignals: (opts) => new parts.SignalWatcher(project.signalsDir, opts),
     };
   };
   const loaded = () => {

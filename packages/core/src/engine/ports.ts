@@ -1,7 +1,7 @@
 import type { AgentDef } from '../agents/agent-def.js';
 import type { AgentRunner } from '../agents/agent-runner.js';
 import type { ShRequest } from '../lua/requests.js';
-import type { SignalSource } from '../signals/signal-source.js';
+import type { SignalOptions, SignalSource } from '../signals/signal-source.js';
 import type { Store } from '../store/store.js';
 import type { Execution, Run } from '../types.js';
 import type { Notices } from './notices.js';
@@ -53,9 +53,10 @@ export interface EnginePorts {
   readWorkflow(path: string): string;
   /**
    * Opened only when a live process waits for a person. `rescanMs`: how often it wakes with no
-   * change seen (0: never — a worker whose store pushes wakes sweeps on its own).
+   * change seen (0: never — a worker whose store pushes wakes sweeps on its own); `answered`:
+   * sees each answer's wake-up first (a worker drives a run it holds at once).
    */
-  openSignals(opts?: { rescanMs?: number }): SignalSource;
+  openSignals(opts?: SignalOptions): SignalSource;
   shell(req: ShRequest, cwd: string, signal: AbortSignal): Promise<ShellResult>;
   clock: Clock;
   /** Backoff of transient agent failures (absent: 2 s doubling to 60 s, real time). */

@@ -8,3 +8,12 @@ export interface SignalSource {
   next(): Promise<void>;
   close(): Promise<void>;
 }
+
+export interface SignalOptions {
+  /** How often it wakes with no change (ms; 0: never). */
+  rescanMs?: number;
+  /** Only answers' wake-up files wake it (a worker: agents' own signal files are read by their drivers, and each costs a look). */
+  answersOnly?: boolean;
+  /** Sees each answer's wake-up file (wake.ts) first: true when the run it names was taken care of, and no wake is due. */
+  answered?(runId: number): boolean;
+}

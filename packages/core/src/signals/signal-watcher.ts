@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import { watch, type FSWatcher } from 'chokidar';
-import type { SignalSource } from './signal-source.js';
+import type { SignalOptions, SignalSource } from './signal-source.js';
 import { makeSignalsDir } from './signals-dir.js';
-import { WAKE_SUFFIX } from './wake.js';
+import { answeredRun, WAKE_SUFFIX } from './wake.js';
 
 /**
  * chokidar on the flat signals folder (created before watching — a folder made after
@@ -16,11 +16,15 @@ export class SignalWatcher implements SignalSource {
   /** A change came while nobody waited. */
   private missed = false;
 
-  constructor(signalsDir: string, rescanMs = 500) {
+  constructor(signalsDir: string, opts: SignalOptions = {}) {
+    const rescanMs = opts.rescanMs ?? 500;
     makeSignalsDir(signalsDir);
-    this.watcher = watch(signalsDir, { ignoreInitial: true, depth: 0 });
+    // Ignored by name, before any look at the file: a worker starting many agents sees many signal files come and go.
+    const ignored = opts.answersOnly ? (path: string) => path !== signalsDir && !path.endsWith(WAKE_SUFFIX) : undefined;
+    this.watcher = watch(signalsDir, { ignoreInitial: true, depth: 0, ignored });
     this.watcher.on('add', (path) => {
-      this.wake();
+      const answered = path.endsWith(WAKE_SUFFIX) ? answeredRun(path) : null;
+      if (answered === null || !opts.answered?.(answered)) this.wake();
       // An answer's wake-up (wake.ts) has done its work once seen; every watcher had time to see it.
       if (path.endsWith(WAKE_SUFFIX)) setTimeout(() => rmSync(path, { force: true }), 2_000).unref();
     });

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 /** How a wake file's name ends: the watcher that sees one removes it a little later. */
 export const WAKE_SUFFIX = '.answered';
@@ -17,4 +17,10 @@ export function wakeOwners(signalsDir: string, ask: { runId: number; key: string
   } catch {
     /* the rescan picks the answer up */
   }
+}
+
+/** The run an answer's wake-up file names (its name begins "<runId>."), or null. */
+export function answeredRun(path: string): number | null {
+  const m = /^(\d{1,15})\./.exec(basename(path));
+  return m ? Number(m[1]) : null;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { recordAnswer } from '../operations/answer.js';
 import type { Store } from '../store/store.js';
+import type { Wake } from '../store/worker-store.js';
 import { flowsClosedAfterEach } from '../engine/testing/flows.js';
 import { Worker, type WorkerEvent } from './worker.js';
 
@@ -84,6 +85,40 @@ describe('shop watch sharing runs with other workers', () => {
     world.clock.t += 3_001;
     expect(ids).toHaveLength(4);
     await until('the rest to be taken', () => (world.signals.wake(), took() === 4));
+    stop.abort();
+    await running;
+  });
+});
+
+describe('shop watch woken by its store', () => {
+  it('an answer pushed for a run it holds is driven at once, without a pass over the open runs', async () => {
+    const { world, start, drive } = setup();
+    const id = await start('local go = pause("Ship?")\nreturn go.responder');
+    expect((await drive(id)).status).toBe('waiting_human');
+    let push: ((w: Wake) => void) | null = null;
+    let passes = 0;
+    // A store that pushes wakes (as PostgreSQL's LISTEN does), counting the passes' listings.
+    const store = new Proxy(world.store, {
+      get(target, prop, receiver) {
+        if (prop === 'listen') return async (fn: (w: Wake) => void) => ((push = fn), { close: async () => undefined });
+        if (prop === 'listOpenRuns') return async () => (passes++, target.listOpenRuns());
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const ports = { ...world.ports, store };
+    const events: WorkerEvent[] = [];
+    const stop = new AbortController();
+    const worker = new Worker(ports, { maxParallel: 2, maxDrivers: 2, only: null, project: 'p', signal: stop.signal, report: (e) => events.push(e), portsFor: () => ports });
+    const running = worker.run();
+    await until('the worker to hold the run', () => events.some((e) => e.type === 'took'));
+    await new Promise((r) => setTimeout(r, 50));
+    const before = passes;
+    await recordAnswer(world.ports, (await world.store.getExecution(id, '1'))!, { verdict: 'approved' }, 'cli', 'ben');
+    push!({ kind: 'answer', runId: id });
+    await until('the run to be driven', () => events.some((e) => e.type === 'outcome'));
+    expect(events.find((e) => e.type === 'resuming')).toMatchObject({ why: 'answer' });
+    expect(events.find((e) => e.type === 'outcome')).toMatchObject({ outcome: { status: 'completed', result: 'ben' } });
+    expect(passes).toBe(before);
     stop.abort();
     await running;
   });

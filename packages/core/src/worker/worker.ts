@@ -9,6 +9,7 @@ import type { EnginePorts } from '../engine/ports.js';
 import { Slots } from '../engine/slots.js';
 import { capText } from '../text.js';
 import type { Run } from '../types.js';
+import type { Wake } from '../store/worker-store.js';
 import { ResumeBackoff } from './resume-backoff.js';
 import { WorkerRegistration, workerIsLive } from './registration.js';
 import { openWorkerWakes, type WorkerWakes } from './wakes.js';
@@ -39,6 +40,8 @@ export interface WorkerOptions {
   /** SIGTERM / SIGINT: take no new work, stop the agents (runs stay resumable), let go. */
   signal: AbortSignal;
   report(event: WorkerEvent): void;
+  /** Registered and listening: from now on no wake is missed (shop watch says "watching" then). */
+  onReady?(): void;
   /** The engine's ports for one run (its progress lines name the run). */
   portsFor(run: Run): EnginePorts;
   /** The project's identity, recorded with the worker in the store's registry (shop workers). */
@@ -88,12 +91,13 @@ export class Worker {
     });
     let wakes: WorkerWakes;
     try {
-      wakes = await openWorkerWakes(this.ports, this.sweepMs());
+      wakes = this.wakes = await openWorkerWakes(this.ports, this.sweepMs(), (w) => this.wokenFor(w));
     } catch (e) {
       await registry.end();
       throw e;
     }
     const stopped = new Promise<void>((resolve) => this.opts.signal.addEventListener('abort', () => resolve(), { once: true }));
+    this.opts.onReady?.();
     try {
       while (!this.opts.signal.aborted) {
         const started = Date.now();
@@ -112,6 +116,24 @@ export class Worker {
   }
 
   private failing: string | null = null;
+  private wakes: WorkerWakes | null = null;
+
+  /**
+   * An answer or a stop pushed for a run this worker holds waiting: driven on now, without
+   * waiting for a pass (passes come at most every PASS_EVERY_MS). True when taken care of.
+   */
+  private wokenFor(w: Wake): boolean {
+    if (w.runId === null || (w.kind !== 'answer' && w.kind !== 'stop') || this.opts.signal.aborted) return false;
+    const runId = w.runId;
+    const held = this.held.get(runId);
+    if (!held || held.owner.lost.aborted || this.active.has(runId) || this.backoff.waiting(runId, this.ports.clock.now())) return false;
+    const why = w.kind;
+    void this.ports.store.getRun(runId).then((run) => {
+      // A pass may have driven or let it go meanwhile.
+      if (run && this.held.get(runId) === held && !this.active.has(runId)) this.drive(run, held.owner, why);
+    }).catch(() => this.wakes?.wake());
+    return true;
+  }
 
   /**
    * A pass whose store is out of reach does not end the worker: a database restart or a network
@@ -171,7 +193,24 @@ export class Worker {
       }
     }
     wakes.nextDue(await store.nextTimer());
+    wakes.nextLapse(this.nextLapse(runs));
     return false;
+  }
+
+  /**
+   * In how long (ms) the first lease held by another driver runs out, or null: a driver that
+   * died writes nothing, so the worker wakes then to take its runs over, within one lease of
+   * its last renewal — not at the next sweep after.
+   */
+  private nextLapse(runs: Run[]): number | null {
+    const now = this.ports.store.now();
+    let first: number | null = null;
+    for (const r of runs) {
+      if (!r.owner || this.held.has(r.id) || this.active.has(r.id)) continue;
+      const left = r.owner.leaseUntil - now;
+      if (left >= 0 && (first === null || left < first)) first = left;
+    }
+    return first;
   }
 
   /** Takes the runs no one holds (no owner, or a lease run out by the store's clock) and holds them here, to drive or to wait. */
