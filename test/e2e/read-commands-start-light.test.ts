@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { killLeftovers, makeProject, runId, type Project } from './harness.js';
+import { killLeftovers, makeProject, runId, startWorker, until, type Project } from './harness.js';
 
 /**
  * A read (shop list, status, inbox) starts without loading the engine: since the CLI goes
@@ -54,5 +54,21 @@ describe('read commands start light', () => {
       expect(HEAVY.filter((name) => read.packages.has(name)), `shop ${args.join(' ')}`).toEqual([]);
       expect(read.packages.has('pg'), `shop ${args.join(' ')} loads pg`).toBe(false);
     }
+  });
+
+  it('shop approve of a run a worker holds loads no Lua VM: the worker drives it', async () => {
+    const p = makeProject();
+    p.write('workflows/gate.lua', 'function workflow(prompt)\n  return pause("Ship it?").continue\nend\n');
+    const ran = p.shop(['run', 'gate']);
+    expect(ran.code).toBe(3);
+    const id = runId(ran.stdout);
+    const worker = await startWorker(p);
+    await until('the worker to hold the run', () => worker.output().includes(`run ${id} (gate): held here`));
+    const approve = packagesLoaded(p, ['approve', String(id)]);
+    expect(approve.code, approve.stdout).toBe(0);
+    expect(approve.stdout).toContain('it picks up the answer itself');
+    // zod checks the answer against the ask; the VM, agents' YAML and the file watcher stay unread.
+    expect(HEAVY.filter((name) => approve.packages.has(name))).toEqual(['zod']);
+    await until('the worker to complete the run', () => worker.output().includes(`run ${id} (gate) completed`));
   });
 });

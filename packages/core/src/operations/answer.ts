@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { buildAnswer, type AnswerFields, type AnswerInput } from '../decisions/build-answer.js';
 import { ConflictError } from '../errors.js';
-import { driveRun, type DriveOptions } from '../engine/drive-run.js';
+import type { DriveOptions } from '../engine/drive-run.js';
 import type { DriveOutcome } from '../engine/outcome.js';
 import { liveOwner, storeLiveness } from '../engine/ownership.js';
 import { staleHold } from '../engine/session-hold.js';
@@ -43,6 +43,8 @@ export async function recordAnswer(ports: EnginePorts, exec: Execution, input: A
 export async function resumeAfterAnswer(ports: EnginePorts, runId: number, handedTo: RunOwner | null, opts: DriveOptions): Promise<{ handedTo: RunOwner } | { outcome: DriveOutcome }> {
   if (handedTo) return { handedTo };
   try {
+    // Loaded only when this process drives the run itself: an answer handed to a live driver needs no Lua VM.
+    const { driveRun } = await import('../engine/drive-run.js');
     return { outcome: await driveRun(ports, runId, opts) };
   } catch (e) {
     if (!(e instanceof ConflictError)) throw e;

@@ -5,9 +5,6 @@
  */
 export { driveRun } from '../engine/drive-run.js';
 export { Worker } from '../worker/worker.js';
-export { resumeAfterAnswer } from './answer.js';
-export { answerAsk, answerPicked } from './answer-ask.js';
-export { pickAskRef } from './pick-ask.js';
 export { dryReplay } from './dry-replay.js';
 export { openReview, openSession } from './open-session.js';
 export { startRun } from './start-run.js';

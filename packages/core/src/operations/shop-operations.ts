@@ -131,6 +131,7 @@ const engine = async (ports: EnginePorts) => {
   return ops;
 };
 const access = () => import('./engine-operations.js');
+const answers = () => import('./answer-operations.js');
 
 export function shopOperations(ports: EnginePorts, project: Project, caller: Caller): ShopOperations {
   const { store } = ports;
@@ -177,10 +178,10 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     mayAnswer: (what) => refuseAgent(caller, what),
     start: async (req, onCreated) => (await engine(ports)).startRun(ports, project, req, onCreated),
     drive: async (runId, opts, owner) => (await engine(ports)).driveRun(ports, runId, opts, owner),
-    pickAsk: async (ref, command, several) => (await engine(ports)).pickAskRef(store, ref, command, several),
-    answer: async (exec, req, what) => (await engine(ports)).answerPicked(ports, caller, exec, req, what),
-    answerHandle: async (req) => (await engine(ports)).answerAsk(ports, req, caller),
-    resumeAfterAnswer: async (runId, handedTo, opts) => (await engine(ports)).resumeAfterAnswer(ports, runId, handedTo, opts),
+    pickAsk: async (ref, command, several) => (await answers()).pickAskRef(store, ref, command, several),
+    answer: async (exec, req, what) => (await answers()).answerPicked(ports, caller, exec, req, what),
+    answerHandle: async (req) => (await answers()).answerAsk(ports, req, caller),
+    resumeAfterAnswer: async (runId, handedTo, opts) => (await answers()).resumeAfterAnswer(ports, runId, handedTo, opts),
     stop: async (runId, reason, by, onWaiting) => (await engine(ports)).stopRun(ports, runId, reason, by, onWaiting),
     prune: (opts) => pruneRuns(store, project, opts),
     openSession: async (run, exec, by, otherwise) => (await engine(ports)).openSession(ports, caller, run, exec, by, otherwise),
