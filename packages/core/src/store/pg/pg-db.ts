@@ -1,4 +1,5 @@
-import pg from 'pg';
+import pg from './node-postgres.js';
+import type * as PgTypes from 'pg';
 
 /** A row as node-postgres hands it back: SQLite's column names, int8 as numbers, JSON as text. */
 export type Row = Record<string, unknown>;
@@ -73,7 +74,7 @@ const withoutNul = (v: unknown): unknown => (typeof v === 'string' && v.includes
  */
 class Statements {
   private readonly names = new Map<string, string>();
-  config(text: string, params?: unknown[]): pg.QueryConfig {
+  config(text: string, params?: unknown[]): PgTypes.QueryConfig {
     if (!params?.length) return { text };
     let name = this.names.get(text);
     if (!name) this.names.set(text, (name = `shop_${this.names.size}`));
@@ -87,7 +88,7 @@ export async function openPgDb(url: string, opts: PgDbOptions = {}): Promise<PgD
     connectionString: url, max: opts.poolSize ?? 10, types,
     connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000,
     idle_in_transaction_session_timeout: opts.idleInTransactionMs ?? 10_000,
-  } as pg.PoolConfig);
+  } as PgTypes.PoolConfig);
   // An idle client's connection dropping must not crash the process; the next query reports it.
   pool.on('error', () => {});
   const db = new PgPool(pool, opts.now);
@@ -107,7 +108,7 @@ class PgPool implements PgDb {
   private readonly timer: NodeJS.Timeout | undefined;
   private closed = false;
 
-  constructor(private readonly pool: pg.Pool, private readonly injected?: () => number) {
+  constructor(private readonly pool: PgTypes.Pool, private readonly injected?: () => number) {
     if (!injected) {
       this.timer = setInterval(() => void this.measureClock().catch(() => {}), CLOCK_EVERY_MS);
       this.timer.unref();
@@ -172,11 +173,11 @@ class PgPool implements PgDb {
   }
 
   async listen(onPayload: (payload: string | null) => void): Promise<{ close(): Promise<void> }> {
-    let client: pg.Client | null = null;
+    let client: PgTypes.Client | null = null;
     let stopped = false;
     let retry: NodeJS.Timeout | undefined;
     const connect = async () => {
-      const c = new pg.Client({ ...this.pool.options, types } as pg.ClientConfig);
+      const c = new pg.Client({ ...this.pool.options, types } as PgTypes.ClientConfig);
       c.on('error', () => {});
       c.on('notification', (n) => n.channel === WAKE_CHANNEL && onPayload(n.payload ?? ''));
       c.on('end', () => {
