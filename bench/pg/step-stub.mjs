@@ -3,12 +3,15 @@
 // both engines one child process and nothing else. It appends "<tag> <epoch µs>" to the
 // step log (one short O_APPEND write: atomic across processes), sleeps BENCH_STEP_SLEEP
 // seconds if set (the takeover scenario needs a step to be killed in), and reports DONE the
-// way Shop's agents do (the signal file, and Claude's result line on stdout).
+// way Shop's agents do (the signal file, and Claude's result line on stdout). A step Shop
+// runs again after a kill (on its session, its prompt "You were interrupted … The task:
+// <tag>") is logged under its tag, as DBOS's step run again is.
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const SCRIPT = `#!/bin/bash
-echo "$1 \${EPOCHREALTIME/./}" >> "$BENCH_STEP_LOG"
+# A step Shop re-invokes after a kill gets "You were interrupted … The task: <its prompt>": logged as that task.
+echo "\${1##*The task: } \${EPOCHREALTIME/./}" >> "$BENCH_STEP_LOG"
 if [ -n "$BENCH_STEP_SLEEP" ]; then sleep "$BENCH_STEP_SLEEP"; fi
 if [ -n "$SHOP_SIGNAL_FILE" ]; then printf '{"status":"DONE"}' > "$SHOP_SIGNAL_FILE"; fi
 echo '{"type":"result","is_error":false,"result":"ok","total_cost_usd":0,"num_turns":1}'
