@@ -143,6 +143,10 @@ class SqliteStore extends SqliteReads implements Store {
     this.fenced(token, runId, () => void this.stmt.setPid.run({ pid, pidStart, t: this.now(), runId, key }));
   }
 
+  async setSessionId(token: string, runId: number, key: string, sessionId: string) {
+    this.fenced(token, runId, () => void this.stmt.setSessionId.run({ sessionId, t: this.now(), runId, key }));
+  }
+
   async completeExecution(token: string, runId: number, key: string, result: unknown, metrics?: AgentMetrics) {
     return this.fenced(token, runId, () => {
       const refused = completeRefusal(runId, key, this.call(runId, key));

@@ -77,6 +77,7 @@ const SQL = {
   setPid: `UPDATE executions SET pid = @pid, pid_start = @pidStart, spawned = spawned + (@pid IS NOT NULL),
       hold_pid = CASE WHEN hold_kind = 'agent' THEN @pid ELSE hold_pid END, hold_pid_start = CASE WHEN hold_kind = 'agent' THEN @pidStart ELSE hold_pid_start END,
       updated_at = @t WHERE run_id = @runId AND call_key = @key`,
+  setSessionId: 'UPDATE executions SET session_id = @sessionId, updated_at = @t WHERE run_id = @runId AND call_key = @key',
   // The driver's agent step holds the session (its owner token; the agent's pid once spawned).
   takeAgentHold: `UPDATE executions SET hold_kind = 'agent', hold_token = @token, hold_by = agent,
       hold_host = (SELECT owner_host FROM runs WHERE id = @runId), hold_pid = NULL, hold_pid_start = NULL, hold_since = @t

@@ -88,6 +88,8 @@ export interface Store extends AccessStore, ClaimStore, SessionStore, WorkerStor
   /** Lets go of the session `token` holds (nothing when it no longer does). */
   releaseSession(runId: number, key: string, token: string): Promise<void>;
   setExecutionPid(token: string, runId: number, key: string, pid: number | null, pidStart: string | null): Promise<void>;
+  /** The session an agent CLI chose itself (Codex names its thread), recorded once its events name it: resumes use it. */
+  setSessionId(token: string, runId: number, key: string, sessionId: string): Promise<void>;
   /** An agent's progress while it works: its latest activity, and cost and turns when known. */
   setActivity(token: string, runId: number, key: string, activity: Activity): Promise<void>;
   /** Completes the call and gives it the next delivery number, which it returns. */

@@ -19,6 +19,15 @@ export function executionsAndFinishing(adapter: StoreAdapter) {
       expect(await store.getExecution(run.id, 'nope')).toBeNull();
     });
 
+    it('a call whose agent CLI names its own session (Codex) starts without one and records it once named', async () => {
+      const { store } = ctx;
+      const run = await store.createRun(newRun());
+      await store.startExecution(T, exec(run.id, '1', { sessionId: null }));
+      expect(await store.getExecution(run.id, '1')).toMatchObject({ sessionId: null, status: 'running' });
+      await store.setSessionId(T, run.id, '1', '01a20c1f-6155-70c0-97ea-763245366d7d');
+      expect(await store.getExecution(run.id, '1')).toMatchObject({ sessionId: '01a20c1f-6155-70c0-97ea-763245366d7d', status: 'running' });
+    });
+
     it('waiting moves call and run together; completing numbers deliveries and the run goes on', async () => {
       const { store } = ctx;
       const run = await store.createRun(newRun());

@@ -59,6 +59,11 @@ export class FastWrites {
     if (!row?.ok) await whyNot(this.db, runId, token);
   }
 
+  async setSessionId(token: string, runId: number, key: string, sessionId: string, t: number): Promise<void> {
+    const [row] = await this.db.query(W.setSessionId, [runId, token, t, key, sessionId]);
+    if (!row?.ok) await whyNot(this.db, runId, token);
+  }
+
   async setWorkspace(token: string, runId: number, workspace: string, branch: string | null, t: number): Promise<void> {
     if (!(await this.db.query(W.setWorkspace, [runId, token, workspace, branch, t])).length) await whyNot(this.db, runId, token);
   }

@@ -133,6 +133,10 @@ export class PgStore extends PgReads implements Store {
     await this.fast.setPid(token, runId, key, pid, pidStart, this.now());
   }
 
+  async setSessionId(token: string, runId: number, key: string, sessionId: string) {
+    await this.fast.setSessionId(token, runId, key, sessionId, this.now());
+  }
+
   async completeExecution(token: string, runId: number, key: string, result: unknown, metrics?: AgentMetrics) {
     return this.fast.completeExecution(token, runId, key, result, metrics, this.now());
   }

@@ -82,6 +82,11 @@ export const W = {
       WHERE run_id = $1 AND call_key = $4 AND EXISTS (SELECT 1 FROM r))
     SELECT count(*)::int AS ok FROM r`,
 
+  // $1 run, $2 token, $3 t, $4 key, $5 session id.
+  setSessionId: `WITH r AS (SELECT id FROM runs WHERE id = $1 AND owner_token = $2 FOR UPDATE),
+    x AS (UPDATE executions SET session_id = $5::text, updated_at = $3 WHERE run_id = $1 AND call_key = $4 AND EXISTS (SELECT 1 FROM r))
+    SELECT count(*)::int AS ok FROM r`,
+
   /** An audit event: the run's counter and the row in one statement ($1 run, $2 t, $3 key … $7 data). */
   event: `WITH r AS (UPDATE runs SET events = events + 1, updated_at = $2 WHERE id = $1 RETURNING events)
     INSERT INTO events (${EVENT_COLUMNS}) SELECT $1, r.events, $3::text, $4::text, $5::text, $6::text, $7::text, $2 FROM r RETURNING id`,
