@@ -3,6 +3,8 @@ import { recordAnswer } from '../operations/answer.js';
 import type { Store } from '../store/store.js';
 import type { Wake } from '../store/worker-store.js';
 import { flowsClosedAfterEach } from '../engine/testing/flows.js';
+import { createRun } from '../engine/drive-run.js';
+import { FLOW_PATH } from '../engine/testing/flow.js';
 import { Worker, type WorkerEvent } from './worker.js';
 
 const setup = flowsClosedAfterEach('shop-worker-');
@@ -85,6 +87,30 @@ describe('shop watch sharing runs with other workers', () => {
     world.clock.t += 3_001;
     expect(ids).toHaveLength(4);
     await until('the rest to be taken', () => (world.signals.wake(), took() === 4));
+    stop.abort();
+    await running;
+  });
+});
+
+describe('shop watch taking over', () => {
+  it('takes a run whose driver died mid-work even when it holds its share of the waiting ones', async () => {
+    const { world, start, drive, dir } = setup();
+    world.ports.leaseMs = 60_000;
+    for (let i = 0; i < 3; i++) expect((await drive(await start('local go = pause("Ship?")\nreturn go.responder'))).status).toBe('waiting_human');
+    // Another live worker: this one's share of the open runs is 2 of 3, and stays 2 of 4 — it takes two waiting runs.
+    await world.store.registerWorker({ id: 'other', host: 'elsewhere', pid: 7, pidStart: null, project: 'p', maxParallel: 2 });
+    const events: WorkerEvent[] = [];
+    const stop = new AbortController();
+    const worker = new Worker(world.ports, { maxParallel: 2, maxDrivers: 8, only: null, project: 'p', signal: stop.signal, report: (e) => events.push(e), portsFor: () => world.ports });
+    const running = worker.run();
+    await until('the worker to hold its share', () => events.filter((e) => e.type === 'took').length === 2);
+    // A run driven elsewhere, whose driver dies mid-work: it writes nothing more, and its (short) lease runs out.
+    world.workflows.set(FLOW_PATH, 'function workflow(prompt)\n  return "done"\nend\n');
+    const { run, owner } = await createRun({ ...world.ports, leaseMs: 5 }, { spec: 'flow', workflowPath: FLOW_PATH, prompt: 'x', workspace: dir, actor: 'tester' });
+    owner.lose('the driver died');
+    world.clock.t += 10;
+    await until('the interrupted run to be taken over and completed', () => (world.signals.wake(), events.some((e) => e.type === 'outcome' && e.run.id === run.id)));
+    expect(events.find((e) => e.type === 'took' && e.run.id === run.id)).toMatchObject({ how: 'interrupted' });
     stop.abort();
     await running;
   });

@@ -250,9 +250,13 @@ export class Worker {
     else if (due) await this.fireTimers(run, held);
   }
 
-  /** Takes a run no live driver holds: an interrupted one is driven on, a waiting one held. */
+  /**
+   * Takes a run no live driver holds: an interrupted one is driven on, a waiting one held. The
+   * fair share bounds only the waiting ones: a run whose driver died mid-work is taken over
+   * within its lease by whoever sees it, however many runs that worker holds already.
+   */
   private async take(run: Run): Promise<Held | null> {
-    if (liveOwner(storeLiveness(this.ports), run) || this.roomInShare() <= 0) return null;
+    if (liveOwner(storeLiveness(this.ports), run) || (run.status !== 'running' && this.roomInShare() <= 0)) return null;
     // Its agent session lives only on another host (over the store's cap): that host's worker takes it.
     if (await pinnedElsewhere(this.ports, run.id)) return null;
     let owner: Ownership;
