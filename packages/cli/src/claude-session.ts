@@ -1,20 +1,24 @@
 import { execa } from 'execa';
 import { UsageError } from '@shop/core/errors';
 import { editorArgv } from '@shop/core/project/editor';
+import { cliBin, type CliName } from '@shop/core/agents/dialects/dialect';
 import { binDir, type Context } from './context.js';
 
+const LABEL: Record<CliName, string> = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI' };
+
 /**
- * Hands the terminal to `claude` (attached, in `cwd`), with Shop's variables so the agent
- * can `shop report`. SIGINT is ignored here meanwhile: Ctrl-C belongs to Claude Code.
+ * Hands the terminal to the agent's CLI — `claude` unless said (attached, in `cwd`), with
+ * Shop's variables so the agent can `shop report`. SIGINT is ignored here meanwhile: Ctrl-C
+ * belongs to the CLI.
  */
-export async function openClaude(ctx: Context, args: string[], cwd: string, env: Record<string, string>): Promise<void> {
-  const bin = ctx.env.SHOP_CLAUDE_BIN || 'claude';
+export async function openClaude(ctx: Context, args: string[], cwd: string, env: Record<string, string>, cli: CliName = 'claude'): Promise<void> {
+  const bin = cliBin(cli, ctx.env);
   const ignore = () => {};
   process.on('SIGINT', ignore);
   try {
     const child = await execa(bin, args, { cwd, stdio: 'inherit', reject: false, env: { ...env, PATH: `${binDir}:${process.env.PATH ?? ''}` } });
     if (child.failed && child.exitCode === undefined) {
-      throw new UsageError(`could not open ${bin}: ${String(child.message).split('\n')[0]} (install Claude Code or set SHOP_CLAUDE_BIN)`);
+      throw new UsageError(`could not open ${bin}: ${String(child.message).split('\n')[0]} (install ${LABEL[cli]} or set SHOP_${cli.toUpperCase()}_BIN)`);
     }
   } finally {
     process.off('SIGINT', ignore);

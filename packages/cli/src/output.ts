@@ -29,7 +29,7 @@ export function printingNotifier(out: (line: string) => void, board?: LiveBoard,
       switch (n.type) {
         case 'agent_started':
           if (live) return live.start(n.key, n.agent, Date.now());
-          return out(`  [${n.key}] ${n.agent} ${n.resumed ? 'resumed' : 'started'} (session ${n.sessionId})`);
+          return out(`  [${n.key}] ${n.agent} ${n.resumed ? 'resumed' : 'started'}${n.sessionId ? ` (session ${n.sessionId})` : ''}`);
         case 'agent_activity':
           return live?.activity(n.key, n.text);
         case 'agent_finished': {

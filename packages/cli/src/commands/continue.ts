@@ -61,11 +61,11 @@ async function continueAsk(args: Parsed, ctx: Context, ops: ShopOperations, run:
 async function inSession(ctx: Context, ops: ShopOperations, run: Run, exec: Execution, by: string | undefined): Promise<number> {
   const who = responder(by, ctx.project.root, ctx.env);
   const session = await ops.openSession(run, exec, who, `answer with: shop answer ${handleOf(exec)} "…"`);
-  ctx.out(`Opening Claude session for: ${exec.agent}   [ask ${session.handle}]`);
+  ctx.out(`Opening ${session.cli === 'claude' ? 'Claude' : session.cli === 'codex' ? 'Codex' : 'Gemini'} session for: ${exec.agent}   [ask ${session.handle}]`);
   ctx.out(`Reason: ${exec.waitingFor ?? ''}`);
   ctx.out(`(session ${session.sessionId} in ${exec.cwd}; the agent reports when it has what it needs)`);
   try {
-    await openClaude(ctx, ['--resume', session.sessionId], session.cwd, session.env);
+    await openClaude(ctx, session.args, session.cwd, session.env, session.cli);
   } finally {
     await session.release();
   }

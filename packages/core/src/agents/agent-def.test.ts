@@ -3,9 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NotFoundError, UsageError } from '../errors.js';
-import { listAgents, loadAgent, parseAgent, type AgentDef } from './agent-def.js';
-import type { AgentInvocation } from './agent-runner.js';
-import { buildArgv } from './claude-runner.js';
+import { listAgents, loadAgent, parseAgent } from './agent-def.js';
 
 const md = (front: string, body = 'Do the work.') => `---\n${front}\n---\n${body}\n`;
 
@@ -93,37 +91,12 @@ describe('loadAgent', () => {
   });
 });
 
-describe('buildArgv', () => {
-  const agent = (over: Partial<AgentDef> = {}): AgentDef => ({ name: 'coder', file: 'coder.md', instructions: 'Be careful.', allowedTools: [], ...over });
-  const inv = (over: Partial<AgentInvocation> = {}): AgentInvocation => ({
-    agent: agent(), prompt: 'fix the bug', sessionId: 'sess-1', resume: false, cwd: '/repo',
-    env: { SHOP_SIGNAL_FILE: '/repo/.shop/signals/1.1.coder.json' }, stdoutFile: 'o', stderrFile: 'e', ...over,
-  });
-
-  it("produces Claude Code's real flags for a new step", () => {
-    const argv = buildArgv('claude', inv({ agent: agent({ model: 'sonnet', permissionMode: 'acceptEdits', allowedTools: ['Read', 'Bash(git diff:*)'] }) }));
-    expect(argv.slice(0, 9)).toEqual(['claude', '-p', 'fix the bug', '--session-id', 'sess-1', '--output-format', 'stream-json', '--verbose', '--append-system-prompt']);
-    expect(argv[9]).toMatch(/^Be careful\.\n\n## Reporting back to Shop/);
-    // The signal file's path stays off the command line (ps shows it to every process): SHOP_SIGNAL_FILE carries it.
-    expect(argv[9]).toContain('SHOP_SIGNAL_FILE');
-    expect(argv.join(' ')).not.toContain('/repo/.shop/signals/1.1.coder.json');
-    expect(argv.slice(10)).toEqual(['--model', 'sonnet', '--permission-mode', 'acceptEdits', '--allowed-tools', 'Read', 'Bash(git diff:*)']);
-  });
-
-  it('resumes the same session with --resume, and a call model overrides the agent model', () => {
-    const argv = buildArgv('/bin/claude', inv({ resume: true, model: 'opus', agent: agent({ model: 'sonnet' }) }));
-    expect(argv.slice(0, 5)).toEqual(['/bin/claude', '-p', 'fix the bug', '--resume', 'sess-1']);
-    expect(argv).not.toContain('--session-id');
-    expect(argv.slice(-2)).toEqual(['--model', 'opus']);
-    expect(argv).not.toContain('--permission-mode');
-    expect(argv).not.toContain('--allowed-tools');
-  });
-
-  it('honours a command: template, filling known placeholders and keeping unknown ones', () => {
-    const command = ['aider', '--message', '{prompt}', '--session={session_id}', '--model', '{model}', '--in', '{cwd}', '{other}'];
-    const argv = buildArgv('claude', inv({ agent: agent({ command, model: 'gpt' }) }));
-    expect(argv).toEqual(['aider', '--message', 'fix the bug', '--session=sess-1', '--model', 'gpt', '--in', '/repo', '{other}']);
-    const sys = buildArgv('claude', inv({ agent: agent({ command: ['x', '{system_prompt}'] }) }));
-    expect(sys[1]).toContain('shop report DONE');
+describe('cli:', () => {
+  it('names the agent CLI (Claude Code when absent); an unknown one, or one with command:, is refused', () => {
+    expect(parseAgent('coder', 'coder.md', md('cli: codex')).cli).toBe('codex');
+    expect(parseAgent('coder', 'coder.md', md('cli: gemini')).cli).toBe('gemini');
+    expect(parseAgent('coder', 'coder.md', md('model: sonnet')).cli).toBeUndefined();
+    expect(() => parseAgent('coder', 'coder.md', md('cli: aider'))).toThrow(/cli/);
+    expect(() => parseAgent('coder', 'coder.md', md('cli: codex\ncommand: [x]'))).toThrow(/give either cli: \(codex\) or command:, not both/);
   });
 });

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { NotFoundError, UsageError } from '../errors.js';
 import { describeIssues } from '../lua/issues.js';
 import { agentNameProblem } from './agent-name.js';
+import { CLI_NAMES, type CliName } from './dialects/dialect.js';
 
 const PermissionMode = z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk', 'auto']);
 const ToolList = z.union([z.array(z.string()), z.string()]);
@@ -23,6 +24,7 @@ export const AgentFrontMatterSchema = z.strictObject({
   timeout: z.number().positive().optional(),
   human: z.boolean().optional(),
   command: z.array(z.string()).min(1).optional(),
+  cli: z.enum(CLI_NAMES).optional(),
   // Claude Code subagent keys.
   tools: ToolList.optional(),
   permissionMode: PermissionMode.optional(),
@@ -46,6 +48,8 @@ export interface AgentDef {
   timeout?: number;
   human?: boolean;
   command?: string[];
+  /** The agent CLI it runs (front matter `cli:`): Claude Code when absent. */
+  cli?: CliName;
 }
 
 /** Agent folders in lookup order. */
@@ -90,6 +94,7 @@ export function parseAgent(name: string, file: string, text: string): AgentDef {
   const parsed = AgentFrontMatterSchema.safeParse(meta);
   if (!parsed.success) throw new UsageError(`${file}: ${describeIssues(parsed.error)}`);
   const fm = parsed.data;
+  if (fm.cli && fm.command) throw new UsageError(`${file}: give either cli: (${fm.cli}) or command:, not both — command: runs its own program`);
   const tools = fm.allowed_tools ?? fm.tools ?? [];
   return {
     name,
@@ -101,5 +106,6 @@ export function parseAgent(name: string, file: string, text: string): AgentDef {
     timeout: fm.timeout,
     human: fm.human,
     command: fm.command,
+    ...(fm.cli ? { cli: fm.cli } : {}),
   };
 }

@@ -6,7 +6,8 @@ import type { Transient } from './transient.js';
 export interface AgentInvocation {
   agent: AgentDef;
   prompt: string;
-  sessionId: string;
+  /** The session to start (Shop names it) or resume; null: a new session its CLI names (Codex), told through onSession. */
+  sessionId: string | null;
   /** Resume the session instead of starting it (re-invocation after a crash, or feedback). */
   resume: boolean;
   cwd: string;
@@ -19,6 +20,8 @@ export interface AgentInvocation {
   stdoutFile: string;
   stderrFile: string;
   onSpawn?: (pid: number) => void;
+  /** The session a CLI named itself (Codex's thread), as soon as its events say it. */
+  onSession?: (sessionId: string) => void;
   /** The agent's progress as its event stream tells it (stream-json), while it works. */
   onActivity?: (activity: { text: string; numTurns: number }) => void;
   signal?: AbortSignal;
@@ -37,11 +40,13 @@ export interface AgentOutcome {
    * reports through the file, which outlives a driver that dies.
    */
   report?: unknown;
+  /** The session the CLI ran, as its events said (null when they did not). */
+  sessionId?: string | null;
   /** Set when the failure may pass on its own (API overloaded, rate limit, 5xx, network): the engine retries it. */
   transient?: Transient | null;
 }
 
-/** The port the engine drives agents through; ClaudeRunner is the real one. */
+/** The port the engine drives agents through; CliRunner is the real one. */
 export interface AgentRunner {
   invoke(inv: AgentInvocation): Promise<AgentOutcome>;
 }

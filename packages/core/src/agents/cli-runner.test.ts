@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ClaudeRunner } from './claude-runner.js';
+import { CliRunner } from './cli-runner.js';
 import { transcriptPath } from './claude-transcript.js';
 
 const standin = join(import.meta.dirname, '..', '..', '..', '..', 'scripts', 'claude-standin.mjs');
@@ -24,14 +24,14 @@ function invocation(name: string, resume: boolean, config: string) {
 }
 const log = (name: string) => readFileSync(join(dir, `${name}.log`), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 
-describe("ClaudeRunner and Claude Code's sessions", () => {
+describe("CliRunner and Claude Code's sessions", () => {
   it('a session Shop thought never started, whose transcript is here, is resumed instead of refused as "already in use"', async () => {
     const config = join(dir, 'config-a');
     const inv = invocation('taken', false, config);
     const file = transcriptPath({ CLAUDE_CONFIG_DIR: config }, inv.cwd, inv.sessionId);
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, '{"type":"user"}\n');
-    const outcome = await new ClaudeRunner(standin).invoke(inv);
+    const outcome = await new CliRunner(() => standin).invoke(inv);
     expect(outcome).toMatchObject({ exitCode: 0, error: null });
     expect(readFileSync(inv.stderrFile, 'utf8')).toBe('');
     expect(log('taken')).toEqual([expect.objectContaining({ mode: 'print', resumed: true, remembered: 1 })]);
@@ -39,7 +39,7 @@ describe("ClaudeRunner and Claude Code's sessions", () => {
 
   it('a resume with no transcript here starts the session under its id', async () => {
     const inv = invocation('missing', true, join(dir, 'config-b'));
-    const outcome = await new ClaudeRunner(standin).invoke(inv);
+    const outcome = await new CliRunner(() => standin).invoke(inv);
     expect(outcome).toMatchObject({ exitCode: 0, error: null });
     expect(log('missing')).toEqual([expect.objectContaining({ mode: 'print', resumed: false, remembered: 0 })]);
   });

@@ -1,6 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentDef } from '../agents/agent-def.js';
+import { dialectOf } from '../agents/dialects/dialect-of.js';
 import { AgentError, BudgetSpent } from '../errors.js';
 import type { RunOptions, WorkflowConfig } from '../lua/requests.js';
 import { fingerprint } from '../lua/requests.js';
@@ -66,7 +67,8 @@ export class AgentStep {
       const agent = ports.loadAgent(req.agent);
       const exec = await ports.store.startExecution(token, {
         runId: run.id, key, kind: 'run', agent: req.agent, fingerprint: fingerprint(req),
-        sessionId: ports.newSessionId(), cwd: run.workspace, prompt: req.prompt || run.prompt || DEFAULT_PROMPT,
+        // Named by Shop up front, or by the agent's CLI once it starts (Codex): recorded then.
+        sessionId: dialectOf(agent).names === 'shop' ? ports.newSessionId() : null, cwd: run.workspace, prompt: req.prompt || run.prompt || DEFAULT_PROMPT,
         request: req.opts, signalPath: signalPath(ports.paths.signalsDir, run.id, key, req.agent),
       });
       return this.invoke(exec, agent, opts, { resume: false, prompt: exec.prompt!, attempt: 1 }, signal);
@@ -74,8 +76,8 @@ export class AgentStep {
     const agent = ports.loadAgent(req.agent);
     const retry = await interruptedRetry(ports, run.id, rec, signal);
     const again = await this.restart(rec, session.staleHold);
-    // An agent that never started has no session to resume: it starts now, on its own prompt.
-    const how = session.started ? { resume: true, prompt: await this.restartPrompt(rec) } : { resume: false, prompt: rec.prompt ?? DEFAULT_PROMPT };
+    // An agent that never started (or whose CLI never named its session) has no session to resume: it starts now, on its own prompt.
+    const how = session.started && rec.sessionId ? { resume: true, prompt: await this.restartPrompt(rec) } : { resume: false, prompt: rec.prompt ?? DEFAULT_PROMPT };
     return this.invoke(again, agent, opts, { ...how, attempt: rec.attempts + 1, try: retry?.try }, signal);
   }
 
@@ -145,9 +147,12 @@ export class AgentStep {
     this.logDirs.add(logDir);
     const base = join(logDir, `${exec.key.replaceAll('/', '-')}.${agent.name}.${how.attempt}`);
     // Claude Code's session moves with the run: put in place before a resume, kept after each invocation.
-    const session: SessionRef | null = agent.command ? null : { runId: run.id, key: exec.key, sessionId: exec.sessionId!, cwd: exec.cwd ?? run.workspace };
+    // Claude Code's session moves with the run (kept in the store): other CLIs' stay on their machine.
+    const dialect = dialectOf(agent);
+    const session: SessionRef | null = dialect.movesSessions && exec.sessionId ? { runId: run.id, key: exec.key, sessionId: exec.sessionId, cwd: exec.cwd ?? run.workspace } : null;
     if (session && how.resume) await restoreSession(ports, token, session, `resume the run there: shop resume ${run.id}`);
-    ports.notifier.notify({ type: 'agent_started', key: exec.key, agent: agent.name, sessionId: exec.sessionId!, resumed: how.resume });
+    const resume = how.resume && exec.sessionId !== null;
+    ports.notifier.notify({ type: 'agent_started', key: exec.key, agent: agent.name, sessionId: exec.sessionId, resumed: resume });
     let recording: Promise<unknown> = Promise.resolve();
     const progress = new ActivityRecorder(ports, run.id, token, exec, agent.name);
     // A pid write refused (the run was taken over) ends the agent at once, not when it is done.
@@ -155,12 +160,18 @@ export class AgentStep {
     const forward = () => own.abort();
     signal.addEventListener('abort', forward, { once: true });
     const outcome = await ports.runner.invoke({
-      agent, prompt: how.prompt, sessionId: exec.sessionId!, resume: how.resume, cwd: exec.cwd ?? run.workspace,
+      agent, prompt: how.prompt, sessionId: exec.sessionId, resume, cwd: exec.cwd ?? run.workspace,
       env: agentEnv(run, exec, agent, ports.paths),
       model: opts.model, timeout: how.timeoutLeft ?? opts.timeout ?? agent.timeout, budgetUsd: how.budgetUsd ?? opts.budget_usd,
       stdoutFile: `${base}.stdout.log`, stderrFile: `${base}.stderr.log`,
       onSpawn: (pid) => {
         recording = ports.store.setExecutionPid(token, run.id, exec.key, pid, ports.processStart(pid)).then(() => null, (e: unknown) => (own.abort(), e));
+      },
+      // The session its CLI named (Codex's thread): recorded at once, so a crash resumes it.
+      onSession: (id) => {
+        exec.sessionId = id;
+        const before = recording;
+        recording = before.then((e) => e ?? ports.store.setSessionId(token, run.id, exec.key, id).then(() => null, (err: unknown) => (own.abort(), err)));
       },
       onActivity: (a) => progress.seen(a.text, a.numTurns),
       signal: own.signal,
@@ -225,8 +236,8 @@ function agentEnv(run: Run, exec: Execution, agent: AgentDef, { binDir, home }: 
     SHOP_CALL: exec.key,
     SHOP_AGENT: agent.name,
     SHOP_SIGNAL_FILE: exec.signalPath!,
-    SHOP_SESSION_ID: exec.sessionId!,
   };
+  if (exec.sessionId) env.SHOP_SESSION_ID = exec.sessionId;
   if (binDir) env.PATH = `${binDir}:${process.env.PATH ?? ''}`;
   // shop report records the report in this run's store, whatever folder the agent works in.
   if (home) env.SHOP_HOME = home;

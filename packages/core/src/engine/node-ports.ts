@@ -36,7 +36,7 @@ export interface NodePortsOptions {
   store: Store;
 }
 
-/** The real world: SQLite, Claude Code (or SHOP_CLAUDE_BIN), chokidar, child processes. */
+/** The real world: SQLite, the agent CLIs (Claude Code, Codex, Gemini CLI; SHOP_<CLI>_BIN), chokidar, child processes. */
 export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts {
   ensureHome(project);
   const store = opts.store;
@@ -47,7 +47,7 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
     if (engine) return;
     const parts = await import('./node-engine-parts.js');
     engine ??= {
-      runner: opts.runner ?? new parts.ClaudeRunner(process.env.SHOP_CLAUDE_BIN || 'claude'),
+      runner: opts.runner ?? new parts.CliRunner((cli) => parts.cliBin(cli, process.env)),
       loadAgent: parts.cachedAgentLoader(project.root),
       openSignals: (opts) => new parts.SignalWatcher(project.signalsDir, opts),
     };

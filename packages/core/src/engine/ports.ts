@@ -14,7 +14,8 @@ export interface Clock {
 
 /** What the engine tells the outside world while it drives a run (the CLI prints it). */
 export type Notice =
-  | { type: 'agent_started'; key: string; agent: string; sessionId: string; resumed: boolean }
+  /** `sessionId` null: a new session its CLI names itself (Codex), not known yet. */
+  | { type: 'agent_started'; key: string; agent: string; sessionId: string | null; resumed: boolean }
   | { type: 'agent_activity'; key: string; agent: string; text: string; since: number }
   | { type: 'agent_finished'; key: string; agent: string; status: string; text: string | null }
   /** A transient failure (overloaded, rate limit, network): the same session is tried again after `delayMs`. */

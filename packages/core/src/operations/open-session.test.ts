@@ -49,7 +49,7 @@ describe('openSession (shop continue, the TUI c key)', () => {
   it('refused for an agent that runs a custom command (saying how to answer instead) and for an agent, before anything is held', async () => {
     const { world, id, ops, opsFor, run, exec } = await waiting();
     world.agents.set('coder', { command: ['./my-agent'] } as never);
-    await expect(ops.openSession(run, exec, 'ann', 'answer with A or R')).rejects.toThrow(new UsageError('agent coder runs a custom command, not Claude Code; answer with A or R'));
+    await expect(ops.openSession(run, exec, 'ann', 'answer with A or R')).rejects.toThrow(new UsageError('agent coder runs a custom command, not an agent CLI with sessions; answer with A or R'));
     world.agents.set('coder', {});
     await expect(opsFor('coder').openSession(run, exec, 'coder', 'x')).rejects.toThrow(/cannot run inside an agent step \(SHOP_AGENT=coder\)/);
     expect((await world.store.getExecution(id, '1'))!.hold).toBeNull();

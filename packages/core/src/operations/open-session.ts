@@ -10,15 +10,21 @@ import { clearSessionSignal, takeSessionAnswer, type SessionAnswer } from './ans
 import { refuseAgent, type Caller } from './answer-rules.js';
 import { holdSessionFor } from './hold-session.js';
 import { keepSession, restoreSession } from '../engine/session-keeper.js';
+import { dialectOf } from '../agents/dialects/dialect-of.js';
+import type { CliName } from '../agents/dialects/dialect.js';
 
 /**
- * What a front end needs to hand a person the waiting agent's own Claude session: where to
- * start `claude --resume <sessionId>` (Claude Code keeps sessions per directory) and with
- * which variables (so the agent can `shop report`). The terminal part is the front end's.
+ * What a front end needs to hand a person the waiting agent's own session: which CLI to start
+ * with which arguments (`claude --resume <id>`, `codex resume <id>`, `gemini --resume <id>`),
+ * where (CLIs keep sessions per directory) and with which variables (so the agent can `shop
+ * report`). The terminal part is the front end's; the binary is SHOP_<CLI>_BIN or the CLI's name.
  */
 export interface SessionHandOff {
   handle: string;
   agent: string;
+  /** The agent's CLI, and its arguments for an interactive session on this one. */
+  cli: CliName;
+  args: string[];
   sessionId: string;
   cwd: string;
   /** Shop's variables for the agent's shell; the front end adds its own (PATH with `binDir`). */
@@ -36,23 +42,26 @@ export interface SessionHandOff {
 
 /**
  * Opens a waiting agent's session for a person: refused for an agent, for an agent that runs a
- * custom command or has no Claude session (`otherwise` says how to answer instead), and when
+ * custom command or has no session (`otherwise` says how to answer instead), and when
  * the ask was answered meanwhile or another process holds the session (exit 6). Held in the
  * store while the person is in it; a report written before it opened does not count.
  */
 export async function openSession(ports: EnginePorts, caller: Caller, run: Run, exec: Execution, by: string, otherwise: string): Promise<SessionHandOff> {
   refuseAgent(caller, 'continuing');
   const agent = ports.loadAgent(exec.agent!);
-  if (agent.command) throw new UsageError(`agent ${agent.name} runs a custom command, not Claude Code; ${otherwise}`);
-  if (!exec.sessionId || !exec.signalPath) throw new UsageError(`call ${exec.key} has no Claude session to open; ${otherwise}`);
+  const dialect = dialectOf(agent);
+  if (dialect.cli === 'command') throw new UsageError(`agent ${agent.name} runs a custom command, not an agent CLI with sessions; ${otherwise}`);
+  if (!exec.sessionId || !exec.signalPath) throw new UsageError(`call ${exec.key} has no ${dialect.label} session to open; ${otherwise}`);
+  const args = dialect.handOff(exec.sessionId)!;
   const cwd = exec.cwd ?? run.workspace;
   // Claude Code resumes a session only in the directory it started in.
   if (!existsSync(cwd)) throw new UsageError(`the session of ${handleOf(exec)} runs in ${cwd}, which is not on this machine (${ports.self.host}); run shop continue where the project is checked out at that path, or ${otherwise}`);
   const held = await holdSessionFor(ports, exec, by);
-  const ref = { runId: run.id, key: exec.key, sessionId: exec.sessionId, cwd };
+  // Claude Code's sessions are kept in the store (moved between machines); other CLIs' are where they ran.
+  const ref = dialect.movesSessions ? { runId: run.id, key: exec.key, sessionId: exec.sessionId, cwd } : null;
   try {
     // Kept in the store after the agent's last step: put in place if this machine lacks it.
-    await restoreSession(ports, null, ref, 'run shop continue there');
+    if (ref) await restoreSession(ports, null, ref, 'run shop continue there');
   } catch (e) {
     await held.release();
     throw e;
@@ -63,11 +72,11 @@ export async function openSession(ports: EnginePorts, caller: Caller, run: Run, 
   // worker that sends the answer on resumes the conversation as it now is, on any machine.
   let kept: Promise<void> | null = null;
   const release = async () => {
-    kept ??= keepSession(ports, held.token, ref).finally(() => held.release());
+    kept ??= (ref ? keepSession(ports, held.token, ref) : Promise.resolve()).finally(() => held.release());
     await kept;
   };
   return {
-    handle: handleOf(exec), agent: agent.name, sessionId, cwd, binDir: ports.paths.binDir,
+    handle: handleOf(exec), agent: agent.name, cli: dialect.cli, args, sessionId, cwd, binDir: ports.paths.binDir,
     env: {
       SHOP_RUN_ID: String(run.id), SHOP_CALL: exec.key, SHOP_AGENT: agent.name, SHOP_SIGNAL_FILE: exec.signalPath, SHOP_SESSION_ID: sessionId,
       ...(ports.paths.home ? { SHOP_HOME: ports.paths.home } : {}),

@@ -1,16 +1,18 @@
 import { editorArgv } from '@shop/core/project/editor';
 import type { SessionHandOff } from '@shop/core/operations/open-session';
+import { cliBin } from '@shop/core/agents/dialects/dialect';
 import type { Run } from '@shop/core/types';
 import type { AttachedCommand } from '../deps.js';
 
 /**
- * `claude --resume <session>` in the directory the session started in (Claude Code keeps
- * sessions per directory), with Shop's variables (core's openSession) so the agent can `shop report`.
+ * The agent's CLI on its session (`claude --resume <session>`, `codex resume <thread>`, `gemini
+ * --resume <session>`) in the directory the session started in (CLIs keep sessions per
+ * directory), with Shop's variables (core's openSession) so the agent can `shop report`.
  */
 export function claudeCommand(env: NodeJS.ProcessEnv, session: SessionHandOff): AttachedCommand {
   return {
-    command: env.SHOP_CLAUDE_BIN || 'claude',
-    args: ['--resume', session.sessionId],
+    command: cliBin(session.cli, env),
+    args: session.args,
     cwd: session.cwd,
     env: { ...env, ...session.env, PATH: session.binDir ? `${session.binDir}:${env.PATH ?? ''}` : env.PATH },
   };

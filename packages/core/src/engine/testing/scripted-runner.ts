@@ -28,7 +28,7 @@ export interface ScriptedTurn {
 export type Script = Record<string, ScriptedTurn[]>;
 
 /**
- * The in-process twin of ClaudeRunner: the n-th invocation of an agent plays its n-th
+ * The in-process twin of CliRunner: the n-th invocation of an agent plays its n-th
  * scripted turn (the last one repeats), writing SHOP_SIGNAL_FILE as a real agent would.
  * No child processes, so tests and benchmarks measure the engine alone.
  */

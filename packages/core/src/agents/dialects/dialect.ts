@@ -1,0 +1,84 @@
+import type { AgentDef } from '../agent-def.js';
+
+/** The agent CLIs Shop speaks (an agent picks one with `cli:` in its front matter; Claude Code by default). */
+export const CLI_NAMES = ['claude', 'codex', 'gemini'] as const;
+export type CliName = (typeof CLI_NAMES)[number];
+
+/** One headless invocation, as a dialect turns it into a command line. */
+export interface DialectStep {
+  bin: string;
+  agent: AgentDef;
+  prompt: string;
+  /** Shop's instructions and the agent's, for the CLI's system prompt (or the prompt, where it has none). */
+  system: string;
+  /** The session to start (a CLI that takes an id up front) or resume; null: a new session the CLI names. */
+  sessionId: string | null;
+  resume: boolean;
+  cwd: string;
+  model?: string;
+  budgetUsd?: number;
+  /** Folders outside `cwd` the agent must be able to write (its signal file's): for CLIs that sandbox writes. */
+  writable: string[];
+}
+
+/** How an invocation ended, as the CLI's own events say. */
+export interface StepResult {
+  isError: boolean;
+  /** The final message (where Shop looks for a `<promise>` fallback), or the error's text. */
+  text: string | null;
+  costUsd: number | null;
+  numTurns: number | null;
+  durationMs: number | null;
+  /** The HTTP status of a failed API call, where the CLI says it (Claude Code ≥ 2.1). */
+  apiStatus: number | null;
+}
+
+/** Reads a CLI's event stream line by line, as it is written. */
+export interface EventReader {
+  /** One line of the agent's stdout; true when what it tells changed. */
+  read(line: string): boolean;
+  /** The latest thing the agent did, as a person reads it ("Bash npm test"). */
+  readonly activity: string | null;
+  readonly turns: number;
+  /** The session the CLI says it runs (Codex's thread id, Gemini's session id), once it says so. */
+  readonly sessionId: string | null;
+  readonly result: StepResult | null;
+  /**
+   * Set when the CLI only retries a service it cannot reach, and would go on forever (Codex
+   * offline, or not logged in, says "Reconnecting... waiting for network"): the step ends.
+   */
+  readonly stalled: string | null;
+}
+
+/** What to try after an invocation failed in a way only the CLI's own words tell. */
+export type Retry = { resume: boolean } | null;
+
+/**
+ * One agent CLI: the command lines Shop builds for it, how its events read, how a person is
+ * handed its session. Every dialect shares the rest — the process, its logs, the signal
+ * protocol, retries, budgets, worktrees, stop and the trust rules.
+ */
+export interface AgentDialect {
+  cli: CliName | 'command';
+  /** The CLI's name for people ("Claude Code", "Codex", "Gemini CLI"). */
+  label: string;
+  /** Who names a new session: Shop (passed up front) or the CLI (read from its events). */
+  names: 'shop' | 'cli';
+  argv(step: DialectStep): string[];
+  reader(): EventReader;
+  /** A person's interactive session on `sessionId`, in this terminal (shop continue): the arguments after the binary; null when the CLI has none. */
+  handOff(sessionId: string): string[] | null;
+  /** After a failed invocation, what its stderr and exit say to try once more (a session that never started, one that did). */
+  retry?(failed: { resume: boolean; exitCode: number | null; stderr: string }): Retry;
+  /**
+   * Whether Shop keeps the CLI's session transcripts in the store, so a run's sessions move with
+   * it between machines (Claude Code's); otherwise a session resumes on the machine that has it.
+   */
+  movesSessions: boolean;
+}
+
+/** The environment variable naming a CLI's binary, and the binary otherwise. */
+export function cliBin(cli: CliName, env: NodeJS.ProcessEnv): string {
+  const own = env[`SHOP_${cli.toUpperCase()}_BIN`];
+  return own && own.trim() ? own : cli;
+}
