@@ -277,6 +277,7 @@ async function headless() {
   }
   refuseMissingSession();
   startSpans();
+  sessionFile ??= newSessionFile(sessionId);
   logInvocation('print', prompt, step);
   remember('user', prompt);
   emit({ type: 'init', session_id: sessionId, model });
