@@ -22,6 +22,9 @@
 //                          Code does ("No conversation found with session ID: …"), and so does
 //                          --session-id of one that has one ("Session ID … is already in use")
 //
+// The scenario, the log, the spans and reporting are shared with the Codex and Gemini stand-ins
+// (scripts/standin-scenario.mjs); every log and span line says which CLI it was ("cli":"claude").
+//
 // Without -p it is an interactive session (`claude --resume <id>`, or `claude --session-id <id>
 // "first message"`): it reads the person's lines, reports after each one, /exit leaves.
 //
@@ -43,11 +46,10 @@
 // A step with when_prompt (a regular expression) is taken whenever the prompt matches it, and
 // the n-th rule counts only the others: an agent asks until its prompt carries the answer,
 // however often it was restarted in between.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { env, paceOf, pickStep, signalFile, sleep, standin, streamOf } from './standin-scenario.mjs';
 
 const VALUE_FLAGS = new Set(['-p', '--print', '--session-id', '--resume', '-r', '--output-format', '--append-system-prompt', '--model', '--permission-mode', '--max-budget-usd']);
 
@@ -81,23 +83,10 @@ function parseArgs(argv) {
 }
 
 const args = parseArgs(process.argv.slice(2));
-const env = process.env;
-const signalFile = env.SHOP_SIGNAL_FILE;
-const logFile = env.SHOP_STANDIN_LOG || (signalFile ? join(dirname(signalFile), '..', 'standin.jsonl') : null);
 const sessionId = args['session-id'] ?? args.resume;
 const interactive = args.prompt === undefined;
-
-const span = (event, extra = {}) => env.SHOP_STANDIN_SPANS && appendFileSync(env.SHOP_STANDIN_SPANS, JSON.stringify({
-  event, pid: process.pid, host: env.SHOP_HOSTNAME ?? null, session_id: sessionId, run: env.SHOP_RUN_ID, call: env.SHOP_CALL, agent: env.SHOP_AGENT,
-  mode: interactive ? 'interactive' : 'print', at: Date.now(), ...extra,
-}) + '\n');
-if (env.SHOP_STANDIN_SPANS) {
-  span('start');
-  process.on('exit', (code) => span('end', { code }));
-  // A stop (TERM), or its terminal gone (HUP), ends it through 'exit', so its end is logged too.
-  process.on('SIGTERM', () => process.exit(143));
-  process.on('SIGHUP', () => process.exit(129));
-}
+const { startSpans, log, actOut, chatLoop } = standin({ cli: 'claude', session: () => sessionId, interactive });
+startSpans();
 
 /** Claude Code 2.1's transcript path (see packages/core/src/agents/claude-transcript.ts). */
 function transcriptFile() {
@@ -146,73 +135,11 @@ function refuseMissingSession(streaming) {
   process.exit(1);
 }
 
-function readLog() {
-  if (!logFile || !existsSync(logFile)) return [];
-  return readFileSync(logFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-}
-
-function log(entry) {
-  if (!logFile) return;
-  mkdirSync(dirname(logFile), { recursive: true });
-  appendFileSync(logFile, JSON.stringify({ at: Date.now(), pid: process.pid, ...entry }) + '\n');
-}
-
-function pickStep() {
-  const agent = env.SHOP_AGENT ?? 'agent';
-  const earlier = readLog().filter((e) => e.mode === 'print' && e.agent === agent && e.run === env.SHOP_RUN_ID).length;
-  if (env.SHOP_STANDIN_SCENARIO) {
-    const scenario = JSON.parse(readFileSync(env.SHOP_STANDIN_SCENARIO, 'utf8'));
-    const all = scenario.agents?.[agent] ?? [];
-    const matched = all.find((s) => s.when_prompt !== undefined && new RegExp(s.when_prompt).test(String(args.prompt ?? '')));
-    if (matched) return matched;
-    const steps = all.filter((s) => s.when_prompt === undefined);
-    if (steps.length) return steps[Math.min(earlier, steps.length - 1)];
-    if (scenario.default) return scenario.default;
-  }
-  if (agent === 'reviewer') {
-    return earlier === 0
-      ? { status: 'CHANGES_REQUESTED', summary: 'please add tests for the error paths' }
-      : { status: 'APPROVED', summary: 'looks good' };
-  }
-  return { status: 'DONE', summary: `${agent} finished: ${String(args.prompt ?? '').replace(/\s+/g, ' ').slice(0, 60)}` };
-}
-
-function signalBody(step) {
-  const body = { status: step.status ?? 'DONE', ...(step.fields ?? {}) };
-  for (const k of ['summary', 'reason', 'awaiting']) if (step[k] !== undefined) body[k] = step[k];
-  return body;
-}
-
-function writeSignalFile(text) {
-  if (!signalFile) throw new Error('SHOP_SIGNAL_FILE is not set');
-  const tmp = `${signalFile}.standin.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, signalFile);
-}
-
-function report(step) {
-  if (step.raw !== undefined) return writeSignalFile(step.raw);
-  const body = signalBody(step);
-  if (step.via === 'report') {
-    const extra = [];
-    if (body.summary) extra.push('--summary', body.summary);
-    if (body.reason) extra.push('--reason', body.reason);
-    if (body.awaiting) extra.push('--awaiting', body.awaiting);
-    for (const [k, v] of Object.entries(step.fields ?? {})) extra.push('--field', `${k}=${v}`);
-    const r = spawnSync('shop', ['report', body.status, ...extra], { stdio: 'inherit' });
-    if (r.status !== 0) process.exit(r.status ?? 1);
-    return;
-  }
-  writeSignalFile(JSON.stringify(body));
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
 async function headless() {
   // Like Claude Code: a session whose transcript is not on this machine (in this cwd) cannot be resumed.
   refuseMissingSession(args['output-format'] === 'stream-json');
   const remembered = transcriptMessages() ?? 0;
-  const step = pickStep();
+  const step = pickStep(args.prompt);
   remember('user', args.prompt);
   log({ mode: 'print', agent: env.SHOP_AGENT, call: env.SHOP_CALL, run: env.SHOP_RUN_ID, session_id: sessionId,
     resumed: Boolean(args.resume), remembered, transcript: transcriptFile(), prompt: args.prompt, model: args.model ?? null, permission_mode: args['permission-mode'] ?? null,
@@ -221,20 +148,7 @@ async function headless() {
   const streaming = args['output-format'] === 'stream-json';
   if (step.fail !== undefined) return failLikeClaude(step, streaming);
   if (streaming) await streamEvents(step);
-  if (step.sleep_ms) await sleep(step.sleep_ms);
-  const via = step.via ?? 'file';
-  if (step.block_file && signalFile) mkdirSync(signalFile, { recursive: true });
-  if (via !== 'none' && via !== 'promise' && !step.is_error) {
-    // Both sides: a process killed in between may or may not have reported.
-    span('reporting', { status: step.status ?? 'DONE' });
-    report(step);
-    span('reported', { status: step.status ?? 'DONE' });
-  }
-  if (step.block_file && signalFile) rmSync(signalFile, { recursive: true, force: true });
-  if (step.drop_file && signalFile) rmSync(signalFile, { force: true });
-  if (step.after_ms) await sleep(step.after_ms);
-  let text = step.result ?? `${step.summary ?? step.reason ?? 'done'}`;
-  if (via === 'promise') text += `\n<promise>${step.status ?? 'DONE'}: ${step.summary ?? step.reason ?? ''}</promise>`;
+  const text = await actOut(step);
   remember('assistant', text);
   if (args['output-format'] === 'json' || streaming) {
     process.stdout.write(JSON.stringify({
@@ -283,13 +197,8 @@ async function failLikeClaude(step, streaming) {
 async function streamEvents(step) {
   const emit = (event) => process.stdout.write(JSON.stringify({ ...event, session_id: sessionId }) + '\n');
   emit({ type: 'system', subtype: 'init', cwd: process.cwd(), model: args.model ?? 'stand-in', tools: ['Read', 'Edit', 'Bash'] });
-  const agent = env.SHOP_AGENT ?? 'agent';
-  const events = step.stream ?? [
-    { text: `Looking at the task: ${String(args.prompt ?? '').replace(/\s+/g, ' ').slice(0, 40)}` },
-    { tool: 'Read', input: { file_path: 'README.md' } },
-    { tool: 'Edit', input: { file_path: `src/${agent}.ts` } },
-  ];
-  const pace = step.pace_ms ?? Number(env.SHOP_STANDIN_PACE_MS ?? 0);
+  const events = streamOf(step, args.prompt);
+  const pace = paceOf(step);
   for (const [i, e] of events.entries()) {
     const content = e.tool ? [{ type: 'tool_use', id: `tool-${i}`, name: e.tool, input: e.input ?? {} }] : [{ type: 'text', text: e.text }];
     emit({ type: 'assistant', message: { role: 'assistant', content } });
@@ -301,27 +210,13 @@ async function chat() {
   // `claude --resume <id>` attached to a terminal: the person talks to the agent.
   refuseMissingSession(false);
   const remembered = transcriptMessages() ?? 0;
-  const step = pickStep();
+  const step = pickStep(args.prompt);
   log({ mode: 'interactive', agent: env.SHOP_AGENT, call: env.SHOP_CALL, run: env.SHOP_RUN_ID, session_id: sessionId, cwd: process.cwd(),
     resumed: Boolean(args.resume), remembered, transcript: transcriptFile(), prompt: args.initial ?? null, system_prompt: args['append-system-prompt'] ?? null });
   console.log(`Claude Code (stand-in) — ${args.resume ? 'resumed' : 'new'} session ${sessionId}`);
   if (args.initial) console.log(`You: ${args.initial}`);
   console.log('Type your reply to the agent, or /exit to leave.');
-  const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: '> ' });
-  rl.prompt();
-  for await (const line of rl) {
-    if (line.trim() === '/exit') break;
-    log({ mode: 'said', run: env.SHOP_RUN_ID, session_id: sessionId, text: line });
-    remember('user', line);
-    // The built-in _checkpoint reviewer recommends; other agents finish their step.
-    const status = step.reply_status ?? (env.SHOP_AGENT === '_checkpoint' ? 'CONTINUE' : 'DONE');
-    const reason = status === 'NEEDS_HUMAN' ? 'still unsure' : status === 'STOP' ? `the person said: ${line}` : undefined;
-    report({ status, summary: `done with the person's answer: ${line}`, reason });
-    console.log(`Agent: thanks — reported ${status}. Type /exit to leave.`);
-    rl.prompt();
-  }
-  rl.close();
-  process.exit(0);
+  await chatLoop({ step, remember: (line) => remember('user', line) });
 }
 
 if (!sessionId) {

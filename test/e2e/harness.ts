@@ -59,8 +59,10 @@ export interface Step {
   cost?: number;
   turns?: number;
   reply_status?: string;
-  /** stream-json events (a thought, a tool use) and the time between them. */
-  stream?: ({ text: string } | { tool: string; input?: Record<string, unknown> })[];
+  /** stream-json events (a message, a tool use; a thought shows as Codex's reasoning item) and the time between them. */
+  stream?: ({ text: string } | { thought: string } | { tool: string; input?: Record<string, unknown> })[];
+  /** Codex / Gemini token counts reported for the turn (Codex: times the thread's turns). */
+  usage?: Record<string, number>;
   pace_ms?: number;
   /** Fails as Claude Code does: API errors (its is_error result with api_error_status), a network error, a bad key. */
   fail?: 529 | 429 | 500 | 'network' | 'auth';
@@ -77,6 +79,8 @@ export interface Scenario {
   default?: Step;
 }
 export interface Invocation {
+  /** Which stand-in logged it. */
+  cli: 'claude' | 'codex' | 'gemini';
   mode: 'print' | 'interactive' | 'said';
   agent: string;
   call: string;

@@ -1,0 +1,175 @@
+// What the agent stand-ins (claude-standin.mjs, codex-standin.mjs, gemini-standin.mjs) share:
+// the scenario (which step an invocation acts out), the invocation log, the spans, reporting as
+// a real agent does (SHOP_SIGNAL_FILE, `shop report`, a <promise> tag), acting out a step
+// (sleep_ms, block_file, drop_file, after_ms) and the interactive session's line loop.
+// Each stand-in parses its own CLI's flags and prints its own CLI's output; the scenario format is
+// documented in claude-standin.mjs. The environment it reads:
+//   SHOP_AGENT, SHOP_RUN_ID, SHOP_CALL, SHOP_SIGNAL_FILE   what Shop gives every agent
+//   SHOP_STANDIN_SCENARIO, SHOP_STANDIN_LOG, SHOP_STANDIN_PACE_MS, SHOP_STANDIN_SPANS, SHOP_HOSTNAME
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+export const env = process.env;
+export const signalFile = env.SHOP_SIGNAL_FILE;
+export const logFile = env.SHOP_STANDIN_LOG || (signalFile ? join(dirname(signalFile), '..', 'standin.jsonl') : null);
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+export const agentName = () => env.SHOP_AGENT ?? 'agent';
+export const oneLine = (text, n) => String(text ?? '').replace(/\s+/g, ' ').slice(0, n);
+
+/**
+ * One stand-in process: `cli` names it in the log, `session()` is its session id (known only after
+ * its flags are read, or once Codex chose a thread id), `interactive` its mode.
+ */
+export function standin({ cli, session, interactive }) {
+  const mode = interactive ? 'interactive' : 'print';
+
+  const span = (event, extra = {}) => env.SHOP_STANDIN_SPANS && appendFileSync(env.SHOP_STANDIN_SPANS, JSON.stringify({
+    event, pid: process.pid, host: env.SHOP_HOSTNAME ?? null, session_id: session(), run: env.SHOP_RUN_ID, call: env.SHOP_CALL, agent: env.SHOP_AGENT,
+    mode, cli, at: Date.now(), ...extra,
+  }) + '\n');
+
+  /** Logs its start and its end to SHOP_STANDIN_SPANS (call once its session id is known). */
+  function startSpans() {
+    if (!env.SHOP_STANDIN_SPANS) return;
+    span('start');
+    process.on('exit', (code) => span('end', { code }));
+    // A stop (TERM), or its terminal gone (HUP), ends it through 'exit', so its end is logged too.
+    process.on('SIGTERM', () => process.exit(143));
+    process.on('SIGHUP', () => process.exit(129));
+  }
+
+  /** One line of the invocation log, saying which CLI it stood in for. */
+  function log(entry) {
+    if (!logFile) return;
+    mkdirSync(dirname(logFile), { recursive: true });
+    appendFileSync(logFile, JSON.stringify({ at: Date.now(), pid: process.pid, cli, ...entry }) + '\n');
+  }
+
+  /** Reports, with a span on both sides: a process killed in between may or may not have reported. */
+  function reportWithSpans(step) {
+    span('reporting', { status: step.status ?? 'DONE' });
+    report(step);
+    span('reported', { status: step.status ?? 'DONE' });
+  }
+
+  /**
+   * Acts out a headless step after its stream: waits sleep_ms, reports (unless via none/promise or
+   * is_error), honours block_file/drop_file, waits after_ms; returns the agent's final text.
+   */
+  async function actOut(step) {
+    if (step.sleep_ms) await sleep(step.sleep_ms);
+    const via = step.via ?? 'file';
+    if (step.block_file && signalFile) mkdirSync(signalFile, { recursive: true });
+    if (via !== 'none' && via !== 'promise' && !step.is_error) reportWithSpans(step);
+    if (step.block_file && signalFile) rmSync(signalFile, { recursive: true, force: true });
+    if (step.drop_file && signalFile) rmSync(signalFile, { force: true });
+    if (step.after_ms) await sleep(step.after_ms);
+    let text = step.result ?? `${step.summary ?? step.reason ?? 'done'}`;
+    if (via === 'promise') text += `\n<promise>${step.status ?? 'DONE'}: ${step.summary ?? step.reason ?? ''}</promise>`;
+    return text;
+  }
+
+  /**
+   * The interactive session's loop: reads the person's lines; after each, `remember`s it, logs it
+   * (mode "said") and reports the step's reply_status; a line in `leave` ends it (exit 0).
+   */
+  async function chatLoop({ step, leave = ['/exit'], remember = () => {} }) {
+    const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: '> ' });
+    rl.prompt();
+    for await (const line of rl) {
+      if (leave.includes(line.trim())) break;
+      log({ mode: 'said', run: env.SHOP_RUN_ID, session_id: session(), text: line });
+      remember(line);
+      // The built-in _checkpoint reviewer recommends; other agents finish their step.
+      const status = step.reply_status ?? (env.SHOP_AGENT === '_checkpoint' ? 'CONTINUE' : 'DONE');
+      const reason = status === 'NEEDS_HUMAN' ? 'still unsure' : status === 'STOP' ? `the person said: ${line}` : undefined;
+      report({ status, summary: `done with the person's answer: ${line}`, reason });
+      console.log(`Agent: thanks — reported ${status}. Type ${leave[0]} to leave.`);
+      rl.prompt();
+    }
+    rl.close();
+    process.exit(0);
+  }
+
+  return { span, startSpans, log, actOut, chatLoop, pickStep };
+}
+
+function readLog() {
+  if (!logFile || !existsSync(logFile)) return [];
+  return readFileSync(logFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+}
+
+/** The scenario file, or null. */
+export function readScenario() {
+  return env.SHOP_STANDIN_SCENARIO ? JSON.parse(readFileSync(env.SHOP_STANDIN_SCENARIO, 'utf8')) : null;
+}
+
+/**
+ * The step this invocation acts out: a when_prompt step whose pattern matches the prompt, else the
+ * n-th other step of this agent in this run (n = its headless invocations logged so far, whatever
+ * CLI made them; the last repeats), else the scenario's default, else DONE (a reviewer asks for
+ * changes once per run first).
+ */
+export function pickStep(prompt) {
+  const agent = agentName();
+  const earlier = readLog().filter((e) => e.mode === 'print' && e.agent === agent && e.run === env.SHOP_RUN_ID).length;
+  const scenario = readScenario();
+  if (scenario) {
+    const all = scenario.agents?.[agent] ?? [];
+    const matched = all.find((s) => s.when_prompt !== undefined && new RegExp(s.when_prompt).test(String(prompt ?? '')));
+    if (matched) return matched;
+    const steps = all.filter((s) => s.when_prompt === undefined);
+    if (steps.length) return steps[Math.min(earlier, steps.length - 1)];
+    if (scenario.default) return scenario.default;
+  }
+  if (agent === 'reviewer') {
+    return earlier === 0
+      ? { status: 'CHANGES_REQUESTED', summary: 'please add tests for the error paths' }
+      : { status: 'APPROVED', summary: 'looks good' };
+  }
+  return { status: 'DONE', summary: `${agent} finished: ${oneLine(prompt, 60)}` };
+}
+
+/** The events a step streams: its own, else a thought, a Read and an Edit. */
+export function streamOf(step, prompt) {
+  return step.stream ?? [
+    { text: `Looking at the task: ${oneLine(prompt, 40)}` },
+    { tool: 'Read', input: { file_path: 'README.md' } },
+    { tool: 'Edit', input: { file_path: `src/${agentName()}.ts` } },
+  ];
+}
+
+/** The time between two streamed events. */
+export const paceOf = (step) => step.pace_ms ?? Number(env.SHOP_STANDIN_PACE_MS ?? 0);
+
+function signalBody(step) {
+  const body = { status: step.status ?? 'DONE', ...(step.fields ?? {}) };
+  for (const k of ['summary', 'reason', 'awaiting']) if (step[k] !== undefined) body[k] = step[k];
+  return body;
+}
+
+function writeSignalFile(text) {
+  if (!signalFile) throw new Error('SHOP_SIGNAL_FILE is not set');
+  const tmp = `${signalFile}.standin.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, signalFile);
+}
+
+/** Reports as an agent does: its raw text, `shop report …` (via report), else JSON written tmp + rename. */
+export function report(step) {
+  if (step.raw !== undefined) return writeSignalFile(step.raw);
+  const body = signalBody(step);
+  if (step.via === 'report') {
+    const extra = [];
+    if (body.summary) extra.push('--summary', body.summary);
+    if (body.reason) extra.push('--reason', body.reason);
+    if (body.awaiting) extra.push('--awaiting', body.awaiting);
+    for (const [k, v] of Object.entries(step.fields ?? {})) extra.push('--field', `${k}=${v}`);
+    const r = spawnSync('shop', ['report', body.status, ...extra], { stdio: 'inherit' });
+    if (r.status !== 0) process.exit(r.status ?? 1);
+    return;
+  }
+  writeSignalFile(JSON.stringify(body));
+}

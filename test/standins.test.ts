@@ -1,0 +1,235 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+
+/** The Codex and Gemini stand-ins, run directly (no engine): their flags, output, sessions and reports. */
+const scripts = resolve(import.meta.dirname, '..', 'scripts');
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+interface Run { code: number | null; signal: string | null; stdout: string; stderr: string; events: Record<string, any>[] }
+
+let root: string;
+let repo: string;
+let env: NodeJS.ProcessEnv;
+beforeEach(() => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), 'shop-standins-')));
+  dirs.push(root);
+  repo = join(root, 'repo');
+  mkdirSync(join(repo, '.git'), { recursive: true });
+  mkdirSync(join(root, 'signals'));
+  env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SHOP_') && !k.startsWith('GEMINI_') && k !== 'CODEX_HOME'));
+  Object.assign(env, {
+    SHOP_AGENT: 'coder', SHOP_RUN_ID: '1', SHOP_CALL: '1', SHOP_SIGNAL_FILE: join(root, 'signals', '1.1.coder.json'),
+    SHOP_STANDIN_LOG: join(root, 'standin.jsonl'), CODEX_HOME: join(root, 'codex-home'), GEMINI_CLI_HOME: join(root, 'gemini-home'),
+  });
+});
+
+function run(cli: 'codex' | 'gemini' | 'claude', args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; timeout?: number } = {}): Run {
+  const r = spawnSync(process.execPath, [join(scripts, `${cli}-standin.mjs`), ...args], {
+    cwd: opts.cwd ?? repo, env: { ...env, ...opts.env }, input: opts.input ?? '', encoding: 'utf8', timeout: opts.timeout ?? 20_000,
+  });
+  const events = r.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+  return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr, events };
+}
+
+function scenario(s: unknown) {
+  const file = join(root, 'scenario.json');
+  writeFileSync(file, JSON.stringify(s));
+  env.SHOP_STANDIN_SCENARIO = file;
+}
+
+const signal = () => JSON.parse(readFileSync(env.SHOP_SIGNAL_FILE!, 'utf8'));
+const logLines = () => readFileSync(env.SHOP_STANDIN_LOG!, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+
+describe('codex stand-in', () => {
+  const exec = (...args: string[]) => ['exec', '--json', ...args];
+
+  it('says its version, and refuses what codex exec refuses, as clap does', () => {
+    expect(run('codex', ['--version']).stdout).toBe('codex-cli 0.0.0 (Shop stand-in)\n');
+    for (const flag of [['-a', 'never'], ['--full-auto'], ['--bogus']]) {
+      const r = run('codex', [...exec(...flag), 'hi']);
+      expect(r.code).toBe(2);
+      expect(r.stderr.split('\n')[0]).toBe(`error: unexpected argument '${flag[0]}' found`);
+      expect(r.stdout).toBe('');
+    }
+    const bad = run('codex', exec('-s', 'everything', 'hi'));
+    expect([bad.code, bad.stderr.split('\n')[0]]).toEqual([2, "error: invalid value 'everything' for '--sandbox <SANDBOX_MODE>'"]);
+  });
+
+  it('prints a step as thread, turn, items and usage, with no cost, and reports through the signal file', () => {
+    scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'which database?', stream: [
+      { thought: 'thinking' }, { tool: 'Bash', input: { command: 'ls', output: 'a\n' } }, { tool: 'Edit', input: { file_path: 'a.ts' } }, { text: 'on it' },
+    ] }] } });
+    const r = run('codex', exec('-m', 'gpt-5', '-s', 'workspace-write', '-c', 'developer_instructions="be brief"', '--add-dir', '/tmp', 'fix it'));
+    expect(r.code).toBe(0);
+    const id = r.events[0].thread_id;
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(r.events.map((e) => [e.type, e.item?.type ?? null])).toEqual([
+      ['thread.started', null], ['turn.started', null], ['item.completed', 'reasoning'],
+      ['item.started', 'command_execution'], ['item.completed', 'command_execution'],
+      ['item.started', 'file_change'], ['item.completed', 'file_change'],
+      ['item.completed', 'agent_message'], ['item.completed', 'agent_message'], ['turn.completed', null],
+    ]);
+    expect(r.events[4].item).toEqual({ id: 'item_1', type: 'command_execution', command: 'ls', aggregated_output: 'a\n', exit_code: 0, status: 'completed' });
+    expect(r.events[8].item.text).toBe('which database?');
+    expect(Object.keys(r.events[9].usage)).toEqual(['input_tokens', 'cached_input_tokens', 'cache_write_input_tokens', 'output_tokens', 'reasoning_output_tokens']);
+    expect(r.stdout).not.toMatch(/cost/);
+    expect(r.stderr).toContain('Reading additional input from stdin...');
+    expect(signal()).toEqual({ status: 'NEEDS_HUMAN', reason: 'which database?' });
+    const [line] = logLines();
+    expect(line).toMatchObject({ cli: 'codex', mode: 'print', agent: 'coder', call: '1', run: '1', session_id: id, resumed: false, remembered: 0,
+      prompt: 'fix it', model: 'gpt-5', permission_mode: 'workspace-write', system_prompt: 'be brief', add_dirs: ['/tmp'], cwd: repo,
+      argv: exec('-m', 'gpt-5', '-s', 'workspace-write', '-c', 'developer_instructions="be brief"', '--add-dir', '/tmp', 'fix it') });
+    expect(line.transcript).toMatch(new RegExp(`/codex-home/sessions/\\d{4}/\\d{2}/\\d{2}/rollout-[\\dT-]+-${id}\\.jsonl$`));
+    expect(JSON.parse(readFileSync(line.transcript, 'utf8').split('\n')[0])).toMatchObject({ type: 'session_meta', payload: { id, cwd: repo } });
+  });
+
+  it('needs a git repository unless told to skip the check', () => {
+    const outside = join(root, 'plain');
+    mkdirSync(outside);
+    const r = run('codex', exec('hi'), { cwd: outside });
+    expect([r.code, r.stdout, r.stderr.trim().split('\n').pop()]).toEqual([1, '', 'Not inside a trusted directory and --skip-git-repo-check was not specified.']);
+    expect(run('codex', exec('--skip-git-repo-check', 'hi'), { cwd: outside }).code).toBe(0);
+  });
+
+  it('resumes its thread only where its rollout is, with the options resume takes', () => {
+    const id = run('codex', exec('first')).events[0].thread_id;
+    const late = run('codex', [...exec('resume', id), '-s', 'read-only', 'next']);
+    expect([late.code, late.stderr.split('\n')[0]]).toEqual([2, "error: unexpected argument '-s' found"]);
+    const r = run('codex', ['exec', '-s', 'read-only', '-C', repo, '--json', 'resume', id, 'next']);
+    expect(r.code).toBe(0);
+    expect(r.events[0]).toEqual({ type: 'thread.started', thread_id: id });
+    expect(r.events.at(-1)!.usage.input_tokens).toBe(2400); // the thread's total, as Codex reports a resumed turn
+    expect(logLines()[1]).toMatchObject({ cli: 'codex', session_id: id, resumed: true, remembered: 2, prompt: 'next' });
+    const elsewhere = run('codex', exec('resume', id, 'next'), { env: { CODEX_HOME: join(root, 'other-home') } });
+    expect(elsewhere.code).toBe(1);
+    expect(elsewhere.stdout).toBe('');
+    expect(elsewhere.stderr).toContain(`Error: thread/resume: thread/resume failed: no rollout found for thread id ${id} (code -32600)`);
+    const ephemeral = run('codex', exec('--ephemeral', 'x')).events[0].thread_id;
+    expect(run('codex', exec('resume', ephemeral, 'y')).code).toBe(1);
+  });
+
+  it('fails an overloaded turn with an error and turn.failed, and never gives up on the network', () => {
+    scenario({ agents: { coder: [{ fail: 529 }, { fail: 'auth', pace_ms: 50 }] } });
+    const r = run('codex', exec('hi'));
+    const message = 'Selected model is at capacity. Please try a different model.';
+    expect(r.code).toBe(1);
+    expect(r.events.slice(2)).toEqual([{ type: 'error', message }, { type: 'turn.failed', error: { message } }]);
+    expect(existsSync(env.SHOP_SIGNAL_FILE!)).toBe(false);
+    const offline = run('codex', exec('hi'), { timeout: 1500 });
+    expect([offline.code, offline.signal]).toEqual([null, 'SIGTERM']);
+    expect(offline.events[2].message).toMatch(/^Reconnecting\.\.\. 2\/5 \(stream disconnected before completion: /);
+    expect(offline.events.filter((e) => e.message === 'Reconnecting... waiting for network (Connection failed: error sending request)').length).toBeGreaterThan(3);
+    expect(offline.events.some((e) => e.type === 'turn.failed' || e.type === 'turn.completed')).toBe(false);
+    const status = run('codex', ['login', 'status']);
+    expect([status.code, status.stdout]).toEqual([1, 'Not logged in\n']);
+  });
+
+  it('is an interactive session on `codex resume <id>`: answers a line, reports, leaves on /exit', () => {
+    const id = run('codex', exec('first')).events[0].thread_id;
+    const r = run('codex', ['resume', id], { input: 'use sqlite\n/exit\nnever read\n' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('reported DONE');
+    expect(signal()).toEqual({ status: 'DONE', summary: "done with the person's answer: use sqlite" });
+    expect(logLines().slice(1).map((l) => [l.cli, l.mode, l.session_id, l.text ?? null])).toEqual([['codex', 'interactive', id, null], ['codex', 'said', id, 'use sqlite']]);
+  });
+});
+
+describe('gemini stand-in', () => {
+  const headless = (prompt: string, ...args: string[]) => ['-p', prompt, '-o', 'stream-json', '--skip-trust', ...args];
+  const sid = '6d21e50a-1111-4111-8111-111111111111';
+
+  it('says its version and refuses what Gemini CLI refuses', () => {
+    expect(run('gemini', ['--version']).stdout).toBe('0.0.0\n');
+    const unknown = run('gemini', headless('hi', '--bogus'));
+    expect([unknown.code, unknown.stderr.trim().split('\n').pop()]).toEqual([1, 'Unknown argument: bogus']);
+    const both = run('gemini', headless('hi', '--resume', sid, '--session-id', sid));
+    expect([both.code, both.stderr.split('\n')[0]]).toEqual([1, 'The flags --resume, --session-id, and --session-file are mutually exclusive. Please provide only one.']);
+  });
+
+  it('checks auth before trust, and trust before anything else', () => {
+    scenario({ agents: { coder: [{ fail: 'auth' }, { status: 'DONE' }] } });
+    const auth = run('gemini', ['-p', 'hi', '-o', 'stream-json']);
+    expect([auth.code, auth.stdout]).toEqual([41, '']);
+    expect(auth.stderr.trim()).toBe(`Please set an Auth method in your ${join(root, 'gemini-home', '.gemini', 'settings.json')} or specify one of the following environment variables before running: GEMINI_API_KEY, GOOGLE_GENAI_USE_VERTEXAI, GOOGLE_GENAI_USE_GCA`);
+    const untrusted = run('gemini', ['-p', 'hi', '-o', 'stream-json']);
+    expect([untrusted.code, untrusted.stdout]).toEqual([55, '']);
+    expect(untrusted.stderr).toMatch(/^Gemini CLI is not running in a trusted directory\. To proceed, either use `--skip-trust`/);
+    expect(run('gemini', ['-p', 'hi', '-o', 'stream-json'], { env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' } }).code).toBe(0);
+  });
+
+  it('prints a step as init, messages, tool use and result, with no cost, and reports through the signal file', () => {
+    scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'which database?', stream: [
+      { text: 'on it' }, { tool: 'Bash', input: { command: 'ls', output: 'a' } },
+    ] }] } });
+    const r = run('gemini', headless('fix it', '-m', 'gemini-2.5-flash', '--session-id', sid, '--include-directories', '/a,/b'));
+    expect(r.code).toBe(0);
+    expect(r.events.map((e) => [e.type, e.role ?? e.status ?? null])).toEqual([
+      ['init', null], ['message', 'user'], ['message', 'assistant'], ['tool_use', null], ['tool_result', 'error'], ['message', 'assistant'], ['result', 'success'],
+    ]);
+    expect(r.events.every((e) => typeof e.timestamp === 'string')).toBe(true);
+    expect(r.events[0]).toMatchObject({ session_id: sid, model: 'gemini-2.5-flash' });
+    expect(r.events[4].error.type).toBe('tool_not_registered'); // run_shell_command needs --yolo headless
+    expect(r.events[5]).toMatchObject({ content: 'which database?', delta: true });
+    expect(Object.keys(r.events[6].stats)).toEqual(expect.arrayContaining(['total_tokens', 'input_tokens', 'output_tokens', 'duration_ms', 'tool_calls']));
+    expect(r.events[6].session_id).toBeUndefined();
+    expect(r.stdout).not.toMatch(/cost/);
+    expect(signal()).toEqual({ status: 'NEEDS_HUMAN', reason: 'which database?' });
+    expect(logLines()[0]).toMatchObject({ cli: 'gemini', mode: 'print', agent: 'coder', session_id: sid, resumed: false, prompt: 'fix it',
+      model: 'gemini-2.5-flash', permission_mode: 'default', include_directories: ['/a', '/b'], skip_trust: true });
+    expect(logLines()[0].transcript.startsWith(join(root, 'gemini-home', '.gemini', 'tmp', 'repo', 'chats', 'session-'))).toBe(true);
+    expect(logLines()[0].transcript).toMatch(/session-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-6d21e50a\.jsonl$/);
+    const yolo = run('gemini', headless('again', '-y', '--resume', sid));
+    expect(yolo.events.find((e) => e.type === 'tool_result')?.status).toBe('success');
+  });
+
+  it('resumes a session only in its project and home', () => {
+    run('gemini', headless('first', '--session-id', sid));
+    const r = run('gemini', headless('next', '--resume', sid));
+    expect(r.code).toBe(0);
+    expect(r.events[0].session_id).toBe(sid);
+    expect(logLines()[1]).toMatchObject({ cli: 'gemini', session_id: sid, resumed: true, remembered: 2 });
+    const missing = 'Error resuming session: No previous sessions found for this project.\n';
+    const otherHome = run('gemini', headless('next', '--resume', sid), { env: { GEMINI_CLI_HOME: join(root, 'elsewhere') } });
+    expect([otherHome.code, otherHome.stdout, otherHome.stderr]).toEqual([42, '', missing]);
+    mkdirSync(join(root, 'other'));
+    expect(run('gemini', headless('own', '--session-id', '7e21e50a-1111-4111-8111-111111111111'), { cwd: join(root, 'other') }).code).toBe(0);
+    expect(run('gemini', headless('next', '--resume', sid), { cwd: join(root, 'other') }).code).toBe(42);
+    expect(run('gemini', headless('next', '--resume', '11111111-1111-4111-8111-111111111111')).code).toBe(42);
+  });
+
+  it('fails with retries on stderr and an error result', () => {
+    scenario({ agents: { coder: [{ fail: 429, pace_ms: 1 }, { fail: 'network', pace_ms: 1 }] } });
+    const r = run('gemini', headless('hi'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^Attempt 1 failed with status 429\. Retrying with backoff\.\.\. ApiError: /);
+    expect(r.events.map((e) => e.type)).toEqual(['init', 'message', 'result']);
+    expect(r.events[2]).toMatchObject({ status: 'error', error: { type: 'ApiError' } });
+    expect(r.events[2].error.message).toContain('RESOURCE_EXHAUSTED');
+    const offline = run('gemini', headless('hi'));
+    expect(offline.code).toBe(1);
+    expect(offline.stderr.split('\n')[0]).toBe('Attempt 1 failed. Retrying with backoff... Error: exception TypeError: fetch failed sending request');
+    expect(offline.events.at(-1)).toMatchObject({ type: 'result', status: 'error' });
+    expect(existsSync(env.SHOP_SIGNAL_FILE!)).toBe(false);
+  });
+
+  it('is an interactive session on `gemini --resume <id>`: answers a line, reports, leaves on /quit', () => {
+    run('gemini', headless('first', '--session-id', sid));
+    const r = run('gemini', ['--resume', sid], { input: 'use sqlite\n/quit\nnever read\n' });
+    expect(r.code).toBe(0);
+    expect(signal()).toEqual({ status: 'DONE', summary: "done with the person's answer: use sqlite" });
+    expect(logLines().slice(1).map((l) => [l.cli, l.mode, l.text ?? null])).toEqual([['gemini', 'interactive', null], ['gemini', 'said', 'use sqlite']]);
+  });
+});
+
+describe('claude stand-in', () => {
+  it('logs which CLI it stood in for', () => {
+    expect(run('claude', ['-p', 'hi', '--session-id', '6d21e50a-2222-4222-8222-222222222222'], { env: { CLAUDE_CONFIG_DIR: join(root, 'claude') } }).code).toBe(0);
+    expect(logLines()[0]).toMatchObject({ cli: 'claude', mode: 'print', prompt: 'hi' });
+  });
+});
