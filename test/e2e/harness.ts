@@ -11,6 +11,8 @@ export type RunDetail = ReturnType<typeof RunDetailJsonSchema.parse>;
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 export const shopBin = join(repoRoot, 'packages', 'cli', 'bin', 'shop');
 export const standin = join(repoRoot, 'scripts', 'claude-standin.mjs');
+export const codexStandin = join(repoRoot, 'scripts', 'codex-standin.mjs');
+export const geminiStandin = join(repoRoot, 'scripts', 'gemini-standin.mjs');
 
 export interface Result {
   code: number | null;
@@ -125,9 +127,13 @@ export function makeProject(): Project {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     SHOP_CLAUDE_BIN: standin,
+    SHOP_CODEX_BIN: codexStandin,
+    SHOP_GEMINI_BIN: geminiStandin,
     SHOP_STANDIN_LOG: join(dir, 'standin.jsonl'),
-    // The stand-in keeps sessions where Claude Code does: here, never in the tester's ~/.claude.
+    // The stand-ins keep sessions where their CLIs do: here, never in the tester's home.
     CLAUDE_CONFIG_DIR: join(dir, '.claude-config'),
+    CODEX_HOME: join(dir, '.codex-home'),
+    GEMINI_CLI_HOME: join(dir, '.gemini-home'),
     SHOP_USER: 'tester',
     SHOP_DEBUG: '',
     // As a user's shell has it: npm test puts node_modules/.bin (this repository's `shop`)
@@ -339,7 +345,7 @@ export async function killLeftovers(): Promise<void> {
       } catch {
         continue;
       }
-      if (cmd.includes('claude-standin') && isRunning(pid)) process.kill(pid, 'SIGKILL');
+      if (/(claude|codex|gemini)-standin/.test(cmd) && isRunning(pid)) process.kill(pid, 'SIGKILL');
     }
   }
 }

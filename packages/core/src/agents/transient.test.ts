@@ -46,4 +46,15 @@ describe('transient agent failures', () => {
     expect(classifyFailure({ isError: true, apiStatus: '529' as unknown as number, resultText: 42 as unknown as string })).toBeNull();
     expect(classifyFailure({ isError: true, apiStatus: 529, resultText: null })).toMatchObject({ kind: 'overloaded', detail: 'API status 529' });
   });
+
+  it("reads Codex's and Gemini CLI's words too: at capacity, a last status, an API error body; their login and trust errors are not retried", () => {
+    expect(classifyFailure({ isError: true, resultText: 'Selected model is at capacity. Please try a different model.' })?.kind).toBe('overloaded');
+    expect(classifyFailure({ isError: true, resultText: 'exceeded retry limit, last status: 429 Too Many Requests, request id: r1' })?.kind).toBe('rate_limit');
+    expect(classifyFailure({ isError: true, resultText: "We're currently experiencing high demand, which may cause temporary errors." })?.kind).toBe('overloaded');
+    expect(classifyFailure({ isError: true, resultText: '[API Error: {"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}]' })?.kind).toBe('server_error');
+    expect(classifyFailure({ isError: true, resultText: '[API Error: {"error":{"code":400,"message":"bad request"}}]' })).toBeNull();
+    expect(classifyFailure({ isError: false, exitCode: 41, stderr: 'Please set an Auth method in your /h/.gemini/settings.json or specify one of the following environment variables before running: GEMINI_API_KEY' })).toBeNull();
+    expect(classifyFailure({ isError: false, exitCode: 55, stderr: 'Gemini CLI is not running in a trusted directory. fetch failed' })).toBeNull();
+    expect(classifyFailure({ isError: false, exitCode: 1, stderr: 'Not inside a trusted directory and --skip-git-repo-check was not specified.' })).toBeNull();
+  });
 });

@@ -1,7 +1,7 @@
 import { capText } from '../text.js';
 
 /**
- * Which agent failures may pass on their own and are worth another attempt on the same
+ * Which agent failures (Claude Code's, Codex's, Gemini CLI's) may pass on their own and are worth another attempt on the same
  * session: the API overloaded (529), rate-limited (429) or failing on its side (5xx), or the
  * network between. Everything else — a bad key, a logged-out CLI, a bad flag, a refused
  * request — fails at once: retrying it only delays the same answer.
@@ -31,12 +31,16 @@ export interface FailureEvidence {
 const STATUS_KIND: Record<number, TransientKind> = { 429: 'rate_limit', 500: 'server_error', 502: 'server_error', 503: 'server_error', 504: 'server_error', 529: 'overloaded' };
 
 /** Never transient, whatever else the text says: the person has to act (log in, fix a key or a flag, wait out a plan's limit). */
-const PERMANENT = /invalid api key|invalid x-api-key|authentication_error|permission_error|not logged in|please run \/login|oauth|credit balance|usage limit|unknown option|invalid_request_error|no conversation found/i;
-const OVERLOADED = /overloaded/i;
+const PERMANENT = /invalid api key|invalid x-api-key|authentication_error|permission_error|not logged in|please run \/login|oauth|credit balance|usage limit|unknown option|invalid_request_error|no conversation found|please set an auth method|not running in a trusted directory|not inside a trusted directory/i;
+/** Claude's and Gemini's "overloaded"; Codex's "at capacity" and "high demand". */
+const OVERLOADED = /overloaded|at capacity|high demand/i;
 const RATE_LIMIT = /rate[ _-]?limit/i;
 const NETWORK = /\b(ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ENETUNREACH|EPIPE|UND_ERR_SOCKET|UND_ERR_CONNECT_TIMEOUT)\b|fetch failed|socket hang up|network error|connection error/i;
-/** "API Error: 529 …", "API Error (529 …)": the status in the text of older Claude Code versions. */
-const STATUS_IN_TEXT = /API Error:?\s*\(?\s*(\d{3})\b/i;
+/**
+ * The HTTP status in an error's text: "API Error: 529 …", "API Error (529 …)" (older Claude Code),
+ * "last status: 429" (Codex), `"code":503` (Gemini CLI's API error body).
+ */
+const STATUS_IN_TEXT = /API Error:?\s*\(?\s*(\d{3})\b|last status:\s*(\d{3})\b|"code":\s*(\d{3})\b/i;
 
 /** The transient failure this evidence shows, or null when it is not one (or not a failure). */
 export function classifyFailure(e: FailureEvidence): Transient | null {
@@ -62,7 +66,8 @@ export function classifyFailure(e: FailureEvidence): Transient | null {
 
 function statusIn(text: string): number | null {
   const m = STATUS_IN_TEXT.exec(text);
-  return m ? Number(m[1]) : null;
+  const found = m?.slice(1).find((g) => g !== undefined);
+  return found ? Number(found) : null;
 }
 
 function lastLineWith(text: string, re: RegExp): string {
