@@ -9,7 +9,7 @@ import type { AttachedCommand } from '../deps.js';
  * --resume <session>`) in the directory the session started in (CLIs keep sessions per
  * directory), with Shop's variables (core's openSession) so the agent can `shop report`.
  */
-export function claudeCommand(env: NodeJS.ProcessEnv, session: SessionHandOff): AttachedCommand {
+export function agentCliCommand(env: NodeJS.ProcessEnv, session: SessionHandOff): AttachedCommand {
   return {
     command: cliBin(session.cli, env),
     args: session.args,

@@ -10,7 +10,7 @@ import { oneLine } from '../format/time.js';
 import type { Status } from '../hooks/use-status.js';
 import type { Command } from '../keys/bindings.js';
 import { answerCall, sessionAnswer } from './answers.js';
-import { claudeCommand, editorCommand } from './commands.js';
+import { agentCliCommand, editorCommand } from './commands.js';
 import { waitingCall, type Target } from './targets.js';
 import { toggleClaim } from './claims.js';
 
@@ -31,6 +31,13 @@ function problem(check: () => unknown): string | null {
  * The actions, through the core operations. Each failure lands in the status line; the
  * app goes on. Answers are checked before anything is recorded, and shown where typed.
  */
+/** How the TUI names each agent CLI to a person. */
+const CLI_WORDS = {
+  claude: { name: 'Claude', opens: 'The Claude Code TUI', install: 'Claude Code' },
+  codex: { name: 'Codex', opens: 'Codex', install: 'Codex' },
+  gemini: { name: 'Gemini', opens: 'Gemini CLI', install: 'Gemini CLI' },
+} as const;
+
 export function useActions(deps: TuiDeps, status: Status, browser: Browser, handOver: HandOver) {
   const { ops } = deps;
   const run = (work: Promise<string | void>) => work.then((text) => void (text && status.say(text, 'success')), status.fail);
@@ -71,13 +78,15 @@ export function useActions(deps: TuiDeps, status: Status, browser: Browser, hand
   const openSession = async (r: Run, exec: Execution) => {
     // One process per session: held in the store while the person is in it (answers wait for it).
     const session = await ops.openSession(r, exec, deps.responder, 'answer it with A or R');
-    const cmd = claudeCommand(deps.env, session);
+    const cmd = agentCliCommand(deps.env, session);
+    const { name, opens, install } = CLI_WORDS[session.cli];
+    const binVar = `SHOP_${session.cli.toUpperCase()}_BIN`;
     try {
       await attached(cmd, `Continue run ${r.id}`, [
-        `Opening Claude session for: ${exec.agent}`, `Reason: ${oneLine(exec.waitingFor)}`, '',
-        'The Claude Code TUI will open in this terminal.', 'When done, exit Claude to return to Shop.',
+        `Opening ${name} session for: ${exec.agent}`, `Reason: ${oneLine(exec.waitingFor)}`, '',
+        `${opens} will open in this terminal.`, `When done, exit ${name} to return to Shop.`,
       ]).catch((e: unknown) => {
-        throw e instanceof UsageError && !deps.env.SHOP_CLAUDE_BIN ? new UsageError(`${e.message} (install Claude Code or set SHOP_CLAUDE_BIN)`) : e;
+        throw e instanceof UsageError && !deps.env[binVar] ? new UsageError(`${e.message} (install ${install} or set ${binVar})`) : e;
       });
     } finally {
       await session.release();

@@ -48,6 +48,19 @@ describe('continue: the agent’s own Claude session', () => {
     await t.until(() => expect(status(t.lines())).toBe('✗ could not open claude: ENOENT (install Claude Code or set SHOP_CLAUDE_BIN)'));
     expect(t.resumed).toEqual([]);
   });
+
+  it("hands a Codex agent's session to codex (resume <thread>), naming that CLI when it cannot start", async () => {
+    w = testWorld({ coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }] });
+    w.world.agents.set('coder', { cli: 'codex' });
+    const id = await w.run('run("coder")');
+    const session = (await w.store.getExecution(id, '1'))!.sessionId!;
+    const opened: { command: string; args: string[] }[] = [];
+    const t = renderTui(w, { runAttached: async (cmd) => (opened.push(cmd), { code: null, error: 'ENOENT' }) });
+    await t.ready();
+    await t.press('c');
+    await t.until(() => expect(status(t.lines())).toBe('✗ could not open codex: ENOENT (install Codex or set SHOP_CODEX_BIN)'));
+    expect(opened).toMatchObject([{ command: 'codex', args: ['resume', session] }]);
+  });
 });
 
 describe('approve, reject, stop, open the editor', () => {

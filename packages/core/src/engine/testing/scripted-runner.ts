@@ -56,6 +56,8 @@ export class ScriptedRunner implements AgentRunner {
     this.invocations.push(inv);
     // A process "started": its session exists from now on (a pid no real process has).
     inv.onSpawn?.(4_000_000 + this.invocations.length);
+    // A CLI that names its own sessions (Codex) tells the one it started.
+    if (inv.sessionId === null) inv.onSession?.(`thread-${this.invocations.length}`);
     this.maxActive = Math.max(this.maxActive, ++this.active);
     try {
       if (turn.delayMs) await sleep(turn.delayMs, inv.signal);
