@@ -1,6 +1,6 @@
 import { signalProtocol } from '../signal-protocol.js';
 import { newStreamState, readStreamLine, type ClaudeResult } from '../stream-events.js';
-import type { AgentDialect, DialectStep, EventReader, StepResult } from './dialect.js';
+import { jsonLine, type AgentDialect, type DialectStep, type EventReader, type Mutable, type StepResult } from './dialect.js';
 
 /** Shop's instructions after the agent's own: the system prompt every dialect gives its CLI. */
 export function systemPrompt(instructions: string): string {
@@ -22,27 +22,21 @@ export function claudeArgv(step: DialectStep): string[] {
 /** Claude Code's stream-json (stream-events.ts), as every dialect's reader tells it. */
 export function claudeReader(): EventReader {
   const state = newStreamState();
-  let sessionId: string | null = null;
-  return {
+  const r: Mutable<EventReader> = {
+    activity: null, turns: 0, sessionId: null, result: null, stalled: null,
     read(line) {
       const changed = readStreamLine(state, line);
-      if (!sessionId && line.includes('"session_id"')) sessionId = sessionOf(line);
+      if (!r.sessionId && line.includes('"session_id"')) {
+        const id = jsonLine<{ session_id?: unknown }>(line)?.session_id;
+        if (typeof id === 'string') r.sessionId = id;
+      }
+      r.activity = state.activity;
+      r.turns = state.turns;
+      r.result = state.result ? fromClaude(state.result) : null;
       return changed;
     },
-    get activity() {
-      return state.activity;
-    },
-    get turns() {
-      return state.turns;
-    },
-    get sessionId() {
-      return sessionId;
-    },
-    get result() {
-      return state.result ? fromClaude(state.result) : null;
-    },
-    stalled: null,
   };
+  return r;
 }
 
 export function fromClaude(r: ClaudeResult): StepResult {
@@ -50,15 +44,6 @@ export function fromClaude(r: ClaudeResult): StepResult {
     isError: Boolean(r.is_error), text: r.result ?? null, costUsd: r.total_cost_usd ?? null,
     numTurns: r.num_turns ?? null, durationMs: r.duration_ms ?? null, apiStatus: r.api_error_status ?? null,
   };
-}
-
-function sessionOf(line: string): string | null {
-  try {
-    const id = (JSON.parse(line) as { session_id?: unknown }).session_id;
-    return typeof id === 'string' ? id : null;
-  } catch {
-    return null;
-  }
 }
 
 export const claude: AgentDialect = {

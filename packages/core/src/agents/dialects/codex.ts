@@ -1,6 +1,6 @@
 import { capText } from '../../text.js';
 import { describeTool } from '../stream-events.js';
-import type { AgentDialect, DialectStep, EventReader, StepResult } from './dialect.js';
+import { jsonLine, type AgentDialect, type DialectStep, type EventReader, type Mutable, type StepResult } from './dialect.js';
 
 /**
  * OpenAI's Codex CLI (checked against 0.169): `codex exec --json`, which names its own thread
@@ -31,69 +31,44 @@ type CodexEvent = { type?: string; thread_id?: string; item?: Item; message?: st
 
 /** Reads `codex exec --json`: thread.started, turn.*, item.* (agent_message, command_execution, file_change…), error. */
 export function codexReader(): EventReader {
-  let activity: string | null = null;
-  let turns = 0;
-  let sessionId: string | null = null;
   let lastMessage: string | null = null;
-  let result: StepResult | null = null;
-  let stalled: string | null = null;
   const started = Date.now();
-  const end = (isError: boolean, text: string | null): StepResult => ({ isError, text, costUsd: null, numTurns: turns, durationMs: Date.now() - started, apiStatus: null });
-  return {
+  const end = (isError: boolean, text: string | null): StepResult => ({ isError, text, costUsd: null, numTurns: r.turns, durationMs: Date.now() - started, apiStatus: null });
+  const r: Mutable<EventReader> = {
+    activity: null, turns: 0, sessionId: null, result: null, stalled: null,
     read(line) {
-      const text = line.trim();
-      if (!text.startsWith('{')) return false;
-      let e: CodexEvent;
-      try {
-        e = JSON.parse(text);
-      } catch {
-        return false;
-      }
-      switch (e.type) {
+      const e = jsonLine<CodexEvent>(line);
+      switch (e?.type) {
         case 'thread.started':
-          sessionId = typeof e.thread_id === 'string' ? e.thread_id : sessionId;
+          r.sessionId = typeof e.thread_id === 'string' ? e.thread_id : r.sessionId;
           return true;
         case 'turn.started':
-          turns++;
+          r.turns++;
           return true;
         case 'item.started':
         case 'item.completed': {
           const said = itemActivity(e.item ?? {});
           if (e.type === 'item.completed' && e.item?.type === 'agent_message' && typeof e.item.text === 'string') lastMessage = e.item.text;
           if (!said) return false;
-          activity = said;
+          r.activity = said;
           return true;
         }
         case 'turn.completed':
-          result = end(false, lastMessage);
+          r.result = end(false, lastMessage);
           return true;
         case 'turn.failed':
-          result = end(true, e.error?.message ?? 'the turn failed');
+          r.result = end(true, e.error?.message ?? 'the turn failed');
           return true;
         case 'error':
           // Not fatal by itself (a reconnect); waiting for the network is: Codex would retry forever.
-          if (typeof e.message === 'string' && /waiting for network/i.test(e.message)) stalled = capText(e.message, 300);
+          if (typeof e.message === 'string' && /waiting for network/i.test(e.message)) r.stalled = capText(e.message, 300);
           return false;
         default:
           return false;
       }
     },
-    get activity() {
-      return activity;
-    },
-    get turns() {
-      return turns;
-    },
-    get sessionId() {
-      return sessionId;
-    },
-    get result() {
-      return result;
-    },
-    get stalled() {
-      return stalled;
-    },
   };
+  return r;
 }
 
 function itemActivity(item: Item): string | null {

@@ -82,3 +82,17 @@ export function cliBin(cli: CliName, env: NodeJS.ProcessEnv): string {
   const own = env[`SHOP_${cli.toUpperCase()}_BIN`];
   return own && own.trim() ? own : cli;
 }
+
+/** An EventReader as its dialect fills it in. */
+export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** One line of a CLI's JSON events, parsed; null for anything else (a CLI may print other lines). */
+export function jsonLine<T>(line: string): T | null {
+  const text = line.trim();
+  if (!text.startsWith('{')) return null;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return null;
+  }
+}

@@ -1,6 +1,6 @@
 import { capText } from '../../text.js';
 import { describeTool } from '../stream-events.js';
-import type { AgentDialect, DialectStep, EventReader, StepResult } from './dialect.js';
+import { jsonLine, type AgentDialect, type DialectStep, type EventReader, type Mutable } from './dialect.js';
 
 /**
  * Google's Gemini CLI (checked against 0.61): `gemini -p … --output-format stream-json`, a new
@@ -34,25 +34,15 @@ type GeminiEvent = {
 
 /** Reads `--output-format stream-json`: init, message, tool_use, tool_result, error, result. */
 export function geminiReader(): EventReader {
-  let activity: string | null = null;
-  let turns = 0;
-  let sessionId: string | null = null;
   let said = '';
   let lastRole: string | null = null;
-  let result: StepResult | null = null;
-  return {
+  const r: Mutable<EventReader> = {
+    activity: null, turns: 0, sessionId: null, result: null, stalled: null,
     read(line) {
-      const text = line.trim();
-      if (!text.startsWith('{')) return false;
-      let e: GeminiEvent;
-      try {
-        e = JSON.parse(text);
-      } catch {
-        return false;
-      }
-      switch (e.type) {
+      const e = jsonLine<GeminiEvent>(line);
+      switch (e?.type) {
         case 'init':
-          sessionId = typeof e.session_id === 'string' ? e.session_id : sessionId;
+          r.sessionId = typeof e.session_id === 'string' ? e.session_id : r.sessionId;
           return true;
         case 'message': {
           if (e.role !== 'assistant' || typeof e.content !== 'string') {
@@ -61,43 +51,31 @@ export function geminiReader(): EventReader {
           }
           // A new assistant message after the user's or a tool's: a turn, its text anew.
           if (lastRole !== 'assistant' || !e.delta) {
-            turns++;
+            r.turns++;
             said = '';
           }
           lastRole = 'assistant';
           said += e.content;
           if (!said.trim()) return false;
-          activity = capText(said.trim().split('\n')[0]!, 100);
+          r.activity = capText(said.trim().split('\n')[0]!, 100);
           return true;
         }
         case 'tool_use':
           lastRole = 'tool';
-          activity = describeTool(e.tool_name ?? 'tool', e.parameters ?? {});
+          r.activity = describeTool(e.tool_name ?? 'tool', e.parameters ?? {});
           return true;
         case 'result':
-          result = {
+          r.result = {
             isError: e.status !== 'success', text: e.status === 'success' ? said || null : e.error?.message ?? 'the session failed',
-            costUsd: null, numTurns: turns, durationMs: e.stats?.duration_ms ?? null, apiStatus: null,
+            costUsd: null, numTurns: r.turns, durationMs: e.stats?.duration_ms ?? null, apiStatus: null,
           };
           return true;
         default:
           return false;
       }
     },
-    get activity() {
-      return activity;
-    },
-    get turns() {
-      return turns;
-    },
-    get sessionId() {
-      return sessionId;
-    },
-    get result() {
-      return result;
-    },
-    stalled: null,
   };
+  return r;
 }
 
 export const gemini: AgentDialect = {
