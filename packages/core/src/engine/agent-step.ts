@@ -146,8 +146,8 @@ export class AgentStep {
     if (!this.logDirs.has(logDir)) mkdirSync(logDir, { recursive: true, mode: 0o700 });
     this.logDirs.add(logDir);
     const base = join(logDir, `${exec.key.replaceAll('/', '-')}.${agent.name}.${how.attempt}`);
-    // Claude Code's session moves with the run: put in place before a resume, kept after each invocation.
-    // Claude Code's session moves with the run (kept in the store): other CLIs' stay on their machine.
+    // Claude Code's session moves with the run: put in place before a resume, kept after each
+    // invocation (in the store). Other CLIs' sessions stay on the machine that ran them.
     const dialect = dialectOf(agent);
     const session: SessionRef | null = dialect.movesSessions && exec.sessionId ? { runId: run.id, key: exec.key, sessionId: exec.sessionId, cwd: exec.cwd ?? run.workspace } : null;
     if (session && how.resume) await restoreSession(ports, token, session, `resume the run there: shop resume ${run.id}`);
