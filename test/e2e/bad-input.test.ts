@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { isRunning, makeProject, runId, until, type Project, type Result } from './harness.js';
+import { isRunning, lines, makeProject, runId, until, type Project, type Result } from './harness.js';
 
 /** Agents whose only step goes wrong in one way each (stand-in scenario, keyed by agent). */
 const scenario = {
@@ -189,6 +189,17 @@ describe('shop report', () => {
     expect(readdirSync(dir)).toEqual([]);
     expect(p.shop(['report', 'NEEDS_HUMAN', '--reason', 'Which DB?'], { env: { SHOP_SIGNAL_FILE: file } }).code).toBe(0);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ status: 'NEEDS_HUMAN', reason: 'Which DB?' });
+  });
+
+  it("inside a step whose run's store is out of reach (an agent's sandbox with no network): the file only, said so, exit 0", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shop-report-'));
+    const file = join(dir, '7.1.coder.json');
+    const env = { SHOP_SIGNAL_FILE: file, SHOP_RUN_ID: '7', SHOP_CALL: '1', SHOP_DATABASE_URL: 'postgres://shop@127.0.0.1:1/shop' };
+    const r = p.shop(['report', 'DONE', '--summary', 'x'], { env });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(lines(r.stdout)).toEqual([`reported DONE to ${file} only: the run's store is out of reach here (cannot connect to PostgreSQL at 127.0.0.1:1 (connection refused); check that the server runs and accepts connections there, and check SHOP_DATABASE_URL); the driver on this machine reads the file`]);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ status: 'DONE', summary: 'x' });
   });
 
   it("run from the agent's shell through PATH, completes the run", () => {

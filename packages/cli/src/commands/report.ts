@@ -1,7 +1,8 @@
 import { UsageError } from '@shop/core/errors';
 import { bytes, quoted } from '@shop/core/text';
 import { AGENT_FILE_CAP, capName } from '@shop/core/signals/agent-file';
-import { ANSWER_FIELDS, checkSignal, writeSignal } from '@shop/core/signals/signal';
+import { ANSWER_FIELDS, checkSignal, writeSignal, type Signal } from '@shop/core/signals/signal';
+import { StoreError } from '@shop/core/store/store-errors';
 import type { ReportTarget } from '@shop/core/operations/record-report';
 import { str } from '../args.js';
 import type { Context } from '../context.js';
@@ -41,7 +42,15 @@ export default async function report(args: Parsed, ctx: Context): Promise<number
   // Inside a step Shop started (its run and call given): first into the run's store, for the
   // call's current attempt only, so no reader depends on this machine's disk.
   const target = reportTarget(ctx, file);
-  if (target) await (await ctx.ops({ quiet: true })).report(target, read.signal);
+  // A store out of this process's reach (an agent's sandbox with no network: Codex's
+  // workspace-write) is not a refusal: the file still reaches a driver on this machine, and
+  // its path is the attempt's own. A refusal (not this attempt) writes nothing.
+  const unreachable = target ? await recordInStore(ctx, target, read.signal) : null;
+  if (unreachable) {
+    writeSignal(file, read.signal);
+    ctx.out(`reported ${read.signal.status} to ${file} only: the run's store is out of reach here (${unreachable}); the driver on this machine reads the file`);
+    return 0;
+  }
   try {
     writeSignal(file, read.signal);
   } catch (e) {
@@ -56,6 +65,17 @@ export default async function report(args: Parsed, ctx: Context): Promise<number
   }
   ctx.out(`reported ${read.signal.status} to ${file}${target ? ' and the store' : ''}`);
   return 0;
+}
+
+/** Records the report in the run's store; null when done, else why the store could not be reached (a refusal throws). */
+async function recordInStore(ctx: Context, target: ReportTarget, signal: Signal): Promise<string | null> {
+  try {
+    await (await ctx.ops({ quiet: true })).report(target, signal);
+    return null;
+  } catch (e) {
+    if (e instanceof StoreError) return e.message;
+    throw e;
+  }
 }
 
 /** The step's run and call (SHOP_RUN_ID, SHOP_CALL) when Shop started it in a project: its report goes to the store too. */
