@@ -277,7 +277,7 @@ describe('claude stand-in: tool gates (PreToolUse hooks, defer, resume)', () => 
   });
 
   it('resumed with no prompt, runs the pending call again through the hook: allowed with updatedInput, the new input runs and the step reports', () => {
-    scenario({ agents: { coder: [{ status: 'DONE', tool_call: bash }, { status: 'DONE', summary: 'second step' }] } });
+    scenario({ agents: { coder: [{ status: 'DONE', tool_call: bash }, { status: 'DONE', summary: 'second step' }, { status: 'DONE', summary: 'third step' }] } });
     answer('defer');
     const id = start().events.at(-1)!.deferred_tool_use.id;
     answer('allow', { permissionDecisionReason: 'approved', updatedInput: { command: 'rm -rf build/tmp' } });
