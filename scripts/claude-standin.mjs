@@ -42,6 +42,52 @@
 //         machine's disk: only what shop report kept in the store remains),
 //         block_file: a folder stands at its signal path while it reports (the file cannot be
 //         written there), removed after }
+//
+// Tool gates (PreToolUse hooks, as Claude Code 2.1.330 runs them; see RESEARCH17 §1.2–1.6):
+//   step.tool_call: { name, input } — before reporting, the agent calls that tool (after its stream;
+//         streamed as an assistant tool_use, id `toolu_<random hex>`). Step fields it reads too:
+//         denied_status (the status reported when the call is denied; default: status).
+//   --settings <inline JSON | file path>: its hooks.PreToolUse groups [{ matcher, hooks: [{ type:
+//         "command", command, timeout? (s, default 60) }] }]; matcher absent/""/"*" fits every tool,
+//         else it is a regular expression on the whole tool name. Not JSON and no such file:
+//         "Error: Settings file not found: <cwd>/<arg>", exit 1; a file that is not JSON is ignored.
+//   Each fitting command runs through `sh -c`, in the cwd, with this process's environment (plus
+//   CLAUDE_PROJECT_DIR), stdin: { session_id, transcript_path, cwd, prompt_id (not on a resume
+//   deciding a pending call), permission_mode: "default", hook_event_name: "PreToolUse",
+//   tool_name, tool_input, tool_use_id }. Exit 0 with { hookSpecificOutput: { permissionDecision:
+//   allow|deny|defer, permissionDecisionReason?, updatedInput? } } decides (several hooks: deny >
+//   defer > allow; "ask" counts as no decision); exit 0 with empty output or no decision: the tool
+//   runs; exit 2: denied, its stderr (trimmed) the reason. Our choice for a hook that cannot run
+//   (not found, killed, timed out), exits otherwise, or prints text that is not JSON: like Claude
+//   Code, a non-blocking hook error — the tool runs (decision "none", the error in the log's reason).
+//   A deny without a reason gets "Blocked by hook" (our choice).
+//   Outcomes (the invocation's log line gets tool: { id, name, input (after updatedInput),
+//   decision: "allow"|"none"|"deny"|"defer"|"unavailable", reason }):
+//     allow / none: the tool "runs" (nothing is executed; its tool_result says `ran: …`), then the
+//         step reports its status and summary — without a summary: `ran: <input.command, else the
+//         input as JSON>`; AskUserQuestion: `answered: <JSON of input.answers, {} if none>`.
+//     deny: reports denied_status ?? status with summary `denied: <reason>` (the model's tool_result:
+//         `PreToolUse:<Tool> hook error: <reason>`); the result's permission_denials lists the call.
+//     defer: prints the tool_use, then {"type":"result","subtype":"success","is_error":false,
+//         "stop_reason":"tool_deferred","terminal_reason":"tool_deferred","result":"","num_turns":1,
+//         "session_id","permission_denials":[],"deferred_tool_use":{id,name,input},"total_cost_usd"}
+//         and exits 0 without reporting. The call stays pending in the transcript (its tool_use line
+//         carries the step as standin_step), so a later `-p --resume <id>` finds it.
+//     unavailable: AskUserQuestion without `--permission-prompt-tool stdio` (no hook runs): the model
+//         gets "No such tool available"; the step reports its status and summary (default
+//         `unavailable: AskUserQuestion`).
+//   `-p --resume <id>` (a prompt optional) whose transcript has a pending call decides it first,
+//   running the hooks again with the same tool_use_id and tool_input (no prompt_id). With no prompt
+//   it acts out the pending call's own step as above (its log line says pending: true and is not
+//   counted by the n-th-step rule); deferred again: the same tool_deferred result; a pending
+//   AskUserQuestion without --permission-prompt-tool stdio: Claude Code's tool_deferred_unavailable
+//   result (is_error, exit 1; its subtype is our guess). With a prompt, once the pending call is
+//   allowed or denied (logged as pending_tool), the prompt takes its step as any invocation does
+//   and only that step reports. In stream-json such a resume prints command_lifecycle started /
+//   completed around its events: the result is not the last line, as with Claude Code.
+//   `-p` takes the next argument as the prompt unless it is one of the flags above; `-p --resume
+//   <id>` with no prompt and nothing pending fails as Claude Code does ("Input must be provided…").
+//
 // A list of steps scripts "fail twice, then succeed": [{ "fail": 529 }, { "fail": 529 }, { … }].
 // A step with when_prompt (a regular expression) is taken whenever the prompt matches it, and
 // the n-th rule counts only the others: an agent asks until its prompt carries the answer,
