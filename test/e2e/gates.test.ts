@@ -8,7 +8,7 @@ import { lines, makeProject, runId, trail, until, type Project } from './harness
  * again and obeys allow / deny / updatedInput).
  */
 
-function project(gates: string[], toolCall: Record<string, unknown>, extra = ''): Project {
+function project(gates: string[], toolCall: { name: string; input: Record<string, unknown> }, extra = ''): Project {
   const p = makeProject();
   p.write('agents/coder.md', `---\nallowed_tools: ["Bash(shop report:*)"]\ngates: ${JSON.stringify(gates)}\n${extra}---\nYou ship code.\n`);
   p.write('workflows/ship.lua', 'function workflow(prompt)\n  local r = run("coder", { prompt = "Ship it" })\n  return r.summary\nend\n');
