@@ -109,12 +109,13 @@ export function readScenario() {
 /**
  * The step this invocation acts out: a when_prompt step whose pattern matches the prompt, else the
  * n-th other step of this agent in this run (n = its headless invocations logged so far, whatever
- * CLI made them; the last repeats), else the scenario's default, else DONE (a reviewer asks for
+ * CLI made them, but for those marked pending; the last repeats), else the scenario's default, else DONE (a reviewer asks for
  * changes once per run first).
  */
 export function pickStep(prompt) {
   const agent = agentName();
-  const earlier = readLog().filter((e) => e.mode === 'print' && e.agent === agent && e.run === env.SHOP_RUN_ID).length;
+  // A Claude resume that only decided a deferred call (`pending`) acted out the earlier invocation's step: it takes none.
+  const earlier = readLog().filter((e) => e.mode === 'print' && !e.pending && e.agent === agent && e.run === env.SHOP_RUN_ID).length;
   const scenario = readScenario();
   if (scenario) {
     const all = scenario.agents?.[agent] ?? [];

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -231,5 +231,162 @@ describe('claude stand-in', () => {
   it('logs which CLI it stood in for', () => {
     expect(run('claude', ['-p', 'hi', '--session-id', '6d21e50a-2222-4222-8222-222222222222'], { env: { CLAUDE_CONFIG_DIR: join(root, 'claude') } }).code).toBe(0);
     expect(logLines()[0]).toMatchObject({ cli: 'claude', mode: 'print', prompt: 'hi' });
+  });
+});
+
+describe('claude stand-in: tool gates (PreToolUse hooks, defer, resume)', () => {
+  const sid = '6d21e50a-3333-4333-8333-333333333333';
+  const bash = { name: 'Bash', input: { command: 'rm -rf build', description: 'clean' } };
+  const questions = [{ question: 'Which DB should we use?', header: 'Database', options: [{ label: 'Postgres', description: 'relational' }, { label: 'SQLite', description: 'embedded' }], multiSelect: false }];
+  const stream = ['--output-format', 'stream-json', '--verbose'];
+  let settings: string;
+  beforeEach(() => {
+    // The gate: keeps each stdin it gets, answers with the file `answer` (none: empty), or exits 2 with `stderr`.
+    const hook = join(root, 'gate.sh');
+    writeFileSync(hook, '#!/bin/sh\ncat >> "$GATE_DIR/stdin.jsonl"; echo >> "$GATE_DIR/stdin.jsonl"\n'
+      + 'if [ -f "$GATE_DIR/stderr" ]; then cat "$GATE_DIR/stderr" >&2; exit 2; fi\ncat "$GATE_DIR/answer" 2>/dev/null; exit 0\n');
+    chmodSync(hook, 0o755);
+    settings = JSON.stringify({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: hook }] }] } });
+    Object.assign(env, { CLAUDE_CONFIG_DIR: join(root, 'claude'), GATE_DIR: root });
+  });
+  const answer = (decision: 'allow' | 'deny' | 'defer', more: Record<string, unknown> = {}) =>
+    writeFileSync(join(root, 'answer'), JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision, ...more } }));
+  const hookInputs = () => (existsSync(join(root, 'stdin.jsonl')) ? readFileSync(join(root, 'stdin.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
+  const start = (...more: string[]) => run('claude', ['--settings', settings, '-p', 'clean up', '--session-id', sid, ...stream, ...more]);
+  const resume = (...more: string[]) => run('claude', ['--settings', settings, '-p', '--resume', sid, ...stream, ...more]);
+  const deferredLine = (id: string, call: { name: string; input: unknown }) => ({
+    type: 'result', subtype: 'success', is_error: false, stop_reason: 'tool_deferred', terminal_reason: 'tool_deferred', result: '', num_turns: 1,
+    session_id: sid, permission_denials: [], deferred_tool_use: { id, name: call.name, input: call.input }, total_cost_usd: 0.0125,
+  });
+
+  it('defers: prints the tool_use, then the tool_deferred result as its last line, exits 0 and reports nothing', () => {
+    scenario({ agents: { coder: [{ status: 'DONE', tool_call: bash }] } });
+    answer('defer');
+    const r = start();
+    expect(r.code).toBe(0);
+    const use = r.events.at(-2)!.message.content[0];
+    expect(use).toMatchObject({ type: 'tool_use', name: 'Bash', input: bash.input });
+    expect(use.id).toMatch(/^toolu_[0-9a-f]{24}$/);
+    expect(JSON.parse(r.stdout.trim().split('\n').at(-1)!)).toEqual(deferredLine(use.id, bash));
+    expect(existsSync(env.SHOP_SIGNAL_FILE!)).toBe(false);
+    const [input] = hookInputs();
+    expect(input).toEqual({ session_id: sid, transcript_path: logLines()[0].transcript, cwd: repo, prompt_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: bash.input, tool_use_id: use.id });
+    expect(logLines()[0].tool).toEqual({ id: use.id, name: 'Bash', input: bash.input, decision: 'defer', reason: null });
+    expect(logLines()[0].settings).toEqual(JSON.parse(settings));
+  });
+
+  it('resumed with no prompt, runs the pending call again through the hook: allowed with updatedInput, the new input runs and the step reports', () => {
+    scenario({ agents: { coder: [{ status: 'DONE', tool_call: bash }, { status: 'DONE', summary: 'second step' }, { status: 'DONE', summary: 'third step' }] } });
+    answer('defer');
+    const id = start().events.at(-1)!.deferred_tool_use.id;
+    answer('allow', { permissionDecisionReason: 'approved', updatedInput: { command: 'rm -rf build/tmp' } });
+    const r = resume();
+    expect(r.code).toBe(0);
+    expect(hookInputs()[1]).toEqual({ ...hookInputs()[0], prompt_id: undefined });
+    expect('prompt_id' in hookInputs()[1]).toBe(false);
+    expect(r.events.find((e) => e.type === 'user')!.message.content[0]).toEqual({ type: 'tool_result', tool_use_id: id, content: 'ran: rm -rf build/tmp', is_error: false });
+    expect(r.events.find((e) => e.type === 'result')).toMatchObject({ is_error: false, result: 'ran: rm -rf build/tmp', permission_denials: [] });
+    expect(r.events.at(-1)).toMatchObject({ type: 'command_lifecycle', state: 'completed' }); // the result is not the last line
+    expect(signal()).toEqual({ status: 'DONE', summary: 'ran: rm -rf build/tmp' });
+    expect(logLines()[1]).toMatchObject({ resumed: true, prompt: null, pending: true, tool: { id, name: 'Bash', input: { command: 'rm -rf build/tmp' }, decision: 'allow', reason: 'approved' } });
+    // Decided, it is no longer pending; and the resume took no step of its own: the next prompt takes the second.
+    rmSync(join(root, 'answer'));
+    expect(resume().code).toBe(1);
+    expect(run('claude', ['-p', 'next', '--resume', sid]).code).toBe(0);
+    expect(signal()).toEqual({ status: 'DONE', summary: 'second step' });
+  });
+
+  it('resumed and denied: the model sees the hook error, the step reports denied: <reason>', () => {
+    scenario({ agents: { coder: [{ status: 'DONE', denied_status: 'NEEDS_HUMAN', summary: 'cleaned', tool_call: bash }] } });
+    answer('defer');
+    const id = start().events.at(-1)!.deferred_tool_use.id;
+    answer('deny', { permissionDecisionReason: 'not on main' });
+    const r = resume();
+    expect(r.code).toBe(0);
+    expect(r.events.find((e) => e.type === 'user')!.message.content[0]).toEqual({ type: 'tool_result', tool_use_id: id, content: 'PreToolUse:Bash hook error: not on main', is_error: true });
+    expect(r.events.find((e) => e.type === 'result')!.permission_denials).toEqual([{ tool_name: 'Bash', tool_use_id: id, tool_input: bash.input }]);
+    expect(signal()).toEqual({ status: 'NEEDS_HUMAN', summary: 'denied: not on main' });
+    expect(logLines()[1].tool).toEqual({ id, name: 'Bash', input: bash.input, decision: 'deny', reason: 'not on main' });
+  });
+
+  it('resumed and deferred again: the same tool_deferred result, nothing reported, still pending', () => {
+    scenario({ agents: { coder: [{ status: 'DONE', tool_call: bash }] } });
+    answer('defer');
+    const id = start().events.at(-1)!.deferred_tool_use.id;
+    const again = resume();
+    expect(again.code).toBe(0);
+    expect(again.events.find((e) => e.type === 'result')).toEqual(deferredLine(id, bash));
+    expect(existsSync(env.SHOP_SIGNAL_FILE!)).toBe(false);
+    expect(hookInputs().map((i) => i.tool_use_id)).toEqual([id, id]);
+    answer('allow');
+    expect(resume().code).toBe(0);
+    expect(signal()).toEqual({ status: 'DONE', summary: 'ran: rm -rf build' });
+  });
+
+  it('resumed with a prompt: the pending call is decided first, then the prompt takes its step', () => {
+    scenario({ agents: { coder: [{ status: 'DONE', tool_call: bash }, { status: 'DONE', summary: 'second step' }] } });
+    answer('defer');
+    const id = start().events.at(-1)!.deferred_tool_use.id;
+    answer('deny', { permissionDecisionReason: 'no' });
+    const r = run('claude', ['--settings', settings, '-p', 'go on', '--resume', sid, ...stream]);
+    expect(r.code).toBe(0);
+    expect(r.events.filter((e) => e.type === 'system')).toHaveLength(1);
+    expect(r.events.find((e) => e.type === 'user')!.message.content[0]).toMatchObject({ tool_use_id: id, is_error: true });
+    expect(signal()).toEqual({ status: 'DONE', summary: 'second step' });
+    expect(logLines()[1]).toMatchObject({ prompt: 'go on', pending_tool: { id, decision: 'deny', reason: 'no' } });
+  });
+
+  it('has no AskUserQuestion in plain -p: unavailable, no hook runs, the step reports', () => {
+    scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', tool_call: { name: 'AskUserQuestion', input: { questions } } }] } });
+    answer('defer');
+    const r = start();
+    expect(r.code).toBe(0);
+    expect(r.events.find((e) => e.type === 'user')!.message.content[0].content).toBe(
+      '<tool_use_error>Error: No such tool available: AskUserQuestion. AskUserQuestion is disabled for this session, in subagents as well as here.</tool_use_error>');
+    expect(hookInputs()).toEqual([]);
+    expect(signal()).toEqual({ status: 'NEEDS_HUMAN', summary: 'unavailable: AskUserQuestion' });
+    expect(logLines()[0].tool).toMatchObject({ name: 'AskUserQuestion', decision: 'unavailable' });
+  });
+
+  it('asks with --permission-prompt-tool stdio: deferred, then answered through updatedInput', () => {
+    scenario({ agents: { coder: [{ status: 'DONE', tool_call: { name: 'AskUserQuestion', input: { questions } } }] } });
+    answer('defer');
+    const first = start('--permission-prompt-tool', 'stdio');
+    expect(first.events[0].tools).toContain('AskUserQuestion');
+    const id = first.events.at(-1)!.deferred_tool_use.id;
+    expect(first.events.at(-1)).toEqual(deferredLine(id, { name: 'AskUserQuestion', input: { questions } }));
+    // Resumed without the flag, the deferred call cannot go on: Claude Code's tool_deferred_unavailable.
+    const without = resume();
+    expect(without.code).toBe(1);
+    expect(without.events.find((e) => e.type === 'result')).toMatchObject({ is_error: true, stop_reason: 'tool_deferred_unavailable', deferred_tool_use: { id } });
+    expect(existsSync(env.SHOP_SIGNAL_FILE!)).toBe(false);
+    const answers = { 'Which DB should we use?': 'SQLite' };
+    answer('allow', { updatedInput: { questions, answers } });
+    const r = resume('--permission-prompt-tool', 'stdio');
+    expect(r.code).toBe(0);
+    expect(r.events.find((e) => e.type === 'user')!.message.content[0].content).toBe(
+      'Your questions have been answered: "Which DB should we use?"="SQLite". You can now continue with these answers in mind.');
+    expect(signal()).toEqual({ status: 'DONE', summary: 'answered: {"Which DB should we use?":"SQLite"}' });
+    expect(logLines().at(-1)!.tool).toMatchObject({ name: 'AskUserQuestion', decision: 'allow', input: { questions, answers } });
+  });
+
+  it('with no hooks the tool just runs; a hook that fails or prints no JSON does not stop it; exit 2 denies', () => {
+    scenario({ agents: { coder: [{ status: 'DONE', tool_call: { name: 'Bash', input: { command: 'ls' } } }] } });
+    const none = run('claude', ['-p', 'hi', '--session-id', sid, '--output-format', 'json']);
+    expect(none.code).toBe(0);
+    expect(signal()).toEqual({ status: 'DONE', summary: 'ran: ls' });
+    expect(logLines()[0].tool).toMatchObject({ name: 'Bash', input: { command: 'ls' }, decision: 'none', reason: null });
+    const other = (command: string) => JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command: 'exit 2' }] }, { matcher: 'Ba.*', hooks: [{ type: 'command', command }] }] } });
+    writeFileSync(join(root, 'answer'), 'not json');
+    expect(run('claude', ['--settings', other(join(root, 'gate.sh')), '-p', 'hi', '--resume', sid]).code).toBe(0);
+    expect(logLines()[1].tool).toMatchObject({ decision: 'none', reason: expect.stringContaining('not JSON') });
+    expect(run('claude', ['--settings', other('/nonexistent/gate'), '-p', 'hi', '--resume', sid]).code).toBe(0);
+    expect(logLines()[2].tool).toMatchObject({ decision: 'none', reason: expect.stringContaining('exit 127') });
+    writeFileSync(join(root, 'stderr'), 'no rm here\n');
+    expect(run('claude', ['--settings', other(join(root, 'gate.sh')), '-p', 'hi', '--resume', sid]).code).toBe(0);
+    expect(signal()).toEqual({ status: 'DONE', summary: 'denied: no rm here' });
+    const bad = run('claude', ['--settings', '{bad', '-p', 'hi', '--session-id', sid]);
+    expect([bad.code, bad.stdout, bad.stderr]).toEqual([1, '', `Error: Settings file not found: ${join(repo, '{bad')}\n`]);
   });
 });

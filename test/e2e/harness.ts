@@ -75,6 +75,10 @@ export interface Step {
   block_file?: boolean;
   /** Taken whenever the prompt matches this regular expression (the n-th rule counts the other steps). */
   when_prompt?: string;
+  /** Claude: before reporting, the agent calls this tool; the PreToolUse hooks of --settings decide it (see claude-standin.mjs). */
+  tool_call?: { name: string; input?: Record<string, unknown> };
+  /** Claude: the status reported when tool_call is denied (default: status). */
+  denied_status?: string;
 }
 export interface Scenario {
   agents?: Record<string, Step[]>;

@@ -324,6 +324,15 @@ the workflow does now). Exit 0 all compatible, 1 some not.`,
     },
     load: () => import('./commands/replay.js'),
   },
+  gate: {
+    usage: 'shop gate',
+    summary: "decide a tool call an agent is about to make (Claude Code's PreToolUse hook, set by Shop)",
+    details: `Shop passes it to the Claude Code sessions it starts (--settings), for agents with gates:. It reads the
+tool call on stdin and prints Claude Code's hook decision: defer for a gated call or AskUserQuestion
+(the step then waits for a person), the person's decision when the session resumes, nothing otherwise.`,
+    group: 'agent', maxArgs: 0, needsProject: false, options: {},
+    load: () => import('./commands/gate.js'),
+  },
   report: {
     usage: 'shop report <STATUS> [--summary S] [--reason R] [--awaiting KIND] [--field k=v …]',
     summary: "write this step's signal (run by an agent, inside its step)",

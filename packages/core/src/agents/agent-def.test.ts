@@ -99,4 +99,10 @@ describe('cli:', () => {
     expect(() => parseAgent('coder', 'coder.md', md('cli: aider'))).toThrow(/cli/);
     expect(() => parseAgent('coder', 'coder.md', md('cli: codex\ncommand: [x]'))).toThrow(/give either cli: \(codex\) or command:, not both/);
   });
+
+  it('gates: Claude Code only, each a Tool or Tool(glob)', () => {
+    expect(parseAgent('coder', 'coder.md', md('gates: ["Bash(git push --force*)", AskUserQuestion]')).gates).toEqual(['Bash(git push --force*)', 'AskUserQuestion']);
+    expect(() => parseAgent('coder', 'coder.md', md('cli: codex\ngates: ["Bash(rm *)"]'))).toThrow(/gates: needs Claude Code \(cli: claude\): Codex cannot suspend a tool call/);
+    expect(() => parseAgent('coder', 'coder.md', md('gates: ["Bash rm"]'))).toThrow(/must look like Tool or Tool\(argument glob\)/);
+  });
 });

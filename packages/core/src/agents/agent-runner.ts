@@ -1,6 +1,7 @@
 import type { AgentMetrics } from '../types.js';
 import type { AgentDef } from './agent-def.js';
 import type { Transient } from './transient.js';
+import type { DeferredTool, GateDecision } from './gates.js';
 
 /** Everything a runner needs for one agent invocation. */
 export interface AgentInvocation {
@@ -20,6 +21,8 @@ export interface AgentInvocation {
   stdoutFile: string;
   stderrFile: string;
   onSpawn?: (pid: number) => void;
+  /** A person's decision on the call the session deferred: handed to Shop's hook, the session resumed with no prompt. */
+  gate?: GateDecision;
   /** The session a CLI named itself (Codex's thread), as soon as its events say it. */
   onSession?: (sessionId: string) => void;
   /** The agent's progress as its event stream tells it (stream-json), while it works. */
@@ -40,6 +43,8 @@ export interface AgentOutcome {
    * reports through the file, which outlives a driver that dies.
    */
   report?: unknown;
+  /** A tool call the agent's CLI deferred to a person (its session ended there, to resume once decided). */
+  deferred?: DeferredTool | null;
   /** The session the CLI ran, as its events said (null when they did not). */
   sessionId?: string | null;
   /** Set when the failure may pass on its own (API overloaded, rate limit, 5xx, network): the engine retries it. */

@@ -31,12 +31,13 @@ export class CliRunner implements AgentRunner {
     const [file, ...args] = dialect.argv({
       bin: dialect.cli === 'command' ? '' : this.bins(dialect.cli), agent: inv.agent, prompt: inv.prompt, system: systemPrompt(inv.agent.instructions),
       sessionId: inv.sessionId, resume: inv.resume && inv.sessionId !== null, cwd: inv.cwd, model: inv.model, budgetUsd: inv.budgetUsd,
-      writable: inv.env.SHOP_SIGNAL_FILE ? [dirname(inv.env.SHOP_SIGNAL_FILE)] : [],
+      writable: inv.env.SHOP_SIGNAL_FILE ? [dirname(inv.env.SHOP_SIGNAL_FILE)] : [], decidingGate: inv.gate !== undefined,
     });
     const started = Date.now();
     // The leader of a process group of its own (a stop kills everything it started), output
     // straight into its log files, started by this process's agent host (agent-host.ts).
-    const exit = await startAgent({ file: file!, args, cwd: inv.cwd, env: agentEnv(inv.env), stdoutFile: inv.stdoutFile, stderrFile: inv.stderrFile });
+    const env = inv.gate ? { ...inv.env, SHOP_GATE_DECISION: JSON.stringify(inv.gate) } : inv.env;
+    const exit = await startAgent({ file: file!, args, cwd: inv.cwd, env: agentEnv(env), stdoutFile: inv.stdoutFile, stderrFile: inv.stderrFile });
     let ended: string | null = null;
     // Stopping an agent waits for its whole group to be gone (TERM, then KILL after a grace).
     let killing: Promise<void> | null = null;
@@ -72,7 +73,7 @@ export class CliRunner implements AgentRunner {
     const transient = result?.isError || done.code
       ? classifyFailure({ isError: Boolean(result?.isError), apiStatus: result?.apiStatus, resultText: result?.text, stderr: safeRead(inv.stderrFile).slice(-20_000), exitCode: done.code })
       : null;
-    return { exitCode: done.code, error, output: result?.text ?? (streamed ? '' : stdout), metrics, transient, sessionId };
+    return { exitCode: done.code, error, output: result?.text ?? (streamed ? '' : stdout), metrics, transient, sessionId, deferred: result?.deferred ?? null };
   }
 }
 

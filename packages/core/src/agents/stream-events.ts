@@ -11,6 +11,9 @@ export interface ClaudeResult {
   /** Claude Code ≥ 2.1 on an API failure: the HTTP status (429, 529 …) and why the turn ended ("api_error"). */
   api_error_status?: number | null;
   terminal_reason?: string;
+  /** "tool_deferred": a PreToolUse hook deferred a tool call (`deferred_tool_use`) to a person. */
+  stop_reason?: string;
+  deferred_tool_use?: unknown;
 }
 
 /** What an agent's event stream has told so far. */

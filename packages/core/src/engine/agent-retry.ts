@@ -1,3 +1,4 @@
+import type { GateDecision } from '../agents/gates.js';
 import { describeTransient, type Transient } from '../agents/transient.js';
 import { AgentError, BudgetSpent } from '../errors.js';
 import type { AgentMetrics } from '../types.js';
@@ -87,6 +88,8 @@ export interface Attempt {
   timeoutLeft?: number;
   /** USD this try may spend (--max-budget-usd): the call's budget less what the failed tries cost. */
   budgetUsd?: number;
+  /** A person's decision on the call the session deferred: every try hands it over, until it is taken. */
+  gate?: GateDecision;
 }
 
 export interface RetryEvent {
@@ -140,7 +143,7 @@ export async function withRetries(deps: RetryDeps, first: Attempt, once: (a: Att
       await deps.timing.sleep(delay, signal);
       await deps.restart();
       how = {
-        resume: true, prompt: continuePrompt(e.transient, first.prompt), attempt: how.attempt + 1, try: n + 1, carry: e.metrics, budgetUsd: budgetLeft,
+        resume: true, prompt: continuePrompt(e.transient, first.prompt), attempt: how.attempt + 1, try: n + 1, carry: e.metrics, budgetUsd: budgetLeft, gate: how.gate,
         timeoutLeft: deadline === null ? undefined : Math.max(1, Math.ceil((deadline - deps.clock.now()) / 1000)),
       };
     }

@@ -2,6 +2,8 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentDef } from '../agents/agent-def.js';
 import { dialectOf } from '../agents/dialects/dialect-of.js';
+import { describeDeferred, type DeferredTool, type GateDecision } from '../agents/gates.js';
+import { boundedInput, gateDecision } from './gate-decision.js';
 import { AgentError, BudgetSpent } from '../errors.js';
 import type { RunOptions, WorkflowConfig } from '../lua/requests.js';
 import { fingerprint } from '../lua/requests.js';
@@ -10,7 +12,7 @@ import { checkSignal, promiseSignal, signalPath, type Signal } from '../signals/
 import { readReport } from '../signals/read-report.js';
 import { keepSession, restoreSession, type SessionRef } from './session-keeper.js';
 import { capText } from '../text.js';
-import type { AgentMetrics, Execution, Run } from '../types.js';
+import type { AgentMetrics, Answer, Execution, Run } from '../types.js';
 import { ActivityRecorder } from './activity-recorder.js';
 import { addMetrics, agentFailure, DEFAULT_RETRIES, withRetries, type Attempt } from './agent-retry.js';
 import { interruptedRetry, recordRetry, retryTiming } from './agent-retry-records.js';
@@ -77,7 +79,10 @@ export class AgentStep {
     const retry = await interruptedRetry(ports, run.id, rec, signal);
     const again = await this.restart(rec, session.staleHold);
     // An agent that never started (or whose CLI never named its session) has no session to resume: it starts now, on its own prompt.
-    const how = session.started && rec.sessionId ? { resume: true, prompt: await this.restartPrompt(rec) } : { resume: false, prompt: rec.prompt ?? DEFAULT_PROMPT };
+    const resumable = session.started && rec.sessionId !== null;
+    // Interrupted while handing a person's decision to a deferred tool call: handed over again.
+    const gate = resumable ? await this.decidedGate(rec) : null;
+    const how = gate ? { resume: true, prompt: '', gate } : resumable ? { resume: true, prompt: await this.restartPrompt(rec) } : { resume: false, prompt: rec.prompt ?? DEFAULT_PROMPT };
     return this.invoke(again, agent, opts, { ...how, attempt: rec.attempts + 1, try: retry?.try }, signal);
   }
 
@@ -161,7 +166,7 @@ export class AgentStep {
     signal.addEventListener('abort', forward, { once: true });
     const outcome = await ports.runner.invoke({
       agent, prompt: how.prompt, sessionId: exec.sessionId, resume, cwd: exec.cwd ?? run.workspace,
-      env: agentEnv(run, exec, agent, ports.paths),
+      env: agentEnv(run, exec, agent, ports.paths), gate: how.gate,
       model: opts.model, timeout: how.timeoutLeft ?? opts.timeout ?? agent.timeout, budgetUsd: how.budgetUsd ?? opts.budget_usd,
       stdoutFile: `${base}.stdout.log`, stderrFile: `${base}.stderr.log`,
       onSpawn: (pid) => {
@@ -184,6 +189,8 @@ export class AgentStep {
     if (signal.aborted) throw new Aborted();
     if (session) await keepSession(ports, token, session);
     if (outcome.error) throw agentFailure(capText(outcome.error, 600), outcome);
+    // A gated tool call (or AskUserQuestion) deferred to a person: the session ended there, to resume once decided.
+    if (outcome.deferred) return this.deferToPerson(exec, outcome.deferred, outcome.metrics, agent, opts);
     const read = outcome.report === undefined ? await readReport(ports.store, exec) : checkSignal(outcome.report);
     if (read.kind === 'invalid') throw new AgentError(`agent ${agent.name} wrote an invalid signal ${outcome.report === undefined ? exec.signalPath : '(reported in-process)'}: ${capText(read.problem)}`, outcome.metrics);
     const reported = read.kind === 'ok' ? read.signal : promiseSignal(outcome.output);
@@ -196,6 +203,67 @@ export class AgentStep {
         ` (its output: ${base}.stdout.log${said ? `, errors: ${base}.stderr.log` : ''})`, outcome);
     }
     return this.settle(exec, opts, reported, outcome.metrics, agent);
+  }
+
+  /**
+   * A tool call the agent's session deferred (its gates:, AskUserQuestion): recorded on the trail
+   * (which ask it is), then the call waits for a person like any ask — timers, notices, claims,
+   * policies, answer links. The answer decides the call itself (decideGate).
+   */
+  private async deferToPerson(exec: Execution, tool: DeferredTool, metrics: AgentMetrics, agent: AgentDef, opts: RunOptions): Promise<Settled> {
+    const { ports, run, token } = this.ctx;
+    if (!this.humanAllowed(exec, opts, agent)) throw new AgentError(`agent ${agent.name} wants to run ${describeDeferred(tool)}, a call that waits for a person, but this call may not ask one (human = false)`, metrics);
+    const question = tool.name === 'AskUserQuestion';
+    await ports.store.appendEvent(token, run.id, {
+      type: 'tool_deferred', key: exec.key, actor: agent.name, channel: 'agent',
+      data: { ask: exec.ask + 1, tool_use_id: tool.id, tool: tool.name, input: boundedInput(tool.input) },
+    });
+    const waitingFor = question ? describeDeferred(tool) : `${agent.name} wants to run: ${describeDeferred(tool)}`;
+    ports.notifier.notify({ type: 'agent_finished', key: exec.key, agent: agent.name, status: 'NEEDS_HUMAN', text: waitingFor });
+    const ask = { waitingFor, awaiting: question ? 'input' : 'approval', metrics, timers: this.ctx.timersFor(exec), claimTimeout: this.ctx.config().claim_timeout };
+    const execution = await ports.store.markWaiting(token, run.id, exec.key, ask, this.ctx.statusWhenWaiting(exec.key));
+    return { kind: 'waiting', execution, fresh: true };
+  }
+
+  /** The tool call this waiting ask is about, when the agent has gates and its session deferred one; else null. */
+  async pendingGate(exec: Execution): Promise<DeferredTool | null> {
+    if (exec.kind !== 'run' || !exec.agent || !this.ctx.ports.loadAgent(exec.agent).gates?.length) return null;
+    const events = await this.ctx.ports.store.listEvents(this.ctx.run.id);
+    const last = events.filter((e) => e.type === 'tool_deferred' && e.key === exec.key).at(-1);
+    const data = last?.data as { ask?: unknown; tool_use_id?: unknown; tool?: unknown; input?: unknown } | null | undefined;
+    if (!data || data.ask !== exec.ask || typeof data.tool_use_id !== 'string' || typeof data.tool !== 'string') return null;
+    return { id: data.tool_use_id, name: data.tool, input: (data.input ?? {}) as Record<string, unknown> };
+  }
+
+  /** The decision last handed to this call's deferred tool call, when nothing was deferred since (an interrupted hand-over). */
+  private async decidedGate(rec: Execution): Promise<GateDecision | null> {
+    if (!rec.agent || !this.ctx.ports.loadAgent(rec.agent).gates?.length) return null;
+    const events = await this.ctx.ports.store.listEvents(this.ctx.run.id);
+    const last = events.filter((e) => (e.type === 'tool_deferred' || e.type === 'tool_decided') && e.key === rec.key).at(-1);
+    if (last?.type !== 'tool_decided') return null;
+    const d = last.data as { tool_use_id?: unknown; decision?: unknown; reason?: unknown; input?: unknown; attempt?: unknown } | null;
+    // Only the attempt that was handing it over: a later one (the call went on, then died) resumes as usual.
+    if (!d || typeof d.tool_use_id !== 'string' || (d.decision !== 'allow' && d.decision !== 'deny') || d.attempt !== rec.attempts) return null;
+    return {
+      tool_use_id: d.tool_use_id, decision: d.decision,
+      ...(typeof d.reason === 'string' ? { reason: d.reason } : {}),
+      ...(d.input && typeof d.input === 'object' ? { updatedInput: d.input as Record<string, unknown> } : {}),
+    };
+  }
+
+  /** The person's decision goes back to the deferred call: the session resumes with no prompt, and Shop's hook hands it over. */
+  async decideGate(exec: Execution, tool: DeferredTool, answer: Answer, signal: AbortSignal): Promise<Settled> {
+    const { ports, run, token } = this.ctx;
+    const agent = ports.loadAgent(exec.agent!);
+    const decision = gateDecision(tool, answer);
+    const { staleHold } = await freeSession(ports, run.id, (await ports.store.getExecution(run.id, exec.key)) ?? exec, true);
+    const again = await this.restart(exec, staleHold);
+    await ports.store.appendEvent(token, run.id, {
+      type: 'tool_decided', key: exec.key, actor: answer.responder, channel: answer.channel,
+      data: { tool_use_id: tool.id, tool: tool.name, decision: decision.decision, reason: decision.reason ?? null, input: decision.updatedInput ? boundedInput(decision.updatedInput) : null, attempt: exec.attempts + 1 },
+    });
+    const opts = (exec.request ?? {}) as RunOptions;
+    return this.invoke(again, agent, { ...opts, budget_usd: await this.budgetFor(opts) }, { resume: true, prompt: '', attempt: exec.attempts + 1, gate: decision }, signal);
   }
 
   /** Turns a final signal into the call's result: wait for a person, return, or fail. */
@@ -237,6 +305,8 @@ function agentEnv(run: Run, exec: Execution, agent: AgentDef, { binDir, home }: 
     SHOP_AGENT: agent.name,
     SHOP_SIGNAL_FILE: exec.signalPath!,
   };
+  // Read by Shop's PreToolUse hook (shop gate) in the agent's session.
+  if (agent.gates?.length) env.SHOP_GATES = JSON.stringify(agent.gates);
   if (exec.sessionId) env.SHOP_SESSION_ID = exec.sessionId;
   if (binDir) env.PATH = `${binDir}:${process.env.PATH ?? ''}`;
   // shop report records the report in this run's store, whatever folder the agent works in.

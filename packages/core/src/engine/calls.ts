@@ -56,6 +56,14 @@ export class CallRunner {
    */
   async poll(exec: Execution, signal: AbortSignal): Promise<Settled | null> {
     const { ports, run, token } = this.ctx;
+    // A deferred tool call's ask: the answer decides that call, in the agent's resumed session.
+    const gate = await this.agents.pendingGate(exec);
+    if (gate) {
+      const answer = await ports.store.getAnswer(run.id, exec.key, exec.ask);
+      if (!answer) return null;
+      ports.notifier.notify({ type: 'resumed', key: exec.key, by: answer.responder });
+      return this.agents.decideGate(exec, gate, answer, signal);
+    }
     const found = await findAnswer(ports, run, exec);
     if (!found) return null;
     ports.notifier.notify({ type: 'resumed', key: exec.key, by: found.by });

@@ -63,6 +63,26 @@ describe('continue: the agent’s own Claude session', () => {
   });
 });
 
+describe("an agent's question (AskUserQuestion) deferred to a person", () => {
+  it('shows the question; A with the answer typed in sends it to the agent, keyed by its question, when the run resumes', async () => {
+    const question = { question: 'Which database?', header: 'DB', options: [{ label: 'Postgres' }, { label: 'SQLite' }], multiSelect: false };
+    w = testWorld({ coder: [{ defer: { name: 'AskUserQuestion', input: { questions: [question] } } }, { status: 'DONE', summary: 'used it' }] });
+    w.world.agents.set('coder', { gates: ['AskUserQuestion'] });
+    const id = await w.run('return run("coder").summary');
+    const t = renderTui(w, { rows: 12 });
+    await t.ready();
+    await t.until(() => expect(t.lines().join('\n')).toContain('Which database?'));
+    await t.press('A');
+    await t.until(() => expect(t.lines()[0]).toBe(`Approve ask ${id}.1 — coder asks: Which database?`));
+    await t.press(...'SQLite', KEYS.enter);
+    await t.until(() => expect(status(t.lines())).toMatch(new RegExp(`^run ${id} call 1 \\(${id}\\.1\\): answered approved by ann`)));
+    expect(await w.drive(id)).toMatchObject({ status: 'completed' });
+    const resumed = w.world.runner.invocations.at(-1)!;
+    expect(resumed.gate).toEqual({ tool_use_id: 'toolu_1', decision: 'allow', updatedInput: { questions: [question], answers: { 'Which database?': 'SQLite' } } });
+    expect((await w.store.listEvents(id)).filter((e) => e.type.startsWith('tool_')).map((e) => [e.type, e.actor])).toEqual([['tool_deferred', 'coder'], ['tool_decided', 'ann']]);
+  });
+});
+
 describe('approve, reject, stop, open the editor', () => {
   it('A approves with a message typed in; R asks for the feedback the verdict needs, inline, recording nothing without it', async () => {
     w = testWorld({ reviewer: [{ status: 'NEEDS_HUMAN', reason: 'Ship it?', awaiting: 'review' }] });

@@ -1,4 +1,5 @@
 import { signalProtocol } from '../signal-protocol.js';
+import type { DeferredTool } from '../gates.js';
 import { newStreamState, readStreamLine, type ClaudeResult } from '../stream-events.js';
 import { jsonLine, type AgentDialect, type DialectStep, type EventReader, type Mutable, type StepResult } from './dialect.js';
 
@@ -10,12 +11,19 @@ export function systemPrompt(instructions: string): string {
 /** Claude Code's real flags: `-p … --output-format stream-json --verbose`, its session named by Shop. */
 export function claudeArgv(step: DialectStep): string[] {
   const { agent } = step;
-  const argv = [step.bin, '-p', step.prompt, step.resume ? '--resume' : '--session-id', step.sessionId!, '--output-format', 'stream-json', '--verbose', '--append-system-prompt', step.system];
+  // Deciding a deferred tool call: resumed with no prompt, so the call is decided before anything else.
+  const argv = [step.bin, '-p', ...(step.decidingGate ? [] : [step.prompt]), step.resume ? '--resume' : '--session-id', step.sessionId!, '--output-format', 'stream-json', '--verbose', '--append-system-prompt', step.system];
   const model = step.model ?? agent.model;
   if (model) argv.push('--model', model);
   if (step.budgetUsd !== undefined) argv.push('--max-budget-usd', String(Math.round(step.budgetUsd * 10_000) / 10_000));
   if (agent.permissionMode) argv.push('--permission-mode', agent.permissionMode);
   if (agent.allowedTools.length) argv.push('--allowed-tools', ...agent.allowedTools);
+  if (agent.gates?.length) {
+    // Shop's hook for this session only: never the user's settings files.
+    argv.push('--settings', JSON.stringify({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'shop gate' }] }] } }));
+    // AskUserQuestion exists in -p mode only with a permission prompt tool.
+    if (agent.gates.includes('AskUserQuestion')) argv.push('--permission-prompt-tool', 'stdio');
+  }
   return argv;
 }
 
@@ -43,7 +51,15 @@ export function fromClaude(r: ClaudeResult): StepResult {
   return {
     isError: Boolean(r.is_error), text: r.result ?? null, costUsd: r.total_cost_usd ?? null,
     numTurns: r.num_turns ?? null, durationMs: r.duration_ms ?? null, apiStatus: r.api_error_status ?? null,
+    deferred: !r.is_error && r.stop_reason === 'tool_deferred' ? deferredOf(r.deferred_tool_use) : null,
   };
+}
+
+/** Claude Code's `deferred_tool_use`, read without trusting its shape. */
+function deferredOf(d: unknown): DeferredTool | null {
+  const t = d as { id?: unknown; name?: unknown; input?: unknown } | null;
+  if (!t || typeof t.id !== 'string' || typeof t.name !== 'string') return null;
+  return { id: t.id, name: t.name, input: t.input && typeof t.input === 'object' ? (t.input as Record<string, unknown>) : {} };
 }
 
 export const claude: AgentDialect = {

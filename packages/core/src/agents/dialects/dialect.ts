@@ -1,4 +1,5 @@
 import type { AgentDef } from '../agent-def.js';
+import type { DeferredTool } from '../gates.js';
 
 /** The agent CLIs Shop speaks (an agent picks one with `cli:` in its front matter; Claude Code by default). */
 export const CLI_NAMES = ['claude', 'codex', 'gemini'] as const;
@@ -19,6 +20,8 @@ export interface DialectStep {
   budgetUsd?: number;
   /** Folders outside `cwd` the agent must be able to write (its signal file's): for CLIs that sandbox writes. */
   writable: string[];
+  /** Resuming to hand a deferred tool call its decision: no prompt (the call is decided first). */
+  decidingGate?: boolean;
 }
 
 /** How an invocation ended, as the CLI's own events say. */
@@ -31,6 +34,8 @@ export interface StepResult {
   durationMs: number | null;
   /** The HTTP status of a failed API call, where the CLI says it (Claude Code ≥ 2.1). */
   apiStatus: number | null;
+  /** A tool call the CLI deferred to a person (Claude Code's `stop_reason: "tool_deferred"`). */
+  deferred?: DeferredTool | null;
 }
 
 /** Reads a CLI's event stream line by line, as it is written. */

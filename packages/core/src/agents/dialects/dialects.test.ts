@@ -46,6 +46,26 @@ describe('Claude Code', () => {
   });
 });
 
+describe('Claude Code with gates', () => {
+  it("passes Shop's PreToolUse hook in --settings (and enables AskUserQuestion when gated); a decision resumes with no prompt", () => {
+    const argv = argvOf({ agent: agent({ gates: ['Bash(git push --force*)', 'AskUserQuestion'] }) });
+    const settings = JSON.parse(argv[argv.indexOf('--settings') + 1]!);
+    expect(settings).toEqual({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'shop gate' }] }] } });
+    expect(argv.slice(argv.indexOf('--permission-prompt-tool'), argv.indexOf('--permission-prompt-tool') + 2)).toEqual(['--permission-prompt-tool', 'stdio']);
+    expect(argvOf({ agent: agent() })).not.toContain('--settings');
+    const deciding = argvOf({ agent: agent({ gates: ['Bash(rm *)'] }), resume: true, decidingGate: true });
+    expect(deciding.slice(0, 4)).toEqual(['claude', '-p', '--resume', 'sess-1']);
+    expect(deciding).not.toContain('--permission-prompt-tool');
+  });
+
+  it('reads a deferred tool call from the result', () => {
+    const r = readAll(dialectOf(agent()).reader(), [
+      { type: 'result', subtype: 'success', is_error: false, stop_reason: 'tool_deferred', result: '', num_turns: 1, deferred_tool_use: { id: 'toolu_1', name: 'Bash', input: { command: 'git push --force' } } },
+    ]);
+    expect(r.result?.deferred).toEqual({ id: 'toolu_1', name: 'Bash', input: { command: 'git push --force' } });
+  });
+});
+
 describe('a command: template', () => {
   it('fills known placeholders and keeps unknown ones; no session to hand a person', () => {
     const command = ['aider', '--message', '{prompt}', '--session={session_id}', '--model', '{model}', '--in', '{cwd}', '{other}'];

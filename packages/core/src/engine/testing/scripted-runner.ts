@@ -23,6 +23,8 @@ export interface ScriptedTurn {
   numTurns?: number;
   /** Time the turn takes before it reports. */
   delayMs?: number;
+  /** The session defers this tool call to a person (a gate, AskUserQuestion): nothing is reported. */
+  defer?: { name: string; input: Record<string, unknown> };
 }
 
 export type Script = Record<string, ScriptedTurn[]>;
@@ -67,6 +69,9 @@ export class ScriptedRunner implements AgentRunner {
     if (inv.signal?.aborted) {
       this.aborted.push(inv);
       return { exitCode: null, error: 'killed', output: '', metrics: { costUsd: null, numTurns: null, durationMs: 0 } };
+    }
+    if (turn.defer) {
+      return { exitCode: 0, error: null, output: '', metrics: { costUsd: turn.costUsd ?? null, numTurns: 1, durationMs: 0 }, deferred: { id: `toolu_${this.invocations.length}`, ...turn.defer } };
     }
     const body = { ...turn.fields, status: turn.status ?? 'DONE' } as Record<string, unknown>;
     for (const k of ['summary', 'reason', 'awaiting'] as const) if (turn[k] !== undefined) body[k] = turn[k];

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { describeDeferred, gateProblem, hookOutput, matchingGate } from './gates.js';
+import { gateDecision } from '../engine/gate-decision.js';
+import type { Answer } from '../types.js';
+
+describe('gates', () => {
+  it('match a tool by name glob, and its command or file by the glob in parentheses', () => {
+    const gates = ['Bash(git push --force*)', 'Bash(rm -rf *)', 'Write(.env*)', 'mcp__*__deploy*'];
+    expect(matchingGate(gates, 'Bash', { command: 'git push --force origin main' })).toBe('Bash(git push --force*)');
+    expect(matchingGate(gates, 'Bash', { command: 'git push origin main' })).toBeNull();
+    expect(matchingGate(gates, 'Bash', { command: 'rm -rf /tmp/x' })).toBe('Bash(rm -rf *)');
+    expect(matchingGate(gates, 'Write', { file_path: '.env.local', content: 'x' })).toBe('Write(.env*)');
+    expect(matchingGate(gates, 'Write', { file_path: 'src/.env.ts' })).toBeNull();
+    expect(matchingGate(gates, 'mcp__infra__deploy_prod', { env: 'prod' })).toBe('mcp__*__deploy*');
+    expect(matchingGate(gates, 'Read', { file_path: '.env' })).toBeNull();
+    // Regular-expression characters in a pattern are literal.
+    expect(matchingGate(['Bash(npm run build.prod)'], 'Bash', { command: 'npm run buildXprod' })).toBeNull();
+  });
+
+  it('refuse a pattern that is not Tool or Tool(glob)', () => {
+    expect(gateProblem('Bash(git push*)')).toBeNull();
+    expect(gateProblem('AskUserQuestion')).toBeNull();
+    expect(gateProblem('Bash git push')).toMatch(/must look like Tool or Tool\(argument glob\)/);
+  });
+
+  it("speak Claude Code's PreToolUse hook output", () => {
+    expect(JSON.parse(hookOutput('defer'))).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'defer' } });
+    expect(JSON.parse(hookOutput('deny', { reason: 'no force push' }))).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no force push' } });
+    expect(JSON.parse(hookOutput('allow', { updatedInput: { command: 'git push' } })).hookSpecificOutput.updatedInput).toEqual({ command: 'git push' });
+    expect(describeDeferred({ name: 'Bash', input: { command: 'git push --force' } })).toBe('Bash git push --force');
+  });
+});
+
+describe("a person's answer to a deferred call", () => {
+  const answer = (over: Partial<Answer>): Answer => ({ runId: 1, key: '1', ask: 1, verdict: null, status: null, message: null, decisions: null, responder: 'ann', channel: 'cli', answeredAt: 0, ...over }) as Answer;
+  const push = { id: 'toolu_1', name: 'Bash', input: { command: 'git push --force origin main', description: 'push' } };
+
+  it('approve runs it as asked; reject denies it with the words (or who rejected it); words edit a command', () => {
+    expect(gateDecision(push, answer({ verdict: 'approved' }))).toEqual({ tool_use_id: 'toolu_1', decision: 'allow' });
+    expect(gateDecision(push, answer({ verdict: 'rejected', message: 'never force-push main' }))).toEqual({ tool_use_id: 'toolu_1', decision: 'deny', reason: 'never force-push main' });
+    expect(gateDecision(push, answer({ verdict: 'rejected' }))).toMatchObject({ decision: 'deny', reason: 'ann did not allow this call' });
+    expect(gateDecision(push, answer({ verdict: 'answer', message: 'git push origin main' }))).toEqual({
+      tool_use_id: 'toolu_1', decision: 'allow', updatedInput: { command: 'git push origin main', description: 'push' },
+    });
+    expect(gateDecision({ id: 't', name: 'Write', input: { file_path: '.env' } }, answer({ verdict: 'answer', message: 'not there' }))).toMatchObject({ decision: 'deny', reason: 'not there' });
+    expect(gateDecision(push, answer({ status: 'STOP' }))).toMatchObject({ decision: 'deny' });
+  });
+
+  it("answers AskUserQuestion's question with the words, keyed by the question", () => {
+    const ask = { id: 'toolu_2', name: 'AskUserQuestion', input: { questions: [{ question: 'Which database?', header: 'DB', options: [{ label: 'Postgres' }, { label: 'SQLite' }], multiSelect: false }] } };
+    expect(gateDecision(ask, answer({ verdict: 'answer', message: 'SQLite' }))).toEqual({
+      tool_use_id: 'toolu_2', decision: 'allow', updatedInput: { ...ask.input, answers: { 'Which database?': 'SQLite' } },
+    });
+  });
+});

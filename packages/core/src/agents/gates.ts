@@ -1,0 +1,90 @@
+import { capText } from '../text.js';
+
+/**
+ * Tool gates: the tool calls of an agent that wait for a person (its front matter's `gates:`,
+ * e.g. `Bash(git push --force*)`, `Write(.env*)`, `mcp__*__deploy*`), and AskUserQuestion,
+ * whose questions are a person's to answer. Claude Code asks Shop's PreToolUse hook (`shop
+ * gate`) before each tool call; the hook defers a gated one, the step suspends as an ask, and
+ * the person's decision goes back to the same call when the session resumes.
+ */
+
+/** A gate pattern: a tool name glob, optionally with a glob on its main argument in parentheses. */
+const PATTERN = /^([A-Za-z0-9_*.-]+)(?:\((.*)\))?$/s;
+
+/** The problem with a gate pattern, or null. */
+export function gateProblem(pattern: string): string | null {
+  if (!PATTERN.test(pattern.trim())) return `gate ${JSON.stringify(capText(pattern, 80))} must look like Tool or Tool(argument glob), e.g. Bash(git push --force*)`;
+  return null;
+}
+
+/** The part of a tool call a gate's parentheses match: a command, a file, else the input as JSON. */
+export function mainArgument(input: Record<string, unknown>): string {
+  for (const k of ['command', 'file_path', 'notebook_path', 'path', 'url', 'pattern', 'query']) {
+    const v = input[k];
+    if (typeof v === 'string') return v;
+  }
+  return JSON.stringify(input);
+}
+
+const glob = (text: string) => new RegExp(`^${text.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 's');
+
+/** The first of `gates` this tool call matches, or null. */
+export function matchingGate(gates: readonly string[], tool: string, input: Record<string, unknown>): string | null {
+  for (const gate of gates) {
+    const m = PATTERN.exec(gate.trim());
+    if (!m) continue;
+    if (!glob(m[1]!).test(tool)) continue;
+    if (m[2] === undefined || glob(m[2]).test(mainArgument(input))) return gate;
+  }
+  return null;
+}
+
+/** A tool call the agent's CLI deferred (Claude Code's `deferred_tool_use`). */
+export interface DeferredTool {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+/** A person's decision on a deferred call, as the hook hands it back on resume. */
+export interface GateDecision {
+  tool_use_id: string;
+  decision: 'allow' | 'deny';
+  reason?: string;
+  /** The call's input as the person edited it (a command), or AskUserQuestion's answers. */
+  updatedInput?: Record<string, unknown>;
+}
+
+/** Claude Code's PreToolUse hook output for a decision (allow, deny with its reason) or a deferral. */
+export function hookOutput(decision: 'allow' | 'deny' | 'defer', extra: { reason?: string; updatedInput?: Record<string, unknown> } = {}): string {
+  return JSON.stringify({
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse', permissionDecision: decision,
+      ...(extra.reason ? { permissionDecisionReason: extra.reason } : {}),
+      ...(extra.updatedInput ? { updatedInput: extra.updatedInput } : {}),
+    },
+  });
+}
+
+/** What a person reads of a deferred call: "Bash git push --force origin main", or AskUserQuestion's questions. */
+export function describeDeferred(t: Pick<DeferredTool, 'name' | 'input'>): string {
+  if (t.name === 'AskUserQuestion') return questionsOf(t.input).map((q) => q.question).join(' / ') || 'the agent asks a question';
+  return capText(`${t.name} ${mainArgument(t.input)}`, 2000);
+}
+
+export interface Question {
+  question: string;
+  options: { label: string; description?: string }[];
+  multiSelect: boolean;
+}
+
+/** AskUserQuestion's questions, read without trusting their shape. */
+export function questionsOf(input: Record<string, unknown>): Question[] {
+  const qs = Array.isArray(input.questions) ? input.questions : [];
+  return qs.flatMap((q) => {
+    const o = q as { question?: unknown; options?: unknown; multiSelect?: unknown };
+    if (typeof o.question !== 'string') return [];
+    const options = Array.isArray(o.options) ? o.options.flatMap((x) => (typeof (x as { label?: unknown }).label === 'string' ? [{ label: (x as { label: string }).label, description: typeof (x as { description?: unknown }).description === 'string' ? (x as { description: string }).description : undefined }] : [])) : [];
+    return [{ question: o.question, options, multiSelect: o.multiSelect === true }];
+  });
+}

@@ -1,0 +1,34 @@
+import { questionsOf, type DeferredTool, type GateDecision } from '../agents/gates.js';
+import type { Answer } from '../types.js';
+
+/** Statuses that let a deferred call run (`shop signal --status …`); any other denies it. */
+const ALLOWING = new Set(['APPROVED', 'CONTINUE', 'DONE', 'ALLOW']);
+
+/**
+ * A person's answer as a decision on a deferred tool call. approve: it runs as asked. reject:
+ * it is denied, the person's words (or who rejected it) the reason the agent reads. Words
+ * (`shop answer … "…"`): for AskUserQuestion, the answer to its question; for a command, the
+ * command to run instead; for any other tool, a denial with those words.
+ */
+export function gateDecision(tool: DeferredTool, a: Answer): GateDecision {
+  const base = { tool_use_id: tool.id };
+  const words = a.message?.trim() || null;
+  const rejected = a.verdict === 'rejected' || (a.status !== null && a.status !== undefined && !ALLOWING.has(a.status));
+  if (rejected) return { ...base, decision: 'deny', reason: words ?? `${a.responder} did not allow this call` };
+  if (tool.name === 'AskUserQuestion') {
+    const questions = questionsOf(tool.input);
+    const answers = Object.fromEntries(questions.map((q) => [q.question, words ?? q.options[0]?.label ?? '']));
+    return { ...base, decision: 'allow', updatedInput: { ...tool.input, answers } };
+  }
+  const approved = a.verdict === 'approved' || (a.status !== null && a.status !== undefined && ALLOWING.has(a.status));
+  if (approved || !words) return { ...base, decision: 'allow' };
+  if (typeof tool.input.command === 'string') return { ...base, decision: 'allow', updatedInput: { ...tool.input, command: words } };
+  return { ...base, decision: 'deny', reason: words };
+}
+
+/** A tool call's input as the trail keeps it: at most 64 KB of JSON (a Write's whole file is not kept). */
+export function boundedInput(input: Record<string, unknown>): Record<string, unknown> {
+  const text = JSON.stringify(input);
+  if (text.length <= 64 * 1024) return input;
+  return { truncated: true, json: text.slice(0, 64 * 1024) };
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { lines, makeProject, runId, trail, until, type Project } from './harness.js';
+
+/**
+ * Tool gates through the real binary: the Claude stand-in follows Claude Code's documented
+ * defer protocol (it runs the PreToolUse hook Shop puts in --settings — `shop gate` — and, on
+ * a deferral, ends with stop_reason "tool_deferred"; resumed with no prompt, it runs the hook
+ * again and obeys allow / deny / updatedInput).
+ */
+
+function project(gates: string[], toolCall: { name: string; input: Record<string, unknown> }, extra = ''): Project {
+  const p = makeProject();
+  p.write('agents/coder.md', `---\nallowed_tools: ["Bash(shop report:*)"]\ngates: ${JSON.stringify(gates)}\n${extra}---\nYou ship code.\n`);
+  p.write('workflows/ship.lua', 'function workflow(prompt)\n  local r = run("coder", { prompt = "Ship it" })\n  return r.summary\nend\n');
+  p.scenario({ agents: { coder: [{ tool_call: toolCall, status: 'DONE' }] } });
+  return p;
+}
+
+const FORCE = { name: 'Bash', input: { command: 'git push --force origin main', description: 'push' } };
+const tools = (p: Project) => p.invocations().filter((i) => i.mode === 'print').map((i) => (i as { tool?: { name: string; input: { command?: string }; decision: string; reason?: string } }).tool ?? null);
+
+describe('a gated tool call waits for a person', () => {
+  it('git push --force: the step suspends naming the command; rejected with a reason, the agent reads it; the trail says who decided', () => {
+    const p = project(['Bash(git push --force*)'], FORCE);
+    const r = p.shop(['run', 'ship', 'x']);
+    expect(r.code).toBe(3);
+    const id = runId(r);
+    expect(r.stdout).toContain('coder wants to run: Bash git push --force origin main');
+    expect(p.status(id).executions[0]).toMatchObject({ status: 'waiting_human', awaiting: 'approval' });
+    const rejected = p.shop(['reject', `${id}.1`, '--message', 'never force-push main']);
+    expect(rejected.stderr).toBe('');
+    expect(rejected.code).toBe(0);
+    expect(lines(rejected.stdout).at(-1)).toBe(`run ${id} completed: "denied: never force-push main"`);
+    expect(tools(p).at(-1)).toMatchObject({ name: 'Bash', decision: 'deny', reason: 'never force-push main' });
+    const events = trail(p, id).filter((e) => e.type === 'tool_deferred' || e.type === 'tool_decided');
+    expect(events.map((e) => [e.type, e.actor, (e.data as { tool?: string }).tool, (e.data as { decision?: string }).decision ?? null])).toEqual([
+      ['tool_deferred', 'coder', 'Bash', null],
+      ['tool_decided', 'tester', 'Bash', 'deny'],
+    ]);
+  });
+
+  it('words edit the command: the call runs as the person wrote it', () => {
+    const p = project(['Bash(git push --force*)'], FORCE);
+    const id = runId(p.shop(['run', 'ship', 'x']));
+    const edited = p.shop(['answer', `${id}.1`, 'git push origin main']);
+    expect(edited.code).toBe(0);
+    expect(lines(edited.stdout).at(-1)).toBe(`run ${id} completed: "ran: git push origin main"`);
+    expect(tools(p).at(-1)).toMatchObject({ name: 'Bash', decision: 'allow', input: { command: 'git push origin main' } });
+  });
+
+  it('a call no gate names runs without asking', () => {
+    const p = project(['Bash(git push --force*)'], { name: 'Bash', input: { command: 'npm test' } });
+    const r = p.shop(['run', 'ship', 'x']);
+    expect(r.code).toBe(0);
+    expect(lines(r.stdout).at(-1)).toMatch(/completed: "ran: npm test"$/);
+  });
+});
+
+describe('AskUserQuestion', () => {
+  it("suspends on the agent's question; the person's answer reaches the agent keyed by its question", () => {
+    const p = project(['AskUserQuestion'], {
+      name: 'AskUserQuestion',
+      input: { questions: [{ question: 'Which database?', header: 'DB', options: [{ label: 'Postgres', description: 'server' }, { label: 'SQLite', description: 'file' }], multiSelect: false }] },
+    });
+    const r = p.shop(['run', 'ship', 'x']);
+    expect(r.code).toBe(3);
+    const id = runId(r);
+    expect(r.stdout).toContain('Which database?');
+    expect(p.status(id).executions[0]).toMatchObject({ awaiting: 'input' });
+    const answered = p.shop(['answer', `${id}.1`, 'SQLite']);
+    expect(answered.code).toBe(0);
+    expect(lines(answered.stdout).at(-1)).toBe(`run ${id} completed: "answered: {\\"Which database?\\":\\"SQLite\\"}"`);
+  });
+});
+
+describe('kill -9 while a gate waits', () => {
+  it('then an answer: the call is decided once, the run completes once', async () => {
+    const p = project(['Bash(git push --force*)'], FORCE);
+    const bg = p.spawnShop(['run', 'ship', 'x', '--wait']);
+    await until('the gate to wait', () => /wants to run: Bash git push --force/.test(bg.output()));
+    const id = runId(bg.output());
+    bg.child.kill('SIGKILL');
+    await bg.exited;
+    const approved = p.shop(['approve', `${id}.1`]);
+    expect(approved.code).toBe(0);
+    expect(lines(approved.stdout).at(-1)).toBe(`run ${id} completed: "ran: git push --force origin main"`);
+    const ran = tools(p).filter((t) => t?.decision === 'allow');
+    expect(ran).toHaveLength(1);
+    expect(trail(p, id).filter((e) => e.type === 'tool_decided')).toHaveLength(1);
+  });
+});
