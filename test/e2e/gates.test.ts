@@ -89,3 +89,20 @@ describe('kill -9 while a gate waits', () => {
     expect(trail(p, id).filter((e) => e.type === 'tool_decided')).toHaveLength(1);
   });
 });
+
+describe("the workflow's gates (config{gates})", () => {
+  it('hold a call of every Claude Code agent of the run; a Codex agent in such a run fails its step rather than run ungated', () => {
+    const p = makeProject();
+    p.write('agents/coder.md', '---\nallowed_tools: ["Bash(shop report:*)"]\n---\nYou ship code.\n');
+    p.write('workflows/ship.lua', 'config{ gates = { "Bash(git push --force*)" } }\nfunction workflow(prompt)\n  return run("coder", { prompt = "Ship it" }).summary\nend\n');
+    p.scenario({ agents: { coder: [{ tool_call: FORCE, status: 'DONE' }] } });
+    const r = p.shop(['run', 'ship', 'x']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain('coder wants to run: Bash git push --force origin main');
+    p.write('agents/coder.md', '---\ncli: codex\n---\nYou ship code.\n');
+    const codex = p.shop(['run', 'ship', 'x']);
+    expect(codex.code).toBe(1);
+    expect(lines(codex.stderr)).toEqual([expect.stringMatching(/^shop: run \d+ failed: the workflow's gates \(config\{gates\}\) hold tool calls for a person, which only Claude Code agents can do; agent coder runs Codex/)]);
+  });
+});
+

@@ -144,8 +144,9 @@ export class AgentStep {
     }, how, (h) => this.invokeOnce(exec, agent, opts, h, signal), signal);
   }
 
-  private async invokeOnce(exec: Execution, agent: AgentDef, opts: RunOptions, how: Attempt, signal: AbortSignal): Promise<Settled> {
+  private async invokeOnce(exec: Execution, def: AgentDef, opts: RunOptions, how: Attempt, signal: AbortSignal): Promise<Settled> {
     const { ports, run, token } = this.ctx;
+    const agent = this.gated(def);
     if (signal.aborted) throw new Aborted();
     const logDir = join(ports.paths.runsDir, String(run.id));
     if (!this.logDirs.has(logDir)) mkdirSync(logDir, { recursive: true, mode: 0o700 });
@@ -225,9 +226,30 @@ export class AgentStep {
     return { kind: 'waiting', execution, fresh: true };
   }
 
+  /**
+   * The agent with the run's gates too (config{gates}): they apply to Claude Code agents; a
+   * Codex or Gemini agent cannot hold a tool call for a person, so its step fails rather than
+   * run ungated.
+   */
+  private gated(def: AgentDef): AgentDef {
+    const extra = this.ctx.config().gates ?? [];
+    if (!extra.length) return def;
+    const cli = dialectOf(def).cli;
+    if (cli === 'codex' || cli === 'gemini' || cli === 'command') {
+      throw new AgentError(`the workflow's gates (config{gates}) hold tool calls for a person, which only Claude Code agents can do; agent ${def.name} runs ${cli === 'command' ? 'a command:' : dialectOf(def).label} — give it cli: claude, or run it in a workflow without gates`);
+    }
+    return { ...def, gates: [...new Set([...(def.gates ?? []), ...extra])] };
+  }
+
+  /** Whether a Claude Code agent's calls may be gated here (its own gates:, or the run's). */
+  private hasGates(name: string): boolean {
+    const def = this.ctx.ports.loadAgent(name);
+    return Boolean(def.gates?.length || (dialectOf(def).cli === 'claude' && this.ctx.config().gates?.length));
+  }
+
   /** The tool call this waiting ask is about, when the agent has gates and its session deferred one; else null. */
   async pendingGate(exec: Execution): Promise<DeferredTool | null> {
-    if (exec.kind !== 'run' || !exec.agent || !this.ctx.ports.loadAgent(exec.agent).gates?.length) return null;
+    if (exec.kind !== 'run' || !exec.agent || !this.hasGates(exec.agent)) return null;
     const events = await this.ctx.ports.store.listEvents(this.ctx.run.id);
     const last = events.filter((e) => e.type === 'tool_deferred' && e.key === exec.key).at(-1);
     const data = last?.data as { ask?: unknown; tool_use_id?: unknown; tool?: unknown; input?: unknown } | null | undefined;
@@ -237,7 +259,7 @@ export class AgentStep {
 
   /** The decision last handed to this call's deferred tool call, when nothing was deferred since (an interrupted hand-over). */
   private async decidedGate(rec: Execution): Promise<GateDecision | null> {
-    if (!rec.agent || !this.ctx.ports.loadAgent(rec.agent).gates?.length) return null;
+    if (!rec.agent || !this.hasGates(rec.agent)) return null;
     const events = await this.ctx.ports.store.listEvents(this.ctx.run.id);
     const last = events.filter((e) => (e.type === 'tool_deferred' || e.type === 'tool_decided') && e.key === rec.key).at(-1);
     if (last?.type !== 'tool_decided') return null;
