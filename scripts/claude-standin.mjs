@@ -86,7 +86,8 @@
 //   and only that step reports. In stream-json such a resume prints command_lifecycle started /
 //   completed around its events: the result is not the last line, as with Claude Code.
 //   `-p` takes the next argument as the prompt unless it is one of the flags above; `-p --resume
-//   <id>` with no prompt and nothing pending fails as Claude Code does ("Input must be provided…").
+//   <id>` with no prompt and nothing pending fails as Claude Code 2.1.330 does ("Error: No deferred tool
+//   marker found in the resumed session. …", exit 1).
 //
 // A list of steps scripts "fail twice, then succeed": [{ "fail": 529 }, { "fail": 529 }, { … }].
 // A step with when_prompt (a regular expression) is taken whenever the prompt matches it, and
@@ -248,7 +249,7 @@ async function headless() {
   const remembered = transcriptMessages() ?? 0;
   const pending = args.resume ? pendingCall() : null;
   if (!pending && args.prompt === undefined) {
-    console.error('Error: Input must be provided either through stdin or as a prompt argument when using --print');
+    console.error('Error: No deferred tool marker found in the resumed session. Either the session was not deferred, the marker is stale (tool already ran), or it exceeds the tail-scan window. Provide a prompt to continue the conversation.');
     process.exit(1);
   }
   const logLine = (step, extra = {}) => log({ mode: 'print', agent: env.SHOP_AGENT, call: env.SHOP_CALL, run: env.SHOP_RUN_ID, session_id: sessionId,

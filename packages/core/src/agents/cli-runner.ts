@@ -23,8 +23,9 @@ export class CliRunner implements AgentRunner {
     const dialect = dialectOf(inv.agent);
     const outcome = await this.spawn(dialect, inv);
     // What only the CLI's own words tell: a session that never started, or one that did.
-    const again = outcome.exitCode ? dialect.retry?.({ resume: inv.resume, exitCode: outcome.exitCode, stderr: safeRead(inv.stderrFile) }) : null;
-    return again ? this.spawn(dialect, { ...inv, resume: again.resume }) : outcome;
+    const again = outcome.exitCode ? dialect.retry?.({ resume: inv.resume, exitCode: outcome.exitCode, stderr: safeRead(inv.stderrFile), decidingGate: inv.gate !== undefined }) : null;
+    if (!again) return outcome;
+    return this.spawn(dialect, again.prompt ? { ...inv, resume: again.resume, prompt: again.prompt, gate: undefined } : { ...inv, resume: again.resume });
   }
 
   private async spawn(dialect: AgentDialect, inv: AgentInvocation): Promise<AgentOutcome> {

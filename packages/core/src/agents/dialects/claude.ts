@@ -69,8 +69,10 @@ export const claude: AgentDialect = {
   argv: claudeArgv,
   reader: claudeReader,
   handOff: (sessionId) => ['--resume', sessionId],
-  retry({ resume, exitCode, stderr }) {
+  retry({ resume, exitCode, stderr, decidingGate }) {
     if (!exitCode) return null;
+    // A decision handed to a call that is no longer pending (it ran before the driver died): go on with a prompt.
+    if (decidingGate && /No deferred tool marker found/.test(stderr)) return { resume: true, prompt: 'Continue the task and report when done.' };
     // A session that never got going (the first attempt died at once) cannot be resumed:
     // Claude Code answers "No conversation found". Start it under the same id instead.
     if (resume && /No conversation found/.test(stderr)) return { resume: false };

@@ -55,8 +55,8 @@ export interface EventReader {
   readonly stalled: string | null;
 }
 
-/** What to try after an invocation failed in a way only the CLI's own words tell. */
-export type Retry = { resume: boolean } | null;
+/** What to try after an invocation failed in a way only the CLI's own words tell: resumed or not, and a prompt instead of a gate's decision. */
+export type Retry = { resume: boolean; prompt?: string } | null;
 
 /**
  * One agent CLI: the command lines Shop builds for it, how its events read, how a person is
@@ -74,7 +74,7 @@ export interface AgentDialect {
   /** A person's interactive session on `sessionId`, in this terminal (shop continue): the arguments after the binary; null when the CLI has none. */
   handOff(sessionId: string): string[] | null;
   /** After a failed invocation, what its stderr and exit say to try once more (a session that never started, one that did). */
-  retry?(failed: { resume: boolean; exitCode: number | null; stderr: string }): Retry;
+  retry?(failed: { resume: boolean; exitCode: number | null; stderr: string; decidingGate?: boolean }): Retry;
   /**
    * Whether Shop keeps the CLI's session transcripts in the store, so a run's sessions move with
    * it between machines (Claude Code's); otherwise a session resumes on the machine that has it.

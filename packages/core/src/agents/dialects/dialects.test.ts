@@ -43,6 +43,10 @@ describe('Claude Code', () => {
     expect(d.retry!({ resume: true, exitCode: 1, stderr: 'No conversation found with session ID: sess-1' })).toEqual({ resume: false });
     expect(d.retry!({ resume: false, exitCode: 1, stderr: 'Error: Session ID sess-1 is already in use.' })).toEqual({ resume: true });
     expect(d.retry!({ resume: false, exitCode: 1, stderr: 'something else' })).toBeNull();
+    // A decision handed to a call that already ran (its driver died after): Claude Code asks for a prompt.
+    const stale = 'Error: No deferred tool marker found in the resumed session. Either the session was not deferred, the marker is stale (tool already ran), or it exceeds the tail-scan window. Provide a prompt to continue the conversation.';
+    expect(d.retry!({ resume: true, exitCode: 1, stderr: stale, decidingGate: true })).toEqual({ resume: true, prompt: 'Continue the task and report when done.' });
+    expect(d.retry!({ resume: true, exitCode: 1, stderr: stale })).toBeNull();
   });
 });
 
