@@ -89,7 +89,7 @@ describe('a CLI that cannot reach its service never hangs a step', () => {
     p.scenario({ agents: { coder: [{ fail: 'auth' }] } });
     const r = p.shop(['run', 'once', 'x'], { env: FAST });
     expect(r.code).toBe(1);
-    expect(lines(r.stderr)).toEqual([expect.stringMatching(/^shop: run \d+ failed: agent coder exited with code 41 without a signal; stderr: Please set an Auth method in .*GEMINI_API_KEY/)]);
+    expect(lines(r.stderr)).toEqual([expect.stringMatching(/^shop: run \d+ failed: agent coder \(Gemini CLI\) exited with code 41 without a signal; stderr: Please set an Auth method in .*GEMINI_API_KEY/)]);
     expect(prints(p)).toHaveLength(1);
   });
 });

@@ -200,7 +200,9 @@ export class AgentStep {
       // What the agent said is in its output (stdout.log); stderr.log only holds errors.
       const said = lastLine(`${base}.stderr.log`);
       const text = outcome.output.trim() ? capText(outcome.output.trim().split('\n').pop()!.trim(), 200) : null;
-      throw agentFailure(`agent ${agent.name} ${why} without a signal${text ? `; its last words: ${text}` : ''}${said ? `; stderr: ${said}` : ''}` +
+      // Which CLI failed, when it is not Claude Code (whose failures Shop has always named as the agent's).
+      const cli = dialect.cli === 'codex' || dialect.cli === 'gemini' ? ` (${dialect.label})` : '';
+      throw agentFailure(`agent ${agent.name}${cli} ${why} without a signal${text ? `; its last words: ${text}` : ''}${said ? `; stderr: ${said}` : ''}` +
         ` (its output: ${base}.stdout.log${said ? `, errors: ${base}.stderr.log` : ''})`, outcome);
     }
     return this.settle(exec, opts, reported, outcome.metrics, agent);
