@@ -48,6 +48,17 @@ describe('a gated tool call waits for a person', () => {
     expect(tools(p).at(-1)).toMatchObject({ name: 'Bash', decision: 'allow', input: { command: 'git push origin main' } });
   });
 
+  it('a gated write shows what it changes: the file as it is now against what the agent would write', () => {
+    const p = project(['Write(.env*)'], { name: 'Write', input: { file_path: '.env', content: 'A=1\nB=new\n' } });
+    p.write('.env', 'A=1\nB=old\n');
+    const r = p.shop(['run', 'ship', 'x']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain('coder wants to run: Write .env');
+    expect(r.stdout).toMatch(/- B=old\n\s*\+ B=new/);
+    const ask = JSON.parse(p.shop(['inbox', '--json']).stdout)[0];
+    expect(ask.question).toBe('coder wants to run: Write .env\n- B=old\n+ B=new');
+  });
+
   it('a call no gate names runs without asking', () => {
     const p = project(['Bash(git push --force*)'], { name: 'Bash', input: { command: 'npm test' } });
     const r = p.shop(['run', 'ship', 'x']);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeDeferred, gateProblem, hookOutput, matchingGate } from './gates.js';
+import { changeOf, describeDeferred, gateProblem, hookOutput, matchingGate } from './gates.js';
 import { gateDecision } from '../engine/gate-decision.js';
 import type { Answer } from '../types.js';
 
@@ -51,5 +51,17 @@ describe("a person's answer to a deferred call", () => {
     expect(gateDecision(ask, answer({ verdict: 'answer', message: 'SQLite' }))).toEqual({
       tool_use_id: 'toolu_2', decision: 'allow', updatedInput: { ...ask.input, answers: { 'Which database?': 'SQLite' } },
     });
+  });
+});
+
+describe('what a gated file change shows', () => {
+  it("an Edit's lines gone and added; a Write against the file as it is; long changes cut and counted", () => {
+    expect(changeOf({ name: 'Edit', input: { file_path: 'a.ts', old_string: 'x = 1\ny = 2\nz = 3', new_string: 'x = 1\ny = 20\nz = 3' } }, null)).toBe('- y = 2\n+ y = 20');
+    expect(changeOf({ name: 'Write', input: { file_path: '.env', content: 'A=1\nB=new\n' } }, 'A=1\nB=old\n')).toBe('- B=old\n+ B=new');
+    expect(changeOf({ name: 'Write', input: { file_path: '.env', content: 'A=1' } }, null)).toBe('+ A=1');
+    const long = changeOf({ name: 'Write', input: { file_path: 'big', content: Array.from({ length: 100 }, (_, i) => `line ${i}`).join('\n') } }, null)!;
+    expect(long.split('\n')).toHaveLength(41);
+    expect(long.split('\n').at(-1)).toBe('… 60 more changed lines');
+    expect(changeOf({ name: 'Bash', input: { command: 'ls' } }, null)).toBeNull();
   });
 });

@@ -88,3 +88,39 @@ export function questionsOf(input: Record<string, unknown>): Question[] {
     return [{ question: o.question, options, multiSelect: o.multiSelect === true }];
   });
 }
+
+/** At most this many lines of a change are shown in an ask (the rest is counted). */
+const DIFF_LINES = 40;
+
+/**
+ * What a gated file change does, for the person deciding it: one hunk, `-` lines gone and `+`
+ * lines added, after the lines both keep at its start and end. An Edit's own old and new text;
+ * a Write's new content against the file as it is now (`current`, null when there is none).
+ */
+export function changeOf(t: Pick<DeferredTool, 'name' | 'input'>, current: string | null): string | null {
+  const input = t.input;
+  if ((t.name === 'Edit' || t.name === 'MultiEdit') && typeof input.old_string === 'string' && typeof input.new_string === 'string') return hunk(input.old_string, input.new_string);
+  if (t.name === 'MultiEdit' && Array.isArray(input.edits)) {
+    return input.edits.flatMap((e) => {
+      const o = e as { old_string?: unknown; new_string?: unknown };
+      return typeof o.old_string === 'string' && typeof o.new_string === 'string' ? [hunk(o.old_string, o.new_string)] : [];
+    }).join('\n…\n') || null;
+  }
+  if (t.name === 'Write' && typeof input.content === 'string') return hunk(current, input.content);
+  return null;
+}
+
+/** `before` null: a new file, every line added. */
+function hunk(before: string | null, after: string): string {
+  const a = before === null ? [] : before.split('\n');
+  const b = after.split('\n');
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let end = 0;
+  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  const lines = [...a.slice(start, a.length - end).map((l) => `- ${l}`), ...b.slice(start, b.length - end).map((l) => `+ ${l}`)];
+  if (!lines.length) return '(no change)';
+  const shown = lines.slice(0, DIFF_LINES).map((l) => capText(l, 200));
+  if (lines.length > DIFF_LINES) shown.push(`… ${lines.length - DIFF_LINES} more changed lines`);
+  return shown.join('\n');
+}

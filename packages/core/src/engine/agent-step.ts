@@ -1,13 +1,13 @@
 import { mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import type { AgentDef } from '../agents/agent-def.js';
 import { dialectOf } from '../agents/dialects/dialect-of.js';
-import { describeDeferred, type DeferredTool, type GateDecision } from '../agents/gates.js';
+import { changeOf, describeDeferred, type DeferredTool, type GateDecision } from '../agents/gates.js';
 import { boundedInput, gateDecision } from './gate-decision.js';
 import { AgentError, BudgetSpent } from '../errors.js';
 import type { RunOptions, WorkflowConfig } from '../lua/requests.js';
 import { fingerprint } from '../lua/requests.js';
-import { readTail } from '../signals/agent-file.js';
+import { readAgentFile, readTail } from '../signals/agent-file.js';
 import { checkSignal, promiseSignal, signalPath, type Signal } from '../signals/signal.js';
 import { readReport } from '../signals/read-report.js';
 import { keepSession, restoreSession, type SessionRef } from './session-keeper.js';
@@ -221,7 +221,9 @@ export class AgentStep {
       type: 'tool_deferred', key: exec.key, actor: agent.name, channel: 'agent',
       data: { ask: exec.ask + 1, tool_use_id: tool.id, tool: tool.name, input: boundedInput(tool.input) },
     });
-    const waitingFor = question ? describeDeferred(tool) : `${agent.name} wants to run: ${describeDeferred(tool)}`;
+    // A file change shows what it changes (a Write against the file as it is in the workspace now).
+    const change = question ? null : changeOf(tool, currentFile(tool, exec.cwd ?? run.workspace));
+    const waitingFor = question ? describeDeferred(tool) : `${agent.name} wants to run: ${describeDeferred(tool)}${change ? `\n${change}` : ''}`;
     ports.notifier.notify({ type: 'agent_finished', key: exec.key, agent: agent.name, status: 'NEEDS_HUMAN', text: waitingFor });
     const ask = { waitingFor, awaiting: question ? 'input' : 'approval', metrics, timers: this.ctx.timersFor(exec), claimTimeout: this.ctx.config().claim_timeout };
     const execution = await ports.store.markWaiting(token, run.id, exec.key, ask, this.ctx.statusWhenWaiting(exec.key));
@@ -337,3 +339,16 @@ function agentEnv(run: Run, exec: Execution, agent: AgentDef, { binDir, home }: 
   if (home) env.SHOP_HOME = home;
   return env;
 }
+
+/**
+ * The file a gated Write would replace, as it is now: only inside the workspace, only a regular
+ * file (never through a link, never a FIFO: the path is the agent's), at most 1 MiB; else null.
+ */
+function currentFile(tool: DeferredTool, cwd: string): string | null {
+  if (tool.name !== 'Write' || typeof tool.input.file_path !== 'string') return null;
+  const path = resolve(cwd, tool.input.file_path);
+  if (!path.startsWith(`${resolve(cwd)}${sep}`)) return null;
+  const read = readAgentFile(path, 1024 * 1024);
+  return read.kind === 'text' ? read.text : null;
+}
+
