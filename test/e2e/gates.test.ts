@@ -117,3 +117,24 @@ describe("the workflow's gates (config{gates})", () => {
   });
 });
 
+describe('a gated call in a parallel() branch', () => {
+  it('suspends only that branch: the other finishes; the answer completes the run', () => {
+    const p = makeProject();
+    p.write('agents/coder.md', `---\nallowed_tools: ["Bash(shop report:*)"]\ngates: ["Bash(git push --force*)"]\n---\nYou ship code.\n`);
+    p.write('workflows/fan.lua', 'function workflow(prompt)\n  local a, b = parallel(\n    function() return run("coder", "ship").summary end,\n    function() return run("architect", "plan").summary end)\n  return { a, b }\nend\n');
+    p.scenario({ agents: { coder: [{ tool_call: FORCE, status: 'DONE' }], architect: [{ status: 'DONE', summary: 'plan A' }] } });
+    const r = p.shop(['run', 'fan', 'x']);
+    expect(r.code).toBe(3);
+    const id = runId(r);
+    const s = p.status(id);
+    expect(s.executions.map((e) => [e.key, e.agent, e.status])).toEqual([
+      ['1', null, 'running'], ['1/1/1', 'coder', 'waiting_human'], ['1/2/1', 'architect', 'completed'],
+    ]);
+    const done = p.shop(['approve', `${id}.1/1/1`]);
+    expect(done.code).toBe(0);
+    expect(lines(done.stdout).at(-1)).toBe(`run ${id} completed: ["ran: git push --force origin main","plan A"]`);
+    // The architect ran once.
+    expect(p.invocations().filter((i) => i.agent === 'architect' && i.mode === 'print')).toHaveLength(1);
+  });
+});
+
