@@ -247,7 +247,13 @@ export class AgentStep {
 
   /** Whether a Claude Code agent's calls may be gated here (its own gates:, or the run's). */
   private hasGates(name: string): boolean {
-    const def = this.ctx.ports.loadAgent(name);
+    let def: AgentDef;
+    try {
+      def = this.ctx.ports.loadAgent(name);
+    } catch {
+      // An agent whose file no longer reads is not resumed to hand a decision over: its ask is answered as any other.
+      return false;
+    }
     return Boolean(def.gates?.length || (dialectOf(def).cli === 'claude' && this.ctx.config().gates?.length));
   }
 
