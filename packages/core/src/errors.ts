@@ -18,6 +18,17 @@ export class ShopError extends Error {
   readonly exitCode: number = ExitCode.failed;
 }
 
+/**
+ * A store that cannot be used as it is: locked, read-only, unopenable, out of reach, full, or
+ * not a store at all. One line naming the file (or server) and what to do (exit 1: nothing the
+ * command's arguments can fix).
+ */
+export class StoreError extends ShopError {
+  constructor(message: string, readonly file: string, readonly code: string) {
+    super(message);
+  }
+}
+
 /** Bad arguments or bad input the user can fix (exit 2). */
 export class UsageError extends ShopError {
   override readonly exitCode = ExitCode.usage;

@@ -1,8 +1,7 @@
-import { UsageError } from '@shop/core/errors';
+import { StoreError, UsageError } from '@shop/core/errors';
 import { bytes, quoted } from '@shop/core/text';
 import { AGENT_FILE_CAP, capName } from '@shop/core/signals/agent-file';
 import { ANSWER_FIELDS, checkSignal, writeSignal, type Signal } from '@shop/core/signals/signal';
-import { StoreError } from '@shop/core/store/store-errors';
 import type { ReportTarget } from '@shop/core/operations/record-report';
 import { str } from '../args.js';
 import type { Context } from '../context.js';

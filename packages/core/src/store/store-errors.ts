@@ -1,15 +1,6 @@
-import { ShopError } from '../errors.js';
+import { StoreError } from '../errors.js';
 
-/**
- * A store that cannot be used as it is: locked, read-only, unopenable, full, or not a
- * store at all. One line naming the file and what to do (exit 1: nothing the command's
- * arguments can fix).
- */
-export class StoreError extends ShopError {
-  constructor(message: string, readonly file: string, readonly code: string) {
-    super(message);
-  }
-}
+export { StoreError };
 
 /**
  * What SQLite's error codes (better-sqlite3's SqliteError `code`, extended codes included)
