@@ -77,6 +77,7 @@ CREATE TABLE IF NOT EXISTS executions (
   hold_pid_start TEXT,                        -- the holder's start time (pid reuse guard)
   hold_since    INTEGER,
   claim_timeout INTEGER,                      -- seconds a claim on its ask lasts (config claim_timeout; null: an hour)
+  ask_decisions TEXT,                         -- JSON: the decisions its current ask asks for, when not the implied one (an agent's AskUserQuestion)
   started_at    INTEGER NOT NULL,
   updated_at    INTEGER NOT NULL,
   finished_at   INTEGER,

@@ -84,6 +84,28 @@ describe('AskUserQuestion', () => {
   });
 });
 
+describe('AskUserQuestion with several questions', () => {
+  it('asks a choice per question (one of several where it allows several); the choices reach the agent keyed by their questions', () => {
+    const questions = [
+      { question: 'Which database?', header: 'DB', options: [{ label: 'Postgres', description: 'server' }, { label: 'SQLite', description: 'file' }], multiSelect: false },
+      { question: 'Which checks?', header: 'Checks', options: [{ label: 'Lint' }, { label: 'Tests' }, { label: 'Types' }], multiSelect: true },
+    ];
+    const p = project(['AskUserQuestion'], { name: 'AskUserQuestion', input: { questions } });
+    const id = runId(p.shop(['run', 'ship', 'x']));
+    const ask = JSON.parse(p.shop(['inbox', '--json']).stdout)[0];
+    expect(ask.decisions.map((d: { id: string; type: string; prompt: string; options: { value: string }[] }) => [d.id, d.type, d.prompt, d.options.map((o) => o.value)])).toEqual([
+      ['q1', 'choice', 'Which database?', ['Postgres', 'SQLite']],
+      ['q2', 'multi_choice', 'Which checks?', ['Lint', 'Tests', 'Types']],
+    ]);
+    const bad = p.shop(['signal', `${id}.1`, '--answers', '{"q1": "MySQL", "q2": ["Lint"]}']);
+    expect(bad.code).toBe(2);
+    const r = p.shop(['signal', `${id}.1`, '--answers', '{"q1": "SQLite", "q2": ["Lint", "Tests"]}']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(lines(r.stdout).at(-1)).toBe(`run ${id} completed: "answered: {\\"Which database?\\":\\"SQLite\\",\\"Which checks?\\":\\"Lint, Tests\\"}"`);
+  });
+});
+
 describe('kill -9 while a gate waits', () => {
   it('then an answer: the call is decided once, the run completes once', async () => {
     const p = project(['Bash(git push --force*)'], FORCE);

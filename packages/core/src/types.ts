@@ -1,3 +1,4 @@
+import type { Decision } from './decisions/decision-spec.js';
 /** Domain records shared by the store, the engine and the CLI. */
 export type RunStatus = 'running' | 'waiting_human' | 'completed' | 'stuck' | 'failed';
 export type ExecutionStatus = 'running' | 'waiting_human' | 'completed' | 'failed';
@@ -67,6 +68,8 @@ export interface Execution {
   hold: SessionHold | null;
   /** Seconds a claim on its ask lasts (config claim_timeout), recorded as the ask opened; null: the default. */
   claimTimeout: number | null;
+  /** The decisions its current ask asks for, when not the one its kind implies (an agent's AskUserQuestion); null otherwise. */
+  askDecisions: Decision[] | null;
   /** Who said "I'm on it" for its open ask, until the claim ages out; null when nobody (or on a read that does not join claims). */
   claim: AskClaim | null;
   startedAt: number;

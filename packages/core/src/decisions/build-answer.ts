@@ -51,6 +51,10 @@ function pauseAnswer(exec: Execution, input: AnswerInput, message: string | null
 }
 
 function agentAnswerFields(exec: Execution, input: AnswerInput, message: string | null): AnswerFields {
+  // An ask with decisions of its own (an agent's AskUserQuestion): its answers, checked against them all.
+  if (input.answers !== undefined && exec.askDecisions?.length) {
+    return { verdict: 'approved', status: null, message, decisions: validated(exec.askDecisions, input.answers) };
+  }
   if (input.answers !== undefined) {
     const [decision] = callDecisions(exec);
     const [only] = Object.values(validated([decision], input.answers));

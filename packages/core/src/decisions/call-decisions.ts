@@ -1,9 +1,11 @@
 import type { Execution } from '../types.js';
 import type { Decision, PauseSpec } from './decision-spec.js';
 
-/** The decisions a waiting call asks for: a pause's own, or the single one an agent's ask implies. */
+/** The decisions a waiting call asks for: a pause's own, its ask's own, or the single one an agent's ask implies. */
 export function callDecisions(exec: Execution): Decision[] {
   if (exec.kind === 'pause') return (exec.request as PauseSpec | null)?.decisions ?? [];
+  // An ask that names its own (an agent's AskUserQuestion: a choice per question).
+  if (exec.askDecisions?.length) return exec.askDecisions;
   const prompt = exec.waitingFor ?? 'the agent needs a person';
   return exec.awaiting === 'input' || !exec.awaiting
     ? [{ id: 'answer', type: 'text', prompt, required: true }]

@@ -3,7 +3,7 @@ import { join, resolve, sep } from 'node:path';
 import type { AgentDef } from '../agents/agent-def.js';
 import { dialectOf } from '../agents/dialects/dialect-of.js';
 import { changeOf, describeDeferred, type DeferredTool, type GateDecision } from '../agents/gates.js';
-import { boundedInput, gateDecision } from './gate-decision.js';
+import { boundedInput, gateDecision, questionDecisions } from './gate-decision.js';
 import { AgentError, BudgetSpent } from '../errors.js';
 import type { RunOptions, WorkflowConfig } from '../lua/requests.js';
 import { fingerprint } from '../lua/requests.js';
@@ -225,7 +225,10 @@ export class AgentStep {
     const change = question ? null : changeOf(tool, currentFile(tool, exec.cwd ?? run.workspace));
     const waitingFor = question ? describeDeferred(tool) : `${agent.name} wants to run: ${describeDeferred(tool)}${change ? `\n${change}` : ''}`;
     ports.notifier.notify({ type: 'agent_finished', key: exec.key, agent: agent.name, status: 'NEEDS_HUMAN', text: waitingFor });
-    const ask = { waitingFor, awaiting: question ? 'input' : 'approval', metrics, timers: this.ctx.timersFor(exec), claimTimeout: this.ctx.config().claim_timeout };
+    const ask = {
+      waitingFor, awaiting: question ? 'input' : 'approval', metrics, timers: this.ctx.timersFor(exec), claimTimeout: this.ctx.config().claim_timeout,
+      ...(question ? { decisions: questionDecisions(tool.input) } : {}),
+    };
     const execution = await ports.store.markWaiting(token, run.id, exec.key, ask, this.ctx.statusWhenWaiting(exec.key));
     return { kind: 'waiting', execution, fresh: true };
   }

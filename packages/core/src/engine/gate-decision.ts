@@ -1,4 +1,5 @@
 import { questionsOf, type DeferredTool, type GateDecision } from '../agents/gates.js';
+import type { Decision } from '../decisions/decision-spec.js';
 import type { Answer } from '../types.js';
 
 /** Statuses that let a deferred call run (`shop signal --status …`); any other denies it. */
@@ -17,7 +18,12 @@ export function gateDecision(tool: DeferredTool, a: Answer): GateDecision {
   if (rejected) return { ...base, decision: 'deny', reason: words ?? `${a.responder} did not allow this call` };
   if (tool.name === 'AskUserQuestion') {
     const questions = questionsOf(tool.input);
-    const answers = Object.fromEntries(questions.map((q) => [q.question, words ?? q.options[0]?.label ?? '']));
+    // Each question's choice when the person chose (shop signal --answers, a form), else their words, else its first option.
+    const chosen = (i: number): string | null => {
+      const v = a.decisions?.[`q${i + 1}`]?.value;
+      return Array.isArray(v) ? v.map(String).join(', ') : typeof v === 'string' ? v : null;
+    };
+    const answers = Object.fromEntries(questions.map((q, i) => [q.question, chosen(i) ?? words ?? q.options[0]?.label ?? '']));
     return { ...base, decision: 'allow', updatedInput: { ...tool.input, answers } };
   }
   const approved = a.verdict === 'approved' || (a.status !== null && a.status !== undefined && ALLOWING.has(a.status));
@@ -31,4 +37,16 @@ export function boundedInput(input: Record<string, unknown>): Record<string, unk
   const text = JSON.stringify(input);
   if (text.length <= 64 * 1024) return input;
   return { truncated: true, json: text.slice(0, 64 * 1024) };
+}
+
+/**
+ * AskUserQuestion's questions as the ask's decisions: a choice (a multiple one when it allows
+ * several) among its options, one per question, `q1`, `q2`… in order. Words are still an answer
+ * (`shop answer … "…"`): a person may answer beyond the options, as in Claude Code's own prompt.
+ */
+export function questionDecisions(input: Record<string, unknown>): Decision[] {
+  return questionsOf(input).filter((q) => q.options.length).map((q, i) => ({
+    id: `q${i + 1}`, type: q.multiSelect ? 'multi_choice' : 'choice', prompt: q.question, required: true,
+    options: q.options.map((o) => ({ value: o.label, label: o.label, description: o.description })),
+  }));
 }

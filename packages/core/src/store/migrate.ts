@@ -80,6 +80,8 @@ ALTER TABLE executions ADD COLUMN hold_pid_start TEXT;
 ALTER TABLE executions ADD COLUMN hold_since INTEGER;
 `;
 /* Version 8 is the workers table, version 9 sessions and reports: new tables only, made by schema.sql. */
+/** Version 5–9 → 10: the decisions an ask asks for, when not the one its kind implies (an agent's AskUserQuestion). */
+const V10 = `ALTER TABLE executions ADD COLUMN ask_decisions TEXT;`;
 /** Version 5 or 6 → 7: how long a claim on a call's ask lasts (claims and the rest are new tables). */
 const V7 = `ALTER TABLE executions ADD COLUMN claim_timeout INTEGER;`;
 /**
@@ -100,6 +102,8 @@ export function migrate(db: Database.Database): void {
     if (version >= 1 && version <= 4) db.exec(V5_BEFORE);
     if (version === 5) db.exec(V6);
     if (version === 5 || version === 6) db.exec(V7);
+    // Older stores get the executions table anew from schema.sql (with the column).
+    if (version >= 5 && version <= 9) db.exec(V10);
     // New tables and indexes (all IF NOT EXISTS): a new store gets everything here, and
     // schema 3's timers come to a store of schema 2 the same way.
     db.exec(readFileSync(shippedFile('schema.sql', import.meta.url), 'utf8'));

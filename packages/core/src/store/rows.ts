@@ -66,6 +66,7 @@ export function toExecution(r: Row): Execution {
     spawned: Number(r.spawned ?? 0) > 0,
     hold: toHold(r),
     claimTimeout: num(r.claim_timeout),
+    askDecisions: (json(r.ask_decisions) as Execution['askDecisions']) ?? null,
     claim: toClaim(r),
     startedAt: Number(r.started_at),
     updatedAt: Number(r.updated_at),

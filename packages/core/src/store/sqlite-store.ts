@@ -342,7 +342,7 @@ class SqliteStore extends SqliteReads implements Store {
 
   private waiting(runId: number, key: string, ask: WaitingAsk, runStatus: ActiveStatus) {
     const t = this.now();
-    this.stmt.markWaiting.run({ ...metricCols(ask.metrics), waitingFor: ask.waitingFor, awaiting: ask.awaiting, claimTimeout: ask.claimTimeout ?? null, t, runId, key });
+    this.stmt.markWaiting.run({ ...metricCols(ask.metrics), waitingFor: ask.waitingFor, awaiting: ask.awaiting, claimTimeout: ask.claimTimeout ?? null, askDecisions: ask.decisions?.length ? JSON.stringify(ask.decisions) : null, t, runId, key });
     this.stmt.setRunStatus.run(runStatus, t, runId);
     this.event(runId, { type: 'waiting', key, actor: 'shop', channel: 'engine', data: { waiting_for: ask.waitingFor, awaiting: ask.awaiting } });
     const number = Number((this.stmt.getExecution.get(runId, key) as Row).ask);

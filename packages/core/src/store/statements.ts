@@ -94,7 +94,7 @@ const SQL = {
   // The run's open calls end with it: running ones (their processes were killed first) and waiting ones.
   failOpen: `UPDATE executions SET status = 'failed', error = ?, pid = NULL, pid_start = NULL, ${END_AGENT_HOLD}, updated_at = ?, finished_at = ?
     WHERE run_id = ? AND ${OPEN}`,
-  markWaiting: `UPDATE executions SET status = 'waiting_human', ask = ask + 1, waiting_for = @waitingFor, awaiting = @awaiting, claim_timeout = @claimTimeout, pid = NULL, pid_start = NULL,
+  markWaiting: `UPDATE executions SET status = 'waiting_human', ask = ask + 1, waiting_for = @waitingFor, awaiting = @awaiting, claim_timeout = @claimTimeout, ask_decisions = @askDecisions, pid = NULL, pid_start = NULL,
     ${END_AGENT_HOLD}, activity = NULL, ${METRICS}, updated_at = @t WHERE run_id = @runId AND call_key = @key`,
   // A call starting or completing: the run goes on (only a write when it was waiting).
   markRunning: `UPDATE runs SET status = CASE WHEN status = 'waiting_human' THEN 'running' ELSE status END, updated_at = ? WHERE id = ?`,

@@ -1,3 +1,4 @@
+import type { Decision } from '../decisions/decision-spec.js';
 import type { AccessStore } from './access-store.js';
 import type {
   AgentMetrics, Answer, CallKind, Channel, Execution, ReplayRecord, Run, RunEvent, RunOwner, RunStatus, Timer, TimerData, TimerKind,
@@ -220,6 +221,8 @@ export interface WaitingAsk {
   timers?: NewTimer[];
   /** Seconds a claim on it lasts (config claim_timeout); absent: the default. */
   claimTimeout?: number;
+  /** The decisions it asks for, when not the one its kind implies (an agent's AskUserQuestion). */
+  decisions?: Decision[];
 }
 
 export interface NewTimer {

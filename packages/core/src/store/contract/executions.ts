@@ -28,6 +28,18 @@ export function executionsAndFinishing(adapter: StoreAdapter) {
       expect(await store.getExecution(run.id, '1')).toMatchObject({ sessionId: '01a20c1f-6155-70c0-97ea-763245366d7d', status: 'running' });
     });
 
+    it("an ask records the decisions it asks for, when it names its own; the next ask without any clears them", async () => {
+      const { store } = ctx;
+      const run = await store.createRun(newRun());
+      await store.startExecution(T, exec(run.id, '1'));
+      const decisions = [{ id: 'q1', type: 'choice' as const, prompt: 'Which database?', required: true, options: [{ value: 'SQLite', label: 'SQLite', description: undefined }] }];
+      await store.markWaiting(T, run.id, '1', { waitingFor: 'Which database?', awaiting: 'input', decisions }, 'waiting_human');
+      expect((await store.getExecution(run.id, '1'))?.askDecisions).toEqual([{ id: 'q1', type: 'choice', prompt: 'Which database?', required: true, options: [{ value: 'SQLite', label: 'SQLite' }] }]);
+      await store.restartExecution(T, run.id, '1');
+      await store.markWaiting(T, run.id, '1', { waitingFor: 'Deploy?', awaiting: 'approval' }, 'waiting_human');
+      expect((await store.getExecution(run.id, '1'))?.askDecisions).toBeNull();
+    });
+
     it('waiting moves call and run together; completing numbers deliveries and the run goes on', async () => {
       const { store } = ctx;
       const run = await store.createRun(newRun());

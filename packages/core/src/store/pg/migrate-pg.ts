@@ -47,6 +47,8 @@ const STEPS: Record<number, string> = {
     reported_at   BIGINT  NOT NULL,
     PRIMARY KEY (run_id, call_key)
   );`,
+  // 9 → 10: the decisions an ask asks for, when not the one its kind implies (an agent's AskUserQuestion).
+  9: `ALTER TABLE executions ADD COLUMN IF NOT EXISTS ask_decisions TEXT;`,
 };
 
 /**

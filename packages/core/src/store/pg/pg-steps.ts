@@ -73,7 +73,7 @@ export async function checkHold(q: Sql, row: Row | undefined, staleHold: string 
 
 /** The call waits for a person (its ask count goes up, its timers set); the run takes `runStatus`. */
 export async function waiting(q: Sql, runId: number, key: string, ask: WaitingAsk, runStatus: ActiveStatus, t: number): Promise<Row> {
-  const [row] = await q.query(W.markWaiting, [runId, key, t, ask.waitingFor, ask.awaiting, ask.claimTimeout ?? null, ...metricParams(ask.metrics)]);
+  const [row] = await q.query(W.markWaiting, [runId, key, t, ask.waitingFor, ask.awaiting, ask.claimTimeout ?? null, ...metricParams(ask.metrics), ask.decisions?.length ? JSON.stringify(ask.decisions) : null]);
   if (!row) {
     const [call] = await q.query(W.getExecution, [runId, key]);
     throw waitRefusal(runId, key, callState(call)) ?? new ConflictError(`run ${runId} call ${key} cannot wait now`);

@@ -113,8 +113,8 @@ export const W = {
   failExecution: `UPDATE executions SET status = 'failed', error = $4, pid = NULL, pid_start = NULL, ${END_AGENT_HOLD}, ${metrics(5)},
       updated_at = $3, finished_at = $3 WHERE run_id = $1 AND call_key = $2 AND ${OPEN} RETURNING seq`,
   closeExecution: `UPDATE executions SET status = 'completed', updated_at = $3, finished_at = $3 WHERE run_id = $1 AND call_key = $2 AND status = 'running'`,
-  // $1 run, $2 key, $3 t, $4 waiting for, $5 awaiting, $6 claim timeout, $7-$9 metrics
-  markWaiting: `UPDATE executions SET status = 'waiting_human', ask = ask + 1, waiting_for = $4, awaiting = $5, claim_timeout = $6,
+  // $1 run, $2 key, $3 t, $4 waiting for, $5 awaiting, $6 claim timeout, $7-$9 metrics, $10 the ask's decisions (JSON)
+  markWaiting: `UPDATE executions SET status = 'waiting_human', ask = ask + 1, waiting_for = $4, awaiting = $5, claim_timeout = $6, ask_decisions = $10::text,
       pid = NULL, pid_start = NULL, ${END_AGENT_HOLD}, activity = NULL, ${metrics(7)}, updated_at = $3
     WHERE run_id = $1 AND call_key = $2 AND status <> 'completed' RETURNING *`,
   /** Also revives a failed run (retry): its old failure reason and end time no longer hold. */
