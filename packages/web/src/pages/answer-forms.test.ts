@@ -111,6 +111,16 @@ describe('answer forms', () => {
     expect(reject).toContain('returns REJECTED to the workflow');
   });
 
+  it("an agent's question with choices of its own (AskUserQuestion): a decide form with them, and the words' answer form", () => {
+    const ask = agentAsk({ awaiting: 'input', waitingFor: 'Which database?', askDecisions: [
+      { id: 'q1', type: 'choice', prompt: 'Which database?', required: true, options: [{ value: 'Postgres', label: 'Postgres', description: undefined }, { value: 'SQLite', label: 'SQLite', description: undefined }] },
+    ] });
+    const page = render(ask);
+    expect(page).toContain('name="verb" value="decide"');
+    expect(fieldset(page, 'q1').match(/type="radio" name="d.q1" value="(Postgres|SQLite)"/g)).toHaveLength(2);
+    expect(page).toContain('value="answer"');
+  });
+
   it('an answer link asks for the name (required) and posts to its own action', () => {
     const page = render(pauseAsk('Deploy?'), { action: '/a/xyz', csrf: 'c', nameField: true });
     expect(page.match(/name="by" required/g)).toHaveLength(2);

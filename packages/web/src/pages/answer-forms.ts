@@ -1,6 +1,6 @@
 import type { PendingJson } from '@shop/core/operations/shapes';
 import { html, type Html } from '../html.js';
-import { decisionFieldset, decisionsOf, MAX_MESSAGE } from './decision-inputs.js';
+import { decisionFieldset, decisionsOf, formDecisions, MAX_MESSAGE } from './decision-inputs.js';
 
 type Suggestion = PendingJson['suggestions'][number];
 
@@ -21,9 +21,8 @@ export interface FormTarget {
  */
 export function answerForms(ask: PendingJson, target: FormTarget): Html {
   const formId = `f-${ask.handle.replace(/[^\w-]/g, '-')}`;
-  const decisions = decisionsOf(ask);
   const forms: Html[] = [];
-  if (ask.kind === 'pause' && decisions.length) forms.push(decideForm(ask, target, formId));
+  if (formDecisions(ask).length) forms.push(decideForm(ask, target, formId));
   for (const s of ask.suggestions) {
     if (s.verb === 'approve' || s.verb === 'reject' || s.verb === 'answer') forms.push(verbForm(ask, s, target, `${formId}-${s.verb}`));
   }

@@ -10,6 +10,15 @@ export const MAX_VALUE = 10_000;
 /** PendingJson carries each decision as the workflow declared it (options normalised by core). */
 export const decisionsOf = (ask: Pick<PendingJson, 'decisions'>): Decision[] => ask.decisions as unknown as Decision[];
 
+/**
+ * The decisions a decide form submits: a pause's, or an agent ask's own (AskUserQuestion's
+ * choices) — not the single one an agent's ask implies (answered by approve, reject, answer).
+ */
+export function formDecisions(ask: Pick<PendingJson, 'decisions' | 'kind'>): Decision[] {
+  const decisions = decisionsOf(ask);
+  return ask.kind === 'pause' || decisions.some((d) => d.id !== 'answer' && d.id !== 'approve') ? decisions : [];
+}
+
 /** A decision with no default must be answered when it is required. */
 const mustAnswer = (d: Decision) => d.required !== false && (d.default === undefined || d.default === null);
 

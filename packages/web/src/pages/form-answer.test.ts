@@ -91,4 +91,16 @@ describe('formAnswer', () => {
     expect(formAnswer(pendingJson(7, agentAsk()), post([['verb', 'decide'], ['d.answer', 'x']]))).toMatchObject({ ok: false });
     expect(parsed(plain, [['verb', 'reject']])).toEqual({ verdict: 'rejected', message: null });
   });
+
+  it("an agent's question with choices of its own (AskUserQuestion) takes them, checked by core as the CLI's are; a plain agent ask has none to submit", () => {
+    const question = agentAsk({ awaiting: 'input', waitingFor: 'Which database?', askDecisions: [
+      { id: 'q1', type: 'choice', prompt: 'Which database?', required: true, options: [{ value: 'Postgres', label: 'Postgres', description: undefined }, { value: 'SQLite', label: 'SQLite', description: undefined }] },
+    ] });
+    const input = parsed(pendingJson(7, question), [['verb', 'decide'], ['d.q1', 'SQLite']]);
+    expect(input).toEqual({ answers: { q1: 'SQLite' }, message: null });
+    expect(buildAnswer(question, input)).toMatchObject({ verdict: 'approved', decisions: { q1: { value: 'SQLite' } } });
+    const plain = formAnswer(pendingJson(7, agentAsk({ awaiting: 'input' })), post([['verb', 'decide'], ['d.answer', 'x']]));
+    expect(plain).toMatchObject({ ok: false, error: expect.stringMatching(/this ask has no decisions to submit/) });
+  });
 });
+

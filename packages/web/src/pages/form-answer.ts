@@ -1,7 +1,7 @@
 import type { AnswerInput } from '@shop/core/decisions/build-answer';
 import type { Decision } from '@shop/core/decisions/decision-spec';
 import type { PendingJson } from '@shop/core/operations/shapes';
-import { decisionsOf, MAX_COMMENT, MAX_MESSAGE, MAX_VALUE } from './decision-inputs.js';
+import { formDecisions, MAX_COMMENT, MAX_MESSAGE, MAX_VALUE } from './decision-inputs.js';
 
 export type FormAnswer = { ok: true; input: AnswerInput } | { ok: false; error: string };
 
@@ -29,8 +29,8 @@ export function formAnswer(ask: PendingJson, form: URLSearchParams): FormAnswer 
 }
 
 function decide(ask: PendingJson, form: URLSearchParams, message: string | null): FormAnswer {
-  const decisions = decisionsOf(ask);
-  if (ask.kind !== 'pause' || !decisions.length) return fail('this ask has no decisions to submit: approve, reject or answer it');
+  const decisions = formDecisions(ask);
+  if (!decisions.length) return fail('this ask has no decisions to submit: approve, reject or answer it');
   const known = new Set(decisions.map((d) => d.id));
   for (const key of form.keys()) {
     const id = /^[dc]\.(.*)$/.exec(key)?.[1];
