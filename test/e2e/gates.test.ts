@@ -123,6 +123,26 @@ describe('kill -9 while a gate waits', () => {
   });
 });
 
+describe('kill -9 while a decision is handed over', () => {
+  it('after the call ran: the resume hands it over again, Claude Code says nothing is deferred, and the step goes on with a prompt — the call ran once', async () => {
+    const p = project(['Bash(git push --force*)'], FORCE);
+    p.scenario({ agents: { coder: [{ tool_call: FORCE, status: 'DONE', sleep_ms: 30_000 }, { status: 'DONE', summary: 'went on' }] } });
+    const id = runId(p.shop(['run', 'ship', 'x']));
+    const bg = p.spawnShop(['approve', `${id}.1`]);
+    await until('the call to run', () => tools(p).some((t) => t?.decision === 'allow'));
+    bg.child.kill('SIGKILL');
+    await bg.exited;
+    const r = p.shop(['resume', String(id)]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(lines(r.stdout).at(-1)).toBe(`run ${id} completed: "went on"`);
+    expect(tools(p).filter((t) => t?.decision === 'allow')).toHaveLength(1);
+    expect(trail(p, id).filter((e) => e.type === 'tool_decided')).toHaveLength(1);
+    // The decision was handed over again (no prompt), then the step went on with one.
+    expect(p.invocations().filter((i) => i.mode === 'print').at(-1)?.prompt).toBe('Continue the task and report when done.');
+  });
+});
+
 describe("the workflow's gates (config{gates})", () => {
   it('hold a call of every Claude Code agent of the run; a Codex agent in such a run fails its step rather than run ungated', () => {
     const p = makeProject();
