@@ -2,9 +2,8 @@ import { execa } from 'execa';
 import { UsageError } from '@shop/core/errors';
 import { editorArgv } from '@shop/core/project/editor';
 import { cliBin, type CliName } from '@shop/core/agents/dialects/dialect';
+import { cliDialect } from '@shop/core/agents/dialects/dialect-of';
 import { binDir, type Context } from './context.js';
-
-const LABEL: Record<CliName, string> = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI' };
 
 /**
  * Hands the terminal to the agent's CLI — `claude` unless said (attached, in `cwd`), with
@@ -18,7 +17,7 @@ export async function openClaude(ctx: Context, args: string[], cwd: string, env:
   try {
     const child = await execa(bin, args, { cwd, stdio: 'inherit', reject: false, env: { ...env, PATH: `${binDir}:${process.env.PATH ?? ''}` } });
     if (child.failed && child.exitCode === undefined) {
-      throw new UsageError(`could not open ${bin}: ${String(child.message).split('\n')[0]} (install ${LABEL[cli]} or set SHOP_${cli.toUpperCase()}_BIN)`);
+      throw new UsageError(`could not open ${bin}: ${String(child.message).split('\n')[0]} (install ${cliDialect(cli).label} or set SHOP_${cli.toUpperCase()}_BIN)`);
     }
   } finally {
     process.off('SIGINT', ignore);

@@ -1,3 +1,4 @@
+import { cliDialect } from '@shop/core/agents/dialects/dialect-of';
 import type { PauseSpec } from '@shop/core/decisions/decision-spec';
 import { ExitCode, UsageError } from '@shop/core/errors';
 import { responder } from '@shop/core/project/responder';
@@ -61,7 +62,7 @@ async function continueAsk(args: Parsed, ctx: Context, ops: ShopOperations, run:
 async function inSession(ctx: Context, ops: ShopOperations, run: Run, exec: Execution, by: string | undefined): Promise<number> {
   const who = responder(by, ctx.project.root, ctx.env);
   const session = await ops.openSession(run, exec, who, `answer with: shop answer ${handleOf(exec)} "…"`);
-  ctx.out(`Opening ${session.cli === 'claude' ? 'Claude' : session.cli === 'codex' ? 'Codex' : 'Gemini'} session for: ${exec.agent}   [ask ${session.handle}]`);
+  ctx.out(`Opening ${cliDialect(session.cli).short} session for: ${exec.agent}   [ask ${session.handle}]`);
   ctx.out(`Reason: ${exec.waitingFor ?? ''}`);
   ctx.out(`(session ${session.sessionId} in ${exec.cwd}; the agent reports when it has what it needs)`);
   try {

@@ -1,3 +1,4 @@
+import { cliDialect } from '@shop/core/agents/dialects/dialect-of';
 import { buildAnswer, type AnswerInput } from '@shop/core/decisions/build-answer';
 import { handleOf } from '@shop/core/decisions/ask-handle';
 import { callDecisions } from '@shop/core/decisions/call-decisions';
@@ -31,13 +32,6 @@ function problem(check: () => unknown): string | null {
  * The actions, through the core operations. Each failure lands in the status line; the
  * app goes on. Answers are checked before anything is recorded, and shown where typed.
  */
-/** How the TUI names each agent CLI to a person. */
-const CLI_WORDS = {
-  claude: { name: 'Claude', opens: 'The Claude Code TUI', install: 'Claude Code' },
-  codex: { name: 'Codex', opens: 'Codex', install: 'Codex' },
-  gemini: { name: 'Gemini', opens: 'Gemini CLI', install: 'Gemini CLI' },
-} as const;
-
 export function useActions(deps: TuiDeps, status: Status, browser: Browser, handOver: HandOver) {
   const { ops } = deps;
   const run = (work: Promise<string | void>) => work.then((text) => void (text && status.say(text, 'success')), status.fail);
@@ -79,7 +73,8 @@ export function useActions(deps: TuiDeps, status: Status, browser: Browser, hand
     // One process per session: held in the store while the person is in it (answers wait for it).
     const session = await ops.openSession(r, exec, deps.responder, 'answer it with A or R');
     const cmd = agentCliCommand(deps.env, session);
-    const { name, opens, install } = CLI_WORDS[session.cli];
+    const { short: name, label: install } = cliDialect(session.cli);
+    const opens = session.cli === 'claude' ? 'The Claude Code TUI' : install;
     const binVar = `SHOP_${session.cli.toUpperCase()}_BIN`;
     try {
       await attached(cmd, `Continue run ${r.id}`, [

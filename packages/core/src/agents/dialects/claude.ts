@@ -65,6 +65,7 @@ function deferredOf(d: unknown): DeferredTool | null {
 export const claude: AgentDialect = {
   cli: 'claude',
   label: 'Claude Code',
+  short: 'Claude',
   names: 'shop',
   argv: claudeArgv,
   reader: claudeReader,

@@ -92,6 +92,7 @@ function itemActivity(item: Item): string | null {
 export const codex: AgentDialect = {
   cli: 'codex',
   label: 'Codex',
+  short: 'Codex',
   names: 'cli',
   argv: codexArgv,
   reader: codexReader,

@@ -9,6 +9,7 @@ import type { AgentDialect, DialectStep } from './dialect.js';
 export const command: AgentDialect = {
   cli: 'command',
   label: 'command',
+  short: 'command',
   names: 'shop',
   argv(step: DialectStep) {
     const vars: Record<string, string> = {

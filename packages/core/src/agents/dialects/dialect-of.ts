@@ -7,6 +7,9 @@ import { gemini } from './gemini.js';
 
 const DIALECTS: Record<CliName, AgentDialect> = { claude, codex, gemini };
 
+/** An agent CLI's dialect, by name (its words for people: label, short). */
+export const cliDialect = (cli: CliName): AgentDialect => DIALECTS[cli];
+
 /** The dialect an agent speaks: its `command:` template, else its `cli:` (Claude Code by default). */
 export function dialectOf(agent: Pick<AgentDef, 'cli' | 'command'>): AgentDialect {
   return agent.command ? command : DIALECTS[agent.cli ?? 'claude'];

@@ -67,6 +67,8 @@ export interface AgentDialect {
   cli: CliName | 'command';
   /** The CLI's name for people ("Claude Code", "Codex", "Gemini CLI"). */
   label: string;
+  /** Its short name, as in "Opening Codex session". */
+  short: string;
   /** Who names a new session: Shop (passed up front) or the CLI (read from its events). */
   names: 'shop' | 'cli';
   argv(step: DialectStep): string[];

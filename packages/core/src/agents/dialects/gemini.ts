@@ -81,6 +81,7 @@ export function geminiReader(): EventReader {
 export const gemini: AgentDialect = {
   cli: 'gemini',
   label: 'Gemini CLI',
+  short: 'Gemini',
   names: 'shop',
   argv: geminiArgv,
   reader: geminiReader,
