@@ -8,8 +8,16 @@ export function callDecisions(exec: Execution): Decision[] {
   if (exec.askDecisions?.length) return exec.askDecisions;
   const prompt = exec.waitingFor ?? 'the agent needs a person';
   return exec.awaiting === 'input' || !exec.awaiting
-    ? [{ id: 'answer', type: 'text', prompt, required: true }]
-    : [{ id: 'approve', type: 'approval', prompt, required: true }];
+    ? [{ id: IMPLIED.answer, type: 'text', prompt, required: true }]
+    : [{ id: IMPLIED.approve, type: 'approval', prompt, required: true }];
+}
+
+/** The ids of the decision an agent's ask implies (answered by shop answer, or approve and reject). */
+const IMPLIED = { answer: 'answer', approve: 'approve' } as const;
+
+/** Whether these are decisions an ask names itself (a pause's, AskUserQuestion's), not the one an agent's ask implies. */
+export function ownDecisions(decisions: readonly Pick<Decision, 'id'>[]): boolean {
+  return decisions.some((d) => d.id !== IMPLIED.answer && d.id !== IMPLIED.approve);
 }
 
 /** The id of one ask, as an AAH decision/request artifact id. */

@@ -1,3 +1,4 @@
+import { ownDecisions } from '@shop/core/decisions/call-decisions';
 import type { Decision } from '@shop/core/decisions/decision-spec';
 import type { PendingJson } from '@shop/core/operations/shapes';
 import { html, type Html } from '../html.js';
@@ -16,7 +17,7 @@ export const decisionsOf = (ask: Pick<PendingJson, 'decisions'>): Decision[] => 
  */
 export function formDecisions(ask: Pick<PendingJson, 'decisions' | 'kind'>): Decision[] {
   const decisions = decisionsOf(ask);
-  return ask.kind === 'pause' || decisions.some((d) => d.id !== 'answer' && d.id !== 'approve') ? decisions : [];
+  return ask.kind === 'pause' || ownDecisions(decisions) ? decisions : [];
 }
 
 /** A decision with no default must be answered when it is required. */
