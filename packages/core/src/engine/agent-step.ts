@@ -260,11 +260,17 @@ export class AgentStep {
     return Boolean(def.gates?.length || (dialectOf(def).cli === 'claude' && this.ctx.config().gates?.length));
   }
 
+  /** The call's last trail event of these gate types, when its agent may be gated at all (its trail is read only then). */
+  private async lastGateEvent(exec: Execution, types: readonly string[]) {
+    if (!exec.agent || !this.hasGates(exec.agent)) return null;
+    const events = await this.ctx.ports.store.listEvents(this.ctx.run.id);
+    return events.filter((e) => types.includes(e.type) && e.key === exec.key).at(-1) ?? null;
+  }
+
   /** The tool call this waiting ask is about, when the agent has gates and its session deferred one; else null. */
   async pendingGate(exec: Execution): Promise<DeferredTool | null> {
-    if (exec.kind !== 'run' || !exec.agent || !this.hasGates(exec.agent)) return null;
-    const events = await this.ctx.ports.store.listEvents(this.ctx.run.id);
-    const last = events.filter((e) => e.type === 'tool_deferred' && e.key === exec.key).at(-1);
+    if (exec.kind !== 'run') return null;
+    const last = await this.lastGateEvent(exec, ['tool_deferred']);
     const data = last?.data as { ask?: unknown; tool_use_id?: unknown; tool?: unknown; input?: unknown } | null | undefined;
     if (!data || data.ask !== exec.ask || typeof data.tool_use_id !== 'string' || typeof data.tool !== 'string') return null;
     return { id: data.tool_use_id, name: data.tool, input: (data.input ?? {}) as Record<string, unknown> };
@@ -272,9 +278,7 @@ export class AgentStep {
 
   /** The decision last handed to this call's deferred tool call, when nothing was deferred since (an interrupted hand-over). */
   private async decidedGate(rec: Execution): Promise<GateDecision | null> {
-    if (!rec.agent || !this.hasGates(rec.agent)) return null;
-    const events = await this.ctx.ports.store.listEvents(this.ctx.run.id);
-    const last = events.filter((e) => (e.type === 'tool_deferred' || e.type === 'tool_decided') && e.key === rec.key).at(-1);
+    const last = await this.lastGateEvent(rec, ['tool_deferred', 'tool_decided']);
     if (last?.type !== 'tool_decided') return null;
     const d = last.data as { tool_use_id?: unknown; decision?: unknown; reason?: unknown; input?: unknown; attempt?: unknown } | null;
     // Only the attempt that was handing it over: a later one (the call went on, then died) resumes as usual.
