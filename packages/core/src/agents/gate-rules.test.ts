@@ -87,7 +87,7 @@ describe('Bash rules hold what a command does, however it is spelled', () => {
 
 describe('file rules: every file tool, the path relative to the workspace', () => {
   const gates = ['Write(.env*)', 'Edit(config/*.json)'];
-  it.each([
+  it.each<[string, Record<string, unknown>, GatePlace?]>([
     ['Write', { file_path: '/ws/.env', content: 'x' }],
     ['Edit', { file_path: '/ws/.env.local', old_string: 'a', new_string: 'b' }],
     ['MultiEdit', { file_path: '/ws/sub/.env', edits: [] }],
@@ -97,7 +97,7 @@ describe('file rules: every file tool, the path relative to the workspace', () =
     ['Write', { file_path: '/ws/config/app.json' }],
     ['Write', { file_path: 'app.json' }, { ...place, cwd: '/ws/config' }],
     ['Write', {}],
-  ] as const)('%s %j is held', (tool, input, where = place) => {
+  ])('%s %j is held', (tool, input, where = place) => {
     expect(held(gates, tool, input, where)).toEqual(expect.any(String));
   });
 
