@@ -74,6 +74,13 @@ describe('Bash rules hold what a command does, however it is spelled', () => {
     expect(bash(['Bash(sudo *)'], 'sudo ls')).toBe('Bash(sudo *)');
     expect(bash(['Bash(bash -c*)'], 'bash -c ls')).toBe('Bash(bash -c*)');
     expect(bash(['Bash'], 'ls')).toBe('Bash');
+    expect(bash(['Bash(rm -r*)'], 'rm -fr x')).toBe('Bash(rm -r*)');
+  });
+
+  it("never holds Shop's own report, in either form (a written file still needs its allow)", () => {
+    expect(bash(['Bash'], 'shop report DONE --summary "done"')).toBeNull();
+    expect(bash(['Write(.env*)'], 'shop report DONE > .env')).toBe('Write(.env*)');
+    expect(bash(['Bash'], './shop report DONE')).toBe('Bash');
   });
 
   it('meaning for other commands: short clusters are letters apart, options in any order', () => {

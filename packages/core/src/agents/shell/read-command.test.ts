@@ -84,6 +84,7 @@ describe('what cannot be read with certainty is unreadable', () => {
     ['an unclosed substitution', 'echo $(git push'],
     ['a program that is a variable', 'G=git; $G push --force'],
     ['a program that is a substitution', '$(which git) push --force'],
+    ['a program under a variable folder', '$HOME/bin/deploy --prod'],
     ['a program that is a glob', '/bin/r? -rf x'],
     ['a script piped into a shell', "echo 'git push --force' | sh"],
     ['sh -c with a variable', 'sh -c "$CMD"'],
