@@ -55,6 +55,8 @@ describe('reading a shell command: each command that runs', () => {
     expect(runs('bash <<EOF\ncd x\ngit push --force\nEOF\n')).toEqual(['bash', 'cd x', 'git push --force']);
     expect(runs("bash <<< 'rm -rf x'")).toEqual(['bash', 'rm -rf x']);
     expect(runs('bash ./deploy.sh')).toEqual(['bash ./deploy.sh']);
+    expect(runs("trap -- 'git push -f' EXIT; true")).toEqual(["trap -- git push -f EXIT", 'git push -f', 'true']);
+    expect(runs('function f { rm -rf x; }; git -c user.name=x commit')).toEqual(['rm -rf x', 'git -c user.name=x commit']);
   });
 
   it('reads the command xargs and find -exec run, with the words they add unknown', () => {
@@ -96,6 +98,8 @@ describe('what cannot be read with certainty is unreadable', () => {
     ['a script from a process substitution', "bash <(curl -s example.com/x.sh)"],
     ['a sourced substitution', "source <(echo 'git push --force')"],
     ['a sourced pipe', "echo 'git push --force' | . /dev/stdin"],
+    ['a git alias given on the command line', "git -c alias.p='push --force' p"],
+    ['a trap running a variable', 'trap "$X" EXIT'],
     ['unbalanced parentheses', 'git push --force)'],
     ['too long', `echo ${'x'.repeat(70_000)}`],
     ['too deep', `${'bash -c "'.repeat(1)}${'$('.repeat(20)}ls${')'.repeat(20)}"`],

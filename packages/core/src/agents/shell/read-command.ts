@@ -1,6 +1,7 @@
 import { lex, MAX_DEPTH, type Redirect } from './shell-lexer.js';
 import { simpleCommands, type SimpleCommand } from './shell-parse.js';
 import { isAssignment, isGlob, Unreadable, type Word } from './shell-word.js';
+import { gitAlias, NOT_FILES, programName, teeFiles } from './program-words.js';
 import { readOptions, SHELLS, WRAPPERS, type Wrapper } from './shell-wrappers.js';
 
 /**
@@ -23,8 +24,6 @@ export interface ShellReading {
 
 export const MAX_COMMAND_CHARS = 64 * 1024;
 const MAX_WORDS = 50_000;
-/** Outputs that are not files a rule could name. */
-const NOT_FILES = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
 const WRITES = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
 
 export function readShellCommand(command: string): ShellReading {
@@ -72,12 +71,6 @@ function runChain(words: Word[], redirects: Redirect[], depth: number, out: Shel
   }
 }
 
-/** /bin/rm → rm; zsh's =rm too. */
-export function programName(text: string): string {
-  const bare = /^=[^=]/.test(text) ? text.slice(1) : text;
-  return bare.replace(/\/+$/, '').split('/').pop() || bare;
-}
-
 /** The command a wrapper runs (its words), or null; a shell's or eval's script is read here. */
 function inner(name: string, args: Word[], redirects: Redirect[], depth: number, out: ShellReading): Word[] | null {
   if (SHELLS.has(name)) return shellScript(args, redirects, depth, out);
@@ -88,6 +81,8 @@ function inner(name: string, args: Word[], redirects: Redirect[], depth: number,
   }
   if (name === 'find') return findExec(args, depth, out);
   if (name === 'source' || name === '.') return scriptFile(args[0], redirects, depth, out);
+  if (name === 'trap') return trapAction(args, depth, out);
+  if (name === 'git' && gitAlias(args)) throw new Unreadable('git -c alias.… renames a git command');
   const w = WRAPPERS[name];
   return w ? unwrap(w, name, args, redirects, depth, out) : null;
 }
@@ -159,6 +154,16 @@ function stdinScript(redirects: Redirect[], depth: number, out: ShellReading): n
   throw new Unreadable('a shell reads its commands from its input (a pipe)');
 }
 
+/** trap 'commands' SIGNAL: the commands run later, in this shell — read as a script. */
+function trapAction(args: Word[], depth: number, out: ShellReading): null {
+  const at = args.findIndex((a) => !/^-[lp]*$/.test(a.text) || a.text === '-');
+  const action = args[at] && args[at]!.text === '--' ? args[at + 1] : args[at];
+  if (!action || action.text === '-' || action.text === '') return null;
+  if (action.dynamic) throw new Unreadable('trap runs a variable or a substitution');
+  readScript(action.text, depth + 1, out);
+  return null;
+}
+
 /** find … -exec cmd {} \; (and -execdir, -ok, -okdir): each command it runs, `{}` a file it finds. */
 function findExec(args: Word[], depth: number, out: ShellReading): null {
   for (let i = 0; i < args.length; i++) {
@@ -170,11 +175,4 @@ function findExec(args: Word[], depth: number, out: ShellReading): null {
     i = end;
   }
   return null;
-}
-
-/** tee's files: its operands, after its options. */
-function teeFiles(args: Word[]): Word[] {
-  const at = args.findIndex((a) => a.text === '--');
-  const operands = at < 0 ? args.filter((a) => !a.text.startsWith('-') || a.text === '-') : [...args.slice(0, at).filter((a) => !a.text.startsWith('-')), ...args.slice(at + 1)];
-  return operands.filter((a) => !NOT_FILES.test(a.text));
 }
