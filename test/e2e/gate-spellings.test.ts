@@ -81,7 +81,9 @@ describe('the hook itself, fed the probe', () => {
     const p = makeProject();
     const r = p.shop(['gate'], { input: JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't' }), env: { SHOP_GATES: '{not json' } });
     expect(r.code).toBe(2);
-    expect(lines(r.stderr)).toEqual([expect.stringMatching(/^shop gate: SHOP_GATES .*; the call is refused$/)]);
+    expect(lines(r.stderr)).toEqual(['shop gate: SHOP_GATES is not JSON; the call is refused']);
+    const garbled = p.shop(['gate'], { input: 'not a call', env: { SHOP_GATES: JSON.stringify(RULES) } });
+    expect([garbled.code, lines(garbled.stderr)]).toEqual([2, ['shop gate: stdin is not a PreToolUse tool call (tool_name, tool_input); the call is refused']]);
   });
 });
 
@@ -90,7 +92,7 @@ describe('file rules hold every file tool, whatever form its path takes', () => 
   const calls = (dir: string) => [
     { name: 'Write', input: { file_path: `${dir}/.env`, content: 'A=1\n' } },
     { name: 'Edit', input: { file_path: `${dir}/.env`, old_string: 'A=1', new_string: 'A=2' } },
-    { name: 'MultiEdit', input: { file_path: `${dir}/.env.local`, edits: [{ old_string: 'A=1', new_string: 'A=2' }] } },
+    { name: 'MultiEdit', input: { file_path: `${dir}/.env`, edits: [{ old_string: 'A=1', new_string: 'A=2' }] } },
     { name: 'NotebookEdit', input: { notebook_path: `${dir}/config/.env.ipynb`, new_source: 'x' } },
     { name: 'Write', input: { file_path: './src/../.env', content: 'A=1\n' } },
     bash('echo A=1 > .env'),

@@ -40,19 +40,23 @@ export interface ToolCall {
 export function holdingRule(blocks: readonly GateBlock[], call: ToolCall, place: GatePlace): string | null {
   const c = new Call(call, place);
   for (const b of blocks) {
-    const hold = b.hold.map(rule).find((r) => r && c.holds(r));
-    if (hold && !c.allowed(b.allow.map(rule).filter((r): r is Rule => r !== null), b.hold.map(rule).filter((r): r is Rule => r !== null))) {
-      return c.reading?.unreadable ? `${hold.text} (the command cannot be read: ${c.reading.unreadable})` : hold.text;
+    const hold = rules(b.hold);
+    const holding = hold.find((r) => c.holds(r));
+    if (holding && !c.allowed(rules(b.allow), hold)) {
+      return c.reading?.unreadable ? `${holding.text} (the command cannot be read: ${c.reading.unreadable})` : holding.text;
     }
   }
   return null;
 }
 
-function rule(text: string): Rule | null {
-  const m = RULE.exec(text.trim());
-  if (!m) return null;
-  const tool = globRegExp(m[1]!, true);
-  return { text, tool, arg: m[2], bash: tool.test('Bash'), file: FILE_TOOLS.some((t) => tool.test(t)) };
+/** The rules that read (gate-spec refuses the others before a session starts). */
+function rules(texts: readonly string[]): Rule[] {
+  return texts.flatMap((text) => {
+    const m = RULE.exec(text.trim());
+    if (!m) return [];
+    const tool = globRegExp(m[1]!, true);
+    return [{ text, tool, arg: m[2], bash: tool.test('Bash'), file: FILE_TOOLS.some((t) => tool.test(t)) }];
+  });
 }
 
 class Call {
