@@ -100,8 +100,12 @@ describe('cli:', () => {
     expect(() => parseAgent('coder', 'coder.md', md('cli: codex\ncommand: [x]'))).toThrow(/give either cli: \(codex\) or command:, not both/);
   });
 
-  it('gates: Claude Code only, each a Tool or Tool(glob)', () => {
-    expect(parseAgent('coder', 'coder.md', md('gates: ["Bash(git push --force*)", AskUserQuestion]')).gates).toEqual(['Bash(git push --force*)', 'AskUserQuestion']);
+  it('gates: Claude Code only, each a Tool or Tool(glob); a list holds, { hold, allow } holds by default', () => {
+    expect(parseAgent('coder', 'coder.md', md('gates: ["Bash(git push --force*)", AskUserQuestion]')).gates).toEqual([{ hold: ['Bash(git push --force*)', 'AskUserQuestion'], allow: [] }]);
+    expect(parseAgent('coder', 'coder.md', md('gates:\n  hold: [Bash]\n  allow: ["Bash(npm test*)"]')).gates).toEqual([{ hold: ['Bash'], allow: ['Bash(npm test*)'] }]);
+    expect(parseAgent('coder', 'coder.md', md('gates: []')).gates).toBeUndefined();
+    expect(() => parseAgent('coder', 'coder.md', md('gates:\n  hold: [Bash]\n  allow: ["Bash npm"]'))).toThrow(/^coder\.md: gates: gate "Bash npm" must look like Tool or Tool\(argument glob\)/);
+    expect(() => parseAgent('coder', 'coder.md', md('cli: gemini\ngates: { hold: [Bash] }'))).toThrow(/gates: needs Claude Code/);
     expect(() => parseAgent('coder', 'coder.md', md('cli: codex\ngates: ["Bash(rm *)"]'))).toThrow(/gates: needs Claude Code \(cli: claude\): Codex cannot suspend a tool call/);
     expect(() => parseAgent('coder', 'coder.md', md('gates: ["Bash rm"]'))).toThrow(/must look like Tool or Tool\(argument glob\)/);
   });

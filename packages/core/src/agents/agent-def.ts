@@ -6,7 +6,7 @@ import { NotFoundError, UsageError } from '../errors.js';
 import { describeIssues } from '../lua/issues.js';
 import { agentNameProblem } from './agent-name.js';
 import { CLI_NAMES, type CliName } from './dialects/dialect.js';
-import { gateProblem } from './gates.js';
+import { GatesSchema, type GateBlock } from './gate-spec.js';
 
 const PermissionMode = z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk', 'auto']);
 const ToolList = z.union([z.array(z.string()), z.string()]);
@@ -26,7 +26,7 @@ export const AgentFrontMatterSchema = z.strictObject({
   human: z.boolean().optional(),
   command: z.array(z.string()).min(1).optional(),
   cli: z.enum(CLI_NAMES).optional(),
-  gates: z.array(z.string()).optional(),
+  gates: GatesSchema.optional(),
   // Claude Code subagent keys.
   tools: ToolList.optional(),
   permissionMode: PermissionMode.optional(),
@@ -52,8 +52,11 @@ export interface AgentDef {
   command?: string[];
   /** The agent CLI it runs (front matter `cli:`): Claude Code when absent. */
   cli?: CliName;
-  /** Tool calls that wait for a person (`Bash(git push --force*)`, `AskUserQuestion`): Claude Code only. */
-  gates?: string[];
+  /**
+   * Tool calls that wait for a person (`Bash(git push --force*)`, `AskUserQuestion`, or a
+   * hold-by-default block `{ hold, allow }`), read into blocks: Claude Code only.
+   */
+  gates?: GateBlock[];
 }
 
 /** Agent folders in lookup order. */
@@ -99,10 +102,8 @@ export function parseAgent(name: string, file: string, text: string): AgentDef {
   if (!parsed.success) throw new UsageError(`${file}: ${describeIssues(parsed.error)}`);
   const fm = parsed.data;
   if (fm.cli && fm.command) throw new UsageError(`${file}: give either cli: (${fm.cli}) or command:, not both — command: runs its own program`);
-  if (fm.gates?.length) {
-    if ((fm.cli && fm.cli !== 'claude') || fm.command) throw new UsageError(`${file}: gates: needs Claude Code (cli: claude): ${fm.command ? 'a command:' : fm.cli === 'codex' ? 'Codex' : 'Gemini CLI'} cannot suspend a tool call for a person`);
-    const bad = fm.gates.map(gateProblem).find(Boolean);
-    if (bad) throw new UsageError(`${file}: ${bad}`);
+  if (fm.gates?.length && ((fm.cli && fm.cli !== 'claude') || fm.command)) {
+    throw new UsageError(`${file}: gates: needs Claude Code (cli: claude): ${fm.command ? 'a command:' : fm.cli === 'codex' ? 'Codex' : 'Gemini CLI'} cannot suspend a tool call for a person`);
   }
   const tools = fm.allowed_tools ?? fm.tools ?? [];
   return {
@@ -116,6 +117,6 @@ export function parseAgent(name: string, file: string, text: string): AgentDef {
     human: fm.human,
     command: fm.command,
     ...(fm.cli ? { cli: fm.cli } : {}),
-    ...(fm.gates?.length ? { gates: fm.gates.map((g) => g.trim()) } : {}),
+    ...(fm.gates?.length ? { gates: fm.gates } : {}),
   };
 }

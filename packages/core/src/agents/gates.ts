@@ -2,41 +2,20 @@ import { capText } from '../text.js';
 
 /**
  * Tool gates: the tool calls of an agent that wait for a person (its front matter's `gates:`,
- * e.g. `Bash(git push --force*)`, `Write(.env*)`, `mcp__*__deploy*`), and AskUserQuestion,
- * whose questions are a person's to answer. Claude Code asks Shop's PreToolUse hook (`shop
- * gate`) before each tool call; the hook defers a gated one, the step suspends as an ask, and
- * the person's decision goes back to the same call when the session resumes.
+ * e.g. `Bash(git push --force*)`, `Write(.env*)`, `mcp__*__deploy*`, read by gate-spec.ts and
+ * matched by gate-rules.ts), and AskUserQuestion, whose questions are a person's to answer.
+ * Claude Code asks Shop's PreToolUse hook (`shop gate`) before each tool call; the hook defers
+ * a gated one, the step suspends as an ask, and the person's decision goes back to the same
+ * call when the session resumes.
  */
 
-/** A gate pattern: a tool name glob, optionally with a glob on its main argument in parentheses. */
-const PATTERN = /^([A-Za-z0-9_*.-]+)(?:\((.*)\))?$/s;
-
-/** The problem with a gate pattern, or null. */
-export function gateProblem(pattern: string): string | null {
-  if (!PATTERN.test(pattern.trim())) return `gate ${JSON.stringify(capText(pattern, 80))} must look like Tool or Tool(argument glob), e.g. Bash(git push --force*)`;
-  return null;
-}
-
-/** The part of a tool call a gate's parentheses match: a command, a file, else the input as JSON. */
+/** The part of a tool call a rule's parentheses match: a command, a file, else the input as JSON. */
 export function mainArgument(input: Record<string, unknown>): string {
   for (const k of ['command', 'file_path', 'notebook_path', 'path', 'url', 'pattern', 'query']) {
     const v = input[k];
     if (typeof v === 'string') return v;
   }
   return JSON.stringify(input);
-}
-
-const glob = (text: string) => new RegExp(`^${text.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 's');
-
-/** The first of `gates` this tool call matches, or null. */
-export function matchingGate(gates: readonly string[], tool: string, input: Record<string, unknown>): string | null {
-  for (const gate of gates) {
-    const m = PATTERN.exec(gate.trim());
-    if (!m) continue;
-    if (!glob(m[1]!).test(tool)) continue;
-    if (m[2] === undefined || glob(m[2]).test(mainArgument(input))) return gate;
-  }
-  return null;
 }
 
 /** A tool call the agent's CLI deferred (Claude Code's `deferred_tool_use`). */

@@ -245,7 +245,8 @@ export class AgentStep {
     if (cli === 'codex' || cli === 'gemini' || cli === 'command') {
       throw new AgentError(`the workflow's gates (config{gates}) hold tool calls for a person, which only Claude Code agents can do; agent ${def.name} runs ${cli === 'command' ? 'a command:' : dialectOf(def).label} — give it cli: claude, or run it in a workflow without gates`);
     }
-    return { ...def, gates: [...new Set([...(def.gates ?? []), ...extra])] };
+    // Each block kept apart: neither the agent's nor the workflow's can release what the other holds.
+    return { ...def, gates: [...(def.gates ?? []), ...extra] };
   }
 
   /** Whether a Claude Code agent's calls may be gated here (its own gates:, or the run's). */
@@ -345,7 +346,11 @@ function agentEnv(run: Run, exec: Execution, agent: AgentDef, { binDir, home }: 
     SHOP_SIGNAL_FILE: exec.signalPath!,
   };
   // Read by Shop's PreToolUse hook (shop gate) in the agent's session.
-  if (agent.gates?.length) env.SHOP_GATES = JSON.stringify(agent.gates);
+  if (agent.gates?.length) {
+    env.SHOP_GATES = JSON.stringify(agent.gates);
+    // File rules match paths relative to the workspace: the hook learns it from Shop, not from the agent.
+    env.SHOP_WORKSPACE = exec.cwd ?? run.workspace;
+  }
   if (exec.sessionId) env.SHOP_SESSION_ID = exec.sessionId;
   if (binDir) env.PATH = `${binDir}:${process.env.PATH ?? ''}`;
   // shop report records the report in this run's store, whatever folder the agent works in.

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../errors.js';
 import { LuaVm, VmFatal } from './lua-vm.js';
 import { oneThread, type TestStep } from './testing/one-thread.js';
+import { parseConfig } from './workflow-config.js';
 
 const wf = (body: string, seed?: number) => {
   const w = oneThread(`function workflow(prompt)\n${body}\nend\n`, 'flow.lua', seed);
@@ -238,5 +239,13 @@ describe('config{} keys', () => {
     expect(refused('{ escalate_after = 60 }')).toMatch(/^flow\.lua:1: config: escalate_to: escalate_after needs escalate_to/);
     expect(refused('{ auto_approve = { {} } }')).toMatch(/^flow\.lua:1: config: auto_approve\.0: a rule needs at least one of awaiting, agent, pause, call/);
     expect(refused('{ budget_usd = -1 }')).toMatch(/^flow\.lua:1: config: budget_usd: /);
+    expect(refused('{ gates = { hold = { "Bash" }, allow = { "Bash npm test" } } }')).toMatch(/^flow\.lua:1: config: gates: gate "Bash npm test" must look like Tool or Tool\(argument glob\)/);
+    expect(refused('{ gates = { hold = { "Bash" }, deny = { "x" } } }')).toMatch(/^flow\.lua:1: config: gates: unknown key 'deny' \(a block has hold and allow\)/);
+  });
+
+  it('reads gates as a list (held) or as a { hold, allow } block (held by default)', () => {
+    expect(parseConfig({ gates: ['Bash(rm -rf *)'] })).toEqual({ gates: [{ hold: ['Bash(rm -rf *)'], allow: [] }] });
+    expect(parseConfig({ gates: { hold: ['Bash'], allow: ['Bash(npm test*)'] } })).toEqual({ gates: [{ hold: ['Bash'], allow: ['Bash(npm test*)'] }] });
+    expect(problem('{ gates = { hold = { "Bash" }, allow = { "Bash(npm test*)" } } }')).toEqual({ kind: 'done', value: 1 });
   });
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AWAITING_KINDS } from '../signals/signal.js';
 import { checkTarget } from '../notify/check-target.js';
 import { describeIssues } from './issues.js';
-import { gateProblem } from '../agents/gates.js';
+import { GatesSchema } from '../agents/gate-spec.js';
 
 /** Lua turns an empty table into {} and a one-word list may come as a string: read both as lists. */
 const list = (v: unknown) => (typeof v === 'string' ? [v] : v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0 ? [] : v);
@@ -45,13 +45,9 @@ export const WorkflowConfigSchema = z.strictObject({
   retries: z.number().int().min(0).max(10).optional(),
   /** Keep a --worktree run's worktree when the run ends (by default it is removed when clean). */
   keep_worktree: z.boolean().optional(),
-  /** Tool calls that wait for a person in every Claude Code agent of the run, besides each agent's own gates:. */
-  gates: z.preprocess(list, z.array(z.string().min(1))).optional(),
+  /** Tool calls that wait for a person in every Claude Code agent of the run, besides each agent's own gates: (read into blocks). */
+  gates: GatesSchema.optional(),
 }).superRefine((c, ctx) => {
-  for (const g of c.gates ?? []) {
-    const problem = gateProblem(g);
-    if (problem) ctx.addIssue({ code: 'custom', path: ['gates'], message: problem });
-  }
   if (c.escalate_after !== undefined && !c.escalate_to?.length) ctx.addIssue({ code: 'custom', path: ['escalate_to'], message: 'escalate_after needs escalate_to (who is told)' });
 });
 export type WorkflowConfig = z.infer<typeof WorkflowConfigSchema>;

@@ -67,7 +67,7 @@ describe("an agent's question (AskUserQuestion) deferred to a person", () => {
   it('shows the question; A with the answer typed in sends it to the agent, keyed by its question, when the run resumes', async () => {
     const question = { question: 'Which database?', header: 'DB', options: [{ label: 'Postgres' }, { label: 'SQLite' }], multiSelect: false };
     w = testWorld({ coder: [{ defer: { name: 'AskUserQuestion', input: { questions: [question] } } }, { status: 'DONE', summary: 'used it' }] });
-    w.world.agents.set('coder', { gates: ['AskUserQuestion'] });
+    w.world.agents.set('coder', { gates: [{ hold: ['AskUserQuestion'], allow: [] }] });
     const id = await w.run('return run("coder").summary');
     const t = renderTui(w, { rows: 12 });
     await t.ready();

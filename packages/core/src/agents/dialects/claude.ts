@@ -1,5 +1,6 @@
 import { signalProtocol } from '../signal-protocol.js';
 import type { DeferredTool } from '../gates.js';
+import { asksQuestions } from '../gate-spec.js';
 import { newStreamState, readStreamLine, type ClaudeResult } from '../stream-events.js';
 import { jsonLine, type AgentDialect, type DialectStep, type EventReader, type Mutable, type StepResult } from './dialect.js';
 
@@ -22,7 +23,7 @@ export function claudeArgv(step: DialectStep): string[] {
     // Shop's hook for this session only: never the user's settings files.
     argv.push('--settings', JSON.stringify({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'shop gate' }] }] } }));
     // AskUserQuestion exists in -p mode only with a permission prompt tool.
-    if (agent.gates.includes('AskUserQuestion')) argv.push('--permission-prompt-tool', 'stdio');
+    if (asksQuestions(agent.gates)) argv.push('--permission-prompt-tool', 'stdio');
   }
   return argv;
 }

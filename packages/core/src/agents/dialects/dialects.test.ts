@@ -52,12 +52,12 @@ describe('Claude Code', () => {
 
 describe('Claude Code with gates', () => {
   it("passes Shop's PreToolUse hook in --settings (and enables AskUserQuestion when gated); a decision resumes with no prompt", () => {
-    const argv = argvOf({ agent: agent({ gates: ['Bash(git push --force*)', 'AskUserQuestion'] }) });
+    const argv = argvOf({ agent: agent({ gates: [{ hold: ['Bash(git push --force*)'], allow: [] }, { hold: ['AskUserQuestion'], allow: [] }] }) });
     const settings = JSON.parse(argv[argv.indexOf('--settings') + 1]!);
     expect(settings).toEqual({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'shop gate' }] }] } });
     expect(argv.slice(argv.indexOf('--permission-prompt-tool'), argv.indexOf('--permission-prompt-tool') + 2)).toEqual(['--permission-prompt-tool', 'stdio']);
     expect(argvOf({ agent: agent() })).not.toContain('--settings');
-    const deciding = argvOf({ agent: agent({ gates: ['Bash(rm *)'] }), resume: true, decidingGate: true });
+    const deciding = argvOf({ agent: agent({ gates: [{ hold: ['Bash(rm *)'], allow: [] }] }), resume: true, decidingGate: true });
     expect(deciding.slice(0, 4)).toEqual(['claude', '-p', '--resume', 'sess-1']);
     expect(deciding).not.toContain('--permission-prompt-tool');
   });
