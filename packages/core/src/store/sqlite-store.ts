@@ -4,6 +4,7 @@ import { ConflictError, LostOwnershipError, NotFoundError, SessionHeldError } fr
 import { hasEnded, type AgentMetrics, type Answer, type ExecutionStatus, type Run, type Timer } from '../types.js';
 import { alreadyAnswered } from './answered-line.js';
 import { migrate } from './migrate.js';
+import { nulFreeStore } from './nul-free.js';
 import { SqliteReads } from './sqlite-reads.js';
 import { storeError } from './store-errors.js';
 import { roundUsd, toAnswer, toExecution, type Row } from './rows.js';
@@ -37,7 +38,7 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     migrate(db);
-    return new SqliteStore(db, now);
+    return nulFreeStore(new SqliteStore(db, now));
   } catch (e) {
     db?.close();
     throw storeError(e, file, true) ?? e;

@@ -4,6 +4,7 @@ import type { ClaimRef, NewClaim } from '../claim-store.js';
 import { startRefusal } from '../call-rules.js';
 import { toExecution, toRun } from '../rows.js';
 import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput, NewExecution, NewRun, OwnerClaim, RunEnd, Store, TimerEffect, WaitingAsk } from '../store.js';
+import { nulFreeStore } from '../nul-free.js';
 import { migratePg } from './migrate-pg.js';
 import { PgAccess } from './pg-access.js';
 import { PgClaims } from './pg-claims.js';
@@ -31,7 +32,7 @@ export async function openPgStore(url: string, opts: PgDbOptions = {}): Promise<
     await db.close();
     throw e;
   }
-  return new PgStore(db);
+  return nulFreeStore(new PgStore(db));
 }
 
 /**
