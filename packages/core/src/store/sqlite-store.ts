@@ -279,6 +279,8 @@ class SqliteStore extends SqliteReads implements Store {
   async findPersonByTokenHash(hash: string) { return access.findPersonByTokenHash(this.db, this.accessTx, this.now(), hash); }
   async listPeople() { return access.listPeople(this.db); }
   async revokePerson(name: string) { return access.revokePerson(this.db, this.accessTx, this.now(), name); }
+  async endWebSession(id: string, expiresAt: number) { access.endWebSession(this.db, this.accessTx, this.now(), id, expiresAt); }
+  async webSessionEnded(id: string) { return access.webSessionEnded(this.db, id); }
 
   // The worker registry (shop watch, shop workers): sqlite-workers.ts. No listen: SQLite has no
   // push, the signal-file watcher wakes workers on one machine.

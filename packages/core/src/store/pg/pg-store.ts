@@ -209,6 +209,8 @@ export class PgStore extends PgReads implements Store {
   async findPersonByTokenHash(hash: string) { return this.access.findPersonByTokenHash(hash); }
   async listPeople() { return this.access.listPeople(); }
   async revokePerson(name: string) { return this.access.revokePerson(name); }
+  async endWebSession(id: string, expiresAt: number) { return this.access.endWebSession(id, expiresAt); }
+  async webSessionEnded(id: string) { return this.access.webSessionEnded(id); }
 
   // The worker registry, idle-run claims and wake-ups: pg-workers.ts.
   async registerWorker(w: NewWorker) { return this.workers.registerWorker(w); }
