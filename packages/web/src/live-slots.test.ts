@@ -24,10 +24,17 @@ afterEach(async () => {
   server = null;
 });
 
-/** GET /events as `name`: the status it answers with (the stream is kept open when 200). */
+const addresses = new Map<string, string>();
+
+/**
+ * GET /events as `name`, from a loopback address of that person's own (one address holds 64
+ * connections at most): the status it answers with (the stream is kept open when 200).
+ */
 function stream(s: RunningServer, name: string): Promise<{ status: number; body: string }> {
+  if (!addresses.has(name)) addresses.set(name, `127.0.1.${addresses.size + 1}`);
+  const localAddress = addresses.get(name);
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: s.port, path: '/events', agent: false, headers: { Host: `127.0.0.1:${s.port}`, Cookie: `shop_session_${s.port}=${name}` } }, (res) => {
+    const req = request({ host: '127.0.0.1', port: s.port, path: '/events', agent: false, localAddress, headers: { Host: `127.0.0.1:${s.port}`, Cookie: `shop_session_${s.port}=${name}` } }, (res) => {
       if (res.statusCode === 200) return resolve({ status: 200, body: '' });
       let body = '';
       res.setEncoding('utf8');
