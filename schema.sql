@@ -155,6 +155,16 @@ CREATE TABLE IF NOT EXISTS people (
   last_seen_at  INTEGER
 );
 
+-- Schema 11: web sessions of `shop serve` ended before they expire (logout). A session is a
+-- signed cookie naming its id; one whose id is here is refused. A row goes a day after the
+-- session would have expired anyway (expires_at, from the session itself).
+CREATE TABLE IF NOT EXISTS ended_sessions (
+  id            TEXT    PRIMARY KEY,
+  ended_at      INTEGER NOT NULL,
+  expires_at    INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ended_sessions_expiry ON ended_sessions(expires_at);
+
 -- "I'm on it": who claimed an open ask (shop claim, the TUI, the web). One claim per ask;
 -- a claim puts off reminders and escalation until released or aged out. It ages out at
 -- expires_at (claimed_at + the ask's claim_timeout): readers judge a claim by it alone.

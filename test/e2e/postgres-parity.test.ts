@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../scripts/pg-cluster.mjs';
 import { killLeftovers, lines, makeProject, runId, startWorker, stopWorker, until, type Project } from './harness.js';
+import { normalise } from './parity-normalise.js';
 import { addPerson, http, signIn, startServe } from './serve-harness.js';
 
 /**
@@ -123,22 +124,6 @@ async function play(p: Project): Promise<Docs> {
   json('prune', ['prune']);
   json('list, pruned', ['list']);
   return docs;
-}
-
-const ISO = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g;
-const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
-/** Values that differ between any two plays, on any store. */
-const VOLATILE = new Set(['seed', 'pid', 'pid_start', 'token', 'waited_ms', 'age_ms', 'duration_ms', 'elapsed_ms', 'driver_pid',
-  // A kept session's gzip size varies with what its transcript holds (times, ids), not with the store.
-  'stored_bytes']);
-
-function normalise(value: unknown, dir: string): unknown {
-  if (typeof value === 'string') return value.replaceAll(dir, '<dir>').replace(ISO, '<time>').replace(UUID, '<uuid>');
-  if (Array.isArray(value)) return value.map((v) => normalise(v, dir));
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, VOLATILE.has(k) && v !== null ? `<${k}>` : normalise(v, dir)]));
-  }
-  return value;
 }
 
 describe('every command on PostgreSQL', () => {

@@ -1,14 +1,15 @@
 import { writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeProject } from './harness.js';
-import { addPerson, http, postForm, startServe, type Served } from './serve-harness.js';
+import { makeProject, runId, until } from './harness.js';
+import { addPerson, http, postForm, signIn, startServe, type Served } from './serve-harness.js';
 
 /**
  * How `shop serve` signs people in (regressions of a hostile probe): the cookie never holds the
  * login token (browsers show a 127.0.0.1 cookie to every local server, whatever its port), a
- * session expires and ends with a revoke, and a login link signs no one in until the person's
- * own same-origin post (login CSRF).
+ * session expires and ends with a revoke or a logout, and a login link signs no one in until
+ * the person's own same-origin post (login CSRF).
  */
 
 const setCookies = (r: { headers: Record<string, string | string[] | undefined> }) => [r.headers['set-cookie'] ?? []].flat();
@@ -101,5 +102,53 @@ describe('shop serve: sessions', () => {
     expect(await me(a, both)).toMatchObject({ name: 'ann' });
     expect(await me(b, both)).toMatchObject({ name: 'bob' });
     expect(await me(a, bobAtB)).toBe(401);
+  });
+});
+
+/** GET /events with a cookie: what the stream has said, and whether the server ended it. */
+function openStream(s: Served, cookie: string) {
+  const state = { text: '', ended: false };
+  const req = request({ host: '127.0.0.1', port: s.port, path: '/events', agent: false, headers: { Host: `127.0.0.1:${s.port}`, Cookie: cookie } }, (res) => {
+    res.setEncoding('utf8');
+    res.on('data', (d: string) => (state.text += d));
+    res.on('close', () => (state.ended = true));
+  });
+  req.on('error', () => (state.ended = true));
+  req.end();
+  return { state, close: () => req.destroy() };
+}
+
+describe('shop serve: logout', () => {
+  it('ends the session on the server: the old cookie is refused everywhere, and its live stream ends; other sessions go on', async () => {
+    const p = makeProject();
+    p.write('workflows/gate.lua', 'function workflow(prompt)\n  return pause("Ship " .. prompt .. "?")\nend\n');
+    const s = await startServe(p);
+    const token = addPerson(p, 'ann');
+    const laptop = await signIn(s, token);
+    const phone = await signIn(s, token);
+    const stream = openStream(s, laptop.cookie);
+    try {
+      await until('the stream to open', () => stream.state.text.startsWith('retry:'));
+      const out = await postForm(s, '/logout', { csrf: laptop.csrf }, laptop.cookie);
+      expect(out.status).toBe(303);
+      // A copy of the cookie kept anywhere (another tab, a stolen one) no longer signs anyone in.
+      for (const path of ['/api/inbox', '/api/runs', '/api/session', '/events']) {
+        const r = await http(s, path, { cookie: laptop.cookie });
+        expect(r.status, path).toBe(401);
+      }
+      expect((await http(s, '/', { cookie: laptop.cookie })).status).toBe(401);
+      const id = runId(p.shop(['run', 'gate', 'v1']));
+      const answer = await http(s, '/api/answer', {
+        method: 'POST', cookie: laptop.cookie, body: JSON.stringify({ handle: `${id}.1`, verdict: 'approved' }),
+        headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': laptop.csrf },
+      });
+      expect(answer.status).toBe(401);
+      await until('the logged-out stream to end', () => stream.state.ended);
+      expect(stream.state.text).not.toMatch(/event: change/);
+      // The same person signed in elsewhere is still signed in.
+      expect((await http(s, '/api/inbox', { cookie: phone.cookie })).status).toBe(200);
+    } finally {
+      stream.close();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ChangeFeed, MAX_LISTENERS } from './change-feed.js';
+import { ChangeFeed, MAX_LISTENERS, MAX_LISTENERS_EACH } from './change-feed.js';
 import { sessionCookieName } from './cookies.js';
 import type { CsrfTokens } from './csrf.js';
 import { HttpError, httpFailure } from './http-errors.js';
@@ -48,11 +48,15 @@ export function createApp(deps: ServerDeps, origins: Origins, csrf: CsrfTokens, 
   };
 }
 
+/** GET /events: a live stream, within the server's slots and the person's own share of them. */
 function events(c: Ctx, feed: ChangeFeed) {
   if (!c.session) throw new HttpError(401, 'sign in first');
+  const { token, name } = c.session;
+  if (feed.countOf(name) >= MAX_LISTENERS_EACH) {
+    throw new HttpError(429, `${name} has ${MAX_LISTENERS_EACH} live pages open, the most one person may; close one (its slot comes back at once), or reload later`);
+  }
   if (feed.size >= MAX_LISTENERS) throw new HttpError(503, 'too many live pages open; reload later');
-  const { token } = c.session;
-  feed.listen(c.res, async () => (await c.deps.ops.webSession(token)) !== null);
+  feed.listen(c.res, async () => (await c.deps.ops.webSession(token)) !== null, name);
 }
 
 function fail(deps: ServerDeps, c: Ctx | null, req: IncomingMessage, res: ServerResponse, url: URL, e: unknown) {

@@ -50,6 +50,21 @@ describe('ChangeFeed', () => {
     expect(feed.size).toBe(0);
   });
 
+  it('counts each person’s open streams; a closed one gives its slot back', () => {
+    const feed = new ChangeFeed({ now: () => 0, changedRuns: async () => [] }, () => {});
+    const [a1, a2, b] = [listener(), listener(), listener()];
+    feed.listen(a1 as unknown as ServerResponse, undefined, 'ann');
+    feed.listen(a2 as unknown as ServerResponse, undefined, 'ann');
+    feed.listen(b as unknown as ServerResponse, undefined, 'bob');
+    expect([feed.countOf('ann'), feed.countOf('bob'), feed.size]).toEqual([2, 1, 3]);
+    a1.end();
+    // A second 'close' (the server ending a stream the client closed too) counts once.
+    a1.emit('close');
+    expect([feed.countOf('ann'), feed.countOf('bob'), feed.size]).toEqual([1, 1, 2]);
+    feed.close();
+    expect(feed.countOf('ann')).toBe(0);
+  });
+
   it('heartbeats keep an idle stream open', async () => {
     const feed = new ChangeFeed({ now: () => 0, changedRuns: async () => [] }, () => {});
     const a = listener();

@@ -8,6 +8,11 @@ const POLL_MS = 1_000;
 const HEARTBEAT_MS = 15_000;
 /** Live pages open at once; more are refused (503) rather than slow every poll down. */
 export const MAX_LISTENERS = 200;
+/**
+ * Live pages one person may have open at once (tabs, phone, a laptop): more are refused (429),
+ * so one signed-in cookie cannot take every slot from everyone else.
+ */
+export const MAX_LISTENERS_EACH = 16;
 
 /**
  * Live updates for every open page (GET /events, Server-Sent Events): one poller shared by
@@ -18,6 +23,8 @@ export const MAX_LISTENERS = 200;
 export class ChangeFeed {
   /** Each live page and the check that its person may still listen (revoked: the stream ends). */
   private readonly listeners = new Map<ServerResponse, () => Promise<boolean>>();
+  /** How many live pages each person has open. */
+  private readonly byOwner = new Map<string, number>();
   private readonly seen = new Map<number, number>();
   /** The newest change seen, by the store's clock (the Clock port: tests move it back and forth). */
   private newest: number;
@@ -33,16 +40,26 @@ export class ChangeFeed {
     return this.listeners.size;
   }
 
+  /** How many live pages `owner` has open. */
+  countOf(owner: string): number {
+    return this.byOwner.get(owner) ?? 0;
+  }
+
   /**
-   * Takes over the response as an event stream until the client goes away, or `allowed` says
-   * no (asked before each change is told and at each heartbeat: a revoked person hears nothing more).
+   * Takes over the response as an event stream of `owner`'s until the client goes away, or
+   * `allowed` says no (asked before each change is told and at each heartbeat: a revoked person
+   * hears nothing more).
    */
-  listen(res: ServerResponse, allowed: () => Promise<boolean> = async () => true) {
+  listen(res: ServerResponse, allowed: () => Promise<boolean> = async () => true, owner = '') {
     res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' });
     res.write('retry: 2000\n\n');
     this.listeners.set(res, allowed);
-    res.on('close', () => {
+    this.byOwner.set(owner, this.countOf(owner) + 1);
+    res.once('close', () => {
       this.listeners.delete(res);
+      const left = this.countOf(owner) - 1;
+      if (left > 0) this.byOwner.set(owner, left);
+      else this.byOwner.delete(owner);
       if (!this.listeners.size) this.stop();
     });
     if (!this.poller) {
@@ -56,6 +73,7 @@ export class ChangeFeed {
   close() {
     for (const res of this.listeners.keys()) res.end();
     this.listeners.clear();
+    this.byOwner.clear();
     this.stop();
   }
 

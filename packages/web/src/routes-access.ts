@@ -43,10 +43,11 @@ export async function loginPostRoute(c: Ctx) {
   flashTo(c, '/', 'ok', `Signed in as ${opened.name}`);
 }
 
-/** POST /logout: forgets the session cookie in this browser. */
+/** POST /logout: ends the session on the server (a copy of the cookie is refused too), and forgets the cookie in this browser. */
 export async function logoutRoute(c: Ctx) {
   const form = await readForm(c.req);
   c.csrf.check(c.session!.token, form.get('csrf'));
+  await c.deps.ops.endWebSession(c.session!.token);
   c.setCookies.push(clearCookie(c.sessionCookie, c.secure));
   flashTo(c, '/', 'ok', 'Signed out');
 }

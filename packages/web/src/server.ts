@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { ConflictError, UsageError } from '@shop/core/errors';
 import { createApp } from './app.js';
 import { ChangeFeed } from './change-feed.js';
+import { limitConnectionsPerAddress, MAX_CONNECTIONS } from './connection-limits.js';
 import { CsrfTokens } from './csrf.js';
 import { originsOf } from './request-guard.js';
 import type { ServerDeps } from './server-deps.js';
@@ -21,11 +22,12 @@ export interface RunningServer {
 }
 
 /**
- * Slow clients are cut off: headers within 10 s, a whole request within 30 s, idle keep-alive
- * 5 s. Node looks for overdue requests only every connectionsCheckingInterval (30 s unless
- * told): every second, or a client trickling its headers holds a connection for ~30 s.
+ * Slow clients are cut off: headers within 5 s (a browser sends them at once; a client
+ * trickling them — slowloris — holds its connection no longer), a whole request within 30 s,
+ * idle keep-alive 5 s. Node looks for overdue requests only every connectionsCheckingInterval
+ * (30 s unless told): every second, or a client trickling its headers holds a connection for ~30 s.
  */
-const TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 };
+const TIMEOUTS = { headersTimeout: 5_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 };
 
 /** Starts `shop serve`'s server; a port in use is a ConflictError, a host we can't bind a UsageError. */
 export async function startServer(deps: ServerDeps, opts: { host: string; port: number }): Promise<RunningServer> {
@@ -38,8 +40,9 @@ export async function startServer(deps: ServerDeps, opts: { host: string; port: 
   server.on('request', (req, res) => void handle(req, res));
   // A socket idle this long (no request, no event written) is closed; live streams write a heartbeat.
   server.setTimeout(60_000, (socket) => socket.destroy());
-  // More sockets than any team's open pages: beyond it, new connections are dropped, not served slowly.
-  server.maxConnections = 1_000;
+  server.maxConnections = MAX_CONNECTIONS;
+  // No one address may hold more than its share of them (slowloris from one machine).
+  limitConnectionsPerAddress(server);
   const shown = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   return {
     url: `http://${shown}:${port}`,

@@ -51,6 +51,8 @@ export interface WebOperations {
   openWebSession(token: string): Promise<{ name: string; session: string; expiresAt: number } | null>;
   /** The person a session cookie signs in while it is valid, or null (forged, expired, revoked). */
   webSession(session: string): Promise<{ name: string } | null>;
+  /** Logout: ends the session on the server (every copy of the cookie is refused from now on). */
+  endWebSession(session: string): Promise<void>;
   /** Throws UsageError for a forged or garbled link, ExpiredError for an expired one. */
   verifyAnswerLink(token: string): Promise<VerifiedLink>;
 }
@@ -84,6 +86,7 @@ export function webOperations(ops: ShopOperations): WebOperations {
     personByToken: (token) => ops.personByToken(token),
     openWebSession: (token) => ops.openWebSession(token),
     webSession: (session) => ops.webSession(session),
+    endWebSession: (session) => ops.endWebSession(session),
     verifyAnswerLink: (token) => ops.verifyAnswerLink(token),
   };
 }

@@ -4,17 +4,19 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../store/sqlite-store.js';
 import { addPerson, revokePerson } from './people.js';
-import { openWebSession, SESSION_KEY, WEB_SESSION_TTL_MS, webSession } from './session.js';
+import { endWebSession, openWebSession, SESSION_KEY, WEB_SESSION_TTL_MS, webSession } from './session.js';
+import { signToken } from './signed-token.js';
 
 const open: { close(): void }[] = [];
 afterEach(() => {
   for (const o of open.splice(0)) o.close();
 });
 
+/** A store judging time by the same clock as the sessions (as shop serve's store and Clock port do). */
 function fresh() {
-  const store = openSqliteStore(join(mkdtempSync(join(tmpdir(), 'shop-session-')), 'shop.db'));
-  open.push(store);
   const clock = { t: 1_700_000_000_000, now() { return this.t; } };
+  const store = openSqliteStore(join(mkdtempSync(join(tmpdir(), 'shop-session-')), 'shop.db'), () => clock.t);
+  open.push(store);
   return { store, clock };
 }
 
@@ -59,5 +61,23 @@ describe('web sessions', () => {
     expect(await webSession(store, clock, old)).toBeNull();
     const now = (await openWebSession(store, clock, again.token))!.session;
     expect(await webSession(store, clock, now)).toMatchObject({ name: 'ann' });
+  });
+
+  it('logout ends that session alone, for good; a session signed before sessions had ids is refused', async () => {
+    const { store, clock } = fresh();
+    const { token } = await addPerson(store, 'ann', 'test');
+    const laptop = (await openWebSession(store, clock, token))!.session;
+    const phone = (await openWebSession(store, clock, token))!.session;
+    await endWebSession(store, clock, laptop);
+    expect(await webSession(store, clock, laptop)).toBeNull();
+    expect(await webSession(store, clock, phone)).toMatchObject({ name: 'ann' });
+    // Ending a forged or expired one records nothing and fails nothing.
+    await endWebSession(store, clock, 'forged.x');
+    clock.t += WEB_SESSION_TTL_MS;
+    await endWebSession(store, clock, phone);
+    const [body] = phone.split('.');
+    const { s: _id, ...old } = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Record<string, unknown>;
+    clock.t -= WEB_SESSION_TTL_MS;
+    expect(await webSession(store, clock, await signToken(store, SESSION_KEY, old))).toBeNull();
   });
 });

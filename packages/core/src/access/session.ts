@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Clock } from '../engine/ports.js';
 import type { Store } from '../store/store.js';
@@ -9,10 +10,11 @@ import { readSignedToken, signToken } from './signed-token.js';
  * their login link — never the login token itself (browsers share cookies between ports, so
  * any other local server opened in that browser sees the cookie). A session is
  * `<payload>.<signature>`: payload the base64url JSON `{n: name, h: token-hash prefix,
- * i: issued ms, e: expiry ms}`, signature its HMAC-SHA256 under a key made once per store
- * (`session_key` in `settings`). A session works until it expires and only while that person
- * is unrevoked with the same login token: revoking (or revoking and re-adding) them ends
- * every session they had.
+ * s: session id, i: issued ms, e: expiry ms}`, signature its HMAC-SHA256 under a key made once
+ * per store (`session_key` in `settings`). A session works until it expires, until it is ended
+ * (logout: its id recorded in the store, refused by every server on it), and only while that
+ * person is unrevoked with the same login token: revoking (or revoking and re-adding) them
+ * ends every session they had.
  */
 
 /** How long a web session lasts: 12 hours (then the login link again). */
@@ -25,6 +27,8 @@ const MAX_SESSION = 600;
 const Payload = z.object({
   n: z.string().min(1).max(64),
   h: z.string().regex(/^[0-9a-f]+$/).length(HASH_PREFIX),
+  // 16 random bytes: what logout records. A session signed before sessions had ids is refused (sign in again).
+  s: z.string().regex(/^[A-Za-z0-9_-]{22}$/),
   i: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
   e: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
 }).strict();
@@ -43,17 +47,28 @@ export async function openWebSession(store: Store, clock: Clock, token: string, 
   const person = await store.findPersonByTokenHash(hashToken(token));
   if (!person) return null;
   const now = clock.now();
-  const payload = Payload.parse({ n: person.name, h: person.tokenHash.slice(0, HASH_PREFIX), i: now, e: now + ttlMs });
+  const payload = Payload.parse({ n: person.name, h: person.tokenHash.slice(0, HASH_PREFIX), s: randomBytes(16).toString('base64url'), i: now, e: now + ttlMs });
   return { name: person.name, session: await signToken(store, SESSION_KEY, payload), expiresAt: payload.e };
 }
 
-/** The session a cookie holds, or null: forged, garbled, expired, or its person revoked or given a new token since. */
+/** The session a cookie holds, or null: forged, garbled, expired, ended (logout), or its person revoked or given a new token since. */
 export async function webSession(store: Store, clock: Clock, session: string): Promise<WebSession | null> {
   const p = await readSignedToken(store, SESSION_KEY, session, Payload, MAX_SESSION);
   if (!p) return null;
   if (clock.now() >= p.e) return null;
+  if (await store.webSessionEnded(p.s)) return null;
   const person = (await store.listPeople()).find((x) => x.name === p.n && x.revokedAt === null && x.tokenHash.startsWith(p.h));
   // Looked up again by its whole hash: that is what touches last_seen_at.
   if (!person || !(await store.findPersonByTokenHash(person.tokenHash))) return null;
   return { name: person.name, session, expiresAt: p.e };
+}
+
+/**
+ * Logout: ends the session on the server — recorded in the store, so the cookie (and any copy
+ * of it) is refused from now on by every server on the store, not only forgotten by this
+ * browser. A session that is not ours or has expired needs nothing recorded.
+ */
+export async function endWebSession(store: Store, clock: Clock, session: string): Promise<void> {
+  const p = await readSignedToken(store, SESSION_KEY, session, Payload, MAX_SESSION);
+  if (p && clock.now() < p.e) await store.endWebSession(p.s, p.e);
 }

@@ -1,4 +1,5 @@
 import { LostOwnershipError, ShopError } from '../errors.js';
+import { withoutNul } from '../store/nul-free.js';
 import type { Execution } from '../types.js';
 import { Aborted, type Settled } from './outcome.js';
 import { Slots } from './slots.js';
@@ -59,7 +60,8 @@ export class LiveTasks {
         if (abort.signal.aborted) throw new Aborted();
         const settled = await body(abort.signal);
         if (!settled) onIdle?.();
-        else if (settled.kind === 'value') this.deliveries.set(settled.delivered, { key, value: settled.value });
+        // Lua is handed the result as the store keeps it, so a replay hands it the same (nul-free.ts).
+        else if (settled.kind === 'value') this.deliveries.set(settled.delivered, { key, value: withoutNul(settled.value) });
         else {
           this.waiting.set(key, settled.execution);
           this.onWaiting(settled.execution, settled.fresh);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nulFreeText } from '../store/nul-free.js';
 import { canonical, canonicalHash, hashText } from './canonical-hash.js';
 
 /**
@@ -89,7 +90,8 @@ export function fingerprint(req: CallRequest): string {
  * carried a hash compare by what they recorded: kind and agent, message or command.
  */
 export function matchesRecord(recorded: string, req: CallRequest, current = fingerprint(req)): boolean {
-  if (recorded === current) return true;
+  // A store keeps a NUL in the call's text as U+FFFD (nul-free.ts): the call as it was recorded.
+  if (recorded === current || recorded === nulFreeText(current)) return true;
   if (recorded.includes(' #')) return false;
   return recorded === legacyFingerprint(req);
 }

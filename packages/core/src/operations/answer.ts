@@ -32,7 +32,9 @@ export async function recordAnswer(ports: EnginePorts, exec: Execution, input: A
   // The owner as it stood when the answer committed (same transaction): no second read of the run.
   const handedTo = answer.owner ? liveOwner(storeLiveness(ports), { owner: answer.owner }) : null;
   if (handedTo) wakeOwners(ports.paths.signalsDir, exec);
-  return { fields, responder, handedTo };
+  // The answer as recorded (a NUL in it kept as U+FFFD: nul-free.ts), which is what the run is handed.
+  const { verdict, status, message, decisions } = answer;
+  return { fields: { verdict, status, message, decisions }, responder, handedTo };
 }
 
 /**

@@ -11,4 +11,4 @@ export { startRun } from './start-run.js';
 export { stopRun } from './stop-run.js';
 export { verifyAnswerLink } from '../access/answer-link.js';
 export { answerUrl, publicUrl, setPublicUrl } from '../access/public-url.js';
-export { openWebSession, webSession } from '../access/session.js';
+export { endWebSession, openWebSession, webSession } from '../access/session.js';

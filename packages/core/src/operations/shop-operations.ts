@@ -116,6 +116,8 @@ export interface ShopOperations {
   openWebSession(token: string): Promise<WebSession | null>;
   /** The session a cookie holds while it is valid, unexpired and its person unrevoked with the same token. */
   webSession(session: string): Promise<WebSession | null>;
+  /** Logout: the session is refused from now on, wherever it is presented. */
+  endWebSession(session: string): Promise<void>;
   publicUrl(): Promise<string | null>;
   setPublicUrl(url: string): Promise<string>;
   verifyAnswerLink(token: string): Promise<AnswerLink>;
@@ -205,6 +207,7 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     personByToken: (token) => personByToken(store, token),
     openWebSession: async (token) => (await access()).openWebSession(store, ports.clock, token),
     webSession: async (session) => (await access()).webSession(store, ports.clock, session),
+    endWebSession: async (session) => (await access()).endWebSession(store, ports.clock, session),
     publicUrl: async () => (await access()).publicUrl(store),
     setPublicUrl: async (url) => (await access()).setPublicUrl(store, url),
     verifyAnswerLink: async (token) => (await access()).verifyAnswerLink(store, ports.clock, token),

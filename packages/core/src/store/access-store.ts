@@ -10,6 +10,12 @@ export interface Person {
 }
 
 /**
+ * An ended web session is kept a day past its expiry: every process judges expiry by its own
+ * clock, and one running behind must not see the session come back to life.
+ */
+export const ENDED_SESSION_KEPT_MS = 24 * 60 * 60 * 1000;
+
+/**
  * The store's settings (values shared by every process on the store: the public URL, the
  * answer-link key) and the people who may sign in to `shop serve`. Each method one transaction.
  */
@@ -26,4 +32,12 @@ export interface AccessStore {
   listPeople(): Promise<Person[]>;
   /** False when no unrevoked person has that name. */
   revokePerson(name: string): Promise<boolean>;
+  /**
+   * Records that the web session `id` ended (logout): it is refused from now on, wherever it
+   * is presented. Kept until a day past `expiresAt` (when the session is refused anyway); the
+   * records past that are dropped here.
+   */
+  endWebSession(id: string, expiresAt: number): Promise<void>;
+  /** Whether the web session `id` was ended. */
+  webSessionEnded(id: string): Promise<boolean>;
 }

@@ -79,7 +79,7 @@ ALTER TABLE executions ADD COLUMN hold_pid INTEGER;
 ALTER TABLE executions ADD COLUMN hold_pid_start TEXT;
 ALTER TABLE executions ADD COLUMN hold_since INTEGER;
 `;
-/* Version 8 is the workers table, version 9 sessions and reports: new tables only, made by schema.sql. */
+/* Version 8 is the workers table, version 9 sessions and reports, version 11 ended web sessions: new tables only, made by schema.sql. */
 /** Version 5–9 → 10: the decisions an ask asks for, when not the one its kind implies (an agent's AskUserQuestion). */
 const V10 = `ALTER TABLE executions ADD COLUMN ask_decisions TEXT;`;
 /** Version 5 or 6 → 7: how long a claim on a call's ask lasts (claims and the rest are new tables). */

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { ConflictError } from '../errors.js';
-import type { Person } from './access-store.js';
+import { ENDED_SESSION_KEPT_MS, type Person } from './access-store.js';
 import { toPerson, type Row } from './rows.js';
 import { q, type Tx } from './sqlite-prepared.js';
 
@@ -50,6 +50,17 @@ export function findPersonByTokenHash(db: Database.Database, tx: Tx, now: number
 
 export function listPeople(db: Database.Database): Person[] {
   return (q(db, 'SELECT * FROM people ORDER BY name').all() as Row[]).map(toPerson);
+}
+
+export function endWebSession(db: Database.Database, tx: Tx, now: number, id: string, expiresAt: number): void {
+  tx(() => {
+    q(db, 'INSERT INTO ended_sessions (id, ended_at, expires_at) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING').run(id, now, expiresAt);
+    q(db, 'DELETE FROM ended_sessions WHERE expires_at < ?').run(now - ENDED_SESSION_KEPT_MS);
+  });
+}
+
+export function webSessionEnded(db: Database.Database, id: string): boolean {
+  return q(db, 'SELECT 1 FROM ended_sessions WHERE id = ?').get(id) !== undefined;
 }
 
 export function revokePerson(db: Database.Database, tx: Tx, now: number, name: string): boolean {

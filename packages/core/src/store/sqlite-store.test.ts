@@ -46,7 +46,22 @@ describe('SqliteStore on a real file', () => {
     const db = raw(file);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    expect(SCHEMA_VERSION).toBe(10);
+    expect(SCHEMA_VERSION).toBe(11);
+  });
+
+  it('brings a schema-10 store to 11: ended web sessions get their table', async () => {
+    const { file, store } = fresh();
+    store.close();
+    open.pop();
+    const db = new Database(file);
+    db.exec('DROP TABLE ended_sessions');
+    db.pragma('user_version = 10');
+    db.close();
+    const again = openSqliteStore(file);
+    open.push(again);
+    await again.endWebSession('s1', Date.now() + 60_000);
+    expect(await again.webSessionEnded('s1')).toBe(true);
+    expect(raw(file).pragma('user_version', { simple: true })).toBe(11);
   });
 
   it('refuses a store written by a newer Shop', () => {

@@ -4,6 +4,7 @@ import { ConflictError, LostOwnershipError, NotFoundError, SessionHeldError } fr
 import { hasEnded, type AgentMetrics, type Answer, type ExecutionStatus, type Run, type Timer } from '../types.js';
 import { alreadyAnswered } from './answered-line.js';
 import { migrate } from './migrate.js';
+import { nulFreeStore } from './nul-free.js';
 import { SqliteReads } from './sqlite-reads.js';
 import { storeError } from './store-errors.js';
 import { roundUsd, toAnswer, toExecution, type Row } from './rows.js';
@@ -37,7 +38,7 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     migrate(db);
-    return new SqliteStore(db, now);
+    return nulFreeStore(new SqliteStore(db, now));
   } catch (e) {
     db?.close();
     throw storeError(e, file, true) ?? e;
@@ -278,6 +279,8 @@ class SqliteStore extends SqliteReads implements Store {
   async findPersonByTokenHash(hash: string) { return access.findPersonByTokenHash(this.db, this.accessTx, this.now(), hash); }
   async listPeople() { return access.listPeople(this.db); }
   async revokePerson(name: string) { return access.revokePerson(this.db, this.accessTx, this.now(), name); }
+  async endWebSession(id: string, expiresAt: number) { access.endWebSession(this.db, this.accessTx, this.now(), id, expiresAt); }
+  async webSessionEnded(id: string) { return access.webSessionEnded(this.db, id); }
 
   // The worker registry (shop watch, shop workers): sqlite-workers.ts. No listen: SQLite has no
   // push, the signal-file watcher wakes workers on one machine.

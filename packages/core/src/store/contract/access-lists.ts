@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConflictError } from '../../errors.js';
+import { ENDED_SESSION_KEPT_MS } from '../access-store.js';
 import { SCHEMA_VERSION } from '../migrate.js';
 import { ended, exec, newRun, T, useStore, type StoreAdapter } from './fixtures.js';
 
@@ -34,6 +35,32 @@ export function accessAndLists(adapter: StoreAdapter) {
       await store.addPerson({ name: 'ann', tokenHash: 'h4', by: 'root' });
       expect((await store.findPersonByTokenHash('h4'))!.name).toBe('ann');
       expect(await store.listPeople()).toHaveLength(2);
+    });
+  });
+
+  describe('ended web sessions (logout)', () => {
+    const ctx = useStore(adapter);
+
+    it('an ended session is ended for every connection, ending it twice is no error, and a record a day past its expiry is dropped', async () => {
+      const { store, clock } = ctx;
+      const other = await adapter.connect(store, () => clock.t);
+      try {
+        expect(await store.webSessionEnded('s1')).toBe(false);
+        await store.endWebSession('s1', clock.t + 3_600_000);
+        await store.endWebSession('s1', clock.t + 3_600_000);
+        expect(await other.webSessionEnded('s1')).toBe(true);
+        expect(await other.webSessionEnded('s2')).toBe(false);
+        // Expired, but within a day of it: still kept (a process whose clock runs behind still refuses it).
+        clock.t += 3_600_000 + ENDED_SESSION_KEPT_MS - 1;
+        await other.endWebSession('s2', clock.t + 3_600_000);
+        expect(await store.webSessionEnded('s1')).toBe(true);
+        clock.t += 2;
+        await other.endWebSession('s3', clock.t + 3_600_000);
+        expect(await store.webSessionEnded('s1')).toBe(false);
+        expect(await store.webSessionEnded('s2')).toBe(true);
+      } finally {
+        await other.close();
+      }
     });
   });
 

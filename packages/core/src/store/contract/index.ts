@@ -5,6 +5,7 @@ import { answersAndHolds } from './answers.js';
 import { atomicity } from './atomicity.js';
 import { claims } from './claims.js';
 import { executionsAndFinishing } from './executions.js';
+import { nulText } from './nul-text.js';
 import { refusals } from './refusals.js';
 import { runsAndOwnership } from './runs-ownership.js';
 import { sessionsAndReports } from './sessions.js';
@@ -31,5 +32,6 @@ export function storeContract(adapter: StoreAdapter): void {
     atomicity(adapter);
     refusals(adapter);
     workerRegistry(adapter);
+    nulText(adapter);
   });
 }

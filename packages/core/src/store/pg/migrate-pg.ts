@@ -49,6 +49,13 @@ const STEPS: Record<number, string> = {
   );`,
   // 9 → 10: the decisions an ask asks for, when not the one its kind implies (an agent's AskUserQuestion).
   9: `ALTER TABLE executions ADD COLUMN IF NOT EXISTS ask_decisions TEXT;`,
+  // 10 → 11: web sessions ended before they expire (shop serve's logout), as SQLite's schema.sql.
+  10: `CREATE TABLE IF NOT EXISTS ended_sessions (
+    id            TEXT    PRIMARY KEY,
+    ended_at      BIGINT  NOT NULL,
+    expires_at    BIGINT  NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS ended_sessions_expiry ON ended_sessions(expires_at);`,
 };
 
 /**

@@ -1,5 +1,5 @@
 import { ConflictError } from '../../errors.js';
-import type { AccessStore, Person } from '../access-store.js';
+import { ENDED_SESSION_KEPT_MS, type AccessStore, type Person } from '../access-store.js';
 import { toPerson, type Row } from '../rows.js';
 import type { PgDb } from './pg-db.js';
 
@@ -67,6 +67,18 @@ export class PgAccess implements AccessStore {
   async listPeople(): Promise<Person[]> {
     // C collation: by name as SQLite's BINARY order sorts, whatever the database's locale.
     return (await this.db.query<Row>('SELECT * FROM people ORDER BY name COLLATE "C"')).map(toPerson);
+  }
+
+  async endWebSession(id: string, expiresAt: number): Promise<void> {
+    const now = this.db.now();
+    await this.db.tx(async (q) => {
+      await q.query('INSERT INTO ended_sessions (id, ended_at, expires_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING', [id, now, expiresAt]);
+      await q.query('DELETE FROM ended_sessions WHERE expires_at < $1', [now - ENDED_SESSION_KEPT_MS]);
+    });
+  }
+
+  async webSessionEnded(id: string): Promise<boolean> {
+    return (await this.db.query('SELECT 1 FROM ended_sessions WHERE id = $1', [id])).length > 0;
   }
 
   async revokePerson(name: string): Promise<boolean> {

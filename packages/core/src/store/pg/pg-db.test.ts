@@ -166,9 +166,24 @@ describe('migratePg', () => {
       await Promise.all(dbs.map((db) => migratePg(db)));
       expect(await dbs[0]!.query('SELECT version FROM schema_meta')).toEqual([{ version: SCHEMA_VERSION }]);
       const tables = await dbs[0]!.query<{ t: string }>(`SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`);
-      expect(tables.map((r) => r.t)).toEqual(['answers', 'claims', 'events', 'executions', 'people', 'reports', 'runs', 'schema_meta', 'sessions', 'settings', 'timers', 'workers']);
+      expect(tables.map((r) => r.t)).toEqual(['answers', 'claims', 'ended_sessions', 'events', 'executions', 'people', 'reports', 'runs', 'schema_meta', 'sessions', 'settings', 'timers', 'workers']);
     } finally {
       await Promise.all(dbs.map((db) => db.close()));
+    }
+  });
+
+  it('brings a schema-10 store to 11: ended web sessions get their table', async () => {
+    const db = await openPgDb(await fresh());
+    try {
+      await migratePg(db);
+      await db.query('DROP TABLE ended_sessions');
+      await db.query('UPDATE schema_meta SET version = 10');
+      await migratePg(db);
+      expect(await db.query('SELECT version FROM schema_meta')).toEqual([{ version: 11 }]);
+      await db.query(`INSERT INTO ended_sessions (id, ended_at, expires_at) VALUES ('s1', 1, 2)`);
+      expect(await db.query('SELECT id FROM ended_sessions')).toEqual([{ id: 's1' }]);
+    } finally {
+      await db.close();
     }
   });
 

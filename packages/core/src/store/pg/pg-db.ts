@@ -1,5 +1,6 @@
 import pg from './node-postgres.js';
 import type * as PgTypes from 'pg';
+import { nulFreeText } from '../nul-free.js';
 
 /** A row as node-postgres hands it back: SQLite's column names, int8 as numbers, JSON as text. */
 export type Row = Record<string, unknown>;
@@ -62,11 +63,11 @@ const RETRYABLE = new Set(['40P01', '40001']);
 const CLOCK_EVERY_MS = 60_000;
 
 /**
- * PostgreSQL text cannot hold NUL, which SQLite keeps: an agent's activity or a person's
- * message carrying one would make the whole write fail. It becomes U+FFFD (JSON text escapes
- * it already).
+ * PostgreSQL text cannot hold NUL: a write carrying one would fail whole. Store operations
+ * hand none (nul-free.ts decides that for every store); SQL run here directly gets the same
+ * U+FFFD rather than a failed statement.
  */
-const withoutNul = (v: unknown): unknown => (typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '\uFFFD') : v);
+const withoutNul = (v: unknown): unknown => (typeof v === 'string' ? nulFreeText(v) : v);
 
 /**
  * Named (prepared once per connection, then only bound and executed) when it has parameters;

@@ -4,6 +4,7 @@ import type { ClaimRef, NewClaim } from '../claim-store.js';
 import { startRefusal } from '../call-rules.js';
 import { toExecution, toRun } from '../rows.js';
 import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput, NewExecution, NewRun, OwnerClaim, RunEnd, Store, TimerEffect, WaitingAsk } from '../store.js';
+import { nulFreeStore } from '../nul-free.js';
 import { migratePg } from './migrate-pg.js';
 import { PgAccess } from './pg-access.js';
 import { PgClaims } from './pg-claims.js';
@@ -31,7 +32,7 @@ export async function openPgStore(url: string, opts: PgDbOptions = {}): Promise<
     await db.close();
     throw e;
   }
-  return new PgStore(db);
+  return nulFreeStore(new PgStore(db));
 }
 
 /**
@@ -208,6 +209,8 @@ export class PgStore extends PgReads implements Store {
   async findPersonByTokenHash(hash: string) { return this.access.findPersonByTokenHash(hash); }
   async listPeople() { return this.access.listPeople(); }
   async revokePerson(name: string) { return this.access.revokePerson(name); }
+  async endWebSession(id: string, expiresAt: number) { return this.access.endWebSession(id, expiresAt); }
+  async webSessionEnded(id: string) { return this.access.webSessionEnded(id); }
 
   // The worker registry, idle-run claims and wake-ups: pg-workers.ts.
   async registerWorker(w: NewWorker) { return this.workers.registerWorker(w); }
