@@ -93,6 +93,25 @@ describe('shop init --database URL', () => {
     expect(existsSync(join(dir, '.shop'))).toBe(false);
   });
 
+  it("another project's store: exit 6, one line, and nothing kept — later commands still use this project's own store", async () => {
+    const p = makeProject();
+    const url = await cluster.createDatabase('taken');
+    expect(p.shop(['init', '--database', url], { cwd: emptyDir() }).code).toBe(0);
+    const dir = emptyDir();
+    const r = p.shop(['init', '--database', url], { cwd: dir });
+    expect(r.code).toBe(6);
+    expect(lines(r.stderr)).toHaveLength(1);
+    expect(r.stderr).toMatch(/^shop: this store belongs to another project/);
+    expect(r.stdout).toBe('');
+    expect(existsSync(join(dir, '.shop', 'database.url'))).toBe(false);
+    expect(existsSync(join(dir, 'workflows'))).toBe(false);
+    // Nothing points this folder at the other project's store: init without --database makes its own.
+    const again = p.shop(['init'], { cwd: dir });
+    expect(again.code).toBe(0);
+    expect(lines(again.stdout)).toContain(`store ready at ${dir}/.shop/shop.db`);
+    expect(p.shop(['list'], { cwd: dir }).code).toBe(0);
+  });
+
   it('SHOP_DATABASE_URL takes the place of the file; its problems name it', () => {
     const p = makeProject();
     const r = p.shop(['list'], { env: { SHOP_DATABASE_URL: `postgres://shop@127.0.0.1:${cluster.port}/missing` } });
