@@ -179,7 +179,12 @@ describe('shop replay: suspended runs against changed workflows', () => {
       '2 runs checked: 2 compatible, 0 not',
     ]);
     p.write('gated-v3.lua', GATED.replace('  local ok = pause', '  run("reviewer", "lint the plan")\n  local ok = pause'));
-    expect(p.shop(['replay', '--workflow', 'gated-v3.lua'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^no run that has not ended has a workflow named gated-v3\.lua: give run ids/) });
+    // A file no run uses checked nothing: a usage error with the reason, not a pass (with --json too).
+    for (const json of [[], ['--json']]) {
+      const none = p.shop(['replay', '--workflow', 'gated-v3.lua', ...json]);
+      expect(none).toMatchObject({ code: 2, stdout: '' });
+      expect(none.stderr).toBe('shop: --workflow "gated-v3.lua": no run that has not ended has a workflow named gated-v3.lua, so nothing was checked; give the runs to check against it (shop replay <id>… --workflow gated-v3.lua), or name the file after the workflow it replaces\n');
+    }
     expect(p.shop(['replay', String(b), '--workflow', 'gated-v3.lua'])).toMatchObject({ code: 1, stdout: expect.stringContaining('non-determinism at call 2: the log recorded pause("Build it?") but the workflow now calls run("reviewer")') });
 
     // Nothing was run or written; the runs resume as they were.

@@ -315,7 +315,8 @@ outcome. Exit 0 pass, 1 fail (with a diff), 2 bad fixture.`,
     summary: 'check that runs not yet ended still fit their workflow files (nothing is run or written)',
     details: `Each run's log is replayed against its workflow file as it is now (or F), with no agent, command
 or write; a change that would break the run on resume is named (call key, what the log recorded, what
-the workflow does now). Exit 0 all compatible, 1 some not.`,
+the workflow does now). Exit 0 all compatible, 1 some not, 2 when F is the workflow of no run not yet
+ended and no ids are given (nothing would be checked).`,
     group: 'tools', maxArgs: Infinity,
     options: {
       all: { type: 'boolean', description: 'every run not yet ended (the default without ids)' },
