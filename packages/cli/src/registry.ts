@@ -258,7 +258,8 @@ after a day.`,
     summary: 'the web inbox: answer, claim and follow runs from a browser or phone',
     details: `Serves the inbox, runs and run pages (live updates), every answer form, answer links (/a/<token>)
 and /api/… (the same JSON as --json) on http://127.0.0.1:7878. People sign in with a personal link:
-shop access add <name>. --host other than this machine prints a warning: TLS is not built in, put a
+shop access add <name>. Bound to every interface (--host 0.0.0.0 or ::) it names this machine's own
+addresses to open, never 0.0.0.0. --host other than this machine prints a warning: TLS is not built in, put a
 tunnel or a reverse proxy with https in front and give its address as --public-url, which is also
 recorded so notifications of every process carry answer links. A port in use exits 6. Ctrl-C or
 SIGTERM stops it (exit 0); runs answered here go on in the background (shop resume).`,
