@@ -91,6 +91,7 @@ export const RunJsonSchema = z.object({
   prompt: z.string(),
   workspace: z.string(),
   branch: z.string().nullable(),
+  /** The agent the run is on now: its ask's, else the one at work; null once ended (json-views' currentAgent). */
   agent: z.string().nullable(),
   awaiting: z.string().nullable(),
   waiting_for: z.string().nullable(),
