@@ -247,8 +247,8 @@ SHOP_HOSTNAME names the machine in the store.`,
 sharing it): host (SHOP_HOSTNAME, else the machine's name), pid, live or gone, runs it holds, its
 agents running (of --max-parallel), since when, its last heartbeat. A worker heartbeats every third
 of a lease (SHOP_LEASE_SECONDS); one silent past a lease, or whose process on this machine ended, is
-gone: live workers take its runs over. A worker that exits removes itself; a gone one is forgotten
-after a day.`,
+gone and shown holding nothing: live workers take its runs over, its agents ended with it. A worker
+that exits removes itself; a gone one is forgotten after a day.`,
     group: 'tools', maxArgs: 0,
     options: { json: { type: 'boolean', description: 'the workers as a JSON array (times ISO 8601)' } },
     load: () => import('./commands/workers.js'),

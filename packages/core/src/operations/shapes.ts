@@ -256,7 +256,10 @@ export const WorkersJsonSchema = z.array(z.object({
   pid: z.number(),
   /** live: heartbeating (and, on this host, its process alive); gone: silent past a lease, or its process ended without ending its row (kill -9). */
   state: z.enum(['live', 'gone']),
-  /** Runs it holds or drives, and its agents running, at its last heartbeat. */
+  /**
+   * Runs it holds or drives, and its agents running, at its last heartbeat; 0 for a gone worker:
+   * it holds nothing (its runs are taken over by live workers, its agents ended with it).
+   */
   runs_held: z.number(),
   agents: z.number(),
   max_parallel: z.number().nullable(),
