@@ -295,6 +295,29 @@ describe('shop list', () => {
   });
 });
 
+describe('tables with wide characters', () => {
+  it('line up by terminal columns: CJK and emoji take two, a combining accent none', () => {
+    const q = makeProject();
+    const ask = 'function workflow(prompt)\n  return pause(prompt).continue\nend\n';
+    const specs = ['デプロイ', 'rocket🚀', 'cafe\u0301'];
+    const questions = ['デプロイしますか？', 'Ship it? 🚀', 'Cafe\u0301 ok?'];
+    for (const spec of specs) q.write(`workflows/${spec}.lua`, ask);
+    const ids = specs.map((spec, i) => runId(q.shop(['run', spec, questions[i]])));
+    // SPEC is 8 columns wide (デプロイ and rocket🚀 fill it); STATUS starts after it on every row.
+    const listed = lines(q.shop(['list']).stdout);
+    const pads = ['', '', '    '];
+    specs.forEach((spec, i) => {
+      expect(listed.find((l) => l.startsWith(`${ids[i]} `))).toMatch(new RegExp(`^${ids[i]}   ${spec}${pads[i]}  waiting_human  `));
+    });
+    // QUESTION is 18 columns wide (the Japanese one); ANSWER WITH starts after it on every row.
+    const inbox = lines(q.shop(['inbox']).stdout);
+    const gaps = [2, 9, 12];
+    questions.forEach((question, i) => {
+      expect(inbox.find((l) => l.startsWith(`${ids[i]} `))).toContain(`${question}${' '.repeat(gaps[i])}shop continue ${ids[i]}.1`);
+    });
+  });
+});
+
 describe('store errors name the file and what to do', () => {
   it('a file that is not a database', () => {
     const q = makeProject();
