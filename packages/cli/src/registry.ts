@@ -71,13 +71,19 @@ several machines): Shop checks that it connects, creates its tables there, and k
     load: () => import('./commands/init.js'),
   },
   run: {
-    usage: 'shop run <workflow> [prompt…] [--wait] [--worktree] [--json]',
+    usage: 'shop run <workflow> [prompt… | - | --prompt-file F] [--wait] [--worktree] [--json]',
     summary: 'start a run of workflows/<workflow>.lua and drive it',
     details: `Prints the run id at once, then drives the run here. When it waits for a person it prints what is
 awaited and the exact commands to answer (by the ask's handle), and exits 3 (0 completed, 4 stuck,
-1 failed); with --wait it prints them as each ask opens and keeps waiting.`,
+1 failed); with --wait it prints them as each ask opens and keeps waiting. A prompt longer than a
+command line takes comes from a file (--prompt-file F) or stdin (-: shop run feature - < spec.md),
+up to 16 MiB, its trailing line breaks dropped.`,
     group: 'runs', maxArgs: Infinity,
-    options: { ...wait, ...acted, worktree: { type: 'boolean', description: 'run in .shop/worktrees/run-<id> on branch shop/run-<id> (a git worktree of this repository)' } },
+    options: {
+      ...wait, ...acted,
+      worktree: { type: 'boolean', description: 'run in .shop/worktrees/run-<id> on branch shop/run-<id> (a git worktree of this repository)' },
+      'prompt-file': { type: 'string', value: 'F', description: 'the prompt is the text of file F (- for stdin), up to 16 MiB' },
+    },
     load: () => import('./commands/run.js'),
   },
   list: {
@@ -172,24 +178,24 @@ ${ANSWERING}`,
     load: () => import('./commands/continue.js'),
   },
   approve: {
-    usage: 'shop approve <id | handle> [--message M] [--call K] [--by NAME] [--yes] [--json]',
+    usage: 'shop approve <id | handle> [--message M | --message-file F] [--call K] [--by NAME] [--yes] [--json]',
     summary: 'approve what a run waits on (the verdict matrix decides: close, or back to the agent)',
     details: ANSWERING, group: 'answer', maxArgs: 1,
     extraHint: (extra) => `give your words with --message ${quoted(extra)}`,
-    options: { message: { type: 'string', short: 'm', value: 'M', description: "words that go with the approval (to the agent, or the pause's note)" }, ...call, ...by, ...yes, ...acted },
+    options: { message: { type: 'string', short: 'm', value: 'M', description: "words that go with the approval (to the agent, or the pause's note)" }, 'message-file': { type: 'string', value: 'F', description: 'the words are the text of file F (- for stdin), up to 16 MiB' }, ...call, ...by, ...yes, ...acted },
     load: () => import('./commands/approve.js'),
   },
   reject: {
-    usage: 'shop reject <id | handle> [feedback…] [--call K] [--by NAME] [--yes] [--json]',
+    usage: 'shop reject <id | handle> [feedback… | --message-file F] [--call K] [--by NAME] [--yes] [--json]',
     summary: 'reject it, with feedback (back to the agent, or close; a pause stops)',
     details: ANSWERING, group: 'answer', maxArgs: Infinity,
-    options: { message: { type: 'string', short: 'm', value: 'M', description: 'the feedback, if not given as words' }, ...call, ...by, ...yes, ...acted },
+    options: { message: { type: 'string', short: 'm', value: 'M', description: 'the feedback, if not given as words' }, 'message-file': { type: 'string', value: 'F', description: 'the words are the text of file F (- for stdin), up to 16 MiB' }, ...call, ...by, ...yes, ...acted },
     load: () => import('./commands/reject.js'),
   },
   answer: {
-    usage: 'shop answer <id | handle> <text…> [--call K] [--by NAME] [--yes] [--json]',
+    usage: 'shop answer <id | handle> <text… | --message-file F> [--call K] [--by NAME] [--yes] [--json]',
     summary: "send your words back to the waiting agent's own session",
-    details: ANSWERING, group: 'answer', maxArgs: Infinity, options: { ...call, ...by, ...yes, ...acted },
+    details: ANSWERING, group: 'answer', maxArgs: Infinity, options: { 'message-file': { type: 'string', value: 'F', description: 'the words are the text of file F (- for stdin), up to 16 MiB' }, ...call, ...by, ...yes, ...acted },
     load: () => import('./commands/answer.js'),
   },
   claim: {
