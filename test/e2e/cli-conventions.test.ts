@@ -1,12 +1,13 @@
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../packages/cli/src/registry.js';
 import { LogJsonSchema, RunDetailJsonSchema, RunJsonSchema } from '../../packages/core/src/operations/shapes.js';
 import { lines, makeProject, repoRoot, runId, shopBin, type Project, type Result } from './harness.js';
+import { tempDir } from '../../packages/core/src/testing/temp-dir.js';
 
 /** The conventions of gh and the Temporal CLI, through the built binary (issue 10). */
 
@@ -18,7 +19,7 @@ function refused(r: Result, code: number): string {
   return lines(r.stderr)[0];
 }
 
-const emptyDir = () => realpathSync(mkdtempSync(join(tmpdir(), 'shop-empty-')));
+const emptyDir = () => realpathSync(tempDir('shop-empty-'));
 /** `shop …` in a folder that is no Shop project. */
 function outside(dir: string, args: string[]): Result {
   const env = { ...process.env, SHOP_HOME: '', SHOP_DEBUG: '' };

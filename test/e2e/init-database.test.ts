@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../scripts/pg-cluster.mjs';
 import { lines, makeProject } from './harness.js';
+import { tempDir } from '../../packages/core/src/testing/temp-dir.js';
 
 /** shop init --database URL: checked, connected and migrated before anything is kept; one line when not. */
 
@@ -19,7 +19,7 @@ afterAll(async () => {
 
 /** An empty folder to run shop init in. */
 function emptyDir(): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'shop-init-db-')));
+  const dir = realpathSync(tempDir('shop-init-db-'));
   dirs.push(dir);
   return dir;
 }

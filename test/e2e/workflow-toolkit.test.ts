@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ReplayJsonSchema, TestJsonSchema, TestRunsJsonSchema } from '../../packages/core/src/operations/shapes.js';
 import { lines, makeProject, repoRoot, runId, type Project } from './harness.js';
+import { tempDir } from '../../packages/core/src/testing/temp-dir.js';
 
 /** A copy of a shipped fixture, changed by `edit`, written into the project. */
 function fixtureFrom(p: Project, workflow: string, name: string, edit: (f: any) => void): string {
@@ -200,7 +200,7 @@ describe('shop replay: suspended runs against changed workflows', () => {
 
 describe('npm run demo', () => {
   it('runs end to end on the simulated agents even with a failing `claude` first on PATH', () => {
-    const bin = mkdtempSync(join(tmpdir(), 'shop-fake-claude-'));
+    const bin = tempDir('shop-fake-claude-');
     const called = join(bin, 'called');
     writeFileSync(join(bin, 'claude'), `#!/bin/sh\ntouch '${called}'\necho 'Invalid API key · Please run /login' >&2\nexit 1\n`);
     chmodSync(join(bin, 'claude'), 0o755);

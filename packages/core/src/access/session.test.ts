@@ -1,10 +1,9 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../store/sqlite-store.js';
 import { addPerson, revokePerson } from './people.js';
 import { openWebSession, SESSION_KEY, WEB_SESSION_TTL_MS, webSession } from './session.js';
+import { tempDir } from '../testing/temp-dir.js';
 
 const open: { close(): void }[] = [];
 afterEach(() => {
@@ -12,7 +11,7 @@ afterEach(() => {
 });
 
 function fresh() {
-  const store = openSqliteStore(join(mkdtempSync(join(tmpdir(), 'shop-session-')), 'shop.db'));
+  const store = openSqliteStore(join(tempDir('shop-session-'), 'shop.db'));
   open.push(store);
   const clock = { t: 1_700_000_000_000, now() { return this.t; } };
   return { store, clock };
