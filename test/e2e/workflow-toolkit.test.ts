@@ -204,7 +204,8 @@ describe('npm run demo', () => {
     const called = join(bin, 'called');
     writeFileSync(join(bin, 'claude'), `#!/bin/sh\ntouch '${called}'\necho 'Invalid API key · Please run /login' >&2\nexit 1\n`);
     chmodSync(join(bin, 'claude'), 0o755);
-    const env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, SHOP_STANDIN_PACE_MS: '0', SHOP_DEMO_REAL: '', SHOP_CLAUDE_BIN: '' };
+    // The demo leaves its project behind for the person (mktemp -d): here, in a folder removed after the test.
+    const env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, SHOP_STANDIN_PACE_MS: '0', SHOP_DEMO_REAL: '', SHOP_CLAUDE_BIN: '', TMPDIR: tempDir('shop-demo-tmp-') };
     const r = spawnSync('bash', [join(repoRoot, 'scripts', 'demo.sh')], { env, encoding: 'utf8', timeout: 120_000 });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
@@ -217,6 +218,7 @@ describe('npm run demo', () => {
     expect(r.stdout).not.toContain("one open ask");
     expect(existsSync(called)).toBe(false);
     const project = /Project left in (\S+)/.exec(r.stdout)![1];
+    expect(project.startsWith(env.TMPDIR)).toBe(true);
     expect(readFileSync(join(project, 'workflows', 'feature.test.json'), 'utf8')).toContain('"expect"');
   });
 });
