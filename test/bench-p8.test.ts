@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../packages/core/src/testing/temp-dir.js';
 
 /**
  * The bench's P8 (Shop on PostgreSQL against DBOS) judges both sides by the same stub step's
@@ -29,7 +29,7 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 describe('bench P8', () => {
   it('the stub step logs its tag with a microsecond time and reports DONE as an agent does', async () => {
     const { writeStub, readSteps } = await load<StepStub>('bench/pg/step-stub.mjs');
-    const dir = mkdtempSync(join(tmpdir(), 'shop-bench-test-'));
+    const dir = tempDir('shop-bench-test-');
     dirs.push(dir);
     const { stub, log } = writeStub(dir);
     const signal = join(dir, 'signal.json');

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../packages/core/src/testing/temp-dir.js';
 
 /**
  * README code blocks that say they are a shipped file — the paragraph just before names it,
@@ -78,7 +78,7 @@ describe('README examples', () => {
     const section = readFileSync(join(root, 'README.md'), 'utf8').split('## Testing a workflow')[1];
     const fixture = codeBlocks(section).find((b) => b.intro.includes('The fixture is'));
     expect(fixture, 'the fixture example').toBeDefined();
-    const dir = mkdtempSync(join(tmpdir(), 'shop-readme-'));
+    const dir = tempDir('shop-readme-');
     try {
       const file = join(dir, 'example.json');
       writeFileSync(file, fixture!.code);

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../packages/core/src/testing/temp-dir.js';
 
 /** The Codex and Gemini stand-ins, run directly (no engine): their flags, output, sessions and reports. */
 const scripts = resolve(import.meta.dirname, '..', 'scripts');
@@ -17,7 +17,7 @@ let root: string;
 let repo: string;
 let env: NodeJS.ProcessEnv;
 beforeEach(() => {
-  root = realpathSync(mkdtempSync(join(tmpdir(), 'shop-standins-')));
+  root = realpathSync(tempDir('shop-standins-'));
   dirs.push(root);
   repo = join(root, 'repo');
   mkdirSync(join(repo, '.git'), { recursive: true });

@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isRunning, lines, makeProject, runId, until, type Project, type Result } from './harness.js';
+import { tempDir } from '../../packages/core/src/testing/temp-dir.js';
 
 /** Agents whose only step goes wrong in one way each (stand-in scenario, keyed by agent). */
 const scenario = {
@@ -171,7 +171,7 @@ describe('shop report', () => {
   });
 
   it('writes valid JSON atomically, and refuses a bad status', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'shop-report-'));
+    const dir = tempDir('shop-report-');
     const file = join(dir, '7.1.coder.json');
     const r = p.shop(['report', 'DONE', '--summary', 'x', '--field', 'pr=12'], { env: { SHOP_SIGNAL_FILE: file } });
     expect(r.code, r.stderr).toBe(0);
@@ -182,7 +182,7 @@ describe('shop report', () => {
   });
 
   it('NEEDS_HUMAN without the question for the person is refused (exit 2), nothing written', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'shop-report-'));
+    const dir = tempDir('shop-report-');
     const file = join(dir, '7.1.coder.json');
     expect(oneLine(p.shop(['report', 'NEEDS_HUMAN'], { env: { SHOP_SIGNAL_FILE: file } }), 2)).toBe('shop: NEEDS_HUMAN needs the question for the person: shop report NEEDS_HUMAN --reason "…"');
     expect(oneLine(p.shop(['report', 'NEEDS_HUMAN', '--reason', '  '], { env: { SHOP_SIGNAL_FILE: file } }), 2)).toContain('NEEDS_HUMAN needs the question');
@@ -192,7 +192,7 @@ describe('shop report', () => {
   });
 
   it("inside a step whose run's store is out of reach (an agent's sandbox with no network): the file only, said so, exit 0", () => {
-    const dir = mkdtempSync(join(tmpdir(), 'shop-report-'));
+    const dir = tempDir('shop-report-');
     const file = join(dir, '7.1.coder.json');
     const env = { SHOP_SIGNAL_FILE: file, SHOP_RUN_ID: '7', SHOP_CALL: '1', SHOP_DATABASE_URL: 'postgres://shop@127.0.0.1:1/shop' };
     const r = p.shop(['report', 'DONE', '--summary', 'x'], { env });

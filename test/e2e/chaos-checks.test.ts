@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { crossMachineOrphans, type Kill } from './chaos-actors.js';
 import { callOverlaps, finishedRerun } from './chaos-scenario.js';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSpans, type Span } from './spans.js';
+import { tempDir } from '../../packages/core/src/testing/temp-dir.js';
 
 /** The chaos test's judges, on made-up agent processes: each finds what it is there to find. */
 const span = (o: Partial<Span> & { pid: number; start: number }): Span => ({
@@ -44,7 +44,7 @@ describe('the chaos test judges', () => {
   });
 
   it('readSpans: a pid that comes back (pid_max wrapped) is a new process, not the old one', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'shop-spans-')), 'spans.jsonl');
+    const file = join(tempDir('shop-spans-'), 'spans.jsonl');
     const line = (o: Record<string, unknown>) => JSON.stringify({ pid: 9, host: 'h', session_id: 's', run: '1', agent: 'a', mode: 'print', ...o });
     writeFileSync(file, [line({ event: 'start', call: '2', at: 1 }), line({ event: 'reported', call: '2', status: 'DONE', at: 2 }), line({ event: 'end', call: '2', at: 3, code: 0 }),
       line({ event: 'start', call: '6', at: 10 }), line({ event: 'end', call: '6', at: 11, code: 0 })].join('\n') + '\n');

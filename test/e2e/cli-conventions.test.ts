@@ -1,12 +1,13 @@
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../packages/cli/src/registry.js';
 import { LogJsonSchema, RunDetailJsonSchema, RunJsonSchema } from '../../packages/core/src/operations/shapes.js';
 import { lines, makeProject, repoRoot, runId, shopBin, type Project, type Result } from './harness.js';
+import { tempDir } from '../../packages/core/src/testing/temp-dir.js';
 
 /** The conventions of gh and the Temporal CLI, through the built binary (issue 10). */
 
@@ -18,7 +19,7 @@ function refused(r: Result, code: number): string {
   return lines(r.stderr)[0];
 }
 
-const emptyDir = () => realpathSync(mkdtempSync(join(tmpdir(), 'shop-empty-')));
+const emptyDir = () => realpathSync(tempDir('shop-empty-'));
 /** `shop …` in a folder that is no Shop project. */
 function outside(dir: string, args: string[]): Result {
   const env = { ...process.env, SHOP_HOME: '', SHOP_DEBUG: '' };
@@ -292,6 +293,29 @@ describe('shop list', () => {
     expect(lines(l.shop(['list']).stdout).find((l) => l.startsWith(String(id)))).toContain(long);
     expect(l.shop(['list'], { env: { FORCE_COLOR: '1' } }).stdout).toContain('\x1b[33mwaiting_human\x1b[0m');
     expect(l.shop(['list'], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } }).stdout).not.toContain('\x1b');
+  });
+});
+
+describe('tables with wide characters', () => {
+  it('line up by terminal columns: CJK and emoji take two, a combining accent none', () => {
+    const q = makeProject();
+    const ask = 'function workflow(prompt)\n  return pause(prompt).continue\nend\n';
+    const specs = ['デプロイ', 'rocket🚀', 'cafe\u0301'];
+    const questions = ['デプロイしますか？', 'Ship it? 🚀', 'Cafe\u0301 ok?'];
+    for (const spec of specs) q.write(`workflows/${spec}.lua`, ask);
+    const ids = specs.map((spec, i) => runId(q.shop(['run', spec, questions[i]])));
+    // SPEC is 8 columns wide (デプロイ and rocket🚀 fill it); STATUS starts after it on every row.
+    const listed = lines(q.shop(['list']).stdout);
+    const pads = ['', '', '    '];
+    specs.forEach((spec, i) => {
+      expect(listed.find((l) => l.startsWith(`${ids[i]} `))).toMatch(new RegExp(`^${ids[i]}   ${spec}${pads[i]}  waiting_human  `));
+    });
+    // QUESTION is 18 columns wide (the Japanese one); ANSWER WITH starts after it on every row.
+    const inbox = lines(q.shop(['inbox']).stdout);
+    const gaps = [2, 9, 12];
+    questions.forEach((question, i) => {
+      expect(inbox.find((l) => l.startsWith(`${ids[i]} `))).toContain(`${question}${' '.repeat(gaps[i])}shop continue ${ids[i]}.1`);
+    });
   });
 });
 

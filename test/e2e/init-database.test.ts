@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../scripts/pg-cluster.mjs';
 import { lines, makeProject } from './harness.js';
+import { tempDir } from '../../packages/core/src/testing/temp-dir.js';
 
 /** shop init --database URL: checked, connected and migrated before anything is kept; one line when not. */
 
@@ -19,7 +19,7 @@ afterAll(async () => {
 
 /** An empty folder to run shop init in. */
 function emptyDir(): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'shop-init-db-')));
+  const dir = realpathSync(tempDir('shop-init-db-'));
   dirs.push(dir);
   return dir;
 }
@@ -91,6 +91,25 @@ describe('shop init --database URL', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('shop: cannot connect to PostgreSQL at 127.0.0.1:1 (connection refused); check that the server runs and accepts connections there, and check the --database URL\n');
     expect(existsSync(join(dir, '.shop'))).toBe(false);
+  });
+
+  it("another project's store: exit 6, one line, and nothing kept — later commands still use this project's own store", async () => {
+    const p = makeProject();
+    const url = await cluster.createDatabase('taken');
+    expect(p.shop(['init', '--database', url], { cwd: emptyDir() }).code).toBe(0);
+    const dir = emptyDir();
+    const r = p.shop(['init', '--database', url], { cwd: dir });
+    expect(r.code).toBe(6);
+    expect(lines(r.stderr)).toHaveLength(1);
+    expect(r.stderr).toMatch(/^shop: this store belongs to another project/);
+    expect(r.stdout).toBe('');
+    expect(existsSync(join(dir, '.shop', 'database.url'))).toBe(false);
+    expect(existsSync(join(dir, 'workflows'))).toBe(false);
+    // Nothing points this folder at the other project's store: init without --database makes its own.
+    const again = p.shop(['init'], { cwd: dir });
+    expect(again.code).toBe(0);
+    expect(lines(again.stdout)).toContain(`store ready at ${dir}/.shop/shop.db`);
+    expect(p.shop(['list'], { cwd: dir }).code).toBe(0);
   });
 
   it('SHOP_DATABASE_URL takes the place of the file; its problems name it', () => {

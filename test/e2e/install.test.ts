@@ -1,9 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot, standin } from './harness.js';
+import { tempDir } from '../../packages/core/src/testing/temp-dir.js';
 
 /**
  * The README's install command, as a user runs it after `npm install` in a clone: a global
@@ -11,8 +11,8 @@ import { repoRoot, standin } from './harness.js';
  * that has nothing to do with this repository.
  */
 describe('npm install -g ./packages/cli', () => {
-  const prefix = mkdtempSync(join(tmpdir(), 'shop-prefix-'));
-  const elsewhere = realpathSync(mkdtempSync(join(tmpdir(), 'shop-elsewhere-')));
+  const prefix = tempDir('shop-prefix-');
+  const elsewhere = realpathSync(tempDir('shop-elsewhere-'));
   afterAll(() => {
     rmSync(prefix, { recursive: true, force: true });
     rmSync(elsewhere, { recursive: true, force: true });

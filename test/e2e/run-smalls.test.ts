@@ -21,6 +21,29 @@ describe('costs are summed to the micro-dollar', () => {
   });
 });
 
+describe("a run's agent is one thing in list, status and log --json", () => {
+  /** The `agent` each read command gives run `id`. */
+  const agents = (p: Project, id: number) => ({
+    list: p.list().find((r) => r.id === id)?.agent,
+    status: p.status(id).agent,
+    log: JSON.parse(p.shop(['log', String(id), '--json']).stdout).run.agent,
+  });
+
+  it('the agent it is on now — at work, or asked by — and none once it has ended (status said the last one)', async () => {
+    const p = makeProject();
+    p.write('workflows/two.lua', 'function workflow(p)\n  run("architect", "plan")\n  return run("coder", "build").status\nend\n');
+    p.scenario({ agents: { architect: [{ status: 'DONE' }], coder: [{ status: 'NEEDS_HUMAN', reason: 'Which DB?' }, { status: 'DONE', sleep_ms: 2_000 }] } });
+    const id = runId(p.shop(['run', 'two', 'x']));
+    expect(agents(p, id)).toEqual({ list: 'coder', status: 'coder', log: 'coder' });
+    const answering = p.spawnShop(['answer', `${id}.2`, 'postgres']);
+    await until('the coder at work again', () => p.list().find((r) => r.id === id)?.activity);
+    expect(agents(p, id)).toEqual({ list: 'coder', status: 'coder', log: 'coder' });
+    expect(await answering.exited).toBe(0);
+    expect(p.status(id).status).toBe('completed');
+    expect(agents(p, id)).toEqual({ list: null, status: null, log: null });
+  });
+});
+
 describe('Ctrl-C of shop run on a terminal', () => {
   it('prints "shop: run N interrupted" at the start of its line', async () => {
     const p = makeProject();

@@ -42,15 +42,23 @@ describe('shop serve', () => {
     expect(await s.bg.exited).toBe(0);
   });
 
-  it('--host other than this machine warns that TLS is not built in', async () => {
+  it('--host other than this machine warns that TLS is not built in, and names addresses people can open — never 0.0.0.0', async () => {
     const p = makeProject();
     const bg = p.spawnShop(['serve', '--port', '0', '--host', '0.0.0.0']);
     try {
-      await until('shop serve to listen', () => /listening on http:\/\/0\.0\.0\.0:\d+/.test(bg.output()) || bg.child.exitCode !== null);
+      await until('shop serve to say how to sign in', () => /sign in with/.test(bg.output()) || bg.child.exitCode !== null);
       expect(bg.output()).toContain('warning: listening on 0.0.0.0, not only this machine; TLS is not built in');
-      const port = Number(/0\.0\.0\.0:(\d+)/.exec(bg.output())![1]);
+      const m = /listening on 0\.0\.0\.0 port (\d+) \(every address of this machine\): open (.+)\n/.exec(bg.output());
+      expect(m, bg.output()).not.toBeNull();
+      const port = Number(m![1]);
+      const urls = m![2].split(' or ');
+      expect(urls).toContain(`http://127.0.0.1:${port}`);
+      const login = /shop access add <name> --url (\S+)/.exec(bg.output())![1];
+      expect(urls[0]).toBe(login);
+      expect(bg.output()).not.toMatch(/http:\/\/(0\.0\.0\.0|\[::\])/);
       const served = { bg, base: `http://127.0.0.1:${port}`, port };
-      expect((await http(served, '/')).status).toBe(401);
+      // Each address named is one the server answers to (a Host it refused would be 421).
+      for (const u of urls) expect((await http(served, '/', { headers: { Host: new URL(u).host } })).status).toBe(401);
       expect((await http(served, '/', { headers: { Host: `attacker.test:${port}` } })).status).toBe(421);
     } finally {
       bg.child.kill('SIGTERM');

@@ -83,7 +83,7 @@ const REFUSED_FIRST: Partial<Record<Kind, { what: string; args: (id: number) => 
   approval: [
     { what: 'answer without text', args: (id) => ['answer', `${id}.1`], line: needsWords('approval') },
     { what: 'approve with words but no --message', args: (id) => ['approve', `${id}.1`, 'ship', 'it'],
-      line: () => 'shop: unexpected argument "ship it" (shop approve); give your words with --message "ship it"; usage: shop approve <id | handle> [--message M] [--call K] [--by NAME] [--yes] [--json]' },
+      line: () => 'shop: unexpected argument "ship it" (shop approve); give your words with --message "ship it"; usage: shop approve <id | handle> [--message M | --message-file F] [--call K] [--by NAME] [--yes] [--json]' },
   ],
 };
 

@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { usePgCluster } from '../pg-cluster-hooks.js';
 import { killLeftovers, lines, makeProject, runId, until, type Project } from './harness.js';
+import { tempDir } from '../../packages/core/src/testing/temp-dir.js';
 
 /**
  * Workers on PostgreSQL, each "machine" its own SHOP_HOME (its own signals folder) and
@@ -16,7 +16,7 @@ afterEach(killLeftovers);
 
 /** A machine: its own .shop (signals, logs) and host name, on the shared database. */
 const machine = (url: string, host: string, over: NodeJS.ProcessEnv = {}) =>
-  ({ SHOP_DATABASE_URL: url, SHOP_HOME: mkdtempSync(join(tmpdir(), `shop-${host}-`)), SHOP_HOSTNAME: host, ...over });
+  ({ SHOP_DATABASE_URL: url, SHOP_HOME: tempDir(`shop-${host}-`), SHOP_HOSTNAME: host, ...over });
 
 const workers = (p: Project, env: NodeJS.ProcessEnv) => {
   const r = p.shop(['workers', '--json'], { env });

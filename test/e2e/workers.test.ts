@@ -67,6 +67,20 @@ describe('shop workers', () => {
     expect(lines(p.shop(['workers'], { env: LEASE }).stdout).at(-1)).toMatch(/^1 gone: stopped heartbeating without ending/);
   });
 
+  it('a gone worker is shown holding nothing: its runs go to live workers, its agents ended with it', async () => {
+    const p = makeProject();
+    expect(p.shop(['run', 'feature', 'x']).code).toBe(3);
+    const w = p.spawnShop(['watch'], { env: { ...LEASE, SHOP_HOSTNAME: 'machine-c' } });
+    await until('the worker to hold the waiting run', () => workersJson(p)[0]?.runs_held === 1);
+    w.child.kill('SIGKILL');
+    await w.exited;
+    // On its own host its dead pid tells at once that it is gone.
+    const here = { SHOP_HOSTNAME: 'machine-c' };
+    expect(workersJson(p, here)).toEqual([expect.objectContaining({ host: 'machine-c', state: 'gone', runs_held: 0, agents: 0 })]);
+    const table = lines(p.shop(['workers'], { env: { ...LEASE, ...here } }).stdout);
+    expect(table[1].split(/\s{2,}/).slice(0, 5)).toEqual(['machine-c', String(w.child.pid), 'gone', '-', '-']);
+  });
+
   it('a bad SHOP_HOSTNAME is refused with one line (exit 2)', () => {
     const p = makeProject();
     const r = p.shop(['workers'], { env: { SHOP_HOSTNAME: 'bad host\u001b[31m' } });

@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ReplayJsonSchema, TestJsonSchema, TestRunsJsonSchema } from '../../packages/core/src/operations/shapes.js';
 import { lines, makeProject, repoRoot, runId, type Project } from './harness.js';
+import { tempDir } from '../../packages/core/src/testing/temp-dir.js';
 
 /** A copy of a shipped fixture, changed by `edit`, written into the project. */
 function fixtureFrom(p: Project, workflow: string, name: string, edit: (f: any) => void): string {
@@ -179,7 +179,12 @@ describe('shop replay: suspended runs against changed workflows', () => {
       '2 runs checked: 2 compatible, 0 not',
     ]);
     p.write('gated-v3.lua', GATED.replace('  local ok = pause', '  run("reviewer", "lint the plan")\n  local ok = pause'));
-    expect(p.shop(['replay', '--workflow', 'gated-v3.lua'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^no run that has not ended has a workflow named gated-v3\.lua: give run ids/) });
+    // A file no run uses checked nothing: a usage error with the reason, not a pass (with --json too).
+    for (const json of [[], ['--json']]) {
+      const none = p.shop(['replay', '--workflow', 'gated-v3.lua', ...json]);
+      expect(none).toMatchObject({ code: 2, stdout: '' });
+      expect(none.stderr).toBe('shop: --workflow "gated-v3.lua": no run that has not ended has a workflow named gated-v3.lua, so nothing was checked; give the runs to check against it (shop replay <id>… --workflow gated-v3.lua), or name the file after the workflow it replaces\n');
+    }
     expect(p.shop(['replay', String(b), '--workflow', 'gated-v3.lua'])).toMatchObject({ code: 1, stdout: expect.stringContaining('non-determinism at call 2: the log recorded pause("Build it?") but the workflow now calls run("reviewer")') });
 
     // Nothing was run or written; the runs resume as they were.
@@ -195,11 +200,12 @@ describe('shop replay: suspended runs against changed workflows', () => {
 
 describe('npm run demo', () => {
   it('runs end to end on the simulated agents even with a failing `claude` first on PATH', () => {
-    const bin = mkdtempSync(join(tmpdir(), 'shop-fake-claude-'));
+    const bin = tempDir('shop-fake-claude-');
     const called = join(bin, 'called');
     writeFileSync(join(bin, 'claude'), `#!/bin/sh\ntouch '${called}'\necho 'Invalid API key · Please run /login' >&2\nexit 1\n`);
     chmodSync(join(bin, 'claude'), 0o755);
-    const env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, SHOP_STANDIN_PACE_MS: '0', SHOP_DEMO_REAL: '', SHOP_CLAUDE_BIN: '' };
+    // The demo leaves its project behind for the person (mktemp -d): here, in a folder removed after the test.
+    const env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, SHOP_STANDIN_PACE_MS: '0', SHOP_DEMO_REAL: '', SHOP_CLAUDE_BIN: '', TMPDIR: tempDir('shop-demo-tmp-') };
     const r = spawnSync('bash', [join(repoRoot, 'scripts', 'demo.sh')], { env, encoding: 'utf8', timeout: 120_000 });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
@@ -212,6 +218,7 @@ describe('npm run demo', () => {
     expect(r.stdout).not.toContain("one open ask");
     expect(existsSync(called)).toBe(false);
     const project = /Project left in (\S+)/.exec(r.stdout)![1];
+    expect(project.startsWith(env.TMPDIR)).toBe(true);
     expect(readFileSync(join(project, 'workflows', 'feature.test.json'), 'utf8')).toContain('"expect"');
   });
 });

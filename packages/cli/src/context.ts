@@ -73,10 +73,10 @@ export class Context {
   }
 
   /**
-   * shop init --database URL: checks the URL, reaches and migrates the database, then keeps
-   * the URL in the project's .shop folder (0600). Returns the file written.
+   * shop init --database URL: checks the URL, reaches and migrates the database, refuses another
+   * project's store, then keeps the URL in the project's .shop folder (0600). Returns the file written.
    */
-  async initDatabase(project: Pick<Project, 'home'>, url: string): Promise<string> {
+  async initDatabase(project: Pick<Project, 'home' | 'root'>, url: string): Promise<string> {
     const { initDatabase } = await import('@shop/core/store/init-database');
     return initDatabase(project, url, this.env);
   }

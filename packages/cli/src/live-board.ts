@@ -1,4 +1,5 @@
 import { printable } from './style.js';
+import { cutToWidth } from './text-width.js';
 
 /** Spinner frames for agents at work. */
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -80,7 +81,8 @@ export class LiveBoard {
     const rows = [...this.live].map(([key, l]) => {
       // One line each, whatever the activity holds: a line feed in it would break the redraw.
       const text = printable(`  ${spin} [${key}] ${l.agent} ${elapsed(this.now() - l.since)}  ${l.activity}`.replace(/\n/g, ' '));
-      return text.length > width - 1 ? `${text.slice(0, width - 2)}…` : text;
+      // Shorter than the terminal in columns (wide characters count two): a wrapped line would break the redraw too.
+      return cutToWidth(text, width - 1);
     });
     this.stream.write(`${rows.join('\n')}\n`);
     this.drawn = rows.length;

@@ -71,13 +71,19 @@ several machines): Shop checks that it connects, creates its tables there, and k
     load: () => import('./commands/init.js'),
   },
   run: {
-    usage: 'shop run <workflow> [prompt…] [--wait] [--worktree] [--json]',
+    usage: 'shop run <workflow> [prompt… | - | --prompt-file F] [--wait] [--worktree] [--json]',
     summary: 'start a run of workflows/<workflow>.lua and drive it',
     details: `Prints the run id at once, then drives the run here. When it waits for a person it prints what is
 awaited and the exact commands to answer (by the ask's handle), and exits 3 (0 completed, 4 stuck,
-1 failed); with --wait it prints them as each ask opens and keeps waiting.`,
+1 failed); with --wait it prints them as each ask opens and keeps waiting. A prompt longer than a
+command line takes comes from a file (--prompt-file F) or stdin (-: shop run feature - < spec.md),
+up to 16 MiB, its trailing line breaks dropped.`,
     group: 'runs', maxArgs: Infinity,
-    options: { ...wait, ...acted, worktree: { type: 'boolean', description: 'run in .shop/worktrees/run-<id> on branch shop/run-<id> (a git worktree of this repository)' } },
+    options: {
+      ...wait, ...acted,
+      worktree: { type: 'boolean', description: 'run in .shop/worktrees/run-<id> on branch shop/run-<id> (a git worktree of this repository)' },
+      'prompt-file': { type: 'string', value: 'F', description: 'the prompt is the text of file F (- for stdin), up to 16 MiB' },
+    },
     load: () => import('./commands/run.js'),
   },
   list: {
@@ -172,24 +178,24 @@ ${ANSWERING}`,
     load: () => import('./commands/continue.js'),
   },
   approve: {
-    usage: 'shop approve <id | handle> [--message M] [--call K] [--by NAME] [--yes] [--json]',
+    usage: 'shop approve <id | handle> [--message M | --message-file F] [--call K] [--by NAME] [--yes] [--json]',
     summary: 'approve what a run waits on (the verdict matrix decides: close, or back to the agent)',
     details: ANSWERING, group: 'answer', maxArgs: 1,
     extraHint: (extra) => `give your words with --message ${quoted(extra)}`,
-    options: { message: { type: 'string', short: 'm', value: 'M', description: "words that go with the approval (to the agent, or the pause's note)" }, ...call, ...by, ...yes, ...acted },
+    options: { message: { type: 'string', short: 'm', value: 'M', description: "words that go with the approval (to the agent, or the pause's note)" }, 'message-file': { type: 'string', value: 'F', description: 'the words are the text of file F (- for stdin), up to 16 MiB' }, ...call, ...by, ...yes, ...acted },
     load: () => import('./commands/approve.js'),
   },
   reject: {
-    usage: 'shop reject <id | handle> [feedback…] [--call K] [--by NAME] [--yes] [--json]',
+    usage: 'shop reject <id | handle> [feedback… | --message-file F] [--call K] [--by NAME] [--yes] [--json]',
     summary: 'reject it, with feedback (back to the agent, or close; a pause stops)',
     details: ANSWERING, group: 'answer', maxArgs: Infinity,
-    options: { message: { type: 'string', short: 'm', value: 'M', description: 'the feedback, if not given as words' }, ...call, ...by, ...yes, ...acted },
+    options: { message: { type: 'string', short: 'm', value: 'M', description: 'the feedback, if not given as words' }, 'message-file': { type: 'string', value: 'F', description: 'the words are the text of file F (- for stdin), up to 16 MiB' }, ...call, ...by, ...yes, ...acted },
     load: () => import('./commands/reject.js'),
   },
   answer: {
-    usage: 'shop answer <id | handle> <text…> [--call K] [--by NAME] [--yes] [--json]',
+    usage: 'shop answer <id | handle> <text… | --message-file F> [--call K] [--by NAME] [--yes] [--json]',
     summary: "send your words back to the waiting agent's own session",
-    details: ANSWERING, group: 'answer', maxArgs: Infinity, options: { ...call, ...by, ...yes, ...acted },
+    details: ANSWERING, group: 'answer', maxArgs: Infinity, options: { 'message-file': { type: 'string', value: 'F', description: 'the words are the text of file F (- for stdin), up to 16 MiB' }, ...call, ...by, ...yes, ...acted },
     load: () => import('./commands/answer.js'),
   },
   claim: {
@@ -247,8 +253,8 @@ SHOP_HOSTNAME names the machine in the store.`,
 sharing it): host (SHOP_HOSTNAME, else the machine's name), pid, live or gone, runs it holds, its
 agents running (of --max-parallel), since when, its last heartbeat. A worker heartbeats every third
 of a lease (SHOP_LEASE_SECONDS); one silent past a lease, or whose process on this machine ended, is
-gone: live workers take its runs over. A worker that exits removes itself; a gone one is forgotten
-after a day.`,
+gone and shown holding nothing: live workers take its runs over, its agents ended with it. A worker
+that exits removes itself; a gone one is forgotten after a day.`,
     group: 'tools', maxArgs: 0,
     options: { json: { type: 'boolean', description: 'the workers as a JSON array (times ISO 8601)' } },
     load: () => import('./commands/workers.js'),
@@ -258,7 +264,8 @@ after a day.`,
     summary: 'the web inbox: answer, claim and follow runs from a browser or phone',
     details: `Serves the inbox, runs and run pages (live updates), every answer form, answer links (/a/<token>)
 and /api/… (the same JSON as --json) on http://127.0.0.1:7878. People sign in with a personal link:
-shop access add <name>. --host other than this machine prints a warning: TLS is not built in, put a
+shop access add <name>. Bound to every interface (--host 0.0.0.0 or ::) it names this machine's own
+addresses to open, never 0.0.0.0. --host other than this machine prints a warning: TLS is not built in, put a
 tunnel or a reverse proxy with https in front and give its address as --public-url, which is also
 recorded so notifications of every process carry answer links. A port in use exits 6. Ctrl-C or
 SIGTERM stops it (exit 0); runs answered here go on in the background (shop resume).`,
@@ -315,7 +322,8 @@ outcome. Exit 0 pass, 1 fail (with a diff), 2 bad fixture.`,
     summary: 'check that runs not yet ended still fit their workflow files (nothing is run or written)',
     details: `Each run's log is replayed against its workflow file as it is now (or F), with no agent, command
 or write; a change that would break the run on resume is named (call key, what the log recorded, what
-the workflow does now). Exit 0 all compatible, 1 some not.`,
+the workflow does now). Exit 0 all compatible, 1 some not, 2 when F is the workflow of no run not yet
+ended and no ids are given (nothing would be checked).`,
     group: 'tools', maxArgs: Infinity,
     options: {
       all: { type: 'boolean', description: 'every run not yet ended (the default without ids)' },

@@ -30,6 +30,12 @@ describe('table', () => {
     expect(table(header, rows, { width: 20 }).every((l) => l.length <= 20 && l.endsWith('…'))).toBe(true);
   });
 
+  it('measures cells in terminal columns: wide characters pad and cut as two, marks as none', () => {
+    const wide = table(['ID', 'Q', 'NEXT'], [['1', 'デプロイ', 'a'], ['2', 'Cafe\u0301', 'b'], ['3', '👍🏽', 'c']]);
+    expect(wide).toEqual(['ID  Q         NEXT', '1   デプロイ  a', '2   Cafe\u0301      b', '3   👍🏽        c']);
+    expect(table(['Q'], [['デプロイしますか？ ok']], { width: 10 })).toEqual(['Q', 'デプロイ…']);
+  });
+
   it('styles cells after layout, so colour codes do not skew the columns', () => {
     const red = (col: number, text: string) => (col === 2 ? `<${text}>` : text);
     const lines = table(header, rows, { style: red });

@@ -1,4 +1,5 @@
 import { inert } from '@shop/core/text';
+import { cutToWidth, textWidth } from './text-width.js';
 
 export interface TableOptions {
   /** Fit the lines into this many columns (a terminal's width); undefined: whole lines. */
@@ -13,24 +14,25 @@ export interface TableOptions {
 const MIN_COLUMN = 8;
 
 /**
- * Left-aligned columns, widths from the content. With a width, the `shrink` columns are cut
- * (ending in "…") until each line fits, never wrapped; the last column is not padded.
+ * Left-aligned columns, widths from the content in terminal columns (a CJK character or an
+ * emoji takes two, a combining mark none). With a width, the `shrink` columns are cut (ending
+ * in "…") until each line fits, never wrapped; the last column is not padded.
  */
 export function table(header: string[], given: string[][], opts: TableOptions = {}): string[] {
   // Escaped before layout, so widths count what will be shown (an escape is 4 characters).
   const rows = given.map((r) => r.map((c) => inert(c, false)));
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const widths = header.map((h, i) => Math.max(textWidth(h), ...rows.map((r) => textWidth(r[i] ?? ''))));
   if (opts.width !== undefined) fit(widths, opts.width, opts.shrink ?? [header.length - 1]);
   const fmt = (r: string[], style?: TableOptions['style']) => {
     const line = (s?: TableOptions['style']) =>
       r.map((c, i) => {
         const text = cut(c, widths[i]);
         const styled = s ? s(i, text) : text;
-        return i === r.length - 1 ? styled : styled + ' '.repeat(widths[i] - text.length);
+        return i === r.length - 1 ? styled : styled + ' '.repeat(widths[i] - textWidth(text));
       }).join('  ').trimEnd();
     const plain = line();
     // Still too wide with every shrinkable column at its narrowest: cut the line itself.
-    if (opts.width !== undefined && plain.length > opts.width) return cut(plain, opts.width);
+    if (opts.width !== undefined && textWidth(plain) > opts.width) return cut(plain, opts.width);
     return style ? line(style) : plain;
   };
   return [fmt(header), ...rows.map((r) => fmt(r, opts.style))];
@@ -47,10 +49,8 @@ function fit(widths: number[], width: number, shrink: number[]): void {
   }
 }
 
-/** `text` in at most `width` characters, cut with "…". */
-export function cut(text: string, width: number): string {
-  return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1)).trimEnd()}…`;
-}
+/** `text` in at most `width` terminal columns, cut with "…". */
+export const cut = cutToWidth;
 
 export function ago(from: number, now = Date.now()): string {
   const s = Math.max(0, Math.round((now - from) / 1000));

@@ -46,7 +46,23 @@
     return f.validationMessage;
   }
 
+  // A decision's pattern, checked as the server checks it: a JavaScript RegExp (no flags) found
+  // anywhere in the text. Not an HTML pattern attribute: browsers anchor it and compile it with
+  // the v flag, where the README's own ^[a-z-]+$ is invalid (and then silently not checked).
+  function checkPattern(f) {
+    var source = f.getAttribute('data-pattern');
+    if (source === null) return;
+    var ok = true;
+    try { ok = f.value === '' || new RegExp(source).test(f.value); } catch (err) { /* the server checks it */ }
+    f.setCustomValidity(ok ? '' : 'must match /' + source + '/');
+  }
+  function checkPatterns(root) {
+    var fields = root.querySelectorAll('[data-pattern]');
+    for (var i = 0; i < fields.length; i++) checkPattern(fields[i]);
+  }
+
   function problemsOf(form) {
+    checkPatterns(form);
     var problems = [];
     var sets = form.querySelectorAll('fieldset.decision');
     for (var i = 0; i < sets.length; i++) {
@@ -98,6 +114,7 @@
 
   function prepare(root) {
     localise(root);
+    checkPatterns(root);
     var forms = root.querySelectorAll('form[data-check=decisions]');
     for (var i = 0; i < forms.length; i++) forms[i].noValidate = true;
   }
@@ -186,6 +203,7 @@
 
   document.addEventListener('submit', onSubmit);
   document.addEventListener('input', function (e) {
+    if (e.target && e.target.hasAttribute && e.target.hasAttribute('data-pattern')) checkPattern(e.target);
     var form = e.target && e.target.form;
     if (form && live && live.contains(form)) form.dataset.dirty = '1';
   });

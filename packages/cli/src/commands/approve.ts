@@ -2,6 +2,7 @@ import { answerCall } from '../answer-call.js';
 import { str } from '../args.js';
 import type { Context } from '../context.js';
 import type { Parsed } from '../registry.js';
+import { messageFromFile } from '../text-input.js';
 
 /**
  * shop approve <id> [--message M]: the verdict matrix decides (close, or back to the agent).
@@ -9,5 +10,8 @@ import type { Parsed } from '../registry.js';
  * recorded: they must not be dropped silently).
  */
 export default async function approve(args: Parsed, ctx: Context): Promise<number> {
-  return answerCall(ctx, args, 'shop approve <id | handle> [--message M] [--call K] [--by NAME]', 'cli', { verdict: 'approved', message: str(args, 'message') ?? null });
+  const usage = 'shop approve <id | handle> [--message M | --message-file F] [--call K] [--by NAME]';
+  const typed = str(args, 'message');
+  const message = (await messageFromFile(args, typed !== undefined, usage)) ?? typed ?? null;
+  return answerCall(ctx, args, usage, 'cli', { verdict: 'approved', message });
 }

@@ -1,5 +1,5 @@
 import { NotFoundError, UsageError } from '@shop/core/errors';
-import { quoted } from '@shop/core/text';
+import { capText, quoted } from '@shop/core/text';
 import type { ReplayCheck } from '@shop/core/operations/dry-replay';
 import { displayStatus, nodeLiveness } from '@shop/core/run-status';
 import type { Run } from '@shop/core/types';
@@ -17,7 +17,8 @@ const USAGE = 'shop replay [<id>… | --all] [--workflow F] [--json]';
 /**
  * shop replay: each run's log replayed against its workflow file as it is now (or F), with
  * nothing run or written, so a changed workflow can be checked before runs resume under it.
- * Exit 0 when every run checked fits, 1 when some do not.
+ * Exit 0 when every run checked fits, 1 when some do not, 2 when --workflow names a file no
+ * run not yet ended uses (nothing would be checked).
  */
 export default async function replay(args: Parsed, ctx: Context): Promise<number> {
   const ids = args.positionals.map((raw) => runIdOf(raw, USAGE));
@@ -29,6 +30,10 @@ export default async function replay(args: Parsed, ctx: Context): Promise<number
 
   const ops = await ctx.ops();
   const runs = ids.length ? await Promise.all(ids.map((id) => mustRun(ops, id))) : await openRuns(ops, path);
+  // A file no run uses would check nothing: saying "all fit" (exit 0) then would be a false pass.
+  if (!runs.length && path) {
+    throw new UsageError(`--workflow ${quoted(file!)}: no run that has not ended has a workflow named ${basename(path)}, so nothing was checked; give the runs to check against it (shop replay <id>… --workflow ${capText(file!)}), or name the file after the workflow it replaces`);
+  }
   const checks: ReplayCheck[] = [];
   for (const run of runs) checks.push(await ops.dryReplay(run.id, source));
 
@@ -41,8 +46,7 @@ export default async function replay(args: Parsed, ctx: Context): Promise<number
       non_determinism: c.nonDeterminism && { key: c.nonDeterminism.key, recorded: c.nonDeterminism.recorded, now: c.nonDeterminism.attempted },
     })) satisfies ReplayJson);
   } else {
-    if (!checks.length && path) ctx.out(`no run that has not ended has a workflow named ${basename(path)}: give run ids (shop replay <id>… --workflow ${file}) or name the file as the workflow it replaces`);
-    else if (!checks.length) ctx.out('no run that has not ended: nothing to check');
+    if (!checks.length) ctx.out('no run that has not ended: nothing to check');
     for (const c of checks) {
       const head = `run ${c.run.id} (${c.run.spec}, ${displayStatus(c.run, liveness)}) against ${shown(path ?? c.run.workflowPath)}`;
       ctx.out(c.compatible ? `✓ ${head}: compatible` : `✗ ${head}: ${c.problem}`);

@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '@shop/core/errors';
 import { shippedFile } from '@shop/core/project/shipped-file';
@@ -6,6 +7,7 @@ import { startServer } from '@shop/web/server';
 import { webOperations } from '@shop/web/web-operations';
 import { str } from '../args.js';
 import type { Context } from '../context.js';
+import { isWildcard, reachableUrls } from '../reachable-urls.js';
 import type { Parsed } from '../registry.js';
 import { backgroundResumer, resumeAnswered } from '../serve-resume.js';
 import { printable } from '../style.js';
@@ -59,8 +61,11 @@ export default async function serve(args: Parsed, ctx: Context): Promise<number>
     log(`shop serve: warning: listening on ${host}, not only this machine; TLS is not built in — put a tunnel or a reverse proxy with https in front (README: From a browser or phone)`);
   }
   await resumeAnswered(ops, resumeInBackground, log);
-  ctx.out(`shop serve: listening on ${server.url}${url ? ` (public URL ${url})` : ''}`);
-  ctx.out(`sign in with a personal link: shop access add <name>${url ? '' : ` --url ${server.url}`}`);
+  // Bound to every interface, http://0.0.0.0:… is no address to open (nor to put in a login link): name the machine's own.
+  const open = reachableUrls(host, server.port, networkInterfaces());
+  const where = isWildcard(host) ? `${host} port ${server.port} (every address of this machine): open ${open.join(' or ')}` : server.url;
+  ctx.out(`shop serve: listening on ${where}${url ? ` (public URL ${url})` : ''}`);
+  ctx.out(`sign in with a personal link: shop access add <name>${url ? '' : ` --url ${open[0]}`}`);
   ctx.out('Ctrl-C or SIGTERM to stop');
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

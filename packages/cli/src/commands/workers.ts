@@ -1,6 +1,7 @@
 import { flag } from '../args.js';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
+import type { WorkersJson } from '@shop/core/operations/shapes';
 import type { Parsed } from '../registry.js';
 import { ago, table } from '../table.js';
 import { localTime } from '../time.js';
@@ -22,12 +23,17 @@ export default async function workers(args: Parsed, ctx: Context): Promise<numbe
   const now = Date.now();
   const lines = table(
     ['HOST', 'PID', 'STATE', 'RUNS', 'AGENTS', 'SINCE', 'LAST HEARTBEAT'],
-    rows.map((w) => [w.host, String(w.pid), w.state, String(w.runs_held), w.max_parallel === null ? String(w.agents) : `${w.agents}/${w.max_parallel}`,
-      localTime(Date.parse(w.since)), `${ago(Date.parse(w.last_heartbeat), now)} ago`]),
+    rows.map((w) => [w.host, String(w.pid), w.state, ...held(w), localTime(Date.parse(w.since)), `${ago(Date.parse(w.last_heartbeat), now)} ago`]),
     { width: ctx.style.width, shrink: [0] },
   );
   for (const line of lines) ctx.out(line);
   const gone = rows.filter((w) => w.state === 'gone').length;
   if (gone) ctx.out(`${gone} gone: stopped heartbeating without ending (killed, or its machine is down); live workers take over their runs once the lease runs out`);
   return 0;
+}
+
+/** RUNS and AGENTS: what a live worker holds; a gone one holds nothing ("-"). */
+function held(w: WorkersJson[number]): [string, string] {
+  if (w.state === 'gone') return ['-', '-'];
+  return [String(w.runs_held), w.max_parallel === null ? String(w.agents) : `${w.agents}/${w.max_parallel}`];
 }

@@ -1,11 +1,10 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ExpiredError, UsageError } from '../errors.js';
 import { openSqliteStore } from '../store/sqlite-store.js';
 import { ANSWER_LINK_KEY, ANSWER_LINK_TTL_MS, answerLinkToken, verifyAnswerLink } from './answer-link.js';
 import { answerUrl, checkPublicUrl, publicUrl, setPublicUrl } from './public-url.js';
+import { tempDir } from '../testing/temp-dir.js';
 
 const open: { close(): void }[] = [];
 afterEach(() => {
@@ -13,7 +12,7 @@ afterEach(() => {
 });
 
 function fresh() {
-  const file = join(mkdtempSync(join(tmpdir(), 'shop-link-')), 'shop.db');
+  const file = join(tempDir('shop-link-'), 'shop.db');
   const store = openSqliteStore(file);
   open.push(store);
   const clock = { t: 1_700_000_000_000, now() { return this.t; } };

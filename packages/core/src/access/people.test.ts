@@ -1,11 +1,10 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, UsageError } from '../errors.js';
 import { openSqliteStore } from '../store/sqlite-store.js';
 import { addPerson, hashToken, listPeople, loginUrl, personByToken, revokePerson } from './people.js';
+import { tempDir } from '../testing/temp-dir.js';
 
 const open: { close(): void }[] = [];
 afterEach(() => {
@@ -13,7 +12,7 @@ afterEach(() => {
 });
 
 function fresh() {
-  const file = join(mkdtempSync(join(tmpdir(), 'shop-people-')), 'shop.db');
+  const file = join(tempDir('shop-people-'), 'shop.db');
   let t = 1_000;
   const store = openSqliteStore(file, () => (t += 10));
   open.push(store);
@@ -38,7 +37,7 @@ describe('people with access', () => {
   });
 
   it('touches last seen on a lookup (to the minute), and finds nothing for a wrong, empty or over-long token', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'shop-people-')), 'shop.db');
+    const file = join(tempDir('shop-people-'), 'shop.db');
     let t = 1_000_000;
     const store = openSqliteStore(file, () => t);
     open.push(store);

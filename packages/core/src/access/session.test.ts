@@ -1,11 +1,10 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../store/sqlite-store.js';
 import { addPerson, revokePerson } from './people.js';
 import { endWebSession, openWebSession, SESSION_KEY, WEB_SESSION_TTL_MS, webSession } from './session.js';
 import { signToken } from './signed-token.js';
+import { tempDir } from '../testing/temp-dir.js';
 
 const open: { close(): void }[] = [];
 afterEach(() => {
@@ -15,7 +14,7 @@ afterEach(() => {
 /** A store judging time by the same clock as the sessions (as shop serve's store and Clock port do). */
 function fresh() {
   const clock = { t: 1_700_000_000_000, now() { return this.t; } };
-  const store = openSqliteStore(join(mkdtempSync(join(tmpdir(), 'shop-session-')), 'shop.db'), () => clock.t);
+  const store = openSqliteStore(join(tempDir('shop-session-'), 'shop.db'), () => clock.t);
   open.push(store);
   return { store, clock };
 }

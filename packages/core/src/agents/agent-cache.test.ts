@@ -1,12 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cachedAgentLoader } from './agent-cache.js';
+import { tempDir } from '../testing/temp-dir.js';
 
 describe('cachedAgentLoader', () => {
   it('reads a definition once, again when its file changes, and follows a file that moves or is shadowed', () => {
-    const root = mkdtempSync(join(tmpdir(), 'shop-agents-'));
+    const root = tempDir('shop-agents-');
     mkdirSync(join(root, 'agents'));
     mkdirSync(join(root, '.claude', 'agents'), { recursive: true });
     const own = join(root, 'agents', 'coder.md');

@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NotFoundError, UsageError } from '../errors.js';
 import { listAgents, loadAgent, parseAgent } from './agent-def.js';
+import { tempDir } from '../testing/temp-dir.js';
 
 const md = (front: string, body = 'Do the work.') => `---\n${front}\n---\n${body}\n`;
 
@@ -64,7 +64,7 @@ describe('parseAgent', () => {
 
 describe('loadAgent', () => {
   function project() {
-    const root = mkdtempSync(join(tmpdir(), 'shop-agents-'));
+    const root = tempDir('shop-agents-');
     mkdirSync(join(root, 'agents'));
     mkdirSync(join(root, '.claude', 'agents'), { recursive: true });
     writeFileSync(join(root, 'agents', 'coder.md'), md('model: sonnet'));
@@ -86,7 +86,7 @@ describe('loadAgent', () => {
     const load = () => loadAgent(root, 'ghost');
     expect(load).toThrow(NotFoundError);
     expect(load).toThrow(/unknown agent "ghost".*\(found: coder, reviewer\)/);
-    const empty = mkdtempSync(join(tmpdir(), 'shop-agents-'));
+    const empty = tempDir('shop-agents-');
     expect(() => loadAgent(empty, 'ghost')).toThrow(/no agents defined/);
   });
 });

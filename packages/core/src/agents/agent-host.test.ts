@@ -1,13 +1,13 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startAgent, type AgentStart } from './agent-host.js';
 import { AGENT_HOST_NAME } from './agent-host-source.js';
 import { groupAlive, isAlive } from './process-group.js';
+import { tempDir } from '../testing/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'shop-agent-host-'));
+const dir = tempDir('shop-agent-host-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function req(name: string, script: string, env: Record<string, string> = {}): AgentStart {

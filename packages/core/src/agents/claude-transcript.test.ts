@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectDirName, readTranscript, transcriptPath, writeTranscript } from './claude-transcript.js';
+import { tempDir } from '../testing/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'shop-transcript-'));
+const dir = tempDir('shop-transcript-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("Claude Code's transcript path", () => {

@@ -1,12 +1,12 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CliRunner } from './cli-runner.js';
 import { transcriptPath } from './claude-transcript.js';
+import { tempDir } from '../testing/temp-dir.js';
 
 const standin = join(import.meta.dirname, '..', '..', '..', '..', 'scripts', 'claude-standin.mjs');
-const dir = mkdtempSync(join(tmpdir(), 'shop-runner-'));
+const dir = tempDir('shop-runner-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** One invocation of the stand-in as Claude Code, its sessions under `config`. */

@@ -1,9 +1,9 @@
-import { mkdtempSync, appendFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LogTail } from './log-tail.js';
 import { describeTool, finalResult, newStreamState, readStreamLine } from './stream-events.js';
+import { tempDir } from '../testing/temp-dir.js';
 
 const assistant = (...content: unknown[]) => JSON.stringify({ type: 'assistant', message: { role: 'assistant', content } });
 const result = { type: 'result', subtype: 'success', is_error: false, result: 'done <promise>DONE: x</promise>', total_cost_usd: 0.42, num_turns: 3, session_id: 's' };
@@ -39,7 +39,7 @@ describe('stream-json events', () => {
 
 describe('LogTail', () => {
   it('hands over each complete line as the file grows, the last one on stop, multi-byte characters whole', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'shop-tail-')), 'out.log');
+    const file = join(tempDir('shop-tail-'), 'out.log');
     writeFileSync(file, '');
     const lines: string[] = [];
     const tail = new LogTail(file, (l) => lines.push(l), 20);

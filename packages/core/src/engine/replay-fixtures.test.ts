@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentInvocation, AgentOutcome, AgentRunner } from '../agents/agent-runner.js';
@@ -8,6 +7,7 @@ import type { DriveOutcome } from './outcome.js';
 import { importHistory, type History } from './testing/import-history.js';
 import { ScriptedRunner, type Script } from './testing/scripted-runner.js';
 import { scriptedWorld, type ScriptedWorld } from './testing/scripted-ports.js';
+import { tempDir } from '../testing/temp-dir.js';
 
 /**
  * Replay against recorded histories (Temporal's "history files"): each fixture is a workflow
@@ -61,7 +61,7 @@ function imported(name: string, opts: { edit?: (source: string) => string; scrip
   const { edit, script = {}, tweak } = opts;
   const { source, history } = load(name);
   tweak?.(history);
-  const dir = mkdtempSync(join(tmpdir(), `shop-fixture-${name}-`));
+  const dir = tempDir(`shop-fixture-${name}-`);
   const completed = new Set(history.executions.filter((e) => e.status === 'completed').map((e) => e.key));
   const runner = new GuardedRunner(completed, script);
   const world = scriptedWorld(dir, runner.inner, ['architect', 'coder', 'reviewer', 'deployer']);

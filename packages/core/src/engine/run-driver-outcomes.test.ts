@@ -1,10 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRun, driveRun } from './drive-run.js';
 import { ScriptedRunner, type Script } from './testing/scripted-runner.js';
 import { scriptedWorld, type ScriptedWorld } from './testing/scripted-ports.js';
+import { tempDir } from '../testing/temp-dir.js';
 
 const worlds: ScriptedWorld[] = [];
 afterEach(() => {
@@ -13,7 +11,7 @@ afterEach(() => {
 
 /** Drives `body` (the inside of workflow(prompt)) once against the scripted agents. */
 async function runFlow(body: string, script: Script = {}, opts: { wait?: boolean; prepare?: (w: ScriptedWorld) => void } = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'shop-outcome-'));
+  const dir = tempDir('shop-outcome-');
   const world = scriptedWorld(dir, new ScriptedRunner(script));
   worlds.push(world);
   opts.prepare?.(world);

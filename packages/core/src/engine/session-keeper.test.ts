@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -10,8 +9,9 @@ import { openSqliteStore } from '../store/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import type { EnginePorts } from './ports.js';
 import { DEFAULT_SESSION_CAP, keepSession, restoreSession, sessionCap, type SessionFiles } from './session-keeper.js';
+import { tempDir } from '../testing/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'shop-keeper-'));
+const dir = tempDir('shop-keeper-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** One machine: its transcripts in memory, its name, over one store shared by every machine. */

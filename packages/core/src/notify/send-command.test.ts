@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AskNotice } from './ask-notice.js';
 import { nodeNoticeDeps, NoticeCommandError, sendNotice } from './send.js';
+import { tempDir } from '../testing/temp-dir.js';
 
 const notice: AskNotice = {
   event: 'escalation', run: 7, spec: 'bugfix', call: '2/1', ask: 2, handle: '7.2/1.2', awaiting: 'input', agent: 'coder',
@@ -11,7 +11,7 @@ const notice: AskNotice = {
   waited_seconds: 3600, project: '/srv/app', at: '2025-01-02T03:04:05+01:00',
 };
 
-const dir = mkdtempSync(join(tmpdir(), 'shop-notify-'));
+const dir = tempDir('shop-notify-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function script(name: string, source: string): string {

@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRun, driveRun } from '../engine/drive-run.js';
@@ -12,6 +10,7 @@ import { claimAsk, releaseClaim } from './claim-ask.js';
 import { answerAsk } from './answer-ask.js';
 import { inboxJson, runDetailJson } from './queries.js';
 import { ClaimJsonSchema, InboxRowJsonSchema } from './shapes.js';
+import { tempDir } from '../testing/temp-dir.js';
 
 const worlds: ScriptedWorld[] = [];
 afterEach(() => {
@@ -26,7 +25,7 @@ const MIN = 60_000;
  * moved on; `start` begins a run of the workflow body and drives it until it waits.
  */
 async function waitingRun(body: string) {
-  const dir = mkdtempSync(join(tmpdir(), 'shop-claim-op-'));
+  const dir = tempDir('shop-claim-op-');
   const world = scriptedWorld(dir);
   world.store.close();
   world.store = world.ports.store = openSqliteStore(join(dir, 'shop.db'), () => world.clock.t);

@@ -13,7 +13,11 @@ const iso = (t: number | null) => (t == null ? null : new Date(t).toISOString())
  */
 let liveness: Liveness | null = null;
 
-export function runJson(run: Run, waiting: Execution | null, costUsd: number, lastAgent: string | null = null, running: Execution | null = null): RunJson {
+/**
+ * A run object: `waiting` the ask it shows (its oldest open one), `running` the call at work
+ * now (workingCall), each as the caller read them.
+ */
+export function runJson(run: Run, waiting: Execution | null, costUsd: number, running: Execution | null = null): RunJson {
   liveness ??= nodeLiveness();
   return {
     id: run.id,
@@ -22,7 +26,7 @@ export function runJson(run: Run, waiting: Execution | null, costUsd: number, la
     prompt: run.prompt,
     workspace: run.workspace,
     branch: run.branch,
-    agent: waiting?.agent ?? lastAgent,
+    agent: currentAgent(waiting, running),
     awaiting: waiting?.awaiting ?? null,
     waiting_for: waiting?.waitingFor ?? null,
     activity: running ? { key: running.key, agent: running.agent, text: running.activity, since: iso(running.attemptAt ?? running.startedAt)! } : null,
@@ -36,6 +40,30 @@ export function runJson(run: Run, waiting: Execution | null, costUsd: number, la
     updated_at: iso(run.updatedAt)!,
     ended_at: iso(run.endedAt),
   };
+}
+
+/**
+ * The run's `agent`, the same in list, status and log --json: the one it is on now — the agent
+ * its ask waits on, else the one at work — and null once it has ended or between calls (the
+ * reference's AGENT column; which agent ran last is in its calls).
+ */
+export function currentAgent(waiting: Execution | null, running: Execution | null): string | null {
+  return waiting?.agent ?? running?.agent ?? null;
+}
+
+/**
+ * The call at work now among a run's calls: of its running agent steps and commands, the one
+ * heard from last (latest activity, else attempt, else start) — the rule the store's run list
+ * applies in SQL (run-list-query.ts), so list and status name the same call.
+ */
+export function workingCall(executions: Execution[]): Execution | null {
+  const at = (e: Execution) => e.activityAt ?? e.attemptAt ?? e.startedAt ?? 0;
+  let found: Execution | null = null;
+  for (const e of executions) {
+    if (e.status !== 'running' || (e.kind !== 'run' && e.kind !== 'sh')) continue;
+    if (!found || at(e) >= at(found)) found = e;
+  }
+  return found;
 }
 
 /** One execution; `full` (shop log --json, a replayable record) adds the prompt it was given. */

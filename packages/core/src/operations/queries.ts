@@ -1,7 +1,7 @@
 import { displayStatus, nodeLiveness } from '../run-status.js';
 import type { RunFilter, RunWithWaiting, Store } from '../store/store.js';
 import type { RunStatus } from '../types.js';
-import { eventJson, executionJson, pendingJson, runJson } from './json-views.js';
+import { eventJson, executionJson, pendingJson, runJson, workingCall } from './json-views.js';
 import { loadRunView, type RunView } from './run-view.js';
 import type { ActionJson, AnsweredJson, EventJson, InboxRowJson, LogJson, RunDetailJson, RunJson } from './shapes.js';
 
@@ -34,7 +34,7 @@ export interface RunsQuery {
  */
 export async function runsJson(store: Store, want: RunsQuery): Promise<{ rows: RunJson[]; total: number }> {
   const limit = want.limit ?? 0;
-  const toJson = (r: RunWithWaiting) => runJson(r, r.waiting, r.costUsd, r.running?.agent ?? null, r.running);
+  const toJson = (r: RunWithWaiting) => runJson(r, r.waiting, r.costUsd, r.running);
   if (want.status === 'running' || want.status === 'interrupted') {
     const all = (await store.listRuns({ status: 'running' })).map(toJson).filter((r) => r.status === want.status);
     return { rows: limit ? all.slice(0, limit) : all, total: all.length };
@@ -53,9 +53,8 @@ export async function runDetailJson(store: Store, id: number, opts: { last?: num
 export function detailJson(view: RunView): RunDetailJson {
   const { run, executions, waiting, waitingAll, cost } = view;
   const id = run.id;
-  const running = executions.findLast((e) => e.status === 'running' && (e.kind === 'run' || e.kind === 'sh')) ?? null;
   return {
-    ...runJson(run, waiting, cost, view.agent, running),
+    ...runJson(run, waiting, cost, workingCall(executions)),
     calls: view.calls,
     executions: executions.map((e) => executionJson(e)),
     pending: waiting ? pendingJson(id, waiting) : null,
@@ -71,7 +70,7 @@ export function detailJson(view: RunView): RunDetailJson {
 export async function logJson(store: Store, id: number): Promise<LogJson> {
   const { run, executions, waiting, cost } = await loadRunView(store, id);
   const events = await store.listEvents(id);
-  return { run: runJson(run, waiting, cost), executions: executions.map((e) => executionJson(e, true)), events: events.map(eventJson) };
+  return { run: runJson(run, waiting, cost, workingCall(executions)), executions: executions.map((e) => executionJson(e, true)), events: events.map(eventJson) };
 }
 
 /** The run's audit trail after event `afterId` (live updates: shop log -f, the server's event stream). */

@@ -15,8 +15,6 @@ export interface RunView {
   waitingAll: Execution[];
   waiting: Execution | null;
   cost: number;
-  /** The agent of its latest call that had one. */
-  agent: string | null;
   /** Its agents' Claude sessions as the store keeps them: where each lives. */
   sessions: SessionInfo[];
 }
@@ -29,11 +27,11 @@ export interface RunView {
 export async function loadRunView(store: Store, id: number, opts: { last?: number } = {}): Promise<RunView> {
   const run = await getRunOrFail(store, id);
   const open = await store.openExecutions(id);
-  const { calls, cost, agent } = await store.executionTotals(id);
+  const { calls, cost } = await store.executionTotals(id);
   const executions = opts.last === undefined ? await store.loadExecutions(id) : withOpen(await store.loadExecutions(id, opts.last), open);
   const waitingAll = hasEnded(run) ? [] : await openAsks(store, open);
   const sessions = await store.listSessions(id);
-  return { run, executions, calls, waiting: waitingAll[0] ?? null, waitingAll, cost, agent, sessions };
+  return { run, executions, calls, waiting: waitingAll[0] ?? null, waitingAll, cost, sessions };
 }
 
 /** What answering needs of a run: the run and its open asks (no totals, no call history). */

@@ -91,6 +91,7 @@ export const RunJsonSchema = z.object({
   prompt: z.string(),
   workspace: z.string(),
   branch: z.string().nullable(),
+  /** The agent the run is on now: its ask's, else the one at work; null once ended (json-views' currentAgent). */
   agent: z.string().nullable(),
   awaiting: z.string().nullable(),
   waiting_for: z.string().nullable(),
@@ -255,7 +256,10 @@ export const WorkersJsonSchema = z.array(z.object({
   pid: z.number(),
   /** live: heartbeating (and, on this host, its process alive); gone: silent past a lease, or its process ended without ending its row (kill -9). */
   state: z.enum(['live', 'gone']),
-  /** Runs it holds or drives, and its agents running, at its last heartbeat. */
+  /**
+   * Runs it holds or drives, and its agents running, at its last heartbeat; 0 for a gone worker:
+   * it holds nothing (its runs are taken over by live workers, its agents ended with it).
+   */
   runs_held: z.number(),
   agents: z.number(),
   max_parallel: z.number().nullable(),

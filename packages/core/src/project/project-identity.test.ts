@@ -1,14 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConflictError } from '../errors.js';
 import { checkProjectStore, PROJECT_SETTING, projectIdentity } from './project-identity.js';
+import { tempDir } from '../testing/temp-dir.js';
 
 const dirs: string[] = [];
 const dir = () => {
-  const d = mkdtempSync(join(tmpdir(), 'shop-identity-'));
+  const d = tempDir('shop-identity-');
   dirs.push(d);
   return d;
 };

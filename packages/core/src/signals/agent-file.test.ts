@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AGENT_FILE_CAP, nestingDepth, readAgentFile, readCappedFile, readTail } from './agent-file.js';
 import { readSignal } from './signal.js';
+import { tempDir } from '../testing/temp-dir.js';
 
-const dir = () => mkdtempSync(join(tmpdir(), 'shop-agent-file-'));
+const dir = () => tempDir('shop-agent-file-');
 
 describe('readAgentFile: a file an agent controls', () => {
   it('reads a regular file, and a missing one as none', () => {

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SignalWatcher } from './signal-watcher.js';
 import { wakeOwners } from './wake.js';
+import { tempDir } from '../testing/temp-dir.js';
 
 const dirs: string[] = [];
 const watchers: SignalWatcher[] = [];
@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 function folder(): string {
-  const d = mkdtempSync(join(tmpdir(), 'shop-signals-'));
+  const d = tempDir('shop-signals-');
   dirs.push(d);
   return join(d, 'signals');
 }

@@ -1,8 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSignal, promiseSignal, readSignal, SIGNAL_MAX_DEPTH, signalPath, writeSignal } from './signal.js';
+import { tempDir } from '../testing/temp-dir.js';
 
 describe('parseSignal', () => {
   it('accepts a valid signal and keeps extra fields', () => {
@@ -63,7 +64,7 @@ describe('promiseSignal', () => {
 
 describe('writeSignal', () => {
   it('writes atomically: the content parses and no temp file is left', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'shop-signal-'));
+    const dir = tempDir('shop-signal-');
     const file = signalPath(join(dir, 'signals'), 3, '4/2', 'coder');
     expect(file).toMatch(new RegExp(`^${join(dir, 'signals')}/3\\.4-2\\.coder\\.[0-9a-f]{24}\\.json$`));
     writeSignal(file, { status: 'DONE', summary: 'first' });

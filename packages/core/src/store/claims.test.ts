@@ -1,10 +1,9 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from './sqlite-store.js';
 import type { Store } from './store.js';
+import { tempDir } from '../testing/temp-dir.js';
 
 const open: Store[] = [];
 afterEach(() => {
@@ -17,7 +16,7 @@ const HOUR = 3_600_000;
 /** A store on a clock the test moves, with run 1 whose call 1 waits on its first ask (a reminder due in 10 minutes). */
 async function waitingAsk() {
   const clock = { t: 1_000_000 };
-  const file = join(mkdtempSync(join(tmpdir(), 'shop-claims-')), 'shop.db');
+  const file = join(tempDir('shop-claims-'), 'shop.db');
   const store = openSqliteStore(file, () => clock.t);
   open.push(store);
   const run = await store.createRun({

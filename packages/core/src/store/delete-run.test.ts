@@ -1,10 +1,9 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from './sqlite-store.js';
 import type { Store } from './store.js';
+import { tempDir } from '../testing/temp-dir.js';
 
 const open: { close(): void }[] = [];
 afterEach(() => {
@@ -19,7 +18,7 @@ const newRun = (leaseMs: number) => ({
 const end = (store: Store, id: number) => store.finishRun(T, id, { status: 'completed', event: { type: 'completed', actor: 'shop', channel: 'engine' } });
 
 function fresh() {
-  const file = join(mkdtempSync(join(tmpdir(), 'shop-delete-')), 'shop.db');
+  const file = join(tempDir('shop-delete-'), 'shop.db');
   const store = openSqliteStore(file, () => ++t);
   open.push(store);
   return { file, store };

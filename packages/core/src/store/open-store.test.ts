@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../../../scripts/pg-cluster.mjs';
@@ -8,13 +7,14 @@ import { checkDatabaseUrl, storeLocation } from './database-url.js';
 import { openStore } from './open-store.js';
 import { StoreError } from './store-errors.js';
 import { pgStoreError } from './pg/pg-errors.js';
+import { tempDir } from '../testing/temp-dir.js';
 
 let cluster: Cluster;
 let home: string;
 const project = () => ({ home, dbFile: join(home, 'shop.db') });
 
 beforeAll(async () => {
-  home = mkdtempSync(join(tmpdir(), 'shop-open-store-'));
+  home = tempDir('shop-open-store-');
   cluster = await startCluster();
 });
 afterAll(async () => {

@@ -1,10 +1,9 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from './sqlite-store.js';
 import type { Store } from './store.js';
+import { tempDir } from '../testing/temp-dir.js';
 
 const open: { close(): void }[] = [];
 afterEach(() => {
@@ -13,7 +12,7 @@ afterEach(() => {
 
 const T = 'driver-token';
 function fresh() {
-  const file = join(mkdtempSync(join(tmpdir(), 'shop-hold-')), 'shop.db');
+  const file = join(tempDir('shop-hold-'), 'shop.db');
   let t = 1_000;
   const store = openSqliteStore(file, () => ++t);
   open.push(store);

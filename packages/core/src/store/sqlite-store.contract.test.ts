@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { storeContract } from './contract/index.js';
 import { openSqliteStore } from './sqlite-store.js';
+import { tempDir } from '../testing/temp-dir.js';
 
 /** The store contract on the real SQLite adapter: a fresh file in a temp dir per test (WAL). */
 const dirs: string[] = [];
@@ -12,7 +12,7 @@ const files = new WeakMap<object, string>();
 storeContract({
   name: 'SQLite',
   async open(clock) {
-    const dir = mkdtempSync(join(tmpdir(), 'shop-contract-'));
+    const dir = tempDir('shop-contract-');
     dirs.push(dir);
     const store = openSqliteStore(join(dir, 'shop.db'), clock);
     files.set(store, join(dir, 'shop.db'));

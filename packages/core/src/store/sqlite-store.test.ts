@@ -1,11 +1,10 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStore, SCHEMA_VERSION } from './sqlite-store.js';
 import { prepare } from './statements.js';
 import type { NewExecution, Store } from './store.js';
+import { tempDir } from '../testing/temp-dir.js';
 
 const open: { close(): void }[] = [];
 afterEach(() => {
@@ -13,7 +12,7 @@ afterEach(() => {
 });
 
 function fresh() {
-  const file = join(mkdtempSync(join(tmpdir(), 'shop-store-')), 'shop.db');
+  const file = join(tempDir('shop-store-'), 'shop.db');
   let t = 1_000;
   const store = openSqliteStore(file, () => ++t);
   open.push(store);
@@ -108,7 +107,7 @@ describe('query plans', () => {
 
 describe('migration from schema 1', () => {
   it('keeps every run and numbers the completed calls in call order as their delivery order', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'shop-store-')), 'shop.db');
+    const file = join(tempDir('shop-store-'), 'shop.db');
     const db = new Database(file);
     db.exec(V1_SCHEMA);
     db.exec(`INSERT INTO runs (id, spec, workflow_path, prompt, status, workspace, seed, owner_pid, lease_until, created_at, updated_at)

@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openSqliteStore } from './sqlite-store.js';
 import { StoreError, storeError } from './store-errors.js';
+import { tempDir } from '../testing/temp-dir.js';
 
 const file = '/p/.shop/shop.db';
 const coded = (code: string) => Object.assign(new Error('sqlite says no'), { code });
@@ -33,7 +33,7 @@ describe('storeError', () => {
 
 describe('openSqliteStore', () => {
   it('refuses a file that is not a database, naming it', () => {
-    const bad = join(mkdtempSync(join(tmpdir(), 'shop-bad-')), 'shop.db');
+    const bad = join(tempDir('shop-bad-'), 'shop.db');
     writeFileSync(bad, 'not a database, only words '.repeat(40));
     expect(() => openSqliteStore(bad)).toThrow(StoreError);
     expect(() => openSqliteStore(bad)).toThrow(`${bad} is not a Shop store`);

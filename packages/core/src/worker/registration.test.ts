@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../store/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import { WorkerRegistration } from './registration.js';
+import { tempDir } from '../testing/temp-dir.js';
 
 const open: { dir: string; store: Store }[] = [];
 afterEach(async () => {
@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 function ports() {
-  const dir = mkdtempSync(join(tmpdir(), 'shop-registration-'));
+  const dir = tempDir('shop-registration-');
   const clock = { t: 1_000_000 };
   const store = openSqliteStore(join(dir, 'shop.db'), () => clock.t);
   open.push({ dir, store });

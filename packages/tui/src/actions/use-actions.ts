@@ -4,7 +4,7 @@ import { handleOf } from '@shop/core/decisions/ask-handle';
 import { callDecisions } from '@shop/core/decisions/call-decisions';
 import { ConflictError, ShopError, UsageError } from '@shop/core/errors';
 import { hasEnded, type Execution, type Run, type Verdict } from '@shop/core/types';
-import type { Browser } from '../app/use-browser.js';
+import type { Browser, ConfirmOverlay } from '../app/use-browser.js';
 import type { AttachedCommand, TuiDeps } from '../deps.js';
 import { askerName } from '../format/run-row.js';
 import { oneLine } from '../format/time.js';
@@ -36,15 +36,26 @@ export function useActions(deps: TuiDeps, status: Status, browser: Browser, hand
   const { ops } = deps;
   const run = (work: Promise<string | void>) => work.then((text) => void (text && status.say(text, 'success')), status.fail);
 
-  const ask = (title: string, label: string, check: (text: string) => unknown, act: (text: string) => Promise<string>) => {
+  /** The last step of every action on a run: it acts only on a y after a pause (ConfirmAction). */
+  const confirm = (c: Omit<ConfirmOverlay, 'kind' | 'act'>, title: string, act: () => Promise<string | void>) => {
+    browser.setOverlay({
+      kind: 'confirm', ...c,
+      act() {
+        browser.setOverlay(null);
+        status.say(`${title}…`);
+        void run(act());
+      },
+    });
+  };
+
+  /** A line typed in for an action, checked, then confirmed; `question(text)` says what it will do. */
+  const ask = (title: string, label: string, check: (text: string) => unknown, question: (text: string) => Omit<ConfirmOverlay, 'kind' | 'act'>, act: (text: string) => Promise<string>) => {
     browser.setOverlay({
       kind: 'prompt', title, label,
       submit(text) {
         const error = problem(() => check(text));
         if (error) return error;
-        browser.setOverlay(null);
-        status.say(`${title}…`);
-        void run(act(text));
+        confirm(question(text), title, () => act(text));
         return null;
       },
     });
@@ -52,10 +63,14 @@ export function useActions(deps: TuiDeps, status: Status, browser: Browser, hand
 
   const answerPrompt = (exec: Execution, verdict: Verdict) => {
     const needsWords = problem(() => buildAnswer(exec, { verdict, message: null })) !== null;
-    const label = `${verdict === 'approved' ? 'Message' : 'Feedback'} (${needsWords ? 'required' : 'optional'})`;
+    const words = verdict === 'approved' ? 'Message' : 'Feedback';
+    const label = `${words} (${needsWords ? 'required' : 'optional'})`;
     // The ask's handle: the answer goes to this ask (the one on screen), never to a newer one.
     const title = `${verdict === 'approved' ? 'Approve' : 'Reject'} ask ${handleOf(exec)} — ${askerName(exec)} asks: ${oneLine(exec.waitingFor)}`;
-    ask(title, label, (text) => buildAnswer(exec, { verdict, message: text }), (text) => answerCall(deps, exec, { verdict, message: text }));
+    const question = (text: string) => ({
+      title, lines: [`${words}: ${oneLine(text) || '(none)'}`], verb: verdict === 'approved' ? 'approve it' : 'reject it', cancelled: `nothing sent: ask ${handleOf(exec)} still waits`,
+    });
+    ask(title, label, (text) => buildAnswer(exec, { verdict, message: text }), question, (text) => answerCall(deps, exec, { verdict, message: text }));
   };
 
   const attached = async (cmd: AttachedCommand, title: string, lines: string[]) => {
@@ -100,7 +115,11 @@ export function useActions(deps: TuiDeps, status: Status, browser: Browser, hand
         return `back from ${cmd.command}${code ? ` (exit ${code})` : ''}`;
       }
       if (hasEnded(r)) throw new ConflictError(`run ${r.id} has already ended (${r.status})`);
-      return ask(`Stop run ${r.id}`, 'Reason', () => null, async (text) => {
+      const question = (text: string) => ({
+        title: `Stop run ${r.id} (${r.spec}: ${oneLine(r.prompt)})?`, lines: [`Reason: ${oneLine(text) || `(none: "stopped by ${deps.responder}")`}`],
+        verb: 'stop it', cancelled: `run ${r.id} not stopped`,
+      });
+      return ask(`Stop run ${r.id}`, 'Reason', () => null, question, async (text) => {
         const { run: ended } = await ops.stop(r.id, text.trim() || `stopped by ${deps.responder}`, deps.responder);
         return ended.status === 'stuck' ? `run ${r.id} stopped: stuck — ${ended.reason ?? ''}` : `run ${r.id} ended ${ended.status} before the stop took effect`;
       });
@@ -116,12 +135,23 @@ export function useActions(deps: TuiDeps, status: Status, browser: Browser, hand
   return {
     /** Settles once the action has done what it does at once (opened its prompt or form, or failed). */
     perform: (command: Command, target: Target): Promise<void> => run(perform(command, target)),
-    /** A form's answers, already checked: recorded, then the run resumes. */
+    /** A form's answers, already checked: confirmed, recorded, then the run resumes. */
     submit(exec: Execution, input: AnswerInput) {
-      browser.setOverlay(null);
-      status.say(`answering ask ${handleOf(exec)}…`);
-      void run(answerCall(deps, exec, input));
+      const question = {
+        title: `Send this answer to ask ${handleOf(exec)} — ${askerName(exec)} asks: ${oneLine(exec.waitingFor)}`,
+        lines: answerLines(input), verb: 'send it', cancelled: `nothing sent: ask ${handleOf(exec)} still waits`,
+      };
+      confirm(question, `answering ask ${handleOf(exec)}`, () => answerCall(deps, exec, input));
     },
   };
 }
 export type Actions = ReturnType<typeof useActions>;
+
+/** A form's answer as the confirmation shows it: each decision's value, the verdict, the note. */
+function answerLines(input: AnswerInput): string[] {
+  const lines: string[] = [];
+  if (input.verdict) lines.push(input.verdict === 'approved' ? 'Continue' : 'Stop');
+  for (const [id, value] of Object.entries((input.answers ?? {}) as Record<string, unknown>)) lines.push(`${id}: ${oneLine(JSON.stringify(value))}`);
+  if (input.message) lines.push(`Note: ${oneLine(input.message)}`);
+  return lines;
+}

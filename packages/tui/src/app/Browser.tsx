@@ -9,6 +9,7 @@ import { useStatus } from '../hooks/use-status.js';
 import { useTerminalSize } from '../hooks/use-terminal-size.js';
 import type { Command } from '../keys/bindings.js';
 import { useFocus, useHandOver } from '../keys/KeypressContext.js';
+import { ConfirmAction } from '../overlays/ConfirmAction.js';
 import { DecisionForm } from '../overlays/DecisionForm.js';
 import { Handoff } from '../overlays/Handoff.js';
 import { HelpView } from '../overlays/HelpView.js';
@@ -64,6 +65,7 @@ export function Browser({ deps }: { deps: TuiDeps }) {
   if (overlay?.kind === 'handoff') body = <Handoff handoff={overlay} />;
   else if (overlay?.kind === 'help') body = <HelpView onClose={close} />;
   else if (overlay?.kind === 'prompt') body = <TextPrompt key={overlay.title} prompt={overlay} onCancel={close} />;
+  else if (overlay?.kind === 'confirm') body = <ConfirmAction confirm={overlay} now={() => deps.ops.liveness.clock.now()} onCancel={() => (close(), status.say(overlay.cancelled))} />;
   else if (overlay?.kind === 'form') body = <DecisionForm key={`${overlay.run.id}:${overlay.exec.key}`} form={overlay} onSubmit={actions.submit} onCancel={close} />;
   else if (screen.name === 'inbox') body = <InboxView state={inbox} height={layout.list} />;
   else if (screen.name === 'list') body = <RunListView state={list} height={list.height} waiting={waiting} loaded={runs.loaded} />;

@@ -32,7 +32,22 @@ export interface HandoffOverlay {
   lines: string[];
 }
 
-export type Overlay = { kind: 'help' } | PromptOverlay | FormOverlay | HandoffOverlay;
+/**
+ * The last step before an action on a run (an answer, a stop): what it will do, taken only by
+ * a y pressed after a pause — never by keys typed on from what came before (Enter included).
+ */
+export interface ConfirmOverlay {
+  kind: 'confirm';
+  title: string;
+  lines: string[];
+  /** What y does, for the hint ("stop it"). */
+  verb: string;
+  act(): void;
+  /** Said when it is taken away without acting ("run 3 not stopped"). */
+  cancelled: string;
+}
+
+export type Overlay = { kind: 'help' } | PromptOverlay | FormOverlay | ConfirmOverlay | HandoffOverlay;
 
 /** Which screen is up and what is over it (changed at once, for the focus); the focus follows from both. */
 export function useBrowser() {

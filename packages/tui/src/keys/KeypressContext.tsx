@@ -3,7 +3,7 @@ import { createContext, useCallback, useContext, useEffect, useLayoutEffect, use
 import { splitKeys } from './split-keys.js';
 
 /** Who gets the keys: one screen or overlay at a time. */
-export type Focus = 'list' | 'filter' | 'inbox' | 'detail' | 'prompt' | 'form' | 'help' | 'none';
+export type Focus = 'list' | 'filter' | 'inbox' | 'detail' | 'prompt' | 'form' | 'confirm' | 'help' | 'none';
 export type KeyHandler = (input: string, key: Key) => void;
 
 interface Keypress {

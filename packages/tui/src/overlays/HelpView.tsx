@@ -22,6 +22,7 @@ export function HelpView({ onClose }: { onClose: () => void }) {
       ))}
       <Text> </Text>
       <Text wrap="truncate-end">{'  In the details, ↑↓ pick a call: c, A and R answer the picked call when it waits.'}</Text>
+      <Text wrap="truncate-end">{'  An answer or a stop asks first: y after a pause does it, any other key (Enter too) cancels.'}</Text>
       <HintLine text="any key closes this" />
     </Box>
   );

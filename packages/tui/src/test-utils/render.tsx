@@ -62,7 +62,18 @@ export function renderTui(w: TestWorld, opts: RenderOptions = {}) {
       if (!/^Shop runs — /.test(frame()) || frame().includes('reading runs…')) throw new Error(`not ready:\n${frame()}`);
     });
   };
+  /**
+   * Takes the question an action on a run ends with (ConfirmAction): once it shows, a moment
+   * passes on the world's clock and y is pressed, as a person would.
+   */
+  const confirm = async () => {
+    await until(() => {
+      if (!/\[y\] .+ \(after a pause\)/.test(frame())) throw new Error(`no question to confirm:\n${frame()}`);
+    });
+    w.later(1);
+    await press('y');
+  };
   /** The frame's lines, trailing spaces trimmed. */
   const lines = () => frame().split('\n').map((l) => l.trimEnd());
-  return { ...app, frame, lines, waitFor, until, ready, press, attached, resumed, deps };
+  return { ...app, frame, lines, waitFor, until, ready, press, confirm, attached, resumed, deps };
 }

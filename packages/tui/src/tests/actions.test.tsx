@@ -75,6 +75,7 @@ describe("an agent's question (AskUserQuestion) deferred to a person", () => {
     await t.press('A');
     await t.until(() => expect(t.lines()[0]).toBe(`Approve ask ${id}.1 — coder asks: Which database?`));
     await t.press(...'SQLite', KEYS.enter);
+    await t.confirm();
     await t.until(() => expect(status(t.lines())).toMatch(new RegExp(`^run ${id} call 1 \\(${id}\\.1\\): answered approved by ann`)));
     expect(await w.drive(id)).toMatchObject({ status: 'completed' });
     const resumed = w.world.runner.invocations.at(-1)!;
@@ -99,6 +100,8 @@ describe('approve, reject, stop, open the editor', () => {
     await t.press(KEYS.esc, 'j', 'A');
     await t.until(() => expect(t.lines()[0]).toBe(`Approve ask ${first}.1 — reviewer asks: Ship it?`));
     await t.press(...'lgtm', KEYS.enter);
+    await t.until(() => expect(t.lines().slice(0, 2)).toEqual([`Approve ask ${first}.1 — reviewer asks: Ship it?`, 'Message: lgtm']));
+    await t.confirm();
     await t.until(() => expect(status(t.lines())).toBe(`run ${first} call 1 (${first}.1): answered approved by ann; run ${first} resumes in the background (log: .shop/runs/${first}/tui-resume.log)`));
     expect(await w.store.listAnswers(first)).toMatchObject([{ verdict: 'approved', message: 'lgtm', channel: 'tui', responder: 'ann' }]);
     expect(t.resumed).toEqual([first]);
@@ -115,6 +118,7 @@ describe('approve, reject, stop, open the editor', () => {
     await t.until(() => expect(t.lines()[1]).toBe('Message (optional): fine▏'));
     // In a text field text that comes at once is one edit; an Enter with it still sends.
     t.stdin.write(' by me!\x7f\r');
+    await t.confirm();
     await t.until(() => expect(status(t.lines())).toMatch(new RegExp(`^run ${a} call 1 \\(${a}\\.1\\): answered approved by ann`)));
     expect(await w.store.listAnswers(a)).toMatchObject([{ verdict: 'approved', message: 'fine by me' }]);
     expect([await w.store.listAnswers(b), await w.store.listAnswers(c)]).toEqual([[], []]);
@@ -137,6 +141,7 @@ describe('approve, reject, stop, open the editor', () => {
     const t = renderTui(w);
     await t.ready();
     await t.press('A', ...'postgres', KEYS.enter);
+    await t.confirm();
     await t.until(() => expect(status(t.lines())).toBe(`run ${id} call 1 (${id}.1): answered approved by ann; process 4242 drives run ${id} and picks the answer up`));
     expect(t.resumed).toEqual([]);
   });
@@ -152,6 +157,8 @@ describe('approve, reject, stop, open the editor', () => {
     await t.press('s');
     await t.until(() => expect(t.lines()[0]).toBe(`Stop run ${id}`));
     await t.press(...'not needed', KEYS.enter);
+    await t.until(() => expect(t.lines().slice(0, 2)).toEqual([`Stop run ${id} (flow: the task)?`, 'Reason: not needed']));
+    await t.confirm();
     await t.until(() => expect(row(t.lines(), id)).toMatch(/■ stuck +- +not needed/));
     expect(status(t.lines())).toBe(`run ${id} stopped: stuck — not needed`);
   });

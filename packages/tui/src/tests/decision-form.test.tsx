@@ -40,6 +40,11 @@ describe("a structured pause's decisions form", () => {
     await t.press(KEYS.tab, 'B', 'A', 'D');
     await t.until(() => expect(t.lines()).toContain('    ✗ must match /^[a-z-]+$/'));
     await t.press(KEYS.backspace, KEYS.backspace, KEYS.backspace, 'x', KEYS.up, '0', KEYS.up, KEYS.left, KEYS.enter);
+    await t.until(() => expect(t.lines().slice(0, 5)).toEqual([
+      `Send this answer to ask ${id}.1 — pause asks: Launch the campaign?`, 'budget: true', 'when: "now"', 'cap: 50', 'tag: "x"',
+    ]));
+    expect(await w.store.listAnswers(id)).toEqual([]);
+    await t.confirm();
     await t.until(() => expect(t.lines()[0]).toBe('Shop runs — 1 run'));
     const [answer] = await w.store.listAnswers(id);
     expect(answer).toMatchObject({ channel: 'tui', responder: 'ann', decisions: { budget: { value: true }, when: { value: 'now' }, cap: { value: 50 }, tag: { value: 'x' } } });
@@ -76,6 +81,8 @@ describe("a structured pause's decisions form", () => {
     await t.until(() => expect(t.lines()[2]).toBe('    ✗ required'));
     await t.press('n', KEYS.tab, ...'too risky');
     await t.press(KEYS.enter);
+    await t.until(() => expect(t.lines().slice(1, 3)).toEqual(['Stop', 'Note: too risky']));
+    await t.confirm();
     await t.until(() => expect(t.lines()[2]).toMatch(new RegExp(`^› ${id} +flow +■ stuck +- +too risky`)));
     expect(await w.store.listAnswers(id)).toMatchObject([{ verdict: 'rejected', message: 'too risky', channel: 'tui' }]);
   });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeProject, runId, shopBin, until } from '../../../../test/e2e/harness.js';
 import { Tmux } from '../test-utils/tmux.js';
+import { CONFIRM_QUIET_MS } from '../overlays/ConfirmAction.js';
 
 const shop = (args: string) => `'${process.execPath}' '${shopBin}' ${args}`;
 
@@ -59,6 +60,10 @@ describe('shop tui in a real terminal', () => {
       term.keys('A');
       await term.waitFor(`Approve ask ${a}.1 — pause asks: Ship one?`);
       term.type('looks good');
+      // The question before an answer takes a y typed after a pause only.
+      await term.waitFor('[y] approve it (after a pause)');
+      await new Promise((r) => setTimeout(r, CONFIRM_QUIET_MS + 100));
+      term.keys('y');
       await term.waitFor(new RegExp(`${a} +gate +✓ completed`));
       expect(p.status(a)).toMatchObject({ status: 'completed', result: 'CONTINUE:looks good' });
       term.keys('k');
@@ -66,6 +71,9 @@ describe('shop tui in a real terminal', () => {
       term.keys('s');
       await term.waitFor(`Stop run ${b}`);
       term.type('not this week');
+      await term.waitFor('[y] stop it (after a pause)');
+      await new Promise((r) => setTimeout(r, CONFIRM_QUIET_MS + 100));
+      term.keys('y');
       await term.waitFor(`run ${b} stopped: stuck — not this week`);
       expect(p.status(b)).toMatchObject({ status: 'stuck', reason: 'not this week' });
       // Another terminal answers c; the screen follows with no key pressed.

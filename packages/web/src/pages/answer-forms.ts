@@ -11,7 +11,21 @@ export interface FormTarget {
   nameField: boolean;
   /** Where the server should send the person afterwards (the page they answered from); omitted on an answer link. */
   back?: string;
+  /** A form the server refused: shown again as it was posted, with why (nothing typed is lost). */
+  refused?: RefusedForm;
 }
+
+export interface RefusedForm {
+  posted: URLSearchParams;
+  error: string;
+}
+
+/** The refusal for the form of `verb`, when that is the one posted. */
+const refusedFor = (target: FormTarget, verb: string) => (target.refused?.posted.get('verb') === verb ? target.refused : undefined);
+
+const problemsBox = (refused: RefusedForm | undefined) =>
+  refused ? html`<p class="problems" role="alert">Not sent — please fix:
+${refused.error}</p>` : html`<p class="problems" role="alert" hidden></p>`;
 
 /**
  * Every way to answer one ask, as plain HTML forms that work with JavaScript off: approve,
@@ -34,12 +48,13 @@ export function answerForms(ask: PendingJson, target: FormTarget): Html {
 
 /** The fields every answer form posts: which ask, the CSRF token, and (answer links) who answers. */
 function common(ask: PendingJson, target: FormTarget, verb: string, formId: string): Html {
+  const by = refusedFor(target, verb)?.posted.get('by') ?? '';
   return html`<input type="hidden" name="handle" value="${ask.handle}">
 <input type="hidden" name="verb" value="${verb}">
 <input type="hidden" name="csrf" value="${target.csrf}">
 ${target.back ? html`<input type="hidden" name="back" value="${target.back}">` : ''}
 ${target.nameField ? html`<label for="${formId}-by">Your name <span class="req">*</span></label>
-<input type="text" id="${formId}-by" name="by" required maxlength="80" autocomplete="name">` : ''}`;
+<input type="text" id="${formId}-by" name="by" required maxlength="80" autocomplete="name"${by ? html` value="${by}"` : ''}>` : ''}`;
 }
 
 const BUTTON: Record<string, string> = { approve: 'Approve', reject: 'Reject', answer: 'Send answer' };
@@ -50,23 +65,26 @@ function verbForm(ask: PendingJson, s: Suggestion, target: FormTarget, formId: s
   const label = s.verb === 'answer' ? 'Your answer' : s.verb === 'reject' ? (ask.kind === 'pause' ? 'Why' : 'Feedback') : 'Message';
   // A pause's reject stops the run; an agent's may send it back to work.
   const button = s.verb === 'reject' && ask.kind === 'pause' ? 'Reject (stop it)' : BUTTON[s.verb];
+  const refused = refusedFor(target, s.verb);
   const form = html`<form method="post" action="${target.action}" class="answer v-${s.verb}" id="${formId}">
 ${common(ask, target, s.verb, formId)}
+${refused ? problemsBox(refused) : ''}
 ${words ? html`<label for="${formId}-m">${label}${required ? html` <span class="req">*</span>` : html` <span class="muted">(optional)</span>`}</label>
-<textarea id="${formId}-m" name="message" rows="${s.verb === 'approve' ? 1 : 3}" maxlength="${MAX_MESSAGE}"${s.placeholder && s.placeholder !== '…' ? html` placeholder="${s.placeholder}"` : ''}${required ? html` required` : ''}></textarea>` : ''}
+<textarea id="${formId}-m" name="message" rows="${s.verb === 'approve' ? 1 : 3}" maxlength="${MAX_MESSAGE}"${s.placeholder && s.placeholder !== '…' ? html` placeholder="${s.placeholder}"` : ''}${required ? html` required` : ''}>${refused?.posted.get('message') ?? ''}</textarea>` : ''}
 <p class="actions"><button type="submit" class="btn b-${s.verb}">${button}</button>${s.effect ? html` <span class="hint">${s.effect}</span>` : ''}</p>
 </form>`;
   // Rejecting is the second choice: folded away (a click opens it, with or without JavaScript).
-  return s.verb === 'reject' ? html`<details class="more v-reject" id="${formId}-more"><summary>${button}…</summary>${form}</details>` : form;
+  return s.verb === 'reject' ? html`<details class="more v-reject" id="${formId}-more"${refused ? html` open` : ''}><summary>${button}…</summary>${form}</details>` : form;
 }
 
 function decideForm(ask: PendingJson, target: FormTarget, formId: string): Html {
+  const refused = refusedFor(target, 'decide');
   return html`<form method="post" action="${target.action}" class="answer v-decide" id="${formId}-decide" data-check="decisions">
 ${common(ask, target, 'decide', `${formId}-decide`)}
-${decisionsOf(ask).map((d) => decisionFieldset(d, `${formId}-decide`))}
-<p class="problems" role="alert" hidden></p>
+${decisionsOf(ask).map((d) => decisionFieldset(d, `${formId}-decide`, refused?.posted))}
+${problemsBox(refused)}
 <label for="${formId}-decide-m">Message <span class="muted">(optional)</span></label>
-<textarea id="${formId}-decide-m" name="message" rows="1" maxlength="${MAX_MESSAGE}"></textarea>
+<textarea id="${formId}-decide-m" name="message" rows="1" maxlength="${MAX_MESSAGE}">${refused?.posted.get('message') ?? ''}</textarea>
 <p class="actions"><button type="submit" class="btn b-decide">Submit decisions</button></p>
 </form>`;
 }

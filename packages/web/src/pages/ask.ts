@@ -1,6 +1,6 @@
 import type { InboxRowJson } from '@shop/core/operations/shapes';
 import { html } from '../html.js';
-import { answerForms } from './answer-forms.js';
+import { answerForms, type RefusedForm } from './answer-forms.js';
 import { asker, askKind, question } from './ask-card.js';
 import { when } from './format.js';
 import type { Page, PageView } from './layout.js';
@@ -15,6 +15,10 @@ export interface AskPageData {
   action: string;
   /** Ask for the person's name (an answer link has no login). */
   nameField: boolean;
+  /** Where a signed-in person goes once the answer is recorded (the page they answered from). */
+  back?: string;
+  /** A form the server refused, shown again as posted with why. */
+  refused?: RefusedForm;
 }
 
 /** How an answer came in, as a person says it. */
@@ -54,7 +58,7 @@ ${ask ? question(ask) : ''}
 <header class="ask-head"><span class="kind k-${askKind(ask)}">${askKind(ask)}</span> <span>run ${ask.run}</span> <span class="spec">${ask.spec}</span> <span class="handle">${ask.handle}</span></header>
 ${question(ask)}
 <p class="meta">${asker(ask)} <span>waiting since ${when(ask.waiting_since, view.now)}</span></p>
-${answerForms(ask, { action: data.action, csrf: view.csrf, nameField: data.nameField })}
+${answerForms(ask, { action: data.action, csrf: view.csrf, nameField: data.nameField, back: data.back, refused: data.refused })}
 </section>`,
   };
 }

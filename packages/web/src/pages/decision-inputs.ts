@@ -28,22 +28,25 @@ const MANY_OPTIONS = 6;
 
 /**
  * One decision as a fieldset: the right input for its type, its constraints as HTML
- * validation attributes, its default pre-filled, and a comment box.
+ * validation attributes, its default pre-filled — or, after the server refused the form, what
+ * was `typed` — and a comment box.
  */
-export function decisionFieldset(d: Decision, formId: string): Html {
+export function decisionFieldset(d: Decision, formId: string, typed?: URLSearchParams): Html {
   const name = `d.${d.id}`;
   const id = `${formId}-${d.id}`;
   const c = d.constraints ?? {};
   const required = mustAnswer(d);
   const rules = constraintText(d);
+  const given = typed ? { ...d, default: typedValue(d, typed) } : d;
+  const comment = typed?.get(`c.${d.id}`) ?? '';
   return html`<fieldset class="decision t-${d.type}" data-prompt="${d.prompt}"${d.type === 'multi_choice' ? html` data-min="${c.min ?? ''}" data-max="${c.max ?? ''}"` : ''}>
 <legend>${d.prompt}${required ? html` <span class="req" title="required">*</span>` : d.required === false ? html` <span class="muted">(optional)</span>` : ''}</legend>
 ${d.description ? html`<p class="hint">${d.description}</p>` : ''}
-${input(d, name, id, required)}
+${input(given, name, id, required)}
 ${rules ? html`<p class="hint rules">${rules}</p>` : ''}
-<details class="comment" id="${id}-cd"><summary>Add a comment</summary>
+<details class="comment" id="${id}-cd"${comment ? html` open` : ''}><summary>Add a comment</summary>
 <label class="comment" for="${id}-c">Comment on “${d.prompt}”</label>
-<input class="comment" type="text" id="${id}-c" name="c.${d.id}" maxlength="${MAX_COMMENT}" autocomplete="off">
+<input class="comment" type="text" id="${id}-c" name="c.${d.id}" maxlength="${MAX_COMMENT}" autocomplete="off"${comment ? html` value="${comment}"` : ''}>
 </details>
 </fieldset>`;
 }
@@ -85,11 +88,24 @@ ${noAnswer(d, name)}
     case 'text': {
       const value = typeof d.default === 'string' ? d.default : '';
       const len = html`${c.min !== undefined ? html` minlength="${c.min}"` : ''} maxlength="${Math.min(c.max ?? MAX_VALUE, MAX_VALUE)}"`;
-      // The core matches the pattern anywhere in the text; HTML anchors it, so widen it to match.
-      if (c.pattern !== undefined) return html`<input type="text" id="${id}" name="${name}" pattern="${`.*(?:${c.pattern}).*`}" title="${`must match /${c.pattern}/`}" value="${value}"${len}${req} autocomplete="off">`;
+      // No pattern attribute: browsers compile it with other semantics (Chromium's v flag, where
+      // the README's own ^[a-z-]+$ is invalid and silently ignored). The page's script checks
+      // data-pattern as the server does, a JavaScript RegExp found anywhere in the text.
+      if (c.pattern !== undefined) return html`<input type="text" id="${id}" name="${name}" data-pattern="${c.pattern}" title="${`must match /${c.pattern}/`}" value="${value}"${len}${req} autocomplete="off">`;
       return html`<textarea id="${id}" name="${name}" rows="3"${len}${req}>${value}</textarea>`;
     }
   }
+}
+
+/** What was typed for a decision, in the shape its input shows as a default (radios, boxes, fields). */
+function typedValue(d: Decision, typed: URLSearchParams): unknown {
+  const raw = typed.getAll(`d.${d.id}`);
+  if (d.type === 'multi_choice') return raw;
+  const v = raw[0] ?? '';
+  // Nothing picked: no default either (an optional one shows its "No answer" picked).
+  if (d.type === 'approval') return v === 'true' ? true : v === 'false' ? false : undefined;
+  if (d.type === 'choice') return v || undefined;
+  return d.type === 'number' && v !== '' && Number.isFinite(Number(v)) ? Number(v) : v;
 }
 
 /**

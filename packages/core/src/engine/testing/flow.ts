@@ -1,16 +1,14 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createRun, driveRun } from '../drive-run.js';
 import type { AgentRunner } from '../../agents/agent-runner.js';
 import { ScriptedRunner, type Script } from './scripted-runner.js';
 import { scriptedWorld } from './scripted-ports.js';
+import { tempDir } from '../../testing/temp-dir.js';
 
 export const FLOW_PATH = '/project/workflows/flow.lua';
 
 /** A scripted world in a fresh temp dir, with helpers to start a run of `source` and drive it. */
 export function newFlow(prefix: string, script: Script = {}) {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const dir = tempDir(prefix);
   const world = scriptedWorld(dir, new ScriptedRunner(script));
   const start = async (source: string) => {
     world.workflows.set(FLOW_PATH, source);

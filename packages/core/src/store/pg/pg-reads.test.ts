@@ -1,6 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../../../../scripts/pg-cluster.mjs';
@@ -10,6 +9,7 @@ import { migratePg } from './migrate-pg.js';
 import { PgAccess } from './pg-access.js';
 import { openPgDb, type PgDb } from './pg-db.js';
 import { PgReads } from './pg-reads.js';
+import { tempDir } from '../../testing/temp-dir.js';
 
 /**
  * The same rows written into a SQLite store and a PostgreSQL one read back alike: every read
@@ -88,7 +88,7 @@ let pg: PgReads;
 
 beforeAll(async () => {
   cluster = await startCluster();
-  dir = mkdtempSync(join(tmpdir(), 'shop-pg-reads-'));
+  dir = tempDir('shop-pg-reads-');
   const file = join(dir, 'shop.db');
   sqlite = openSqliteStore(file, () => NOW);
   const raw = new Database(file);
