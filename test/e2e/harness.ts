@@ -79,6 +79,10 @@ export interface Step {
   tool_call?: { name: string; input?: Record<string, unknown> };
   /** Claude: the status reported when tool_call is denied (default: status). */
   denied_status?: string;
+  /** Claude: a shell command the agent leaves running in the background (sh -c in a session of its own), before its tool call and report. */
+  leave?: string;
+  /** Claude: a shell command the agent runs to its end (sh -c) before its tool call and report; what it did is the log line's `shell`. */
+  sh?: string;
 }
 export interface Scenario {
   agents?: Record<string, Step[]>;
@@ -103,8 +107,11 @@ export interface Invocation {
   /** The SHOP_SIGNAL_FILE it was given (print mode). */
   signal_file?: string | null;
   cwd: string;
+  /** Its pid as the machine knows it (not its PID namespace's number). */
   pid: number;
   text?: string;
+  /** What the step's `sh` command did. */
+  shell?: { code: number | null; stdout: string; stderr: string };
   /** How many lines its session's transcript held when it started (0: a new session), and where it is. */
   remembered?: number;
   transcript?: string;
@@ -278,11 +285,15 @@ export function isRunning(pid: number): boolean {
  */
 export function cutLifelines(agentPids: number[]): void {
   for (const agent of agentPids) {
-    const host = parentOf(agent);
-    if (host === null) continue;
-    const argv = readFileSync(`/proc/${host}/cmdline`, 'utf8').split('\0');
+    // The host is the agent's parent, or — in a PID namespace — above the step's init and unshare.
+    let host = parentOf(agent);
+    let argv: string[] = [];
+    for (let up = 0; host !== null && host > 1 && up < 4; up++, host = parentOf(host)) {
+      argv = readFileSync(`/proc/${host}/cmdline`, 'utf8').split('\0');
+      if (argv.includes('shop-agent-host')) break;
+    }
     const at = argv.indexOf('shop-agent-host');
-    if (at < 0) continue;
+    if (host === null || at < 0) continue;
     const driver = Number(argv[at + 1]);
     process.kill(host, 'SIGSTOP');
     const check = setInterval(() => {
@@ -295,6 +306,25 @@ export function cutLifelines(agentPids: number[]): void {
       }
     }, 20);
   }
+}
+
+/**
+ * The processes still running that were started for this project — by its tests' `shop`
+ * commands and whatever those started (found by the project's SHOP_STANDIN_LOG in their
+ * environment, which a process that cleared its environment would hide; a test's leftovers don't).
+ */
+export function projectProcesses(p: Project): { pid: number; cmd: string }[] {
+  const needle = Buffer.from(`\0SHOP_STANDIN_LOG=${p.env.SHOP_STANDIN_LOG}\0`);
+  const found: { pid: number; cmd: string }[] = [];
+  for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      const env = Buffer.concat([Buffer.from('\0'), readFileSync(`/proc/${name}/environ`), Buffer.from('\0')]);
+      if (env.includes(needle) && isRunning(Number(name))) found.push({ pid: Number(name), cmd: readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ').trim().slice(0, 200) });
+    } catch {
+      /* gone meanwhile, or not ours */
+    }
+  }
+  return found;
 }
 
 function parentOf(pid: number): number | null {
