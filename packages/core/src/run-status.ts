@@ -1,5 +1,5 @@
 import { shopHostname } from './host-name.js';
-import { ownPid, processStart, sameProcess } from './agents/process-group.js';
+import { processStart, sameProcess } from './agents/process-group.js';
 import { liveOwner } from './engine/ownership.js';
 import type { EnginePorts } from './engine/ports.js';
 import type { Run } from './types.js';
@@ -9,7 +9,7 @@ export type Liveness = Pick<EnginePorts, 'self' | 'processAlive' | 'clock'>;
 
 /** This process's view, for commands that only read the store. */
 export function nodeLiveness(): Liveness {
-  return { self: { host: shopHostname(), pid: ownPid(), pidStart: processStart(ownPid()) }, processAlive: sameProcess, clock: { now: () => Date.now() } };
+  return { self: { host: shopHostname(), pid: process.pid, pidStart: processStart(process.pid) }, processAlive: sameProcess, clock: { now: () => Date.now() } };
 }
 
 /** Every status a run is shown with: the stored ones, and "interrupted" for a running run whose driver is gone. */

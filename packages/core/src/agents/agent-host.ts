@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { open } from 'node:fs/promises';
-import { killGroupAndWait, killMarked, ownPid } from './process-group.js';
+import { killGroupAndWait, killMarked } from './process-group.js';
 import { AGENT_HOST_NAME, AGENT_HOST_SOURCE } from './agent-host-source.js';
 import { containedCommand, type Containment } from './containment.js';
 
@@ -114,7 +114,7 @@ class AgentHost {
 
   static launch(): AgentHost | null {
     try {
-      const child = spawn(process.execPath, ['-e', AGENT_HOST_SOURCE, AGENT_HOST_NAME, String(ownPid())], {
+      const child = spawn(process.execPath, ['-e', AGENT_HOST_SOURCE, AGENT_HOST_NAME, String(process.pid)], {
         detached: true, stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
       });
       return child.pid ? new AgentHost(child) : null;

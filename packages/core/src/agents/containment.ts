@@ -8,7 +8,7 @@ import { delimiter, join, resolve } from 'node:path';
  * - `pid-namespace` (Linux, where the machine allows it): the agent runs in a PID namespace of its
  *   own under a tiny init of ours; when the init exits with the agent, the kernel kills every
  *   process left in the namespace — one that called setsid, double-forked or cleared its
- *   environment too.
+ *   environment too. The namespace has its own /proc: inside it, pids are the namespace's.
  * - `process-group` (elsewhere): when the agent ends, its process group is killed, then every
  *   process whose environment carries the step's SHOP_STEP marker. A process that both left the
  *   group and cleared its environment escapes.
@@ -37,7 +37,12 @@ while :; do
   exit $s
 done`;
 
-const NAMESPACE = ['--pid', '--fork', '--kill-child'];
+/**
+ * A PID namespace with its own /proc (so a tool that looks itself up in /proc/<its pid> — Claude
+ * Code's bubblewrap sandbox, ps — finds itself), in a mount namespace of its own that still sees
+ * the machine's mounts come and go (slave) without showing its /proc to them.
+ */
+const NAMESPACE = ['--pid', '--fork', '--kill-child', '--mount-proc', '--propagation', 'slave'];
 
 interface Probed {
   containment: Containment;

@@ -1,18 +1,5 @@
 import { ConflictError } from '../errors.js';
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-
-/**
- * This process's pid as the machine names it. Inside a PID namespace (an agent step's: a `shop`
- * command its agent runs) process.pid is the namespace's own number, which /proc and every other
- * process know as another process; /proc/self names this one.
- */
-export function ownPid(): number {
-  try {
-    return Number(readlinkSync('/proc/self')) || process.pid;
-  } catch {
-    return process.pid;
-  }
-}
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** True when the process (or, for a negative pid, any of the group) still exists. */
 export function isAlive(pid: number): boolean {
@@ -120,7 +107,7 @@ export async function killOrphanGroup(pid: number | null, start: string | null, 
 
 /** The process groups (never this process's own) of processes whose environment has SHOP_SESSION_ID=<sessionId>. */
 function sessionGroups(sessionId: string): number[] {
-  const own = groupOf(ownPid());
+  const own = groupOf(process.pid);
   const groups = new Set<number>();
   for (const pid of pidsWithEnv('SHOP_SESSION_ID', sessionId)) {
     const g = groupOf(pid);
@@ -138,7 +125,7 @@ export function pidsWithEnv(name: string, value: string): number[] {
     return [];
   }
   const needle = Buffer.from(`\0${name}=${value}\0`);
-  const self = ownPid();
+  const self = process.pid;
   const found: number[] = [];
   for (const entry of entries) {
     if (!/^\d+$/.test(entry) || Number(entry) === self) continue;

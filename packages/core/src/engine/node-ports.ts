@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { shopHostname } from '../host-name.js';
-import { killOrphanGroup, ownPid, processStart, sameProcess } from '../agents/process-group.js';
+import { killOrphanGroup, processStart, sameProcess } from '../agents/process-group.js';
 import type { AgentRunner } from '../agents/agent-runner.js';
 import type { AgentDef } from '../agents/agent-def.js';
 import { NotFoundError } from '../errors.js';
@@ -76,7 +76,7 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
     notices: notifierNotices(store, nodeNoticeDeps()),
     newSessionId: () => randomUUID(),
     newToken: () => randomUUID(),
-    self: { host: shopHostname(), pid: ownPid(), pidStart: processStart(ownPid()) },
+    self: { host: shopHostname(), pid: process.pid, pidStart: processStart(process.pid) },
     processAlive: sameProcess,
     processStart,
     killOrphan: killOrphanGroup,
