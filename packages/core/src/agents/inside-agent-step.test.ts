@@ -75,6 +75,12 @@ describe('insideAgentStep', () => {
     expect(insideAgentStep({}, fakeProc([underHost, host, driver, login, init]))).toBe("its ancestor process 101 is Shop's agent host (shop-agent-host)");
   });
 
+  it("in the step's own /proc (its PID namespace's) the init is pid 1, and is looked at too", () => {
+    const nsInit: FakeProcess = { pid: 1, ppid: 0, comm: 'sh', argv: ['/bin/sh', '-c', 'trap …', 'shop-step-init', 'claude'] };
+    const orphan: FakeProcess = { pid: 7, ppid: 1, comm: 'node', argv: ['node', 'shop', 'approve', '4.2'] };
+    expect(insideAgentStep({}, fakeProc([orphan, nsInit]))).toBe("its ancestor process 1 is an agent step's init (shop-step-init)");
+  });
+
   it("inside a step's PID namespace though not below its init (put there from outside): the namespace's init says so", () => {
     const entered: FakeProcess = { pid: 109, ppid: 90, comm: 'node', argv: ['node', 'shop', 'approve'], nspid: [109, 6], ns: 'pid:[9]' };
     const elsewhere: FakeProcess = { pid: 110, ppid: 1, comm: 'sh', argv: ['sh'], nspid: [110, 1], ns: 'pid:[7]' };

@@ -21,12 +21,11 @@ const MAX_ANCESTORS = 64;
  *   agent host or an agent step's init, or whose environment has a step marker — so `env -u` and
  *   `env -i` do not hide a command the agent's shell runs;
  * - running in a PID namespace whose init is an agent step's (a leftover that double-forked and
- *   cleared its environment is reparented to that init, so it is an ancestor too; this covers a
- *   process put in the namespace from outside).
+ *   cleared its environment is reparented to that init, pid 1 of the step's own /proc, so it is
+ *   an ancestor too; this covers a process put in the namespace from outside, whose /proc is the
+ *   machine's).
  *
- * Parents are read from /proc, not process.ppid: inside a PID namespace process.pid and ppid are
- * the namespace's numbers, while /proc is the machine's. Without /proc (macOS) only the
- * environment is seen. `proc` is for tests.
+ * Without /proc (macOS) only the environment is seen. `proc` is for tests.
  */
 export function insideAgentStep(env: NodeJS.ProcessEnv, proc = '/proc'): string | null {
   for (const name of STEP_MARKERS) if (env[name]) return `${name}=${shortValue(env[name])}`;
@@ -35,9 +34,11 @@ export function insideAgentStep(env: NodeJS.ProcessEnv, proc = '/proc'): string 
 
 function byAncestry(proc: string): string | null {
   let pid = statOf(proc, 'self')?.ppid ?? 0;
-  for (let depth = 0; pid > 1 && depth < MAX_ANCESTORS; depth++) {
+  // Up to pid 1 included: in a step's PID namespace (its own /proc) that is the step's init.
+  for (let depth = 0; pid >= 1 && depth < MAX_ANCESTORS; depth++) {
     const why = stepProcess(proc, pid);
     if (why) return `its ancestor ${why}`;
+    if (pid === 1) break;
     pid = statOf(proc, String(pid))?.ppid ?? 0;
   }
   return null;
