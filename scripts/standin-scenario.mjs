@@ -7,7 +7,7 @@
 // documented in claude-standin.mjs. The environment it reads:
 //   SHOP_AGENT, SHOP_RUN_ID, SHOP_CALL, SHOP_SIGNAL_FILE   what Shop gives every agent
 //   SHOP_STANDIN_SCENARIO, SHOP_STANDIN_LOG, SHOP_STANDIN_PACE_MS, SHOP_STANDIN_SPANS, SHOP_HOSTNAME
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -20,17 +20,11 @@ export const agentName = () => env.SHOP_AGENT ?? 'agent';
 export const oneLine = (text, n) => String(text ?? '').replace(/\s+/g, ' ').slice(0, n);
 
 /**
- * This process's pid as the machine sees it: inside the PID namespace Shop may run an agent in,
- * process.pid is the namespace's own number (2, 3 …), while /proc (the machine's) names it by the
- * number every other process — a test's isRunning(), kill — uses.
+ * Which agent step this process is (SHOP_STEP, a nonce per start), logged as shop_step beside its
+ * pid: in the PID namespace Shop may run an agent in, the pid is the namespace's own (2, the same
+ * for every agent), and tests find the process the machine knows by this marker (harness.ts agentPid).
  */
-export const pid = (() => {
-  try {
-    return Number(readlinkSync('/proc/self')) || process.pid;
-  } catch {
-    return process.pid;
-  }
-})();
+const shopStep = env.SHOP_STEP ?? null;
 
 /**
  * One stand-in process: `cli` names it in the log, `session()` is its session id (known only after
@@ -40,7 +34,7 @@ export function standin({ cli, session, interactive }) {
   const mode = interactive ? 'interactive' : 'print';
 
   const span = (event, extra = {}) => env.SHOP_STANDIN_SPANS && appendFileSync(env.SHOP_STANDIN_SPANS, JSON.stringify({
-    event, pid, host: env.SHOP_HOSTNAME ?? null, session_id: session(), run: env.SHOP_RUN_ID, call: env.SHOP_CALL, agent: env.SHOP_AGENT,
+    event, pid: process.pid, shop_step: shopStep, host: env.SHOP_HOSTNAME ?? null, session_id: session(), run: env.SHOP_RUN_ID, call: env.SHOP_CALL, agent: env.SHOP_AGENT,
     mode, cli, at: Date.now(), ...extra,
   }) + '\n');
 
@@ -58,7 +52,7 @@ export function standin({ cli, session, interactive }) {
   function log(entry) {
     if (!logFile) return;
     mkdirSync(dirname(logFile), { recursive: true });
-    appendFileSync(logFile, JSON.stringify({ at: Date.now(), pid, cli, ...entry }) + '\n');
+    appendFileSync(logFile, JSON.stringify({ at: Date.now(), pid: process.pid, shop_step: shopStep, cli, ...entry }) + '\n');
   }
 
   /** Reports, with a span on both sides: a process killed in between may or may not have reported. */

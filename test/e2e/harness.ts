@@ -107,8 +107,10 @@ export interface Invocation {
   /** The SHOP_SIGNAL_FILE it was given (print mode). */
   signal_file?: string | null;
   cwd: string;
-  /** Its pid as the machine knows it (not its PID namespace's number). */
+  /** Its pid as it sees it: in a PID namespace, the namespace's (agentPid finds the machine's). */
   pid: number;
+  /** The agent step it runs in (SHOP_STEP; null for a person's session, which Shop does not contain). */
+  shop_step?: string | null;
   text?: string;
   /** What the step's `sh` command did. */
   shell?: { code: number | null; stdout: string; stderr: string };
@@ -283,8 +285,10 @@ export function isRunning(pid: number): boolean {
  * then deal with. The host is stopped (SIGSTOP) at once — it can neither see its driver die nor
  * tell it anything — and killed once its driver is gone, so the orphans it leaves are reaped.
  */
-export function cutLifelines(agentPids: number[]): void {
-  for (const agent of agentPids) {
+export function cutLifelines(agents: AgentRef[]): void {
+  for (const ref of agents) {
+    const agent = agentPid(ref);
+    if (agent === null) continue;
     // The host is the agent's parent, or — in a PID namespace — above the step's init and unshare.
     let host = parentOf(agent);
     let argv: string[] = [];
@@ -306,6 +310,38 @@ export function cutLifelines(agentPids: number[]): void {
       }
     }, 20);
   }
+}
+
+/** A stand-in as its log line or span names it: its own pid, and the agent step it runs in. */
+export interface AgentRef {
+  pid: number;
+  shop_step?: string | null;
+}
+
+/**
+ * The pid the machine knows for a stand-in, or null once it is gone. An agent Shop runs in a PID
+ * namespace sees its own pid there (2, the same for every agent): it is found by its step's
+ * SHOP_STEP marker and that pid at the end of its NSpid. A person's session (no step) is not in one.
+ */
+export function agentPid(ref: AgentRef): number | null {
+  if (!ref.shop_step) return ref.pid;
+  const needle = Buffer.from(`\0SHOP_STEP=${ref.shop_step}\0`);
+  for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      const nspid = /^NSpid:\s*(.*)$/m.exec(readFileSync(`/proc/${name}/status`, 'utf8'))?.[1]?.trim().split(/\s+/) ?? [];
+      if (Number(nspid.at(-1)) !== ref.pid) continue;
+      if (Buffer.concat([Buffer.from('\0'), readFileSync(`/proc/${name}/environ`), Buffer.from('\0')]).includes(needle)) return Number(name);
+    } catch {
+      /* gone meanwhile, or not ours */
+    }
+  }
+  return null;
+}
+
+/** Whether the stand-in still runs (found, and not a zombie). */
+export function agentRunning(ref: AgentRef): boolean {
+  const pid = agentPid(ref);
+  return pid !== null && isRunning(pid);
 }
 
 /**
@@ -372,7 +408,9 @@ export async function killLeftovers(): Promise<void> {
     }
   }
   for (const p of new Set(done.map((w) => w.p))) {
-    for (const { pid } of p.invocations()) {
+    for (const inv of p.invocations()) {
+      const pid = agentPid(inv);
+      if (pid === null) continue;
       let cmd = '';
       try {
         cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
