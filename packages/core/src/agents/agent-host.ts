@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { open } from 'node:fs/promises';
 import { killGroupAndWait, killMarked } from './process-group.js';
+import { startDirectly } from './start-directly.js';
 import { AGENT_HOST_NAME, AGENT_HOST_SOURCE } from './agent-host-source.js';
 import { containedCommand, type Containment } from './containment.js';
 
@@ -33,7 +33,7 @@ export interface StartedAgent {
 }
 
 /** What the host (or this process) is asked to start: the contained command line, and the step's marker. */
-interface Contained extends AgentStart {
+export interface Contained extends AgentStart {
   containment: Containment;
   /** SHOP_STEP in the agent's environment: leftovers are found by it where no PID namespace holds them. */
   marker: string;
@@ -192,37 +192,4 @@ class AgentHost {
   private channel(how: 'ref' | 'unref') {
     (this.child.channel as unknown as { ref?(): void; unref?(): void } | undefined)?.[how]?.();
   }
-}
-
-/** Starts the agent from this process (no host, no lifeline); its leftovers go with it all the same. */
-async function startDirectly(req: Contained): Promise<StartedAgent> {
-  const out = await open(req.stdoutFile, 'w', 0o600);
-  const err = await open(req.stderrFile, 'w', 0o600).catch(async (e) => {
-    await out.close();
-    throw e;
-  });
-  let child: ChildProcess;
-  try {
-    child = spawn(req.file, req.args, { cwd: req.cwd, env: req.env, detached: true, stdio: ['ignore', out.fd, err.fd] });
-  } catch (e) {
-    await Promise.all([out.close(), err.close()]);
-    return { pid: undefined, containment: req.containment, done: Promise.resolve({ code: null, error: e as NodeJS.ErrnoException }) };
-  }
-  const pid = child.pid;
-  const done = new Promise<AgentExit>((resolve) => {
-    child.once('error', (error) => resolve({ code: null, error }));
-    child.once('close', (code) => {
-      if (pid && req.containment !== 'pid-namespace') {
-        try {
-          process.kill(-pid, 'SIGKILL');
-        } catch {
-          /* the group is gone */
-        }
-        killMarked(req.marker);
-      }
-      resolve({ code });
-    });
-  });
-  await Promise.all([out.close(), err.close()]);
-  return { pid, containment: req.containment, done };
 }
