@@ -114,6 +114,13 @@ describe.each(MODES)('every process an agent started ends with it ($mode)', ({ m
   });
 });
 
+/** The namespace's init: the one child of `unshare` (the agent's recorded pid). */
+function initOf(unshare: number): number {
+  const init = Number(readFileSync(`/proc/${unshare}/task/${unshare}/children`, 'utf8').trim());
+  if (!(init > 1)) throw new Error(`no init under unshare ${unshare}`);
+  return init;
+}
+
 describe.runIf(namespaces)('in a PID namespace', () => {
   it("a leftover that double-forked and cleared its environment is gone with the agent; TERM to the namespace's init alone reaches the agent", async () => {
     const mark = randomUUID();
@@ -123,10 +130,16 @@ describe.runIf(namespaces)('in a PID namespace', () => {
     await until('the agent to be ready', () => readFileSync(join(dir, 'init.out'), 'utf8').includes('ready'));
     await until('the leftover to run', () => pidsWithEnv('TEST_MARK', mark).length > 0);
     // The init is pid 1 of the namespace: it ignores signals it has no handler for, so it hands TERM on.
-    const init = Number(readFileSync(`/proc/${started.pid}/task/${started.pid}/children`, 'utf8').trim());
-    process.kill(init, 'SIGTERM');
+    process.kill(initOf(started.pid!), 'SIGTERM');
     expect(await started.done).toEqual({ code: 6 });
     expect(pidsWithEnv('TEST_MARK', mark)).toEqual([]);
+  });
+
+  it('the agent starts with the signals a shell would have ignored in a background command (INT, QUIT): a script agent traps INT', async () => {
+    const started = await startAgent(req('int', 'trap "exit 7" INT; echo ready; sleep 30 & wait', {}));
+    await until('the agent to be ready', () => readFileSync(join(dir, 'int.out'), 'utf8').includes('ready'));
+    process.kill(initOf(started.pid!), 'SIGINT');
+    expect(await started.done).toEqual({ code: 7 });
   });
 
   it('a command that cannot run is told as spawn tells it (ENOENT, EACCES), before any namespace is made', async () => {

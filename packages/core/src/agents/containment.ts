@@ -21,14 +21,17 @@ export const STEP_INIT_NAME = 'shop-step-init';
 /**
  * The namespace's init (POSIX sh, pid 1 there). A pid 1 ignores every signal it has no handler
  * for, so TERM, INT and HUP are trapped and handed to the agent: a stop's grace and the agent's
- * own clean-up work as outside a namespace. It keeps stdin for the agent (a background command
- * would get /dev/null), waits through the traps, and exits with the agent's status (128+n when a
- * signal ended it).
+ * own clean-up work as outside a namespace. The agent is a background command so that the init
+ * can take signals while it waits; such a command would start with INT and QUIT ignored (a shell
+ * script could not even trap them) and with /dev/null for stdin, so `env --default-signal` (GNU
+ * coreutils 8.31 or later: where it is missing the probe fails, and the fallback is used) gives
+ * them back and stdin is kept explicitly. It exits with the agent's status (128+n when a signal
+ * ended it).
  */
 export const STEP_INIT = `trap 'kill -TERM $c 2>/dev/null' TERM
 trap 'kill -INT $c 2>/dev/null' INT
 trap 'kill -HUP $c 2>/dev/null' HUP
-"$@" <&0 &
+env --default-signal=INT,QUIT "$@" <&0 &
 c=$!
 while :; do
   wait $c
