@@ -41,7 +41,12 @@
 //         drop_file: after reporting, its signal file is deleted (as if written on another
 //         machine's disk: only what shop report kept in the store remains),
 //         block_file: a folder stands at its signal path while it reports (the file cannot be
-//         written there), removed after }
+//         written there), removed after,
+//         leave: a shell command the agent leaves running in the background (sh -c in a session
+//         of its own, as `setsid … &` from its Bash tool; never waited for), started before its
+//         tool call and report,
+//         sh: a shell command the agent runs to its end through its Bash tool (sh -c) before its
+//         tool call and report; its code, stdout and stderr go in the log line as `shell` }
 //
 // Tool gates (PreToolUse hooks, as Claude Code 2.1.330 runs them; see RESEARCH17 §1.2–1.6):
 //   step.tool_call: { name, input } — before reporting, the agent calls that tool (after its stream;
@@ -98,7 +103,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { env, paceOf, pickStep, signalFile, sleep, standin, streamOf } from './standin-scenario.mjs';
+import { env, paceOf, pickStep, signalFile, sleep, standin, stepShell, streamOf } from './standin-scenario.mjs';
 
 const VALUE_FLAGS = new Set(['--session-id', '--resume', '-r', '--output-format', '--append-system-prompt', '--model', '--permission-mode',
   '--max-budget-usd', '--settings', '--permission-prompt-tool']);
@@ -256,7 +261,8 @@ async function headless() {
     resumed: Boolean(args.resume), remembered, transcript: transcriptFile(), prompt: args.prompt ?? null, model: args.model ?? null, permission_mode: args['permission-mode'] ?? null,
     max_budget_usd: args['max-budget-usd'] === undefined ? null : Number(args['max-budget-usd']),
     allowed_tools: args.tools, system_prompt: args['append-system-prompt'] ?? null, signal_file: signalFile ?? null, cwd: process.cwd(),
-    settings, permission_prompt_tool: args['permission-prompt-tool'] ?? null, step, ...extra });
+    settings, permission_prompt_tool: args['permission-prompt-tool'] ?? null, step, ...(shell ? { shell } : {}), ...extra });
+  let shell = null;
 
   let pendingTool;
   if (pending) {
@@ -274,6 +280,7 @@ async function headless() {
 
   const step = pickStep(args.prompt);
   remember('user', args.prompt);
+  if (step.fail === undefined) shell = stepShell(step);
   if (!step.tool_call || step.fail !== undefined) {
     logLine(step, pendingTool ? { pending_tool: pendingTool } : {});
     if (step.fail !== undefined) return failLikeClaude(step, streaming);

@@ -1,14 +1,15 @@
 // What the agent stand-ins (claude-standin.mjs, codex-standin.mjs, gemini-standin.mjs) share:
 // the scenario (which step an invocation acts out), the invocation log, the spans, reporting as
 // a real agent does (SHOP_SIGNAL_FILE, `shop report`, a <promise> tag), acting out a step
-// (sleep_ms, block_file, drop_file, after_ms) and the interactive session's line loop.
+// (sleep_ms, block_file, drop_file, after_ms), the shell commands a step runs (leave, sh) and the
+// interactive session's line loop.
 // Each stand-in parses its own CLI's flags and prints its own CLI's output; the scenario format is
 // documented in claude-standin.mjs. The environment it reads:
 //   SHOP_AGENT, SHOP_RUN_ID, SHOP_CALL, SHOP_SIGNAL_FILE   what Shop gives every agent
 //   SHOP_STANDIN_SCENARIO, SHOP_STANDIN_LOG, SHOP_STANDIN_PACE_MS, SHOP_STANDIN_SPANS, SHOP_HOSTNAME
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
 export const env = process.env;
@@ -19,6 +20,13 @@ export const agentName = () => env.SHOP_AGENT ?? 'agent';
 export const oneLine = (text, n) => String(text ?? '').replace(/\s+/g, ' ').slice(0, n);
 
 /**
+ * Which agent step this process is (SHOP_STEP, a nonce per start), logged as shop_step beside its
+ * pid: in the PID namespace Shop may run an agent in, the pid is the namespace's own (2, the same
+ * for every agent), and tests find the process the machine knows by this marker (harness.ts agentPid).
+ */
+const shopStep = env.SHOP_STEP ?? null;
+
+/**
  * One stand-in process: `cli` names it in the log, `session()` is its session id (known only after
  * its flags are read, or once Codex chose a thread id), `interactive` its mode.
  */
@@ -26,7 +34,7 @@ export function standin({ cli, session, interactive }) {
   const mode = interactive ? 'interactive' : 'print';
 
   const span = (event, extra = {}) => env.SHOP_STANDIN_SPANS && appendFileSync(env.SHOP_STANDIN_SPANS, JSON.stringify({
-    event, pid: process.pid, host: env.SHOP_HOSTNAME ?? null, session_id: session(), run: env.SHOP_RUN_ID, call: env.SHOP_CALL, agent: env.SHOP_AGENT,
+    event, pid: process.pid, shop_step: shopStep, host: env.SHOP_HOSTNAME ?? null, session_id: session(), run: env.SHOP_RUN_ID, call: env.SHOP_CALL, agent: env.SHOP_AGENT,
     mode, cli, at: Date.now(), ...extra,
   }) + '\n');
 
@@ -44,7 +52,7 @@ export function standin({ cli, session, interactive }) {
   function log(entry) {
     if (!logFile) return;
     mkdirSync(dirname(logFile), { recursive: true });
-    appendFileSync(logFile, JSON.stringify({ at: Date.now(), pid: process.pid, cli, ...entry }) + '\n');
+    appendFileSync(logFile, JSON.stringify({ at: Date.now(), pid: process.pid, shop_step: shopStep, cli, ...entry }) + '\n');
   }
 
   /** Reports, with a span on both sides: a process killed in between may or may not have reported. */
@@ -173,4 +181,17 @@ export function report(step) {
     return;
   }
   writeSignalFile(JSON.stringify(body));
+}
+
+/**
+ * The shell commands a step runs as an agent's Bash tool would, before its tool call and report:
+ * `leave` is started in the background and left running — in a session and process group of its own
+ * (setsid), not waited for — and `sh` is run to its end (sh -c, in the agent's cwd and environment);
+ * returns what `sh` did ({ code, stdout, stderr }, for the invocation log), or null.
+ */
+export function stepShell(step) {
+  if (step.leave) spawn('sh', ['-c', step.leave], { detached: true, stdio: 'ignore' }).unref();
+  if (!step.sh) return null;
+  const r = spawnSync('sh', ['-c', step.sh], { encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
 }

@@ -232,6 +232,19 @@ describe('claude stand-in', () => {
     expect(run('claude', ['-p', 'hi', '--session-id', '6d21e50a-2222-4222-8222-222222222222'], { env: { CLAUDE_CONFIG_DIR: join(root, 'claude') } }).code).toBe(0);
     expect(logLines()[0]).toMatchObject({ cli: 'claude', mode: 'print', prompt: 'hi' });
   });
+
+  it("runs a step's sh to its end (logged as shell) and leaves its leave running in a session of its own", async () => {
+    const left = join(root, 'left.txt');
+    scenario({ agents: { coder: [{ sh: 'echo "in $SHOP_CALL"; echo oops >&2; exit 4', leave: `sleep 0.3; echo $$ $(ps -o sid= -p $$) > ${left}` }] } });
+    expect(run('claude', ['-p', 'hi', '--session-id', '6d21e50a-3333-4333-8333-333333333333'], { env: { CLAUDE_CONFIG_DIR: join(root, 'claude') } }).code).toBe(0);
+    expect(logLines()[0]).toMatchObject({ shell: { code: 4, stdout: 'in 1\n', stderr: 'oops\n' } });
+    expect(signal()).toMatchObject({ status: 'DONE' });
+    // Still running after the stand-in exited, as the leader of a session of its own.
+    const end = Date.now() + 5000;
+    while (!existsSync(left) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    const [pid, sid] = readFileSync(left, 'utf8').trim().split(/\s+/);
+    expect(sid).toBe(pid);
+  });
 });
 
 describe('claude stand-in: tool gates (PreToolUse hooks, defer, resume)', () => {

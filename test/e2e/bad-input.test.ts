@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { isRunning, lines, makeProject, runId, until, type Project, type Result } from './harness.js';
+import { agentRunning, lines, makeProject, runId, until, type Project, type Result } from './harness.js';
 import { tempDir } from '../../packages/core/src/testing/temp-dir.js';
 
 /** Agents whose only step goes wrong in one way each (stand-in scenario, keyed by agent). */
@@ -127,8 +127,8 @@ describe('bad signals and agents fail the run with one line', () => {
     expect(failedRun('slow', 1).line).toContain('agent timed out after 1s');
     // Killed at its 1 s timeout, not waited for (it sleeps 60 s).
     expect(Date.now() - started).toBeLessThan(30_000);
-    const pid = p.invocations().find((i) => i.agent === 'slow')!.pid;
-    await until('the timed-out agent to be gone', () => !isRunning(pid), 5_000);
+    const slow = p.invocations().find((i) => i.agent === 'slow')!;
+    await until('the timed-out agent to be gone', () => !agentRunning(slow), 5_000);
   });
 });
 

@@ -8,7 +8,7 @@ import { tempDir } from '../../packages/core/src/testing/temp-dir.js';
 
 /** The chaos test's judges, on made-up agent processes: each finds what it is there to find. */
 const span = (o: Partial<Span> & { pid: number; start: number }): Span => ({
-  host: 'machine-a', session: 's1', run: '1', call: '2', mode: 'print', end: null, code: null, reports: [], reporting: [], ...o,
+  shop_step: null, host: 'machine-a', session: 's1', run: '1', call: '2', mode: 'print', end: null, code: null, reports: [], reporting: [], ...o,
 });
 
 describe('the chaos test judges', () => {

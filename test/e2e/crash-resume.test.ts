@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isRunning, lines, makeProject, runId, until, type Project } from './harness.js';
+import { agentRunning, lines, makeProject, runId, until, type Project } from './harness.js';
 
 /** Starts `shop run feature x` and SIGKILLs it once `ready` holds; returns the run id. */
 async function killShopWhen(p: Project, what: string, ready: () => boolean): Promise<number> {
@@ -48,12 +48,12 @@ describe('kill -9 of the driving process, then shop resume', () => {
     const orphan = p.invocations()[0];
     // It dies with its driver (its lifeline): no agent works on a call no one drives, so a
     // worker on another machine that takes the run over never meets it still working.
-    await until('the orphaned agent to end with its driver', () => !isRunning(orphan.pid));
+    await until('the orphaned agent to end with its driver', () => !agentRunning(orphan));
     expectInterrupted(p, id);
 
     resumeToTheEnd(p, id);
     // The orphaned agent was killed before its call was taken over.
-    expect(isRunning(orphan.pid)).toBe(false);
+    expect(agentRunning(orphan)).toBe(false);
     const architect = p.invocations().filter((i) => i.agent === 'architect');
     expect(architect.map((i) => [i.call, i.resumed, i.session_id])).toEqual([
       ['1', false, orphan.session_id],
@@ -77,7 +77,7 @@ describe('kill -9 of the driving process, then shop resume', () => {
     resumeToTheEnd(p, id);
     const architect = p.invocations().filter((i) => i.agent === 'architect');
     expect(architect).toHaveLength(1);
-    expect(isRunning(architect[0].pid)).toBe(false);
+    expect(agentRunning(architect[0])).toBe(false);
     expect(p.status(id).executions[0]).toMatchObject({ attempts: 1, result: { status: 'DONE', summary: 'plan A' } });
     expect(p.invocations().map((i) => i.call)).toEqual(['1', '2', '3', '4', '5', '7']);
   });

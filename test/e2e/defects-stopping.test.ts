@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isAlive, isRunning, lines, makeProject, runId, until, type Background, type Project } from './harness.js';
+import { agentPid, agentRunning, isAlive, isRunning, lines, makeProject, runId, until, type Background, type Project } from './harness.js';
 
 /**
  * Regression tests (Engine v2): a run can always be stopped — during a shell step, in a Lua
@@ -141,7 +141,7 @@ describe('a driver stopped past its lease (SIGSTOP)', () => {
     const bg = background(p, ['run', 'bugfix', 'x']);
     const id = await startedId(bg);
     const first = await until('the coder to start', () => p.invocations().find((i) => i.agent === 'coder'));
-    strayPids.push(first.pid);
+    strayPids.push(agentPid(first)!);
 
     // While the driver is alive and renewing, nobody else may drive the run.
     const busy = p.shop(['resume', String(id)]);
@@ -157,7 +157,7 @@ describe('a driver stopped past its lease (SIGSTOP)', () => {
     expect(r.code).toBe(3);
     expect(r.stdout).toContain(`  [1] coder resumed (session ${first.session_id})`);
     expect(r.stdout).toContain(`run ${id} is waiting for a person (input): coder asks: Which database?`);
-    expect(isRunning(first.pid)).toBe(false);
+    expect(agentRunning(first)).toBe(false);
     const before = p.status(id);
     expect(before).toMatchObject({ status: 'waiting_human', pending: { key: '1', agent: 'coder' } });
 

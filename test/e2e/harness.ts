@@ -79,6 +79,10 @@ export interface Step {
   tool_call?: { name: string; input?: Record<string, unknown> };
   /** Claude: the status reported when tool_call is denied (default: status). */
   denied_status?: string;
+  /** Claude: a shell command the agent leaves running in the background (sh -c in a session of its own), before its tool call and report. */
+  leave?: string;
+  /** Claude: a shell command the agent runs to its end (sh -c) before its tool call and report; what it did is the log line's `shell`. */
+  sh?: string;
 }
 export interface Scenario {
   agents?: Record<string, Step[]>;
@@ -103,8 +107,13 @@ export interface Invocation {
   /** The SHOP_SIGNAL_FILE it was given (print mode). */
   signal_file?: string | null;
   cwd: string;
+  /** Its pid as it sees it: in a PID namespace, the namespace's (agentPid finds the machine's). */
   pid: number;
+  /** The agent step it runs in (SHOP_STEP; null for a person's session, which Shop does not contain). */
+  shop_step?: string | null;
   text?: string;
+  /** What the step's `sh` command did. */
+  shell?: { code: number | null; stdout: string; stderr: string };
   /** How many lines its session's transcript held when it started (0: a new session), and where it is. */
   remembered?: number;
   transcript?: string;
@@ -276,13 +285,19 @@ export function isRunning(pid: number): boolean {
  * then deal with. The host is stopped (SIGSTOP) at once — it can neither see its driver die nor
  * tell it anything — and killed once its driver is gone, so the orphans it leaves are reaped.
  */
-export function cutLifelines(agentPids: number[]): void {
-  for (const agent of agentPids) {
-    const host = parentOf(agent);
-    if (host === null) continue;
-    const argv = readFileSync(`/proc/${host}/cmdline`, 'utf8').split('\0');
+export function cutLifelines(agents: AgentRef[]): void {
+  for (const ref of agents) {
+    const agent = agentPid(ref);
+    if (agent === null) continue;
+    // The host is the agent's parent, or — in a PID namespace — above the step's init and unshare.
+    let host = parentOf(agent);
+    let argv: string[] = [];
+    for (let up = 0; host !== null && host > 1 && up < 4; up++, host = parentOf(host)) {
+      argv = readFileSync(`/proc/${host}/cmdline`, 'utf8').split('\0');
+      if (argv.includes('shop-agent-host')) break;
+    }
     const at = argv.indexOf('shop-agent-host');
-    if (at < 0) continue;
+    if (host === null || at < 0) continue;
     const driver = Number(argv[at + 1]);
     process.kill(host, 'SIGSTOP');
     const check = setInterval(() => {
@@ -295,6 +310,57 @@ export function cutLifelines(agentPids: number[]): void {
       }
     }, 20);
   }
+}
+
+/** A stand-in as its log line or span names it: its own pid, and the agent step it runs in. */
+export interface AgentRef {
+  pid: number;
+  shop_step?: string | null;
+}
+
+/**
+ * The pid the machine knows for a stand-in, or null once it is gone. An agent Shop runs in a PID
+ * namespace sees its own pid there (2, the same for every agent): it is found by its step's
+ * SHOP_STEP marker and that pid at the end of its NSpid. A person's session (no step) is not in one.
+ */
+export function agentPid(ref: AgentRef): number | null {
+  if (!ref.shop_step) return ref.pid;
+  const needle = Buffer.from(`\0SHOP_STEP=${ref.shop_step}\0`);
+  for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      const nspid = /^NSpid:\s*(.*)$/m.exec(readFileSync(`/proc/${name}/status`, 'utf8'))?.[1]?.trim().split(/\s+/) ?? [];
+      if (Number(nspid.at(-1)) !== ref.pid) continue;
+      if (Buffer.concat([Buffer.from('\0'), readFileSync(`/proc/${name}/environ`), Buffer.from('\0')]).includes(needle)) return Number(name);
+    } catch {
+      /* gone meanwhile, or not ours */
+    }
+  }
+  return null;
+}
+
+/** Whether the stand-in still runs (found, and not a zombie). */
+export function agentRunning(ref: AgentRef): boolean {
+  const pid = agentPid(ref);
+  return pid !== null && isRunning(pid);
+}
+
+/**
+ * The processes still running that were started for this project — by its tests' `shop`
+ * commands and whatever those started (found by the project's SHOP_STANDIN_LOG in their
+ * environment, which a process that cleared its environment would hide; a test's leftovers don't).
+ */
+export function projectProcesses(p: Project): { pid: number; cmd: string }[] {
+  const needle = Buffer.from(`\0SHOP_STANDIN_LOG=${p.env.SHOP_STANDIN_LOG}\0`);
+  const found: { pid: number; cmd: string }[] = [];
+  for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      const env = Buffer.concat([Buffer.from('\0'), readFileSync(`/proc/${name}/environ`), Buffer.from('\0')]);
+      if (env.includes(needle) && isRunning(Number(name))) found.push({ pid: Number(name), cmd: readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ').trim().slice(0, 200) });
+    } catch {
+      /* gone meanwhile, or not ours */
+    }
+  }
+  return found;
 }
 
 function parentOf(pid: number): number | null {
@@ -342,7 +408,9 @@ export async function killLeftovers(): Promise<void> {
     }
   }
   for (const p of new Set(done.map((w) => w.p))) {
-    for (const { pid } of p.invocations()) {
+    for (const inv of p.invocations()) {
+      const pid = agentPid(inv);
+      if (pid === null) continue;
       let cmd = '';
       try {
         cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');

@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isRunning, until, type Background, type Project } from './harness.js';
+import { agentRunning, isRunning, until, type Background, type Project } from './harness.js';
 import { readSpans } from './spans.js';
 
 /** One line of `shop watch --json`, with when the test read it. */
@@ -77,7 +77,7 @@ export class Machine {
 
   /** The agent processes this machine started that still run (from the stand-in's spans). */
   liveAgents(spansFile: string): { pid: number; run: string; call: string }[] {
-    return readSpans(spansFile).filter((s) => s.host === this.host && s.end === null && isRunning(s.pid));
+    return readSpans(spansFile).filter((s) => s.host === this.host && s.end === null && agentRunning(s));
   }
 
   /**
@@ -99,8 +99,8 @@ export class Machine {
       }
     }
     for (const pid of left) await until(`process ${pid} to die`, () => !isRunning(pid), 10_000);
-    for (const s of readSpans(spansFile).filter((x) => x.host === this.host && x.end === null && !isRunning(x.pid))) {
-      appendFileSync(spansFile, JSON.stringify({ event: 'end', pid: s.pid, host: this.host, at: Date.now(), code: 137 }) + '\n');
+    for (const s of readSpans(spansFile).filter((x) => x.host === this.host && x.end === null && !agentRunning(x))) {
+      appendFileSync(spansFile, JSON.stringify({ event: 'end', pid: s.pid, shop_step: s.shop_step, host: this.host, at: Date.now(), code: 137 }) + '\n');
     }
   }
 

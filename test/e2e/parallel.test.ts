@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { InboxRowJsonSchema } from '../../packages/core/src/operations/shapes.js';
-import { cutLifelines, isRunning, lines, makeProject, runId, until, type Invocation, type Project, type RunDetail } from './harness.js';
+import { agentRunning, cutLifelines, lines, makeProject, runId, until, type Invocation, type Project, type RunDetail } from './harness.js';
 
 /** `shop inbox --json`, checked against the documented shape. */
 function inbox(p: Project) {
@@ -261,7 +261,7 @@ end
       return p.status(id).executions.some((e) => e.key === '1/1/1' && e.status === 'completed');
     });
     // As if their lifelines failed with the driver: the resume's own orphan check must end them.
-    cutLifelines(p.invocations().map((i) => i.pid));
+    cutLifelines(p.invocations());
     bg.child.kill('SIGKILL');
     expect(await bg.exited).toBeNull();
 
@@ -274,16 +274,16 @@ end
       ['1/3/1', 'run', 'reviewer', 'running'],
     ]);
     const orphans = Object.fromEntries(p.invocations().map((i) => [i.agent, i]));
-    expect(isRunning(orphans.coder.pid)).toBe(true);
-    expect(isRunning(orphans.reviewer.pid)).toBe(true);
+    expect(agentRunning(orphans.coder)).toBe(true);
+    expect(agentRunning(orphans.reviewer)).toBe(true);
 
     const r = p.shop(['resume', String(id)]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(lines(r.stdout).at(-1)).toBe(`run ${id} completed: ["planned","built","reviewed","shipped"]`);
     // Nothing a dead driver left behind runs on.
-    expect(isRunning(orphans.coder.pid)).toBe(false);
-    expect(isRunning(orphans.reviewer.pid)).toBe(false);
+    expect(agentRunning(orphans.coder)).toBe(false);
+    expect(agentRunning(orphans.reviewer)).toBe(false);
 
     // No completed call re-run: the architect ran once, the coder's signal was taken from disk,
     // only the reviewer (still working) was invoked again, resuming its own session.
@@ -313,7 +313,7 @@ describe('parallel(): an error in one branch', () => {
   /** The sibling's agent was started, then killed; its call failed as cancelled. */
   async function expectSiblingCancelled(p: Project, id: number, reason: string) {
     const reviewer = p.invocations().find((i) => i.agent === 'reviewer')!;
-    await until('the sibling agent to be gone', () => !isRunning(reviewer.pid), 5_000);
+    await until('the sibling agent to be gone', () => !agentRunning(reviewer), 5_000);
     const s = p.status(id);
     expect(s.executions.find((e) => e.key === '1/2/1')).toMatchObject({ status: 'failed', error: `cancelled: ${reason}` });
     expect(s.executions.find((e) => e.key === '1')).toMatchObject({ kind: 'parallel', status: 'failed', error: reason });

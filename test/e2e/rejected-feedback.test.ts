@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LogJsonSchema } from '../../packages/core/src/operations/shapes.js';
-import { isRunning, lines, makeProject, runId, until, type Project, type Step } from './harness.js';
+import { agentRunning, lines, makeProject, runId, until, type Project, type Step } from './harness.js';
 
 /** A rejected approval whose feedback reaches the stand-in agent's own, resumed session. */
 const WORKFLOW = 'function workflow(p) local r = run("coder", "add the users table") return r.status .. "|" .. (r.summary or "") end\n';
@@ -115,7 +115,7 @@ describe('reject sends the feedback back into the agent’s own Claude session',
     const calls = coderCalls(p);
     expect(calls).toHaveLength(3);
     // The orphaned agent was killed, not left to report into the resumed step.
-    expect(isRunning(calls[1].pid)).toBe(false);
+    expect(agentRunning(calls[1])).toBe(false);
     expect(calls[2]).toMatchObject({ resumed: true, session_id: calls[0].session_id });
     expect(calls[2].prompt).toBe(calls[1].prompt);
     expect(calls[2].prompt).toContain('add a down migration');

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cutLifelines, isRunning, killLeftovers, lines, makeProject, runId, shopBin, until, type Project } from './harness.js';
+import { agentRunning, cutLifelines, isRunning, killLeftovers, lines, makeProject, runId, shopBin, until, type Project } from './harness.js';
 import { overlaps, readSpans } from './spans.js';
 import { Terminal } from './terminal.js';
 
@@ -120,10 +120,10 @@ describe('takeover of a run whose agent outlived its driver', () => {
     const id = runId(bg.output());
     const orphan = p.invocations()[0];
     // As if its lifeline failed with the driver: the takeover's own orphan check must end it.
-    cutLifelines([orphan.pid]);
+    cutLifelines([orphan]);
     bg.child.kill('SIGKILL');
     await bg.exited;
-    expect(isRunning(orphan.pid)).toBe(true);
+    expect(agentRunning(orphan)).toBe(true);
     // As if the driver died between starting the agent and recording its pid.
     const db = new Database(join(p.dir, '.shop', 'shop.db'));
     const cols = (db.prepare('PRAGMA table_info(executions)').all() as { name: string }[]).map((c) => c.name);
@@ -132,7 +132,7 @@ describe('takeover of a run whose agent outlived its driver', () => {
 
     const r = p.shop(['resume', String(id)]);
     expect(r.code, r.stderr).toBe(3);
-    expect(isRunning(orphan.pid)).toBe(false);
+    expect(agentRunning(orphan)).toBe(false);
     expect(overlaps(readSpans(spans))).toEqual([]);
     // It had started: its session is resumed, not started anew under the same id.
     expect(headless(p, '1').map((i) => [i.session_id, i.resumed])).toEqual([[orphan.session_id, false], [orphan.session_id, true]]);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { transcriptPath } from '../../packages/core/src/agents/claude-transcript.js';
 import { LogJsonSchema } from '../../packages/core/src/operations/shapes.js';
 import { afterEach } from 'vitest';
-import { isRunning, killLeftovers, lines, makeProject, runId, shopBin, stopWorker, until, type Project, type Step } from './harness.js';
+import { agentRunning, killLeftovers, lines, makeProject, runId, shopBin, stopWorker, until, type Project, type Step } from './harness.js';
 import { Terminal } from './terminal.js';
 
 /**
@@ -115,7 +115,7 @@ describe('a takeover on another machine', () => {
     const r = p.shop(['resume', String(id)], { env: b });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(isRunning(orphan.pid)).toBe(false);
+    expect(agentRunning(orphan)).toBe(false);
     const taken = coderCalls(p)[2];
     // B resumed the conversation as A's last kept step left it (its first exchange), with the person's words again.
     expect(taken).toMatchObject({ session_id: session, resumed: true, remembered: 2, transcript: orphan.transcript!.replace(a.CLAUDE_CONFIG_DIR, b.CLAUDE_CONFIG_DIR) });

@@ -4,6 +4,8 @@ import { existsSync, readFileSync } from 'node:fs';
 export interface SpanEvent {
   event: 'start' | 'end' | 'reporting' | 'reported';
   pid: number;
+  /** The agent step (SHOP_STEP) it ran in: in a PID namespace every agent's own pid is 2. */
+  shop_step?: string | null;
   /** SHOP_HOSTNAME of the worker that started it (tests run several "machines" on one), or null. */
   host?: string | null;
   session_id: string;
@@ -19,6 +21,7 @@ export interface SpanEvent {
 
 export interface Span {
   pid: number;
+  shop_step: string | null;
   host: string | null;
   session: string;
   run: string;
@@ -36,15 +39,16 @@ export interface Span {
 
 export function readSpans(file: string): Span[] {
   if (!existsSync(file)) return [];
-  // By host and pid: two "machines" may each have a process of one pid; and a pid comes back
-  // (pid_max wraps within a long test), so a start opens a new span and later lines go to it.
+  // By host, step and pid: two "machines" may each have a process of one pid, every agent in a
+  // PID namespace has its own pid 2 (its step tells them apart); and a pid comes back (pid_max
+  // wraps within a long test), so a start opens a new span and later lines go to it.
   const spans = new Map<string, Span>();
   const all: Span[] = [];
   for (const line of readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
     const e = JSON.parse(line) as SpanEvent;
-    const id = `${e.host ?? ''}:${e.pid}`;
+    const id = `${e.host ?? ''}:${e.shop_step ?? ''}:${e.pid}`;
     if (e.event === 'start') {
-      const span: Span = { pid: e.pid, host: e.host ?? null, session: e.session_id, run: e.run, call: e.call, mode: e.mode, start: e.at, end: null, code: null, reports: [], reporting: [] };
+      const span: Span = { pid: e.pid, shop_step: e.shop_step ?? null, host: e.host ?? null, session: e.session_id, run: e.run, call: e.call, mode: e.mode, start: e.at, end: null, code: null, reports: [], reporting: [] };
       spans.set(id, span);
       all.push(span);
     } else if (e.event === 'reporting') spans.get(id)?.reporting.push({ status: e.status ?? 'DONE', at: e.at });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAlive, isRunning, lines, makeProject, runId, until, type Background, type Project } from './harness.js';
+import { agentRunning, isAlive, lines, makeProject, runId, until, type Background, type Project } from './harness.js';
 
 /** Waits for a background `shop run` to print its run id. */
 async function startedId(bg: Background): Promise<number> {
@@ -33,14 +33,14 @@ describe('shop stop', () => {
     const bg = p.spawnShop(['run', 'bugfix', 'x']);
     const id = await startedId(bg);
     const agent = await until('the coder to start', () => p.invocations().find((i) => i.agent === 'coder'));
-    expect(isAlive(agent.pid)).toBe(true);
+    expect(agentRunning(agent)).toBe(true);
 
     const r = p.shop(['stop', String(id), '--reason', 'abandon']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`Run ${id} marked as stuck: abandon`);
     expect(await bg.exited).toBe(4);
     expect(lines(bg.output()).at(-1)).toBe(`run ${id} is stuck: abandon`);
-    await until('the agent to die', () => !isRunning(agent.pid), 5_000);
+    await until('the agent to die', () => !agentRunning(agent), 5_000);
     expect(p.status(id)).toMatchObject({ status: 'stuck', reason: 'abandon' });
     expect(p.invocations()).toHaveLength(1);
   });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  isRunning, killLeftovers, lines, makeProject, runId, startWorker, stopWorker, until, type Background, type Project,
+  agentRunning, killLeftovers, lines, makeProject, runId, startWorker, stopWorker, until, type Background, type Project,
 } from './harness.js';
 
 /** shop watch: one process that drives on interrupted runs, holds waiting ones, and lets them go on SIGTERM. */
@@ -72,8 +72,8 @@ describe('shop watch', () => {
     const agent = await until('call 2 re-invoked by worker A', () => p.invocations().filter((i) => i.call === '2')[1]);
     expect(agent).toMatchObject({ resumed: true });
     // The orphan of the dead shop run was stopped before the call was taken over.
-    expect(isRunning(p.invocations()[1].pid)).toBe(false);
-    expect(isRunning(agent.pid)).toBe(true);
+    expect(agentRunning(p.invocations()[1])).toBe(false);
+    expect(agentRunning(agent)).toBe(true);
 
     expect(await stopWorker(a)).toBe(0);
     expect(lines(a.output())).toEqual([
@@ -83,7 +83,7 @@ describe('shop watch', () => {
       stopping(1, 0),
       `run ${id} (bugfix): its agents were stopped; it stays resumable`,
     ]);
-    await until('the agent to be gone', () => !isRunning(agent.pid), 5_000);
+    await until('the agent to be gone', () => !agentRunning(agent), 5_000);
     expect(p.status(id)).toMatchObject({ status: 'interrupted', reason: null });
 
     const b = await startWorker(p);

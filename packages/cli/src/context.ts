@@ -4,7 +4,7 @@ import { shippedFile } from '@shop/core/project/shipped-file';
 import { checkProjectStore } from '@shop/core/project/project-identity';
 import { nodePorts } from '@shop/core/engine/node-ports';
 import type { EnginePorts, Notice } from '@shop/core/engine/ports';
-import type { Caller } from '@shop/core/operations/answer-rules';
+import { callerOf, type Caller } from '@shop/core/operations/answer-rules';
 import { shopOperations, type ShopOperations } from '@shop/core/operations/shop-operations';
 import type { Store } from '@shop/core/store/store';
 import { storeError } from '@shop/core/store/store-errors';
@@ -26,9 +26,15 @@ export class Context {
   /** Colour and table width for human output on stdout (a terminal, or a pipe). */
   readonly style: OutputStyle;
   private store_: Store | null = null;
-  /** Who runs this command for core's rules: inside an agent step (SHOP_AGENT) an agent, which never answers. */
+  private caller_: Caller | null = null;
+  /**
+   * Who runs this command for core's rules: inside an agent step — by its environment, its
+   * ancestors or its PID namespace (core's agents/inside-agent-step.ts) — an agent, which never
+   * answers. Looked at only by a command that asks.
+   */
   get caller(): Caller {
-    return { agent: this.env.SHOP_AGENT || null };
+    this.caller_ ??= callerOf(this.env);
+    return this.caller_;
   }
   /** Built once per kind of progress output, over the one store. */
   private readonly ops_ = new Map<string, ShopOperations>();
@@ -53,7 +59,7 @@ export class Context {
 
   /**
    * The core operations, progress printed to stdout (live lines on a terminal; `hints`: how to
-   * answer, for a run driven with --wait). Inside an agent step (SHOP_AGENT) they refuse to answer.
+   * answer, for a run driven with --wait). Inside an agent step they refuse to answer.
    */
   async ops(opts: { hints?: boolean; quiet?: boolean } = {}): Promise<ShopOperations> {
     const kind = `${Boolean(opts.hints)}:${Boolean(opts.quiet)}`;

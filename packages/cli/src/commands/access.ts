@@ -2,6 +2,7 @@ import { loginUrl } from '@shop/core/access/people';
 import { personJson, type AccessAddedJson } from '@shop/core/access/person-json';
 import { checkPublicUrl } from '@shop/core/access/public-url';
 import { UsageError } from '@shop/core/errors';
+import { refuseAgent } from '@shop/core/operations/answer-rules';
 import { responder } from '@shop/core/project/responder';
 import { quoted } from '@shop/core/text';
 import { flag, str } from '../args.js';
@@ -21,9 +22,7 @@ const USAGE = 'shop access add <name> [--url BASE] [--json] | list [--json] | re
  */
 export default async function access(args: Parsed, ctx: Context): Promise<number> {
   // Giving access is a person's act: an agent that could mint itself a login could answer its own asks.
-  if (ctx.env.SHOP_AGENT) {
-    throw new UsageError(`shop access gives people access to shop serve and cannot run inside an agent step (SHOP_AGENT=${ctx.env.SHOP_AGENT})`);
-  }
+  refuseAgent(ctx.caller, 'shop access', 'gives people access to shop serve');
   const [sub, name, ...extra] = args.positionals;
   const needName = (n: string | undefined) => {
     if (n === undefined) throw new UsageError(`missing the person's name; usage: shop access ${sub} <name>`);

@@ -1,6 +1,7 @@
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '@shop/core/errors';
+import { refuseAgent } from '@shop/core/operations/answer-rules';
 import { shippedFile } from '@shop/core/project/shipped-file';
 import { quoted } from '@shop/core/text';
 import { startServer } from '@shop/web/server';
@@ -34,9 +35,7 @@ function staticDir(): string {
 export default async function serve(args: Parsed, ctx: Context): Promise<number> {
   // Serving people is a person's act: inside an agent step, --public-url would let the agent
   // point every answer link the notifiers send at a site of its choosing, and collect them.
-  if (ctx.env.SHOP_AGENT) {
-    throw new UsageError(`shop serve answers for people and cannot run inside an agent step (SHOP_AGENT=${ctx.env.SHOP_AGENT}); a person starts it`);
-  }
+  refuseAgent(ctx.caller, 'shop serve', 'answers for people');
   const port = portArg(args);
   const host = str(args, 'host') ?? '127.0.0.1';
   if (!host || host.length > 255 || /[\s/]/.test(host)) throw new UsageError(`--host ${quoted(host)} is not an address to listen on (such as 127.0.0.1 or 0.0.0.0)`);

@@ -1,16 +1,19 @@
 /**
  * The agent host's program (CommonJS, run as `node -e`): a small process beside a driver that
  * starts its agents and tells it their pids and ends, over the IPC channel. See agent-host.ts
- * for why. Messages in: {type:'spawn', id, file, args, cwd, env, stdout, stderr}. Out:
- * {type:'started', id, pid}, {type:'ended', id, code, signal}, {type:'failed', id, phase: 'logs'|'spawn', code, message}.
+ * for why. Messages in: {type:'spawn', id, file, args, cwd, env, stdout, stderr, marker, sweep}.
+ * Out: {type:'started', id, pid}, {type:'ended', id, code, signal}, {type:'failed', id, phase: 'logs'|'spawn', code, message}.
  * When the channel closes — the driver is gone, however it died — every agent still running
  * goes with it: TERM to its group, KILL after a grace.
+ * `sweep` (an agent not in a PID namespace of its own, containment.ts): once its leader ends, its
+ * process group is killed, then every process whose environment has SHOP_STEP=<marker> — before
+ * the end is told, so a step's leftovers are gone when the driver hears it ended.
  */
 export const AGENT_HOST_SOURCE = String.raw`'use strict';
 const { spawn } = require('child_process');
-const { openSync, closeSync } = require('fs');
+const { openSync, closeSync, readdirSync, readFileSync } = require('fs');
 const GRACE_MS = 5000;
-const running = new Set();
+const running = new Map();
 const send = (m) => { if (process.connected) process.send(m); };
 const failed = (id, e, phase) => send({ type: 'failed', id, phase, code: (e && e.code) || null, message: String((e && e.message) || e).slice(0, 2000) });
 
@@ -35,25 +38,48 @@ process.on('message', (m) => {
   const pid = child.pid;
   child.on('error', (e) => { if (!pid) failed(m.id, e, 'spawn'); });
   if (!pid) return;
-  running.add(pid);
+  running.set(pid, m.sweep ? m.marker : null);
   send({ type: 'started', id: m.id, pid });
   child.on('close', (code, signal) => {
+    const marker = running.get(pid);
     running.delete(pid);
+    if (marker) leftovers(pid, marker);
     send({ type: 'ended', id: m.id, code, signal });
   });
 });
+
+const killed = (p) => { try { process.kill(p, 'SIGKILL'); } catch (e) { /* gone */ } };
+const live = (p) => { try { return readFileSync('/proc/' + p + '/stat', 'utf8').split(') ').pop()[0] !== 'Z'; } catch (e) { return false; } };
+function marked(marker) {
+  const needle = Buffer.from('\0SHOP_STEP=' + marker + '\0');
+  let names = [];
+  try { names = readdirSync('/proc'); } catch (e) { return []; }
+  return names.filter((n) => /^\d+$/.test(n) && Number(n) !== process.pid).filter((n) => {
+    try { return Buffer.concat([Buffer.from('\0'), readFileSync('/proc/' + n + '/environ'), Buffer.from('\0')]).includes(needle) && live(n); } catch (e) { return false; }
+  }).map(Number);
+}
+function leftovers(pgid, marker) {
+  if (pgid) killed(-pgid);
+  for (let round = 0; round < 20; round++) {
+    const left = marked(marker);
+    if (!left.length) return;
+    left.forEach(killed);
+  }
+}
 
 const alive = (pgid) => { try { process.kill(-pgid, 0); return true; } catch (e) { return e.code === 'EPERM'; } };
 const signal = (pgid, sig) => { try { process.kill(-pgid, sig); } catch (e) { /* gone */ } };
 
 process.on('disconnect', () => {
-  const groups = [...running];
+  const groups = [...running.keys()];
+  const markers = [...running.values()].filter(Boolean);
   for (const g of groups) signal(g, 'SIGTERM');
   const until = Date.now() + GRACE_MS;
   const check = () => {
     const left = groups.filter(alive);
     if (left.length && Date.now() < until) return void setTimeout(check, 100);
     for (const g of left) signal(g, 'SIGKILL');
+    for (const m of markers) leftovers(null, m);
     process.exit(0);
   };
   check();

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { open } from 'node:fs/promises';
-import { killGroupAndWait } from './process-group.js';
+import { randomBytes } from 'node:crypto';
+import { killGroupAndWait, killMarked } from './process-group.js';
+import { startDirectly } from './start-directly.js';
 import { AGENT_HOST_NAME, AGENT_HOST_SOURCE } from './agent-host-source.js';
+import { containedCommand, type Containment } from './containment.js';
 
 /** An agent process to start: the leader of a process group of its own, its output straight into two files (0600). */
 export interface AgentStart {
@@ -23,8 +25,18 @@ export interface AgentExit {
 }
 
 export interface StartedAgent {
+  /** The leader of the agent's process group (in a PID namespace: `unshare`, the namespace's parent). */
   pid: number | undefined;
+  /** How its processes are held together (containment.ts). */
+  containment: Containment;
   done: Promise<AgentExit>;
+}
+
+/** What the host (or this process) is asked to start: the contained command line, and the step's marker. */
+export interface Contained extends AgentStart {
+  containment: Containment;
+  /** SHOP_STEP in the agent's environment: leftovers are found by it where no PID namespace holds them. */
+  marker: string;
 }
 
 /**
@@ -42,12 +54,25 @@ export interface StartedAgent {
  * the driver dies, however it dies, and the host then ends every agent still running. If the
  * host itself ends while agents run, the driver stops those agents and reports them lost.
  *
+ * Every process an agent starts ends with it (containment.ts): the agent runs in a PID namespace
+ * of its own where the machine allows one, else its group and every process carrying its
+ * SHOP_STEP marker are killed once it ends. A leftover of an agent step — a background `shop
+ * approve`, a server it forgot — never outlives the step.
+ *
  * Where the host cannot start (no memory for another process), agents are started directly,
  * without a lifeline — a later resume's orphan check still ends one left behind.
  */
 export async function startAgent(req: AgentStart): Promise<StartedAgent> {
+  const marker = randomBytes(12).toString('hex');
+  const env: Record<string, string> = { ...req.env, SHOP_STEP: marker };
+  let contained: Contained;
+  try {
+    contained = { ...req, ...containedCommand(req.file, req.args, req.cwd, env.PATH), env, marker };
+  } catch (e) {
+    return { pid: undefined, containment: 'process-group', done: Promise.resolve({ code: null, error: e as NodeJS.ErrnoException }) };
+  }
   const host = hostForThisProcess();
-  return host ? host.start(req) : startDirectly(req);
+  return host ? host.start(contained) : startDirectly(contained);
 }
 
 let shared: AgentHost | null = null;
@@ -60,6 +85,8 @@ function hostForThisProcess(): AgentHost | null {
 
 interface Waiting {
   started(pid: number): void;
+  marker: string;
+  sweep: boolean;
   /** It could not be started; `logs`: its log files could not be made (an error of this process, thrown). */
   failed(e: NodeJS.ErrnoException, logs?: boolean): void;
   ended(exit: AgentExit): void;
@@ -100,21 +127,25 @@ class AgentHost {
     return !this.gone && this.child.connected;
   }
 
-  start(req: AgentStart): Promise<StartedAgent> {
+  start(req: Contained): Promise<StartedAgent> {
     const id = this.nextId++;
+    const { containment, marker } = req;
+    const sweep = containment !== 'pid-namespace';
     return new Promise((resolveStart, rejectStart) => {
       let resolveDone!: (exit: AgentExit) => void;
       const done = new Promise<AgentExit>((r) => (resolveDone = r));
       const w: Waiting = {
         pid: null,
+        marker,
+        sweep,
         started: (pid) => {
           w.pid = pid;
-          resolveStart({ pid, done });
+          resolveStart({ pid, containment, done });
         },
         failed: (error, logs) => {
           this.forget(id);
           if (logs) return rejectStart(error);
-          resolveStart({ pid: undefined, done: Promise.resolve({ code: null, error }) });
+          resolveStart({ pid: undefined, containment, done: Promise.resolve({ code: null, error }) });
         },
         ended: (exit) => {
           this.forget(id);
@@ -124,7 +155,7 @@ class AgentHost {
       this.waiting.set(id, w);
       this.channel('ref');
       try {
-        this.child.send({ type: 'spawn', id, ...req, stdout: req.stdoutFile, stderr: req.stderrFile });
+        this.child.send({ type: 'spawn', id, file: req.file, args: req.args, cwd: req.cwd, env: req.env, stdout: req.stdoutFile, stderr: req.stderrFile, marker, sweep });
       } catch (e) {
         w.failed(e as NodeJS.ErrnoException);
       }
@@ -147,7 +178,8 @@ class AgentHost {
       if (w.pid === null) w.failed(Object.assign(new Error('the agent host ended before it started the agent'), { code: 'EHOSTDOWN' }));
       else {
         const pid = w.pid;
-        void killGroupAndWait(pid).catch(() => undefined).then(() => w.ended({ code: null, lost: `the process watching it (${AGENT_HOST_NAME}) ended unexpectedly; the agent (pid ${pid}) was stopped` }));
+        const stopped = killGroupAndWait(pid).then(() => w.sweep && killMarked(w.marker));
+        void stopped.catch(() => undefined).then(() => w.ended({ code: null, lost: `the process watching it (${AGENT_HOST_NAME}) ended unexpectedly; the agent (pid ${pid}) was stopped` }));
       }
     }
   }
@@ -160,26 +192,4 @@ class AgentHost {
   private channel(how: 'ref' | 'unref') {
     (this.child.channel as unknown as { ref?(): void; unref?(): void } | undefined)?.[how]?.();
   }
-}
-
-/** Starts the agent from this process (no host, no lifeline). */
-async function startDirectly(req: AgentStart): Promise<StartedAgent> {
-  const out = await open(req.stdoutFile, 'w', 0o600);
-  const err = await open(req.stderrFile, 'w', 0o600).catch(async (e) => {
-    await out.close();
-    throw e;
-  });
-  let child: ChildProcess;
-  try {
-    child = spawn(req.file, req.args, { cwd: req.cwd, env: req.env, detached: true, stdio: ['ignore', out.fd, err.fd] });
-  } catch (e) {
-    await Promise.all([out.close(), err.close()]);
-    return { pid: undefined, done: Promise.resolve({ code: null, error: e as NodeJS.ErrnoException }) };
-  }
-  const done = new Promise<AgentExit>((resolve) => {
-    child.once('error', (error) => resolve({ code: null, error }));
-    child.once('close', (code) => resolve({ code }));
-  });
-  await Promise.all([out.close(), err.close()]);
-  return { pid: child.pid, done };
 }

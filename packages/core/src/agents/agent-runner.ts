@@ -2,6 +2,7 @@ import type { AgentMetrics } from '../types.js';
 import type { AgentDef } from './agent-def.js';
 import type { Transient } from './transient.js';
 import type { DeferredTool, GateDecision } from './gates.js';
+import type { Containment } from './containment.js';
 
 /** Everything a runner needs for one agent invocation. */
 export interface AgentInvocation {
@@ -20,7 +21,8 @@ export interface AgentInvocation {
   budgetUsd?: number;
   stdoutFile: string;
   stderrFile: string;
-  onSpawn?: (pid: number) => void;
+  /** The agent's process started: the leader of its group, and how its processes are held together (containment.ts). */
+  onSpawn?: (pid: number, containment?: Containment) => void;
   /** A person's decision on the call the session deferred: handed to Shop's hook, the session resumed with no prompt. */
   gate?: GateDecision;
   /** The session a CLI named itself (Codex's thread), as soon as its events say it. */

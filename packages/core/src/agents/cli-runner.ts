@@ -50,7 +50,7 @@ export class CliRunner implements AgentRunner {
     const abort = () => kill(null);
     if (inv.signal?.aborted) abort();
     inv.signal?.addEventListener('abort', abort, { once: true });
-    if (exit.pid) inv.onSpawn?.(exit.pid);
+    if (exit.pid) inv.onSpawn?.(exit.pid, exit.containment);
     const tail = exit.pid ? follow(dialect, inv, (stalled) => kill(`${dialect.label} cannot reach its service and retries forever (${stalled}); check the network, and that it is logged in`)) : null;
     const done = await exit.done;
     tail?.stop();

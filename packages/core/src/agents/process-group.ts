@@ -107,27 +107,55 @@ export async function killOrphanGroup(pid: number | null, start: string | null, 
 
 /** The process groups (never this process's own) of processes whose environment has SHOP_SESSION_ID=<sessionId>. */
 function sessionGroups(sessionId: string): number[] {
+  const own = groupOf(process.pid);
+  const groups = new Set<number>();
+  for (const pid of pidsWithEnv('SHOP_SESSION_ID', sessionId)) {
+    const g = groupOf(pid);
+    if (g && g !== own) groups.add(g);
+  }
+  return [...groups];
+}
+
+/** The live processes (never this one) whose environment has name=value (Linux /proc; elsewhere none). */
+export function pidsWithEnv(name: string, value: string): number[] {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
     return [];
   }
-  const needle = Buffer.from(`\0SHOP_SESSION_ID=${sessionId}\0`);
-  const own = groupOf(process.pid);
-  const groups = new Set<number>();
-  for (const name of entries) {
-    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+  const needle = Buffer.from(`\0${name}=${value}\0`);
+  const self = process.pid;
+  const found: number[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === self) continue;
     try {
-      const env = Buffer.concat([Buffer.from('\0'), readFileSync(`/proc/${name}/environ`), Buffer.from('\0')]);
-      if (!env.includes(needle)) continue;
-      const g = groupOf(Number(name));
-      if (g && g !== own) groups.add(g);
+      const env = Buffer.concat([Buffer.from('\0'), readFileSync(`/proc/${entry}/environ`), Buffer.from('\0')]);
+      if (env.includes(needle) && groupOf(Number(entry)) !== null) found.push(Number(entry));
     } catch {
       /* not ours to read, or gone meanwhile */
     }
   }
-  return [...groups];
+  return found;
+}
+
+/**
+ * Kills (SIGKILL) every process an agent step left whose environment carries its marker
+ * (SHOP_STEP=<marker>), again until none is found: one may have forked while the others died.
+ * Where the step had no PID namespace, this is what finds a leftover that left its process group.
+ */
+export function killMarked(marker: string): void {
+  for (let round = 0; round < 20; round++) {
+    const left = pidsWithEnv('SHOP_STEP', marker);
+    if (!left.length) return;
+    for (const pid of left) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        /* gone meanwhile */
+      }
+    }
+  }
 }
 
 function groupOf(pid: number): number | null {

@@ -170,8 +170,12 @@ export class AgentStep {
       env: agentEnv(run, exec, agent, ports.paths), gate: how.gate,
       model: opts.model, timeout: how.timeoutLeft ?? opts.timeout ?? agent.timeout, budgetUsd: how.budgetUsd ?? opts.budget_usd,
       stdoutFile: `${base}.stdout.log`, stderrFile: `${base}.stderr.log`,
-      onSpawn: (pid) => {
-        recording = ports.store.setExecutionPid(token, run.id, exec.key, pid, ports.processStart(pid)).then(() => null, (e: unknown) => (own.abort(), e));
+      onSpawn: (pid, containment) => {
+        // The trail says how the agent's processes are held together (a PID namespace, or only its group and marker).
+        const started = containment ? { type: 'agent_started', key: exec.key, actor: 'shop', channel: 'engine' as const, data: { pid, containment } } : null;
+        recording = ports.store.setExecutionPid(token, run.id, exec.key, pid, ports.processStart(pid))
+          .then(() => started && ports.store.appendEvent(token, run.id, started))
+          .then(() => null, (e: unknown) => (own.abort(), e));
       },
       // The session its CLI named (Codex's thread): recorded at once, so a crash resumes it.
       onSession: (id) => {

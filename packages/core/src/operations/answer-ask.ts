@@ -3,7 +3,7 @@ import type { AnswerFields, AnswerInput } from '../decisions/build-answer.js';
 import type { EnginePorts } from '../engine/ports.js';
 import type { Channel, Execution, RunOwner } from '../types.js';
 import { recordAnswer } from './answer.js';
-import { refuseAgent, type Caller } from './answer-rules.js';
+import { PERSON, refuseAgent, type Caller } from './answer-rules.js';
 import { handleRef, pickAskRef, type AskRef, type PickedAsk } from './pick-ask.js';
 import type { AnsweredJson } from './shapes.js';
 
@@ -51,7 +51,7 @@ export async function answerPicked(ports: EnginePorts, caller: Caller, exec: Exe
  * closed (ConflictError naming who answered and what is open now), an answer that does not
  * fit the ask (UsageError), a person in the call's session (SessionHeldError), an agent.
  */
-export async function answerAsk(ports: EnginePorts, req: AnswerByHandle, caller: Caller = { agent: null }): Promise<AnsweredAsk> {
+export async function answerAsk(ports: EnginePorts, req: AnswerByHandle, caller: Caller = PERSON): Promise<AnsweredAsk> {
   refuseAgent(caller, 'answering');
   const { exec } = await pickAskRef(ports.store, handleRef(req.handle), 'answer');
   return answerPicked(ports, caller, exec, req);

@@ -33,7 +33,7 @@ async function waiting() {
   const id = await f.start('function workflow(p)\n  return pause("Ship?").continue\nend\n');
   expect((await f.drive(id)).status).toBe('waiting_human');
   const { store, calls } = counting(f.world.store);
-  const ops = shopOperations({ ...f.world.ports, store }, findProject(f.dir, {}), { agent: null });
+  const ops = shopOperations({ ...f.world.ports, store }, findProject(f.dir, {}), { agentStep: null });
   return { id, ops, calls, f, store };
 }
 
@@ -73,7 +73,7 @@ describe('one answer reads the run once (shop approve <handle>)', () => {
     const { id, ops, calls, f, store } = await waiting();
     const { exec } = await ops.pickAsk({ runId: id, key: '1', ask: 1 }, 'approve');
     calls.length = 0;
-    const agent = shopOperations({ ...f.world.ports, store }, findProject(f.dir, {}), { agent: 'coder' });
+    const agent = shopOperations({ ...f.world.ports, store }, findProject(f.dir, {}), { agentStep: 'SHOP_AGENT=coder' });
     const approve = { input: { verdict: 'approved' as const, message: null }, channel: 'cli' as const, responder: 'coder' };
     await expect(agent.answer(exec, approve, 'shop approve')).rejects.toThrow('shop approve answers for a person and cannot run inside an agent step (SHOP_AGENT=coder); agents report with shop report');
     await expect(agent.answerHandle({ ...approve, handle: `${id}.1` })).rejects.toThrow(/cannot run inside an agent step/);

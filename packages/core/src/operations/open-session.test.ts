@@ -15,7 +15,7 @@ async function waiting(script: Script = { coder: [asks] }) {
   const { world, dir, start, drive } = flowFor(script);
   const id = await start('local r = run("coder", "pick one")\nreturn r.status .. ": " .. (r.summary or "")');
   expect((await drive(id)).status).toBe('waiting_human');
-  const opsFor = (agent: string | null) => shopOperations(world.ports, findProject(dir, {}), { agent });
+  const opsFor = (agent: string | null) => shopOperations(world.ports, findProject(dir, {}), { agentStep: agent && `SHOP_AGENT=${agent}` });
   const ops = opsFor(null);
   const { view, exec } = await ops.pickAsk({ runId: id, key: '1', ask: 1 }, 'continue');
   return { world, id, ops, opsFor, run: view.run, exec };

@@ -81,7 +81,7 @@ export interface ShopOperations {
   workers(): Promise<WorkersJson>;
 
   // Changes
-  /** Refuses an agent (SHOP_AGENT): `what` answers for a person. */
+  /** Refuses a caller inside an agent step (answer-rules.ts): `what` answers for a person. */
   mayAnswer(what: string): void;
   start(req: StartRequest, onCreated?: (run: Run) => void): Promise<StartedRun>;
   /** Drives a run here until it ends or waits (resume, after an answer, after start). */

@@ -28,7 +28,7 @@ function project(git: boolean) {
     g('init', '-q', '-b', 'main');
     g('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'init');
   }
-  const ops = shopOperations(f.world.ports, findProject(f.dir, {}), { agent: null });
+  const ops = shopOperations(f.world.ports, findProject(f.dir, {}), { agentStep: null });
   return { ...f, ops, git: (...args: string[]) => execFileSync('git', args, { cwd: f.dir, stdio: 'pipe' }) };
 }
 

@@ -58,5 +58,5 @@ export type TestWorld = ReturnType<typeof testWorld>;
 
 /** Core's operations over the world's ports (a person's, never an agent's): what the CLI hands the browser. */
 export function testOps(w: { world: { ports: EnginePorts }; dir: string }, ports: EnginePorts = w.world.ports): ShopOperations {
-  return shopOperations(ports, findProject(w.dir, {}), { agent: null });
+  return shopOperations(ports, findProject(w.dir, {}), { agentStep: null });
 }
