@@ -1,4 +1,4 @@
-import fengari from 'fengari';
+import fengari, { requirePatchedFengari } from './patched-fengari.js';
 import { agentNameProblem } from '../agents/agent-name.js';
 import { UsageError } from '../errors.js';
 import { ConversionError, pushJs, toJs, type LuaState } from './convert.js';
@@ -71,6 +71,7 @@ export class LuaVm {
    * at stop requests and signals (a driver); otherwise it runs to its end here.
    */
   constructor(source: string, readonly chunkName: string, private readonly host: VmHost, stepwise = false) {
+    requirePatchedFengari();
     this.L = lauxlib.luaL_newstate();
     installSandbox(this.L, host, (T) => this.threadOf(T));
     installPrelude(this.L, () => this.doomed);

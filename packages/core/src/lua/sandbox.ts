@@ -1,4 +1,4 @@
-import fengari from 'fengari';
+import fengari from './patched-fengari.js';
 import { ConversionError, pushJs, toJs, type LuaState } from './convert.js';
 
 const { lua, lauxlib, lualib, to_luastring } = fengari;

@@ -1,4 +1,4 @@
-import fengari from 'fengari';
+import fengari from './patched-fengari.js';
 import { describe, expect, it } from 'vitest';
 import { installStringRep, installTableConcat } from './string-limits.js';
 

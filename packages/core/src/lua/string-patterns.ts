@@ -1,4 +1,4 @@
-import fengari from 'fengari';
+import fengari from './patched-fengari.js';
 import type { LuaState } from './convert.js';
 import { CAPTURE, match, MatchState, PatternError } from './pattern-match.js';
 import { raise } from './sandbox.js';
