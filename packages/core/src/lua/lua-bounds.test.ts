@@ -102,4 +102,21 @@ describe('errors that named no line', () => {
     const w = vmWith('local t = setmetatable({}, { __concat = function(a, b)\n  return a .. b\nend })\nreturn t .. "x"');
     expect(w.toEnd().step).toEqual({ kind: 'error', message: expect.stringMatching(/^ops\.lua:3: stack overflow/) });
   });
+
+  it('error() with a huge message ends the run with its start, not a huge JS string', () => {
+    const w = vmWith('error(("e"):rep(8 * 1024 * 1024))');
+    const { step } = w.toEnd();
+    expect(step.kind).toBe('error');
+    expect((step as { message: string }).message.length).toBeLessThanOrEqual(4096);
+    expect((step as { message: string }).message).toMatch(/^ops\.lua:2: eeee/);
+  });
+});
+
+describe('log() and print() lines', () => {
+  it('a line over 64 KiB is cut, saying how long it was; the run goes on', () => {
+    const w = vmWith('log(("L"):rep(20 * 1024 * 1024))\nprint("a", ("b"):rep(70000))\nreturn "went on"');
+    expect(w.toEnd().result).toEqual({ value: 'went on' });
+    expect(w.logs[0]).toBe(`${'L'.repeat(65536)}… [cut: the line had 20 MB; a log line keeps its first 64 KiB]`);
+    expect(w.logs[1]).toBe(`a\t${'b'.repeat(65534)}… [cut: the line had 70002 bytes; a log line keeps its first 64 KiB]`);
+  });
 });

@@ -7,6 +7,7 @@ import type { HostRequest } from './requests.js';
 import { hookSoon } from './lua-internals.js';
 import { LuaMemory } from './lua-memory.js';
 import { installPrelude } from './lua-prelude.js';
+import { luaText } from './lua-text.js';
 import { installSandbox, raise, type SandboxHost } from './sandbox.js';
 import { installStringCase } from './string-case.js';
 import { installStringRep, installTableConcat } from './string-limits.js';
@@ -361,9 +362,12 @@ function luaWhere(T: LuaState, chunkName: string): string {
   return '';
 }
 
+/** Bytes of an error message read (a run's reason keeps 1000 characters): error(huge) must not make a huge JS string. */
+const ERROR_BYTES = 4096;
+
 function popError(L: LuaState): string {
   let msg: string;
-  if (lua.lua_type(L, -1) === lua.LUA_TSTRING) msg = lua.lua_tojsstring(L, -1);
+  if (lua.lua_type(L, -1) === lua.LUA_TSTRING) msg = luaText(lua.lua_tolstring(L, -1), ERROR_BYTES);
   else {
     try {
       msg = JSON.stringify(toJs(L, -1));
