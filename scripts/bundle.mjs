@@ -4,12 +4,30 @@
 // them on in stack traces). better-sqlite3 stays outside: it is a native module;
 // so does pg (node-postgres), loaded only when the store is PostgreSQL.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PATCHED_FILES, patchFengariSource } from '../packages/core/dist/lua/fengari-patch.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(root, 'packages', 'cli', 'dist', 'bundle');
+
+/**
+ * Shop's bounds inside fengari (packages/core/src/lua/fengari-patch.ts), applied to the copy
+ * bundled here; the module that applies them at load time when core runs unbundled is left
+ * out (it would load fengari from node_modules a second time).
+ */
+const fengariPatched = {
+  name: 'fengari-patched',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]fengari[\\/]src[\\/]\w+\.js$/ }, (args) => {
+      const file = `src/${basename(args.path)}`;
+      if (!PATCHED_FILES.includes(file)) return undefined;
+      return { contents: patchFengariSource(file, readFileSync(args.path, 'utf8')), loader: 'js' };
+    });
+    b.onLoad({ filter: /[\\/]lua[\\/]fengari-load-patched\.js$/ }, () => ({ contents: '', loader: 'js' }));
+  },
+};
 rmSync(outdir, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
@@ -26,4 +44,5 @@ await build({
   // CommonJS dependencies bundled into ESM still call require() for Node's own modules.
   banner: { js: "import { createRequire as __shopCreateRequire } from 'node:module'; const require = __shopCreateRequire(import.meta.url);" },
   logLevel: 'warning',
+  plugins: [fengariPatched],
 });

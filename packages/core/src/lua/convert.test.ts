@@ -1,4 +1,4 @@
-import fengari from 'fengari';
+import fengari from './patched-fengari.js';
 import { describe, expect, it } from 'vitest';
 import { ConversionError, MAX_DEPTH, pushJs, toJs } from './convert.js';
 

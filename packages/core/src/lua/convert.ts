@@ -1,4 +1,4 @@
-import fengari from 'fengari';
+import fengari from './patched-fengari.js';
 
 const { lua, lauxlib, to_luastring } = fengari;
 

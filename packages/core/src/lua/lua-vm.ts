@@ -1,13 +1,17 @@
-import fengari from 'fengari';
+import fengari, { requirePatchedFengari, setPatchedSites } from './patched-fengari.js';
 import { agentNameProblem } from '../agents/agent-name.js';
 import { UsageError } from '../errors.js';
 import { ConversionError, pushJs, toJs, type LuaState } from './convert.js';
 import { HOST_CALLS, parseHostCall, type HostCallName } from './host-calls.js';
 import type { HostRequest } from './requests.js';
+import { hookSoon } from './lua-internals.js';
+import { LuaMemory } from './lua-memory.js';
 import { installPrelude } from './lua-prelude.js';
+import { luaText } from './lua-text.js';
 import { installSandbox, raise, type SandboxHost } from './sandbox.js';
+import { installStringCase } from './string-case.js';
 import { installStringRep, installTableConcat } from './string-limits.js';
-import { installPatterns } from './string-patterns.js';
+import { installPatterns, type PatternLimits } from './string-patterns.js';
 
 const { lua, lauxlib, to_luastring } = fengari;
 
@@ -64,6 +68,8 @@ export class LuaVm {
 
   /** The thread running the file's top-level code, until it has run. */
   private loader: LuaThread | null = null;
+  /** The run's Lua memory (lua_memory_mb), told of every string before it is made. */
+  private readonly memory: LuaMemory;
 
   /**
    * Compiles and loads the script; syntax errors and a missing workflow() are UsageErrors.
@@ -71,13 +77,22 @@ export class LuaVm {
    * at stop requests and signals (a driver); otherwise it runs to its end here.
    */
   constructor(source: string, readonly chunkName: string, private readonly host: VmHost, stepwise = false) {
+    requirePatchedFengari();
     this.L = lauxlib.luaL_newstate();
+    const capBytes = () => host.memoryCapBytes?.() ?? null;
+    const memory = (this.memory = new LuaMemory(this.L, { capBytes, look: (T) => this.look(T), where: (T) => luaWhere(T, chunkName) }));
+    setPatchedSites(this.L, memory);
     installSandbox(this.L, host, (T) => this.threadOf(T));
     installPrelude(this.L, () => this.doomed);
-    const capBytes = () => host.memoryCapBytes?.() ?? null;
-    installPatterns(this.L, { maxStringBytes: capBytes });
-    installStringRep(this.L, capBytes);
-    installTableConcat(this.L, capBytes);
+    const limits: PatternLimits = {
+      maxStringBytes: capBytes,
+      reserve: (T, bytes, what) => memory.reserve(T, bytes, what),
+      worked: (T, bytes) => memory.worked(T, bytes),
+    };
+    installPatterns(this.L, limits);
+    installStringRep(this.L, limits);
+    installTableConcat(this.L, limits);
+    installStringCase(this.L, limits);
     for (const name of HOST_CALLS) this.registerCall(name);
     this.registerParallel();
     if (lauxlib.luaL_loadbuffer(this.L, to_luastring(source), null, to_luastring(`@${chunkName}`)) !== lua.LUA_OK) {
@@ -183,7 +198,8 @@ export class LuaVm {
       // Still running after its end was decided (an error handler, a metamethod): end it again.
       raiseFromHook(T, this.doomed);
     }
-    const verdict = this.host.tick(t);
+    const overMemory = this.memory.checkHeap();
+    const verdict = overMemory === null ? this.host.tick(t) : { error: overMemory };
     if (verdict === 'go') return;
     if (verdict === 'yield') {
       // Inside a metamethod called from JS (__tostring, __index from table.insert …) a thread
@@ -205,6 +221,24 @@ export class LuaVm {
     // Where it cannot yield, an error unwinds it; pcall and xpcall raise it again (lua-prelude).
     this.doomed = message;
     raiseFromHook(T, message);
+  }
+
+  /**
+   * A look at the clock from inside a string operation (a call is one instruction to the
+   * count hook, however long it works): lua_timeout ends it at once, past any pcall; a
+   * slice that is over has the hook yield at the next instruction.
+   */
+  private look(T: LuaState): void {
+    const t = this.byState.get(T);
+    if (!t) return;
+    if (this.doomed === null) {
+      const verdict = this.host.tick(t);
+      if (verdict === 'go') return;
+      if (verdict === 'yield') return hookSoon(T);
+      this.doomed = `${luaWhere(T, this.chunkName)}${verdict.error}`;
+    }
+    lua.lua_pushstring(T, to_luastring(this.doomed));
+    lua.lua_error(T);
   }
 
   private registerCall(name: HostCallName) {
@@ -317,9 +351,9 @@ function pushResult(T: LuaState, name: string, value: unknown): number {
   }
 }
 
-/** "file.lua:LINE: " of the nearest workflow code calling (through pcall and the sandbox's own Lua), or "". */
+/** "file.lua:LINE: " of the nearest workflow code running or calling (through pcall and the sandbox's own Lua), or "". */
 function luaWhere(T: LuaState, chunkName: string): string {
-  for (let level = 1; level < 20; level++) {
+  for (let level = 0; level < 20; level++) {
     lauxlib.luaL_where(T, level);
     const where = lua.lua_tojsstring(T, -1);
     lua.lua_pop(T, 1);
@@ -328,9 +362,12 @@ function luaWhere(T: LuaState, chunkName: string): string {
   return '';
 }
 
+/** Bytes of an error message read (a run's reason keeps 1000 characters): error(huge) must not make a huge JS string. */
+const ERROR_BYTES = 4096;
+
 function popError(L: LuaState): string {
   let msg: string;
-  if (lua.lua_type(L, -1) === lua.LUA_TSTRING) msg = lua.lua_tojsstring(L, -1);
+  if (lua.lua_type(L, -1) === lua.LUA_TSTRING) msg = luaText(lua.lua_tolstring(L, -1), ERROR_BYTES);
   else {
     try {
       msg = JSON.stringify(toJs(L, -1));

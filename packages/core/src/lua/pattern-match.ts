@@ -27,7 +27,11 @@ export class MatchState {
   /** Steps left before the match gives up ("pattern too complex"). */
   steps: number;
 
-  constructor(readonly src: Uint8Array, readonly p: Uint8Array, readonly budget: number) {
+  /**
+   * `onSteps` is called every 65,536 steps (about a millisecond): the budget is far more
+   * on a long subject (16 steps a byte), so the run's clock is looked at as it goes.
+   */
+  constructor(readonly src: Uint8Array, readonly p: Uint8Array, readonly budget: number, private readonly onSteps?: () => void) {
     this.steps = budget;
   }
 
@@ -44,6 +48,7 @@ export class MatchState {
     if (--this.steps < 0) {
       throw new PatternError(`pattern too complex: over ${this.budget} matching steps on a ${this.src.length}-byte string (the pattern backtracks too much; simplify it)`);
     }
+    if ((this.steps & 0xffff) === 0) this.onSteps?.();
   }
 }
 

@@ -1,5 +1,6 @@
-import fengari from 'fengari';
+import fengari from './patched-fengari.js';
 import { ConversionError, pushJs, toJs, type LuaState } from './convert.js';
+import { logLine } from './lua-text.js';
 
 const { lua, lauxlib, lualib, to_luastring } = fengari;
 
@@ -46,14 +47,15 @@ export function installSandbox<T>(L: LuaState, host: SandboxHost<T>, threadOf: (
   lua.lua_setfield(L, -2, to_luastring('dump'));
   lua.lua_pop(L, 1);
 
+  // Each value as Lua bytes, cut before any becomes a JS string (logLine).
   const log = (T: LuaState) => {
-    const parts: string[] = [];
+    const parts: Uint8Array[] = [];
     const n = lua.lua_gettop(T);
     for (let i = 1; i <= n; i++) {
-      parts.push(fengari.to_jsstring(lauxlib.luaL_tolstring(T, i)));
+      parts.push(lauxlib.luaL_tolstring(T, i));
       lua.lua_pop(T, 1);
     }
-    host.log(threadOf(T), parts.join('\t'));
+    host.log(threadOf(T), logLine(parts));
     return 0;
   };
   setGlobal(L, 'log', log);

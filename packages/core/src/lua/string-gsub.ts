@@ -1,14 +1,16 @@
-import fengari from 'fengari';
+import fengari from './patched-fengari.js';
 import type { LuaState } from './convert.js';
 import { isdigit, match, MatchState, PatternError } from './pattern-match.js';
 import { raise } from './sandbox.js';
 import { overCap } from './string-limits.js';
-import { BASE_STEPS, pushCapture, type PatternLimits } from './string-patterns.js';
+import { pushOwnedString } from './lua-internals.js';
+import { BASE_STEPS, matcher, pushCapture, type PatternLimits } from './string-patterns.js';
 
 const { lua, lauxlib, to_luastring } = fengari;
 
 interface GsubState {
   ms: MatchState;
+  limits: PatternLimits;
   tr: number;
   src: number;
   lastmatch: number | null;
@@ -40,7 +42,7 @@ export function gsub(L: LuaState, limits: PatternLimits): number {
   const anchor = p[0] === 94;
   if (anchor) p = p.subarray(1);
   const st: GsubState = {
-    ms: new MatchState(src, p, BASE_STEPS + 16 * src.length), tr, src: 0, lastmatch: null, n: 0, maxS, anchor,
+    ms: matcher(L, limits, src, p, BASE_STEPS + 16 * src.length), limits, tr, src: 0, lastmatch: null, n: 0, maxS, anchor,
     parts: [], bytes: 0, cap: limits.maxStringBytes(), mStart: 0, mEnd: 0, copied: 0,
   };
   return loop(L, st);
@@ -90,13 +92,14 @@ const continuation = (L: LuaState, _status: number, st: GsubState): number => {
 function finish(L: LuaState, st: GsubState): number {
   const s = st.ms.src;
   add(L, st, s.subarray(st.copied));
+  st.limits.reserve(L, st.bytes, 'string.gsub');
   const out = new Uint8Array(st.bytes);
   let at = 0;
   for (const part of st.parts) {
     out.set(part, at);
     at += part.length;
   }
-  lua.lua_pushlstring(L, out, out.length);
+  pushOwnedString(L, out);
   lua.lua_pushinteger(L, st.n);
   return 2;
 }

@@ -1,6 +1,7 @@
-import fengari from 'fengari';
+import fengari from './patched-fengari.js';
 import { describe, expect, it } from 'vitest';
 import { installStringRep, installTableConcat } from './string-limits.js';
+import { boundsFor } from './testing/bounded-state.js';
 
 const { lua, lauxlib, lualib, to_luastring } = fengari;
 
@@ -8,8 +9,10 @@ function state(ours: boolean) {
   const L = lauxlib.luaL_newstate();
   lualib.luaL_openlibs(L);
   if (ours) {
-    installStringRep(L, () => 100);
-    installTableConcat(L, () => 100);
+    // A cap well above what the state itself holds (its libraries: ~70 KB).
+    const bounds = boundsFor(L, 500_000);
+    installStringRep(L, bounds);
+    installTableConcat(L, bounds);
   }
   return L;
 }
@@ -36,9 +39,9 @@ describe('string.rep and table.concat under the Lua memory cap', () => {
 
   it('refuse a result past the cap at the caller line, before making it', () => {
     const ours = state(true);
-    const over = (what: string, n: number) => `error: t:1: not enough memory: ${what} would make a string of ${n} bytes, over the run's Lua memory cap of 100 bytes (config{ lua_memory_mb = … })`;
-    expect(run(ours, 'return string.rep("ab", 60)')).toBe(over('string.rep', 120));
+    const over = (what: string, n: number) => `error: t:1: not enough memory: ${what} would make a string of ${n} bytes, over the run's Lua memory cap of 500000 bytes (config{ lua_memory_mb = … })`;
+    expect(run(ours, 'return string.rep("ab", 300000)')).toBe(over('string.rep', 600000));
     expect(run(ours, 'return string.rep("y", 1 << 30)')).toBe(over('string.rep', 2 ** 30).replace(`${2 ** 30} bytes`, '1024 MB'));
-    expect(run(ours, 'return table.concat({("x"):rep(60), ("x"):rep(60)})')).toBe(over('table.concat', 120));
+    expect(run(ours, 'local s, t = ("x"):rep(30000), {} for i = 1, 20 do t[i] = s end return table.concat(t)')).toBe(over('table.concat', 600000));
   });
 });

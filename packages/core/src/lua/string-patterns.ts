@@ -1,7 +1,8 @@
-import fengari from 'fengari';
+import fengari from './patched-fengari.js';
 import type { LuaState } from './convert.js';
 import { CAPTURE, match, MatchState, PatternError } from './pattern-match.js';
 import { raise } from './sandbox.js';
+import type { StringBounds } from './string-limits.js';
 import { gsub } from './string-gsub.js';
 
 const { lua, lauxlib, to_luastring } = fengari;
@@ -17,9 +18,17 @@ export const BASE_STEPS = 5_000_000;
 const stepsFor = (subject: Uint8Array) => BASE_STEPS + 16 * subject.length;
 const SPECIALS = new Set([...'^$*+?.([%-'].map((c) => c.charCodeAt(0)));
 
-export interface PatternLimits {
+export interface PatternLimits extends StringBounds {
   /** Bytes a string made by gsub may have (the run's Lua memory cap); null: no cap. */
   maxStringBytes(): number | null;
+}
+
+/** Matching steps between two looks at the clock, in bytes of work: enough for a look each time. */
+export const STEPS_WORTH = 1024 * 1024;
+
+/** A matcher for `s` that looks at the run's clock as it goes. */
+export function matcher(L: LuaState, limits: PatternLimits, s: Uint8Array, p: Uint8Array, budget: number): MatchState {
+  return new MatchState(s, p, budget, () => limits.worked(L, STEPS_WORTH));
 }
 
 function guarded(fn: (L: LuaState) => number): (L: LuaState) => number {
@@ -68,7 +77,7 @@ function plainFind(s: Uint8Array, p: Uint8Array, from: number): number {
   return -1;
 }
 
-function findAux(L: LuaState, find: boolean): number {
+function findAux(L: LuaState, find: boolean, limits: PatternLimits): number {
   const s: Uint8Array = lauxlib.luaL_checkstring(L, 1);
   let p: Uint8Array = lauxlib.luaL_checkstring(L, 2);
   let init = posrelat(Number(lauxlib.luaL_optinteger(L, 3, 1)), s.length);
@@ -88,7 +97,7 @@ function findAux(L: LuaState, find: boolean): number {
     let s1 = init - 1;
     const anchor = p[0] === 94;
     if (anchor) p = p.subarray(1);
-    const ms = new MatchState(s, p, stepsFor(s));
+    const ms = matcher(L, limits, s, p, stepsFor(s));
     do {
       ms.reprep();
       const res = match(ms, s1, 0);
@@ -104,14 +113,14 @@ function findAux(L: LuaState, find: boolean): number {
   return 1;
 }
 
-function gmatch(L: LuaState): number {
+function gmatch(L: LuaState, limits: PatternLimits): number {
   const s: Uint8Array = lauxlib.luaL_checkstring(L, 1);
   const p: Uint8Array = lauxlib.luaL_checkstring(L, 2);
   let src = 0;
   let lastmatch: number | null = null;
   lua.lua_pushcfunction(L, guarded((T: LuaState) => {
     // Each step of the iteration has a budget of its own: it is one call from Lua.
-    const ms = new MatchState(s, p, stepsFor(s));
+    const ms = matcher(T, limits, s, p, stepsFor(s));
     for (; src <= s.length; src++) {
       ms.reprep();
       const e = match(ms, src, 0);
@@ -132,9 +141,9 @@ export function installPatterns(L: LuaState, limits: PatternLimits): void {
     lua.lua_pushcfunction(L, guarded(fn));
     lua.lua_setfield(L, -2, to_luastring(name));
   };
-  set('find', (T) => findAux(T, true));
-  set('match', (T) => findAux(T, false));
-  set('gmatch', gmatch);
+  set('find', (T) => findAux(T, true, limits));
+  set('match', (T) => findAux(T, false, limits));
+  set('gmatch', (T) => gmatch(T, limits));
   set('gsub', (T) => gsub(T, limits));
   lua.lua_pop(L, 1);
 }
