@@ -28,6 +28,8 @@ CREATE TABLE IF NOT EXISTS runs (
   calls           INTEGER NOT NULL DEFAULT 0,   -- executions so far: the next one's seq is calls + 1
   delivered       INTEGER NOT NULL DEFAULT 0,   -- results handed to Lua so far (the delivery order)
   events          INTEGER NOT NULL DEFAULT 0,   -- the run's last event id
+  rules           TEXT,                         -- JSON: the rules fixed when it started (agents, config{}, file hashes)
+  held            TEXT,                         -- JSON: the rule files that changed during one of its steps (resume refused)
   created_at      INTEGER NOT NULL,
   updated_at      INTEGER NOT NULL,
   ended_at        INTEGER

@@ -46,7 +46,7 @@ describe('SqliteStore on a real file', () => {
     const db = raw(file);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    expect(SCHEMA_VERSION).toBe(10);
+    expect(SCHEMA_VERSION).toBe(11);
   });
 
   it('refuses a store written by a newer Shop', () => {
@@ -111,7 +111,7 @@ describe('migration from schema 1', () => {
     db.close();
     const store = openSqliteStore(file);
     open.push(store);
-    expect(await store.getRun(1)).toMatchObject({ status: 'waiting_human', seed: 5, owner: null, workflowHash: null, stop: null });
+    expect(await store.getRun(1)).toMatchObject({ status: 'waiting_human', seed: 5, owner: null, workflowHash: null, stop: null, rules: null, held: null });
     expect((await store.loadReplayLog(1)).map((r) => [r.key, r.delivered])).toEqual([['1', 1], ['2', 2], ['3', null]]);
     expect((await store.listEvents(1)).map((e) => [e.id, e.type])).toEqual([[1, 'run_started'], [3, 'execution_started']]);
     expect((await store.listEvents(2)).map((e) => [e.id, e.type])).toEqual([[2, 'run_started'], [4, 'completed']]);

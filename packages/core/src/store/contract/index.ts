@@ -7,6 +7,7 @@ import { claims } from './claims.js';
 import { executionsAndFinishing } from './executions.js';
 import { refusals } from './refusals.js';
 import { runsAndOwnership } from './runs-ownership.js';
+import { runRules } from './run-rules.js';
 import { sessionsAndReports } from './sessions.js';
 import { stopEventsDelete } from './stop-events-delete.js';
 import { timers } from './timers.js';
@@ -30,6 +31,7 @@ export function storeContract(adapter: StoreAdapter): void {
     accessAndLists(adapter);
     atomicity(adapter);
     refusals(adapter);
+    runRules(adapter);
     workerRegistry(adapter);
   });
 }
