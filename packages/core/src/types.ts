@@ -69,6 +69,8 @@ export interface RunHold {
   /** The step's agent; null for a sh() command. */
   agent: string | null;
   files: { path: string; before: string | null; after: string | null }[];
+  /** Found on a resume: the step's driver had stopped (killed, Ctrl-C) before it could look after the step. */
+  interrupted?: boolean;
   at: number;
 }
 
