@@ -41,7 +41,9 @@
 //         drop_file: after reporting, its signal file is deleted (as if written on another
 //         machine's disk: only what shop report kept in the store remains),
 //         block_file: a folder stands at its signal path while it reports (the file cannot be
-//         written there), removed after }
+//         written there), removed after,
+//         write: [{ path, text }] — files it changes in its cwd before it reports (text null:
+//         deleted), as its Edit or Write tool would: an agent editing its own agent file }
 //
 // Tool gates (PreToolUse hooks, as Claude Code 2.1.330 runs them; see RESEARCH17 §1.2–1.6):
 //   step.tool_call: { name, input } — before reporting, the agent calls that tool (after its stream;

@@ -79,6 +79,8 @@ export interface Step {
   tool_call?: { name: string; input?: Record<string, unknown> };
   /** Claude: the status reported when tool_call is denied (default: status). */
   denied_status?: string;
+  /** Files the agent changes in its cwd before it reports (text null: deleted), as its Edit or Write tool would. */
+  write?: { path: string; text: string | null } | { path: string; text: string | null }[];
 }
 export interface Scenario {
   agents?: Record<string, Step[]>;

@@ -17,6 +17,7 @@ import { elapsed } from '../live-board.js';
 import type { Execution } from '@shop/core/types';
 import { claimedLine } from '../claim-text.js';
 import { sessionLines } from '../session-lines.js';
+import { heldLines, rulesLines } from '../rules-lines.js';
 
 /** shop status <id> [--limit N] [--json] */
 export default async function status(args: Parsed, ctx: Context): Promise<number> {
@@ -61,9 +62,13 @@ export default async function status(args: Parsed, ctx: Context): Promise<number
     for (const line of answerHint(exec)) ctx.out(line);
   }
   if (json.driver_gone_since) ctx.out(`Driver gone since: ${localTimeAgo(Date.parse(json.driver_gone_since))}`);
-  if (!waiting && (json.status === 'interrupted' || run.status === 'failed')) {
+  for (const line of heldLines(run.id, json.held)) ctx.out(line);
+  if (!waiting && !json.held && (json.status === 'interrupted' || run.status === 'failed')) {
     ctx.out(`Pick it up with: shop resume ${run.id}`);
   }
+  const rules = rulesLines(run.id, json.rules);
+  if (rules.length) ctx.out('');
+  for (const line of rules) ctx.out(line);
   if (executions.length) {
     ctx.out('');
     const earlier = view.calls - executions.length;

@@ -64,6 +64,11 @@ export function detailJson(view: RunView): RunDetailJson {
       call: s.key, session_id: s.sessionId, host: s.host, kept: s.gzBytes === null ? 'pinned' as const : 'store' as const,
       bytes: s.bytes, stored_bytes: s.gzBytes, saved_at: new Date(s.savedAt).toISOString(),
     })),
+    rules: run.rules,
+    held: run.held && {
+      key: run.held.key, handle: `${id}.${run.held.key}`, agent: run.held.agent, files: run.held.files,
+      interrupted: run.held.interrupted === true, at: new Date(run.held.at).toISOString(),
+    },
   };
 }
 
