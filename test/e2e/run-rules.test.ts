@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { lines, makeProject, runId, trail, type Project } from './harness.js';
 
@@ -55,6 +56,12 @@ describe("an agent step can't change its run's rules", () => {
     const agent = p.shop(['resume', String(id), '--accept-changes'], { env: { SHOP_AGENT: 'coder' } });
     expect([agent.code, agent.stderr]).toEqual([2, 'shop: shop resume --accept-changes answers for a person and cannot run inside an agent step (SHOP_AGENT=coder); agents report with shop report\n']);
 
+    // A worker leaves it be: it has ended (failed) for the worker until a person resumes it.
+    const watched = p.shop(['watch', String(id)]);
+    expect(watched.code).toBe(1);
+    expect(p.status(id)).toMatchObject({ status: 'failed', held: { key: '1' } });
+    expect(p.invocations().filter((i) => i.mode === 'print')).toHaveLength(1);
+
     p.write('agents/deployer.md', GATED_DEPLOYER);
     const resumed = p.shop(['resume', String(id)]);
     expect(resumed.code).toBe(3);
@@ -97,31 +104,34 @@ describe("an agent step can't change its run's rules", () => {
 });
 
 describe("a person's edits between steps", () => {
-  it("the run keeps its recorded rules: status shows them, and an agent's model edited meanwhile does not reach it (said once)", () => {
+  it("the run keeps its recorded rules: status shows them, and an agent's model and gates edited meanwhile do not reach it (said once)", () => {
     const p = project();
     p.write('agents/deployer.md', GATED_DEPLOYER);
     p.write('workflows/deploy.lua', CONFIG_GATES.replace('Bash(git push --force*)', 'Bash(rm -rf *)') + DEPLOY);
-    p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Release notes look right?' }, { status: 'DONE', summary: 'ready' }], deployer: [{ status: 'DONE', summary: 'shipped' }] } });
+    p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Release notes look right?' }, { status: 'DONE', summary: 'ready' }], deployer: [{ tool_call: FORCE, status: 'DONE' }] } });
     const id = runId(p.shop(['run', 'deploy', 'x']));
     const rules = p.status(id).rules!;
     expect(rules.agents.deployer).toEqual({ file: 'agents/deployer.md', cli: null, model: 'sonnet', permission_mode: null, allowed_tools: ['Bash(shop report:*)'], command: null, gates: ['Bash(git push --force*)'] });
     expect(rules.config).toEqual({ gates: ['Bash(rm -rf *)'] });
     expect(Object.keys(rules.agents).sort()).toEqual(['architect', 'coder', 'deployer', 'reviewer']);
 
-    p.write('agents/deployer.md', GATED_DEPLOYER.replace('model: sonnet', 'model: opus').replace('You ship.', 'You ship, with care.'));
+    // A person, between steps: another model, no gates, new instructions.
+    p.write('agents/deployer.md', UNGATED_DEPLOYER.replace('model: sonnet', 'model: opus').replace('You ship.', 'You ship, with care.'));
     const r = p.shop(['approve', `${id}.1`, '--message', 'yes']);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`  rules kept: the files now say otherwise than run ${id} started with (agents/deployer.md: model); it keeps its own — to take the files': shop resume ${id} --accept-changes`);
+    expect(r.stdout).toContain(`  rules kept: the files now say otherwise than run ${id} started with (agents/deployer.md: model; agents/deployer.md: gates); it keeps its own — to take the files': shop resume ${id} --accept-changes`);
+    // The recorded gates reach Claude Code's hook (SHOP_GATES): the push waits for a person.
+    expect(r.stdout).toContain('deployer wants to run: Bash git push --force origin main');
+    expect(r.code).toBe(3);
     const [deployer] = deployers(p);
     expect(deployer).toMatchObject({ model: 'sonnet' });
     // Its instructions are the file's as it is now.
     expect(deployer!.system_prompt).toContain('You ship, with care.');
-    expect(p.status(id).rules!.differs).toEqual(['agents/deployer.md: model']);
+    expect(p.status(id).rules!.differs).toEqual(['agents/deployer.md: model', 'agents/deployer.md: gates']);
     const text = p.shop(['status', String(id)]).stdout;
     expect(text).toContain("Rules (fixed when it started; its agents' instructions stay their files'):");
     // One line per agent (names padded to the longest, architect's), one for config{}, then what differs now.
     expect(text).toContain('\n  deployer   claude   model sonnet   tools Bash(shop report:*)   gates Bash(git push --force*)\n');
-    expect(text).toContain(`\n  config{}   gates Bash(rm -rf *)\n  The files now say otherwise (not followed): agents/deployer.md: model; to take them: shop resume ${id} --accept-changes\n`);
+    expect(text).toContain(`\n  config{}   gates Bash(rm -rf *)\n  The files now say otherwise (not followed): agents/deployer.md: model; agents/deployer.md: gates; to take them: shop resume ${id} --accept-changes\n`);
   });
 
   it('a workflow changed under a waiting run with patched() goes on, and holds nothing', () => {
@@ -136,5 +146,30 @@ describe("a person's edits between steps", () => {
     expect(r.code).toBe(0);
     expect(p.invocations().filter((i) => i.mode === 'print').map((i) => i.agent)).toEqual(['coder', 'coder', 'reviewer', 'deployer']);
     expect(p.status(id)).toMatchObject({ status: 'completed', held: null });
+  });
+});
+
+describe('--worktree: the files the run loads are the project root\'s', () => {
+  it("an agent's edit of the worktree's copy changes no rule; its edit of the root's holds the run", () => {
+    const p = project();
+    p.write('agents/deployer.md', GATED_DEPLOYER);
+    p.write('workflows/deploy.lua', DEPLOY);
+    for (const args of [['init', '-q', '-b', 'main'], ['config', 'user.email', 't@example.com'], ['config', 'user.name', 't'], ['config', 'commit.gpgsign', 'false'], ['add', '-A'], ['commit', '-qm', 'init']]) {
+      execFileSync('git', args, { cwd: p.dir, stdio: 'ignore' });
+    }
+    // The worktree is .shop/worktrees/run-<id>: its copy is agents/deployer.md there, the root's three folders up.
+    p.scenario({ agents: {
+      coder: [{ status: 'DONE', summary: 'ready', write: { path: 'agents/deployer.md', text: UNGATED_DEPLOYER } }],
+      deployer: [{ tool_call: FORCE, status: 'DONE' }],
+    } });
+    const copy = p.shop(['run', '--worktree', 'deploy', 'x']);
+    expect(copy.code).toBe(3);
+    expect(copy.stdout).toContain('deployer wants to run: Bash git push --force origin main');
+
+    p.scenario({ agents: { coder: [{ status: 'DONE', summary: 'ready', write: { path: '../../../agents/deployer.md', text: UNGATED_DEPLOYER } }] } });
+    const root = p.shop(['run', '--worktree', 'deploy', 'y']);
+    const id = runId(root);
+    expect(root.stderr).toBe(`shop: run ${id} failed: agents/deployer.md changed during step ${id}.1 (coder); check the change, then shop resume ${id} --accept-changes (or restore the file and shop resume ${id})\n`);
+    expect(root.code).toBe(1);
   });
 });

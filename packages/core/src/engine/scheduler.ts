@@ -382,6 +382,7 @@ export class Scheduler {
       return;
     }
     await this.tasks.abort();
+    await this.rules.flush();
     // A reason may quote the script's own text (error(…), stuck(…)): one line, capped.
     if (end.reason) end = { ...end, reason: capText(end.reason, 1000) };
     const changed = await ports.store.finishRun(token, run.id, end);
@@ -392,6 +393,8 @@ export class Scheduler {
 
   /** Only people are awaited: the run's status says so (a branch finishing never hides an ask). */
   private async markSuspended() {
+    // What the steps noted of the run's rules (a first use, a file that now says otherwise) is recorded before it waits.
+    await this.rules.flush();
     const { ports, run, token } = this.deps;
     const now = await ports.store.getRun(run.id);
     if (now?.status !== 'running') return;

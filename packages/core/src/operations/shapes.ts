@@ -173,9 +173,9 @@ export const RunDetailJsonSchema = RunJsonSchema.extend({
   /** Its agents' sessions, where each lives (shop watch on any machine resumes a kept one). */
   sessions: z.array(SessionJsonSchema).default([]),
   /** The rules it obeys, fixed when it started; null for a run recorded before them that has not been driven since. */
-  rules: RulesJsonSchema.nullable(),
+  rules: RulesJsonSchema.nullable().default(null),
   /** Set while it is held: it resumes when the files are back, or with shop resume <id> --accept-changes. */
-  held: HeldJsonSchema.nullable(),
+  held: HeldJsonSchema.nullable().default(null),
 });
 
 /** The ask an answering command answered, and what was recorded. */
@@ -277,7 +277,7 @@ export const ReplayJsonSchema = z.array(z.object({
   /** Where the log and the workflow part ways: the call key, what the log recorded, what the workflow now does ("calls run(…)", "returns before reaching it"). */
   non_determinism: z.object({ key: z.string(), recorded: z.string(), now: z.string() }).nullable(),
   /** Why the run is held (a rule file changed during one of its steps): shop resume refuses it until the file is back or --accept-changes. */
-  held: z.string().nullable(),
+  held: z.string().nullable().default(null),
 }));
 
 /** shop prune --json: one entry per ended run deleted (or that would be, with --dry-run), oldest first. */
