@@ -118,6 +118,25 @@ describe('a rule file changed during one of the run\'s own steps holds it', () =
     expect((await world.store.getRun(id))!).toMatchObject({ held: null, rules: { config: {}, differs: [] } });
   });
 
+  it("in parallel branches: the other branch's agent is stopped as when a run fails; the step that saw the change stays running", async () => {
+    const { world, start, drive } = setup();
+    world.runner = new ScriptedRunner({
+      coder: [{ summary: 'done', delayMs: 20, during: () => world.agents.set('deployer', {}) }],
+      reviewer: [{ summary: 'slow', delayMs: 5_000 }],
+    });
+    world.ports.runner = world.runner;
+    const id = await start('function workflow(p)\n  return parallel(function() return run("coder") end, function() return run("reviewer") end)\nend');
+    expect(await drive(id)).toMatchObject({ status: 'failed', reason: expect.stringContaining(`agents/deployer.md changed during step ${id}.1/1/1 (coder)`) });
+    expect(world.runner.aborted.map((i) => i.agent.name)).toEqual(['reviewer']);
+    expect((await world.store.loadExecutions(id)).map((e) => [e.key, e.status])).toEqual([['1', 'failed'], ['1/1/1', 'running'], ['1/2/1', 'failed']]);
+    world.agents.set('deployer', { model: 'sonnet', gates: ['Bash(git push --force*)'] });
+    world.runner = new ScriptedRunner({ reviewer: [{ summary: 'reviewed' }] });
+    world.ports.runner = world.runner;
+    // Restored: the coder's step completes from its report; the stopped reviewer runs again.
+    expect(await drive(id)).toEqual({ status: 'completed', result: { status: 'DONE', summary: 'done', session_id: 'session-1' } });
+    expect([world.runner.count('coder'), world.runner.count('reviewer')]).toEqual([0, 1]);
+  });
+
   it('a sh() command that changes an agent file holds the run; its result is kept, never run again', async () => {
     const { world, start, drive, accept } = setup();
     const id = await start('function workflow(p)\n  local r = sh("npm test")\n  return run("deployer", r.stdout).summary\nend');
