@@ -71,4 +71,14 @@ describe('the rule files, looked at', () => {
     execFileSync('mkfifo', [join(root, 'agents', 'deployer.md')]);
     expect(files.look(workflow).get('agents/deployer.md')).toMatch(/^not-a-file:/);
   });
+
+  it('a file where an agent folder was: no definitions there, and no error', () => {
+    const { root, workflow } = project();
+    const files = nodeRuleFiles(root, later);
+    rmSync(join(root, 'agents'), { recursive: true });
+    writeFileSync(join(root, 'agents'), 'a file where the folder was');
+    mkdirSync(join(root, '.claude'));
+    writeFileSync(join(root, '.claude', 'agents'), 'not a folder either');
+    expect([...files.look(workflow).keys()]).toEqual(['workflows/deploy.lua']);
+  });
 });

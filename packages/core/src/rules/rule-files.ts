@@ -50,19 +50,31 @@ export function nodeRuleFiles(root: string, now: () => number = Date.now): RuleF
   /** Changed so recently that a later change in the same clock tick could leave the stat as it is. */
   const racy = (st: BigIntStats, wallNs: bigint) => wallNs - st.ctimeNs < RACY_NS || wallNs - st.mtimeNs < RACY_NS;
 
-  /** A folder's .md files, listed again only when the folder changed (a file added, removed or renamed in it). */
-  function listing(dir: string, wallNs: bigint): string[] {
-    const st = statSync(dir, { bigint: true, throwIfNoEntry: false });
-    if (!st?.isDirectory()) return [];
-    const known = listings.get(dir);
-    if (known && same(st, known) && !racy(st, wallNs)) return known.names;
-    const found = readdirSync(dir).filter((f) => f.endsWith('.md')).sort().map((f) => join(dir, f));
-    listings.set(dir, { ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, mode: st.mode, hash: '', names: found });
-    return found;
+  /**
+   * A folder's .md files, listed again only when the folder changed (a file added, removed or
+   * renamed in it); a folder that cannot be read is an error code, itself a state to compare.
+   */
+  function listing(dir: string, wallNs: bigint): string[] | { error: string } {
+    try {
+      const st = statSync(dir, { bigint: true, throwIfNoEntry: false });
+      if (!st?.isDirectory()) return [];
+      const known = listings.get(dir);
+      if (known && same(st, known) && !racy(st, wallNs)) return known.names;
+      const found = readdirSync(dir).filter((f) => f.endsWith('.md')).sort().map((f) => join(dir, f));
+      listings.set(dir, { ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, mode: st.mode, hash: '', names: found });
+      return found;
+    } catch (e) {
+      return { error: (e as NodeJS.ErrnoException).code ?? 'error' };
+    }
   }
 
   function hashOf(path: string, wallNs: bigint): string | null {
-    const st = statSync(path, { bigint: true, throwIfNoEntry: false });
+    let st: BigIntStats | undefined;
+    try {
+      st = statSync(path, { bigint: true, throwIfNoEntry: false });
+    } catch (e) {
+      return `unreadable:${(e as NodeJS.ErrnoException).code ?? 'error'}`;
+    }
     if (!st) return null;
     const known = hashes.get(path);
     const recentlyChanged = racy(st, wallNs);
@@ -86,7 +98,11 @@ export function nodeRuleFiles(root: string, now: () => number = Date.now): RuleF
         if (hash !== null) look.set(shown(path), hash);
       };
       add(workflowPath);
-      for (const dir of dirs) for (const path of listing(dir, wallNs)) add(path);
+      for (const dir of dirs) {
+        const paths = listing(dir, wallNs);
+        if (Array.isArray(paths)) for (const path of paths) add(path);
+        else look.set(`${shown(dir)}/`, `unreadable:${paths.error}`);
+      }
       recent.set(workflowPath, { at, look });
       return look;
     },
