@@ -45,7 +45,7 @@ export async function settleHold(ports: EnginePorts, token: string, run: Run, ac
     const rules = startingRules(ports, run.workflowPath);
     await store.setRunRules(token, run.id, {
       rules, clearHeld: true,
-      event: { type: 'changes_accepted', key: run.held?.key ?? null, actor: accept.by, channel: accept.channel, data: { files: run.held?.files.map((f) => f.path) ?? [], differs: run.rules?.differs ?? [] } },
+      events: [{ type: 'changes_accepted', key: run.held?.key ?? null, actor: accept.by, channel: accept.channel, data: { files: run.held?.files.map((f) => f.path) ?? [], differs: run.rules?.differs ?? [] } }],
     });
     return null;
   }
@@ -54,7 +54,7 @@ export async function settleHold(ports: EnginePorts, token: string, run: Run, ac
     const look = files?.look(run.workflowPath);
     const still = run.held.files.filter((f) => !look || (look.get(f.path) ?? null) !== f.before);
     if (still.length) throw new ConflictError(heldRefusal(run.id, run.held, still));
-    await store.setRunRules(token, run.id, { clearHeld: true, event: { type: 'hold_cleared', key: run.held.key, actor: 'shop', channel: 'engine', data: { why: 'restored', files: run.held.files.map((f) => f.path) } } });
+    await store.setRunRules(token, run.id, { clearHeld: true, events: [{ type: 'hold_cleared', key: run.held.key, actor: 'shop', channel: 'engine', data: { why: 'restored', files: run.held.files.map((f) => f.path) } }] });
     return null;
   }
   if (!files || !run.rules || !Object.keys(run.rules.files).length) return null;

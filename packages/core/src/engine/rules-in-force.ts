@@ -121,10 +121,7 @@ export class RulesInForce implements StepFiles {
   async flush(): Promise<void> {
     if (!this.dirty || this.deps.dry) return;
     this.dirty = false;
-    const events = this.events.splice(0);
-    const rules = structuredClone(this.rules);
-    await this.deps.ports.store.setRunRules(this.deps.token, this.deps.run.id, { rules, event: events[0] });
-    for (const e of events.slice(1)) await this.deps.ports.store.appendEvent(this.deps.token, this.deps.run.id, e);
+    await this.deps.ports.store.setRunRules(this.deps.token, this.deps.run.id, { rules: structuredClone(this.rules), events: this.events.splice(0) });
   }
 
   private owe(event: EventInput) {

@@ -205,7 +205,7 @@ class SqliteStore extends SqliteReads implements Store {
       const t = this.now();
       if (update.rules) this.stmt.setRules.run(JSON.stringify(update.rules), t, runId);
       if (update.clearHeld) this.stmt.clearHeld.run(t, runId);
-      if (update.event) this.event(runId, update.event);
+      for (const e of update.events ?? []) this.event(runId, e);
     });
   }
 

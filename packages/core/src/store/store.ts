@@ -184,7 +184,8 @@ export interface RulesUpdate {
   rules?: RunRules;
   /** The hold ends: its files are back as they were, or a person accepted them. */
   clearHeld?: boolean;
-  event?: EventInput;
+  /** Their audit events, in the same transaction. */
+  events?: EventInput[];
 }
 
 export interface RunFilter {

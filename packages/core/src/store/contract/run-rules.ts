@@ -28,9 +28,9 @@ export function runRules(adapter: StoreAdapter) {
       const later = { ...RULES, config: { gates: ['Bash(rm -rf *)'], max_parallel: 2 } };
       await expect(store.setRunRules(OTHER, run.id, { rules: later })).rejects.toThrow(LostOwnershipError);
       expect((await store.getRun(run.id))!.rules).toEqual(RULES);
-      await store.setRunRules(T, run.id, { rules: later, event: { type: 'rules_recorded', actor: 'shop', channel: 'engine', data: { config: true } } });
+      await store.setRunRules(T, run.id, { rules: later, events: [{ type: 'rules_recorded', actor: 'shop', channel: 'engine', data: { config: true } }, { type: 'rules_kept', actor: 'shop', channel: 'engine' }] });
       expect((await store.getRun(run.id))!.rules).toEqual(later);
-      expect((await store.listEvents(run.id)).at(-1)).toMatchObject({ type: 'rules_recorded', data: { config: true } });
+      expect((await store.listEvents(run.id)).slice(-2)).toMatchObject([{ type: 'rules_recorded', data: { config: true } }, { type: 'rules_kept' }]);
     });
 
     it('a held end fails the run and its open calls but the held step, which stays running; files_changed comes before the end', async () => {
@@ -59,9 +59,24 @@ export function runRules(adapter: StoreAdapter) {
       await store.finishRun(T, held.id, heldEnd());
       await store.setRunStatus(T, held.id, 'running', { type: 'retried', actor: 'shop', channel: 'engine' });
       expect(await store.getRun(held.id)).toMatchObject({ status: 'running', held: HOLD });
-      await store.setRunRules(T, held.id, { clearHeld: true, event: { type: 'hold_cleared', actor: 'ann', channel: 'cli' } });
+      await store.setRunRules(T, held.id, { clearHeld: true, events: [{ type: 'hold_cleared', actor: 'ann', channel: 'cli' }] });
       expect(await store.getRun(held.id)).toMatchObject({ held: null, rules: null });
       expect((await eventTypes(store, held.id)).at(-1)).toBe('hold_cleared');
+    });
+
+    it('setRunRules is all or nothing: when one of its events fails, the rules and the hold stay as they were', async () => {
+      const { store } = ctx;
+      const run = await store.createRun(newRun({ rules: RULES }));
+      await store.startExecution(T, exec(run.id, '2'));
+      await store.finishRun(T, run.id, heldEnd());
+      const undo = await adapter.failEvents(store, 'changes_accepted');
+      const accepted = { rules: { ...RULES, differs: [] }, clearHeld: true, events: [{ type: 'hold_cleared', actor: 'ann', channel: 'cli' as const }, { type: 'changes_accepted', actor: 'ann', channel: 'cli' as const }] };
+      await expect(store.setRunRules(T, run.id, accepted)).rejects.toThrow();
+      expect(await store.getRun(run.id)).toMatchObject({ held: HOLD, rules: RULES });
+      expect(await eventTypes(store, run.id)).not.toContain('hold_cleared');
+      await undo();
+      await store.setRunRules(T, run.id, accepted);
+      expect(await store.getRun(run.id)).toMatchObject({ held: null });
     });
 
     it('a held end is all or nothing: when its files_changed event fails the run stays as it was', async () => {

@@ -182,7 +182,7 @@ export class PgStore extends PgReads implements Store {
     await this.fenced(token, runId, async (q) => {
       const t = this.now();
       if (update.rules || update.clearHeld) await q.query(W.setRules, [runId, update.rules ? JSON.stringify(update.rules) : null, Boolean(update.clearHeld), t]);
-      if (update.event) await event(q, runId, t, update.event);
+      for (const e of update.events ?? []) await event(q, runId, t, e);
     });
   }
 
