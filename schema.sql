@@ -37,6 +37,8 @@ CREATE TABLE IF NOT EXISTS runs (
 CREATE INDEX IF NOT EXISTS runs_status ON runs(status);
 -- What changed since a reader last looked (the TUI, shop log -f): every change touches updated_at.
 CREATE INDEX IF NOT EXISTS runs_updated ON runs(updated_at);
+-- The few held runs (shop replay checks them), found without reading the others.
+CREATE INDEX IF NOT EXISTS runs_held ON runs(id) WHERE held IS NOT NULL;
 
 -- One row per host call of a run, named by the call path ("1", "2", "4/2/1"), stored in call order.
 CREATE TABLE IF NOT EXISTS executions (

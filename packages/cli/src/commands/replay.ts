@@ -63,7 +63,8 @@ async function mustRun(ops: ShopOperations, id: number): Promise<Run> {
 
 /** Every run not yet ended, and every held one (they are the ones replayed on resume); with a file, those of its name. */
 async function openRuns(ops: ShopOperations, path: string | undefined): Promise<Run[]> {
-  const held = (await ops.listRuns({ status: 'failed' })).filter((r) => r.held);
-  const runs = [...(await ops.openRuns()), ...held].sort((a, b) => a.id - b.id);
+  const held = await ops.listRuns({ held: true });
+  const open = await ops.openRuns();
+  const runs = [...open, ...held.filter((h) => !open.some((r) => r.id === h.id))].sort((a, b) => a.id - b.id);
   return path === undefined ? runs : runs.filter((r) => basename(r.workflowPath) === basename(path));
 }

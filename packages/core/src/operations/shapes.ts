@@ -143,6 +143,7 @@ export const AgentRulesJsonSchema = z.object({
  */
 export const RulesJsonSchema = z.object({
   agents: z.record(z.string(), AgentRulesJsonSchema),
+  /** Its notify targets (notify, notify_on_waiting, escalate_to) as scheme and host only: their secrets are never shown. */
   config: z.record(z.string(), z.unknown()).nullable(),
   /** Each rule file's sha256 as the run last saw it between its steps (the workflow, every agent definition). */
   files: z.record(z.string(), z.string()),

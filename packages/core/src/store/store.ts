@@ -192,6 +192,8 @@ export interface RunFilter {
   /** Only runs not ended (running or waiting). */
   active?: boolean;
   status?: RunStatus;
+  /** Only runs held (a rule file changed during one of their steps). */
+  held?: boolean;
   /** Only runs changed after this time (ms): a reader that looked before reads what changed. */
   changedSince?: number;
   /** At most this many (the newest); 0 or absent: all. */

@@ -43,6 +43,8 @@ export function runRules(adapter: StoreAdapter) {
       expect(await store.getExecution(run.id, '2')).toMatchObject({ status: 'running', signalPath: '/s/7.2.coder.json', error: null });
       expect(await store.getExecution(run.id, '1')).toMatchObject({ status: 'failed' });
       expect((await eventTypes(store, run.id)).slice(-2)).toEqual(['files_changed', 'failed']);
+      expect((await store.listRuns({ held: true })).map((r) => r.id)).toEqual([run.id]);
+      expect(await store.countRuns({ held: true })).toBe(1);
       expect((await store.listEvents(run.id)).at(-2)).toMatchObject({ key: '2', data: { key: '2', agent: 'coder', files: HOLD.files } });
     });
 

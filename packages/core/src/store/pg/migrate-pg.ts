@@ -51,7 +51,8 @@ const STEPS: Record<number, string> = {
   9: `ALTER TABLE executions ADD COLUMN IF NOT EXISTS ask_decisions TEXT;`,
   // 10 → 11: the rules a run obeys, fixed when it starts, and why it is held (a rule file changed during its step).
   10: `ALTER TABLE runs ADD COLUMN IF NOT EXISTS rules TEXT;
-  ALTER TABLE runs ADD COLUMN IF NOT EXISTS held TEXT;`,
+  ALTER TABLE runs ADD COLUMN IF NOT EXISTS held TEXT;
+  CREATE INDEX IF NOT EXISTS runs_held ON runs(id) WHERE held IS NOT NULL;`,
 };
 
 /**
