@@ -63,6 +63,9 @@ export async function driveRun(ports: EnginePorts, runId: number, opts: DriveOpt
   /** Once the run was let go (or kept by the caller), the end must not release it again. */
   let settled = false;
   let scheduler: Scheduler | null = null;
+  // Read before the try: a log that does not read leaves the run held by the caller (shop watch fails it under its token).
+  const log = new ReplayLog(await ports.store.loadReplayLog(runId));
+  const logCounts = await ports.store.countLogs(runId);
   try {
     const first = await checkIn(ports, own);
     // A stop recorded while no driver held the run is carried out by whoever takes it next.
@@ -76,8 +79,7 @@ export async function driveRun(ports: EnginePorts, runId: number, opts: DriveOpt
     if (now.status === 'failed') await ports.store.setRunStatus(own.token, runId, 'running', { type: 'retried', actor: 'shop', channel: 'engine' });
     scheduler = new Scheduler({
       ports, run: now, token: own.token, wait: opts.wait, interrupt: opts.signal, sharedSlots: opts.sharedSlots,
-      log: new ReplayLog(await ports.store.loadReplayLog(runId)),
-      logCounts: await ports.store.countLogs(runId),
+      log, logCounts,
       checkIn: () => checkIn(ports, own),
       lost: own.lost,
       lose: () => own.lose(),
