@@ -5,11 +5,16 @@ import { agentDirs, listAgents } from '../agents/agent-def.js';
 import type { FileLook, RuleFiles } from '../engine/ports.js';
 
 /**
- * A change within this long of a look may leave a file's stat as it was (file systems stamp
- * times by a coarse clock tick): a file changed that recently is hashed at every look, never
- * taken from the cache by its stat ("racily clean", as git calls it).
+ * A file changed within a clock tick of a look may change again in that tick with its stat
+ * unmoved (file systems stamp times from a coarse clock: ~4–10 ms on Linux): a file changed
+ * that recently is hashed at every look, never taken from the cache by its stat ("racily
+ * clean", as git calls it). Where stamps are whole seconds (ext3, HFS+, FAT: no nanoseconds),
+ * the window is two seconds.
  */
-const RACY_NS = 200_000_000n;
+const RACY_NS = 20_000_000n;
+const RACY_WHOLE_SECONDS_NS = 2_000_000_000n;
+const SECOND_NS = 1_000_000_000n;
+
 /** Files larger than this are told apart by their stat alone, never read whole. */
 const HASH_CAP_BYTES = 4 * 1024 * 1024;
 
@@ -48,7 +53,10 @@ export function nodeRuleFiles(root: string, now: () => number = Date.now): RuleF
   };
 
   /** Changed so recently that a later change in the same clock tick could leave the stat as it is. */
-  const racy = (st: BigIntStats, wallNs: bigint) => wallNs - st.ctimeNs < RACY_NS || wallNs - st.mtimeNs < RACY_NS;
+  const racy = (st: BigIntStats, wallNs: bigint) => {
+    const window = st.ctimeNs % SECOND_NS === 0n ? RACY_WHOLE_SECONDS_NS : RACY_NS;
+    return wallNs - st.ctimeNs < window || wallNs - st.mtimeNs < window;
+  };
 
   /**
    * A folder's .md files, listed again only when the folder changed (a file added, removed or
