@@ -107,8 +107,9 @@ class SqliteStore extends SqliteReads implements Store {
   }
 
   async startExecution(token: string, input: NewExecution) {
-    return this.fenced(token, input.runId, () => {
-      const refused = startRefusal(this.mustRun(input.runId), input.key, this.stmt.getExecution.get(input.runId, input.key) !== undefined);
+    return this.fenced(token, input.runId, (fence) => {
+      // The fence's read has the run's status: the whole row is not read (nor its rules parsed) on a step's path.
+      const refused = startRefusal({ id: input.runId, status: fence.status as Run['status'] }, input.key, this.stmt.getExecution.get(input.runId, input.key) !== undefined);
       if (refused) throw refused;
       const t = this.now();
       const seq = Number((this.stmt.nextCall.get(t, input.runId) as Row).n);
@@ -318,12 +319,12 @@ class SqliteStore extends SqliteReads implements Store {
     return { host: String(row.owner_host), pid: Number(row.owner_pid) };
   }
 
-  private fenced<T>(token: string, runId: number, fn: () => T): T {
+  private fenced<T>(token: string, runId: number, fn: (fence: Row) => T): T {
     return this.tx(() => {
       const row = this.stmt.ownerToken.get(runId) as Row | undefined;
       if (!row) throw new NotFoundError(`no run ${runId}; see runs with: shop list`);
       if (row.owner_token !== token) throw new LostOwnershipError(runId);
-      return fn();
+      return fn(row);
     });
   }
 
