@@ -46,6 +46,7 @@ describe("an agent step can't change its run's rules", () => {
     const text = p.shop(['status', String(id)]).stdout;
     expect(text).toContain(`Held: agents/deployer.md changed during step ${id}.1 (coder)\n  Check the change, then: shop resume ${id} --accept-changes (or restore the file and: shop resume ${id})`);
     expect(text).not.toContain('Pick it up with');
+    expect(text).toMatch(/\n#1 +coder +held +- +ended; what it reported is kept for the resume\n/);
     expect(trail(p, id).filter((e) => e.type === 'files_changed').map((e) => [e.key, (e.data as { files: { path: string }[] }).files.map((f) => f.path)])).toEqual([['1', ['agents/deployer.md']]]);
 
     const refused = p.shop(['resume', String(id)]);

@@ -73,9 +73,11 @@ export default async function status(args: Parsed, ctx: Context): Promise<number
     ctx.out('');
     const earlier = view.calls - executions.length;
     if (earlier > 0) ctx.out(`… ${earlier} earlier ${earlier === 1 ? 'call' : 'calls'} (shop status ${run.id} --limit 0 for all)`);
+    // The held step's agent has ended: its call stays running only so a resume completes it from its report.
+    const held = (e: Execution) => e.status === 'running' && json.held?.key === e.key;
     const rows = executions.map((e) => [
-      `#${e.key}`, agentColumn(e.agent, e.kind), e.status === 'running' && json.driver_gone_since ? 'interrupted' : e.status, e.costUsd != null ? usd(e.costUsd) : '-',
-      firstLine(e.status === 'running' ? runningText(e, json.driver_gone_since) : (e.error ?? e.waitingFor ?? resultText(e.result) ?? '')),
+      `#${e.key}`, agentColumn(e.agent, e.kind), held(e) ? 'held' : e.status === 'running' && json.driver_gone_since ? 'interrupted' : e.status, e.costUsd != null ? usd(e.costUsd) : '-',
+      firstLine(held(e) ? 'ended; what it reported is kept for the resume' : e.status === 'running' ? runningText(e, json.driver_gone_since) : (e.error ?? e.waitingFor ?? resultText(e.result) ?? '')),
     ]);
     const style = (col: number, text: string) => (col === 2 ? paint(ctx.style.color, statusColour(text), text) : text);
     for (const line of table(['CALL', 'AGENT', 'STATUS', 'COST', 'DETAIL'], rows, { width: ctx.style.width, shrink: [4], style })) ctx.out(line);
