@@ -28,6 +28,8 @@ CREATE TABLE IF NOT EXISTS runs (
   calls           INTEGER NOT NULL DEFAULT 0,   -- executions so far: the next one's seq is calls + 1
   delivered       INTEGER NOT NULL DEFAULT 0,   -- results handed to Lua so far (the delivery order)
   events          INTEGER NOT NULL DEFAULT 0,   -- the run's last event id
+  rules           TEXT,                         -- JSON: the rules fixed when it started (agents, config{}, file hashes)
+  held            TEXT,                         -- JSON: the rule files that changed during one of its steps (resume refused)
   created_at      INTEGER NOT NULL,
   updated_at      INTEGER NOT NULL,
   ended_at        INTEGER
@@ -35,6 +37,8 @@ CREATE TABLE IF NOT EXISTS runs (
 CREATE INDEX IF NOT EXISTS runs_status ON runs(status);
 -- What changed since a reader last looked (the TUI, shop log -f): every change touches updated_at.
 CREATE INDEX IF NOT EXISTS runs_updated ON runs(updated_at);
+-- The few held runs (shop replay checks them), found without reading the others.
+CREATE INDEX IF NOT EXISTS runs_held ON runs(id) WHERE held IS NOT NULL;
 
 -- One row per host call of a run, named by the call path ("1", "2", "4/2/1"), stored in call order.
 CREATE TABLE IF NOT EXISTS executions (

@@ -46,7 +46,9 @@
 //         of its own, as `setsid … &` from its Bash tool; never waited for), started before its
 //         tool call and report,
 //         sh: a shell command the agent runs to its end through its Bash tool (sh -c) before its
-//         tool call and report; its code, stdout and stderr go in the log line as `shell` }
+//         tool call and report; its code, stdout and stderr go in the log line as `shell`,
+//         write: [{ path, text }] — files it changes in its cwd before it reports (text null:
+//         deleted), as its Edit or Write tool would: an agent editing its own agent file }
 //
 // Tool gates (PreToolUse hooks, as Claude Code 2.1.330 runs them; see RESEARCH17 §1.2–1.6):
 //   step.tool_call: { name, input } — before reporting, the agent calls that tool (after its stream;

@@ -63,11 +63,13 @@ export function standin({ cli, session, interactive }) {
   }
 
   /**
-   * Acts out a headless step after its stream: waits sleep_ms, reports (unless via none/promise or
-   * is_error), honours block_file/drop_file, waits after_ms; returns the agent's final text.
+   * Acts out a headless step after its stream: waits sleep_ms, writes its files (write), reports
+   * (unless via none/promise or is_error), honours block_file/drop_file, waits after_ms; returns
+   * the agent's final text.
    */
   async function actOut(step) {
     if (step.sleep_ms) await sleep(step.sleep_ms);
+    writeFiles(step);
     const via = step.via ?? 'file';
     if (step.block_file && signalFile) mkdirSync(signalFile, { recursive: true });
     if (via !== 'none' && via !== 'promise' && !step.is_error) reportWithSpans(step);
@@ -102,6 +104,21 @@ export function standin({ cli, session, interactive }) {
   }
 
   return { span, startSpans, log, actOut, chatLoop, pickStep };
+}
+
+/**
+ * A step's `write`: files the agent changes in its cwd before it reports, as an agent's Edit or
+ * Write would — [{ path, text }] (one entry alone also works); text null deletes the file.
+ */
+export function writeFiles(step) {
+  for (const w of step.write ? [step.write].flat() : []) {
+    const file = join(process.cwd(), w.path);
+    if (w.text === null) rmSync(file, { force: true });
+    else {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, w.text);
+    }
+  }
 }
 
 function readLog() {

@@ -245,6 +245,16 @@ describe('claude stand-in', () => {
     const [pid, sid] = readFileSync(left, 'utf8').trim().split(/\s+/);
     expect(sid).toBe(pid);
   });
+
+  it("writes a step's files in its cwd before it reports, and deletes those given no text", () => {
+    mkdirSync(join(repo, 'agents'));
+    writeFileSync(join(repo, 'agents', 'old.md'), 'old');
+    scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'ok?', write: [{ path: 'agents/deployer.md', text: '---\n---\nShip.\n' }, { path: 'agents/old.md', text: null }] }] } });
+    expect(run('claude', ['-p', 'hi', '--session-id', '6d21e50a-4444-4444-8444-444444444444'], { env: { CLAUDE_CONFIG_DIR: join(root, 'claude') } }).code).toBe(0);
+    expect(readFileSync(join(repo, 'agents', 'deployer.md'), 'utf8')).toBe('---\n---\nShip.\n');
+    expect(existsSync(join(repo, 'agents', 'old.md'))).toBe(false);
+    expect(signal()).toEqual({ status: 'NEEDS_HUMAN', reason: 'ok?' });
+  });
 });
 
 describe('claude stand-in: tool gates (PreToolUse hooks, defer, resume)', () => {

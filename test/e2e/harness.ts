@@ -83,6 +83,8 @@ export interface Step {
   leave?: string;
   /** Claude: a shell command the agent runs to its end (sh -c) before its tool call and report; what it did is the log line's `shell`. */
   sh?: string;
+  /** Files the agent changes in its cwd before it reports (text null: deleted), as its Edit or Write tool would. */
+  write?: { path: string; text: string | null } | { path: string; text: string | null }[];
 }
 export interface Scenario {
   agents?: Record<string, Step[]>;

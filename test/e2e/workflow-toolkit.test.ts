@@ -164,6 +164,7 @@ describe('shop replay: suspended runs against changed workflows', () => {
       run: a, spec: 'gated', status: 'waiting_human', workflow: 'workflows/gated.lua', compatible: false,
       problem: expect.stringMatching(/^non-determinism at call 1: /),
       non_determinism: { key: '1', recorded: 'run("architect") with prompt "Plan: login"', now: 'calls run("architect") with prompt "Plan carefully: login"' },
+      held: null,
     }]);
     expect(p.shop(['replay']).stdout).toContain(`✗ run ${b} (gated, waiting_human) against workflows/gated.lua: non-determinism at call 1: the log recorded run("architect") with prompt "Plan: logout" but the workflow now calls run("architect") with prompt "Plan carefully: logout"`);
 

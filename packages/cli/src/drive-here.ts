@@ -1,3 +1,4 @@
+import type { AcceptChanges } from '@shop/core/engine/held-run';
 import type { Ownership } from '@shop/core/engine/ownership';
 import type { DriveOutcome } from '@shop/core/engine/outcome';
 import type { ShopOperations } from '@shop/core/operations/shop-operations';
@@ -9,8 +10,8 @@ import { errLine, printOutcome } from './output.js';
  * Drives a run in this process until it ends or waits. Ctrl-C / SIGTERM stop its agents
  * (their whole process groups) and leave the run resumable: exit 130.
  */
-export async function driveHere(ctx: Context, ops: ShopOperations, runId: number, wait: boolean, owner?: Ownership): Promise<number> {
-  return underSignals(ctx, ops, runId, async (signal) => ({ outcome: await ops.drive(runId, { wait, signal }, owner) }));
+export async function driveHere(ctx: Context, ops: ShopOperations, runId: number, wait: boolean, owner?: Ownership, acceptChanges?: AcceptChanges): Promise<number> {
+  return underSignals(ctx, ops, runId, async (signal) => ({ outcome: await ops.drive(runId, { wait, signal, acceptChanges }, owner) }));
 }
 
 /** After an answer (core's resumeAfterAnswer): a live owner takes it in itself; without one, the run is driven here. */

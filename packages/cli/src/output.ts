@@ -47,6 +47,8 @@ export function printingNotifier(out: (line: string) => void, board?: LiveBoard,
           return print(`  [${n.key}] answered${n.by ? ` by ${n.by}` : ''}; resuming`);
         case 'log':
           return print(`  log${n.key ? ` [${n.key}]` : ''}: ${indented(n.message, '      ')}`);
+        case 'rules_kept':
+          return print(`  rules kept: the files now say otherwise than run ${n.runId} started with (${n.differs.join('; ')}); it keeps its own — to take the files': shop resume ${n.runId} --accept-changes`);
       }
     },
   };

@@ -128,8 +128,19 @@ says how many earlier ones it left out; on a pipe or with --json it shows every 
     load: () => import('./commands/log.js'),
   },
   resume: {
-    usage: 'shop resume <id> [--wait] [--json]', summary: 'replay a run from its log and drive it on (after a crash, or to retry a failure)',
-    group: 'runs', maxArgs: 1, options: { ...wait, ...acted }, load: () => import('./commands/resume.js'),
+    usage: 'shop resume <id> [--accept-changes [--by NAME]] [--wait] [--json]', summary: 'replay a run from its log and drive it on (after a crash, or to retry a failure)',
+    details: `A run keeps the rules it started with (its agents' CLI, model, permissions and gates, its workflow's
+config{}); shop status shows them. A run is held when its workflow or an agent definition changed
+while one of its own steps ran: resume goes on once the files are back as they were, and otherwise
+exits 6 naming them. --accept-changes takes the files as they are now (their rules from now on, a
+held run goes on), recorded as the person's decision; it is refused inside an agent step.`,
+    group: 'runs', maxArgs: 1,
+    options: {
+      'accept-changes': { type: 'boolean', description: "take the workflow and agent files as they are now: their rules from now on, and a held run goes on (recorded as yours)" },
+      by: { type: 'string', value: 'NAME', description: 'with --accept-changes: who accepts (default: SHOP_USER, git user.name, the OS user)' },
+      ...wait, ...acted,
+    },
+    load: () => import('./commands/resume.js'),
   },
   stop: {
     usage: 'shop stop <id> --reason R [--by NAME] [--json]',
@@ -322,11 +333,12 @@ outcome. Exit 0 pass, 1 fail (with a diff), 2 bad fixture.`,
     summary: 'check that runs not yet ended still fit their workflow files (nothing is run or written)',
     details: `Each run's log is replayed against its workflow file as it is now (or F), with no agent, command
 or write; a change that would break the run on resume is named (call key, what the log recorded, what
-the workflow does now). Exit 0 all compatible, 1 some not, 2 when F is the workflow of no run not yet
-ended and no ids are given (nothing would be checked).`,
+the workflow does now). A held run (a rule file changed during one of its steps) is checked too and
+said to be held. Exit 0 all compatible and none held, 1 otherwise, 2 when F is the workflow of no run
+not yet ended and no ids are given (nothing would be checked).`,
     group: 'tools', maxArgs: Infinity,
     options: {
-      all: { type: 'boolean', description: 'every run not yet ended (the default without ids)' },
+      all: { type: 'boolean', description: 'every run not yet ended, and every held one (the default without ids)' },
       workflow: { type: 'string', value: 'F', description: "check against this file instead of each run's workflow file (with --all: the runs of its name)" },
       ...json('the checks'),
     },

@@ -1,4 +1,4 @@
-import type { AskClaim } from './types.js';
+import type { AskClaim, RunHold } from './types.js';
 /**
  * Typed errors, each with the exit code of DESIGN.md's CLI contract. They are mapped to
  * exit codes once, at the top of the CLI; everything below just throws the right kind.
@@ -103,6 +103,16 @@ export class AgentError extends ShopError {
  */
 export class SessionHeldError extends ConflictError {
   constructor(readonly runId: number, readonly key: string, message: string) {
+    super(message);
+  }
+}
+
+/**
+ * A rule file (the workflow, an agent definition) changed while one of the run's own steps ran:
+ * the run is held (it fails, naming the files and the step) before the step's outcome is used.
+ */
+export class RulesChangedError extends ShopError {
+  constructor(message: string, readonly held: RunHold) {
     super(message);
   }
 }

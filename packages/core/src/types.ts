@@ -25,9 +25,53 @@ export interface Run {
   owner: RunOwner | null;
   /** `shop stop` recorded, for the owner to carry out. */
   stop: { reason: string; by: string; at: number } | null;
+  /** The rules it obeys, fixed when it started (null for runs recorded before schema 11 until they are driven again). */
+  rules: RunRules | null;
+  /** Set when a rule file changed while one of its own steps ran: it resumes only as shop resume says. */
+  held: RunHold | null;
   createdAt: number;
   updatedAt: number;
   endedAt: number | null;
+}
+
+/**
+ * The rules a run obeys, recorded when it starts: its agents' CLIs, models, permissions and
+ * gates, and its workflow's config{}. Later edits of those files do not change them; a person
+ * takes new ones with `shop resume <id> --accept-changes`.
+ */
+export interface RunRules {
+  /** Each agent's rules by name, as its file said when the run started (or at the agent's first use). */
+  agents: Record<string, AgentRules>;
+  /** What the workflow's config{} set as its file loaded, the first time it did for this run; null until then. */
+  config: Record<string, unknown> | null;
+  /** The content hash (sha256) of each rule file (the workflow, every agent definition) as the run last saw it between its steps. */
+  files: Record<string, string>;
+  /** What the files say now that the run does not follow (a person's edit): "agents/coder.md: model", "workflows/x.lua: config.gates". */
+  differs: string[];
+}
+
+/** An agent definition's rules (front matter keys; its instructions stay the file's). */
+export interface AgentRules {
+  /** Its definition, relative to the project (agents/<name>.md or .claude/agents/<name>.md). */
+  file: string;
+  cli: string | null;
+  model: string | null;
+  permission_mode: string | null;
+  allowed_tools: string[];
+  command: string[] | null;
+  /** As the definition parsed them (null: none). */
+  gates: unknown;
+}
+
+/** Why a run is held: the files that changed while its step `key` ran, with their hashes before and after (null: absent). */
+export interface RunHold {
+  key: string;
+  /** The step's agent; null for a sh() command. */
+  agent: string | null;
+  files: { path: string; before: string | null; after: string | null }[];
+  /** Found on a resume: the step's driver had stopped (killed, Ctrl-C) before it could look after the step. */
+  interrupted?: boolean;
+  at: number;
 }
 
 export interface Execution {

@@ -17,8 +17,8 @@ const USAGE = 'shop replay [<id>… | --all] [--workflow F] [--json]';
 /**
  * shop replay: each run's log replayed against its workflow file as it is now (or F), with
  * nothing run or written, so a changed workflow can be checked before runs resume under it.
- * Exit 0 when every run checked fits, 1 when some do not, 2 when --workflow names a file no
- * run not yet ended uses (nothing would be checked).
+ * Exit 0 when every run checked fits and none is held, 1 otherwise, 2 when --workflow names a file
+ * no run not yet ended uses (nothing would be checked).
  */
 export default async function replay(args: Parsed, ctx: Context): Promise<number> {
   const ids = args.positionals.map((raw) => runIdOf(raw, USAGE));
@@ -44,17 +44,19 @@ export default async function replay(args: Parsed, ctx: Context): Promise<number
       run: c.run.id, spec: c.run.spec, status: displayStatus(c.run, liveness), workflow: shown(path ?? c.run.workflowPath),
       compatible: c.compatible, problem: c.problem,
       non_determinism: c.nonDeterminism && { key: c.nonDeterminism.key, recorded: c.nonDeterminism.recorded, now: c.nonDeterminism.attempted },
+      held: c.held,
     })) satisfies ReplayJson);
   } else {
     if (!checks.length) ctx.out('no run that has not ended: nothing to check');
     for (const c of checks) {
       const head = `run ${c.run.id} (${c.run.spec}, ${displayStatus(c.run, liveness)}) against ${shown(path ?? c.run.workflowPath)}`;
       ctx.out(c.compatible ? `✓ ${head}: compatible` : `✗ ${head}: ${c.problem}`);
+      if (c.held) ctx.out(`  held: ${c.held}`);
     }
     const bad = checks.filter((c) => !c.compatible).length;
     if (checks.length > 1) ctx.out(`${checks.length} runs checked: ${checks.length - bad} compatible, ${bad} not`);
   }
-  return checks.every((c) => c.compatible) ? 0 : 1;
+  return checks.every((c) => c.compatible && !c.held) ? 0 : 1;
 }
 
 async function mustRun(ops: ShopOperations, id: number): Promise<Run> {
@@ -63,8 +65,10 @@ async function mustRun(ops: ShopOperations, id: number): Promise<Run> {
   return run;
 }
 
-/** Every run not yet ended (they are the ones replayed on resume); with a file, those of its name. */
+/** Every run not yet ended, and every held one (they are the ones replayed on resume); with a file, those of its name. */
 async function openRuns(ops: ShopOperations, path: string | undefined): Promise<Run[]> {
-  const runs = await ops.openRuns();
+  const held = await ops.listRuns({ held: true });
+  const open = await ops.openRuns();
+  const runs = [...open, ...held.filter((h) => !open.some((r) => r.id === h.id))].sort((a, b) => a.id - b.id);
   return path === undefined ? runs : runs.filter((r) => basename(r.workflowPath) === basename(path));
 }

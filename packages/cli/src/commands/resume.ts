@@ -1,14 +1,24 @@
+import { UsageError } from '@shop/core/errors';
+import { responder } from '@shop/core/project/responder';
 import { acting } from '../acting-json.js';
-import { flag, runIdArg } from '../args.js';
+import { flag, runIdArg, str } from '../args.js';
 import type { Context } from '../context.js';
 import { driveHere } from '../drive-here.js';
 import type { Parsed } from '../registry.js';
 
-/** shop resume <id>: replay the run from its log and drive it on (after a crash, or to retry a failure). */
+const USAGE = 'shop resume <id> [--accept-changes [--by NAME]] [--wait] [--json]';
+
+/**
+ * shop resume <id>: replay the run from its log and drive it on (after a crash, or to retry a
+ * failure). --accept-changes: a person takes the rule files as they are now — their rules from
+ * now on, and a held run goes on.
+ */
 export default async function resume(args: Parsed, ctx: Context): Promise<number> {
-  const id = runIdArg(args, 'shop resume <id> [--wait] [--json]');
+  const id = runIdArg(args, USAGE);
+  if (str(args, 'by') !== undefined && !flag(args, 'accept-changes')) throw new UsageError(`--by names who accepts changes: it goes with --accept-changes; usage: ${USAGE}`);
+  const accept = flag(args, 'accept-changes') ? { by: responder(str(args, 'by'), ctx.project.root, ctx.env), channel: 'cli' as const } : undefined;
   return acting(ctx, args, 'resume', async (acted) => {
     acted.runId = id;
-    return driveHere(ctx, await ctx.ops({ hints: flag(args, 'wait') }), id, flag(args, 'wait'));
+    return driveHere(ctx, await ctx.ops({ hints: flag(args, 'wait') }), id, flag(args, 'wait'), undefined, accept);
   });
 }

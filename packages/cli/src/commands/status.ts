@@ -17,6 +17,7 @@ import { elapsed } from '../live-board.js';
 import type { Execution } from '@shop/core/types';
 import { claimedLine } from '../claim-text.js';
 import { sessionLines } from '../session-lines.js';
+import { heldLines, rulesLines } from '../rules-lines.js';
 
 /** shop status <id> [--limit N] [--json] */
 export default async function status(args: Parsed, ctx: Context): Promise<number> {
@@ -61,16 +62,22 @@ export default async function status(args: Parsed, ctx: Context): Promise<number
     for (const line of answerHint(exec)) ctx.out(line);
   }
   if (json.driver_gone_since) ctx.out(`Driver gone since: ${localTimeAgo(Date.parse(json.driver_gone_since))}`);
-  if (!waiting && (json.status === 'interrupted' || run.status === 'failed')) {
+  for (const line of heldLines(run.id, json.held)) ctx.out(line);
+  if (!waiting && !json.held && (json.status === 'interrupted' || run.status === 'failed')) {
     ctx.out(`Pick it up with: shop resume ${run.id}`);
   }
+  const rules = rulesLines(run.id, json.rules);
+  if (rules.length) ctx.out('');
+  for (const line of rules) ctx.out(line);
   if (executions.length) {
     ctx.out('');
     const earlier = view.calls - executions.length;
     if (earlier > 0) ctx.out(`… ${earlier} earlier ${earlier === 1 ? 'call' : 'calls'} (shop status ${run.id} --limit 0 for all)`);
+    // The held step's agent has ended: its call stays running only so a resume completes it from its report.
+    const held = (e: Execution) => e.status === 'running' && json.held?.key === e.key;
     const rows = executions.map((e) => [
-      `#${e.key}`, agentColumn(e.agent, e.kind), e.status === 'running' && json.driver_gone_since ? 'interrupted' : e.status, e.costUsd != null ? usd(e.costUsd) : '-',
-      firstLine(e.status === 'running' ? runningText(e, json.driver_gone_since) : (e.error ?? e.waitingFor ?? resultText(e.result) ?? '')),
+      `#${e.key}`, agentColumn(e.agent, e.kind), held(e) ? 'held' : e.status === 'running' && json.driver_gone_since ? 'interrupted' : e.status, e.costUsd != null ? usd(e.costUsd) : '-',
+      firstLine(held(e) ? 'ended; what it reported is kept for the resume' : e.status === 'running' ? runningText(e, json.driver_gone_since) : (e.error ?? e.waitingFor ?? resultText(e.result) ?? '')),
     ]);
     const style = (col: number, text: string) => (col === 2 ? paint(ctx.style.color, statusColour(text), text) : text);
     for (const line of table(['CALL', 'AGENT', 'STATUS', 'COST', 'DETAIL'], rows, { width: ctx.style.width, shrink: [4], style })) ctx.out(line);

@@ -21,6 +21,7 @@ import { agentAnswer } from './check-answer.js';
 import { Aborted, type Settled } from './outcome.js';
 import type { EnginePorts } from './ports.js';
 import type { ActiveStatus, NewTimer } from '../store/store.js';
+import type { StepFiles } from './rules-in-force.js';
 
 /** Claude Code's -p needs a prompt; a workflow that gives none means "do your job". */
 const DEFAULT_PROMPT = 'Carry out the task described in your instructions.';
@@ -38,6 +39,8 @@ export interface StepContext {
   statusWhenWaiting(key: string): ActiveStatus;
   /** The timers an ask gets as it opens (config{human_timeout, remind_after…}, a pause's deadline). */
   timersFor(ask: { kind: string; request: unknown }): NewTimer[];
+  /** The run's rule files, looked at around each step's process (rules-in-force.ts). */
+  files: StepFiles;
 }
 
 /**
@@ -165,6 +168,7 @@ export class AgentStep {
     const own = new AbortController();
     const forward = () => own.abort();
     signal.addEventListener('abort', forward, { once: true });
+    const files = this.ctx.files.before(exec.key);
     const outcome = await ports.runner.invoke({
       agent, prompt: how.prompt, sessionId: exec.sessionId, resume, cwd: exec.cwd ?? run.workspace,
       env: agentEnv(run, exec, agent, ports.paths), gate: how.gate,
@@ -193,6 +197,8 @@ export class AgentStep {
     if (refused) throw refused;
     if (signal.aborted) throw new Aborted();
     if (session) await keepSession(ports, token, session);
+    // Before its outcome is used: a rule file changed while the agent ran holds the run (its report stays for a resume).
+    this.ctx.files.after(files, exec.key, agent.name);
     if (outcome.error) throw agentFailure(capText(outcome.error, 600), outcome);
     // A gated tool call (or AskUserQuestion) deferred to a person: the session ended there, to resume once decided.
     if (outcome.deferred) return this.deferToPerson(exec, outcome.deferred, outcome.metrics, agent, opts);

@@ -87,8 +87,12 @@ export class CallRunner {
         cwd: run.workspace, prompt: req.type === 'sh' ? (req.cmd ?? req.argv!.join(' ')) : null, request: req, signalPath: null,
       });
     }
+    // A command may run code an agent wrote (npm test): a rule file it changes holds the run, its result kept.
+    const files = req.type === 'sh' ? this.ctx.files.before(key) : null;
     const value = await effect();
     if (signal.aborted) throw new Aborted();
-    return { kind: 'value', value, delivered: await ports.store.completeExecution(token, run.id, key, value) };
+    const delivered = await ports.store.completeExecution(token, run.id, key, value);
+    this.ctx.files.after(files, key, null);
+    return { kind: 'value', value, delivered };
   }
 }

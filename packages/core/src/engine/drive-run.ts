@@ -7,6 +7,7 @@ import { Ownership, ownerRecord } from './ownership.js';
 import type { EnginePorts } from './ports.js';
 import { ReplayLog } from './replay-log.js';
 import { Scheduler, type CheckIn } from './scheduler.js';
+import { settleHold, startingRules, type AcceptChanges } from './held-run.js';
 import type { Slots } from './slots.js';
 
 export interface DriveOptions {
@@ -18,6 +19,8 @@ export interface DriveOptions {
   keep?: boolean;
   /** Agents and commands across every run of this process (shop watch --max-parallel). */
   sharedSlots?: Slots;
+  /** A person takes the rule files as they are now: their rules from now on, and a held run goes on. */
+  acceptChanges?: AcceptChanges;
 }
 
 export interface StartInput {
@@ -32,10 +35,12 @@ export interface StartInput {
 
 /** Records a new run owned by this driver; drive it with `driveRun(…, owner)`. */
 export async function createRun(ports: EnginePorts, input: StartInput): Promise<{ run: Run; owner: Ownership }> {
+  await ports.loadEngine?.();
   const token = ports.newToken();
   const source = ports.readWorkflow(input.workflowPath);
   const run = await ports.store.createRun({
     ...input, branch: null, seed: input.seed ?? randomInt(2 ** 31), workflowHash: canonicalHash(source), owner: ownerRecord(ports, token), leaseMs: ports.leaseMs,
+    rules: startingRules(ports, input.workflowPath),
   });
   return { run, owner: Ownership.adopt(ports, run) };
 }
@@ -57,20 +62,28 @@ export async function driveRun(ports: EnginePorts, runId: number, opts: DriveOpt
   const own = owner ?? (await Ownership.claim(ports, run));
   /** Once the run was let go (or kept by the caller), the end must not release it again. */
   let settled = false;
-  const scheduler = new Scheduler({
-    ports, run, token: own.token, wait: opts.wait, interrupt: opts.signal, sharedSlots: opts.sharedSlots,
-    log: new ReplayLog(await ports.store.loadReplayLog(runId)),
-    logCounts: await ports.store.countLogs(runId),
-    checkIn: () => checkIn(ports, own),
-    lost: own.lost,
-    lose: () => own.lose(),
-  });
+  let scheduler: Scheduler | null = null;
+  // Read before the try: a log that does not read leaves the run held by the caller (shop watch fails it under its token).
+  const log = new ReplayLog(await ports.store.loadReplayLog(runId));
+  const logCounts = await ports.store.countLogs(runId);
   try {
     const first = await checkIn(ports, own);
     // A stop recorded while no driver held the run is carried out by whoever takes it next.
     if (first.kind === 'stop') return await stopNow(ports, own, first);
     if (first.kind === 'lost') return { status: 'lost' };
-    if (run.status === 'failed') await ports.store.setRunStatus(own.token, runId, 'running', { type: 'retried', actor: 'shop', channel: 'engine' });
+    // Read again now that it is held here: its hold and rules as they stand.
+    let now = first.run ?? (await mustGetRun(ports, runId));
+    const held = await settleHold(ports, own.token, now, opts.acceptChanges);
+    if (held) return held;
+    if (opts.acceptChanges || now.held) now = await mustGetRun(ports, runId);
+    if (now.status === 'failed') await ports.store.setRunStatus(own.token, runId, 'running', { type: 'retried', actor: 'shop', channel: 'engine' });
+    scheduler = new Scheduler({
+      ports, run: now, token: own.token, wait: opts.wait, interrupt: opts.signal, sharedSlots: opts.sharedSlots,
+      log, logCounts,
+      checkIn: () => checkIn(ports, own),
+      lost: own.lost,
+      lose: () => own.lose(),
+    });
     for (;;) {
       const outcome = await scheduler.drive();
       if (outcome.status !== 'waiting_human') {
@@ -91,7 +104,7 @@ export async function driveRun(ports: EnginePorts, runId: number, opts: DriveOpt
       return outcome;
     }
   } finally {
-    await scheduler.close();
+    await scheduler?.close();
     if (!settled) await own.release(false);
   }
 }
@@ -128,7 +141,7 @@ async function checkIn(ports: EnginePorts, own: Ownership): Promise<CheckIn> {
     return { kind: 'lost' };
   }
   if (run.stop) return { kind: 'stop', reason: run.stop.reason, by: run.stop.by };
-  return { kind: 'ok' };
+  return { kind: 'ok', run };
 }
 
 async function stopNow(ports: EnginePorts, own: Ownership, stop: { reason: string; by: string }): Promise<DriveOutcome> {

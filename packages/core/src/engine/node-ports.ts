@@ -8,7 +8,7 @@ import { NotFoundError } from '../errors.js';
 import { ensureHome, type Project } from '../project/project.js';
 import type { SignalOptions, SignalSource } from '../signals/signal-source.js';
 import type { Store } from '../store/store.js';
-import type { EnginePorts, Notifier } from './ports.js';
+import type { EnginePorts, Notifier, RuleFiles } from './ports.js';
 import { runShell } from './shell.js';
 import { nodeRetryTiming } from './agent-retry.js';
 import { nodeClock } from './node-clock.js';
@@ -42,7 +42,7 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
   const store = opts.store;
   // Loaded on the engine's first use (loadEngine): YAML agent definitions, Claude Code's runner
   // and chokidar cost a read-only command (shop list) a third of its start-up time.
-  let engine: { runner: AgentRunner; loadAgent(name: string): AgentDef; openSignals(opts?: SignalOptions): SignalSource } | null = null;
+  let engine: { runner: AgentRunner; loadAgent(name: string): AgentDef; openSignals(opts?: SignalOptions): SignalSource; ruleFiles: RuleFiles } | null = null;
   const loadEngine = async () => {
     if (engine) return;
     const parts = await import('./node-engine-parts.js');
@@ -50,6 +50,8 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
       runner: opts.runner ?? new parts.CliRunner((cli) => parts.cliBin(cli, process.env)),
       loadAgent: parts.cachedAgentLoader(project.root),
       openSignals: (opts) => new parts.SignalWatcher(project.signalsDir, opts),
+      // One per process: a worker's runs share what is known of the files (hashed once each).
+      ruleFiles: parts.nodeRuleFiles(project.root),
     };
   };
   const loaded = () => {
@@ -69,6 +71,11 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
       }
     },
     openSignals: (opts) => loaded().openSignals(opts),
+    ruleFiles: {
+      agentNames: () => loaded().ruleFiles.agentNames(),
+      shown: (path) => loaded().ruleFiles.shown(path),
+      look: (path, reuseMs) => loaded().ruleFiles.look(path, reuseMs),
+    },
     shell: runShell,
     clock: nodeClock(),
     retryTiming: nodeRetryTiming(),

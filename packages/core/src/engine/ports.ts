@@ -23,7 +23,9 @@ export type Notice =
   | { type: 'waiting'; execution: Execution }
   /** A person's answer came in (`by`; after a `shop continue` session, the agent's report recorded as theirs). */
   | { type: 'resumed'; key: string; by: string | null }
-  | { type: 'log'; message: string; key: string };
+  | { type: 'log'; message: string; key: string }
+  /** The rule files now say otherwise than the run recorded (a person's edit): the run keeps its own; said once. */
+  | { type: 'rules_kept'; runId: number; differs: string[] };
 
 export interface Notifier {
   notify(notice: Notice): void;
@@ -44,6 +46,23 @@ export interface ProcessIdentity {
   host: string;
   pid: number;
   pidStart: string | null;
+}
+
+/** A look at the files that decide a run's rules and code: each one's content hash (sha256) by its path as shown to people. */
+export type FileLook = ReadonlyMap<string, string>;
+
+/** The files that decide a run's rules and code — its workflow file and every agent definition — looked at around each step. */
+export interface RuleFiles {
+  /** The agents the project defines now (agents/*.md, .claude/agents/*.md). */
+  agentNames(): string[];
+  /** A file's path as shown to people: relative to the project when inside it. */
+  shown(path: string): string;
+  /**
+   * The workflow file and every agent definition, each by its shown path with its content hash;
+   * absent files are not in it. Cheap when nothing changed (a stat each). `reuseMs`: a look taken
+   * no longer ago may be given again — before a step an older look only finds more, never less.
+   */
+  look(workflowPath: string, reuseMs?: number): FileLook;
 }
 
 /** Everything the engine touches, injected; tests pass twins. */
@@ -84,6 +103,8 @@ export interface EnginePorts {
    * it holds uncommitted work. Absent in twins without a disk. Returns why it stayed, or null.
    */
   endWorkspace?(run: Run, keep: boolean): string | null;
+  /** The workflow and agent files, watched around each step (absent: not watched — shop test, twins without a disk). */
+  ruleFiles?: RuleFiles;
   /** Claude Code's session transcripts on this machine, kept in the store between steps (absent: not moved). */
   sessions?: SessionFiles;
   /** How long a driver's lease lasts without renewal. */

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { AgentError, BudgetSpent, ExitCode, ShopError, type NonDeterminismError } from '../errors.js';
+import { AgentError, BudgetSpent, ExitCode, RulesChangedError, ShopError, type NonDeterminismError } from '../errors.js';
 import { LuaVm, VmFatal, type LuaThread, type Step } from '../lua/lua-vm.js';
 import type { HostRequest } from '../lua/requests.js';
 import type { WorkflowConfig } from '../lua/workflow-config.js';
@@ -20,13 +20,14 @@ import type { ReplayLog } from './replay-log.js';
 import type { Strand } from './strands.js';
 import { CallMismatch, ThreadHost } from './thread-host.js';
 import { Threads } from './threads.js';
+import { RulesInForce } from './rules-in-force.js';
 import type { Slots } from './slots.js';
 
 /** How often a driver looks at the store: stop requests, its lease, answers from elsewhere. */
 export const CHECK_MS = 500;
 
 /** The owner's periodic look at the store. */
-export type CheckIn = { kind: 'ok' } | { kind: 'lost' } | { kind: 'stop'; reason: string; by: string };
+export type CheckIn = { kind: 'ok'; run?: Run } | { kind: 'lost' } | { kind: 'stop'; reason: string; by: string };
 
 export interface SchedulerDeps {
   ports: EnginePorts;
@@ -59,6 +60,8 @@ export class Scheduler {
   private readonly tasks: LiveTasks;
   private readonly calls: CallRunner;
   private readonly branches: Branches;
+  /** The rules the run recorded, laid over its agents and config{}; the rule files watched around its steps. */
+  private readonly rules: RulesInForce;
   private readonly toPoll = new Set<string>();
   private readonly announced = new Set<string>();
   /** New asks being opened (auto_approve, notices): the run does not suspend before they are. */
@@ -73,9 +76,14 @@ export class Scheduler {
     this.threads = new Threads(run.seed, deps.logCounts);
     this.tasks = new LiveTasks(() => this.wakeUp?.(), (exec, fresh) => this.onWaiting(exec, fresh), deps.sharedSlots);
     this.host = new ThreadHost(this.threads, log, run, (settings) => (this.tasks.slots.limit = settings.max_parallel ?? Infinity));
+    this.rules = new RulesInForce({
+      ports, run, token, dry: deps.dry ?? false,
+      onDiffers: (differs) => ports.notifier.notify({ type: 'rules_kept', runId: run.id, differs }),
+    });
     this.calls = new CallRunner({
-      ports, run, token, config: () => this.host.settings, statusWhenWaiting: (key) => this.statusWhenWaiting(key),
-      timersFor: (ask) => askTimers(this.host.settings, ask, ports.clock.now()),
+      // Every agent a step loads has the run's rules laid over its file's.
+      ports: { ...ports, loadAgent: this.rules.loadAgent }, run, token, config: () => this.host.settings, statusWhenWaiting: (key) => this.statusWhenWaiting(key),
+      timersFor: (ask) => askTimers(this.host.settings, ask, ports.clock.now()), files: this.rules,
     });
     this.branches = new Branches({ ports, run, token, log, threads: this.threads, tasks: this.tasks, toPoll: this.toPoll, dry: deps.dry ?? false });
   }
@@ -113,6 +121,9 @@ export class Scheduler {
         if (this.outcome) return;
         this.threads.sliceStart = performance.now();
       }
+      // The file's config{} is recorded the first time; after that the run keeps its own.
+      this.host.fix(this.rules.config(this.host.settings));
+      await this.rules.flush();
     } catch (e) {
       if (!(e instanceof ShopError)) throw e;
       return this.finish({ status: 'failed', reason: e.message, event: failedEvent(e.message) }, { exitCode: e.exitCode, checked: true });
@@ -186,6 +197,7 @@ export class Scheduler {
   private startLive(key: string, req: LiveRequest, recorded: boolean) {
     const { ports, run } = this.deps;
     this.tasks.launch(key, req.type === 'run' || req.type === 'sh', async (signal) => {
+      if (req.type === 'run') await this.rules.firstUse(req.agent);
       const rec = recorded ? ((await ports.store.getExecution(run.id, key)) ?? undefined) : undefined;
       return this.calls.start(key, req, rec, signal);
     });
@@ -313,6 +325,11 @@ export class Scheduler {
       await this.tasks.abort();
       throw p.error;
     }
+    if (p.error instanceof RulesChangedError) {
+      const reason = p.error.message;
+      // Held: the step stays running with its report on disk (not failed), to be completed by a resume.
+      return this.finish({ status: 'failed', reason, held: p.error.held, event: failedEvent(reason, p.key) }, { exitCode: ExitCode.failed, checked: true });
+    }
     if (p.error instanceof BudgetSpent) {
       const reason = p.error.message;
       return this.finish({ status: 'stuck', reason, event: { type: 'budget_spent', key: p.key, actor: 'shop', channel: 'engine', data: { reason } } }, { checked: true });
@@ -365,6 +382,7 @@ export class Scheduler {
       return;
     }
     await this.tasks.abort();
+    await this.rules.flush();
     // A reason may quote the script's own text (error(…), stuck(…)): one line, capped.
     if (end.reason) end = { ...end, reason: capText(end.reason, 1000) };
     const changed = await ports.store.finishRun(token, run.id, end);
@@ -375,6 +393,8 @@ export class Scheduler {
 
   /** Only people are awaited: the run's status says so (a branch finishing never hides an ask). */
   private async markSuspended() {
+    // What the steps noted of the run's rules (a first use, a file that now says otherwise) is recorded before it waits.
+    await this.rules.flush();
     const { ports, run, token } = this.deps;
     const now = await ports.store.getRun(run.id);
     if (now?.status !== 'running') return;
@@ -388,6 +408,7 @@ export class Scheduler {
   }
 
   private async flushLogs() {
+    await this.rules.flush();
     const { logs } = this.host;
     if (!logs.length) return;
     if (this.deps.dry) return void logs.splice(0);

@@ -79,6 +79,12 @@ export class ThreadHost implements VmHost {
     return { run_id: run.id, prompt: run.prompt, workspace: run.workspace, call_key: s ? keyOf(s.path, s.calls + 1) : null, thread: s?.path || 'main' };
   }
 
+  /** The config{} in force from now on: once the file has loaded, the run's own (RulesInForce). */
+  fix(settings: WorkflowConfig) {
+    this.settings = settings;
+    this.onConfig(settings);
+  }
+
   config(_thread: LuaThread, table: unknown): string | null {
     const parsed = parseConfig(table);
     if (typeof parsed === 'string') return parsed;

@@ -4,6 +4,7 @@ import type { EnginePorts } from '../engine/ports.js';
 import { ReplayLog } from '../engine/replay-log.js';
 import { Scheduler } from '../engine/scheduler.js';
 import type { Run } from '../types.js';
+import { heldReason } from '../rules/hold-lines.js';
 
 export interface ReplayCheck {
   run: Run;
@@ -12,6 +13,8 @@ export interface ReplayCheck {
   problem: string | null;
   /** The call where the log and the workflow part ways, when that is why. */
   nonDeterminism: NonDeterminism | null;
+  /** Why it is held (a rule file changed during one of its steps), when it is: shop resume refuses it until then. */
+  held: string | null;
 }
 
 /**
@@ -30,8 +33,9 @@ export async function dryReplay(ports: EnginePorts, runId: number, source?: stri
   });
   try {
     const outcome = await scheduler.drive();
-    if (outcome.status !== 'failed') return { run, compatible: true, problem: null, nonDeterminism: null };
-    return { run, compatible: false, problem: outcome.reason, nonDeterminism: outcome.nonDeterminism ?? null };
+    const held = run.held ? heldReason(run.id, run.held) : null;
+    if (outcome.status !== 'failed') return { run, compatible: true, problem: null, nonDeterminism: null, held };
+    return { run, compatible: false, problem: outcome.reason, nonDeterminism: outcome.nonDeterminism ?? null, held };
   } finally {
     await scheduler.close();
   }

@@ -1,7 +1,8 @@
 import { callDecisions, requestId } from '../decisions/call-decisions.js';
 import { displayStatus, driverGoneSince, nodeLiveness, type Liveness } from '../run-status.js';
-import type { AskClaim, Execution, Run, RunEvent } from '../types.js';
-import type { ClaimedByJson, EventJson, ExecutionJson, PendingJson, RunJson } from './shapes.js';
+import type { AskClaim, Execution, Run, RunEvent, RunRules } from '../types.js';
+import { describeEntry } from '../notify/parse-target.js';
+import type { ClaimedByJson, EventJson, ExecutionJson, PendingJson, RulesJson, RunJson } from './shapes.js';
 import { answerSuggestions, suggestionCommand } from '../decisions/answer-hint.js';
 import { handleOf } from '../decisions/ask-handle.js';
 
@@ -98,4 +99,14 @@ export function claimedByJson(c: AskClaim | null): ClaimedByJson | null {
 
 export function eventJson(e: RunEvent): EventJson {
   return { id: e.id, at: iso(e.at)!, type: e.type, key: e.key, actor: e.actor, channel: e.channel, data: e.data };
+}
+
+/** config{} keys whose entries may carry secrets (a webhook's token, a command's flags): shown as scheme and host only. */
+const TARGET_KEYS = ['notify', 'notify_on_waiting', 'escalate_to'];
+
+/** A run's rules as shop status shows them: its notify targets' secrets never shown (the store keeps them whole). */
+export function rulesJson(rules: RunRules): RulesJson {
+  const config = rules.config && Object.fromEntries(Object.entries(rules.config).map(([k, v]) =>
+    [k, TARGET_KEYS.includes(k) && Array.isArray(v) ? v.map((e) => (typeof e === 'string' ? describeEntry(e) : e)) : v]));
+  return { ...rules, config };
 }

@@ -11,8 +11,9 @@ const flowFor = flowsClosedAfterEach('shop-open-session-');
 const asks = { status: 'NEEDS_HUMAN', reason: 'which database?', awaiting: 'input' };
 
 /** A run whose coder waits on a person (ask 1.1), and core's operations for ann or for an agent. */
-async function waiting(script: Script = { coder: [asks] }) {
+async function waiting(script: Script = { coder: [asks] }, before?: (world: ReturnType<typeof flowFor>['world']) => void) {
   const { world, dir, start, drive } = flowFor(script);
+  before?.(world);
   const id = await start('local r = run("coder", "pick one")\nreturn r.status .. ": " .. (r.summary or "")');
   expect((await drive(id)).status).toBe('waiting_human');
   const opsFor = (agent: string | null) => shopOperations(world.ports, findProject(dir, {}), { agentStep: agent && `SHOP_AGENT=${agent}` });
@@ -47,11 +48,15 @@ describe('openSession (shop continue, the TUI c key)', () => {
   });
 
   it('refused for an agent that runs a custom command (saying how to answer instead) and for an agent, before anything is held', async () => {
-    const { world, id, ops, opsFor, run, exec } = await waiting();
-    world.agents.set('coder', { command: ['./my-agent'] } as never);
+    const { world, id, ops, opsFor, run, exec } = await waiting(undefined, (w) => w.agents.set('coder', { command: ['./my-agent'] } as never));
     await expect(ops.openSession(run, exec, 'ann', 'answer with A or R')).rejects.toThrow(new UsageError('agent coder runs a custom command, not an agent CLI with sessions; answer with A or R'));
-    world.agents.set('coder', {});
     await expect(opsFor('coder').openSession(run, exec, 'coder', 'x')).rejects.toThrow(/cannot run inside an agent step \(SHOP_AGENT=coder\)/);
     expect((await world.store.getExecution(id, '1'))!.hold).toBeNull();
+  });
+
+  it("hands over with the CLI the run's rules name: a definition turned into a custom command since the run started is still a Claude session", async () => {
+    const { world, ops, run, exec } = await waiting();
+    world.agents.set('coder', { command: ['./my-agent'] } as never);
+    expect(await ops.openSession(run, exec, 'ann', 'answer with A')).toMatchObject({ cli: 'claude', args: ['--resume', exec.sessionId] });
   });
 });

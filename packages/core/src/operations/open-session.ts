@@ -8,6 +8,7 @@ import { readSignal, signalPath } from '../signals/signal.js';
 import type { Execution, Run } from '../types.js';
 import { clearSessionSignal, takeSessionAnswer, type SessionAnswer } from './answer.js';
 import { refuseAgent, type Caller } from './answer-rules.js';
+import { layRules } from '../rules/agent-rules.js';
 import { holdSessionFor } from './hold-session.js';
 import { keepSession, restoreSession } from '../engine/session-keeper.js';
 import { dialectOf } from '../agents/dialects/dialect-of.js';
@@ -48,7 +49,10 @@ export interface SessionHandOff {
  */
 export async function openSession(ports: EnginePorts, caller: Caller, run: Run, exec: Execution, by: string, otherwise: string): Promise<SessionHandOff> {
   refuseAgent(caller, 'continuing');
-  const agent = ports.loadAgent(exec.agent!);
+  // The CLI the run's rules name (recorded when it started), whatever the file says now.
+  const def = ports.loadAgent(exec.agent!);
+  const rules = run.rules?.agents[exec.agent!];
+  const agent = rules ? layRules(def, rules) : def;
   const dialect = dialectOf(agent);
   if (dialect.cli === 'command') throw new UsageError(`agent ${agent.name} runs a custom command, not an agent CLI with sessions; ${otherwise}`);
   if (!exec.sessionId || !exec.signalPath) throw new UsageError(`call ${exec.key} has no ${dialect.label} session to open; ${otherwise}`);

@@ -1,7 +1,7 @@
 import { displayStatus, nodeLiveness } from '../run-status.js';
 import type { RunFilter, RunWithWaiting, Store } from '../store/store.js';
 import type { RunStatus } from '../types.js';
-import { eventJson, executionJson, pendingJson, runJson, workingCall } from './json-views.js';
+import { eventJson, executionJson, pendingJson, rulesJson, runJson, workingCall } from './json-views.js';
 import { loadRunView, type RunView } from './run-view.js';
 import type { ActionJson, AnsweredJson, EventJson, InboxRowJson, LogJson, RunDetailJson, RunJson } from './shapes.js';
 
@@ -63,6 +63,11 @@ export function detailJson(view: RunView): RunDetailJson {
       call: s.key, session_id: s.sessionId, host: s.host, kept: s.gzBytes === null ? 'pinned' as const : 'store' as const,
       bytes: s.bytes, stored_bytes: s.gzBytes, saved_at: new Date(s.savedAt).toISOString(),
     })),
+    rules: run.rules && rulesJson(run.rules),
+    held: run.held && {
+      key: run.held.key, handle: `${id}.${run.held.key}`, agent: run.held.agent, files: run.held.files,
+      interrupted: run.held.interrupted === true, at: new Date(run.held.at).toISOString(),
+    },
   };
 }
 

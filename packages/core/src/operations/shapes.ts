@@ -123,6 +123,48 @@ export const SessionJsonSchema = z.object({
   saved_at: iso,
 });
 
+/** An agent's rules as a run recorded them: its front matter's keys (null: not set); its instructions stay the file's. */
+export const AgentRulesJsonSchema = z.object({
+  /** Its definition, relative to the project. */
+  file: z.string(),
+  cli: z.string().nullable(),
+  model: z.string().nullable(),
+  permission_mode: z.string().nullable(),
+  allowed_tools: z.array(z.string()),
+  command: z.array(z.string()).nullable(),
+  /** As its definition parsed them (null: none). */
+  gates: z.unknown(),
+});
+
+/**
+ * The rules a run obeys, fixed when it started: every agent's (recorded at its first use when
+ * defined later) and its workflow's config{} (null until the file first loaded). What the
+ * files say otherwise now is listed in `differs` and not followed: `shop resume <id>
+ * --accept-changes` takes the files' rules.
+ */
+export const RulesJsonSchema = z.object({
+  agents: z.record(z.string(), AgentRulesJsonSchema),
+  /** Its notify targets (notify, notify_on_waiting, escalate_to) as scheme and host only: their secrets are never shown. */
+  config: z.record(z.string(), z.unknown()).nullable(),
+  /** Each rule file's sha256 as the run last saw it between its steps (the workflow, every agent definition). */
+  files: z.record(z.string(), z.string()),
+  /** "agents/coder.md: model", "workflows/deploy.lua: config.gates". */
+  differs: z.array(z.string()),
+});
+
+/**
+ * Why a run is held: rule files that changed while its step `key` ran (or, `interrupted`, since
+ * a driver that stopped during it), each with its hash before and after (null: absent).
+ */
+export const HeldJsonSchema = z.object({
+  key: z.string(),
+  handle: z.string(),
+  agent: z.string().nullable(),
+  files: z.array(z.object({ path: z.string(), before: z.string().nullable(), after: z.string().nullable() })),
+  interrupted: z.boolean(),
+  at: z.string(),
+});
+
 export const RunDetailJsonSchema = RunJsonSchema.extend({
   /** How many calls the run has made; `executions` holds them all unless --limit cut it to the latest (and the open ones). */
   calls: z.number(),
@@ -132,6 +174,10 @@ export const RunDetailJsonSchema = RunJsonSchema.extend({
   asks: z.array(PendingJsonSchema),
   /** Its agents' sessions, where each lives (shop watch on any machine resumes a kept one). */
   sessions: z.array(SessionJsonSchema).default([]),
+  /** The rules it obeys, fixed when it started; null for a run recorded before them that has not been driven since. */
+  rules: RulesJsonSchema.nullable().default(null),
+  /** Set while it is held: it resumes when the files are back, or with shop resume <id> --accept-changes. */
+  held: HeldJsonSchema.nullable().default(null),
 });
 
 /** The ask an answering command answered, and what was recorded. */
@@ -232,6 +278,8 @@ export const ReplayJsonSchema = z.array(z.object({
   problem: z.string().nullable(),
   /** Where the log and the workflow part ways: the call key, what the log recorded, what the workflow now does ("calls run(…)", "returns before reaching it"). */
   non_determinism: z.object({ key: z.string(), recorded: z.string(), now: z.string() }).nullable(),
+  /** Why the run is held (a rule file changed during one of its steps): shop resume refuses it until the file is back or --accept-changes. */
+  held: z.string().nullable().default(null),
 }));
 
 /** shop prune --json: one entry per ended run deleted (or that would be, with --dry-run), oldest first. */
@@ -285,4 +333,6 @@ export type AnsweredJson = z.infer<typeof AnsweredJsonSchema>;
 export type ActionJson = z.infer<typeof ActionJsonSchema>;
 export type RunDetailJson = z.infer<typeof RunDetailJsonSchema>;
 export type SessionJson = z.infer<typeof SessionJsonSchema>;
+export type RulesJson = z.infer<typeof RulesJsonSchema>;
+export type HeldJson = z.infer<typeof HeldJsonSchema>;
 export type LogJson = z.infer<typeof LogJsonSchema>;

@@ -179,7 +179,11 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     workers: () => workersJson(store, storeLiveness(ports), store.now(), ports.leaseMs),
     mayAnswer: (what) => refuseAgent(caller, what),
     start: async (req, onCreated) => (await engine(ports)).startRun(ports, project, req, onCreated),
-    drive: async (runId, opts, owner) => (await engine(ports)).driveRun(ports, runId, opts, owner),
+    drive: async (runId, opts, owner) => {
+      // Taking the rule files' new rules is a person's decision, as an answer is.
+      if (opts.acceptChanges) refuseAgent(caller, 'shop resume --accept-changes');
+      return (await engine(ports)).driveRun(ports, runId, opts, owner);
+    },
     pickAsk: async (ref, command, several) => (await answers()).pickAskRef(store, ref, command, several),
     answer: async (exec, req, what) => (await answers()).answerPicked(ports, caller, exec, req, what),
     answerHandle: async (req) => (await answers()).answerAsk(ports, req, caller),

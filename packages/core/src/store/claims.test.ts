@@ -39,7 +39,7 @@ describe('migration from schema 6', () => {
     store.close();
     open.splice(open.indexOf(store), 1);
     const db = new Database(file);
-    db.exec('ALTER TABLE executions DROP COLUMN ask_decisions; ALTER TABLE executions DROP COLUMN claim_timeout; DROP TABLE claims');
+    db.exec('DROP INDEX runs_held; ALTER TABLE runs DROP COLUMN rules; ALTER TABLE runs DROP COLUMN held; ALTER TABLE executions DROP COLUMN ask_decisions; ALTER TABLE executions DROP COLUMN claim_timeout; DROP TABLE claims');
     db.pragma('user_version = 6');
     db.close();
     const migrated = openSqliteStore(file);

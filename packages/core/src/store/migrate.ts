@@ -82,6 +82,11 @@ ALTER TABLE executions ADD COLUMN hold_since INTEGER;
 /* Version 8 is the workers table, version 9 sessions and reports, version 11 ended web sessions: new tables only, made by schema.sql. */
 /** Version 5–9 → 10: the decisions an ask asks for, when not the one its kind implies (an agent's AskUserQuestion). */
 const V10 = `ALTER TABLE executions ADD COLUMN ask_decisions TEXT;`;
+/** Version ≤ 10 → 11: the rules a run obeys, fixed when it starts, and why it is held (a rule file changed during its step). */
+const V11 = `
+ALTER TABLE runs ADD COLUMN rules TEXT;
+ALTER TABLE runs ADD COLUMN held TEXT;
+`;
 /** Version 5 or 6 → 7: how long a claim on a call's ask lasts (claims and the rest are new tables). */
 const V7 = `ALTER TABLE executions ADD COLUMN claim_timeout INTEGER;`;
 /**
@@ -104,6 +109,8 @@ export function migrate(db: Database.Database): void {
     if (version === 5 || version === 6) db.exec(V7);
     // Older stores get the executions table anew from schema.sql (with the column).
     if (version >= 5 && version <= 9) db.exec(V10);
+    // Every older store has a runs table to extend (schema.sql's runs table is not made again).
+    if (version >= 1 && version <= 10) db.exec(V11);
     // New tables and indexes (all IF NOT EXISTS): a new store gets everything here, and
     // schema 3's timers come to a store of schema 2 the same way.
     db.exec(readFileSync(shippedFile('schema.sql', import.meta.url), 'utf8'));

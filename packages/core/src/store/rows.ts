@@ -28,6 +28,8 @@ export function toRun(r: Row): Run {
       pidStart: str(r.owner_pid_start), leaseUntil: Number(r.lease_until ?? 0),
     },
     stop: r.stop_at == null ? null : { reason: String(r.stop_reason ?? ''), by: String(r.stop_by ?? ''), at: Number(r.stop_at) },
+    rules: (json(r.rules) as Run['rules']) ?? null,
+    held: (json(r.held) as Run['held']) ?? null,
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
     endedAt: num(r.ended_at),

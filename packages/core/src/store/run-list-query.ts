@@ -14,6 +14,8 @@ export function runQuery(filter: RunFilter): { where: string; params: unknown[];
     params.push(filter.status);
   }
   if (filter.active) terms.push(`status IN ('running','waiting_human')`);
+  // The partial index runs_held finds the few held runs among all.
+  if (filter.held) terms.push('held IS NOT NULL');
   if (filter.changedSince !== undefined) {
     terms.push('updated_at > ?');
     params.push(filter.changedSince);

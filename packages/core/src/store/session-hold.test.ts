@@ -41,6 +41,8 @@ describe('migration from schema 5', () => {
     open.splice(open.indexOf(store), 1);
     const db = new Database(file);
     for (const c of ['ask_decisions', 'claim_timeout', 'spawned', 'hold_kind', 'hold_token', 'hold_by', 'hold_host', 'hold_pid', 'hold_pid_start', 'hold_since']) db.exec(`ALTER TABLE executions DROP COLUMN ${c}`);
+    db.exec('DROP INDEX runs_held');
+    for (const c of ['rules', 'held']) db.exec(`ALTER TABLE runs DROP COLUMN ${c}`);
     db.pragma('user_version = 5');
     db.close();
     const migrated = openSqliteStore(file);

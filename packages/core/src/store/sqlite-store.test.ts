@@ -48,12 +48,12 @@ describe('SqliteStore on a real file', () => {
     expect(SCHEMA_VERSION).toBe(11);
   });
 
-  it('brings a schema-10 store to 11: ended web sessions get their table', async () => {
+  it('brings a schema-10 store to 11: ended web sessions get their table, runs their rules and holds', async () => {
     const { file, store } = fresh();
     store.close();
     open.pop();
     const db = new Database(file);
-    db.exec('DROP TABLE ended_sessions');
+    db.exec('DROP TABLE ended_sessions; DROP INDEX runs_held; ALTER TABLE runs DROP COLUMN held; ALTER TABLE runs DROP COLUMN rules');
     db.pragma('user_version = 10');
     db.close();
     const again = openSqliteStore(file);
@@ -61,6 +61,7 @@ describe('SqliteStore on a real file', () => {
     await again.endWebSession('s1', Date.now() + 60_000);
     expect(await again.webSessionEnded('s1')).toBe(true);
     expect(raw(file).pragma('user_version', { simple: true })).toBe(11);
+    expect((raw(file).prepare('PRAGMA table_info(runs)').all() as { name: string }[]).map((c) => c.name)).toEqual(expect.arrayContaining(['rules', 'held']));
   });
 
   it('refuses a store written by a newer Shop', () => {
@@ -125,7 +126,7 @@ describe('migration from schema 1', () => {
     db.close();
     const store = openSqliteStore(file);
     open.push(store);
-    expect(await store.getRun(1)).toMatchObject({ status: 'waiting_human', seed: 5, owner: null, workflowHash: null, stop: null });
+    expect(await store.getRun(1)).toMatchObject({ status: 'waiting_human', seed: 5, owner: null, workflowHash: null, stop: null, rules: null, held: null });
     expect((await store.loadReplayLog(1)).map((r) => [r.key, r.delivered])).toEqual([['1', 1], ['2', 2], ['3', null]]);
     expect((await store.listEvents(1)).map((e) => [e.id, e.type])).toEqual([[1, 'run_started'], [3, 'execution_started']]);
     expect((await store.listEvents(2)).map((e) => [e.id, e.type])).toEqual([[2, 'run_started'], [4, 'completed']]);

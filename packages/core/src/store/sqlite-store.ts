@@ -3,6 +3,7 @@ import { shopHostname } from '../host-name.js';
 import { ConflictError, LostOwnershipError, NotFoundError, SessionHeldError } from '../errors.js';
 import { hasEnded, type AgentMetrics, type Answer, type ExecutionStatus, type Run, type Timer } from '../types.js';
 import { alreadyAnswered } from './answered-line.js';
+import { filesChangedEvent } from './held-event.js';
 import { migrate } from './migrate.js';
 import { nulFreeStore } from './nul-free.js';
 import { SqliteReads } from './sqlite-reads.js';
@@ -19,7 +20,7 @@ import type { KeptSession } from './session-store.js';
 import type { ClaimRef, NewClaim } from './claim-store.js';
 import { heldLine } from '../engine/session-hold.js';
 import { completeRefusal, startRefusal, waitRefusal } from './call-rules.js';
-import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput, NewExecution, NewRun, OwnerClaim, RunEnd, Store, TimerEffect, WaitingAsk } from './store.js';
+import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput, NewExecution, NewRun, OwnerClaim, RulesUpdate, RunEnd, Store, TimerEffect, WaitingAsk } from './store.js';
 
 export { SCHEMA_VERSION } from './migrate.js';
 
@@ -62,8 +63,8 @@ class SqliteStore extends SqliteReads implements Store {
   async createRun(input: NewRun): Promise<Run> {
     return this.tx(() => {
       const t = this.now();
-      const { owner, leaseMs, ...rest } = input;
-      const id = Number(this.stmt.insertRun.run({ ...rest, ...ownerCols(owner, t + leaseMs), t }).lastInsertRowid);
+      const { owner, leaseMs, rules, ...rest } = input;
+      const id = Number(this.stmt.insertRun.run({ ...rest, rules: rules ? JSON.stringify(rules) : null, ...ownerCols(owner, t + leaseMs), t }).lastInsertRowid);
       this.event(id, { type: 'run_started', actor: input.actor, channel: 'cli', data: { spec: input.spec, prompt: input.prompt } });
       return this.mustRun(id);
     });
@@ -107,8 +108,9 @@ class SqliteStore extends SqliteReads implements Store {
   }
 
   async startExecution(token: string, input: NewExecution) {
-    return this.fenced(token, input.runId, () => {
-      const refused = startRefusal(this.mustRun(input.runId), input.key, this.stmt.getExecution.get(input.runId, input.key) !== undefined);
+    return this.fenced(token, input.runId, (fence) => {
+      // The fence's read has the run's status: the whole row is not read (nor its rules parsed) on a step's path.
+      const refused = startRefusal({ id: input.runId, status: fence.status as Run['status'] }, input.key, this.stmt.getExecution.get(input.runId, input.key) !== undefined);
       if (refused) throw refused;
       const t = this.now();
       const seq = Number((this.stmt.nextCall.get(t, input.runId) as Row).n);
@@ -197,6 +199,15 @@ class SqliteStore extends SqliteReads implements Store {
     this.fenced(token, runId, () => {
       this.stmt.setRunStatus.run(status, this.now(), runId);
       this.event(runId, event);
+    });
+  }
+
+  async setRunRules(token: string, runId: number, update: RulesUpdate) {
+    this.fenced(token, runId, () => {
+      const t = this.now();
+      if (update.rules) this.stmt.setRules.run(JSON.stringify(update.rules), t, runId);
+      if (update.clearHeld) this.stmt.clearHeld.run(t, runId);
+      for (const e of update.events ?? []) this.event(runId, e);
     });
   }
 
@@ -311,12 +322,12 @@ class SqliteStore extends SqliteReads implements Store {
     return { host: String(row.owner_host), pid: Number(row.owner_pid) };
   }
 
-  private fenced<T>(token: string, runId: number, fn: () => T): T {
+  private fenced<T>(token: string, runId: number, fn: (fence: Row) => T): T {
     return this.tx(() => {
       const row = this.stmt.ownerToken.get(runId) as Row | undefined;
       if (!row) throw new NotFoundError(`no run ${runId}; see runs with: shop list`);
       if (row.owner_token !== token) throw new LostOwnershipError(runId);
-      return fn();
+      return fn(row);
     });
   }
 
@@ -377,11 +388,14 @@ class SqliteStore extends SqliteReads implements Store {
     if (end.failedKey && this.stmt.failExecution.run({ ...metricCols(end.metrics), error: reason, t, runId, key: end.failedKey }).changes) {
       this.event(runId, { type: 'execution_failed', key: end.failedKey, actor: 'shop', channel: 'engine', data: { error: reason } });
     }
+    if (end.held && this.stmt.setHeld.run(JSON.stringify(end.held), runId).changes) {
+      this.event(runId, filesChangedEvent(end.held));
+    }
     const changed = this.stmt.endRun.run({ status: end.status, reason, result: end.result === undefined ? null : JSON.stringify(end.result), t, runId }).changes;
     if (!changed) return false;
     // Calls still open end with the run: running ones (their processes were killed first), and
     // waiting ones — nothing waits on an ended run, so no reader takes one for an open ask.
-    this.stmt.failOpen.run(`the run ended ${end.status}${reason ? `: ${reason}` : ''}`, t, t, runId);
+    this.stmt.failOpen.run(`the run ended ${end.status}${reason ? `: ${reason}` : ''}`, t, t, runId, end.held?.key ?? null);
     this.event(runId, end.event);
     return true;
   }

@@ -19,9 +19,13 @@ const METRICS = `cost_usd = COALESCE(@cost, cost_usd), num_turns = COALESCE(@tur
 /** Every statement the SQLite store runs, by name. */
 const SQL = {
   insertRun: `INSERT INTO runs (spec, workflow_path, workflow_hash, prompt, status, workspace, branch, seed,
-      owner_token, owner_host, owner_pid, owner_pid_start, lease_until, created_at, updated_at)
+      owner_token, owner_host, owner_pid, owner_pid_start, lease_until, rules, created_at, updated_at)
     VALUES (@spec, @workflowPath, @workflowHash, @prompt, 'running', @workspace, @branch, @seed,
-      @token, @host, @pid, @pidStart, @leaseUntil, @t, @t)`,
+      @token, @host, @pid, @pidStart, @leaseUntil, @rules, @t, @t)`,
+  setRules: 'UPDATE runs SET rules = ?, updated_at = ? WHERE id = ?',
+  clearHeld: 'UPDATE runs SET held = NULL, updated_at = ? WHERE id = ?',
+  // Only an open run is held: its end follows in the same transaction.
+  setHeld: `UPDATE runs SET held = ? WHERE id = ? AND status IN ('running','waiting_human')`,
   getRun: 'SELECT * FROM runs WHERE id = ?',
   ownerToken: 'SELECT owner_token, status FROM runs WHERE id = ?',
   setWorkspace: 'UPDATE runs SET workspace = ?, branch = ?, updated_at = ? WHERE id = ?',
@@ -92,8 +96,9 @@ const SQL = {
     updated_at = @t, finished_at = @t WHERE run_id = @runId AND call_key = @key AND ${OPEN}`,
   closeExecution: `UPDATE executions SET status = 'completed', updated_at = ?, finished_at = ? WHERE run_id = ? AND call_key = ? AND status = 'running'`,
   // The run's open calls end with it: running ones (their processes were killed first) and waiting ones.
+  // A held run's step (`keep`) stays running, its report on disk, as after a crash: a resume completes it from there.
   failOpen: `UPDATE executions SET status = 'failed', error = ?, pid = NULL, pid_start = NULL, ${END_AGENT_HOLD}, updated_at = ?, finished_at = ?
-    WHERE run_id = ? AND ${OPEN}`,
+    WHERE run_id = ? AND ${OPEN} AND call_key IS NOT ?`,
   markWaiting: `UPDATE executions SET status = 'waiting_human', ask = ask + 1, waiting_for = @waitingFor, awaiting = @awaiting, claim_timeout = @claimTimeout, ask_decisions = @askDecisions, pid = NULL, pid_start = NULL,
     ${END_AGENT_HOLD}, activity = NULL, ${METRICS}, updated_at = @t WHERE run_id = @runId AND call_key = @key`,
   // A call starting or completing: the run goes on (only a write when it was waiting).

@@ -1,7 +1,7 @@
 import type { Decision } from '../decisions/decision-spec.js';
 import type { AccessStore } from './access-store.js';
 import type {
-  AgentMetrics, Answer, CallKind, Channel, Execution, ReplayRecord, Run, RunEvent, RunOwner, RunStatus, Timer, TimerData, TimerKind,
+  AgentMetrics, Answer, CallKind, Channel, Execution, ReplayRecord, Run, RunEvent, RunHold, RunOwner, RunRules, RunStatus, Timer, TimerData, TimerKind,
 } from '../types.js';
 import type { ClaimStore } from './claim-store.js';
 import type { SessionStore } from './session-store.js';
@@ -108,6 +108,11 @@ export interface Store extends AccessStore, ClaimStore, SessionStore, WorkerStor
    */
   finishRun(token: string, runId: number, end: RunEnd): Promise<boolean>;
   setRunStatus(token: string, runId: number, status: ActiveStatus, event: EventInput): Promise<void>;
+  /**
+   * The run's rules change (recorded at their first use, re-recorded when a person accepts the
+   * files' new ones) and/or its hold ends (`clearHeld`), with its event, in one transaction.
+   */
+  setRunRules(token: string, runId: number, update: RulesUpdate): Promise<void>;
   /** Audit-trail entries; a driver's own (log lines) pass its token. */
   appendEvent(token: string | null, runId: number, event: EventInput): Promise<void>;
 
@@ -170,12 +175,25 @@ export interface NewRun {
   owner: OwnerClaim;
   leaseMs: number;
   actor: string;
+  /** The rules it obeys, fixed as it starts (its workflow's config{} follows at its first load). */
+  rules?: RunRules | null;
+}
+
+export interface RulesUpdate {
+  /** The rules in force from now on (absent: unchanged). */
+  rules?: RunRules;
+  /** The hold ends: its files are back as they were, or a person accepted them. */
+  clearHeld?: boolean;
+  /** Their audit events, in the same transaction. */
+  events?: EventInput[];
 }
 
 export interface RunFilter {
   /** Only runs not ended (running or waiting). */
   active?: boolean;
   status?: RunStatus;
+  /** Only runs held (a rule file changed during one of their steps). */
+  held?: boolean;
   /** Only runs changed after this time (ms): a reader that looked before reads what changed. */
   changedSince?: number;
   /** At most this many (the newest); 0 or absent: all. */
@@ -245,6 +263,11 @@ export interface RunEnd {
   failedKey?: string;
   metrics?: AgentMetrics;
   event: EventInput;
+  /**
+   * A rule file changed while the step `held.key` ran: the run is held (a files_changed event
+   * before `event`), and that step stays running, its report on disk, to be completed by a resume.
+   */
+  held?: RunHold;
 }
 
 export interface EventInput {

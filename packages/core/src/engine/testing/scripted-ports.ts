@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { AgentDef } from '../../agents/agent-def.js';
 import { NotFoundError } from '../../errors.js';
+import { canonicalHash } from '../../lua/canonical-hash.js';
 import type { SignalSource } from '../../signals/signal-source.js';
 import { openSqliteStore } from '../../store/sqlite-store.js';
 import type { Store } from '../../store/store.js';
@@ -68,6 +69,18 @@ export function scriptedWorld(dir: string, runner = new ScriptedRunner(), agentN
       const def = agents.get(name);
       if (!def) throw new NotFoundError(`unknown agent "${name}" (found: ${[...agents.keys()].join(', ')})`);
       return { name, file: `agents/${name}.md`, instructions: `You are ${name}.`, allowedTools: [], ...def };
+    },
+    // The workflows and agents in memory, as the project's rule files: a change to one during a step holds the run.
+    ruleFiles: {
+      agentNames: () => [...agents.keys()].sort(),
+      shown: (path) => path,
+      look: (workflowPath) => {
+        const look = new Map<string, string>();
+        const source = workflows.get(workflowPath);
+        if (source !== undefined) look.set(workflowPath, canonicalHash(source));
+        for (const [name, def] of agents) look.set(`agents/${name}.md`, canonicalHash(def));
+        return look;
+      },
     },
     readWorkflow: (path) => {
       const source = workflows.get(path);

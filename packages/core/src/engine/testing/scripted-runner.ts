@@ -25,6 +25,8 @@ export interface ScriptedTurn {
   delayMs?: number;
   /** The session defers this tool call to a person (a gate, AskUserQuestion): nothing is reported. */
   defer?: { name: string; input: Record<string, unknown> };
+  /** What the agent does to the world while it works (say, edits its own agent file), before it reports. */
+  during?: () => void;
 }
 
 export type Script = Record<string, ScriptedTurn[]>;
@@ -66,6 +68,7 @@ export class ScriptedRunner implements AgentRunner {
     } finally {
       this.active--;
     }
+    turn.during?.();
     if (inv.signal?.aborted) {
       this.aborted.push(inv);
       return { exitCode: null, error: 'killed', output: '', metrics: { costUsd: null, numTurns: null, durationMs: 0 } };

@@ -8,6 +8,7 @@ import { executionsAndFinishing } from './executions.js';
 import { nulText } from './nul-text.js';
 import { refusals } from './refusals.js';
 import { runsAndOwnership } from './runs-ownership.js';
+import { runRules } from './run-rules.js';
 import { sessionsAndReports } from './sessions.js';
 import { stopEventsDelete } from './stop-events-delete.js';
 import { timers } from './timers.js';
@@ -31,6 +32,7 @@ export function storeContract(adapter: StoreAdapter): void {
     accessAndLists(adapter);
     atomicity(adapter);
     refusals(adapter);
+    runRules(adapter);
     workerRegistry(adapter);
     nulText(adapter);
   });

@@ -17,6 +17,7 @@ const fencedWrites = (store: Store, id: number, token: string) => ({
   cancelExecutions: () => store.cancelExecutions(token, id, ['1'], 'late'),
   finishRun: () => store.finishRun(token, id, ended('failed', 'late')),
   setRunStatus: () => store.setRunStatus(token, id, 'waiting_human', { type: 'x', actor: 'shop', channel: 'engine' }),
+  setRunRules: () => store.setRunRules(token, id, { rules: { agents: {}, config: {}, files: {}, differs: [] }, clearHeld: true, events: [{ type: 'x', actor: 'shop', channel: 'engine' }] }),
   appendEvent: () => store.appendEvent(token, id, { type: 'log', actor: 'workflow', channel: 'engine' }),
   fireTimer: () => store.fireTimer(token, { id: 1, runId: id, key: '1', ask: 1, kind: 'timeout', dueAt: 0, firedAt: null, data: {} }, { event: { type: 'timed_out', actor: 'system:timeout', channel: 'engine' } }),
   putOffTimer: () => store.putOffTimer(token, { id: 1, runId: id, key: '1', ask: 1, kind: 'remind', dueAt: 0, firedAt: null, data: {} }),

@@ -49,8 +49,12 @@ const STEPS: Record<number, string> = {
   );`,
   // 9 → 10: the decisions an ask asks for, when not the one its kind implies (an agent's AskUserQuestion).
   9: `ALTER TABLE executions ADD COLUMN IF NOT EXISTS ask_decisions TEXT;`,
-  // 10 → 11: web sessions ended before they expire (shop serve's logout), as SQLite's schema.sql.
-  10: `CREATE TABLE IF NOT EXISTS ended_sessions (
+  // 10 → 11: the rules a run obeys, fixed when it starts, and why it is held (a rule file changed during
+  // its step); web sessions ended before they expire (shop serve's logout), as SQLite's schema.sql.
+  10: `ALTER TABLE runs ADD COLUMN IF NOT EXISTS rules TEXT;
+  ALTER TABLE runs ADD COLUMN IF NOT EXISTS held TEXT;
+  CREATE INDEX IF NOT EXISTS runs_held ON runs(id) WHERE held IS NOT NULL;
+  CREATE TABLE IF NOT EXISTS ended_sessions (
     id            TEXT    PRIMARY KEY,
     ended_at      BIGINT  NOT NULL,
     expires_at    BIGINT  NOT NULL

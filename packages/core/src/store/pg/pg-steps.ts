@@ -4,6 +4,7 @@ import { hasEnded, type AgentMetrics, type Answer, type ExecutionStatus, type Ru
 import { waitRefusal } from '../call-rules.js';
 import { roundUsd, toAnswer, toExecution, toRun, type Row } from '../rows.js';
 import { alreadyAnswered } from '../answered-line.js';
+import { filesChangedEvent } from '../held-event.js';
 import type { ActiveStatus, EventInput, RunEnd, WaitingAsk } from '../store.js';
 import { WAKE_CHANNEL, type Sql } from './pg-db.js';
 import { W } from './pg-write-sql.js';
@@ -118,10 +119,11 @@ export async function end(q: Sql, runId: number, e: RunEnd, t: number): Promise<
   if (e.failedKey && (await q.query(W.failExecution, [runId, e.failedKey, t, reason, ...metricParams(e.metrics)])).length) {
     await event(q, runId, t, { type: 'execution_failed', key: e.failedKey, actor: 'shop', channel: 'engine', data: { error: reason } });
   }
-  // Calls still open are dead with the run (their processes were killed first).
+  if (e.held && (await q.query(W.setHeld, [runId, JSON.stringify(e.held)])).length) await event(q, runId, t, filesChangedEvent(e.held));
+  // Calls still open are dead with the run (their processes were killed first) — but a held run's step, resumed from its report.
   const ended = await q.query(W.endRun, [
     runId, e.status, reason, e.result === undefined ? null : JSON.stringify(e.result), t, `the run ended ${e.status}${reason ? `: ${reason}` : ''}`,
-    e.event.key ?? null, e.event.type, e.event.actor, e.event.channel, json(e.event.data),
+    e.event.key ?? null, e.event.type, e.event.actor, e.event.channel, json(e.event.data), e.held?.key ?? null,
   ]);
   return ended.length > 0;
 }

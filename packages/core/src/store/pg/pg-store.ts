@@ -3,7 +3,7 @@ import { hasEnded, type AgentMetrics, type Answer, type Run, type Timer } from '
 import type { ClaimRef, NewClaim } from '../claim-store.js';
 import { startRefusal } from '../call-rules.js';
 import { toExecution, toRun } from '../rows.js';
-import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput, NewExecution, NewRun, OwnerClaim, RunEnd, Store, TimerEffect, WaitingAsk } from '../store.js';
+import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput, NewExecution, NewRun, OwnerClaim, RulesUpdate, RunEnd, Store, TimerEffect, WaitingAsk } from '../store.js';
 import { nulFreeStore } from '../nul-free.js';
 import { migratePg } from './migrate-pg.js';
 import { PgAccess } from './pg-access.js';
@@ -60,6 +60,7 @@ export class PgStore extends PgReads implements Store {
     const [row] = await this.db.query(W.createRun, [
       input.spec, input.workflowPath, input.workflowHash, input.prompt, input.workspace, input.branch, input.seed,
       o.token, o.host, o.pid, o.pidStart, whole(t + input.leaseMs), t, input.actor, JSON.stringify({ spec: input.spec, prompt: input.prompt }), WAKE_CHANNEL,
+      input.rules ? JSON.stringify(input.rules) : null,
     ]);
     return toRun(row!);
   }
@@ -175,6 +176,14 @@ export class PgStore extends PgReads implements Store {
       const t = this.now();
       await q.query(W.setRunStatus, [runId, status, t]);
       await event(q, runId, t, e);
+    });
+  }
+
+  async setRunRules(token: string, runId: number, update: RulesUpdate) {
+    await this.fenced(token, runId, async (q) => {
+      const t = this.now();
+      if (update.rules || update.clearHeld) await q.query(W.setRules, [runId, update.rules ? JSON.stringify(update.rules) : null, Boolean(update.clearHeld), t]);
+      for (const e of update.events ?? []) await event(q, runId, t, e);
     });
   }
 

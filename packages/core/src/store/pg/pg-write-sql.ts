@@ -22,11 +22,11 @@ export const W = {
   lockRun: 'SELECT * FROM runs WHERE id = $1 FOR UPDATE',
   runFence: 'SELECT owner_token, status, reason FROM runs WHERE id = $1',
 
-  // $1 spec … $7 seed, $8 token, $9 host, $10 pid, $11 pidStart, $12 lease until, $13 t, $14 actor, $15 data, $16 channel
+  // $1 spec … $7 seed, $8 token, $9 host, $10 pid, $11 pidStart, $12 lease until, $13 t, $14 actor, $15 data, $16 channel, $17 rules
   createRun: `WITH r AS (
       INSERT INTO runs (spec, workflow_path, workflow_hash, prompt, status, workspace, branch, seed,
-        owner_token, owner_host, owner_pid, owner_pid_start, lease_until, events, created_at, updated_at)
-      VALUES ($1, $2, $3, $4, 'running', $5, $6, $7, $8, $9, $10, $11, $12, 1, $13, $13) RETURNING *),
+        owner_token, owner_host, owner_pid, owner_pid_start, lease_until, events, rules, created_at, updated_at)
+      VALUES ($1, $2, $3, $4, 'running', $5, $6, $7, $8, $9, $10, $11, $12, 1, $17::text, $13, $13) RETURNING *),
     e AS (INSERT INTO events (${EVENT_COLUMNS}) SELECT r.id, 1, NULL, 'run_started', $14::text, 'cli', $15::text, $13 FROM r)
     SELECT r.*, pg_notify($16, 'run:' || r.id) AS woke FROM r`,
   // $1 run, $2 token, $3 host, $4 pid, $5 pidStart, $6 t, $7 leaseMs, $8 expected token
@@ -117,17 +117,21 @@ export const W = {
   markWaiting: `UPDATE executions SET status = 'waiting_human', ask = ask + 1, waiting_for = $4, awaiting = $5, claim_timeout = $6, ask_decisions = $10::text,
       pid = NULL, pid_start = NULL, ${END_AGENT_HOLD}, activity = NULL, ${metrics(7)}, updated_at = $3
     WHERE run_id = $1 AND call_key = $2 AND status <> 'completed' RETURNING *`,
+  /** $2 the run's rules (JSON; null: unchanged), $3 whether its hold ends, $4 t. */
+  setRules: 'UPDATE runs SET rules = COALESCE($2::text, rules), held = CASE WHEN $3::bool THEN NULL ELSE held END, updated_at = $4 WHERE id = $1',
+  /** Only an open run is held ($2 why): its end follows in the same transaction. */
+  setHeld: `UPDATE runs SET held = $2 WHERE id = $1 AND ${OPEN} RETURNING id`,
   /** Also revives a failed run (retry): its old failure reason and end time no longer hold. */
   setRunStatus: `UPDATE runs SET status = $2, reason = NULL, ended_at = NULL, updated_at = $3 WHERE id = $1 AND status NOT IN ('completed','stuck')`,
   /**
    * A run's end, its calls still open (running, or waiting for a person) failed with it ($6 their
-   * error), and its event ($7 key … $11 data), in one statement. Run inside the transaction that
+   * error) but a held run's step ($12), and its event ($7 key … $11 data), in one statement. Run inside the transaction that
    * locked the run row, so the calls it reads are current.
    */
   endRun: `WITH r AS (UPDATE runs SET status = $2, reason = $3, result = $4, ended_at = $5, updated_at = $5, events = events + 1
       WHERE id = $1 AND ${OPEN} RETURNING events),
     x AS (UPDATE executions SET status = 'failed', error = $6, pid = NULL, pid_start = NULL, ${END_AGENT_HOLD}, updated_at = $5, finished_at = $5
-      WHERE run_id = $1 AND ${OPEN} AND EXISTS (SELECT 1 FROM r)),
+      WHERE run_id = $1 AND ${OPEN} AND call_key IS DISTINCT FROM $12::text AND EXISTS (SELECT 1 FROM r)),
     e AS (INSERT INTO events (${EVENT_COLUMNS}) SELECT $1, r.events, $7::text, $8::text, $9::text, $10::text, $11::text, $5 FROM r)
     SELECT events FROM r`,
   /** An ask's call and its answer, if one was recorded (read after the run row's lock: a racing first answer is seen). */
