@@ -18,7 +18,7 @@ function setup(script: Script = {}) {
   const flow = newFlow('shop-rules-', script);
   worlds.push(flow.world);
   const { world } = flow;
-  world.agents.set('deployer', { model: 'sonnet', gates: ['Bash(git push --force*)'] });
+  world.agents.set('deployer', { model: 'sonnet', gates: [{ hold: ['Bash(git push --force*)'], allow: [] }] });
   const answer = (id: number, key: string, status = 'DONE', message: string | null = 'go on') =>
     world.store.recordAnswer({ ask: 1, verdict: null, decisions: null, runId: id, key, status, message, responder: 'ann', channel: 'cli' });
   const accept = (id: number) => driveRun(world.ports, id, { wait: false, acceptChanges: { by: 'ann', channel: 'cli' } });
@@ -38,11 +38,11 @@ describe('rules fixed when the run starts', () => {
     const id = await start(DEPLOY);
     const started = (await world.store.getRun(id))!.rules!;
     expect(Object.keys(started.agents).sort()).toEqual(['coder', 'deployer', 'reviewer']);
-    expect(started.agents.deployer).toEqual({ file: 'agents/deployer.md', cli: null, model: 'sonnet', permission_mode: null, allowed_tools: [], command: null, gates: ['Bash(git push --force*)'] });
+    expect(started.agents.deployer).toEqual({ file: 'agents/deployer.md', cli: null, model: 'sonnet', permission_mode: null, allowed_tools: [], command: null, gates: [{ hold: ['Bash(git push --force*)'], allow: [] }] });
     expect(Object.keys(started.files).sort()).toEqual([FLOW_PATH, 'agents/coder.md', 'agents/deployer.md', 'agents/reviewer.md']);
     expect(started.config).toBeNull();
     expect((await drive(id)).status).toBe('waiting_human');
-    expect((await world.store.getRun(id))!.rules!.config).toEqual({ gates: ['Bash(rm -rf *)'] });
+    expect((await world.store.getRun(id))!.rules!.config).toEqual({ gates: [{ hold: ['Bash(rm -rf *)'], allow: [] }] });
   });
 
   it("a person's edit of an agent's model and gates between steps does not reach the agent: it runs on the recorded rules, said once", async () => {
@@ -56,7 +56,7 @@ describe('rules fixed when the run starts', () => {
     const deployer = world.runner.invocations.find((i) => i.agent.name === 'deployer')!.agent;
     expect(deployer).toMatchObject({ model: 'sonnet', instructions: 'You ship, carefully.' });
     // Its own gates and the workflow's, as recorded: what reaches Claude Code (SHOP_GATES).
-    expect(deployer.gates).toEqual(['Bash(git push --force*)', 'Bash(rm -rf *)']);
+    expect(deployer.gates).toEqual([{ hold: ['Bash(git push --force*)'], allow: [] }, { hold: ['Bash(rm -rf *)'], allow: [] }]);
     const run = (await world.store.getRun(id))!;
     expect(run.rules!.differs).toEqual([`${FLOW_PATH}: config.gates`, 'agents/deployer.md: model', 'agents/deployer.md: gates']);
     expect((await events(id, 'rules_kept')).map((e) => e.data!.differs)).toEqual([[`${FLOW_PATH}: config.gates`], ['agents/deployer.md: model', 'agents/deployer.md: gates']]);
@@ -78,7 +78,7 @@ describe('rules fixed when the run starts', () => {
 describe('a rule file changed during one of the run\'s own steps holds it', () => {
   it('an agent that drops its own gates: the run fails naming the file and the step; its report stays; resume refuses until the file is back', async () => {
     const { world, start, drive, answer } = setup();
-    const before = { model: 'sonnet', gates: ['Bash(git push --force*)'] };
+    const before = { model: 'sonnet', gates: [{ hold: ['Bash(git push --force*)'], allow: [] }] };
     world.runner = new ScriptedRunner({ coder: [{ status: 'NEEDS_HUMAN', reason: 'ok to ship?', during: () => world.agents.set('deployer', { model: 'sonnet' }) }] });
     world.ports.runner = world.runner;
     const id = await start(DEPLOY);
@@ -99,7 +99,7 @@ describe('a rule file changed during one of the run\'s own steps holds it', () =
     expect((await world.store.getRun(id))!.held).toBeNull();
     await answer(id, '1');
     expect(await drive(id)).toMatchObject({ status: 'completed' });
-    expect(world.runner.invocations.find((i) => i.agent.name === 'deployer')!.agent.gates).toEqual(['Bash(git push --force*)', 'Bash(rm -rf *)']);
+    expect(world.runner.invocations.find((i) => i.agent.name === 'deployer')!.agent.gates).toEqual([{ hold: ['Bash(git push --force*)'], allow: [] }, { hold: ['Bash(rm -rf *)'], allow: [] }]);
     expect((await world.store.listEvents(id)).map((e) => e.type).filter((t) => ['files_changed', 'failed', 'hold_cleared', 'retried'].includes(t))).toEqual(['files_changed', 'failed', 'hold_cleared', 'retried']);
   });
 
@@ -113,7 +113,7 @@ describe('a rule file changed during one of the run\'s own steps holds it', () =
     expect(world.runner.count('deployer')).toBe(0);
     expect(await accept(id)).toMatchObject({ status: 'completed' });
     expect(world.runner.count('coder')).toBe(1);
-    expect(world.runner.invocations.find((i) => i.agent.name === 'deployer')!.agent.gates).toEqual(['Bash(git push --force*)']);
+    expect(world.runner.invocations.find((i) => i.agent.name === 'deployer')!.agent.gates).toEqual([{ hold: ['Bash(git push --force*)'], allow: [] }]);
     expect((await events(id, 'changes_accepted')).map((e) => [e.actor, e.key, e.data!.files])).toEqual([['ann', '1', [FLOW_PATH]]]);
     expect((await world.store.getRun(id))!).toMatchObject({ held: null, rules: { config: {}, differs: [] } });
   });
@@ -129,7 +129,7 @@ describe('a rule file changed during one of the run\'s own steps holds it', () =
     expect(await drive(id)).toMatchObject({ status: 'failed', reason: expect.stringContaining(`agents/deployer.md changed during step ${id}.1/1/1 (coder)`) });
     expect(world.runner.aborted.map((i) => i.agent.name)).toEqual(['reviewer']);
     expect((await world.store.loadExecutions(id)).map((e) => [e.key, e.status])).toEqual([['1', 'failed'], ['1/1/1', 'running'], ['1/2/1', 'failed']]);
-    world.agents.set('deployer', { model: 'sonnet', gates: ['Bash(git push --force*)'] });
+    world.agents.set('deployer', { model: 'sonnet', gates: [{ hold: ['Bash(git push --force*)'], allow: [] }] });
     world.runner = new ScriptedRunner({ reviewer: [{ summary: 'reviewed' }] });
     world.ports.runner = world.runner;
     // Restored: the coder's step completes from its report; the stopped reviewer runs again.
@@ -170,7 +170,7 @@ describe('a rule file changed during one of the run\'s own steps holds it', () =
     const outcome = await drive(id);
     expect(outcome).toMatchObject({ status: 'failed', reason: `agents/deployer.md changed while step ${id}.1 (coder) ran, or since its driver stopped; check the change, then shop resume ${id} --accept-changes (or restore the file and shop resume ${id})` });
     expect((await world.store.getRun(id))!.held).toMatchObject({ key: '1', interrupted: true });
-    world.agents.set('deployer', { model: 'sonnet', gates: ['Bash(git push --force*)'] });
+    world.agents.set('deployer', { model: 'sonnet', gates: [{ hold: ['Bash(git push --force*)'], allow: [] }] });
     expect(await drive(id)).toMatchObject({ status: 'completed' });
     expect(inner.count('coder')).toBe(1);
   });
