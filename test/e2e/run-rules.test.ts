@@ -88,7 +88,7 @@ describe("an agent step can't change its run's rules", () => {
     const id = runId(r);
     expect(r.stderr).toBe(`shop: run ${id} failed: workflows/deploy.lua changed during step ${id}.1 (coder); check the change, then shop resume ${id} --accept-changes (or restore the file and shop resume ${id})\n`);
     expect(r.code).toBe(1);
-    expect(p.status(id).rules).toMatchObject({ config: { gates: ['Bash(git push --force*)'] } });
+    expect(p.status(id).rules).toMatchObject({ config: { gates: [{ hold: ['Bash(git push --force*)'], allow: [] }] } });
     expect(p.shop(['resume', String(id)]).code).toBe(6);
     expect(deployers(p)).toEqual([]);
 
@@ -112,8 +112,8 @@ describe("a person's edits between steps", () => {
     p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Release notes look right?' }, { status: 'DONE', summary: 'ready' }], deployer: [{ tool_call: FORCE, status: 'DONE' }] } });
     const id = runId(p.shop(['run', 'deploy', 'x']));
     const rules = p.status(id).rules!;
-    expect(rules.agents.deployer).toEqual({ file: 'agents/deployer.md', cli: null, model: 'sonnet', permission_mode: null, allowed_tools: ['Bash(shop report:*)'], command: null, gates: ['Bash(git push --force*)'] });
-    expect(rules.config).toEqual({ gates: ['Bash(rm -rf *)'] });
+    expect(rules.agents.deployer).toEqual({ file: 'agents/deployer.md', cli: null, model: 'sonnet', permission_mode: null, allowed_tools: ['Bash(shop report:*)'], command: null, gates: [{ hold: ['Bash(git push --force*)'], allow: [] }] });
+    expect(rules.config).toEqual({ gates: [{ hold: ['Bash(rm -rf *)'], allow: [] }] });
     expect(Object.keys(rules.agents).sort()).toEqual(['architect', 'coder', 'deployer', 'reviewer']);
 
     // A person, between steps: another model, no gates, new instructions.

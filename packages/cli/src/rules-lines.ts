@@ -1,9 +1,12 @@
 import type { HeldJson, RulesJson } from '@shop/core/operations/shapes';
 import { canonical } from '@shop/core/lua/canonical-hash';
+import { describeGates } from '@shop/core/agents/gate-spec';
 import { changedFiles, heldStep } from '@shop/core/rules/hold-lines';
 
 /** A list in one line: strings as they are, anything else as compact JSON. */
 const listed = (v: unknown): string => (Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : canonical(x))).join(', ') : canonical(v));
+/** Gates as a person writes them (describeGates), else as any list. */
+const gatesText = (v: unknown): string => describeGates(v) ?? listed(v);
 
 /**
  * shop status: the rules the run obeys, fixed when it started — one line per agent (its CLI,
@@ -21,10 +24,10 @@ export function rulesLines(runId: number, rules: RulesJson | null): string[] {
     if (r.model) parts.push(`model ${r.model}`);
     if (r.permission_mode) parts.push(`permission ${r.permission_mode}`);
     if (r.allowed_tools.length) parts.push(`tools ${listed(r.allowed_tools)}`);
-    if (r.gates != null) parts.push(`gates ${listed(r.gates)}`);
+    if (r.gates != null) parts.push(`gates ${gatesText(r.gates)}`);
     lines.push(`  ${name.padEnd(width)}  ${parts.join('   ')}`);
   }
-  const config = rules.config === null ? 'not yet loaded' : Object.keys(rules.config).length ? Object.keys(rules.config).sort().map((k) => `${k} ${listed(rules.config![k])}`).join('; ') : '(none)';
+  const config = rules.config === null ? 'not yet loaded' : Object.keys(rules.config).length ? Object.keys(rules.config).sort().map((k) => `${k} ${k === 'gates' ? gatesText(rules.config![k]) : listed(rules.config![k])}`).join('; ') : '(none)';
   lines.push(`  ${'config{}'.padEnd(width)}  ${config}`);
   if (rules.differs.length) lines.push(`  The files now say otherwise (not followed): ${rules.differs.join('; ')}; to take them: shop resume ${runId} --accept-changes`);
   return lines;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { holdingRule } from './gate-rules.js';
 import type { GatePlace } from './gate-paths.js';
-import { readGates, type GateBlock } from './gate-spec.js';
+import { describeGates, readGates, type GateBlock } from './gate-spec.js';
 
 const place: GatePlace = { workspace: '/ws', cwd: '/ws', home: '/home/ann' };
 const blocks = (gates: unknown): GateBlock[] => {
@@ -184,5 +184,14 @@ describe('reading gates as written', () => {
     expect(readGates({ hold: ['Bash'], deny: ['x'] })).toMatch(/unknown key 'deny'/);
     expect(readGates(['Bash', { hold: ['Bash'] }])).toMatch(/not a mix of both/);
     expect(readGates(7)).toMatch(/give a list of rules/);
+  });
+});
+
+describe('describeGates', () => {
+  it('reads blocks as a person writes them: a list as its rules, a hold-by-default block with its allows, blocks apart', () => {
+    expect(describeGates(blocks(RULES))).toBe('Bash(git push --force*), Bash(rm -rf *)');
+    expect(describeGates([...blocks({ hold: ['Bash'], allow: ['Bash(npm test*)', 'Bash(git status*)'] }), ...blocks(['Write(.env*)'])]))
+      .toBe('hold Bash allow Bash(npm test*), Bash(git status*); Write(.env*)');
+    expect(describeGates([{ hold: 7 }])).toBeNull();
   });
 });

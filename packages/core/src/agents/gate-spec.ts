@@ -80,3 +80,14 @@ export const GatesSchema = z.unknown().transform((v, ctx): GateBlock[] => {
 
 /** Whether an agent with these gates may ask a person its own questions (AskUserQuestion held). */
 export const asksQuestions = (blocks: readonly GateBlock[]) => blocks.some((b) => b.hold.some((r) => /^askuserquestion$/i.test(r)));
+
+/**
+ * Blocks as a person reads them in one line: a block that only holds as its rules
+ * (`Bash(git push --force*), Write(.env*)`), one that holds by default as `hold Bash allow
+ * Bash(npm test*)`; blocks apart by `; `. Recorded gates that do not read as blocks: null.
+ */
+export function describeGates(value: unknown): string | null {
+  const blocks = readGates(value);
+  if (typeof blocks === 'string') return null;
+  return blocks.map((b) => (b.allow.length ? `hold ${b.hold.join(', ')} allow ${b.allow.join(', ')}` : b.hold.join(', '))).join('; ');
+}
