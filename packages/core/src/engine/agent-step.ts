@@ -234,12 +234,13 @@ export class AgentStep {
     // A file change shows what it changes (a Write against the file as it is in the workspace now).
     const change = question ? null : changeOf(tool, currentFile(tool, exec.cwd ?? run.workspace));
     const waitingFor = question ? describeDeferred(tool) : `${agent.name} wants to run: ${describeDeferred(tool)}${change ? `\n${change}` : ''}`;
-    ports.notifier.notify({ type: 'agent_finished', key: exec.key, agent: agent.name, status: 'NEEDS_HUMAN', text: waitingFor });
     const ask = {
       waitingFor, awaiting: question ? 'input' : 'approval', metrics, timers: this.ctx.timersFor(exec), claimTimeout: this.ctx.config().claim_timeout,
       ...(question ? { decisions: questionDecisions(tool.input) } : {}),
     };
     const execution = await ports.store.markWaiting(token, run.id, exec.key, ask, this.ctx.statusWhenWaiting(exec.key));
+    // Said once the ask exists: a person who acts on the line (or a driver killed right after it) finds it.
+    ports.notifier.notify({ type: 'agent_finished', key: exec.key, agent: agent.name, status: 'NEEDS_HUMAN', text: waitingFor });
     return { kind: 'waiting', execution, fresh: true };
   }
 
@@ -320,18 +321,22 @@ export class AgentStep {
   private async settle(exec: Execution, opts: RunOptions, signal: Signal, metrics: AgentMetrics | undefined, def?: AgentDef): Promise<Settled> {
     const { ports, run, token } = this.ctx;
     const text = signal.summary ?? signal.reason ?? null;
-    ports.notifier.notify({ type: 'agent_finished', key: exec.key, agent: exec.agent!, status: signal.status, text });
+    // Said once what it says is recorded: a person who acts on an ask's line finds the ask.
+    const say = () => ports.notifier.notify({ type: 'agent_finished', key: exec.key, agent: exec.agent!, status: signal.status, text });
     if (signal.status === 'NEEDS_HUMAN' && this.humanAllowed(exec, opts, def)) {
       const waitingFor = signal.reason ?? signal.summary ?? 'the agent needs a person';
       const ask = { waitingFor, awaiting: signal.awaiting ?? 'input', metrics, timers: this.ctx.timersFor(exec), claimTimeout: this.ctx.config().claim_timeout };
       const execution = await ports.store.markWaiting(token, run.id, exec.key, ask, this.ctx.statusWhenWaiting(exec.key));
+      say();
       return { kind: 'waiting', execution, fresh: true };
     }
     if (opts.statuses && signal.status !== 'NEEDS_HUMAN' && !opts.statuses.includes(signal.status)) {
+      say();
       throw new AgentError(`agent ${exec.agent} reported ${signal.status}; the workflow allows ${opts.statuses.join(', ')}`, metrics);
     }
     const result = { ...signal, session_id: exec.sessionId };
     const delivered = await ports.store.completeExecution(token, run.id, exec.key, result, metrics);
+    say();
     return { kind: 'value', value: result, delivered };
   }
 

@@ -47,6 +47,20 @@ describe('NEEDS_HUMAN', () => {
     expect(byConfig.outcome).toEqual({ status: 'completed', result: 'NEEDS_HUMAN' });
   });
 
+  it("says an agent finished only once what it reported is recorded: a person acting on its ask's line finds the ask", async () => {
+    const seen: Promise<unknown>[] = [];
+    await runFlow('return run("coder").status', asks, {
+      prepare: (w) => {
+        const notify = w.ports.notifier.notify.bind(w.ports.notifier);
+        w.ports.notifier = { notify: (n) => {
+          if (n.type === 'agent_finished') seen.push(w.store.getExecution(1, n.key).then((e) => e?.status));
+          notify(n);
+        } };
+      },
+    });
+    expect(await Promise.all(seen)).toEqual(['waiting_human']);
+  });
+
   it('a live --wait driver resumes in place when the answer arrives', async () => {
     const { outcome, world } = await runFlow('local r = run("coder")\nreturn r.status .. " by " .. r.responder', asks, {
       wait: true,
