@@ -13,32 +13,40 @@ export function nulFreeText(text: string): string {
   return text.includes('\u0000') ? text.replaceAll('\u0000', NUL_STAND_IN) : text;
 }
 
+/** Plain data Shop walks: strings, arrays, and objects made as literals (or with no prototype). */
+const isPlain = (o: object) => {
+  const proto = Object.getPrototypeOf(o) as unknown;
+  return proto === Object.prototype || proto === null;
+};
+
+/** Whether any string in `value` (an object key too) holds a NUL: the common answer, no, costs no allocation. */
+function hasNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some(hasNul);
+  if (!isPlain(value)) return false;
+  for (const k in value) if (k.includes('\u0000') || hasNul((value as Record<string, unknown>)[k])) return true;
+  return false;
+}
+
 /**
  * `value` with every string in it NUL-free: plain objects and arrays are walked (and copied
  * only where something changed); anything else (a Buffer, a function, a class instance) is
- * passed through as it is.
+ * passed through as it is. Every store write passes here: a value without a NUL is looked
+ * at once and handed back as it is.
  */
 export function withoutNul<T>(value: T): T {
+  return hasNul(value) ? cleaned(value) : value;
+}
+
+function cleaned<T>(value: T): T {
   if (typeof value === 'string') return nulFreeText(value) as T;
   if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) {
-    let copy: unknown[] | null = null;
-    for (let i = 0; i < value.length; i++) {
-      const v = withoutNul(value[i] as unknown);
-      if (v !== value[i]) (copy ??= value.slice())[i] = v;
-    }
-    return (copy ?? value) as T;
-  }
-  const proto = Object.getPrototypeOf(value) as unknown;
-  if (proto !== Object.prototype && proto !== null) return value;
-  let changed = false;
-  const entries = Object.entries(value).map(([k, v]) => {
-    const [key, clean] = [nulFreeText(k), withoutNul(v as unknown)];
-    if (key !== k || clean !== v) changed = true;
-    return [key, clean] as const;
-  });
-  // Rebuilt in the same order, only when something changed.
-  return (changed ? Object.fromEntries(entries) : value) as T;
+  // Only what holds a NUL is copied: a part without one is handed back as it is.
+  if (Array.isArray(value)) return value.map(withoutNul) as T;
+  if (!isPlain(value)) return value;
+  // Rebuilt in the same order.
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [nulFreeText(k), withoutNul(v as unknown)])) as T;
 }
 
 /**
