@@ -6,7 +6,8 @@ import { NotFoundError, UsageError } from '../errors.js';
 import { describeIssues } from '../lua/issues.js';
 import { agentNameProblem } from './agent-name.js';
 import { CLI_NAMES, type CliName } from './dialects/dialect.js';
-import { GatesSchema, type GateBlock } from './gate-spec.js';
+import type { GateBlock } from './gate-spec.js';
+import { GatesSchema } from './gates-schema.js';
 
 const PermissionMode = z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk', 'auto']);
 const ToolList = z.union([z.array(z.string()), z.string()]);

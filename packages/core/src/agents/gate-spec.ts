@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { capText } from '../text.js';
 
 /**
@@ -69,14 +68,6 @@ function rules(v: unknown): string[] | null {
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** gates: at a boundary (front matter, config{}): read into blocks, a problem as the one issue. */
-export const GatesSchema = z.unknown().transform((v, ctx): GateBlock[] => {
-  const read = readGates(v);
-  if (typeof read !== 'string') return read;
-  ctx.addIssue({ code: 'custom', message: read });
-  return z.NEVER;
-});
 
 /** Whether an agent with these gates may ask a person its own questions (AskUserQuestion held). */
 export const asksQuestions = (blocks: readonly GateBlock[]) => blocks.some((b) => b.hold.some((r) => /^askuserquestion$/i.test(r)));

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AWAITING_KINDS } from '../signals/signal.js';
 import { checkTarget } from '../notify/check-target.js';
 import { describeIssues } from './issues.js';
-import { GatesSchema } from '../agents/gate-spec.js';
+import { GatesSchema } from '../agents/gates-schema.js';
 
 /** Lua turns an empty table into {} and a one-word list may come as a string: read both as lists. */
 const list = (v: unknown) => (typeof v === 'string' ? [v] : v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0 ? [] : v);
