@@ -30,6 +30,7 @@
 //
 // step: { status, summary, reason, awaiting, fields, via: "file"|"report"|"promise"|"none",
 //         raw (text written as the signal file), sleep_ms (before reporting),
+//         until_file (before reporting, after sleep_ms: waits until this file exists in its cwd),
 //         after_ms (after reporting, before exiting), exit, is_error, result, cost, turns,
 //         reply_status (what an interactive session reports after the person speaks),
 //         stream: [{ text } | { tool, input }] (stream-json events; default: a thought, a Read,

@@ -16,6 +16,11 @@ export const env = process.env;
 export const signalFile = env.SHOP_SIGNAL_FILE;
 export const logFile = env.SHOP_STANDIN_LOG || (signalFile ? join(dirname(signalFile), '..', 'standin.jsonl') : null);
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until `file` (relative to the step's cwd) exists — a test's word that it has looked — at most a minute. */
+async function untilFile(file) {
+  for (let waited = 0; waited < 60_000 && !existsSync(file); waited += 50) await sleep(50);
+}
 export const agentName = () => env.SHOP_AGENT ?? 'agent';
 export const oneLine = (text, n) => String(text ?? '').replace(/\s+/g, ' ').slice(0, n);
 
@@ -63,12 +68,13 @@ export function standin({ cli, session, interactive }) {
   }
 
   /**
-   * Acts out a headless step after its stream: waits sleep_ms, writes its files (write), reports
+   * Acts out a headless step after its stream: waits sleep_ms (and until_file exists), writes its files (write), reports
    * (unless via none/promise or is_error), honours block_file/drop_file, waits after_ms; returns
    * the agent's final text.
    */
   async function actOut(step) {
     if (step.sleep_ms) await sleep(step.sleep_ms);
+    if (step.until_file) await untilFile(step.until_file);
     writeFiles(step);
     const via = step.via ?? 'file';
     if (step.block_file && signalFile) mkdirSync(signalFile, { recursive: true });

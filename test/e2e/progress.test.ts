@@ -20,9 +20,9 @@ const STREAMING = {
 const single = (p: Project) => p.write('workflows/one.lua', 'function workflow(prompt)\n  local r = run("coder", "fix the login")\n  return pause("Ship?").continue\nend\n');
 
 /** `shop run one` in the background on the streaming stand-in, once it printed the run id. */
-async function streamingRun() {
+async function streamingRun(scenario: object = STREAMING) {
   const p = makeProject();
-  p.scenario(STREAMING);
+  p.scenario(scenario);
   single(p);
   const bg = p.spawnShop(['run', 'one']);
   await until('the run id', () => /run \d+ started/.test(bg.output()));
@@ -31,7 +31,8 @@ async function streamingRun() {
 
 describe('progress of a running agent', () => {
   it("reaches shop status --json, status and list while the step runs; the trail's final cost comes from the result event", async () => {
-    const { p, bg, id } = await streamingRun();
+    // The coder reports only once the test has looked (a loaded machine may take more than its 2 s over three commands).
+    const { p, bg, id } = await streamingRun({ agents: { coder: [{ ...STREAMING.agents.coder[0], until_file: '.looked' }] } });
     const seen = await until('an activity', () => {
       const e = p.status(id).executions[0];
       return e?.status === 'running' && e.activity ? e : null;
@@ -44,6 +45,7 @@ describe('progress of a running agent', () => {
     expect(row.activity).toMatchObject({ key: '1', agent: 'coder', text: 'Bash npm test -- login' });
     expect(lines(p.shop(['list']).stdout)[1]).toMatch(new RegExp(`^${id}\\s+one\\s+running\\s+coder\\s+-\\s+\\d+s\\s+-\\s+\\[1\\] Bash npm test -- login \\(\\d+s\\)$`));
     expect(p.shop(['status', String(id)]).stdout).toMatch(/#1\s+coder\s+running\s+-\s+Bash npm test -- login \(\d+s\)/);
+    p.write('.looked', '');
     expect(await bg.exited).toBe(3);
     expect(p.status(id).executions[0]).toMatchObject({ status: 'completed', cost_usd: 0.0125, num_turns: 3 });
     // On a pipe, no live lines: the plain started and finished lines only.
