@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCluster, type Cluster } from '../../scripts/pg-cluster.mjs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { usePgCluster } from '../pg-cluster-hooks.js';
 import { killLeftovers, makeProject, type Project } from './harness.js';
 import { normalise } from './parity-normalise.js';
 
@@ -12,14 +12,8 @@ import { normalise } from './parity-normalise.js';
  * PostgreSQL turned some of it into U+FFFD and kept the rest.
  */
 
-let cluster: Cluster;
-beforeAll(async () => {
-  cluster = await startCluster();
-}, 60_000);
-afterAll(async () => {
-  await killLeftovers();
-  await cluster?.stop();
-});
+const cluster = usePgCluster();
+afterAll(killLeftovers);
 
 const NUL_WORKFLOW = `function workflow(prompt)
   local built = run("coder", "build " .. prompt)

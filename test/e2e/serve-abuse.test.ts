@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { killLeftovers, makeProject, until } from './harness.js';
-import { addPerson, signIn, startServe, type Served } from './serve-harness.js';
+import { addPerson, openStream, signIn, startServe, type Served } from './serve-harness.js';
 
 /**
  * `shop serve` under abuse (each test failed before its fix): a slowloris from one address,
@@ -11,19 +11,6 @@ import { addPerson, signIn, startServe, type Served } from './serve-harness.js';
 
 afterEach(killLeftovers);
 
-/** GET /events with a cookie: its status, what the stream has said, and whether the server ended it. */
-function openStream(s: Served, cookie: string) {
-  const state = { status: 0, text: '', ended: false };
-  const req = request({ host: '127.0.0.1', port: s.port, path: '/events', agent: false, headers: { Host: `127.0.0.1:${s.port}`, Cookie: cookie } }, (res) => {
-    state.status = res.statusCode!;
-    res.setEncoding('utf8');
-    res.on('data', (d: string) => (state.text += d));
-    res.on('close', () => (state.ended = true));
-  });
-  req.on('error', () => (state.ended = true));
-  req.end();
-  return { state, close: () => req.destroy() };
-}
 
 /**
  * Slowloris from 127.0.0.2: `count` sockets each sending a request line and then one header

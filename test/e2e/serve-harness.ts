@@ -108,3 +108,18 @@ export async function answerLink(p: Project, ask: { runId: number; key: string; 
     store.close();
   }
 }
+
+/** GET /events with a cookie (its own connection): its status, what the stream has said, and whether the server has ended it. */
+export function openStream(s: Served, cookie: string) {
+  const state = { status: 0, text: '', ended: false };
+  const req = request({ host: '127.0.0.1', port: s.port, path: '/events', agent: false, headers: { Host: `127.0.0.1:${s.port}`, Cookie: cookie } }, (res) => {
+    state.status = res.statusCode!;
+    res.setEncoding('utf8');
+    res.on('data', (d: string) => (state.text += d));
+    res.on('end', () => (state.ended = true));
+    res.on('close', () => (state.ended = true));
+  });
+  req.on('error', () => (state.ended = true));
+  req.end();
+  return { state, close: () => req.destroy() };
+}

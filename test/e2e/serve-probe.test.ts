@@ -1,26 +1,12 @@
-import { request } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killLeftovers, makeProject, runId, startWorker, trail, until, type Project } from './harness.js';
-import { addPerson, http, postForm, signIn, startServe, type Served } from './serve-harness.js';
+import { addPerson, openStream, http, postForm, signIn, startServe, type Served } from './serve-harness.js';
 
 /** Defects found by probing `shop serve` as an attacker and a careless user would; each test failed before its fix. */
 
 const GATE = 'function workflow(prompt)\n  return pause("Ship " .. prompt .. "?")\nend\n';
 
-/** GET /events with a cookie: what the stream has said, and whether the server has ended it. */
-function openStream(s: Served, cookie: string) {
-  const state = { text: '', ended: false };
-  const req = request({ host: '127.0.0.1', port: s.port, path: '/events', headers: { Host: `127.0.0.1:${s.port}`, Cookie: cookie } }, (res) => {
-    res.setEncoding('utf8');
-    res.on('data', (d: string) => (state.text += d));
-    res.on('end', () => (state.ended = true));
-    res.on('close', () => (state.ended = true));
-  });
-  req.on('error', () => (state.ended = true));
-  req.end();
-  return { state, close: () => req.destroy() };
-}
 
 describe('shop serve under attack', () => {
   let p: Project;

@@ -1,9 +1,8 @@
 import { writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeProject, runId, until } from './harness.js';
-import { addPerson, http, postForm, signIn, startServe, type Served } from './serve-harness.js';
+import { addPerson, openStream, http, postForm, signIn, startServe, type Served } from './serve-harness.js';
 
 /**
  * How `shop serve` signs people in (regressions of a hostile probe): the cookie never holds the
@@ -105,18 +104,6 @@ describe('shop serve: sessions', () => {
   });
 });
 
-/** GET /events with a cookie: what the stream has said, and whether the server ended it. */
-function openStream(s: Served, cookie: string) {
-  const state = { text: '', ended: false };
-  const req = request({ host: '127.0.0.1', port: s.port, path: '/events', agent: false, headers: { Host: `127.0.0.1:${s.port}`, Cookie: cookie } }, (res) => {
-    res.setEncoding('utf8');
-    res.on('data', (d: string) => (state.text += d));
-    res.on('close', () => (state.ended = true));
-  });
-  req.on('error', () => (state.ended = true));
-  req.end();
-  return { state, close: () => req.destroy() };
-}
 
 describe('shop serve: logout', () => {
   it('ends the session on the server: the old cookie is refused everywhere, and its live stream ends; other sessions go on', async () => {
