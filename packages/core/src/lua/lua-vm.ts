@@ -72,7 +72,7 @@ export class LuaVm {
   private loader: LuaThread | null = null;
   /** The run's Lua memory (lua_memory_mb), told of every string before it is made. */
   private readonly memory: LuaMemory;
-  /** require(): the modules beside the workflow, loaded once each. */
+  /** require(): the project's modules (workflows/lib), loaded once each. */
   private readonly modules: ModuleLoader;
 
   /**
@@ -218,9 +218,10 @@ export class LuaVm {
       return;
     }
     lua.lua_getinfo(T, to_luastring('Sl'), ar);
-    // The file running now: the workflow's, or a module's (require).
+    // The file running now: the workflow's, or a module's (require); in the sandbox's own Lua (a sort), the code that called it.
     const { short_src: file, currentline: line } = ar as { short_src: Uint8Array; currentline: number };
-    const message = `${fengari.to_jsstring(file)}:${line}: ${verdict.error}`;
+    const src = fengari.to_jsstring(file);
+    const message = `${src === SANDBOX_CHUNK ? luaWhere(T) : `${src}:${line}: `}${verdict.error}`;
     // Past any pcall: a script must not catch its own timeout and loop on.
     if (lua.lua_isyieldable(T)) {
       this.fatal = new VmFatal(message);
