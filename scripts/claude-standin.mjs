@@ -421,7 +421,9 @@ function matches(matcher, name) {
 function runHook(hook, input) {
   const r = spawnSync('sh', ['-c', hook.command], { input, cwd: process.cwd(), encoding: 'utf8', env: { ...env, CLAUDE_PROJECT_DIR: process.cwd() },
     timeout: (Number(hook.timeout) || 60) * 1000, maxBuffer: 16 * 1024 * 1024 });
-  if (r.error) return { error: `PreToolUse hook error: ${r.error.message}` };
+  // A hook that ends before reading its input (a command not found: exit 127) is judged by its exit, as Claude Code does;
+  // writing to it then fails with EPIPE, or not, as the two processes happen to race.
+  if (r.error && (r.error.code !== 'EPIPE' || r.status === null)) return { error: `PreToolUse hook error: ${r.error.message}` };
   if (r.status === 2) return { decision: 'deny', reason: r.stderr.trim() || null };
   if (r.status !== 0) return { error: `PreToolUse hook error: exit ${r.status ?? r.signal}: ${r.stderr.trim()}` };
   const out = r.stdout.trim();

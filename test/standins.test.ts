@@ -412,4 +412,11 @@ describe('claude stand-in: tool gates (PreToolUse hooks, defer, resume)', () => 
     const bad = run('claude', ['--settings', '{bad', '-p', 'hi', '--session-id', sid]);
     expect([bad.code, bad.stdout, bad.stderr]).toEqual([1, '', `Error: Settings file not found: ${join(repo, '{bad')}\n`]);
   });
+
+  it('a hook that ends before reading its input is judged by its exit, however the write to it races (a 1 MB input always loses)', () => {
+    scenario({ agents: { coder: [{ status: 'DONE', tool_call: { name: 'Bash', input: { command: `echo ${'x'.repeat(1024 * 1024)}` } } }] } });
+    const settings = JSON.stringify({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: '/nonexistent/gate' }] }] } });
+    expect(run('claude', ['--settings', settings, '-p', 'hi', '--session-id', sid]).code).toBe(0);
+    expect(logLines()[0].tool).toMatchObject({ decision: 'none', reason: expect.stringContaining('exit 127') });
+  });
 });

@@ -172,7 +172,7 @@ describe('shop report keeps the report in the store, for its own call and attemp
     expect(p.status(id)).toMatchObject({ status: 'completed', result: 'DONE|only in the store' });
     // What shop report said, in the agent's output (the stand-in runs it with the agent's stdout).
     const out = readFileSync(join(p.dir, '.shop', 'runs', String(id), '1.coder.1.stdout.log'), 'utf8');
-    expect(out).toContain(`reported DONE to the store of run ${id} (${coderCalls(p)[0].signal_file} could not be written here: EISDIR)`);
+    expect(out).toContain(`reported DONE to the store of run ${id} (${coderCalls(p)[0].signal_file} could not be written here: it is a folder (EISDIR))`);
   });
 
   it("a report for a call that waits, or under another path than its attempt's, is refused and recorded nowhere", () => {

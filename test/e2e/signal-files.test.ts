@@ -112,7 +112,7 @@ describe('shop report and answer files are bounded too', () => {
     mkdirSync(dir);
     const r = p.shop(['report', 'DONE'], { env: { SHOP_SIGNAL_FILE: dir } });
     expect(r.code).toBe(2);
-    expect(lines(r.stderr)).toEqual([`shop: cannot write the report to ${dir} (EISDIR); SHOP_SIGNAL_FILE must name a file Shop gave this step`]);
+    expect(lines(r.stderr)).toEqual([`shop: could not write the signal file ${dir}: it is a folder (EISDIR); SHOP_SIGNAL_FILE must name a file Shop gave this step`]);
     expect(readdirSync(p.dir).filter((f) => f.startsWith('sigdir.'))).toEqual([]);
   });
 

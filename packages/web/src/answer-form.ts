@@ -1,5 +1,5 @@
 import { UsageError } from '@shop/core/errors';
-import type { AnsweredJson } from '@shop/core/operations/shapes';
+import type { AnsweredJson, InboxRowJson } from '@shop/core/operations/shapes';
 import { formAnswer } from './page-set.js';
 import type { ServerDeps } from './server-deps.js';
 
@@ -16,6 +16,15 @@ export async function answerPosted(deps: ServerDeps, handle: string, form: URLSe
   const { answered, handedTo } = await deps.ops.answer(exec, { input: parsed.input, channel, responder });
   if (!handedTo) deps.resumeInBackground(runId);
   return answered;
+}
+
+/** The ask a handle names while it is open, as the inbox shows it; null once it is not. */
+export async function openAskRow(deps: ServerDeps, handle: string): Promise<InboxRowJson | null> {
+  const runId = parseInt(handle, 10);
+  if (!(runId > 0)) return null;
+  const detail = await deps.ops.runDetail(runId, { last: 0 });
+  const open = detail.asks.find((a) => a.handle === handle);
+  return open ? { ...open, run: detail.id, spec: detail.spec, run_status: detail.status } : null;
 }
 
 /** "Approved 33.4." — what the next page says was recorded. */

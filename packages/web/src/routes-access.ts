@@ -1,6 +1,6 @@
-import type { InboxRowJson } from '@shop/core/operations/shapes';
+import { UsageError } from '@shop/core/errors';
 import type { Answer } from '@shop/core/types';
-import { answeredText, answerPosted, typedName } from './answer-form.js';
+import { answeredText, answerPosted, openAskRow, typedName } from './answer-form.js';
 import { clearCookie, sessionCookie } from './cookies.js';
 import { readForm } from './http-io.js';
 import { askPage, errorPage, loginConfirmPage, loginPage } from './page-set.js';
@@ -63,24 +63,34 @@ function answeredInfo(a: Answer | null) {
 export async function linkRoute(c: Ctx, [token]: string[]) {
   const link = await c.deps.ops.verifyAnswerLink(token);
   const answer = await c.deps.ops.answerOf(link.runId, link.key, link.ask);
-  let ask: InboxRowJson | null = null;
-  if (!answer) {
-    const detail = await c.deps.ops.runDetail(link.runId, { last: 0 });
-    const open = detail.asks.find((a) => a.handle === link.handle);
-    if (open) ask = { ...open, run: detail.id, spec: detail.spec, run_status: detail.status };
-  }
+  const ask = answer ? null : await openAskRow(c.deps, link.handle);
   const view = pageView(c, c.session?.token ?? LINK_SESSION(token));
   const page = askPage(view, { ask, handle: link.handle, answered: answeredInfo(answer), action: `/a/${token}`, nameField: !c.session });
   renderPage(c, view, page);
 }
 
-/** POST /a/<token>: the answer; the responder is the signed-in person, else the name typed. */
+/**
+ * POST /a/<token>: the answer; the responder is the signed-in person, else the name typed. A
+ * refused answer (no name, a bad value, what the ask does not take) comes back as the link's
+ * page with the form as it was posted and why, as on a signed-in page (status 400 all the same).
+ */
 export async function linkAnswerRoute(c: Ctx, [token]: string[]) {
   const link = await c.deps.ops.verifyAnswerLink(token);
   const form = await readForm(c.req);
-  c.csrf.check(c.session?.token ?? LINK_SESSION(token), form.get('csrf'));
-  const responder = c.session?.name ?? typedName(form.get('by'));
-  const answered = await answerPosted(c.deps, link.handle, form, 'link', responder);
+  const session = c.session?.token ?? LINK_SESSION(token);
+  c.csrf.check(session, form.get('csrf'));
+  let answered;
+  try {
+    const responder = c.session?.name ?? typedName(form.get('by'));
+    answered = await answerPosted(c.deps, link.handle, form, 'link', responder);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    const ask = await openAskRow(c.deps, link.handle);
+    if (!ask) throw e;
+    const view = pageView(c, session);
+    renderPage(c, view, askPage(view, { ask, handle: link.handle, answered: null, action: `/a/${token}`, nameField: !c.session, refused: { posted: form, error: e.message } }), 400);
+    return;
+  }
   flashTo(c, `/a/${token}`, 'ok', answeredText(answered));
 }
 

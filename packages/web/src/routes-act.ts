@@ -1,8 +1,7 @@
 import { UsageError } from '@shop/core/errors';
 import { z } from 'zod';
-import { answeredText, answerPosted } from './answer-form.js';
+import { answeredText, answerPosted, openAskRow } from './answer-form.js';
 import { readForm, readJson, sendJson } from './http-io.js';
-import type { InboxRowJson } from '@shop/core/operations/shapes';
 import { askPage } from './page-set.js';
 import { backPath, flashTo, pageView, renderPage, type Ctx } from './request-context.js';
 import { runIdParam } from './routes-read.js';
@@ -27,22 +26,13 @@ export async function answerRoute(c: Ctx) {
     answered = await answerPosted(c.deps, handle, form, 'web', c.session!.name);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    const ask = await openAskRow(c, handle);
+    const ask = await openAskRow(c.deps, handle);
     if (!ask) throw e;
     const view = pageView(c);
     renderPage(c, view, askPage(view, { ask, handle, answered: null, action: '/answer', nameField: false, back: backPath(form, `/runs/${ask.run}`), refused: { posted: form, error: e.message } }), 400);
     return;
   }
   flashTo(c, backPath(form, `/runs/${parseInt(handle, 10) || ''}`), 'ok', answeredText(answered));
-}
-
-/** The ask a handle names while it is open, as the inbox shows it; null once it is not. */
-async function openAskRow(c: Ctx, handle: string): Promise<InboxRowJson | null> {
-  const runId = parseInt(handle, 10);
-  if (!(runId > 0)) return null;
-  const detail = await c.deps.ops.runDetail(runId, { last: 0 });
-  const open = detail.asks.find((a) => a.handle === handle);
-  return open ? { ...open, run: detail.id, spec: detail.spec, run_status: detail.status } : null;
 }
 
 /** POST /claim: handle, release ("1" lets it go), csrf, back. */

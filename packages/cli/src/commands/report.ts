@@ -1,4 +1,6 @@
-import { StoreError, UsageError } from '@shop/core/errors';
+import { ShopError, StoreError, UsageError } from '@shop/core/errors';
+import { fsWhy } from '@shop/core/fs-why';
+import { dirname } from 'node:path';
 import { bytes, quoted } from '@shop/core/text';
 import { AGENT_FILE_CAP, capName } from '@shop/core/signals/agent-file';
 import { ANSWER_FIELDS, checkSignal, writeSignal, type Signal } from '@shop/core/signals/signal';
@@ -43,27 +45,38 @@ export default async function report(args: Parsed, ctx: Context): Promise<number
   const target = reportTarget(ctx, file);
   // A store out of this process's reach (an agent's sandbox with no network: Codex's
   // workspace-write) is not a refusal: the file still reaches a driver on this machine, and
-  // its path is the attempt's own. A refusal (not this attempt) writes nothing.
+  // its path is the attempt's own. A refusal (not this attempt) writes nothing. Only when
+  // neither the store nor the file takes it did the report reach nothing: an error then.
   const unreachable = target ? await recordInStore(ctx, target, read.signal) : null;
+  const unwritten = written(file, read.signal);
+  if (unwritten) {
+    const cannot = `could not write the signal file ${file}: ${unwritten.why}`;
+    // A folder, or a path through a file: not a path Shop gives (exit 2). Else the place refused it (read-only, full …).
+    if (!target && (unwritten.code === 'EISDIR' || unwritten.code === 'ENOTDIR')) throw new UsageError(`${cannot}; SHOP_SIGNAL_FILE must name a file Shop gave this step`);
+    const step = `the agent's step must be able to write ${dirname(file)}`;
+    if (!target) throw new ShopError(`${cannot}; nothing was reported: ${step}`);
+    if (unreachable) throw new ShopError(`${cannot}, and the run's store is out of reach here (${unreachable}): nothing was reported; ${step}`);
+    ctx.out(`reported ${read.signal.status} to the store of run ${target.runId} (${file} could not be written here: ${unwritten.why})`);
+    return 0;
+  }
   if (unreachable) {
-    writeSignal(file, read.signal);
     ctx.out(`reported ${read.signal.status} to ${file} only: the run's store is out of reach here (${unreachable}); the driver on this machine reads the file`);
     return 0;
   }
-  try {
-    writeSignal(file, read.signal);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (!code) throw e;
-    if (target) {
-      ctx.out(`reported ${read.signal.status} to the store of run ${target.runId} (${file} could not be written here: ${code})`);
-      return 0;
-    }
-    // A directory (EISDIR), a read-only place …: the step's environment is wrong, not Shop.
-    throw new UsageError(`cannot write the report to ${file} (${code}); SHOP_SIGNAL_FILE must name a file Shop gave this step`);
-  }
   ctx.out(`reported ${read.signal.status} to ${file}${target ? ' and the store' : ''}`);
   return 0;
+}
+
+/** Writes the signal file; null when done, else why not (a file system error: read-only, a folder in its place …). */
+function written(file: string, signal: Signal): { code: string; why: string } | null {
+  try {
+    writeSignal(file, signal);
+    return null;
+  } catch (e) {
+    const why = fsWhy(e);
+    if (!why) throw e;
+    return { code: (e as NodeJS.ErrnoException).code!, why };
+  }
 }
 
 /** Records the report in the run's store; null when done, else why the store could not be reached (a refusal throws). */

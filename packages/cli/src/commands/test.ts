@@ -1,5 +1,6 @@
 import { UsageError } from '@shop/core/errors';
 import { checkWorkflow } from '@shop/core/lua/check-workflow';
+import { projectModules } from '@shop/core/lua/module-files';
 import { resolveWorkflow } from '@shop/core/project/workflows';
 import { compareExpect } from '@shop/core/simulate/expect';
 import { parseFixture, type Fixture } from '@shop/core/simulate/fixture';
@@ -24,7 +25,8 @@ export default async function test(args: Parsed, ctx: Context): Promise<number> 
   if (!name) throw new UsageError(`missing workflow name; usage: ${USAGE}`);
   const wf = resolveWorkflow(ctx.project, name);
   const source = readFileSync(wf.path, 'utf8');
-  checkWorkflow(source, basename(wf.path));
+  const modules = projectModules(ctx.project.root);
+  checkWorkflow(source, basename(wf.path), modules);
   const fixturePath = str(args, 'fixture') ?? join(dirname(wf.path), `${wf.spec}.test.json`);
   const fixture = readFixture(ctx, fixturePath, str(args, 'fixture') === undefined);
   const seed = count(args, 'seed', fixture.seed, 0);
@@ -32,7 +34,7 @@ export default async function test(args: Parsed, ctx: Context): Promise<number> 
   const shown = relative(ctx.cwd, fixturePath) || fixturePath;
 
   if (!args.values.runs) {
-    const sim = await simulate(source, wf.spec, fixture, seed);
+    const sim = await simulate(source, wf.spec, fixture, seed, modules);
     const problems = compareExpect(fixture.expect, sim);
     if (flag(args, 'json')) printJson(ctx.out, { workflow: wf.spec, fixture: shown, seed, ...simJson(sim), passed: problems.length === 0, problems } satisfies TestJson);
     else printOne(ctx.out, wf.spec, shown, sim, problems);
@@ -42,7 +44,7 @@ export default async function test(args: Parsed, ctx: Context): Promise<number> 
   const outcomes = new Map<string, Pick<Simulation, 'status' | 'result' | 'reason'> & { count: number; seeds: number[] }>();
   const failed: number[] = [];
   for (let s = seed; s < seed + runs; s++) {
-    const sim = await simulate(source, wf.spec, fixture, s);
+    const sim = await simulate(source, wf.spec, fixture, s, modules);
     if (compareExpect(fixture.expect, sim).length) failed.push(s);
     const id = JSON.stringify([sim.status, sim.result, sim.reason]);
     const o = outcomes.get(id) ?? { status: sim.status, result: sim.result, reason: sim.reason, count: 0, seeds: [] };

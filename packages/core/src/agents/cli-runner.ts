@@ -2,6 +2,7 @@ import { dirname } from 'node:path';
 import { readTail } from '../signals/agent-file.js';
 import { bytes, capText } from '../text.js';
 import { startAgent } from './agent-host.js';
+import { argTooLong } from './arg-limits.js';
 import type { AgentInvocation, AgentOutcome, AgentRunner } from './agent-runner.js';
 import { fromClaude, systemPrompt } from './dialects/claude.js';
 import { dialectOf } from './dialects/dialect-of.js';
@@ -29,11 +30,15 @@ export class CliRunner implements AgentRunner {
   }
 
   private async spawn(dialect: AgentDialect, inv: AgentInvocation): Promise<AgentOutcome> {
-    const [file, ...args] = dialect.argv({
+    const step = {
       bin: dialect.cli === 'command' ? '' : this.bins(dialect.cli), agent: inv.agent, prompt: inv.prompt, system: systemPrompt(inv.agent.instructions),
       sessionId: inv.sessionId, resume: inv.resume && inv.sessionId !== null, cwd: inv.cwd, model: inv.model, budgetUsd: inv.budgetUsd,
       writable: inv.env.SHOP_SIGNAL_FILE ? [dirname(inv.env.SHOP_SIGNAL_FILE)] : [], decidingGate: inv.gate !== undefined,
-    });
+    };
+    const [file, ...args] = dialect.argv(step);
+    // Known before exec would say E2BIG: one line naming what is too long, nothing started.
+    const tooLong = argTooLong(dialect, step, args);
+    if (tooLong) return { exitCode: null, error: tooLong, output: '', metrics: { costUsd: null, numTurns: null, durationMs: 0 } };
     const started = Date.now();
     // The leader of a process group of its own (a stop kills everything it started), output
     // straight into its log files, started by this process's agent host (agent-host.ts).
@@ -127,8 +132,9 @@ function startFailure(dialect: AgentDialect, file: string, args: string[], done:
     return `agent command not found: ${file} (${how})`;
   }
   if (code === 'E2BIG') {
+    // One argument too long is told before the start (arg-limits.ts): here it is all of them, with the environment.
     const size = args.reduce((n, a) => n + Buffer.byteLength(a) + 1, 0);
-    return `could not start ${file}: its command line is too long (${bytes(size)}; the system allows about 2 MB, and 128 KB per argument) — pass the agent less text, e.g. a file path instead of the file's content`;
+    return `could not start ${file}: its command line and environment are too long for the system (${bytes(size)} of arguments; about 2 MB in all is allowed) — pass the agent less text, e.g. a file path instead of the file's content`;
   }
   return `could not start ${file}: ${capText(code ?? message.split('\n')[0])}`;
 }

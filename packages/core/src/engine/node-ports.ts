@@ -5,6 +5,7 @@ import { killOrphanGroup, processStart, sameProcess } from '../agents/process-gr
 import type { AgentRunner } from '../agents/agent-runner.js';
 import type { AgentDef } from '../agents/agent-def.js';
 import { NotFoundError } from '../errors.js';
+import { projectModules } from '../lua/module-files.js';
 import { ensureHome, type Project } from '../project/project.js';
 import type { SignalOptions, SignalSource } from '../signals/signal-source.js';
 import type { Store } from '../store/store.js';
@@ -70,6 +71,7 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
         throw new NotFoundError(`workflow file ${path} is gone; restore it to resume this run`);
       }
     },
+    modules: () => projectModules(project.root),
     openSignals: (opts) => loaded().openSignals(opts),
     ruleFiles: {
       agentNames: () => loaded().ruleFiles.agentNames(),

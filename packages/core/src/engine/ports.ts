@@ -1,5 +1,6 @@
 import type { AgentDef } from '../agents/agent-def.js';
 import type { AgentRunner } from '../agents/agent-runner.js';
+import type { ModuleSource } from '../lua/lua-modules.js';
 import type { ShRequest } from '../lua/requests.js';
 import type { SignalOptions, SignalSource } from '../signals/signal-source.js';
 import type { Store } from '../store/store.js';
@@ -71,6 +72,8 @@ export interface EnginePorts {
   runner: AgentRunner;
   loadAgent(name: string): AgentDef;
   readWorkflow(path: string): string;
+  /** What require() loads: the project's workflows/lib (absent: no module can be loaded). */
+  modules?(): ModuleSource;
   /**
    * Opened only when a live process waits for a person. `rescanMs`: how often it wakes with no
    * change seen (0: never — a worker whose store pushes wakes sweeps on its own); `answered`:

@@ -113,7 +113,7 @@ export class Scheduler {
     this.threads.loadStart = this.threads.sliceStart = performance.now();
     let vm: LuaVm;
     try {
-      vm = new LuaVm(ports.readWorkflow(run.workflowPath), basename(run.workflowPath), this.host, true);
+      vm = new LuaVm(ports.readWorkflow(run.workflowPath), basename(run.workflowPath), this.host, true, ports.modules?.() ?? null);
       // A loop in the file's top-level code: stop, Ctrl-C and SIGTERM reach it between slices.
       while (vm.loadStep() === 'preempted') {
         await new Promise((r) => setImmediate(r));

@@ -1,4 +1,5 @@
 import { DEFAULT_LUA_MEMORY_MB, DEFAULT_LUA_TIMEOUT_S, luaTimeoutMessage } from './limits.js';
+import type { ModuleSource } from './lua-modules.js';
 import { LuaVm, type VmHost } from './lua-vm.js';
 import { parseConfig, type WorkflowConfig } from './requests.js';
 
@@ -6,8 +7,9 @@ import { parseConfig, type WorkflowConfig } from './requests.js';
  * Compiles a workflow and runs its top-level code (config{} included) without running
  * workflow(): bad Lua is bad input, refused before a run exists. Throws UsageError.
  * Its own config{} bounds it: lua_timeout and lua_memory_mb apply while the file loads.
+ * `modules`: what a require() at the top of the file loads.
  */
-export function checkWorkflow(source: string, chunkName: string): void {
+export function checkWorkflow(source: string, chunkName: string, modules: ModuleSource | null = null): void {
   const started = performance.now();
   let settings: WorkflowConfig = {};
   const host: VmHost = {
@@ -28,5 +30,5 @@ export function checkWorkflow(source: string, chunkName: string): void {
     random: () => Math.random(),
     reseed() {},
   };
-  new LuaVm(source, chunkName, host);
+  new LuaVm(source, chunkName, host, false, modules);
 }

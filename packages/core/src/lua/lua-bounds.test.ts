@@ -59,6 +59,11 @@ describe('a string operation looks at the clock as it goes', () => {
     expect(preempted).toBeGreaterThanOrEqual(3);
   });
 
+  it("lua_timeout inside table.sort (the sandbox's own Lua) names the line of the sort, not a line of the sandbox", () => {
+    const w = vmWith('local t = {}\nfor i = 1, 20000 do t[i] = (i * 7919) % 20000 end\ntable.sort(t)\nreturn t[1]', { verdict: (n) => (n > 1000 ? { error: 'too long' } : 'go') });
+    expect(() => w.toEnd()).toThrow(/^ops\.lua:4: too long$/);
+  });
+
   it('a pattern scan over a long subject looks too', () => {
     const w = vmWith('local s = ("ab"):rep(4 * 1024 * 1024)\nreturn s:find("b+c")', { verdict: (n) => (n > 30 ? { error: 'too long' } : 'go') });
     expect(() => w.toEnd()).toThrow(/^ops\.lua:3: too long$/);

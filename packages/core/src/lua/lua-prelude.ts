@@ -3,6 +3,9 @@ import type { LuaState } from './convert.js';
 
 const { lua, lauxlib, to_luastring } = fengari;
 
+/** The chunk name of Shop's own Lua in the sandbox: an error's "file:LINE" never points there. */
+export const SANDBOX_CHUNK = '(sandbox)';
+
 /**
  * Lua written in Lua so that the scheduler can preempt it. A sort comparator called from
  * fengari's table.sort (JS) runs where a thread cannot yield: a loop in it ignored stop,
@@ -85,7 +88,7 @@ end
  * with what message, raised again at every pcall that caught it).
  */
 export function installPrelude(L: LuaState, doomMessage: () => string | null): void {
-  if (lauxlib.luaL_loadbuffer(L, to_luastring(PRELUDE), null, to_luastring('=(sandbox)')) !== lua.LUA_OK) {
+  if (lauxlib.luaL_loadbuffer(L, to_luastring(PRELUDE), null, to_luastring(`=${SANDBOX_CHUNK}`)) !== lua.LUA_OK) {
     throw new Error(`the sandbox prelude does not compile: ${lua.lua_tojsstring(L, -1)}`);
   }
   lua.lua_getglobal(L, to_luastring('pcall'));

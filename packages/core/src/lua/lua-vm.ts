@@ -6,7 +6,9 @@ import { HOST_CALLS, parseHostCall, type HostCallName } from './host-calls.js';
 import type { HostRequest } from './requests.js';
 import { hookSoon } from './lua-internals.js';
 import { LuaMemory } from './lua-memory.js';
-import { installPrelude } from './lua-prelude.js';
+import type { ModuleSource } from './lua-modules.js';
+import { installPrelude, SANDBOX_CHUNK } from './lua-prelude.js';
+import { ModuleLoader } from './lua-require.js';
 import { luaText } from './lua-text.js';
 import { installSandbox, raise, type SandboxHost } from './sandbox.js';
 import { installStringCase } from './string-case.js';
@@ -70,19 +72,24 @@ export class LuaVm {
   private loader: LuaThread | null = null;
   /** The run's Lua memory (lua_memory_mb), told of every string before it is made. */
   private readonly memory: LuaMemory;
+  /** require(): the project's modules (workflows/lib), loaded once each. */
+  private readonly modules: ModuleLoader;
 
   /**
    * Compiles and loads the script; syntax errors and a missing workflow() are UsageErrors.
    * `stepwise`: the caller runs the top-level code with loadStep(), between its own looks
    * at stop requests and signals (a driver); otherwise it runs to its end here.
+   * `modules`: where require() finds modules (none: require() says they cannot be loaded here).
    */
-  constructor(source: string, readonly chunkName: string, private readonly host: VmHost, stepwise = false) {
+  constructor(source: string, readonly chunkName: string, private readonly host: VmHost, stepwise = false, modules: ModuleSource | null = null) {
     requirePatchedFengari();
     this.L = lauxlib.luaL_newstate();
     const capBytes = () => host.memoryCapBytes?.() ?? null;
-    const memory = (this.memory = new LuaMemory(this.L, { capBytes, look: (T) => this.look(T), where: (T) => luaWhere(T, chunkName) }));
+    const memory = (this.memory = new LuaMemory(this.L, { capBytes, look: (T) => this.look(T), where: (T) => luaWhere(T) }));
     setPatchedSites(this.L, memory);
     installSandbox(this.L, host, (T) => this.threadOf(T));
+    this.modules = new ModuleLoader(modules);
+    this.modules.install(this.L);
     installPrelude(this.L, () => this.doomed);
     const limits: PatternLimits = {
       maxStringBytes: capBytes,
@@ -171,6 +178,7 @@ export class LuaVm {
   /** Lets go of a finished or cancelled thread. */
   release(t: LuaThread): void {
     this.byState.delete(t.L);
+    this.modules.forget(t.L);
     lauxlib.luaL_unref(this.L, lua.LUA_REGISTRYINDEX, t.ref);
   }
 
@@ -210,7 +218,10 @@ export class LuaVm {
       return;
     }
     lua.lua_getinfo(T, to_luastring('Sl'), ar);
-    const message = `${this.chunkName}:${(ar as { currentline: number }).currentline}: ${verdict.error}`;
+    // The file running now: the workflow's, or a module's (require); in the sandbox's own Lua (a sort), the code that called it.
+    const { short_src: file, currentline: line } = ar as { short_src: Uint8Array; currentline: number };
+    const src = fengari.to_jsstring(file);
+    const message = `${src === SANDBOX_CHUNK ? luaWhere(T) : `${src}:${line}: `}${verdict.error}`;
     // Past any pcall: a script must not catch its own timeout and loop on.
     if (lua.lua_isyieldable(T)) {
       this.fatal = new VmFatal(message);
@@ -235,7 +246,7 @@ export class LuaVm {
       const verdict = this.host.tick(t);
       if (verdict === 'go') return;
       if (verdict === 'yield') return hookSoon(T);
-      this.doomed = `${luaWhere(T, this.chunkName)}${verdict.error}`;
+      this.doomed = `${luaWhere(T)}${verdict.error}`;
     }
     lua.lua_pushstring(T, to_luastring(this.doomed));
     lua.lua_error(T);
@@ -259,7 +270,7 @@ export class LuaVm {
       const badName = parsed.type === 'run' ? agentNameProblem(parsed.agent) : null;
       if (badName) {
         // A bug in the script, not a condition to handle: the run fails at this line, past any pcall.
-        const message = `${luaWhere(T, this.chunkName)}run(): ${badName}`;
+        const message = `${luaWhere(T)}run(): ${badName}`;
         this.fatal = new VmFatal(message, { cause: new UsageError(message) });
         return lua.lua_yield(T, 0);
       }
@@ -351,13 +362,16 @@ function pushResult(T: LuaState, name: string, value: unknown): number {
   }
 }
 
-/** "file.lua:LINE: " of the nearest workflow code running or calling (through pcall and the sandbox's own Lua), or "". */
-function luaWhere(T: LuaState, chunkName: string): string {
+/**
+ * "file.lua:LINE: " of the nearest workflow or module code running or calling, past JS
+ * functions (no line) and the sandbox's own Lua (pcall, table.sort, require), or "".
+ */
+function luaWhere(T: LuaState): string {
   for (let level = 0; level < 20; level++) {
     lauxlib.luaL_where(T, level);
     const where = lua.lua_tojsstring(T, -1);
     lua.lua_pop(T, 1);
-    if (where.startsWith(`${chunkName}:`)) return where;
+    if (where && !where.startsWith(`${SANDBOX_CHUNK}:`)) return where;
   }
   return '';
 }

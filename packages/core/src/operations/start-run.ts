@@ -35,7 +35,7 @@ export interface StartedRun {
  */
 export async function startRun(ports: EnginePorts, project: Project, req: StartRequest, onCreated?: (run: Run) => void): Promise<StartedRun> {
   const wf = resolveWorkflow(project, req.workflow);
-  checkWorkflow(readFileSync(wf.path, 'utf8'), basename(wf.path));
+  checkWorkflow(readFileSync(wf.path, 'utf8'), basename(wf.path), ports.modules?.() ?? null);
   if (req.worktree) assertGitRepo(project.root);
   const { run, owner } = await createRun(ports, { spec: wf.spec, workflowPath: wf.path, prompt: req.prompt, workspace: project.root, actor: req.actor });
   onCreated?.(run);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -80,5 +80,22 @@ describe('the rule files, looked at', () => {
     mkdirSync(join(root, '.claude'));
     writeFileSync(join(root, '.claude', 'agents'), 'not a folder either');
     expect([...files.look(workflow).keys()]).toEqual(['workflows/deploy.lua']);
+  });
+
+  it('hashes the modules a workflow may require: every .lua under workflows/lib, folders too, not what a link to a folder holds', () => {
+    const { root, write, workflow } = project();
+    mkdirSync(join(root, 'workflows', 'lib', 'git'), { recursive: true });
+    write('workflows/lib/ship.lua', 'return {}');
+    write('workflows/lib/git/helpers.lua', 'return {}');
+    write('workflows/lib/notes.md', 'not a module');
+    symlinkSync(join(root, 'workflows', 'lib'), join(root, 'workflows', 'lib', 'git', 'loop'));
+    const files = nodeRuleFiles(root, later);
+    const first = files.look(workflow);
+    expect([...first.keys()]).toEqual(['workflows/deploy.lua', 'workflows/lib/git/helpers.lua', 'workflows/lib/ship.lua', 'agents/deployer.md']);
+    write('workflows/lib/git/helpers.lua', 'return { changed = true }');
+    write('workflows/lib/git/new.lua', 'return {}');
+    const now = files.look(workflow);
+    expect(now.get('workflows/lib/git/helpers.lua')).not.toBe(first.get('workflows/lib/git/helpers.lua'));
+    expect(now.has('workflows/lib/git/new.lua')).toBe(true);
   });
 });

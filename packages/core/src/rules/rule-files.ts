@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync, type BigIntStats } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { agentDirs, listAgents } from '../agents/agent-def.js';
+import { modulesDir } from '../lua/module-files.js';
 import type { FileLook, RuleFiles } from '../engine/ports.js';
 
 /**
@@ -18,6 +19,13 @@ const SECOND_NS = 1_000_000_000n;
 /** Files larger than this are told apart by their stat alone, never read whole. */
 const HASH_CAP_BYTES = 4 * 1024 * 1024;
 
+/**
+ * The modules a workflow may require (its lib folder) are rule files too, up to these bounds: a
+ * lib folder past them is one entry saying so (what lies past the bounds is not watched).
+ */
+const LIB_FILES_MAX = 1000;
+const LIB_DEPTH_MAX = 32;
+
 /** A file as last hashed: its stat (ctime moves on every change and cannot be set back by a user) and its hash. */
 interface Known {
   ino: bigint;
@@ -26,6 +34,12 @@ interface Known {
   ctimeNs: bigint;
   mode: bigint;
   hash: string;
+}
+
+/** A folder's entry: a link to a folder is not a folder here. */
+interface Entry {
+  path: string;
+  folder: boolean;
 }
 
 const same = (st: BigIntStats, k: Omit<Known, 'hash'>) =>
@@ -39,7 +53,7 @@ const markOf = (st: BigIntStats) => `${st.ino}:${st.size}:${st.mtimeNs}:${st.cti
 export function nodeRuleFiles(root: string, now: () => number = Date.now): RuleFiles {
   const dirs = agentDirs(root);
   const hashes = new Map<string, Known>();
-  const listings = new Map<string, Known & { names: string[] }>();
+  const listings = new Map<string, Known & { entries: Entry[] }>();
   const recent = new Map<string, { at: number; look: FileLook }>();
   const names = new Map<string, string>();
   const shown = (path: string) => {
@@ -59,17 +73,18 @@ export function nodeRuleFiles(root: string, now: () => number = Date.now): RuleF
   };
 
   /**
-   * A folder's .md files, listed again only when the folder changed (a file added, removed or
+   * A folder's entries, listed again only when the folder changed (a file added, removed or
    * renamed in it); a folder that cannot be read is an error code, itself a state to compare.
    */
-  function listing(dir: string, wallNs: bigint): string[] | { error: string } {
+  function listing(dir: string, wallNs: bigint): Entry[] | { error: string } {
     try {
       const st = statSync(dir, { bigint: true, throwIfNoEntry: false });
       if (!st?.isDirectory()) return [];
       const known = listings.get(dir);
-      if (known && same(st, known) && !racy(st, wallNs)) return known.names;
-      const found = readdirSync(dir).filter((f) => f.endsWith('.md')).sort().map((f) => join(dir, f));
-      listings.set(dir, { ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, mode: st.mode, hash: '', names: found });
+      if (known && same(st, known) && !racy(st, wallNs)) return known.entries;
+      // A link to a folder is not walked into (no loop); a link to a file is a file.
+      const found = readdirSync(dir, { withFileTypes: true }).map((d) => ({ path: join(dir, d.name), folder: d.isDirectory() })).sort((a, b) => (a.path < b.path ? -1 : 1));
+      listings.set(dir, { ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, mode: st.mode, hash: '', entries: found });
       return found;
     } catch (e) {
       return { error: (e as NodeJS.ErrnoException).code ?? 'error' };
@@ -106,10 +121,27 @@ export function nodeRuleFiles(root: string, now: () => number = Date.now): RuleF
         if (hash !== null) look.set(shown(path), hash);
       };
       add(workflowPath);
+      const lib = modulesDir(root);
+      const libs = { files: 0, over: false };
+      const addLib = (dir: string, depth: number) => {
+        const entries = listing(dir, wallNs);
+        if (!Array.isArray(entries)) return void look.set(`${shown(dir)}/`, `unreadable:${entries.error}`);
+        for (const e of entries) {
+          if (e.folder) {
+            if (depth < LIB_DEPTH_MAX) addLib(e.path, depth + 1);
+            else libs.over = true;
+          } else if (e.path.endsWith('.lua')) {
+            if (libs.files++ < LIB_FILES_MAX) add(e.path);
+            else libs.over = true;
+          }
+        }
+      };
+      addLib(lib, 1);
+      if (libs.over) look.set(`${shown(lib)}/`, `past the bounds watched: ${libs.files} files, ${LIB_FILES_MAX} at most, ${LIB_DEPTH_MAX} folders deep`);
       for (const dir of dirs) {
-        const paths = listing(dir, wallNs);
-        if (Array.isArray(paths)) for (const path of paths) add(path);
-        else look.set(`${shown(dir)}/`, `unreadable:${paths.error}`);
+        const entries = listing(dir, wallNs);
+        if (!Array.isArray(entries)) look.set(`${shown(dir)}/`, `unreadable:${entries.error}`);
+        else for (const e of entries) if (e.path.endsWith('.md')) add(e.path);
       }
       recent.set(workflowPath, { at, look });
       return look;

@@ -9,6 +9,7 @@ import { Ownership } from '../engine/ownership.js';
 import type { EnginePorts, Notice } from '../engine/ports.js';
 import { seededRandom } from '../engine/seeded-random.js';
 import { NotFoundError, ShopError, UsageError } from '../errors.js';
+import type { ModuleSource } from '../lua/lua-modules.js';
 import { openSqliteStore } from '../store/sqlite-store.js';
 import type { Execution } from '../types.js';
 import type { Fixture, FixtureHuman } from './fixture.js';
@@ -27,13 +28,14 @@ export interface Simulation {
  * Runs a workflow with no LLM and no people: the same engine and store code as a real run
  * (a SQLite file in a temp folder), the fixture's agents in-process, its people answering
  * asks in order, sh() answered from the fixture, timers fast-forwarded. Seeded: the same
- * fixture and seed take the same path every time.
+ * fixture and seed take the same path every time. `modules`: what require() loads (the
+ * project's workflows/lib: a module is the workflow's own code, not something to script).
  */
-export async function simulate(source: string, workflow: string, fixture: Fixture, seed = fixture.seed): Promise<Simulation> {
+export async function simulate(source: string, workflow: string, fixture: Fixture, seed = fixture.seed, modules: ModuleSource | null = null): Promise<Simulation> {
   const dir = mkdtempSync(join(tmpdir(), 'shop-test-'));
   const path: string[] = [];
   const clock = { t: Date.now() };
-  const world = simulatedPorts(dir, source, fixture, clock, (n) => notice(path, n));
+  const world = simulatedPorts(dir, source, modules, fixture, clock, (n) => notice(path, n));
   const humans = new People(fixture.humans, seed);
   try {
     const workflowPath = join(dir, 'workflows', `${workflow}.lua`);
@@ -141,7 +143,7 @@ function notice(path: string[], n: Notice) {
 }
 
 /** Engine ports for a simulation: real SQLite in `dir`, the fixture's agents and commands, a clock that jumps. */
-function simulatedPorts(dir: string, source: string, fixture: Fixture, clock: { t: number }, onNotice: (n: Notice) => void): EnginePorts {
+function simulatedPorts(dir: string, source: string, modules: ModuleSource | null, fixture: Fixture, clock: { t: number }, onNotice: (n: Notice) => void): EnginePorts {
   mkdirSync(join(dir, 'workspace'), { recursive: true });
   let sessions = 0;
   let tokens = 0;
@@ -154,6 +156,7 @@ function simulatedPorts(dir: string, source: string, fixture: Fixture, clock: { 
       return { name, file: `fixture:${name}`, instructions: '', allowedTools: [] };
     },
     readWorkflow: () => source,
+    ...(modules && { modules: () => modules }),
     openSignals: () => ({ next: () => new Promise(() => {}), close: async () => {} }),
     shell: async (req) => fixture.shell[req.cmd ?? req.argv!.join(' ')] ?? { code: 0, stdout: '', stderr: '' },
     clock: { now: () => clock.t },

@@ -8,6 +8,8 @@ export { StoreError };
  * Null for any other error: it is not the store's, and goes on as it was.
  */
 export function storeError(e: unknown, file: string, opening = false): StoreError | null {
+  // Already said (a store that cannot be read, one lost): as it is.
+  if (e instanceof StoreError) return e;
   const code = (e as { code?: unknown } | null)?.code;
   if (typeof code !== 'string' || (!code.startsWith('SQLITE_') && !opening)) return null;
   const say = (text: string) => new StoreError(text, file, code);

@@ -1,5 +1,6 @@
 import { chmodSync, closeSync, openSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { fsWhy } from '../fs-why.js';
 import { StoreError } from './store-errors.js';
 
 /** The store and the files SQLite keeps beside it (WAL mode). */
@@ -15,6 +16,8 @@ const companions = (file: string) => [file, `${file}-wal`, `${file}-shm`];
 export function prepareStoreFile(file: string): void {
   if (file === ':memory:') return;
   const size = sizeOf(file);
+  // One this process may not read (or not even see) is not a missing or an empty store.
+  if (size >= 0) mustRead(file);
   if (size <= 0) {
     const runsDir = join(dirname(file), 'runs');
     const earlier = runFolders(runsDir);
@@ -41,13 +44,29 @@ export function prepareStoreFile(file: string): void {
   }
 }
 
-/** The file's size, or -1 when there is none. */
+/** The file's size, or -1 when there is none; a file that cannot be looked at (permission denied on a folder above it) is a StoreError. */
 function sizeOf(file: string): number {
   try {
     return statSync(file).size;
-  } catch {
-    return -1;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return -1;
+    throw cannotRead(file, e);
   }
+}
+
+/** A store this process may not read: said so, with why, before SQLite says only that it cannot open it. */
+function mustRead(file: string): void {
+  try {
+    closeSync(openSync(file, 'r'));
+  } catch (e) {
+    throw cannotRead(file, e);
+  }
+}
+
+function cannotRead(file: string, e: unknown): Error {
+  const why = fsWhy(e);
+  if (!why) return e as Error;
+  return new StoreError(`cannot read the store ${file}: ${why}; check the permissions of the file and of the folders above it (ls -ld ${dirname(file)} ${file}), or set SHOP_HOME to a folder of yours`, file, (e as NodeJS.ErrnoException).code!);
 }
 
 /** How many run folders (named by a run id) `dir` holds. */

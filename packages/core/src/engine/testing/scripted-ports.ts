@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { AgentDef } from '../../agents/agent-def.js';
 import { NotFoundError } from '../../errors.js';
 import { canonicalHash } from '../../lua/canonical-hash.js';
+import { memoryModules } from '../../lua/testing/memory-modules.js';
 import type { SignalSource } from '../../signals/signal-source.js';
 import { openSqliteStore } from '../../store/sqlite-store.js';
 import type { Store } from '../../store/store.js';
@@ -38,6 +39,8 @@ export interface ScriptedWorld {
   sent: { targets: string[]; notice: AskNotice }[];
   /** Workflow sources by path: change one to simulate an edited workflow. */
   workflows: Map<string, string>;
+  /** Modules by their file under workflows/lib ("git/helpers.lua"): what require() loads. */
+  modules: Map<string, string>;
   agents: Map<string, Partial<AgentDef>>;
   shellCommands: string[];
   /** How long each sh() takes (a stop or cancel cuts it short, as it kills a real one). */
@@ -54,6 +57,7 @@ export function scriptedWorld(dir: string, runner = new ScriptedRunner(), agentN
   const clock = { t: 1_700_000_000_000 };
   const store = openSqliteStore(join(dir, 'shop.db'), () => clock.t);
   const workflows = new Map<string, string>();
+  const modules = new Map<string, string>();
   const agents = new Map<string, Partial<AgentDef>>(agentNames.map((n) => [n, {}]));
   const notices: Notice[] = [];
   const sent: { targets: string[]; notice: AskNotice }[] = [];
@@ -78,6 +82,7 @@ export function scriptedWorld(dir: string, runner = new ScriptedRunner(), agentN
         const look = new Map<string, string>();
         const source = workflows.get(workflowPath);
         if (source !== undefined) look.set(workflowPath, canonicalHash(source));
+        for (const [rel, source] of modules) look.set(`workflows/lib/${rel}`, canonicalHash(source));
         for (const [name, def] of agents) look.set(`agents/${name}.md`, canonicalHash(def));
         return look;
       },
@@ -87,6 +92,7 @@ export function scriptedWorld(dir: string, runner = new ScriptedRunner(), agentN
       if (source === undefined) throw new NotFoundError(`workflow file ${path} is gone`);
       return source;
     },
+    modules: () => memoryModules(modules),
     openSignals: () => signals,
     shell: async (req, _cwd, signal): Promise<ShellResult> => {
       const cmd = req.cmd ?? req.argv!.join(' ');
@@ -113,6 +119,6 @@ export function scriptedWorld(dir: string, runner = new ScriptedRunner(), agentN
     leaseMs: 30_000,
     paths: { signalsDir: join(dir, 'signals'), runsDir: join(dir, 'runs'), binDir: null },
   };
-  const world: ScriptedWorld = { ports, store, runner, signals, notices, sent, workflows, agents, shellCommands, shellDelayMs: 0, killed, clock };
+  const world: ScriptedWorld = { ports, store, runner, signals, notices, sent, workflows, modules, agents, shellCommands, shellDelayMs: 0, killed, clock };
   return world;
 }

@@ -1,4 +1,5 @@
 import { seededRandom } from '../../engine/seeded-random.js';
+import type { ModuleSource } from '../lua-modules.js';
 import { LuaVm, type LuaThread, type Step, type VmHost } from '../lua-vm.js';
 import { parseConfig, type HostRequest } from '../requests.js';
 
@@ -11,8 +12,9 @@ export type TestStep =
 /**
  * A workflow's main thread driven by hand: every host call suspends it, and the test
  * resumes it with a value. Config is checked by the real schema; random is seeded.
+ * `modules`: what require() loads.
  */
-export function oneThread(source: string, chunkName = 'flow.lua', seed = 7) {
+export function oneThread(source: string, chunkName = 'flow.lua', seed = 7, modules: ModuleSource | null = null) {
   const logs: string[] = [];
   const random = seededRandom(seed);
   const host: VmHost = {
@@ -27,7 +29,7 @@ export function oneThread(source: string, chunkName = 'flow.lua', seed = 7) {
     random: () => random.next(),
     reseed: (_t, s) => random.reseed(s),
   };
-  const vm = new LuaVm(source, chunkName, host);
+  const vm = new LuaVm(source, chunkName, host, false, modules);
   let main: LuaThread;
   const read = (s: Step): TestStep => {
     if (s.kind === 'call') return { kind: 'request', request: s.request };
