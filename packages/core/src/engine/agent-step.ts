@@ -5,7 +5,7 @@ import { dialectOf } from '../agents/dialects/dialect-of.js';
 import { changeOf, describeDeferred, type DeferredTool, type GateDecision } from '../agents/gates.js';
 import { boundedInput, gateDecision, questionDecisions } from './gate-decision.js';
 import { AgentError, BudgetSpent } from '../errors.js';
-import type { RunOptions, WorkflowConfig } from '../lua/requests.js';
+import type { RunOptions, RunRequest, WorkflowConfig } from '../lua/requests.js';
 import { fingerprint } from '../lua/requests.js';
 import { readAgentFile, readTail } from '../signals/agent-file.js';
 import { checkSignal, promiseSignal, signalPath, type Signal } from '../signals/signal.js';
@@ -25,8 +25,6 @@ import type { StepFiles } from './rules-in-force.js';
 
 /** Claude Code's -p needs a prompt; a workflow that gives none means "do your job". */
 const DEFAULT_PROMPT = 'Carry out the task described in your instructions.';
-
-type RunRequest = { type: 'run'; agent: string; prompt: string | null; opts: RunOptions };
 
 /** What an agent step needs of the driver that runs it. */
 export interface StepContext {

@@ -1,7 +1,8 @@
 import { basename } from 'node:path';
 import { AgentError, BudgetSpent, ExitCode, RulesChangedError, ShopError, type NonDeterminismError } from '../errors.js';
 import { LuaVm, VmFatal, type LuaThread, type Step } from '../lua/lua-vm.js';
-import type { HostRequest } from '../lua/requests.js';
+import type { AnyCall } from '../lua/calls/definition.js';
+import type { CallRequest, HostRequest } from '../lua/requests.js';
 import type { WorkflowConfig } from '../lua/workflow-config.js';
 import type { SignalSource } from '../signals/signal-source.js';
 import type { ActiveStatus, RunEnd } from '../store/store.js';
@@ -11,7 +12,7 @@ import { askTimers } from './ask-timers.js';
 import { Branches } from './branches.js';
 import { fireDueTimers } from './fire-timers.js';
 import { openAsk } from './open-ask.js';
-import { CallRunner, type LiveRequest } from './calls.js';
+import { CallRunner } from './calls.js';
 import { LiveTasks, type TaskProblem } from './live-tasks.js';
 import { explainMismatch, unreached } from './mismatch.js';
 import { ended, type DriveOutcome } from './outcome.js';
@@ -84,7 +85,7 @@ export class Scheduler {
       // Every agent a step loads has the run's rules laid over its file's.
       ports: { ...ports, loadAgent: this.rules.loadAgent }, run, token, config: () => this.host.settings, statusWhenWaiting: (key) => this.statusWhenWaiting(key),
       timersFor: (ask) => askTimers(this.host.settings, ask, ports.clock.now()), files: this.rules,
-    });
+    }, (agent) => this.rules.firstUse(agent));
     this.branches = new Branches({ ports, run, token, log, threads: this.threads, tasks: this.tasks, toPoll: this.toPoll, dry: deps.dry ?? false });
   }
 
@@ -168,7 +169,7 @@ export class Scheduler {
         await new Promise((r) => setImmediate(r));
         return this.checkIn();
       case 'call':
-        return this.onCall(s, step.request, step.branches);
+        return this.onCall(s, step.request, step.def, step.branches);
       case 'done':
         return this.onDone(s);
       case 'error':
@@ -178,10 +179,8 @@ export class Scheduler {
     }
   }
 
-  private async onCall(s: Strand, req: HostRequest, branches: LuaThread[]): Promise<void> {
-    if (req.type === 'stuck') {
-      return this.finish({ status: 'stuck', reason: req.reason, event: { type: 'stuck', actor: 'workflow', channel: 'engine', data: { reason: req.reason } } });
-    }
+  private async onCall(s: Strand, req: HostRequest, def: AnyCall, branches: LuaThread[]): Promise<void> {
+    if (def.flow === 'end') return this.finish(def.ends!(req));
     const key = s.key!;
     if (req.type === 'parallel') return this.branches.start(s, key, req.branches, branches);
     s.state = 'blocked';
@@ -189,18 +188,13 @@ export class Scheduler {
     const rec = this.deps.log.get(key);
     // A recorded result is handed over in its recorded turn (deliverNext).
     if (rec?.status === 'completed' && rec.delivered != null) return;
-    const start = () => this.startLive(key, req, rec != null);
+    const start = () => this.startLive(key, def, req as CallRequest, rec != null);
     if (this.threads.phase === 'replay') this.threads.deferred.push({ path: s.path, start });
     else start();
   }
 
-  private startLive(key: string, req: LiveRequest, recorded: boolean) {
-    const { ports, run } = this.deps;
-    this.tasks.launch(key, req.type === 'run' || req.type === 'sh', async (signal) => {
-      if (req.type === 'run') await this.rules.firstUse(req.agent);
-      const rec = recorded ? ((await ports.store.getExecution(run.id, key)) ?? undefined) : undefined;
-      return this.calls.start(key, req, rec, signal);
-    });
+  private startLive(key: string, def: AnyCall, req: CallRequest, recorded: boolean) {
+    this.tasks.launch(key, def.working ?? false, (signal) => this.calls.start(key, def, req, recorded, signal));
   }
 
   private async onDone(s: Strand): Promise<void> {
@@ -355,7 +349,7 @@ export class Scheduler {
     const cause = e.cause;
     if (cause instanceof CallMismatch) {
       const { ports, run } = this.deps;
-      return this.mismatch(await explainMismatch(ports.store, run.id, run.prompt, cause.key, cause.req));
+      return this.mismatch(await explainMismatch(ports.store, run.id, run.prompt, cause.key, cause.req, cause.def));
     }
     const exitCode = cause instanceof ShopError ? cause.exitCode : undefined;
     return this.finish({ status: 'failed', reason: e.message, event: failedEvent(e.message) }, { exitCode });
