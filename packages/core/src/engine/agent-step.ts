@@ -33,8 +33,8 @@ export interface StepContext {
   /** The driver's owner token: every write is fenced by it. */
   token: string;
   config(): WorkflowConfig;
-  /** The run's status once `key` waits for a person (others may still be running). */
-  statusWhenWaiting(key: string): ActiveStatus;
+  /** The run's status once `key` waits for a person, or (`world`) on the world (others may still be running). */
+  statusWhenWaiting(key: string, world?: boolean): ActiveStatus;
   /** The timers an ask gets as it opens (config{human_timeout, remind_after…}, a pause's deadline). */
   timersFor(ask: { kind: string; request: unknown }): NewTimer[];
   /** The run's rule files, looked at around each step's process (rules-in-force.ts). */

@@ -83,7 +83,7 @@ export class Scheduler {
     });
     this.calls = new CallRunner({
       // Every agent a step loads has the run's rules laid over its file's.
-      ports: { ...ports, loadAgent: this.rules.loadAgent }, run, token, config: () => this.host.settings, statusWhenWaiting: (key) => this.statusWhenWaiting(key),
+      ports: { ...ports, loadAgent: this.rules.loadAgent }, run, token, config: () => this.host.settings, statusWhenWaiting: (key, world) => this.statusWhenWaiting(key, world),
       timersFor: (ask) => askTimers(this.host.settings, ask, ports.clock.now()), files: this.rules,
     }, (agent) => this.rules.firstUse(agent));
     this.branches = new Branches({ ports, run, token, log, threads: this.threads, tasks: this.tasks, toPoll: this.toPoll, dry: deps.dry ?? false });
@@ -225,8 +225,13 @@ export class Scheduler {
   }
 
   private onWaiting(exec: Execution, fresh: boolean) {
-    // A recorded ask picked up on replay may have its answer already: look at once.
+    // A recorded ask picked up on replay may have its answer already (a wait, its time come): look at once.
     if (!fresh) return void this.toPoll.add(exec.key);
+    // A wait on the world asks no one: nothing to open, nobody to tell; this process says so when it keeps waiting.
+    if (exec.status === 'waiting') {
+      if (this.deps.wait || this.tasks.size > 1) this.announce(exec);
+      return;
+    }
     // A new ask while others still run (or this process waits on): say so now; otherwise the outcome says it.
     if (this.deps.wait || this.tasks.size > 1) this.announce(exec);
     // auto_approve may answer it at once; else the notify targets are told. Suspending waits for this.
@@ -246,7 +251,7 @@ export class Scheduler {
     const id = `${exec.key}#${exec.ask}`;
     if (this.announced.has(id)) return;
     this.announced.add(id);
-    this.deps.ports.notifier.notify({ type: 'waiting', execution: exec });
+    this.deps.ports.notifier.notify({ type: exec.status === 'waiting' ? 'waiting_on' : 'waiting', execution: exec });
   }
 
   /** Nothing to run: wait for a call in flight, or — when only people are awaited — suspend. */
@@ -259,8 +264,11 @@ export class Scheduler {
       if (this.tasks.waiting.size === 0) throw new Error('the scheduler has nothing to run and nothing to wait for');
       await this.markSuspended();
       if (!this.deps.wait) {
-        const waiting = [...this.tasks.waiting.values()].sort((a, b) => a.seq - b.seq);
-        this.outcome = { status: 'waiting_human', execution: waiting[0], waiting };
+        const all = [...this.tasks.waiting.values()].sort((a, b) => a.seq - b.seq);
+        const asks = all.filter((e) => e.status === 'waiting_human');
+        // A person is asked: that is what the run waits for (its timers and other waits go on under it).
+        if (asks.length) this.outcome = { status: 'waiting_human', execution: asks[0], waiting: asks };
+        else this.outcome = { status: 'waiting', waits: all };
         return;
       }
       for (const exec of this.tasks.waiting.values()) this.announce(exec);
@@ -385,20 +393,32 @@ export class Scheduler {
     else this.outcome = ended(now);
   }
 
-  /** Only people are awaited: the run's status says so (a branch finishing never hides an ask). */
+  /**
+   * Only waits are left: the run's status says on what — `waiting_human` while a person is
+   * asked (a branch finishing never hides an ask), else `waiting` (time, events, other runs).
+   */
   private async markSuspended() {
     // What the steps noted of the run's rules (a first use, a file that now says otherwise) is recorded before it waits.
     await this.rules.flush();
     const { ports, run, token } = this.deps;
     const now = await ports.store.getRun(run.id);
-    if (now?.status !== 'running') return;
+    const status = this.waitStatus();
+    if (now?.status === status || (now?.status !== 'running' && now?.status !== 'waiting' && now?.status !== 'waiting_human')) return;
     const keys = [...this.tasks.waiting.keys()];
-    await ports.store.setRunStatus(token, run.id, 'waiting_human', { type: 'suspended', actor: 'shop', channel: 'engine', data: { waiting: keys } });
+    await ports.store.setRunStatus(token, run.id, status, { type: 'suspended', actor: 'shop', channel: 'engine', data: { waiting: keys } });
   }
 
-  private statusWhenWaiting(key: string): ActiveStatus {
+  /** The run's status once nothing but waits is left: a person asked, or only the world awaited. */
+  private waitStatus(): 'waiting' | 'waiting_human' {
+    for (const e of this.tasks.waiting.values()) if (e.status === 'waiting_human') return 'waiting_human';
+    return 'waiting';
+  }
+
+  /** The run's status once `key` waits (on a person, or on the world): running while anything else goes on. */
+  private statusWhenWaiting(key: string, world = false): ActiveStatus {
     const others = this.tasks.size - (this.tasks.has(key) ? 1 : 0);
-    return others > 0 || this.threads.ready.length > 0 || this.tasks.deliveries.has(this.threads.nextDelivery) ? 'running' : 'waiting_human';
+    if (others > 0 || this.threads.ready.length > 0 || this.tasks.deliveries.has(this.threads.nextDelivery)) return 'running';
+    return world ? this.waitStatus() : 'waiting_human';
   }
 
   private async flushLogs() {

@@ -5,10 +5,12 @@ import { patchedCall } from './patched.js';
 import { pauseCall } from './pause.js';
 import { runCall } from './run.js';
 import { shCall } from './sh.js';
+import { sleepCall } from './sleep.js';
+import { sleepUntilCall } from './sleep-until.js';
 import { stuckCall } from './stuck.js';
 
 /** Every host function a workflow calls, as the VM installs them. A new primitive is one line here. */
-export const HOST_CALLS = [runCall, pauseCall, shCall, nowCall, patchedCall, parallelCall, stuckCall] as const;
+export const HOST_CALLS = [runCall, pauseCall, shCall, nowCall, patchedCall, parallelCall, stuckCall, sleepCall, sleepUntilCall] as const;
 
 /** What a workflow asks of the host: one request per call, its `type` the definition's name. */
 export type HostRequest = RequestOf<(typeof HOST_CALLS)[number]>;
