@@ -95,7 +95,7 @@ lines are whole.`,
     group: 'runs', maxArgs: 0,
     options: {
       active: { type: 'boolean', description: 'only runs not ended (running, interrupted, waiting)' },
-      status: { type: 'string', value: 'S', description: 'only runs in this state: running, interrupted, waiting_human, completed, stuck, failed' },
+      status: { type: 'string', value: 'S', description: 'only runs in this state: running, interrupted, waiting (on time, an event or a run), waiting_human, completed, stuck, failed' },
       limit: { type: 'string', value: 'N', description: 'at most N runs (default 50 on a terminal; all on a pipe or with --json; 0: all)' },
       waiting: { type: 'boolean', description: 'every pending ask instead, as shop inbox' },
       ...json('the runs'),
