@@ -186,6 +186,9 @@ export class Worker {
     for (const run of runs) {
       if (this.opts.signal.aborted) return false;
       if (this.active.has(run.id)) continue;
+      // Asleep (waiting on the world) and not due: it needs no owner, so none holds it and renews a lease
+      // (a worker may have many thousands); its time, a stop or a dead driver's lease brings it here.
+      if (run.status === 'waiting' && !woken.has(run.id) && !run.stop && !this.held.has(run.id)) continue;
       // Held runs keep their leases themselves meanwhile.
       if (this.backoff.waiting(run.id, clock.now())) continue;
       try {
@@ -313,7 +316,9 @@ export class Worker {
         const outcome = await driveRun(this.opts.portsFor(run), run.id, { wait: false, keep: true, signal: abort.signal, sharedSlots: this.agents }, owner);
         this.backoff.succeeded(run.id);
         this.opts.report({ type: 'outcome', run, outcome });
-        if (outcome.status === 'waiting_human' || outcome.status === 'waiting') this.hold(run, owner);
+        if (outcome.status === 'waiting_human') this.hold(run, owner);
+        // Waiting on the world only: let go (no lease to renew while it sleeps); its wake timer brings it back.
+        else if (outcome.status === 'waiting' && (await owner.release(true)) === 'answered') this.hold(run, owner);
       } catch (e) {
         await this.failed(run, owner, e);
       } finally {

@@ -38,6 +38,14 @@ export function waits(adapter: StoreAdapter) {
       expect((await store.listOpenRuns()).map((r) => r.id)).toEqual([id]);
     });
 
+    it("a sleeping run is not an idle run to take: it needs no owner (no lease renewed) until its time", async () => {
+      const { store, clock } = ctx;
+      const id = await sleepingRun(store, clock.t + MIN);
+      expect(await store.releaseRun(id, T, { ifIdle: true })).toBe('released');
+      expect(await store.claimIdleRuns({ token: OTHER, host: 'h', pid: 2, pidStart: '2' }, MIN, 10)).toEqual([]);
+      expect((await store.getRun(id))?.owner).toBeNull();
+    });
+
     it('waitOn makes a running call wait (a crash between its two writes is picked up so); a completed one is refused', async () => {
       const { store, clock } = ctx;
       const run = await store.createRun(newRun());
