@@ -30,6 +30,7 @@ const SQL = {
   ownerToken: 'SELECT owner_token, status FROM runs WHERE id = ?',
   setWorkspace: 'UPDATE runs SET workspace = ?, branch = ?, updated_at = ? WHERE id = ?',
   openRuns: `SELECT * FROM runs WHERE status IN ('running','waiting','waiting_human') ORDER BY id`,
+  awakeRuns: `SELECT * FROM runs WHERE status IN ('running','waiting_human') ORDER BY id`,
   // "status IN (…) AND status = …": SQLite uses a partial index only when the query repeats its condition.
   // Only runs not ended: an ended run's answer is taken in by a resume, not by a worker's pass.
   answeredRuns: `SELECT DISTINCT e.run_id FROM executions e JOIN answers a ON a.run_id = e.run_id AND a.call_key = e.call_key AND a.ask = e.ask
@@ -117,6 +118,9 @@ const SQL = {
   insertTimer: 'INSERT INTO timers (run_id, call_key, ask, kind, due_at, data) VALUES (?, ?, ?, ?, ?, ?)',
   dueTimers: 'SELECT * FROM timers WHERE fired_at IS NULL AND due_at <= ? ORDER BY due_at, id',
   nextTimer: 'SELECT run_id, MIN(due_at) AS due FROM timers WHERE fired_at IS NULL GROUP BY run_id',
+  // An ended run's timers are void: the earliest of the others (timers_due in order, each run looked up by its key).
+  nextOpenTimer: `SELECT MIN(t.due_at) AS due FROM timers t JOIN runs r ON r.id = t.run_id
+    WHERE t.fired_at IS NULL AND r.status IN ('running','waiting','waiting_human')`,
   timerFired: 'UPDATE timers SET fired_at = ? WHERE id = ? AND fired_at IS NULL',
   runCost: 'SELECT ROUND(TOTAL(cost_usd), 6) AS cost FROM executions WHERE run_id = ?',
   insertEvent: 'INSERT INTO events (run_id, id, call_key, type, actor, channel, data, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',

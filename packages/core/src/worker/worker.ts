@@ -162,7 +162,16 @@ export class Worker {
   private async pass(wakes: WorkerWakes): Promise<boolean> {
     const { store, clock } = this.ports;
     // Every idle run at once, in one transaction (SKIP LOCKED on PostgreSQL); named runs one by one.
-    const listed = await store.listOpenRuns();
+    // Runs asleep are many and need nothing until their time: read only when a wake timer is due (below).
+    const dueTimers = await store.dueTimers(store.now());
+    const woken = new Set(dueTimers.filter((t) => t.kind === 'wake').map((t) => t.runId));
+    const listed = await store.listOpenRuns(this.opts.only ? {} : { awake: true });
+    const listedIds = new Set(listed.map((r) => r.id));
+    for (const id of woken) {
+      if (listedIds.has(id)) continue;
+      const run = await store.getRun(id);
+      if (run?.status === 'waiting') listed.push(run);
+    }
     // Its fair share of the open runs among the live workers: the first to wake on a burst would
     // otherwise take it all while the others idle. A worker silent for a lease no longer counts,
     // so the others' shares grow to take its runs. Named runs (shop watch <id>) are all its own.
@@ -180,9 +189,7 @@ export class Worker {
     }
     const answered = new Set(await store.answeredRuns());
     // Judged by the store's clock: every worker (and machine) agrees when a timer is due.
-    const dueTimers = await store.dueTimers(store.now());
     const due = new Set(dueTimers.map((t) => t.runId));
-    const woken = new Set(dueTimers.filter((t) => t.kind === 'wake').map((t) => t.runId));
     for (const run of runs) {
       if (this.opts.signal.aborted) return false;
       if (this.active.has(run.id)) continue;
@@ -198,8 +205,8 @@ export class Worker {
         await this.failed(run, null, e);
       }
     }
-    // One timer to the earliest due row of the open runs (an ended run's are void), not a poll per run.
-    wakes.nextDue(open.size ? await store.nextTimer([...open]) : null);
+    // One timer to the earliest due row of the runs not ended (asleep ones too), not a poll per run.
+    wakes.nextDue(await store.nextTimer(this.opts.only ? [...open] : undefined));
     wakes.nextLapse(this.nextLapse(runs));
     return false;
   }
