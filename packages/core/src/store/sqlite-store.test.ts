@@ -45,7 +45,7 @@ describe('SqliteStore on a real file', () => {
     const db = raw(file);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    expect(SCHEMA_VERSION).toBe(11);
+    expect(SCHEMA_VERSION).toBe(12);
   });
 
   it('brings a schema-10 store to 11: ended web sessions get their table, runs their rules and holds', async () => {
@@ -60,8 +60,35 @@ describe('SqliteStore on a real file', () => {
     open.push(again);
     await again.endWebSession('s1', Date.now() + 60_000);
     expect(await again.webSessionEnded('s1')).toBe(true);
-    expect(raw(file).pragma('user_version', { simple: true })).toBe(11);
+    expect(raw(file).pragma('user_version', { simple: true })).toBe(12);
     expect((raw(file).prepare('PRAGMA table_info(runs)').all() as { name: string }[]).map((c) => c.name)).toEqual(expect.arrayContaining(['rules', 'held']));
+  });
+
+  it('brings a schema-11 store to 12: runs and calls may wait on the world (the CHECKs widened in place, rows kept)', async () => {
+    const { file, store } = fresh();
+    const run = await store.createRun(newRun);
+    store.close();
+    open.pop();
+    const db = new Database(file);
+    // The schema-11 tables: the status CHECKs without 'waiting', no wait columns.
+    db.unsafeMode(true);
+    db.pragma('writable_schema = ON');
+    db.prepare(`UPDATE sqlite_master SET sql = replace(sql, ?, ?) WHERE type = 'table' AND name IN ('runs', 'executions')`).run(`'running','waiting','waiting_human'`, `'running','waiting_human'`);
+    db.pragma('writable_schema = OFF');
+    db.unsafeMode(false);
+    db.close();
+    const old = new Database(file);
+    old.exec('ALTER TABLE executions DROP COLUMN wait_kind; ALTER TABLE executions DROP COLUMN wait_until');
+    expect(() => old.prepare(`UPDATE runs SET status = 'waiting' WHERE id = ?`).run(run.id)).toThrow(/CHECK constraint failed/);
+    old.pragma('user_version = 11');
+    old.close();
+    const again = openSqliteStore(file);
+    open.push(again);
+    expect(raw(file).pragma('user_version', { simple: true })).toBe(12);
+    expect(raw(file).pragma('integrity_check', { simple: true })).toBe('ok');
+    raw(file).prepare(`UPDATE runs SET status = 'waiting' WHERE id = ?`).run(run.id);
+    expect(await again.getRun(run.id)).toMatchObject({ id: run.id, spec: newRun.spec, status: 'waiting' });
+    expect((raw(file).prepare('PRAGMA table_info(executions)').all() as { name: string }[]).map((c) => c.name)).toEqual(expect.arrayContaining(['wait_kind', 'wait_until']));
   });
 
   it('refuses a store written by a newer Shop', () => {

@@ -28,7 +28,10 @@ export function listWorkers(db: Database.Database): WorkerRow[] {
   return (q(db, 'SELECT * FROM workers ORDER BY started_at, id').all() as Row[]).map(toWorker);
 }
 
-/** One immediate transaction: SQLite has one writer, so two workers' passes never take the same run. */
+/**
+ * One immediate transaction: SQLite has one writer, so two workers' passes never take the same run.
+ * A run waiting on the world is not taken: it needs no owner until its time comes (then the pass claims it).
+ */
 export function claimIdleRuns(db: Database.Database, tx: Tx, now: () => number, owner: OwnerClaim, leaseMs: number, limit: number): Run[] {
   // A pass with nothing idle (the usual one) reads, without taking the write lock; the transaction checks again.
   if (!q(db, `SELECT 1 FROM runs WHERE status IN ('running','waiting_human')

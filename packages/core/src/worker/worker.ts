@@ -20,7 +20,7 @@ const PASS_EVERY_MS = 200;
 /** What the worker tells its operator, a line (or a JSON line) each. */
 export type WorkerEvent =
   | { type: 'took'; run: Run; how: 'waiting' | 'interrupted' }
-  | { type: 'resuming'; run: Run; why: 'answer' | 'stop' | 'interrupted' }
+  | { type: 'resuming'; run: Run; why: 'answer' | 'stop' | 'interrupted' | 'timer' }
   | { type: 'outcome'; run: Run; outcome: DriveOutcome }
   | { type: 'timers'; run: Run; ended: boolean }
   | { type: 'error'; run: Run; message: string; retryInMs: number | null }
@@ -162,7 +162,16 @@ export class Worker {
   private async pass(wakes: WorkerWakes): Promise<boolean> {
     const { store, clock } = this.ports;
     // Every idle run at once, in one transaction (SKIP LOCKED on PostgreSQL); named runs one by one.
-    const listed = await store.listOpenRuns();
+    // Runs asleep are many and need nothing until their time: read only when a wake timer is due (below).
+    const dueTimers = await store.dueTimers(store.now());
+    const woken = new Set(dueTimers.filter((t) => t.kind === 'wake').map((t) => t.runId));
+    const listed = await store.listOpenRuns(this.opts.only ? {} : { awake: true });
+    const listedIds = new Set(listed.map((r) => r.id));
+    for (const id of woken) {
+      if (listedIds.has(id)) continue;
+      const run = await store.getRun(id);
+      if (run?.status === 'waiting') listed.push(run);
+    }
     // Its fair share of the open runs among the live workers: the first to wake on a burst would
     // otherwise take it all while the others idle. A worker silent for a lease no longer counts,
     // so the others' shares grow to take its runs. Named runs (shop watch <id>) are all its own.
@@ -179,20 +188,25 @@ export class Worker {
       await h.owner.release(false).catch(() => undefined);
     }
     const answered = new Set(await store.answeredRuns());
-    const due = new Set((await store.dueTimers(clock.now())).map((t) => t.runId));
+    // Judged by the store's clock: every worker (and machine) agrees when a timer is due.
+    const due = new Set(dueTimers.map((t) => t.runId));
     for (const run of runs) {
       if (this.opts.signal.aborted) return false;
       if (this.active.has(run.id)) continue;
+      // Asleep (waiting on the world) and not due: it needs no owner, so none holds it and renews a lease
+      // (a worker may have many thousands); its time, a stop or a dead driver's lease brings it here.
+      if (run.status === 'waiting' && !woken.has(run.id) && !run.stop && !this.held.has(run.id)) continue;
       // Held runs keep their leases themselves meanwhile.
       if (this.backoff.waiting(run.id, clock.now())) continue;
       try {
-        await this.look(run, answered.has(run.id), due.has(run.id));
+        await this.look(run, answered.has(run.id), due.has(run.id), woken.has(run.id));
       } catch (e) {
         // One run's trouble (a store row that does not read) is that run's, not the worker's.
         await this.failed(run, null, e);
       }
     }
-    wakes.nextDue(await store.nextTimer());
+    // One timer to the earliest due row of the runs not ended (asleep ones too), not a poll per run.
+    wakes.nextDue(await store.nextTimer(this.opts.only ? [...open] : undefined));
     wakes.nextLapse(this.nextLapse(runs));
     return false;
   }
@@ -241,11 +255,12 @@ export class Worker {
     return Math.max(1, live.length);
   }
 
-  private async look(run: Run, answered: boolean, due: boolean): Promise<void> {
+  private async look(run: Run, answered: boolean, due: boolean, woken: boolean): Promise<void> {
     const held = this.held.get(run.id) ?? (await this.take(run));
     if (!held || held.owner.lost.aborted) return;
     // Taken running with the idle ones (not a snapshot that read a run this worker drove meanwhile): driven on now.
-    const why = this.interrupted.has(run.id) ? 'interrupted' : run.stop ? 'stop' : answered ? 'answer' : null;
+    // A call's wake timer due (a sleep's time came): driven on, and the call's look fires it.
+    const why = this.interrupted.has(run.id) ? 'interrupted' : run.stop ? 'stop' : answered ? 'answer' : woken ? 'timer' : null;
     if (why) this.drive(run, held.owner, why);
     else if (due) await this.fireTimers(run, held);
   }
@@ -297,7 +312,7 @@ export class Worker {
   }
 
   /** Replays the run and drives it on, holding it again if it waits (at most maxDrivers at once). */
-  private drive(run: Run, owner: Ownership, why: 'answer' | 'stop' | 'interrupted') {
+  private drive(run: Run, owner: Ownership, why: 'answer' | 'stop' | 'interrupted' | 'timer') {
     this.held.delete(run.id);
     this.interrupted.delete(run.id);
     const abort = new AbortController();
@@ -309,6 +324,8 @@ export class Worker {
         this.backoff.succeeded(run.id);
         this.opts.report({ type: 'outcome', run, outcome });
         if (outcome.status === 'waiting_human') this.hold(run, owner);
+        // Waiting on the world only: let go (no lease to renew while it sleeps); its wake timer brings it back.
+        else if (outcome.status === 'waiting' && (await owner.release(true)) === 'answered') this.hold(run, owner);
       } catch (e) {
         await this.failed(run, owner, e);
       } finally {

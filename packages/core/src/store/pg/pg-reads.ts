@@ -51,8 +51,9 @@ export class PgReads {
     return Number(row!.n);
   }
 
-  async listOpenRuns(): Promise<Run[]> {
-    return (await this.db.query(`SELECT * FROM runs WHERE ${OPEN} ORDER BY id`)).map(toRun);
+  async listOpenRuns(opts: { awake?: boolean } = {}): Promise<Run[]> {
+    const which = opts.awake ? `status IN ('running','waiting_human')` : OPEN;
+    return (await this.db.query(`SELECT * FROM runs WHERE ${which} ORDER BY id`)).map(toRun);
   }
 
   async lapsedSince(since: number, until: number) {
@@ -168,7 +169,7 @@ export class PgReads {
   async nextTimer(runIds?: number[]): Promise<number | null> {
     const [row] = runIds
       ? await this.db.query('SELECT MIN(due_at) AS due FROM timers WHERE fired_at IS NULL AND run_id = ANY($1::bigint[])', [runIds])
-      : await this.db.query('SELECT MIN(due_at) AS due FROM timers WHERE fired_at IS NULL');
+      : await this.db.query(`SELECT MIN(t.due_at) AS due FROM timers t JOIN runs r ON r.id = t.run_id WHERE t.fired_at IS NULL AND r.${OPEN}`);
     return row?.due == null ? null : Number(row.due);
   }
 

@@ -12,6 +12,7 @@ const SQL = {
   heartbeat: 'UPDATE workers SET runs_held = $2, agents = $3, heartbeat_at = $4 WHERE id = $1 RETURNING id',
   end: 'DELETE FROM workers WHERE id = $1',
   list: 'SELECT * FROM workers ORDER BY started_at, id',
+  // A run waiting on the world is not taken: it needs no owner until its time comes.
   // Rows another worker is claiming right now are skipped, not waited on; one that committed its
   // claim meanwhile is checked again under the lock (READ COMMITTED) and is no longer idle.
   claimIdle: `WITH idle AS (
