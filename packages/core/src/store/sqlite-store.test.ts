@@ -45,10 +45,10 @@ describe('SqliteStore on a real file', () => {
     const db = raw(file);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    expect(SCHEMA_VERSION).toBe(11);
+    expect(SCHEMA_VERSION).toBe(12);
   });
 
-  it('brings a schema-10 store to 11: ended web sessions get their table, runs their rules and holds', async () => {
+  it('brings a schema-10 store up: ended web sessions get their table, runs their rules and holds', async () => {
     const { file, store } = fresh();
     store.close();
     open.pop();
@@ -60,8 +60,23 @@ describe('SqliteStore on a real file', () => {
     open.push(again);
     await again.endWebSession('s1', Date.now() + 60_000);
     expect(await again.webSessionEnded('s1')).toBe(true);
-    expect(raw(file).pragma('user_version', { simple: true })).toBe(11);
+    expect(raw(file).pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect((raw(file).prepare('PRAGMA table_info(runs)').all() as { name: string }[]).map((c) => c.name)).toEqual(expect.arrayContaining(['rules', 'held']));
+  });
+
+  it('brings a schema-11 store to 12: sent events and their takes get their tables', async () => {
+    const { file, store } = fresh();
+    store.close();
+    open.pop();
+    const db = new Database(file);
+    db.exec('DROP TABLE event_takes; DROP TABLE sent_events');
+    db.pragma('user_version = 11');
+    db.close();
+    const again = openSqliteStore(file);
+    open.push(again);
+    const { event } = await again.sendEvent({ name: 'ci.finished', key: null, data: { ok: true }, sentBy: 'ann', channel: 'cli', runId: null, sendId: 'x' });
+    expect(await again.listSentEvents()).toEqual([event]);
+    expect(raw(file).pragma('user_version', { simple: true })).toBe(12);
   });
 
   it('refuses a store written by a newer Shop', () => {

@@ -16,6 +16,8 @@ import * as workers from './sqlite-workers.js';
 import type { NewWorker, WorkerLoad } from './worker-store.js';
 import { SqliteClaims } from './sqlite-claims.js';
 import { SqliteSessions } from './sqlite-sessions.js';
+import { SqliteSentEvents } from './sqlite-sent-events.js';
+import type { EventTake, NewSentEvent, SentEventFilter } from './sent-event-store.js';
 import type { KeptSession } from './session-store.js';
 import type { ClaimRef, NewClaim } from './claim-store.js';
 import { heldLine } from '../engine/session-hold.js';
@@ -59,6 +61,9 @@ class SqliteStore extends SqliteReads implements Store {
     db: this.db, now: () => this.now(), tx: (fn) => this.tx(fn), fenced: (token, runId, fn) => this.fenced(token, runId, fn), event: (runId, e) => this.event(runId, e),
   });
   private readonly sessions = new SqliteSessions({ db: this.db, now: () => this.now(), tx: (fn) => this.tx(fn), event: (runId, e) => this.event(runId, e) });
+  private readonly sentEvents = new SqliteSentEvents({
+    db: this.db, now: () => this.now(), tx: (fn) => this.tx(fn), fenced: (token, runId, fn) => this.fenced(token, runId, fn), event: (runId, e) => this.event(runId, e),
+  });
 
   async createRun(input: NewRun): Promise<Run> {
     return this.tx(() => {
@@ -276,6 +281,11 @@ class SqliteStore extends SqliteReads implements Store {
   async listSessions(runId: number) { return this.sessions.listSessions(runId); }
   async recordReport(runId: number, key: string, signalPath: string, body: string) { return this.sessions.recordReport(runId, key, signalPath, body); }
   async getReport(runId: number, key: string, signalPath: string) { return this.sessions.getReport(runId, key, signalPath); }
+
+  // Events from the outside world and the runs' takes of them: sqlite-sent-events.ts.
+  async sendEvent(e: NewSentEvent) { return this.sentEvents.sendEvent(e); }
+  async listSentEvents(filter?: SentEventFilter) { return this.sentEvents.listSentEvents(filter); }
+  async takeEvent(token: string, take: EventTake) { return this.sentEvents.takeEvent(token, take); }
 
   async close() {
     this.db.close();

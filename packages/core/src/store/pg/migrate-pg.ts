@@ -1,7 +1,7 @@
 import { ConflictError } from '../../errors.js';
 import { SCHEMA_VERSION } from '../schema-version.js';
 import type { PgDb, Sql } from './pg-db.js';
-import { PG_SCHEMA } from './schema.js';
+import { PG_SCHEMA, SENT_EVENTS_SCHEMA } from './schema.js';
 
 /** Serializes migrations of one database: every Shop process on it takes the same lock. */
 const MIGRATION_LOCK = 0x5ec0de16;
@@ -60,6 +60,8 @@ const STEPS: Record<number, string> = {
     expires_at    BIGINT  NOT NULL
   );
   CREATE INDEX IF NOT EXISTS ended_sessions_expiry ON ended_sessions(expires_at);`,
+  // 11 → 12: events from the outside world and the runs' takes of them, as SQLite's schema.sql.
+  11: SENT_EVENTS_SCHEMA,
 };
 
 /**

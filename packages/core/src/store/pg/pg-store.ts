@@ -14,6 +14,8 @@ import { AskWrites } from './pg-ask-writes.js';
 import { FastWrites } from './pg-fast-writes.js';
 import { PgReads } from './pg-reads.js';
 import { PgSessions } from './pg-sessions.js';
+import { PgSentEvents } from './pg-sent-events.js';
+import type { EventTake, NewSentEvent, SentEventFilter } from '../sent-event-store.js';
 import type { KeptSession } from '../session-store.js';
 import { PgWorkers } from './pg-workers.js';
 import type { NewWorker, Wake, WorkerLoad } from '../worker-store.js';
@@ -53,6 +55,9 @@ export class PgStore extends PgReads implements Store {
   private readonly asks = new AskWrites(this.db, (token, runId, fn) => this.fenced(token, runId, fn));
   private readonly sessions = new PgSessions({ db: this.db, now: () => this.now(), event: (q, runId, e) => event(q, runId, this.now(), e) });
   private readonly workers = new PgWorkers(this.db);
+  private readonly sentEvents = new PgSentEvents({
+    db: this.db, fenced: (token, runId, fn) => this.fenced(token, runId, fn), event: (q, runId, e) => event(q, runId, this.now(), e),
+  });
 
   async createRun(input: NewRun): Promise<Run> {
     const t = this.now();
@@ -228,6 +233,11 @@ export class PgStore extends PgReads implements Store {
   async listWorkers() { return this.workers.listWorkers(); }
   async claimIdleRuns(owner: OwnerClaim, leaseMs: number, limit: number) { return this.workers.claimIdleRuns(owner, leaseMs, limit); }
   async listen(onWake: (w: Wake) => void) { return this.workers.listen(onWake); }
+
+  // Events from the outside world and the runs' takes of them: pg-sent-events.ts.
+  async sendEvent(e: NewSentEvent) { return this.sentEvents.sendEvent(e); }
+  async listSentEvents(filter?: SentEventFilter) { return this.sentEvents.listSentEvents(filter); }
+  async takeEvent(token: string, take: EventTake) { return this.sentEvents.takeEvent(token, take); }
 
   async close(): Promise<void> {
     await this.workers.close();
