@@ -26,7 +26,8 @@ import { answeredRequest } from './pick-ask.js';
 import { pruneRuns, type PruneOptions, type PrunedRun } from './prune-runs.js';
 import { actionJson, eventsSince, inboxJson, recentEvents, logJson, runDetailJson, runsJson, type RunsQuery } from './queries.js';
 import { loadRunView, type AskView, type RunView } from './run-view.js';
-import type { ActionJson, AnsweredJson, ClaimJson, EventJson, InboxRowJson, LogJson, RunDetailJson, RunJson, WorkersJson } from './shapes.js';
+import type { ActionJson, AnsweredJson, ClaimJson, EventJson, EventSentJson, InboxRowJson, LogJson, RunDetailJson, RunJson, SentEventJson, WorkersJson } from './shapes.js';
+import { listSentEvents, sendEvent, type SendEventRequest, type SentEventsQuery } from './send-event.js';
 import { workersJson } from './workers-view.js';
 import type { StartedRun, StartRequest } from './start-run.js';
 import type { StopResult } from './stop-run.js';
@@ -104,6 +105,10 @@ export interface ShopOperations {
   /** "I'm on it": a person claims an open ask (its reminders and escalation wait), or lets go of it. */
   claim(req: ClaimRequest): Promise<ClaimJson>;
   release(req: ReleaseRequest): Promise<ClaimJson>;
+  /** An event from the outside world (refused inside an agent step); the same sendId twice records one. */
+  sendEvent(req: SendEventRequest): Promise<EventSentJson>;
+  /** Sent events (not a run's audit trail), newest first. */
+  listSentEvents(query?: SentEventsQuery): Promise<SentEventJson[]>;
   /** The engine's clock (tests move it): what claims, links and timers are judged by. */
   now(): number;
 
@@ -204,6 +209,8 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
       refuseAgent(caller, 'shop claim');
       return releaseClaim(ports, req);
     },
+    sendEvent: (req) => sendEvent(store, caller, req),
+    listSentEvents: (query) => listSentEvents(store, query),
     now: () => ports.clock.now(),
     addPerson: (name, by) => addPerson(store, name, by),
     people: () => listPeople(store),
