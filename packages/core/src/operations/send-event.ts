@@ -33,7 +33,7 @@ export interface SentEventsQuery {
  * The same `sendId` again records nothing and returns the first event (`duplicate`).
  */
 export async function sendEvent(store: Store, caller: Caller, req: SendEventRequest): Promise<EventSentJson> {
-  refuseAgent(caller, 'shop event send', 'speaks for the world outside the run');
+  refuseAgentSender(caller);
   const name = checkEventWord(req.name, 'name');
   const key = req.key == null ? null : checkEventWord(req.key, 'key');
   const sendId = req.sendId == null ? null : checkSendId(req.sendId);
@@ -42,6 +42,11 @@ export async function sendEvent(store: Store, caller: Caller, req: SendEventRequ
   const sentBy = checkedName(req.sentBy, 'the sender');
   const { event, duplicate } = await store.sendEvent({ name, key, data, sentBy, channel: req.channel, runId: req.runId ?? null, sendId });
   return { event: sentEventJson(event), duplicate };
+}
+
+/** The one refusal of a sender inside an agent step (exit 2), for front ends to say before reading any input. */
+export function refuseAgentSender(caller: Caller): void {
+  refuseAgent(caller, 'shop event send', 'speaks for the world outside the run');
 }
 
 /** Sent events, newest first (name and limit checked as sending checks them). */
