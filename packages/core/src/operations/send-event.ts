@@ -1,3 +1,7 @@
+import { eventUrlSendId, verifyEventUrl } from '../access/event-url.js';
+import type { Clock } from '../engine/ports.js';
+import { ExpiredError } from '../errors.js';
+import { localTime } from '../local-time.js';
 import type { Store } from '../store/store.js';
 import type { SentEvent, SentEventChannel } from '../store/sent-event-store.js';
 import { checkedName } from '../project/responder.js';
@@ -60,4 +64,20 @@ export function sentEventJson(e: SentEvent): SentEventJson {
     id: e.id, name: e.name, key: e.key, data: e.data, sent_at: new Date(e.sentAt).toISOString(),
     sent_by: e.sentBy, channel: e.channel, run: e.runId, send_id: e.sendId,
   };
+}
+
+/**
+ * A POST to an event URL: the event it names, sent to its run alone (channel `url`), once. A
+ * second POST records nothing and is ExpiredError (410 on the web), as is an expired URL; a
+ * forged one is UsageError. `data` is the body, parsed.
+ */
+export async function sendByEventUrl(store: Store, clock: Clock, caller: Caller, token: string, data: unknown): Promise<EventSentJson> {
+  const url = await verifyEventUrl(store, clock, token);
+  const sent = await sendEvent(store, caller, {
+    name: url.name, key: url.eventKey, data, dataFrom: 'the body', runId: url.runId, sendId: eventUrlSendId(url), sentBy: 'event URL', channel: 'url',
+  });
+  if (sent.duplicate) {
+    throw new ExpiredError(`this event URL was used at ${localTime(Date.parse(sent.event.sent_at))} (event ${sent.event.id}); it sends one event, once — nothing new was recorded`);
+  }
+  return sent;
 }
