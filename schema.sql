@@ -11,7 +11,7 @@ CREATE TABLE IF NOT EXISTS runs (
   workflow_path   TEXT    NOT NULL,
   workflow_hash   TEXT,                         -- hash of the workflow file the run started with
   prompt          TEXT    NOT NULL,
-  status          TEXT    NOT NULL CHECK (status IN ('running','waiting_human','completed','stuck','failed')),
+  status          TEXT    NOT NULL CHECK (status IN ('running','waiting','waiting_human','completed','stuck','failed')),
   workspace       TEXT    NOT NULL,             -- where agents run (project root or worktree)
   branch          TEXT,                         -- worktree branch, if any
   reason          TEXT,                         -- why it is stuck / failed
@@ -45,10 +45,10 @@ CREATE TABLE IF NOT EXISTS executions (
   run_id        INTEGER NOT NULL REFERENCES runs(id),
   call_key      TEXT    NOT NULL,
   seq           INTEGER NOT NULL,             -- order of first appearance (runs.calls at its start)
-  kind          TEXT    NOT NULL,             -- run | pause | sh | now | patch | parallel
+  kind          TEXT    NOT NULL,             -- run | pause | sh | now | patch | parallel | sleep
   agent         TEXT,
   fingerprint   TEXT    NOT NULL,             -- what replay compares
-  status        TEXT    NOT NULL CHECK (status IN ('running','waiting_human','completed','failed')),
+  status        TEXT    NOT NULL CHECK (status IN ('running','waiting','waiting_human','completed','failed')),
   delivered     INTEGER,                      -- order in which its result was handed to Lua
   session_id    TEXT,
   cwd           TEXT,                         -- directory the agent session lives in
@@ -82,6 +82,8 @@ CREATE TABLE IF NOT EXISTS executions (
   hold_since    INTEGER,
   claim_timeout INTEGER,                      -- seconds a claim on its ask lasts (config claim_timeout; null: an hour)
   ask_decisions TEXT,                         -- JSON: the decisions its current ask asks for, when not the implied one (an agent's AskUserQuestion)
+  wait_kind     TEXT,                         -- while status = 'waiting': timer | event | run
+  wait_until    INTEGER,                      -- while status = 'waiting': when it is due (the store's clock), if it has a due time
   started_at    INTEGER NOT NULL,
   updated_at    INTEGER NOT NULL,
   finished_at   INTEGER,
@@ -89,7 +91,7 @@ CREATE TABLE IF NOT EXISTS executions (
   UNIQUE (run_id, call_key)
 ) WITHOUT ROWID;
 -- Open calls (inbox, list), without scanning every finished one.
-CREATE INDEX IF NOT EXISTS executions_open ON executions(status, run_id) WHERE status IN ('running','waiting_human');
+CREATE INDEX IF NOT EXISTS executions_open ON executions(status, run_id) WHERE status IN ('running','waiting','waiting_human');
 
 -- Human answers: one per ask (a call may wait several times), immutable; the primary key
 -- makes the first one win. The feedback travels in the same row as the verdict.
@@ -114,7 +116,7 @@ CREATE TABLE IF NOT EXISTS timers (
   run_id        INTEGER NOT NULL REFERENCES runs(id),
   call_key      TEXT    NOT NULL,
   ask           INTEGER NOT NULL,
-  kind          TEXT    NOT NULL,             -- timeout | remind | escalate
+  kind          TEXT    NOT NULL,             -- timeout | remind | escalate | wake (a call waiting on the world is due)
   due_at        INTEGER NOT NULL,
   fired_at      INTEGER,
   data          TEXT                          -- JSON: on_timeout, who is told, how often

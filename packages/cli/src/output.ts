@@ -5,6 +5,7 @@ import type { Execution } from '@shop/core/types';
 import type { LiveBoard } from './live-board.js';
 import { answerSuggestions, suggestionCommand } from '@shop/core/decisions/answer-hint';
 import { printable } from './style.js';
+import { waitingOnWords } from '@shop/core/waits/waiting-on';
 
 /**
  * How to answer a waiting ask, one line per suggestion, each command naming the ask by handle:
@@ -43,6 +44,10 @@ export function printingNotifier(out: (line: string) => void, board?: LiveBoard,
           // A process that keeps waiting (--wait) prints no outcome until the end: say how to answer now.
           if (opts.hints) for (const line of answerHint(n.execution)) print(`  ${line}`);
           return;
+        case 'waiting_on':
+          return print(`  [${n.execution.key}] waits on ${waitingOnWords([n.execution])}`);
+        case 'woke':
+          return print(`  [${n.key}] ${n.why === 'timer' ? 'its timer fired' : n.why === 'event' ? 'its event came' : 'the run it waited for ended'}; resuming`);
         case 'resumed':
           return print(`  [${n.key}] answered${n.by ? ` by ${n.by}` : ''}; resuming`);
         case 'log':
@@ -82,6 +87,9 @@ export function printOutcome(runId: number, outcome: DriveOutcome, out: (line: s
       }
       return ExitCode.waiting;
     }
+    case 'waiting':
+      out(`run ${runId} waits on ${waitingOnWords(outcome.waits)}; no person is needed: shop watch resumes it then (or keep a process on it: shop resume ${runId} --wait)`);
+      return ExitCode.waitingOn;
     case 'stuck':
       out(`run ${runId} is stuck: ${outcome.reason}`);
       if (outcome.worktreeKept) out(`  worktree kept: ${outcome.worktreeKept}`);

@@ -11,6 +11,8 @@ export const ExitCode = {
   stuck: 4,
   notFound: 5,
   conflict: 6,
+  /** The run waits on time, an event or another run: no person is asked; shop watch resumes it. */
+  waitingOn: 7,
   interrupted: 130,
 } as const;
 

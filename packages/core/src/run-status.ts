@@ -13,7 +13,7 @@ export function nodeLiveness(): Liveness {
 }
 
 /** Every status a run is shown with: the stored ones, and "interrupted" for a running run whose driver is gone. */
-export const displayStatuses = ['running', 'interrupted', 'waiting_human', 'completed', 'stuck', 'failed'] as const;
+export const displayStatuses = ['running', 'interrupted', 'waiting', 'waiting_human', 'completed', 'stuck', 'failed'] as const;
 export type DisplayStatus = (typeof displayStatuses)[number];
 
 /** A running run whose driver is gone (lease expired or process dead) is shown as "interrupted". */

@@ -1,8 +1,12 @@
 import type { Decision } from './decisions/decision-spec.js';
 /** Domain records shared by the store, the engine and the CLI. */
-export type RunStatus = 'running' | 'waiting_human' | 'completed' | 'stuck' | 'failed';
-export type ExecutionStatus = 'running' | 'waiting_human' | 'completed' | 'failed';
-export type CallKind = 'run' | 'pause' | 'sh' | 'now' | 'patch' | 'parallel';
+/** `waiting`: nothing can go on and no person is asked (it waits on time, an event or another run); `waiting_human`: an ask is open. */
+export type RunStatus = 'running' | 'waiting' | 'waiting_human' | 'completed' | 'stuck' | 'failed';
+/** `waiting`: the call waits on the world (its wait kind says what); `waiting_human`: on a person's answer. */
+export type ExecutionStatus = 'running' | 'waiting' | 'waiting_human' | 'completed' | 'failed';
+export type CallKind = 'run' | 'pause' | 'sh' | 'now' | 'patch' | 'parallel' | 'sleep';
+/** What a suspended call waits on: a person (an ask), a timer, an event, another run. */
+export type WaitKind = 'person' | 'timer' | 'event' | 'run';
 
 export const endedStatuses: readonly RunStatus[] = ['completed', 'stuck', 'failed'];
 
@@ -114,6 +118,10 @@ export interface Execution {
   claimTimeout: number | null;
   /** The decisions its current ask asks for, when not the one its kind implies (an agent's AskUserQuestion); null otherwise. */
   askDecisions: Decision[] | null;
+  /** What it waits on while suspended (`person` while waiting_human); null when it does not wait. */
+  waitKind: WaitKind | null;
+  /** When its wait is due (a timer; an event's or run's timeout), the store's clock; null: no due time. */
+  waitUntil: number | null;
   /** Who said "I'm on it" for its open ask, until the claim ages out; null when nobody (or on a read that does not join claims). */
   claim: AskClaim | null;
   startedAt: number;
@@ -211,7 +219,8 @@ export interface AgentMetrics {
 }
 
 /** A durable timer of an ask: its on_timeout, a reminder, or the escalation. */
-export type TimerKind = 'timeout' | 'remind' | 'escalate';
+/** An ask's timeout, reminder and escalation; `wake`: the due time of a call waiting on the world (sleep, a wait's timeout). */
+export type TimerKind = 'timeout' | 'remind' | 'escalate' | 'wake';
 
 export interface TimerData {
   /** timeout: what it does (stuck, notify_again, default). */

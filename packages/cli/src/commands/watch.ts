@@ -7,6 +7,7 @@ import type { WorkerEvent } from '@shop/core/worker/worker';
 import { flag, runIdOf, str } from '../args.js';
 import type { Context } from '../context.js';
 import { describeWaiting, firstLine, printingNotifier } from '../output.js';
+import { waitingOnWords } from '@shop/core/waits/waiting-on';
 import type { Parsed } from '../registry.js';
 
 const USAGE = 'shop watch [<id>…] [--max-parallel N] [--json]';
@@ -90,7 +91,7 @@ function report(e: WorkerEvent, emit: Emit) {
   }
 }
 
-const WHY = { answer: 'an answer came in', stop: 'a stop was requested', interrupted: 'taken over' } as const;
+const WHY = { answer: 'an answer came in', stop: 'a stop was requested', interrupted: 'taken over', timer: 'its time came' } as const;
 
 function outcomeLine(run: Run, o: DriveOutcome): string {
   const name = `run ${run.id} (${run.spec})`;
@@ -99,6 +100,8 @@ function outcomeLine(run: Run, o: DriveOutcome): string {
       return `${name} completed${o.result != null ? `: ${firstLine(JSON.stringify(o.result))}` : ''}`;
     case 'waiting_human':
       return o.waiting.map((exec) => `${name}: ${describeWaiting(run.id, exec, true)}`).join('\n');
+    case 'waiting':
+      return `${name}: waits on ${waitingOnWords(o.waits)}; held here until then`;
     case 'stuck':
       return `${name} is stuck: ${o.reason}`;
     case 'failed':
@@ -113,5 +116,5 @@ function outcomeLine(run: Run, o: DriveOutcome): string {
 }
 
 function jsonNotifier(run: Run, emit: Emit) {
-  return { notify: (n: Notice) => emit({ type: 'progress', run: run.id, notice: n.type === 'waiting' ? { type: n.type, key: n.execution.key } : n }, '') };
+  return { notify: (n: Notice) => emit({ type: 'progress', run: run.id, notice: n.type === 'waiting' || n.type === 'waiting_on' ? { type: n.type, key: n.execution.key } : n }, '') };
 }

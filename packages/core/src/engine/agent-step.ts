@@ -5,7 +5,7 @@ import { dialectOf } from '../agents/dialects/dialect-of.js';
 import { changeOf, describeDeferred, type DeferredTool, type GateDecision } from '../agents/gates.js';
 import { boundedInput, gateDecision, questionDecisions } from './gate-decision.js';
 import { AgentError, BudgetSpent } from '../errors.js';
-import type { RunOptions, WorkflowConfig } from '../lua/requests.js';
+import type { RunOptions, RunRequest, WorkflowConfig } from '../lua/requests.js';
 import { fingerprint } from '../lua/requests.js';
 import { readAgentFile, readTail } from '../signals/agent-file.js';
 import { checkSignal, promiseSignal, signalPath, type Signal } from '../signals/signal.js';
@@ -26,8 +26,6 @@ import type { StepFiles } from './rules-in-force.js';
 /** Claude Code's -p needs a prompt; a workflow that gives none means "do your job". */
 const DEFAULT_PROMPT = 'Carry out the task described in your instructions.';
 
-type RunRequest = { type: 'run'; agent: string; prompt: string | null; opts: RunOptions };
-
 /** What an agent step needs of the driver that runs it. */
 export interface StepContext {
   ports: EnginePorts;
@@ -35,8 +33,8 @@ export interface StepContext {
   /** The driver's owner token: every write is fenced by it. */
   token: string;
   config(): WorkflowConfig;
-  /** The run's status once `key` waits for a person (others may still be running). */
-  statusWhenWaiting(key: string): ActiveStatus;
+  /** The run's status once `key` waits for a person, or (`world`) on the world (others may still be running). */
+  statusWhenWaiting(key: string, world?: boolean): ActiveStatus;
   /** The timers an ask gets as it opens (config{human_timeout, remind_after…}, a pause's deadline). */
   timersFor(ask: { kind: string; request: unknown }): NewTimer[];
   /** The run's rule files, looked at around each step's process (rules-in-force.ts). */

@@ -86,7 +86,7 @@ export async function driveRun(ports: EnginePorts, runId: number, opts: DriveOpt
     });
     for (;;) {
       const outcome = await scheduler.drive();
-      if (outcome.status !== 'waiting_human') {
+      if (outcome.status !== 'waiting_human' && outcome.status !== 'waiting') {
         if (!isFinal(outcome)) return outcome;
         const kept = endWorkspace(ports, run, scheduler.settings.keep_worktree === true);
         return kept ? { ...outcome, worktreeKept: kept } : outcome;

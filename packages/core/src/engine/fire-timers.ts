@@ -21,6 +21,8 @@ export async function fireDueTimers(ports: EnginePorts, run: Run, token: string)
   let ended = false;
   let fired = 0;
   for (const timer of await ports.store.dueTimers(now, [run.id])) {
+    // A call's own wait (sleep): the driver's look at the call fires it, as it hands the call its result.
+    if (timer.kind === 'wake') continue;
     const exec = await ports.store.getExecution(run.id, timer.key);
     if (!exec) continue;
     // A person is in the call's session (shop continue) answering it: its timeout waits until

@@ -6,6 +6,8 @@ export type DriveOutcome =
   | { status: 'completed'; result: unknown; worktreeKept?: string }
   /** Nothing can go on until a person answers: every waiting call, oldest first. */
   | { status: 'waiting_human'; execution: Execution; waiting: Execution[] }
+  /** Nothing can go on until time passes (or an event comes, another run ends): no person is asked. Its waits, oldest first. */
+  | { status: 'waiting'; waits: Execution[] }
   | { status: 'stuck'; reason: string; worktreeKept?: string }
   | { status: 'failed'; reason: string; exitCode: number; nonDeterminism?: NonDeterminism }
   /** Ctrl-C or SIGTERM: the run is left for `shop resume`. */
@@ -25,7 +27,7 @@ export interface NonDeterminism {
 /** What a live call came to: a value handed to Lua in delivery order, or a wait for a person. */
 export type Settled =
   | { kind: 'value'; value: unknown; delivered: number }
-  /** `fresh`: the ask was made just now (not a recorded one picked up on replay). */
+  /** `fresh`: the ask (or wait) was made just now (not a recorded one picked up on replay). */
   | { kind: 'waiting'; execution: Execution; fresh: boolean };
 
 /** A live call stopped because the driver aborted it (stop, cancel, Ctrl-C, lost lease). */

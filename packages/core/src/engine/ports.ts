@@ -21,6 +21,10 @@ export type Notice =
   /** A transient failure (overloaded, rate limit, network): the same session is tried again after `delayMs`. */
   | { type: 'agent_retry'; key: string; agent: string; error: string; attempt: number; of: number; delayMs: number }
   | { type: 'waiting'; execution: Execution }
+  /** A call waits on the world (a timer, an event, another run): no person is asked. */
+  | { type: 'waiting_on'; execution: Execution }
+  /** What a call waited on came (its timer fired …): the run goes on. */
+  | { type: 'woke'; key: string; why: 'timer' | 'event' | 'run' }
   /** A person's answer came in (`by`; after a `shop continue` session, the agent's report recorded as theirs). */
   | { type: 'resumed'; key: string; by: string | null }
   | { type: 'log'; message: string; key: string }

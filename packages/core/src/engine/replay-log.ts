@@ -1,5 +1,6 @@
 import { NonDeterminismError } from '../errors.js';
-import { describeCall, matchesRecord, type CallRequest } from '../lua/requests.js';
+import { matchesAs, type AnyCall } from '../lua/calls/definition.js';
+import type { CallRequest } from '../lua/requests.js';
 import type { ReplayRecord } from '../types.js';
 
 /**
@@ -36,11 +37,11 @@ export class ReplayLog {
   }
 
   /** Marks the record at `key` reached by `req`; a record for another call is non-determinism. */
-  reach(key: string, req: CallRequest): ReplayRecord | undefined {
+  reach(key: string, req: CallRequest, def: AnyCall): ReplayRecord | undefined {
     const i = this.byKey.get(key);
     if (i === undefined) return undefined;
     const r = this.records[i];
-    if (!matchesRecord(r.fingerprint, req)) throw new NonDeterminismError(key, r.fingerprint, `calls ${describeCall(req)}`);
+    if (!matchesAs(def, r.fingerprint, req)) throw new NonDeterminismError(key, r.fingerprint, `calls ${def.describe(req)}`);
     this.reached[i] = 1;
     return r;
   }

@@ -1,7 +1,8 @@
 import { basename } from 'node:path';
 import { AgentError, BudgetSpent, ExitCode, RulesChangedError, ShopError, type NonDeterminismError } from '../errors.js';
 import { LuaVm, VmFatal, type LuaThread, type Step } from '../lua/lua-vm.js';
-import type { HostRequest } from '../lua/requests.js';
+import type { AnyCall } from '../lua/calls/definition.js';
+import type { CallRequest, HostRequest } from '../lua/requests.js';
 import type { WorkflowConfig } from '../lua/workflow-config.js';
 import type { SignalSource } from '../signals/signal-source.js';
 import type { ActiveStatus, RunEnd } from '../store/store.js';
@@ -11,7 +12,7 @@ import { askTimers } from './ask-timers.js';
 import { Branches } from './branches.js';
 import { fireDueTimers } from './fire-timers.js';
 import { openAsk } from './open-ask.js';
-import { CallRunner, type LiveRequest } from './calls.js';
+import { CallRunner } from './calls.js';
 import { LiveTasks, type TaskProblem } from './live-tasks.js';
 import { explainMismatch, unreached } from './mismatch.js';
 import { ended, type DriveOutcome } from './outcome.js';
@@ -82,9 +83,9 @@ export class Scheduler {
     });
     this.calls = new CallRunner({
       // Every agent a step loads has the run's rules laid over its file's.
-      ports: { ...ports, loadAgent: this.rules.loadAgent }, run, token, config: () => this.host.settings, statusWhenWaiting: (key) => this.statusWhenWaiting(key),
+      ports: { ...ports, loadAgent: this.rules.loadAgent }, run, token, config: () => this.host.settings, statusWhenWaiting: (key, world) => this.statusWhenWaiting(key, world),
       timersFor: (ask) => askTimers(this.host.settings, ask, ports.clock.now()), files: this.rules,
-    });
+    }, (agent) => this.rules.firstUse(agent));
     this.branches = new Branches({ ports, run, token, log, threads: this.threads, tasks: this.tasks, toPoll: this.toPoll, dry: deps.dry ?? false });
   }
 
@@ -168,7 +169,7 @@ export class Scheduler {
         await new Promise((r) => setImmediate(r));
         return this.checkIn();
       case 'call':
-        return this.onCall(s, step.request, step.branches);
+        return this.onCall(s, step.request, step.def, step.branches);
       case 'done':
         return this.onDone(s);
       case 'error':
@@ -178,10 +179,8 @@ export class Scheduler {
     }
   }
 
-  private async onCall(s: Strand, req: HostRequest, branches: LuaThread[]): Promise<void> {
-    if (req.type === 'stuck') {
-      return this.finish({ status: 'stuck', reason: req.reason, event: { type: 'stuck', actor: 'workflow', channel: 'engine', data: { reason: req.reason } } });
-    }
+  private async onCall(s: Strand, req: HostRequest, def: AnyCall, branches: LuaThread[]): Promise<void> {
+    if (def.flow === 'end') return this.finish(def.ends!(req));
     const key = s.key!;
     if (req.type === 'parallel') return this.branches.start(s, key, req.branches, branches);
     s.state = 'blocked';
@@ -189,18 +188,13 @@ export class Scheduler {
     const rec = this.deps.log.get(key);
     // A recorded result is handed over in its recorded turn (deliverNext).
     if (rec?.status === 'completed' && rec.delivered != null) return;
-    const start = () => this.startLive(key, req, rec != null);
+    const start = () => this.startLive(key, def, req as CallRequest, rec != null);
     if (this.threads.phase === 'replay') this.threads.deferred.push({ path: s.path, start });
     else start();
   }
 
-  private startLive(key: string, req: LiveRequest, recorded: boolean) {
-    const { ports, run } = this.deps;
-    this.tasks.launch(key, req.type === 'run' || req.type === 'sh', async (signal) => {
-      if (req.type === 'run') await this.rules.firstUse(req.agent);
-      const rec = recorded ? ((await ports.store.getExecution(run.id, key)) ?? undefined) : undefined;
-      return this.calls.start(key, req, rec, signal);
-    });
+  private startLive(key: string, def: AnyCall, req: CallRequest, recorded: boolean) {
+    this.tasks.launch(key, def.working ?? false, (signal) => this.calls.start(key, def, req, recorded, signal));
   }
 
   private async onDone(s: Strand): Promise<void> {
@@ -231,8 +225,13 @@ export class Scheduler {
   }
 
   private onWaiting(exec: Execution, fresh: boolean) {
-    // A recorded ask picked up on replay may have its answer already: look at once.
+    // A recorded ask picked up on replay may have its answer already (a wait, its time come): look at once.
     if (!fresh) return void this.toPoll.add(exec.key);
+    // A wait on the world asks no one: nothing to open, nobody to tell; this process says so when it keeps waiting.
+    if (exec.status === 'waiting') {
+      if (this.deps.wait || this.tasks.size > 1) this.announce(exec);
+      return;
+    }
     // A new ask while others still run (or this process waits on): say so now; otherwise the outcome says it.
     if (this.deps.wait || this.tasks.size > 1) this.announce(exec);
     // auto_approve may answer it at once; else the notify targets are told. Suspending waits for this.
@@ -252,7 +251,7 @@ export class Scheduler {
     const id = `${exec.key}#${exec.ask}`;
     if (this.announced.has(id)) return;
     this.announced.add(id);
-    this.deps.ports.notifier.notify({ type: 'waiting', execution: exec });
+    this.deps.ports.notifier.notify({ type: exec.status === 'waiting' ? 'waiting_on' : 'waiting', execution: exec });
   }
 
   /** Nothing to run: wait for a call in flight, or — when only people are awaited — suspend. */
@@ -265,8 +264,11 @@ export class Scheduler {
       if (this.tasks.waiting.size === 0) throw new Error('the scheduler has nothing to run and nothing to wait for');
       await this.markSuspended();
       if (!this.deps.wait) {
-        const waiting = [...this.tasks.waiting.values()].sort((a, b) => a.seq - b.seq);
-        this.outcome = { status: 'waiting_human', execution: waiting[0], waiting };
+        const all = [...this.tasks.waiting.values()].sort((a, b) => a.seq - b.seq);
+        const asks = all.filter((e) => e.status === 'waiting_human');
+        // A person is asked: that is what the run waits for (its timers and other waits go on under it).
+        if (asks.length) this.outcome = { status: 'waiting_human', execution: asks[0], waiting: asks };
+        else this.outcome = { status: 'waiting', waits: all };
         return;
       }
       for (const exec of this.tasks.waiting.values()) this.announce(exec);
@@ -355,7 +357,7 @@ export class Scheduler {
     const cause = e.cause;
     if (cause instanceof CallMismatch) {
       const { ports, run } = this.deps;
-      return this.mismatch(await explainMismatch(ports.store, run.id, run.prompt, cause.key, cause.req));
+      return this.mismatch(await explainMismatch(ports.store, run.id, run.prompt, cause.key, cause.req, cause.def));
     }
     const exitCode = cause instanceof ShopError ? cause.exitCode : undefined;
     return this.finish({ status: 'failed', reason: e.message, event: failedEvent(e.message) }, { exitCode });
@@ -391,20 +393,32 @@ export class Scheduler {
     else this.outcome = ended(now);
   }
 
-  /** Only people are awaited: the run's status says so (a branch finishing never hides an ask). */
+  /**
+   * Only waits are left: the run's status says on what — `waiting_human` while a person is
+   * asked (a branch finishing never hides an ask), else `waiting` (time, events, other runs).
+   */
   private async markSuspended() {
     // What the steps noted of the run's rules (a first use, a file that now says otherwise) is recorded before it waits.
     await this.rules.flush();
     const { ports, run, token } = this.deps;
     const now = await ports.store.getRun(run.id);
-    if (now?.status !== 'running') return;
+    const status = this.waitStatus();
+    if (now?.status === status || (now?.status !== 'running' && now?.status !== 'waiting' && now?.status !== 'waiting_human')) return;
     const keys = [...this.tasks.waiting.keys()];
-    await ports.store.setRunStatus(token, run.id, 'waiting_human', { type: 'suspended', actor: 'shop', channel: 'engine', data: { waiting: keys } });
+    await ports.store.setRunStatus(token, run.id, status, { type: 'suspended', actor: 'shop', channel: 'engine', data: { waiting: keys } });
   }
 
-  private statusWhenWaiting(key: string): ActiveStatus {
+  /** The run's status once nothing but waits is left: a person asked, or only the world awaited. */
+  private waitStatus(): 'waiting' | 'waiting_human' {
+    for (const e of this.tasks.waiting.values()) if (e.status === 'waiting_human') return 'waiting_human';
+    return 'waiting';
+  }
+
+  /** The run's status once `key` waits (on a person, or on the world): running while anything else goes on. */
+  private statusWhenWaiting(key: string, world = false): ActiveStatus {
     const others = this.tasks.size - (this.tasks.has(key) ? 1 : 0);
-    return others > 0 || this.threads.ready.length > 0 || this.tasks.deliveries.has(this.threads.nextDelivery) ? 'running' : 'waiting_human';
+    if (others > 0 || this.threads.ready.length > 0 || this.tasks.deliveries.has(this.threads.nextDelivery)) return 'running';
+    return world ? this.waitStatus() : 'waiting_human';
   }
 
   private async flushLogs() {

@@ -2,7 +2,8 @@ import { NonDeterminismError } from '../errors.js';
 import { VmFatal, type LuaThread, type VmHost } from '../lua/lua-vm.js';
 import { HeapGuard } from '../lua/heap-guard.js';
 import { DEFAULT_LUA_MEMORY_MB, DEFAULT_LUA_TIMEOUT_S, luaTimeoutMessage } from '../lua/limits.js';
-import { matchesRecord, parseConfig, type CallRequest, type HostRequest, type WorkflowConfig } from '../lua/requests.js';
+import type { AnyCall } from '../lua/calls/definition.js';
+import { parseConfig, type CallRequest, type HostRequest, type WorkflowConfig } from '../lua/requests.js';
 import type { Run } from '../types.js';
 import type { ReplayLog } from './replay-log.js';
 import { keyOf } from './strands.js';
@@ -14,7 +15,7 @@ const SLICE_MS = 50;
 
 /** Which call of which thread did not match the log (found inside Lua, explained outside it). */
 export class CallMismatch extends Error {
-  constructor(readonly key: string, readonly req: CallRequest) {
+  constructor(readonly key: string, readonly req: CallRequest, readonly def: AnyCall) {
     super(`call ${key} does not match the log`);
   }
 }
@@ -37,24 +38,23 @@ export class ThreadHost implements VmHost {
     private readonly onConfig: (settings: WorkflowConfig) => void,
   ) {}
 
-  call(thread: LuaThread, req: HostRequest): { value: unknown } | null {
+  call(thread: LuaThread, req: HostRequest, def: AnyCall): { value: unknown } | null {
     const s = this.threads.byLua.get(thread)!;
     s.luaCarried = 0;
     s.luaSince = performance.now();
-    if (req.type === 'stuck') return null;
+    if (def.flow === 'end') return null;
     const key = keyOf(s.path, s.calls + 1);
-    if (req.type === 'patched') {
-      // A run recorded before the patch has another call here: the old path, and no key taken.
-      const rec = this.replay.get(key);
-      if (rec && !(rec.kind === 'patch' && matchesRecord(rec.fingerprint, req))) return { value: false };
+    if (def.untaken) {
+      const answer = def.untaken(this.replay.get(key), req);
+      if (answer) return answer;
     }
     s.calls++;
     s.key = key;
     let rec;
     try {
-      rec = this.replay.reach(key, req);
+      rec = this.replay.reach(key, req as CallRequest, def);
     } catch (e) {
-      if (e instanceof NonDeterminismError) throw new VmFatal(e.message, { cause: new CallMismatch(key, req) });
+      if (e instanceof NonDeterminismError) throw new VmFatal(e.message, { cause: new CallMismatch(key, req as CallRequest, def) });
       throw e;
     }
     // The hot path of replay: a recorded result whose turn it is, answered without a yield —

@@ -1,9 +1,9 @@
 import fengari, { requirePatchedFengari, setPatchedSites } from './patched-fengari.js';
-import { agentNameProblem } from '../agents/agent-name.js';
 import { UsageError } from '../errors.js';
 import { ConversionError, pushJs, toJs, type LuaState } from './convert.js';
-import { HOST_CALLS, parseHostCall, type HostCallName } from './host-calls.js';
-import type { HostRequest } from './requests.js';
+import { parseArgs } from './calls/arity.js';
+import type { AnyCall } from './calls/definition.js';
+import { HOST_CALLS, type HostRequest } from './calls/registry.js';
 import { hookSoon } from './lua-internals.js';
 import { LuaMemory } from './lua-memory.js';
 import { installPrelude } from './lua-prelude.js';
@@ -34,15 +34,15 @@ export type ResumeWith =
 
 /** Where a thread stopped running. */
 export type Step =
-  | { kind: 'call'; request: HostRequest; branches: LuaThread[] }
+  | { kind: 'call'; request: HostRequest; def: AnyCall; branches: LuaThread[] }
   | { kind: 'preempted' }
   | { kind: 'done' }
   | { kind: 'error'; message: string };
 
 /** What the VM asks of the scheduler, synchronously, from inside Lua. */
 export interface VmHost extends SandboxHost<LuaThread> {
-  /** A host call: a value to return at once (replay's hot path), or null to suspend the thread. */
-  call(thread: LuaThread, req: HostRequest): { value: unknown } | null;
+  /** A host call of `def`: a value to return at once (replay's hot path), or null to suspend the thread. */
+  call(thread: LuaThread, req: HostRequest, def: AnyCall): { value: unknown } | null;
   /** Every HOOK_EVERY instructions: go on, yield to the scheduler, or raise this error. */
   tick(thread: LuaThread): 'go' | 'yield' | { error: string };
   /** The run's Lua memory cap (lua_memory_mb) in bytes, for the string functions that can make large strings. */
@@ -59,7 +59,7 @@ export class VmFatal extends Error {}
  */
 export class LuaVm {
   private readonly L: LuaState;
-  private readonly byState = new Map<LuaState, LuaThread & { input: ResumeWith; request: HostRequest | null; branches: LuaThread[]; preempted: boolean }>();
+  private readonly byState = new Map<LuaState, LuaThread & { input: ResumeWith; request: HostRequest | null; def: AnyCall | null; branches: LuaThread[]; preempted: boolean }>();
   /** Set by a host call that found the run cannot go on; surfaces from resume() as a throw. */
   private fatal: Error | null = null;
   private loading = false;
@@ -93,8 +93,10 @@ export class LuaVm {
     installStringRep(this.L, limits);
     installTableConcat(this.L, limits);
     installStringCase(this.L, limits);
-    for (const name of HOST_CALLS) this.registerCall(name);
-    this.registerParallel();
+    for (const def of HOST_CALLS) {
+      if (def.flow === 'branches') this.registerParallel(def);
+      else this.registerCall(def);
+    }
     if (lauxlib.luaL_loadbuffer(this.L, to_luastring(source), null, to_luastring(`@${chunkName}`)) !== lua.LUA_OK) {
       throw new UsageError(`${popError(this.L)} (fix the Lua syntax in ${chunkName})`);
     }
@@ -143,6 +145,7 @@ export class LuaVm {
     const rec = this.byState.get(t.L)!;
     rec.input = input;
     rec.request = null;
+    rec.def = null;
     rec.branches = [];
     rec.preempted = false;
     const nargs = lua.lua_status(t.L) === lua.LUA_OK ? lua.lua_gettop(t.L) - 1 : 0;
@@ -150,7 +153,7 @@ export class LuaVm {
     if (this.fatal) throw this.fatal;
     if (this.doomed !== null) throw new VmFatal(this.doomed);
     if (status === lua.LUA_YIELD) {
-      if (rec.request) return { kind: 'call', request: rec.request, branches: rec.branches };
+      if (rec.request) return { kind: 'call', request: rec.request, def: rec.def!, branches: rec.branches };
       return { kind: 'preempted' };
     }
     if (status === lua.LUA_OK) return { kind: 'done' };
@@ -186,7 +189,7 @@ export class LuaVm {
     const ref = lauxlib.luaL_ref(from, lua.LUA_REGISTRYINDEX);
     lua.lua_pushvalue(from, fn);
     lua.lua_xmove(from, T, 1);
-    const t = { L: T, ref, input: { kind: 'continue' } as ResumeWith, request: null, branches: [], preempted: false };
+    const t = { L: T, ref, input: { kind: 'continue' } as ResumeWith, request: null, def: null, branches: [], preempted: false };
     this.byState.set(T, t);
     return t;
   }
@@ -241,7 +244,8 @@ export class LuaVm {
     lua.lua_error(T);
   }
 
-  private registerCall(name: HostCallName) {
+  private registerCall(def: AnyCall) {
+    const { name } = def;
     const continuation = (T: LuaState) => this.continueCall(T);
     lua.lua_pushcfunction(this.L, (T: LuaState) => {
       const args: unknown[] = [];
@@ -251,44 +255,47 @@ export class LuaVm {
         if (e instanceof ConversionError) return raise(T, `${name}(): argument ${args.length + 1} ${e.describe()}`);
         throw e;
       }
-      const parsed = parseHostCall(name, args);
+      const parsed = parseArgs(def, args) as HostRequest | string;
       if (typeof parsed === 'string') return raise(T, parsed);
       if (this.loading) return raise(T, `${name}() can only be called inside workflow(), not while the file loads`);
       if (!lua.lua_isyieldable(T)) return raise(T, `${name}() cannot be called here (inside a metamethod or a function called from JS such as __tostring)`);
       const t = this.byState.get(T)!;
-      const badName = parsed.type === 'run' ? agentNameProblem(parsed.agent) : null;
-      if (badName) {
+      const bug = def.fatal?.(parsed);
+      if (bug) {
         // A bug in the script, not a condition to handle: the run fails at this line, past any pcall.
-        const message = `${luaWhere(T, this.chunkName)}run(): ${badName}`;
+        const message = `${luaWhere(T, this.chunkName)}${bug}`;
         this.fatal = new VmFatal(message, { cause: new UsageError(message) });
         return lua.lua_yield(T, 0);
       }
-      const inline = this.guard(() => this.host.call(t, parsed));
+      const inline = this.guard(() => this.host.call(t, parsed, def));
       if (inline) return pushResult(T, name, inline.value);
       t.request = parsed;
+      t.def = def;
       return lua.lua_yieldk(T, 0, 0, continuation);
     });
     lua.lua_setglobal(this.L, to_luastring(name));
   }
 
-  private registerParallel() {
+  private registerParallel(def: AnyCall) {
+    const { name, usage } = def;
     const continuation = (T: LuaState) => this.continueCall(T);
     lua.lua_pushcfunction(this.L, (T: LuaState) => {
       const n = lua.lua_gettop(T);
-      if (n === 0) return raise(T, 'parallel(fn1, fn2, …): give at least one function');
-      if (this.loading) return raise(T, 'parallel() can only be called inside workflow(), not while the file loads');
+      if (n === 0) return raise(T, `${usage}: give at least one function`);
+      if (this.loading) return raise(T, `${name}() can only be called inside workflow(), not while the file loads`);
       for (let i = 1; i <= n; i++) {
-        if (lua.lua_type(T, i) !== lua.LUA_TFUNCTION) return raise(T, `parallel(fn1, fn2, …): argument ${i} is a ${fengari.to_jsstring(lauxlib.luaL_typename(T, i))}, not a function`);
+        if (lua.lua_type(T, i) !== lua.LUA_TFUNCTION) return raise(T, `${usage}: argument ${i} is a ${fengari.to_jsstring(lauxlib.luaL_typename(T, i))}, not a function`);
       }
-      if (!lua.lua_isyieldable(T)) return raise(T, 'parallel() cannot be called here (inside a metamethod or a function called from JS such as __tostring)');
+      if (!lua.lua_isyieldable(T)) return raise(T, `${name}() cannot be called here (inside a metamethod or a function called from JS such as __tostring)`);
       const t = this.byState.get(T)!;
-      const request: HostRequest = { type: 'parallel', branches: n };
-      this.guard(() => this.host.call(t, request));
+      const request = def.parse([n]) as HostRequest;
+      this.guard(() => this.host.call(t, request, def));
       t.request = request;
+      t.def = def;
       for (let i = 1; i <= n; i++) t.branches.push(this.newThread(T, i));
       return lua.lua_yieldk(T, 0, 0, continuation);
     });
-    lua.lua_setglobal(this.L, to_luastring('parallel'));
+    lua.lua_setglobal(this.L, to_luastring(name));
   }
 
   /** A host call's VmFatal stops the VM: yield out of Lua at once, past any pcall. */

@@ -5,6 +5,7 @@ import { describeEntry } from '../notify/parse-target.js';
 import type { ClaimedByJson, EventJson, ExecutionJson, PendingJson, RulesJson, RunJson } from './shapes.js';
 import { answerSuggestions, suggestionCommand } from '../decisions/answer-hint.js';
 import { handleOf } from '../decisions/ask-handle.js';
+import { waitingOnJson, waitingOnWords } from '../waits/waiting-on.js';
 
 const iso = (t: number | null) => (t == null ? null : new Date(t).toISOString());
 
@@ -18,7 +19,7 @@ let liveness: Liveness | null = null;
  * A run object: `waiting` the ask it shows (its oldest open one), `running` the call at work
  * now (workingCall), each as the caller read them.
  */
-export function runJson(run: Run, waiting: Execution | null, costUsd: number, running: Execution | null = null): RunJson {
+export function runJson(run: Run, waiting: Execution | null, costUsd: number, running: Execution | null = null, waitsOn: Execution[] = []): RunJson {
   liveness ??= nodeLiveness();
   return {
     id: run.id,
@@ -29,7 +30,8 @@ export function runJson(run: Run, waiting: Execution | null, costUsd: number, ru
     branch: run.branch,
     agent: currentAgent(waiting, running),
     awaiting: waiting?.awaiting ?? null,
-    waiting_for: waiting?.waitingFor ?? null,
+    waiting_for: waiting?.waitingFor ?? (run.status === 'waiting' ? waitingOnWords(waitsOn) : null),
+    waiting_on: run.status === 'waiting' ? waitingOnJson(waitsOn) : [],
     activity: running ? { key: running.key, agent: running.agent, text: running.activity, since: iso(running.attemptAt ?? running.startedAt)! } : null,
     driver_gone_since: iso(driverGoneSince(run, liveness)),
     reason: run.reason,

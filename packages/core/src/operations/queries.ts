@@ -1,6 +1,6 @@
 import { displayStatus, nodeLiveness } from '../run-status.js';
 import type { RunFilter, RunWithWaiting, Store } from '../store/store.js';
-import type { RunStatus } from '../types.js';
+import type { Execution, RunStatus } from '../types.js';
 import { eventJson, executionJson, pendingJson, rulesJson, runJson, workingCall } from './json-views.js';
 import { loadRunView, type RunView } from './run-view.js';
 import type { ActionJson, AnsweredJson, EventJson, InboxRowJson, LogJson, RunDetailJson, RunJson } from './shapes.js';
@@ -34,7 +34,7 @@ export interface RunsQuery {
  */
 export async function runsJson(store: Store, want: RunsQuery): Promise<{ rows: RunJson[]; total: number }> {
   const limit = want.limit ?? 0;
-  const toJson = (r: RunWithWaiting) => runJson(r, r.waiting, r.costUsd, r.running);
+  const toJson = (r: RunWithWaiting) => runJson(r, r.waiting, r.costUsd, r.running, r.waitsOn);
   if (want.status === 'running' || want.status === 'interrupted') {
     const all = (await store.listRuns({ status: 'running' })).map(toJson).filter((r) => r.status === want.status);
     return { rows: limit ? all.slice(0, limit) : all, total: all.length };
@@ -54,7 +54,7 @@ export function detailJson(view: RunView): RunDetailJson {
   const { run, executions, waiting, waitingAll, cost } = view;
   const id = run.id;
   return {
-    ...runJson(run, waiting, cost, workingCall(executions)),
+    ...runJson(run, waiting, cost, workingCall(executions), waitsOnOf(executions)),
     calls: view.calls,
     executions: executions.map((e) => executionJson(e)),
     pending: waiting ? pendingJson(id, waiting) : null,
@@ -75,7 +75,7 @@ export function detailJson(view: RunView): RunDetailJson {
 export async function logJson(store: Store, id: number): Promise<LogJson> {
   const { run, executions, waiting, cost } = await loadRunView(store, id);
   const events = await store.listEvents(id);
-  return { run: runJson(run, waiting, cost, workingCall(executions)), executions: executions.map((e) => executionJson(e, true)), events: events.map(eventJson) };
+  return { run: runJson(run, waiting, cost, workingCall(executions), waitsOnOf(executions)), executions: executions.map((e) => executionJson(e, true)), events: events.map(eventJson) };
 }
 
 /** The run's audit trail after event `afterId` (live updates: shop log -f, the server's event stream). */
@@ -106,3 +106,6 @@ export async function actionJson(store: Store, act: { command: string; runId: nu
     asks: view.waitingAll.map((e) => pendingJson(view.run.id, e)),
   };
 }
+
+/** A run's calls waiting on the world (time, events, other runs). */
+const waitsOnOf = (executions: Execution[]) => executions.filter((e) => e.status === 'waiting');

@@ -11,9 +11,10 @@ export const ExecutionJsonSchema = z.object({
   key: z.string(),
   /** Order of first appearance. */
   seq: z.number(),
-  kind: z.enum(['run', 'pause', 'sh', 'now', 'patch', 'parallel']),
+  kind: z.enum(['run', 'pause', 'sh', 'now', 'patch', 'parallel', 'sleep']),
   agent: z.string().nullable(),
-  status: z.enum(['running', 'waiting_human', 'completed', 'failed']),
+  /** waiting: on the world (time, an event, another run); waiting_human: on a person. */
+  status: z.enum(['running', 'waiting', 'waiting_human', 'completed', 'failed']),
   /** What replay compares: the call, and a hash of its prompt and options (or spec, or command). */
   fingerprint: z.string(),
   /** The order in which its result was handed to the workflow (replay follows it); null until then. */
@@ -84,6 +85,16 @@ export const PendingJsonSchema = z.object({
 /** run_status: the run as list shows it ("interrupted" when its driver is gone, its other calls stalled). */
 export const InboxRowJsonSchema = PendingJsonSchema.extend({ run: z.number(), spec: z.string(), run_status: z.enum(displayStatuses) });
 
+export const WaitingOnJsonSchema = z.object({
+  kind: z.enum(['timer', 'event', 'run']),
+  key: z.string(),
+  /** When it is due (a timer), or its timeout; null: none. */
+  until: iso,
+  name: z.string().optional(),
+  event_key: z.string().nullable().optional(),
+  run_id: z.number().optional(),
+});
+
 export const RunJsonSchema = z.object({
   id: z.number(),
   spec: z.string(),
@@ -94,7 +105,10 @@ export const RunJsonSchema = z.object({
   /** The agent the run is on now: its ask's, else the one at work; null once ended (json-views' currentAgent). */
   agent: z.string().nullable(),
   awaiting: z.string().nullable(),
+  /** What it waits on in words: the ask's question, or "timer until 09:00:00 +01:00" for a run waiting on the world. */
   waiting_for: z.string().nullable(),
+  /** What a `waiting` run waits on: one entry per waiting call (only the fields that apply to its kind). */
+  waiting_on: z.array(WaitingOnJsonSchema).default([]),
   /** A call at work now (list --json): its key, agent, latest activity, since when. */
   activity: z.object({ key: z.string(), agent: z.string().nullable(), text: z.string().nullable(), since: z.string() }).nullable(),
   /** An interrupted run (status "interrupted"): since when it has had no driver (its last write); null otherwise. */

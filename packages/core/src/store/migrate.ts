@@ -87,6 +87,32 @@ const V11 = `
 ALTER TABLE runs ADD COLUMN rules TEXT;
 ALTER TABLE runs ADD COLUMN held TEXT;
 `;
+/**
+ * Version ≤ 11 → 12: a run and a call may wait on the world (`waiting`: time, events, other
+ * runs), not only on a person. The status CHECKs only widen — every row stays valid — so
+ * they are edited in place (SQLite's documented way for a looser constraint) rather than
+ * the tables rebuilt: a rebuild of runs would cascade through the tables that reference it.
+ */
+function widenStatuses(db: Database.Database, tables: string[]): void {
+  const version = Number(db.pragma('schema_version', { simple: true }));
+  db.unsafeMode(true);
+  try {
+    db.pragma('writable_schema = ON');
+    const widen = db.prepare(`UPDATE sqlite_master SET sql = replace(sql, ?, ?) WHERE type = 'table' AND name = ?`);
+    for (const table of tables) widen.run(`'running','waiting_human'`, `'running','waiting','waiting_human'`, table);
+    db.pragma(`schema_version = ${version + 1}`);
+    db.pragma('writable_schema = OFF');
+  } finally {
+    db.unsafeMode(false);
+  }
+}
+/** Version 5–11 → 12: what a waiting call waits on, and the open calls' index with `waiting` (schema.sql makes it again). */
+function v12(db: Database.Database): void {
+  const has = new Set((db.prepare('PRAGMA table_info(executions)').all() as { name: string }[]).map((c) => c.name));
+  if (!has.has('wait_kind')) db.exec('ALTER TABLE executions ADD COLUMN wait_kind TEXT');
+  if (!has.has('wait_until')) db.exec('ALTER TABLE executions ADD COLUMN wait_until INTEGER');
+  db.exec('DROP INDEX IF EXISTS executions_open');
+}
 /** Version 5 or 6 → 7: how long a claim on a call's ask lasts (claims and the rest are new tables). */
 const V7 = `ALTER TABLE executions ADD COLUMN claim_timeout INTEGER;`;
 /**
@@ -111,6 +137,9 @@ export function migrate(db: Database.Database): void {
     if (version >= 5 && version <= 9) db.exec(V10);
     // Every older store has a runs table to extend (schema.sql's runs table is not made again).
     if (version >= 1 && version <= 10) db.exec(V11);
+    // Stores before 5 get their executions table anew from schema.sql (widened, with the columns).
+    if (version >= 1) widenStatuses(db, version >= 5 ? ['runs', 'executions'] : ['runs']);
+    if (version >= 5) v12(db);
     // New tables and indexes (all IF NOT EXISTS): a new store gets everything here, and
     // schema 3's timers come to a store of schema 2 the same way.
     db.exec(readFileSync(shippedFile('schema.sql', import.meta.url), 'utf8'));

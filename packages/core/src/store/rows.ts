@@ -70,6 +70,8 @@ export function toExecution(r: Row): Execution {
     hold: toHold(r),
     claimTimeout: num(r.claim_timeout),
     askDecisions: (json(r.ask_decisions) as Execution['askDecisions']) ?? null,
+    waitKind: r.status === 'waiting_human' ? 'person' : r.status === 'waiting' ? ((str(r.wait_kind) as Execution['waitKind']) ?? 'timer') : null,
+    waitUntil: r.status === 'waiting' ? num(r.wait_until) : null,
     claim: toClaim(r),
     startedAt: Number(r.started_at),
     updatedAt: Number(r.updated_at),

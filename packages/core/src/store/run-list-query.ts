@@ -13,7 +13,7 @@ export function runQuery(filter: RunFilter): { where: string; params: unknown[];
     terms.push('status = ?');
     params.push(filter.status);
   }
-  if (filter.active) terms.push(`status IN ('running','waiting_human')`);
+  if (filter.active) terms.push(`status IN ('running','waiting','waiting_human')`);
   // The partial index runs_held finds the few held runs among all.
   if (filter.held) terms.push('held IS NOT NULL');
   if (filter.changedSince !== undefined) {
@@ -31,12 +31,12 @@ export function runQuery(filter: RunFilter): { where: string; params: unknown[];
 const ofRuns = `run_id IN (SELECT value FROM json_each(?))`;
 
 /** The condition of the partial index executions_open, repeated so the planner sees it may use it. */
-const open = `status IN ('running','waiting_human')`;
+const open = `status IN ('running','waiting','waiting_human')`;
 
 /** What listRuns reads besides the runs, for the runs it picked only. */
 export const RUN_EXTRAS = {
-  // Oldest ask first: the first row of a run is the call it waits on.
-  waiting: `SELECT * FROM executions WHERE ${open} AND status = 'waiting_human' AND ${ofRuns} ORDER BY updated_at, run_id, seq`,
+  // Oldest ask first: the first row of a run is the call it waits on (its waits on the world come along).
+  waiting: `SELECT * FROM executions WHERE ${open} AND status IN ('waiting','waiting_human') AND ${ofRuns} ORDER BY updated_at, run_id, seq`,
   // Ordered so the newest running call of a run comes last (it wins in a map).
   running: `SELECT * FROM executions WHERE ${open} AND status = 'running' AND kind IN ('run','sh') AND ${ofRuns}
     ORDER BY run_id, COALESCE(activity_at, attempt_at, started_at)`,
@@ -49,7 +49,12 @@ export const RUN_EXTRAS = {
  */
 export function withExtras(rows: Row[], extras: { waiting: Row[]; running: Row[]; costs: Row[] }): RunWithWaiting[] {
   const waiting = new Map<number, Row>();
-  for (const w of extras.waiting) if (!waiting.has(Number(w.run_id))) waiting.set(Number(w.run_id), w);
+  const waitsOn = new Map<number, Row[]>();
+  for (const w of extras.waiting) {
+    const id = Number(w.run_id);
+    if (w.status === 'waiting') waitsOn.set(id, [...(waitsOn.get(id) ?? []), w]);
+    else if (!waiting.has(id)) waiting.set(id, w);
+  }
   const running = new Map<number, Row>();
   for (const e of extras.running) running.set(Number(e.run_id), e);
   const costs = new Map<number, number>();
@@ -57,6 +62,6 @@ export function withExtras(rows: Row[], extras: { waiting: Row[]; running: Row[]
   return rows.map(toRun).map((r) => {
     const w = r.status === 'waiting_human' ? waiting.get(r.id) : undefined;
     const now = running.get(r.id);
-    return { ...r, waiting: w ? toExecution(w) : null, running: now ? toExecution(now) : null, costUsd: costs.get(r.id) ?? 0 };
+    return { ...r, waiting: w ? toExecution(w) : null, waitsOn: (waitsOn.get(r.id) ?? []).map(toExecution), running: now ? toExecution(now) : null, costUsd: costs.get(r.id) ?? 0 };
   });
 }

@@ -57,7 +57,7 @@ export class SqliteReads {
   async lapsedSince(since: number, until: number) {
     const rows = this.query(`
       SELECT id AS run_id, lease_until AS at FROM runs
-        WHERE status IN ('running','waiting_human') AND owner_token IS NOT NULL AND lease_until > ? AND lease_until <= ?
+        WHERE status IN ('running','waiting','waiting_human') AND owner_token IS NOT NULL AND lease_until > ? AND lease_until <= ?
       UNION ALL
       SELECT run_id, expires_at AS at FROM claims WHERE expires_at > ? AND expires_at <= ?`).all(since, until, since, until) as Row[];
     return rows.map((r) => ({ runId: Number(r.run_id), at: Number(r.at) }));

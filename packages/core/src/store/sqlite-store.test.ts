@@ -64,19 +64,33 @@ describe('SqliteStore on a real file', () => {
     expect((raw(file).prepare('PRAGMA table_info(runs)').all() as { name: string }[]).map((c) => c.name)).toEqual(expect.arrayContaining(['rules', 'held']));
   });
 
-  it('brings a schema-11 store to 12: sent events and their takes get their tables', async () => {
+  it('brings a schema-11 store to 12: runs and calls may wait on the world (the CHECKs widened in place, rows kept); sent events and their takes get their tables', async () => {
     const { file, store } = fresh();
+    const run = await store.createRun(newRun);
     store.close();
     open.pop();
     const db = new Database(file);
-    db.exec('DROP TABLE event_takes; DROP TABLE sent_events');
-    db.pragma('user_version = 11');
+    // The schema-11 tables: the status CHECKs without 'waiting', no wait columns.
+    db.unsafeMode(true);
+    db.pragma('writable_schema = ON');
+    db.prepare(`UPDATE sqlite_master SET sql = replace(sql, ?, ?) WHERE type = 'table' AND name IN ('runs', 'executions')`).run(`'running','waiting','waiting_human'`, `'running','waiting_human'`);
+    db.pragma('writable_schema = OFF');
+    db.unsafeMode(false);
     db.close();
+    const old = new Database(file);
+    old.exec('ALTER TABLE executions DROP COLUMN wait_kind; ALTER TABLE executions DROP COLUMN wait_until; DROP TABLE event_takes; DROP TABLE sent_events');
+    expect(() => old.prepare(`UPDATE runs SET status = 'waiting' WHERE id = ?`).run(run.id)).toThrow(/CHECK constraint failed/);
+    old.pragma('user_version = 11');
+    old.close();
     const again = openSqliteStore(file);
     open.push(again);
+    expect(raw(file).pragma('user_version', { simple: true })).toBe(12);
+    expect(raw(file).pragma('integrity_check', { simple: true })).toBe('ok');
+    raw(file).prepare(`UPDATE runs SET status = 'waiting' WHERE id = ?`).run(run.id);
+    expect(await again.getRun(run.id)).toMatchObject({ id: run.id, spec: newRun.spec, status: 'waiting' });
+    expect((raw(file).prepare('PRAGMA table_info(executions)').all() as { name: string }[]).map((c) => c.name)).toEqual(expect.arrayContaining(['wait_kind', 'wait_until']));
     const { event } = await again.sendEvent({ name: 'ci.finished', key: null, data: { ok: true }, sentBy: 'ann', channel: 'cli', runId: null, sendId: 'x' });
     expect(await again.listSentEvents()).toEqual([event]);
-    expect(raw(file).pragma('user_version', { simple: true })).toBe(12);
   });
 
   it('refuses a store written by a newer Shop', () => {

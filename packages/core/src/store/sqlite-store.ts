@@ -22,7 +22,7 @@ import type { KeptSession } from './session-store.js';
 import type { ClaimRef, NewClaim } from './claim-store.js';
 import { heldLine } from '../engine/session-hold.js';
 import { completeRefusal, startRefusal, waitRefusal } from './call-rules.js';
-import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput, NewExecution, NewRun, OwnerClaim, RulesUpdate, RunEnd, Store, TimerEffect, WaitingAsk } from './store.js';
+import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput, NewExecution, NewRun, OwnerClaim, RulesUpdate, RunEnd, Store, TimerEffect, WaitingAsk, WorldWait } from './store.js';
 
 export { SCHEMA_VERSION } from './migrate.js';
 
@@ -119,11 +119,12 @@ class SqliteStore extends SqliteReads implements Store {
       if (refused) throw refused;
       const t = this.now();
       const seq = Number((this.stmt.nextCall.get(t, input.runId) as Row).n);
-      const { waiting, ...rest } = input;
+      const { waiting, waitOn, ...rest } = input;
       this.stmt.insertExecution.run({ ...rest, seq, t, request: JSON.stringify(input.request ?? null) });
       // The call's kind, agent and session are on its row: the trail says when.
       this.event(input.runId, { type: 'execution_started', key: input.key, actor: 'shop', channel: 'engine', data: this.driver(input.runId) });
       if (waiting) this.waiting(input.runId, input.key, waiting, waiting.runStatus);
+      else if (waitOn) this.waitingOn(input.runId, input.key, waitOn, waitOn.runStatus);
       else if (input.kind === 'run') this.stmt.takeAgentHold.run({ token, runId: input.runId, key: input.key, t });
       return toExecution(this.stmt.getExecution.get(input.runId, input.key) as Row);
     });
@@ -173,6 +174,38 @@ class SqliteStore extends SqliteReads implements Store {
       if (refused) throw refused;
       this.waiting(runId, key, ask, runStatus);
       return toExecution(this.stmt.getExecution.get(runId, key) as Row);
+    });
+  }
+
+  async waitOn(token: string, runId: number, key: string, wait: WorldWait, runStatus: ActiveStatus) {
+    return this.fenced(token, runId, () => {
+      const refused = waitRefusal(runId, key, this.call(runId, key));
+      if (refused) throw refused;
+      this.waitingOn(runId, key, wait, runStatus);
+      return toExecution(this.stmt.getExecution.get(runId, key) as Row);
+    });
+  }
+
+  private waitingOn(runId: number, key: string, wait: WorldWait, runStatus: ActiveStatus) {
+    const t = this.now();
+    this.stmt.markWaitingOn.run({ kind: wait.kind, until: wait.until, t, runId, key });
+    this.stmt.setRunStatus.run(runStatus, t, runId);
+    this.event(runId, wait.event);
+    const ask = Number((this.stmt.getExecution.get(runId, key) as Row).ask);
+    if (wait.until !== null) this.stmt.insertTimer.run(runId, key, ask, 'wake', wait.until, '{}');
+  }
+
+  async endWait(token: string, runId: number, key: string, result: unknown, event: EventInput) {
+    return this.fenced(token, runId, () => {
+      const row = this.stmt.getExecution.get(runId, key) as Row | undefined;
+      if (row?.status !== 'waiting') return null;
+      const t = this.now();
+      this.stmt.wakeFired.run(t, runId, key);
+      this.event(runId, event);
+      const delivered = Number((this.stmt.nextDelivery.get(t, runId) as Row).n);
+      this.stmt.completeExecution.run({ ...metricCols(undefined), result: JSON.stringify(result ?? null), delivered, t, runId, key });
+      this.event(runId, { type: 'execution_finished', key, actor: 'shop', channel: 'engine', data: null });
+      return delivered;
     });
   }
 

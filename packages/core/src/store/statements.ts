@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 
-const OPEN = `status IN ('running','waiting_human')`;
+const OPEN = `status IN ('running','waiting','waiting_human')`;
 const HOLD_COLUMNS = ['hold_kind', 'hold_token', 'hold_by', 'hold_host', 'hold_pid', 'hold_pid_start', 'hold_since'];
 /** No hold: every column of it cleared, so a finished call's row carries none of it. */
 const NO_HOLD = HOLD_COLUMNS.map((c) => `${c} = NULL`).join(', ');
@@ -25,11 +25,11 @@ const SQL = {
   setRules: 'UPDATE runs SET rules = ?, updated_at = ? WHERE id = ?',
   clearHeld: 'UPDATE runs SET held = NULL, updated_at = ? WHERE id = ?',
   // Only an open run is held: its end follows in the same transaction.
-  setHeld: `UPDATE runs SET held = ? WHERE id = ? AND status IN ('running','waiting_human')`,
+  setHeld: `UPDATE runs SET held = ? WHERE id = ? AND status IN ('running','waiting','waiting_human')`,
   getRun: 'SELECT * FROM runs WHERE id = ?',
   ownerToken: 'SELECT owner_token, status FROM runs WHERE id = ?',
   setWorkspace: 'UPDATE runs SET workspace = ?, branch = ?, updated_at = ? WHERE id = ?',
-  openRuns: `SELECT * FROM runs WHERE status IN ('running','waiting_human') ORDER BY id`,
+  openRuns: `SELECT * FROM runs WHERE status IN ('running','waiting','waiting_human') ORDER BY id`,
   // "status IN (…) AND status = …": SQLite uses a partial index only when the query repeats its condition.
   // Only runs not ended: an ended run's answer is taken in by a resume, not by a worker's pass.
   answeredRuns: `SELECT DISTINCT e.run_id FROM executions e JOIN answers a ON a.run_id = e.run_id AND a.call_key = e.call_key AND a.ask = e.ask
@@ -65,9 +65,9 @@ const SQL = {
   requestStop: `UPDATE runs SET stop_reason = ?, stop_by = ?, stop_at = ?, updated_at = ? WHERE id = ? AND status NOT IN ('completed','stuck','failed')`,
   // A call starting, or its result handed over: the next number in the run's order, and the
   // run goes on (status only changes when it was waiting), in the one write to its row.
-  nextCall: `UPDATE runs SET calls = calls + 1, status = CASE WHEN status = 'waiting_human' THEN 'running' ELSE status END, updated_at = ?
+  nextCall: `UPDATE runs SET calls = calls + 1, status = CASE WHEN status IN ('waiting','waiting_human') THEN 'running' ELSE status END, updated_at = ?
     WHERE id = ? RETURNING calls AS n`,
-  nextDelivery: `UPDATE runs SET delivered = delivered + 1, status = CASE WHEN status = 'waiting_human' THEN 'running' ELSE status END, updated_at = ?
+  nextDelivery: `UPDATE runs SET delivered = delivered + 1, status = CASE WHEN status IN ('waiting','waiting_human') THEN 'running' ELSE status END, updated_at = ?
     WHERE id = ? RETURNING delivered AS n`,
   nextEvent: 'UPDATE runs SET events = events + 1, updated_at = ? WHERE id = ? RETURNING events AS n',
   insertExecution: `INSERT INTO executions (run_id, call_key, seq, kind, agent, fingerprint, status, session_id, cwd, prompt, request, signal_path, started_at, updated_at, attempt_at)
@@ -101,8 +101,11 @@ const SQL = {
     WHERE run_id = ? AND ${OPEN} AND call_key IS NOT ?`,
   markWaiting: `UPDATE executions SET status = 'waiting_human', ask = ask + 1, waiting_for = @waitingFor, awaiting = @awaiting, claim_timeout = @claimTimeout, ask_decisions = @askDecisions, pid = NULL, pid_start = NULL,
     ${END_AGENT_HOLD}, activity = NULL, ${METRICS}, updated_at = @t WHERE run_id = @runId AND call_key = @key`,
+  markWaitingOn: `UPDATE executions SET status = 'waiting', wait_kind = @kind, wait_until = @until, pid = NULL, pid_start = NULL,
+    ${END_AGENT_HOLD}, activity = NULL, updated_at = @t WHERE run_id = @runId AND call_key = @key`,
+  wakeFired: `UPDATE timers SET fired_at = ? WHERE run_id = ? AND call_key = ? AND kind = 'wake' AND fired_at IS NULL`,
   // A call starting or completing: the run goes on (only a write when it was waiting).
-  markRunning: `UPDATE runs SET status = CASE WHEN status = 'waiting_human' THEN 'running' ELSE status END, updated_at = ? WHERE id = ?`,
+  markRunning: `UPDATE runs SET status = CASE WHEN status IN ('waiting','waiting_human') THEN 'running' ELSE status END, updated_at = ? WHERE id = ?`,
   // Also revives a failed run (retry): its old failure reason and end time no longer hold.
   setRunStatus: `UPDATE runs SET status = ?, reason = NULL, ended_at = NULL, updated_at = ? WHERE id = ? AND status NOT IN ('completed','stuck')`,
   endRun: `UPDATE runs SET status = @status, reason = @reason, result = @result, ended_at = @t, updated_at = @t

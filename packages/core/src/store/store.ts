@@ -1,7 +1,7 @@
 import type { Decision } from '../decisions/decision-spec.js';
 import type { AccessStore } from './access-store.js';
 import type {
-  AgentMetrics, Answer, CallKind, Channel, Execution, ReplayRecord, Run, RunEvent, RunHold, RunOwner, RunRules, RunStatus, Timer, TimerData, TimerKind,
+  AgentMetrics, Answer, CallKind, Channel, Execution, ReplayRecord, Run, RunEvent, RunHold, RunOwner, RunRules, RunStatus, Timer, TimerData, TimerKind, WaitKind,
 } from '../types.js';
 import type { ClaimStore } from './claim-store.js';
 import type { SentEventStore } from './sent-event-store.js';
@@ -98,6 +98,18 @@ export interface Store extends AccessStore, ClaimStore, SessionStore, WorkerStor
   completeExecution(token: string, runId: number, key: string, result: unknown, metrics?: AgentMetrics): Promise<number>;
   /** The execution waits for a person (its ask count goes up); the run takes `runStatus`. */
   markWaiting(token: string, runId: number, key: string, ask: WaitingAsk, runStatus: ActiveStatus): Promise<Execution>;
+  /**
+   * The call waits on the world (a timer; an event, another run), in one transaction: its
+   * status `waiting` with what it waits on, a `wake` timer at its due time (when it has one),
+   * the run's status and the wait's event.
+   */
+  waitOn(token: string, runId: number, key: string, wait: WorldWait, runStatus: ActiveStatus): Promise<Execution>;
+  /**
+   * Ends a call's wait on the world, exactly once: its pending `wake` timers fired, the call
+   * completed with `result` and handed over (its delivery number returned), and `event` (timer_fired …),
+   * in one transaction. Null when the call no longer waits (another driver or an earlier pass ended it).
+   */
+  endWait(token: string, runId: number, key: string, result: unknown, event: EventInput): Promise<number | null>;
   /** Closes a structural call (a parallel) as completed, or failed with `error`; nothing is delivered. */
   closeExecution(token: string, runId: number, key: string, error: string | null): Promise<void>;
   /** Marks open calls failed without ending the run (a cancelled parallel branch). */
@@ -160,7 +172,7 @@ export interface ContinueHold {
   pidStart: string | null;
 }
 
-export type ActiveStatus = 'running' | 'waiting_human';
+export type ActiveStatus = 'running' | 'waiting' | 'waiting_human';
 
 export type DeleteRunOutcome = 'deleted' | 'missing' | 'not_ended' | 'owned';
 
@@ -204,6 +216,8 @@ export interface RunFilter {
 /** A run with the call it waits on, if any, what its agent is doing now, and its total cost. */
 export interface RunWithWaiting extends Run {
   waiting: Execution | null;
+  /** Its calls waiting on the world (time, events, other runs), oldest first. */
+  waitsOn: Execution[];
   /** The latest activity of a call running now (the newest one when several do). */
   running: Execution | null;
   costUsd: number;
@@ -230,6 +244,8 @@ export interface NewExecution {
   signalPath: string | null;
   /** Recorded already waiting for a person (a pause): one transaction, never half a pause. */
   waiting?: WaitingAsk & { runStatus: ActiveStatus };
+  /** Recorded already waiting on the world (a sleep): one transaction, its wake timer with it. */
+  waitOn?: WorldWait & { runStatus: ActiveStatus };
 }
 
 export interface WaitingAsk {
@@ -242,6 +258,15 @@ export interface WaitingAsk {
   claimTimeout?: number;
   /** The decisions it asks for, when not the one its kind implies (an agent's AskUserQuestion). */
   decisions?: Decision[];
+}
+
+/** What a call waits on when no person is asked. */
+export interface WorldWait {
+  kind: Exclude<WaitKind, 'person'>;
+  /** When it is due (the store's clock), or null: no due time (an event awaited for ever). */
+  until: number | null;
+  /** The wait's audit event (wait_started, with what it waits on). */
+  event: EventInput;
 }
 
 export interface NewTimer {

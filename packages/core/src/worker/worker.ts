@@ -20,7 +20,7 @@ const PASS_EVERY_MS = 200;
 /** What the worker tells its operator, a line (or a JSON line) each. */
 export type WorkerEvent =
   | { type: 'took'; run: Run; how: 'waiting' | 'interrupted' }
-  | { type: 'resuming'; run: Run; why: 'answer' | 'stop' | 'interrupted' }
+  | { type: 'resuming'; run: Run; why: 'answer' | 'stop' | 'interrupted' | 'timer' }
   | { type: 'outcome'; run: Run; outcome: DriveOutcome }
   | { type: 'timers'; run: Run; ended: boolean }
   | { type: 'error'; run: Run; message: string; retryInMs: number | null }
@@ -179,20 +179,24 @@ export class Worker {
       await h.owner.release(false).catch(() => undefined);
     }
     const answered = new Set(await store.answeredRuns());
-    const due = new Set((await store.dueTimers(clock.now())).map((t) => t.runId));
+    // Judged by the store's clock: every worker (and machine) agrees when a timer is due.
+    const dueTimers = await store.dueTimers(store.now());
+    const due = new Set(dueTimers.map((t) => t.runId));
+    const woken = new Set(dueTimers.filter((t) => t.kind === 'wake').map((t) => t.runId));
     for (const run of runs) {
       if (this.opts.signal.aborted) return false;
       if (this.active.has(run.id)) continue;
       // Held runs keep their leases themselves meanwhile.
       if (this.backoff.waiting(run.id, clock.now())) continue;
       try {
-        await this.look(run, answered.has(run.id), due.has(run.id));
+        await this.look(run, answered.has(run.id), due.has(run.id), woken.has(run.id));
       } catch (e) {
         // One run's trouble (a store row that does not read) is that run's, not the worker's.
         await this.failed(run, null, e);
       }
     }
-    wakes.nextDue(await store.nextTimer());
+    // One timer to the earliest due row of the open runs (an ended run's are void), not a poll per run.
+    wakes.nextDue(open.size ? await store.nextTimer([...open]) : null);
     wakes.nextLapse(this.nextLapse(runs));
     return false;
   }
@@ -241,11 +245,12 @@ export class Worker {
     return Math.max(1, live.length);
   }
 
-  private async look(run: Run, answered: boolean, due: boolean): Promise<void> {
+  private async look(run: Run, answered: boolean, due: boolean, woken: boolean): Promise<void> {
     const held = this.held.get(run.id) ?? (await this.take(run));
     if (!held || held.owner.lost.aborted) return;
     // Taken running with the idle ones (not a snapshot that read a run this worker drove meanwhile): driven on now.
-    const why = this.interrupted.has(run.id) ? 'interrupted' : run.stop ? 'stop' : answered ? 'answer' : null;
+    // A call's wake timer due (a sleep's time came): driven on, and the call's look fires it.
+    const why = this.interrupted.has(run.id) ? 'interrupted' : run.stop ? 'stop' : answered ? 'answer' : woken ? 'timer' : null;
     if (why) this.drive(run, held.owner, why);
     else if (due) await this.fireTimers(run, held);
   }
@@ -297,7 +302,7 @@ export class Worker {
   }
 
   /** Replays the run and drives it on, holding it again if it waits (at most maxDrivers at once). */
-  private drive(run: Run, owner: Ownership, why: 'answer' | 'stop' | 'interrupted') {
+  private drive(run: Run, owner: Ownership, why: 'answer' | 'stop' | 'interrupted' | 'timer') {
     this.held.delete(run.id);
     this.interrupted.delete(run.id);
     const abort = new AbortController();
@@ -308,7 +313,7 @@ export class Worker {
         const outcome = await driveRun(this.opts.portsFor(run), run.id, { wait: false, keep: true, signal: abort.signal, sharedSlots: this.agents }, owner);
         this.backoff.succeeded(run.id);
         this.opts.report({ type: 'outcome', run, outcome });
-        if (outcome.status === 'waiting_human') this.hold(run, owner);
+        if (outcome.status === 'waiting_human' || outcome.status === 'waiting') this.hold(run, owner);
       } catch (e) {
         await this.failed(run, owner, e);
       } finally {

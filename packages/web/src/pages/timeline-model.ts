@@ -44,7 +44,7 @@ export function timelineModel(executions: ExecutionJson[], events: EventJson[], 
   for (const e of [...executions].sort((a, b) => a.seq - b.seq)) {
     if (!e.started_at) continue;
     const start = Date.parse(e.started_at);
-    const open = !e.finished_at && (e.status === 'running' || e.status === 'waiting_human');
+    const open = !e.finished_at && (e.status === 'running' || e.status === 'waiting' || e.status === 'waiting_human');
     const end = open ? Math.max(start, now) : Math.max(start, e.finished_at ? Date.parse(e.finished_at) : start);
     bars.push({ key: e.key, kind: e.kind, agent: e.agent, status: e.status, start, end, open, waits: (waits.get(e.key) ?? []).map(([a, b]) => [Math.max(a, start), Math.min(b, end)] as [number, number]).filter(([a, b]) => b >= a), seq: e.seq });
   }

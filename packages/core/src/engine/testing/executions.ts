@@ -13,7 +13,7 @@ export function agentAsk(over: Partial<Execution> = {}): Execution {
     runId: 7, key: '2', seq: 2, kind: 'run', agent: 'coder', fingerprint: 'run("coder")', status: 'waiting_human', delivered: null,
     sessionId: 'sess-1', cwd: '/w', prompt: 'build it', request: {}, result: null, signalPath: '/w/.shop/signals/7.2.coder.json',
     waitingFor: 'which database?', awaiting: 'input', error: null, costUsd: null, numTurns: null, durationMs: null,
-    pid: null, pidStart: null, attemptAt: null, activity: null, activityAt: null, attempts: 1, ask: 1, spawned: true, hold: null, claimTimeout: null, askDecisions: null, claim: null, startedAt: 1_700_000_000_000, updatedAt: 1_700_000_060_000, finishedAt: null,
+    pid: null, pidStart: null, attemptAt: null, activity: null, activityAt: null, attempts: 1, ask: 1, spawned: true, hold: null, claimTimeout: null, askDecisions: null, waitKind: 'person', waitUntil: null, claim: null, startedAt: 1_700_000_000_000, updatedAt: 1_700_000_060_000, finishedAt: null,
     ...over,
   };
 }

@@ -60,8 +60,17 @@ const STEPS: Record<number, string> = {
     expires_at    BIGINT  NOT NULL
   );
   CREATE INDEX IF NOT EXISTS ended_sessions_expiry ON ended_sessions(expires_at);`,
-  // 11 → 12: events from the outside world and the runs' takes of them, as SQLite's schema.sql.
-  11: SENT_EVENTS_SCHEMA,
+  // 11 → 12: a run and a call may wait on the world (time, events, other runs), not only on a person; what a waiting call waits on;
+  // events from the outside world and the runs' takes of them, as SQLite's schema.sql.
+  11: `ALTER TABLE runs DROP CONSTRAINT IF EXISTS runs_status_check;
+  ALTER TABLE runs ADD CONSTRAINT runs_status_check CHECK (status IN ('running','waiting','waiting_human','completed','stuck','failed'));
+  ALTER TABLE executions DROP CONSTRAINT IF EXISTS executions_status_check;
+  ALTER TABLE executions ADD CONSTRAINT executions_status_check CHECK (status IN ('running','waiting','waiting_human','completed','failed'));
+  ALTER TABLE executions ADD COLUMN IF NOT EXISTS wait_kind TEXT;
+  ALTER TABLE executions ADD COLUMN IF NOT EXISTS wait_until BIGINT;
+  DROP INDEX IF EXISTS executions_open;
+  CREATE INDEX executions_open ON executions(status, run_id) WHERE status IN ('running','waiting','waiting_human');
+  ${SENT_EVENTS_SCHEMA}`,
 };
 
 /**

@@ -172,6 +172,26 @@ describe('migratePg', () => {
     }
   });
 
+  it('brings a schema-11 store to 12: runs and calls may wait on the world, calls say on what', async () => {
+    const db = await openPgDb(await fresh());
+    try {
+      await migratePg(db);
+      await db.query(`ALTER TABLE runs DROP CONSTRAINT runs_status_check;
+        ALTER TABLE runs ADD CONSTRAINT runs_status_check CHECK (status IN ('running','waiting_human','completed','stuck','failed'));
+        ALTER TABLE executions DROP COLUMN wait_kind; ALTER TABLE executions DROP COLUMN wait_until`);
+      const insert = `INSERT INTO runs (spec, workflow_path, prompt, status, workspace, seed, created_at, updated_at) VALUES ('s', '/s.lua', '', 'waiting', '/w', 1, 1, 1)`;
+      await expect(db.query(insert)).rejects.toThrow(/runs_status_check/);
+      await db.query('UPDATE schema_meta SET version = 11');
+      await migratePg(db);
+      expect(await db.query('SELECT version FROM schema_meta')).toEqual([{ version: 12 }]);
+      await db.query(insert);
+      const cols = await db.query<{ column_name: string }>(`SELECT column_name FROM information_schema.columns WHERE table_name = 'executions' AND column_name IN ('wait_kind', 'wait_until') ORDER BY 1`);
+      expect(cols.map((c) => c.column_name)).toEqual(['wait_kind', 'wait_until']);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('brings a schema-10 store up: ended web sessions get their table', async () => {
     const db = await openPgDb(await fresh());
     try {

@@ -3,7 +3,7 @@
  * Parameters are numbered ($1 …); a query that names the store's clock takes it as a parameter
  * too, so a claim is judged by the same time everywhere in one read.
  */
-export const OPEN = `status IN ('running','waiting_human')`;
+export const OPEN = `status IN ('running','waiting','waiting_human')`;
 
 /**
  * The claim on a waiting call's current ask, joined in only while it lasts (expires_at after
@@ -23,7 +23,7 @@ const ofRuns = 'run_id = ANY($1::bigint[])';
 /** What listRuns reads besides the runs, for the runs it picked only (RUN_EXTRAS of SQLite). */
 export const PG_RUN_EXTRAS = {
   // Oldest ask first: the first row of a run is the call it waits on.
-  waiting: `SELECT * FROM executions WHERE status = 'waiting_human' AND ${ofRuns} ORDER BY updated_at, run_id, seq`,
+  waiting: `SELECT * FROM executions WHERE status IN ('waiting','waiting_human') AND ${ofRuns} ORDER BY updated_at, run_id, seq`,
   // Ordered so the newest running call of a run comes last (it wins in a map); seq settles ties as SQLite's stable scan does.
   running: `SELECT * FROM executions WHERE status = 'running' AND kind IN ('run','sh') AND ${ofRuns}
     ORDER BY run_id, COALESCE(activity_at, attempt_at, started_at), seq`,

@@ -1,9 +1,10 @@
+import { ConflictError } from '../../errors.js';
 import { shopHostname } from '../../host-name.js';
 import { hasEnded, type AgentMetrics, type Answer, type Run, type Timer } from '../../types.js';
 import type { ClaimRef, NewClaim } from '../claim-store.js';
-import { startRefusal } from '../call-rules.js';
+import { startRefusal, waitRefusal } from '../call-rules.js';
 import { toExecution, toRun } from '../rows.js';
-import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput, NewExecution, NewRun, OwnerClaim, RulesUpdate, RunEnd, Store, TimerEffect, WaitingAsk } from '../store.js';
+import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput, NewExecution, NewRun, OwnerClaim, RulesUpdate, RunEnd, Store, TimerEffect, WaitingAsk, WorldWait } from '../store.js';
 import { nulFreeStore } from '../nul-free.js';
 import { migratePg } from './migrate-pg.js';
 import { PgAccess } from './pg-access.js';
@@ -19,7 +20,7 @@ import type { EventTake, NewSentEvent, SentEventFilter } from '../sent-event-sto
 import type { KeptSession } from '../session-store.js';
 import { PgWorkers } from './pg-workers.js';
 import type { NewWorker, Wake, WorkerLoad } from '../worker-store.js';
-import { checkHold, end, endedConflict, event, lockFenced, notFound, waiting, whole } from './pg-steps.js';
+import { callState, checkHold, end, endedConflict, event, lockFenced, notFound, waiting, whole } from './pg-steps.js';
 import { W } from './pg-write-sql.js';
 
 /**
@@ -109,14 +110,15 @@ export class PgStore extends PgReads implements Store {
   }
 
   async startExecution(token: string, input: NewExecution) {
-    if (!input.waiting) return this.fast.startExecution(token, input, this.now());
-    const { waiting: ask } = input;
+    if (!input.waiting && !input.waitOn) return this.fast.startExecution(token, input, this.now());
+    const { waiting: ask, waitOn } = input;
     return this.fenced(token, input.runId, async (q, run) => {
       const refused = startRefusal(run, input.key, false);
       if (refused) throw refused;
       const t = this.now();
       await this.fast.insertExecution(q, token, input, t);
-      return toExecution(await waiting(q, input.runId, input.key, ask, ask.runStatus, t));
+      if (ask) return toExecution(await waiting(q, input.runId, input.key, ask, ask.runStatus, t));
+      return toExecution(await this.waitingOn(q, input.runId, input.key, waitOn!, waitOn!.runStatus));
     });
   }
 
@@ -150,6 +152,34 @@ export class PgStore extends PgReads implements Store {
 
   async markWaiting(token: string, runId: number, key: string, ask: WaitingAsk, runStatus: ActiveStatus) {
     return this.fenced(token, runId, async (q) => toExecution(await waiting(q, runId, key, ask, runStatus, this.now())));
+  }
+
+  async waitOn(token: string, runId: number, key: string, wait: WorldWait, runStatus: ActiveStatus) {
+    return this.fenced(token, runId, async (q) => toExecution(await this.waitingOn(q, runId, key, wait, runStatus)));
+  }
+
+  private async waitingOn(q: Sql, runId: number, key: string, wait: WorldWait, runStatus: ActiveStatus) {
+    const t = this.now();
+    const [row] = await q.query(W.markWaitingOn, [runId, key, t, wait.kind, wait.until === null ? null : whole(wait.until)]);
+    if (!row) {
+      const [call] = await q.query(W.getExecution, [runId, key]);
+      throw waitRefusal(runId, key, callState(call)) ?? new ConflictError(`run ${runId} call ${key} cannot wait now`);
+    }
+    await q.query(W.setRunStatus, [runId, runStatus, t]);
+    await event(q, runId, t, wait.event);
+    if (wait.until !== null) await q.query(W.insertTimers, [runId, key, row.ask, ['wake'], [whole(wait.until)], ['{}']]);
+    return row;
+  }
+
+  async endWait(token: string, runId: number, key: string, result: unknown, e: EventInput) {
+    return this.fenced(token, runId, async (q) => {
+      const t = this.now();
+      const [row] = await q.query<{ n: number }>(W.endWait, [runId, key, t, JSON.stringify(result ?? null)]);
+      if (!row) return null;
+      await event(q, runId, t, e);
+      await event(q, runId, t, { type: 'execution_finished', key, actor: 'shop', channel: 'engine', data: null });
+      return Number(row.n);
+    });
   }
 
   async closeExecution(token: string, runId: number, key: string, error: string | null) {

@@ -5,7 +5,7 @@
  * and its audit event together, so one round trip and its own transaction); the rest run
  * inside PgDb.tx under the run row's lock.
  */
-const OPEN = `status IN ('running','waiting_human')`;
+const OPEN = `status IN ('running','waiting','waiting_human')`;
 const HOLD_COLUMNS = ['hold_kind', 'hold_token', 'hold_by', 'hold_host', 'hold_pid', 'hold_pid_start', 'hold_since'];
 const NO_HOLD = HOLD_COLUMNS.map((c) => `${c} = NULL`).join(', ');
 /** An agent's hold ends with its attempt; a person's (shop continue) only when that process lets go. */
@@ -14,7 +14,7 @@ const END_AGENT_HOLD = HOLD_COLUMNS.map((c) => `${c} = CASE WHEN hold_kind = 'ag
 const metrics = (n: number) =>
   `cost_usd = COALESCE($${n}::float8, cost_usd), num_turns = COALESCE($${n + 1}::int, num_turns), duration_ms = COALESCE($${n + 2}::bigint, duration_ms)`;
 /** A waiting run goes on when a call starts or a result is handed over. */
-const GOES_ON = `status = CASE WHEN status = 'waiting_human' THEN 'running' ELSE status END`;
+const GOES_ON = `status = CASE WHEN status IN ('waiting','waiting_human') THEN 'running' ELSE status END`;
 const EVENT_COLUMNS = 'run_id, id, call_key, type, actor, channel, data, at';
 
 export const W = {
@@ -117,6 +117,17 @@ export const W = {
   markWaiting: `UPDATE executions SET status = 'waiting_human', ask = ask + 1, waiting_for = $4, awaiting = $5, claim_timeout = $6, ask_decisions = $10::text,
       pid = NULL, pid_start = NULL, ${END_AGENT_HOLD}, activity = NULL, ${metrics(7)}, updated_at = $3
     WHERE run_id = $1 AND call_key = $2 AND status <> 'completed' RETURNING *`,
+  // $1 run, $2 key, $3 t, $4 wait kind, $5 due (null: none). A completed call waits on nothing.
+  markWaitingOn: `UPDATE executions SET status = 'waiting', wait_kind = $4, wait_until = $5::bigint, pid = NULL, pid_start = NULL, ${END_AGENT_HOLD},
+      activity = NULL, updated_at = $3
+    WHERE run_id = $1 AND call_key = $2 AND status <> 'completed' RETURNING *`,
+  // $1 run, $2 key, $3 t, $4 result. Under the run row's lock: a call still waiting completes and is handed over, its wake timers fired.
+  endWait: `WITH c AS (SELECT seq FROM executions WHERE run_id = $1 AND call_key = $2 AND status = 'waiting' FOR UPDATE),
+    w AS (UPDATE timers SET fired_at = $3 WHERE run_id = $1 AND call_key = $2 AND kind = 'wake' AND fired_at IS NULL AND EXISTS (SELECT 1 FROM c)),
+    r AS (UPDATE runs SET delivered = delivered + 1, ${GOES_ON}, updated_at = $3 WHERE id = $1 AND EXISTS (SELECT 1 FROM c) RETURNING delivered),
+    x AS (UPDATE executions SET status = 'completed', result = $4, delivered = r.delivered, waiting_for = NULL, updated_at = $3, finished_at = $3
+      FROM r WHERE run_id = $1 AND call_key = $2 RETURNING r.delivered AS n)
+    SELECT n FROM x`,
   /** $2 the run's rules (JSON; null: unchanged), $3 whether its hold ends, $4 t. */
   setRules: 'UPDATE runs SET rules = COALESCE($2::text, rules), held = CASE WHEN $3::bool THEN NULL ELSE held END, updated_at = $4 WHERE id = $1',
   /** Only an open run is held ($2 why): its end follows in the same transaction. */
