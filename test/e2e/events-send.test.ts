@@ -15,7 +15,7 @@ describe('shop event send and list', () => {
     const env = { SHOP_USER: 'ci-bot' };
     const first = p.shop(['event', 'send', 'ci.finished', '--key', 'pr-42', '--data', '{"conclusion":"success"}', '--id', 'delivery-7'], { env });
     expect(first.code, first.stderr).toBe(0);
-    expect(lines(first.stdout)).toEqual(['recorded event 1: ci.finished (pr-42)']);
+    expect(lines(first.stdout)).toEqual(['recorded event 1: ci.finished (pr-42)', 'no run waits on it now; a run started before it takes it when it waits on it']);
     const again = p.shop(['event', 'send', 'ci.finished', '--key', 'pr-42', '--data', '{"conclusion":"failure"}', '--id', 'delivery-7'], { env });
     expect(again.code, again.stderr).toBe(0);
     expect(lines(again.stdout)).toEqual([expect.stringMatching(/^event id "delivery-7" was sent before: nothing new recorded \(it is event 1, ci\.finished \(pr-42\), sent .+ by ci-bot\)$/)]);

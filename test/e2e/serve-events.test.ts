@@ -32,7 +32,7 @@ describe('POST /api/events', () => {
     const first = await post({ name: 'review.done', key: 'pr-7', data: { approved: true }, id: 'web-1' });
     expect(first.status, first.body).toBe(201);
     expect(EventSentJsonSchema.parse(JSON.parse(first.body))).toMatchObject({
-      duplicate: false, event: { name: 'review.done', key: 'pr-7', data: { approved: true }, sent_by: 'ann', channel: 'web', run: null, send_id: 'web-1' },
+      duplicate: false, woke: [], event: { name: 'review.done', key: 'pr-7', data: { approved: true }, sent_by: 'ann', channel: 'web', run: null, send_id: 'web-1' },
     });
     const again = await post({ name: 'review.done', data: { approved: false }, id: 'web-1' });
     expect(again.status).toBe(200);
@@ -93,5 +93,37 @@ describe('event URLs', () => {
       writeFileSync(clock, '0');
     }
     expect(sentEvents().filter((e) => e.run === id)).toEqual([]);
+  });
+});
+
+describe('event_url in a workflow', () => {
+  it('gives a URL under the public address (the same on replay) whose POST the waiting run takes', async () => {
+    p.write('workflows/deploy.lua', [
+      'function workflow(prompt)',
+      '  local url = event_url("deploy.done", {key = "prod", expires = 3600})',
+      '  local e = wait_event("deploy.done", {key = "prod"})',
+      '  return { url = url, version = e.data.version, channel = e.channel }',
+      'end',
+    ].join('\n'));
+    const started = p.shop(['run', 'deploy', 'x']);
+    expect(started.code, started.stderr).toBe(7);
+    const id = runId(started);
+    const url = p.status(id).executions.find((e) => e.kind === 'event_url')!.result as string;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1\/e\/[A-Za-z0-9_.-]+$/);
+    const posted = await http(s, url.replace('http://127.0.0.1', ''), { method: 'POST', body: '{"version": "2.0.1"}', headers: json });
+    expect(posted.status, posted.body).toBe(201);
+    expect(JSON.parse(posted.body)).toMatchObject({ woke: [id], event: { run: id, channel: 'url', key: 'prod' } });
+    const resumed = p.shop(['resume', String(id)]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(p.status(id).result).toEqual({ url, version: '2.0.1', channel: 'url' });
+    expect((await http(s, url.replace('http://127.0.0.1', ''), { method: 'POST', body: '{}', headers: json })).status).toBe(410);
+  });
+
+  it('without a public address the call fails, saying how to record one', () => {
+    const q = makeProject();
+    q.write('workflows/deploy.lua', 'function workflow(prompt)\n  return event_url("deploy.done")\nend\n');
+    const r = q.shop(['run', 'deploy', 'x']);
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toContain('event_url needs the address people and machines reach shop serve at; record it once with: shop serve --public-url https://shop.example.com');
   });
 });

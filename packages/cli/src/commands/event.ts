@@ -59,6 +59,9 @@ async function send(args: Parsed, ctx: Context, name: string, runId: number | un
     return 0;
   }
   ctx.out(`recorded event ${e.id}: ${described(e)}${e.run === null ? '' : `, for run ${e.run} alone`}`);
+  const runs = (ids: number[]) => `run${ids.length === 1 ? '' : 's'} ${ids.join(', ')}`;
+  if (sent.woke.length) ctx.out(`woke ${runs(sent.woke)}, waiting on it: ${sent.woke.length === 1 ? 'it takes' : 'each takes'} the event`);
+  else ctx.out(`no run waits on it now; ${e.run === null ? 'a run started before it takes it when it waits on it' : `run ${e.run} takes it when it waits on it`}`);
   return 0;
 }
 

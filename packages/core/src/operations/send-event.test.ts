@@ -34,7 +34,7 @@ describe('sendEvent', () => {
     const s = store();
     const sent = await sendEvent(s, PERSON, req({ key: 'pr-42', data: { conclusion: 'success' }, sendId: 'd-1' }));
     expect(EventSentJsonSchema.parse(sent)).toEqual({
-      duplicate: false,
+      duplicate: false, woke: [],
       event: { id: 1, name: 'ci.finished', key: 'pr-42', data: { conclusion: 'success' }, sent_at: '2026-11-28T09:00:00.000Z', sent_by: 'ann', channel: 'cli', run: null, send_id: 'd-1' },
     });
     expect(await sendEvent(s, PERSON, req({ sendId: 'd-1', data: 'other' }))).toEqual({ ...sent, duplicate: true });

@@ -36,7 +36,7 @@ export interface SentEventsQuery {
  * line (UsageError), nothing recorded; a target run that does not exist is NotFoundError.
  * The same `sendId` again records nothing and returns the first event (`duplicate`).
  */
-export async function sendEvent(store: Store, caller: Caller, req: SendEventRequest): Promise<EventSentJson> {
+export async function sendEvent(store: Store, caller: Caller, req: SendEventRequest, wake: EventWake = () => {}): Promise<EventSentJson> {
   refuseAgentSender(caller);
   const name = checkEventWord(req.name, 'name');
   const key = req.key == null ? null : checkEventWord(req.key, 'key');
@@ -44,9 +44,13 @@ export async function sendEvent(store: Store, caller: Caller, req: SendEventRequ
   const data = req.data ?? null;
   if (data !== null) eventDataJson(data, req.dataFrom ?? 'the data');
   const sentBy = checkedName(req.sentBy, 'the sender');
-  const { event, duplicate } = await store.sendEvent({ name, key, data, sentBy, channel: req.channel, runId: req.runId ?? null, sendId });
-  return { event: sentEventJson(event), duplicate };
+  const { event, duplicate, waiting } = await store.sendEvent({ name, key, data, sentBy, channel: req.channel, runId: req.runId ?? null, sendId });
+  for (const runId of waiting) wake(runId, event.id);
+  return { event: sentEventJson(event), duplicate, woke: waiting };
 }
+
+/** Tells the live owner of a run waiting on an event that one came (a wake-up file on this machine; PostgreSQL also notifies). */
+export type EventWake = (runId: number, eventId: number) => void;
 
 /** The one refusal of a sender inside an agent step (exit 2), for front ends to say before reading any input. */
 export function refuseAgentSender(caller: Caller): void {
@@ -71,11 +75,11 @@ export function sentEventJson(e: SentEvent): SentEventJson {
  * second POST records nothing and is ExpiredError (410 on the web), as is an expired URL; a
  * forged one is UsageError. `data` is the body, parsed.
  */
-export async function sendByEventUrl(store: Store, clock: Clock, caller: Caller, token: string, data: unknown): Promise<EventSentJson> {
+export async function sendByEventUrl(store: Store, clock: Clock, caller: Caller, token: string, data: unknown, wake?: EventWake): Promise<EventSentJson> {
   const url = await verifyEventUrl(store, clock, token);
   const sent = await sendEvent(store, caller, {
     name: url.name, key: url.eventKey, data, dataFrom: 'the body', runId: url.runId, sendId: eventUrlSendId(url), sentBy: 'event URL', channel: 'url',
-  });
+  }, wake);
   if (sent.duplicate) {
     throw new ExpiredError(`this event URL was used at ${localTime(Date.parse(sent.event.sent_at))} (event ${sent.event.id}); it sends one event, once — nothing new was recorded`);
   }

@@ -11,7 +11,7 @@ export const ExecutionJsonSchema = z.object({
   key: z.string(),
   /** Order of first appearance. */
   seq: z.number(),
-  kind: z.enum(['run', 'pause', 'sh', 'now', 'patch', 'parallel', 'sleep']),
+  kind: z.enum(['run', 'pause', 'sh', 'now', 'patch', 'parallel', 'sleep', 'wait_event', 'event_url']),
   agent: z.string().nullable(),
   /** waiting: on the world (time, an event, another run); waiting_human: on a person. */
   status: z.enum(['running', 'waiting', 'waiting_human', 'completed', 'failed']),
@@ -348,10 +348,12 @@ export const SentEventJsonSchema = z.object({
   send_id: z.string().nullable(),
 });
 
-/** shop event send --json, POST /api/events: the event, and whether its id was seen before (nothing new recorded). */
+/** shop event send --json, POST /api/events: the event, whether its id was seen before (nothing new recorded), the runs it woke. */
 export const EventSentJsonSchema = z.object({
   event: SentEventJsonSchema,
   duplicate: z.boolean(),
+  /** The runs waiting on it when it was recorded (wait_event), woken to take it; [] for a duplicate. */
+  woke: z.array(z.number()),
 });
 
 export type SentEventJson = z.infer<typeof SentEventJsonSchema>;

@@ -11,6 +11,7 @@ import type { Worker, WorkerOptions } from '../worker/worker.js';
 import type { AnswerByHandle, AnsweredAsk, AnswerRequest, AskRef, PickedAsk } from './answer-ask.js';
 import { refuseAgent, type Caller } from './answer-rules.js';
 import { callLog } from './call-log.js';
+import { wakeForEvent } from '../signals/wake.js';
 import { openAsk, type OpenAsk } from './open-ask.js';
 import { claimAsk, releaseClaim, type ClaimRequest, type ReleaseRequest } from './claim-ask.js';
 import type { AnswerLink, LinkAsk } from '../access/answer-link.js';
@@ -149,6 +150,7 @@ const events = () => import('./send-event.js');
 
 export function shopOperations(ports: EnginePorts, project: Project, caller: Caller): ShopOperations {
   const { store } = ports;
+  const eventWake = (runId: number, eventId: number) => wakeForEvent(ports.paths.signalsDir, runId, eventId);
   return {
     // Leases are judged by the store's clock, and a run's ages are measured against its times.
     liveness: storeLiveness(ports),
@@ -216,9 +218,9 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
       refuseAgent(caller, 'shop claim');
       return releaseClaim(ports, req);
     },
-    sendEvent: async (req) => (await events()).sendEvent(store, caller, req),
+    sendEvent: async (req) => (await events()).sendEvent(store, caller, req, eventWake),
     listSentEvents: async (query) => (await events()).listSentEvents(store, query),
-    sendByEventUrl: async (token, data) => (await events()).sendByEventUrl(store, ports.clock, caller, token, data),
+    sendByEventUrl: async (token, data) => (await events()).sendByEventUrl(store, ports.clock, caller, token, data, eventWake),
     eventUrl: async (target, ttlMs) => (await import('../access/event-url.js')).eventUrl(store, ports.clock, target, ttlMs),
     now: () => ports.clock.now(),
     addPerson: (name, by) => addPerson(store, name, by),

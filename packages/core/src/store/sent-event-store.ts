@@ -61,7 +61,7 @@ export interface SentEventStore {
    * event, `duplicate` true. NotFoundError for a target run that does not exist, ConflictError
    * for one that has ended (nothing could take it).
    */
-  sendEvent(event: NewSentEvent): Promise<{ event: SentEvent; duplicate: boolean }>;
+  sendEvent(event: NewSentEvent): Promise<SendOutcome>;
   /** Sent events matching the filter, newest first. */
   listSentEvents(filter?: SentEventFilter): Promise<SentEvent[]>;
   /**
@@ -71,4 +71,21 @@ export interface SentEventStore {
    * Each run takes each event at most once; different runs may take the same one.
    */
   takeEvent(token: string, take: EventTake): Promise<SentEvent | null>;
+  /**
+   * A call waiting on an event (wait_event) takes it and its wait ends, in one transaction: the
+   * take as takeEvent records it, the call completed with `valueOf(event)` and handed over (its
+   * delivery number returned). Null, nothing written, when there is nothing to take or the call
+   * no longer waits (another pass ended it).
+   */
+  endEventWait(token: string, take: EventTake, valueOf: (e: SentEvent) => unknown): Promise<{ event: SentEvent; delivered: number } | null>;
+  /** Runs with a call waiting on an event that it could take now (a worker's pass drives them on). */
+  eventReadyRuns(): Promise<number[]>;
+}
+
+export interface SendOutcome {
+  event: SentEvent;
+  /** Its sender id was seen before: nothing new was recorded, `event` is the first one. */
+  duplicate: boolean;
+  /** Runs with a call waiting on it now (none for a duplicate); on PostgreSQL they are woken by NOTIFY. */
+  waiting: number[];
 }

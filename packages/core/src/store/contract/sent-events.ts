@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { ConflictError, LostOwnershipError, NotFoundError } from '../../errors.js';
 import type { NewSentEvent } from '../sent-event-store.js';
-import { ended, eventTypes, newRun, OTHER, owner, T, useStore, type StoreAdapter } from './fixtures.js';
+import type { Store } from '../store.js';
+import { ended, eventTypes, exec, newRun, OTHER, owner, T, useStore, type StoreAdapter } from './fixtures.js';
+
+/** A run's call `key` waiting on an event (as wait_event records it), due at `until` (null: no timeout). */
+async function waitingOnEvent(store: Store, runId: number, key: string, name: string, eventKey: string | null = null, until: number | null = null, token = T) {
+  const event = { type: 'wait_started', key, actor: 'shop', channel: 'engine' as const, data: { kind: 'event', name } };
+  await store.startExecution(token, exec(runId, key, {
+    kind: 'wait_event', agent: null, sessionId: null, fingerprint: `wait_event("${name}")`, request: { type: 'wait_event', name, key: eventKey, timeout: null, due_at: until },
+    waitOn: { kind: 'event', until, event, runStatus: 'waiting' },
+  }));
+}
 
 const sent = (over: Partial<NewSentEvent> = {}): NewSentEvent =>
   ({ name: 'ci.finished', key: null, data: null, sentBy: 'ann', channel: 'cli', runId: null, sendId: null, ...over });
@@ -76,7 +86,7 @@ export function sentEvents(adapter: StoreAdapter) {
       expect(first.duplicate).toBe(false);
       clock.t += 5;
       const again = await store.sendEvent(sent({ sendId: 'gh-delivery-1', data: { run: 2 }, name: 'other' }));
-      expect(again).toEqual({ event: first.event, duplicate: true });
+      expect(again).toEqual({ event: first.event, duplicate: true, waiting: [] });
       expect(await store.listSentEvents()).toEqual([first.event]);
     });
 
@@ -142,6 +152,40 @@ export function sentEvents(adapter: StoreAdapter) {
       await store.releaseRun(run.id, T, { ifIdle: false });
       expect(await store.deleteRun(run.id)).toBe('deleted');
       expect(await store.listSentEvents()).toEqual([everyone]);
+    });
+    it('a send names the runs with a call waiting on it (name, key, target), to be woken; a duplicate names none', async () => {
+      const { store } = ctx;
+      const a = await store.createRun(newRun());
+      const b = await store.createRun(newRun({ owner: owner(OTHER) }));
+      await waitingOnEvent(store, a.id, '1', 'ci.finished');
+      await waitingOnEvent(store, a.id, '2', 'ci.finished', 'pr-1');
+      await waitingOnEvent(store, b.id, '1', 'ci.finished', 'pr-2', null, OTHER);
+      expect((await store.sendEvent(sent({ key: 'pr-2', sendId: 'x' }))).waiting).toEqual([a.id, b.id]);
+      expect((await store.sendEvent(sent({ key: 'pr-2', sendId: 'x' }))).waiting).toEqual([]);
+      expect((await store.sendEvent(sent({ key: 'pr-1' }))).waiting).toEqual([a.id]);
+      expect((await store.sendEvent(sent({ key: 'pr-2', runId: b.id }))).waiting).toEqual([b.id]);
+      expect((await store.sendEvent(sent({ name: 'deploy.done' }))).waiting).toEqual([]);
+    });
+
+    it('endEventWait: the waiting call takes its event and completes with it in one go, once; eventReadyRuns finds runs that can take one', async () => {
+      const { store } = ctx;
+      const run = await store.createRun(newRun());
+      await waitingOnEvent(store, run.id, '1', 'ci.finished', null, 5_000_000);
+      const take = { runId: run.id, callKey: '1', name: 'ci.finished', key: null };
+      expect(await store.eventReadyRuns()).toEqual([]);
+      expect(await store.endEventWait(T, take, (e) => ({ got: e.id }))).toBeNull();
+      expect((await store.getExecution(run.id, '1'))!.status).toBe('waiting');
+      const e = (await store.sendEvent(sent({ data: 'go' }))).event;
+      expect(await store.eventReadyRuns()).toEqual([run.id]);
+      await expect(store.endEventWait(OTHER, take, () => null)).rejects.toThrow(LostOwnershipError);
+      const ended = await store.endEventWait(T, take, (x) => ({ got: x.id }));
+      expect(ended).toEqual({ event: e, delivered: 1 });
+      expect(await store.getExecution(run.id, '1')).toMatchObject({ status: 'completed', result: { got: e.id }, delivered: 1 });
+      // Its timeout's wake timer went with the wait.
+      expect(await store.nextTimer([run.id])).toBeNull();
+      expect(await store.eventReadyRuns()).toEqual([]);
+      expect(await store.endEventWait(T, take, () => null)).toBeNull();
+      expect((await eventTypes(store, run.id)).filter((t) => ['wait_started', 'event_taken', 'execution_finished'].includes(t))).toEqual(['wait_started', 'event_taken', 'execution_finished']);
     });
   });
 }
