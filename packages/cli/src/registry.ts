@@ -56,7 +56,7 @@ that); off a terminal it says which ask it answered.
 The answer is recorded (the first one wins; a second exits 6 naming it). When a live process
 holds the run — shop watch, shop run --wait, a driver still running other branches — it resumes
 the run itself and this command exits 0. Otherwise the run resumes here and the command exits
-with its state: 0 completed, 3 waiting for a person again, 4 stuck, 1 failed.`;
+with its state: 0 completed, 3 waiting for a person again, 7 waiting on time (a sleep), 4 stuck, 1 failed.`;
 
 /** Every command, in one place. Each loads its module only when called, so startup stays fast. */
 export const commands: Record<string, CommandSpec> = {
@@ -75,7 +75,8 @@ several machines): Shop checks that it connects, creates its tables there, and k
     summary: 'start a run of workflows/<workflow>.lua and drive it',
     details: `Prints the run id at once, then drives the run here. When it waits for a person it prints what is
 awaited and the exact commands to answer (by the ask's handle), and exits 3 (0 completed, 4 stuck,
-1 failed); with --wait it prints them as each ask opens and keeps waiting. A prompt longer than a
+1 failed); when it waits only on time (sleep(), sleep_until()) it says until when and exits 7: shop
+watch resumes it then. With --wait it prints each ask as it opens and keeps waiting (through sleeps too). A prompt longer than a
 command line takes comes from a file (--prompt-file F) or stdin (-: shop run feature - < spec.md),
 up to 16 MiB, its trailing line breaks dropped.`,
     group: 'runs', maxArgs: Infinity,
@@ -95,7 +96,7 @@ lines are whole.`,
     group: 'runs', maxArgs: 0,
     options: {
       active: { type: 'boolean', description: 'only runs not ended (running, interrupted, waiting)' },
-      status: { type: 'string', value: 'S', description: 'only runs in this state: running, interrupted, waiting_human, completed, stuck, failed' },
+      status: { type: 'string', value: 'S', description: 'only runs in this state: running, interrupted, waiting (on time, an event or a run), waiting_human, completed, stuck, failed' },
       limit: { type: 'string', value: 'N', description: 'at most N runs (default 50 on a terminal; all on a pipe or with --json; 0: all)' },
       waiting: { type: 'boolean', description: 'every pending ask instead, as shop inbox' },
       ...json('the runs'),
@@ -133,7 +134,8 @@ says how many earlier ones it left out; on a pipe or with --json it shows every 
 config{}); shop status shows them. A run is held when its workflow or an agent definition changed
 while one of its own steps ran: resume goes on once the files are back as they were, and otherwise
 exits 6 naming them. --accept-changes takes the files as they are now (their rules from now on, a
-held run goes on), recorded as the person's decision; it is refused inside an agent step.`,
+held run goes on), recorded as the person's decision; it is refused inside an agent step. A run
+asleep (sleep()) whose time has not come stays waiting: exit 7, saying until when.`,
     group: 'runs', maxArgs: 1,
     options: {
       'accept-changes': { type: 'boolean', description: "take the workflow and agent files as they are now: their rules from now on, and a held run goes on (recorded as yours)" },

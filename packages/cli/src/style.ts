@@ -44,7 +44,7 @@ export function printable(text: string): string {
 }
 
 const STATUS_COLOURS: Record<string, Colour> = {
-  completed: 'green', waiting_human: 'yellow', failed: 'red', stuck: 'magenta', interrupted: 'red', running: 'cyan',
+  completed: 'green', waiting: 'cyan', waiting_human: 'yellow', failed: 'red', stuck: 'magenta', interrupted: 'red', running: 'cyan',
 };
 
 /** A run's or a call's status word in its colour (green completed, yellow waiting, red failed …). */

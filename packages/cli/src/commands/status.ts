@@ -6,6 +6,7 @@ import { flag, limitArg, runIdArg, str } from '../args.js';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
 import { detailJson } from '@shop/core/operations/queries';
+import { waitingOnWords } from '@shop/core/waits/waiting-on';
 import { parseCallRef } from '@shop/core/decisions/ask-handle';
 import { quoted } from '@shop/core/text';
 import { agentColumn, answerHint, describeWaiting, firstLine } from '../output.js';
@@ -61,6 +62,11 @@ export default async function status(args: Parsed, ctx: Context): Promise<number
     if (exec.hold?.kind === 'continue' && holdIsLive(nodeLiveness(), exec.hold)) ctx.out(`In its session: ${exec.hold.by} (shop continue, process ${exec.hold.pid}${exec.hold.host === shopHostname() ? '' : ` on ${exec.hold.host}`}) since ${localTimeAgo(exec.hold.since)}`);
     for (const line of answerHint(exec)) ctx.out(line);
   }
+  // Waiting on the world (time, an event, another run): no person is asked; a worker goes on when it comes.
+  if (json.waiting_on.length) {
+    ctx.out('');
+    ctx.out(`Waiting on: ${json.waiting_for} — no person is needed; shop watch resumes it then (or: shop resume ${run.id} --wait)`);
+  }
   if (json.driver_gone_since) ctx.out(`Driver gone since: ${localTimeAgo(Date.parse(json.driver_gone_since))}`);
   for (const line of heldLines(run.id, json.held)) ctx.out(line);
   if (!waiting && !json.held && (json.status === 'interrupted' || run.status === 'failed')) {
@@ -77,7 +83,7 @@ export default async function status(args: Parsed, ctx: Context): Promise<number
     const held = (e: Execution) => e.status === 'running' && json.held?.key === e.key;
     const rows = executions.map((e) => [
       `#${e.key}`, agentColumn(e.agent, e.kind), held(e) ? 'held' : e.status === 'running' && json.driver_gone_since ? 'interrupted' : e.status, e.costUsd != null ? usd(e.costUsd) : '-',
-      firstLine(held(e) ? 'ended; what it reported is kept for the resume' : e.status === 'running' ? runningText(e, json.driver_gone_since) : (e.error ?? e.waitingFor ?? resultText(e.result) ?? '')),
+      firstLine(held(e) ? 'ended; what it reported is kept for the resume' : e.status === 'running' ? runningText(e, json.driver_gone_since) : (e.error ?? e.waitingFor ?? (e.status === 'waiting' ? waitingOnWords([e]) : null) ?? resultText(e.result) ?? '')),
     ]);
     const style = (col: number, text: string) => (col === 2 ? paint(ctx.style.color, statusColour(text), text) : text);
     for (const line of table(['CALL', 'AGENT', 'STATUS', 'COST', 'DETAIL'], rows, { width: ctx.style.width, shrink: [4], style })) ctx.out(line);

@@ -129,11 +129,27 @@ export class Worker {
     if (w.runId === null || (w.kind !== 'answer' && w.kind !== 'stop' && w.kind !== 'event') || this.opts.signal.aborted) return false;
     const runId = w.runId;
     const held = this.held.get(runId);
+    if (!held && w.kind === 'event') return this.takeForEvent(runId);
     if (!held || held.owner.lost.aborted || this.active.has(runId) || this.backoff.waiting(runId, this.ports.clock.now())) return false;
     const why = w.kind;
     void this.ports.store.getRun(runId).then((run) => {
       // A pass may have driven or let it go meanwhile.
       if (run && this.held.get(runId) === held && !this.active.has(runId)) this.drive(run, held.owner, why);
+    }).catch(() => this.wakes?.wake());
+    return true;
+  }
+
+  /**
+   * An event sent to a run waiting on the world, which no one holds while it waits: taken and
+   * driven on now to take the event, without waiting for a pass. False (a pass looks) when it is
+   * being driven already or held back; a run another driver holds is that driver's.
+   */
+  private takeForEvent(runId: number): boolean {
+    if (this.active.has(runId) || this.backoff.waiting(runId, this.ports.clock.now())) return false;
+    void this.ports.store.getRun(runId).then(async (run) => {
+      if (!run || run.status !== 'waiting' || this.active.has(runId) || this.held.has(runId)) return;
+      const held = await this.take(run);
+      if (held && this.held.get(runId) === held && !this.active.has(runId)) this.drive(run, held.owner, 'event');
     }).catch(() => this.wakes?.wake());
     return true;
   }
@@ -191,6 +207,9 @@ export class Worker {
     for (const run of runs) {
       if (this.opts.signal.aborted) return false;
       if (this.active.has(run.id)) continue;
+      // Asleep (waiting on the world) and not due: it needs no owner, so none holds it and renews a lease
+      // (a worker may have many thousands); its time, a stop or a dead driver's lease brings it here.
+      if (run.status === 'waiting' && !woken.has(run.id) && !evented.has(run.id) && !run.stop && !this.held.has(run.id)) continue;
       // Held runs keep their leases themselves meanwhile.
       if (this.backoff.waiting(run.id, clock.now())) continue;
       try {
@@ -318,7 +337,9 @@ export class Worker {
         const outcome = await driveRun(this.opts.portsFor(run), run.id, { wait: false, keep: true, signal: abort.signal, sharedSlots: this.agents }, owner);
         this.backoff.succeeded(run.id);
         this.opts.report({ type: 'outcome', run, outcome });
-        if (outcome.status === 'waiting_human' || outcome.status === 'waiting') this.hold(run, owner);
+        if (outcome.status === 'waiting_human') this.hold(run, owner);
+        // Waiting on the world only: let go (no lease to renew while it sleeps); its wake timer brings it back.
+        else if (outcome.status === 'waiting' && (await owner.release(true)) === 'answered') this.hold(run, owner);
       } catch (e) {
         await this.failed(run, owner, e);
       } finally {

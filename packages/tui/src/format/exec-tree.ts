@@ -1,4 +1,5 @@
 import type { Execution } from '@shop/core/types';
+import { waitingOnWords } from '@shop/core/waits/waiting-on';
 
 export interface TreeRow {
   exec: Execution;
@@ -31,6 +32,7 @@ export function callName(exec: Execution): string {
 /** The one thing to say about a call in its row. */
 export function callSummary(exec: Execution): string {
   if (exec.status === 'waiting_human') return exec.waitingFor ?? '';
+  if (exec.status === 'waiting') return waitingOnWords([exec]) ?? '';
   if (exec.status === 'failed') return exec.error ?? 'failed';
   if (exec.status === 'running') return exec.activity ?? (exec.kind === 'sh' ? (exec.prompt ?? '') : '');
   const result = exec.result as Record<string, unknown> | null;

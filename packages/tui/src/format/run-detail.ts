@@ -3,11 +3,16 @@ import type { Execution, RunEvent } from '@shop/core/types';
 import { askerName } from './run-row.js';
 import { callName } from './exec-tree.js';
 import { localTime } from '@shop/core/local-time';
+import { waitingOnWords } from '@shop/core/waits/waiting-on';
 import { age, duration, oneLine, resultText, usd } from './time.js';
 
 /** The status in words: "waiting for a person · 2 asks", "interrupted: its driver is gone". */
 export function statusText(view: RunView, status: string): string {
   if (status === 'waiting_human') return `waiting for a person${view.waitingAll.length > 1 ? ` · ${view.waitingAll.length} asks` : ''}`;
+  if (status === 'waiting') {
+    const on = waitingOnWords(view.executions.filter((e) => e.status === 'waiting'));
+    return `waiting on ${on ?? 'the world'} (no person needed; shop watch resumes it)`;
+  }
   if (status === 'interrupted') return `interrupted: its driver is gone (shop resume ${view.run.id} takes it over)`;
   if (status === 'running' && view.run.stop) return `running · stop requested by ${view.run.stop.by}: ${oneLine(view.run.stop.reason)}`;
   return status;
@@ -41,6 +46,7 @@ export function factsLine(view: RunView, now: number): string {
  */
 export function callTime(exec: Execution, now: number, goneSince: number | null = null): string {
   if (exec.status === 'waiting_human') return `waiting (${age(now - exec.updatedAt)})`;
+  if (exec.status === 'waiting') return exec.waitUntil !== null && exec.waitUntil > now ? `due in ${duration(exec.waitUntil - now)}` : 'due';
   if (exec.status === 'running' && goneSince !== null) return `gone ${localTime(goneSince).slice(11, 19)}`;
   if (exec.status === 'running') return `running ${duration(now - (exec.attemptAt ?? exec.startedAt))}`;
   return duration((exec.finishedAt ?? exec.updatedAt) - exec.startedAt);

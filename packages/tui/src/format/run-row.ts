@@ -2,6 +2,7 @@ import type { RunWithWaiting } from '@shop/core/operations/shop-operations';
 import type { Execution } from '@shop/core/types';
 import { callName } from './exec-tree.js';
 import { oneLine, resultText } from './time.js';
+import { waitingOnWords } from '@shop/core/waits/waiting-on';
 
 /** Who a waiting call waits for, as the list and the inbox name it. */
 export const askerName = (exec: Execution): string => (exec.kind === 'pause' ? 'pause' : callName(exec));
@@ -9,6 +10,7 @@ export const askerName = (exec: Execution): string => (exec.kind === 'pause' ? '
 /** The run's agent now and what it does or waits for: the list's AGENT and WHAT columns. */
 export function runActivity(run: RunWithWaiting, status: string): { agent: string; what: string } {
   if (run.waiting) return { agent: askerName(run.waiting), what: oneLine(run.waiting.waitingFor) };
+  if (status === 'waiting' && run.waitsOn.length) return { agent: callName(run.waitsOn[0]!), what: waitingOnWords(run.waitsOn) ?? '' };
   if (status === 'interrupted') return { agent: run.running ? callName(run.running) : '-', what: `its driver is gone; resume with: shop resume ${run.id}` };
   if (run.running) return { agent: callName(run.running), what: oneLine(run.running.activity ?? (run.running.kind === 'sh' ? run.running.prompt : 'working…')) };
   if (run.stop && status === 'running') return { agent: '-', what: `stopping: ${oneLine(run.stop.reason)}` };

@@ -9,9 +9,11 @@ export interface StatusLook {
   tone: Tone;
 }
 
-/** A run as displayStatus() names it: running, interrupted, waiting_human, completed, stuck, failed. */
+/** A run as displayStatus() names it: running, interrupted, waiting, waiting_human, completed, stuck, failed. */
 const RUN: Record<string, StatusLook> = {
   running: { icon: '●', word: 'running', tone: 'active' },
+  // On time, an event or another run: nothing for a person to do, so not the attention tone.
+  waiting: { icon: '◷', word: 'waiting on', tone: 'muted' },
   waiting_human: { icon: '⏸', word: 'waiting', tone: 'attention' },
   completed: { icon: '✓', word: 'completed', tone: 'success' },
   failed: { icon: '✗', word: 'failed', tone: 'error' },

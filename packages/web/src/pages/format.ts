@@ -35,8 +35,8 @@ export function when(iso: string | null, now: number): Html {
 /** A status as a coloured badge (the class names are the statuses: see app.css). */
 export const badge = (status: string): Html => html`<span class="badge s-${status}">${statusWord(status)}</span>`;
 
-/** A status in a word a person reads: "waiting" for waiting_human. */
-export const statusWord = (status: string): string => (status === 'waiting_human' ? 'waiting' : status.replaceAll('_', ' '));
+/** A status in a word a person reads: "waiting" for waiting_human, "waiting on" (time, an event, a run) for waiting. */
+export const statusWord = (status: string): string => (status === 'waiting_human' ? 'waiting' : status === 'waiting' ? 'waiting on' : status.replaceAll('_', ' '));
 
 /** Text bounded for display: a long agent answer would bury the page. */
 export function clip(text: string | null | undefined, max = 600): string {

@@ -29,6 +29,10 @@ ${resultBlock(d.result)}
 </section>` : ''}
 ${d.asks.length ? html`<section class="asks"><h2>Waiting for a person <span class="count">${d.asks.length}</span></h2>
 ${d.asks.map((ask) => askCard(view, ask, back, pauseDetails(d, ask.key)))}</section>` : ''}
+${d.waiting_on.length ? html`<section class="card waits"><h2>Waiting on</h2>
+<p class="words">${clip(d.waiting_for, 600)} — no person is needed: <code>shop watch</code> resumes it then.</p>
+<ul>${d.waiting_on.map((w) => html`<li><b>${w.key}</b> ${w.kind}${w.until ? html` until ${when(w.until, view.now)}` : ''}</li>`)}</ul>
+</section>` : ''}
 ${lastWords(d, view.now)}
 ${liveActivity(d, view.now)}
 <section class="card">

@@ -14,7 +14,7 @@ export interface RunsList {
 }
 
 /** The filter links, in the order a person scans them: what is alive first. */
-const FILTERS: (typeof displayStatuses[number] | null)[] = [null, 'running', 'waiting_human', 'interrupted', 'completed', 'stuck', 'failed'];
+const FILTERS: (typeof displayStatuses[number] | null)[] = [null, 'running', 'waiting_human', 'waiting', 'interrupted', 'completed', 'stuck', 'failed'];
 
 /** Runs, newest first, with status filters; each links to its detail page. */
 export function runsPage(view: PageView, list: RunsList): Page {
@@ -39,6 +39,8 @@ function runRow(view: PageView, r: RunJson): Html {
     ? html`<span class="doing">no driver since ${when(r.driver_gone_since, view.now)} — <code>shop resume ${r.id}</code> goes on</span>`
     : r.status === 'waiting_human'
     ? html`<span class="doing">waiting: ${clip(r.waiting_for, 160)}</span>`
+    : r.status === 'waiting'
+    ? html`<span class="doing">waits on ${clip(r.waiting_for, 160)}</span>`
     : r.activity
       ? html`<span class="doing">${r.activity.agent ?? r.activity.key}: ${clip(r.activity.text, 160)}</span>`
       : r.reason || r.result != null ? html`<span class="doing">${clip(r.reason ?? resultText(r.result).replace(/\s+/g, ' '), 160)}</span>` : '';

@@ -6,7 +6,7 @@ import { timelineModel, type Bar, type TimelineModel } from './timeline-model.js
 /** Status colours (the same as app.css's badges), as SVG presentation attributes. */
 export const STATUS_FILL: Record<Bar['status'], string> = {
   running: '#2563eb',
-  waiting: '#7c3aed',
+  waiting: '#0891b2',
   waiting_human: '#d97706',
   completed: '#16a34a',
   failed: '#dc2626',

@@ -13,6 +13,7 @@ import { sentEvents } from './sent-events.js';
 import { sessionsAndReports } from './sessions.js';
 import { stopEventsDelete } from './stop-events-delete.js';
 import { timers } from './timers.js';
+import { waits } from './waits.js';
 import { workerRegistry } from './workers.js';
 
 export type { StoreAdapter } from './fixtures.js';
@@ -27,6 +28,7 @@ export function storeContract(adapter: StoreAdapter): void {
     executionsAndFinishing(adapter);
     answersAndHolds(adapter);
     timers(adapter);
+    waits(adapter);
     stopEventsDelete(adapter);
     claims(adapter);
     sessionsAndReports(adapter);
