@@ -71,7 +71,7 @@ describe.each(STORES)('wait_event on %s', (_name, store) => {
     expect(trail(p, runId(r)).map((e) => e.type)).toContain('wait_timed_out');
   }, 60_000);
 
-  it('a worker holding the waiting run takes an event sent by another process at once (p50 send → next step measured)', async () => {
+  it('a worker takes the waiting run and its event the moment another process sends it (p50 send → next step measured)', async () => {
     const p = await project(store);
     const N = 9;
     p.write('workflows/ticks.lua', [
