@@ -226,3 +226,31 @@ CREATE TABLE IF NOT EXISTS reports (
   reported_at   INTEGER NOT NULL,
   PRIMARY KEY (run_id, call_key)
 );
+
+-- Schema 12: events from the outside world (shop event send, POST /api/events, event URLs),
+-- apart from the runs' audit trail (events). A sent event waits here for the runs that take it:
+-- each run takes each event at most once (event_takes' unique pair), several runs may take the
+-- same one (broadcast), and one sent to a run (run_id) is for that run alone.
+CREATE TABLE IF NOT EXISTS sent_events (
+  id            INTEGER PRIMARY KEY AUTOINCREMENT,
+  name          TEXT    NOT NULL,
+  event_key     TEXT,                         -- narrows who takes it (wait_event's key), e.g. pr-42
+  data          TEXT,                         -- JSON
+  sent_at       INTEGER NOT NULL,             -- the store's clock
+  sent_by       TEXT    NOT NULL,
+  channel       TEXT    NOT NULL CHECK (channel IN ('cli','web','api','url')),
+  run_id        INTEGER REFERENCES runs(id),  -- sent to this run alone (--run, an event URL)
+  send_id       TEXT    UNIQUE                -- the sender's idempotency id (--id): the same id twice records one event
+);
+CREATE INDEX IF NOT EXISTS sent_events_name ON sent_events(name, id);
+CREATE INDEX IF NOT EXISTS sent_events_run ON sent_events(run_id) WHERE run_id IS NOT NULL;
+
+-- Which event a run's wait took, under its call key: replay returns the same one.
+CREATE TABLE IF NOT EXISTS event_takes (
+  run_id        INTEGER NOT NULL REFERENCES runs(id),
+  call_key      TEXT    NOT NULL,
+  event_id      INTEGER NOT NULL REFERENCES sent_events(id) ON DELETE CASCADE,
+  taken_at      INTEGER NOT NULL,
+  PRIMARY KEY (run_id, call_key),
+  UNIQUE (run_id, event_id)
+);

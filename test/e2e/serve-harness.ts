@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
 import { answerLinkToken } from '../../packages/core/src/access/answer-link.js';
+import { eventUrl, type EventUrlTarget } from '../../packages/core/src/access/event-url.js';
 import type { Clock } from '../../packages/core/src/engine/ports.js';
 import { openSqliteStore } from '../../packages/core/src/store/sqlite-store.js';
 import { until, type Background, type Project } from './harness.js';
@@ -122,4 +123,14 @@ export function openStream(s: Served, cookie: string) {
   req.on('error', () => (state.ended = true));
   req.end();
   return { state, close: () => req.destroy() };
+}
+
+/** An event URL's token for one run's call, made as its workflow's event_url makes them (the public URL must be recorded). */
+export async function eventUrlToken(p: Project, target: EventUrlTarget, ttlMs?: number, clock: Clock = { now: () => Date.now() }): Promise<string> {
+  const store = openSqliteStore(join(p.dir, '.shop', 'shop.db'));
+  try {
+    return (await eventUrl(store, clock, target, ttlMs)).split('/e/')[1]!;
+  } finally {
+    store.close();
+  }
 }

@@ -308,6 +308,30 @@ Not available inside an agent step (exit 2).`,
     },
     load: () => import('./commands/access.js'),
   },
+  event: {
+    usage: 'shop event send <name> [--key K] [--data JSON | --data-file F|-] [--run ID] [--id ID] [--json] | list [--name N] [--run ID] [--limit N] [--json]',
+    summary: 'send an event from the outside world (CI finished, a review, a deploy) to waiting runs; list those sent',
+    details: `send records an event: <name> and --key K are words of A-Z a-z 0-9 _ . : - (1-200 characters); --data
+is one JSON value (--data-file F, or - for stdin), at most 1 MiB. A run's wait_event takes the oldest
+event of its name (and key) sent since the run started that it has not taken yet: an event sent
+before the wait begins is kept for it, each run takes each event once, and every waiting run may
+take the same event. --run ID sends it to that run alone (exit 5 when there is none, 6 when it has
+ended). --id ID makes sending idempotent: an id seen before records nothing new, says so and exits 0.
+Not available inside an agent step (exit 2). Bad input is one line, exit 2, nothing recorded.
+list shows the events sent, newest first (--run: those sent to or taken by that run).`,
+    group: 'tools', maxArgs: 2,
+    options: {
+      key: { type: 'string', value: 'K', description: 'with send: narrows which waits take it (wait_event(name, {key = K})), e.g. pr-42' },
+      data: { type: 'string', value: 'JSON', description: 'with send: the data, one JSON value (e.g. \'{"conclusion":"success"}\')' },
+      'data-file': { type: 'string', value: 'F', description: 'with send: the data from a file (- for stdin), at most 1 MiB' },
+      run: { type: 'string', value: 'ID', description: 'send: to this run alone; list: the events sent to or taken by this run' },
+      id: { type: 'string', value: 'ID', description: 'with send: your idempotency id (a delivery id): the same id twice records one event' },
+      name: { type: 'string', value: 'N', description: 'with list: only events of this name' },
+      limit: { type: 'string', value: 'N', description: 'with list: the newest N (0: all; default 50 on a terminal, else all)' },
+      json: { type: 'boolean', description: 'send: {event, duplicate}; list: the events (times ISO 8601)' },
+    },
+    load: () => import('./commands/event.js'),
+  },
   tui: {
     usage: 'shop tui [--by NAME]',
     summary: 'browse runs in a terminal UI (also bare `shop` on a terminal)',

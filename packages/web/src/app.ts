@@ -13,8 +13,8 @@ import type { ServerDeps } from './server-deps.js';
 /**
  * Every request, in order: security headers; a bounded URL; the Host header (DNS rebinding);
  * the route; the session; for a POST, the origin (the CSRF token is checked by the handler
- * that reads the form). Failures are mapped to a status once, as a page or (under /api/ and
- * /events) JSON, and never show internals.
+ * that reads the form). Failures are mapped to a status once, as a page or (under /api/, /e/
+ * and /events) JSON, and never show internals.
  */
 export function createApp(deps: ServerDeps, origins: Origins, csrf: CsrfTokens, feed: ChangeFeed, port: number) {
   const sessionCookie = sessionCookieName(port);
@@ -69,7 +69,8 @@ function fail(deps: ServerDeps, c: Ctx | null, req: IncomingMessage, res: Server
   // The body of a refused request is not read: the connection is not kept for another.
   if (!req.readableEnded && (req.headers['content-length'] || req.headers['transfer-encoding'])) res.setHeader('Connection', 'close');
   try {
-    if (!c || url.pathname.startsWith('/api/') || url.pathname === '/events') sendJson(res, status, { error: message, status });
+    // Machines read these: the API, the live stream, event URLs (a CI job's curl).
+    if (!c || url.pathname.startsWith('/api/') || url.pathname === '/events' || url.pathname.startsWith('/e/')) sendJson(res, status, { error: message, status });
     else errorResponse(c, status, message);
   } catch (e2) {
     // The error page itself failed: a plain line, never a crashed server.

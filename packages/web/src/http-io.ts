@@ -60,10 +60,10 @@ export async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   return new URLSearchParams(await readBody(req));
 }
 
-/** A posted JSON document (application/json; 415 for anything else, 400 when it does not parse). */
-export async function readJson(req: IncomingMessage): Promise<unknown> {
+/** A posted JSON document (application/json; 415 for anything else, 400 when it does not parse, 413 past `limit` bytes). */
+export async function readJson(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
   if (mediaType(req) !== 'application/json') throw new HttpError(415, 'send the body as application/json');
-  const text = await readBody(req);
+  const text = await readBody(req, limit);
   try {
     return JSON.parse(text);
   } catch {

@@ -1,5 +1,6 @@
 import type { Ctx } from './request-context.js';
 import { apiAnswerRoute, answerRoute, claimRoute, stopRoute } from './routes-act.js';
+import { apiEventsRoute, eventUrlRoute } from './routes-events.js';
 import { linkAnswerRoute, linkRoute, loginPostRoute, loginRoute, logoutRoute } from './routes-access.js';
 import { apiInbox, apiRun, apiRunLog, apiRuns, apiSession, inboxRoute, runRoute, runsRoute } from './routes-read.js';
 import { staticRoute } from './static-files.js';
@@ -20,6 +21,8 @@ export interface Route {
 
 const TOKEN = '([A-Za-z0-9_.-]{1,1024})';
 const ID = '(\\d{1,15})';
+/** An event URL's token names a call key, an event name and key: longer than an answer link's. */
+const EVENT_TOKEN = '([A-Za-z0-9_.-]{1,2048})';
 
 const route = (method: Route['method'], path: string, who: Route['who'], handler: Handler): Route => ({ method, path: new RegExp(`^${path}$`), who, handler });
 
@@ -38,10 +41,12 @@ export const ROUTES: Route[] = [
   route('GET', `/api/runs/${ID}/log`, 'person', apiRunLog),
   route('GET', '/api/session', 'person', apiSession),
   route('POST', '/api/answer', 'person', apiAnswerRoute),
+  route('POST', '/api/events', 'person', apiEventsRoute),
   route('GET', `/login/${TOKEN}`, 'anyone', loginRoute),
   route('POST', '/login', 'anyone', loginPostRoute),
   route('GET', `/a/${TOKEN}`, 'anyone', linkRoute),
   route('POST', `/a/${TOKEN}`, 'anyone', linkAnswerRoute),
+  route('POST', `/e/${EVENT_TOKEN}`, 'anyone', eventUrlRoute),
   route('GET', '/static/([^/]{1,100})', 'anyone', staticRoute),
 ];
 

@@ -4,7 +4,8 @@ import type { AnswerByHandle, AnsweredAsk, AnswerRequest } from '@shop/core/oper
 import type { OpenAsk } from '@shop/core/operations/open-ask';
 import type { RunsQuery } from '@shop/core/operations/queries';
 import type { ShopOperations } from '@shop/core/operations/shop-operations';
-import type { EventJson, InboxRowJson, LogJson, RunDetailJson, RunJson } from '@shop/core/operations/shapes';
+import type { SendEventRequest } from '@shop/core/operations/send-event';
+import type { EventJson, EventSentJson, InboxRowJson, LogJson, RunDetailJson, RunJson } from '@shop/core/operations/shapes';
 import type { StopResult } from '@shop/core/operations/stop-run';
 import type { Answer, Execution } from '@shop/core/types';
 
@@ -53,6 +54,10 @@ export interface WebOperations {
   webSession(session: string): Promise<{ name: string } | null>;
   /** Logout: ends the session on the server (every copy of the cookie is refused from now on). */
   endWebSession(session: string): Promise<void>;
+  /** Records an event from the outside world (core's checks: one-line UsageError, nothing recorded). */
+  sendEvent(req: SendEventRequest): Promise<EventSentJson>;
+  /** A POST to an event URL (ExpiredError when used or expired, UsageError when forged; nothing recorded then). */
+  sendByEventUrl(token: string, data: unknown): Promise<EventSentJson>;
   /** Throws UsageError for a forged or garbled link, ExpiredError for an expired one. */
   verifyAnswerLink(token: string): Promise<VerifiedLink>;
 }
@@ -88,5 +93,7 @@ export function webOperations(ops: ShopOperations): WebOperations {
     webSession: (session) => ops.webSession(session),
     endWebSession: (session) => ops.endWebSession(session),
     verifyAnswerLink: (token) => ops.verifyAnswerLink(token),
+    sendEvent: (req) => ops.sendEvent(req),
+    sendByEventUrl: (token, data) => ops.sendByEventUrl(token, data),
   };
 }

@@ -34,7 +34,7 @@ export function callerOf(env: NodeJS.ProcessEnv): Caller {
  * The one refusal of acts that are a person's, called by every command that does one, before
  * anything is read: shop approve, reject, answer, signal (all through answer-call.ts), continue,
  * claim (and --release), tui, access (add, list, revoke), serve — and, as they come, resume
- * --accept-changes and event send; core's answer, claim and open-session operations call it again. `what` names the
+ * --accept-changes and event send (operations/send-event.ts); core's answer, claim and open-session operations call it again. `what` names the
  * command in the one line (exit 2), `does` what it is for. shop report and shop gate are an
  * agent's own and never refuse.
  */

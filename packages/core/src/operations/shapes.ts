@@ -11,7 +11,7 @@ export const ExecutionJsonSchema = z.object({
   key: z.string(),
   /** Order of first appearance. */
   seq: z.number(),
-  kind: z.enum(['run', 'pause', 'sh', 'now', 'patch', 'parallel', 'sleep']),
+  kind: z.enum(['run', 'pause', 'sh', 'now', 'patch', 'parallel', 'sleep', 'wait_event', 'event_url']),
   agent: z.string().nullable(),
   /** waiting: on the world (time, an event, another run); waiting_human: on a person. */
   status: z.enum(['running', 'waiting', 'waiting_human', 'completed', 'failed']),
@@ -331,6 +331,33 @@ export const WorkersJsonSchema = z.array(z.object({
   last_heartbeat: z.string(),
 }));
 
+/** shop event list --json (newest first), and the event in shop event send --json. */
+export const SentEventJsonSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  key: z.string().nullable(),
+  /** Any JSON value the sender gave; null when none. */
+  data: z.unknown(),
+  /** By the store's clock. */
+  sent_at: z.string(),
+  sent_by: z.string(),
+  channel: z.enum(['cli', 'web', 'api', 'url']),
+  /** The run it was sent to alone (--run, an event URL); null: every run waiting on its name. */
+  run: z.number().nullable(),
+  /** The sender's idempotency id (--id), if any. */
+  send_id: z.string().nullable(),
+});
+
+/** shop event send --json, POST /api/events: the event, whether its id was seen before (nothing new recorded), the runs it woke. */
+export const EventSentJsonSchema = z.object({
+  event: SentEventJsonSchema,
+  duplicate: z.boolean(),
+  /** The runs waiting on it when it was recorded (wait_event), woken to take it; [] for a duplicate. */
+  woke: z.array(z.number()),
+});
+
+export type SentEventJson = z.infer<typeof SentEventJsonSchema>;
+export type EventSentJson = z.infer<typeof EventSentJsonSchema>;
 export type WorkersJson = z.infer<typeof WorkersJsonSchema>;
 export type ExecutionJson = z.infer<typeof ExecutionJsonSchema>;
 export type PruneJson = z.infer<typeof PruneJsonSchema>;

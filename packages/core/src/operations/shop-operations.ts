@@ -11,6 +11,7 @@ import type { Worker, WorkerOptions } from '../worker/worker.js';
 import type { AnswerByHandle, AnsweredAsk, AnswerRequest, AskRef, PickedAsk } from './answer-ask.js';
 import { refuseAgent, type Caller } from './answer-rules.js';
 import { callLog } from './call-log.js';
+import { wakeForEvent } from '../signals/wake.js';
 import { openAsk, type OpenAsk } from './open-ask.js';
 import { claimAsk, releaseClaim, type ClaimRequest, type ReleaseRequest } from './claim-ask.js';
 import type { AnswerLink, LinkAsk } from '../access/answer-link.js';
@@ -26,7 +27,9 @@ import { answeredRequest } from './pick-ask.js';
 import { pruneRuns, type PruneOptions, type PrunedRun } from './prune-runs.js';
 import { actionJson, eventsSince, inboxJson, recentEvents, logJson, runDetailJson, runsJson, type RunsQuery } from './queries.js';
 import { loadRunView, type AskView, type RunView } from './run-view.js';
-import type { ActionJson, AnsweredJson, ClaimJson, EventJson, InboxRowJson, LogJson, RunDetailJson, RunJson, WorkersJson } from './shapes.js';
+import type { ActionJson, AnsweredJson, ClaimJson, EventJson, EventSentJson, InboxRowJson, LogJson, RunDetailJson, RunJson, SentEventJson, WorkersJson } from './shapes.js';
+import type { SendEventRequest, SentEventsQuery } from './send-event.js';
+import type { EventUrlTarget } from '../access/event-url.js';
 import { workersJson } from './workers-view.js';
 import type { StartedRun, StartRequest } from './start-run.js';
 import type { StopResult } from './stop-run.js';
@@ -104,6 +107,14 @@ export interface ShopOperations {
   /** "I'm on it": a person claims an open ask (its reminders and escalation wait), or lets go of it. */
   claim(req: ClaimRequest): Promise<ClaimJson>;
   release(req: ReleaseRequest): Promise<ClaimJson>;
+  /** An event from the outside world (refused inside an agent step); the same sendId twice records one. */
+  sendEvent(req: SendEventRequest): Promise<EventSentJson>;
+  /** A POST to an event URL: its event to its run, once (ExpiredError when used or expired, UsageError when forged). */
+  sendByEventUrl(token: string, data: unknown): Promise<EventSentJson>;
+  /** The event URL of one run's call (the clock's time + ttlMs; UsageError without a public address). */
+  eventUrl(target: EventUrlTarget, ttlMs?: number): Promise<string>;
+  /** Sent events (not a run's audit trail), newest first. */
+  listSentEvents(query?: SentEventsQuery): Promise<SentEventJson[]>;
   /** The engine's clock (tests move it): what claims, links and timers are judged by. */
   now(): number;
 
@@ -134,9 +145,12 @@ const engine = async (ports: EnginePorts) => {
 };
 const access = () => import('./engine-operations.js');
 const answers = () => import('./answer-operations.js');
+/** Sent events and event URLs (zod, for the URLs' tokens): loaded by the commands that use them. */
+const events = () => import('./send-event.js');
 
 export function shopOperations(ports: EnginePorts, project: Project, caller: Caller): ShopOperations {
   const { store } = ports;
+  const eventWake = (runId: number, eventId: number) => wakeForEvent(ports.paths.signalsDir, runId, eventId);
   return {
     // Leases are judged by the store's clock, and a run's ages are measured against its times.
     liveness: storeLiveness(ports),
@@ -204,6 +218,10 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
       refuseAgent(caller, 'shop claim');
       return releaseClaim(ports, req);
     },
+    sendEvent: async (req) => (await events()).sendEvent(store, caller, req, eventWake),
+    listSentEvents: async (query) => (await events()).listSentEvents(store, query),
+    sendByEventUrl: async (token, data) => (await events()).sendByEventUrl(store, ports.clock, caller, token, data, eventWake),
+    eventUrl: async (target, ttlMs) => (await import('../access/event-url.js')).eventUrl(store, ports.clock, target, ttlMs),
     now: () => ports.clock.now(),
     addPerson: (name, by) => addPerson(store, name, by),
     people: () => listPeople(store),

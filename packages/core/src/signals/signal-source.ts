@@ -14,6 +14,6 @@ export interface SignalOptions {
   rescanMs?: number;
   /** Only answers' wake-up files wake it (a worker: agents' own signal files are read by their drivers, and each costs a look). */
   answersOnly?: boolean;
-  /** Sees each answer's wake-up file (wake.ts) first: true when the run it names was taken care of, and no wake is due. */
-  answered?(runId: number): boolean;
+  /** Sees each answer's (or event's) wake-up file (wake.ts) first: true when the run it names was taken care of, and no wake is due. */
+  answered?(runId: number, path: string): boolean;
 }

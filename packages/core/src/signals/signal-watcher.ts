@@ -24,7 +24,7 @@ export class SignalWatcher implements SignalSource {
     this.watcher = watch(signalsDir, { ignoreInitial: true, depth: 0, ignored });
     this.watcher.on('add', (path) => {
       const answered = path.endsWith(WAKE_SUFFIX) ? answeredRun(path) : null;
-      if (answered === null || !opts.answered?.(answered)) this.wake();
+      if (answered === null || !opts.answered?.(answered, path)) this.wake();
       // An answer's wake-up (wake.ts) has done its work once seen; every watcher had time to see it.
       if (path.endsWith(WAKE_SUFFIX)) setTimeout(() => rmSync(path, { force: true }), 2_000).unref();
     });

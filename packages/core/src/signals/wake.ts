@@ -19,6 +19,21 @@ export function wakeOwners(signalsDir: string, ask: { runId: number; key: string
   }
 }
 
+/**
+ * The same for an event sent to a run waiting on it (`<run>.event-<id>.answered`): its live
+ * owner on this machine takes the event now, not at its next look.
+ */
+export function wakeForEvent(signalsDir: string, runId: number, eventId: number): void {
+  try {
+    writeFileSync(join(signalsDir, `${runId}.event-${eventId}${WAKE_SUFFIX}`), '', { mode: 0o600 });
+  } catch {
+    /* the worker's pass picks the event up */
+  }
+}
+
+/** Whether a wake-up file is an event's (wakeForEvent), not an answer's. */
+export const isEventWake = (path: string) => /^\d{1,15}\.event-\d+\./.test(basename(path));
+
 /** The run an answer's wake-up file names (its name begins "<runId>."), or null. */
 export function answeredRun(path: string): number | null {
   const m = /^(\d{1,15})\./.exec(basename(path));

@@ -79,7 +79,7 @@ ALTER TABLE executions ADD COLUMN hold_pid INTEGER;
 ALTER TABLE executions ADD COLUMN hold_pid_start TEXT;
 ALTER TABLE executions ADD COLUMN hold_since INTEGER;
 `;
-/* Version 8 is the workers table, version 9 sessions and reports, version 11 ended web sessions: new tables only, made by schema.sql. */
+/* Version 8 is the workers table, version 9 sessions and reports, version 11 ended web sessions, version 12 sent events and their takes: new tables only, made by schema.sql. */
 /** Version 5–9 → 10: the decisions an ask asks for, when not the one its kind implies (an agent's AskUserQuestion). */
 const V10 = `ALTER TABLE executions ADD COLUMN ask_decisions TEXT;`;
 /** Version ≤ 10 → 11: the rules a run obeys, fixed when it starts, and why it is held (a rule file changed during its step). */

@@ -1,4 +1,5 @@
 import type { Person } from './access-store.js';
+import type { SentEvent } from './sent-event-store.js';
 import type { Answer, AskClaim, Channel, Execution, Run, RunEvent, SessionHold, Timer } from '../types.js';
 
 /** Row ⇄ record mapping for the SQLite adapter; the only place that knows column names. */
@@ -142,5 +143,20 @@ export function toPerson(r: Row): Person {
     createdBy: String(r.created_by),
     revokedAt: r.revoked_at == null ? null : Number(r.revoked_at),
     lastSeenAt: r.last_seen_at == null ? null : Number(r.last_seen_at),
+  };
+}
+
+/** A sent event (sent_events), not the audit trail's: its key is `event_key`, its target `run_id`. */
+export function toSentEvent(r: Row): SentEvent {
+  return {
+    id: Number(r.id),
+    name: String(r.name),
+    key: str(r.event_key),
+    data: json(r.data),
+    sentAt: Number(r.sent_at),
+    sentBy: String(r.sent_by),
+    channel: r.channel as SentEvent['channel'],
+    runId: num(r.run_id),
+    sendId: str(r.send_id),
   };
 }

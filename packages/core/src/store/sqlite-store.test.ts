@@ -48,7 +48,7 @@ describe('SqliteStore on a real file', () => {
     expect(SCHEMA_VERSION).toBe(12);
   });
 
-  it('brings a schema-10 store to 11: ended web sessions get their table, runs their rules and holds', async () => {
+  it('brings a schema-10 store up: ended web sessions get their table, runs their rules and holds', async () => {
     const { file, store } = fresh();
     store.close();
     open.pop();
@@ -60,11 +60,11 @@ describe('SqliteStore on a real file', () => {
     open.push(again);
     await again.endWebSession('s1', Date.now() + 60_000);
     expect(await again.webSessionEnded('s1')).toBe(true);
-    expect(raw(file).pragma('user_version', { simple: true })).toBe(12);
+    expect(raw(file).pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect((raw(file).prepare('PRAGMA table_info(runs)').all() as { name: string }[]).map((c) => c.name)).toEqual(expect.arrayContaining(['rules', 'held']));
   });
 
-  it('brings a schema-11 store to 12: runs and calls may wait on the world (the CHECKs widened in place, rows kept)', async () => {
+  it('brings a schema-11 store to 12: runs and calls may wait on the world (the CHECKs widened in place, rows kept); sent events and their takes get their tables', async () => {
     const { file, store } = fresh();
     const run = await store.createRun(newRun);
     store.close();
@@ -78,7 +78,7 @@ describe('SqliteStore on a real file', () => {
     db.unsafeMode(false);
     db.close();
     const old = new Database(file);
-    old.exec('ALTER TABLE executions DROP COLUMN wait_kind; ALTER TABLE executions DROP COLUMN wait_until');
+    old.exec('ALTER TABLE executions DROP COLUMN wait_kind; ALTER TABLE executions DROP COLUMN wait_until; DROP TABLE event_takes; DROP TABLE sent_events');
     expect(() => old.prepare(`UPDATE runs SET status = 'waiting' WHERE id = ?`).run(run.id)).toThrow(/CHECK constraint failed/);
     old.pragma('user_version = 11');
     old.close();
@@ -89,6 +89,8 @@ describe('SqliteStore on a real file', () => {
     raw(file).prepare(`UPDATE runs SET status = 'waiting' WHERE id = ?`).run(run.id);
     expect(await again.getRun(run.id)).toMatchObject({ id: run.id, spec: newRun.spec, status: 'waiting' });
     expect((raw(file).prepare('PRAGMA table_info(executions)').all() as { name: string }[]).map((c) => c.name)).toEqual(expect.arrayContaining(['wait_kind', 'wait_until']));
+    const { event } = await again.sendEvent({ name: 'ci.finished', key: null, data: { ok: true }, sentBy: 'ann', channel: 'cli', runId: null, sendId: 'x' });
+    expect(await again.listSentEvents()).toEqual([event]);
   });
 
   it('refuses a store written by a newer Shop', () => {

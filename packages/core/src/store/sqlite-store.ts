@@ -16,6 +16,8 @@ import * as workers from './sqlite-workers.js';
 import type { NewWorker, WorkerLoad } from './worker-store.js';
 import { SqliteClaims } from './sqlite-claims.js';
 import { SqliteSessions } from './sqlite-sessions.js';
+import { SqliteSentEvents } from './sqlite-sent-events.js';
+import type { EventTake, NewSentEvent, SentEvent, SentEventFilter } from './sent-event-store.js';
 import type { KeptSession } from './session-store.js';
 import type { ClaimRef, NewClaim } from './claim-store.js';
 import { heldLine } from '../engine/session-hold.js';
@@ -59,6 +61,10 @@ class SqliteStore extends SqliteReads implements Store {
     db: this.db, now: () => this.now(), tx: (fn) => this.tx(fn), fenced: (token, runId, fn) => this.fenced(token, runId, fn), event: (runId, e) => this.event(runId, e),
   });
   private readonly sessions = new SqliteSessions({ db: this.db, now: () => this.now(), tx: (fn) => this.tx(fn), event: (runId, e) => this.event(runId, e) });
+  private readonly sentEvents = new SqliteSentEvents({
+    db: this.db, now: () => this.now(), tx: (fn) => this.tx(fn), fenced: (token, runId, fn) => this.fenced(token, runId, fn), event: (runId, e) => this.event(runId, e),
+    endWait: (runId, key, result, e) => this.endingWait(runId, key, result, e),
+  });
 
   async createRun(input: NewRun): Promise<Run> {
     return this.tx(() => {
@@ -191,17 +197,20 @@ class SqliteStore extends SqliteReads implements Store {
   }
 
   async endWait(token: string, runId: number, key: string, result: unknown, event: EventInput) {
-    return this.fenced(token, runId, () => {
-      const row = this.stmt.getExecution.get(runId, key) as Row | undefined;
-      if (row?.status !== 'waiting') return null;
-      const t = this.now();
-      this.stmt.wakeFired.run(t, runId, key);
-      this.event(runId, event);
-      const delivered = Number((this.stmt.nextDelivery.get(t, runId) as Row).n);
-      this.stmt.completeExecution.run({ ...metricCols(undefined), result: JSON.stringify(result ?? null), delivered, t, runId, key });
-      this.event(runId, { type: 'execution_finished', key, actor: 'shop', channel: 'engine', data: null });
-      return delivered;
-    });
+    return this.fenced(token, runId, () => this.endingWait(runId, key, result, event));
+  }
+
+  /** Ends a call's wait on the world inside the caller's fenced transaction (endWait; a sent event's take). */
+  private endingWait(runId: number, key: string, result: unknown, event: EventInput): number | null {
+    const row = this.stmt.getExecution.get(runId, key) as Row | undefined;
+    if (row?.status !== 'waiting') return null;
+    const t = this.now();
+    this.stmt.wakeFired.run(t, runId, key);
+    this.event(runId, event);
+    const delivered = Number((this.stmt.nextDelivery.get(t, runId) as Row).n);
+    this.stmt.completeExecution.run({ ...metricCols(undefined), result: JSON.stringify(result ?? null), delivered, t, runId, key });
+    this.event(runId, { type: 'execution_finished', key, actor: 'shop', channel: 'engine', data: null });
+    return delivered;
   }
 
   async closeExecution(token: string, runId: number, key: string, error: string | null) {
@@ -309,6 +318,13 @@ class SqliteStore extends SqliteReads implements Store {
   async listSessions(runId: number) { return this.sessions.listSessions(runId); }
   async recordReport(runId: number, key: string, signalPath: string, body: string) { return this.sessions.recordReport(runId, key, signalPath, body); }
   async getReport(runId: number, key: string, signalPath: string) { return this.sessions.getReport(runId, key, signalPath); }
+
+  // Events from the outside world and the runs' takes of them: sqlite-sent-events.ts.
+  async sendEvent(e: NewSentEvent) { return this.sentEvents.sendEvent(e); }
+  async listSentEvents(filter?: SentEventFilter) { return this.sentEvents.listSentEvents(filter); }
+  async takeEvent(token: string, take: EventTake) { return this.sentEvents.takeEvent(token, take); }
+  async endEventWait(token: string, take: EventTake, valueOf: (e: SentEvent) => unknown) { return this.sentEvents.endEventWait(token, take, valueOf); }
+  async eventReadyRuns() { return this.sentEvents.eventReadyRuns(); }
 
   async close() {
     this.db.close();

@@ -4,6 +4,7 @@ import type {
   AgentMetrics, Answer, CallKind, Channel, Execution, ReplayRecord, Run, RunEvent, RunHold, RunOwner, RunRules, RunStatus, Timer, TimerData, TimerKind, WaitKind,
 } from '../types.js';
 import type { ClaimStore } from './claim-store.js';
+import type { SentEventStore } from './sent-event-store.js';
 import type { SessionStore } from './session-store.js';
 import type { WorkerStore } from './worker-store.js';
 
@@ -15,7 +16,7 @@ import type { WorkerStore } from './worker-store.js';
  * driver holds the run (fencing). Operations without a token are the ones any process may
  * do: create a run, record an answer or a stop, append to the audit trail.
  */
-export interface Store extends AccessStore, ClaimStore, SessionStore, WorkerStore {
+export interface Store extends AccessStore, ClaimStore, SessionStore, WorkerStore, SentEventStore {
   /**
    * The store's clock (ms): leases and claims are judged by it, inside the store, so drivers
    * on machines whose clocks disagree still agree on who owns a run.

@@ -1,6 +1,7 @@
 import type { EnginePorts } from '../engine/ports.js';
 import type { SignalSource } from '../signals/signal-source.js';
 import type { Wake } from '../store/worker-store.js';
+import { isEventWake } from '../signals/wake.js';
 
 /** What wakes a worker's next pass, merged into one source. */
 export interface WorkerWakes extends SignalSource {
@@ -26,8 +27,8 @@ export async function openWorkerWakes(
   const waker = new Waker();
   // A wake the worker can act on at once (an answer for a run it holds) needs no pass.
   const listening = ports.store.listen ? await ports.store.listen((w) => handled(w) || waker.wake()) : null;
-  // Without pushed wakes (SQLite): answers' wake-up files (each names its run) and a short rescan.
-  const files = listening ? null : ports.openSignals({ answersOnly: true, answered: (runId) => handled({ kind: 'answer', runId }) });
+  // Without pushed wakes (SQLite): answers' and events' wake-up files (each names its run) and a short rescan.
+  const files = listening ? null : ports.openSignals({ answersOnly: true, answered: (runId, path) => handled({ kind: isEventWake(path) ? 'event' : 'answer', runId }) });
   let closed = false;
   void (async () => {
     while (files && !closed) {

@@ -17,10 +17,13 @@ import { openWorkerWakes, type WorkerWakes } from './wakes.js';
 /** At most one pass over the open runs this often (wakes in between are folded into it). */
 const PASS_EVERY_MS = 200;
 
+/** Why a held run is driven on: an answer, a stop, a takeover, its timer, an event it waits on. */
+export type ResumeWhy = 'answer' | 'stop' | 'interrupted' | 'timer' | 'event';
+
 /** What the worker tells its operator, a line (or a JSON line) each. */
 export type WorkerEvent =
   | { type: 'took'; run: Run; how: 'waiting' | 'interrupted' }
-  | { type: 'resuming'; run: Run; why: 'answer' | 'stop' | 'interrupted' | 'timer' }
+  | { type: 'resuming'; run: Run; why: ResumeWhy }
   | { type: 'outcome'; run: Run; outcome: DriveOutcome }
   | { type: 'timers'; run: Run; ended: boolean }
   | { type: 'error'; run: Run; message: string; retryInMs: number | null }
@@ -119,18 +122,34 @@ export class Worker {
   private wakes: WorkerWakes | null = null;
 
   /**
-   * An answer or a stop pushed for a run this worker holds waiting: driven on now, without
+   * An answer, a stop or an event pushed for a run this worker holds waiting: driven on now, without
    * waiting for a pass (passes come at most every PASS_EVERY_MS). True when taken care of.
    */
   private wokenFor(w: Wake): boolean {
-    if (w.runId === null || (w.kind !== 'answer' && w.kind !== 'stop') || this.opts.signal.aborted) return false;
+    if (w.runId === null || (w.kind !== 'answer' && w.kind !== 'stop' && w.kind !== 'event') || this.opts.signal.aborted) return false;
     const runId = w.runId;
     const held = this.held.get(runId);
+    if (!held && w.kind === 'event') return this.takeForEvent(runId);
     if (!held || held.owner.lost.aborted || this.active.has(runId) || this.backoff.waiting(runId, this.ports.clock.now())) return false;
     const why = w.kind;
     void this.ports.store.getRun(runId).then((run) => {
       // A pass may have driven or let it go meanwhile.
       if (run && this.held.get(runId) === held && !this.active.has(runId)) this.drive(run, held.owner, why);
+    }).catch(() => this.wakes?.wake());
+    return true;
+  }
+
+  /**
+   * An event sent to a run waiting on the world, which no one holds while it waits: taken and
+   * driven on now to take the event, without waiting for a pass. False (a pass looks) when it is
+   * being driven already or held back; a run another driver holds is that driver's.
+   */
+  private takeForEvent(runId: number): boolean {
+    if (this.active.has(runId) || this.backoff.waiting(runId, this.ports.clock.now())) return false;
+    void this.ports.store.getRun(runId).then(async (run) => {
+      if (!run || run.status !== 'waiting' || this.active.has(runId) || this.held.has(runId)) return;
+      const held = await this.take(run);
+      if (held && this.held.get(runId) === held && !this.active.has(runId)) this.drive(run, held.owner, 'event');
     }).catch(() => this.wakes?.wake());
     return true;
   }
@@ -165,10 +184,13 @@ export class Worker {
     // Runs asleep are many and need nothing until their time: read only when a wake timer is due (below).
     const dueTimers = await store.dueTimers(store.now());
     const woken = new Set(dueTimers.filter((t) => t.kind === 'wake').map((t) => t.runId));
+    // A call waiting on an event that was sent (a wake missed, or sent before it waited): driven on to take it.
+    const evented = new Set(await store.eventReadyRuns());
     const listed = await store.listOpenRuns(this.opts.only ? {} : { awake: true });
     const listedIds = new Set(listed.map((r) => r.id));
-    for (const id of woken) {
+    for (const id of [...woken, ...evented]) {
       if (listedIds.has(id)) continue;
+      listedIds.add(id);
       const run = await store.getRun(id);
       if (run?.status === 'waiting') listed.push(run);
     }
@@ -195,11 +217,11 @@ export class Worker {
       if (this.active.has(run.id)) continue;
       // Asleep (waiting on the world) and not due: it needs no owner, so none holds it and renews a lease
       // (a worker may have many thousands); its time, a stop or a dead driver's lease brings it here.
-      if (run.status === 'waiting' && !woken.has(run.id) && !run.stop && !this.held.has(run.id)) continue;
+      if (run.status === 'waiting' && !woken.has(run.id) && !evented.has(run.id) && !run.stop && !this.held.has(run.id)) continue;
       // Held runs keep their leases themselves meanwhile.
       if (this.backoff.waiting(run.id, clock.now())) continue;
       try {
-        await this.look(run, answered.has(run.id), due.has(run.id), woken.has(run.id));
+        await this.look(run, answered.has(run.id), due.has(run.id), woken.has(run.id) ? 'timer' : evented.has(run.id) ? 'event' : null);
       } catch (e) {
         // One run's trouble (a store row that does not read) is that run's, not the worker's.
         await this.failed(run, null, e);
@@ -255,12 +277,12 @@ export class Worker {
     return Math.max(1, live.length);
   }
 
-  private async look(run: Run, answered: boolean, due: boolean, woken: boolean): Promise<void> {
+  private async look(run: Run, answered: boolean, due: boolean, woke: 'timer' | 'event' | null): Promise<void> {
     const held = this.held.get(run.id) ?? (await this.take(run));
     if (!held || held.owner.lost.aborted) return;
     // Taken running with the idle ones (not a snapshot that read a run this worker drove meanwhile): driven on now.
     // A call's wake timer due (a sleep's time came): driven on, and the call's look fires it.
-    const why = this.interrupted.has(run.id) ? 'interrupted' : run.stop ? 'stop' : answered ? 'answer' : woken ? 'timer' : null;
+    const why = this.interrupted.has(run.id) ? 'interrupted' : run.stop ? 'stop' : answered ? 'answer' : woke;
     if (why) this.drive(run, held.owner, why);
     else if (due) await this.fireTimers(run, held);
   }
@@ -312,7 +334,7 @@ export class Worker {
   }
 
   /** Replays the run and drives it on, holding it again if it waits (at most maxDrivers at once). */
-  private drive(run: Run, owner: Ownership, why: 'answer' | 'stop' | 'interrupted' | 'timer') {
+  private drive(run: Run, owner: Ownership, why: ResumeWhy) {
     this.held.delete(run.id);
     this.interrupted.delete(run.id);
     const abort = new AbortController();

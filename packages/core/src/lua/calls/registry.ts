@@ -8,9 +8,11 @@ import { shCall } from './sh.js';
 import { sleepCall } from './sleep.js';
 import { sleepUntilCall } from './sleep-until.js';
 import { stuckCall } from './stuck.js';
+import { eventUrlCall } from './event-url.js';
+import { waitEventCall } from './wait-event.js';
 
 /** Every host function a workflow calls, as the VM installs them. A new primitive is one line here. */
-export const HOST_CALLS = [runCall, pauseCall, shCall, nowCall, patchedCall, parallelCall, stuckCall, sleepCall, sleepUntilCall] as const;
+export const HOST_CALLS = [runCall, pauseCall, shCall, nowCall, patchedCall, parallelCall, stuckCall, sleepCall, sleepUntilCall, waitEventCall, eventUrlCall] as const;
 
 /** What a workflow asks of the host: one request per call, its `type` the definition's name. */
 export type HostRequest = RequestOf<(typeof HOST_CALLS)[number]>;

@@ -9,6 +9,7 @@ import { nulText } from './nul-text.js';
 import { refusals } from './refusals.js';
 import { runsAndOwnership } from './runs-ownership.js';
 import { runRules } from './run-rules.js';
+import { sentEvents } from './sent-events.js';
 import { sessionsAndReports } from './sessions.js';
 import { stopEventsDelete } from './stop-events-delete.js';
 import { timers } from './timers.js';
@@ -37,5 +38,6 @@ export function storeContract(adapter: StoreAdapter): void {
     runRules(adapter);
     workerRegistry(adapter);
     nulText(adapter);
+    sentEvents(adapter);
   });
 }

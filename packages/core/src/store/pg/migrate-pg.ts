@@ -1,7 +1,7 @@
 import { ConflictError } from '../../errors.js';
 import { SCHEMA_VERSION } from '../schema-version.js';
 import type { PgDb, Sql } from './pg-db.js';
-import { PG_SCHEMA } from './schema.js';
+import { PG_SCHEMA, SENT_EVENTS_SCHEMA } from './schema.js';
 
 /** Serializes migrations of one database: every Shop process on it takes the same lock. */
 const MIGRATION_LOCK = 0x5ec0de16;
@@ -60,7 +60,8 @@ const STEPS: Record<number, string> = {
     expires_at    BIGINT  NOT NULL
   );
   CREATE INDEX IF NOT EXISTS ended_sessions_expiry ON ended_sessions(expires_at);`,
-  // 11 → 12: a run and a call may wait on the world (time, events, other runs), not only on a person; what a waiting call waits on.
+  // 11 → 12: a run and a call may wait on the world (time, events, other runs), not only on a person; what a waiting call waits on;
+  // events from the outside world and the runs' takes of them, as SQLite's schema.sql.
   11: `ALTER TABLE runs DROP CONSTRAINT IF EXISTS runs_status_check;
   ALTER TABLE runs ADD CONSTRAINT runs_status_check CHECK (status IN ('running','waiting','waiting_human','completed','stuck','failed'));
   ALTER TABLE executions DROP CONSTRAINT IF EXISTS executions_status_check;
@@ -68,7 +69,8 @@ const STEPS: Record<number, string> = {
   ALTER TABLE executions ADD COLUMN IF NOT EXISTS wait_kind TEXT;
   ALTER TABLE executions ADD COLUMN IF NOT EXISTS wait_until BIGINT;
   DROP INDEX IF EXISTS executions_open;
-  CREATE INDEX executions_open ON executions(status, run_id) WHERE status IN ('running','waiting','waiting_human');`,
+  CREATE INDEX executions_open ON executions(status, run_id) WHERE status IN ('running','waiting','waiting_human');
+  ${SENT_EVENTS_SCHEMA}`,
 };
 
 /**

@@ -166,7 +166,7 @@ describe('migratePg', () => {
       await Promise.all(dbs.map((db) => migratePg(db)));
       expect(await dbs[0]!.query('SELECT version FROM schema_meta')).toEqual([{ version: SCHEMA_VERSION }]);
       const tables = await dbs[0]!.query<{ t: string }>(`SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`);
-      expect(tables.map((r) => r.t)).toEqual(['answers', 'claims', 'ended_sessions', 'events', 'executions', 'people', 'reports', 'runs', 'schema_meta', 'sessions', 'settings', 'timers', 'workers']);
+      expect(tables.map((r) => r.t)).toEqual(['answers', 'claims', 'ended_sessions', 'event_takes', 'events', 'executions', 'people', 'reports', 'runs', 'schema_meta', 'sent_events', 'sessions', 'settings', 'timers', 'workers']);
     } finally {
       await Promise.all(dbs.map((db) => db.close()));
     }
@@ -192,16 +192,32 @@ describe('migratePg', () => {
     }
   });
 
-  it('brings a schema-10 store to 11: ended web sessions get their table', async () => {
+  it('brings a schema-10 store up: ended web sessions get their table', async () => {
     const db = await openPgDb(await fresh());
     try {
       await migratePg(db);
       await db.query('DROP TABLE ended_sessions');
       await db.query('UPDATE schema_meta SET version = 10');
       await migratePg(db);
-      expect(await db.query('SELECT version FROM schema_meta')).toEqual([{ version: 12 }]);
+      expect(await db.query('SELECT version FROM schema_meta')).toEqual([{ version: SCHEMA_VERSION }]);
       await db.query(`INSERT INTO ended_sessions (id, ended_at, expires_at) VALUES ('s1', 1, 2)`);
       expect(await db.query('SELECT id FROM ended_sessions')).toEqual([{ id: 's1' }]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('brings a schema-11 store to 12: sent events and their takes get their tables', async () => {
+    const db = await openPgDb(await fresh());
+    try {
+      await migratePg(db);
+      await db.query('DROP TABLE event_takes; DROP TABLE sent_events');
+      await db.query('UPDATE schema_meta SET version = 11');
+      await migratePg(db);
+      expect(await db.query('SELECT version FROM schema_meta')).toEqual([{ version: 12 }]);
+      await db.query(`INSERT INTO sent_events (name, sent_at, sent_by, channel) VALUES ('ci.finished', 1, 'ann', 'cli')`);
+      expect(await db.query('SELECT name, event_key FROM sent_events')).toEqual([{ name: 'ci.finished', event_key: null }]);
+      expect(await db.query('SELECT count(*)::int AS n FROM event_takes')).toEqual([{ n: 0 }]);
     } finally {
       await db.close();
     }

@@ -15,6 +15,8 @@ import { AskWrites } from './pg-ask-writes.js';
 import { FastWrites } from './pg-fast-writes.js';
 import { PgReads } from './pg-reads.js';
 import { PgSessions } from './pg-sessions.js';
+import { PgSentEvents } from './pg-sent-events.js';
+import type { EventTake, NewSentEvent, SentEvent, SentEventFilter } from '../sent-event-store.js';
 import type { KeptSession } from '../session-store.js';
 import { PgWorkers } from './pg-workers.js';
 import type { NewWorker, Wake, WorkerLoad } from '../worker-store.js';
@@ -54,6 +56,10 @@ export class PgStore extends PgReads implements Store {
   private readonly asks = new AskWrites(this.db, (token, runId, fn) => this.fenced(token, runId, fn));
   private readonly sessions = new PgSessions({ db: this.db, now: () => this.now(), event: (q, runId, e) => event(q, runId, this.now(), e) });
   private readonly workers = new PgWorkers(this.db);
+  private readonly sentEvents = new PgSentEvents({
+    db: this.db, fenced: (token, runId, fn) => this.fenced(token, runId, fn), event: (q, runId, e) => event(q, runId, this.now(), e),
+    endWait: (q, runId, key, result, e) => this.endingWait(q, runId, key, result, e),
+  });
 
   async createRun(input: NewRun): Promise<Run> {
     const t = this.now();
@@ -167,14 +173,17 @@ export class PgStore extends PgReads implements Store {
   }
 
   async endWait(token: string, runId: number, key: string, result: unknown, e: EventInput) {
-    return this.fenced(token, runId, async (q) => {
-      const t = this.now();
-      const [row] = await q.query<{ n: number }>(W.endWait, [runId, key, t, JSON.stringify(result ?? null)]);
-      if (!row) return null;
-      await event(q, runId, t, e);
-      await event(q, runId, t, { type: 'execution_finished', key, actor: 'shop', channel: 'engine', data: null });
-      return Number(row.n);
-    });
+    return this.fenced(token, runId, (q) => this.endingWait(q, runId, key, result, e));
+  }
+
+  /** Ends a call's wait on the world inside the caller's fenced transaction (endWait; a sent event's take). */
+  private async endingWait(q: Sql, runId: number, key: string, result: unknown, e: EventInput): Promise<number | null> {
+    const t = this.now();
+    const [row] = await q.query<{ n: number }>(W.endWait, [runId, key, t, JSON.stringify(result ?? null)]);
+    if (!row) return null;
+    await event(q, runId, t, e);
+    await event(q, runId, t, { type: 'execution_finished', key, actor: 'shop', channel: 'engine', data: null });
+    return Number(row.n);
   }
 
   async closeExecution(token: string, runId: number, key: string, error: string | null) {
@@ -258,6 +267,13 @@ export class PgStore extends PgReads implements Store {
   async listWorkers() { return this.workers.listWorkers(); }
   async claimIdleRuns(owner: OwnerClaim, leaseMs: number, limit: number) { return this.workers.claimIdleRuns(owner, leaseMs, limit); }
   async listen(onWake: (w: Wake) => void) { return this.workers.listen(onWake); }
+
+  // Events from the outside world and the runs' takes of them: pg-sent-events.ts.
+  async sendEvent(e: NewSentEvent) { return this.sentEvents.sendEvent(e); }
+  async listSentEvents(filter?: SentEventFilter) { return this.sentEvents.listSentEvents(filter); }
+  async takeEvent(token: string, take: EventTake) { return this.sentEvents.takeEvent(token, take); }
+  async endEventWait(token: string, take: EventTake, valueOf: (e: SentEvent) => unknown) { return this.sentEvents.endEventWait(token, take, valueOf); }
+  async eventReadyRuns() { return this.sentEvents.eventReadyRuns(); }
 
   async close(): Promise<void> {
     await this.workers.close();
