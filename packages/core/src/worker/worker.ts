@@ -148,7 +148,7 @@ export class Worker {
     if (this.active.has(runId) || this.backoff.waiting(runId, this.ports.clock.now())) return false;
     void this.ports.store.getRun(runId).then(async (run) => {
       if (!run || run.status !== 'waiting' || this.active.has(runId) || this.held.has(runId)) return;
-      const held = await this.take(run);
+      const held = await this.take(run, true);
       if (held && this.held.get(runId) === held && !this.active.has(runId)) this.drive(run, held.owner, 'event');
     }).catch(() => this.wakes?.wake());
     return true;
@@ -292,8 +292,10 @@ export class Worker {
    * fair share bounds only the waiting ones: a run whose driver died mid-work is taken over
    * within its lease by whoever sees it, however many runs that worker holds already.
    */
-  private async take(run: Run): Promise<Held | null> {
-    if (liveOwner(storeLiveness(this.ports), run) || (run.status !== 'running' && this.roomInShare() <= 0)) return null;
+  private async take(run: Run, woken = false): Promise<Held | null> {
+    // A run woken by its event has work now: whoever heard it takes it (the claim lets one win),
+    // whatever its share — a share counts the awake runs, and asleep ones are not read.
+    if (liveOwner(storeLiveness(this.ports), run) || (run.status !== 'running' && !woken && this.roomInShare() <= 0)) return null;
     // Its agent session lives only on another host (over the store's cap): that host's worker takes it.
     if (await pinnedElsewhere(this.ports, run.id)) return null;
     let owner: Ownership;
