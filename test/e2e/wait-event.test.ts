@@ -113,7 +113,7 @@ describe.each(STORES)('wait_event on %s', (_name, store) => {
       // The target is 25 ms (README, Performance: measured there); on a shared, loaded machine a
       // test allows more — what it must rule out is waiting for a sweep (a third of a lease: 5 s)
       // or a worker's pass interval: the run is woken by the send itself.
-      expect(p50).toBeLessThanOrEqual(250);
+      expect(p50).toBeLessThanOrEqual(500);
     } finally {
       expect(await stopWorker(w)).toBe(0);
       await killLeftovers();
