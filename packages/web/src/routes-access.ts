@@ -67,7 +67,7 @@ export async function linkRoute(c: Ctx, [token]: string[]) {
   if (!answer) {
     const detail = await c.deps.ops.runDetail(link.runId, { last: 0 });
     const open = detail.asks.find((a) => a.handle === link.handle);
-    if (open) ask = { ...open, run: detail.id, spec: detail.spec, run_status: detail.status };
+    if (open) ask = { ...open, run: detail.id, spec: detail.spec, run_status: detail.status, parent: detail.parent };
   }
   const view = pageView(c, c.session?.token ?? LINK_SESSION(token));
   const page = askPage(view, { ask, handle: link.handle, answered: answeredInfo(answer), action: `/a/${token}`, nameField: !c.session });

@@ -42,7 +42,7 @@ async function openAskRow(c: Ctx, handle: string): Promise<InboxRowJson | null> 
   if (!(runId > 0)) return null;
   const detail = await c.deps.ops.runDetail(runId, { last: 0 });
   const open = detail.asks.find((a) => a.handle === handle);
-  return open ? { ...open, run: detail.id, spec: detail.spec, run_status: detail.status } : null;
+  return open ? { ...open, run: detail.id, spec: detail.spec, run_status: detail.status, parent: detail.parent } : null;
 }
 
 /** POST /claim: handle, release ("1" lets it go), csrf, back. */

@@ -15,7 +15,7 @@ import type { ActionJson, AnsweredJson, EventJson, InboxRowJson, LogJson, RunDet
 export async function inboxJson(store: Store): Promise<InboxRowJson[]> {
   const liveness = nodeLiveness();
   return (await store.listWaiting()).map(({ run, execution }) => ({
-    run: run.id, spec: run.spec, run_status: displayStatus(run, liveness) as InboxRowJson['run_status'], ...pendingJson(run.id, execution),
+    run: run.id, spec: run.spec, run_status: displayStatus(run, liveness) as InboxRowJson['run_status'], parent: run.parentId, ...pendingJson(run.id, execution),
   }));
 }
 

@@ -61,13 +61,19 @@ class SqliteStore extends SqliteReads implements Store {
   private readonly sessions = new SqliteSessions({ db: this.db, now: () => this.now(), tx: (fn) => this.tx(fn), event: (runId, e) => this.event(runId, e) });
 
   async createRun(input: NewRun): Promise<Run> {
-    return this.tx(() => {
-      const t = this.now();
-      const { owner, leaseMs, rules, ...rest } = input;
-      const id = Number(this.stmt.insertRun.run({ ...rest, rules: rules ? JSON.stringify(rules) : null, ...ownerCols(owner, t + leaseMs), t }).lastInsertRowid);
-      this.event(id, { type: 'run_started', actor: input.actor, channel: 'cli', data: { spec: input.spec, prompt: input.prompt } });
-      return this.mustRun(id);
-    });
+    return this.tx(() => this.mustRun(this.insertRun(input, null)));
+  }
+
+  /** A new run's row and its first event (a child's names its parent's call). */
+  private insertRun(input: NewRun, parent: { runId: number; key: string } | null): number {
+    const t = this.now();
+    const { owner, leaseMs, rules, ...rest } = input;
+    const id = Number(this.stmt.insertRun.run({
+      ...rest, rules: rules ? JSON.stringify(rules) : null, ...ownerCols(owner, t + leaseMs), parentId: parent?.runId ?? null, parentKey: parent?.key ?? null, t,
+    }).lastInsertRowid);
+    const data = parent ? { spec: input.spec, prompt: input.prompt, parent: parent.runId, parent_key: parent.key } : { spec: input.spec, prompt: input.prompt };
+    this.event(id, { type: 'run_started', actor: input.actor, channel: parent ? 'engine' : 'cli', data });
+    return id;
   }
 
   async claimRun(runId: number, owner: OwnerClaim, leaseMs: number, expectedToken: string | null): Promise<Run | null> {
@@ -114,10 +120,14 @@ class SqliteStore extends SqliteReads implements Store {
       if (refused) throw refused;
       const t = this.now();
       const seq = Number((this.stmt.nextCall.get(t, input.runId) as Row).n);
-      const { waiting, waitOn, ...rest } = input;
-      this.stmt.insertExecution.run({ ...rest, seq, t, request: JSON.stringify(input.request ?? null) });
+      const { waiting, waitOn: wait, child, ...rest } = input;
+      // A child run is made with its parent's call: both recorded, or neither (the unique index refuses a second).
+      const childId = child ? this.insertRun(child, { runId: input.runId, key: input.key }) : null;
+      const request = childId === null ? input.request : { ...(input.request as object), run_id: childId };
+      const waitOn = wait && childId !== null ? { ...wait, runId: wait.runId ?? childId } : wait;
+      this.stmt.insertExecution.run({ ...rest, seq, t, request: JSON.stringify(request ?? null) });
       // The call's kind, agent and session are on its row: the trail says when.
-      this.event(input.runId, { type: 'execution_started', key: input.key, actor: 'shop', channel: 'engine', data: this.driver(input.runId) });
+      this.event(input.runId, { type: 'execution_started', key: input.key, actor: 'shop', channel: 'engine', data: childId === null ? this.driver(input.runId) : { ...this.driver(input.runId), child: childId } });
       if (waiting) this.waiting(input.runId, input.key, waiting, waiting.runStatus);
       else if (waitOn) this.waitingOn(input.runId, input.key, waitOn, waitOn.runStatus);
       else if (input.kind === 'run') this.stmt.takeAgentHold.run({ token, runId: input.runId, key: input.key, t });
@@ -183,9 +193,10 @@ class SqliteStore extends SqliteReads implements Store {
 
   private waitingOn(runId: number, key: string, wait: WorldWait, runStatus: ActiveStatus) {
     const t = this.now();
-    this.stmt.markWaitingOn.run({ kind: wait.kind, until: wait.until, t, runId, key });
+    this.stmt.markWaitingOn.run({ kind: wait.kind, until: wait.until, waitRun: wait.runId ?? null, t, runId, key });
+    const event = wait.runId === undefined ? wait.event : { ...wait.event, data: { ...(wait.event.data as object), run_id: wait.runId } };
     this.stmt.setRunStatus.run(runStatus, t, runId);
-    this.event(runId, wait.event);
+    this.event(runId, event);
     const ask = Number((this.stmt.getExecution.get(runId, key) as Row).ask);
     if (wait.until !== null) this.stmt.insertTimer.run(runId, key, ask, 'wake', wait.until, '{}');
   }

@@ -1,4 +1,5 @@
 import { fingerprintAs, matchesAs, type AnyCall, type RequestOf } from './definition.js';
+import { callWorkflowCall } from './call-workflow.js';
 import { nowCall } from './now.js';
 import { parallelCall } from './parallel.js';
 import { patchedCall } from './patched.js';
@@ -10,7 +11,7 @@ import { sleepUntilCall } from './sleep-until.js';
 import { stuckCall } from './stuck.js';
 
 /** Every host function a workflow calls, as the VM installs them. A new primitive is one line here. */
-export const HOST_CALLS = [runCall, pauseCall, shCall, nowCall, patchedCall, parallelCall, stuckCall, sleepCall, sleepUntilCall] as const;
+export const HOST_CALLS = [runCall, pauseCall, shCall, nowCall, patchedCall, parallelCall, stuckCall, sleepCall, sleepUntilCall, callWorkflowCall] as const;
 
 /** What a workflow asks of the host: one request per call, its `type` the definition's name. */
 export type HostRequest = RequestOf<(typeof HOST_CALLS)[number]>;
