@@ -72,4 +72,34 @@ describe.each(['sqlite', 'postgres'] as const)('call_workflow on %s', (store) =>
     expect(p.status(child).status).toBe('completed');
     expect(p.status(id)).toMatchObject({ status: 'completed', result: { child, status: 'completed', got: 'hello world!' } });
   });
+
+  it('`shop stop` of the parent ends the child with it (both stopped, each trail says so); a child stopped alone raises at the call\'s line, pcall handles it', async () => {
+    const p = await project(store);
+    p.write('workflows/parent.lua', PARENT);
+    p.write('workflows/child.lua', ASKING_CHILD);
+    const id = runId(p.shop(['run', 'parent', 'world']));
+    const child = id + 1;
+    const s = p.shop(['stop', String(id), '--reason', 'not now']);
+    expect([s.code, s.stderr]).toEqual([0, '']);
+    expect(s.stdout).toContain(`its child run ${child} (child) stopped with it`);
+    expect(p.status(id)).toMatchObject({ status: 'stuck', reason: 'not now' });
+    expect(p.status(child)).toMatchObject({ status: 'stuck', reason: `its parent run ${id} was stopped: not now` });
+    expect(trail(p, child).filter((e) => e.type === 'stop_requested' || e.type === 'stopped')).toEqual([
+      expect.objectContaining({ type: 'stop_requested', data: expect.objectContaining({ parent: id }) }),
+      expect.objectContaining({ type: 'stopped' }),
+    ]);
+
+    p.write('workflows/careful.lua', `function workflow()
+  local ok, err = pcall(function() return call_workflow("child", "a") end)
+  log("handled: " .. tostring(err))
+  return call_workflow("child", "b").status
+end
+`);
+    const c = runId(p.shop(['run', 'careful']));
+    const first = p.shop(['stop', String(c + 1), '--reason', 'wrong one']);
+    expect(first.stdout).toContain(`its parent run ${c} (careful) went on: waiting`);
+    expect(p.shop(['log', String(c)]).stdout).toContain(`handled: careful.lua:2: run ${c + 1} (child) was stopped: wrong one`);
+    const second = p.shop(['stop', String(c + 2), '--reason', 'no']);
+    expect(second.stdout).toContain(`its parent run ${c} (careful) went on: failed: careful.lua:4: run ${c + 2} (child) was stopped: no`);
+  });
 });

@@ -8,7 +8,7 @@ import { migrate } from './migrate.js';
 import { nulFreeStore } from './nul-free.js';
 import { SqliteReads } from './sqlite-reads.js';
 import { storeError } from './store-errors.js';
-import { roundUsd, toAnswer, toExecution, type Row } from './rows.js';
+import { roundUsd, toAnswer, toExecution, toRun, type Row } from './rows.js';
 import { deleteRunRows } from './sqlite-delete-run.js';
 import { prepareStoreFile } from './store-file.js';
 import * as access from './sqlite-access.js';
@@ -23,6 +23,9 @@ import { completeRefusal, startRefusal, waitRefusal } from './call-rules.js';
 import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput, NewExecution, NewRun, OwnerClaim, RulesUpdate, RunEnd, Store, TimerEffect, WaitingAsk, WorldWait } from './store.js';
 
 export { SCHEMA_VERSION } from './migrate.js';
+
+/** How far down a stop follows children (past call_workflow's depth bound). */
+const MAX_STOP_DEPTH = 9;
 
 /**
  * Opens (creating or migrating if needed) a store at `file`. A store that cannot be used
@@ -105,6 +108,17 @@ class SqliteStore extends SqliteReads implements Store {
       const t = this.now();
       this.stmt.requestStop.run(reason, by, t, t, runId);
       this.event(runId, { type: 'stop_requested', actor: by, channel: 'cli', data: { reason } });
+      // Its children stop with it: a child left running would work on for a parent that is gone.
+      const stopChildren = (parentId: number, depth: number) => {
+        for (const child of (this.stmt.children.all(parentId) as Row[]).map(toRun)) {
+          if (hasEnded(child) || depth > MAX_STOP_DEPTH) continue;
+          const why = `its parent run ${parentId} was stopped: ${reason}`;
+          this.stmt.requestStop.run(why, by, t, t, child.id);
+          this.event(child.id, { type: 'stop_requested', actor: by, channel: 'cli', data: { reason: why, parent: parentId } });
+          stopChildren(child.id, depth + 1);
+        }
+      };
+      stopChildren(runId, 1);
       return this.mustRun(runId);
     });
   }

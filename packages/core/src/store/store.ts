@@ -73,6 +73,10 @@ export interface Store extends AccessStore, ClaimStore, SessionStore, WorkerStor
    */
   releaseRun(runId: number, token: string, opts: { ifIdle: boolean }): Promise<'released' | 'answered' | 'lost'>;
   /** `shop stop`: records the request for the owner; ConflictError when the run has ended. */
+  /**
+   * Records `shop stop` for the run and, in the same transaction, for each of its open
+   * children (and theirs): each stop in that run's trail, the child's reason naming the parent.
+   */
   requestStop(runId: number, reason: string, by: string): Promise<Run>;
 
   setWorkspace(token: string, runId: number, workspace: string, branch: string | null): Promise<void>;

@@ -20,7 +20,7 @@ const PASS_EVERY_MS = 200;
 /** What the worker tells its operator, a line (or a JSON line) each. */
 export type WorkerEvent =
   | { type: 'took'; run: Run; how: 'waiting' | 'interrupted' }
-  | { type: 'resuming'; run: Run; why: 'answer' | 'stop' | 'interrupted' | 'timer' }
+  | { type: 'resuming'; run: Run; why: 'answer' | 'stop' | 'interrupted' | 'timer' | 'child' }
   | { type: 'outcome'; run: Run; outcome: DriveOutcome }
   | { type: 'timers'; run: Run; ended: boolean }
   | { type: 'error'; run: Run; message: string; retryInMs: number | null }
@@ -183,13 +183,15 @@ export class Worker {
     const dueTimers = await store.dueTimers(store.now());
     const due = new Set(dueTimers.map((t) => t.runId));
     const woken = new Set(dueTimers.filter((t) => t.kind === 'wake').map((t) => t.runId));
+    // A run waiting on a child that has ended (driven here or by anyone): driven on to take the end in.
+    const childEnded = new Set(await store.childEndedRuns());
     for (const run of runs) {
       if (this.opts.signal.aborted) return false;
       if (this.active.has(run.id)) continue;
       // Held runs keep their leases themselves meanwhile.
       if (this.backoff.waiting(run.id, clock.now())) continue;
       try {
-        await this.look(run, answered.has(run.id), due.has(run.id), woken.has(run.id));
+        await this.look(run, answered.has(run.id), due.has(run.id), woken.has(run.id) ? 'timer' : childEnded.has(run.id) ? 'child' : null);
       } catch (e) {
         // One run's trouble (a store row that does not read) is that run's, not the worker's.
         await this.failed(run, null, e);
@@ -245,12 +247,12 @@ export class Worker {
     return Math.max(1, live.length);
   }
 
-  private async look(run: Run, answered: boolean, due: boolean, woken: boolean): Promise<void> {
+  private async look(run: Run, answered: boolean, due: boolean, woken: 'timer' | 'child' | null): Promise<void> {
     const held = this.held.get(run.id) ?? (await this.take(run));
     if (!held || held.owner.lost.aborted) return;
     // Taken running with the idle ones (not a snapshot that read a run this worker drove meanwhile): driven on now.
     // A call's wake timer due (a sleep's time came): driven on, and the call's look fires it.
-    const why = this.interrupted.has(run.id) ? 'interrupted' : run.stop ? 'stop' : answered ? 'answer' : woken ? 'timer' : null;
+    const why = this.interrupted.has(run.id) ? 'interrupted' : run.stop ? 'stop' : answered ? 'answer' : woken;
     if (why) this.drive(run, held.owner, why);
     else if (due) await this.fireTimers(run, held);
   }
@@ -302,7 +304,7 @@ export class Worker {
   }
 
   /** Replays the run and drives it on, holding it again if it waits (at most maxDrivers at once). */
-  private drive(run: Run, owner: Ownership, why: 'answer' | 'stop' | 'interrupted' | 'timer') {
+  private drive(run: Run, owner: Ownership, why: 'answer' | 'stop' | 'interrupted' | 'timer' | 'child') {
     this.held.delete(run.id);
     this.interrupted.delete(run.id);
     const abort = new AbortController();
@@ -314,6 +316,8 @@ export class Worker {
         this.backoff.succeeded(run.id);
         this.opts.report({ type: 'outcome', run, outcome });
         if (outcome.status === 'waiting_human' || outcome.status === 'waiting') this.hold(run, owner);
+        // A child's end wakes its parent: a pass now, not at the next sweep.
+        else if (run.parentId !== null) this.wakes?.wake();
       } catch (e) {
         await this.failed(run, owner, e);
       } finally {

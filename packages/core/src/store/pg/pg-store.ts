@@ -102,7 +102,23 @@ export class PgStore extends PgReads implements Store {
       if (hasEnded(run)) throw endedConflict(run);
       const t = this.now();
       await event(q, runId, t, { type: 'stop_requested', actor: by, channel: 'cli', data: { reason } }, 'stop');
-      return toRun((await q.query(W.requestStop, [runId, reason, by, t]))[0]!);
+      const stopped = toRun((await q.query(W.requestStop, [runId, reason, by, t]))[0]!);
+      // Its children stop with it (and theirs): a child left running would work on for a parent that is gone.
+      for (let parents = [runId], depth = 1; parents.length && depth <= 9; depth++) {
+        const next: number[] = [];
+        for (const parentId of parents) {
+          for (const row of await q.query(`SELECT * FROM runs WHERE parent_id = $1 ORDER BY id FOR UPDATE`, [parentId])) {
+            const child = toRun(row);
+            if (hasEnded(child)) continue;
+            const why = `its parent run ${parentId} was stopped: ${reason}`;
+            await event(q, child.id, t, { type: 'stop_requested', actor: by, channel: 'cli', data: { reason: why, parent: parentId } }, 'stop');
+            await q.query(W.requestStop, [child.id, why, by, t]);
+            next.push(child.id);
+          }
+        }
+        parents = next;
+      }
+      return stopped;
     });
   }
 
