@@ -95,8 +95,9 @@ export async function followChild(world: CallWorld, exec: Execution, fresh: bool
   const { ports } = world.ctx;
   const childId = childOf(exec);
   let child = await ports.store.getRun(childId);
-  if (child && !hasEnded(child) && world.ctx.driveChild && (owner || !liveOwner(storeLiveness(ports), child))) {
-    const stop = deadline == null ? signal : AbortSignal.any([signal, AbortSignal.timeout(Math.max(0, deadline - ports.store.now()))]);
+  const timeLeft = deadline == null ? null : deadline - ports.store.now();
+  if (child && !hasEnded(child) && world.ctx.driveChild && (timeLeft === null || timeLeft > 0) && (owner || !liveOwner(storeLiveness(ports), child))) {
+    const stop = timeLeft === null ? signal : AbortSignal.any([signal, AbortSignal.timeout(timeLeft)]);
     try {
       await world.ctx.driveChild(childId, stop, owner);
     } catch (e) {
