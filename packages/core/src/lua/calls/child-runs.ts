@@ -1,7 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { ConflictError, ShopError } from '../../errors.js';
+import { ConflictError, NotFoundError, ShopError } from '../../errors.js';
 import { startingRules } from '../../engine/held-run.js';
 import { Aborted, type Settled } from '../../engine/outcome.js';
 import { liveOwner, ownerRecord, Ownership, storeLiveness } from '../../engine/ownership.js';
@@ -50,14 +49,18 @@ export async function newChild(world: CallWorld, fn: string, spec: ChildSpec): P
   const { ports, run } = world.ctx;
   const path = join(dirname(run.workflowPath), `${spec.workflow}.lua`);
   const shown = ports.ruleFiles?.shown(path) ?? path;
-  if (!existsSync(path)) return `${fn}("${spec.workflow}"): no workflow ${shown}`;
   let source: string;
   try {
     source = ports.readWorkflow(path);
+  } catch (e) {
+    if (e instanceof NotFoundError) return `${fn}("${spec.workflow}"): no workflow ${shown}`;
+    throw e;
+  }
+  try {
     checkWorkflow(source, basename(path));
   } catch (e) {
-    if (!(e instanceof ShopError) && !(e as NodeJS.ErrnoException).code) throw e;
-    return `${fn}("${spec.workflow}"): ${shown} does not load: ${(e as Error).message}`;
+    if (!(e instanceof ShopError)) throw e;
+    return `${fn}("${spec.workflow}"): ${shown} does not load: ${e.message}`;
   }
   const chain = await ancestors(world, run);
   if (chain.length >= MAX_CHILD_DEPTH) {
