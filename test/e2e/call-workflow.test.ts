@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { usePgCluster } from '../pg-cluster-hooks.js';
-import { killLeftovers, makeProject, runId, trail, type Project } from './harness.js';
+import { killLeftovers, makeProject, runId, startWorker, stopWorker, trail, until, type Project } from './harness.js';
 
 /**
  * Runs calling runs through the built binary, on SQLite and PostgreSQL: call_workflow starts a
@@ -101,5 +101,32 @@ end
     expect(p.shop(['log', String(c)]).stdout).toContain(`handled: careful.lua:2: run ${c + 1} (child) was stopped: wrong one`);
     const second = p.shop(['stop', String(c + 2), '--reason', 'no']);
     expect(second.stdout).toContain(`its parent run ${c} (careful) went on: failed: careful.lua:4: run ${c + 2} (child) was stopped: no`);
+  });
+});
+
+describe('call_workflow taken over on PostgreSQL', () => {
+  it('a driver killed (kill -9) while its child waits: two workers take over at once, the parent still has one child, and it completes once the child is answered', async () => {
+    const p = await project('postgres');
+    p.env.SHOP_LEASE_SECONDS = '2';
+    p.write('workflows/parent.lua', PARENT);
+    p.write('workflows/child.lua', ASKING_CHILD);
+    const driver = p.spawnShop(['run', 'parent', 'world', '--wait']);
+    await until('the child to ask', () => driver.output().includes('waiting for a person: ok to go on?'));
+    const id = runId(driver.output());
+    const child = id + 1;
+    driver.child.kill('SIGKILL');
+    await driver.exited;
+    await new Promise((res) => setTimeout(res, 2500));
+
+    const [a, b] = await Promise.all([startWorker(p), startWorker(p)]);
+    await until('both runs to be taken', () => [id, child].every((r) => (a.output() + b.output()).includes(`run ${r} (`)));
+    const answered = p.shop(['approve', `${child}.1`]);
+    expect([answered.code, answered.stderr]).toEqual([0, '']);
+    await until('the parent to complete', () => p.status(id).status === 'completed', 20_000);
+    expect(p.status(id).result).toMatchObject({ child, status: 'completed', got: 'hello world!' });
+    expect(p.list().map((r) => [r.id, r.parent, r.status])).toEqual([[child, id, 'completed'], [id, null, 'completed']]);
+    expect(trail(p, id).filter((e) => e.type === 'child_ended')).toHaveLength(1);
+    expect(await stopWorker(a)).toBe(0);
+    expect(await stopWorker(b)).toBe(0);
   });
 });
