@@ -61,7 +61,13 @@ describe.each(['sqlite', 'postgres'] as const)('call_workflow on %s', (store) =>
     const child = id + 1;
     expect(r.stdout).toContain(`run ${id} waits on run ${child} (child), which is waiting for a person`);
     expect(r.stdout).toContain(`shop approve ${child}.1`);
-    expect(p.status(id)).toMatchObject({ status: 'waiting', waiting_for: `run ${child} (child)`, waiting_on: [{ kind: 'run', key: '1', run_id: child }] });
+    expect(p.status(id)).toMatchObject({
+      status: 'waiting', waiting_for: `run ${child} (child)`, waiting_on: [{ kind: 'run', key: '1', run_id: child }],
+      children: [{ id: child, spec: 'child', key: '1', status: 'waiting_human' }],
+    });
+    // shop status names the link both ways.
+    expect(p.shop(['status', String(id)]).stdout).toContain(`Children: run ${child} (child) waiting_human`);
+    expect(p.shop(['status', String(child)]).stdout).toContain(`Parent: run ${id} (its call 1 started this run)`);
     const inbox = JSON.parse(p.shop(['inbox', '--json']).stdout);
     expect(inbox).toEqual([expect.objectContaining({ run: child, handle: `${child}.1`, parent: id })]);
     expect(p.shop(['inbox']).stdout).toMatch(new RegExp(`\\n${child} +child ↳ of ${id} +1 `));

@@ -195,6 +195,8 @@ export const RunDetailJsonSchema = RunJsonSchema.extend({
   rules: RulesJsonSchema.nullable().default(null),
   /** Set while it is held: it resumes when the files are back, or with shop resume <id> --accept-changes. */
   held: HeldJsonSchema.nullable().default(null),
+  /** The runs its calls started (call_workflow, start_workflow), oldest first: id, workflow, the call's key, status (as stored), why it ended so. */
+  children: z.array(z.object({ id: z.number(), spec: z.string(), key: z.string(), status: z.string(), reason: z.string().nullable() })).default([]),
 });
 
 /** The ask an answering command answered, and what was recorded. */
