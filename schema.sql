@@ -97,6 +97,8 @@ CREATE TABLE IF NOT EXISTS executions (
 ) WITHOUT ROWID;
 -- Open calls (inbox, list), without scanning every finished one.
 CREATE INDEX IF NOT EXISTS executions_open ON executions(status, run_id) WHERE status IN ('running','waiting','waiting_human');
+-- Calls waiting on a run (call_workflow, wait_run): a worker's pass finds those whose run ended without reading the sleepers.
+CREATE INDEX IF NOT EXISTS executions_wait_run ON executions(wait_run) WHERE wait_run IS NOT NULL AND status = 'waiting';
 
 -- Human answers: one per ask (a call may wait several times), immutable; the primary key
 -- makes the first one win. The feedback travels in the same row as the verdict.

@@ -10,6 +10,8 @@
 //   P5  one `shop watch` worker resuming 1,000 runs answered at once (Shop only)
 //   P6  store bytes per recorded step, audit trail included (from P1's stores)
 //   P7  shop serve: the inbox page and /api/inbox on P4's store (p50, p95); answer posted → run completed
+//   P9  one `shop watch` worker with 10,000 runs asleep (sleep()): its CPU while none is due, and how
+//       late 200 due timers fire (p50, p99) (Shop only)
 //   +   Shop-only: P1's floor (the store's writes of a step alone), an in-process replay, shop test
 //   P8  Shop on PostgreSQL against DBOS Transact on the same throwaway cluster: workflows/s and
 //       per-step latency with 1, 2 and 4 workers, answer → resumed, takeover after kill -9
@@ -19,12 +21,14 @@
 //
 // Sizes: BENCH_ROUNDS, BENCH_STEPS (P1), BENCH_REPLAY (P2, Shop), BENCH_P2_NODES (P2, both),
 // BENCH_LG_BIG=1 (P2: LangGraph at BENCH_REPLAY nodes too — quadratic, many minutes),
-// BENCH_SIGNALS (P3), BENCH_RUNS (P4), BENCH_P5_RUNS and BENCH_P5_ROUNDS (P5).
+// BENCH_SIGNALS (P3), BENCH_RUNS (P4), BENCH_P5_RUNS and BENCH_P5_ROUNDS (P5), BENCH_P9_RUNS,
+// BENCH_P9_WAKES and BENCH_P9_SPACING_MS (P9).
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { ensurePeer, peerVersions } from './peer.mjs';
 import { formatPgTable, pgComparison } from './pg/compare.mjs';
 import { p5 } from './p5-worker.mjs';
+import { p9 } from './p9-sleepers.mjs';
 import { answerToResumed, inboxRequests } from './p7-serve.mjs';
 import * as shop from './shop-side.mjs';
 import { signalLatencies } from './shop-p3-signal.mjs';
@@ -44,6 +48,8 @@ const sizes = {
   p5Runs: env('BENCH_P5_RUNS', 1000),
   p5Rounds: env('BENCH_P5_ROUNDS', 5),
   p7Samples: env('BENCH_P7_SAMPLES', 50),
+  p9Runs: env('BENCH_P9_RUNS', 10000),
+  p9Wakes: env('BENCH_P9_WAKES', 200),
 };
 const { rounds } = sizes;
 const n = (v) => v.toLocaleString('en-US');
@@ -112,6 +118,9 @@ log(`P5: ${n(sizes.p5Runs)} runs answered at once, ${sizes.p5Rounds} rounds; the
 const p5Runs = await alternate(sizes.p5Rounds, { worker: () => p5(sizes.p5Runs) });
 const simulated = await alternate(rounds, { shopTest: () => shop.simulated() });
 
+log(`P9: ${n(sizes.p9Runs)} runs asleep under one shop watch, ${n(sizes.p9Wakes)} of them due`);
+const p9Run = await p9(sizes.p9Runs, sizes.p9Wakes);
+
 // Measured here: a 1,000-node chain reaches its interrupt in ~9 s, 3,000 nodes in ~66 s (each
 // step's checkpoint grows with the graph), so 10,000 would take ~12 minutes before any resume.
 const bigNote = 'not run: ~12 min to reach the interrupt (BENCH_LG_BIG=1)';
@@ -144,6 +153,11 @@ const figures = {
     shopOnly('P7', 'shop serve: /api/inbox, p95', 'ms', p7.api, { p: 95 }),
     shopOnly('P7', 'shop serve: answer posted → run completed (background shop resume), p50', 'ms', p7Answers),
     shopOnly('P7', 'shop serve: answer posted → run completed, p95', 'ms', p7Answers, { p: 95 }),
+  ],
+  P9: [
+    shopOnly('P9', `shop watch: ${n(sizes.p9Runs)} runs asleep, CPU while none is due`, '% core', [p9Run.idleCpuPct], { max: 1 }),
+    shopOnly('P9', `shop watch: ${n(sizes.p9Wakes)} timers due, lateness p50`, 'ms', [p9Run.lateP50Ms]),
+    shopOnly('P9', 'shop watch: timers due, lateness p99', 'ms', [p9Run.lateP99Ms], { max: 1000 }),
   ],
   P6: [versus('P6', 'store bytes per recorded step (P1)', 'B', p1.shop.map((s) => s.bytesPerStep), p1.langgraph.map((s) => s.bytesPerStep), { lgTimes: 2 })],
   extra: [

@@ -125,7 +125,8 @@ describe('call_workflow taken over on PostgreSQL', () => {
     await new Promise((res) => setTimeout(res, 2500));
 
     const [a, b] = await Promise.all([startWorker(p), startWorker(p)]);
-    await until('both runs to be taken', () => [id, child].every((r) => (a.output() + b.output()).includes(`run ${r} (`)));
+    // The child (an ask open) is taken; the parent needs no owner until its child ends, and then both workers race for it.
+    await until('the child to be taken', () => (a.output() + b.output()).includes(`run ${child} (`));
     const answered = p.shop(['approve', `${child}.1`]);
     expect([answered.code, answered.stderr]).toEqual([0, '']);
     await until('the parent to complete', () => p.status(id).status === 'completed', 20_000);

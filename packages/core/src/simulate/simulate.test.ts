@@ -27,6 +27,14 @@ describe('simulate()', () => {
     expect(sim.path).toContain('  [6] tester: approve "ok"');
   });
 
+  it('a sleep takes no time: the clock moves to its due time and the run goes on', async () => {
+    const started = Date.now();
+    const sim = await simulate('function workflow(p)\n  sleep(3600)\n  sleep_until(1)\n  return "rested"\nend\n', 'nap', fixture({ agents: {} }));
+    expect(sim).toMatchObject({ status: 'completed', result: 'rested', calls: ['sleep', 'sleep'] });
+    expect(sim.path.filter((l) => l.includes('clock moved'))).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
   it('names the call with no scripted answer, and an agent asked more often than scripted', async () => {
     const noPerson = await simulate(feature, 'feature', fixture({ agents: { architect: [{}], coder: [{}], reviewer: [{ status: 'APPROVED' }] } }));
     expect(noPerson).toMatchObject({ status: 'waiting_human', reason: 'no scripted answer for call 4 (_checkpoint: Approve deployment?)' });

@@ -39,8 +39,9 @@ export async function simulate(source: string, workflow: string, fixture: Fixtur
     const workflowPath = join(dir, 'workflows', `${workflow}.lua`);
     const { run, owner } = await createRun(world, { spec: workflow, workflowPath, prompt: fixture.prompt, workspace: join(dir, 'workspace'), actor: 'shop test', seed });
     let outcome = await driveRun(world, run.id, { wait: false }, owner);
-    while (outcome.status === 'waiting_human') {
-      const answered = await humans.answer(world, outcome.waiting, path);
+    while (outcome.status === 'waiting_human' || outcome.status === 'waiting') {
+      // Asleep: its time comes at once. Waiting on people: the fixture's answer, else the next timer's time.
+      const answered = outcome.status === 'waiting_human' && (await humans.answer(world, outcome.waiting, path));
       if (!answered && !(await fastForward(world, run.id, clock, path))) break;
       outcome = await driveRun(world, run.id, { wait: false });
     }

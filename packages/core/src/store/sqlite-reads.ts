@@ -50,8 +50,8 @@ export class SqliteReads {
     return stmt;
   }
 
-  async listOpenRuns() {
-    return (this.stmt.openRuns.all() as Row[]).map(toRun);
+  async listOpenRuns(opts: { awake?: boolean } = {}) {
+    return ((opts.awake ? this.stmt.awakeRuns : this.stmt.openRuns).all() as Row[]).map(toRun);
   }
 
   async lapsedSince(since: number, until: number) {
@@ -140,12 +140,24 @@ export class SqliteReads {
 
   async dueTimers(now: number, runIds?: number[]) {
     const all = (this.stmt.dueTimers.all(now) as Row[]).map(toTimer);
-    return runIds ? all.filter((t) => runIds.includes(t.runId)) : all;
+    if (!runIds) return all;
+    const of = new Set(runIds);
+    return all.filter((t) => of.has(t.runId));
   }
 
   async nextTimer(runIds?: number[]): Promise<number | null> {
-    const rows = (this.stmt.nextTimer.all() as Row[]).filter((r) => !runIds || runIds.includes(Number(r.run_id)));
-    return rows.length ? Math.min(...rows.map((r) => Number(r.due))) : null;
+    if (!runIds) {
+      const due = (this.stmt.nextOpenTimer.get() as Row | undefined)?.due;
+      return due == null ? null : Number(due);
+    }
+    const of = new Set(runIds);
+    let next: number | null = null;
+    for (const r of this.stmt.nextTimer.all() as Row[]) {
+      if (!of.has(Number(r.run_id))) continue;
+      const due = Number(r.due);
+      if (next === null || due < next) next = due;
+    }
+    return next;
   }
 
   async runCost(runId: number): Promise<number> {

@@ -28,15 +28,18 @@ export function listWorkers(db: Database.Database): WorkerRow[] {
   return (q(db, 'SELECT * FROM workers ORDER BY started_at, id').all() as Row[]).map(toWorker);
 }
 
-/** One immediate transaction: SQLite has one writer, so two workers' passes never take the same run. */
+/**
+ * One immediate transaction: SQLite has one writer, so two workers' passes never take the same run.
+ * A run waiting on the world is not taken: it needs no owner until its time comes (then the pass claims it).
+ */
 export function claimIdleRuns(db: Database.Database, tx: Tx, now: () => number, owner: OwnerClaim, leaseMs: number, limit: number): Run[] {
   // A pass with nothing idle (the usual one) reads, without taking the write lock; the transaction checks again.
-  if (!q(db, `SELECT 1 FROM runs WHERE status IN ('running','waiting','waiting_human')
+  if (!q(db, `SELECT 1 FROM runs WHERE status IN ('running','waiting_human')
     AND (owner_token IS NULL OR lease_until IS NULL OR lease_until <= ?) LIMIT 1`).get(now())) return [];
   return tx(() => {
     const t = now();
     // A run whose agent session lives only on another host (over the store's cap) is that host's to take.
-    const ids = q(db, `SELECT id FROM runs WHERE status IN ('running','waiting','waiting_human')
+    const ids = q(db, `SELECT id FROM runs WHERE status IN ('running','waiting_human')
       AND (owner_token IS NULL OR lease_until IS NULL OR lease_until <= ?)
       AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.run_id = runs.id AND s.gz IS NULL AND s.host <> ?)
       ORDER BY id LIMIT ?`).pluck().all(t, owner.host, limit) as number[];

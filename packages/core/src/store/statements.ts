@@ -30,13 +30,14 @@ const SQL = {
   ownerToken: 'SELECT owner_token, status FROM runs WHERE id = ?',
   setWorkspace: 'UPDATE runs SET workspace = ?, branch = ?, updated_at = ? WHERE id = ?',
   openRuns: `SELECT * FROM runs WHERE status IN ('running','waiting','waiting_human') ORDER BY id`,
+  awakeRuns: `SELECT * FROM runs WHERE status IN ('running','waiting_human') ORDER BY id`,
   // "status IN (…) AND status = …": SQLite uses a partial index only when the query repeats its condition.
   // Only runs not ended: an ended run's answer is taken in by a resume, not by a worker's pass.
   answeredRuns: `SELECT DISTINCT e.run_id FROM executions e JOIN answers a ON a.run_id = e.run_id AND a.call_key = e.call_key AND a.ask = e.ask
     JOIN runs r ON r.id = e.run_id WHERE e.${OPEN} AND e.status = 'waiting_human' AND r.${OPEN}`,
   // A call waiting on a run that has ended (failed too: its parent hears of it): the child's end wakes the parent.
-  childEndedRuns: `SELECT DISTINCT e.run_id FROM executions e JOIN runs c ON c.id = e.wait_run JOIN runs r ON r.id = e.run_id
-    WHERE e.${OPEN} AND e.status = 'waiting' AND e.wait_kind = 'run' AND c.status IN ('completed','stuck','failed') AND r.${OPEN}`,
+  childEndedRuns: `SELECT DISTINCT e.run_id FROM executions e INDEXED BY executions_wait_run JOIN runs c ON c.id = e.wait_run JOIN runs r ON r.id = e.run_id
+    WHERE e.wait_run IS NOT NULL AND e.status = 'waiting' AND c.status IN ('completed','stuck','failed') AND r.${OPEN}`,
   children: 'SELECT * FROM runs WHERE parent_id = ? ORDER BY id',
   // An ask already answered is not open to anyone, even while its driver has yet to take the answer in.
   waitingExecutions: `SELECT e.*, ${CLAIM_COLUMNS} FROM executions e ${CLAIM_JOIN} WHERE e.${OPEN} AND e.status = 'waiting_human'
@@ -121,6 +122,9 @@ const SQL = {
   insertTimer: 'INSERT INTO timers (run_id, call_key, ask, kind, due_at, data) VALUES (?, ?, ?, ?, ?, ?)',
   dueTimers: 'SELECT * FROM timers WHERE fired_at IS NULL AND due_at <= ? ORDER BY due_at, id',
   nextTimer: 'SELECT run_id, MIN(due_at) AS due FROM timers WHERE fired_at IS NULL GROUP BY run_id',
+  // An ended run's timers are void: the earliest of the others (timers_due in order, each run looked up by its key).
+  nextOpenTimer: `SELECT MIN(t.due_at) AS due FROM timers t JOIN runs r ON r.id = t.run_id
+    WHERE t.fired_at IS NULL AND r.status IN ('running','waiting','waiting_human')`,
   timerFired: 'UPDATE timers SET fired_at = ? WHERE id = ? AND fired_at IS NULL',
   runCost: 'SELECT ROUND(TOTAL(cost_usd), 6) AS cost FROM executions WHERE run_id = ?',
   insertEvent: 'INSERT INTO events (run_id, id, call_key, type, actor, channel, data, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',

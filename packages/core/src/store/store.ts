@@ -27,8 +27,11 @@ export interface Store extends AccessStore, ClaimStore, SessionStore, WorkerStor
   listRuns(filter?: RunFilter): Promise<RunWithWaiting[]>;
   /** How many runs match the filter (its `limit` aside). */
   countRuns(filter?: RunFilter): Promise<number>;
-  /** Runs not ended (running or waiting), oldest first. */
-  listOpenRuns(): Promise<Run[]>;
+  /**
+   * Runs not ended (running or waiting), oldest first. `awake`: without the runs asleep
+   * (`waiting` on the world) — a worker's pass reads those only when their time has come.
+   */
+  listOpenRuns(opts?: { awake?: boolean }): Promise<Run[]>;
   /** Runs with an answer recorded for a call's current ask that the call has not taken in yet. */
   answeredRuns(): Promise<number[]>;
   /** Open runs with a call waiting on a run that has ended (a child's end wakes its parent). */
@@ -147,7 +150,7 @@ export interface Store extends AccessStore, ClaimStore, SessionStore, WorkerStor
 
   /** Timers not fired yet and due by `now`, oldest first (of the given runs, or all). */
   dueTimers(now: number, runIds?: number[]): Promise<Timer[]>;
-  /** The earliest time a timer of these runs (or any) is due, if one is pending. */
+  /** The earliest time a timer of these runs (or of any run not ended) is due, if one is pending. */
   nextTimer(runIds?: number[]): Promise<number | null>;
   /**
    * Fires a timer and what it does, in one transaction: its event, and the run's end, an

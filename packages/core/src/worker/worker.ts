@@ -162,7 +162,18 @@ export class Worker {
   private async pass(wakes: WorkerWakes): Promise<boolean> {
     const { store, clock } = this.ports;
     // Every idle run at once, in one transaction (SKIP LOCKED on PostgreSQL); named runs one by one.
-    const listed = await store.listOpenRuns();
+    // Runs asleep are many and need nothing until their time: read only when a wake timer is due (below).
+    const dueTimers = await store.dueTimers(store.now());
+    const woken = new Set(dueTimers.filter((t) => t.kind === 'wake').map((t) => t.runId));
+    // A run waiting on a child that has ended (driven here or by anyone): read and driven on to take the end in.
+    const childEnded = new Set(await store.childEndedRuns());
+    const listed = await store.listOpenRuns(this.opts.only ? {} : { awake: true });
+    const listedIds = new Set(listed.map((r) => r.id));
+    for (const id of new Set([...woken, ...childEnded])) {
+      if (listedIds.has(id)) continue;
+      const run = await store.getRun(id);
+      if (run?.status === 'waiting') listed.push(run);
+    }
     // Its fair share of the open runs among the live workers: the first to wake on a burst would
     // otherwise take it all while the others idle. A worker silent for a lease no longer counts,
     // so the others' shares grow to take its runs. Named runs (shop watch <id>) are all its own.
@@ -180,14 +191,13 @@ export class Worker {
     }
     const answered = new Set(await store.answeredRuns());
     // Judged by the store's clock: every worker (and machine) agrees when a timer is due.
-    const dueTimers = await store.dueTimers(store.now());
     const due = new Set(dueTimers.map((t) => t.runId));
-    const woken = new Set(dueTimers.filter((t) => t.kind === 'wake').map((t) => t.runId));
-    // A run waiting on a child that has ended (driven here or by anyone): driven on to take the end in.
-    const childEnded = new Set(await store.childEndedRuns());
     for (const run of runs) {
       if (this.opts.signal.aborted) return false;
       if (this.active.has(run.id)) continue;
+      // Asleep (waiting on the world) and not due: it needs no owner, so none holds it and renews a lease
+      // (a worker may have many thousands); its time, a stop or a dead driver's lease brings it here.
+      if (run.status === 'waiting' && !woken.has(run.id) && !childEnded.has(run.id) && !run.stop && !this.held.has(run.id)) continue;
       // Held runs keep their leases themselves meanwhile.
       if (this.backoff.waiting(run.id, clock.now())) continue;
       try {
@@ -197,8 +207,8 @@ export class Worker {
         await this.failed(run, null, e);
       }
     }
-    // One timer to the earliest due row of the open runs (an ended run's are void), not a poll per run.
-    wakes.nextDue(open.size ? await store.nextTimer([...open]) : null);
+    // One timer to the earliest due row of the runs not ended (asleep ones too), not a poll per run.
+    wakes.nextDue(await store.nextTimer(this.opts.only ? [...open] : undefined));
     wakes.nextLapse(this.nextLapse(runs));
     return false;
   }
@@ -315,9 +325,11 @@ export class Worker {
         const outcome = await driveRun(this.opts.portsFor(run), run.id, { wait: false, keep: true, signal: abort.signal, sharedSlots: this.agents }, owner);
         this.backoff.succeeded(run.id);
         this.opts.report({ type: 'outcome', run, outcome });
-        if (outcome.status === 'waiting_human' || outcome.status === 'waiting') this.hold(run, owner);
+        if (outcome.status === 'waiting_human') this.hold(run, owner);
+        // Waiting on the world only: let go (no lease to renew while it sleeps); its wake timer brings it back.
+        else if (outcome.status === 'waiting' && (await owner.release(true)) === 'answered') this.hold(run, owner);
         // A child's end wakes its parent: a pass now, not at the next sweep.
-        else if (run.parentId !== null) this.wakes?.wake();
+        else if (outcome.status !== 'waiting' && run.parentId !== null) this.wakes?.wake();
       } catch (e) {
         await this.failed(run, owner, e);
       } finally {

@@ -38,6 +38,26 @@ export function waits(adapter: StoreAdapter) {
       expect((await store.listOpenRuns()).map((r) => r.id)).toEqual([id]);
     });
 
+    it("a sleeping run is not an idle run to take: it needs no owner (no lease renewed) until its time", async () => {
+      const { store, clock } = ctx;
+      const id = await sleepingRun(store, clock.t + MIN);
+      expect(await store.releaseRun(id, T, { ifIdle: true })).toBe('released');
+      expect(await store.claimIdleRuns({ token: OTHER, host: 'h', pid: 2, pidStart: '2' }, MIN, 10)).toEqual([]);
+      expect((await store.getRun(id))?.owner).toBeNull();
+    });
+
+    it('a worker reads runs asleep only when their time has come: listOpenRuns({awake}) leaves them out; nextTimer skips ended runs', async () => {
+      const { store, clock } = ctx;
+      const id = await sleepingRun(store, clock.t + MIN);
+      const awake = (await store.createRun(newRun())).id;
+      expect((await store.listOpenRuns()).map((r) => r.id)).toEqual([id, awake]);
+      expect((await store.listOpenRuns({ awake: true })).map((r) => r.id)).toEqual([awake]);
+      const gone = await sleepingRun(store, clock.t + MIN / 2);
+      expect(await store.nextTimer()).toBe(clock.t + MIN / 2);
+      await store.finishRun(T, gone, ended('stuck', 'stopped'));
+      expect(await store.nextTimer()).toBe(clock.t + MIN);
+    });
+
     it('waitOn makes a running call wait (a crash between its two writes is picked up so); a completed one is refused', async () => {
       const { store, clock } = ctx;
       const run = await store.createRun(newRun());

@@ -73,7 +73,8 @@ const STEPS: Record<number, string> = {
   ALTER TABLE executions ADD COLUMN IF NOT EXISTS wait_run BIGINT;
   ALTER TABLE runs ADD COLUMN IF NOT EXISTS parent_id BIGINT REFERENCES runs(id);
   ALTER TABLE runs ADD COLUMN IF NOT EXISTS parent_key TEXT;
-  CREATE UNIQUE INDEX IF NOT EXISTS runs_parent ON runs(parent_id, parent_key) WHERE parent_id IS NOT NULL;`,
+  CREATE UNIQUE INDEX IF NOT EXISTS runs_parent ON runs(parent_id, parent_key) WHERE parent_id IS NOT NULL;
+  CREATE INDEX IF NOT EXISTS executions_wait_run ON executions(wait_run) WHERE wait_run IS NOT NULL AND status = 'waiting';`,
 };
 
 /**

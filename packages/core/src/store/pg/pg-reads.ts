@@ -51,8 +51,9 @@ export class PgReads {
     return Number(row!.n);
   }
 
-  async listOpenRuns(): Promise<Run[]> {
-    return (await this.db.query(`SELECT * FROM runs WHERE ${OPEN} ORDER BY id`)).map(toRun);
+  async listOpenRuns(opts: { awake?: boolean } = {}): Promise<Run[]> {
+    const which = opts.awake ? `status IN ('running','waiting_human')` : OPEN;
+    return (await this.db.query(`SELECT * FROM runs WHERE ${which} ORDER BY id`)).map(toRun);
   }
 
   async lapsedSince(since: number, until: number) {
@@ -69,7 +70,7 @@ export class PgReads {
 
   async childEndedRuns(): Promise<number[]> {
     const rows = await this.db.query(`SELECT DISTINCT e.run_id FROM executions e JOIN runs c ON c.id = e.wait_run JOIN runs r ON r.id = e.run_id
-      WHERE e.status = 'waiting' AND e.wait_kind = 'run' AND c.status IN ('completed','stuck','failed') AND r.${OPEN} ORDER BY e.run_id`);
+      WHERE e.wait_run IS NOT NULL AND e.status = 'waiting' AND c.status IN ('completed','stuck','failed') AND r.${OPEN} ORDER BY e.run_id`);
     return rows.map((r) => Number(r.run_id));
   }
 
@@ -178,7 +179,7 @@ export class PgReads {
   async nextTimer(runIds?: number[]): Promise<number | null> {
     const [row] = runIds
       ? await this.db.query('SELECT MIN(due_at) AS due FROM timers WHERE fired_at IS NULL AND run_id = ANY($1::bigint[])', [runIds])
-      : await this.db.query('SELECT MIN(due_at) AS due FROM timers WHERE fired_at IS NULL');
+      : await this.db.query(`SELECT MIN(t.due_at) AS due FROM timers t JOIN runs r ON r.id = t.run_id WHERE t.fired_at IS NULL AND r.${OPEN}`);
     return row?.due == null ? null : Number(row.due);
   }
 

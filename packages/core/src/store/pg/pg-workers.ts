@@ -12,10 +12,11 @@ const SQL = {
   heartbeat: 'UPDATE workers SET runs_held = $2, agents = $3, heartbeat_at = $4 WHERE id = $1 RETURNING id',
   end: 'DELETE FROM workers WHERE id = $1',
   list: 'SELECT * FROM workers ORDER BY started_at, id',
+  // A run waiting on the world is not taken: it needs no owner until its time comes.
   // Rows another worker is claiming right now are skipped, not waited on; one that committed its
   // claim meanwhile is checked again under the lock (READ COMMITTED) and is no longer idle.
   claimIdle: `WITH idle AS (
-      SELECT id FROM runs WHERE status IN ('running','waiting','waiting_human') AND (owner_token IS NULL OR lease_until IS NULL OR lease_until <= $1)
+      SELECT id FROM runs WHERE status IN ('running','waiting_human') AND (owner_token IS NULL OR lease_until IS NULL OR lease_until <= $1)
         AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.run_id = runs.id AND s.gz IS NULL AND s.host <> $4)
       ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
     UPDATE runs r SET owner_token = $3, owner_host = $4, owner_pid = $5, owner_pid_start = $6, lease_until = $1::bigint + $7::bigint, updated_at = $1
