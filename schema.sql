@@ -30,6 +30,8 @@ CREATE TABLE IF NOT EXISTS runs (
   events          INTEGER NOT NULL DEFAULT 0,   -- the run's last event id
   rules           TEXT,                         -- JSON: the rules fixed when it started (agents, config{}, file hashes)
   held            TEXT,                         -- JSON: the rule files that changed during one of its steps (resume refused)
+  parent_id       INTEGER REFERENCES runs(id),  -- the run whose call_workflow/start_workflow started it (a child run)
+  parent_key      TEXT,                         -- that call's key in the parent
   created_at      INTEGER NOT NULL,
   updated_at      INTEGER NOT NULL,
   ended_at        INTEGER
@@ -39,13 +41,15 @@ CREATE INDEX IF NOT EXISTS runs_status ON runs(status);
 CREATE INDEX IF NOT EXISTS runs_updated ON runs(updated_at);
 -- The few held runs (shop replay checks them), found without reading the others.
 CREATE INDEX IF NOT EXISTS runs_held ON runs(id) WHERE held IS NOT NULL;
+-- Exactly one child per parent call, ever: a replayed or taken-over parent finds it by its key.
+CREATE UNIQUE INDEX IF NOT EXISTS runs_parent ON runs(parent_id, parent_key) WHERE parent_id IS NOT NULL;
 
 -- One row per host call of a run, named by the call path ("1", "2", "4/2/1"), stored in call order.
 CREATE TABLE IF NOT EXISTS executions (
   run_id        INTEGER NOT NULL REFERENCES runs(id),
   call_key      TEXT    NOT NULL,
   seq           INTEGER NOT NULL,             -- order of first appearance (runs.calls at its start)
-  kind          TEXT    NOT NULL,             -- run | pause | sh | now | patch | parallel | sleep
+  kind          TEXT    NOT NULL,             -- run | pause | sh | now | patch | parallel | sleep | workflow | start_workflow | wait_run
   agent         TEXT,
   fingerprint   TEXT    NOT NULL,             -- what replay compares
   status        TEXT    NOT NULL CHECK (status IN ('running','waiting','waiting_human','completed','failed')),
@@ -84,6 +88,7 @@ CREATE TABLE IF NOT EXISTS executions (
   ask_decisions TEXT,                         -- JSON: the decisions its current ask asks for, when not the implied one (an agent's AskUserQuestion)
   wait_kind     TEXT,                         -- while status = 'waiting': timer | event | run
   wait_until    INTEGER,                      -- while status = 'waiting': when it is due (the store's clock), if it has a due time
+  wait_run      INTEGER,                      -- while waiting on a run (call_workflow, wait_run): that run's id
   started_at    INTEGER NOT NULL,
   updated_at    INTEGER NOT NULL,
   finished_at   INTEGER,
@@ -92,6 +97,8 @@ CREATE TABLE IF NOT EXISTS executions (
 ) WITHOUT ROWID;
 -- Open calls (inbox, list), without scanning every finished one.
 CREATE INDEX IF NOT EXISTS executions_open ON executions(status, run_id) WHERE status IN ('running','waiting','waiting_human');
+-- Calls waiting on a run (call_workflow, wait_run): a worker's pass finds those whose run ended without reading the sleepers.
+CREATE INDEX IF NOT EXISTS executions_wait_run ON executions(wait_run) WHERE wait_run IS NOT NULL AND status = 'waiting';
 
 -- Human answers: one per ask (a call may wait several times), immutable; the primary key
 -- makes the first one win. The feedback travels in the same row as the verdict.

@@ -20,7 +20,7 @@ export async function resumeAfterAnswer(ctx: Context, ops: ShopOperations, runId
 }
 
 async function underSignals(
-  ctx: Context, ops: ShopOperations, runId: number, work: (signal: AbortSignal) => Promise<{ handedTo: RunOwner } | { outcome: DriveOutcome }>,
+  ctx: Context, ops: ShopOperations, runId: number, work: (signal: AbortSignal) => Promise<{ handedTo: RunOwner } | { outcome: DriveOutcome; runId?: number }>,
 ): Promise<number> {
   const abort = new AbortController();
   const onSignal = () => abort.abort();
@@ -33,7 +33,10 @@ async function underSignals(
       return 0;
     }
     ctx.board.close();
-    return printOutcome(runId, done.outcome, ctx.out, errLine);
+    // A child's end drove its parent on here: the parent's state is the command's.
+    const last = done.runId ?? runId;
+    if (last !== runId) ctx.out(`run ${runId} ended; it woke its parent, run ${last}, driven on here`);
+    return printOutcome(last, done.outcome, ctx.out, errLine);
   } finally {
     // People being told the run needs them: let those notices go out before the process does.
     await ops.settle();

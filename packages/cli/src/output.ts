@@ -88,6 +88,15 @@ export function printOutcome(runId: number, outcome: DriveOutcome, out: (line: s
       return ExitCode.waiting;
     }
     case 'waiting':
+      if (outcome.asks?.length) {
+        // A child it waits on asks a person: answering that ask (its own handle) drives the child, then this run.
+        out(`run ${runId} waits on ${waitingOnWords(outcome.waits)}, which is waiting for a person`);
+        for (const exec of outcome.asks) {
+          out(describeWaiting(exec.runId, exec, false));
+          for (const line of answerHint(exec)) out(line);
+        }
+        return ExitCode.waiting;
+      }
       out(`run ${runId} waits on ${waitingOnWords(outcome.waits)}; no person is needed: shop watch resumes it then (or keep a process on it: shop resume ${runId} --wait)`);
       return ExitCode.waitingOn;
     case 'stuck':

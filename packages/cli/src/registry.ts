@@ -76,7 +76,8 @@ several machines): Shop checks that it connects, creates its tables there, and k
     details: `Prints the run id at once, then drives the run here. When it waits for a person it prints what is
 awaited and the exact commands to answer (by the ask's handle), and exits 3 (0 completed, 4 stuck,
 1 failed); when it waits only on time (sleep(), sleep_until()) it says until when and exits 7: shop
-watch resumes it then. With --wait it prints each ask as it opens and keeps waiting (through sleeps too). A prompt longer than a
+watch resumes it then. A child run (call_workflow) is driven here too: a child's ask is printed with
+its own handle (exit 3), a child waiting on time exits 7. With --wait it prints each ask as it opens and keeps waiting (through sleeps too). A prompt longer than a
 command line takes comes from a file (--prompt-file F) or stdin (-: shop run feature - < spec.md),
 up to 16 MiB, its trailing line breaks dropped.`,
     group: 'runs', maxArgs: Infinity,

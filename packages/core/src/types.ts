@@ -4,7 +4,7 @@ import type { Decision } from './decisions/decision-spec.js';
 export type RunStatus = 'running' | 'waiting' | 'waiting_human' | 'completed' | 'stuck' | 'failed';
 /** `waiting`: the call waits on the world (its wait kind says what); `waiting_human`: on a person's answer. */
 export type ExecutionStatus = 'running' | 'waiting' | 'waiting_human' | 'completed' | 'failed';
-export type CallKind = 'run' | 'pause' | 'sh' | 'now' | 'patch' | 'parallel' | 'sleep' | 'wait_event' | 'event_url';
+export type CallKind = 'run' | 'pause' | 'sh' | 'now' | 'patch' | 'parallel' | 'sleep' | 'wait_event' | 'event_url' | 'workflow' | 'start_workflow' | 'wait_run';
 /** What a suspended call waits on: a person (an ask), a timer, an event, another run. */
 export type WaitKind = 'person' | 'timer' | 'event' | 'run';
 
@@ -33,6 +33,9 @@ export interface Run {
   rules: RunRules | null;
   /** Set when a rule file changed while one of its own steps ran: it resumes only as shop resume says. */
   held: RunHold | null;
+  /** The run whose call (call_workflow, start_workflow) started this one, and that call's key; null for a run started by a person. */
+  parentId: number | null;
+  parentKey: string | null;
   createdAt: number;
   updatedAt: number;
   endedAt: number | null;

@@ -24,7 +24,7 @@ export async function openAskRow(deps: ServerDeps, handle: string): Promise<Inbo
   if (!(runId > 0)) return null;
   const detail = await deps.ops.runDetail(runId, { last: 0 });
   const open = detail.asks.find((a) => a.handle === handle);
-  return open ? { ...open, run: detail.id, spec: detail.spec, run_status: detail.status } : null;
+  return open ? { ...open, run: detail.id, spec: detail.spec, run_status: detail.status, parent: detail.parent } : null;
 }
 
 /** "Approved 33.4." — what the next page says was recorded. */

@@ -20,7 +20,7 @@ export default async function inbox(args: Parsed, ctx: Context): Promise<number>
     return 0;
   }
   const body = rows.map((r) => [
-    String(r.run), r.spec, r.key, r.awaiting ?? 'input', agentColumn(r.agent), ago(Date.parse(r.waiting_since!)), r.claimed_by?.by ?? '-', firstLine(r.question ?? ''), r.answer_with[0],
+    String(r.run), r.parent === null ? r.spec : `${r.spec} ↳ of ${r.parent}`, r.key, r.awaiting ?? 'input', agentColumn(r.agent), ago(Date.parse(r.waiting_since!)), r.claimed_by?.by ?? '-', firstLine(r.question ?? ''), r.answer_with[0],
   ]);
   const header = ['RUN', 'SPEC', 'CALL', 'AWAITING', 'AGENT', 'WAITED', 'CLAIMED', 'QUESTION', 'ANSWER WITH'];
   for (const line of table(header, body, { width: ctx.style.width, shrink: [7, 8, 6, 1] })) ctx.out(line);

@@ -43,7 +43,8 @@ export default async function list(args: Parsed, ctx: Context): Promise<number> 
     return 0;
   }
   const body = rows.map((r) => [
-    String(r.id), r.spec, r.status, agentColumn(r.agent), r.awaiting ?? '-', ago(Date.parse(r.created_at)), cost(r.cost_usd),
+    // A child run (call_workflow) names its parent: "child ↳ of 7".
+    String(r.id), r.parent === null ? r.spec : `${r.spec} ↳ of ${r.parent}`, r.status, agentColumn(r.agent), r.awaiting ?? '-', ago(Date.parse(r.created_at)), cost(r.cost_usd),
     firstLine(now(r) ?? r.waiting_for ?? r.reason ?? '-'),
   ]);
   const style = (col: number, text: string) => (col === 2 ? paint(ctx.style.color, statusColour(text), text) : text);

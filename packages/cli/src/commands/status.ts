@@ -67,6 +67,9 @@ export default async function status(args: Parsed, ctx: Context): Promise<number
     ctx.out('');
     ctx.out(`Waiting on: ${json.waiting_for} — no person is needed; shop watch resumes it then (or: shop resume ${run.id} --wait)`);
   }
+  // Runs calling runs: the link both ways (a child's ask is answered by its own handle).
+  if (run.parentId !== null) ctx.out(`Parent: run ${run.parentId} (its call ${run.parentKey ?? '?'} started this run)`);
+  if (json.children.length) ctx.out(`Children: ${json.children.map((c) => `run ${c.id} (${c.spec}) ${c.status}`).join(', ')}`);
   if (json.driver_gone_since) ctx.out(`Driver gone since: ${localTimeAgo(Date.parse(json.driver_gone_since))}`);
   for (const line of heldLines(run.id, json.held)) ctx.out(line);
   if (!waiting && !json.held && (json.status === 'interrupted' || run.status === 'failed')) {

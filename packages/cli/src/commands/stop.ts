@@ -20,7 +20,9 @@ async function stopHere(args: Parsed, ctx: Context, id: number): Promise<number>
   const by = responder(str(args, 'by'), ctx.project.root, ctx.env);
   const reason = str(args, 'reason') ?? `stopped by ${by}`;
   const ops = await ctx.ops();
-  const { run } = await ops.stop(id, reason, by, (owner) => ctx.out(`asking ${ops.describeOwner(owner)}, which drives run ${id}, to stop it…`));
+  const { run, children, parent } = await ops.stop(id, reason, by, (owner) => ctx.out(`asking ${ops.describeOwner(owner)}, which drives run ${id}, to stop it…`));
   ctx.out(run.status === 'stuck' ? `Run ${id} marked as stuck: ${run.reason ?? reason}` : `Run ${id} ended ${run.status} before the stop took effect${run.reason ? `: ${run.reason}` : ''}`);
+  if (parent) ctx.out(`  its parent run ${parent.id} (${parent.spec}) went on: ${parent.status}${parent.reason ? `: ${parent.reason}` : ''}`);
+  for (const child of children) ctx.out(`  its child run ${child.id} (${child.spec}) stopped with it${child.status === 'stuck' ? '' : ` (it ended ${child.status} first)`}`);
   return 0;
 }

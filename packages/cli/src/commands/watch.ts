@@ -91,7 +91,7 @@ function report(e: WorkerEvent, emit: Emit) {
   }
 }
 
-const WHY = { answer: 'an answer came in', stop: 'a stop was requested', interrupted: 'taken over', timer: 'its time came', event: 'an event came in' } as const;
+const WHY = { answer: 'an answer came in', stop: 'a stop was requested', interrupted: 'taken over', timer: 'its time came', event: 'an event came in', child: 'a run it waited on ended' } as const;
 
 function outcomeLine(run: Run, o: DriveOutcome): string {
   const name = `run ${run.id} (${run.spec})`;

@@ -1,3 +1,5 @@
+import type { Ownership } from './ownership.js';
+import type { DriveOutcome } from './outcome.js';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import type { AgentDef } from '../agents/agent-def.js';
@@ -39,6 +41,12 @@ export interface StepContext {
   timersFor(ask: { kind: string; request: unknown }): NewTimer[];
   /** The run's rule files, looked at around each step's process (rules-in-force.ts). */
   files: StepFiles;
+  /**
+   * Drives a child run here, as this driver drives its parent (waiting on in place with
+   * `shop run --wait`, else until it ends or waits); taken unless `owner` holds it already.
+   * Absent where nothing is driven (a dry replay).
+   */
+  driveChild?(runId: number, signal: AbortSignal, owner?: Ownership): Promise<DriveOutcome>;
 }
 
 /**

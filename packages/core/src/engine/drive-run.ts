@@ -9,6 +9,7 @@ import { ReplayLog } from './replay-log.js';
 import { Scheduler, type CheckIn } from './scheduler.js';
 import { settleHold, startingRules, type AcceptChanges } from './held-run.js';
 import type { Slots } from './slots.js';
+import { childAsks } from '../waits/child-asks.js';
 
 export interface DriveOptions {
   /** Keep the process alive while the run waits for a person, resuming in place. */
@@ -81,11 +82,15 @@ export async function driveRun(ports: EnginePorts, runId: number, opts: DriveOpt
       ports, run: now, token: own.token, wait: opts.wait, interrupt: opts.signal, sharedSlots: opts.sharedSlots,
       log, logCounts,
       checkIn: () => checkIn(ports, own),
+      // A child is driven as its parent is (in place with --wait), and let go when it waits: a worker or a person's answer takes it on.
+      driveChild: (childId, signal, owner) => driveRun(ports, childId, { wait: opts.wait, signal, sharedSlots: opts.sharedSlots }, owner),
       lost: own.lost,
       lose: () => own.lose(),
     });
     for (;;) {
-      const outcome = await scheduler.drive();
+      let outcome = await scheduler.drive();
+      // Waiting on a child that waits for a person: that person's ask is what the run needs.
+      if (outcome.status === 'waiting') outcome = { ...outcome, asks: await childAsks(ports.store, outcome.waits) };
       if (outcome.status !== 'waiting_human' && outcome.status !== 'waiting') {
         if (!isFinal(outcome)) return outcome;
         const kept = endWorkspace(ports, run, scheduler.settings.keep_worktree === true);

@@ -6,8 +6,11 @@ export type DriveOutcome =
   | { status: 'completed'; result: unknown; worktreeKept?: string }
   /** Nothing can go on until a person answers: every waiting call, oldest first. */
   | { status: 'waiting_human'; execution: Execution; waiting: Execution[] }
-  /** Nothing can go on until time passes (or an event comes, another run ends): no person is asked. Its waits, oldest first. */
-  | { status: 'waiting'; waits: Execution[] }
+  /**
+   * Nothing can go on until time passes (or an event comes, another run ends): no person is asked
+   * of it. Its waits, oldest first; `asks`: the open asks of the runs it waits on (its children, theirs …).
+   */
+  | { status: 'waiting'; waits: Execution[]; asks?: Execution[] }
   | { status: 'stuck'; reason: string; worktreeKept?: string }
   | { status: 'failed'; reason: string; exitCode: number; nonDeterminism?: NonDeterminism }
   /** Ctrl-C or SIGTERM: the run is left for `shop resume`. */

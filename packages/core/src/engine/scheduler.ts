@@ -23,6 +23,7 @@ import { CallMismatch, ThreadHost } from './thread-host.js';
 import { Threads } from './threads.js';
 import { RulesInForce } from './rules-in-force.js';
 import type { Slots } from './slots.js';
+import type { Ownership } from './ownership.js';
 
 /** How often a driver looks at the store: stop requests, its lease, answers from elsewhere. */
 export const CHECK_MS = 500;
@@ -48,6 +49,8 @@ export interface SchedulerDeps {
   /** A dry replay (shop replay): the log is replayed against the workflow, nothing is written or started. */
   dry?: boolean;
   checkIn(): Promise<CheckIn>;
+  /** Drives a child run of this one (call_workflow) in this process (StepContext.driveChild). */
+  driveChild?(runId: number, signal: AbortSignal, owner?: Ownership): Promise<DriveOutcome>;
 }
 
 /**
@@ -84,7 +87,7 @@ export class Scheduler {
     this.calls = new CallRunner({
       // Every agent a step loads has the run's rules laid over its file's.
       ports: { ...ports, loadAgent: this.rules.loadAgent }, run, token, config: () => this.host.settings, statusWhenWaiting: (key, world) => this.statusWhenWaiting(key, world),
-      timersFor: (ask) => askTimers(this.host.settings, ask, ports.clock.now()), files: this.rules,
+      timersFor: (ask) => askTimers(this.host.settings, ask, ports.clock.now()), files: this.rules, driveChild: deps.driveChild,
     }, (agent) => this.rules.firstUse(agent));
     this.branches = new Branches({ ports, run, token, log, threads: this.threads, tasks: this.tasks, toPoll: this.toPoll, dry: deps.dry ?? false });
   }

@@ -76,7 +76,8 @@ export class ThreadHost implements VmHost {
   context(thread: LuaThread) {
     const s = this.threads.byLua.get(thread);
     const { run } = this;
-    return { run_id: run.id, prompt: run.prompt, workspace: run.workspace, call_key: s ? keyOf(s.path, s.calls + 1) : null, thread: s?.path || 'main' };
+    // parent: the run whose call_workflow/start_workflow started this one (nil for a person's run).
+    return { run_id: run.id, prompt: run.prompt, workspace: run.workspace, call_key: s ? keyOf(s.path, s.calls + 1) : null, thread: s?.path || 'main', parent: run.parentId };
   }
 
   /** The config{} in force from now on: once the file has loaded, the run's own (RulesInForce). */

@@ -11,6 +11,7 @@ import { installPrelude, SANDBOX_CHUNK } from './lua-prelude.js';
 import { ModuleLoader } from './lua-require.js';
 import { luaText } from './lua-text.js';
 import { installSandbox, raise, type SandboxHost } from './sandbox.js';
+import { raisedMessage } from './calls/raised.js';
 import { installStringCase } from './string-case.js';
 import { installStringRep, installTableConcat } from './string-limits.js';
 import { installPatterns, type PatternLimits } from './string-patterns.js';
@@ -279,7 +280,10 @@ export class LuaVm {
         return lua.lua_yield(T, 0);
       }
       const inline = this.guard(() => this.host.call(t, parsed, def));
-      if (inline) return pushResult(T, name, inline.value);
+      if (inline) {
+        const error = raisedMessage(inline.value);
+        return error === null ? pushResult(T, name, inline.value) : raise(T, error);
+      }
       t.request = parsed;
       t.def = def;
       return lua.lua_yieldk(T, 0, 0, continuation);
@@ -325,10 +329,14 @@ export class LuaVm {
     const t = this.byState.get(T)!;
     const input = t.input;
     switch (input.kind) {
-      case 'values':
+      case 'values': {
+        // A call recorded as raising (a child run stopped): the error at the caller's line, as pcall sees it.
+        const error = input.values.length === 1 ? raisedMessage(input.values[0]) : null;
+        if (error !== null) return raise(T, error);
         lua.lua_checkstack(T, input.values.length);
         for (const v of input.values) pushResult(T, 'call', v);
         return input.values.length;
+      }
       case 'error':
         return raise(T, input.message);
       case 'branches':

@@ -38,16 +38,19 @@ export async function recordAnswer(ports: EnginePorts, exec: Execution, input: A
 }
 
 /**
- * After an answer: the live owner resumes the run; without one, drive it here — unless a
+ * After an answer: the live owner resumes the run; without one, drive it here (and the
+ * parents its end wakes: `runId` is the last run driven) — unless a
  * worker took the run meanwhile (between the answer and this claim): then it takes the
  * answer in, as if it had held the run all along. The answer is recorded either way.
  */
-export async function resumeAfterAnswer(ports: EnginePorts, runId: number, handedTo: RunOwner | null, opts: DriveOptions): Promise<{ handedTo: RunOwner } | { outcome: DriveOutcome }> {
+export async function resumeAfterAnswer(ports: EnginePorts, runId: number, handedTo: RunOwner | null, opts: DriveOptions): Promise<{ handedTo: RunOwner } | { outcome: DriveOutcome; runId: number }> {
   if (handedTo) return { handedTo };
   try {
     // Loaded only when this process drives the run itself: an answer handed to a live driver needs no Lua VM.
     const { driveRun } = await import('../engine/drive-run.js');
-    return { outcome: await driveRun(ports, runId, opts) };
+    const { driveParents } = await import('../engine/drive-parents.js');
+    // A child's ask answered: the child driven to its end, then its parent (and theirs) when nobody else drives them.
+    return await driveParents(ports, runId, await driveRun(ports, runId, opts), opts);
   } catch (e) {
     if (!(e instanceof ConflictError)) throw e;
     const run = await ports.store.getRun(runId);

@@ -39,6 +39,7 @@ export function runJson(run: Run, waiting: Execution | null, costUsd: number, ru
     cost_usd: costUsd,
     seed: run.seed,
     workflow_hash: run.workflowHash,
+    parent: run.parentId,
     created_at: iso(run.createdAt)!,
     updated_at: iso(run.updatedAt)!,
     ended_at: iso(run.endedAt),

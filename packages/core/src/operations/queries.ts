@@ -15,7 +15,7 @@ import type { ActionJson, AnsweredJson, EventJson, InboxRowJson, LogJson, RunDet
 export async function inboxJson(store: Store): Promise<InboxRowJson[]> {
   const liveness = nodeLiveness();
   return (await store.listWaiting()).map(({ run, execution }) => ({
-    run: run.id, spec: run.spec, run_status: displayStatus(run, liveness) as InboxRowJson['run_status'], ...pendingJson(run.id, execution),
+    run: run.id, spec: run.spec, run_status: displayStatus(run, liveness) as InboxRowJson['run_status'], parent: run.parentId, ...pendingJson(run.id, execution),
   }));
 }
 
@@ -64,6 +64,7 @@ export function detailJson(view: RunView): RunDetailJson {
       bytes: s.bytes, stored_bytes: s.gzBytes, saved_at: new Date(s.savedAt).toISOString(),
     })),
     rules: run.rules && rulesJson(run.rules),
+    children: view.children.map((c) => ({ id: c.id, spec: c.spec, key: c.parentKey ?? '', status: c.status, reason: c.reason })),
     held: run.held && {
       key: run.held.key, handle: `${id}.${run.held.key}`, agent: run.held.agent, files: run.held.files,
       interrupted: run.held.interrupted === true, at: new Date(run.held.at).toISOString(),

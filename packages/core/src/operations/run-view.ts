@@ -17,6 +17,8 @@ export interface RunView {
   cost: number;
   /** Its agents' Claude sessions as the store keeps them: where each lives. */
   sessions: SessionInfo[];
+  /** The runs its calls started (call_workflow, start_workflow), oldest first. */
+  children: Run[];
 }
 
 /**
@@ -31,7 +33,8 @@ export async function loadRunView(store: Store, id: number, opts: { last?: numbe
   const executions = opts.last === undefined ? await store.loadExecutions(id) : withOpen(await store.loadExecutions(id, opts.last), open);
   const waitingAll = hasEnded(run) ? [] : await openAsks(store, open);
   const sessions = await store.listSessions(id);
-  return { run, executions, calls, waiting: waitingAll[0] ?? null, waitingAll, cost, sessions };
+  const children = await store.listChildren(id);
+  return { run, executions, calls, waiting: waitingAll[0] ?? null, waitingAll, cost, sessions, children };
 }
 
 /** What answering needs of a run: the run and its open asks (no totals, no call history). */

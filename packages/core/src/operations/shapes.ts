@@ -11,7 +11,7 @@ export const ExecutionJsonSchema = z.object({
   key: z.string(),
   /** Order of first appearance. */
   seq: z.number(),
-  kind: z.enum(['run', 'pause', 'sh', 'now', 'patch', 'parallel', 'sleep', 'wait_event', 'event_url']),
+  kind: z.enum(['run', 'pause', 'sh', 'now', 'patch', 'parallel', 'sleep', 'wait_event', 'event_url', 'workflow', 'start_workflow', 'wait_run']),
   agent: z.string().nullable(),
   /** waiting: on the world (time, an event, another run); waiting_human: on a person. */
   status: z.enum(['running', 'waiting', 'waiting_human', 'completed', 'failed']),
@@ -83,7 +83,8 @@ export const PendingJsonSchema = z.object({
 
 /** One row of `shop inbox --json` / `shop list --waiting --json`: a pending ask and its run. */
 /** run_status: the run as list shows it ("interrupted" when its driver is gone, its other calls stalled). */
-export const InboxRowJsonSchema = PendingJsonSchema.extend({ run: z.number(), spec: z.string(), run_status: z.enum(displayStatuses) });
+/** parent: the run whose call_workflow started the asking run (answering it goes on to that run); null for a person's run. */
+export const InboxRowJsonSchema = PendingJsonSchema.extend({ run: z.number(), spec: z.string(), run_status: z.enum(displayStatuses), parent: z.number().nullable().default(null) });
 
 export const WaitingOnJsonSchema = z.object({
   kind: z.enum(['timer', 'event', 'run']),
@@ -119,6 +120,8 @@ export const RunJsonSchema = z.object({
   /** math.random's seed (replay-stable), and the hash of the workflow file the run started with. */
   seed: z.number(),
   workflow_hash: z.string().nullable(),
+  /** The run whose call_workflow/start_workflow started this one; null for a run a person started. */
+  parent: z.number().nullable().default(null),
   created_at: z.string(),
   updated_at: z.string(),
   ended_at: iso,
@@ -192,6 +195,8 @@ export const RunDetailJsonSchema = RunJsonSchema.extend({
   rules: RulesJsonSchema.nullable().default(null),
   /** Set while it is held: it resumes when the files are back, or with shop resume <id> --accept-changes. */
   held: HeldJsonSchema.nullable().default(null),
+  /** The runs its calls started (call_workflow, start_workflow), oldest first: id, workflow, the call's key, status (as stored), why it ended so. */
+  children: z.array(z.object({ id: z.number(), spec: z.string(), key: z.string(), status: z.string(), reason: z.string().nullable() })).default([]),
 });
 
 /** The ask an answering command answered, and what was recorded. */

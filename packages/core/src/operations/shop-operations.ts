@@ -94,7 +94,7 @@ export interface ShopOperations {
   answer(exec: Execution, req: AnswerRequest, what?: string): Promise<AnsweredAsk>;
   answerHandle(req: AnswerByHandle): Promise<AnsweredAsk>;
   /** After an answer: a live owner takes it in; without one, the run is driven here. */
-  resumeAfterAnswer(runId: number, handedTo: RunOwner | null, opts: DriveOptions): Promise<{ handedTo: RunOwner } | { outcome: DriveOutcome }>;
+  resumeAfterAnswer(runId: number, handedTo: RunOwner | null, opts: DriveOptions): Promise<{ handedTo: RunOwner } | { outcome: DriveOutcome; runId: number }>;
   stop(runId: number, reason: string, by: string, onWaiting?: (owner: RunOwner) => void): Promise<StopResult>;
   prune(opts: PruneOptions): Promise<PrunedRun[]>;
   openSession(run: Run, exec: Execution, by: string, otherwise: string): Promise<SessionHandOff>;

@@ -1,5 +1,7 @@
 import { ConflictError } from '../errors.js';
 import { driveRun } from '../engine/drive-run.js';
+import { driveParents } from '../engine/drive-parents.js';
+import { ended } from '../engine/outcome.js';
 import { liveOwner, storeLiveness } from '../engine/ownership.js';
 import type { EnginePorts } from '../engine/ports.js';
 import { hasEnded, type Run, type RunOwner } from '../types.js';
@@ -8,6 +10,10 @@ export interface StopResult {
   run: Run;
   /** The live driver that carried the stop out, or null when it was done here. */
   by: RunOwner | null;
+  /** Its children (and theirs) stopped with it, as they ended. */
+  children: Run[];
+  /** Its parent, woken by the stop and driven on here when nobody drove it (its call_workflow raises), as it then stood. */
+  parent: Run | null;
 }
 
 /**
@@ -17,7 +23,34 @@ export interface StopResult {
  * lease, and then the stop is carried out here too.
  */
 export async function stopRun(ports: EnginePorts, runId: number, reason: string, by: string, onWaiting?: (owner: RunOwner) => void): Promise<StopResult> {
+  // Its children (and theirs) are stopped with it, in the same transaction; each is carried out as the run is.
   await ports.store.requestStop(runId, reason, by);
+  const result = await carryOut(ports, runId, onWaiting);
+  const children: Run[] = [];
+  for (const child of await openDescendants(ports, runId)) children.push((await carryOut(ports, child)).run);
+  // A child stopped wakes its parent: its call_workflow raises "run … was stopped" (a pcall may handle it).
+  let parent: Run | null = null;
+  if (result.run.parentId !== null && hasEnded(result.run)) {
+    const woke = await driveParents(ports, runId, ended(result.run), { wait: false });
+    parent = woke.runId === runId ? null : await ports.store.getRun(woke.runId);
+  }
+  return { ...result, children, parent };
+}
+
+/** The run's children not ended yet, and theirs (bounded: a chain is never deeper than call_workflow allows). */
+async function openDescendants(ports: EnginePorts, runId: number): Promise<number[]> {
+  const found: number[] = [];
+  for (let parents = [runId], depth = 0; parents.length && depth < 9; depth++) {
+    const next: number[] = [];
+    for (const id of parents) for (const child of await ports.store.listChildren(id)) if (!hasEnded(child)) next.push(child.id);
+    found.push(...next);
+    parents = next;
+  }
+  return found;
+}
+
+/** Waits for a live owner to carry the recorded stop out; without one, takes the run and ends it here. */
+async function carryOut(ports: EnginePorts, runId: number, onWaiting?: (owner: RunOwner) => void): Promise<Pick<StopResult, 'run' | 'by'>> {
   let handledBy: RunOwner | null = null;
   for (;;) {
     const run = (await ports.store.getRun(runId))!;

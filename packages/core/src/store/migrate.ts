@@ -106,11 +106,18 @@ function widenStatuses(db: Database.Database, tables: string[]): void {
     db.unsafeMode(false);
   }
 }
+/** Version ≤ 11 → 12: a run started by another run's call (call_workflow) names its parent and that call. */
+function v12Runs(db: Database.Database): void {
+  const has = new Set((db.prepare('PRAGMA table_info(runs)').all() as { name: string }[]).map((c) => c.name));
+  if (!has.has('parent_id')) db.exec('ALTER TABLE runs ADD COLUMN parent_id INTEGER REFERENCES runs(id)');
+  if (!has.has('parent_key')) db.exec('ALTER TABLE runs ADD COLUMN parent_key TEXT');
+}
 /** Version 5–11 → 12: what a waiting call waits on, and the open calls' index with `waiting` (schema.sql makes it again). */
 function v12(db: Database.Database): void {
   const has = new Set((db.prepare('PRAGMA table_info(executions)').all() as { name: string }[]).map((c) => c.name));
   if (!has.has('wait_kind')) db.exec('ALTER TABLE executions ADD COLUMN wait_kind TEXT');
   if (!has.has('wait_until')) db.exec('ALTER TABLE executions ADD COLUMN wait_until INTEGER');
+  if (!has.has('wait_run')) db.exec('ALTER TABLE executions ADD COLUMN wait_run INTEGER');
   db.exec('DROP INDEX IF EXISTS executions_open');
 }
 /** Version 5 or 6 → 7: how long a claim on a call's ask lasts (claims and the rest are new tables). */
@@ -140,6 +147,7 @@ export function migrate(db: Database.Database): void {
     // Stores before 5 get their executions table anew from schema.sql (widened, with the columns).
     if (version >= 1) widenStatuses(db, version >= 5 ? ['runs', 'executions'] : ['runs']);
     if (version >= 5) v12(db);
+    if (version >= 1) v12Runs(db);
     // New tables and indexes (all IF NOT EXISTS): a new store gets everything here, and
     // schema 3's timers come to a store of schema 2 the same way.
     db.exec(readFileSync(shippedFile('schema.sql', import.meta.url), 'utf8'));

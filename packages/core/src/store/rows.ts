@@ -31,6 +31,8 @@ export function toRun(r: Row): Run {
     stop: r.stop_at == null ? null : { reason: String(r.stop_reason ?? ''), by: String(r.stop_by ?? ''), at: Number(r.stop_at) },
     rules: (json(r.rules) as Run['rules']) ?? null,
     held: (json(r.held) as Run['held']) ?? null,
+    parentId: num(r.parent_id),
+    parentKey: str(r.parent_key),
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
     endedAt: num(r.ended_at),

@@ -67,6 +67,14 @@ export class SqliteReads {
     return (this.stmt.answeredRuns.all() as Row[]).map((r) => Number(r.run_id));
   }
 
+  async childEndedRuns() {
+    return (this.stmt.childEndedRuns.all() as Row[]).map((r) => Number(r.run_id));
+  }
+
+  async listChildren(runId: number) {
+    return (this.stmt.children.all(runId) as Row[]).map(toRun);
+  }
+
   async listWaiting() {
     const runs = new Map<number, Run>();
     return (this.stmt.waitingExecutions.all({ now: this.now() }) as Row[]).map(toExecution).flatMap((execution) => {

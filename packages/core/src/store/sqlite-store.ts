@@ -8,7 +8,7 @@ import { migrate } from './migrate.js';
 import { nulFreeStore } from './nul-free.js';
 import { SqliteReads } from './sqlite-reads.js';
 import { storeError } from './store-errors.js';
-import { roundUsd, toAnswer, toExecution, type Row } from './rows.js';
+import { roundUsd, toAnswer, toExecution, toRun, type Row } from './rows.js';
 import { deleteRunRows } from './sqlite-delete-run.js';
 import { prepareStoreFile } from './store-file.js';
 import * as access from './sqlite-access.js';
@@ -25,6 +25,9 @@ import { completeRefusal, startRefusal, waitRefusal } from './call-rules.js';
 import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput, NewExecution, NewRun, OwnerClaim, RulesUpdate, RunEnd, Store, TimerEffect, WaitingAsk, WorldWait } from './store.js';
 
 export { SCHEMA_VERSION } from './migrate.js';
+
+/** How far down a stop follows children (past call_workflow's depth bound). */
+const MAX_STOP_DEPTH = 9;
 
 /**
  * Opens (creating or migrating if needed) a store at `file`. A store that cannot be used
@@ -67,13 +70,19 @@ class SqliteStore extends SqliteReads implements Store {
   });
 
   async createRun(input: NewRun): Promise<Run> {
-    return this.tx(() => {
-      const t = this.now();
-      const { owner, leaseMs, rules, ...rest } = input;
-      const id = Number(this.stmt.insertRun.run({ ...rest, rules: rules ? JSON.stringify(rules) : null, ...ownerCols(owner, t + leaseMs), t }).lastInsertRowid);
-      this.event(id, { type: 'run_started', actor: input.actor, channel: 'cli', data: { spec: input.spec, prompt: input.prompt } });
-      return this.mustRun(id);
-    });
+    return this.tx(() => this.mustRun(this.insertRun(input, null)));
+  }
+
+  /** A new run's row and its first event (a child's names its parent's call). */
+  private insertRun(input: NewRun, parent: { runId: number; key: string } | null): number {
+    const t = this.now();
+    const { owner, leaseMs, rules, ...rest } = input;
+    const id = Number(this.stmt.insertRun.run({
+      ...rest, rules: rules ? JSON.stringify(rules) : null, ...ownerCols(owner, t + leaseMs), parentId: parent?.runId ?? null, parentKey: parent?.key ?? null, t,
+    }).lastInsertRowid);
+    const data = parent ? { spec: input.spec, prompt: input.prompt, parent: parent.runId, parent_key: parent.key } : { spec: input.spec, prompt: input.prompt };
+    this.event(id, { type: 'run_started', actor: input.actor, channel: parent ? 'engine' : 'cli', data });
+    return id;
   }
 
   async claimRun(runId: number, owner: OwnerClaim, leaseMs: number, expectedToken: string | null): Promise<Run | null> {
@@ -105,6 +114,17 @@ class SqliteStore extends SqliteReads implements Store {
       const t = this.now();
       this.stmt.requestStop.run(reason, by, t, t, runId);
       this.event(runId, { type: 'stop_requested', actor: by, channel: 'cli', data: { reason } });
+      // Its children stop with it: a child left running would work on for a parent that is gone.
+      const stopChildren = (parentId: number, depth: number) => {
+        for (const child of (this.stmt.children.all(parentId) as Row[]).map(toRun)) {
+          if (hasEnded(child) || depth > MAX_STOP_DEPTH) continue;
+          const why = `its parent run ${parentId} was stopped: ${reason}`;
+          this.stmt.requestStop.run(why, by, t, t, child.id);
+          this.event(child.id, { type: 'stop_requested', actor: by, channel: 'cli', data: { reason: why, parent: parentId } });
+          stopChildren(child.id, depth + 1);
+        }
+      };
+      stopChildren(runId, 1);
       return this.mustRun(runId);
     });
   }
@@ -120,10 +140,14 @@ class SqliteStore extends SqliteReads implements Store {
       if (refused) throw refused;
       const t = this.now();
       const seq = Number((this.stmt.nextCall.get(t, input.runId) as Row).n);
-      const { waiting, waitOn, ...rest } = input;
-      this.stmt.insertExecution.run({ ...rest, seq, t, request: JSON.stringify(input.request ?? null) });
+      const { waiting, waitOn: wait, child, ...rest } = input;
+      // A child run is made with its parent's call: both recorded, or neither (the unique index refuses a second).
+      const childId = child ? this.insertRun(child, { runId: input.runId, key: input.key }) : null;
+      const request = childId === null ? input.request : { ...(input.request as object), run_id: childId };
+      const waitOn = wait && childId !== null ? { ...wait, runId: wait.runId ?? childId } : wait;
+      this.stmt.insertExecution.run({ ...rest, seq, t, request: JSON.stringify(request ?? null) });
       // The call's kind, agent and session are on its row: the trail says when.
-      this.event(input.runId, { type: 'execution_started', key: input.key, actor: 'shop', channel: 'engine', data: this.driver(input.runId) });
+      this.event(input.runId, { type: 'execution_started', key: input.key, actor: 'shop', channel: 'engine', data: childId === null ? this.driver(input.runId) : { ...this.driver(input.runId), child: childId } });
       if (waiting) this.waiting(input.runId, input.key, waiting, waiting.runStatus);
       else if (waitOn) this.waitingOn(input.runId, input.key, waitOn, waitOn.runStatus);
       else if (input.kind === 'run') this.stmt.takeAgentHold.run({ token, runId: input.runId, key: input.key, t });
@@ -189,9 +213,10 @@ class SqliteStore extends SqliteReads implements Store {
 
   private waitingOn(runId: number, key: string, wait: WorldWait, runStatus: ActiveStatus) {
     const t = this.now();
-    this.stmt.markWaitingOn.run({ kind: wait.kind, until: wait.until, t, runId, key });
+    this.stmt.markWaitingOn.run({ kind: wait.kind, until: wait.until, waitRun: wait.runId ?? null, t, runId, key });
+    const event = wait.runId === undefined ? wait.event : { ...wait.event, data: { ...(wait.event.data as object), run_id: wait.runId } };
     this.stmt.setRunStatus.run(runStatus, t, runId);
-    this.event(runId, wait.event);
+    this.event(runId, event);
     const ask = Number((this.stmt.getExecution.get(runId, key) as Row).ask);
     if (wait.until !== null) this.stmt.insertTimer.run(runId, key, ask, 'wake', wait.until, '{}');
   }

@@ -19,9 +19,9 @@ const METRICS = `cost_usd = COALESCE(@cost, cost_usd), num_turns = COALESCE(@tur
 /** Every statement the SQLite store runs, by name. */
 const SQL = {
   insertRun: `INSERT INTO runs (spec, workflow_path, workflow_hash, prompt, status, workspace, branch, seed,
-      owner_token, owner_host, owner_pid, owner_pid_start, lease_until, rules, created_at, updated_at)
+      owner_token, owner_host, owner_pid, owner_pid_start, lease_until, rules, parent_id, parent_key, created_at, updated_at)
     VALUES (@spec, @workflowPath, @workflowHash, @prompt, 'running', @workspace, @branch, @seed,
-      @token, @host, @pid, @pidStart, @leaseUntil, @rules, @t, @t)`,
+      @token, @host, @pid, @pidStart, @leaseUntil, @rules, @parentId, @parentKey, @t, @t)`,
   setRules: 'UPDATE runs SET rules = ?, updated_at = ? WHERE id = ?',
   clearHeld: 'UPDATE runs SET held = NULL, updated_at = ? WHERE id = ?',
   // Only an open run is held: its end follows in the same transaction.
@@ -35,6 +35,10 @@ const SQL = {
   // Only runs not ended: an ended run's answer is taken in by a resume, not by a worker's pass.
   answeredRuns: `SELECT DISTINCT e.run_id FROM executions e JOIN answers a ON a.run_id = e.run_id AND a.call_key = e.call_key AND a.ask = e.ask
     JOIN runs r ON r.id = e.run_id WHERE e.${OPEN} AND e.status = 'waiting_human' AND r.${OPEN}`,
+  // A call waiting on a run that has ended (failed too: its parent hears of it): the child's end wakes the parent.
+  childEndedRuns: `SELECT DISTINCT e.run_id FROM executions e INDEXED BY executions_wait_run JOIN runs c ON c.id = e.wait_run JOIN runs r ON r.id = e.run_id
+    WHERE e.wait_run IS NOT NULL AND e.status = 'waiting' AND c.status IN ('completed','stuck','failed') AND r.${OPEN}`,
+  children: 'SELECT * FROM runs WHERE parent_id = ? ORDER BY id',
   // An ask already answered is not open to anyone, even while its driver has yet to take the answer in.
   waitingExecutions: `SELECT e.*, ${CLAIM_COLUMNS} FROM executions e ${CLAIM_JOIN} WHERE e.${OPEN} AND e.status = 'waiting_human'
     AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.run_id = e.run_id AND a.call_key = e.call_key AND a.ask = e.ask)
@@ -102,7 +106,7 @@ const SQL = {
     WHERE run_id = ? AND ${OPEN} AND call_key IS NOT ?`,
   markWaiting: `UPDATE executions SET status = 'waiting_human', ask = ask + 1, waiting_for = @waitingFor, awaiting = @awaiting, claim_timeout = @claimTimeout, ask_decisions = @askDecisions, pid = NULL, pid_start = NULL,
     ${END_AGENT_HOLD}, activity = NULL, ${METRICS}, updated_at = @t WHERE run_id = @runId AND call_key = @key`,
-  markWaitingOn: `UPDATE executions SET status = 'waiting', wait_kind = @kind, wait_until = @until, pid = NULL, pid_start = NULL,
+  markWaitingOn: `UPDATE executions SET status = 'waiting', wait_kind = @kind, wait_until = @until, wait_run = @waitRun, pid = NULL, pid_start = NULL,
     ${END_AGENT_HOLD}, activity = NULL, updated_at = @t WHERE run_id = @runId AND call_key = @key`,
   wakeFired: `UPDATE timers SET fired_at = ? WHERE run_id = ? AND call_key = ? AND kind = 'wake' AND fired_at IS NULL`,
   // A call starting or completing: the run goes on (only a write when it was waiting).

@@ -35,6 +35,10 @@ export interface Store extends AccessStore, ClaimStore, SessionStore, WorkerStor
   listOpenRuns(opts?: { awake?: boolean }): Promise<Run[]>;
   /** Runs with an answer recorded for a call's current ask that the call has not taken in yet. */
   answeredRuns(): Promise<number[]>;
+  /** Open runs with a call waiting on a run that has ended (a child's end wakes its parent). */
+  childEndedRuns(): Promise<number[]>;
+  /** The runs a run's calls started (call_workflow, start_workflow), oldest first. */
+  listChildren(runId: number): Promise<Run[]>;
   /**
    * Runs whose look changed in (since, until] by time alone, with when: a driver's lease ran
    * out (the run shows interrupted), a claim aged out. Nothing is written then, so a live view
@@ -73,6 +77,10 @@ export interface Store extends AccessStore, ClaimStore, SessionStore, WorkerStor
    */
   releaseRun(runId: number, token: string, opts: { ifIdle: boolean }): Promise<'released' | 'answered' | 'lost'>;
   /** `shop stop`: records the request for the owner; ConflictError when the run has ended. */
+  /**
+   * Records `shop stop` for the run and, in the same transaction, for each of its open
+   * children (and theirs): each stop in that run's trail, the child's reason naming the parent.
+   */
   requestStop(runId: number, reason: string, by: string): Promise<Run>;
 
   setWorkspace(token: string, runId: number, workspace: string, branch: string | null): Promise<void>;
@@ -249,6 +257,12 @@ export interface NewExecution {
   waiting?: WaitingAsk & { runStatus: ActiveStatus };
   /** Recorded already waiting on the world (a sleep): one transaction, its wake timer with it. */
   waitOn?: WorldWait & { runStatus: ActiveStatus };
+  /**
+   * The call starts a child run (call_workflow, start_workflow): the child's row is made in the
+   * same transaction as the call's, its id put in the request as `run_id` (and, waiting on a
+   * run, in the wait). One child per (parent, call key), ever: the store's unique index says so.
+   */
+  child?: NewRun;
 }
 
 export interface WaitingAsk {
@@ -268,6 +282,8 @@ export interface WorldWait {
   kind: Exclude<WaitKind, 'person'>;
   /** When it is due (the store's clock), or null: no due time (an event awaited for ever). */
   until: number | null;
+  /** The run it waits on (kind `run`); a child started in the same transaction when absent. */
+  runId?: number;
   /** The wait's audit event (wait_started, with what it waits on). */
   event: EventInput;
 }

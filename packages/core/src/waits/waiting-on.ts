@@ -35,7 +35,7 @@ const SHOWN: { [K in WorldWaitKind]: { json(e: Execution): WaitingOnJson; words(
   },
   run: {
     json: (e) => ({ kind: 'run', key: e.key, until: iso(e.waitUntil), run_id: Number(field(e, 'run_id')) }),
-    words: (e) => `run ${Number(field(e, 'run_id'))}`,
+    words: (e) => `run ${Number(field(e, 'run_id'))}${field(e, 'workflow') ? ` (${String(field(e, 'workflow'))})` : ''}`,
   },
 };
 

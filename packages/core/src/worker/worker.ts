@@ -18,7 +18,7 @@ import { openWorkerWakes, type WorkerWakes } from './wakes.js';
 const PASS_EVERY_MS = 200;
 
 /** Why a held run is driven on: an answer, a stop, a takeover, its timer, an event it waits on. */
-export type ResumeWhy = 'answer' | 'stop' | 'interrupted' | 'timer' | 'event';
+export type ResumeWhy = 'answer' | 'stop' | 'interrupted' | 'timer' | 'event' | 'child';
 
 /** What the worker tells its operator, a line (or a JSON line) each. */
 export type WorkerEvent =
@@ -186,9 +186,11 @@ export class Worker {
     const woken = new Set(dueTimers.filter((t) => t.kind === 'wake').map((t) => t.runId));
     // A call waiting on an event that was sent (a wake missed, or sent before it waited): driven on to take it.
     const evented = new Set(await store.eventReadyRuns());
+    // A run waiting on a child that has ended (driven here or by anyone): read and driven on to take the end in.
+    const childEnded = new Set(await store.childEndedRuns());
     const listed = await store.listOpenRuns(this.opts.only ? {} : { awake: true });
     const listedIds = new Set(listed.map((r) => r.id));
-    for (const id of [...woken, ...evented]) {
+    for (const id of [...woken, ...evented, ...childEnded]) {
       if (listedIds.has(id)) continue;
       listedIds.add(id);
       const run = await store.getRun(id);
@@ -217,11 +219,11 @@ export class Worker {
       if (this.active.has(run.id)) continue;
       // Asleep (waiting on the world) and not due: it needs no owner, so none holds it and renews a lease
       // (a worker may have many thousands); its time, a stop or a dead driver's lease brings it here.
-      if (run.status === 'waiting' && !woken.has(run.id) && !evented.has(run.id) && !run.stop && !this.held.has(run.id)) continue;
+      if (run.status === 'waiting' && !woken.has(run.id) && !evented.has(run.id) && !childEnded.has(run.id) && !run.stop && !this.held.has(run.id)) continue;
       // Held runs keep their leases themselves meanwhile.
       if (this.backoff.waiting(run.id, clock.now())) continue;
       try {
-        await this.look(run, answered.has(run.id), due.has(run.id), woken.has(run.id) ? 'timer' : evented.has(run.id) ? 'event' : null);
+        await this.look(run, answered.has(run.id), due.has(run.id), woken.has(run.id) ? 'timer' : evented.has(run.id) ? 'event' : childEnded.has(run.id) ? 'child' : null);
       } catch (e) {
         // One run's trouble (a store row that does not read) is that run's, not the worker's.
         await this.failed(run, null, e);
@@ -277,7 +279,7 @@ export class Worker {
     return Math.max(1, live.length);
   }
 
-  private async look(run: Run, answered: boolean, due: boolean, woke: 'timer' | 'event' | null): Promise<void> {
+  private async look(run: Run, answered: boolean, due: boolean, woke: 'timer' | 'event' | 'child' | null): Promise<void> {
     const held = this.held.get(run.id) ?? (await this.take(run));
     if (!held || held.owner.lost.aborted) return;
     // Taken running with the idle ones (not a snapshot that read a run this worker drove meanwhile): driven on now.
@@ -350,6 +352,8 @@ export class Worker {
         if (outcome.status === 'waiting_human') this.hold(run, owner);
         // Waiting on the world only: let go (no lease to renew while it sleeps); its wake timer brings it back.
         else if (outcome.status === 'waiting' && (await owner.release(true)) === 'answered') this.hold(run, owner);
+        // A child's end wakes its parent: a pass now, not at the next sweep.
+        else if (outcome.status !== 'waiting' && run.parentId !== null) this.wakes?.wake();
       } catch (e) {
         await this.failed(run, owner, e);
       } finally {

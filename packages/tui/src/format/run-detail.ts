@@ -37,6 +37,8 @@ export function factsLine(view: RunView, now: number): string {
     `Cost: ${usd(view.cost)}`,
     `Age: ${age(now - view.run.createdAt)}`,
     `Workspace: ${view.run.workspace}`,
+    // Runs calling runs: the link to its parent (a child's ask is answered by its own handle).
+    view.run.parentId !== null ? `Child of run ${view.run.parentId}` : '',
   ].filter(Boolean).join(' · ');
 }
 

@@ -21,6 +21,8 @@ export function runPage(view: PageView, d: RunDetailJson, events: EventJson[]): 
   <span>cost ${cost(d.cost_usd)}</span>
   ${d.branch ? html`<span>branch <code>${d.branch}</code></span>` : ''}
 </p>
+${d.parent !== null ? html`<p class="family">A child of <a class="run-link" href="/runs/${d.parent}">run ${d.parent}</a> (its call_workflow or start_workflow)</p>` : ''}
+${d.children.length ? html`<p class="family">Children: ${d.children.map((c) => html`<a class="run-link" href="/runs/${c.id}">run ${c.id}</a> <span class="spec">${c.spec}</span> ${badge(c.status)} `)}</p>` : ''}
 ${d.status === 'interrupted' ? html`<p class="flash error">No process drives this run since ${when(d.driver_gone_since, view.now)} (it was stopped or crashed). <code>shop resume ${d.id}</code> or <code>shop watch</code> goes on from where it was.</p>` : ''}
 ${ended && (d.reason || d.result != null) ? html`<section class="card outcome s-${d.status}">
 <h2>Outcome</h2>

@@ -38,7 +38,7 @@ export function answer(over: Partial<Answer> = {}): Answer {
 export function fakeRun(over: Partial<Run> = {}): Run {
   return {
     id: 7, spec: 'feature', workflowPath: '/p/workflows/feature.lua', prompt: 'add login', status: 'waiting_human',
-    workspace: '/w', branch: null, reason: null, result: null, seed: 1, workflowHash: null, owner: null, stop: null, rules: null, held: null,
+    workspace: '/w', branch: null, reason: null, result: null, seed: 1, workflowHash: null, owner: null, stop: null, rules: null, held: null, parentId: null, parentKey: null,
     createdAt: 1_700_000_000_000, updatedAt: 1_700_000_060_000, endedAt: null, ...over,
   };
 }

@@ -1,4 +1,5 @@
 import { fingerprintAs, matchesAs, type AnyCall, type RequestOf } from './definition.js';
+import { callWorkflowCall } from './call-workflow.js';
 import { nowCall } from './now.js';
 import { parallelCall } from './parallel.js';
 import { patchedCall } from './patched.js';
@@ -7,12 +8,14 @@ import { runCall } from './run.js';
 import { shCall } from './sh.js';
 import { sleepCall } from './sleep.js';
 import { sleepUntilCall } from './sleep-until.js';
+import { startWorkflowCall } from './start-workflow.js';
 import { stuckCall } from './stuck.js';
 import { eventUrlCall } from './event-url.js';
 import { waitEventCall } from './wait-event.js';
+import { waitRunCall } from './wait-run.js';
 
 /** Every host function a workflow calls, as the VM installs them. A new primitive is one line here. */
-export const HOST_CALLS = [runCall, pauseCall, shCall, nowCall, patchedCall, parallelCall, stuckCall, sleepCall, sleepUntilCall, waitEventCall, eventUrlCall] as const;
+export const HOST_CALLS = [runCall, pauseCall, shCall, nowCall, patchedCall, parallelCall, stuckCall, sleepCall, sleepUntilCall, waitEventCall, eventUrlCall, callWorkflowCall, startWorkflowCall, waitRunCall] as const;
 
 /** What a workflow asks of the host: one request per call, its `type` the definition's name. */
 export type HostRequest = RequestOf<(typeof HOST_CALLS)[number]>;

@@ -3,6 +3,7 @@ import type { StoreAdapter } from './fixtures.js';
 import { accessAndLists } from './access-lists.js';
 import { answersAndHolds } from './answers.js';
 import { atomicity } from './atomicity.js';
+import { childRuns } from './child-runs.js';
 import { claims } from './claims.js';
 import { executionsAndFinishing } from './executions.js';
 import { nulText } from './nul-text.js';
@@ -29,6 +30,7 @@ export function storeContract(adapter: StoreAdapter): void {
     answersAndHolds(adapter);
     timers(adapter);
     waits(adapter);
+    childRuns(adapter);
     stopEventsDelete(adapter);
     claims(adapter);
     sessionsAndReports(adapter);

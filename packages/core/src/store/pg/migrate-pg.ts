@@ -61,7 +61,8 @@ const STEPS: Record<number, string> = {
   );
   CREATE INDEX IF NOT EXISTS ended_sessions_expiry ON ended_sessions(expires_at);`,
   // 11 → 12: a run and a call may wait on the world (time, events, other runs), not only on a person; what a waiting call waits on;
-  // events from the outside world and the runs' takes of them, as SQLite's schema.sql.
+  // events from the outside world and the runs' takes of them, as SQLite's schema.sql;
+  // a child run (call_workflow) names its parent and the parent's call, one child per call by a unique index.
   11: `ALTER TABLE runs DROP CONSTRAINT IF EXISTS runs_status_check;
   ALTER TABLE runs ADD CONSTRAINT runs_status_check CHECK (status IN ('running','waiting','waiting_human','completed','stuck','failed'));
   ALTER TABLE executions DROP CONSTRAINT IF EXISTS executions_status_check;
@@ -70,6 +71,11 @@ const STEPS: Record<number, string> = {
   ALTER TABLE executions ADD COLUMN IF NOT EXISTS wait_until BIGINT;
   DROP INDEX IF EXISTS executions_open;
   CREATE INDEX executions_open ON executions(status, run_id) WHERE status IN ('running','waiting','waiting_human');
+  ALTER TABLE executions ADD COLUMN IF NOT EXISTS wait_run BIGINT;
+  ALTER TABLE runs ADD COLUMN IF NOT EXISTS parent_id BIGINT REFERENCES runs(id);
+  ALTER TABLE runs ADD COLUMN IF NOT EXISTS parent_key TEXT;
+  CREATE UNIQUE INDEX IF NOT EXISTS runs_parent ON runs(parent_id, parent_key) WHERE parent_id IS NOT NULL;
+  CREATE INDEX IF NOT EXISTS executions_wait_run ON executions(wait_run) WHERE wait_run IS NOT NULL AND status = 'waiting';
   ${SENT_EVENTS_SCHEMA}`,
 };
 

@@ -68,7 +68,17 @@ export class PgReads {
     return rows.map((r) => ({ runId: Number(r.run_id), at: Number(r.at) }));
   }
 
-  async answeredRuns(): Promise<number[]> {
+  async childEndedRuns(): Promise<number[]> {
+    const rows = await this.db.query(`SELECT DISTINCT e.run_id FROM executions e JOIN runs c ON c.id = e.wait_run JOIN runs r ON r.id = e.run_id
+      WHERE e.wait_run IS NOT NULL AND e.status = 'waiting' AND c.status IN ('completed','stuck','failed') AND r.${OPEN} ORDER BY e.run_id`);
+    return rows.map((r) => Number(r.run_id));
+  }
+
+  async listChildren(runId: number): Promise<Run[]> {
+    return (await this.db.query('SELECT * FROM runs WHERE parent_id = $1 ORDER BY id', [runId])).map(toRun);
+  }
+
+    async answeredRuns(): Promise<number[]> {
     // Only runs not ended: an ended run's answer is taken in by a resume, not by a worker's pass.
     const rows = await this.db.query(`SELECT DISTINCT e.run_id FROM executions e
       JOIN answers a ON a.run_id = e.run_id AND a.call_key = e.call_key AND a.ask = e.ask

@@ -62,12 +62,18 @@ export class PgStore extends PgReads implements Store {
   });
 
   async createRun(input: NewRun): Promise<Run> {
+    return this.insertRun(this.db, input, null);
+  }
+
+  /** A new run's row and its first event (a child's names its parent's call), on `q`. */
+  private async insertRun(q: Sql, input: NewRun, parent: { runId: number; key: string } | null): Promise<Run> {
     const t = this.now();
     const o = input.owner;
-    const [row] = await this.db.query(W.createRun, [
+    const data = parent ? { spec: input.spec, prompt: input.prompt, parent: parent.runId, parent_key: parent.key } : { spec: input.spec, prompt: input.prompt };
+    const [row] = await q.query(W.createRun, [
       input.spec, input.workflowPath, input.workflowHash, input.prompt, input.workspace, input.branch, input.seed,
-      o.token, o.host, o.pid, o.pidStart, whole(t + input.leaseMs), t, input.actor, JSON.stringify({ spec: input.spec, prompt: input.prompt }), WAKE_CHANNEL,
-      input.rules ? JSON.stringify(input.rules) : null,
+      o.token, o.host, o.pid, o.pidStart, whole(t + input.leaseMs), t, input.actor, JSON.stringify(data), WAKE_CHANNEL,
+      input.rules ? JSON.stringify(input.rules) : null, parent?.runId ?? null, parent?.key ?? null, parent ? 'engine' : 'cli',
     ]);
     return toRun(row!);
   }
@@ -102,7 +108,23 @@ export class PgStore extends PgReads implements Store {
       if (hasEnded(run)) throw endedConflict(run);
       const t = this.now();
       await event(q, runId, t, { type: 'stop_requested', actor: by, channel: 'cli', data: { reason } }, 'stop');
-      return toRun((await q.query(W.requestStop, [runId, reason, by, t]))[0]!);
+      const stopped = toRun((await q.query(W.requestStop, [runId, reason, by, t]))[0]!);
+      // Its children stop with it (and theirs): a child left running would work on for a parent that is gone.
+      for (let parents = [runId], depth = 1; parents.length && depth <= 9; depth++) {
+        const next: number[] = [];
+        for (const parentId of parents) {
+          for (const row of await q.query(`SELECT * FROM runs WHERE parent_id = $1 ORDER BY id FOR UPDATE`, [parentId])) {
+            const child = toRun(row);
+            if (hasEnded(child)) continue;
+            const why = `its parent run ${parentId} was stopped: ${reason}`;
+            await event(q, child.id, t, { type: 'stop_requested', actor: by, channel: 'cli', data: { reason: why, parent: parentId } }, 'stop');
+            await q.query(W.requestStop, [child.id, why, by, t]);
+            next.push(child.id);
+          }
+        }
+        parents = next;
+      }
+      return stopped;
     });
   }
 
@@ -111,16 +133,31 @@ export class PgStore extends PgReads implements Store {
   }
 
   async startExecution(token: string, input: NewExecution) {
-    if (!input.waiting && !input.waitOn) return this.fast.startExecution(token, input, this.now());
-    const { waiting: ask, waitOn } = input;
+    if (!input.waiting && !input.waitOn && !input.child) return this.fast.startExecution(token, input, this.now());
+    const { waiting: ask, child } = input;
     return this.fenced(token, input.runId, async (q, run) => {
       const refused = startRefusal(run, input.key, false);
       if (refused) throw refused;
       const t = this.now();
-      await this.fast.insertExecution(q, token, input, t);
+      // A child run is made with its parent's call: both recorded, or neither (the unique index refuses a second).
+      const childId = child ? (await this.insertChild(q, child, input)).id : null;
+      const call = childId === null ? input : { ...input, request: { ...(input.request as object), run_id: childId } };
+      const made = await this.fast.insertExecution(q, token, call, t);
+      const waitOn = input.waitOn && childId !== null ? { ...input.waitOn, runId: input.waitOn.runId ?? childId } : input.waitOn;
       if (ask) return toExecution(await waiting(q, input.runId, input.key, ask, ask.runStatus, t));
-      return toExecution(await this.waitingOn(q, input.runId, input.key, waitOn!, waitOn!.runStatus));
+      if (waitOn) return toExecution(await this.waitingOn(q, input.runId, input.key, waitOn, waitOn.runStatus));
+      return made;
     });
+  }
+
+  private async insertChild(q: Sql, child: NewRun, call: NewExecution): Promise<Run> {
+    try {
+      return await this.insertRun(q, child, { runId: call.runId, key: call.key });
+    } catch (e) {
+      // The (parent, key) index is the guard: a second child for one call is refused by the store itself.
+      if ((e as { code?: string }).code === '23505') throw new ConflictError(`run ${call.runId} call ${call.key} has started its child run already`);
+      throw e;
+    }
   }
 
   async restartExecution(token: string, runId: number, key: string, opts: { signalPath?: string; staleHold?: string | null } = {}) {
@@ -161,13 +198,13 @@ export class PgStore extends PgReads implements Store {
 
   private async waitingOn(q: Sql, runId: number, key: string, wait: WorldWait, runStatus: ActiveStatus) {
     const t = this.now();
-    const [row] = await q.query(W.markWaitingOn, [runId, key, t, wait.kind, wait.until === null ? null : whole(wait.until)]);
+    const [row] = await q.query(W.markWaitingOn, [runId, key, t, wait.kind, wait.until === null ? null : whole(wait.until), wait.runId ?? null]);
     if (!row) {
       const [call] = await q.query(W.getExecution, [runId, key]);
       throw waitRefusal(runId, key, callState(call)) ?? new ConflictError(`run ${runId} call ${key} cannot wait now`);
     }
     await q.query(W.setRunStatus, [runId, runStatus, t]);
-    await event(q, runId, t, wait.event);
+    await event(q, runId, t, wait.runId === undefined ? wait.event : { ...wait.event, data: { ...(wait.event.data as object), run_id: wait.runId } });
     if (wait.until !== null) await q.query(W.insertTimers, [runId, key, row.ask, ['wake'], [whole(wait.until)], ['{}']]);
     return row;
   }

@@ -23,11 +23,12 @@ export const W = {
   runFence: 'SELECT owner_token, status, reason FROM runs WHERE id = $1',
 
   // $1 spec … $7 seed, $8 token, $9 host, $10 pid, $11 pidStart, $12 lease until, $13 t, $14 actor, $15 data, $16 channel, $17 rules
+  // $18 parent run, $19 its call's key (a child run; null for a person's), $20 the first event's channel.
   createRun: `WITH r AS (
       INSERT INTO runs (spec, workflow_path, workflow_hash, prompt, status, workspace, branch, seed,
-        owner_token, owner_host, owner_pid, owner_pid_start, lease_until, events, rules, created_at, updated_at)
-      VALUES ($1, $2, $3, $4, 'running', $5, $6, $7, $8, $9, $10, $11, $12, 1, $17::text, $13, $13) RETURNING *),
-    e AS (INSERT INTO events (${EVENT_COLUMNS}) SELECT r.id, 1, NULL, 'run_started', $14::text, 'cli', $15::text, $13 FROM r)
+        owner_token, owner_host, owner_pid, owner_pid_start, lease_until, events, rules, parent_id, parent_key, created_at, updated_at)
+      VALUES ($1, $2, $3, $4, 'running', $5, $6, $7, $8, $9, $10, $11, $12, 1, $17::text, $18::bigint, $19::text, $13, $13) RETURNING *),
+    e AS (INSERT INTO events (${EVENT_COLUMNS}) SELECT r.id, 1, NULL, 'run_started', $14::text, $20::text, $15::text, $13 FROM r)
     SELECT r.*, pg_notify($16, 'run:' || r.id) AS woke FROM r`,
   // $1 run, $2 token, $3 host, $4 pid, $5 pidStart, $6 t, $7 leaseMs, $8 expected token
   claimRun: `UPDATE runs SET owner_token = $2, owner_host = $3, owner_pid = $4, owner_pid_start = $5, lease_until = $6::bigint + $7::bigint, updated_at = $6
@@ -118,7 +119,7 @@ export const W = {
       pid = NULL, pid_start = NULL, ${END_AGENT_HOLD}, activity = NULL, ${metrics(7)}, updated_at = $3
     WHERE run_id = $1 AND call_key = $2 AND status <> 'completed' RETURNING *`,
   // $1 run, $2 key, $3 t, $4 wait kind, $5 due (null: none). A completed call waits on nothing.
-  markWaitingOn: `UPDATE executions SET status = 'waiting', wait_kind = $4, wait_until = $5::bigint, pid = NULL, pid_start = NULL, ${END_AGENT_HOLD},
+  markWaitingOn: `UPDATE executions SET status = 'waiting', wait_kind = $4, wait_until = $5::bigint, wait_run = $6::bigint, pid = NULL, pid_start = NULL, ${END_AGENT_HOLD},
       activity = NULL, updated_at = $3
     WHERE run_id = $1 AND call_key = $2 AND status <> 'completed' RETURNING *`,
   // $1 run, $2 key, $3 t, $4 result. Under the run row's lock: a call still waiting completes and is handed over, its wake timers fired.

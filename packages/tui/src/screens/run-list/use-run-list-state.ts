@@ -76,5 +76,5 @@ function cursorIn(sel: { cursor: number; id: number | null }, shown: readonly Ru
 
 function rowModel(run: RunWithWaiting, status: string, now: number): RunRowModel {
   const { agent, what } = runActivity(run, status);
-  return { id: run.id, spec: run.spec, status, agent, what, age: age(now - run.createdAt), cost: usd(run.costUsd) };
+  return { id: run.id, spec: run.parentId === null ? run.spec : `↳ ${run.spec}`, status, agent, what, age: age(now - run.createdAt), cost: usd(run.costUsd) };
 }

@@ -1,0 +1,17 @@
+/**
+ * A call's recorded outcome that raises a Lua error at the call's line instead of returning
+ * (a child run stopped, a workflow that is not there). Recorded as the call's result, so a
+ * replay raises the same error where the run first did, whatever the world says now.
+ */
+const FIELD = '__shop_raise';
+
+export function raised(message: string): Record<string, string> {
+  return { [FIELD]: message };
+}
+
+/** The message a recorded result raises, or null for a plain value. */
+export function raisedMessage(value: unknown): string | null {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const keys = Object.keys(value);
+  return keys.length === 1 && keys[0] === FIELD ? String((value as Record<string, unknown>)[FIELD]) : null;
+}
