@@ -81,19 +81,22 @@ export interface Kill {
 }
 
 /**
- * Every `everyMs` (random within), kill -9 a machine that is running agents: the worker alone
+ * Every `everyMs` (random within), kill -9 a machine that is running agents (or, with `idleToo`,
+ * every other time any live machine): the worker alone
  * (its agents live on; it comes back at once as the same machine) or the whole machine (back
  * after up to two leases, so another machine takes its runs over first). Up to `max` kills.
  */
-export async function killer(machines: Machine[], spansFile: string, o: { seed: number; everyMs: [number, number]; leaseMs: number; max: number; done: () => boolean; crashes: boolean }): Promise<Kill[]> {
+export async function killer(machines: Machine[], spansFile: string, o: { seed: number; everyMs: [number, number]; leaseMs: number; max: number; done: () => boolean; crashes: boolean; idleToo?: boolean }): Promise<Kill[]> {
   const rnd = random(o.seed);
   const kills: Kill[] = [];
   const comebacks: Promise<void>[] = [];
   while (!o.done() && kills.length < o.max) {
     await sleep(rnd(o.everyMs[0], o.everyMs[1]));
     // Then the first moment a machine runs agents (not a pause-only lull).
+    // idleToo: every other kill takes any live machine (one waking a run at its due time, or taking an event).
+    const anyMachine = o.idleToo && rnd(0, 1) === 1;
     let busy: Machine[] = [];
-    while (!o.done() && !(busy = machines.filter((m) => m.alive && m.liveAgents(spansFile).length)).length) await sleep(100);
+    while (!o.done() && !(busy = machines.filter((m) => m.alive && (anyMachine || m.liveAgents(spansFile).length))).length) await sleep(100);
     if (!busy.length) continue;
     const m = busy[rnd(0, busy.length - 1)];
     const runs = [...new Set(m.liveAgents(spansFile).map((a) => Number(a.run)))];

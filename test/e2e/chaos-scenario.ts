@@ -82,10 +82,10 @@ export function callOverlaps(spans: Span[]): string[] {
  * (anything but NEEDS_HUMAN) exactly once, and no agent process starts on the call after that
  * report (a finished agent run again: its report lost, or not believed).
  */
-export function finishedRerun(spans: Span[], runs: number[]): string[] {
+export function finishedRerun(spans: Span[], runs: number[], calls: Record<string, { agent: string }> = AGENT_CALLS): string[] {
   const found: string[] = [];
   for (const run of runs) {
-    for (const [call, { agent }] of Object.entries(AGENT_CALLS)) {
+    for (const [call, { agent }] of Object.entries(calls)) {
       const list = spans.filter((s) => s.run === String(run) && s.call === call && s.mode === 'print');
       const finals = list.flatMap((s) => s.reports.filter((r) => r.status !== 'NEEDS_HUMAN').map((r) => ({ s, at: r.at })));
       // A process killed while reporting (a machine crash) may have reported: its result counts

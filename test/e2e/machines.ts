@@ -25,6 +25,7 @@ export class Machine {
   /** Every line each of its workers printed, oldest first, with the worker's generation. */
   readonly lines: (WorkerLine & { gen: number })[] = [];
   private gen = 0;
+  private ready = false;
 
   /** `home`: its SHOP_HOME (default: a folder of its own; a SQLite store is shared by sharing it). */
   constructor(readonly p: Project, readonly name: string, private readonly env: NodeJS.ProcessEnv, home?: string) {
@@ -47,6 +48,7 @@ export class Machine {
     const gen = ++this.gen;
     const bg = this.p.spawnShop(['watch', '--json'], { env: this.machineEnv });
     this.worker = bg;
+    this.ready = false;
     let buffered = '';
     bg.child.stdout!.on('data', (d: Buffer) => {
       buffered += d.toString();
@@ -60,12 +62,17 @@ export class Machine {
         }
       }
     });
-    await until(`shop watch on ${this.name} to start`, () => /"type":"watching"/.test(bg.output()) || bg.child.exitCode !== null, 30_000);
-    if (bg.child.exitCode !== null) throw new Error(`shop watch on ${this.name} exited ${bg.child.exitCode}:\n${bg.output()}`);
+    const ended = () => bg.child.exitCode !== null || bg.child.signalCode !== null;
+    await until(`shop watch on ${this.name} to start`, () => /"type":"watching"/.test(bg.output()) || ended(), 30_000).catch((e: Error) => {
+      throw new Error(`${e.message}; it said:\n${bg.output().slice(-2000)}`);
+    });
+    if (ended()) throw new Error(`shop watch on ${this.name} ended (${bg.child.exitCode ?? bg.child.signalCode}):\n${bg.output()}`);
+    this.ready = true;
   }
 
+  /** Started (it said it is watching) and not ended: a machine still starting is not killed again meanwhile. */
   get alive(): boolean {
-    return !!this.worker && this.worker.child.exitCode === null && this.worker.child.signalCode === null;
+    return !!this.worker && this.ready && this.worker.child.exitCode === null && this.worker.child.signalCode === null;
   }
 
   /** kill -9 of the worker process alone; its agents (process groups of their own) live on. */
