@@ -12,6 +12,8 @@
 //   P7  shop serve: the inbox page and /api/inbox on P4's store (p50, p95); answer posted → run completed
 //   P9  one `shop watch` worker with 10,000 runs asleep (sleep()): its CPU while none is due, and how
 //       late 200 due timers fire (p50, p99) (Shop only)
+//   P10 `shop event send` → the waiting run's next step with one `shop watch` (p50, p95), SQLite and
+//       (unless BENCH_PG=0) PostgreSQL (Shop only)
 //   +   Shop-only: P1's floor (the store's writes of a step alone), an in-process replay, shop test
 //   P8  Shop on PostgreSQL against DBOS Transact on the same throwaway cluster: workflows/s and
 //       per-step latency with 1, 2 and 4 workers, answer → resumed, takeover after kill -9
@@ -29,6 +31,8 @@ import { ensurePeer, peerVersions } from './peer.mjs';
 import { formatPgTable, pgComparison } from './pg/compare.mjs';
 import { p5 } from './p5-worker.mjs';
 import { p9 } from './p9-sleepers.mjs';
+import { p10 } from './p10-events.mjs';
+import { startCluster } from '../scripts/pg-cluster.mjs';
 import { answerToResumed, inboxRequests } from './p7-serve.mjs';
 import * as shop from './shop-side.mjs';
 import { signalLatencies } from './shop-p3-signal.mjs';
@@ -50,6 +54,7 @@ const sizes = {
   p7Samples: env('BENCH_P7_SAMPLES', 50),
   p9Runs: env('BENCH_P9_RUNS', 10000),
   p9Wakes: env('BENCH_P9_WAKES', 200),
+  p10Samples: env('BENCH_P10_SAMPLES', 30),
 };
 const { rounds } = sizes;
 const n = (v) => v.toLocaleString('en-US');
@@ -121,6 +126,18 @@ const simulated = await alternate(rounds, { shopTest: () => shop.simulated() });
 log(`P9: ${n(sizes.p9Runs)} runs asleep under one shop watch, ${n(sizes.p9Wakes)} of them due`);
 const p9Run = await p9(sizes.p9Runs, sizes.p9Wakes);
 
+log(`P10: ${sizes.p10Samples} events sent to a run waiting on them, one shop watch`);
+const p10Lite = await p10(sizes.p10Samples);
+let p10Pg = null;
+if (process.env.BENCH_PG !== '0') {
+  const cluster = await startCluster();
+  try {
+    p10Pg = await p10(sizes.p10Samples, await cluster.createDatabase('p10'));
+  } finally {
+    await cluster.stop();
+  }
+}
+
 // Measured here: a 1,000-node chain reaches its interrupt in ~9 s, 3,000 nodes in ~66 s (each
 // step's checkpoint grows with the graph), so 10,000 would take ~12 minutes before any resume.
 const bigNote = 'not run: ~12 min to reach the interrupt (BENCH_LG_BIG=1)';
@@ -158,6 +175,14 @@ const figures = {
     shopOnly('P9', `shop watch: ${n(sizes.p9Runs)} runs asleep, CPU while none is due`, '% core', [p9Run.idleCpuPct], { max: 1 }),
     shopOnly('P9', `shop watch: ${n(sizes.p9Wakes)} timers due, lateness p50`, 'ms', [p9Run.lateP50Ms]),
     shopOnly('P9', 'shop watch: timers due, lateness p99', 'ms', [p9Run.lateP99Ms], { max: 1000 }),
+  ],
+  P10: [
+    shopOnly('P10', 'event sent → the waiting run\'s next step, SQLite, p50', 'ms', [p10Lite.p50Ms], { max: 25 }),
+    shopOnly('P10', 'event sent → next step, SQLite, p95', 'ms', [p10Lite.p95Ms]),
+    ...(p10Pg ? [
+      shopOnly('P10', 'event sent → next step, PostgreSQL, p50', 'ms', [p10Pg.p50Ms], { max: 25 }),
+      shopOnly('P10', 'event sent → next step, PostgreSQL, p95', 'ms', [p10Pg.p95Ms]),
+    ] : []),
   ],
   P6: [versus('P6', 'store bytes per recorded step (P1)', 'B', p1.shop.map((s) => s.bytesPerStep), p1.langgraph.map((s) => s.bytesPerStep), { lgTimes: 2 })],
   extra: [
