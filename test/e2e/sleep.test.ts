@@ -144,6 +144,10 @@ describe('sleep() in one process', () => {
     const long = p.shop(['run', 'long']);
     expect(long.code).toBe(7);
     const id = runId(long);
+    // Following it ends at once with its state: nothing moves before its time (it followed on for the hour before).
+    const followed = p.shop(['log', '-f', String(id)]);
+    expect(followed.code).toBe(7);
+    expect(followed.stdout).toMatch(/wait_started \[1 sleep\]/);
     const stopped = p.shop(['stop', String(id), '--reason', 'not today']);
     expect(stopped.code).toBe(0);
     expect(p.status(id)).toMatchObject({ status: 'stuck', reason: 'not today', waiting_on: [] });

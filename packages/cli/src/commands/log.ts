@@ -28,7 +28,7 @@ export default async function log(args: Parsed, ctx: Context): Promise<number> {
 
 /**
  * Prints the trail as it grows and each change of an agent's activity, until the run ends
- * or only people are awaited; the exit code is then the run's (0, 3, 4, 1) — or 130 when its
+ * or waits (on people, or on time, an event or a run); the exit code is then the run's (0, 3, 7, 4, 1) — or 130 when its
  * driver is gone (interrupted: nothing will move it until shop resume or shop watch takes it
  * over). With --json, a JSON object per line.
  */
@@ -69,6 +69,8 @@ async function follow(ctx: Context, ops: ShopOperations, id: number, json: boole
     if (run.status === 'stuck') return ExitCode.stuck;
     if (run.status === 'failed') return ExitCode.failed;
     if (run.status === 'waiting_human' && !working) return ExitCode.waiting;
+    // Asleep on time, an event or another run: nothing moves until then (shop watch wakes it).
+    if (run.status === 'waiting' && !working) return ExitCode.waitingOn;
     await new Promise((r) => setTimeout(r, 300));
   }
 }
