@@ -34,7 +34,7 @@ async function project(store: 'sqlite' | 'postgres'): Promise<Project> {
 }
 
 describe.each(['sqlite', 'postgres'] as const)('sleep() on %s', (store) => {
-  it('exits 7 saying until when; not in the inbox but in list; resume before due is 7 again; replay passes; a worker wakes it at due, once', async () => {
+  it('exits 7 saying until when; not in the inbox but in list; resume before due is 7 again; replay passes, with other seconds too', async () => {
     const p = await project(store);
     const advance = withClock(p);
     p.write('workflows/nap.lua', NAP);
@@ -66,22 +66,33 @@ describe.each(['sqlite', 'postgres'] as const)('sleep() on %s', (store) => {
     expect(p.shop(['replay', String(id)]).code).toBe(0);
     expect(p.shop(['resume', String(id)]).code).toBe(7);
     expect(p.status(id).waiting_on[0]!.until).toBe(s.waiting_on[0]!.until);
+  }, 120_000);
 
-    // A worker does not wake it before its time (nor holds it meanwhile: no lease to renew while it sleeps) …
+  it('a worker wakes it at its due time, not before, once', async () => {
+    const p = await project(store);
+    const advance = withClock(p);
+    p.write('workflows/nap.lua', NAP);
+    const r = p.shop(['run', 'nap']);
+    expect(r.code).toBe(7);
+    const id = runId(r);
+    const s = p.status(id);
+    // A worker does not wake it before its time …
+    advance(30);
     const w = await startWorker(p);
     await new Promise((res) => setTimeout(res, 1500));
-    expect(p.status(id).status).toBe('waiting');
-    expect(w.output()).not.toContain(`run ${id} (nap)`);
     expect(p.status(id).status).toBe('waiting');
     expect(ofType(p, id, 'timer_fired')).toEqual([]);
     // … and wakes it once it is due (the clock file moved past it).
     advance(61);
-    await until('the run to complete', () => p.status(id).status === 'completed', 20_000);
+    await until('the run to complete', () => p.status(id).status === 'completed', 60_000);
     expect(p.status(id).result).toBe('rested');
     expect(ofType(p, id, 'timer_fired')).toEqual([expect.objectContaining({ key: '1', actor: 'system:timer' })]);
     expect(ofType(p, id, 'wait_started')).toEqual([expect.objectContaining({ key: '1', data: { kind: 'timer', until: s.waiting_on[0]!.until } })]);
+    // Its lines as a person reads them (complete once it has exited: a pipe gets them as the process ends).
     expect(await stopWorker(w)).toBe(0);
-  });
+    expect(w.output()).toContain(`run ${id} (nap): resuming (its time came)`);
+    expect(w.output()).not.toContain('for a person');
+  }, 120_000);
 
   it('a driver killed mid-sleep: a worker started later wakes it at due, once', async () => {
     const p = await project(store);
@@ -101,11 +112,11 @@ describe.each(['sqlite', 'postgres'] as const)('sleep() on %s', (store) => {
     await new Promise((res) => setTimeout(res, 1000));
     expect(p.status(id).status).toBe('waiting');
     advance(61);
-    await until('the run to complete', () => p.status(id).status === 'completed', 20_000);
+    await until('the run to complete', () => p.status(id).status === 'completed', 60_000);
     expect(ofType(p, id, 'timer_fired')).toHaveLength(1);
     expect(ofType(p, id, 'log').map((e) => e.data?.message)).toEqual(['before', 'after']);
     expect(await stopWorker(w)).toBe(0);
-  });
+  }, 120_000);
 });
 
 describe('sleep() in one process', () => {
@@ -119,7 +130,7 @@ describe('sleep() in one process', () => {
     expect(r.stdout).toContain('[1] waits on timer until');
     expect(r.stdout).toContain('[1] its timer fired; resuming');
     expect(r.stdout).toContain(`run ${runId(r)} completed: "woke"`);
-  });
+  }, 60_000);
 
   it('sleep(0) and a sleep_until in the past return at once, recorded; shop stop ends a sleeping run', () => {
     const p = makeProject();
@@ -138,5 +149,5 @@ describe('sleep() in one process', () => {
     const stopped = p.shop(['stop', String(id), '--reason', 'not today']);
     expect(stopped.code).toBe(0);
     expect(p.status(id)).toMatchObject({ status: 'stuck', reason: 'not today', waiting_on: [] });
-  });
+  }, 60_000);
 });
