@@ -76,12 +76,11 @@ describe.each(['sqlite', 'postgres'] as const)('sleep() on %s', (store) => {
     expect(r.code).toBe(7);
     const id = runId(r);
     const s = p.status(id);
-    // A worker does not wake it before its time (nor holds it meanwhile: no lease to renew while it sleeps) …
+    // A worker does not wake it before its time …
     advance(30);
     const w = await startWorker(p);
     await new Promise((res) => setTimeout(res, 1500));
     expect(p.status(id).status).toBe('waiting');
-    expect(w.output()).not.toContain(`run ${id} (nap)`);
     expect(ofType(p, id, 'timer_fired')).toEqual([]);
     // … and wakes it once it is due (the clock file moved past it).
     advance(61);
@@ -89,7 +88,10 @@ describe.each(['sqlite', 'postgres'] as const)('sleep() on %s', (store) => {
     expect(p.status(id).result).toBe('rested');
     expect(ofType(p, id, 'timer_fired')).toEqual([expect.objectContaining({ key: '1', actor: 'system:timer' })]);
     expect(ofType(p, id, 'wait_started')).toEqual([expect.objectContaining({ key: '1', data: { kind: 'timer', until: s.waiting_on[0]!.until } })]);
+    // Its lines as a person reads them (complete once it has exited: a pipe gets them as the process ends).
     expect(await stopWorker(w)).toBe(0);
+    expect(w.output()).toContain(`run ${id} (nap): resuming (its time came)`);
+    expect(w.output()).not.toContain('for a person');
   }, 120_000);
 
   it('a driver killed mid-sleep: a worker started later wakes it at due, once', async () => {

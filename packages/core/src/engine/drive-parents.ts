@@ -16,10 +16,10 @@ const MAX_UP = 9;
 export async function driveParents(ports: EnginePorts, runId: number, outcome: DriveOutcome, opts: DriveOptions): Promise<{ runId: number; outcome: DriveOutcome }> {
   let at = { runId, outcome };
   for (let n = 0; n < MAX_UP; n++) {
-    const { status } = at.outcome;
-    if (status !== 'completed' && status !== 'stuck' && status !== 'failed') break;
-    const run = await ports.store.getRun(at.runId);
-    const parent = run?.parentId != null ? await ports.store.getRun(run.parentId) : null;
+    const { outcome } = at;
+    if (outcome.status !== 'completed' && outcome.status !== 'stuck' && outcome.status !== 'failed') break;
+    // A run with no parent ends here without a read more (an answer's path reads the run once).
+    const parent = outcome.parentId !== undefined ? await ports.store.getRun(outcome.parentId) : null;
     if (!parent || hasEnded(parent) || liveOwner(storeLiveness(ports), parent)) break;
     try {
       at = { runId: parent.id, outcome: await driveRun(ports, parent.id, opts) };

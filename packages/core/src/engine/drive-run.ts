@@ -92,6 +92,8 @@ export async function driveRun(ports: EnginePorts, runId: number, opts: DriveOpt
       // Waiting on a child that waits for a person: that person's ask is what the run needs.
       if (outcome.status === 'waiting') outcome = { ...outcome, asks: await childAsks(ports.store, outcome.waits) };
       if (outcome.status !== 'waiting_human' && outcome.status !== 'waiting') {
+        // A child's end names its parent (no read more): whoever drove it may drive the parent on (drive-parents.ts).
+        if (run.parentId !== null && (isFinal(outcome) || outcome.status === 'failed')) outcome = { ...outcome, parentId: run.parentId };
         if (!isFinal(outcome)) return outcome;
         const kept = endWorkspace(ports, run, scheduler.settings.keep_worktree === true);
         return kept ? { ...outcome, worktreeKept: kept } : outcome;

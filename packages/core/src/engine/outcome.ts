@@ -2,8 +2,11 @@ import type { Execution, Run } from '../types.js';
 
 /** Where driving a run stopped. */
 export type DriveOutcome =
-  /** worktreeKept: a --worktree run's worktree that stayed when it ended, and why ("<path> holds work not committed"). */
-  | { status: 'completed'; result: unknown; worktreeKept?: string }
+  /**
+   * worktreeKept: a --worktree run's worktree that stayed when it ended, and why ("<path> holds work not committed").
+   * parentId (on an end): the run whose call started this one (call_workflow): its end wakes that run.
+   */
+  | { status: 'completed'; result: unknown; worktreeKept?: string; parentId?: number }
   /** Nothing can go on until a person answers: every waiting call, oldest first. */
   | { status: 'waiting_human'; execution: Execution; waiting: Execution[] }
   /**
@@ -11,8 +14,8 @@ export type DriveOutcome =
    * of it. Its waits, oldest first; `asks`: the open asks of the runs it waits on (its children, theirs …).
    */
   | { status: 'waiting'; waits: Execution[]; asks?: Execution[] }
-  | { status: 'stuck'; reason: string; worktreeKept?: string }
-  | { status: 'failed'; reason: string; exitCode: number; nonDeterminism?: NonDeterminism }
+  | { status: 'stuck'; reason: string; worktreeKept?: string; parentId?: number }
+  | { status: 'failed'; reason: string; exitCode: number; nonDeterminism?: NonDeterminism; parentId?: number }
   /** Ctrl-C or SIGTERM: the run is left for `shop resume`. */
   | { status: 'interrupted' }
   /** Another driver took the run over while this one was not running; nothing more was written. */

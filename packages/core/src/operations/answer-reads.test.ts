@@ -63,7 +63,7 @@ describe('one answer reads the run once (shop approve <handle>)', () => {
     const { handedTo } = await ops.answer(exec, { input: { verdict: 'approved', message: null }, channel: 'cli', responder: 'ann' });
     expect(count(calls, 'getRun')).toBe(1);
     const answering = calls.length;
-    expect(await ops.resumeAfterAnswer(id, handedTo, { wait: false })).toEqual({ outcome: { status: 'completed', result: true } });
+    expect(await ops.resumeAfterAnswer(id, handedTo, { wait: false })).toEqual({ runId: id, outcome: { status: 'completed', result: true } });
     // The driver's own reads (take the run, look for a stop, see it ended): at most four, none of them the answer's.
     expect(count(calls.slice(answering), 'getRun')).toBeLessThanOrEqual(4);
     expect(calls.slice(answering)).not.toContain('recordAnswer');

@@ -36,7 +36,7 @@ describe('openSession (shop continue, the TUI c key)', () => {
     writeSignal(exec.signalPath!, { status: 'DONE', summary: 'use postgres' });
     expect(await session.answer()).toEqual({ kind: 'answered', status: 'DONE', handedTo: null });
     expect(await world.store.listAnswers(id)).toMatchObject([{ key: '1', ask: 1, status: 'DONE', message: 'use postgres', responder: 'ann', channel: 'continue' }]);
-    expect(await ops.resumeAfterAnswer(id, null, { wait: false })).toEqual({ outcome: { status: 'completed', result: 'DONE: use postgres' } });
+    expect(await ops.resumeAfterAnswer(id, null, { wait: false })).toEqual({ runId: id, outcome: { status: 'completed', result: 'DONE: use postgres' } });
   });
 
   it('no new report: nothing is answered, and the session is let go', async () => {

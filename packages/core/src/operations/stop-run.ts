@@ -1,7 +1,7 @@
 import { ConflictError } from '../errors.js';
 import { driveRun } from '../engine/drive-run.js';
 import { driveParents } from '../engine/drive-parents.js';
-import { ended } from '../engine/outcome.js';
+import { ended, type DriveOutcome } from '../engine/outcome.js';
 import { liveOwner, storeLiveness } from '../engine/ownership.js';
 import type { EnginePorts } from '../engine/ports.js';
 import { hasEnded, type Run, type RunOwner } from '../types.js';
@@ -31,7 +31,7 @@ export async function stopRun(ports: EnginePorts, runId: number, reason: string,
   // A child stopped wakes its parent: its call_workflow raises "run … was stopped" (a pcall may handle it).
   let parent: Run | null = null;
   if (result.run.parentId !== null && hasEnded(result.run)) {
-    const woke = await driveParents(ports, runId, ended(result.run), { wait: false });
+    const woke = await driveParents(ports, runId, { ...ended(result.run), parentId: result.run.parentId } as DriveOutcome, { wait: false });
     parent = woke.runId === runId ? null : await ports.store.getRun(woke.runId);
   }
   return { ...result, children, parent };

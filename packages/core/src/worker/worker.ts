@@ -313,7 +313,8 @@ export class Worker {
       return null;
     }
     const held = this.hold(run, owner);
-    this.opts.report({ type: 'took', run, how: 'waiting' });
+    // Asleep and due: taken to be driven on at once ("resuming (its time came)" says so), not held for a person.
+    if (run.status !== 'waiting') this.opts.report({ type: 'took', run, how: 'waiting' });
     return held;
   }
 
