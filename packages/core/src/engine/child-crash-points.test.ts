@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Store } from '../store/store.js';
 import { driveRun } from './drive-run.js';
+import { dyingAt, Killed } from './testing/dying-store.js';
 import type { DriveOutcome } from './outcome.js';
 import { FLOW_PATH, newFlow } from './testing/flow.js';
 import type { ScriptedWorld } from './testing/scripted-ports.js';
@@ -28,33 +28,6 @@ const DRIVER_WRITES = new Set([
   'createRun', 'waitOn', 'endWait', 'closeExecution', 'finishRun', 'setRunStatus', 'appendEvent', 'updateRules',
 ]);
 
-class Killed extends Error {}
-
-/** The store as a driver that dies at its n-th write sees it: dead from then on. */
-function dyingAt(store: Store, n: number, when: 'before' | 'after', counter: { writes: number }): Store {
-  let dead = false;
-  return new Proxy(store, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver);
-      if (typeof value !== 'function' || prop === 'close') return value;
-      return async (...args: unknown[]) => {
-        if (dead) throw new Killed('the process is gone');
-        if (!DRIVER_WRITES.has(String(prop))) return value.apply(target, args);
-        const at = ++counter.writes;
-        if (at === n && when === 'before') {
-          dead = true;
-          throw new Killed(`killed before ${String(prop)}`);
-        }
-        const result = await value.apply(target, args);
-        if (at === n) {
-          dead = true;
-          throw new Killed(`killed after ${String(prop)}`);
-        }
-        return result;
-      };
-    },
-  });
-}
 
 const worlds: ScriptedWorld[] = [];
 afterEach(() => {
@@ -85,7 +58,7 @@ async function baseline() {
   const f = flow();
   const id = await f.start(PARENT);
   const counter = { writes: 0 };
-  f.world.ports.store = dyingAt(f.world.store, 0, 'after', counter);
+  f.world.ports.store = dyingAt(f.world.store, DRIVER_WRITES, 0, 'after', counter);
   return { outcome: await finish(f.world, id), writes: counter.writes, id };
 }
 
@@ -103,7 +76,7 @@ describe('kill -9 at every store write around call_workflow', async () => {
         const f = flow();
         const id = await f.start(PARENT);
         const store = f.world.store;
-        f.world.ports.store = dyingAt(store, n, when, { writes: 0 });
+        f.world.ports.store = dyingAt(store, DRIVER_WRITES, n, when, { writes: 0 });
         const crashed = await finish(f.world, id).then(() => null, (e: unknown) => e);
         if (crashed && !(crashed instanceof Killed)) throw crashed;
 

@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Store } from '../store/store.js';
 import { driveRun } from './drive-run.js';
+import { dyingAt, Killed } from './testing/dying-store.js';
 import type { DriveOutcome } from './outcome.js';
 import { newFlow } from './testing/flow.js';
 import type { ScriptedWorld } from './testing/scripted-ports.js';
@@ -29,33 +29,6 @@ const DRIVER_WRITES = new Set([
   'completeExecution', 'markWaiting', 'closeExecution', 'cancelExecutions', 'finishRun', 'setRunStatus', 'appendEvent',
 ]);
 
-class Killed extends Error {}
-
-/** The store as a driver that dies at its n-th write sees it: dead from then on. */
-function dyingAt(store: Store, n: number, when: 'before' | 'after', counter: { writes: number }): Store {
-  let dead = false;
-  return new Proxy(store, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver);
-      if (typeof value !== 'function' || prop === 'close') return value;
-      return async (...args: unknown[]) => {
-        if (dead) throw new Killed('the process is gone');
-        if (!DRIVER_WRITES.has(String(prop))) return value.apply(target, args);
-        const at = ++counter.writes;
-        if (at === n && when === 'before') {
-          dead = true;
-          throw new Killed(`killed before ${String(prop)}`);
-        }
-        const result = await value.apply(target, args);
-        if (at === n) {
-          dead = true;
-          throw new Killed(`killed after ${String(prop)}`);
-        }
-        return result;
-      };
-    },
-  });
-}
 
 const worlds: ScriptedWorld[] = [];
 afterEach(() => {
@@ -79,7 +52,7 @@ async function baseline() {
   worlds.push(f.world);
   const id = await f.start(WORKFLOW);
   const counter = { writes: 0 };
-  f.world.ports.store = dyingAt(f.world.store, 0, 'after', counter);
+  f.world.ports.store = dyingAt(f.world.store, DRIVER_WRITES, 0, 'after', counter);
   f.world.ports.shell = async () => ({ code: 0, stdout: 'made', stderr: '' });
   const outcome = await finish(f.world, id);
   return { outcome, writes: counter.writes, seed: (await f.world.store.getRun(id))!.seed };
@@ -104,7 +77,7 @@ describe('kill -9 at every store write', async () => {
         db.prepare('UPDATE runs SET seed = ? WHERE id = ?').run(base.seed, id);
         db.close();
         const store = f.world.store;
-        f.world.ports.store = dyingAt(store, n, when, { writes: 0 });
+        f.world.ports.store = dyingAt(store, DRIVER_WRITES, n, when, { writes: 0 });
         // A command killed before its result was recorded runs again (at least once, like any
         // effect not yet recorded): the same output either way.
         f.world.ports.shell = async () => ({ code: 0, stdout: 'made', stderr: '' });
