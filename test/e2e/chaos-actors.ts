@@ -153,3 +153,24 @@ export function crossMachineOrphans(rows: ReturnType<typeof takeovers>, spans: S
   }
   return found;
 }
+
+/**
+ * Until every run in `ids` has ended — or nothing moved for `stallMs` (the `mark` of what the
+ * runs and actors did stayed the same), or `capMs` passed: the runs still open (none when all ended).
+ */
+export async function untilEnded(p: Project, env: NodeJS.ProcessEnv, ids: number[], o: { stallMs: number; capMs: number; mark: (rows: { id: number; status: string }[], open: number[]) => string }): Promise<number[]> {
+  const cap = Date.now() + o.capMs;
+  let progressAt = Date.now();
+  let lastMark = '';
+  let open = ids;
+  while (open.length && Date.now() < cap && Date.now() - progressAt < o.stallMs) {
+    await sleep(1000);
+    const r = await p.shopAsync(['list', '--json'], { env });
+    if (r.code !== 0) continue;
+    const rows = JSON.parse(r.stdout) as { id: number; status: string }[];
+    open = rows.filter((x) => ids.includes(x.id) && !['completed', 'failed', 'stuck'].includes(x.status)).map((x) => x.id);
+    const mark = o.mark(rows, open);
+    if (mark !== lastMark) [progressAt, lastMark] = [Date.now(), mark];
+  }
+  return open;
+}

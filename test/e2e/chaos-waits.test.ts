@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeProject, runId, trail, type Project, type Result } from './harness.js';
 import { Machine } from './machines.js';
-import { killer, newPersonState, person, random } from './chaos-actors.js';
+import { killer, newPersonState, person, random, untilEnded } from './chaos-actors.js';
 import { callOverlaps, finishedRerun, said, setUpProject } from './chaos-scenario.js';
 import { readSpans } from './spans.js';
 
@@ -127,22 +127,9 @@ describe('chaos: sleeps, events and child runs on three workers as three machine
       ids.push(runId(r.stdout));
     }
     let open: number[] = ids;
-    const watchEnd = (async () => {
-      const cap = Date.now() + CAP_MS;
-      let progressAt = Date.now();
-      let lastMark = '';
-      while (open.length && Date.now() < cap && Date.now() - progressAt < STALL_MS) {
-        await sleep(1000);
-        const r = await p.shopAsync(['list', '--json'], { env: desk.machineEnv });
-        if (r.code !== 0) continue;
-        const rows = JSON.parse(r.stdout) as { id: number; status: string }[];
-        const now = rows.filter((x) => ids.includes(x.id) && !['completed', 'failed', 'stuck'].includes(x.status)).map((x) => x.id);
-        const mark = `${now.length}/${personState.answers.length}/${rows.map((x) => x.status).join()}`;
-        if (mark !== lastMark) [progressAt, lastMark] = [Date.now(), mark];
-        open = now;
-      }
-      ended = true;
-    })();
+    // Progress: a run ended or moved on, an answer was given.
+    const watchEnd = untilEnded(p, desk.machineEnv, ids, { stallMs: STALL_MS, capMs: CAP_MS, mark: (rows, now) => `${now.length}/${personState.answers.length}/${rows.map((x) => x.status).join()}` })
+      .then((left) => ((open = left), (ended = true)));
     const [answers, kills, sent] = await Promise.all([
       person(p, desk.machineEnv, () => ended, personState),
       killer(workers, spansFile, { seed, everyMs: [1500, 3500], leaseMs: LEASE_S * 1000, max: Math.max(6, RUNS), done: () => ended, crashes: true, idleToo: true }),

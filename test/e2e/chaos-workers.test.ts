@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeProject, runId, trail, type Project } from './harness.js';
 import { Machine } from './machines.js';
-import { crossMachineOrphans, killer, newPersonState, person, takeovers, type Answer, type Kill } from './chaos-actors.js';
+import { crossMachineOrphans, killer, newPersonState, person, takeovers, untilEnded, type Answer, type Kill } from './chaos-actors.js';
 import { ANSWERED_KEYS, EXPECTED, answerFor, callOverlaps, finishedRerun, said, setUpProject } from './chaos-scenario.js';
 import { readSpans } from './spans.js';
 
@@ -27,7 +27,6 @@ const SQLITE = process.env.SHOP_CHAOS_STORE === 'sqlite';
 /** The test fails when nothing has moved (no run ended, no answer, no agent started or ended) for this long, or at the cap. */
 const STALL_MS = 60_000;
 const CAP_MS = 120_000 + RUNS * 10_000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Cluster = { createDatabase(name: string): Promise<string>; stop(): Promise<void> };
 let cluster: Cluster | null = null;
@@ -76,22 +75,9 @@ describe(`chaos: three workers as three machines on one ${SQLITE ? 'SQLite' : 'P
     let ended = false;
     let open: number[] = ids;
     const personState = newPersonState();
-    const watchEnd = (async () => {
-      const cap = Date.now() + CAP_MS;
-      let progressAt = Date.now();
-      let lastMark = '';
-      while (open.length && Date.now() < cap && Date.now() - progressAt < STALL_MS) {
-        await sleep(1000);
-        const r = await p.shopAsync(['list', '--json'], { env: desk.machineEnv });
-        if (r.code !== 0) continue;
-        const now = (JSON.parse(r.stdout) as { id: number; status: string }[]).filter((x) => ids.includes(x.id) && !['completed', 'failed', 'stuck'].includes(x.status)).map((x) => x.id);
-        // Progress: a run ended, an answer was given, an agent started or ended.
-        const mark = `${now.length}/${personState.answers.length}/${existsSync(spansFile) ? statSync(spansFile).size : 0}`;
-        if (mark !== lastMark) [progressAt, lastMark] = [Date.now(), mark];
-        open = now;
-      }
-      ended = true;
-    })();
+    // Progress: a run ended, an answer was given, an agent started or ended.
+    const watchEnd = untilEnded(p, desk.machineEnv, ids, { stallMs: STALL_MS, capMs: CAP_MS, mark: (_rows, now) => `${now.length}/${personState.answers.length}/${existsSync(spansFile) ? statSync(spansFile).size : 0}` })
+      .then((left) => ((open = left), (ended = true)));
     const [answers, kills] = await Promise.all([
       person(p, desk.machineEnv, () => ended, personState),
       killer(workers, spansFile, { seed, everyMs: [1500, 3500], leaseMs: LEASE_S * 1000, max: Math.max(6, Math.round(RUNS / 2)), done: () => ended, crashes: true }),
