@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { driveRun } from './drive-run.js';
 import { dyingAt, Killed } from './testing/dying-store.js';
-import type { DriveOutcome } from './outcome.js';
+import { finishRun } from './testing/finish-run.js';
 import { FLOW_PATH, newFlow } from './testing/flow.js';
 import type { ScriptedWorld } from './testing/scripted-ports.js';
 
@@ -28,24 +27,11 @@ const DRIVER_WRITES = new Set([
   'createRun', 'waitOn', 'endWait', 'closeExecution', 'finishRun', 'setRunStatus', 'appendEvent', 'updateRules',
 ]);
 
-
 const worlds: ScriptedWorld[] = [];
 afterEach(() => {
   for (const w of worlds.splice(0)) w.store.close();
 });
 
-/** Drives the parent to its end, approving every open ask (the parent's children's too) as `shop approve` would. */
-async function finish(world: ScriptedWorld, id: number): Promise<DriveOutcome> {
-  for (let i = 0; i < 10; i++) {
-    const outcome = await driveRun(world.ports, id, { wait: false });
-    if (outcome.status !== 'waiting_human' && outcome.status !== 'waiting') return outcome;
-    const asks = outcome.status === 'waiting' ? (outcome.asks ?? []) : outcome.waiting;
-    for (const exec of asks) {
-      await world.store.recordAnswer({ runId: exec.runId, key: exec.key, ask: exec.ask, verdict: null, status: 'CONTINUE', message: null, decisions: null, responder: 'ann', channel: 'cli' });
-    }
-  }
-  throw new Error('the run did not finish');
-}
 
 function flow() {
   const f = newFlow('shop-child-crash-');
@@ -59,7 +45,7 @@ async function baseline() {
   const id = await f.start(PARENT);
   const counter = { writes: 0 };
   f.world.ports.store = dyingAt(f.world.store, DRIVER_WRITES, 0, 'after', counter);
-  return { outcome: await finish(f.world, id), writes: counter.writes, id };
+  return { outcome: await finishRun(f.world, id), writes: counter.writes, id };
 }
 
 describe('kill -9 at every store write around call_workflow', async () => {
@@ -77,13 +63,13 @@ describe('kill -9 at every store write around call_workflow', async () => {
         const id = await f.start(PARENT);
         const store = f.world.store;
         f.world.ports.store = dyingAt(store, DRIVER_WRITES, n, when, { writes: 0 });
-        const crashed = await finish(f.world, id).then(() => null, (e: unknown) => e);
+        const crashed = await finishRun(f.world, id).then(() => null, (e: unknown) => e);
         if (crashed && !(crashed instanceof Killed)) throw crashed;
 
         // A new process: the dead driver's leases (parent's and child's) run out, the store is whole again.
         f.world.clock.t += f.world.ports.leaseMs + 1;
         f.world.ports.store = store;
-        const outcome = await finish(f.world, id);
+        const outcome = await finishRun(f.world, id);
         expect({ n, when, outcome }).toEqual({ n, when, outcome: base.outcome });
         const children = await store.listChildren(id);
         expect({ n, when, children: children.map((c) => [c.parentKey, c.status]) }).toEqual({ n, when, children: [['1', 'completed']] });
@@ -97,7 +83,7 @@ describe('kill -9 at every store write around call_workflow', async () => {
   it('a second start of the call is refused by the store: one child per (parent, key), ever', async () => {
     const f = flow();
     const id = await f.start(PARENT);
-    await finish(f.world, id);
+    await finishRun(f.world, id);
     const run = (await f.world.store.getRun(id))!;
     const child = (await f.world.store.listChildren(id))[0]!;
     // As a replayed driver that missed the record would try it: the unique index says no.

@@ -1,9 +1,8 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { driveRun } from './drive-run.js';
 import { dyingAt, Killed } from './testing/dying-store.js';
-import type { DriveOutcome } from './outcome.js';
+import { finishRun } from './testing/finish-run.js';
 import { newFlow } from './testing/flow.js';
 import type { ScriptedWorld } from './testing/scripted-ports.js';
 
@@ -29,23 +28,11 @@ const DRIVER_WRITES = new Set([
   'completeExecution', 'markWaiting', 'closeExecution', 'cancelExecutions', 'finishRun', 'setRunStatus', 'appendEvent',
 ]);
 
-
 const worlds: ScriptedWorld[] = [];
 afterEach(() => {
   for (const w of worlds.splice(0)) w.store.close();
 });
 
-/** Drives to the end, answering every pause with CONTINUE the way `shop approve` would. */
-async function finish(world: ScriptedWorld, id: number): Promise<DriveOutcome> {
-  for (let i = 0; i < 10; i++) {
-    const outcome = await driveRun(world.ports, id, { wait: false });
-    if (outcome.status !== 'waiting_human') return outcome;
-    for (const exec of outcome.waiting) {
-      await world.store.recordAnswer({ runId: id, key: exec.key, ask: exec.ask, verdict: null, status: 'CONTINUE', message: null, decisions: null, responder: 'ann', channel: 'cli' });
-    }
-  }
-  throw new Error('the run did not finish');
-}
 
 async function baseline() {
   const f = newFlow('shop-crash-', SCRIPT);
@@ -54,7 +41,7 @@ async function baseline() {
   const counter = { writes: 0 };
   f.world.ports.store = dyingAt(f.world.store, DRIVER_WRITES, 0, 'after', counter);
   f.world.ports.shell = async () => ({ code: 0, stdout: 'made', stderr: '' });
-  const outcome = await finish(f.world, id);
+  const outcome = await finishRun(f.world, id);
   return { outcome, writes: counter.writes, seed: (await f.world.store.getRun(id))!.seed };
 }
 
@@ -82,7 +69,7 @@ describe('kill -9 at every store write', async () => {
         // effect not yet recorded): the same output either way.
         f.world.ports.shell = async () => ({ code: 0, stdout: 'made', stderr: '' });
 
-        const crashed = await finish(f.world, id).then(() => null, (e: unknown) => e);
+        const crashed = await finishRun(f.world, id).then(() => null, (e: unknown) => e);
         if (crashed && !(crashed instanceof Killed)) throw crashed;
         const completedBefore = new Set((await store.loadExecutions(id)).filter((e) => e.status === 'completed' && e.kind === 'run').map((e) => e.key));
         const invokedBefore = f.world.runner.count();
@@ -90,7 +77,7 @@ describe('kill -9 at every store write', async () => {
         // A new process: the dead driver's lease runs out, the store is whole again.
         f.world.clock.t += f.world.ports.leaseMs + 1;
         f.world.ports.store = store;
-        const outcome = await finish(f.world, id);
+        const outcome = await finishRun(f.world, id);
         expect({ n, when, outcome }).toEqual({ n, when, outcome: base.outcome });
         const rerun = f.world.runner.invocations.slice(invokedBefore).map((inv) => inv.env.SHOP_CALL).filter((key) => completedBefore.has(key));
         expect({ n, when, rerun }).toEqual({ n, when, rerun: [] });
