@@ -57,10 +57,10 @@ describe('the docs hold together', () => {
     expect(first).toContain('npm test ');
   });
 
-  it('docs/architecture.md names only files that exist', () => {
+  it('docs/architecture.md and docs/internals.md name only files that exist', () => {
     const bases = ['', 'packages/core/src', 'packages/cli/src', 'packages/tui/src', 'packages/web/src', 'packages'];
     let count = 0;
-    for (const page of ['docs/architecture.md']) {
+    for (const page of ['docs/architecture.md', 'docs/internals.md']) {
       const doc = readFileSync(join(root, page), 'utf8');
       const named = [...doc.matchAll(/`([\w./-]+\.(?:ts|tsx|sql|lua))`/g)].map((m) => m[1].replace(/^(cli|tui|web)\/src\//, 'packages/$1/src/'));
       count += named.length;
