@@ -2,39 +2,19 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseAgent } from '../packages/core/src/agents/agent-def.js';
+import { checkWorkflow } from '../packages/core/src/lua/check-workflow.js';
 import { tempDir } from '../packages/core/src/testing/temp-dir.js';
+import { codeBlocks, root, userDocs, type Block } from './docs-markdown.js';
 
 /**
- * README code blocks that say they are a shipped file — the paragraph just before names it,
- * e.g. "`workflows/feature.lua` (created by `shop init`):" — show that file as it is. One
- * that says "excerpt" shows lines of it, in order ("…" lines stand for what is left out).
+ * The examples of the README and of the guides in docs/. A code block that says it is a
+ * shipped file — the paragraph just before names it, e.g. "`workflows/feature.lua` (created
+ * by `shop init`):" — shows that file as it is; one that says "excerpt" shows lines of it, in
+ * order ("…" lines stand for what is left out). Every Lua example compiles, every JSON one
+ * parses, every agent file parses as Shop reads agents, and the fixture example passes.
  */
-const root = join(import.meta.dirname, '..');
-
-interface Block {
-  intro: string;
-  code: string;
-  line: number;
-}
-
-export function codeBlocks(markdown: string): Block[] {
-  const lines = markdown.split('\n');
-  const blocks: Block[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (!lines[i].startsWith('```')) continue;
-    const start = i;
-    let end = i + 1;
-    while (end < lines.length && !lines[end].startsWith('```')) end++;
-    // The paragraph before the fence (up to a blank line).
-    let p = start - 1;
-    while (p >= 0 && lines[p].trim() === '') p--;
-    let q = p;
-    while (q > 0 && lines[q - 1].trim() !== '') q--;
-    blocks.push({ intro: lines.slice(q, p + 1).join('\n'), code: `${lines.slice(start + 1, end).join('\n')}\n`, line: start + 1 });
-    i = end;
-  }
-  return blocks;
-}
+const blocks = userDocs().flatMap((d) => codeBlocks(d.text).map((b) => ({ ...b, at: `${d.path}:${b.line}` })));
 
 /** The repository file a block claims to be: a backticked path in the paragraph before it, ending with ":". */
 function claimed(b: Block): string | null {
@@ -43,9 +23,8 @@ function claimed(b: Block): string | null {
   return null;
 }
 
-describe('README examples', () => {
-  const blocks = codeBlocks(readFileSync(join(root, 'README.md'), 'utf8'));
-  const shipped = blocks.map((b) => ({ ...b, file: claimed(b) })).filter((b): b is Block & { file: string } => b.file !== null);
+describe('README and docs/ examples', () => {
+  const shipped = blocks.map((b) => ({ ...b, file: claimed(b) })).filter((b): b is typeof b & { file: string } => b.file !== null);
 
   it('finds the blocks that claim to be files (feature.lua among them)', () => {
     expect(shipped.map((b) => b.file)).toContain('workflows/feature.lua');
@@ -55,14 +34,14 @@ describe('README examples', () => {
     for (const b of shipped) {
       const file = readFileSync(join(root, b.file), 'utf8');
       if (!/excerpt/i.test(b.intro)) {
-        expect(b.code, `README.md:${b.line} shows ${b.file}; it differs from the file (copy it, or call it an excerpt)`).toBe(file);
+        expect(b.code, `${b.at} shows ${b.file}; it differs from the file (copy it, or call it an excerpt)`).toBe(file);
         continue;
       }
       const fileLines = file.split('\n').map((l) => l.trim());
       let at = 0;
       for (const line of b.code.split('\n').map((l) => l.trim()).filter((l) => l && l !== '…')) {
         const found = fileLines.indexOf(line, at);
-        expect(found, `README.md:${b.line}: "${line}" is not in ${b.file} (after the lines before it)`).toBeGreaterThanOrEqual(0);
+        expect(found, `${b.at}: "${line}" is not in ${b.file} (after the lines before it)`).toBeGreaterThanOrEqual(0);
         at = found + 1;
       }
     }
@@ -74,9 +53,29 @@ describe('README examples', () => {
     expect(claimed(codeBlocks('`workflows/feature.lua` (created by shop init):\n```lua\nz\n```\n')[0])).toBe('workflows/feature.lua');
   });
 
+  it('reads a block inside a list item without its indentation', () => {
+    expect(codeBlocks('- an item:\n\n  ```json\n  { "a": 1 }\n  ```\n')).toEqual([{ intro: '- an item:', lang: 'json', code: '{ "a": 1 }\n', line: 3 }]);
+  });
+
+  it('every Lua example compiles (a fragment as the body of workflow())', () => {
+    const lua = blocks.filter((b) => b.lang === 'lua');
+    expect(lua.length).toBeGreaterThanOrEqual(10);
+    for (const b of lua) expect(() => checkWorkflow(`function workflow()\n${b.code}\nend\n`, b.at), b.at).not.toThrow();
+    expect(() => checkWorkflow('function workflow()\nlocal x = \nend\n', 'bad.lua')).toThrow(/bad.lua:3/);
+  });
+
+  it('every JSON example parses, and every agent file example parses as Shop reads agents', () => {
+    const json = blocks.filter((b) => b.lang === 'json');
+    expect(json.length).toBeGreaterThanOrEqual(2);
+    for (const b of json) expect(() => JSON.parse(b.code), b.at).not.toThrow();
+    const agents = blocks.filter((b) => b.lang === 'markdown' && b.code.startsWith('---\n'));
+    expect(agents.length).toBeGreaterThanOrEqual(4);
+    for (const b of agents) expect(() => parseAgent('example', b.at, b.code), b.at).not.toThrow();
+    expect(() => parseAgent('example', 'bad.md', '---\ngates: ["Bash npm test"]\n---\n')).toThrow(/must look like Tool/);
+  });
+
   it("the fixture example of 'Testing a workflow' passes as printed: shop test feature --fixture <it>", () => {
-    const section = readFileSync(join(root, 'README.md'), 'utf8').split('## Testing a workflow')[1];
-    const fixture = codeBlocks(section).find((b) => b.intro.includes('The fixture is'));
+    const fixture = blocks.find((b) => b.intro.includes('The fixture is'));
     expect(fixture, 'the fixture example').toBeDefined();
     const dir = tempDir('shop-readme-');
     try {
@@ -89,16 +88,5 @@ describe('README examples', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
-
-  it('links only to files inside the repository, and docs/architecture.md names only files that exist', () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    expect(readme).not.toMatch(/\]\(\.\.\/|`\.\.\/shared/);
-    for (const [, target] of readme.matchAll(/\]\(([^)#\s]+)\)/g)) if (!/^https?:/.test(target)) expect(existsSync(join(root, target)), target).toBe(true);
-    const doc = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
-    const bases = ['', 'packages/core/src', 'packages/cli/src', 'packages/tui/src', 'packages/web/src', 'packages'];
-    const named = [...doc.matchAll(/`([\w./-]+\.(?:ts|tsx|sql|lua))`/g)].map((m) => m[1].replace(/^(cli|tui|web)\/src\//, 'packages/$1/src/'));
-    expect(named.length).toBeGreaterThan(30);
-    for (const file of named) expect(bases.some((b) => existsSync(join(root, b, file))), `docs/architecture.md names ${file}`).toBe(true);
   });
 });
