@@ -28,13 +28,14 @@ type AlwaysSet<O extends Options> = { [K in keyof O]: O[K] extends { type: 'bool
  * A command's flags as given, typed from its declaration: `--by NAME` is `by?: string`, `--json`
  * is `json: boolean`, a string flag with a default is always there; `--help` every command has.
  */
-export type OptionValues<O extends Options> = { readonly [K in Exclude<keyof O, AlwaysSet<O>>]?: ValueOf<O[K]> } & {
+type OptionValues<O extends Options> = { readonly [K in Exclude<keyof O, AlwaysSet<O>>]?: ValueOf<O[K]> } & {
   readonly [K in AlwaysSet<O>]: ValueOf<O[K]>;
 } & { readonly help: boolean };
 
 /**
  * A command's argv once checked: its positionals and its flags' values. A helper several commands
- * share takes the flags it reads (`Argv<{ json?: boolean }>`); a command gets `Parsed` of its own.
+ * share takes the flags it reads (`Argv<{ json?: boolean }>`); a command gets its own, typed from
+ * its declaration (`CommandArgs<'list'>`, registry.ts).
  */
 export interface Argv<V> {
   /** The command's name in the table (said in errors; never read back out of its usage line). */
@@ -44,7 +45,7 @@ export interface Argv<V> {
 }
 
 /** A command's argv checked against its declaration `O`. */
-export type Parsed<O extends Options = Options> = Argv<OptionValues<O>>;
+export type Parsed<O extends Options> = Argv<OptionValues<O>>;
 
 export type Group = 'runs' | 'answer' | 'tools' | 'agent';
 
