@@ -1,7 +1,6 @@
 import type { AnsweredJson } from '@shop/core/operations/shapes';
-import { flag } from './args.js';
 import type { Context } from './context.js';
-import type { Parsed } from './registry.js';
+import type { Argv } from './command-spec.js';
 
 /** What an acting command did, filled in as it goes: the run, and the ask it answered. */
 export interface Acted {
@@ -16,13 +15,13 @@ export interface Acted {
  * with their handles, and the exit code (unchanged by --json). An error prints no document:
  * its line and code as always.
  */
-export async function acting(ctx: Context, args: Parsed, command: string, work: (acted: Acted) => Promise<number>): Promise<number> {
+export async function acting(ctx: Context, args: Argv<{ readonly json?: boolean }>, work: (acted: Acted) => Promise<number>): Promise<number> {
   const acted: Acted = { runId: null, answered: null };
-  if (!flag(args, 'json')) return work(acted);
+  if (!args.values.json) return work(acted);
   const stdout = ctx.divertToStderr();
   const code = await work(acted);
   if (acted.runId === null) return code;
-  const doc = await (await ctx.ops()).action({ command, runId: acted.runId, answered: acted.answered, exitCode: code });
+  const doc = await (await ctx.ops()).action({ command: args.command, runId: acted.runId, answered: acted.answered, exitCode: code });
   stdout(JSON.stringify(doc, null, 2));
   return code;
 }

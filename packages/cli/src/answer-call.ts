@@ -7,11 +7,13 @@ import { responder } from '@shop/core/project/responder';
 import type { Execution } from '@shop/core/types';
 import { acting, type Acted } from './acting-json.js';
 import { confirmBare, pickTarget, unseenNote } from './ask-target.js';
-import { str } from './args.js';
+import type { Argv } from './command-spec.js';
 import type { Context } from './context.js';
 import { resumeAfterAnswer } from './drive-here.js';
 import { firstLine } from './output.js';
-import type { Parsed } from './registry.js';
+
+/** The flags every answering command has (approve, reject, answer, signal). */
+type AnswerFlags = { readonly call?: string; readonly by?: string; readonly yes?: boolean; readonly json?: boolean };
 
 /**
  * Every answering command ends here: pick the ask (by handle: exactly that one; by bare run
@@ -21,22 +23,22 @@ import type { Parsed } from './registry.js';
  * `input` may depend on the call (a response file is checked against its request id).
  */
 export async function answerCall(
-  ctx: Context, args: Parsed, usage: string, channel: PersonChannel,
+  ctx: Context, args: Argv<AnswerFlags>, usage: string, channel: PersonChannel,
   input: AnswerInput | ((exec: Execution) => AnswerInput & { by?: string | null }),
 ): Promise<number> {
-  const command = usage.split(' ')[1];
+  const { command } = args;
   // Who may answer is core's rule (never an agent); said before anything is read.
   refuseAgent(ctx.caller, `shop ${command}`);
   const ops = await ctx.ops();
-  return acting(ctx, args, command, async (acted) => {
+  return acting(ctx, args, async (acted) => {
     const { exec, bare } = await pickTarget(ops, args, usage);
     acted.runId = exec.runId;
     const given: AnswerInput & { by?: string | null } = typeof input === 'function' ? input(exec) : input;
     // An answer that does not fit is refused before anyone is asked to confirm it.
     buildAnswer(exec, given);
-    const seen = bare ? await confirmBare(ctx, args, exec, command) : 'confirmed';
+    const seen = bare ? await confirmBare(ctx, args.values.yes, exec, command) : 'confirmed';
     if (seen === 'declined') return 0;
-    return recordAndResume(ctx, ops, exec, given, channel, str(args, 'by') ?? given.by ?? undefined, acted, seen === 'unseen');
+    return recordAndResume(ctx, ops, exec, given, channel, args.values.by ?? given.by ?? undefined, acted, seen === 'unseen');
   });
 }
 

@@ -1,17 +1,17 @@
 import { UsageError } from '@shop/core/errors';
 import { parseAskRef, runIdOf as plainRunId } from '@shop/core/decisions/ask-handle';
 import { quoted } from '@shop/core/text';
-import type { Parsed } from './registry.js';
+import type { Argv } from './command-spec.js';
 
 /** The run id positional, validated. */
-export function runIdArg(args: Parsed, usage: string): number {
+export function runIdArg(args: Argv<unknown>, usage: string): number {
   const raw = args.positionals[0];
   if (raw === undefined) throw new UsageError(`missing run id; usage: ${usage}`);
-  return runIdOf(raw, undefined, usage.split(' ')[1]);
+  return runIdOf(raw, args.command);
 }
 
 /** A run id as typed, validated; `usage` is added to the error for commands that take several. */
-export function runIdOf(raw: string, usage?: string, command = usage?.split(' ')[1]): number {
+export function runIdOf(raw: string, command?: string, usage?: string): number {
   // Plain positive decimal only: Number() would read "0x3" as 3 and "1e3" as 1000.
   const id = plainRunId(raw);
   const handle = id === null ? parseAskRef(raw) : null;
@@ -25,20 +25,13 @@ export function runIdOf(raw: string, usage?: string, command = usage?.split(' ')
   return id;
 }
 
-export function str(args: Parsed, name: string): string | undefined {
-  const v = args.values[name];
-  return typeof v === 'string' ? v : undefined;
-}
-
-export const flag = (args: Parsed, name: string): boolean => args.values[name] === true;
-
 /** How many rows a terminal shows without --limit (DESIGN.md: 50 on a terminal, all with --json or on a pipe). */
 const TERMINAL_LIMIT = 50;
 
 /** --limit N as given (0: all), else 50 for a person at a terminal and all for --json or a pipe. */
-export function limitArg(args: Parsed, rows: string): number {
-  const raw = str(args, 'limit');
-  if (raw === undefined) return flag(args, 'json') || !process.stdout.isTTY ? 0 : TERMINAL_LIMIT;
+export function limitArg(given: { readonly limit?: string; readonly json?: boolean }, rows: string): number {
+  const raw = given.limit;
+  if (raw === undefined) return given.json || !process.stdout.isTTY ? 0 : TERMINAL_LIMIT;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new UsageError(`--limit ${quoted(raw)} must be a whole number of ${rows} (0: all)`);
   return n;

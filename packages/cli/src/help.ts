@@ -1,11 +1,12 @@
-import { commands, GROUPS, type CommandSpec, type FlagSpec } from './registry.js';
+import type { CommandSpec, FlagSpec, Options } from './command-spec.js';
+import { commands, GROUPS, type CommandName } from './registry.js';
 
 const HELP_FLAG: FlagSpec = { type: 'boolean', short: 'h', description: 'show this help' };
 const WIDTH = 100;
 
 /** `shop --help`: the commands by group, one line each, and where to read more. */
 export function globalHelp(): string {
-  const names = Object.keys(commands);
+  const names = Object.keys(commands) as CommandName[];
   const pad = Math.max(...names.map((n) => n.length)) + 2;
   const groups = Object.entries(GROUPS).flatMap(([group, title]) => [
     '',
@@ -42,7 +43,7 @@ export function commandHelp(spec: CommandSpec): string {
 }
 
 /** "  -f, --follow      follow …", descriptions aligned and wrapped under themselves. */
-function flagLines(options: Record<string, FlagSpec>): string[] {
+function flagLines(options: Options): string[] {
   const heads = Object.entries(options).map(([name, f]) => `${f.short ? `-${f.short}, ` : '    '}--${name}${f.value ? ` ${f.value}` : ''}`);
   const pad = Math.max(...heads.map((h) => h.length)) + 4;
   return Object.values(options).flatMap((f, i) => wrap(f.description, WIDTH - pad).map((line, j) => `  ${(j ? '' : heads[i]).padEnd(pad)}${line}`.trimEnd()));

@@ -3,8 +3,10 @@ import { quoted } from '@shop/core/text';
 import { ExitCode, ShopError, UsageError } from '@shop/core/errors';
 import { Context, storeProblem } from './context.js';
 import { commandHelp, globalHelp } from './help.js';
+import type { CommandSpec } from './command-spec.js';
+import { runCommand } from './handlers.js';
 import { parseCommand } from './parse-command.js';
-import { commands, type CommandSpec } from './registry.js';
+import { commands, type CommandName } from './registry.js';
 import { suggest } from './suggest.js';
 import { printable } from './style.js';
 
@@ -34,10 +36,11 @@ function version(): string {
   throw new Error("the @shop/cli package.json is missing next to the shop binary; reinstall Shop");
 }
 
+const isCommand = (name: string): name is CommandName => Object.hasOwn(commands, name);
+
 /** A command by name, or a UsageError suggesting the one meant. */
-function lookup(name: string): CommandSpec {
-  const spec = Object.hasOwn(commands, name) ? commands[name] : undefined;
-  if (spec) return spec;
+function lookup(name: string): CommandName {
+  if (isCommand(name)) return name;
   if (name.startsWith('-')) throw new UsageError(`unknown flag ${quoted(name)} (shop --help lists commands and flags)`);
   const meant = suggest(name, Object.keys(commands));
   throw new UsageError(`unknown command ${quoted(name)}${meant ? `; did you mean "${meant}"?` : ''} (shop --help lists them)`);
@@ -54,19 +57,19 @@ async function dispatch(name: string | undefined, rest: string[], ctx: Context):
   }
   if (name === 'help') {
     if (rest.length > 1) throw new UsageError(`unexpected argument ${quoted(rest[1])} (shop help); usage: shop help [<command>]`);
-    ctx.out(commandHelp(lookup(rest[0])));
+    ctx.out(commandHelp(commands[lookup(rest[0])]));
     return ExitCode.ok;
   }
-  const spec = lookup(name);
-  const args = parseCommand(name, spec, rest);
+  const command = lookup(name);
+  const spec: CommandSpec = commands[command];
+  const args = parseCommand(command, rest);
   if (args.values.help) {
     ctx.out(commandHelp(spec));
     return ExitCode.ok;
   }
   // Nothing is created outside a project: no .shop/ in a folder that is not one.
   if (spec.needsProject !== false && !ctx.project.found) throw new UsageError('no Shop project here (run shop init)');
-  const command = await spec.load();
-  return command.default(args, ctx);
+  return runCommand(command, args, ctx);
 }
 
 export async function main(argv: string[]): Promise<void> {

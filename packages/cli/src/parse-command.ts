@@ -1,30 +1,40 @@
 import { parseArgs } from 'node:util';
 import { capText, quoted } from '@shop/core/text';
 import { UsageError } from '@shop/core/errors';
-import type { CommandSpec, FlagSpec, Parsed } from './registry.js';
+import type { CommandSpec, FlagSpec } from './command-spec.js';
+import { commands, type CommandArgs, type CommandName } from './registry.js';
 import { suggest } from './suggest.js';
 
 /**
- * A command's argv, checked against its registry entry: every flag known (a near miss is
- * named with the flag meant), and no more positional arguments than it takes.
+ * A command's argv, checked against its declaration in the table: every flag known (a near miss
+ * is named with the flag meant), and no more positional arguments than it takes. What it returns
+ * is typed from that same declaration: parseArgs read exactly those flags.
  */
-export function parseCommand(name: string, spec: CommandSpec, argv: string[]): Parsed {
-  const flags: Record<string, FlagSpec> = { ...spec.options, help: { type: 'boolean', short: 'h', description: 'show this help' } };
-  // parseArgs takes only its own keys, and refuses them undefined.
-  const options = Object.fromEntries(Object.entries(flags).map(([k, { type, short, multiple }]) => [k, { type, ...(short ? { short } : {}), ...(multiple ? { multiple } : {}) }]));
-  let parsed: Parsed;
-  try {
-    const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
-    parsed = { values: values as Parsed['values'], positionals };
-  } catch (e) {
-    throw new UsageError(parseProblem(name, spec, e as Error & { code?: string }));
-  }
-  if (!parsed.values.help && parsed.positionals.length > spec.maxArgs) {
-    const extra = parsed.positionals.slice(spec.maxArgs);
+export function parseCommand<N extends CommandName>(name: N, argv: string[]): CommandArgs<N> {
+  const spec: CommandSpec = commands[name];
+  const { values, positionals } = parseArgv(name, spec, argv);
+  if (!values.help && positionals.length > spec.maxArgs) {
+    const extra = positionals.slice(spec.maxArgs);
     const hint = spec.extraHint ? `; ${spec.extraHint(extra.join(' '))}` : '';
     throw new UsageError(`unexpected argument ${quoted(spec.extraHint ? extra.join(' ') : extra[0])} (shop ${name})${hint}; usage: ${spec.usage}`);
   }
-  return parsed;
+  return { command: name, values: values as CommandArgs<N>['values'], positionals };
+}
+
+function parseArgv(name: string, spec: CommandSpec, argv: string[]): { values: Record<string, unknown>; positionals: string[] } {
+  const flags: Record<string, FlagSpec> = { ...spec.options, help: { type: 'boolean', short: 'h', description: 'show this help' } };
+  // parseArgs takes only its own keys, and refuses them undefined. A boolean not given reads false.
+  const options = Object.fromEntries(
+    Object.entries(flags).map(([k, { type, short, multiple, default: given }]) => {
+      const fallback = type === 'boolean' ? false : given;
+      return [k, { type, ...(short ? { short } : {}), ...(multiple ? { multiple } : {}), ...(fallback !== undefined ? { default: fallback } : {}) }];
+    }),
+  );
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError(parseProblem(name, spec, e as Error & { code?: string }));
+  }
 }
 
 function parseProblem(name: string, spec: CommandSpec, e: Error & { code?: string }): string {

@@ -1,45 +1,18 @@
-import type { Context } from './context.js';
 import { quoted } from '@shop/core/text';
+import type { CommandSpec, Group, Parsed } from './command-spec.js';
 
-export interface Parsed {
-  values: Record<string, string | boolean | string[] | undefined>;
-  positionals: string[];
-}
-export type CommandFn = (args: Parsed, ctx: Context) => Promise<number>;
-
-/** A flag: how parseArgs reads it, and what `shop <cmd> --help` says of it. */
-export interface FlagSpec {
-  type: 'boolean' | 'string';
-  short?: string;
-  multiple?: boolean;
-  /** The value's placeholder in help ("--status S"). */
-  value?: string;
-  description: string;
-}
-
-export interface CommandSpec {
-  usage: string;
-  summary: string;
-  /** More for `shop <cmd> --help`: what happens after, exit codes. */
-  details?: string;
-  /** Where the global help lists it. */
-  group: keyof typeof GROUPS;
-  /** How many positional arguments it takes at most (Infinity: free text, or a list of ids). */
-  maxArgs: number;
-  /** Said after "unexpected argument …" (e.g. where those words belong instead). */
-  extraHint?: (extra: string) => string;
-  /** False for the commands that work outside a Shop project. */
-  needsProject?: boolean;
-  options: Record<string, FlagSpec>;
-  load: () => Promise<{ default: CommandFn }>;
-}
+/**
+ * The CLI's command table, data only: each command's help and its flags, declared once (the
+ * parser, the help and the handler's typed arguments all come from here). It imports no command:
+ * handlers.ts loads each one, and a command imports its argument type from here.
+ */
 
 export const GROUPS = {
   runs: 'Runs',
   answer: 'Answering (people in the loop)',
   tools: 'Workers and tools',
   agent: 'Agent side',
-} as const;
+} as const satisfies Record<Group, string>;
 
 const json = (what: string) => ({ json: { type: 'boolean', description: `print ${what} as JSON (documented shapes; times ISO 8601)` } }) as const;
 const by = { by: { type: 'string', value: 'NAME', description: 'record the answer as from NAME (default: SHOP_USER, git user.name, the OS user)' } } as const;
@@ -58,8 +31,8 @@ holds the run — shop watch, shop run --wait, a driver still running other bran
 the run itself and this command exits 0. Otherwise the run resumes here and the command exits
 with its state: 0 completed, 3 waiting for a person again, 7 waiting on time (a sleep), 4 stuck, 1 failed.`;
 
-/** Every command, in one place. Each loads its module only when called, so startup stays fast. */
-export const commands: Record<string, CommandSpec> = {
+/** Every command, in one place; handlers.ts loads its module only when it is called, so startup stays fast. */
+export const commands = {
   init: {
     usage: 'shop init [--database URL]', summary: 'create workflows/, agents/ and .shop/ in this folder', group: 'runs', maxArgs: 0, needsProject: false,
     details: `The store is a SQLite file in .shop/ unless --database names a PostgreSQL database (for workers on
@@ -68,7 +41,6 @@ several machines): Shop checks that it connects, creates its tables there, and k
     options: {
       database: { type: 'string', value: 'URL', description: 'keep runs in this PostgreSQL database (postgres://USER:PASSWORD@HOST:5432/DATABASE) instead of .shop/shop.db' },
     },
-    load: () => import('./commands/init.js'),
   },
   run: {
     usage: 'shop run <workflow> [prompt… | - | --prompt-file F] [--wait] [--worktree] [--json]',
@@ -86,7 +58,6 @@ up to 16 MiB, its trailing line breaks dropped.`,
       worktree: { type: 'boolean', description: 'run in .shop/worktrees/run-<id> on branch shop/run-<id> (a git worktree of this repository)' },
       'prompt-file': { type: 'string', value: 'F', description: 'the prompt is the text of file F (- for stdin), up to 16 MiB' },
     },
-    load: () => import('./commands/run.js'),
   },
   list: {
     usage: 'shop list [--active] [--status S] [--limit N] [--waiting] [--json]',
@@ -102,7 +73,6 @@ lines are whole.`,
       waiting: { type: 'boolean', description: 'every pending ask instead, as shop inbox' },
       ...json('the runs'),
     },
-    load: () => import('./commands/list.js'),
   },
   status: {
     usage: 'shop status <id> [--limit N] [--json | --aah [--call K]]',
@@ -116,7 +86,6 @@ says how many earlier ones it left out; on a pipe or with --json it shows every 
       aah: { type: 'boolean', description: 'print the pending ask as an AAH decision/request artifact' },
       call: { type: 'string', value: 'K', description: 'with --aah: which waiting call, when several wait' },
     },
-    load: () => import('./commands/status.js'),
   },
   log: {
     usage: 'shop log <id> [-f] [--json]',
@@ -127,7 +96,6 @@ says how many earlier ones it left out; on a pipe or with --json it shows every 
       follow: { type: 'boolean', short: 'f', description: "follow the run and its agents' activity until it ends or waits" },
       ...json('the calls and events (with -f: one JSON object per line)'),
     },
-    load: () => import('./commands/log.js'),
   },
   resume: {
     usage: 'shop resume <id> [--accept-changes [--by NAME]] [--wait] [--json]', summary: 'replay a run from its log and drive it on (after a crash, or to retry a failure)',
@@ -143,7 +111,6 @@ asleep (sleep()) whose time has not come stays waiting: exit 7, saying until whe
       by: { type: 'string', value: 'NAME', description: 'with --accept-changes: who accepts (default: SHOP_USER, git user.name, the OS user)' },
       ...wait, ...acted,
     },
-    load: () => import('./commands/resume.js'),
   },
   stop: {
     usage: 'shop stop <id> --reason R [--by NAME] [--json]',
@@ -153,7 +120,6 @@ asleep (sleep()) whose time has not come stays waiting: exit 7, saying until whe
 that. With no live driver, the run is ended here.`,
     group: 'runs', maxArgs: 1,
     options: { reason: { type: 'string', value: 'R', description: 'why (recorded; default "stopped by NAME")' }, by: { type: 'string', value: 'NAME', description: 'who stops it (default: SHOP_USER, git user.name, the OS user)' }, ...acted },
-    load: () => import('./commands/stop.js'),
   },
   prune: {
     usage: 'shop prune [--older-than D] [--status S] [--dry-run] [--json]',
@@ -169,12 +135,11 @@ Prints one line per run and a summary. Run ids are never reused. Exit 0 (also wh
       'dry-run': { type: 'boolean', description: 'list what would be deleted, delete nothing' },
       ...json('the runs deleted (or that would be, with --dry-run)'),
     },
-    load: () => import('./commands/prune.js'),
   },
   inbox: {
     usage: 'shop inbox [--json]',
     summary: 'every pending ask across runs: what it awaits, the question, how long, how to answer',
-    group: 'answer', maxArgs: 0, options: json('the asks'), load: () => import('./commands/inbox.js'),
+    group: 'answer', maxArgs: 0, options: json('the asks'),
   },
   continue: {
     usage: 'shop continue <id | handle> [--editor] [--claude] [--call K] [--by NAME] [--json]',
@@ -189,7 +154,6 @@ ${ANSWERING}`,
       claude: { type: 'boolean', description: "at a pause: first open a _checkpoint review session in the run's workspace (needs a terminal)" },
       ...call, ...by, ...acted,
     },
-    load: () => import('./commands/continue.js'),
   },
   approve: {
     usage: 'shop approve <id | handle> [--message M | --message-file F] [--call K] [--by NAME] [--yes] [--json]',
@@ -197,20 +161,17 @@ ${ANSWERING}`,
     details: ANSWERING, group: 'answer', maxArgs: 1,
     extraHint: (extra) => `give your words with --message ${quoted(extra)}`,
     options: { message: { type: 'string', short: 'm', value: 'M', description: "words that go with the approval (to the agent, or the pause's note)" }, 'message-file': { type: 'string', value: 'F', description: 'the words are the text of file F (- for stdin), up to 16 MiB' }, ...call, ...by, ...yes, ...acted },
-    load: () => import('./commands/approve.js'),
   },
   reject: {
     usage: 'shop reject <id | handle> [feedback… | --message-file F] [--call K] [--by NAME] [--yes] [--json]',
     summary: 'reject it, with feedback (back to the agent, or close; a pause stops)',
     details: ANSWERING, group: 'answer', maxArgs: Infinity,
     options: { message: { type: 'string', short: 'm', value: 'M', description: 'the feedback, if not given as words' }, 'message-file': { type: 'string', value: 'F', description: 'the words are the text of file F (- for stdin), up to 16 MiB' }, ...call, ...by, ...yes, ...acted },
-    load: () => import('./commands/reject.js'),
   },
   answer: {
     usage: 'shop answer <id | handle> <text… | --message-file F> [--call K] [--by NAME] [--yes] [--json]',
     summary: "send your words back to the waiting agent's own session",
     details: ANSWERING, group: 'answer', maxArgs: Infinity, options: { 'message-file': { type: 'string', value: 'F', description: 'the words are the text of file F (- for stdin), up to 16 MiB' }, ...call, ...by, ...yes, ...acted },
-    load: () => import('./commands/answer.js'),
   },
   claim: {
     usage: 'shop claim <handle> [--release [--force]] [--by NAME] [--json]',
@@ -226,7 +187,6 @@ else holds the claim (naming them) or the ask was answered; 5 when the handle na
       by: { type: 'string', value: 'NAME', description: 'claim as NAME (default: SHOP_USER, git user.name, the OS user)' },
       ...json('the ask and its claim'),
     },
-    load: () => import('./commands/claim.js'),
   },
   signal: {
     usage: 'shop signal <id | handle> --status S | --answers JSON | --answers-file F | --response-file F [--message M] [--call K] [--by NAME] [--yes] [--json]',
@@ -240,7 +200,6 @@ else holds the claim (naming them) or the ask was answered; 5 when the handle na
       message: { type: 'string', short: 'm', value: 'M', description: 'a note recorded with the answer (the summary an agent gets back)' },
       ...call, ...by, ...yes, ...acted,
     },
-    load: () => import('./commands/signal.js'),
   },
   watch: {
     usage: 'shop watch [<id>…] [--max-parallel N] [--json]',
@@ -258,7 +217,6 @@ SHOP_HOSTNAME names the machine in the store.`,
       'max-parallel': { type: 'string', value: 'N', description: 'agents running at once across all runs (extra work waits; default: no limit)' },
       json: { type: 'boolean', description: 'one JSON object per line (times ISO 8601)' },
     },
-    load: () => import('./commands/watch.js'),
   },
   workers: {
     usage: 'shop workers [--json]',
@@ -271,7 +229,6 @@ gone and shown holding nothing: live workers take its runs over, its agents ende
 that exits removes itself; a gone one is forgotten after a day.`,
     group: 'tools', maxArgs: 0,
     options: { json: { type: 'boolean', description: 'the workers as a JSON array (times ISO 8601)' } },
-    load: () => import('./commands/workers.js'),
   },
   serve: {
     usage: 'shop serve [--port N] [--host H] [--public-url URL]',
@@ -285,11 +242,10 @@ recorded so notifications of every process carry answer links. A port in use exi
 SIGTERM stops it (exit 0); runs answered here go on in the background (shop resume).`,
     group: 'tools', maxArgs: 0,
     options: {
-      port: { type: 'string', value: 'N', description: 'the port to listen on (default 7878; 0 picks a free one)' },
-      host: { type: 'string', value: 'H', description: 'the address to listen on (default 127.0.0.1, this machine only)' },
+      port: { type: 'string', value: 'N', default: '7878', description: 'the port to listen on (default 7878; 0 picks a free one)' },
+      host: { type: 'string', value: 'H', default: '127.0.0.1', description: 'the address to listen on (default 127.0.0.1, this machine only)' },
       'public-url': { type: 'string', value: 'URL', description: 'the address people open (a tunnel or https proxy), recorded for answer links in notifications' },
     },
-    load: () => import('./commands/serve.js'),
   },
   access: {
     usage: 'shop access add <name> [--url BASE] [--json] | list [--json] | revoke <name>',
@@ -307,7 +263,6 @@ Not available inside an agent step (exit 2).`,
       url: { type: 'string', value: 'BASE', description: "with add: the server's address people open (e.g. https://shop.example.com)" },
       json: { type: 'boolean', description: 'with add: {name, login_url}; with list: the people (times ISO 8601)' },
     },
-    load: () => import('./commands/access.js'),
   },
   event: {
     usage: 'shop event send <name> [--key K] [--data JSON | --data-file F|-] [--run ID] [--id ID] [--json] | list [--name N] [--run ID] [--limit N] [--json]',
@@ -331,14 +286,13 @@ list shows the events sent, newest first (--run: those sent to or taken by that 
       limit: { type: 'string', value: 'N', description: 'with list: the newest N (0: all; default 50 on a terminal, else all)' },
       json: { type: 'boolean', description: 'send: {event, duplicate}; list: the events (times ISO 8601)' },
     },
-    load: () => import('./commands/event.js'),
   },
   tui: {
     usage: 'shop tui [--by NAME]',
     summary: 'browse runs in a terminal UI (also bare `shop` on a terminal)',
     details: `The inbox, details and logs; continue, approve, reject, stop. When no live process holds a run
 answered here, it resumes in the background (shop resume, output in .shop/runs/<id>/tui-resume.log).`,
-    group: 'tools', maxArgs: 0, options: by, load: () => import('./commands/tui.js'),
+    group: 'tools', maxArgs: 0, options: by,
   },
   test: {
     usage: 'shop test <workflow> [--fixture F.json] [--runs N] [--seed S] [--json]',
@@ -353,7 +307,6 @@ outcome. Exit 0 pass, 1 fail (with a diff), 2 bad fixture.`,
       seed: { type: 'string', value: 'S', description: "the (first) seed (default: the fixture's seed)" },
       ...json('the outcome'),
     },
-    load: () => import('./commands/test.js'),
   },
   replay: {
     usage: 'shop replay [<id>… | --all] [--workflow F] [--json]',
@@ -369,7 +322,6 @@ not yet ended and no ids are given (nothing would be checked).`,
       workflow: { type: 'string', value: 'F', description: "check against this file instead of each run's workflow file (with --all: the runs of its name)" },
       ...json('the checks'),
     },
-    load: () => import('./commands/replay.js'),
   },
   gate: {
     usage: 'shop gate',
@@ -378,7 +330,6 @@ not yet ended and no ids are given (nothing would be checked).`,
 tool call on stdin and prints Claude Code's hook decision: defer for a gated call or AskUserQuestion
 (the step then waits for a person), the person's decision when the session resumes, nothing otherwise.`,
     group: 'agent', maxArgs: 0, needsProject: false, options: {},
-    load: () => import('./commands/gate.js'),
   },
   report: {
     usage: 'shop report <STATUS> [--summary S] [--reason R] [--awaiting KIND] [--field k=v …]',
@@ -390,6 +341,10 @@ tool call on stdin and prints Claude Code's hook decision: defer for a gated cal
       awaiting: { type: 'string', value: 'KIND', description: 'what a NEEDS_HUMAN awaits: input, approval, review, content, escalation, checkpoint, work' },
       field: { type: 'string', multiple: true, value: 'k=v', description: 'any other field for the workflow (repeatable)' },
     },
-    load: () => import('./commands/report.js'),
   },
-};
+} as const satisfies Record<string, CommandSpec>;
+
+export type CommandName = keyof typeof commands;
+export type CommandOptions<N extends CommandName> = (typeof commands)[N]['options'];
+/** What command N's handler gets: its positionals and its own flags, typed from its declaration above. */
+export type CommandArgs<N extends CommandName> = Parsed<CommandOptions<N>>;

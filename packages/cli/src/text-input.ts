@@ -1,8 +1,6 @@
 import { UsageError } from '@shop/core/errors';
 import { capName, readCappedFile } from '@shop/core/signals/agent-file';
 import { quoted } from '@shop/core/text';
-import { str } from './args.js';
-import type { Parsed } from './registry.js';
 
 /**
  * The most text a prompt or an answer may hold when read from a file or stdin: the cap on a
@@ -53,8 +51,7 @@ async function readStdin(what: string): Promise<{ text: string } | { tooBig: tru
  * An answer's words from `--message-file F` (`-`: stdin), or undefined without it; refused
  * when words were given on the command line too (`given`): one of them would be dropped.
  */
-export async function messageFromFile(args: Parsed, given: boolean, usage: string): Promise<string | undefined> {
-  const file = str(args, 'message-file');
+export async function messageFromFile(file: string | undefined, given: boolean, usage: string): Promise<string | undefined> {
   if (file === undefined) return undefined;
   if (given) throw new UsageError(`give your words once — on the command line or with --message-file F — not both; usage: ${usage}`);
   return readTextInput(file, '--message-file', 'the message');

@@ -5,10 +5,9 @@ import { UsageError } from '@shop/core/errors';
 import { refuseAgent } from '@shop/core/operations/answer-rules';
 import { responder } from '@shop/core/project/responder';
 import { quoted } from '@shop/core/text';
-import { flag, str } from '../args.js';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
-import type { Parsed } from '../registry.js';
+import type { CommandArgs } from '../registry.js';
 import { table } from '../table.js';
 import { localTime } from '../time.js';
 
@@ -20,7 +19,7 @@ const USAGE = 'shop access add <name> [--url BASE] [--json] | list [--json] | re
  * shop access add|list|revoke: who may sign in to `shop serve`. A person's login link holds
  * their token, shown once here; the store keeps only its hash.
  */
-export default async function access(args: Parsed, ctx: Context): Promise<number> {
+export default async function access(args: CommandArgs<'access'>, ctx: Context): Promise<number> {
   // Giving access is a person's act: an agent that could mint itself a login could answer its own asks.
   refuseAgent(ctx.caller, 'shop access', 'gives people access to shop serve');
   const [sub, name, ...extra] = args.positionals;
@@ -29,17 +28,17 @@ export default async function access(args: Parsed, ctx: Context): Promise<number
     if (extra.length) throw new UsageError(`unexpected argument ${quoted(extra[0])} (shop access ${sub}); a name with spaces goes in quotes: shop access ${sub} "Ann Lee"`);
     return n;
   };
-  const onlyFor = (flagName: string, subs: string[]) => {
-    if (args.values[flagName] !== undefined && !subs.includes(sub!)) throw new UsageError(`--${flagName} goes with shop access ${subs.join(' or ')}, not ${sub}`);
+  const onlyFor = (given: boolean, flagName: string, subs: string[]) => {
+    if (given && !subs.includes(sub!)) throw new UsageError(`--${flagName} goes with shop access ${subs.join(' or ')}, not ${sub}`);
   };
-  onlyFor('url', ['add']);
-  onlyFor('json', ['add', 'list']);
+  onlyFor(args.values.url !== undefined, 'url', ['add']);
+  onlyFor(args.values.json, 'json', ['add', 'list']);
   switch (sub) {
     case 'add':
-      return add(ctx, needName(name), str(args, 'url'), flag(args, 'json'));
+      return add(ctx, needName(name), args.values.url, args.values.json);
     case 'list':
       if (name !== undefined) throw new UsageError(`unexpected argument ${quoted(name)} (shop access list); usage: shop access list [--json]`);
-      return list(ctx, flag(args, 'json'));
+      return list(ctx, args.values.json);
     case 'revoke': {
       const who = needName(name);
       await (await ctx.ops()).revokePerson(who);

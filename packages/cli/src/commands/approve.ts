@@ -1,7 +1,6 @@
 import { answerCall } from '../answer-call.js';
-import { str } from '../args.js';
 import type { Context } from '../context.js';
-import type { Parsed } from '../registry.js';
+import type { CommandArgs } from '../registry.js';
 import { messageFromFile } from '../text-input.js';
 
 /**
@@ -9,9 +8,9 @@ import { messageFromFile } from '../text-input.js';
  * Words given without --message are refused by the registry (an answer is final once
  * recorded: they must not be dropped silently).
  */
-export default async function approve(args: Parsed, ctx: Context): Promise<number> {
+export default async function approve(args: CommandArgs<'approve'>, ctx: Context): Promise<number> {
   const usage = 'shop approve <id | handle> [--message M | --message-file F] [--call K] [--by NAME]';
-  const typed = str(args, 'message');
-  const message = (await messageFromFile(args, typed !== undefined, usage)) ?? typed ?? null;
+  const typed = args.values.message;
+  const message = (await messageFromFile(args.values['message-file'], typed !== undefined, usage)) ?? typed ?? null;
   return answerCall(ctx, args, usage, 'cli', { verdict: 'approved', message });
 }

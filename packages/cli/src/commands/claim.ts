@@ -2,11 +2,10 @@ import { ClaimedError, UsageError } from '@shop/core/errors';
 import { refuseAgent } from '@shop/core/operations/answer-rules';
 import type { ClaimJson } from '@shop/core/operations/shapes';
 import { responder } from '@shop/core/project/responder';
-import { flag, str } from '../args.js';
 import { claimedLine } from '../claim-text.js';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
-import type { Parsed } from '../registry.js';
+import type { CommandArgs } from '../registry.js';
 
 const USAGE = 'shop claim <handle> [--release [--force]] [--by NAME] [--json]';
 
@@ -14,24 +13,24 @@ const USAGE = 'shop claim <handle> [--release [--force]] [--by NAME] [--json]';
  * shop claim <handle>: "I'm on it" — the ask's reminders and escalation wait while the claim
  * lasts; --release lets go (--force: someone else's claim). People only, like answering.
  */
-export default async function claim(args: Parsed, ctx: Context): Promise<number> {
+export default async function claim(args: CommandArgs<'claim'>, ctx: Context): Promise<number> {
   refuseAgent(ctx.caller, 'shop claim');
   const handle = args.positionals[0];
   if (handle === undefined) throw new UsageError(`missing the ask's handle (as shop inbox shows it, e.g. 33.4); usage: ${USAGE}`);
-  const release = flag(args, 'release');
-  if (flag(args, 'force') && !release) throw new UsageError(`--force goes with --release (to let go of someone else's claim); usage: ${USAGE}`);
-  const by = responder(str(args, 'by'), ctx.project.root, ctx.env);
+  const release = args.values.release;
+  if (args.values.force && !release) throw new UsageError(`--force goes with --release (to let go of someone else's claim); usage: ${USAGE}`);
+  const by = responder(args.values.by, ctx.project.root, ctx.env);
   const ops = await ctx.ops();
   let result: ClaimJson;
   try {
     result = release
-      ? await ops.release({ handle, by, force: flag(args, 'force'), channel: 'cli' })
+      ? await ops.release({ handle, by, force: args.values.force, channel: 'cli' })
       : await ops.claim({ handle, by, channel: 'cli' });
   } catch (e) {
     if (e instanceof ClaimedError) throw new ClaimedError(e.handle, e.claim, `${e.message}; to take it over: shop claim ${e.handle} --release --force, then shop claim ${e.handle}`);
     throw e;
   }
-  if (flag(args, 'json')) printJson(ctx.out, result);
+  if (args.values.json) printJson(ctx.out, result);
   else ctx.out(describe(result));
   return 0;
 }

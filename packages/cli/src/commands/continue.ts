@@ -10,12 +10,11 @@ import { handleOf } from '@shop/core/decisions/ask-handle';
 import { acting, type Acted } from '../acting-json.js';
 import { recordAndResume } from '../answer-call.js';
 import { pickTarget } from '../ask-target.js';
-import { flag, str } from '../args.js';
 import { Asker } from '../asker.js';
 import { openClaude, openEditor } from '../claude-session.js';
 import type { Context } from '../context.js';
 import { promptDecisions } from '../decision-prompts.js';
-import type { Parsed } from '../registry.js';
+import type { CommandArgs } from '../registry.js';
 import { resumeAfterAnswer } from '../drive-here.js';
 
 /**
@@ -23,10 +22,10 @@ import { resumeAfterAnswer } from '../drive-here.js';
  * terminal; for a pause(), decide here (with --claude, after a review session). Then the
  * run resumes in the foreground.
  */
-export default async function continueRun(args: Parsed, ctx: Context): Promise<number> {
+export default async function continueRun(args: CommandArgs<'continue'>, ctx: Context): Promise<number> {
   refuseAgent(ctx.caller, 'shop continue');
   const ops = await ctx.ops();
-  return acting(ctx, args, 'continue', async (acted) => {
+  return acting(ctx, args, async (acted) => {
     // A bare run id is not confirmed here: continue shows the question itself before anything is answered.
     const { view, exec } = await pickTarget(ops, args, 'shop continue <id | handle> [--editor] [--claude] [--call K] [--by NAME]');
     acted.runId = exec.runId;
@@ -34,28 +33,28 @@ export default async function continueRun(args: Parsed, ctx: Context): Promise<n
   });
 }
 
-async function continueAsk(args: Parsed, ctx: Context, ops: ShopOperations, run: Run, exec: Execution, acted: Acted): Promise<number> {
+async function continueAsk(args: CommandArgs<'continue'>, ctx: Context, ops: ShopOperations, run: Run, exec: Execution, acted: Acted): Promise<number> {
   const handle = handleOf(exec);
   // Claude Code's session takes the terminal over: without one it cannot be used (and must
   // not be started). A pause's prompts work on piped input too.
   const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
-  if (flag(args, 'editor')) {
+  if (args.values.editor) {
     if (!terminal) throw new UsageError(`--editor opens the workspace in your editor and needs a terminal; without one, open ${run.workspace} yourself`);
     await openEditor(ctx, run.workspace);
   }
   if (exec.kind === 'pause') {
-    if (flag(args, 'claude')) {
+    if (args.values.claude) {
       if (!terminal) throw new UsageError(`--claude opens a review session in Claude Code and needs a terminal; without one, decide with: ${answerCommands(exec, ['continue']).join(' · ')}`);
       await reviewSession(ctx, ops, run, exec);
     }
-    return decidePause(ctx, ops, run, exec, str(args, 'by'), acted);
+    return decidePause(ctx, ops, run, exec, args.values.by, acted);
   }
-  if (flag(args, 'claude')) throw new UsageError(`--claude is for pauses; ${handle} already is ${exec.agent}'s Claude session: shop continue ${handle}`);
+  if (args.values.claude) throw new UsageError(`--claude is for pauses; ${handle} already is ${exec.agent}'s Claude session: shop continue ${handle}`);
   if (!terminal) {
     const others = answerCommands(exec, ['continue', 'answer']);
     throw new UsageError(`shop continue opens ${exec.agent}'s Claude session and needs a terminal; without one, answer with: ${[`shop answer ${handle} "…"`, ...others].join(' · ')}`);
   }
-  return inSession(ctx, ops, run, exec, str(args, 'by'));
+  return inSession(ctx, ops, run, exec, args.values.by);
 }
 
 /** The agent's own Claude session in this terminal (core's openSession: the hold, the session, its variables), then its report is the answer. */

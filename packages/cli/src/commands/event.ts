@@ -4,28 +4,30 @@ import { parseEventData } from '@shop/core/operations/sent-event-rules';
 import type { EventSentJson, SentEventJson } from '@shop/core/operations/shapes';
 import { responder } from '@shop/core/project/responder';
 import { capText, quoted } from '@shop/core/text';
-import { flag, limitArg, runIdOf, str } from '../args.js';
+import { limitArg, runIdOf } from '../args.js';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
-import type { Parsed } from '../registry.js';
+import type { CommandArgs } from '../registry.js';
 import { table } from '../table.js';
 import { readTextInput } from '../text-input.js';
 import { localTime } from '../time.js';
 
 export const EVENT_USAGE = 'shop event send <name> [--key K] [--data JSON | --data-file F|-] [--run ID] [--id ID] [--json] | list [--name N] [--run ID] [--limit N] [--json]';
-const ONLY: Record<string, string[]> = { key: ['send'], data: ['send'], 'data-file': ['send'], id: ['send'], name: ['list'], limit: ['list'] };
+/** The flags that go with one subcommand only. */
+const ONLY = { key: ['send'], data: ['send'], 'data-file': ['send'], id: ['send'], name: ['list'], limit: ['list'] } satisfies Partial<Record<keyof CommandArgs<'event'>['values'], string[]>>;
 
 /**
  * shop event send|list: events from the outside world (CI finished, a review, a deploy) that
  * waiting runs take (wait_event), and the events sent so far.
  */
-export default async function event(args: Parsed, ctx: Context): Promise<number> {
+export default async function event(args: CommandArgs<'event'>, ctx: Context): Promise<number> {
   const [sub, name] = args.positionals;
-  for (const [option, subs] of Object.entries(ONLY)) {
+  for (const option of Object.keys(ONLY) as (keyof typeof ONLY)[]) {
+    const subs = ONLY[option];
     if (args.values[option] !== undefined && !subs.includes(sub!)) throw new UsageError(`--${option} goes with shop event ${subs.join(' or ')}, not ${sub ?? 'alone'}; usage: ${EVENT_USAGE}`);
   }
-  const run = str(args, 'run');
-  const runId = run === undefined ? undefined : runIdOf(run, EVENT_USAGE);
+  const run = args.values.run;
+  const runId = run === undefined ? undefined : runIdOf(run, args.command, EVENT_USAGE);
   switch (sub) {
     case 'send':
       if (name === undefined) throw new UsageError(`missing the event's name; usage: shop event send <name> [--key K] [--data JSON]`);
@@ -40,16 +42,16 @@ export default async function event(args: Parsed, ctx: Context): Promise<number>
   }
 }
 
-async function send(args: Parsed, ctx: Context, name: string, runId: number | undefined): Promise<number> {
+async function send(args: CommandArgs<'event'>, ctx: Context, name: string, runId: number | undefined): Promise<number> {
   // Refused inside an agent step before anything is read (stdin, a file) or opened.
   refuseAgentSender(ctx.caller);
   const { data, from } = await dataArg(args);
   const ops = await ctx.ops();
   const sent = await ops.sendEvent({
-    name, key: str(args, 'key') ?? null, data, dataFrom: from, runId: runId ?? null, sendId: str(args, 'id') ?? null,
+    name, key: args.values.key ?? null, data, dataFrom: from, runId: runId ?? null, sendId: args.values.id ?? null,
     sentBy: responder(undefined, ctx.cwd, ctx.env), channel: 'cli',
   });
-  if (flag(args, 'json')) {
+  if (args.values.json) {
     printJson(ctx.out, sent satisfies EventSentJson);
     return 0;
   }
@@ -66,9 +68,9 @@ async function send(args: Parsed, ctx: Context, name: string, runId: number | un
 }
 
 /** --data JSON or --data-file F (- for stdin): parsed, at most 1 MiB (core says so in one line). */
-async function dataArg(args: Parsed): Promise<{ data: unknown; from: string }> {
-  const text = str(args, 'data');
-  const file = str(args, 'data-file');
+async function dataArg(args: CommandArgs<'event'>): Promise<{ data: unknown; from: string }> {
+  const text = args.values.data;
+  const file = args.values['data-file'];
   if (text !== undefined && file !== undefined) throw new UsageError('give the data once: --data JSON or --data-file F, not both');
   if (text !== undefined) return { data: parseEventData(text, '--data'), from: '--data' };
   if (file === undefined) return { data: null, from: '--data' };
@@ -79,15 +81,15 @@ async function dataArg(args: Parsed): Promise<{ data: unknown; from: string }> {
 /** "ci.finished (pr-42)". */
 const described = (e: SentEventJson) => (e.key === null ? e.name : `${e.name} (${e.key})`);
 
-async function list(args: Parsed, ctx: Context, runId: number | undefined): Promise<number> {
-  const json = flag(args, 'json');
-  const events = await (await ctx.ops()).listSentEvents({ name: str(args, 'name'), runId, limit: limitArg(args, 'events') });
+async function list(args: CommandArgs<'event'>, ctx: Context, runId: number | undefined): Promise<number> {
+  const json = args.values.json;
+  const events = await (await ctx.ops()).listSentEvents({ name: args.values.name, runId, limit: limitArg(args.values, 'events') });
   if (json) {
     printJson(ctx.out, events);
     return 0;
   }
   if (!events.length) {
-    ctx.out(str(args, 'name') || runId ? 'no event matches' : 'no event has been sent yet; send one with: shop event send <name> [--data JSON]');
+    ctx.out(args.values.name || runId ? 'no event matches' : 'no event has been sent yet; send one with: shop event send <name> [--data JSON]');
     return 0;
   }
   const rows = events.map((e) => [

@@ -5,7 +5,7 @@ import { holdingRule } from '@shop/core/agents/gate-rules';
 import type { GatePlace } from '@shop/core/agents/gate-paths';
 import { hookOutput, type GateDecision } from '@shop/core/agents/gates';
 import type { Context } from '../context.js';
-import type { Parsed } from '../registry.js';
+import type { CommandArgs } from '../registry.js';
 
 /** A tool call is a few KB; a hook's stdin past this is not one. */
 const STDIN_CAP = 1024 * 1024;
@@ -20,7 +20,7 @@ const GATES_CAP = 256 * 1024;
  * gate-rules; a command it cannot read is held); else nothing (Claude Code's own rules apply).
  * A call or gates it cannot read are refused (exit 2, the reason on stderr): a gate fails closed.
  */
-export default async function gate(_args: Parsed, ctx: Context): Promise<number> {
+export default async function gate(_args: CommandArgs<'gate'>, ctx: Context): Promise<number> {
   const call = readCall();
   if (typeof call === 'string') return deny(call);
   const decided = parse<GateDecision>(ctx.env.SHOP_GATE_DECISION);

@@ -1,17 +1,16 @@
 import { driverGoneSince } from '@shop/core/run-status';
-import { flag } from '../args.js';
 import { localTime } from '../time.js';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
 import { agentColumn, firstLine } from '../output.js';
-import type { Parsed } from '../registry.js';
+import type { CommandArgs } from '../registry.js';
 import { ago, table } from '../table.js';
 
 /** shop inbox (= shop list --waiting): every pending ask across runs, oldest first. */
-export default async function inbox(args: Parsed, ctx: Context): Promise<number> {
+export default async function inbox(args: CommandArgs<'inbox'>, ctx: Context): Promise<number> {
   const ops = await ctx.ops();
   const rows = await ops.inbox();
-  if (flag(args, 'json')) {
+  if (args.values.json) {
     printJson(ctx.out, rows);
     return 0;
   }

@@ -2,9 +2,8 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSy
 import { dirname, join, relative } from 'node:path';
 import { ensureHome } from '@shop/core/project/project';
 import { shippedFile } from '@shop/core/project/shipped-file';
-import { str } from '../args.js';
 import type { Context } from '../context.js';
-import type { Parsed } from '../registry.js';
+import type { CommandArgs } from '../registry.js';
 
 /** The checkout's root: where workflows/ and agents/ with the examples are. */
 const examples = () => dirname(dirname(shippedFile('workflows/feature.lua', import.meta.url)));
@@ -14,10 +13,10 @@ const examples = () => dirname(dirname(shippedFile('workflows/feature.lua', impo
  * folder, and the store — SQLite, or the PostgreSQL database named, checked before anything
  * is written.
  */
-export default async function init(args: Parsed, ctx: Context): Promise<number> {
+export default async function init(args: CommandArgs<'init'>, ctx: Context): Promise<number> {
   const root = ctx.cwd;
   const project = { ...ctx.project, root };
-  const database = str(args, 'database');
+  const database = args.values.database;
   const urlFile = database === undefined ? null : await ctx.initDatabase(project, database);
   const created: string[] = [];
   const from = examples();

@@ -1,11 +1,11 @@
 import { UsageError } from '@shop/core/errors';
 import { quoted } from '@shop/core/text';
 import { displayStatuses } from '@shop/core/run-status';
-import { flag, limitArg, str } from '../args.js';
+import { limitArg } from '../args.js';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
 import { agentColumn, firstLine } from '../output.js';
-import type { Parsed } from '../registry.js';
+import type { CommandArgs } from '../registry.js';
 import { ago, cost, table } from '../table.js';
 import type { RunJson } from '@shop/core/operations/shapes';
 import { elapsed } from '../live-board.js';
@@ -24,22 +24,22 @@ function now(r: RunJson): string | null {
 }
 
 /** shop list [--active] [--status S] [--limit N] [--json]: newest first. */
-export default async function list(args: Parsed, ctx: Context): Promise<number> {
-  if (flag(args, 'waiting')) return (await import('./inbox.js')).default(args, ctx);
-  const status = str(args, 'status');
+export default async function list(args: CommandArgs<'list'>, ctx: Context): Promise<number> {
+  if (args.values.waiting) return (await import('./inbox.js')).default(args, ctx);
+  const status = args.values.status;
   if (status !== undefined && !(displayStatuses as readonly string[]).includes(status)) {
     const meant = suggest(status, displayStatuses);
     throw new UsageError(`--status ${quoted(status)} is not a run status${meant ? `; did you mean "${meant}"?` : ''} (one of ${displayStatuses.join(', ')})`);
   }
-  const json = flag(args, 'json');
-  const limit = limitArg(args, 'runs');
-  const { rows, total } = await (await ctx.ops()).runs({ active: flag(args, 'active'), status, limit });
+  const json = args.values.json;
+  const limit = limitArg(args.values, 'runs');
+  const { rows, total } = await (await ctx.ops()).runs({ active: args.values.active, status, limit });
   if (json) {
     printJson(ctx.out, rows);
     return 0;
   }
   if (!rows.length) {
-    ctx.out(status || flag(args, 'active') ? 'no runs match' : 'no runs yet; start one with: shop run <workflow> [prompt…]');
+    ctx.out(status || args.values.active ? 'no runs match' : 'no runs yet; start one with: shop run <workflow> [prompt…]');
     return 0;
   }
   const body = rows.map((r) => [

@@ -1,21 +1,21 @@
 import { ExitCode, NotFoundError } from '@shop/core/errors';
 import type { ShopOperations } from '@shop/core/operations/shop-operations';
 import type { RunEvent } from '@shop/core/types';
-import { flag, runIdArg } from '../args.js';
+import { runIdArg } from '../args.js';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
-import type { Parsed } from '../registry.js';
+import type { CommandArgs } from '../registry.js';
 import { driverGoneSince } from '@shop/core/run-status';
 import { localTime } from '../time.js';
 
 const USAGE = 'shop log <id> [-f] [--json]';
 
 /** shop log <id> [--json]: the audit trail, in order; -f follows it (and the agents at work) until the run ends or waits. */
-export default async function log(args: Parsed, ctx: Context): Promise<number> {
+export default async function log(args: CommandArgs<'log'>, ctx: Context): Promise<number> {
   const id = runIdArg(args, USAGE);
   const ops = await ctx.ops();
-  if (flag(args, 'follow')) return follow(ctx, ops, id, flag(args, 'json'));
-  if (flag(args, 'json')) {
+  if (args.values.follow) return follow(ctx, ops, id, args.values.json);
+  if (args.values.json) {
     printJson(ctx.out, await ops.log(id));
     return 0;
   }

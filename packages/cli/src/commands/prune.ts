@@ -3,11 +3,10 @@ import { UsageError } from '@shop/core/errors';
 import type { PrunedRun } from '@shop/core/operations/prune-runs';
 import { quoted } from '@shop/core/text';
 import { endedStatuses, type RunStatus } from '@shop/core/types';
-import { flag, str } from '../args.js';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
 import type { PruneJson } from '@shop/core/operations/shapes';
-import type { Parsed } from '../registry.js';
+import type { CommandArgs } from '../registry.js';
 import { ago } from '../table.js';
 
 /**
@@ -15,14 +14,14 @@ import { ago } from '../table.js';
  * stuck, failed) with their rows, logs, signal files, worktree and branch. Never a run still
  * running or waiting, never one a live driver holds.
  */
-export default async function prune(args: Parsed, ctx: Context): Promise<number> {
-  const olderThan = str(args, 'older-than');
+export default async function prune(args: CommandArgs<'prune'>, ctx: Context): Promise<number> {
+  const olderThan = args.values['older-than'];
   const olderThanMs = olderThan === undefined ? undefined : parseDuration(olderThan);
   if (olderThanMs === null) throw new UsageError(`--older-than ${quoted(olderThan!)} is not a duration; give a number and a unit, e.g. 30d, 12h, 90m, 45s, 2w`);
-  const statuses = statusesArg(str(args, 'status'));
-  const dryRun = flag(args, 'dry-run');
+  const statuses = statusesArg(args.values.status);
+  const dryRun = args.values['dry-run'];
   const pruned = await (await ctx.ops()).prune({ olderThanMs, statuses, dryRun, now: Date.now() });
-  if (flag(args, 'json')) {
+  if (args.values.json) {
     printJson(ctx.out, pruned.map(prunedJson));
     return 0;
   }

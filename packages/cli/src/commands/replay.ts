@@ -6,11 +6,11 @@ import type { Run } from '@shop/core/types';
 import type { ShopOperations } from '@shop/core/operations/shop-operations';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, relative, resolve } from 'node:path';
-import { flag, runIdOf, str } from '../args.js';
+import { runIdOf } from '../args.js';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
 import type { ReplayJson } from '@shop/core/operations/shapes';
-import type { Parsed } from '../registry.js';
+import type { CommandArgs } from '../registry.js';
 
 const USAGE = 'shop replay [<id>… | --all] [--workflow F] [--json]';
 
@@ -20,10 +20,10 @@ const USAGE = 'shop replay [<id>… | --all] [--workflow F] [--json]';
  * Exit 0 when every run checked fits and none is held, 1 otherwise, 2 when --workflow names a file
  * no run not yet ended uses (nothing would be checked).
  */
-export default async function replay(args: Parsed, ctx: Context): Promise<number> {
-  const ids = args.positionals.map((raw) => runIdOf(raw, USAGE));
-  if (ids.length && flag(args, 'all')) throw new UsageError(`give run ids or --all, not both; usage: ${USAGE}`);
-  const file = str(args, 'workflow');
+export default async function replay(args: CommandArgs<'replay'>, ctx: Context): Promise<number> {
+  const ids = args.positionals.map((raw) => runIdOf(raw, args.command, USAGE));
+  if (ids.length && args.values.all) throw new UsageError(`give run ids or --all, not both; usage: ${USAGE}`);
+  const file = args.values.workflow;
   const path = file === undefined ? undefined : resolve(ctx.cwd, file);
   if (path !== undefined && !existsSync(path)) throw new UsageError(`--workflow ${quoted(file!)}: no such file`);
   const source = path === undefined ? undefined : readFileSync(path, 'utf8');
@@ -39,7 +39,7 @@ export default async function replay(args: Parsed, ctx: Context): Promise<number
 
   const liveness = nodeLiveness();
   const shown = (p: string) => relative(ctx.cwd, p) || p;
-  if (flag(args, 'json')) {
+  if (args.values.json) {
     printJson(ctx.out, checks.map((c) => ({
       run: c.run.id, spec: c.run.spec, status: displayStatus(c.run, liveness), workflow: shown(path ?? c.run.workflowPath),
       compatible: c.compatible, problem: c.problem,

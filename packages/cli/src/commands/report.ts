@@ -5,22 +5,21 @@ import { bytes, quoted } from '@shop/core/text';
 import { AGENT_FILE_CAP, capName } from '@shop/core/signals/agent-file';
 import { ANSWER_FIELDS, checkSignal, writeSignal, type Signal } from '@shop/core/signals/signal';
 import type { ReportTarget } from '@shop/core/operations/record-report';
-import { str } from '../args.js';
 import type { Context } from '../context.js';
-import type { Parsed } from '../registry.js';
+import type { CommandArgs } from '../registry.js';
 
 /** The report's own parts: each has one place on the command line. */
 const OWN_FLAGS: Record<string, string | undefined> = { status: 'the STATUS argument', summary: '--summary', reason: '--reason', awaiting: '--awaiting' };
 
 /** shop report <STATUS> …: run by the agent inside its step; writes SHOP_SIGNAL_FILE atomically. */
-export default async function report(args: Parsed, ctx: Context): Promise<number> {
+export default async function report(args: CommandArgs<'report'>, ctx: Context): Promise<number> {
   const file = ctx.env.SHOP_SIGNAL_FILE;
   if (!file) throw new UsageError('shop report runs inside an agent step: SHOP_SIGNAL_FILE is not set');
   const [status] = args.positionals;
   if (!status) throw new UsageError('missing status; usage: shop report <STATUS> [--summary S] [--reason R]');
   const body: Record<string, unknown> = { status };
-  for (const k of ['summary', 'reason', 'awaiting']) if (str(args, k) !== undefined) body[k] = str(args, k);
-  for (const pair of (args.values.field as string[] | undefined) ?? []) {
+  for (const k of ['summary', 'reason', 'awaiting'] as const) if (args.values[k] !== undefined) body[k] = args.values[k];
+  for (const pair of args.values.field ?? []) {
     const eq = pair.indexOf('=');
     if (eq < 1) throw new UsageError(`--field ${quoted(pair)} must look like key=value`);
     const key = pair.slice(0, eq);

@@ -1,10 +1,10 @@
 import { UsageError } from '@shop/core/errors';
 import { responder } from '@shop/core/project/responder';
 import { acting } from '../acting-json.js';
-import { flag, runIdArg, str } from '../args.js';
+import { runIdArg } from '../args.js';
 import type { Context } from '../context.js';
 import { driveHere } from '../drive-here.js';
-import type { Parsed } from '../registry.js';
+import type { CommandArgs } from '../registry.js';
 
 const USAGE = 'shop resume <id> [--accept-changes [--by NAME]] [--wait] [--json]';
 
@@ -13,12 +13,12 @@ const USAGE = 'shop resume <id> [--accept-changes [--by NAME]] [--wait] [--json]
  * failure). --accept-changes: a person takes the rule files as they are now — their rules from
  * now on, and a held run goes on.
  */
-export default async function resume(args: Parsed, ctx: Context): Promise<number> {
+export default async function resume(args: CommandArgs<'resume'>, ctx: Context): Promise<number> {
   const id = runIdArg(args, USAGE);
-  if (str(args, 'by') !== undefined && !flag(args, 'accept-changes')) throw new UsageError(`--by names who accepts changes: it goes with --accept-changes; usage: ${USAGE}`);
-  const accept = flag(args, 'accept-changes') ? { by: responder(str(args, 'by'), ctx.project.root, ctx.env), channel: 'cli' as const } : undefined;
-  return acting(ctx, args, 'resume', async (acted) => {
+  if (args.values.by !== undefined && !args.values['accept-changes']) throw new UsageError(`--by names who accepts changes: it goes with --accept-changes; usage: ${USAGE}`);
+  const accept = args.values['accept-changes'] ? { by: responder(args.values.by, ctx.project.root, ctx.env), channel: 'cli' as const } : undefined;
+  return acting(ctx, args, async (acted) => {
     acted.runId = id;
-    return driveHere(ctx, await ctx.ops({ hints: flag(args, 'wait') }), id, flag(args, 'wait'), undefined, accept);
+    return driveHere(ctx, await ctx.ops({ hints: args.values.wait }), id, args.values.wait, undefined, accept);
   });
 }

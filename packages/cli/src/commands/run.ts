@@ -1,31 +1,30 @@
 import { UsageError } from '@shop/core/errors';
 import { responder } from '@shop/core/project/responder';
 import { acting, type Acted } from '../acting-json.js';
-import { flag, str } from '../args.js';
 import type { Context } from '../context.js';
 import { driveHere } from '../drive-here.js';
-import type { Parsed } from '../registry.js';
+import type { CommandArgs } from '../registry.js';
 import { readTextInput } from '../text-input.js';
 
 /** shop run <workflow> [prompt…]: prints the run id at once, then drives the run here. */
-export default async function run(args: Parsed, ctx: Context): Promise<number> {
-  return acting(ctx, args, 'run', (acted) => startHere(args, ctx, acted));
+export default async function run(args: CommandArgs<'run'>, ctx: Context): Promise<number> {
+  return acting(ctx, args, (acted) => startHere(args, ctx, acted));
 }
 
 const USAGE = 'shop run <workflow> [prompt… | - | --prompt-file F]';
 
-async function startHere(args: Parsed, ctx: Context, acted: Acted): Promise<number> {
+async function startHere(args: CommandArgs<'run'>, ctx: Context, acted: Acted): Promise<number> {
   const [name, ...words] = args.positionals;
   if (!name) throw new UsageError(`missing workflow name; usage: ${USAGE} (see workflows/*.lua)`);
-  const prompt = await promptOf(words, str(args, 'prompt-file'));
-  const ops = await ctx.ops({ hints: flag(args, 'wait') });
-  const req = { workflow: name, prompt, worktree: flag(args, 'worktree'), actor: responder(undefined, ctx.project.root, ctx.env), channel: 'cli' as const };
+  const prompt = await promptOf(words, args.values['prompt-file']);
+  const ops = await ctx.ops({ hints: args.values.wait });
+  const req = { workflow: name, prompt, worktree: args.values.worktree, actor: responder(undefined, ctx.project.root, ctx.env), channel: 'cli' as const };
   const { run, owner, worktree } = await ops.start(req, (created) => {
     acted.runId = created.id;
     ctx.out(`run ${created.id} started (${created.spec})`);
   });
   if (worktree) ctx.out(`  worktree ${worktree.path} on branch ${worktree.branch}`);
-  return driveHere(ctx, ops, run.id, flag(args, 'wait'), owner);
+  return driveHere(ctx, ops, run.id, args.values.wait, owner);
 }
 
 /**

@@ -6,18 +6,16 @@ import { shippedFile } from '@shop/core/project/shipped-file';
 import { quoted } from '@shop/core/text';
 import { startServer } from '@shop/web/server';
 import { webOperations } from '@shop/web/web-operations';
-import { str } from '../args.js';
 import type { Context } from '../context.js';
 import { isWildcard, reachableUrls } from '../reachable-urls.js';
-import type { Parsed } from '../registry.js';
+import type { CommandArgs } from '../registry.js';
 import { backgroundResumer, resumeAnswered } from '../serve-resume.js';
 import { printable } from '../style.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
-function portArg(args: Parsed): number {
-  const raw = str(args, 'port');
-  if (raw === undefined) return 7878;
+function portArg(args: CommandArgs<'serve'>): number {
+  const raw = args.values.port;
   const n = Number(raw);
   if (!/^\d{1,5}$/.test(raw) || n > 65535) throw new UsageError(`--port ${quoted(raw)} is not a port number (0–65535; 0 picks a free one)`);
   return n;
@@ -32,16 +30,16 @@ function staticDir(): string {
  * shop serve: the web inbox. This is the server's composition root: it opens the store, binds
  * core's operations to it and hands them to packages/web, which opens nothing itself.
  */
-export default async function serve(args: Parsed, ctx: Context): Promise<number> {
+export default async function serve(args: CommandArgs<'serve'>, ctx: Context): Promise<number> {
   // Serving people is a person's act: inside an agent step, --public-url would let the agent
   // point every answer link the notifiers send at a site of its choosing, and collect them.
   refuseAgent(ctx.caller, 'shop serve', 'answers for people');
   const port = portArg(args);
-  const host = str(args, 'host') ?? '127.0.0.1';
+  const host = args.values.host;
   if (!host || host.length > 255 || /[\s/]/.test(host)) throw new UsageError(`--host ${quoted(host)} is not an address to listen on (such as 127.0.0.1 or 0.0.0.0)`);
   // Nothing printed by runs' progress here: the server never drives a run (shop resume does, in the background).
   const ops = await ctx.ops({ quiet: true });
-  const given = str(args, 'public-url');
+  const given = args.values['public-url'];
   const url = given !== undefined ? await ops.setPublicUrl(given) : await ops.publicUrl();
   const log = (line: string) => process.stderr.write(printable(`${line}\n`));
   const resumeInBackground = backgroundResumer(ctx.project, ctx.env, log);

@@ -4,24 +4,23 @@ import { ConflictError, UsageError } from '@shop/core/errors';
 import { parseAskRef } from '@shop/core/decisions/ask-handle';
 import { AGENT_FILE_CAP, capName, nestingDepth, readCappedFile } from '@shop/core/signals/agent-file';
 import { answerCall } from '../answer-call.js';
-import { str } from '../args.js';
 import type { Context } from '../context.js';
-import type { Parsed } from '../registry.js';
+import type { CommandArgs } from '../registry.js';
 
 const ANSWERS_MAX_DEPTH = 100;
 
 const USAGE = 'shop signal <id | handle> --status S | --answers JSON | --answers-file F | --response-file F [--message M] [--call K] [--by NAME]';
 
 /** shop signal: a scripted answer — a status, or structured answers — then the run resumes here. */
-export default async function signal(args: Parsed, ctx: Context): Promise<number> {
-  const status = str(args, 'status');
-  const sources = ['status', 'answers', 'answers-file', 'response-file'].filter((k) => str(args, k) !== undefined);
+export default async function signal(args: CommandArgs<'signal'>, ctx: Context): Promise<number> {
+  const status = args.values.status;
+  const sources = [status, args.values.answers, args.values['answers-file'], args.values['response-file']].filter((given) => given !== undefined);
   if (sources.length !== 1) throw new UsageError(`give exactly one of --status, --answers, --answers-file, --response-file; usage: ${USAGE}`);
   if (status !== undefined && !/^[A-Z][A-Z0-9_]*$/.test(status)) {
     throw new UsageError(`--status ${quoted(status)} must be an UPPER_CASE word such as CONTINUE, STOP or DONE`);
   }
-  const message = str(args, 'message') ?? null;
-  const responseFile = str(args, 'response-file');
+  const message = args.values.message ?? null;
+  const responseFile = args.values['response-file'];
   if (responseFile) {
     const json = readJson(readFileArg(responseFile, '--response-file'), '--response-file');
     // A response to an ask someone already answered: the first answer won, name it.
@@ -34,8 +33,8 @@ export default async function signal(args: Parsed, ctx: Context): Promise<number
       return { answers: r.answers, message: message ?? r.summary, by: r.responder };
     });
   }
-  const answersText = str(args, 'answers') ?? (str(args, 'answers-file') ? readFileArg(str(args, 'answers-file')!, '--answers-file') : undefined);
-  if (answersText !== undefined) return answerCall(ctx, args, USAGE, 'signal', { answers: readJson(answersText, str(args, 'answers') === undefined ? '--answers-file' : '--answers'), message });
+  const answersText = args.values.answers ?? (args.values['answers-file'] ? readFileArg(args.values['answers-file'], '--answers-file') : undefined);
+  if (answersText !== undefined) return answerCall(ctx, args, USAGE, 'signal', { answers: readJson(answersText, args.values.answers === undefined ? '--answers-file' : '--answers'), message });
   return answerCall(ctx, args, USAGE, 'signal', { status, message });
 }
 

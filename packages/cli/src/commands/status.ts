@@ -2,7 +2,7 @@ import { shopHostname } from '@shop/core/host-name';
 import { holdIsLive } from '@shop/core/engine/session-hold';
 import { nodeLiveness } from '@shop/core/run-status';
 import { ConflictError, UsageError } from '@shop/core/errors';
-import { flag, limitArg, runIdArg, str } from '../args.js';
+import { limitArg, runIdArg } from '../args.js';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
 import { detailJson } from '@shop/core/operations/queries';
@@ -10,7 +10,7 @@ import { waitingOnWords } from '@shop/core/waits/waiting-on';
 import { parseCallRef } from '@shop/core/decisions/ask-handle';
 import { quoted } from '@shop/core/text';
 import { agentColumn, answerHint, describeWaiting, firstLine } from '../output.js';
-import type { Parsed } from '../registry.js';
+import type { CommandArgs } from '../registry.js';
 import { table, usd } from '../table.js';
 import { localTime, localTimeAgo } from '../time.js';
 import { paint, statusColour } from '../style.js';
@@ -21,20 +21,20 @@ import { sessionLines } from '../session-lines.js';
 import { heldLines, rulesLines } from '../rules-lines.js';
 
 /** shop status <id> [--limit N] [--json] */
-export default async function status(args: Parsed, ctx: Context): Promise<number> {
+export default async function status(args: CommandArgs<'status'>, ctx: Context): Promise<number> {
   const id = runIdArg(args, 'shop status <id> [--limit N] [--json]');
-  const limit = limitArg(args, 'calls');
+  const limit = limitArg(args.values, 'calls');
   const ops = await ctx.ops();
   const view = await ops.runView(id, { last: limit || undefined });
   const { run, executions, waiting, waitingAll, cost } = view;
   const json = detailJson(view);
-  if (flag(args, 'json')) {
+  if (args.values.json) {
     printJson(ctx.out, json);
     return 0;
   }
-  if (flag(args, 'aah')) {
+  if (args.values.aah) {
     if (!waiting) throw new ConflictError(`run ${id} has no pending ask (it is ${json.status}); --aah prints one as an AAH decision/request`);
-    const call = str(args, 'call');
+    const call = args.values.call;
     const ref = call === undefined ? null : parseCallRef(call);
     if (call !== undefined && !ref) throw new UsageError(`--call ${quoted(call)} is not a call key (such as 4, 4/1/2, or 4.2 for the call's second ask; see shop inbox)`);
     // --call K: the call's current ask (the request printed is the one open now); K.N: exactly ask N.

@@ -1,24 +1,24 @@
 import { responder } from '@shop/core/project/responder';
 import { acting } from '../acting-json.js';
-import { runIdArg, str } from '../args.js';
+import { runIdArg } from '../args.js';
 import type { Context } from '../context.js';
-import type { Parsed } from '../registry.js';
+import type { CommandArgs } from '../registry.js';
 
 /**
  * shop stop <id> --reason R: records the stop; the run's driver (if one is live) kills its
  * agents and ends the run stuck within about a second, otherwise it is ended here.
  */
-export default async function stop(args: Parsed, ctx: Context): Promise<number> {
+export default async function stop(args: CommandArgs<'stop'>, ctx: Context): Promise<number> {
   const id = runIdArg(args, 'shop stop <id> --reason R');
-  return acting(ctx, args, 'stop', async (acted) => {
+  return acting(ctx, args, async (acted) => {
     acted.runId = id;
     return stopHere(args, ctx, id);
   });
 }
 
-async function stopHere(args: Parsed, ctx: Context, id: number): Promise<number> {
-  const by = responder(str(args, 'by'), ctx.project.root, ctx.env);
-  const reason = str(args, 'reason') ?? `stopped by ${by}`;
+async function stopHere(args: CommandArgs<'stop'>, ctx: Context, id: number): Promise<number> {
+  const by = responder(args.values.by, ctx.project.root, ctx.env);
+  const reason = args.values.reason ?? `stopped by ${by}`;
   const ops = await ctx.ops();
   const { run, children, parent } = await ops.stop(id, reason, by, (owner) => ctx.out(`asking ${ops.describeOwner(owner)}, which drives run ${id}, to stop it…`));
   ctx.out(run.status === 'stuck' ? `Run ${id} marked as stuck: ${run.reason ?? reason}` : `Run ${id} ended ${run.status} before the stop took effect${run.reason ? `: ${run.reason}` : ''}`);

@@ -7,11 +7,10 @@ import { parseFixture, type Fixture } from '@shop/core/simulate/fixture';
 import { simulate, type Simulation } from '@shop/core/simulate/simulate';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
-import { flag, str } from '../args.js';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
 import type { TestJson, TestRunsJson } from '@shop/core/operations/shapes';
-import type { Parsed } from '../registry.js';
+import type { CommandArgs } from '../registry.js';
 
 const USAGE = 'shop test <workflow> [--fixture F.json] [--runs N] [--seed S] [--json]';
 
@@ -20,23 +19,23 @@ const USAGE = 'shop test <workflow> [--fixture F.json] [--runs N] [--seed S] [--
  * a temp store), its path printed and checked against `expect`. Exit 0 pass, 1 fail, 2 bad
  * fixture. --runs N: N runs on seeds S…S+N-1, and how their outcomes are distributed.
  */
-export default async function test(args: Parsed, ctx: Context): Promise<number> {
+export default async function test(args: CommandArgs<'test'>, ctx: Context): Promise<number> {
   const [name] = args.positionals;
   if (!name) throw new UsageError(`missing workflow name; usage: ${USAGE}`);
   const wf = resolveWorkflow(ctx.project, name);
   const source = readFileSync(wf.path, 'utf8');
   const modules = projectModules(ctx.project.root);
   checkWorkflow(source, basename(wf.path), modules);
-  const fixturePath = str(args, 'fixture') ?? join(dirname(wf.path), `${wf.spec}.test.json`);
-  const fixture = readFixture(ctx, fixturePath, str(args, 'fixture') === undefined);
-  const seed = count(args, 'seed', fixture.seed, 0);
-  const runs = count(args, 'runs', 1, 1);
+  const fixturePath = args.values.fixture ?? join(dirname(wf.path), `${wf.spec}.test.json`);
+  const fixture = readFixture(ctx, fixturePath, args.values.fixture === undefined);
+  const seed = count(args.values.seed, 'seed', fixture.seed, 0);
+  const runs = count(args.values.runs, 'runs', 1, 1);
   const shown = relative(ctx.cwd, fixturePath) || fixturePath;
 
   if (!args.values.runs) {
     const sim = await simulate(source, wf.spec, fixture, seed, modules);
     const problems = compareExpect(fixture.expect, sim);
-    if (flag(args, 'json')) printJson(ctx.out, { workflow: wf.spec, fixture: shown, seed, ...simJson(sim), passed: problems.length === 0, problems } satisfies TestJson);
+    if (args.values.json) printJson(ctx.out, { workflow: wf.spec, fixture: shown, seed, ...simJson(sim), passed: problems.length === 0, problems } satisfies TestJson);
     else printOne(ctx.out, wf.spec, shown, sim, problems);
     return problems.length ? 1 : 0;
   }
@@ -53,12 +52,12 @@ export default async function test(args: Parsed, ctx: Context): Promise<number> 
     outcomes.set(id, o);
   }
   const sorted = [...outcomes.values()].sort((a, b) => b.count - a.count);
-  if (flag(args, 'json')) {
+  if (args.values.json) {
     printJson(ctx.out, { workflow: wf.spec, fixture: shown, runs, seeds: [seed, seed + runs - 1], outcomes: sorted, passed: runs - failed.length, failed: failed.length } satisfies TestRunsJson);
   } else {
     ctx.out(`${wf.spec} on ${shown}: ${runs} runs, seeds ${seed}–${seed + runs - 1}`);
     for (const o of sorted) ctx.out(`  ${String(o.count).padStart(String(runs).length)}  ${pct(o.count, runs)}  ${outcomeText(o)}  (seeds ${seedList(o.seeds)})`);
-    const again = `shop test ${name}${str(args, 'fixture') ? ` --fixture ${str(args, 'fixture')}` : ''} --seed ${failed[0]}`;
+    const again = `shop test ${name}${args.values.fixture ? ` --fixture ${args.values.fixture}` : ''} --seed ${failed[0]}`;
     ctx.out(failed.length ? `✗ ${failed.length} of ${runs} runs did not meet expect (${again} shows the first)` : `✓ all ${runs} runs met expect`);
   }
   return failed.length ? 1 : 0;
@@ -79,8 +78,7 @@ function readFixture(ctx: Context, path: string, defaulted: boolean): Fixture {
   return parsed.fixture;
 }
 
-function count(args: Parsed, name: string, fallback: number, min: number): number {
-  const raw = str(args, name);
+function count(raw: string | undefined, name: string, fallback: number, min: number): number {
   if (raw === undefined) return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min || n > 1_000_000) throw new UsageError(`--${name} takes a whole number from ${min} to 1000000, not "${raw}"`);

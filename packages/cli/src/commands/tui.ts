@@ -2,13 +2,12 @@ import { relative } from 'node:path';
 import { UsageError } from '@shop/core/errors';
 import { refuseAgent } from '@shop/core/operations/answer-rules';
 import { responder } from '@shop/core/project/responder';
-import { str } from '../args.js';
 import { resumeDetached } from '../background-resume.js';
 import type { Context } from '../context.js';
-import type { Parsed } from '../registry.js';
+import type { CommandArgs } from '../registry.js';
 
 /** shop tui (and bare `shop` on a terminal): the run browser. */
-export default async function tui(args: Parsed, ctx: Context): Promise<number> {
+export default async function tui(args: CommandArgs<'tui'>, ctx: Context): Promise<number> {
   // Its keys answer: refused for an agent (core's rule) before anything is opened.
   refuseAgent(ctx.caller, 'shop tui');
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
@@ -19,7 +18,7 @@ export default async function tui(args: Parsed, ctx: Context): Promise<number> {
   const { runTui } = await import('@shop/tui/launch');
   return runTui({
     ops,
-    responder: responder(str(args, 'by'), ctx.project.root, ctx.env),
+    responder: responder(args.values.by, ctx.project.root, ctx.env),
     env: ctx.env,
     resumeInBackground: (runId) => resumeInBackground(ctx, runId),
   });

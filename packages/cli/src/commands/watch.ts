@@ -4,11 +4,11 @@ import type { DriveOutcome } from '@shop/core/engine/outcome';
 import type { Notice } from '@shop/core/engine/ports';
 import type { Run } from '@shop/core/types';
 import type { WorkerEvent } from '@shop/core/worker/worker';
-import { flag, runIdOf, str } from '../args.js';
+import { runIdOf } from '../args.js';
 import type { Context } from '../context.js';
 import { describeWaiting, firstLine, printingNotifier } from '../output.js';
 import { waitingOnWords } from '@shop/core/waits/waiting-on';
-import type { Parsed } from '../registry.js';
+import type { CommandArgs } from '../registry.js';
 
 const USAGE = 'shop watch [<id>…] [--max-parallel N] [--json]';
 
@@ -17,12 +17,12 @@ const USAGE = 'shop watch [<id>…] [--max-parallel N] [--json]';
  * runs, holds waiting ones so answers given anywhere resume them here, fires timers — until
  * SIGTERM or Ctrl-C, which stop its agents (the runs stay resumable) and let every run go.
  */
-export default async function watch(args: Parsed, ctx: Context): Promise<number> {
-  const ids = [...new Set(args.positionals.map((raw) => runIdOf(raw, USAGE)))];
-  const raw = str(args, 'max-parallel');
+export default async function watch(args: CommandArgs<'watch'>, ctx: Context): Promise<number> {
+  const ids = [...new Set(args.positionals.map((raw) => runIdOf(raw, args.command, USAGE)))];
+  const raw = args.values['max-parallel'];
   const maxParallel = raw === undefined ? Infinity : Number(raw);
   if (!(maxParallel >= 1 && (Number.isInteger(maxParallel) || maxParallel === Infinity))) throw new UsageError(`--max-parallel ${quoted(raw ?? '')} must be a whole number of agents, at least 1`);
-  const json = flag(args, 'json');
+  const json = args.values.json;
   const ops = await ctx.ops();
   for (const id of ids) if (!(await ops.run(id))) throw new NotFoundError(`no run ${id}; see runs with: shop list`);
   const emit = (event: Record<string, unknown>, line: string) => ctx.out(json ? JSON.stringify({ at: new Date().toISOString(), ...event }) : line);

@@ -1,8 +1,7 @@
-import { flag } from '../args.js';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
 import type { WorkersJson } from '@shop/core/operations/shapes';
-import type { Parsed } from '../registry.js';
+import type { CommandArgs } from '../registry.js';
 import { ago, table } from '../table.js';
 import { localTime } from '../time.js';
 
@@ -10,9 +9,9 @@ import { localTime } from '../time.js';
  * shop workers: every `shop watch` registered on the store — on this machine or others sharing
  * it — with what it holds, since when, and whether it still heartbeats (live) or went silent (gone).
  */
-export default async function workers(args: Parsed, ctx: Context): Promise<number> {
+export default async function workers(args: CommandArgs<'workers'>, ctx: Context): Promise<number> {
   const rows = await (await ctx.ops()).workers();
-  if (flag(args, 'json')) {
+  if (args.values.json) {
     printJson(ctx.out, rows);
     return 0;
   }
