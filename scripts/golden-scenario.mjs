@@ -42,7 +42,9 @@ const normal = (text) =>
     .replace(/[A-Za-z0-9_-]{32,}/g, '<TOKEN>')
     .replace(/"(started_at|ended_at|at|created_at|updated_at|since|age_ms|duration_ms|elapsed_ms|ms|pid|lease_until|expires_at|last_seen|answered_at|asked_at|claimed_at|until|seed|due_at|sent_at|stored_bytes|taken_at|woken_at)":\s*("[^"]*"|-?\d+(\.\d+)?)/g, '"$1":<V>')
     .replace(/\b\d+(\.\d+)?\s?(ms|s|m|h|d)\b( ago)?/g, '<DUR>')
-    .replace(/\bpid \d+/g, 'pid <PID>');
+    .replace(/\bpid \d+/g, 'pid <PID>')
+    // A table's columns are as wide as their widest value, and durations vary in width.
+    .replace(/(\S) {2,}/g, '$1 ');
 
 const out = [];
 const show = (title, body) => out.push(`### ${title}\n${normal(body).trimEnd()}\n`);
@@ -133,6 +135,12 @@ async function main() {
     await api('/api/runs', { cookie });
   } finally {
     serve.kill('SIGTERM');
+  }
+  // The web's answer resumes run 6 in the background: wait for its end before anything reads it.
+  for (let i = 0; i < 200; i++) {
+    const r = spawnSync(process.execPath, [shopBin, 'status', '6', '--json'], { cwd: dir, env, encoding: 'utf8' });
+    if (/"status": "(completed|failed|stuck)"/.test(r.stdout)) break;
+    await new Promise((res) => setTimeout(res, 50));
   }
   shop(['resume', '7']);
   shop(['prune', '--dry-run']);
