@@ -1,3 +1,4 @@
+import { ExitCode } from '@shop/core/errors';
 import type { CommandSpec, FlagSpec, Options } from './command-spec.js';
 import { commands, GROUPS, type CommandName } from './registry.js';
 
@@ -23,9 +24,26 @@ export function globalHelp(): string {
     ...flagLines({ help: { ...HELP_FLAG, description: 'show help for shop, or for a command' }, version: { type: 'boolean', short: 'V', description: "print shop's version" } }),
     '',
     'shop <command> --help (or shop help <command>) shows its usage and flags.',
-    'Exit codes: 0 ok · 1 failed · 2 bad input · 3 waiting for a person · 4 stuck · 5 not found · 6 conflict · 130 interrupted',
+    `Exit codes: ${exitCodeLine()}`,
     'Set SHOP_DEBUG=1 for stack traces.',
   ].join('\n');
+}
+
+/** What each exit code means, in help's words: typed by core's ExitCode, so a new code cannot go unsaid. */
+const EXIT_CODE_WORDS: Record<keyof typeof ExitCode, string> = {
+  ok: 'ok',
+  failed: 'failed',
+  usage: 'bad input',
+  waiting: 'waiting for a person',
+  stuck: 'stuck',
+  notFound: 'not found',
+  conflict: 'conflict',
+  waitingOn: 'waiting on time, an event or a run',
+  interrupted: 'interrupted',
+};
+
+export function exitCodeLine(): string {
+  return (Object.keys(ExitCode) as (keyof typeof ExitCode)[]).map((k) => `${ExitCode[k]} ${EXIT_CODE_WORDS[k]}`).join(' · ');
 }
 
 /** `shop <cmd> --help` / `shop help <cmd>`: summary, usage, every flag, details. */
