@@ -1,6 +1,5 @@
 import { shopHostname } from '@shop/core/host-name';
 import { holdIsLive } from '@shop/core/engine/session-hold';
-import { nodeLiveness } from '@shop/core/run-status';
 import { ConflictError, UsageError } from '@shop/core/errors';
 import { flag, limitArg, runIdArg, str } from '../args.js';
 import type { Context } from '../context.js';
@@ -59,7 +58,7 @@ export default async function status(args: Parsed, ctx: Context): Promise<number
     ctx.out(`Waiting since: ${localTimeAgo(exec.updatedAt)}`);
     if (exec.claim) ctx.out(claimedLine(exec.claim));
     // Answers wait for a person in the session (refused meanwhile): say who, where, since when.
-    if (exec.hold?.kind === 'continue' && holdIsLive(nodeLiveness(), exec.hold)) ctx.out(`In its session: ${exec.hold.by} (shop continue, process ${exec.hold.pid}${exec.hold.host === shopHostname() ? '' : ` on ${exec.hold.host}`}) since ${localTimeAgo(exec.hold.since)}`);
+    if (exec.hold?.kind === 'continue' && holdIsLive(ops.liveness, exec.hold)) ctx.out(`In its session: ${exec.hold.by} (shop continue, process ${exec.hold.pid}${exec.hold.host === shopHostname() ? '' : ` on ${exec.hold.host}`}) since ${localTimeAgo(exec.hold.since)}`);
     for (const line of answerHint(exec)) ctx.out(line);
   }
   // Waiting on the world (time, an event, another run): no person is asked; a worker goes on when it comes.

@@ -1,5 +1,6 @@
 import { handleOf, parseAskRef } from '../decisions/ask-handle.js';
 import type { EnginePorts } from '../engine/ports.js';
+import { storeLiveness } from '../engine/ownership.js';
 import { UsageError } from '../errors.js';
 import { quoted } from '../text.js';
 import type { Channel, Execution } from '../types.js';
@@ -62,7 +63,7 @@ export async function releaseClaim(ports: EnginePorts, req: ReleaseRequest): Pro
 async function askOf(ports: EnginePorts, handle: string): Promise<Execution> {
   const ref = parseAskRef(handle);
   if (!ref) throw new UsageError(`${quoted(handle)} is not an ask handle (such as 33.4, as shop inbox shows it)`);
-  const view = await loadRunView(ports.store, ref.runId, { last: 0 });
+  const view = await loadRunView(ports.store, storeLiveness(ports), ref.runId, { last: 0 });
   if (ref.key === null) return onlyAsk(ports.store, view, 'claim');
   return pickAsk(ports.store, view, { key: ref.key, ask: ref.ask ?? 1 });
 }
