@@ -85,7 +85,7 @@ export default async function status(args: Parsed, ctx: Context): Promise<number
     const held = (e: Execution) => e.status === 'running' && json.held?.key === e.key;
     const rows = executions.map((e) => [
       `#${e.key}`, agentColumn(e.agent, e.kind), held(e) ? 'held' : e.status === 'running' && json.driver_gone_since ? 'interrupted' : e.status, e.costUsd != null ? usd(e.costUsd) : '-',
-      firstLine(held(e) ? 'ended; what it reported is kept for the resume' : e.status === 'running' ? runningText(e, json.driver_gone_since) : (e.error ?? e.waitingFor ?? (e.status === 'waiting' ? waitingOnWords([e]) : null) ?? resultText(e.result) ?? '')),
+      firstLine(held(e) ? 'ended; what it reported is kept for the resume' : e.status === 'running' ? runningText(e, json.driver_gone_since) : (e.error ?? e.waitingFor ?? (e.status === 'waiting' ? waitingOnWords([e]) : null) ?? callResultWords(e.result) ?? '')),
     ]);
     const style = (col: number, text: string) => (col === 2 ? paint(ctx.style.color, statusColour(text), text) : text);
     for (const line of table(['CALL', 'AGENT', 'STATUS', 'COST', 'DETAIL'], rows, { width: ctx.style.width, shrink: [4], style })) ctx.out(line);
@@ -105,7 +105,8 @@ function runningText(e: Execution, goneSince: string | null): string {
   return `${what} (${elapsed(Date.now() - since)})`;
 }
 
-function resultText(result: unknown): string | null {
+/** What a call ended with, in words: an agent's "STATUS: summary", a pause's CONTINUE or STOP, else its JSON. */
+function callResultWords(result: unknown): string | null {
   if (result && typeof result === 'object') {
     const r = result as Record<string, unknown>;
     if (typeof r.status === 'string') return `${r.status}${r.summary ? `: ${r.summary}` : ''}`;

@@ -54,21 +54,6 @@ export function currentAgent(waiting: Execution | null, running: Execution | nul
   return waiting?.agent ?? running?.agent ?? null;
 }
 
-/**
- * The call at work now among a run's calls: of its running agent steps and commands, the one
- * heard from last (latest activity, else attempt, else start) — the rule the store's run list
- * applies in SQL (run-list-query.ts), so list and status name the same call.
- */
-export function workingCall(executions: Execution[]): Execution | null {
-  const at = (e: Execution) => e.activityAt ?? e.attemptAt ?? e.startedAt ?? 0;
-  let found: Execution | null = null;
-  for (const e of executions) {
-    if (e.status !== 'running' || (e.kind !== 'run' && e.kind !== 'sh')) continue;
-    if (!found || at(e) >= at(found)) found = e;
-  }
-  return found;
-}
-
 /** One execution; `full` (shop log --json, a replayable record) adds the prompt it was given. */
 export function executionJson(e: Execution, full = false): ExecutionJson {
   return {

@@ -1,7 +1,8 @@
 import { displayStatus, runLook, type Liveness } from '../run-status.js';
 import type { RunFilter, RunWithWaiting, Store } from '../store/store.js';
 import type { Execution, RunStatus } from '../types.js';
-import { eventJson, executionJson, pendingJson, rulesJson, runJson, workingCall } from './json-views.js';
+import { eventJson, executionJson, pendingJson, rulesJson, runJson } from './json-views.js';
+import { workingCall } from './working-call.js';
 import { loadRunView, type RunView } from './run-view.js';
 import type { ActionJson, AnsweredJson, EventJson, InboxRowJson, LogJson, RunDetailJson, RunJson } from './shapes.js';
 
