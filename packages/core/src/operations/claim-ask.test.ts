@@ -92,6 +92,17 @@ describe('claimAsk / releaseClaim', () => {
     expect(event).toMatchObject({ actor: 'bob', channel: 'web', data: { claimed_by: 'ann' } });
   });
 
+  it("takes someone else's claim over when asked to (a page's Take over), still refusing an answered ask", async () => {
+    const { world, id } = await waitingRun(SHIP);
+    await claimAsk(world.ports, { handle: `${id}.1`, by: 'ann', channel: 'cli' });
+    const taken = await claimAsk(world.ports, { handle: `${id}.1`, by: 'bob', channel: 'web', takeOver: true });
+    expect(taken.claimed_by).toMatchObject({ by: 'bob', channel: 'web' });
+    const [event] = (await world.store.listEvents(id)).filter((e) => e.type === 'claim_released');
+    expect(event).toMatchObject({ actor: 'bob', channel: 'web', data: { claimed_by: 'ann' } });
+    await answerAsk(world.ports, { handle: `${id}.1`, input: { verdict: 'approved' }, responder: 'carol', channel: 'cli' });
+    await expect(claimAsk(world.ports, { handle: `${id}.1`, by: 'dan', channel: 'web', takeOver: true })).rejects.toThrow(/already answered approved by carol/);
+  });
+
   it('a claim lasts an hour when config{} sets no claim_timeout', async () => {
     const { world, id } = await waitingRun('return pause("Ship?").continue');
     const claim = await claimAsk(world.ports, { handle: `${id}.1`, by: 'ann', channel: 'cli' });
