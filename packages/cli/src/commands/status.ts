@@ -5,6 +5,7 @@ import { flag, limitArg, runIdArg, str } from '../args.js';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
 import { detailJson } from '@shop/core/operations/queries';
+import { runActions } from '@shop/core/operations/actions';
 import { waitingOnWords } from '@shop/core/waits/waiting-on';
 import { parseCallRef } from '@shop/core/decisions/ask-handle';
 import { quoted } from '@shop/core/text';
@@ -71,9 +72,8 @@ export default async function status(args: Parsed, ctx: Context): Promise<number
   if (json.children.length) ctx.out(`Children: ${json.children.map((c) => `run ${c.id} (${c.spec}) ${c.status}`).join(', ')}`);
   if (json.driver_gone_since) ctx.out(`Driver gone since: ${localTimeAgo(Date.parse(json.driver_gone_since))}`);
   for (const line of heldLines(run.id, json.held)) ctx.out(line);
-  if (!waiting && !json.held && (json.status === 'interrupted' || run.status === 'failed')) {
-    ctx.out(`Pick it up with: shop resume ${run.id}`);
-  }
+  const resume = runActions(json).find((a) => a.verb === 'resume');
+  if (!waiting && !json.held && resume) ctx.out(`Pick it up with: shop resume ${resume.handle}`);
   const rules = rulesLines(run.id, json.rules);
   if (rules.length) ctx.out('');
   for (const line of rules) ctx.out(line);

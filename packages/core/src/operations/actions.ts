@@ -25,13 +25,13 @@ export function claimVerb(claim: { by: string } | null, person: string | null): 
 
 /**
  * A run's own acts, by the status it is shown with (runLook, or --json's): resume one whose
- * driver is gone (interrupted), stop any not ended. A run that ended takes neither.
+ * driver is gone (interrupted) or that failed (a retry), stop any not ended.
  */
 export function runActions(run: { id: number; status: string }): PersonAction[] {
-  if ((endedStatuses as readonly string[]).includes(run.status)) return [];
   const handle = String(run.id);
-  const resume: PersonAction[] = run.status === 'interrupted' ? [{ verb: 'resume', handle, needs: 'nothing' }] : [];
-  return [...resume, { verb: 'stop', handle, needs: 'reason' }];
+  const resume: PersonAction[] = run.status === 'interrupted' || run.status === 'failed' ? [{ verb: 'resume', handle, needs: 'nothing' }] : [];
+  const ended = (endedStatuses as readonly string[]).includes(run.status);
+  return [...resume, ...(ended ? [] : [{ verb: 'stop' as const, handle, needs: 'reason' as const }])];
 }
 
 /** Whether a run's acts include `verb`. */
