@@ -1,16 +1,9 @@
-import { shopHostname } from './host-name.js';
-import { processStart, sameProcess } from './agents/process-group.js';
 import { liveOwner } from './engine/ownership.js';
 import type { EnginePorts } from './engine/ports.js';
 import type { Run } from './types.js';
 
 /** What telling a live owner from a gone one needs: this host, process checks, the time. */
 export type Liveness = Pick<EnginePorts, 'self' | 'processAlive' | 'clock'>;
-
-/** This process's view, for commands that only read the store. */
-export function nodeLiveness(): Liveness {
-  return { self: { host: shopHostname(), pid: process.pid, pidStart: processStart(process.pid) }, processAlive: sameProcess, clock: { now: () => Date.now() } };
-}
 
 /** Every status a run is shown with: the stored ones, and "interrupted" for a running run whose driver is gone. */
 export const displayStatuses = ['running', 'interrupted', 'waiting', 'waiting_human', 'completed', 'stuck', 'failed'] as const;
@@ -20,6 +13,16 @@ export type DisplayStatus = (typeof displayStatuses)[number];
 export function displayStatus(run: Run, liveness: Liveness): DisplayStatus {
   if (run.status !== 'running') return run.status;
   return liveOwner(liveness, run) ? 'running' : 'interrupted';
+}
+
+/** How a run is shown, judged once by one liveness: its display status and, when interrupted, since when its driver is gone. */
+export interface RunLook {
+  status: DisplayStatus;
+  goneSince: number | null;
+}
+
+export function runLook(run: Run, liveness: Liveness): RunLook {
+  return { status: displayStatus(run, liveness), goneSince: driverGoneSince(run, liveness) };
 }
 
 /**

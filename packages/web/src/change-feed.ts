@@ -1,9 +1,7 @@
 import type { ServerResponse } from 'node:http';
+import { RunChangeFeed } from '@shop/core/operations/change-feed';
 import type { WebOperations } from './web-operations.js';
 
-/** A writer reads the clock a little before its transaction commits: each look goes back this far. */
-const MARGIN_MS = 2_000;
-const POLL_MS = 1_000;
 /** A comment line now and then keeps proxies and idle timeouts from closing the stream. */
 const HEARTBEAT_MS = 15_000;
 /** Live pages open at once; more are refused (503) rather than slow every poll down. */
@@ -15,25 +13,21 @@ export const MAX_LISTENERS = 200;
 export const MAX_LISTENERS_EACH = 16;
 
 /**
- * Live updates for every open page (GET /events, Server-Sent Events): one poller shared by
- * all listeners reads only the runs changed since its last look (runs are touched on every
- * change — a call, an answer, an agent's activity — and indexed on updated_at) and tells
- * each listener which runs changed; the page refetches itself. Polling stops when nobody listens.
+ * Live updates for every open page (GET /events, Server-Sent Events): the pages listen to
+ * core's one change feed (RunChangeFeed: one poller, the runs changed since its last look) and
+ * each is told which runs changed; the page refetches itself. Polling stops when nobody listens.
  */
 export class ChangeFeed {
   /** Each live page and the check that its person may still listen (revoked: the stream ends). */
   private readonly listeners = new Map<ServerResponse, () => Promise<boolean>>();
   /** How many live pages each person has open. */
   private readonly byOwner = new Map<string, number>();
-  private readonly seen = new Map<number, number>();
-  /** The newest change seen, by the store's clock (the Clock port: tests move it back and forth). */
-  private newest: number;
-  private poller: NodeJS.Timeout | null = null;
+  private readonly changes: RunChangeFeed;
+  private unsubscribe: (() => void) | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
-  private polling = false;
 
-  constructor(private readonly ops: Pick<WebOperations, 'changedRuns' | 'now'>, private readonly onError: (e: unknown) => void) {
-    this.newest = ops.now();
+  constructor(ops: Pick<WebOperations, 'changedRuns' | 'now'>, private readonly onError: (e: unknown) => void) {
+    this.changes = new RunChangeFeed(ops, onError);
   }
 
   get size(): number {
@@ -62,10 +56,9 @@ export class ChangeFeed {
       else this.byOwner.delete(owner);
       if (!this.listeners.size) this.stop();
     });
-    if (!this.poller) {
-      this.poller = setInterval(() => void this.poll(), POLL_MS);
+    if (!this.unsubscribe) {
       this.heartbeat = setInterval(() => void this.send(': ping\n\n').catch(this.onError), HEARTBEAT_MS);
-      void this.poll();
+      this.unsubscribe = this.changes.subscribe((runs) => this.send(`event: change\ndata: ${JSON.stringify({ runs })}\n\n`));
     }
   }
 
@@ -78,30 +71,10 @@ export class ChangeFeed {
   }
 
   private stop() {
-    if (this.poller) clearInterval(this.poller);
+    this.unsubscribe?.();
     if (this.heartbeat) clearInterval(this.heartbeat);
-    this.poller = this.heartbeat = null;
-  }
-
-  private async poll() {
-    if (this.polling) return;
-    this.polling = true;
-    try {
-      // Never past the clock's now: a clock set back must not hide the changes written after.
-      const runs = await this.ops.changedRuns(Math.min(this.newest, this.ops.now()) - MARGIN_MS);
-      const changed: number[] = [];
-      for (const run of runs) {
-        if (this.seen.get(run.id) !== run.updatedAt) changed.push(run.id);
-        this.seen.set(run.id, run.updatedAt);
-        this.newest = Math.max(Math.min(this.newest, this.ops.now()), run.updatedAt);
-      }
-      for (const [id, at] of this.seen) if (at < this.newest - 2 * MARGIN_MS) this.seen.delete(id);
-      if (changed.length) await this.send(`event: change\ndata: ${JSON.stringify({ runs: changed })}\n\n`);
-    } catch (e) {
-      this.onError(e);
-    } finally {
-      this.polling = false;
-    }
+    this.unsubscribe = null;
+    this.heartbeat = null;
   }
 
   private async send(text: string) {

@@ -1,5 +1,4 @@
 import type { AnswerInput } from '@shop/core/decisions/build-answer';
-import { ConflictError } from '@shop/core/errors';
 import type { AnswerByHandle, AnsweredAsk, AnswerRequest } from '@shop/core/operations/answer-ask';
 import type { OpenAsk } from '@shop/core/operations/open-ask';
 import type { RunsQuery } from '@shop/core/operations/queries';
@@ -64,7 +63,6 @@ export interface WebOperations {
 
 /** Core's operations (bound by the composition root, `shop serve`), as the server uses them. */
 export function webOperations(ops: ShopOperations): WebOperations {
-  const claim = (handle: string, by: string) => ops.claim({ handle, by, channel: 'web' });
   return {
     now: () => ops.now(),
     inbox: () => ops.inbox(),
@@ -78,15 +76,7 @@ export function webOperations(ops: ShopOperations): WebOperations {
     answerHandle: (req) => ops.answerHandle(req),
     answer: (exec, req) => ops.answer(exec, req),
     stop: (runId, reason, by) => ops.stop(runId, reason, by),
-    claim: async (handle, by) => {
-      try {
-        await claim(handle, by);
-      } catch (e) {
-        if (!(e instanceof ConflictError)) throw e;
-        if (!(await ops.release({ handle, by, force: true, channel: 'web' })).released) throw e;
-        await claim(handle, by);
-      }
-    },
+    claim: async (handle, by) => void (await ops.claim({ handle, by, channel: 'web', takeOver: true })),
     release: async (handle, by) => void (await ops.release({ handle, by, channel: 'web' })),
     personByToken: (token) => ops.personByToken(token),
     openWebSession: (token) => ops.openWebSession(token),

@@ -1,7 +1,7 @@
 import { NotFoundError, UsageError } from '@shop/core/errors';
 import { capText, quoted } from '@shop/core/text';
 import type { ReplayCheck } from '@shop/core/operations/dry-replay';
-import { displayStatus, nodeLiveness } from '@shop/core/run-status';
+import { displayStatus } from '@shop/core/run-status';
 import type { Run } from '@shop/core/types';
 import type { ShopOperations } from '@shop/core/operations/shop-operations';
 import { existsSync, readFileSync } from 'node:fs';
@@ -37,7 +37,7 @@ export default async function replay(args: CommandArgs<'replay'>, ctx: Context):
   const checks: ReplayCheck[] = [];
   for (const run of runs) checks.push(await ops.dryReplay(run.id, source));
 
-  const liveness = nodeLiveness();
+  const liveness = ops.liveness;
   const shown = (p: string) => relative(ctx.cwd, p) || p;
   if (args.values.json) {
     printJson(ctx.out, checks.map((c) => ({

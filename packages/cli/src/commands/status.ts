@@ -1,11 +1,11 @@
 import { shopHostname } from '@shop/core/host-name';
 import { holdIsLive } from '@shop/core/engine/session-hold';
-import { nodeLiveness } from '@shop/core/run-status';
 import { ConflictError, UsageError } from '@shop/core/errors';
 import { limitArg, runIdArg } from '../args.js';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
 import { detailJson } from '@shop/core/operations/queries';
+import { runActions } from '@shop/core/operations/actions';
 import { waitingOnWords } from '@shop/core/waits/waiting-on';
 import { parseCallRef } from '@shop/core/decisions/ask-handle';
 import { quoted } from '@shop/core/text';
@@ -59,7 +59,7 @@ export default async function status(args: CommandArgs<'status'>, ctx: Context):
     ctx.out(`Waiting since: ${localTimeAgo(exec.updatedAt)}`);
     if (exec.claim) ctx.out(claimedLine(exec.claim));
     // Answers wait for a person in the session (refused meanwhile): say who, where, since when.
-    if (exec.hold?.kind === 'continue' && holdIsLive(nodeLiveness(), exec.hold)) ctx.out(`In its session: ${exec.hold.by} (shop continue, process ${exec.hold.pid}${exec.hold.host === shopHostname() ? '' : ` on ${exec.hold.host}`}) since ${localTimeAgo(exec.hold.since)}`);
+    if (exec.hold?.kind === 'continue' && holdIsLive(ops.liveness, exec.hold)) ctx.out(`In its session: ${exec.hold.by} (shop continue, process ${exec.hold.pid}${exec.hold.host === shopHostname() ? '' : ` on ${exec.hold.host}`}) since ${localTimeAgo(exec.hold.since)}`);
     for (const line of answerHint(exec)) ctx.out(line);
   }
   // Waiting on the world (time, an event, another run): no person is asked; a worker goes on when it comes.
@@ -72,9 +72,8 @@ export default async function status(args: CommandArgs<'status'>, ctx: Context):
   if (json.children.length) ctx.out(`Children: ${json.children.map((c) => `run ${c.id} (${c.spec}) ${c.status}`).join(', ')}`);
   if (json.driver_gone_since) ctx.out(`Driver gone since: ${localTimeAgo(Date.parse(json.driver_gone_since))}`);
   for (const line of heldLines(run.id, json.held)) ctx.out(line);
-  if (!waiting && !json.held && (json.status === 'interrupted' || run.status === 'failed')) {
-    ctx.out(`Pick it up with: shop resume ${run.id}`);
-  }
+  const resume = runActions(json).find((a) => a.verb === 'resume');
+  if (!waiting && !json.held && resume) ctx.out(`Pick it up with: shop resume ${resume.handle}`);
   const rules = rulesLines(run.id, json.rules);
   if (rules.length) ctx.out('');
   for (const line of rules) ctx.out(line);
@@ -86,7 +85,7 @@ export default async function status(args: CommandArgs<'status'>, ctx: Context):
     const held = (e: Execution) => e.status === 'running' && json.held?.key === e.key;
     const rows = executions.map((e) => [
       `#${e.key}`, agentColumn(e.agent, e.kind), held(e) ? 'held' : e.status === 'running' && json.driver_gone_since ? 'interrupted' : e.status, e.costUsd != null ? usd(e.costUsd) : '-',
-      firstLine(held(e) ? 'ended; what it reported is kept for the resume' : e.status === 'running' ? runningText(e, json.driver_gone_since) : (e.error ?? e.waitingFor ?? (e.status === 'waiting' ? waitingOnWords([e]) : null) ?? resultText(e.result) ?? '')),
+      firstLine(held(e) ? 'ended; what it reported is kept for the resume' : e.status === 'running' ? runningText(e, json.driver_gone_since) : (e.error ?? e.waitingFor ?? (e.status === 'waiting' ? waitingOnWords([e]) : null) ?? callResultWords(e.result) ?? '')),
     ]);
     const style = (col: number, text: string) => (col === 2 ? paint(ctx.style.color, statusColour(text), text) : text);
     for (const line of table(['CALL', 'AGENT', 'STATUS', 'COST', 'DETAIL'], rows, { width: ctx.style.width, shrink: [4], style })) ctx.out(line);
@@ -106,7 +105,8 @@ function runningText(e: Execution, goneSince: string | null): string {
   return `${what} (${elapsed(Date.now() - since)})`;
 }
 
-function resultText(result: unknown): string | null {
+/** What a call ended with, in words: an agent's "STATUS: summary", a pause's CONTINUE or STOP, else its JSON. */
+function callResultWords(result: unknown): string | null {
   if (result && typeof result === 'object') {
     const r = result as Record<string, unknown>;
     if (typeof r.status === 'string') return `${r.status}${r.summary ? `: ${r.summary}` : ''}`;

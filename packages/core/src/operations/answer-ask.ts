@@ -1,6 +1,7 @@
 import { handleOf } from '../decisions/ask-handle.js';
 import type { AnswerFields, AnswerInput } from '../decisions/build-answer.js';
 import type { EnginePorts } from '../engine/ports.js';
+import { storeLiveness } from '../engine/ownership.js';
 import type { Channel, Execution, RunOwner } from '../types.js';
 import { recordAnswer } from './answer.js';
 import { PERSON, refuseAgent, type Caller } from './answer-rules.js';
@@ -53,6 +54,6 @@ export async function answerPicked(ports: EnginePorts, caller: Caller, exec: Exe
  */
 export async function answerAsk(ports: EnginePorts, req: AnswerByHandle, caller: Caller = PERSON): Promise<AnsweredAsk> {
   refuseAgent(caller, 'answering');
-  const { exec } = await pickAskRef(ports.store, handleRef(req.handle), 'answer');
+  const { exec } = await pickAskRef(ports.store, storeLiveness(ports), handleRef(req.handle), 'answer');
   return answerPicked(ports, caller, exec, req);
 }

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRun, driveRun } from '../engine/drive-run.js';
 import { fireDueTimers } from '../engine/fire-timers.js';
-import { Ownership } from '../engine/ownership.js';
+import { Ownership, storeLiveness } from '../engine/ownership.js';
 import { scriptedWorld, type ScriptedWorld } from '../engine/testing/scripted-ports.js';
 import { ConflictError, NotFoundError, UsageError } from '../errors.js';
 import { openSqliteStore } from '../store/sqlite-store.js';
@@ -58,9 +58,9 @@ describe('claimAsk / releaseClaim', () => {
     const claim = ClaimJsonSchema.parse(await claimAsk(world.ports, { handle: `${id}.1`, by: 'ann', channel: 'tui' }));
     const by = { by: 'ann', channel: 'tui', since: new Date(t0).toISOString(), until: new Date(t0 + 20 * MIN).toISOString() };
     expect(claim).toEqual({ handle: `${id}.1`, run: id, key: '1', ask: 1, question: 'Ship?', claimed_by: by, released: null });
-    const [row] = await inboxJson(world.store);
+    const [row] = await inboxJson(world.store, storeLiveness(world.ports));
     expect(InboxRowJsonSchema.parse(row).claimed_by).toEqual(by);
-    const detail = await runDetailJson(world.store, id, {});
+    const detail = await runDetailJson(world.store, storeLiveness(world.ports), id, {});
     expect(detail.pending!.claimed_by).toEqual(by);
     expect(detail.asks[0].claimed_by).toEqual(by);
     // A bare run id waiting on one ask names it too.
@@ -86,10 +86,21 @@ describe('claimAsk / releaseClaim', () => {
     await expect(releaseClaim(world.ports, { handle: `${id}.1`, by: 'bob' })).rejects.toThrow(/claimed by ann \(cli\)/);
     const forced = await releaseClaim(world.ports, { handle: `${id}.1`, by: 'bob', force: true, channel: 'web' });
     expect(forced).toMatchObject({ claimed_by: null, released: { by: 'ann', channel: 'cli' } });
-    expect((await inboxJson(world.store))[0].claimed_by).toBeNull();
+    expect((await inboxJson(world.store, storeLiveness(world.ports)))[0].claimed_by).toBeNull();
     expect((await releaseClaim(world.ports, { handle: `${id}.1`, by: 'bob' })).released).toBeNull();
     const [event] = (await world.store.listEvents(id)).filter((e) => e.type === 'claim_released');
     expect(event).toMatchObject({ actor: 'bob', channel: 'web', data: { claimed_by: 'ann' } });
+  });
+
+  it("takes someone else's claim over when asked to (a page's Take over), still refusing an answered ask", async () => {
+    const { world, id } = await waitingRun(SHIP);
+    await claimAsk(world.ports, { handle: `${id}.1`, by: 'ann', channel: 'cli' });
+    const taken = await claimAsk(world.ports, { handle: `${id}.1`, by: 'bob', channel: 'web', takeOver: true });
+    expect(taken.claimed_by).toMatchObject({ by: 'bob', channel: 'web' });
+    const [event] = (await world.store.listEvents(id)).filter((e) => e.type === 'claim_released');
+    expect(event).toMatchObject({ actor: 'bob', channel: 'web', data: { claimed_by: 'ann' } });
+    await answerAsk(world.ports, { handle: `${id}.1`, input: { verdict: 'approved' }, responder: 'carol', channel: 'cli' });
+    await expect(claimAsk(world.ports, { handle: `${id}.1`, by: 'dan', channel: 'web', takeOver: true })).rejects.toThrow(/already answered approved by carol/);
   });
 
   it('a claim lasts an hour when config{} sets no claim_timeout', async () => {
@@ -97,7 +108,7 @@ describe('claimAsk / releaseClaim', () => {
     const claim = await claimAsk(world.ports, { handle: `${id}.1`, by: 'ann', channel: 'cli' });
     expect(Date.parse(claim.claimed_by!.until) - Date.parse(claim.claimed_by!.since)).toBe(3_600_000);
     world.clock.t += 3_600_000;
-    expect((await inboxJson(world.store))[0].claimed_by).toBeNull();
+    expect((await inboxJson(world.store, storeLiveness(world.ports)))[0].claimed_by).toBeNull();
   });
 });
 

@@ -1,6 +1,7 @@
 import { handleOf, parseAskRef } from '../decisions/ask-handle.js';
 import type { EnginePorts } from '../engine/ports.js';
-import { UsageError } from '../errors.js';
+import { storeLiveness } from '../engine/ownership.js';
+import { ConflictError, UsageError } from '../errors.js';
 import { quoted } from '../text.js';
 import type { Channel, Execution } from '../types.js';
 import { claimedByJson } from './json-views.js';
@@ -20,6 +21,8 @@ export interface ClaimRequest {
   handle: string;
   by: string;
   channel: ClaimChannel;
+  /** Someone else's claim is let go first (a page's "Take over from …"), not refused. */
+  takeOver?: boolean;
 }
 
 export interface ReleaseRequest {
@@ -38,6 +41,18 @@ export interface ReleaseRequest {
  * (ConflictError naming them and since when).
  */
 export async function claimAsk(ports: EnginePorts, req: ClaimRequest): Promise<ClaimJson> {
+  if (!req.takeOver) return claimOnce(ports, req);
+  try {
+    return await claimOnce(ports, req);
+  } catch (e) {
+    // Taking over: whoever holds it lets go (forced), then it is claimed; nothing to let go of (answered, closed) stays refused.
+    if (!(e instanceof ConflictError)) throw e;
+    if (!(await releaseClaim(ports, { handle: req.handle, by: req.by, force: true, channel: req.channel })).released) throw e;
+    return claimOnce(ports, req);
+  }
+}
+
+async function claimOnce(ports: EnginePorts, req: ClaimRequest): Promise<ClaimJson> {
   const by = checkedName(req.by);
   const exec = await askOf(ports, req.handle);
   const ttlMs = (exec.claimTimeout ?? DEFAULT_CLAIM_TIMEOUT_S) * 1000;
@@ -62,7 +77,7 @@ export async function releaseClaim(ports: EnginePorts, req: ReleaseRequest): Pro
 async function askOf(ports: EnginePorts, handle: string): Promise<Execution> {
   const ref = parseAskRef(handle);
   if (!ref) throw new UsageError(`${quoted(handle)} is not an ask handle (such as 33.4, as shop inbox shows it)`);
-  const view = await loadRunView(ports.store, ref.runId, { last: 0 });
+  const view = await loadRunView(ports.store, storeLiveness(ports), ref.runId, { last: 0 });
   if (ref.key === null) return onlyAsk(ports.store, view, 'claim');
   return pickAsk(ports.store, view, { key: ref.key, ask: ref.ask ?? 1 });
 }

@@ -1,5 +1,5 @@
 import { callDecisions, requestId } from '../decisions/call-decisions.js';
-import { displayStatus, driverGoneSince, nodeLiveness, type Liveness } from '../run-status.js';
+import type { RunLook } from '../run-status.js';
 import type { AskClaim, Execution, Run, RunEvent, RunRules } from '../types.js';
 import { describeEntry } from '../notify/parse-target.js';
 import type { ClaimedByJson, EventJson, ExecutionJson, PendingJson, RulesJson, RunJson } from './shapes.js';
@@ -9,22 +9,21 @@ import { waitingOnJson, waitingOnWords } from '../waits/waiting-on.js';
 
 const iso = (t: number | null) => (t == null ? null : new Date(t).toISOString());
 
-/**
+/*
  * The `--json` documents (shapes.ts) built from the store's rows: what the CLI prints and the
  * server's /api returns, alike.
  */
-let liveness: Liveness | null = null;
 
 /**
  * A run object: `waiting` the ask it shows (its oldest open one), `running` the call at work
- * now (workingCall), each as the caller read them.
+ * now (workingCall), each as the caller read them; `look` how it is shown (runLook, judged by
+ * the operations' liveness: the store's clock), so every front end calls it the same.
  */
-export function runJson(run: Run, waiting: Execution | null, costUsd: number, running: Execution | null = null, waitsOn: Execution[] = []): RunJson {
-  liveness ??= nodeLiveness();
+export function runJson(run: Run, look: RunLook, waiting: Execution | null, costUsd: number, running: Execution | null = null, waitsOn: Execution[] = []): RunJson {
   return {
     id: run.id,
     spec: run.spec,
-    status: displayStatus(run, liveness) as RunJson['status'],
+    status: look.status as RunJson['status'],
     prompt: run.prompt,
     workspace: run.workspace,
     branch: run.branch,
@@ -33,7 +32,7 @@ export function runJson(run: Run, waiting: Execution | null, costUsd: number, ru
     waiting_for: waiting?.waitingFor ?? (run.status === 'waiting' ? waitingOnWords(waitsOn) : null),
     waiting_on: run.status === 'waiting' ? waitingOnJson(waitsOn) : [],
     activity: running ? { key: running.key, agent: running.agent, text: running.activity, since: iso(running.attemptAt ?? running.startedAt)! } : null,
-    driver_gone_since: iso(driverGoneSince(run, liveness)),
+    driver_gone_since: iso(look.goneSince),
     reason: run.reason,
     result: run.result,
     cost_usd: costUsd,
@@ -53,21 +52,6 @@ export function runJson(run: Run, waiting: Execution | null, costUsd: number, ru
  */
 export function currentAgent(waiting: Execution | null, running: Execution | null): string | null {
   return waiting?.agent ?? running?.agent ?? null;
-}
-
-/**
- * The call at work now among a run's calls: of its running agent steps and commands, the one
- * heard from last (latest activity, else attempt, else start) — the rule the store's run list
- * applies in SQL (run-list-query.ts), so list and status name the same call.
- */
-export function workingCall(executions: Execution[]): Execution | null {
-  const at = (e: Execution) => e.activityAt ?? e.attemptAt ?? e.startedAt ?? 0;
-  let found: Execution | null = null;
-  for (const e of executions) {
-    if (e.status !== 'running' || (e.kind !== 'run' && e.kind !== 'sh')) continue;
-    if (!found || at(e) >= at(found)) found = e;
-  }
-  return found;
 }
 
 /** One execution; `full` (shop log --json, a replayable record) adds the prompt it was given. */

@@ -1,4 +1,5 @@
 import type { Store } from '../store/store.js';
+import type { Liveness } from '../run-status.js';
 import { handleRef, pickAskRef } from './pick-ask.js';
 import { pendingJson } from './json-views.js';
 import type { Execution } from '../types.js';
@@ -16,7 +17,7 @@ export interface OpenAsk {
  * give (answered already: who and when; no such ask), with nothing recorded. The form is read
  * against this ask before core checks the answer again (answerAsk), picked the same way.
  */
-export async function openAsk(store: Store, handle: string): Promise<OpenAsk> {
-  const { exec } = await pickAskRef(store, handleRef(handle), 'answer');
+export async function openAsk(store: Store, liveness: Liveness, handle: string): Promise<OpenAsk> {
+  const { exec } = await pickAskRef(store, liveness, handleRef(handle), 'answer');
   return { runId: exec.runId, exec, pending: pendingJson(exec.runId, exec) };
 }

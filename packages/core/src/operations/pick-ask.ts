@@ -3,6 +3,7 @@ import { ConflictError, NotFoundError, UsageError } from '../errors.js';
 import { alreadyAnswered, alreadyAnsweredEvent } from '../store/answered-line.js';
 import type { Store } from '../store/store.js';
 import type { Execution } from '../types.js';
+import type { Liveness } from '../run-status.js';
 import { requestId } from '../decisions/call-decisions.js';
 import { quoted } from '../text.js';
 import { loadAskView, runState, type AskView } from './run-view.js';
@@ -10,7 +11,7 @@ import { loadAskView, runState, type AskView } from './run-view.js';
 /** "open now: 33.5 (deployer asks: Deploy to prod?)", or that nothing is open and the run's state. */
 export function openNow(view: AskView): string {
   const { run, waitingAll } = view;
-  if (!waitingAll.length) return `nothing is open now (run ${run.id} is ${runState(run)})`;
+  if (!waitingAll.length) return `nothing is open now (run ${run.id} is ${runState(view)})`;
   return `open now: ${waitingAll.map((e) => `${handleOf(e)} (${askerLabel(e)}: ${e.waitingFor ?? ''})`).join('; ')}`;
 }
 
@@ -44,7 +45,7 @@ export async function onlyAsk(store: Store, view: AskView, command: string): Pro
   const { run, waitingAll } = view;
   if (!waitingAll.length) {
     const last = (await store.listEvents(run.id)).filter((e) => e.type === 'human_answered').at(-1);
-    const state = `it is ${runState(run)}`;
+    const state = `it is ${runState(view)}`;
     throw new ConflictError(last ? `${alreadyAnsweredEvent(last)}; ${state}` : `run ${run.id} is not waiting for a person (${state})`);
   }
   if (waitingAll.length > 1) {
@@ -82,8 +83,8 @@ export interface PickedAsk {
  * one ask (answered already: ConflictError naming who; never the call's newer ask); no key
  * means the run's one open ask (several: UsageError listing their handles).
  */
-export async function pickAskRef(store: Store, ref: AskRef, command: string, several?: (view: AskView) => Error): Promise<PickedAsk> {
-  const view = await loadAskView(store, ref.runId);
+export async function pickAskRef(store: Store, liveness: Liveness, ref: AskRef, command: string, several?: (view: AskView) => Error): Promise<PickedAsk> {
+  const view = await loadAskView(store, liveness, ref.runId);
   if (ref.key !== null) {
     const ask = ref.ask ?? view.waitingAll.find((e) => e.key === ref.key)?.ask ?? (await store.getExecution(ref.runId, ref.key))?.ask ?? 1;
     return { view, exec: await pickAsk(store, view, { key: ref.key, ask: Math.max(1, ask) }), bare: false };

@@ -1,7 +1,8 @@
-import { displayStatus, nodeLiveness } from '../run-status.js';
+import { displayStatus, runLook, type Liveness } from '../run-status.js';
 import type { RunFilter, RunWithWaiting, Store } from '../store/store.js';
 import type { Execution, RunStatus } from '../types.js';
-import { eventJson, executionJson, pendingJson, rulesJson, runJson, workingCall } from './json-views.js';
+import { eventJson, executionJson, pendingJson, rulesJson, runJson } from './json-views.js';
+import { workingCall } from './working-call.js';
 import { loadRunView, type RunView } from './run-view.js';
 import type { ActionJson, AnsweredJson, EventJson, InboxRowJson, LogJson, RunDetailJson, RunJson } from './shapes.js';
 
@@ -12,8 +13,7 @@ import type { ActionJson, AnsweredJson, EventJson, InboxRowJson, LogJson, RunDet
  */
 
 /** Every open ask across runs, oldest first (shop inbox, GET /api/inbox). */
-export async function inboxJson(store: Store): Promise<InboxRowJson[]> {
-  const liveness = nodeLiveness();
+export async function inboxJson(store: Store, liveness: Liveness): Promise<InboxRowJson[]> {
   return (await store.listWaiting()).map(({ run, execution }) => ({
     run: run.id, spec: run.spec, run_status: displayStatus(run, liveness) as InboxRowJson['run_status'], parent: run.parentId, ...pendingJson(run.id, execution),
   }));
@@ -32,9 +32,9 @@ export interface RunsQuery {
  * told apart by whether the run's driver is alive, which only this process can check: those
  * are read whole (they are few) and cut here; every other filter is cut by the store's query.
  */
-export async function runsJson(store: Store, want: RunsQuery): Promise<{ rows: RunJson[]; total: number }> {
+export async function runsJson(store: Store, liveness: Liveness, want: RunsQuery): Promise<{ rows: RunJson[]; total: number }> {
   const limit = want.limit ?? 0;
-  const toJson = (r: RunWithWaiting) => runJson(r, r.waiting, r.costUsd, r.running, r.waitsOn);
+  const toJson = (r: RunWithWaiting) => runJson(r, runLook(r, liveness), r.waiting, r.costUsd, r.running, r.waitsOn);
   if (want.status === 'running' || want.status === 'interrupted') {
     const all = (await store.listRuns({ status: 'running' })).map(toJson).filter((r) => r.status === want.status);
     return { rows: limit ? all.slice(0, limit) : all, total: all.length };
@@ -45,8 +45,8 @@ export async function runsJson(store: Store, want: RunsQuery): Promise<{ rows: R
 }
 
 /** One run with its calls (the latest `last` and every open one, or all) and its open asks (shop status, GET /api/runs/:id). */
-export async function runDetailJson(store: Store, id: number, opts: { last?: number } = {}): Promise<RunDetailJson> {
-  return detailJson(await loadRunView(store, id, opts));
+export async function runDetailJson(store: Store, liveness: Liveness, id: number, opts: { last?: number } = {}): Promise<RunDetailJson> {
+  return detailJson(await loadRunView(store, liveness, id, opts));
 }
 
 /** runDetailJson of a view already read (shop status prints its lines from the same view). */
@@ -54,7 +54,7 @@ export function detailJson(view: RunView): RunDetailJson {
   const { run, executions, waiting, waitingAll, cost } = view;
   const id = run.id;
   return {
-    ...runJson(run, waiting, cost, workingCall(executions), waitsOnOf(executions)),
+    ...runJson(run, view.look, waiting, cost, workingCall(executions), waitsOnOf(executions)),
     calls: view.calls,
     executions: executions.map((e) => executionJson(e)),
     pending: waiting ? pendingJson(id, waiting) : null,
@@ -73,10 +73,10 @@ export function detailJson(view: RunView): RunDetailJson {
 }
 
 /** The run, every call (with its prompt: a replayable record) and the audit trail in order (shop log --json). */
-export async function logJson(store: Store, id: number): Promise<LogJson> {
-  const { run, executions, waiting, cost } = await loadRunView(store, id);
+export async function logJson(store: Store, liveness: Liveness, id: number): Promise<LogJson> {
+  const { run, executions, waiting, cost, look } = await loadRunView(store, liveness, id);
   const events = await store.listEvents(id);
-  return { run: runJson(run, waiting, cost, workingCall(executions), waitsOnOf(executions)), executions: executions.map((e) => executionJson(e, true)), events: events.map(eventJson) };
+  return { run: runJson(run, look, waiting, cost, workingCall(executions), waitsOnOf(executions)), executions: executions.map((e) => executionJson(e, true)), events: events.map(eventJson) };
 }
 
 /** The run's audit trail after event `afterId` (live updates: shop log -f, the server's event stream). */
@@ -94,13 +94,13 @@ export async function eventsSince(store: Store, id: number, afterId = 0): Promis
  * now, the ask it answered, the asks open now with their handles, and its exit code. An ask
  * answered but left to a live driver is not among the open ones.
  */
-export async function actionJson(store: Store, act: { command: string; runId: number; answered: AnsweredJson | null; exitCode: number }): Promise<ActionJson> {
-  const view = await loadRunView(store, act.runId, { last: 0 });
+export async function actionJson(store: Store, liveness: Liveness, act: { command: string; runId: number; answered: AnsweredJson | null; exitCode: number }): Promise<ActionJson> {
+  const view = await loadRunView(store, liveness, act.runId, { last: 0 });
   return {
     command: act.command,
     run: view.run.id,
     answered: act.answered,
-    status: displayStatus(view.run, nodeLiveness()) as ActionJson['status'],
+    status: view.look.status as ActionJson['status'],
     reason: view.run.reason,
     result: view.run.result,
     exit_code: act.exitCode,

@@ -3,7 +3,7 @@ import type { Store } from '../store/store.js';
 import type { SessionInfo } from '../store/session-store.js';
 import { hasEnded, type Execution, type Run } from '../types.js';
 import { localTime } from '../local-time.js';
-import { driverGoneSince, nodeLiveness } from '../run-status.js';
+import { runLook, type Liveness, type RunLook } from '../run-status.js';
 
 export interface RunView {
   run: Run;
@@ -19,6 +19,8 @@ export interface RunView {
   sessions: SessionInfo[];
   /** The runs its calls started (call_workflow, start_workflow), oldest first. */
   children: Run[];
+  /** How it is shown (its display status, since when its driver is gone), judged by the liveness it was read with. */
+  look: RunLook;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface RunView {
  * latest `last` calls are read (plus every one still open): a run of thousands of calls is
  * answered or shown without reading its whole log.
  */
-export async function loadRunView(store: Store, id: number, opts: { last?: number } = {}): Promise<RunView> {
+export async function loadRunView(store: Store, liveness: Liveness, id: number, opts: { last?: number } = {}): Promise<RunView> {
   const run = await getRunOrFail(store, id);
   const open = await store.openExecutions(id);
   const { calls, cost } = await store.executionTotals(id);
@@ -34,16 +36,16 @@ export async function loadRunView(store: Store, id: number, opts: { last?: numbe
   const waitingAll = hasEnded(run) ? [] : await openAsks(store, open);
   const sessions = await store.listSessions(id);
   const children = await store.listChildren(id);
-  return { run, executions, calls, waiting: waitingAll[0] ?? null, waitingAll, cost, sessions, children };
+  return { run, executions, calls, waiting: waitingAll[0] ?? null, waitingAll, cost, sessions, children, look: runLook(run, liveness) };
 }
 
 /** What answering needs of a run: the run and its open asks (no totals, no call history). */
-export type AskView = Pick<RunView, 'run' | 'waitingAll'>;
+export type AskView = Pick<RunView, 'run' | 'waitingAll' | 'look'>;
 
 /** The run and its open asks, read once: the view an answer is picked from and checked against. */
-export async function loadAskView(store: Store, id: number): Promise<AskView> {
+export async function loadAskView(store: Store, liveness: Liveness, id: number): Promise<AskView> {
   const run = await getRunOrFail(store, id);
-  return { run, waitingAll: hasEnded(run) ? [] : await openAsks(store, await store.openExecutions(id)) };
+  return { run, waitingAll: hasEnded(run) ? [] : await openAsks(store, await store.openExecutions(id)), look: runLook(run, liveness) };
 }
 
 /** The run, or a NotFoundError that says where the runs are listed. */
@@ -76,8 +78,9 @@ async function openAsks(store: Store, open: Execution[]): Promise<Execution[]> {
  * that answer" or "stuck: why": what a run with no ask open is doing, for messages that
  * refuse an answer.
  */
-export function runState(run: Run): string {
-  const gone = driverGoneSince(run, nodeLiveness());
+export function runState(view: Pick<AskView, 'run' | 'look'>): string {
+  const { run } = view;
+  const gone = view.look.goneSince;
   if (gone !== null) return `interrupted: its driver is gone since ${localTime(gone)}; pick it up with: shop resume ${run.id}`;
   // Waiting with no ask open: each was answered, and the run is taking the answers in.
   if (run.status === 'waiting_human') return 'resuming with that answer';

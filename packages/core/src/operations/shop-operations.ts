@@ -151,18 +151,20 @@ const events = () => import('./send-event.js');
 export function shopOperations(ports: EnginePorts, project: Project, caller: Caller): ShopOperations {
   const { store } = ports;
   const eventWake = (runId: number, eventId: number) => wakeForEvent(ports.paths.signalsDir, runId, eventId);
+  // Leases are judged by the store's clock, and a run's ages are measured against its times:
+  // every view built here shows a run live or interrupted by this one rule.
+  const liveness = storeLiveness(ports);
   return {
-    // Leases are judged by the store's clock, and a run's ages are measured against its times.
-    liveness: storeLiveness(ports),
+    liveness,
     describeOwner: (owner) => describeOwner(owner, ports.self),
-    inbox: () => inboxJson(store),
-    runs: (query) => runsJson(store, query),
-    runDetail: (id, opts) => runDetailJson(store, id, opts),
-    runView: (id, opts) => loadRunView(store, id, opts),
-    log: (id) => logJson(store, id),
+    inbox: () => inboxJson(store, liveness),
+    runs: (query) => runsJson(store, liveness, query),
+    runDetail: (id, opts) => runDetailJson(store, liveness, id, opts),
+    runView: (id, opts) => loadRunView(store, liveness, id, opts),
+    log: (id) => logJson(store, liveness, id),
     eventsSince: (id, afterId) => eventsSince(store, id, afterId),
     recentEvents: (id, count) => recentEvents(store, id, count),
-    action: (act) => actionJson(store, act),
+    action: (act) => actionJson(store, liveness, act),
     run: (id) => store.getRun(id),
     openRuns: () => store.listOpenRuns(),
     listRuns: (filter) => store.listRuns(filter),
@@ -177,12 +179,12 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
       for (const { runId, at } of await store.lapsedSince(since, ports.clock.now())) changed.set(runId, Math.max(changed.get(runId) ?? 0, at));
       return [...changed].map(([id, updatedAt]) => ({ id, updatedAt }));
     },
-    openAsk: (handle) => openAsk(store, handle),
+    openAsk: (handle) => openAsk(store, liveness, handle),
     strandedRuns: async () => {
       const stranded: number[] = [];
       for (const id of await store.answeredRuns()) {
         const run = await store.getRun(id);
-        if (run && !liveOwner(storeLiveness(ports), run)) stranded.push(id);
+        if (run && !liveOwner(liveness, run)) stranded.push(id);
       }
       return stranded;
     },
@@ -190,7 +192,7 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     answeredRequest: (runId, request) => answeredRequest(store, runId, request),
     sessions: (runId) => store.listSessions(runId),
     // Heartbeats are written by the store's clock: judged by it too, whatever this machine's says.
-    workers: () => workersJson(store, storeLiveness(ports), store.now(), ports.leaseMs),
+    workers: () => workersJson(store, liveness, store.now(), ports.leaseMs),
     mayAnswer: (what) => refuseAgent(caller, what),
     start: async (req, onCreated) => (await engine(ports)).startRun(ports, project, req, onCreated),
     drive: async (runId, opts, owner) => {
@@ -198,7 +200,7 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
       if (opts.acceptChanges) refuseAgent(caller, 'shop resume --accept-changes');
       return (await engine(ports)).driveRun(ports, runId, opts, owner);
     },
-    pickAsk: async (ref, command, several) => (await answers()).pickAskRef(store, ref, command, several),
+    pickAsk: async (ref, command, several) => (await answers()).pickAskRef(store, liveness, ref, command, several),
     answer: async (exec, req, what) => (await answers()).answerPicked(ports, caller, exec, req, what),
     answerHandle: async (req) => (await answers()).answerAsk(ports, req, caller),
     resumeAfterAnswer: async (runId, handedTo, opts) => (await answers()).resumeAfterAnswer(ports, runId, handedTo, opts),

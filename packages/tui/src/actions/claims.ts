@@ -1,4 +1,5 @@
 import { handleOf } from '@shop/core/decisions/ask-handle';
+import { claimVerb } from '@shop/core/operations/actions';
 import type { TuiDeps } from '../deps.js';
 import { duration } from '../format/time.js';
 import { waitingCall, type Target } from './targets.js';
@@ -10,7 +11,7 @@ import { waitingCall, type Target } from './targets.js';
 export async function toggleClaim(deps: Pick<TuiDeps, 'ops' | 'responder'>, target: Target): Promise<string> {
   const { exec } = await waitingCall(deps.ops, target);
   const handle = handleOf(exec);
-  if (exec.claim?.by === deps.responder) {
+  if (claimVerb(exec.claim, deps.responder) === 'release') {
     await deps.ops.release({ handle, by: deps.responder, channel: 'tui' });
     return `let go of ask ${handle}: its reminders and escalation go on`;
   }

@@ -3,7 +3,8 @@ import { buildAnswer, type AnswerInput } from '@shop/core/decisions/build-answer
 import { handleOf } from '@shop/core/decisions/ask-handle';
 import { callDecisions } from '@shop/core/decisions/call-decisions';
 import { ConflictError, ShopError, UsageError } from '@shop/core/errors';
-import { hasEnded, type Execution, type Run, type Verdict } from '@shop/core/types';
+import type { Execution, Run, Verdict } from '@shop/core/types';
+import { mayAct } from '@shop/core/operations/actions';
 import type { Browser, ConfirmOverlay } from '../app/use-browser.js';
 import type { AttachedCommand, TuiDeps } from '../deps.js';
 import { askerName } from '../format/run-row.js';
@@ -114,7 +115,7 @@ export function useActions(deps: TuiDeps, status: Status, browser: Browser, hand
         const code = await attached(cmd, `Open run ${r.id}'s workspace`, [`${cmd.command} ${cmd.args.join(' ')}`, 'Shop comes back when the editor exits.']);
         return `back from ${cmd.command}${code ? ` (exit ${code})` : ''}`;
       }
-      if (hasEnded(r)) throw new ConflictError(`run ${r.id} has already ended (${r.status})`);
+      if (!mayAct({ id: r.id, status: r.status }, 'stop')) throw new ConflictError(`run ${r.id} has already ended (${r.status})`);
       const question = (text: string) => ({
         title: `Stop run ${r.id} (${r.spec}: ${oneLine(r.prompt)})?`, lines: [`Reason: ${oneLine(text) || `(none: "stopped by ${deps.responder}")`}`],
         verb: 'stop it', cancelled: `run ${r.id} not stopped`,

@@ -1,11 +1,6 @@
 import { liveOwner } from '@shop/core/engine/ownership';
+import { ChangeCursor } from '@shop/core/operations/change-feed';
 import type { RunWithWaiting, ShopOperations } from '@shop/core/operations/shop-operations';
-
-/**
- * A writer takes its time after reading the clock (its transaction commits a little later),
- * so each look goes back this far behind the newest change already seen.
- */
-const MARGIN_MS = 2_000;
 
 /**
  * Every run, kept current by reading only the runs changed since the last look (runs are
@@ -13,7 +8,8 @@ const MARGIN_MS = 2_000;
  */
 export class RunCache {
   private readonly byId = new Map<number, RunWithWaiting>();
-  private newest = -Infinity;
+  /** Where the next look starts: core's change rule (the web's feed reads by it too), by the store's clock. */
+  private readonly cursor: ChangeCursor;
   private loaded = false;
   private sorted: RunWithWaiting[] = [];
   /** Runs whose expired lease was read again and found unchanged: their driver is gone. */
@@ -23,7 +19,9 @@ export class RunCache {
   /** Whether the screen was given the first look yet. */
   loadedOnce = false;
 
-  constructor(private readonly ops: Pick<ShopOperations, 'listRuns' | 'run' | 'liveness'>) {}
+  constructor(private readonly ops: Pick<ShopOperations, 'listRuns' | 'run' | 'liveness'>) {
+    this.cursor = new ChangeCursor(() => ops.liveness.clock.now(), -Infinity);
+  }
 
   get runs(): readonly RunWithWaiting[] {
     return this.sorted;
@@ -35,7 +33,7 @@ export class RunCache {
 
   /** One look at the store; true when something changed. */
   async refresh(): Promise<boolean> {
-    const rows = await this.ops.listRuns(this.loaded ? { changedSince: this.newest - MARGIN_MS } : {});
+    const rows = await this.ops.listRuns(this.loaded ? { changedSince: this.cursor.since() } : {});
     this.loaded = true;
     let changed = false;
     for (const run of rows) {
@@ -43,7 +41,7 @@ export class RunCache {
         this.byId.set(run.id, run);
         changed = true;
       }
-      this.newest = Math.max(this.newest, run.updatedAt);
+      this.cursor.saw(run.updatedAt);
     }
     if (await this.renewLeases()) changed = true;
     if (changed) {

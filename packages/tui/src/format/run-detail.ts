@@ -1,10 +1,11 @@
 import type { RunView } from '@shop/core/operations/run-view';
+import { workingCall } from '@shop/core/operations/working-call';
 import type { Execution, RunEvent } from '@shop/core/types';
 import { askerName } from './run-row.js';
 import { callName } from './exec-tree.js';
 import { localTime } from '@shop/core/local-time';
 import { waitingOnWords } from '@shop/core/waits/waiting-on';
-import { age, duration, oneLine, resultText, usd } from './time.js';
+import { age, duration, oneLine, resultLine, usd } from './time.js';
 
 /** The status in words: "waiting for a person · 2 asks", "interrupted: its driver is gone". */
 export function statusText(view: RunView, status: string): string {
@@ -22,10 +23,10 @@ export function statusText(view: RunView, status: string): string {
 export function reasonLine(view: RunView, status?: string): { label: string; text: string } | null {
   const { run, waiting } = view;
   if (waiting) return { label: 'Reason', text: `${askerName(waiting)} asks (${waiting.awaiting ?? 'input'}): ${oneLine(waiting.waitingFor)}` };
-  const busy = view.executions.filter((e) => e.status === 'running' && (e.kind === 'run' || e.kind === 'sh')).at(-1);
+  const busy = workingCall(view.executions);
   if (run.status === 'running' && busy) return { label: status === 'interrupted' ? 'Last activity' : 'Activity', text: `${callName(busy)}: ${oneLine(busy.activity ?? busy.prompt) || 'working…'}` };
   if (run.reason) return { label: 'Reason', text: oneLine(run.reason) };
-  if (run.status === 'completed' && run.result != null) return { label: 'Result', text: resultText(run.result) };
+  if (run.status === 'completed' && run.result != null) return { label: 'Result', text: resultLine(run.result) };
   return null;
 }
 

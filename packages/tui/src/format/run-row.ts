@@ -1,7 +1,7 @@
 import type { RunWithWaiting } from '@shop/core/operations/shop-operations';
 import type { Execution } from '@shop/core/types';
 import { callName } from './exec-tree.js';
-import { oneLine, resultText } from './time.js';
+import { oneLine, resultLine } from './time.js';
 import { waitingOnWords } from '@shop/core/waits/waiting-on';
 
 /** Who a waiting call waits for, as the list and the inbox name it. */
@@ -14,7 +14,7 @@ export function runActivity(run: RunWithWaiting, status: string): { agent: strin
   if (status === 'interrupted') return { agent: run.running ? callName(run.running) : '-', what: `its driver is gone; resume with: shop resume ${run.id}` };
   if (run.running) return { agent: callName(run.running), what: oneLine(run.running.activity ?? (run.running.kind === 'sh' ? run.running.prompt : 'working…')) };
   if (run.stop && status === 'running') return { agent: '-', what: `stopping: ${oneLine(run.stop.reason)}` };
-  return { agent: '-', what: oneLine(run.reason) || (status === 'completed' && run.result != null ? resultText(run.result) : '') };
+  return { agent: '-', what: oneLine(run.reason) || (status === 'completed' && run.result != null ? resultLine(run.result) : '') };
 }
 
 /** Whether a run matches the filter typed after `/`: id, spec, status, agent, what it does, prompt. */

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { RunFilter } from '@shop/core/store/store';
 import { RunCache } from '../data/run-cache.js';
 import { renderTui } from '../test-utils/render.js';
 import { testOps, testWorld, type TestWorld } from '../test-utils/world.js';
@@ -51,7 +52,7 @@ describe('10,000 runs', () => {
     // What each look reads from the store: all at first, then only the runs changed lately.
     const read: number[] = [];
     const store = w.world.ports.store;
-    const cache = new RunCache(testOps(w, { ...w.world.ports, store: { ...store, listRuns: async (f) => { const rows = await store.listRuns(f); read.push(rows.length); return rows; } } }));
+    const cache = new RunCache(testOps(w, { ...w.world.ports, store: Object.assign(Object.create(store) as typeof store, { listRuns: async (f?: RunFilter) => { const rows = await store.listRuns(f); read.push(rows.length); return rows; } }) }));
     at = performance.now();
     await cache.refresh();
     const fullLook = ms(at);

@@ -1,4 +1,5 @@
 import type { InboxRowJson, PendingJson } from '@shop/core/operations/shapes';
+import { claimVerb } from '@shop/core/operations/actions';
 import { html, type Html } from '../html.js';
 import { answerForms } from './answer-forms.js';
 import { ago, badge, clip, when } from './format.js';
@@ -42,7 +43,7 @@ export const question = (ask: PendingJson): Html =>
 export function askCard(view: PageView, ask: PendingJson | InboxRowJson, back: string, more: AskMore = {}): Html {
   const run = 'run' in ask ? ask : null;
   const claim = claimOf(ask);
-  const mine = claim !== null && claim.by === view.me;
+  const mine = claimVerb(claim, view.me) === 'release';
   return html`<article class="ask card" id="ask-${ask.handle}" data-handle="${ask.handle}">
 <header class="ask-head">
   <span class="kind k-${askKind(ask)}">${askKind(ask)}</span>

@@ -1,6 +1,7 @@
 import type { AnswerInput } from '@shop/core/decisions/build-answer';
 import type { Decision } from '@shop/core/decisions/decision-spec';
 import type { PendingJson } from '@shop/core/operations/shapes';
+import { takesVerdict } from '@shop/core/operations/actions';
 import { formDecisions, MAX_COMMENT, MAX_MESSAGE, MAX_VALUE } from './decision-inputs.js';
 
 export type FormAnswer = { ok: true; input: AnswerInput } | { ok: false; error: string };
@@ -20,7 +21,7 @@ export function formAnswer(ask: PendingJson, form: URLSearchParams): FormAnswer 
   if (message && message.length > MAX_MESSAGE) return fail(`the message is too long (${message.length} characters; at most ${MAX_MESSAGE})`);
   if (verb === 'decide') return decide(ask, form, message);
   if (!(verb in VERDICTS)) return fail(`unknown answer "${verb.slice(0, 40)}": use approve, reject, answer or decide`);
-  if (ask.kind === 'pause' && verb === 'answer') return fail('a pause takes approve, reject or its decisions, not a free answer');
+  if (!takesVerdict(ask, verb)) return fail('a pause takes approve, reject or its decisions, not a free answer');
   const offered = ask.suggestions.find((s) => s.verb === verb);
   if (offered?.needs_text === 'required' && !message) {
     return fail(verb === 'answer' ? 'write your answer first' : `${offered.label} needs words: ${offered.placeholder === '…' ? 'say what the agent should know' : offered.placeholder}`);

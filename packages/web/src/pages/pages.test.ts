@@ -1,4 +1,4 @@
-import { agentAsk, fakeRun, pauseAsk } from '@shop/core/engine/testing/executions';
+import { agentAsk, fakeRun, liveLook, pauseAsk, shown } from '@shop/core/engine/testing/executions';
 import { executionJson, pendingJson, runJson } from '@shop/core/operations/json-views';
 import { InboxRowJsonSchema, RunDetailJsonSchema, type EventJson, type InboxRowJson, type RunDetailJson } from '@shop/core/operations/shapes';
 import { describe, expect, it } from 'vitest';
@@ -24,7 +24,7 @@ function detail(): RunDetailJson {
   const working = agentAsk({ key: '2/1/1', seq: 2, status: 'running', agent: 'tester', activity: `Bash ${XSS}`, activityAt: NOW - 1000, waitingFor: null, awaiting: null });
   const waiting = pauseAsk(`pause ${XSS}`, { key: '2/2/1', seq: 3 });
   return RunDetailJsonSchema.parse({
-    ...runJson(run, waiting, 0.25),
+    ...runJson(run, liveLook(run), waiting, 0.25),
     calls: 3,
     executions: [done, working, waiting].map((e) => executionJson(e)),
     pending: pendingJson(7, waiting),
@@ -93,7 +93,7 @@ describe('pages', () => {
   });
 
   it('runs: filter links, the current one marked, each run linking to its page, its texts escaped', () => {
-    const run = runJson(fakeRun({ spec: `wf${XSS}`, prompt: `p ${XSS}`, status: 'stuck', reason: `r ${XSS}` }), null, 1.5);
+    const run = runJson(...shown(fakeRun({ spec: `wf${XSS}`, prompt: `p ${XSS}`, status: 'stuck', reason: `r ${XSS}` })), null, 1.5);
     const page = runsPage(view, { rows: [run], total: 40, status: 'stuck' });
     expectSafe(page.body);
     const t = page.body.text;
@@ -103,7 +103,7 @@ describe('pages', () => {
     expect(t).toContain('<a class="run-id" href="/runs/7">#7</a>');
     expect(t).toContain('r &lt;script&gt;');
     expect(t).toContain('Showing the newest 1 of 40.');
-    const done = runJson(fakeRun({ status: 'completed', result: { shipped: true }, endedAt: 1_700_000_090_000 }), null, 0);
+    const done = runJson(...shown(fakeRun({ status: 'completed', result: { shipped: true }, endedAt: 1_700_000_090_000 })), null, 0);
     expect(runsPage(view, { rows: [done], total: 1, status: null }).body.text).toMatch(/<span class="doing">\{ &quot;shipped&quot;: true \}<\/span>[\s\S]*<span>took 1 min 30 s<\/span>/);
     expect(runsPage(view, { rows: [], total: 0, status: null }).body.text).toContain('No runs yet');
     const gone = { ...run, status: 'interrupted' as const, driver_gone_since: new Date(NOW - 600_000).toISOString() };
@@ -177,7 +177,7 @@ describe('renderPage', () => {
 describe('run page asks', () => {
   it('a pause shows its context and deadline beside its question', () => {
     const gate = pauseAsk({ message: 'Deploy?', context: `The diff: ${XSS}`, deadline: 3600 }, { key: '1', seq: 1 });
-    const d = RunDetailJsonSchema.parse({ ...runJson(fakeRun(), gate, 0), calls: 1, executions: [executionJson(gate)], pending: pendingJson(7, gate), asks: [pendingJson(7, gate)] });
+    const d = RunDetailJsonSchema.parse({ ...runJson(...shown(fakeRun()), gate, 0), calls: 1, executions: [executionJson(gate)], pending: pendingJson(7, gate), asks: [pendingJson(7, gate)] });
     const t = runPage(view, d, []).body.text;
     expect(t).toContain('<p class="context">The diff: &lt;script&gt;');
     expect(t).toMatch(/answer by <time datetime="2023-11-14T23:13:20.000Z"[^>]*>in 55 min<\/time>/);

@@ -2,9 +2,10 @@ import type { EventJson, ExecutionJson, RunDetailJson } from '@shop/core/operati
 import { html, type Html } from '../html.js';
 import { badge, clip, cost, duration, when } from './format.js';
 import { laneOf } from './timeline-model.js';
+import { isAtWork } from '@shop/core/operations/working-call';
 
 /** A result as a person reads it: an agent's {status, summary}, a string, else its JSON, bounded. */
-export function resultText(result: unknown): string {
+export function readableResult(result: unknown): string {
   if (result === null || result === undefined) return '';
   if (typeof result === 'string') return clip(result, 2000);
   const r = result as { status?: unknown; summary?: unknown };
@@ -14,7 +15,7 @@ export function resultText(result: unknown): string {
 
 /** A result on the page: words as a paragraph, a workflow's table as indented JSON. */
 export function resultBlock(result: unknown): Html {
-  const text = resultText(result);
+  const text = readableResult(result);
   if (!text) return html``;
   const structured = typeof result === 'object' && typeof (result as { summary?: unknown }).summary !== 'string';
   return structured ? html`<pre class="result">${text}</pre>` : html`<p class="words">${text}</p>`;
@@ -31,7 +32,7 @@ export function lastWords(d: RunDetailJson, now: number): Html {
     ? html`<p class="words ask-words">${clip(last.waiting_for, 4000)}</p>`
     : last.status === 'running'
       ? html`<p class="words">${last.activity ?? 'working…'} <span class="muted">${last.activity_at ? when(last.activity_at, now) : ''}</span></p>`
-      : html`<p class="words">${resultText(last.result) || last.error || '(nothing reported)'}</p>`;
+      : html`<p class="words">${readableResult(last.result) || last.error || '(nothing reported)'}</p>`;
   return html`<section class="card last-words">
 <h2>Last words <span class="muted">· ${last.agent ?? 'agent'} (call ${last.key})</span></h2>
 ${words}
@@ -40,8 +41,7 @@ ${words}
 
 /** Calls at work now, with their latest activity (what the page's live updates refresh). */
 export function liveActivity(d: RunDetailJson, now: number): Html {
-  // Agents and shell commands do work; a parallel() only waits for its branches.
-  const working = d.executions.filter((e) => e.status === 'running' && (e.kind === 'run' || e.kind === 'sh'));
+  const working = d.executions.filter(isAtWork);
   if (!working.length) return html``;
   return html`<section class="card activity">
 <h2>At work now</h2>

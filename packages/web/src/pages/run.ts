@@ -1,5 +1,6 @@
 import { pauseDeadline, type PauseSpec } from '@shop/core/decisions/decision-spec';
 import type { EventJson, RunDetailJson } from '@shop/core/operations/shapes';
+import { mayAct } from '@shop/core/operations/actions';
 import { html } from '../html.js';
 import { askCard, type AskMore } from './ask-card.js';
 import { badge, clip, cost, when } from './format.js';
@@ -44,7 +45,7 @@ ${liveActivity(d, view.now)}
 </section>
 ${callList(d, view.now)}
 ${recentEvents(events, view.now)}
-${ended ? '' : html`<section class="card stop">
+${mayAct(d, 'stop') ? html`<section class="card stop">
 <h2>Stop this run</h2>
 <form method="post" action="/runs/${d.id}/stop" class="stop-form">
 <input type="hidden" name="csrf" value="${view.csrf}">
@@ -52,7 +53,7 @@ ${ended ? '' : html`<section class="card stop">
 <input type="text" id="stop-reason" name="reason" maxlength="500" autocomplete="off">
 <p class="actions"><button type="submit" class="btn b-stop">Stop run #${d.id}</button></p>
 </form>
-</section>`}`,
+</section>` : ''}`,
   };
 }
 

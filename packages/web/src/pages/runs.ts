@@ -2,7 +2,7 @@ import { displayStatuses } from '@shop/core/run-status';
 import type { RunJson } from '@shop/core/operations/shapes';
 import { html, type Html } from '../html.js';
 import { badge, clip, cost, duration, statusWord, when } from './format.js';
-import { resultText } from './run-parts.js';
+import { readableResult } from './run-parts.js';
 import type { Page, PageView } from './layout.js';
 
 export interface RunsList {
@@ -43,7 +43,7 @@ function runRow(view: PageView, r: RunJson): Html {
     ? html`<span class="doing">waits on ${clip(r.waiting_for, 160)}</span>`
     : r.activity
       ? html`<span class="doing">${r.activity.agent ?? r.activity.key}: ${clip(r.activity.text, 160)}</span>`
-      : r.reason || r.result != null ? html`<span class="doing">${clip(r.reason ?? resultText(r.result).replace(/\s+/g, ' '), 160)}</span>` : '';
+      : r.reason || r.result != null ? html`<span class="doing">${clip(r.reason ?? readableResult(r.result).replace(/\s+/g, ' '), 160)}</span>` : '';
   return html`<li class="run-row">
 <a class="run-id" href="/runs/${r.id}">#${r.id}</a>
 ${badge(r.status)}

@@ -1,4 +1,4 @@
-import { agentAsk, fakeRun } from '@shop/core/engine/testing/executions';
+import { agentAsk, fakeRun, liveLook } from '@shop/core/engine/testing/executions';
 import { executionJson, runJson } from '@shop/core/operations/json-views';
 import { RunDetailJsonSchema } from '@shop/core/operations/shapes';
 import { describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ function sleeping() {
 describe('a run waiting on the world (not on a person) on the web pages', () => {
   it('runs: a "waiting on" badge and what it waits on; the filter offers it', () => {
     const { run, nap } = sleeping();
-    const t = runsPage(view, { rows: [runJson(run, null, 0, null, [nap])], total: 1, status: null }).body.text;
+    const t = runsPage(view, { rows: [runJson(run, liveLook(run), null, 0, null, [nap])], total: 1, status: null }).body.text;
     expect(t).toContain('<span class="badge s-waiting">waiting on</span>');
     expect(t).toMatch(/<span class="doing">waits on timer until [^<]+<\/span>/);
     expect(t).toContain('href="/runs?status=waiting"');
@@ -30,7 +30,7 @@ describe('a run waiting on the world (not on a person) on the web pages', () => 
 
   it('run: a Waiting on card with each wait and its time; no ask to answer', () => {
     const { run, nap } = sleeping();
-    const d = RunDetailJsonSchema.parse({ ...runJson(run, null, 0, null, [nap]), calls: 1, executions: [executionJson(nap)], pending: null, asks: [] });
+    const d = RunDetailJsonSchema.parse({ ...runJson(run, liveLook(run), null, 0, null, [nap]), calls: 1, executions: [executionJson(nap)], pending: null, asks: [] });
     expect(d.waiting_on).toEqual([{ kind: 'timer', key: '1', until: new Date(DUE).toISOString() }]);
     const t = runPage(view, d, []).body.text;
     expect(t).toContain('<h2>Waiting on</h2>');

@@ -1,6 +1,7 @@
 import type { Decision, PauseSpec } from '../../decisions/decision-spec.js';
 import { PauseSpecSchema } from '../../decisions/decision-spec.js';
 import type { Answer, Execution, Run } from '../../types.js';
+import type { RunLook } from '../../run-status.js';
 
 /** Decisions as pause() would record them: parsed (and normalised) by the real schema. */
 export function decisions(...list: unknown[]): Decision[] {
@@ -41,4 +42,14 @@ export function fakeRun(over: Partial<Run> = {}): Run {
     workspace: '/w', branch: null, reason: null, result: null, seed: 1, workflowHash: null, owner: null, stop: null, rules: null, held: null, parentId: null, parentKey: null,
     createdAt: 1_700_000_000_000, updatedAt: 1_700_000_060_000, endedAt: null, ...over,
   };
+}
+
+/** How a run is shown while its driver (if any) is live: its own status, never "interrupted". */
+export function liveLook(run: Run): RunLook {
+  return { status: run.status, goneSince: null };
+}
+
+/** A run and how it is shown live: runJson's first two arguments. */
+export function shown(run: Run): [Run, RunLook] {
+  return [run, liveLook(run)];
 }
