@@ -1,10 +1,10 @@
 import type Database from 'better-sqlite3';
-import { NotFoundError } from '../errors.js';
-import { hasEnded, type ReplayRecord, type Run } from '../types.js';
-import { toAnswer, toEvent, toExecution, toRun, toTimer, type Row } from './rows.js';
+import { NotFoundError } from '../../errors.js';
+import { hasEnded, type ReplayRecord, type Run } from '../../types.js';
+import { toAnswer, toEvent, toExecution, toRun, toTimer, type Row } from '../rows.js';
 import { prepare, type Statements } from './statements.js';
-import { RUN_EXTRAS, runQuery, withExtras } from './run-list-query.js';
-import type { RunFilter, RunWithWaiting } from './store.js';
+import { RUN_EXTRAS, runQuery, withExtras } from '../run-list-query.js';
+import type { RunFilter, RunWithWaiting } from '../store.js';
 
 /** The SQLite adapter's reads: plain queries, no transaction needed. */
 export class SqliteReads {
