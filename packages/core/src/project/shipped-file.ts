@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * A file that ships with Shop (the example workflows), found by walking up from
+ * A file that ships with Shop (schema.sql, the example workflows), found by walking up from
  * the module asking for it: the same answer from packages/core/dist, the bundled CLI in
  * packages/cli/dist, or a global install (a link to this checkout).
  */

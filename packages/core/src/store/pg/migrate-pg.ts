@@ -14,7 +14,7 @@ const PG_SCHEMA_VERSION = 7;
  * store too: a later version adds its step here and to SQLite's sqlite/migrate.ts.
  */
 const STEPS: Record<number, string> = {
-  // 7 → 8: the worker registry (shop watch on every machine; shop workers), as SQLite's sqlite/schema.ts.
+  // 7 → 8: the worker registry (shop watch on every machine; shop workers), as SQLite's schema.sql.
   7: `CREATE TABLE IF NOT EXISTS workers (
     id            TEXT    PRIMARY KEY,
     host          TEXT    NOT NULL,
@@ -27,7 +27,7 @@ const STEPS: Record<number, string> = {
     started_at    BIGINT  NOT NULL,
     heartbeat_at  BIGINT  NOT NULL
   );`,
-  // 8 → 9: sessions across machines (kept Claude transcripts; shop report's body per call), as SQLite's sqlite/schema.ts.
+  // 8 → 9: sessions across machines (kept Claude transcripts; shop report's body per call), as SQLite's schema.sql.
   8: `CREATE TABLE IF NOT EXISTS sessions (
     run_id        BIGINT  NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
     session_id    TEXT    NOT NULL,
@@ -50,7 +50,7 @@ const STEPS: Record<number, string> = {
   // 9 → 10: the decisions an ask asks for, when not the one its kind implies (an agent's AskUserQuestion).
   9: `ALTER TABLE executions ADD COLUMN IF NOT EXISTS ask_decisions TEXT;`,
   // 10 → 11: the rules a run obeys, fixed when it starts, and why it is held (a rule file changed during
-  // its step); web sessions ended before they expire (shop serve's logout), as SQLite's sqlite/schema.ts.
+  // its step); web sessions ended before they expire (shop serve's logout), as SQLite's schema.sql.
   10: `ALTER TABLE runs ADD COLUMN IF NOT EXISTS rules TEXT;
   ALTER TABLE runs ADD COLUMN IF NOT EXISTS held TEXT;
   CREATE INDEX IF NOT EXISTS runs_held ON runs(id) WHERE held IS NOT NULL;
@@ -61,7 +61,7 @@ const STEPS: Record<number, string> = {
   );
   CREATE INDEX IF NOT EXISTS ended_sessions_expiry ON ended_sessions(expires_at);`,
   // 11 → 12: a run and a call may wait on the world (time, events, other runs), not only on a person; what a waiting call waits on;
-  // events from the outside world and the runs' takes of them, as SQLite's sqlite/schema.ts;
+  // events from the outside world and the runs' takes of them, as SQLite's schema.sql;
   // a child run (call_workflow) names its parent and the parent's call, one child per call by a unique index.
   11: `ALTER TABLE runs DROP CONSTRAINT IF EXISTS runs_status_check;
   ALTER TABLE runs ADD CONSTRAINT runs_status_check CHECK (status IN ('running','waiting','waiting_human','completed','stuck','failed'));

@@ -1,6 +1,6 @@
 /**
  * The PostgreSQL schema as of version 7 (migrate-pg.ts's STEPS bring it on to SCHEMA_VERSION):
- * SQLite's tables (sqlite/schema.ts), columns, checks and indexes with the same names, so
+ * SQLite's tables (schema.sql), columns, checks and indexes with the same names, so
  * rows.ts maps rows of either store (schema-parity.test.ts compares them). Times are ms since
  * the epoch (BIGINT: the pool parses int8 as numbers); JSON columns hold JSON text, as in SQLite.
  * Run in migrate-pg's transaction, under its advisory lock, on an empty database.

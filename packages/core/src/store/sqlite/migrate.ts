@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
+import { readFileSync } from 'node:fs';
 import { ConflictError } from '../../errors.js';
+import { shippedFile } from '../../project/shipped-file.js';
 import { SCHEMA_VERSION } from '../schema-version.js';
-import { SQLITE_SCHEMA } from './schema.js';
 
 /**
  * Version 1 → 2: owner tokens, stop requests, the delivery order and the workflow hash.
@@ -76,7 +77,7 @@ ALTER TABLE executions ADD COLUMN hold_pid INTEGER;
 ALTER TABLE executions ADD COLUMN hold_pid_start TEXT;
 ALTER TABLE executions ADD COLUMN hold_since INTEGER;
 `;
-/* Version 8 is the workers table, version 9 sessions and reports, version 11 ended web sessions, version 12 sent events and their takes: new tables only, made by SQLITE_SCHEMA. */
+/* Version 8 is the workers table, version 9 sessions and reports, version 11 ended web sessions, version 12 sent events and their takes: new tables only, made by schema.sql. */
 /** Version 5–9 → 10: the decisions an ask asks for, when not the one its kind implies (an agent's AskUserQuestion). */
 const V10 = `ALTER TABLE executions ADD COLUMN ask_decisions TEXT;`;
 /** Version ≤ 10 → 11: the rules a run obeys, fixed when it starts, and why it is held (a rule file changed during its step). */
@@ -109,7 +110,7 @@ function v12Runs(db: Database.Database): void {
   if (!has.has('parent_id')) db.exec('ALTER TABLE runs ADD COLUMN parent_id INTEGER REFERENCES runs(id)');
   if (!has.has('parent_key')) db.exec('ALTER TABLE runs ADD COLUMN parent_key TEXT');
 }
-/** Version 5–11 → 12: what a waiting call waits on, and the open calls' index with `waiting` (SQLITE_SCHEMA makes it again). */
+/** Version 5–11 → 12: what a waiting call waits on, and the open calls' index with `waiting` (schema.sql makes it again). */
 function v12(db: Database.Database): void {
   const has = new Set((db.prepare('PRAGMA table_info(executions)').all() as { name: string }[]).map((c) => c.name));
   if (!has.has('wait_kind')) db.exec('ALTER TABLE executions ADD COLUMN wait_kind TEXT');
@@ -137,17 +138,17 @@ export function migrate(db: Database.Database): void {
     if (version >= 1 && version <= 4) db.exec(V5_BEFORE);
     if (version === 5) db.exec(V6);
     if (version === 5 || version === 6) db.exec(V7);
-    // Older stores get the executions table anew from SQLITE_SCHEMA (with the column).
+    // Older stores get the executions table anew from schema.sql (with the column).
     if (version >= 5 && version <= 9) db.exec(V10);
-    // Every older store has a runs table to extend (SQLITE_SCHEMA's runs table is not made again).
+    // Every older store has a runs table to extend (schema.sql's runs table is not made again).
     if (version >= 1 && version <= 10) db.exec(V11);
-    // Stores before 5 get their executions table anew from SQLITE_SCHEMA (widened, with the columns).
+    // Stores before 5 get their executions table anew from schema.sql (widened, with the columns).
     if (version >= 1) widenStatuses(db, version >= 5 ? ['runs', 'executions'] : ['runs']);
     if (version >= 5) v12(db);
     if (version >= 1) v12Runs(db);
     // New tables and indexes (all IF NOT EXISTS): a new store gets everything here, and
     // schema 3's timers come to a store of schema 2 the same way.
-    db.exec(SQLITE_SCHEMA);
+    db.exec(readFileSync(shippedFile('schema.sql', import.meta.url), 'utf8'));
     if (version >= 1 && version <= 4) db.exec(V5_AFTER);
     if (version >= 1) db.exec(V6_SPAWNED);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);

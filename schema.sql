@@ -1,14 +1,13 @@
-/**
- * The SQLite schema at SCHEMA_VERSION: every table, index and trigger, each IF NOT EXISTS.
- * migrate.ts runs it on a new store, and on an older one after its own steps (ALTER TABLE …),
- * so a later version's new tables come to an older store the same way. PRAGMA user_version
- * holds the version. Times are milliseconds since the epoch; JSON columns hold JSON text.
- * A step writes few pages: executions and events are clustered by run (WITHOUT ROWID, in the
- * order they are appended), and the counters a step needs live on the run's row, which every
- * step updates anyway. PostgreSQL's is pg/schema.ts, with the same tables, columns and index
- * names (schema-parity.test.ts compares them).
- */
-export const SQLITE_SCHEMA = `
+-- Shop's SQLite store schema at SCHEMA_VERSION (packages/core/src/store/schema-version.ts).
+-- Applied by packages/core/src/store/sqlite/migrate.ts to a new store; an older one is migrated
+-- there step by step first. PRAGMA user_version holds the version. PostgreSQL's schema is
+-- packages/core/src/store/pg/schema.ts, with the same tables, columns and index names
+-- (packages/core/src/store/pg/schema-parity.test.ts compares them).
+-- Times are milliseconds since the epoch. JSON columns hold JSON text.
+-- A step writes few pages: executions and events are clustered by run (WITHOUT ROWID, in the
+-- order they are appended), and the counters a step needs live on the run's row, which every
+-- step updates anyway.
+
 CREATE TABLE IF NOT EXISTS runs (
   id              INTEGER PRIMARY KEY AUTOINCREMENT,
   spec            TEXT    NOT NULL,             -- workflow name (file stem)
@@ -155,14 +154,14 @@ CREATE TRIGGER IF NOT EXISTS answers_immutable BEFORE UPDATE ON answers
 BEGIN SELECT RAISE(ABORT, 'answers are immutable'); END;
 
 -- Schema 7: reach. Settings shared by every process on the store: the public address of
--- \`shop serve\` (answer links in notifications) and the key answer links are signed with.
+-- `shop serve` (answer links in notifications) and the key answer links are signed with.
 CREATE TABLE IF NOT EXISTS settings (
   name          TEXT    PRIMARY KEY,
   value         TEXT    NOT NULL,
   updated_at    INTEGER NOT NULL
 );
 
--- People with access to \`shop serve\` (shop access add): their login token, hashed.
+-- People with access to `shop serve` (shop access add): their login token, hashed.
 CREATE TABLE IF NOT EXISTS people (
   name          TEXT    PRIMARY KEY,
   token_hash    TEXT    NOT NULL UNIQUE,
@@ -172,7 +171,7 @@ CREATE TABLE IF NOT EXISTS people (
   last_seen_at  INTEGER
 );
 
--- Schema 11: web sessions of \`shop serve\` ended before they expire (logout). A session is a
+-- Schema 11: web sessions of `shop serve` ended before they expire (logout). A session is a
 -- signed cookie naming its id; one whose id is here is refused. A row goes a day after the
 -- session would have expired anyway (expires_at, from the session itself).
 CREATE TABLE IF NOT EXISTS ended_sessions (
@@ -196,8 +195,8 @@ CREATE TABLE IF NOT EXISTS claims (
   PRIMARY KEY (run_id, call_key, ask)
 );
 
--- Schema 8: the worker registry. Every \`shop watch\` (on any machine) registers itself, heartbeats
--- while it lives and removes its row on exit; \`shop workers\` lists them. A row whose heartbeat
+-- Schema 8: the worker registry. Every `shop watch` (on any machine) registers itself, heartbeats
+-- while it lives and removes its row on exit; `shop workers` lists them. A row whose heartbeat
 -- stopped is a worker gone without ending (killed, its machine down).
 CREATE TABLE IF NOT EXISTS workers (
   id            TEXT    PRIMARY KEY,          -- the worker's own random id
@@ -214,7 +213,7 @@ CREATE TABLE IF NOT EXISTS workers (
 
 -- Schema 9: sessions across machines. An agent call's Claude Code transcript, kept after each
 -- step (gzip) so another machine can resume the session; gz NULL: it was over the cap and
--- lives only on \`host\` (the run's agent steps are pinned there).
+-- lives only on `host` (the run's agent steps are pinned there).
 CREATE TABLE IF NOT EXISTS sessions (
   run_id        INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
   session_id    TEXT    NOT NULL,
@@ -227,7 +226,7 @@ CREATE TABLE IF NOT EXISTS sessions (
   PRIMARY KEY (run_id, session_id)
 );
 
--- What an agent reported with \`shop report\` for its call's attempt (signal_path is that
+-- What an agent reported with `shop report` for its call's attempt (signal_path is that
 -- attempt's secret), so a report never depends on a disk the reader shares.
 CREATE TABLE IF NOT EXISTS reports (
   run_id        INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
@@ -265,4 +264,3 @@ CREATE TABLE IF NOT EXISTS event_takes (
   PRIMARY KEY (run_id, call_key),
   UNIQUE (run_id, event_id)
 );
-`;
