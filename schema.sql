@@ -1,5 +1,8 @@
--- Shop store schema, version 8. Applied by packages/core/src/store/migrate.ts to a new store;
--- an older one is migrated there step by step. PRAGMA user_version holds the version.
+-- Shop's SQLite store schema at SCHEMA_VERSION (packages/core/src/store/schema-version.ts).
+-- Applied by packages/core/src/store/sqlite/migrate.ts to a new store; an older one is migrated
+-- there step by step first. PRAGMA user_version holds the version. PostgreSQL's schema is
+-- packages/core/src/store/pg/schema.ts, with the same tables, columns and index names
+-- (packages/core/src/store/pg/schema-parity.test.ts compares them).
 -- Times are milliseconds since the epoch. JSON columns hold JSON text.
 -- A step writes few pages: executions and events are clustered by run (WITHOUT ROWID, in the
 -- order they are appended), and the counters a step needs live on the run's row, which every

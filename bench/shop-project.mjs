@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { createRun } from '../packages/core/dist/engine/drive-run.js';
 import { nodePorts } from '../packages/core/dist/engine/node-ports.js';
 import { ensureHome, findProject } from '../packages/core/dist/project/project.js';
-import { openSqliteStore } from '../packages/core/dist/store/sqlite-store.js';
+import { openSqliteStore } from '../packages/core/dist/store/sqlite/sqlite-store.js';
 
 export const shopBin = fileURLToPath(new URL('../packages/cli/bin/shop', import.meta.url));
 /** Shop's own better-sqlite3, for the WAL checkpoint before a store's size is read. */

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { hashToken, personByToken } from '../../packages/core/src/access/people.js';
 import { AccessAddedJsonSchema, PersonJsonSchema } from '../../packages/core/src/access/person-json.js';
 import { setPublicUrl } from '../../packages/core/src/access/public-url.js';
-import { openSqliteStore } from '../../packages/core/src/store/sqlite-store.js';
+import { openSqliteStore } from '../../packages/core/src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../packages/core/src/store/store.js';
 import { makeProject, type Project } from './harness.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifyAnswerLink } from '../../packages/core/src/access/answer-link.js';
 import { setPublicUrl } from '../../packages/core/src/access/public-url.js';
-import { openSqliteStore } from '../../packages/core/src/store/sqlite-store.js';
+import { openSqliteStore } from '../../packages/core/src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../packages/core/src/store/store.js';
 import { makeProject, runId, type Project } from './harness.js';
 

@@ -4,7 +4,7 @@ import { afterAll, expect } from 'vitest';
 import { answerLinkToken } from '../../packages/core/src/access/answer-link.js';
 import { eventUrl, type EventUrlTarget } from '../../packages/core/src/access/event-url.js';
 import type { Clock } from '../../packages/core/src/engine/ports.js';
-import { openSqliteStore } from '../../packages/core/src/store/sqlite-store.js';
+import { openSqliteStore } from '../../packages/core/src/store/sqlite/sqlite-store.js';
 import { until, type Background, type Project } from './harness.js';
 
 /** `shop serve` for end-to-end tests: a real server process on a free port, and plain HTTP requests to it. */

@@ -7,7 +7,7 @@ import type { EnginePorts, Notice } from '@shop/core/engine/ports';
 import { callerOf, type Caller } from '@shop/core/operations/answer-rules';
 import { shopOperations, type ShopOperations } from '@shop/core/operations/shop-operations';
 import type { Store } from '@shop/core/store/store';
-import { storeError } from '@shop/core/store/store-errors';
+import { storeError } from '@shop/core/store/sqlite/sqlite-errors';
 import { LiveBoard } from './live-board.js';
 import { printingNotifier } from './output.js';
 import { outputStyle, type OutputStyle } from './style.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ExpiredError, UsageError } from '../errors.js';
-import { openSqliteStore } from '../store/sqlite-store.js';
+import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import { ANSWER_LINK_KEY, ANSWER_LINK_TTL_MS, answerLinkToken, verifyAnswerLink } from './answer-link.js';
 import { answerUrl, checkPublicUrl, publicUrl, setPublicUrl } from './public-url.js';
 import { tempDir } from '../testing/temp-dir.js';

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ExpiredError, NotFoundError, UsageError } from '../errors.js';
 import { PERSON } from '../operations/answer-rules.js';
 import { sendByEventUrl } from '../operations/send-event.js';
-import { openSqliteStore } from '../store/sqlite-store.js';
+import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import { tempDir } from '../testing/temp-dir.js';
 import { EVENT_URL_TTL_MS, eventUrl, verifyEventUrl } from './event-url.js';

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, UsageError } from '../errors.js';
-import { openSqliteStore } from '../store/sqlite-store.js';
+import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import { addPerson, hashToken, listPeople, loginUrl, personByToken, revokePerson } from './people.js';
 import { tempDir } from '../testing/temp-dir.js';
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openSqliteStore } from '../store/sqlite-store.js';
+import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import { addPerson, revokePerson } from './people.js';
 import { endWebSession, openWebSession, SESSION_KEY, WEB_SESSION_TTL_MS, webSession } from './session.js';
 import { signToken } from './signed-token.js';

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { digest, type LocalTranscript } from '../agents/claude-transcript.js';
 import { ConflictError } from '../errors.js';
 import { exec, newRun, T } from '../store/contract/fixtures.js';
-import { openSqliteStore } from '../store/sqlite-store.js';
+import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import type { EnginePorts } from './ports.js';
 import { DEFAULT_SESSION_CAP, keepSession, restoreSession, sessionCap, type SessionFiles } from './session-keeper.js';

@@ -5,7 +5,7 @@ import { fireDueTimers } from '../engine/fire-timers.js';
 import { Ownership, storeLiveness } from '../engine/ownership.js';
 import { scriptedWorld, type ScriptedWorld } from '../engine/testing/scripted-ports.js';
 import { ConflictError, NotFoundError, UsageError } from '../errors.js';
-import { openSqliteStore } from '../store/sqlite-store.js';
+import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import { claimAsk, releaseClaim } from './claim-ask.js';
 import { answerAsk } from './answer-ask.js';
 import { inboxJson, runDetailJson } from './queries.js';

@@ -10,7 +10,7 @@ import type { EnginePorts, Notice } from '../engine/ports.js';
 import { seededRandom } from '../engine/seeded-random.js';
 import { NotFoundError, ShopError, UsageError } from '../errors.js';
 import type { ModuleSource } from '../lua/lua-modules.js';
-import { openSqliteStore } from '../store/sqlite-store.js';
+import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Execution } from '../types.js';
 import type { Fixture, FixtureHuman } from './fixture.js';
 import { SimulatedRunner } from './simulated-runner.js';

@@ -5,7 +5,7 @@ import { startCluster, type Cluster } from '../../../../scripts/pg-cluster.mjs';
 import { UsageError } from '../errors.js';
 import { checkDatabaseUrl, storeLocation } from './database-url.js';
 import { openStore } from './open-store.js';
-import { StoreError } from './store-errors.js';
+import { StoreError } from '../errors.js';
 import { pgStoreError } from './pg/pg-errors.js';
 import { tempDir } from '../testing/temp-dir.js';
 

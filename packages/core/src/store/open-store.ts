@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { nodeClock } from '../engine/node-clock.js';
 import type { Project } from '../project/project.js';
 import { storeLocation, type StoreLocation } from './database-url.js';
-import { storeError } from './store-errors.js';
+import { storeError } from './sqlite/sqlite-errors.js';
 import type { Store } from './store.js';
 
 /**
@@ -22,7 +22,7 @@ export async function openStore(project: Pick<Project, 'home' | 'dbFile'>, env: 
     throw storeError(e, where.kind === 'sqlite' ? where.file : project.home, true) ?? e;
   }
   if (where.kind === 'sqlite') {
-    const { openSqliteStore } = await import('./sqlite-store.js');
+    const { openSqliteStore } = await import('./sqlite/sqlite-store.js');
     return openSqliteStore(where.file, nodeClock(env).now);
   }
   return openPostgres(where, env, opts);

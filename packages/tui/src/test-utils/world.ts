@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createRun } from '@shop/core/engine/drive-run';
 import { newFlow, FLOW_PATH } from '@shop/core/engine/testing/flow';
 import type { Script } from '@shop/core/engine/testing/scripted-runner';
-import { openSqliteStore } from '@shop/core/store/sqlite-store';
+import { openSqliteStore } from '@shop/core/store/sqlite/sqlite-store';
 import type { EnginePorts } from '@shop/core/engine/ports';
 import { findProject } from '@shop/core/project/project';
 import { shopOperations, type ShopOperations } from '@shop/core/operations/shop-operations';

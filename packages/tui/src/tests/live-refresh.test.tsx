@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { openSqliteStore } from '@shop/core/store/sqlite-store';
+import { openSqliteStore } from '@shop/core/store/sqlite/sqlite-store';
 import type { RunWithWaiting } from '@shop/core/operations/shop-operations';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderTui } from '../test-utils/render.js';

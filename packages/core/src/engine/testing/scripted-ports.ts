@@ -4,7 +4,7 @@ import { NotFoundError } from '../../errors.js';
 import { canonicalHash } from '../../lua/canonical-hash.js';
 import { memoryModules } from '../../lua/testing/memory-modules.js';
 import type { SignalSource } from '../../signals/signal-source.js';
-import { openSqliteStore } from '../../store/sqlite-store.js';
+import { openSqliteStore } from '../../store/sqlite/sqlite-store.js';
 import type { Store } from '../../store/store.js';
 import type { AskNotice } from '../../notify/ask-notice.js';
 import type { EnginePorts, Notice, ShellResult } from '../ports.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConflictError } from '../../errors.js';
 import { ENDED_SESSION_KEPT_MS } from '../access-store.js';
-import { SCHEMA_VERSION } from '../migrate.js';
+import { SCHEMA_VERSION } from '../schema-version.js';
 import { ended, exec, newRun, T, useStore, type StoreAdapter } from './fixtures.js';
 
 export function accessAndLists(adapter: StoreAdapter) {

@@ -11,7 +11,7 @@ const UNDEFINED_TABLE = '42P01';
 const PG_SCHEMA_VERSION = 7;
 /**
  * Steps from version N to N + 1 of a PostgreSQL store, by N, run after PG_SCHEMA on a new
- * store too: a later version adds its step here and to SQLite's migrate.ts.
+ * store too: a later version adds its step here and to SQLite's sqlite/migrate.ts.
  */
 const STEPS: Record<number, string> = {
   // 7 → 8: the worker registry (shop watch on every machine; shop workers), as SQLite's schema.sql.

@@ -1,4 +1,4 @@
-import { StoreError } from '../store-errors.js';
+import { StoreError } from '../../errors.js';
 
 /** Where a PostgreSQL store is, for a person: host:port/database, never the password. */
 export function pgWhere(url: string): string {

@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../../../../scripts/pg-cluster.mjs';
-import { openSqliteStore } from '../sqlite-store.js';
+import { openSqliteStore } from '../sqlite/sqlite-store.js';
 import type { Store } from '../store.js';
 import { migratePg } from './migrate-pg.js';
 import { PgAccess } from './pg-access.js';

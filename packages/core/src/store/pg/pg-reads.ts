@@ -1,10 +1,10 @@
 import { NotFoundError } from '../../errors.js';
 import { hasEnded, type ReplayRecord, type Run } from '../../types.js';
 import { toAnswer, toEvent, toExecution, toRun, toTimer } from '../rows.js';
-import { runQuery, withExtras } from '../run-list-query.js';
+import { runListShape, withExtras } from '../run-list.js';
 import type { RunFilter, RunWithWaiting } from '../store.js';
 import type { PgDb } from './pg-db.js';
-import { CLAIM_COLUMNS, OPEN, PG_RUN_EXTRAS, claimJoin, numbered, totalCost } from './pg-sql.js';
+import { CLAIM_COLUMNS, OPEN, PG_RUN_EXTRAS, claimJoin, pgRunListSql, totalCost } from './pg-sql.js';
 
 /**
  * A time or count bound to an integer column: PostgreSQL refuses a fraction there (SQLite
@@ -13,7 +13,6 @@ import { CLAIM_COLUMNS, OPEN, PG_RUN_EXTRAS, claimJoin, numbered, totalCost } fr
 const int = (n: number) => Math.floor(n);
 /** SQLite's LIMIT: a negative one is no limit (NULL here). */
 const limitOf = (n: number) => (n < 0 ? null : int(n));
-const ints = (params: unknown[]) => params.map((v) => (typeof v === 'number' ? int(v) : v));
 
 /**
  * The PostgreSQL adapter's reads: plain queries on the pool, no transaction needed. The same
@@ -34,8 +33,8 @@ export class PgReads {
   }
 
   async listRuns(filter: RunFilter = {}): Promise<RunWithWaiting[]> {
-    const q = runQuery(filter);
-    const rows = await this.db.query(numbered(`SELECT * FROM runs${q.where}${q.order.replace('+id', 'id')}${q.limit}`), ints(q.params));
+    const q = pgRunListSql(runListShape(filter));
+    const rows = await this.db.query(`SELECT * FROM runs${q.where}${q.order}${q.limit}`, q.params);
     if (!rows.length) return [];
     // The calls and costs of these runs only: a page of 50 never reads every run's calls.
     const ids = [rows.map((r) => Number(r.id))];
@@ -46,8 +45,8 @@ export class PgReads {
   }
 
   async countRuns(filter: RunFilter = {}): Promise<number> {
-    const q = runQuery(filter);
-    const [row] = await this.db.query(numbered(`SELECT COUNT(*) AS n FROM runs${q.where}`), ints(q.params));
+    const q = pgRunListSql(runListShape(filter));
+    const [row] = await this.db.query(`SELECT COUNT(*) AS n FROM runs${q.where}`, q.params);
     return Number(row!.n);
   }
 

@@ -1,7 +1,7 @@
 import { LostOwnershipError } from '../../errors.js';
 import type { Row } from '../rows.js';
 import type { KeptSession, SessionInfo, SessionStore } from '../session-store.js';
-import { toKeptSession, toSessionInfo } from '../sqlite-sessions.js';
+import { toKeptSession, toSessionInfo } from '../session-rows.js';
 import type { EventInput } from '../store.js';
 import type { PgDb, Sql } from './pg-db.js';
 import { notFound } from './pg-steps.js';

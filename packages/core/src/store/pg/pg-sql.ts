@@ -1,5 +1,7 @@
+import type { RunCondition, RunListShape } from '../run-list.js';
+
 /**
- * The SQL the PostgreSQL reads share: SQLite's queries (statements.ts) in PostgreSQL's words.
+ * The SQL the PostgreSQL reads share, written for PostgreSQL (the same results as SQLite's).
  * Parameters are numbered ($1 …); a query that names the store's clock takes it as a parameter
  * too, so a claim is judged by the same time everywhere in one read.
  */
@@ -30,8 +32,32 @@ export const PG_RUN_EXTRAS = {
   costs: `SELECT run_id, ${totalCost()} AS cost FROM executions WHERE ${ofRuns} GROUP BY run_id`,
 } as const;
 
-/** SQLite's `?` placeholders numbered for PostgreSQL ($1, $2 …); none of these queries has a `?` in a literal. */
-export function numbered(sql: string, from = 1): string {
-  let n = from - 1;
-  return sql.replace(/\?/g, () => `$${++n}`);
+/**
+ * The SQL of listRuns and countRuns for a shape, each condition's parameter numbered in turn:
+ * the status filters use runs_status, changedSince runs_updated, newest first the primary key.
+ * A time is a whole number here (PostgreSQL refuses a fraction for a BIGINT; `x > t` holds
+ * exactly when `x > floor(t)` for whole-number columns).
+ */
+export function pgRunListSql(shape: RunListShape): { where: string; params: unknown[]; order: string; limit: string } {
+  const params: unknown[] = [];
+  const param = (v: unknown) => `$${params.push(v)}`;
+  const term = (c: RunCondition): string => {
+    switch (c.kind) {
+      case 'status':
+        return `status = ${param(c.status)}`;
+      case 'active':
+        return OPEN;
+      case 'held':
+        return 'held IS NOT NULL';
+      case 'changedSince':
+        return `updated_at > ${param(Math.floor(c.after))}`;
+    }
+  };
+  const terms = shape.conditions.map(term);
+  return {
+    where: terms.length ? ` WHERE ${terms.join(' AND ')}` : '',
+    params,
+    order: ' ORDER BY id DESC',
+    limit: shape.limit === null ? '' : ` LIMIT ${shape.limit}`,
+  };
 }

@@ -1,6 +1,6 @@
 /**
- * The SQL of the PostgreSQL store's writes: SQLite's statements (statements.ts) in
- * PostgreSQL's words, numbered parameters, the store's clock always a parameter. A write
+ * The SQL of the PostgreSQL store's writes, written for it (the same effects as SQLite's
+ * sqlite/statements.ts): numbered parameters, the store's clock always a parameter. A write
  * that is often on a step's path is one statement (its fence, its counters on the run row
  * and its audit event together, so one round trip and its own transaction); the rest run
  * inside PgDb.tx under the run row's lock.

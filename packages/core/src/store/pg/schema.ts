@@ -1,7 +1,8 @@
 /**
- * The PostgreSQL schema at SCHEMA_VERSION: schema.sql's tables, columns, checks and indexes
- * with the same names, so rows.ts maps rows of either store. Times are ms since the epoch
- * (BIGINT: the pool parses int8 as numbers); JSON columns hold JSON text, as in SQLite.
+ * The PostgreSQL schema as of version 7 (migrate-pg.ts's STEPS bring it on to SCHEMA_VERSION):
+ * SQLite's tables (schema.sql), columns, checks and indexes with the same names, so
+ * rows.ts maps rows of either store (schema-parity.test.ts compares them). Times are ms since
+ * the epoch (BIGINT: the pool parses int8 as numbers); JSON columns hold JSON text, as in SQLite.
  * Run in migrate-pg's transaction, under its advisory lock, on an empty database.
  *
  * What differs, and why:
@@ -173,7 +174,7 @@ CREATE TABLE claims (
 
 /**
  * Schema 12 (a step of migrate-pg, on a new store too): sent events and their takes, as
- * schema.sql. Sent events and takes are deleted with their run by prune's run_id sweep, which
+ * SQLite's. Sent events and takes are deleted with their run by prune's run_id sweep, which
  * goes in table order: event_takes before sent_events.
  */
 export const SENT_EVENTS_SCHEMA = `

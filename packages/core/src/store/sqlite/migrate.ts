@@ -1,10 +1,8 @@
 import type Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
-import { ConflictError } from '../errors.js';
-import { shippedFile } from '../project/shipped-file.js';
-import { SCHEMA_VERSION } from './schema-version.js';
-
-export { SCHEMA_VERSION };
+import { ConflictError } from '../../errors.js';
+import { shippedFile } from '../../project/shipped-file.js';
+import { SCHEMA_VERSION } from '../schema-version.js';
 
 /**
  * Version 1 → 2: owner tokens, stop requests, the delivery order and the workflow hash.

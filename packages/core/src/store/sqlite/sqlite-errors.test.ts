@@ -2,8 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openSqliteStore } from './sqlite-store.js';
-import { StoreError, storeError } from './store-errors.js';
-import { tempDir } from '../testing/temp-dir.js';
+import { StoreError, storeError } from './sqlite-errors.js';
+import { tempDir } from '../../testing/temp-dir.js';
 
 const file = '/p/.shop/shop.db';
 const coded = (code: string) => Object.assign(new Error('sqlite says no'), { code });

@@ -1,8 +1,9 @@
 import type Database from 'better-sqlite3';
-import { LostOwnershipError, NotFoundError } from '../errors.js';
-import type { Row } from './rows.js';
-import type { KeptSession, SessionInfo, SessionStore } from './session-store.js';
-import type { EventInput } from './store.js';
+import { LostOwnershipError, NotFoundError } from '../../errors.js';
+import type { Row } from '../rows.js';
+import type { KeptSession, SessionInfo, SessionStore } from '../session-store.js';
+import { toKeptSession, toSessionInfo } from '../session-rows.js';
+import type { EventInput } from '../store.js';
 
 /** What the sessions need of the SQLite store they are part of: its transactions, clock and trail. */
 export interface SessionsHost {
@@ -27,20 +28,6 @@ const SQL = {
   getReport: 'SELECT body FROM reports WHERE run_id = ? AND call_key = ? AND signal_path = ?',
   clearReport: 'DELETE FROM reports WHERE run_id = ? AND call_key = ?',
 } as const;
-
-export function toKeptSession(row: Row): KeptSession {
-  return {
-    runId: Number(row.run_id), key: String(row.call_key), sessionId: String(row.session_id), host: String(row.host),
-    bytes: Number(row.bytes), sha256: String(row.sha256), gz: row.gz == null ? null : Buffer.from(row.gz as Uint8Array), savedAt: Number(row.saved_at),
-  };
-}
-
-export function toSessionInfo(row: Row): SessionInfo {
-  return {
-    runId: Number(row.run_id), key: String(row.call_key), sessionId: String(row.session_id), host: String(row.host),
-    bytes: Number(row.bytes), sha256: String(row.sha256), gzBytes: row.gz_bytes == null ? null : Number(row.gz_bytes), savedAt: Number(row.saved_at),
-  };
-}
 
 /** The SQLite adapter's sessions and reports: every write one immediate transaction of the store. */
 export class SqliteSessions implements SessionStore {

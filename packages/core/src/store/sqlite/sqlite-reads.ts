@@ -1,10 +1,11 @@
 import type Database from 'better-sqlite3';
-import { NotFoundError } from '../errors.js';
-import { hasEnded, type ReplayRecord, type Run } from '../types.js';
-import { toAnswer, toEvent, toExecution, toRun, toTimer, type Row } from './rows.js';
+import { NotFoundError } from '../../errors.js';
+import { hasEnded, type ReplayRecord, type Run } from '../../types.js';
+import { toAnswer, toEvent, toExecution, toRun, toTimer, type Row } from '../rows.js';
 import { prepare, type Statements } from './statements.js';
-import { RUN_EXTRAS, runQuery, withExtras } from './run-list-query.js';
-import type { RunFilter, RunWithWaiting } from './store.js';
+import { runListShape, withExtras } from '../run-list.js';
+import { RUN_EXTRAS, runListSql } from './run-list-sql.js';
+import type { RunFilter, RunWithWaiting } from '../store.js';
 
 /** The SQLite adapter's reads: plain queries, no transaction needed. */
 export class SqliteReads {
@@ -26,7 +27,7 @@ export class SqliteReads {
   }
 
   async listRuns(filter: RunFilter = {}): Promise<RunWithWaiting[]> {
-    const q = runQuery(filter);
+    const q = runListSql(runListShape(filter));
     const rows = this.query(`SELECT * FROM runs${q.where}${q.order}${q.limit}`).all(...q.params) as Row[];
     if (!rows.length) return [];
     // The calls and costs of these runs only: a page of 50 never reads every run's calls.
@@ -39,7 +40,7 @@ export class SqliteReads {
   }
 
   async countRuns(filter: RunFilter = {}): Promise<number> {
-    const q = runQuery(filter);
+    const q = runListSql(runListShape(filter));
     return Number((this.query(`SELECT COUNT(*) AS n FROM runs${q.where}`).get(...q.params) as Row).n);
   }
 

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { DeleteRunOutcome } from './store.js';
+import type { DeleteRunOutcome } from '../store.js';
 
 const ENDED = "('completed','stuck','failed')";
 

@@ -1,30 +1,28 @@
 import Database from 'better-sqlite3';
-import { shopHostname } from '../host-name.js';
-import { ConflictError, LostOwnershipError, NotFoundError, SessionHeldError } from '../errors.js';
-import { hasEnded, type AgentMetrics, type Answer, type ExecutionStatus, type Run, type Timer } from '../types.js';
-import { alreadyAnswered } from './answered-line.js';
-import { filesChangedEvent } from './held-event.js';
+import { shopHostname } from '../../host-name.js';
+import { ConflictError, LostOwnershipError, NotFoundError, SessionHeldError } from '../../errors.js';
+import { hasEnded, type AgentMetrics, type Answer, type ExecutionStatus, type Run, type Timer } from '../../types.js';
+import { alreadyAnswered } from '../answered-line.js';
+import { filesChangedEvent } from '../held-event.js';
 import { migrate } from './migrate.js';
-import { nulFreeStore } from './nul-free.js';
+import { nulFreeStore } from '../nul-free.js';
 import { SqliteReads } from './sqlite-reads.js';
-import { storeError } from './store-errors.js';
-import { roundUsd, toAnswer, toExecution, toRun, type Row } from './rows.js';
+import { storeError } from './sqlite-errors.js';
+import { roundUsd, toAnswer, toExecution, toRun, type Row } from '../rows.js';
 import { deleteRunRows } from './sqlite-delete-run.js';
 import { prepareStoreFile } from './store-file.js';
 import * as access from './sqlite-access.js';
 import * as workers from './sqlite-workers.js';
-import type { NewWorker, WorkerLoad } from './worker-store.js';
+import type { NewWorker, WorkerLoad } from '../worker-store.js';
 import { SqliteClaims } from './sqlite-claims.js';
 import { SqliteSessions } from './sqlite-sessions.js';
 import { SqliteSentEvents } from './sqlite-sent-events.js';
-import type { EventTake, NewSentEvent, SentEvent, SentEventFilter } from './sent-event-store.js';
-import type { KeptSession } from './session-store.js';
-import type { ClaimRef, NewClaim } from './claim-store.js';
-import { heldLine } from '../engine/session-hold.js';
-import { completeRefusal, startRefusal, waitRefusal } from './call-rules.js';
-import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput, NewExecution, NewRun, OwnerClaim, RulesUpdate, RunEnd, Store, TimerEffect, WaitingAsk, WorldWait } from './store.js';
-
-export { SCHEMA_VERSION } from './migrate.js';
+import type { EventTake, NewSentEvent, SentEvent, SentEventFilter } from '../sent-event-store.js';
+import type { KeptSession } from '../session-store.js';
+import type { ClaimRef, NewClaim } from '../claim-store.js';
+import { heldLine } from '../../engine/session-hold.js';
+import { completeRefusal, startRefusal, waitRefusal } from '../call-rules.js';
+import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput, NewExecution, NewRun, OwnerClaim, RulesUpdate, RunEnd, Store, TimerEffect, WaitingAsk, WorldWait } from '../store.js';
 
 /** How far down a stop follows children (past call_workflow's depth bound). */
 const MAX_STOP_DEPTH = 9;

@@ -2,8 +2,8 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from './sqlite-store.js';
-import type { Store } from './store.js';
-import { tempDir } from '../testing/temp-dir.js';
+import type { Store } from '../store.js';
+import { tempDir } from '../../testing/temp-dir.js';
 
 const open: { close(): void }[] = [];
 afterEach(() => {

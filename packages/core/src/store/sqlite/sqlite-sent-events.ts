@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
-import { toSentEvent, type Row } from './rows.js';
-import type { EventTake, NewSentEvent, SendOutcome, SentEvent, SentEventFilter, SentEventStore } from './sent-event-store.js';
-import { mayReceive, takenAuditEvent } from './sent-event-checks.js';
-import type { EventInput } from './store.js';
+import { toSentEvent, type Row } from '../rows.js';
+import type { EventTake, NewSentEvent, SendOutcome, SentEvent, SentEventFilter, SentEventStore } from '../sent-event-store.js';
+import { mayReceive, takenAuditEvent } from '../sent-event-checks.js';
+import type { EventInput } from '../store.js';
 
 /** What sent events need of the SQLite store they are part of: its transactions, clock, fencing and trail. */
 export interface SentEventsHost {

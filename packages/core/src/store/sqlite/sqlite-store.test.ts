@@ -1,10 +1,11 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openSqliteStore, SCHEMA_VERSION } from './sqlite-store.js';
+import { SCHEMA_VERSION } from '../schema-version.js';
+import { openSqliteStore } from './sqlite-store.js';
 import { prepare } from './statements.js';
-import type { NewExecution, Store } from './store.js';
-import { tempDir } from '../testing/temp-dir.js';
+import type { NewExecution, Store } from '../store.js';
+import { tempDir } from '../../testing/temp-dir.js';
 
 const open: { close(): void }[] = [];
 afterEach(() => {

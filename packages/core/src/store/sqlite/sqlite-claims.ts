@@ -1,13 +1,13 @@
 import type Database from 'better-sqlite3';
-import { askHandle } from '../decisions/ask-handle.js';
-import { ConflictError, NotFoundError } from '../errors.js';
-import { localTime } from '../local-time.js';
-import { hasEnded, type AskClaim, type Channel, type RunStatus, type Timer } from '../types.js';
-import { ClaimedError } from '../errors.js';
-import type { Claim, ClaimRef, ClaimStore, NewClaim } from './claim-store.js';
-import { toAnswer, type Row } from './rows.js';
-import { alreadyAnswered } from './answered-line.js';
-import type { EventInput } from './store.js';
+import { askHandle } from '../../decisions/ask-handle.js';
+import { ConflictError, NotFoundError } from '../../errors.js';
+import { localTime } from '../../local-time.js';
+import { hasEnded, type AskClaim, type Channel, type RunStatus, type Timer } from '../../types.js';
+import { ClaimedError } from '../../errors.js';
+import type { Claim, ClaimRef, ClaimStore, NewClaim } from '../claim-store.js';
+import { toAnswer, type Row } from '../rows.js';
+import { alreadyAnswered } from '../answered-line.js';
+import type { EventInput } from '../store.js';
 
 /** What the claims need of the SQLite store they are part of: its transactions, clock and trail. */
 export interface ClaimsHost {

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
-import { ConflictError } from '../errors.js';
-import { ENDED_SESSION_KEPT_MS, type Person } from './access-store.js';
-import { toPerson, type Row } from './rows.js';
+import { ConflictError } from '../../errors.js';
+import { ENDED_SESSION_KEPT_MS, type Person } from '../access-store.js';
+import { toPerson, type Row } from '../rows.js';
 import { q, type Tx } from './sqlite-prepared.js';
 
 /*

@@ -1,4 +1,4 @@
-import { StoreError } from '../errors.js';
+import { StoreError } from '../../errors.js';
 
 export { StoreError };
 

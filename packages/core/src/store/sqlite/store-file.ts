@@ -1,7 +1,7 @@
 import { chmodSync, closeSync, openSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fsWhy } from '../fs-why.js';
-import { StoreError } from './store-errors.js';
+import { fsWhy } from '../../fs-why.js';
+import { StoreError } from './sqlite-errors.js';
 
 /** The store and the files SQLite keeps beside it (WAL mode). */
 const companions = (file: string) => [file, `${file}-wal`, `${file}-shm`];

@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
-import type { Run } from '../types.js';
-import { toRun, type Row } from './rows.js';
-import type { OwnerClaim } from './store.js';
-import { toWorker } from './worker-rows.js';
-import { FORGET_GONE_WORKERS_MS, type NewWorker, type WorkerLoad, type WorkerRow } from './worker-store.js';
+import type { Run } from '../../types.js';
+import { toRun, type Row } from '../rows.js';
+import type { OwnerClaim } from '../store.js';
+import { toWorker } from '../worker-rows.js';
+import { FORGET_GONE_WORKERS_MS, type NewWorker, type WorkerLoad, type WorkerRow } from '../worker-store.js';
 import { q, type Tx } from './sqlite-prepared.js';
 
 // SQLite's worker registry: each function one statement (or the caller's immediate `tx`).

@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { storeContract } from './contract/index.js';
+import { storeContract } from '../contract/index.js';
 import { openSqliteStore } from './sqlite-store.js';
-import { tempDir } from '../testing/temp-dir.js';
+import { tempDir } from '../../testing/temp-dir.js';
 
 /** The store contract on the real SQLite adapter: a fresh file in a temp dir per test (WAL). */
 const dirs: string[] = [];
