@@ -1,10 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../errors.js';
+import { UsageError, type ShopError, type SuggestedAction } from '../errors.js';
 import { agentAsk, pauseAsk } from '../engine/testing/executions.js';
 import type { Execution } from '../types.js';
 import { buildAnswer, type AnswerInput } from './build-answer.js';
 
 /** The UsageError message buildAnswer refuses with (and fails the test if it does not). */
+/** What the refusal suggests doing, as data (each front end words it). */
+function actionsOf(exec: Execution, input: AnswerInput): readonly SuggestedAction[] {
+  try {
+    buildAnswer(exec, input);
+  } catch (e) {
+    return (e as ShopError).actions;
+  }
+  throw new Error('expected a refusal');
+}
+
 function refusal(exec: Execution, input: AnswerInput): string {
   try {
     buildAnswer(exec, input);
@@ -96,7 +106,8 @@ describe('buildAnswer: an agent ask', () => {
   });
 
   it('words are required where the agent needs them', () => {
-    const words = 'coder awaits input ("which database?"): give the words it needs, e.g. shop answer 7.2 "…"';
+    const words = 'coder awaits input ("which database?"): give the words it needs';
+    expect(actionsOf(ask('input'), { verdict: 'approved' })).toEqual([{ verb: 'answer', handle: '7.2', needs: 'message' }]);
     expect(refusal(ask('input'), { verdict: 'approved' })).toBe(words);
     expect(refusal(ask('input'), { verdict: 'approved', message: '   ' })).toBe(words);
     expect(refusal(ask(null), { verdict: 'approved' })).toBe(words);
@@ -107,7 +118,8 @@ describe('buildAnswer: an agent ask', () => {
 
   it('a rejection that sends the agent back needs to say what to change (a checkpoint redo does not)', () => {
     for (const kind of ['approval', 'review', 'content'] as const) {
-      expect(refusal(ask(kind), { verdict: 'rejected' })).toBe('rejecting sends coder back to work: say what to change, e.g. shop reject 7.2 "…"');
+      expect(refusal(ask(kind), { verdict: 'rejected' })).toBe('rejecting sends coder back to work: say what to change');
+      expect(actionsOf(ask(kind), { verdict: 'rejected' })).toEqual([{ verb: 'reject', handle: '7.2', needs: 'message' }]);
     }
     expect(buildAnswer(ask('checkpoint'), { verdict: 'rejected' })).toMatchObject({ verdict: 'rejected', message: null });
   });

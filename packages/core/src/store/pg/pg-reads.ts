@@ -1,4 +1,4 @@
-import { NotFoundError } from '../../errors.js';
+import { RunNotFoundError } from '../../errors.js';
 import { hasEnded, type ReplayRecord, type Run } from '../../types.js';
 import { toAnswer, toEvent, toExecution, toRun, toTimer } from '../rows.js';
 import { runQuery, withExtras } from '../run-list-query.js';
@@ -190,7 +190,7 @@ export class PgReads {
 
   protected async mustRun(runId: number, q: Pick<PgDb, 'query'> = this.db): Promise<Run> {
     const [row] = await q.query('SELECT * FROM runs WHERE id = $1', [runId]);
-    if (!row) throw new NotFoundError(`no run ${runId}; see runs with: shop list`);
+    if (!row) throw new RunNotFoundError(runId);
     return toRun(row);
   }
 }
