@@ -14,6 +14,8 @@ describe('errors as the CLI prints them', () => {
       .toBe('coder awaits input ("Q?"): give the words it needs, e.g. shop answer 7.2 "…"');
     expect(errorLine(new UsageError('rejecting sends coder back to work: say what to change', [{ verb: 'reject', handle: '7.2', needs: 'message' }])))
       .toBe('rejecting sends coder back to work: say what to change, e.g. shop reject 7.2 "…"');
+    expect(errorLine(new UsageError('approving needs every decision: d3: required', [{ verb: 'decide', handle: '5.1', needs: 'answers', decisions: ['d1', 'd3'] }])))
+      .toBe(`approving needs every decision: d3: required; give them with: shop signal 5.1 --answers '{"d1": …, "d3": …}'`);
     expect(errorLine(new NotFoundError('no one named "bo" has access', [{ verb: 'access-list' }]))).toBe('no one named "bo" has access; see: shop access list');
     expect(errorLine(new ConflictError('ann already has access', [{ verb: 'access-revoke', handle: 'ann' }])))
       .toBe('ann already has access; to give them a new link: shop access revoke "ann", then add them again');

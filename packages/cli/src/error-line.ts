@@ -23,6 +23,8 @@ export function actionWords(a: SuggestedAction): string {
     case 'answer':
     case 'reject':
       return `, e.g. shop ${a.verb} ${a.handle} "…"`;
+    case 'decide':
+      return `; give them with: shop signal ${a.handle} --answers '{${a.decisions.map((id) => `"${id}": …`).join(', ')}}'`;
     case 'access-list':
       return '; see: shop access list';
     case 'access-revoke':

@@ -47,6 +47,7 @@ function webActionWords(a: SuggestedAction): string {
     // The ask's form is where the words go: nothing to add.
     case 'answer':
     case 'reject':
+    case 'decide':
       return '';
     // Done on the server's machine, not from a page: said as the command there.
     case 'access-list':

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError, type ShopError, type SuggestedAction } from '../errors.js';
+import { InvalidAnswersError, UsageError, type ShopError, type SuggestedAction, type ValidationIssue } from '../errors.js';
 import { agentAsk, pauseAsk } from '../engine/testing/executions.js';
 import type { Execution } from '../types.js';
 import { buildAnswer, type AnswerInput } from './build-answer.js';
@@ -11,6 +11,17 @@ function actionsOf(exec: Execution, input: AnswerInput): readonly SuggestedActio
     buildAnswer(exec, input);
   } catch (e) {
     return (e as ShopError).actions;
+  }
+  throw new Error('expected a refusal');
+}
+
+/** The issues a refusal names, as data. */
+function issuesOf(exec: Execution, input: AnswerInput): readonly ValidationIssue[] {
+  try {
+    buildAnswer(exec, input);
+  } catch (e) {
+    expect(e).toBeInstanceOf(InvalidAnswersError);
+    return (e as InvalidAnswersError).issues;
   }
   throw new Error('expected a refusal');
 }
@@ -73,7 +84,10 @@ describe('buildAnswer: a structured pause', () => {
   it('approve is refused when a required decision has no default, naming it', () => {
     const needsBudget = pauseAsk({ ...spec, decisions: [...spec.decisions, { id: 'budget', type: 'number', prompt: 'Budget?' }] });
     expect(refusal(needsBudget, { verdict: 'approved' }))
-      .toBe(`approving needs every decision: budget: required (number: Budget?); give them with: shop signal ${needsBudget.runId}.2 --answers '{"copy": …, "when": …, "note": …, "budget": …}'`);
+      .toBe('approving needs every decision: budget: required (number: Budget?)');
+    expect(actionsOf(needsBudget, { verdict: 'approved' }))
+      .toEqual([{ verb: 'decide', handle: `${needsBudget.runId}.2`, needs: 'answers', decisions: ['copy', 'when', 'note', 'budget'] }]);
+    expect(issuesOf(needsBudget, { verdict: 'approved' })).toEqual([{ path: 'budget', message: 'required (number: Budget?)' }]);
   });
 
   it('reject stops without decisions; an answer verdict is refused', () => {

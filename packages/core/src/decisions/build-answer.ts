@@ -1,5 +1,5 @@
 import { handleOf } from './ask-handle.js';
-import { InvalidAnswersError, issueLine, UsageError } from '../errors.js';
+import { InvalidAnswersError, issueLine, UsageError, type SuggestedAction } from '../errors.js';
 import type { Answer, Execution, Verdict } from '../types.js';
 import { callDecisions } from './call-decisions.js';
 import type { Decision } from './decision-spec.js';
@@ -44,7 +44,7 @@ function pauseAnswer(exec: Execution, input: AnswerInput, message: string | null
   if (!go && !stop) throw new UsageError(`call ${exec.key} is a pause(): answer it with --status CONTINUE or --status STOP, not ${input.status}`);
   if (go && decisions.length) {
     const filled = validateAnswers(decisions, approveAll(decisions));
-    if (!filled.ok) throw new InvalidAnswersError(`approving needs every decision: ${filled.issues.map(issueLine).join('; ')}; give them with: ${signalAnswers(exec, decisions)}`, filled.issues);
+    if (!filled.ok) throw new InvalidAnswersError(`approving needs every decision: ${filled.issues.map(issueLine).join('; ')}`, filled.issues, [decide(exec, decisions)]);
     return { ...none, decisions: filled.answers };
   }
   return none;
@@ -79,6 +79,9 @@ function agentAnswerFields(exec: Execution, input: AnswerInput, message: string 
   }
   return { verdict, status: null, message, decisions: null };
 }
+
+/** Giving a pause's decisions, as an action. */
+const decide = (exec: Execution, decisions: Decision[]): SuggestedAction => ({ verb: 'decide', handle: handleOf(exec), needs: 'answers', decisions: decisions.map((d) => d.id) });
 
 /** The command that gives a pause's decisions: shop signal <id> --answers '{"d1": …}'. */
 const signalAnswers = (exec: Execution, decisions: Decision[]) =>
