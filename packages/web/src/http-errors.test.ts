@@ -29,6 +29,8 @@ describe('errors in the web\'s words', () => {
     expect(httpFailure(new RunNotFoundError(9)).message).toBe('no run 9; see the runs page');
     expect(httpFailure(new LostOwnershipError(3)).message).toMatch(/; see run 3's page$/);
     expect(webErrorText(new ConflictError('run 3 is being driven by x', [{ verb: 'stop', handle: '3', needs: 'reason' }]))).toBe('run 3 is being driven by x; wait for it, or stop it on run 3\'s page');
+    // Machines (the API) get the wording the composition root gives: shop serve gives the CLI's line.
+    expect(httpFailure(new RunNotFoundError(9), (e) => `${e.message} [${e.actions.map((a) => a.verb).join()}]`)).toEqual({ status: 404, message: 'no run 9 [list]' });
     expect(webErrorText(new UsageError('give the words it needs', [{ verb: 'answer', handle: '7.2', needs: 'message' }]))).toBe('give the words it needs');
   });
 });

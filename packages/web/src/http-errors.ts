@@ -21,11 +21,14 @@ const STATUS_BY_CLASS: readonly (readonly [abstract new (...args: never[]) => Sh
   [LostOwnershipError, 409],
 ];
 
-/** Core's typed errors mapped to HTTP once, as the CLI maps them to exit codes; anything else says nothing of the internals. */
-export function httpFailure(e: unknown): { status: number; message: string } {
+/**
+ * Core's typed errors mapped to HTTP once, as the CLI maps them to exit codes, the message in
+ * `words` (the pages' by default); anything else says nothing of the internals.
+ */
+export function httpFailure(e: unknown, words: (e: ShopError) => string = webErrorText): { status: number; message: string } {
   if (e instanceof HttpError) return { status: e.status, message: e.message };
   const status = e instanceof ShopError ? STATUS_BY_CLASS.find(([kind]) => e instanceof kind)?.[1] : undefined;
-  if (status && e instanceof ShopError) return { status, message: webErrorText(e) };
+  if (status && e instanceof ShopError) return { status, message: words(e) };
   return { status: 500, message: 'internal error; the server log says more' };
 }
 

@@ -8,6 +8,7 @@ import { startServer } from '@shop/web/server';
 import { webOperations } from '@shop/web/web-operations';
 import { str } from '../args.js';
 import type { Context } from '../context.js';
+import { errorLine } from '../error-line.js';
 import { isWildcard, reachableUrls } from '../reachable-urls.js';
 import type { Parsed } from '../registry.js';
 import { backgroundResumer, resumeAnswered } from '../serve-resume.js';
@@ -53,6 +54,7 @@ export default async function serve(args: Parsed, ctx: Context): Promise<number>
       staticDir: staticDir(),
       log,
       debug: ctx.env.SHOP_DEBUG === '1',
+      machineErrorText: errorLine,
     },
     { host, port },
   );
