@@ -183,7 +183,7 @@ describe('shop report keeps the report in the store, for its own call and attemp
     for (const file of [guessed, real]) {
       const r = p.shop(['report', 'APPROVED', '--summary', 'forged'], { env: { SHOP_RUN_ID: String(id), SHOP_CALL: '1', SHOP_AGENT: 'coder', SHOP_SIGNAL_FILE: file } });
       expect(r.code).toBe(6);
-      expect(lines(r.stderr)).toEqual([`shop: run ${id} call 1 takes no report from this step: SHOP_SIGNAL_FILE is not the path of its current attempt, or the call is not running (see: shop status ${id})`]);
+      expect(lines(r.stderr)).toEqual([`shop: run ${id} call 1 takes no report from this step: SHOP_SIGNAL_FILE is not the path of its current attempt, or the call is not running; see: shop status ${id}`]);
     }
     expect(existsSync(guessed)).toBe(false);
     expect(p.status(id)).toMatchObject({ status: 'waiting_human', pending: { key: '1', ask: 1 } });

@@ -1,5 +1,6 @@
 import type { Decision } from '@shop/core/decisions/decision-spec';
 import { validateAnswers } from '@shop/core/decisions/validate-answers';
+import { issueLine } from '@shop/core/errors';
 import type { Asker } from './asker.js';
 
 /** Walks a pause's decisions as terminal prompts, defaults pre-filled, re-asking until each is valid. */
@@ -16,7 +17,7 @@ export async function promptDecisions(asker: Asker, decisions: Decision[], out: 
         answers[d.id] = check.answers[d.id].value;
         break;
       }
-      out(`  ✗ ${check.errors.join('; ')}`);
+      out(`  ✗ ${check.issues.map(issueLine).join('; ')}`);
     }
   }
   return answers;

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { quoted } from '@shop/core/text';
 import { ExitCode, ShopError, UsageError } from '@shop/core/errors';
 import { Context, storeProblem } from './context.js';
+import { errorLine } from './error-line.js';
 import { commandHelp, globalHelp } from './help.js';
 import type { CommandSpec } from './command-spec.js';
 import { runCommand } from './handlers.js';
@@ -17,7 +18,7 @@ function report(e: unknown, storeFile: string): number {
   const known = e instanceof ShopError ? e : storeProblem(e, storeFile);
   if (known) {
     const stack = debug ? ((e as Error).stack ?? known.stack) : undefined;
-    process.stderr.write(printable(`shop: ${known.message}\n${stack ? `${stack}\n` : ''}`));
+    process.stderr.write(printable(`shop: ${errorLine(known)}\n${stack ? `${stack}\n` : ''}`));
     return known.exitCode;
   }
   const err = e as Error;

@@ -1,4 +1,7 @@
+import type { SuggestedAction } from './suggested-action.js';
 import type { AskClaim, RunHold } from './types.js';
+
+export type { SuggestedAction };
 /**
  * Typed errors, each with the exit code of DESIGN.md's CLI contract. They are mapped to
  * exit codes once, at the top of the CLI; everything below just throws the right kind.
@@ -16,9 +19,22 @@ export const ExitCode = {
   interrupted: 130,
 } as const;
 
+/**
+ * The base of every typed error. Its message says what is wrong in words that fit every front
+ * end; what a person may do about it travels beside it as data (`actions`), worded by each
+ * front end: the CLI as `shop …` lines, the web as its own words.
+ */
 export class ShopError extends Error {
   readonly exitCode: number = ExitCode.failed;
+  readonly actions: readonly SuggestedAction[];
+  constructor(message: string, actions: readonly SuggestedAction[] = []) {
+    super(message);
+    this.actions = actions;
+  }
 }
+
+/** What a person may do about anything thrown: a ShopError's actions, none for anything else. */
+export const actionsOf = (e: unknown): readonly SuggestedAction[] => (e instanceof ShopError ? e.actions : []);
 
 /**
  * A store that cannot be used as it is: locked, read-only, unopenable, out of reach, full, or
@@ -36,9 +52,32 @@ export class UsageError extends ShopError {
   override readonly exitCode = ExitCode.usage;
 }
 
+/** One problem found in what a person gave: where (a decision id; '' for the whole of it) and what is wrong. */
+export interface ValidationIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** "d1: must be a number" — an issue as one piece of a line. */
+export const issueLine = (i: ValidationIssue): string => (i.path ? `${i.path}: ${i.message}` : i.message);
+
+/** Answers that break their decisions' rules (exit 2): every issue, as data, beside the one-line message. */
+export class InvalidAnswersError extends UsageError {
+  constructor(message: string, readonly issues: readonly ValidationIssue[], actions: readonly SuggestedAction[] = []) {
+    super(message, actions);
+  }
+}
+
 /** A run, workflow, agent or call that does not exist (exit 5). */
 export class NotFoundError extends ShopError {
   override readonly exitCode = ExitCode.notFound;
+}
+
+/** A run that does not exist (exit 5): which one; the runs there are can be listed. */
+export class RunNotFoundError extends NotFoundError {
+  constructor(readonly runId: number, message = `no run ${runId}`) {
+    super(message, [{ verb: 'list' }]);
+  }
 }
 
 /** Already decided, or owned by another live process (exit 6). */
@@ -66,7 +105,7 @@ export class ExpiredError extends ConflictError {}
 export class LostOwnershipError extends ShopError {
   override readonly exitCode = ExitCode.conflict;
   constructor(readonly runId: number) {
-    super(`run ${runId} was taken over by another driver while this one was not running; this one stopped without writing (see: shop status ${runId})`);
+    super(`run ${runId} was taken over by another driver while this one was not running; this one stopped without writing`, [{ verb: 'status', handle: String(runId) }]);
   }
 }
 
@@ -104,8 +143,8 @@ export class AgentError extends ShopError {
  * agent at work): nothing else may start on it or answer it meanwhile (exit 6).
  */
 export class SessionHeldError extends ConflictError {
-  constructor(readonly runId: number, readonly key: string, message: string) {
-    super(message);
+  constructor(readonly runId: number, readonly key: string, message: string, actions: readonly SuggestedAction[] = []) {
+    super(message, actions);
   }
 }
 

@@ -1,3 +1,4 @@
+import { runIdOfHandle } from '@shop/core/decisions/ask-handle';
 import { UsageError } from '@shop/core/errors';
 import type { AnsweredJson, InboxRowJson } from '@shop/core/operations/shapes';
 import { formAnswer } from './page-set.js';
@@ -20,8 +21,8 @@ export async function answerPosted(deps: ServerDeps, handle: string, form: URLSe
 
 /** The ask a handle names while it is open, as the inbox shows it; null once it is not. */
 export async function openAskRow(deps: ServerDeps, handle: string): Promise<InboxRowJson | null> {
-  const runId = parseInt(handle, 10);
-  if (!(runId > 0)) return null;
+  const runId = runIdOfHandle(handle);
+  if (runId === null) return null;
   const detail = await deps.ops.runDetail(runId, { last: 0 });
   const open = detail.asks.find((a) => a.handle === handle);
   return open ? { ...open, run: detail.id, spec: detail.spec, run_status: detail.status, parent: detail.parent } : null;

@@ -60,7 +60,9 @@ function events(c: Ctx, feed: ChangeFeed) {
 }
 
 function fail(deps: ServerDeps, c: Ctx | null, req: IncomingMessage, res: ServerResponse, url: URL, e: unknown) {
-  const { status, message } = httpFailure(e);
+  // Machines read these: the API, the live stream, event URLs (a CI job's curl).
+  const machine = !c || url.pathname.startsWith('/api/') || url.pathname === '/events' || url.pathname.startsWith('/e/');
+  const { status, message } = httpFailure(e, machine ? deps.machineErrorText : undefined);
   if (status === 500) deps.log(`shop serve: ${req.method} ${url.pathname} failed: ${deps.debug ? ((e as Error)?.stack ?? e) : ((e as Error)?.message ?? e)}`);
   if (res.headersSent) {
     res.destroy();
@@ -69,8 +71,7 @@ function fail(deps: ServerDeps, c: Ctx | null, req: IncomingMessage, res: Server
   // The body of a refused request is not read: the connection is not kept for another.
   if (!req.readableEnded && (req.headers['content-length'] || req.headers['transfer-encoding'])) res.setHeader('Connection', 'close');
   try {
-    // Machines read these: the API, the live stream, event URLs (a CI job's curl).
-    if (!c || url.pathname.startsWith('/api/') || url.pathname === '/events' || url.pathname.startsWith('/e/')) sendJson(res, status, { error: message, status });
+    if (machine) sendJson(res, status, { error: message, status });
     else errorResponse(c, status, message);
   } catch (e2) {
     // The error page itself failed: a plain line, never a crashed server.

@@ -2,6 +2,7 @@ import { UsageError } from '@shop/core/errors';
 import type { Answer } from '@shop/core/types';
 import { answeredText, answerPosted, openAskRow, typedName } from './answer-form.js';
 import { clearCookie, sessionCookie } from './cookies.js';
+import { webErrorText } from './http-errors.js';
 import { readForm } from './http-io.js';
 import { askPage, errorPage, loginConfirmPage, loginPage } from './page-set.js';
 import { flashTo, pageView, renderPage, type Ctx } from './request-context.js';
@@ -88,7 +89,7 @@ export async function linkAnswerRoute(c: Ctx, [token]: string[]) {
     const ask = await openAskRow(c.deps, link.handle);
     if (!ask) throw e;
     const view = pageView(c, session);
-    renderPage(c, view, askPage(view, { ask, handle: link.handle, answered: null, action: `/a/${token}`, nameField: !c.session, refused: { posted: form, error: e.message } }), 400);
+    renderPage(c, view, askPage(view, { ask, handle: link.handle, answered: null, action: `/a/${token}`, nameField: !c.session, refused: { posted: form, error: webErrorText(e) } }), 400);
     return;
   }
   flashTo(c, `/a/${token}`, 'ok', answeredText(answered));

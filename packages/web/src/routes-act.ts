@@ -1,6 +1,8 @@
+import { runIdOfHandle } from '@shop/core/decisions/ask-handle';
 import { UsageError } from '@shop/core/errors';
 import { z } from 'zod';
 import { answeredText, answerPosted, openAskRow } from './answer-form.js';
+import { webErrorText } from './http-errors.js';
 import { readForm, readJson, sendJson } from './http-io.js';
 import { askPage } from './page-set.js';
 import { backPath, flashTo, pageView, renderPage, type Ctx } from './request-context.js';
@@ -29,10 +31,10 @@ export async function answerRoute(c: Ctx) {
     const ask = await openAskRow(c.deps, handle);
     if (!ask) throw e;
     const view = pageView(c);
-    renderPage(c, view, askPage(view, { ask, handle, answered: null, action: '/answer', nameField: false, back: backPath(form, `/runs/${ask.run}`), refused: { posted: form, error: e.message } }), 400);
+    renderPage(c, view, askPage(view, { ask, handle, answered: null, action: '/answer', nameField: false, back: backPath(form, `/runs/${ask.run}`), refused: { posted: form, error: webErrorText(e) } }), 400);
     return;
   }
-  flashTo(c, backPath(form, `/runs/${parseInt(handle, 10) || ''}`), 'ok', answeredText(answered));
+  flashTo(c, backPath(form, `/runs/${runIdOfHandle(handle) ?? ''}`), 'ok', answeredText(answered));
 }
 
 /** POST /claim: handle, release ("1" lets it go), csrf, back. */

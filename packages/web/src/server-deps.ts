@@ -1,3 +1,4 @@
+import type { ShopError } from '@shop/core/errors';
 import type { WebOperations } from './web-operations.js';
 
 /**
@@ -16,4 +17,10 @@ export interface ServerDeps {
   log(line: string): void;
   /** SHOP_DEBUG=1: failures logged with their stack. */
   debug: boolean;
+  /**
+   * An error as machines read it (the API, the live stream, event URLs): the line the CLI
+   * prints, worded by the composition root, so a script sees one wording whichever it asks.
+   * Without it, the pages' words.
+   */
+  machineErrorText?: (e: ShopError) => string;
 }

@@ -7,6 +7,7 @@ import { quoted } from '@shop/core/text';
 import { startServer } from '@shop/web/server';
 import { webOperations } from '@shop/web/web-operations';
 import type { Context } from '../context.js';
+import { errorLine } from '../error-line.js';
 import { isWildcard, reachableUrls } from '../reachable-urls.js';
 import type { CommandArgs } from '../registry.js';
 import { backgroundResumer, resumeAnswered } from '../serve-resume.js';
@@ -51,6 +52,7 @@ export default async function serve(args: CommandArgs<'serve'>, ctx: Context): P
       staticDir: staticDir(),
       log,
       debug: ctx.env.SHOP_DEBUG === '1',
+      machineErrorText: errorLine,
     },
     { host, port },
   );

@@ -7,6 +7,7 @@ import type { WorkerEvent } from '@shop/core/worker/worker';
 import { runIdOf } from '../args.js';
 import type { Context } from '../context.js';
 import { describeWaiting, firstLine, printingNotifier } from '../output.js';
+import { actionWords } from '../error-line.js';
 import { waitingOnWords } from '@shop/core/waits/waiting-on';
 import type { CommandArgs } from '../registry.js';
 
@@ -63,8 +64,9 @@ type Emit = (event: Record<string, unknown>, line: string) => void;
 
 function report(e: WorkerEvent, emit: Emit) {
   if (e.type === 'pass_failed') {
-    return emit({ type: 'pass_failed', message: e.message, retry_in_ms: e.retryInMs },
-      `shop watch: could not look at the runs: ${e.message}; trying again within ${Math.round(e.retryInMs / 1000)} s`);
+    const message = e.message + e.actions.map(actionWords).join('');
+    return emit({ type: 'pass_failed', message, retry_in_ms: e.retryInMs },
+      `shop watch: could not look at the runs: ${message}; trying again within ${Math.round(e.retryInMs / 1000)} s`);
   }
   if (e.type === 'pass_recovered') return emit({ type: 'pass_recovered' }, 'shop watch: the store answers again; watching on');
   if (e.type === 'stopping') {
@@ -81,9 +83,11 @@ function report(e: WorkerEvent, emit: Emit) {
       return emit({ ...base, type: 'resuming', why: e.why }, `${name}: resuming (${WHY[e.why]})`);
     case 'timers':
       return emit({ ...base, type: 'timers', ended: e.ended }, `${name}: a timer fired${e.ended ? ': the run ended' : ''}`);
-    case 'error':
-      return emit({ ...base, type: 'error', message: e.message, retry_in_ms: e.retryInMs },
-        `${name}: ${e.message}${e.retryInMs === null ? '' : `; trying again in ${Math.round(e.retryInMs / 1000)} s`}`);
+    case 'error': {
+      const message = e.message + e.actions.map(actionWords).join('');
+      return emit({ ...base, type: 'error', message, retry_in_ms: e.retryInMs },
+        `${name}: ${message}${e.retryInMs === null ? '' : `; trying again in ${Math.round(e.retryInMs / 1000)} s`}`);
+    }
     case 'gave_up':
       return emit({ ...base, type: 'gave_up', reason: e.reason }, `${name} failed: ${e.reason} (see: shop status ${e.run.id})`);
     case 'outcome':

@@ -47,7 +47,7 @@ export async function listPeople(store: Store): Promise<Person[]> {
 
 export async function revokePerson(store: Store, name: string): Promise<void> {
   if (!(await store.revokePerson(name))) {
-    throw new NotFoundError(`no one named ${JSON.stringify(name.slice(0, 80))} has access; see: shop access list`);
+    throw new NotFoundError(`no one named ${JSON.stringify(name.slice(0, 80))} has access`, [{ verb: 'access-list' }]);
   }
 }
 

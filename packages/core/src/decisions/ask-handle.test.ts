@@ -1,13 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { agentAsk, pauseAsk } from '../engine/testing/executions.js';
 import { answerSuggestions, suggestionCommand } from './answer-hint.js';
-import { askHandle, parseAskRef, parseCallRef, runIdOf } from './ask-handle.js';
+import { askHandle, parseAskRef, parseCallRef, runIdOf, runIdOfHandle } from './ask-handle.js';
 
 describe('ask handles', () => {
   it('name run, call and (after the first) which ask; branch keys keep their slashes', () => {
     expect(askHandle(33, '4', 1)).toBe('33.4');
     expect(askHandle(33, '4', 2)).toBe('33.4.2');
     expect(askHandle(33, '4/1/2', 3)).toBe('33.4/1/2.3');
+  });
+
+  it("name their run; text that is no handle names none (no number read off its front, as parseInt would)", () => {
+    expect(runIdOfHandle('33.4/1/2.3')).toBe(33);
+    expect(runIdOfHandle('33')).toBe(33);
+    for (const bad of ['33abc', '1e3', '0x3', ' 3', '', '0.1', '-1.2']) expect(runIdOfHandle(bad), bad).toBeNull();
   });
 
   it('parse back exactly; a bare run id has no call; the first ask is 1', () => {

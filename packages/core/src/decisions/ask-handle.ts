@@ -41,6 +41,11 @@ export function parseAskRef(raw: string): AskRef | null {
   return ask >= 1 && Number.isSafeInteger(ask) ? { runId, key: m[2], ask } : null;
 }
 
+/** The run an ask handle (or a bare run id) names, or null when the text is neither: never a prefix read as a number. */
+export function runIdOfHandle(raw: string): number | null {
+  return parseAskRef(raw)?.runId ?? null;
+}
+
 /** `--call K` or `--call K.N` (the handle's part after the run id), or null when malformed. */
 export function parseCallRef(raw: string): { key: string; ask: number } | null {
   const m = CALL.exec(raw);

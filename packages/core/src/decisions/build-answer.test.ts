@@ -1,10 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../errors.js';
+import { InvalidAnswersError, UsageError, type ShopError, type SuggestedAction, type ValidationIssue } from '../errors.js';
 import { agentAsk, pauseAsk } from '../engine/testing/executions.js';
 import type { Execution } from '../types.js';
 import { buildAnswer, type AnswerInput } from './build-answer.js';
 
 /** The UsageError message buildAnswer refuses with (and fails the test if it does not). */
+/** What the refusal suggests doing, as data (each front end words it). */
+function actionsOf(exec: Execution, input: AnswerInput): readonly SuggestedAction[] {
+  try {
+    buildAnswer(exec, input);
+  } catch (e) {
+    return (e as ShopError).actions;
+  }
+  throw new Error('expected a refusal');
+}
+
+/** The issues a refusal names, as data. */
+function issuesOf(exec: Execution, input: AnswerInput): readonly ValidationIssue[] {
+  try {
+    buildAnswer(exec, input);
+  } catch (e) {
+    expect(e).toBeInstanceOf(InvalidAnswersError);
+    return (e as InvalidAnswersError).issues;
+  }
+  throw new Error('expected a refusal');
+}
+
 function refusal(exec: Execution, input: AnswerInput): string {
   try {
     buildAnswer(exec, input);
@@ -63,7 +84,10 @@ describe('buildAnswer: a structured pause', () => {
   it('approve is refused when a required decision has no default, naming it', () => {
     const needsBudget = pauseAsk({ ...spec, decisions: [...spec.decisions, { id: 'budget', type: 'number', prompt: 'Budget?' }] });
     expect(refusal(needsBudget, { verdict: 'approved' }))
-      .toBe(`approving needs every decision: budget: required (number: Budget?); give them with: shop signal ${needsBudget.runId}.2 --answers '{"copy": …, "when": …, "note": …, "budget": …}'`);
+      .toBe('approving needs every decision: budget: required (number: Budget?)');
+    expect(actionsOf(needsBudget, { verdict: 'approved' }))
+      .toEqual([{ verb: 'decide', handle: `${needsBudget.runId}.2`, needs: 'answers', decisions: ['copy', 'when', 'note', 'budget'] }]);
+    expect(issuesOf(needsBudget, { verdict: 'approved' })).toEqual([{ path: 'budget', message: 'required (number: Budget?)' }]);
   });
 
   it('reject stops without decisions; an answer verdict is refused', () => {
@@ -96,7 +120,8 @@ describe('buildAnswer: an agent ask', () => {
   });
 
   it('words are required where the agent needs them', () => {
-    const words = 'coder awaits input ("which database?"): give the words it needs, e.g. shop answer 7.2 "…"';
+    const words = 'coder awaits input ("which database?"): give the words it needs';
+    expect(actionsOf(ask('input'), { verdict: 'approved' })).toEqual([{ verb: 'answer', handle: '7.2', needs: 'message' }]);
     expect(refusal(ask('input'), { verdict: 'approved' })).toBe(words);
     expect(refusal(ask('input'), { verdict: 'approved', message: '   ' })).toBe(words);
     expect(refusal(ask(null), { verdict: 'approved' })).toBe(words);
@@ -107,7 +132,8 @@ describe('buildAnswer: an agent ask', () => {
 
   it('a rejection that sends the agent back needs to say what to change (a checkpoint redo does not)', () => {
     for (const kind of ['approval', 'review', 'content'] as const) {
-      expect(refusal(ask(kind), { verdict: 'rejected' })).toBe('rejecting sends coder back to work: say what to change, e.g. shop reject 7.2 "…"');
+      expect(refusal(ask(kind), { verdict: 'rejected' })).toBe('rejecting sends coder back to work: say what to change');
+      expect(actionsOf(ask(kind), { verdict: 'rejected' })).toEqual([{ verb: 'reject', handle: '7.2', needs: 'message' }]);
     }
     expect(buildAnswer(ask('checkpoint'), { verdict: 'rejected' })).toMatchObject({ verdict: 'rejected', message: null });
   });

@@ -1,5 +1,5 @@
 import { handleOf } from './ask-handle.js';
-import { UsageError } from '../errors.js';
+import { InvalidAnswersError, issueLine, UsageError, type SuggestedAction } from '../errors.js';
 import type { Answer, Execution, Verdict } from '../types.js';
 import { callDecisions } from './call-decisions.js';
 import type { Decision } from './decision-spec.js';
@@ -44,7 +44,7 @@ function pauseAnswer(exec: Execution, input: AnswerInput, message: string | null
   if (!go && !stop) throw new UsageError(`call ${exec.key} is a pause(): answer it with --status CONTINUE or --status STOP, not ${input.status}`);
   if (go && decisions.length) {
     const filled = validateAnswers(decisions, approveAll(decisions));
-    if (!filled.ok) throw new UsageError(`approving needs every decision: ${filled.errors.join('; ')}; give them with: ${signalAnswers(exec, decisions)}`);
+    if (!filled.ok) throw new InvalidAnswersError(`approving needs every decision: ${filled.issues.map(issueLine).join('; ')}`, filled.issues, [decide(exec, decisions)]);
     return { ...none, decisions: filled.answers };
   }
   return none;
@@ -71,14 +71,17 @@ function agentAnswerFields(exec: Execution, input: AnswerInput, message: string 
   if (effect.kind === 'invalid') throw new UsageError(`call ${exec.key} awaits ${exec.awaiting}: ${effect.why}`);
   const awaiting = exec.awaiting ?? 'input';
   if (effect.kind === 'back' && !message && (verdict === 'answer' || awaiting === 'input' || awaiting === 'escalation')) {
-    throw new UsageError(`${exec.agent} awaits ${awaiting} ("${exec.waitingFor}"): give the words it needs, e.g. shop answer ${handleOf(exec)} "…"`);
+    throw new UsageError(`${exec.agent} awaits ${awaiting} ("${exec.waitingFor}"): give the words it needs`, [{ verb: 'answer', handle: handleOf(exec), needs: 'message' }]);
   }
   // A rejection that goes back to the agent is only useful with what to change.
   if (effect.kind === 'back' && !message && verdict === 'rejected' && awaiting !== 'checkpoint') {
-    throw new UsageError(`rejecting sends ${exec.agent} back to work: say what to change, e.g. shop reject ${handleOf(exec)} "…"`);
+    throw new UsageError(`rejecting sends ${exec.agent} back to work: say what to change`, [{ verb: 'reject', handle: handleOf(exec), needs: 'message' }]);
   }
   return { verdict, status: null, message, decisions: null };
 }
+
+/** Giving a pause's decisions, as an action. */
+const decide = (exec: Execution, decisions: Decision[]): SuggestedAction => ({ verb: 'decide', handle: handleOf(exec), needs: 'answers', decisions: decisions.map((d) => d.id) });
 
 /** The command that gives a pause's decisions: shop signal <id> --answers '{"d1": …}'. */
 const signalAnswers = (exec: Execution, decisions: Decision[]) =>
@@ -88,6 +91,6 @@ const trimmed = (m: string | null | undefined) => (m?.trim() ? m.trim() : null);
 
 function validated(decisions: Decision[], raw: unknown) {
   const r = validateAnswers(decisions, raw);
-  if (!r.ok) throw new UsageError(`invalid answers, nothing recorded: ${r.errors.join('; ')}`);
+  if (!r.ok) throw new InvalidAnswersError(`invalid answers, nothing recorded: ${r.issues.map(issueLine).join('; ')}`, r.issues);
   return r.answers;
 }

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { decisions } from '../engine/testing/executions.js';
+import { issueLine } from '../errors.js';
 import { approveAll, overallStatus, validateAnswers } from './validate-answers.js';
 
 /** The one-line error for `value` given to a single decision, or 'ok' with the stored value. */
 function check(decision: Record<string, unknown>, value: unknown) {
   const r = validateAnswers(decisions({ id: 'd', prompt: 'Q?', ...decision }), { d: value });
-  return r.ok ? { ok: r.answers.d.value } : r.errors;
+  return r.ok ? { ok: r.answers.d.value } : r.issues.map(issueLine);
 }
 
 describe('validateAnswers: each type', () => {
@@ -68,8 +69,8 @@ describe('validateAnswers: presence, defaults and boxing', () => {
   );
 
   it('a required decision without an answer or default is an error naming its type and prompt', () => {
-    expect(validateAnswers(list, {})).toEqual({ ok: false, errors: ['ok: required (approval: Ship?)'] });
-    expect(validateAnswers(list, { ok: null })).toEqual({ ok: false, errors: ['ok: required (approval: Ship?)'] });
+    expect(validateAnswers(list, {})).toEqual({ ok: false, issues: [{ path: 'ok', message: 'required (approval: Ship?)' }] });
+    expect(validateAnswers(list, { ok: null })).toEqual({ ok: false, issues: [{ path: 'ok', message: 'required (approval: Ship?)' }] });
   });
 
   it('defaults fill in, optional ones become null, and defaults are checked too', () => {
@@ -90,22 +91,22 @@ describe('validateAnswers: presence, defaults and boxing', () => {
       answers: { ok: { value: false, comment: 'not yet' }, when: { value: 'now', comment: null }, note: { value: null, comment: 'n/a' } },
     });
     expect(validateAnswers(list, { ok: { value: true, comment: 5 } })).toMatchObject({ ok: true, answers: { ok: { value: true, comment: null } } });
-    expect(validateAnswers(list, { ok: { value: 'yes', comment: 'hm' } })).toEqual({ ok: false, errors: ['ok: must be true or false'] });
+    expect(validateAnswers(list, { ok: { value: 'yes', comment: 'hm' } })).toEqual({ ok: false, issues: [{ path: 'ok', message: 'must be true or false' }] });
   });
 
   it('unknown ids are named together with the known ones', () => {
-    expect(validateAnswers(list, { ok: true, shipit: true })).toEqual({ ok: false, errors: ['shipit: no such decision (decisions: ok, when, note)'] });
+    expect(validateAnswers(list, { ok: true, shipit: true })).toEqual({ ok: false, issues: [{ path: 'shipit', message: 'no such decision (decisions: ok, when, note)' }] });
   });
 
   it('a payload that is not an object is refused with an example', () => {
-    const why = ['answers must be a JSON object keyed by decision id, e.g. {"d1": true}'];
-    for (const raw of [null, true, 'yes', 3, [true], undefined]) expect(validateAnswers(list, raw)).toEqual({ ok: false, errors: why });
+    const why = [{ path: '', message: 'answers must be a JSON object keyed by decision id, e.g. {"d1": true}' }];
+    for (const raw of [null, true, 'yes', 3, [true], undefined]) expect(validateAnswers(list, raw)).toEqual({ ok: false, issues: why });
   });
 
   it('reports every problem at once, unknown ids first', () => {
     expect(validateAnswers(list, { when: 'never', note: 7, extra: 1 })).toEqual({
       ok: false,
-      errors: ['extra: no such decision (decisions: ok, when, note)', 'ok: required (approval: Ship?)', 'when: must be one of now, later', 'note: must be text'],
+      issues: [{ path: 'extra', message: 'no such decision (decisions: ok, when, note)' }, { path: 'ok', message: 'required (approval: Ship?)' }, { path: 'when', message: 'must be one of now, later' }, { path: 'note', message: 'must be text' }],
     });
   });
 });

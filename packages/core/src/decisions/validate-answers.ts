@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import type { ValidationIssue } from '../errors.js';
 import type { DecisionAnswer } from '../types.js';
 import type { Decision } from './decision-spec.js';
 
-export type Validated = { ok: true; answers: Record<string, DecisionAnswer> } | { ok: false; errors: string[] };
+export type Validated = { ok: true; answers: Record<string, DecisionAnswer> } | { ok: false; issues: ValidationIssue[] };
 
 /** The zod rule for one decision's value, with messages that say which rule was broken. */
 export function valueSchema(d: Decision): z.ZodType {
@@ -52,13 +53,13 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
 /**
  * Checks a person's answers (keyed by decision id; a value or {value, comment}) against the
  * decisions: unknown ids, required ones missing (defaults fill in), and each type's rules.
- * Returns every problem, each naming its decision.
+ * Returns every problem, each naming its decision (its path).
  */
 export function validateAnswers(decisions: Decision[], raw: unknown): Validated {
-  if (!isPlainObject(raw)) return { ok: false, errors: ['answers must be a JSON object keyed by decision id, e.g. {"d1": true}'] };
-  const errors: string[] = [];
+  if (!isPlainObject(raw)) return { ok: false, issues: [{ path: '', message: 'answers must be a JSON object keyed by decision id, e.g. {"d1": true}' }] };
+  const issues: ValidationIssue[] = [];
   const ids = decisions.map((d) => d.id);
-  for (const id of Object.keys(raw)) if (!ids.includes(id)) errors.push(`${id}: no such decision (decisions: ${ids.join(', ')})`);
+  for (const id of Object.keys(raw)) if (!ids.includes(id)) issues.push({ path: id, message: `no such decision (decisions: ${ids.join(', ')})` });
   const answers: Record<string, DecisionAnswer> = {};
   for (const d of decisions) {
     const given = raw[d.id];
@@ -68,7 +69,7 @@ export function validateAnswers(decisions: Decision[], raw: unknown): Validated 
     if (value === undefined || value === null) {
       if (d.default !== undefined && d.default !== null) value = d.default;
       else if (d.required) {
-        errors.push(`${d.id}: required (${d.type}: ${d.prompt})`);
+        issues.push({ path: d.id, message: `required (${d.type}: ${d.prompt})` });
         continue;
       } else {
         answers[d.id] = { value: null, comment };
@@ -76,10 +77,10 @@ export function validateAnswers(decisions: Decision[], raw: unknown): Validated 
       }
     }
     const parsed = valueSchema(d).safeParse(value);
-    if (!parsed.success) errors.push(`${d.id}: ${parsed.error.issues[0].message}`);
+    if (!parsed.success) issues.push({ path: d.id, message: parsed.error.issues[0].message });
     else answers[d.id] = { value: parsed.data, comment };
   }
-  return errors.length ? { ok: false, errors } : { ok: true, answers };
+  return issues.length ? { ok: false, issues } : { ok: true, answers };
 }
 
 export type OverallStatus = 'all_approved' | 'partial' | 'all_rejected';

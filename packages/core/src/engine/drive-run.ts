@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { NotFoundError } from '../errors.js';
+import { RunNotFoundError } from '../errors.js';
 import { canonicalHash } from '../lua/canonical-hash.js';
 import type { Run } from '../types.js';
 import { ended, type DriveOutcome } from './outcome.js';
@@ -48,7 +48,7 @@ export async function createRun(ports: EnginePorts, input: StartInput): Promise<
 
 export async function mustGetRun(ports: Pick<EnginePorts, 'store'>, runId: number): Promise<Run> {
   const run = await ports.store.getRun(runId);
-  if (!run) throw new NotFoundError(`no run ${runId}; see runs with: shop list`);
+  if (!run) throw new RunNotFoundError(runId);
   return run;
 }
 

@@ -131,5 +131,5 @@ export function storeLiveness(ports: Pick<EnginePorts, 'self' | 'processAlive' |
 }
 
 function busy(ports: EnginePorts, runId: number, o: RunOwner): ConflictError {
-  return new ConflictError(`run ${runId} is being driven by ${describeOwner(o, ports.self)}; wait for it, or stop it with: shop stop ${runId} --reason "…"`);
+  return new ConflictError(`run ${runId} is being driven by ${describeOwner(o, ports.self)}`, [{ verb: 'stop', handle: String(runId), needs: 'reason' }]);
 }

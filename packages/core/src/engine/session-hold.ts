@@ -1,3 +1,4 @@
+import { SessionHeldError } from '../errors.js';
 import type { Liveness } from '../run-status.js';
 import { localTime } from '../local-time.js';
 import type { Execution, SessionHold } from '../types.js';
@@ -19,12 +20,16 @@ export function staleHold(liveness: Pick<Liveness, 'self' | 'processAlive'>, exe
   return exec.hold?.kind === kind && !holdIsLive(liveness, exec.hold) ? exec.hold.token : null;
 }
 
-/** "run 3 call 1: tester is in coder's session (shop continue, process 812) since …; …" — one line for exit 6. */
-export function heldLine(runId: number, exec: Pick<Execution, 'key' | 'agent'>, hold: SessionHold, selfHost: string, doing: string): string {
+/**
+ * "run 3 call 1: tester is in coder's session (shop continue, process 812) since …; …" — the
+ * one-line refusal (exit 6); while an agent holds it, the run's trail can be followed meanwhile.
+ */
+export function sessionHeld(runId: number, exec: Pick<Execution, 'key' | 'agent'>, hold: SessionHold, selfHost: string, doing: string): SessionHeldError {
   const where = `process ${hold.pid ?? '?'}${hold.host === selfHost ? '' : ` on ${hold.host}`}`;
-  const who = hold.kind === 'continue' ? `${hold.by} is in ${exec.agent ?? 'the agent'}'s session (shop continue, ${where})` : `${exec.agent ?? 'the agent'} is at work in its session (${where})`;
-  const what = hold.kind === 'continue'
-    ? `answer there (the agent reports when it has what it needs), or ${doing} again after that session closes`
-    : `wait for it: shop log -f ${runId}`;
-  return `run ${runId} call ${exec.key}: ${who} since ${localTime(hold.since)}; ${what}`;
+  const head = `run ${runId} call ${exec.key}: `;
+  if (hold.kind === 'agent') {
+    return new SessionHeldError(runId, exec.key, `${head}${exec.agent ?? 'the agent'} is at work in its session (${where}) since ${localTime(hold.since)}`, [{ verb: 'follow', handle: String(runId) }]);
+  }
+  const who = `${hold.by} is in ${exec.agent ?? 'the agent'}'s session (shop continue, ${where})`;
+  return new SessionHeldError(runId, exec.key, `${head}${who} since ${localTime(hold.since)}; answer there (the agent reports when it has what it needs), or ${doing} again after that session closes`);
 }

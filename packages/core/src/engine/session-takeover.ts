@@ -1,7 +1,6 @@
-import { SessionHeldError } from '../errors.js';
 import type { Execution } from '../types.js';
 import type { EnginePorts } from './ports.js';
-import { heldLine, holdIsLive } from './session-hold.js';
+import { holdIsLive, sessionHeld } from './session-hold.js';
 
 export interface FreedSession {
   /** The token of a dead shop continue's hold, cleared with the restart (same transaction). */
@@ -20,7 +19,7 @@ export interface FreedSession {
 export async function freeSession(ports: EnginePorts, runId: number, rec: Execution, endLeftovers: boolean): Promise<FreedSession> {
   let staleHold: string | null = null;
   if (rec.hold?.kind === 'continue') {
-    if (holdIsLive(ports, rec.hold)) throw new SessionHeldError(runId, rec.key, heldLine(runId, rec, rec.hold, ports.self.host, 'resume'));
+    if (holdIsLive(ports, rec.hold)) throw sessionHeld(runId, rec, rec.hold, ports.self.host, 'resume');
     staleHold = rec.hold.token;
   }
   const found = endLeftovers ? await ports.killOrphan(rec.pid, rec.pidStart, rec.sessionId) : false;

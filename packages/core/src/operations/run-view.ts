@@ -1,4 +1,4 @@
-import { NotFoundError } from '../errors.js';
+import { RunNotFoundError } from '../errors.js';
 import type { Store } from '../store/store.js';
 import type { SessionInfo } from '../store/session-store.js';
 import { hasEnded, type Execution, type Run } from '../types.js';
@@ -51,7 +51,7 @@ export async function loadAskView(store: Store, liveness: Liveness, id: number):
 /** The run, or a NotFoundError that says where the runs are listed. */
 export async function getRunOrFail(store: Store, id: number): Promise<Run> {
   const run = await store.getRun(id);
-  if (!run) throw new NotFoundError(`no run ${id}; see runs with: shop list`);
+  if (!run) throw new RunNotFoundError(id);
   return run;
 }
 

@@ -61,7 +61,7 @@ describe('sendEvent', () => {
     const s = store();
     const error = await refused(s, req({ runId: 42 }));
     expect(error).toBeInstanceOf(NotFoundError);
-    expect(error!.message).toBe('no run 42 to send the event to; see runs with: shop list');
+    expect(error).toMatchObject({ runId: 42, message: 'no run 42 to send the event to', actions: [{ verb: 'list' }] });
   });
 
   it('is refused inside an agent step, as answers are (exit 2), nothing recorded', async () => {

@@ -10,9 +10,8 @@ export function resolveWorkflow(project: Project, name: string): { spec: string;
   const path = name.endsWith('.lua') && existsSync(name) ? name : direct;
   if (!existsSync(path)) {
     const found = listWorkflows(project);
-    throw new NotFoundError(
-      `unknown workflow ${quoted(name)}: no ${capText(path, 120)}` + (found.length ? ` (found: ${found.join(', ')})` : ' (run `shop init` to create examples)'),
-    );
+    const what = `unknown workflow ${quoted(name)}: no ${capText(path, 120)}`;
+    throw found.length ? new NotFoundError(`${what} (found: ${found.join(', ')})`) : new NotFoundError(what, [{ verb: 'init' }]);
   }
   return { spec: basename(path, '.lua'), path };
 }

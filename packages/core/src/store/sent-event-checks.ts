@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from '../errors.js';
+import { ConflictError, RunNotFoundError } from '../errors.js';
 import { hasEnded, type RunStatus } from '../types.js';
 import type { Row } from './rows.js';
 import type { SentEvent } from './sent-event-store.js';
@@ -8,7 +8,7 @@ import type { EventInput } from './store.js';
 
 /** A run an event is sent to must exist and go on: an ended one would never take it. */
 export function mayReceive(runId: number, run: Row | undefined): void {
-  if (!run) throw new NotFoundError(`no run ${runId} to send the event to; see runs with: shop list`);
+  if (!run) throw new RunNotFoundError(runId, `no run ${runId} to send the event to`);
   if (hasEnded({ status: run.status as RunStatus })) {
     throw new ConflictError(`run ${runId} has ended (${String(run.status)}${run.reason ? `: ${String(run.reason)}` : ''}); an event sent to it would never be taken`);
   }

@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { ConflictError } from '../errors.js';
+import { actionsOf, ConflictError, type SuggestedAction } from '../errors.js';
 import { driveRun } from '../engine/drive-run.js';
 import { fireDueTimers } from '../engine/fire-timers.js';
 import type { DriveOutcome } from '../engine/outcome.js';
@@ -26,11 +26,12 @@ export type WorkerEvent =
   | { type: 'resuming'; run: Run; why: ResumeWhy }
   | { type: 'outcome'; run: Run; outcome: DriveOutcome }
   | { type: 'timers'; run: Run; ended: boolean }
-  | { type: 'error'; run: Run; message: string; retryInMs: number | null }
+  /** `actions`: what a person may do about it, as data (the front end words them after the message). */
+  | { type: 'error'; run: Run; message: string; actions: readonly SuggestedAction[]; retryInMs: number | null }
   | { type: 'gave_up'; run: Run; reason: string }
   | { type: 'stopping'; active: number; held: number }
   /** A pass could not read the store (a database restarting, a network cut): told once, tried again at the next wake. */
-  | { type: 'pass_failed'; message: string; retryInMs: number }
+  | { type: 'pass_failed'; message: string; actions: readonly SuggestedAction[]; retryInMs: number }
   | { type: 'pass_recovered' };
 
 export interface WorkerOptions {
@@ -166,7 +167,7 @@ export class Worker {
       return done;
     } catch (e) {
       const message = capText((e as Error)?.message ?? String(e), 600);
-      if (message !== this.failing) this.opts.report({ type: 'pass_failed', message, retryInMs: this.sweepMs() });
+      if (message !== this.failing) this.opts.report({ type: 'pass_failed', message, actions: actionsOf(e), retryInMs: this.sweepMs() });
       this.failing = message;
       return false;
     }
@@ -383,7 +384,7 @@ export class Worker {
         this.backoff.succeeded(run.id);
         this.opts.report({ type: 'gave_up', run, reason });
       }
-    } else this.opts.report({ type: 'error', run, message, retryInMs: next.giveUp && !owner ? null : next.retryInMs });
+    } else this.opts.report({ type: 'error', run, message, actions: actionsOf(e), retryInMs: next.giveUp && !owner ? null : next.retryInMs });
     if (owner) await owner.release(false).catch(() => undefined);
     this.held.delete(run.id);
     this.interrupted.delete(run.id);

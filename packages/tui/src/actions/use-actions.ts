@@ -18,7 +18,10 @@ import { toggleClaim } from './claims.js';
 
 type HandOver = <T>(job: () => Promise<T>) => Promise<T>;
 
-/** A problem the person can fix shows where they typed; anything else is the app's own error. */
+/**
+ * A problem the person can fix shows where they typed, in core's words alone: the keys on
+ * screen are the TUI's actions (no `shop …` line). Anything else is the app's own error.
+ */
 function problem(check: () => unknown): string | null {
   try {
     check();

@@ -55,10 +55,7 @@ export function formProblems(fields: Field[]): Record<string, string> {
   const raw = Object.fromEntries(fields.map((f) => [f.decision.id, fieldValue(f)]).filter(([, v]) => v !== undefined));
   const checked = validateAnswers(fields.map((f) => f.decision), raw);
   if (checked.ok) return {};
-  return Object.fromEntries(checked.errors.map((e) => {
-    const at = e.indexOf(': ');
-    return [e.slice(0, at), e.slice(at + 2)];
-  }));
+  return Object.fromEntries(checked.issues.map((i) => [i.path, i.message]));
 }
 
 /** The answer the form gives: decisions for a structured pause, continue/stop for a plain one. */

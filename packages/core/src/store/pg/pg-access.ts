@@ -7,7 +7,7 @@ import type { PgDb } from './pg-db.js';
 const SEEN_EVERY_MS = 60_000;
 
 const taken = (name: string) =>
-  new ConflictError(`${name} already has access; to give them a new link: shop access revoke ${JSON.stringify(name)}, then add them again`);
+  new ConflictError(`${name} already has access`, [{ verb: 'access-revoke', handle: name }]);
 
 /**
  * PostgreSQL's settings and people (shop serve's access), each method one statement or one

@@ -32,7 +32,7 @@ export class AskWrites {
       const { exec: row, first } = await callAndAnswer(q, runId, key, expect.ask);
       if (first) throw new ConflictError(alreadyAnswered(toAnswer(first)));
       if (!row || row.status !== 'waiting_human' || Number(row.ask) !== expect.ask || !runRow || hasEnded(toRun(runRow))) {
-        throw new ConflictError(`run ${runId} call ${key} is no longer waiting for a person; see: shop status ${runId}`);
+        throw new ConflictError(`run ${runId} call ${key} is no longer waiting for a person`, [{ verb: 'status', handle: String(runId) }]);
       }
       const t = this.now();
       await checkHold(q, row, expect.staleHold, 'open it', t, this.host);

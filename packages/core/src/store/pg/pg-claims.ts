@@ -1,5 +1,5 @@
 import { askHandle } from '../../decisions/ask-handle.js';
-import { ClaimedError, ConflictError, NotFoundError } from '../../errors.js';
+import { ClaimedError, ConflictError, RunNotFoundError } from '../../errors.js';
 import { localTime } from '../../local-time.js';
 import { hasEnded, type AskClaim, type Channel, type RunStatus, type Timer } from '../../types.js';
 import type { Claim, ClaimRef, ClaimStore, NewClaim } from '../claim-store.js';
@@ -116,12 +116,12 @@ export class PgClaims implements ClaimStore {
   /** Only an open ask is claimed: its call waits on it, nobody has answered it, the run goes on. */
   private async mustBeOpen(q: Sql, claim: NewClaim) {
     const [run] = await q.query<Row>(SQL.lockRun, [claim.runId]);
-    if (!run) throw new NotFoundError(`no run ${claim.runId}; see runs with: shop list`);
+    if (!run) throw new RunNotFoundError(claim.runId);
     const [answer] = await q.query<Row>(SQL.answer, askParams(claim));
     if (answer) throw new ConflictError(alreadyAnswered(toAnswer(answer)));
     const [call] = await q.query<Row>(SQL.call, [claim.runId, claim.key]);
     const open = call && !hasEnded({ status: run.status as RunStatus }) && call.status === 'waiting_human' && Number(call.ask) === claim.ask;
-    if (!open) throw new ConflictError(`${askHandle(claim.runId, claim.key, claim.ask)} is not open any more (nothing to claim); see: shop status ${claim.runId}`);
+    if (!open) throw new ConflictError(`${askHandle(claim.runId, claim.key, claim.ask)} is not open any more (nothing to claim)`, [{ verb: 'status', handle: String(claim.runId) }]);
   }
 }
 

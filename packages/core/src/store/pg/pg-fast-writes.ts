@@ -46,7 +46,7 @@ export class FastWrites {
     if (row) return Number(row.n);
     await whyNot(this.db, runId, token);
     const [call] = await this.db.query(W.getExecution, [runId, key]);
-    throw completeRefusal(runId, key, callState(call)) ?? new ConflictError(`run ${runId} call ${key} could not complete; see: shop status ${runId}`);
+    throw completeRefusal(runId, key, callState(call)) ?? new ConflictError(`run ${runId} call ${key} could not complete`, [{ verb: 'status', handle: String(runId) }]);
   }
 
   async setActivity(token: string, runId: number, key: string, activity: Activity, t: number): Promise<void> {

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../../errors.js';
+import { RunNotFoundError } from '../../errors.js';
 import { hasEnded, type ReplayRecord, type Run } from '../../types.js';
 import { toAnswer, toEvent, toExecution, toRun, toTimer } from '../rows.js';
 import { runListShape, withExtras } from '../run-list.js';
@@ -189,7 +189,7 @@ export class PgReads {
 
   protected async mustRun(runId: number, q: Pick<PgDb, 'query'> = this.db): Promise<Run> {
     const [row] = await q.query('SELECT * FROM runs WHERE id = $1', [runId]);
-    if (!row) throw new NotFoundError(`no run ${runId}; see runs with: shop list`);
+    if (!row) throw new RunNotFoundError(runId);
     return toRun(row);
   }
 }

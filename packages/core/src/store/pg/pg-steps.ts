@@ -1,5 +1,5 @@
-import { ConflictError, LostOwnershipError, NotFoundError, SessionHeldError } from '../../errors.js';
-import { heldLine } from '../../engine/session-hold.js';
+import { ConflictError, LostOwnershipError, RunNotFoundError } from '../../errors.js';
+import { sessionHeld } from '../../engine/session-hold.js';
 import { hasEnded, type AgentMetrics, type Answer, type ExecutionStatus, type Run } from '../../types.js';
 import { waitRefusal } from '../call-rules.js';
 import { roundUsd, toAnswer, toExecution, toRun, type Row } from '../rows.js';
@@ -21,7 +21,7 @@ import { W } from './pg-write-sql.js';
 export const whole = (n: number | null | undefined): number | null => (n == null ? null : Math.round(n));
 export const metricParams = (m?: Partial<AgentMetrics>) => [m?.costUsd == null ? null : roundUsd(m.costUsd), whole(m?.numTurns), whole(m?.durationMs)];
 const json = (v: unknown) => (v == null ? null : JSON.stringify(v));
-export const notFound = (runId: number) => new NotFoundError(`no run ${runId}; see runs with: shop list`);
+export const notFound = (runId: number) => new RunNotFoundError(runId);
 export const endedConflict = (run: { id: number; status: string; reason: string | null }) =>
   new ConflictError(`run ${run.id} has already ended (${run.status}${run.reason ? `: ${run.reason}` : ''})`);
 /** A call row as the refusals (call-rules.ts) read it. */
@@ -69,7 +69,7 @@ export async function checkHold(q: Sql, row: Row | undefined, staleHold: string 
     return;
   }
   const exec = toExecution(row);
-  throw new SessionHeldError(runId, key, heldLine(runId, exec, exec.hold!, host, doing));
+  throw sessionHeld(runId, exec, exec.hold!, host, doing);
 }
 
 /** The call waits for a person (its ask count goes up, its timers set); the run takes `runStatus`. */

@@ -29,7 +29,7 @@ export function addPerson(db: Database.Database, tx: Tx, now: number, p: { name:
   tx(() => {
     const existing = q(db, 'SELECT revoked_at FROM people WHERE name = ?').get(p.name) as Row | undefined;
     if (existing && existing.revoked_at == null) {
-      throw new ConflictError(`${p.name} already has access; to give them a new link: shop access revoke ${JSON.stringify(p.name)}, then add them again`);
+      throw new ConflictError(`${p.name} already has access`, [{ verb: 'access-revoke', handle: p.name }]);
     }
     q(db, 'DELETE FROM people WHERE name = ?').run(p.name);
     q(db, 'INSERT INTO people (name, token_hash, created_at, created_by) VALUES (?, ?, ?, ?)').run(p.name, p.tokenHash, now, p.by);

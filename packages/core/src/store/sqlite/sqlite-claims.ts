@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { askHandle } from '../../decisions/ask-handle.js';
-import { ConflictError, NotFoundError } from '../../errors.js';
+import { ConflictError, RunNotFoundError } from '../../errors.js';
 import { localTime } from '../../local-time.js';
 import { hasEnded, type AskClaim, type Channel, type RunStatus, type Timer } from '../../types.js';
 import { ClaimedError } from '../../errors.js';
@@ -97,12 +97,12 @@ export class SqliteClaims implements ClaimStore {
 
   /** Only an open ask is claimed: its call waits on it, nobody has answered it, the run goes on. */
   private mustBeOpen(claim: NewClaim) {
-    if (!this.stmt.run.get(claim)) throw new NotFoundError(`no run ${claim.runId}; see runs with: shop list`);
+    if (!this.stmt.run.get(claim)) throw new RunNotFoundError(claim.runId);
     const answer = this.stmt.answer.get(claim) as Row | undefined;
     if (answer) throw new ConflictError(alreadyAnswered(toAnswer(answer)));
     const call = this.stmt.call.get(claim) as Row | undefined;
     const open = call && !hasEnded({ status: call.run_status as RunStatus }) && call.status === 'waiting_human' && Number(call.ask) === claim.ask;
-    if (!open) throw new ConflictError(`${askHandle(claim.runId, claim.key, claim.ask)} is not open any more (nothing to claim); see: shop status ${claim.runId}`);
+    if (!open) throw new ConflictError(`${askHandle(claim.runId, claim.key, claim.ask)} is not open any more (nothing to claim)`, [{ verb: 'status', handle: String(claim.runId) }]);
   }
 }
 

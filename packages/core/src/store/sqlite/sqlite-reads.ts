@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { NotFoundError } from '../../errors.js';
+import { RunNotFoundError } from '../../errors.js';
 import { hasEnded, type ReplayRecord, type Run } from '../../types.js';
 import { toAnswer, toEvent, toExecution, toRun, toTimer, type Row } from '../rows.js';
 import { prepare, type Statements } from './statements.js';
@@ -167,7 +167,7 @@ export class SqliteReads {
 
   protected mustRun(runId: number): Run {
     const row = this.stmt.getRun.get(runId) as Row | undefined;
-    if (!row) throw new NotFoundError(`no run ${runId}; see runs with: shop list`);
+    if (!row) throw new RunNotFoundError(runId);
     return toRun(row);
   }
 }

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { LostOwnershipError, NotFoundError } from '../../errors.js';
+import { LostOwnershipError, RunNotFoundError } from '../../errors.js';
 import type { Row } from '../rows.js';
 import type { KeptSession, SessionInfo, SessionStore } from '../session-store.js';
 import { toKeptSession, toSessionInfo } from '../session-rows.js';
@@ -40,7 +40,7 @@ export class SqliteSessions implements SessionStore {
   async saveSession(token: string, s: Omit<KeptSession, 'savedAt'>, event?: EventInput): Promise<void> {
     this.host.tx(() => {
       const who = this.stmt.authority.get({ runId: s.runId, key: s.key }) as Row | undefined;
-      if (!who) throw new NotFoundError(`no run ${s.runId}; see runs with: shop list`);
+      if (!who) throw new RunNotFoundError(s.runId);
       if (who.owner_token !== token && who.hold_token !== token) throw new LostOwnershipError(s.runId);
       this.stmt.save.run({ ...s, t: this.host.now() });
       if (event) this.host.event(s.runId, event);

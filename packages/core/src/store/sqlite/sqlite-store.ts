@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { shopHostname } from '../../host-name.js';
-import { ConflictError, LostOwnershipError, NotFoundError, SessionHeldError } from '../../errors.js';
+import { ConflictError, LostOwnershipError, RunNotFoundError } from '../../errors.js';
 import { hasEnded, type AgentMetrics, type Answer, type ExecutionStatus, type Run, type Timer } from '../../types.js';
 import { alreadyAnswered } from '../answered-line.js';
 import { filesChangedEvent } from '../held-event.js';
@@ -20,7 +20,7 @@ import { SqliteSentEvents } from './sqlite-sent-events.js';
 import type { EventTake, NewSentEvent, SentEvent, SentEventFilter } from '../sent-event-store.js';
 import type { KeptSession } from '../session-store.js';
 import type { ClaimRef, NewClaim } from '../claim-store.js';
-import { heldLine } from '../../engine/session-hold.js';
+import { sessionHeld } from '../../engine/session-hold.js';
 import { completeRefusal, startRefusal, waitRefusal } from '../call-rules.js';
 import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput, NewExecution, NewRun, OwnerClaim, RulesUpdate, RunEnd, Store, TimerEffect, WaitingAsk, WorldWait } from '../store.js';
 
@@ -290,7 +290,7 @@ class SqliteStore extends SqliteReads implements Store {
       const first = this.stmt.getAnswer.get(runId, key, expect.ask) as Row | undefined;
       if (first) throw new ConflictError(alreadyAnswered(toAnswer(first)));
       if (!row || row.status !== 'waiting_human' || Number(row.ask) !== expect.ask || hasEnded(this.mustRun(runId))) {
-        throw new ConflictError(`run ${runId} call ${key} is no longer waiting for a person; see: shop status ${runId}`);
+        throw new ConflictError(`run ${runId} call ${key} is no longer waiting for a person`, [{ verb: 'status', handle: String(runId) }]);
       }
       this.checkHold(runId, key, expect.staleHold, 'open it');
       const t = this.now();
@@ -397,7 +397,7 @@ class SqliteStore extends SqliteReads implements Store {
   private fenced<T>(token: string, runId: number, fn: (fence: Row) => T): T {
     return this.tx(() => {
       const row = this.stmt.ownerToken.get(runId) as Row | undefined;
-      if (!row) throw new NotFoundError(`no run ${runId}; see runs with: shop list`);
+      if (!row) throw new RunNotFoundError(runId);
       if (row.owner_token !== token) throw new LostOwnershipError(runId);
       return fn(row);
     });
@@ -417,7 +417,7 @@ class SqliteStore extends SqliteReads implements Store {
       return;
     }
     const exec = toExecution(row);
-    throw new SessionHeldError(runId, key, heldLine(runId, exec, exec.hold!, this.host, doing));
+    throw sessionHeld(runId, exec, exec.hold!, this.host, doing);
   }
 
   /** A call's state, as the refusals (call-rules.ts) read it. */
