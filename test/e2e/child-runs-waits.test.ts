@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { usePgCluster } from '../pg-cluster-hooks.js';
-import { killLeftovers, makeProject, runId, startWorker, stopWorker, trail, until, type Project } from './harness.js';
+import { killLeftovers, makeProject, projectOn, runId, startWorker, stopWorker, trail, until } from './harness.js';
 import { tickRun, withClock } from './clock-file.js';
 
 /**
@@ -13,11 +13,7 @@ const cluster = usePgCluster();
 
 const NAPPER = 'function workflow(prompt)\n  sleep(60)\n  return "rested " .. prompt\nend\n';
 
-async function project(store: 'sqlite' | 'postgres'): Promise<Project> {
-  const p = makeProject();
-  if (store === 'postgres') p.env.SHOP_DATABASE_URL = await cluster.fresh('child_waits');
-  return p;
-}
+const project = (store: 'sqlite' | 'postgres') => projectOn(store, cluster, 'child_waits');
 
 describe.each(['sqlite', 'postgres'] as const)('a run waiting on a run on %s', (store) => {
   it('`shop run parent` exits 7 while its child waits on a sleep; a worker wakes the child at its time, then the parent', async () => {

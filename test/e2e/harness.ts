@@ -136,6 +136,13 @@ afterAll(() => {
 });
 
 /** A fresh project made by the real `shop init`, with the stand-in as `claude`; removed after the file's tests. */
+/** A project on SQLite, or on a fresh PostgreSQL database of the test file's cluster (usePgCluster). */
+export async function projectOn(store: 'sqlite' | 'postgres', cluster: { fresh(prefix: string): Promise<string> }, prefix: string): Promise<Project> {
+  const p = makeProject();
+  if (store === 'postgres') p.env.SHOP_DATABASE_URL = await cluster.fresh(prefix);
+  return p;
+}
+
 export function makeProject(): Project {
   // Real path: agents' cwd (process.cwd()) is compared with it.
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'shop-e2e-')));

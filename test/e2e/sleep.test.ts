@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { usePgCluster } from '../pg-cluster-hooks.js';
-import { killLeftovers, makeProject, runId, startWorker, stopWorker, trail, until, type Project } from './harness.js';
+import { killLeftovers, makeProject, projectOn, runId, startWorker, stopWorker, trail, until, type Project } from './harness.js';
 import { tickRun, withClock } from './clock-file.js';
 
 /**
@@ -17,12 +17,7 @@ const NAP = 'function workflow(prompt)\n  log("before")\n  sleep(60)\n  log("aft
 
 const ofType = (p: Project, id: number, type: string) => trail(p, id).filter((e) => e.type === type);
 
-/** A project on SQLite, or on a fresh PostgreSQL database. */
-async function project(store: 'sqlite' | 'postgres'): Promise<Project> {
-  const p = makeProject();
-  if (store === 'postgres') p.env.SHOP_DATABASE_URL = await cluster.fresh('sleep');
-  return p;
-}
+const project = (store: 'sqlite' | 'postgres') => projectOn(store, cluster, 'sleep');
 
 describe.each(['sqlite', 'postgres'] as const)('sleep() on %s', (store) => {
   it('exits 7 saying until when; not in the inbox but in list; resume before due is 7 again; replay passes, with other seconds too', async () => {
