@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, w
 import { join, resolve } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../packages/core/src/testing/temp-dir.js';
+import { until } from '../packages/core/src/testing/until.js';
 
 /** The Codex and Gemini stand-ins, run directly (no engine): their flags, output, sessions and reports. */
 const scripts = resolve(import.meta.dirname, '..', 'scripts');
@@ -240,8 +241,7 @@ describe('claude stand-in', () => {
     expect(logLines()[0]).toMatchObject({ shell: { code: 4, stdout: 'in 1\n', stderr: 'oops\n' } });
     expect(signal()).toMatchObject({ status: 'DONE' });
     // Still running after the stand-in exited, as the leader of a session of its own.
-    const end = Date.now() + 5000;
-    while (!existsSync(left) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    await until('the leftover to write its file', () => existsSync(left), 5_000);
     const [pid, sid] = readFileSync(left, 'utf8').trim().split(/\s+/);
     expect(sid).toBe(pid);
   });

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { lines, makeProject, projectProcesses, runId, trail, type Project } from './harness.js';
+import { lines, makeProject, projectProcesses, runId, trail, until, type Project } from './harness.js';
 
 /**
  * Agents can't answer for themselves: every process an agent step started ends with the step
@@ -13,7 +13,6 @@ import { lines, makeProject, projectProcesses, runId, trail, type Project } from
 const FORCE = { name: 'Bash', input: { command: 'git push --force origin main' } };
 /** The issue's repro: left behind before the gated call, it approves that call once the step has deferred it. */
 const SELF_APPROVE = '( sleep 2; env -u SHOP_AGENT shop approve "$SHOP_RUN_ID.$SHOP_CALL" --by ann ) &';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** What the machine gives agents unless told otherwise: a PID namespace when unshare works here. */
 const namespaces = (() => {
@@ -35,8 +34,7 @@ function gatedCoder(leave: string): Project {
 
 /** This project's processes still running after `ms` (polled: a driver's agent host leaves a moment after it). */
 async function leftAfter(p: Project, ms: number) {
-  const end = Date.now() + ms;
-  while (projectProcesses(p).length && Date.now() < end) await sleep(50);
+  await until('the step\'s processes to end', () => !projectProcesses(p).length, ms).catch(() => undefined);
   return projectProcesses(p);
 }
 
@@ -46,9 +44,8 @@ describe.each(MODES)('an agent step $name', ({ env, containment }) => {
     const r = p.shop(['run', 'ship', 'x'], { env });
     expect(r.code, r.stderr).toBe(3);
     const id = runId(r);
+    // No process of the project is left (the leftover among them, by its environment): none can approve later.
     expect(await leftAfter(p, 1500)).toEqual([]);
-    // Past the leftover's `sleep 2`: had it lived, it would have approved by now.
-    await sleep(2500);
     const events = trail(p, id);
     expect(events.filter((e) => e.type === 'human_answered')).toEqual([]);
     expect(events.find((e) => e.type === 'agent_started')?.data).toMatchObject({ containment });

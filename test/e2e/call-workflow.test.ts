@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { usePgCluster } from '../pg-cluster-hooks.js';
-import { killLeftovers, makeProject, runId, startWorker, stopWorker, trail, until, type Project } from './harness.js';
+import { killLeftovers, projectOn, runId, startWorker, stopWorker, trail, until } from './harness.js';
 
 /**
  * Runs calling runs through the built binary, on SQLite and PostgreSQL: call_workflow starts a
@@ -20,11 +20,7 @@ end
 const CHILD = 'function workflow(prompt)\n  return {said = prompt, parent = context().parent}\nend\n';
 const ASKING_CHILD = 'function workflow(prompt)\n  pause("ok to go on?")\n  return prompt .. "!"\nend\n';
 
-async function project(store: 'sqlite' | 'postgres'): Promise<Project> {
-  const p = makeProject();
-  if (store === 'postgres') p.env.SHOP_DATABASE_URL = await cluster.fresh('children');
-  return p;
-}
+const project = (store: 'sqlite' | 'postgres') => projectOn(store, cluster, 'children');
 
 describe.each(['sqlite', 'postgres'] as const)('call_workflow on %s', (store) => {
   it('a child that completes hands its result back: {run_id, status = "completed", result}; the child is listed with its parent', async () => {

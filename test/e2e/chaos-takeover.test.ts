@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { killLeftovers, makeProject, runId, stopWorker, trail, type Background, type Project } from './harness.js';
+import { killLeftovers, makeProject, runId, stopWorker, trail, until, type Background, type Project } from './harness.js';
 import { overlaps, readSpans, rerunsAfterCompletion } from './spans.js';
 
 /**
@@ -60,13 +60,8 @@ async function statusOf(p: Project, id: number): Promise<string> {
   return (JSON.parse(r.stdout) as { status: string }).status;
 }
 
-async function waitFor(p: Project, id: number, want: string): Promise<void> {
-  const end = Date.now() + 30_000;
-  while ((await statusOf(p, id)) !== want) {
-    if (Date.now() > end) throw new Error(`run ${id} did not become ${want}`);
-    await sleep(300);
-  }
-}
+/** Each look is a `shop status` process: spaced out, so the other lanes keep their share of the machine. */
+const waitFor = (p: Project, id: number, want: string) => until(`run ${id} to become ${want}`, async () => (await statusOf(p, id)) === want, { timeoutMs: 30_000, everyMs: 300 });
 
 /** Whether a person's answer is on record for the run (an approve killed before it recorded one gave none). */
 async function answered(p: Project, id: number): Promise<boolean> {
@@ -78,7 +73,7 @@ async function answered(p: Project, id: number): Promise<boolean> {
 async function trial(p: Project, seed: number): Promise<number> {
   const rnd = random(seed);
   const run = p.spawnShop(['run', 'chaos', `trial ${seed}`]);
-  while (!/run \d+ started/.test(run.output()) && run.child.exitCode === null) await sleep(20);
+  await until('the run to start', () => /run \d+ started/.test(run.output()) || run.child.exitCode !== null);
   const id = runId(run.output());
   await killAfter(run, rnd(0, 900));
   if (rnd(0, 1) === 0) {

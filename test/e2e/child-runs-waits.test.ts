@@ -1,8 +1,7 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { usePgCluster } from '../pg-cluster-hooks.js';
-import { killLeftovers, makeProject, runId, startWorker, stopWorker, trail, until, type Project } from './harness.js';
+import { killLeftovers, makeProject, projectOn, runId, startWorker, stopWorker, trail, until } from './harness.js';
+import { tickRun, withClock } from './clock-file.js';
 
 /**
  * Runs waiting on runs that wait on time, start_workflow + wait_run and its timeout, and the
@@ -14,19 +13,7 @@ const cluster = usePgCluster();
 
 const NAPPER = 'function workflow(prompt)\n  sleep(60)\n  return "rested " .. prompt\nend\n';
 
-/** Every shop process of the project reads its clock offset (seconds) from this file. */
-function withClock(p: Project): (seconds: number) => void {
-  const file = join(p.dir, 'clock');
-  writeFileSync(file, '0');
-  p.env.SHOP_CLOCK_FILE = file;
-  return (seconds) => writeFileSync(file, String(seconds));
-}
-
-async function project(store: 'sqlite' | 'postgres'): Promise<Project> {
-  const p = makeProject();
-  if (store === 'postgres') p.env.SHOP_DATABASE_URL = await cluster.fresh('child_waits');
-  return p;
-}
+const project = (store: 'sqlite' | 'postgres') => projectOn(store, cluster, 'child_waits');
 
 describe.each(['sqlite', 'postgres'] as const)('a run waiting on a run on %s', (store) => {
   it('`shop run parent` exits 7 while its child waits on a sleep; a worker wakes the child at its time, then the parent', async () => {
@@ -42,9 +29,11 @@ describe.each(['sqlite', 'postgres'] as const)('a run waiting on a run on %s', (
     expect(p.status(id + 1)).toMatchObject({ status: 'waiting', parent: id, waiting_on: [{ kind: 'timer' }] });
     expect(JSON.parse(p.shop(['inbox', '--json']).stdout)).toEqual([]);
 
+    // Neither needs an owner while it sleeps: nothing happens before the child's time (the worker has woken a run due by then).
+    const tick = tickRun(p, 10);
+    advance(30);
     const w = await startWorker(p);
-    // Neither needs an owner while it sleeps: nothing happens before the child's time.
-    await new Promise((res) => setTimeout(res, 1000));
+    await until('the worker to wake the run due by now', () => p.status(tick).status === 'completed');
     expect([p.status(id).status, p.status(id + 1).status]).toEqual(['waiting', 'waiting']);
     advance(61);
     await until('the parent to complete', () => p.status(id).status === 'completed', 20_000);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ActionJsonSchema, ClaimJsonSchema, InboxRowJsonSchema } from '../../packages/core/src/operations/shapes.js';
 import { killLeftovers, lines, makeProject, runId, startWorker, stopWorker, trail, until, type Project } from './harness.js';
+import { withClock } from './clock-file.js';
 
 /** shop claim: "I'm on it" — shown everywhere asks are, and reminders wait while it lasts. */
 
@@ -15,14 +16,6 @@ function waitingRun(p: Project, spec: string): number {
   expect(r.stderr).toBe('');
   expect(r.code).toBe(3);
   return runId(r);
-}
-
-/** Every shop process of the project reads its clock offset (seconds) from this file. */
-function withClock(p: Project): (seconds: number) => void {
-  const file = join(p.dir, 'clock');
-  writeFileSync(file, '0');
-  p.env.SHOP_CLOCK_FILE = file;
-  return (seconds) => writeFileSync(file, String(seconds));
 }
 
 /** A command notifier that appends "<event> <run>/<call>" to notices.txt. */

@@ -23,10 +23,7 @@ describe.each(['codex', 'gemini'] as const)('shop continue of an agent on %s, in
       const banner = await term.waitFor(/^> ?$/m);
       expect(banner).toContain(`Opening ${cli === 'codex' ? 'Codex' : 'Gemini'} session for: coder   [ask ${id}.1]`);
       expect(banner).toContain(BANNER[cli](waiting.session_id!));
-      term.type('use postgres');
-      await term.waitFor('reported DONE');
-      term.type('/exit');
-      const end = await term.waitFor('[exit ');
+      const end = await term.answerAndLeave();
       expect(end).toContain('coder reported DONE; resuming run');
       expect(end).toContain(`run ${id} completed`);
       expect(end).toContain('[exit 0]');

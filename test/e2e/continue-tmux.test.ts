@@ -22,10 +22,7 @@ describe('shop continue in a real terminal (tmux)', () => {
       expect(banner).toContain(`Opening Claude session for: coder   [ask ${id}.1]`);
       expect(banner).toContain('Reason: Which database?');
       expect(banner).toContain(`Claude Code (stand-in) — resumed session ${waiting.session_id}`);
-      term.type('use postgres');
-      await term.waitFor('reported DONE');
-      term.type('/exit');
-      const end = await term.waitFor('[exit ');
+      const end = await term.answerAndLeave();
       expect(end).toContain('coder reported DONE; resuming run');
       expect(end).toContain(`run ${id} completed`);
       expect(end).toContain('[exit 0]');

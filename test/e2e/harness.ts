@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renam
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll } from 'vitest';
+import { until } from '../../packages/core/src/testing/until.js';
 import { LogJsonSchema, RunDetailJsonSchema, RunJsonSchema, type EventJson, type RunJson } from '../../packages/core/src/operations/shapes.js';
 
 export type RunDetail = ReturnType<typeof RunDetailJsonSchema.parse>;
@@ -135,6 +136,13 @@ afterAll(() => {
 });
 
 /** A fresh project made by the real `shop init`, with the stand-in as `claude`; removed after the file's tests. */
+/** A project on SQLite, or on a fresh PostgreSQL database of the test file's cluster (usePgCluster). */
+export async function projectOn(store: 'sqlite' | 'postgres', cluster: { fresh(prefix: string): Promise<string> }, prefix: string): Promise<Project> {
+  const p = makeProject();
+  if (store === 'postgres') p.env.SHOP_DATABASE_URL = await cluster.fresh(prefix);
+  return p;
+}
+
 export function makeProject(): Project {
   // Real path: agents' cwd (process.cwd()) is compared with it.
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'shop-e2e-')));
@@ -246,16 +254,8 @@ export function lines(text: string): string[] {
   return text.split('\n').filter(Boolean);
 }
 
-/** Polls `fn` every 50 ms until it returns something truthy. */
-export async function until<T>(what: string, fn: () => T | null | undefined | false, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Polls until a positive signal (the one helper, shared with core's unit tests). */
+export { until };
 
 export function isAlive(pid: number): boolean {
   try {

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EventSentJsonSchema, SentEventJsonSchema } from '../../packages/core/src/operations/shapes.js';
-import { makeProject, runId, type Project } from './harness.js';
+import { makeProject, runId, until, type Project } from './harness.js';
 import { addPerson, eventUrlToken, http, signIn, startServe, type Served } from './serve-harness.js';
 import { GATE } from './web-pages.js';
 
@@ -83,10 +83,11 @@ describe('event URLs', () => {
     expect((await postUrl(token, '{}', { ...json, Origin: 'http://evil.test', 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403);
     writeFileSync(clock, '120');
     try {
-      const end = Date.now() + 5_000;
-      let expired = await postUrl(token, '{}');
-      // The server reads the clock file at most every 100 ms.
-      while (expired.status !== 410 && Date.now() < end) expired = await postUrl(token, '{}');
+      // The server reads the clock file at most every 100 ms: ask until it has.
+      const expired = await until('the server to read the moved clock', async () => {
+        const r = await postUrl(token, '{}');
+        return r.status === 410 && r;
+      }, 5_000);
       expect(expired.status).toBe(410);
       expect(JSON.parse(expired.body).error).toMatch(/expired at .+; nothing was recorded$/);
     } finally {

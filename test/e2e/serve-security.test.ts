@@ -20,16 +20,6 @@ function waitingRun(p: Project, prompt = 'v1'): number {
   return runId(r);
 }
 
-/** Asks until `done` holds (or 5 s have passed), returning the last reply. */
-async function eventually<T>(ask: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
-  const end = Date.now() + 5_000;
-  for (;;) {
-    const v = await ask();
-    if (done(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 const answered = (p: Project, id: number) => trail(p, id).filter((e) => e.type === 'human_answered');
 
 describe('shop serve: who may do what', () => {
@@ -220,7 +210,10 @@ describe('answer links', () => {
     expect((await http(s, `/a/${token}`)).status).toBe(200);
     writeFileSync(clock, '120');
     // The server reads the clock file at most every 100 ms: ask until it has.
-    const expired = await eventually(() => http(s, `/a/${token}`), (r) => r.status !== 200);
+    const expired = await until('the server to read the moved clock', async () => {
+      const r = await http(s, `/a/${token}`);
+      return r.status !== 200 && r;
+    }, 5_000);
     expect(expired.status).toBe(410);
     expect(expired.body).toContain('expired');
     expect((await postForm(s, `/a/${token}`, { verb: 'approve', by: 'Eve', csrf: 'x' }, '')).status).toBe(410);

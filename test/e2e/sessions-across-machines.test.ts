@@ -203,10 +203,7 @@ describe('shop continue on another machine (tmux)', () => {
     try {
       const banner = await term.waitFor(/^> ?$/m);
       expect(banner).toContain(`Claude Code (stand-in) — resumed session ${waiting.session_id}`);
-      term.type('use postgres');
-      await term.waitFor('reported DONE');
-      term.type('/exit');
-      const end = await term.waitFor('[exit ');
+      const end = await term.answerAndLeave();
       expect(end).toContain('coder reported DONE; resuming run');
       expect(end).toContain('[exit 0]');
     } finally {

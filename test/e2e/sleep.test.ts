@@ -1,8 +1,7 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { usePgCluster } from '../pg-cluster-hooks.js';
-import { killLeftovers, makeProject, runId, startWorker, stopWorker, trail, until, type Project } from './harness.js';
+import { killLeftovers, makeProject, projectOn, runId, startWorker, stopWorker, trail, until, type Project } from './harness.js';
+import { tickRun, withClock } from './clock-file.js';
 
 /**
  * sleep() through the built binary, on SQLite and on PostgreSQL: a run that waits on time
@@ -16,22 +15,9 @@ const cluster = usePgCluster();
 
 const NAP = 'function workflow(prompt)\n  log("before")\n  sleep(60)\n  log("after")\n  return "rested"\nend\n';
 
-/** Every shop process of the project reads its clock offset (seconds) from this file. */
-function withClock(p: Project): (seconds: number) => void {
-  const file = join(p.dir, 'clock');
-  writeFileSync(file, '0');
-  p.env.SHOP_CLOCK_FILE = file;
-  return (seconds) => writeFileSync(file, String(seconds));
-}
-
 const ofType = (p: Project, id: number, type: string) => trail(p, id).filter((e) => e.type === type);
 
-/** A project on SQLite, or on a fresh PostgreSQL database. */
-async function project(store: 'sqlite' | 'postgres'): Promise<Project> {
-  const p = makeProject();
-  if (store === 'postgres') p.env.SHOP_DATABASE_URL = await cluster.fresh('sleep');
-  return p;
-}
+const project = (store: 'sqlite' | 'postgres') => projectOn(store, cluster, 'sleep');
 
 describe.each(['sqlite', 'postgres'] as const)('sleep() on %s', (store) => {
   it('exits 7 saying until when; not in the inbox but in list; resume before due is 7 again; replay passes, with other seconds too', async () => {
@@ -76,10 +62,11 @@ describe.each(['sqlite', 'postgres'] as const)('sleep() on %s', (store) => {
     expect(r.code).toBe(7);
     const id = runId(r);
     const s = p.status(id);
-    // A worker does not wake it before its time …
+    // A worker does not wake it before its time: it has woken a run due by then, and left this one asleep …
+    const tick = tickRun(p, 10);
     advance(30);
     const w = await startWorker(p);
-    await new Promise((res) => setTimeout(res, 1500));
+    await until('the worker to wake the run due by now', () => p.status(tick).status === 'completed');
     expect(p.status(id).status).toBe('waiting');
     expect(ofType(p, id, 'timer_fired')).toEqual([]);
     // … and wakes it once it is due (the clock file moved past it).
@@ -106,10 +93,12 @@ describe.each(['sqlite', 'postgres'] as const)('sleep() on %s', (store) => {
     await driver.exited;
     expect(p.status(id).status).toBe('waiting');
 
-    // Past the dead driver's lease, not past the due time: still waiting (a sleeping run needs no owner).
+    // Past the dead driver's lease, not past the due time: still waiting (a sleeping run needs no owner),
+    // once the worker has woken a run due by then.
+    const tick = tickRun(p, 10);
     advance(20);
     const w = await startWorker(p);
-    await new Promise((res) => setTimeout(res, 1000));
+    await until('the worker to wake the run due by now', () => p.status(tick).status === 'completed');
     expect(p.status(id).status).toBe('waiting');
     advance(61);
     await until('the run to complete', () => p.status(id).status === 'completed', 60_000);

@@ -38,6 +38,14 @@ export class Terminal {
     });
   }
 
+  /** In an agent's interactive session (a stand-in's): answers it, waits for its report, leaves with /exit; the last screen. */
+  async answerAndLeave(answer = 'use postgres'): Promise<string> {
+    this.type(answer);
+    await this.waitFor('reported DONE');
+    this.type('/exit');
+    return this.waitFor('[exit ');
+  }
+
   kill() {
     try {
       this.tmux(['kill-server']);

@@ -4,18 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { killLeftovers, lines, makeProject, runId, startWorker, stopWorker, trail, until, type Project } from './harness.js';
+import { withClock } from './clock-file.js';
 
 /** Timers fired by shop watch on a fast-forwarded clock; notifiers and their trail; auto_approve; budget_usd. */
 
 afterEach(killLeftovers);
-
-/** Every shop process of the project reads its clock offset (seconds) from this file. */
-function withClock(p: Project): (seconds: number) => void {
-  const file = join(p.dir, 'clock');
-  writeFileSync(file, '0');
-  p.env.SHOP_CLOCK_FILE = file;
-  return (seconds) => writeFileSync(file, String(seconds));
-}
 
 /** A command notifier `<dir>/<name>.sh` that appends "<event> <name> <run>/<call>" to notices.txt. */
 function notifier(p: Project, name: string, exit = 0): string {

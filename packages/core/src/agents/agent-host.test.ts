@@ -7,6 +7,7 @@ import { startAgent, type AgentStart } from './agent-host.js';
 import { AGENT_HOST_NAME } from './agent-host-source.js';
 import { groupAlive, isAlive, killGroupAndWait, pidsWithEnv } from './process-group.js';
 import { tempDir } from '../testing/temp-dir.js';
+import { until } from '../testing/until.js';
 
 const dir = tempDir('shop-agent-host-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -14,14 +15,6 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function req(name: string, script: string, env: Record<string, string> = {}): AgentStart {
   return { file: 'sh', args: ['-c', script], cwd: dir, env: { PATH: process.env.PATH ?? '', ...env }, stdoutFile: join(dir, `${name}.out`), stderrFile: join(dir, `${name}.err`) };
 }
-
-const until = async (what: string, ok: () => boolean, ms = 10_000) => {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 /** The pid of the process whose argv is `shop-agent-host <driver>` (this test process's host). */
 function hostOf(driver: number): number | null {

@@ -1,6 +1,6 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LogTail } from './log-tail.js';
 import { describeTool, finalResult, newStreamState, readStreamLine } from './stream-events.js';
 import { tempDir } from '../testing/temp-dir.js';
@@ -42,15 +42,22 @@ describe('LogTail', () => {
     const file = join(tempDir('shop-tail-'), 'out.log');
     writeFileSync(file, '');
     const lines: string[] = [];
-    const tail = new LogTail(file, (l) => lines.push(l), 20);
-    appendFileSync(file, 'one\ntw');
-    await new Promise((r) => setTimeout(r, 60));
-    expect(lines).toEqual(['one']);
-    appendFileSync(file, Buffer.from('o\nthree é'.slice(0, 10)));
-    appendFileSync(file, Buffer.from([0xc3]));
-    await new Promise((r) => setTimeout(r, 60));
-    appendFileSync(file, Buffer.from([0xa9]));
-    tail.stop();
-    expect(lines).toEqual(['one', 'two', 'three éé']);
+    // Its reads are synchronous on an interval: fake timers make each one happen exactly when the test says.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const tail = new LogTail(file, (l) => lines.push(l), 20);
+      appendFileSync(file, 'one\ntw');
+      vi.advanceTimersByTime(20);
+      expect(lines).toEqual(['one']);
+      appendFileSync(file, Buffer.from('o\nthree é'.slice(0, 10)));
+      appendFileSync(file, Buffer.from([0xc3]));
+      // A read ends between the two bytes of an é: it must not come out as two broken characters.
+      vi.advanceTimersByTime(20);
+      appendFileSync(file, Buffer.from([0xa9]));
+      tail.stop();
+      expect(lines).toEqual(['one', 'two', 'three éé']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

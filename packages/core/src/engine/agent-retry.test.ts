@@ -3,6 +3,7 @@ import { AgentError, BudgetSpent } from '../errors.js';
 import { abortableSleep, addMetrics, backoffMs, TransientAgentError, withRetries, type Attempt, type RetryDeps, type RetryEvent } from './agent-retry.js';
 import { pendingRetry } from './agent-retry-records.js';
 import { Aborted, type Settled } from './outcome.js';
+import { until } from '../testing/until.js';
 
 const overloaded = { kind: 'overloaded' as const, detail: 'API Error: 529 overloaded_error' };
 const done: Settled = { kind: 'value', value: { status: 'DONE' }, delivered: 1 };
@@ -121,11 +122,12 @@ describe('retrying on the same session', () => {
   it('a stop during the wait ends it as stopped, with no further attempt', async () => {
     const w = world(3);
     const stop = new AbortController();
-    w.deps.timing.sleep = (ms, signal) => abortableSleep(ms, signal);
+    let waiting = false;
+    w.deps.timing.sleep = (ms, signal) => ((waiting = true), abortableSleep(ms, signal));
     w.deps.timing.baseMs = 60_000;
     const seen: Attempt[] = [];
     const running = withRetries(w.deps, first, flaky(5, seen), stop.signal);
-    await new Promise((r) => setTimeout(r, 20));
+    await until('the first attempt to fail and the wait to begin', () => waiting);
     stop.abort();
     await expect(running).rejects.toBeInstanceOf(Aborted);
     expect(seen).toHaveLength(1);

@@ -5,16 +5,9 @@ import { stopRun } from '../operations/stop-run.js';
 import type { Store } from '../store/store.js';
 import { driveRun } from './drive-run.js';
 import { flowsClosedAfterEach } from './testing/flows.js';
+import { until } from '../testing/until.js';
 
 const setup = flowsClosedAfterEach('shop-owner-');
-
-const until = async (what: string, fn: () => boolean | Promise<boolean>) => {
-  for (let i = 0; i < 400; i++) {
-    if (await fn()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-};
 
 /** The store with one method replaced (a store that fails in one way). */
 function withMethod<K extends keyof Store>(store: Store, name: K, impl: Store[K]): Store {

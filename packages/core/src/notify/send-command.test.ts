@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { AskNotice } from './ask-notice.js';
 import { nodeNoticeDeps, NoticeCommandError, sendNotice } from './send.js';
 import { tempDir } from '../testing/temp-dir.js';
+import { until } from '../testing/until.js';
 
 const notice: AskNotice = {
   event: 'escalation', run: 7, spec: 'bugfix', call: '2/1', ask: 2, handle: '7.2/1.2', awaiting: 'input', agent: 'coder',
@@ -81,7 +82,13 @@ describe('command notifier', () => {
       error: `command:${process.execPath}: ${process.execPath} did not finish within 1.5 s`,
     });
     const pid = Number(readFileSync(pidFile, 'utf8'));
-    await new Promise((r) => setTimeout(r, 100));
+    await until('the killed notifier to be gone', () => {
+      try {
+        return !process.kill(pid, 0);
+      } catch {
+        return true;
+      }
+    }, 2_000);
     expect(() => process.kill(pid, 0)).toThrow();
   });
 });

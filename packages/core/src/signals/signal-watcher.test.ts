@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SignalWatcher } from './signal-watcher.js';
 import { wakeOwners } from './wake.js';
 import { tempDir } from '../testing/temp-dir.js';
+import { until } from '../testing/until.js';
 
 const dirs: string[] = [];
 const watchers: SignalWatcher[] = [];
@@ -33,7 +34,9 @@ describe("a worker's signal watcher (answers only)", () => {
     const next = w.next();
     writeFileSync(join(dir, '9.1.coder.abc.json'), '{"status":"DONE"}');
     wakeOwners(dir, { runId: 4, key: '1/2', ask: 1 });
-    expect(await within(next, 700)).toBe(false);
+    // Seen in the order written: once run 4's wake-up is seen, the agent's file (before it) has been too.
+    await until("run 4's wake-up to be seen", () => answered.length > 0);
+    expect(await within(next, 0)).toBe(false);
     expect(answered).toEqual([4]);
     wakeOwners(dir, { runId: 12, key: '3', ask: 2 });
     expect(await within(next, 2_000)).toBe(true);

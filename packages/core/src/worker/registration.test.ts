@@ -5,6 +5,7 @@ import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import { WorkerRegistration } from './registration.js';
 import { tempDir } from '../testing/temp-dir.js';
+import { until } from '../testing/until.js';
 
 const open: { dir: string; store: Store }[] = [];
 afterEach(async () => {
@@ -37,12 +38,13 @@ describe("a worker's registration", () => {
     const first = (await store.listWorkers())[0].heartbeatAt;
     clock.t += 1_000;
     reg.loadChanged();
-    await new Promise((r) => setTimeout(r, 20));
+    // The SQLite store writes within the task: a heartbeat queued here would be on record by the next one.
+    await new Promise((r) => setImmediate(r));
     expect((await store.listWorkers())[0].heartbeatAt).toBe(first);
     load.runsHeld = 2;
     load.agents = 1;
     reg.loadChanged();
-    await new Promise((r) => setTimeout(r, 20));
+    await until('the changed load to be told', async () => (await store.listWorkers())[0].runsHeld === 2);
     expect(await store.listWorkers()).toMatchObject([{ runsHeld: 2, agents: 1, heartbeatAt: clock.t }]);
     await store.endWorker('worker-1');
     await reg.beat();

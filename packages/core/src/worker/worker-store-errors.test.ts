@@ -2,16 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Store } from '../store/store.js';
 import { flowsClosedAfterEach } from '../engine/testing/flows.js';
 import { Worker, type WorkerEvent } from './worker.js';
+import { until } from '../testing/until.js';
 
 const setup = flowsClosedAfterEach('shop-worker-store-');
-
-const until = async (what: string, fn: () => boolean) => {
-  for (let i = 0; i < 400; i++) {
-    if (fn()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-};
 
 describe('shop watch when its store is out of reach', () => {
   it('says so once, keeps running, and takes the runs once the store answers again; registered all along', async () => {
@@ -20,11 +13,13 @@ describe('shop watch when its store is out of reach', () => {
     expect((await drive(id)).status).toBe('waiting_human');
     expect((await world.store.getRun(id))!.owner).toBeNull();
     let down = true;
+    let failedPasses = 0;
     // Every pass's first read fails while "the database restarts".
     const flaky = new Proxy(world.store, {
       get(target, prop, receiver) {
         if (prop !== 'claimIdleRuns' || !down) return Reflect.get(target, prop, receiver);
         return async () => {
+          failedPasses++;
           throw new Error('connection terminated unexpectedly');
         };
       },
@@ -35,8 +30,8 @@ describe('shop watch when its store is out of reach', () => {
     const worker = new Worker(ports, { maxParallel: 2, maxDrivers: 2, only: null, project: 'p', signal: stop.signal, report: (e) => events.push(e), portsFor: () => ports });
     const running = worker.run();
     await until('the failure to be told', () => events.some((e) => e.type === 'pass_failed'));
-    for (let i = 0; i < 3; i++) world.signals.wake();
-    await new Promise((r) => setTimeout(r, 700));
+    // More passes fail (woken again and again): none of them tells it again, or ends the registration.
+    await until('three more passes to fail', () => (world.signals.wake(), failedPasses >= 4));
     expect((await world.store.listWorkers()).map((w) => w.project)).toEqual(['p']);
     down = false;
     world.signals.wake();

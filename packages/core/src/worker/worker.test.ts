@@ -6,16 +6,9 @@ import { flowsClosedAfterEach } from '../engine/testing/flows.js';
 import { createRun } from '../engine/drive-run.js';
 import { FLOW_PATH } from '../engine/testing/flow.js';
 import { Worker, type WorkerEvent } from './worker.js';
+import { until } from '../testing/until.js';
 
 const setup = flowsClosedAfterEach('shop-worker-');
-
-const until = async (what: string, fn: () => boolean | Promise<boolean>) => {
-  for (let i = 0; i < 400; i++) {
-    if (await fn()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-};
 
 describe('shop watch holding runs', () => {
   it('a held run whose renewals keep failing past its lease is let go, and claimed anew before it is driven', async () => {
@@ -49,7 +42,7 @@ describe('shop watch holding runs', () => {
     // Passes go on meanwhile (wakes): none of them may count the run as still held.
     await until('a renewal to fail past the lease', () => (world.signals.wake(), failedPastLease));
     // The failed renewal's handler runs before the next task: the hold is lost by then.
-    await new Promise((r) => setTimeout(r, 0));
+    await new Promise((r) => setImmediate(r));
     failing = false;
     await recordAnswer(world.ports, (await store.getExecution(id, '1'))!, { verdict: 'approved' }, 'cli', 'ben');
     world.signals.wake();
@@ -75,13 +68,20 @@ describe('shop watch sharing runs with other workers', () => {
     await world.store.registerWorker({ id: 'other', host: 'elsewhere', pid: 7, pidStart: null, project: 'p', maxParallel: 2 });
     const events: WorkerEvent[] = [];
     const stop = new AbortController();
-    const worker = new Worker(world.ports, { maxParallel: 2, maxDrivers: 8, only: null, project: 'p', signal: stop.signal, report: (e) => events.push(e), portsFor: () => world.ports });
+    // Each pass ends by asking for the next timer: counted, so the test knows a pass has looked.
+    let passesEnded = 0;
+    const store = new Proxy(world.store, {
+      get: (target, prop, receiver) => (prop === 'nextTimer' ? (...a: Parameters<Store['nextTimer']>) => (passesEnded++, target.nextTimer(...a)) : Reflect.get(target, prop, receiver)),
+    });
+    const ports = { ...world.ports, store };
+    const worker = new Worker(ports, { maxParallel: 2, maxDrivers: 8, only: null, project: 'p', signal: stop.signal, report: (e) => events.push(e), portsFor: () => ports });
     const running = worker.run();
     // Distinct runs taken (a run whose lease ran out with the clock's jump is taken again: counted once).
     const took = () => new Set(events.flatMap((e) => (e.type === 'took' ? [e.run.id] : []))).size;
     await until('the worker to take its share', () => took() === 2);
-    world.signals.wake();
-    await new Promise((r) => setTimeout(r, 300));
+    // Two more passes end (the first may have begun before): one has looked again, all of it after the share was taken.
+    const ended = passesEnded;
+    await until('a whole pass more', () => (world.signals.wake(), passesEnded >= ended + 2));
     expect(took()).toBe(2);
     // The other worker falls silent for a whole lease: gone, so this one takes the rest.
     world.clock.t += 3_001;
@@ -123,11 +123,13 @@ describe('shop watch woken by its store', () => {
     expect((await drive(id)).status).toBe('waiting_human');
     let push: ((w: Wake) => void) | null = null;
     let passes = 0;
+    let passesEnded = 0;
     // A store that pushes wakes (as PostgreSQL's LISTEN does), counting the passes' listings.
     const store = new Proxy(world.store, {
       get(target, prop, receiver) {
         if (prop === 'listen') return async (fn: (w: Wake) => void) => ((push = fn), { close: async () => undefined });
         if (prop === 'listOpenRuns') return async () => (passes++, target.listOpenRuns());
+        if (prop === 'nextTimer') return async (...a: Parameters<Store['nextTimer']>) => (passesEnded++, target.nextTimer(...a));
         return Reflect.get(target, prop, receiver);
       },
     });
@@ -137,7 +139,7 @@ describe('shop watch woken by its store', () => {
     const worker = new Worker(ports, { maxParallel: 2, maxDrivers: 2, only: null, project: 'p', signal: stop.signal, report: (e) => events.push(e), portsFor: () => ports });
     const running = worker.run();
     await until('the worker to hold the run', () => events.some((e) => e.type === 'took'));
-    await new Promise((r) => setTimeout(r, 50));
+    await until('the pass that took it to end', () => passesEnded === passes);
     const before = passes;
     await recordAnswer(world.ports, (await world.store.getExecution(id, '1'))!, { verdict: 'approved' }, 'cli', 'ben');
     push!({ kind: 'answer', runId: id });

@@ -33,12 +33,11 @@ describe("a structured pause's decisions form", () => {
     await t.press('y', KEYS.down, KEYS.down, '5');
     await t.until(() => expect(t.lines().slice(3, 5)).toEqual(['› Daily cap (USD)                5▏', '    ✗ must be ≥ 10']));
     await t.press(KEYS.enter);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(t.lines()[0]).toBe(`Decide run ${id} call 1 — Launch the campaign?`);
-    expect(await w.store.listAnswers(id)).toEqual([]);
-
+    // Keys are taken in order: once the next field shows what was typed after Enter, Enter was taken (and sent nothing).
     await t.press(KEYS.tab, 'B', 'A', 'D');
     await t.until(() => expect(t.lines()).toContain('    ✗ must match /^[a-z-]+$/'));
+    expect(t.lines()[0]).toBe(`Decide run ${id} call 1 — Launch the campaign?`);
+    expect(await w.store.listAnswers(id)).toEqual([]);
     await t.press(KEYS.backspace, KEYS.backspace, KEYS.backspace, 'x', KEYS.up, '0', KEYS.up, KEYS.left, KEYS.enter);
     await t.until(() => expect(t.lines().slice(0, 5)).toEqual([
       `Send this answer to ask ${id}.1 — pause asks: Launch the campaign?`, 'budget: true', 'when: "now"', 'cap: 50', 'tag: "x"',

@@ -37,12 +37,15 @@ describe('live refresh', () => {
   it('reads a run again before calling it interrupted: a driver renews its lease without touching the run', async () => {
     w = testWorld();
     const id = await w.working('coder', 'Bash npm test');
+    const listRuns = vi.spyOn(w.store, 'listRuns');
     const t = renderTui(w, { rows: 8 });
     await t.ready();
     expect(t.lines()[2]).toMatch(/● running +coder +Bash npm test/);
     w.later(40); // past the lease the list read
     await w.store.renewLease(id, (await w.store.getRun(id))!.owner!.token, 30_000);
-    await new Promise((r) => setTimeout(r, 100));
+    // Two more looks begin: the first of them whole (any read again included) before the second, its outcome on screen.
+    const looks = listRuns.mock.calls.length;
+    await t.until(() => expect(listRuns.mock.calls.length).toBeGreaterThanOrEqual(looks + 2));
     expect(t.lines()[2]).toMatch(/● running +coder +Bash npm test/);
     w.later(40); // and now the driver is gone
     await t.until(() => expect(t.lines()[2]).toMatch(/⚠ interrupted +coder +its driver is gone/));

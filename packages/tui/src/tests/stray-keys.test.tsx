@@ -6,7 +6,6 @@ let w: TestWorld;
 afterEach(() => w?.dispose());
 
 const status = (lines: string[]) => lines.slice(-3, -1).join(' ').trim();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A run whose coder waits for a person, shown in the inbox. */
 async function waitingInInbox() {
@@ -30,8 +29,8 @@ describe('stray typing never acts on a run', () => {
   it('"/password" and Enter typed into the inbox at once stop nothing: the stop waits for a y after a pause', async () => {
     const { id, t } = await waitingInInbox();
     t.stdin.write('/password\r');
+    // The question came with the last key typed: every key has been taken by now, and only a y acts.
     await t.until(() => expect(t.lines()[0]).toBe(`Stop run ${id} (flow: the task)?`));
-    await sleep(100);
     await untouched(id);
     // Typing on, even long after: a key that is not y takes the question away, nothing done.
     w.later(5);
@@ -42,13 +41,10 @@ describe('stray typing never acts on a run', () => {
 
   it('typed one key at a time, as a person types, it stops nothing either', async () => {
     const { id, t } = await waitingInInbox();
-    for (const key of '/password\ry') {
-      t.stdin.write(key);
-      await sleep(20);
-    }
-    await sleep(300);
+    await t.press(...'/password\ry');
+    // The last key, y, has been taken (and ignored, saying so): nothing more is to come.
+    await t.until(() => expect(t.lines().join('\n')).toContain('typed too soon after the question: ignored'));
     await untouched(id);
-    expect(t.lines().join('\n')).toContain('typed too soon after the question: ignored');
   });
 
   it('A with words and Enter answers nothing until y comes after a pause', async () => {
@@ -56,7 +52,7 @@ describe('stray typing never acts on a run', () => {
     t.stdin.write('Alright, so\r');
     await t.until(() => expect(t.lines()[0]).toBe(`Approve ask ${id}.1 — coder asks: Which database?`));
     t.stdin.write('yy');
-    await sleep(100);
+    await t.until(() => expect(t.lines().join('\n')).toContain('typed too soon after the question: ignored'));
     await untouched(id);
     w.later(1);
     await t.press('y');

@@ -5,18 +5,10 @@ import type { Wake } from '../worker-store.js';
 import { openPgDb } from './pg-db.js';
 import { openPgStore } from './pg-store.js';
 import { parseWake } from './pg-workers.js';
+import { until } from '../../testing/until.js';
 
 /** store.listen on PostgreSQL: what a worker on one machine hears of writes on another, and after its connection drops. */
 const cluster = usePgCluster();
-
-async function until<T>(fn: () => T | undefined | false): Promise<T> {
-  for (let i = 0; i < 1_000; i++) {
-    const v = fn();
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error('timed out');
-}
 
 describe('PostgreSQL listen (shop_wake)', () => {
   it("hears another connection's new run and answer as kind and run id; nothing once closed", async () => {
@@ -30,7 +22,7 @@ describe('PostgreSQL listen (shop_wake)', () => {
       await other.startExecution(T, exec(run.id, '1'));
       await other.markWaiting(T, run.id, '1', { waitingFor: 'Which?', awaiting: 'input' }, 'waiting_human');
       await other.recordAnswer(answerBy(run.id, '1', 'DONE'));
-      await until(() => heard.length >= 2);
+      await until('both writes to be heard', () => heard.length >= 2);
       expect(heard).toEqual([{ kind: 'run', runId: run.id }, { kind: 'answer', runId: run.id }]);
       await listening.close();
       await other.requestStop(run.id, 'enough', 'ann');
@@ -53,9 +45,9 @@ describe('PostgreSQL listen (shop_wake)', () => {
       const cut = await admin.query<{ n: number }>(`SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
         WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()`);
       expect(cut[0]!.n).toBe(1);
-      await until(() => heard.some((w) => w.kind === 'reconnected'));
+      await until('the listener to reconnect', () => heard.some((w) => w.kind === 'reconnected'));
       const run = await other.createRun(newRun());
-      await until(() => heard.some((w) => w.kind === 'run'));
+      await until('the new run to be heard', () => heard.some((w) => w.kind === 'run'));
       expect(heard).toEqual([{ kind: 'reconnected', runId: null }, { kind: 'run', runId: run.id }]);
     } finally {
       await worker.close();
