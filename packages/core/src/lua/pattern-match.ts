@@ -203,7 +203,6 @@ export function match(ms: MatchState, s: number | null, p: number): number | nul
   for (;;) {
     ms.spend();
     if (s === null || p === ms.pEnd) break;
-    let dflt = false;
     const c = P[p];
     if (c === 40) { // '('
       s = P[p + 1] === 41 ? startCapture(ms, s, p + 2, CAP_POSITION) : startCapture(ms, s, p + 1, CAP_UNFINISHED);
@@ -239,9 +238,8 @@ export function match(ms: MatchState, s: number | null, p: number): number | nul
         p += 2;
         continue;
       }
-      dflt = true;
-    } else dflt = true;
-    if (!dflt) break;
+    }
+    // The default case (C Lua's `goto dflt`): a single character class, maybe with a suffix.
     const ep = classEnd(ms, p);
     const suffix = P[ep];
     if (!singleMatch(ms, s, p, ep)) {

@@ -44,8 +44,10 @@ export function lineDiff(a: string[], b: string[]): string {
   let i = 0;
   let j = 0;
   while (i < a.length || j < b.length) {
-    if (i < a.length && j < b.length && a[i] === b[j]) out.push(`    ${a[i++]}`), j++;
-    else if (i < a.length && (j === b.length || lcs[i + 1][j] >= lcs[i][j + 1])) out.push(`  - ${a[i++]}`);
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      out.push(`    ${a[i++]}`);
+      j++;
+    } else if (i < a.length && (j === b.length || lcs[i + 1][j] >= lcs[i][j + 1])) out.push(`  - ${a[i++]}`);
     else out.push(`  + ${b[j++]}`);
   }
   return out.join('\n');

@@ -75,7 +75,7 @@ export interface OnceHow {
 }
 
 /** A definition of any request: what the registry, the VM and the scheduler hold. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each call parses its own request type; the table holds them all
 export type AnyCall = CallDefinition<any>;
 
 /** The request a definition parses. */
