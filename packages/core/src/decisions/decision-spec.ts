@@ -3,7 +3,6 @@ import { valueSchema } from './validate-answers.js';
 
 /** A structured pause's decisions (AAH decision/request): what the workflow asks. */
 export const DECISION_TYPES = ['approval', 'choice', 'multi_choice', 'text', 'number', 'date'] as const;
-export type DecisionType = (typeof DECISION_TYPES)[number];
 
 /** Lua turns an empty table into {}; where a list is expected, read it as []. */
 const luaList = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0 ? [] : v);

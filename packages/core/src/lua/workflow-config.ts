@@ -19,7 +19,6 @@ export const AutoApproveRuleSchema = z.strictObject({
 export type AutoApproveRule = z.infer<typeof AutoApproveRuleSchema>;
 
 export const ON_TIMEOUT = ['stuck', 'notify_again', 'default'] as const;
-export type OnTimeout = (typeof ON_TIMEOUT)[number];
 
 export const WorkflowConfigSchema = z.strictObject({
   human_escalation: z.boolean().optional(),

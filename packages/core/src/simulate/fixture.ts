@@ -13,7 +13,6 @@ const AgentStep = z.strictObject({
   files: z.record(z.string(), z.string()).optional(),
   cost_usd: z.number().nonnegative().optional(),
 });
-export type FixtureAgentStep = z.infer<typeof AgentStep>;
 
 const Verdict = z.enum(['approve', 'reject', 'answer']);
 /** A verdict, or a distribution to sample one from: {"approve": 0.8, "reject": 0.2}. */
