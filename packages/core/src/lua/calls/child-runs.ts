@@ -7,7 +7,6 @@ import { liveOwner, ownerRecord, Ownership, storeLiveness } from '../../engine/o
 import type { NewRun } from '../../store/store.js';
 import { hasEnded, type Execution, type Run } from '../../types.js';
 import { canonicalHash } from '../canonical-hash.js';
-import { checkWorkflow } from '../check-workflow.js';
 import type { CallWorld } from './definition.js';
 import { raised } from './raised.js';
 
@@ -57,7 +56,7 @@ export async function newChild(world: CallWorld, fn: string, spec: ChildSpec): P
     throw e;
   }
   try {
-    checkWorkflow(source, basename(path));
+    world.checkWorkflow(source, basename(path));
   } catch (e) {
     if (!(e instanceof ShopError)) throw e;
     return `${fn}("${spec.workflow}"): ${shown} does not load: ${e.message}`;

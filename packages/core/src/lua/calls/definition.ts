@@ -63,6 +63,11 @@ export interface CallWorld {
   once(key: string, req: { type: string }, rec: Execution | undefined, how: OnceHow, effect: () => Promise<unknown>, signal: AbortSignal): Promise<Settled>;
   /** A person's answer to a waiting call's current ask, if one came. */
   answered(exec: Execution, signal: AbortSignal): Promise<Settled | null>;
+  /**
+   * Loads a child's workflow file as `shop run` would (check-workflow.ts); throws UsageError.
+   * Handed in by the engine: a call imports no VM, since the VM imports every call.
+   */
+  checkWorkflow(source: string, chunkName: string): void;
 }
 
 export interface OnceHow {
