@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { NotFoundError, UsageError } from '../errors.js';
 import { describeIssues } from '../lua/issues.js';
 import { agentNameProblem } from './agent-name.js';
-import { CLI_NAMES, type CliName } from './dialects/dialect.js';
+import { CLI_NAMES, type CliName } from './dialects/cli-names.js';
 import type { GateBlock } from './gate-spec.js';
 import { GatesSchema } from './gates-schema.js';
 

@@ -1,9 +1,8 @@
 import type { AgentDef } from '../agent-def.js';
 import type { DeferredTool } from '../gates.js';
+import type { CliName } from './cli-names.js';
 
-/** The agent CLIs Shop speaks (an agent picks one with `cli:` in its front matter; Claude Code by default). */
-export const CLI_NAMES = ['claude', 'codex', 'gemini'] as const;
-export type CliName = (typeof CLI_NAMES)[number];
+export type { CliName } from './cli-names.js';
 
 /** One headless invocation, as a dialect turns it into a command line. */
 export interface DialectStep {

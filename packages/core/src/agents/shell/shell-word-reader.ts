@@ -1,4 +1,4 @@
-import type { Lexer } from './shell-lexer.js';
+import type { Lexer } from './shell-tokens.js';
 import { readAnsiC, readArithmetic, readBraced } from './shell-quotes.js';
 import { Unreadable, type Word } from './shell-word.js';
 
