@@ -2,6 +2,8 @@ import type { DecisionAnswer } from '../types.js';
 import type { Decision } from './decision-spec.js';
 import { valueSchema } from './decision-value.js';
 
+export { valueSchema };
+
 export type Validated = { ok: true; answers: Record<string, DecisionAnswer> } | { ok: false; errors: string[] };
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
