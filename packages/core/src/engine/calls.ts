@@ -3,7 +3,8 @@ import { callOfKind } from '../lua/calls/registry.js';
 import { checkWorkflow } from '../lua/check-workflow.js';
 import type { CallRequest } from '../lua/requests.js';
 import type { Execution } from '../types.js';
-import { AgentStep, type StepContext } from './agent-step.js';
+import { AgentStep } from './agent-step.js';
+import type { StepContext } from './step-context.js';
 import { findAnswer } from './check-answer.js';
 import { Aborted, type Settled } from './outcome.js';
 

@@ -4,7 +4,7 @@
  * result. Each call is defined in calls/ (one file per primitive) and listed in calls/registry.ts.
  */
 
-export type { RunOptions, RunRequest } from './calls/run.js';
-export type { ShRequest } from './calls/sh.js';
+export type { RunOptions, RunRequest } from './calls/run-request.js';
+export type { ShRequest } from './calls/sh-request.js';
 export { parseConfig, type WorkflowConfig } from './workflow-config.js';
 export { fingerprint, matchesRecord, type CallRequest, type HostRequest } from './calls/registry.js';

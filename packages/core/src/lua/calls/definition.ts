@@ -1,5 +1,5 @@
 import { nulFreeText } from '../../store/nul-free.js';
-import type { AgentStep, StepContext } from '../../engine/agent-step.js';
+import type { AgentCalls, StepContext } from '../../engine/step-context.js';
 import type { Settled } from '../../engine/outcome.js';
 import type { RunEnd } from '../../store/store.js';
 import type { CallKind, Execution, ReplayRecord } from '../../types.js';
@@ -56,7 +56,7 @@ export interface CallDefinition<R extends { type: string }> {
 /** What a call's definition reaches of the driver that runs it; every write is fenced by its token. */
 export interface CallWorld {
   readonly ctx: StepContext;
-  readonly agents: AgentStep;
+  readonly agents: AgentCalls;
   /** The agent's rules, recorded at its first use in the run. */
   firstUse(agent: string): Promise<void>;
   /** Done once, recorded, answered from the log ever after (sh, now, patched). */
