@@ -17,7 +17,7 @@ const ToolList = z.union([z.array(z.string()), z.string()]);
  * Claude Code's own subagent files, since .claude/agents/ is read too (those Shop does not
  * use are accepted and left to Claude Code).
  */
-export const AgentFrontMatterSchema = z.strictObject({
+const AgentFrontMatterSchema = z.strictObject({
   name: z.string().optional(),
   description: z.string().optional(),
   model: z.string().optional(),

@@ -139,7 +139,7 @@ export async function withRetries(deps: RetryDeps, first: Attempt, once: (a: Att
 }
 
 /** What the agent is told on a retry: what cut it off, and what it was asked (it may have lost the turn). */
-export function continuePrompt(t: Transient, asked: string): string {
+function continuePrompt(t: Transient, asked: string): string {
   return `Your last turn was cut off by a transient error (${describeTransient(t)}). Continue where you left off and report when done.\n\nWhat you were asked: ${asked}`;
 }
 

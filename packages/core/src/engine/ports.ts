@@ -46,7 +46,7 @@ export interface ShellResult {
 }
 
 /** This process, as an owner of runs: where it runs, and how to tell it from a reused pid. */
-export interface ProcessIdentity {
+interface ProcessIdentity {
   host: string;
   pid: number;
   pidStart: string | null;

@@ -15,7 +15,7 @@ const MAXCAPTURES = 32;
 /** A pattern error, raised in Lua at the caller's line. */
 export class PatternError extends Error {}
 
-export interface Capture {
+interface Capture {
   init: number;
   len: number;
 }
@@ -182,7 +182,7 @@ function endCapture(ms: MatchState, s: number, p: number): number | null {
   return res;
 }
 
-export function checkCapture(ms: MatchState, l: number): number {
+function checkCapture(ms: MatchState, l: number): number {
   l -= 49;
   if (l < 0 || l >= ms.level || ms.capture[l].len === CAP_UNFINISHED) throw new PatternError(`invalid capture index %${l + 1}`);
   return l;

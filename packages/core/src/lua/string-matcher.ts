@@ -17,7 +17,7 @@ export interface PatternLimits extends StringBounds {
 }
 
 /** Matching steps between two looks at the clock, in bytes of work: enough for a look each time. */
-export const STEPS_WORTH = 1024 * 1024;
+const STEPS_WORTH = 1024 * 1024;
 
 /** A matcher for `s` that looks at the run's clock as it goes. */
 export function matcher(L: LuaState, limits: PatternLimits, s: Uint8Array, p: Uint8Array, budget: number): MatchState {

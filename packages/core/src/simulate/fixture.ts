@@ -36,7 +36,7 @@ export type FixtureHuman = z.infer<typeof Human>;
 
 const Ending = z.enum(['completed', 'stuck', 'failed', 'waiting_human']);
 
-export const FixtureSchema = z.strictObject({
+const FixtureSchema = z.strictObject({
   prompt: z.string().default(''),
   /** Seeds math.random and the sampled verdicts, so a run is the same every time. */
   seed: z.number().int().nonnegative().default(1),

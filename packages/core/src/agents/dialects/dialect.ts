@@ -55,7 +55,7 @@ export interface EventReader {
 }
 
 /** What to try after an invocation failed in a way only the CLI's own words tell: resumed or not, and a prompt instead of a gate's decision. */
-export type Retry = { resume: boolean; prompt?: string } | null;
+type Retry = { resume: boolean; prompt?: string } | null;
 
 /**
  * One agent CLI: the command lines Shop builds for it, how its events read, how a person is

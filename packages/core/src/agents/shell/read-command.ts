@@ -23,7 +23,7 @@ export interface ShellReading {
   unreadable: string | null;
 }
 
-export const MAX_COMMAND_CHARS = 64 * 1024;
+const MAX_COMMAND_CHARS = 64 * 1024;
 const MAX_WORDS = 50_000;
 const WRITES = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
 

@@ -11,9 +11,9 @@ import type { CallWorld } from './definition.js';
 import { raised } from './raised.js';
 
 /** How deep runs may call runs: a workflow calling itself for ever fails here, not by filling the store. */
-export const MAX_CHILD_DEPTH = 8;
+const MAX_CHILD_DEPTH = 8;
 /** The longest prompt a child run takes (characters). */
-export const MAX_CHILD_PROMPT = 1024 * 1024;
+const MAX_CHILD_PROMPT = 1024 * 1024;
 
 /** The workflow a call names and the prompt it gives; `usage` names the call in errors. */
 export interface ChildSpec {

@@ -6,6 +6,6 @@ export const ShOptionsSchema = z.strictObject({
   timeout: z.number().positive().optional(),
   cwd: z.string().min(1).optional(),
 });
-export type ShOptions = z.infer<typeof ShOptionsSchema>;
+type ShOptions = z.infer<typeof ShOptionsSchema>;
 
 export type ShRequest = { type: 'sh'; cmd: string | null; argv: string[] | null; opts: ShOptions };
