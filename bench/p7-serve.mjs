@@ -75,7 +75,10 @@ export async function inboxRequests(store, samples) {
       const p = await call(server.port, '/', { cookie });
       const a = await call(server.port, '/api/inbox', { cookie });
       if (p.status !== 200 || a.status !== 200) throw new Error(`inbox: ${p.status} / ${a.status}`);
-      if (i >= WARM_UP) page.push(p.ms), api.push(a.ms);
+      if (i >= WARM_UP) {
+        page.push(p.ms);
+        api.push(a.ms);
+      }
     }
     return { page, api };
   } finally {

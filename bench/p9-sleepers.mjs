@@ -53,7 +53,7 @@ export async function p9(n = Number(process.env.BENCH_P9_RUNS ?? 10_000), k = Nu
   // 10 wakes a second: each is a replay of its run (a Lua VM, its log) and a transaction or two.
   const spacingMs = Number(process.env.BENCH_P9_SPACING_MS ?? 100);
   // The K due ones come after the worker has started and an idle window has passed; placed once the runs exist.
-  let firstDue = Infinity;
+  let firstDue;
   const made = performance.now();
   const ids = await asleep(ports, dir, n, (i) => (i < k ? 0 : ports.store.now() + DAY));
   const makeSeconds = (performance.now() - made) / 1000;

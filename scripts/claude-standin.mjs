@@ -270,7 +270,10 @@ async function headless() {
   let pendingTool;
   if (pending) {
     // `-p --resume <id>` with a call left pending (deferred): it is decided first, the hooks run again.
-    if (streaming) emitInit(), emit({ type: 'command_lifecycle', state: 'started' });
+    if (streaming) {
+      emitInit();
+      emit({ type: 'command_lifecycle', state: 'started' });
+    }
     const decided = decide(pending, null);
     const tool = toolEntry(pending, decided);
     if (decided.decision === 'defer' || decided.decision === 'unavailable' || args.prompt === undefined) logLine(pending.step, { pending: true, tool });

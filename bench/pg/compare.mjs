@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startCluster } from '../../scripts/pg-cluster.mjs';
 import { ensurePeer, peerVersions } from '../peer.mjs';
-import { dbosOnly, formatTable, versusDbos } from '../table.mjs';
+import { formatTable, versusDbos } from '../table.mjs';
 import * as shop from './shop-side.mjs';
 import { writeStub } from './step-stub.mjs';
 
@@ -62,7 +62,8 @@ export async function pgComparison(log, sizes = pgSizes()) {
       const s = [], d = [];
       for (let r = 0; r < sizes.rounds; r++) {
         const got = await both((side) => side.throughput(ctx, k, sizes.runs, 10));
-        s.push(got.shop), d.push(got.dbos);
+        s.push(got.shop);
+        d.push(got.dbos);
         log(`P8:   runs per worker — Shop ${got.shop.spread.join('/')} (${got.shop.perSecond.toFixed(2)}/s), DBOS ${got.dbos.spread.join('/')} (${got.dbos.perSecond.toFixed(2)}/s)`);
       }
       rows.push(versusDbos('P8', `${sizes.runs} × 10-step workflows, ${k} worker${k > 1 ? 's' : ''}: workflows/s`, '/s', s.map((x) => x.perSecond), d.map((x) => x.perSecond), { higher: true, atLeast: 1 }));
@@ -72,7 +73,8 @@ export async function pgComparison(log, sizes = pgSizes()) {
     const alone = { shop: [], dbos: [] };
     for (let r = 0; r < sizes.alone; r++) {
       const got = await both((side) => side.throughput(ctx, 1, 1, 10));
-      alone.shop.push(...got.shop.stepMs), alone.dbos.push(...got.dbos.stepMs);
+      alone.shop.push(...got.shop.stepMs);
+      alone.dbos.push(...got.dbos.stepMs);
     }
     rows.push(versusDbos('P8', 'per-step latency, one workflow alone (the stub step ~ its process)', 'ms', alone.shop, alone.dbos, { atLeast: 1 }));
     log(`P8: ${sizes.answers} answers from new processes each side, 5 at a time`);

@@ -210,7 +210,7 @@ describe('the answering CLI (issue 14, Why 12)', () => {
     const id = runId(p.shop(['run', 'gate']));
     const byFlag = p.shop(['approve', `${id}.1`, '--by', 'ann\nrun 1 completed: "true|go"']);
     expect(byFlag.code).toBe(2);
-    expect(lines(byFlag.stderr)).toEqual(['shop: --by "ann\\x0arun 1 completed: \"true|go\"" holds a control character (a newline, an escape…); give a plain name']);
+    expect(lines(byFlag.stderr)).toEqual(['shop: --by "ann\\x0arun 1 completed: "true|go"" holds a control character (a newline, an escape…); give a plain name']);
     const env = p.shop(['approve', `${id}.1`], { env: { SHOP_USER: 'ann\u001b]0;x\u0007' } });
     expect(env.code).toBe(2);
     expect(lines(env.stderr)).toEqual(['shop: SHOP_USER "ann\\x1b]0;x\\x07" holds a control character (a newline, an escape…); give a plain name']);

@@ -413,7 +413,7 @@ export async function killLeftovers(): Promise<void> {
     for (const inv of p.invocations()) {
       const pid = agentPid(inv);
       if (pid === null) continue;
-      let cmd = '';
+      let cmd: string;
       try {
         cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       } catch {

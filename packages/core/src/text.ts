@@ -2,7 +2,7 @@
  * Outside text quoted in a message (a command line, an agent's output) is capped, so one
  * line stays one line: a few hundred characters, the rest left in the log it came from.
  */
-export const QUOTE_CAP = 300;
+const QUOTE_CAP = 300;
 
 export function capText(text: string, max = QUOTE_CAP): string {
   const flat = text.replace(/\s*\n\s*/g, ' ').trim();

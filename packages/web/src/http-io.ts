@@ -26,11 +26,6 @@ export function sendJson(res: ServerResponse, status: number, value: unknown) {
   send(res, status, 'application/json; charset=utf-8', JSON.stringify(value, null, 2), {});
 }
 
-/** After a form post: 303, so a reload of the page shown next never posts again. */
-export function redirect(res: ServerResponse, location: string, headers: Record<string, string | string[]> = {}) {
-  res.writeHead(303, { Location: location, 'Cache-Control': 'no-store', ...headers }).end();
-}
-
 function send(res: ServerResponse, status: number, type: string, text: string, headers: Record<string, string | string[]>) {
   res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', 'Content-Length': Buffer.byteLength(text), ...headers });
   res.end(text);

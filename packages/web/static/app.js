@@ -53,7 +53,7 @@
     var source = f.getAttribute('data-pattern');
     if (source === null) return;
     var ok = true;
-    try { ok = f.value === '' || new RegExp(source).test(f.value); } catch (err) { /* the server checks it */ }
+    try { ok = f.value === '' || new RegExp(source).test(f.value); } catch { /* the server checks it */ }
     f.setCustomValidity(ok ? '' : 'must match /' + source + '/');
   }
   function checkPatterns(root) {
@@ -227,7 +227,7 @@
         try {
           var runs = JSON.parse(e.data).runs;
           if (Array.isArray(runs) && runs.indexOf(Number(own[1])) < 0) return;
-        } catch (err) { /* not the shape we know: refresh to be safe */ }
+        } catch { /* not the shape we know: refresh to be safe */ }
       }
       refresh();
     });

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { NotFoundError, UsageError } from '../errors.js';
 import { describeIssues } from '../lua/issues.js';
 import { agentNameProblem } from './agent-name.js';
-import { CLI_NAMES, type CliName } from './dialects/dialect.js';
+import { CLI_NAMES, type CliName } from './dialects/cli-names.js';
 import type { GateBlock } from './gate-spec.js';
 import { GatesSchema } from './gates-schema.js';
 
@@ -17,7 +17,7 @@ const ToolList = z.union([z.array(z.string()), z.string()]);
  * Claude Code's own subagent files, since .claude/agents/ is read too (those Shop does not
  * use are accepted and left to Claude Code).
  */
-export const AgentFrontMatterSchema = z.strictObject({
+const AgentFrontMatterSchema = z.strictObject({
   name: z.string().optional(),
   description: z.string().optional(),
   model: z.string().optional(),

@@ -3,41 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { killGroupAndWait, killMarked } from './process-group.js';
 import { startDirectly } from './start-directly.js';
 import { AGENT_HOST_NAME, AGENT_HOST_SOURCE } from './agent-host-source.js';
-import { containedCommand, type Containment } from './containment.js';
-
-/** An agent process to start: the leader of a process group of its own, its output straight into two files (0600). */
-export interface AgentStart {
-  file: string;
-  args: string[];
-  cwd: string;
-  /** The whole environment the agent gets. */
-  env: Record<string, string>;
-  stdoutFile: string;
-  stderrFile: string;
-}
-
-export interface AgentExit {
-  code: number | null;
-  /** It could not be started (ENOENT, EACCES, E2BIG…). */
-  error?: NodeJS.ErrnoException;
-  /** It was started, but the host that watched it ended: the agent was stopped, its end unknown. */
-  lost?: string;
-}
-
-export interface StartedAgent {
-  /** The leader of the agent's process group (in a PID namespace: `unshare`, the namespace's parent). */
-  pid: number | undefined;
-  /** How its processes are held together (containment.ts). */
-  containment: Containment;
-  done: Promise<AgentExit>;
-}
-
-/** What the host (or this process) is asked to start: the contained command line, and the step's marker. */
-export interface Contained extends AgentStart {
-  containment: Containment;
-  /** SHOP_STEP in the agent's environment: leftovers are found by it where no PID namespace holds them. */
-  marker: string;
-}
+import { containedCommand } from './containment.js';
+import type { AgentExit, AgentStart, Contained, StartedAgent } from './agent-start.js';
 
 /**
  * Starts agents from a small helper process — the agent host — instead of from the driver.

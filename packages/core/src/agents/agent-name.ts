@@ -3,7 +3,7 @@
  * names and log paths. "../../x/y" loaded a file outside agents/, and "a/b" made a signal
  * path in a folder that does not exist (an internal error, the run interrupted for good).
  */
-export const AGENT_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const AGENT_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Why `name` is not an agent name, or null when it is one. */
 export function agentNameProblem(name: string): string | null {

@@ -28,7 +28,7 @@ export const STEP_INIT_NAME = 'shop-step-init';
  * them back and stdin is kept explicitly. It exits with the agent's status (128+n when a signal
  * ended it).
  */
-export const STEP_INIT = `trap 'kill -TERM $c 2>/dev/null' TERM
+const STEP_INIT = `trap 'kill -TERM $c 2>/dev/null' TERM
 trap 'kill -INT $c 2>/dev/null' INT
 trap 'kill -HUP $c 2>/dev/null' HUP
 env --default-signal=INT,QUIT "$@" <&0 &
@@ -60,7 +60,7 @@ let probed: Probed | null = null;
  * namespace (`unshare`, util-linux), as root or — for anyone else — in a user namespace mapping
  * the user to itself. SHOP_AGENT_CONTAINMENT=process-group skips the namespace.
  */
-export function machineContainment(env: NodeJS.ProcessEnv = process.env): Probed {
+function machineContainment(env: NodeJS.ProcessEnv = process.env): Probed {
   if (process.platform !== 'linux' || env.SHOP_AGENT_CONTAINMENT === 'process-group') return NONE;
   probed ??= probe(env.PATH);
   return probed;

@@ -21,7 +21,7 @@ export interface GatePlace {
  * The ways the path is known: as given and, when a link leads elsewhere, as the file itself;
  * each as its forms (relative to the workspace when inside it, and absolute).
  */
-export function pathForms(path: string, place: GatePlace): string[][] {
+function pathForms(path: string, place: GatePlace): string[][] {
   const abs = absolute(path, place);
   const real = place.realPath?.(abs) ?? null;
   const ids = real && real !== abs ? [abs, real] : [abs];
@@ -42,7 +42,7 @@ function absolute(path: string, place: GatePlace): string {
  * Whether a file rule's glob names one form of a path: the whole form, or — for a glob with no
  * `/`, as in .gitignore — its last part (`.env*` names config/.env too). `~/` starts at home.
  */
-export function globNamesPath(glob: string, forms: string[], place: GatePlace): boolean {
+function globNamesPath(glob: string, forms: string[], place: GatePlace): boolean {
   const g = place.home && glob.startsWith('~/') ? place.home + glob.slice(1) : glob;
   return forms.some((f) => globMatches(g, f) || (!g.includes('/') && globMatches(g, f.slice(f.lastIndexOf('/') + 1))));
 }

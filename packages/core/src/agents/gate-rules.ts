@@ -18,7 +18,7 @@ import { literal, type Word } from './shell/shell-word.js';
  * - Any other `Tool(glob)`: the tool by name (in any case), its main argument by the glob.
  */
 
-export const FILE_TOOLS = ['Write', 'Edit', 'MultiEdit', 'NotebookEdit'];
+const FILE_TOOLS = ['Write', 'Edit', 'MultiEdit', 'NotebookEdit'];
 /** Shop's own report (`shop report DONE …`): allowed in every block, or an agent held by `Bash` could never finish. */
 const REPORT = /^shop report(?: |$)/;
 
@@ -31,7 +31,7 @@ interface Rule {
   file: boolean;
 }
 
-export interface ToolCall {
+interface ToolCall {
   tool: string;
   input: Record<string, unknown>;
 }

@@ -17,7 +17,7 @@ export interface GateBlock {
 export const RULE = /^([A-Za-z0-9_*.-]+)(?:\((.*)\))?$/s;
 
 /** The problem with a rule, or null. */
-export function gateProblem(rule: string): string | null {
+function gateProblem(rule: string): string | null {
   if (!RULE.test(rule.trim())) return `gate ${JSON.stringify(capText(rule, 80))} must look like Tool or Tool(argument glob), e.g. Bash(git push --force*)`;
   return null;
 }

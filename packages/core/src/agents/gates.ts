@@ -51,7 +51,7 @@ export function describeDeferred(t: Pick<DeferredTool, 'name' | 'input'>): strin
   return capText(`${t.name} ${mainArgument(t.input)}`, 2000);
 }
 
-export interface Question {
+interface Question {
   question: string;
   options: { label: string; description?: string }[];
   multiSelect: boolean;

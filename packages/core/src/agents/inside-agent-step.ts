@@ -7,7 +7,7 @@ import { STEP_INIT_NAME } from './containment.js';
  * and a `shop continue` session's): any one of them in a process's environment makes it part of
  * a step.
  */
-export const STEP_MARKERS = ['SHOP_AGENT', 'SHOP_RUN_ID', 'SHOP_CALL', 'SHOP_SIGNAL_FILE', 'SHOP_SESSION_ID', 'SHOP_STEP'] as const;
+const STEP_MARKERS = ['SHOP_AGENT', 'SHOP_RUN_ID', 'SHOP_CALL', 'SHOP_SIGNAL_FILE', 'SHOP_SESSION_ID', 'SHOP_STEP'] as const;
 
 /** How far up the ancestry is walked (a chain of processes is never this deep by accident). */
 const MAX_ANCESTORS = 64;

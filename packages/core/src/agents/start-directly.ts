@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { open } from 'node:fs/promises';
-import type { AgentExit, Contained, StartedAgent } from './agent-host.js';
+import type { AgentExit, Contained, StartedAgent } from './agent-start.js';
 import { killMarked } from './process-group.js';
 
 /** Starts the agent from this process (no host, no lifeline); its leftovers go with it all the same. */

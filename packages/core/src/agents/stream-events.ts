@@ -17,7 +17,7 @@ export interface ClaudeResult {
 }
 
 /** What an agent's event stream has told so far. */
-export interface StreamState {
+interface StreamState {
   activity: string | null;
   turns: number;
   result: ClaudeResult | null;

@@ -6,7 +6,7 @@ import { capText } from '../text.js';
  * network between. Everything else — a bad key, a logged-out CLI, a bad flag, a refused
  * request — fails at once: retrying it only delays the same answer.
  */
-export type TransientKind = 'overloaded' | 'rate_limit' | 'server_error' | 'network';
+type TransientKind = 'overloaded' | 'rate_limit' | 'server_error' | 'network';
 
 export interface Transient {
   kind: TransientKind;
@@ -15,7 +15,7 @@ export interface Transient {
 }
 
 /** What an agent process left behind that tells how it failed. */
-export interface FailureEvidence {
+interface FailureEvidence {
   /** Claude Code's final result said `is_error: true`. */
   isError: boolean;
   /** The result's `api_error_status` (Claude Code ≥ 2.1: the HTTP status of the failed API call). */

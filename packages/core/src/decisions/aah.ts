@@ -52,20 +52,21 @@ export interface ParsedResponse {
 }
 
 /** A decision/response artifact's data (the artifact, its body, or its data alone). */
-const responseData = (json: unknown) => {
-  const root = json as Record<string, any>;
-  return root?.content?.body?.data ?? root?.body?.data ?? root?.data ?? root;
-};
+const responseData = (json: unknown): unknown =>
+  field(field(field(json, 'content'), 'body'), 'data') ?? field(field(json, 'body'), 'data') ?? field(json, 'data') ?? json;
+
+/** `v[key]` when `v` is an object: a file read back is walked, not trusted to have a shape. */
+const field = (v: unknown, key: string): unknown =>
+  typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[key] : undefined;
 
 /** The ask a response names (its request_id), if it names one. */
 export function responseRequestId(json: unknown): string | null {
-  const id = responseData(json)?.request_id;
+  const id = field(responseData(json), 'request_id');
   return typeof id === 'string' ? id : null;
 }
 
 /** Reads a decision/response artifact (or its body / data alone) into answers keyed by decision id. */
 export function parseAahResponse(json: unknown, exec: Execution): ParsedResponse {
-  const root = json as Record<string, any>;
   const data = responseData(json);
   const parsed = ResponseData.safeParse(data);
   if (!parsed.success) throw new UsageError(`not an AAH decision/response: ${describeIssues(parsed.error)}`);
@@ -76,7 +77,7 @@ export function parseAahResponse(json: unknown, exec: Execution): ParsedResponse
   const answers = Object.fromEntries(responses.map((r) => [
     r.decision_id, { value: r.approved ?? r.selected ?? r.value ?? null, comment: r.comment ?? null },
   ]));
-  const source = root?.source as { agent_name?: string; agent_id?: string } | undefined;
+  const source = field(json, 'source') as { agent_name?: string; agent_id?: string } | undefined;
   const responder = source?.agent_name ?? source?.agent_id?.replace(/^human:/, '') ?? null;
   return { answers, responder, summary: summary ?? null };
 }

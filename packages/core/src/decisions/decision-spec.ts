@@ -1,9 +1,5 @@
 import { z } from 'zod';
-import { valueSchema } from './validate-answers.js';
-
-/** A structured pause's decisions (AAH decision/request): what the workflow asks. */
-export const DECISION_TYPES = ['approval', 'choice', 'multi_choice', 'text', 'number', 'date'] as const;
-export type DecisionType = (typeof DECISION_TYPES)[number];
+import { DECISION_TYPES, valueSchema } from './decision-value.js';
 
 /** Lua turns an empty table into {}; where a list is expected, read it as []. */
 const luaList = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0 ? [] : v);
@@ -37,7 +33,7 @@ export const DecisionSchema = z.strictObject({
   }
   // A default that breaks its own rules would only surface when someone approves: refuse it now.
   if (d.default !== undefined && d.default !== null) {
-    const checked = valueSchema(d as Decision).safeParse(d.type === 'multi_choice' ? luaList(d.default) : d.default);
+    const checked = valueSchema(d).safeParse(d.type === 'multi_choice' ? luaList(d.default) : d.default);
     if (!checked.success) ctx.addIssue({ code: 'custom', path: ['default'], message: checked.error.issues[0].message });
   }
 }).transform((d) => (d.type === 'multi_choice' && d.default !== undefined ? { ...d, default: luaList(d.default) } : d));

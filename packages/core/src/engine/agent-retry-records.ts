@@ -1,6 +1,7 @@
 import { describeTransient } from '../agents/transient.js';
 import type { Execution } from '../types.js';
-import { nodeRetryTiming, type RetryEvent, type RetryTiming } from './agent-retry.js';
+import { nodeRetryTiming, type RetryEvent } from './agent-retry.js';
+import type { RetryTiming } from './ports.js';
 import type { EnginePorts } from './ports.js';
 
 /** Retries in the store: recorded as they are decided, and picked up by the next driver after a crash. */

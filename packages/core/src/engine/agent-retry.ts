@@ -3,7 +3,7 @@ import { describeTransient, type Transient } from '../agents/transient.js';
 import { AgentError, BudgetSpent } from '../errors.js';
 import type { AgentMetrics } from '../types.js';
 import { Aborted, type Settled } from './outcome.js';
-import type { Clock } from './ports.js';
+import type { Clock, RetryTiming } from './ports.js';
 
 /**
  * Transient agent failures (API overloaded, rate limited, 5xx, network) retried on the same
@@ -14,18 +14,6 @@ import type { Clock } from './ports.js';
 
 /** Attempts after the first, unless run(…, {retries}) or config{retries} says otherwise. */
 export const DEFAULT_RETRIES = 3;
-
-/** How long retries wait, and the waiting itself: a port, so tests fast-forward. */
-export interface RetryTiming {
-  /** The first retry's ceiling; each next one doubles it … */
-  baseMs: number;
-  /** … up to this. */
-  capMs: number;
-  /** Resolves after `ms`, or rejects with Aborted as soon as `signal` aborts. */
-  sleep(ms: number, signal: AbortSignal): Promise<void>;
-  /** In [0, 1): the jitter. */
-  random(): number;
-}
 
 /**
  * Real APIs: 2 s doubling to 60 s (a rate limit's window is a minute). SHOP_RETRY_BASE_MS and
@@ -151,7 +139,7 @@ export async function withRetries(deps: RetryDeps, first: Attempt, once: (a: Att
 }
 
 /** What the agent is told on a retry: what cut it off, and what it was asked (it may have lost the turn). */
-export function continuePrompt(t: Transient, asked: string): string {
+function continuePrompt(t: Transient, asked: string): string {
   return `Your last turn was cut off by a transient error (${describeTransient(t)}). Continue where you left off and report when done.\n\nWhat you were asked: ${asked}`;
 }
 

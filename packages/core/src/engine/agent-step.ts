@@ -1,5 +1,3 @@
-import type { Ownership } from './ownership.js';
-import type { DriveOutcome } from './outcome.js';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import type { AgentDef } from '../agents/agent-def.js';
@@ -7,7 +5,7 @@ import { dialectOf } from '../agents/dialects/dialect-of.js';
 import { changeOf, describeDeferred, type DeferredTool, type GateDecision } from '../agents/gates.js';
 import { boundedInput, gateDecision, questionDecisions } from './gate-decision.js';
 import { AgentError, BudgetSpent } from '../errors.js';
-import type { RunOptions, RunRequest, WorkflowConfig } from '../lua/requests.js';
+import type { RunOptions, RunRequest } from '../lua/requests.js';
 import { fingerprint } from '../lua/requests.js';
 import { readAgentFile, readTail } from '../signals/agent-file.js';
 import { checkSignal, promiseSignal, signalPath, type Signal } from '../signals/signal.js';
@@ -22,32 +20,10 @@ import { freeSession, type FreedSession } from './session-takeover.js';
 import { agentAnswer } from './check-answer.js';
 import { Aborted, type Settled } from './outcome.js';
 import type { EnginePorts } from './ports.js';
-import type { ActiveStatus, NewTimer } from '../store/store.js';
-import type { StepFiles } from './rules-in-force.js';
+import type { StepContext } from './step-context.js';
 
 /** Claude Code's -p needs a prompt; a workflow that gives none means "do your job". */
 const DEFAULT_PROMPT = 'Carry out the task described in your instructions.';
-
-/** What an agent step needs of the driver that runs it. */
-export interface StepContext {
-  ports: EnginePorts;
-  run: Run;
-  /** The driver's owner token: every write is fenced by it. */
-  token: string;
-  config(): WorkflowConfig;
-  /** The run's status once `key` waits for a person, or (`world`) on the world (others may still be running). */
-  statusWhenWaiting(key: string, world?: boolean): ActiveStatus;
-  /** The timers an ask gets as it opens (config{human_timeout, remind_after…}, a pause's deadline). */
-  timersFor(ask: { kind: string; request: unknown }): NewTimer[];
-  /** The run's rule files, looked at around each step's process (rules-in-force.ts). */
-  files: StepFiles;
-  /**
-   * Drives a child run here, as this driver drives its parent (waiting on in place with
-   * `shop run --wait`, else until it ends or waits); taken unless `owner` holds it already.
-   * Absent where nothing is driven (a dry replay).
-   */
-  driveChild?(runId: number, signal: AbortSignal, owner?: Ownership): Promise<DriveOutcome>;
-}
 
 /**
  * run(agent): start or re-invoke the agent, read its signal, complete or wait. A failure

@@ -6,7 +6,7 @@ import type { Execution, Run } from '../types.js';
 import type { EnginePorts } from './ports.js';
 
 /** The notice for an ask: what it is, how long it has waited, the commands (and the link) that answer it. */
-export function askNotice(event: AskNotice['event'], run: Run, exec: Execution, now: number, answerLink: string | null = null): AskNotice {
+function askNotice(event: AskNotice['event'], run: Run, exec: Execution, now: number, answerLink: string | null = null): AskNotice {
   return {
     event,
     run: run.id,

@@ -6,7 +6,7 @@ import type { ReplayLog } from './replay-log.js';
 import { within, type ParallelGroup, type Strand } from './strands.js';
 import type { Threads } from './threads.js';
 
-export interface BranchDeps {
+interface BranchDeps {
   ports: EnginePorts;
   run: Run;
   token: string;

@@ -1,8 +1,10 @@
 import type { AnyCall, CallWorld, OnceHow } from '../lua/calls/definition.js';
 import { callOfKind } from '../lua/calls/registry.js';
+import { checkWorkflow } from '../lua/check-workflow.js';
 import type { CallRequest } from '../lua/requests.js';
 import type { Execution } from '../types.js';
-import { AgentStep, type StepContext } from './agent-step.js';
+import { AgentStep } from './agent-step.js';
+import type { StepContext } from './step-context.js';
 import { findAnswer } from './check-answer.js';
 import { Aborted, type Settled } from './outcome.js';
 
@@ -13,6 +15,7 @@ import { Aborted, type Settled } from './outcome.js';
  */
 export class CallRunner implements CallWorld {
   readonly agents: AgentStep;
+  readonly checkWorkflow = (source: string, chunkName: string): void => checkWorkflow(source, chunkName);
 
   constructor(
     readonly ctx: StepContext,

@@ -5,7 +5,7 @@ import type { Answer, Execution, Run } from '../types.js';
 import type { EnginePorts } from './ports.js';
 
 /** What an answer does: return a value to Lua, or send the person's words back to the agent. */
-export type AnswerEffect =
+type AnswerEffect =
   | { kind: 'value'; value: unknown; by: string }
   | { kind: 'back'; prompt: string; by: string };
 

@@ -41,7 +41,7 @@ export async function fireDueTimers(ports: EnginePorts, run: Run, token: string)
 }
 
 /** What a due timer does to its ask (pure): tell people, end the run, or answer with the defaults. */
-export function timerEffect(timer: Timer, exec: Execution, now: number): Effect {
+function timerEffect(timer: Timer, exec: Execution, now: number): Effect {
   const after = duration(timer.data.after_seconds ?? Math.round((now - exec.updatedAt) / 1000));
   const targets = timer.data.targets ?? [];
   const at = { key: timer.key, actor: 'system:timer', channel: 'engine' as const };

@@ -23,12 +23,12 @@ import { sessionCap } from './session-keeper.js';
  * A driver's lease: a dead worker's runs are taken over within it. SHOP_LEASE_SECONDS changes
  * it (slow or sleepy machines want longer); the driver renews it every third.
  */
-export function leaseMs(env: NodeJS.ProcessEnv = process.env): number {
+function leaseMs(env: NodeJS.ProcessEnv = process.env): number {
   const s = Number(env.SHOP_LEASE_SECONDS);
   return Number.isFinite(s) && s > 0 ? s * 1000 : 15_000;
 }
 
-export interface NodePortsOptions {
+interface NodePortsOptions {
   notifier: Notifier;
   /** The folder holding the `shop` executable, put on agents' PATH for `shop report`. */
   binDir: string | null;

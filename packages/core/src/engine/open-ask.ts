@@ -6,7 +6,7 @@ import { sendAskNotice } from './ask-notice.js';
 import type { EnginePorts } from './ports.js';
 
 /** The auto_approve rule an ask matches: every field the rule gives must hold. */
-export function matchingRule(rules: AutoApproveRule[], exec: Execution): AutoApproveRule | null {
+function matchingRule(rules: AutoApproveRule[], exec: Execution): AutoApproveRule | null {
   return rules.find((r) =>
     (r.awaiting === undefined || r.awaiting === (exec.awaiting ?? 'input')) &&
     (r.agent === undefined || r.agent === exec.agent) &&

@@ -1,13 +1,12 @@
 import type { AgentDef } from '../agents/agent-def.js';
 import type { AgentRunner } from '../agents/agent-runner.js';
 import type { ModuleSource } from '../lua/lua-modules.js';
-import type { ShRequest } from '../lua/requests.js';
+import type { LocalTranscript } from '../agents/claude-transcript.js';
+import type { ShRequest } from '../lua/calls/sh-request.js';
 import type { SignalOptions, SignalSource } from '../signals/signal-source.js';
 import type { Store } from '../store/store.js';
 import type { Execution, Run } from '../types.js';
 import type { Notices } from './notices.js';
-import type { RetryTiming } from './agent-retry.js';
-import type { SessionFiles } from './session-keeper.js';
 
 export interface Clock {
   now(): number;
@@ -47,7 +46,7 @@ export interface ShellResult {
 }
 
 /** This process, as an owner of runs: where it runs, and how to tell it from a reused pid. */
-export interface ProcessIdentity {
+interface ProcessIdentity {
   host: string;
   pid: number;
   pidStart: string | null;
@@ -123,4 +122,24 @@ export interface EnginePorts {
    * the engine's operations use them: a read-only command never loads them. Absent: all loaded.
    */
   loadEngine?(): Promise<void>;
+}
+
+/** How long retries wait, and the waiting itself: a port, so tests fast-forward. */
+export interface RetryTiming {
+  /** The first retry's ceiling; each next one doubles it … */
+  baseMs: number;
+  /** … up to this. */
+  capMs: number;
+  /** Resolves after `ms`, or rejects with Aborted as soon as `signal` aborts. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /** In [0, 1): the jitter. */
+  random(): number;
+}
+
+/** Claude Code's transcripts on this machine, and how large one the store keeps. */
+export interface SessionFiles {
+  read(cwd: string, sessionId: string, maxBytes: number): LocalTranscript;
+  write(cwd: string, sessionId: string, data: Buffer): void;
+  /** The largest transcript kept in the store (bytes, before compression). */
+  cap: number;
 }

@@ -1,6 +1,6 @@
 import type { AgentDef } from '../agents/agent-def.js';
 import { RulesChangedError, ShopError } from '../errors.js';
-import { parseConfig, type WorkflowConfig } from '../lua/requests.js';
+import { parseConfig, type WorkflowConfig } from '../lua/workflow-config.js';
 import { agentRules, agentRulesDiffer, configDiffers, layRules, lookDiff, noRules, sameLook } from '../rules/agent-rules.js';
 import { heldReason } from '../rules/hold-lines.js';
 import type { EventInput } from '../store/store.js';

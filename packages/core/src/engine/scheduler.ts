@@ -26,12 +26,12 @@ import type { Slots } from './slots.js';
 import type { Ownership } from './ownership.js';
 
 /** How often a driver looks at the store: stop requests, its lease, answers from elsewhere. */
-export const CHECK_MS = 500;
+const CHECK_MS = 500;
 
 /** The owner's periodic look at the store. */
 export type CheckIn = { kind: 'ok'; run?: Run } | { kind: 'lost' } | { kind: 'stop'; reason: string; by: string };
 
-export interface SchedulerDeps {
+interface SchedulerDeps {
   ports: EnginePorts;
   run: Run;
   token: string;

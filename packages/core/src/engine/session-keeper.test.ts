@@ -8,7 +8,8 @@ import { exec, newRun, T } from '../store/contract/fixtures.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import type { EnginePorts } from './ports.js';
-import { DEFAULT_SESSION_CAP, keepSession, restoreSession, sessionCap, type SessionFiles } from './session-keeper.js';
+import { DEFAULT_SESSION_CAP, keepSession, restoreSession, sessionCap } from './session-keeper.js';
+import type { SessionFiles } from './ports.js';
 import { tempDir } from '../testing/temp-dir.js';
 
 const dir = tempDir('shop-keeper-');

@@ -1,6 +1,6 @@
 import { promisify } from 'node:util';
 import { gunzip as gunzipCb, gzip as gzipCb } from 'node:zlib';
-import { digest, type LocalTranscript } from '../agents/claude-transcript.js';
+import { digest } from '../agents/claude-transcript.js';
 import { ConflictError } from '../errors.js';
 import { bytes } from '../text.js';
 import type { EnginePorts } from './ports.js';
@@ -11,14 +11,6 @@ const gunzip = promisify(gunzipCb);
 
 /** A transcript above this (SHOP_SESSION_CAP_MB, default 64 MB) is not kept: the run's session stays on its host. */
 export const DEFAULT_SESSION_CAP = 64 * 1024 * 1024;
-
-/** Claude Code's transcripts on this machine, and how large one the store keeps. */
-export interface SessionFiles {
-  read(cwd: string, sessionId: string, maxBytes: number): LocalTranscript;
-  write(cwd: string, sessionId: string, data: Buffer): void;
-  /** The largest transcript kept in the store (bytes, before compression). */
-  cap: number;
-}
 
 /** The call whose session moves: its run, key, Claude session and the directory it runs in. */
 export interface SessionRef {

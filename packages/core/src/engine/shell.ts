@@ -4,7 +4,7 @@ import type { ShRequest } from '../lua/requests.js';
 import type { ShellResult } from './ports.js';
 
 /** sh() output kept per stream; the rest is dropped and the result says so. */
-export const SH_OUTPUT_CAP = 1024 * 1024;
+const SH_OUTPUT_CAP = 1024 * 1024;
 
 /**
  * Runs a workflow's sh() in its own process group (a stop or a timeout kills the whole

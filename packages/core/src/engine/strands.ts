@@ -38,9 +38,6 @@ export interface ParallelGroup {
 
 export const keyOf = (path: string, n: number): string => (path ? `${path}/${n}` : String(n));
 
-/** The thread path a call key belongs to: "4/2/1" → "4/2", "3" → "". */
-export const pathOf = (key: string): string => key.slice(0, Math.max(0, key.lastIndexOf('/')));
-
 /** Whether `key` belongs to thread `path` or to one nested inside it. */
 export const within = (key: string, path: string): boolean => path === '' || key === path || key.startsWith(`${path}/`);
 

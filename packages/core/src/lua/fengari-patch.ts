@@ -14,7 +14,7 @@
  * `find` must occur exactly once, so a fengari that changed under it fails loudly instead
  * of running unbounded; and patched-fengari.ts refuses to start a VM when the patch is not in effect.
  */
-export interface SourcePatch {
+interface SourcePatch {
   /** Path inside the fengari package. */
   file: string;
   find: string;

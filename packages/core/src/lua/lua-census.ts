@@ -50,7 +50,7 @@ interface GlobalState {
   mainthread: Thread;
 }
 
-export interface CensusResult {
+interface CensusResult {
   /** Everything, estimated: strings exactly, the rest by fengari's object sizes. */
   bytes: number;
   /** The bytes of strings alone. */

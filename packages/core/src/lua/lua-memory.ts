@@ -13,7 +13,7 @@ const LOOK_BYTES = 1024 * 1024;
 const HEAP_EVERY = 16;
 
 /** What the run's memory needs of the VM. */
-export interface MemoryHost {
+interface MemoryHost {
   /** The run's Lua memory cap (config lua_memory_mb) in bytes; null: none. */
   capBytes(): number | null;
   /** A look at the clock (lua_timeout, stop, Ctrl-C): may raise, or have the hook yield soon. */

@@ -3,7 +3,7 @@ import type { LuaState } from './convert.js';
 import { MODULE_NAME_MAX, moduleNameProblem, quotedName, type ModuleSource } from './lua-modules.js';
 import { SANDBOX_CHUNK } from './lua-prelude.js';
 import { luaText } from './lua-text.js';
-import { raise } from './sandbox.js';
+import { raise } from './lua-raise.js';
 
 const { lua, lauxlib, to_luastring } = fengari;
 

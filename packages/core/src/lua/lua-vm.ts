@@ -10,11 +10,13 @@ import type { ModuleSource } from './lua-modules.js';
 import { installPrelude, SANDBOX_CHUNK } from './lua-prelude.js';
 import { ModuleLoader } from './lua-require.js';
 import { luaText } from './lua-text.js';
-import { installSandbox, raise, type SandboxHost } from './sandbox.js';
+import { raise } from './lua-raise.js';
+import { installSandbox, type SandboxHost } from './sandbox.js';
 import { raisedMessage } from './calls/raised.js';
 import { installStringCase } from './string-case.js';
 import { installStringRep, installTableConcat } from './string-limits.js';
-import { installPatterns, type PatternLimits } from './string-patterns.js';
+import { installPatterns } from './string-patterns.js';
+import type { PatternLimits } from './string-matcher.js';
 
 const { lua, lauxlib, to_luastring } = fengari;
 

@@ -9,7 +9,7 @@ const count = (n: number) => n.toLocaleString('en-US');
  * tracebacks name it). A module is the project's own file, but an agent may have put a FIFO or
  * a huge file in its place: opened without blocking, a regular file only, read up to the bound.
  */
-export function moduleFiles(libDir: string, shown: (path: string) => string): ModuleSource {
+function moduleFiles(libDir: string, shown: (path: string) => string): ModuleSource {
   return {
     read(name: string): ModuleRead {
       const path = join(libDir, moduleFile(name));

@@ -34,7 +34,7 @@ export function requirePatchedFengari(): void {
 const MAX_CALLS = 200;
 
 /** Null when `f` (a fengari) has every patched site in effect, else what is missing. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a fengari module, untyped like fengari itself (fengari.d.ts)
 export function probeFengari(f: any): string | null {
   const { lua, lauxlib, to_luastring } = f;
   const L = lauxlib.luaL_newstate();

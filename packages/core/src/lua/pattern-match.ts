@@ -15,7 +15,7 @@ const MAXCAPTURES = 32;
 /** A pattern error, raised in Lua at the caller's line. */
 export class PatternError extends Error {}
 
-export interface Capture {
+interface Capture {
   init: number;
   len: number;
 }
@@ -182,7 +182,7 @@ function endCapture(ms: MatchState, s: number, p: number): number | null {
   return res;
 }
 
-export function checkCapture(ms: MatchState, l: number): number {
+function checkCapture(ms: MatchState, l: number): number {
   l -= 49;
   if (l < 0 || l >= ms.level || ms.capture[l].len === CAP_UNFINISHED) throw new PatternError(`invalid capture index %${l + 1}`);
   return l;
@@ -203,7 +203,6 @@ export function match(ms: MatchState, s: number | null, p: number): number | nul
   for (;;) {
     ms.spend();
     if (s === null || p === ms.pEnd) break;
-    let dflt = false;
     const c = P[p];
     if (c === 40) { // '('
       s = P[p + 1] === 41 ? startCapture(ms, s, p + 2, CAP_POSITION) : startCapture(ms, s, p + 1, CAP_UNFINISHED);
@@ -239,9 +238,8 @@ export function match(ms: MatchState, s: number | null, p: number): number | nul
         p += 2;
         continue;
       }
-      dflt = true;
-    } else dflt = true;
-    if (!dflt) break;
+    }
+    // The default case (C Lua's `goto dflt`): a single character class, maybe with a suffix.
     const ep = classEnd(ms, p);
     const suffix = P[ep];
     if (!singleMatch(ms, s, p, ep)) {

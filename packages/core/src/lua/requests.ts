@@ -4,9 +4,7 @@
  * result. Each call is defined in calls/ (one file per primitive) and listed in calls/registry.ts.
  */
 
-export { RunOptionsSchema, type RunOptions, type RunRequest } from './calls/run.js';
-export { ShOptionsSchema, type ShOptions, type ShRequest } from './calls/sh.js';
-export { PauseSpecSchema, type PauseSpec } from '../decisions/decision-spec.js';
-export { parseConfig, WorkflowConfigSchema, type WorkflowConfig } from './workflow-config.js';
-export { describeCall, fingerprint, matchesRecord, type CallRequest, type HostRequest } from './calls/registry.js';
-export { describeIssues } from './issues.js';
+export type { RunOptions, RunRequest } from './calls/run-request.js';
+export type { ShRequest } from './calls/sh-request.js';
+export { parseConfig, type WorkflowConfig } from './workflow-config.js';
+export { fingerprint, matchesRecord, type CallRequest, type HostRequest } from './calls/registry.js';

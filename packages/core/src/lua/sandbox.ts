@@ -1,6 +1,7 @@
 import fengari from './patched-fengari.js';
 import { ConversionError, pushJs, toJs, type LuaState } from './convert.js';
 import { logLine } from './lua-text.js';
+import { raise } from './lua-raise.js';
 
 const { lua, lauxlib, lualib, to_luastring } = fengari;
 
@@ -23,14 +24,6 @@ const LIBS: [string, unknown][] = [
   ['utf8', lualib.luaopen_utf8],
 ];
 const REMOVED_GLOBALS = ['dofile', 'loadfile', 'load', 'loadstring', 'require', 'collectgarbage'];
-
-/** Raises a Lua error at the caller's file:line, like luaL_error without format codes. */
-export function raise(L: LuaState, message: string): never {
-  lauxlib.luaL_where(L, 1);
-  lua.lua_pushstring(L, to_luastring(message));
-  lua.lua_concat(L, 2);
-  return lua.lua_error(L) as never;
-}
 
 /** Opens only the safe libraries and installs the synchronous host functions. */
 export function installSandbox<T>(L: LuaState, host: SandboxHost<T>, threadOf: (L: LuaState) => T): void {

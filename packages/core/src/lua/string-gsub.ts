@@ -1,10 +1,10 @@
 import fengari from './patched-fengari.js';
 import type { LuaState } from './convert.js';
 import { isdigit, match, MatchState, PatternError } from './pattern-match.js';
-import { raise } from './sandbox.js';
+import { raise } from './lua-raise.js';
 import { overCap } from './string-limits.js';
 import { pushOwnedString } from './lua-internals.js';
-import { BASE_STEPS, matcher, pushCapture, type PatternLimits } from './string-patterns.js';
+import { BASE_STEPS, matcher, pushCapture, type PatternLimits } from './string-matcher.js';
 
 const { lua, lauxlib, to_luastring } = fengari;
 

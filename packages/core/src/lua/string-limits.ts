@@ -1,7 +1,7 @@
 import fengari from './patched-fengari.js';
 import type { LuaState } from './convert.js';
 import { pushOwnedString } from './lua-internals.js';
-import { raise } from './sandbox.js';
+import { raise } from './lua-raise.js';
 
 const { lua, lauxlib, to_luastring } = fengari;
 

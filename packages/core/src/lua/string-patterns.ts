@@ -1,9 +1,9 @@
 import fengari from './patched-fengari.js';
 import type { LuaState } from './convert.js';
-import { CAPTURE, match, MatchState, PatternError } from './pattern-match.js';
-import { raise } from './sandbox.js';
-import type { StringBounds } from './string-limits.js';
+import { match, MatchState, PatternError } from './pattern-match.js';
+import { raise } from './lua-raise.js';
 import { gsub } from './string-gsub.js';
+import { matcher, pushCapture, stepsFor, type PatternLimits } from './string-matcher.js';
 
 const { lua, lauxlib, to_luastring } = fengari;
 
@@ -13,23 +13,7 @@ const { lua, lauxlib, to_luastring } = fengari;
  * called where the thread can yield (lua_callk), so stop and Ctrl-C reach a loop inside it.
  */
 
-/** Matching steps one call may take: far past real patterns, well under a second of work. */
-export const BASE_STEPS = 5_000_000;
-const stepsFor = (subject: Uint8Array) => BASE_STEPS + 16 * subject.length;
 const SPECIALS = new Set([...'^$*+?.([%-'].map((c) => c.charCodeAt(0)));
-
-export interface PatternLimits extends StringBounds {
-  /** Bytes a string made by gsub may have (the run's Lua memory cap); null: no cap. */
-  maxStringBytes(): number | null;
-}
-
-/** Matching steps between two looks at the clock, in bytes of work: enough for a look each time. */
-export const STEPS_WORTH = 1024 * 1024;
-
-/** A matcher for `s` that looks at the run's clock as it goes. */
-export function matcher(L: LuaState, limits: PatternLimits, s: Uint8Array, p: Uint8Array, budget: number): MatchState {
-  return new MatchState(s, p, budget, () => limits.worked(L, STEPS_WORTH));
-}
 
 function guarded(fn: (L: LuaState) => number): (L: LuaState) => number {
   return (L) => {
@@ -46,18 +30,6 @@ function posrelat(pos: number, len: number): number {
   if (pos >= 0) return pos;
   if (-pos > len) return 0;
   return len + pos + 1;
-}
-
-function pushCapture(L: LuaState, ms: MatchState, i: number, s: number, e: number) {
-  if (i >= ms.level) {
-    if (i !== 0) throw new PatternError(`invalid capture index %${i + 1}`);
-    lua.lua_pushlstring(L, ms.src.subarray(s, e), e - s);
-    return;
-  }
-  const { init, len } = ms.capture[i];
-  if (len === CAPTURE.UNFINISHED) throw new PatternError('unfinished capture');
-  if (len === CAPTURE.POSITION) lua.lua_pushinteger(L, init + 1);
-  else lua.lua_pushlstring(L, ms.src.subarray(init, init + len), len);
 }
 
 /** Pushes the captures (or the whole match when there are none, and s is given). */
@@ -148,4 +120,3 @@ export function installPatterns(L: LuaState, limits: PatternLimits): void {
   lua.lua_pop(L, 1);
 }
 
-export { pushCapture };

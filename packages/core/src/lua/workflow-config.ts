@@ -10,7 +10,7 @@ const Seconds = z.number().positive();
 const Targets = z.preprocess(list, z.array(z.string().min(1)));
 
 /** One auto_approve rule: every field it gives must match the ask. */
-export const AutoApproveRuleSchema = z.strictObject({
+const AutoApproveRuleSchema = z.strictObject({
   awaiting: z.enum(AWAITING_KINDS).optional(),
   agent: z.string().min(1).optional(),
   pause: z.string().min(1).optional(),
@@ -18,10 +18,9 @@ export const AutoApproveRuleSchema = z.strictObject({
 }).refine((r) => Object.keys(r).length > 0, { message: 'a rule needs at least one of awaiting, agent, pause, call' });
 export type AutoApproveRule = z.infer<typeof AutoApproveRuleSchema>;
 
-export const ON_TIMEOUT = ['stuck', 'notify_again', 'default'] as const;
-export type OnTimeout = (typeof ON_TIMEOUT)[number];
+const ON_TIMEOUT = ['stuck', 'notify_again', 'default'] as const;
 
-export const WorkflowConfigSchema = z.strictObject({
+const WorkflowConfigSchema = z.strictObject({
   human_escalation: z.boolean().optional(),
   max_parallel: z.number().int().positive().optional(),
   lua_timeout: Seconds.optional(),
@@ -52,7 +51,7 @@ export const WorkflowConfigSchema = z.strictObject({
 });
 export type WorkflowConfig = z.infer<typeof WorkflowConfigSchema>;
 
-export const CONFIG_KEYS = Object.keys(WorkflowConfigSchema.shape).join(', ');
+const CONFIG_KEYS = Object.keys(WorkflowConfigSchema.shape).join(', ');
 
 /** config{…}'s table checked — notifiers too: the keys it set, or the error to raise in Lua. */
 export function parseConfig(table: unknown): WorkflowConfig | string {

@@ -52,7 +52,6 @@ function runCommand(argv: string[], env: Record<string, string>, timeoutMs: numb
   return new Promise((done, fail) => {
     let stderr = '';
     let settled = false;
-    let timer: NodeJS.Timeout | undefined;
     const settle = (f: () => void) => {
       if (settled) return;
       settled = true;
@@ -68,7 +67,7 @@ function runCommand(argv: string[], env: Record<string, string>, timeoutMs: numb
         /* already gone */
       }
     };
-    timer = setTimeout(() => {
+    const timer = setTimeout(() => {
       killGroup();
       settle(() => fail(new NoticeCommandError('timeout', program, `${program} did not finish within ${timeoutMs / 1000} s`)));
     }, timeoutMs);

@@ -38,12 +38,12 @@ export function waitedText(seconds: number): string {
   return h % 24 === 0 ? `${Math.floor(h / 24)} d` : `${Math.floor(h / 24)} d ${h % 24} h`;
 }
 
-export function questionText(n: AskNotice): string {
+function questionText(n: AskNotice): string {
   return capText(n.question, QUESTION_CAP);
 }
 
 /** The first answer command (the others are in the JSON body and SHOP_ANSWER_WITH). */
-export function answerText(n: AskNotice): string | null {
+function answerText(n: AskNotice): string | null {
   const first = n.answer_with[0];
   return first === undefined ? null : capText(first, ANSWER_CAP);
 }

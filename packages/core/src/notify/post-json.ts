@@ -1,6 +1,6 @@
 import type { NoticeDeps } from './notice-deps.js';
 
-export interface PostOptions {
+interface PostOptions {
   /** Per attempt, connection to response headers. */
   timeoutMs: number;
   attempts: number;
@@ -14,7 +14,7 @@ export interface PostOptions {
 }
 
 /** ok, or why not in a few words (no URL: the caller names the target safely). */
-export type PostOutcome = { ok: true } | { ok: false; why: string; attempts: number };
+type PostOutcome = { ok: true } | { ok: false; why: string; attempts: number };
 
 /**
  * POSTs JSON, retrying what may pass on its own (network errors, timeouts, 5xx, 429) and

@@ -26,7 +26,7 @@ export interface SendOptions {
   desktopTimeoutMs?: number;
 }
 
-export const SEND_DEFAULTS: Readonly<Required<SendOptions>> = {
+const SEND_DEFAULTS: Readonly<Required<SendOptions>> = {
   httpTimeoutMs: 3_000,
   httpAttempts: 3,
   httpBackoffMs: [500, 1_000],

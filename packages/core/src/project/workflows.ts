@@ -16,7 +16,7 @@ export function resolveWorkflow(project: Project, name: string): { spec: string;
   return { spec: basename(path, '.lua'), path };
 }
 
-export function listWorkflows(project: Project): string[] {
+function listWorkflows(project: Project): string[] {
   if (!existsSync(project.workflowsDir)) return [];
   return readdirSync(project.workflowsDir).filter((f) => f.endsWith('.lua')).map((f) => basename(f, '.lua')).sort();
 }

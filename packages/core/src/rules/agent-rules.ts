@@ -7,7 +7,7 @@ import type { AgentRules, RunRules } from '../types.js';
 export const noRules = (): RunRules => ({ agents: {}, config: null, files: {}, differs: [] });
 
 /** The keys of an agent definition that are rules, as a run records them. */
-export const RULE_KEYS = ['cli', 'model', 'permission_mode', 'allowed_tools', 'command', 'gates'] as const;
+const RULE_KEYS = ['cli', 'model', 'permission_mode', 'allowed_tools', 'command', 'gates'] as const;
 
 /** An agent definition's rules (`file`: its path as shown), as a run records them. */
 export function agentRules(def: AgentDef, file: string): AgentRules {

@@ -3,7 +3,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 
 /** The most a signal (or any file Shop reads from an agent) may hold: far past any report, far below harm. */
 export const AGENT_FILE_CAP = 1024 * 1024;
 
-export type AgentFileRead =
+type AgentFileRead =
   | { kind: 'none' }
   | { kind: 'refused'; problem: string }
   | { kind: 'text'; text: string };

@@ -8,7 +8,7 @@ import { nestingDepth, readAgentFile } from './agent-file.js';
 export const AWAITING_KINDS = ['input', 'approval', 'review', 'content', 'escalation', 'checkpoint', 'work'] as const;
 
 /** The body an agent writes to SHOP_SIGNAL_FILE (extra fields are kept and passed to Lua). */
-export const SignalSchema = z.looseObject({
+const SignalSchema = z.looseObject({
   status: z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'must be an UPPER_CASE word such as DONE or NEEDS_HUMAN'),
   summary: z.string().optional(),
   reason: z.string().optional(),

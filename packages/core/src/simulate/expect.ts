@@ -25,7 +25,7 @@ export function compareExpect(expected: Fixture['expect'], got: Simulation): str
  * result may hold more); an array matches element by element, of the same length; anything
  * else is equal. So `{ "shipped": true }` checks one field of a larger result.
  */
-export function matchesPart(expected: unknown, got: unknown): boolean {
+function matchesPart(expected: unknown, got: unknown): boolean {
   if (Array.isArray(expected)) return Array.isArray(got) && got.length === expected.length && expected.every((e, i) => matchesPart(e, got[i]));
   if (expected !== null && typeof expected === 'object') {
     if (got === null || typeof got !== 'object' || Array.isArray(got)) return false;
@@ -37,15 +37,17 @@ export function matchesPart(expected: unknown, got: unknown): boolean {
 const pretty = (v: unknown) => JSON.stringify(v ?? null, null, 2).split('\n');
 
 /** A line diff (longest common subsequence): "- " expected, "+ " got, "  " both. */
-export function lineDiff(a: string[], b: string[]): string {
+function lineDiff(a: string[], b: string[]): string {
   const lcs: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
   for (let i = a.length - 1; i >= 0; i--) for (let j = b.length - 1; j >= 0; j--) lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
   const out: string[] = [];
   let i = 0;
   let j = 0;
   while (i < a.length || j < b.length) {
-    if (i < a.length && j < b.length && a[i] === b[j]) out.push(`    ${a[i++]}`), j++;
-    else if (i < a.length && (j === b.length || lcs[i + 1][j] >= lcs[i][j + 1])) out.push(`  - ${a[i++]}`);
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      out.push(`    ${a[i++]}`);
+      j++;
+    } else if (i < a.length && (j === b.length || lcs[i + 1][j] >= lcs[i][j + 1])) out.push(`  - ${a[i++]}`);
     else out.push(`  + ${b[j++]}`);
   }
   return out.join('\n');

@@ -13,7 +13,6 @@ const AgentStep = z.strictObject({
   files: z.record(z.string(), z.string()).optional(),
   cost_usd: z.number().nonnegative().optional(),
 });
-export type FixtureAgentStep = z.infer<typeof AgentStep>;
 
 const Verdict = z.enum(['approve', 'reject', 'answer']);
 /** A verdict, or a distribution to sample one from: {"approve": 0.8, "reject": 0.2}. */
@@ -37,7 +36,7 @@ export type FixtureHuman = z.infer<typeof Human>;
 
 const Ending = z.enum(['completed', 'stuck', 'failed', 'waiting_human']);
 
-export const FixtureSchema = z.strictObject({
+const FixtureSchema = z.strictObject({
   prompt: z.string().default(''),
   /** Seeds math.random and the sampled verdicts, so a run is the same every time. */
   seed: z.number().int().nonnegative().default(1),

@@ -135,7 +135,7 @@ class People {
 }
 
 /** A fixture that cannot drive the run (an answer its ask refuses): bad input, exit 2. */
-export class FixtureError extends UsageError {}
+class FixtureError extends UsageError {}
 
 function notice(path: string[], n: Notice) {
   if (n.type === 'agent_finished') path.push(`  [${n.key}] ${n.agent} → ${n.status}${n.text ? `: ${n.text}` : ''}`);

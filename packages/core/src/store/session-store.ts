@@ -1,4 +1,4 @@
-import type { EventInput } from './store.js';
+import type { EventInput } from './store-inputs.js';
 
 /** An agent call's Claude Code transcript as the store keeps it. */
 export interface KeptSession {

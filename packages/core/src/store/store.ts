@@ -1,12 +1,15 @@
 import type { Decision } from '../decisions/decision-spec.js';
 import type { AccessStore } from './access-store.js';
 import type {
-  AgentMetrics, Answer, CallKind, Channel, Execution, ReplayRecord, Run, RunEvent, RunHold, RunOwner, RunRules, RunStatus, Timer, TimerData, TimerKind, WaitKind,
+  AgentMetrics, Answer, CallKind, Execution, ReplayRecord, Run, RunEvent, RunHold, RunOwner, RunRules, RunStatus, Timer, TimerData, TimerKind, WaitKind,
 } from '../types.js';
 import type { ClaimStore } from './claim-store.js';
 import type { SentEventStore } from './sent-event-store.js';
 import type { SessionStore } from './session-store.js';
 import type { WorkerStore } from './worker-store.js';
+import type { EventInput, OwnerClaim } from './store-inputs.js';
+
+export type { EventInput, OwnerClaim };
 
 /**
  * The store port: domain operations, each atomic (one transaction inside) and each
@@ -171,9 +174,6 @@ export interface Store extends AccessStore, ClaimStore, SessionStore, WorkerStor
   close(): Promise<void>;
 }
 
-/** Who claims a run: its token (fencing) and its process; the store sets the lease. */
-export type OwnerClaim = Omit<RunOwner, 'leaseUntil'>;
-
 /** A person's `shop continue` holding a call's session: its own token and process. */
 export interface ContinueHold {
   token: string;
@@ -313,12 +313,4 @@ export interface RunEnd {
    * before `event`), and that step stays running, its report on disk, to be completed by a resume.
    */
   held?: RunHold;
-}
-
-export interface EventInput {
-  type: string;
-  key?: string | null;
-  actor: string;
-  channel: Channel;
-  data?: Record<string, unknown> | null;
 }

@@ -1,5 +1,5 @@
 import type { Run } from '../types.js';
-import type { OwnerClaim } from './store.js';
+import type { OwnerClaim } from './store-inputs.js';
 
 /** A `shop watch` process as it registers itself on the store. */
 export interface NewWorker {

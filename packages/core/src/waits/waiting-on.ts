@@ -2,7 +2,7 @@ import { localTime } from '../local-time.js';
 import type { Execution, WaitKind } from '../types.js';
 
 /** What a run waits on when no person is asked: one entry per waiting call (`--json` waiting_on). */
-export interface WaitingOnJson {
+interface WaitingOnJson {
   kind: WorldWaitKind;
   /** The waiting call's key. */
   key: string;
@@ -15,7 +15,7 @@ export interface WaitingOnJson {
   run_id?: number;
 }
 
-export type WorldWaitKind = Exclude<WaitKind, 'person'>;
+type WorldWaitKind = Exclude<WaitKind, 'person'>;
 
 const iso = (t: number | null) => (t == null ? null : new Date(t).toISOString());
 const field = (e: Execution, name: string): unknown => (e.request as Record<string, unknown> | null)?.[name];

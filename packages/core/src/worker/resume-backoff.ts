@@ -1,5 +1,5 @@
 /** How `shop watch` retries a run whose resume keeps failing: 2 s, 4 s, 8 s … up to a minute, 5 tries. */
-export const RESUME_BACKOFF = { firstMs: 2000, maxMs: 60_000, attempts: 5 };
+const RESUME_BACKOFF = { firstMs: 2000, maxMs: 60_000, attempts: 5 };
 
 /**
  * Consecutive resume failures per run, and when the run may be tried again. In memory: a

@@ -18,7 +18,7 @@ import { openWorkerWakes, type WorkerWakes } from './wakes.js';
 const PASS_EVERY_MS = 200;
 
 /** Why a held run is driven on: an answer, a stop, a takeover, its timer, an event it waits on. */
-export type ResumeWhy = 'answer' | 'stop' | 'interrupted' | 'timer' | 'event' | 'child';
+type ResumeWhy = 'answer' | 'stop' | 'interrupted' | 'timer' | 'event' | 'child';
 
 /** What the worker tells its operator, a line (or a JSON line) each. */
 export type WorkerEvent =

@@ -149,7 +149,6 @@ export function useActions(deps: TuiDeps, status: Status, browser: Browser, hand
     },
   };
 }
-export type Actions = ReturnType<typeof useActions>;
 
 /** A form's answer as the confirmation shows it: each decision's value, the verdict, the note. */
 function answerLines(input: AnswerInput): string[] {

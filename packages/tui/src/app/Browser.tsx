@@ -43,7 +43,7 @@ export function Browser({ deps }: { deps: TuiDeps }) {
   const list = useRunListState(runs, deps.ops.liveness, (filtering) => layoutFor(size.rows, filtering).list);
   const inbox = useInboxState(deps.ops, runs.version, screen.name === 'inbox' && !suspended, layout.list);
   const actions = useActions(deps, status, browser, handOver);
-  const waiting = useMemo(() => runs.runs.filter((r) => r.status === 'waiting_human').length, [runs.version]); // eslint-disable-line react-hooks/exhaustive-deps
+  const waiting = useMemo(() => runs.runs.filter((r) => r.status === 'waiting_human').length, [runs.version]); // eslint-disable-line react-hooks/exhaustive-deps -- the run cache changes in place; its version says when
   useFocus(() => focusOf(browser.now().screen, browser.now().overlay, list.filteringNow()));
 
   const common = (cmd: Command | null, target: Target | null): boolean => {

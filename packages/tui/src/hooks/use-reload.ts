@@ -18,8 +18,7 @@ export function useReload<T>(load: (() => Promise<T>) | null, key: string, pause
     return () => {
       stale = true;
     };
-    // `load` is a new closure each render; `key` says when it reads something new.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `load` is a new closure each render; `key` says when it reads something new.
   }, [key, paused, load === null]);
   return load ? (value?.value ?? null) : null;
 }

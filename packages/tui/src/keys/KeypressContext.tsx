@@ -63,7 +63,7 @@ export function KeypressProvider({ children }: { children: ReactNode }) {
   useLayoutEffect(() => {
     rendering.current = false;
     handleNext();
-  }, [turn]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [turn]);
   const hold = useCallback((work: Promise<unknown>) => {
     holding.current += 1;
     const release = () => {

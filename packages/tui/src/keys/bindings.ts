@@ -50,8 +50,3 @@ export function commandFor(input: string, key: Key): Command | null {
   }
   return null;
 }
-
-/** "[c] continue  [q] quit" for the hint line of a screen. */
-export function hints(pairs: [string, string][]): string {
-  return pairs.map(([k, what]) => `[${k}] ${what}`).join('  ');
-}

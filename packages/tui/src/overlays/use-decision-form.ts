@@ -74,4 +74,3 @@ export function useDecisionForm(form: FormOverlay, onSubmit: (exec: Execution, i
   const problemOf = (f: Field) => (s.checked ? (s.checked[f.decision.id] ?? null) : s.touched.has(f.decision.id) ? fieldProblem(f) : null);
   return { fields: s.fields, note: s.note, at: s.at, plain, formError: s.formError, problemOf };
 }
-export type DecisionFormState = ReturnType<typeof useDecisionForm>;

@@ -39,7 +39,7 @@ export class Tmux {
         return (typeof text === 'string' ? s.includes(text) : text.test(s)) && s;
       });
     } catch (e) {
-      throw new Error(`${(e as Error).message}; the screen:\n${this.screen().trimEnd()}`);
+      throw new Error(`${(e as Error).message}; the screen:\n${this.screen().trimEnd()}`, { cause: e });
     }
   }
 

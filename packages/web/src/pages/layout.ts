@@ -44,9 +44,6 @@ ${page.body}
 `;
 }
 
-/** The hidden CSRF field every form posts. */
-export const csrfField = (view: PageView): Html => html`<input type="hidden" name="csrf" value="${view.csrf}">`;
-
 /** What a live refresh (?partial=1) swaps into #live: the page's body, led by its new title for the tab. */
 export const partialBody = (page: Page): Html => html`<span hidden id="page-title" data-title="${page.title} · shop"></span>${page.body}`;
 

@@ -10,7 +10,7 @@ export function systemPrompt(instructions: string): string {
 }
 
 /** Claude Code's real flags: `-p … --output-format stream-json --verbose`, its session named by Shop. */
-export function claudeArgv(step: DialectStep): string[] {
+function claudeArgv(step: DialectStep): string[] {
   const { agent } = step;
   // Deciding a deferred tool call: resumed with no prompt, so the call is decided before anything else.
   const argv = [step.bin, '-p', ...(step.decidingGate ? [] : [step.prompt]), step.resume ? '--resume' : '--session-id', step.sessionId!, '--output-format', 'stream-json', '--verbose', '--append-system-prompt', step.system];

@@ -10,7 +10,7 @@ import { jsonLine, type AgentDialect, type DialectStep, type EventReader, type M
  * offline — it retries ("Reconnecting... waiting for network") forever — so the reader calls
  * that a stall and the step ends. stdin must not be a terminal or pipe (the host gives it none).
  */
-export function codexArgv(step: DialectStep): string[] {
+function codexArgv(step: DialectStep): string[] {
   const { agent } = step;
   const argv = [step.bin, 'exec', '--json', '--skip-git-repo-check'];
   const model = step.model ?? agent.model;
@@ -30,7 +30,7 @@ type Item = { type?: string; text?: string; command?: string; message?: string; 
 type CodexEvent = { type?: string; thread_id?: string; item?: Item; message?: string; error?: { message?: string }; usage?: unknown };
 
 /** Reads `codex exec --json`: thread.started, turn.*, item.* (agent_message, command_execution, file_change…), error. */
-export function codexReader(): EventReader {
+function codexReader(): EventReader {
   let lastMessage: string | null = null;
   const started = Date.now();
   const end = (isError: boolean, text: string | null): StepResult => ({ isError, text, costUsd: null, numTurns: r.turns, durationMs: Date.now() - started, apiStatus: null });

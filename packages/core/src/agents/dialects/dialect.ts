@@ -1,9 +1,8 @@
 import type { AgentDef } from '../agent-def.js';
 import type { DeferredTool } from '../gates.js';
+import type { CliName } from './cli-names.js';
 
-/** The agent CLIs Shop speaks (an agent picks one with `cli:` in its front matter; Claude Code by default). */
-export const CLI_NAMES = ['claude', 'codex', 'gemini'] as const;
-export type CliName = (typeof CLI_NAMES)[number];
+export type { CliName } from './cli-names.js';
 
 /** One headless invocation, as a dialect turns it into a command line. */
 export interface DialectStep {
@@ -56,7 +55,7 @@ export interface EventReader {
 }
 
 /** What to try after an invocation failed in a way only the CLI's own words tell: resumed or not, and a prompt instead of a gate's decision. */
-export type Retry = { resume: boolean; prompt?: string } | null;
+type Retry = { resume: boolean; prompt?: string } | null;
 
 /**
  * One agent CLI: the command lines Shop builds for it, how its events read, how a person is

@@ -10,7 +10,7 @@ import { jsonLine, type AgentDialect, type DialectStep, type EventReader, type M
  * Its shell tool exists in headless mode only with `--yolo` (an agent with `permission_mode:
  * bypassPermissions`); without it the agent reports with a `<promise>` in its last message.
  */
-export function geminiArgv(step: DialectStep): string[] {
+function geminiArgv(step: DialectStep): string[] {
   const { agent } = step;
   const prompt = step.resume ? step.prompt : `${step.system}\n\n---\n\n${step.prompt}`;
   const argv = [step.bin, '-p', prompt, '--output-format', 'stream-json', '--skip-trust'];
@@ -33,7 +33,7 @@ type GeminiEvent = {
 };
 
 /** Reads `--output-format stream-json`: init, message, tool_use, tool_result, error, result. */
-export function geminiReader(): EventReader {
+function geminiReader(): EventReader {
   let said = '';
   let lastRole: string | null = null;
   const r: Mutable<EventReader> = {

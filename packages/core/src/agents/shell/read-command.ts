@@ -1,4 +1,5 @@
-import { lex, MAX_DEPTH, type Redirect } from './shell-lexer.js';
+import { lex, MAX_DEPTH } from './shell-lexer.js';
+import type { Redirect } from './shell-tokens.js';
 import { simpleCommands, type SimpleCommand } from './shell-parse.js';
 import { isAssignment, isGlob, Unreadable, type Word } from './shell-word.js';
 import { gitAlias, NOT_FILES, programName, teeFiles } from './program-words.js';
@@ -22,7 +23,7 @@ export interface ShellReading {
   unreadable: string | null;
 }
 
-export const MAX_COMMAND_CHARS = 64 * 1024;
+const MAX_COMMAND_CHARS = 64 * 1024;
 const MAX_WORDS = 50_000;
 const WRITES = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
 

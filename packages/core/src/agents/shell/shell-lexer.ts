@@ -1,6 +1,7 @@
 import { readArithmetic } from './shell-quotes.js';
 import { expandingText, readWord, ENDS_WORD } from './shell-word-reader.js';
-import { Unreadable, type Word } from './shell-word.js';
+import { Unreadable } from './shell-word.js';
+import type { Lexer, Redirect, Token } from './shell-tokens.js';
 
 /**
  * A POSIX shell (bash) command line cut into words, operators and redirections, as the gates
@@ -9,30 +10,8 @@ import { Unreadable, type Word } from './shell-word.js';
  * heredoc — are cut too and kept apart (`nested`): each is read as a script of its own.
  */
 
-export interface Redirect {
-  /** `>`, `>>`, `>|`, `&>`, `&>>`, `<>`, `>&`, `<`, `<&`, `<<`, `<<-`, `<<<`. */
-  op: string;
-  target: Word;
-  /** A heredoc's body (`<<`), or a here-string's word (`<<<`). */
-  body?: string;
-}
-
-export type Token = { t: 'word'; word: Word } | { t: 'op'; op: string } | { t: 'redirect'; redirect: Redirect } | { t: 'arith' };
-
 export const MAX_DEPTH = 12;
 const MAX_TOKENS = 20_000;
-
-/** Where a reading is: shared by the scripts nested in one command (their tokens, the budget). */
-export interface Lexer {
-  src: string;
-  pos: number;
-  depth: number;
-  nested: Token[][];
-  heredocs: { redirect: Redirect; strip: boolean; expands: boolean }[];
-  budget: { tokens: number };
-  /** script(), handed to the word reader (which reads the scripts inside words) so that it need not import this module. */
-  script: (lx: Lexer, closer: ')' | null) => Token[];
-}
 
 /** The tokens of `src` and of every script nested in it (each its own list). */
 export function lex(src: string): { tokens: Token[]; nested: Token[][] } {

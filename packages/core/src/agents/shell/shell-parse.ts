@@ -1,4 +1,4 @@
-import type { Redirect, Token } from './shell-lexer.js';
+import type { Redirect, Token } from './shell-tokens.js';
 import { expandBraces, isAssignment, isBare, literal, Unreadable, type Word } from './shell-word.js';
 
 /**

@@ -25,16 +25,23 @@ export function readAnsiC(src: string, from: number): { text: string; end: numbe
       i += 2 + m[0].length;
       return true;
     };
-    if (e in SIMPLE_ESCAPES) text += SIMPLE_ESCAPES[e], (i += 2);
-    else if (/[0-7]/.test(e)) {
+    if (e in SIMPLE_ESCAPES) {
+      text += SIMPLE_ESCAPES[e];
+      i += 2;
+    } else if (/[0-7]/.test(e)) {
       const m = /^[0-7]{1,3}/.exec(src.slice(i + 1))!;
       text += String.fromCharCode(parseInt(m[0], 8) & 0xff);
       i += 1 + m[0].length;
     } else if (e === 'x' && num(/^[0-9a-fA-F]{1,2}/, 16)) continue;
     else if (e === 'u' && num(/^[0-9a-fA-F]{1,4}/, 16)) continue;
     else if (e === 'U' && num(/^[0-9a-fA-F]{1,8}/, 16)) continue;
-    else if (e === 'c' && i + 2 < src.length) text += String.fromCharCode(src.charCodeAt(i + 2) & 0x1f), (i += 3);
-    else text += `\\${e}`, (i += 2);
+    else if (e === 'c' && i + 2 < src.length) {
+      text += String.fromCharCode(src.charCodeAt(i + 2) & 0x1f);
+      i += 3;
+    } else {
+      text += `\\${e}`;
+      i += 2;
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Lexer } from './shell-lexer.js';
+import type { Lexer } from './shell-tokens.js';
 import { readAnsiC, readArithmetic, readBraced } from './shell-quotes.js';
 import { Unreadable, type Word } from './shell-word.js';
 
@@ -54,8 +54,13 @@ export function readWord(lx: Lexer): Word {
     if (c === '\\') {
       const next = src[lx.pos + 1];
       if (next === '\n') lx.pos += 2;
-      else if (next === undefined) add(w, '\\', '0'), lx.pos++;
-      else add(w, next, '0'), (lx.pos += 2);
+      else if (next === undefined) {
+        add(w, '\\', '0');
+        lx.pos++;
+      } else {
+        add(w, next, '0');
+        lx.pos += 2;
+      }
     } else if (c === "'") {
       const end = src.indexOf("'", lx.pos + 1);
       if (end < 0) throw new Unreadable('a quote is not closed');
@@ -66,7 +71,10 @@ export function readWord(lx: Lexer): Word {
       doubleQuoted(lx, w);
     } else if (c === '$') dollar(lx, w, false);
     else if (c === '`') backtick(lx, w);
-    else add(w, c, '1'), lx.pos++;
+    else {
+      add(w, c, '1');
+      lx.pos++;
+    }
   }
   return w;
 }
@@ -82,7 +90,10 @@ function doubleQuoted(lx: Lexer, w: Building): void {
       lx.pos += 2;
     } else if (c === '$') dollar(lx, w, true);
     else if (c === '`') backtick(lx, w);
-    else add(w, c, '0'), lx.pos++;
+    else {
+      add(w, c, '0');
+      lx.pos++;
+    }
   }
 }
 
@@ -139,7 +150,10 @@ function backtick(lx: Lexer, w: Building): void {
     if (c === '\\' && '`$\\'.includes(src[i + 1] ?? '')) {
       inner += src[i + 1];
       i += 2;
-    } else inner += c, i++;
+    } else {
+      inner += c;
+      i++;
+    }
   }
   lx.pos = i + 1;
   const sub: Lexer = { ...lx, src: inner, pos: 0, heredocs: [] };

@@ -6,7 +6,7 @@ import { Unreadable, type Word } from './shell-word.js';
  * makes the command unreadable (whether it takes a value decides where the command starts):
  * env -S, which splits a string into a command line, is one.
  */
-export interface OptionSpec {
+interface OptionSpec {
   /** Short options that take a value: the rest of their cluster, or the next word. */
   shortValued?: string;
   shortFlags?: string;

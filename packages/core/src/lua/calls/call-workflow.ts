@@ -3,7 +3,7 @@ import { hashText } from '../canonical-hash.js';
 import { childEnded, childOf, followChild, newChild, Ownership, parseChild, refuse, type ChildSpec } from './child-runs.js';
 import type { CallDefinition } from './definition.js';
 
-export type CallWorkflowRequest = { type: 'call_workflow' } & ChildSpec;
+type CallWorkflowRequest = { type: 'call_workflow' } & ChildSpec;
 
 /**
  * call_workflow(name, prompt | {prompt = …}): starts a child run of workflows/<name>.lua and

@@ -7,14 +7,13 @@ import { liveOwner, ownerRecord, Ownership, storeLiveness } from '../../engine/o
 import type { NewRun } from '../../store/store.js';
 import { hasEnded, type Execution, type Run } from '../../types.js';
 import { canonicalHash } from '../canonical-hash.js';
-import { checkWorkflow } from '../check-workflow.js';
 import type { CallWorld } from './definition.js';
 import { raised } from './raised.js';
 
 /** How deep runs may call runs: a workflow calling itself for ever fails here, not by filling the store. */
-export const MAX_CHILD_DEPTH = 8;
+const MAX_CHILD_DEPTH = 8;
 /** The longest prompt a child run takes (characters). */
-export const MAX_CHILD_PROMPT = 1024 * 1024;
+const MAX_CHILD_PROMPT = 1024 * 1024;
 
 /** The workflow a call names and the prompt it gives; `usage` names the call in errors. */
 export interface ChildSpec {
@@ -57,7 +56,7 @@ export async function newChild(world: CallWorld, fn: string, spec: ChildSpec): P
     throw e;
   }
   try {
-    checkWorkflow(source, basename(path));
+    world.checkWorkflow(source, basename(path));
   } catch (e) {
     if (!(e instanceof ShopError)) throw e;
     return `${fn}("${spec.workflow}"): ${shown} does not load: ${e.message}`;

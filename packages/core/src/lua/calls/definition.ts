@@ -1,5 +1,5 @@
 import { nulFreeText } from '../../store/nul-free.js';
-import type { AgentStep, StepContext } from '../../engine/agent-step.js';
+import type { AgentCalls, StepContext } from '../../engine/step-context.js';
 import type { Settled } from '../../engine/outcome.js';
 import type { RunEnd } from '../../store/store.js';
 import type { CallKind, Execution, ReplayRecord } from '../../types.js';
@@ -56,13 +56,18 @@ export interface CallDefinition<R extends { type: string }> {
 /** What a call's definition reaches of the driver that runs it; every write is fenced by its token. */
 export interface CallWorld {
   readonly ctx: StepContext;
-  readonly agents: AgentStep;
+  readonly agents: AgentCalls;
   /** The agent's rules, recorded at its first use in the run. */
   firstUse(agent: string): Promise<void>;
   /** Done once, recorded, answered from the log ever after (sh, now, patched). */
   once(key: string, req: { type: string }, rec: Execution | undefined, how: OnceHow, effect: () => Promise<unknown>, signal: AbortSignal): Promise<Settled>;
   /** A person's answer to a waiting call's current ask, if one came. */
   answered(exec: Execution, signal: AbortSignal): Promise<Settled | null>;
+  /**
+   * Loads a child's workflow file as `shop run` would (check-workflow.ts); throws UsageError.
+   * Handed in by the engine: a call imports no VM, since the VM imports every call.
+   */
+  checkWorkflow(source: string, chunkName: string): void;
 }
 
 export interface OnceHow {
@@ -75,7 +80,7 @@ export interface OnceHow {
 }
 
 /** A definition of any request: what the registry, the VM and the scheduler hold. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each call parses its own request type; the table holds them all
 export type AnyCall = CallDefinition<any>;
 
 /** The request a definition parses. */

@@ -1,7 +1,7 @@
 import type { CallDefinition } from './definition.js';
 import { eventArgs, eventCallArgs } from './event-options.js';
 
-export type EventUrlRequest = { type: 'event_url'; name: string; key: string | null; expires: number | null };
+type EventUrlRequest = { type: 'event_url'; name: string; key: string | null; expires: number | null };
 
 const USAGE = 'event_url(name [, {key = K, expires = seconds}])';
 

@@ -1,6 +1,6 @@
 import type { CallDefinition } from './definition.js';
 
-export type NowRequest = { type: 'now' };
+type NowRequest = { type: 'now' };
 
 /** now(): the time, in epoch seconds, recorded so replay sees the same. */
 export const nowCall: CallDefinition<NowRequest> = {

@@ -1,6 +1,6 @@
 import type { CallDefinition } from './definition.js';
 
-export type ParallelRequest = { type: 'parallel'; branches: number };
+type ParallelRequest = { type: 'parallel'; branches: number };
 
 /**
  * parallel(fn1, fn2, …): its functions become threads (the VM checks they are functions and

@@ -1,6 +1,6 @@
 import { matchesAs, type CallDefinition } from './definition.js';
 
-export type PatchedRequest = { type: 'patched'; id: string };
+type PatchedRequest = { type: 'patched'; id: string };
 
 /** patched(id): true on a path new to the run, false replaying a run recorded before the patch. */
 export const patchedCall: CallDefinition<PatchedRequest> = {

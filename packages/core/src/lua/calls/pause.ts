@@ -4,7 +4,7 @@ import { canonicalHash } from '../canonical-hash.js';
 import { describeIssues } from '../issues.js';
 import { clip, type CallDefinition, type CallWorld } from './definition.js';
 
-export type PauseRequest = { type: 'pause'; spec: PauseSpec };
+type PauseRequest = { type: 'pause'; spec: PauseSpec };
 
 const quote = (s: string) => JSON.stringify(capText(s, 80));
 

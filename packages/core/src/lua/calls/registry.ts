@@ -19,7 +19,6 @@ export const HOST_CALLS = [runCall, pauseCall, shCall, nowCall, patchedCall, par
 
 /** What a workflow asks of the host: one request per call, its `type` the definition's name. */
 export type HostRequest = RequestOf<(typeof HOST_CALLS)[number]>;
-export type HostCallName = HostRequest['type'];
 
 /** A request that becomes a recorded call (stuck() ends the run instead). */
 export type CallRequest = Exclude<HostRequest, { type: 'stuck' }>;

@@ -1,24 +1,9 @@
-import { z } from 'zod';
 import { agentNameProblem } from '../../agents/agent-name.js';
 import { capText } from '../../text.js';
 import { canonical, hashText } from '../canonical-hash.js';
 import { describeIssues } from '../issues.js';
 import type { CallDefinition } from './definition.js';
-
-export const RunOptionsSchema = z.strictObject({
-  prompt: z.string().optional(),
-  model: z.string().optional(),
-  human: z.boolean().optional(),
-  timeout: z.number().positive().optional(),
-  statuses: z.array(z.string()).optional(),
-  /** At most this much for the call (Claude's --max-budget-usd); within the run's budget_usd. */
-  budget_usd: z.number().positive().optional(),
-  /** Attempts after the first when the agent fails transiently (overloaded, rate limit, network); config{retries} otherwise. */
-  retries: z.number().int().min(0).max(10).optional(),
-});
-export type RunOptions = z.infer<typeof RunOptionsSchema>;
-
-export type RunRequest = { type: 'run'; agent: string; prompt: string | null; opts: RunOptions };
+import { RunOptionsSchema, type RunRequest } from './run-request.js';
 
 /** run(agent [, prompt | opts]): an agent step; it may wait for a person (NEEDS_HUMAN). */
 export const runCall: CallDefinition<RunRequest> = {

@@ -1,16 +1,8 @@
-import { z } from 'zod';
 import { capText } from '../../text.js';
 import { canonicalHash } from '../canonical-hash.js';
 import { describeIssues } from '../issues.js';
 import { clip, type CallDefinition } from './definition.js';
-
-export const ShOptionsSchema = z.strictObject({
-  timeout: z.number().positive().optional(),
-  cwd: z.string().min(1).optional(),
-});
-export type ShOptions = z.infer<typeof ShOptionsSchema>;
-
-export type ShRequest = { type: 'sh'; cmd: string | null; argv: string[] | null; opts: ShOptions };
+import { ShOptionsSchema, type ShRequest } from './sh-request.js';
 
 const USAGE = 'sh(cmd | argv [, {timeout, cwd}])';
 const commandOf = (req: ShRequest) => req.cmd ?? req.argv!.join(' ');

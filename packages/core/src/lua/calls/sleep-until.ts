@@ -1,7 +1,7 @@
 import { badSeconds, MAX_SLEEP_SECONDS, startTimer, timerDue } from './sleep.js';
 import type { CallDefinition } from './definition.js';
 
-export type SleepUntilRequest = { type: 'sleep_until'; until: number };
+type SleepUntilRequest = { type: 'sleep_until'; until: number };
 
 /**
  * sleep_until(epoch_seconds): sleep() to a point in time. A time already past returns at

@@ -6,7 +6,7 @@ import type { CallDefinition, CallWorld } from './definition.js';
 /** The longest wait a sleep takes: 366 days (a typo of minutes for seconds should not park a run for decades). */
 export const MAX_SLEEP_SECONDS = 366 * 24 * 3600;
 
-export type SleepRequest = { type: 'sleep'; seconds: number };
+type SleepRequest = { type: 'sleep'; seconds: number };
 
 /**
  * sleep(seconds): the run waits on a timer, durably — the process may exit and a worker

@@ -3,7 +3,7 @@ import { hashText } from '../canonical-hash.js';
 import { childOf, newChild, Ownership, parseChild, refuse, type ChildSpec } from './child-runs.js';
 import type { CallDefinition } from './definition.js';
 
-export type StartWorkflowRequest = { type: 'start_workflow' } & ChildSpec;
+type StartWorkflowRequest = { type: 'start_workflow' } & ChildSpec;
 
 /**
  * start_workflow(name, prompt | {prompt = …}): starts a child run as call_workflow does and

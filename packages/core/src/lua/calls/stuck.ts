@@ -1,6 +1,6 @@
 import type { CallDefinition } from './definition.js';
 
-export type StuckRequest = { type: 'stuck'; reason: string };
+type StuckRequest = { type: 'stuck'; reason: string };
 
 /** stuck(reason): ends the run as stuck; nothing is recorded as a call. */
 export const stuckCall: CallDefinition<StuckRequest> = {

@@ -4,7 +4,7 @@ import type { Execution } from '../../types.js';
 import type { CallDefinition, CallWorld } from './definition.js';
 import { eventArgs, eventCallArgs } from './event-options.js';
 
-export type WaitEventRequest = { type: 'wait_event'; name: string; key: string | null; timeout: number | null };
+type WaitEventRequest = { type: 'wait_event'; name: string; key: string | null; timeout: number | null };
 
 const USAGE = 'wait_event(name [, {key = K, timeout = seconds}])';
 

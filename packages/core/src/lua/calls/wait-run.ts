@@ -4,7 +4,7 @@ import { badSeconds, MAX_SLEEP_SECONDS } from './sleep.js';
 import { childEnded, childOf, followChild, refuse } from './child-runs.js';
 import type { CallDefinition, CallWorld } from './definition.js';
 
-export type WaitRunRequest = { type: 'wait_run'; runId: number; timeout: number | null };
+type WaitRunRequest = { type: 'wait_run'; runId: number; timeout: number | null };
 
 const USAGE = 'wait_run(run_id [, {timeout = seconds}])';
 

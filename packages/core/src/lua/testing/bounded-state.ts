@@ -1,6 +1,6 @@
 import fengari, { setPatchedSites } from '../patched-fengari.js';
 import { LuaMemory } from '../lua-memory.js';
-import type { PatternLimits } from '../string-patterns.js';
+import type { PatternLimits } from '../string-matcher.js';
 
 const { lauxlib, lua } = fengari;
 

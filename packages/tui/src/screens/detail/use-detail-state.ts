@@ -44,7 +44,7 @@ export function useDetailState(ops: ShopOperations, runId: number, changedAt: nu
   const selected = tree[cursor]?.exec ?? null;
   const log = useMemo(
     () => (selected ? ops.callLog(selected, layout.log) : null),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the call is read again when its key or attempts move, not for a new object of the same call
     [selected?.key, selected?.attempts, tick, layout.log],
   );
 

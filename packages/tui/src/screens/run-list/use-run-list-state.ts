@@ -27,7 +27,7 @@ export function useRunListState(runs: Runs, liveness: Liveness, heightFor: (filt
   const shown = useMemo(() => {
     if (!filter.trim() && !activeOnly) return runs.runs;
     return runs.runs.filter((r) => (!activeOnly || !hasEnded(r)) && matches(r, displayStatus(r, liveness), filter));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the run cache changes in place: its version (and the tick, for a text filter) says when
   }, [runs.version, filter, activeOnly, filter ? runs.tick : 0]);
 
   const cursor = cursorIn(sel, shown);
