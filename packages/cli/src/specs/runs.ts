@@ -1,5 +1,5 @@
 import type { CommandSpec } from '../command-spec.js';
-import { acted, call, json, wait } from './shared-flags.js';
+import { acted, json, wait } from './shared-flags.js';
 
 /** Running and reading runs: init, run, list, status, log, resume, stop, prune. */
 export const runCommands = {
