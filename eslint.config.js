@@ -10,6 +10,20 @@ import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import globals from 'globals';
 
+const FRONT_ENDS = ['packages/{cli,tui,web}/src/**/*.{ts,tsx}'];
+/** Where the store is opened and the operations built, once. */
+const COMPOSITION_ROOTS = ['packages/cli/src/context.ts', 'packages/tui/src/launch.tsx', 'packages/tui/src/deps.ts'];
+const FRONT_END_TESTS = ['packages/{cli,tui,web}/src/**/*.test.{ts,tsx}', 'packages/{cli,tui,web}/src/{test-utils,tests}/**/*.{ts,tsx}'];
+
+/** The no-restricted-imports pattern for a front end: nothing of core but its entries (`allowed`). */
+function frontEndImports(allowed) {
+  const entries = allowed.map((a) => a.replace('@shop/core/', '')).join('|');
+  return {
+    regex: `^@shop/core/(?!(${entries})$)|/core/(src|dist)/`,
+    message: "Import from '@shop/core' (its entry names what front ends may use); to give them more, export it there.",
+  };
+}
+
 export default defineConfig(
   {
     ignores: [
@@ -76,13 +90,6 @@ export default defineConfig(
     },
   },
   {
-    // TODO(issue 25): the CLI's command registry and its commands import each other (through
-    // types today, which this rule does not follow); they are being rewritten as a data-only
-    // table. Remove this override once that lands.
-    files: ['packages/cli/src/**/*.{ts,tsx}'],
-    rules: { 'import-x/no-cycle': 'off' },
-  },
-  {
     files: ['packages/tui/src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     // The two rules of hooks only. The rest of react-hooks 7's recommended set judges components
@@ -95,18 +102,36 @@ export default defineConfig(
     },
   },
   {
-    // TODO(issue 25): switch `no-restricted-imports` on once `@shop/core` is the curated entry:
-    // front ends then import only the bare `@shop/core`, never a file inside it.
-    files: ['packages/{cli,tui,web}/src/**/*.{ts,tsx}'],
+    // Front ends import core through its curated entry only: '@shop/core', which names what
+    // they may use (packages/core/src/index.ts) — never a file inside it, nor its sources by a
+    // relative path. And they read and change runs only through core's operations
+    // (ShopOperations): the store and the engine's ports are for a composition root alone.
+    files: FRONT_ENDS,
+    ignores: [...COMPOSITION_ROOTS, ...FRONT_END_TESTS],
     rules: {
       'no-restricted-imports': [
-        'off',
+        'error',
         {
-          patterns: [
-            { group: ['@shop/core/*'], message: "Import from '@shop/core' only; its entry names what front ends may use." },
+          patterns: [frontEndImports([])],
+          paths: [
+            {
+              name: '@shop/core',
+              importNames: ['nodePorts', 'EnginePorts', 'Store', 'storeError'],
+              message: 'only a composition root opens the store or builds the engine\'s ports; go through ShopOperations.',
+            },
           ],
         },
       ],
     },
+  },
+  {
+    // A composition root opens the store ('@shop/core/store', loaded lazily) and builds the operations once.
+    files: COMPOSITION_ROOTS,
+    rules: { 'no-restricted-imports': ['error', { patterns: [frontEndImports(['@shop/core/store'])] }] },
+  },
+  {
+    // The front ends' own tests may also use core's test helpers ('@shop/core/testing').
+    files: FRONT_END_TESTS,
+    rules: { 'no-restricted-imports': ['error', { patterns: [frontEndImports(['@shop/core/store', '@shop/core/testing'])] }] },
   },
 );

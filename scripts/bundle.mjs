@@ -28,6 +28,36 @@ const fengariPatched = {
     b.onLoad({ filter: /[\\/]lua[\\/]fengari-load-patched\.js$/ }, () => ({ contents: '', loader: 'js' }));
   },
 };
+/**
+ * The front ends import core only through its entry (packages/core/src/index.ts), which names
+ * every module it re-exports; bundled as written, every command would load all of core at
+ * start-up. So each import of the entry is bundled as imports of the modules that export those
+ * names, and a command still loads only the part of core it uses.
+ */
+const coreDist = join(root, 'packages', 'core', 'dist');
+const entryModules = new Map(
+  [...readFileSync(join(coreDist, 'index.js'), 'utf8').matchAll(/export \{([^}]*)\} from '\.\/([^']+)';/g)].flatMap(([, names, mod]) =>
+    names.split(',').map((n) => [n.trim(), join(coreDist, mod)]),
+  ),
+);
+const coreEntryByModule = {
+  name: 'core-entry-by-module',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]packages[\\/](cli|tui|web)[\\/]dist[\\/].*\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const contents = text.replace(/import\s*\{([^}]*)\}\s*from\s*'@shop\/core';/g, (_, names) => {
+        const byModule = new Map();
+        for (const spec of names.split(',').map((s) => s.trim()).filter(Boolean)) {
+          const module = entryModules.get(spec.split(/\s+as\s+/)[0]);
+          if (!module) throw new Error(`${args.path}: @shop/core exports no ${spec}`);
+          byModule.set(module, [...(byModule.get(module) ?? []), spec]);
+        }
+        return [...byModule].map(([module, specs]) => `import { ${specs.join(', ')} } from ${JSON.stringify(module)};`).join(' ');
+      });
+      return { contents, loader: 'js' };
+    });
+  },
+};
 rmSync(outdir, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
@@ -44,5 +74,5 @@ await build({
   // CommonJS dependencies bundled into ESM still call require() for Node's own modules.
   banner: { js: "import { createRequire as __shopCreateRequire } from 'node:module'; const require = __shopCreateRequire(import.meta.url);" },
   logLevel: 'warning',
-  plugins: [fengariPatched],
+  plugins: [fengariPatched, coreEntryByModule],
 });

@@ -22,9 +22,12 @@ const COMPOSITION_ROOTS = new Set(['packages/cli/src/context.ts', 'packages/tui/
  */
 const KNOWN_EXCEPTIONS = new Set<string>([]);
 
+/**
+ * What a source does with the store, line by line. Importing the store or the engine's ports is
+ * refused by ESLint (no-restricted-imports in eslint.config.js, run by npm run lint); this test
+ * catches what an import rule cannot see: a store reached through a value already in hand.
+ */
 const RULES: { what: string; re: RegExp }[] = [
-  { what: "imports the store (@shop/core/store/…)", re: /['"]@shop\/core\/store\/[^'"]*['"]/ },
-  { what: 'builds the engine\'s ports (@shop/core/engine/node-ports)', re: /['"]@shop\/core\/engine\/node-ports['"]/ },
   { what: 'opens the store (.store())', re: /\.store\(\)/ },
   { what: 'reaches the store through the ports (ports.store, .store.)', re: /\bports\.store\b|\.store\.\w+\(/ },
   { what: 'holds the whole EnginePorts', re: /\bEnginePorts\b/ },
@@ -51,24 +54,18 @@ export function storeTouches(source: string): string[] {
 describe('front ends use only core operations', () => {
   it('finds each way of touching the store in a source text', () => {
     const src = [
-      "import type { Store } from '@shop/core/store/store';",
-      "const { openSqliteStore } = await import('@shop/core/store/sqlite-store');",
-      "import { nodePorts } from '@shop/core/engine/node-ports';",
       'const store = await ctx.store();',
       'await ports.store.getRun(1);',
       'await this.ports.store.listRuns();',
       'function f(p: EnginePorts) {}',
-      "import type { ShopOperations } from '@shop/core/operations/shop-operations';",
+      "import type { ShopOperations } from '@shop/core';",
       'await ops.run(1);',
     ].join('\n');
     expect(storeTouches(src)).toEqual([
-      'line 1: imports the store (@shop/core/store/…)',
-      'line 2: imports the store (@shop/core/store/…)',
-      "line 3: builds the engine's ports (@shop/core/engine/node-ports)",
-      'line 4: opens the store (.store())',
-      'line 5: reaches the store through the ports (ports.store, .store.)',
-      'line 6: reaches the store through the ports (ports.store, .store.)',
-      'line 7: holds the whole EnginePorts',
+      'line 1: opens the store (.store())',
+      'line 2: reaches the store through the ports (ports.store, .store.)',
+      'line 3: reaches the store through the ports (ports.store, .store.)',
+      'line 4: holds the whole EnginePorts',
     ]);
   });
 

@@ -1,4 +1,4 @@
-import type { AnsweredJson } from '@shop/core/operations/shapes';
+import type { AnsweredJson } from '@shop/core';
 import type { Context } from './context.js';
 import type { Argv } from './command-spec.js';
 

@@ -1,10 +1,5 @@
-import { buildAnswer, type AnswerFields, type AnswerInput } from '@shop/core/decisions/build-answer';
-import { handleOf } from '@shop/core/decisions/ask-handle';
-import type { PersonChannel } from '@shop/core/operations/answer-ask';
-import { refuseAgent } from '@shop/core/operations/answer-rules';
-import type { ShopOperations } from '@shop/core/operations/shop-operations';
-import { responder } from '@shop/core/project/responder';
-import type { Execution } from '@shop/core/types';
+import { buildAnswer, handleOf, refuseAgent, responder } from '@shop/core';
+import type { AnswerFields, AnswerInput, Execution, PersonChannel, ShopOperations } from '@shop/core';
 import { acting, type Acted } from './acting-json.js';
 import { confirmBare, pickTarget, unseenNote } from './ask-target.js';
 import type { Argv } from './command-spec.js';

@@ -1,6 +1,4 @@
-import { UsageError } from '@shop/core/errors';
-import { parseAskRef, runIdOf as plainRunId } from '@shop/core/decisions/ask-handle';
-import { quoted } from '@shop/core/text';
+import { UsageError, parseAskRef, quoted, runIdOf as plainRunId } from '@shop/core';
 import type { Argv } from './command-spec.js';
 
 /** The run id positional, validated. */

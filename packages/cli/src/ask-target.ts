@@ -1,9 +1,5 @@
-import { handleOf, parseAskRef, parseCallRef } from '@shop/core/decisions/ask-handle';
-import { UsageError } from '@shop/core/errors';
-import type { PickedAsk } from '@shop/core/operations/answer-ask';
-import type { ShopOperations } from '@shop/core/operations/shop-operations';
-import { quoted } from '@shop/core/text';
-import type { Execution } from '@shop/core/types';
+import { UsageError, handleOf, parseAskRef, parseCallRef, quoted } from '@shop/core';
+import type { Execution, PickedAsk, ShopOperations } from '@shop/core';
 import { Asker } from './asker.js';
 import type { Context } from './context.js';
 import { firstLine } from './output.js';

@@ -1,5 +1,5 @@
 import { createInterface, type Interface } from 'node:readline';
-import { UsageError } from '@shop/core/errors';
+import { UsageError } from '@shop/core';
 import { printable } from './style.js';
 
 /**

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Project } from '@shop/core/project/project';
+import type { Project } from '@shop/core';
 import { binDir } from './context.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { AskClaim } from '@shop/core/types';
+import type { AskClaim } from '@shop/core';
 import { localTime, localTimeAgo } from './time.js';
 
 /** "Claimed by ann (web) since 2026-11-24 14:02:05 +01:00 (5m ago); it ages out at …" — status and shop claim say it alike. */

@@ -1,7 +1,5 @@
-import { UsageError } from '@shop/core/errors';
-import { editorArgv } from '@shop/core/project/editor';
-import { cliBin, type CliName } from '@shop/core/agents/dialects/dialect';
-import { cliDialect } from '@shop/core/agents/dialects/dialect-of';
+import { UsageError, cliBin, cliDialect, editorArgv } from '@shop/core';
+import type { CliName } from '@shop/core';
 import { runAttached } from '@shop/tui/terminal/run-attached';
 import { binDir, type Context } from './context.js';
 

@@ -1,13 +1,6 @@
 import { dirname } from 'node:path';
-import { findProject, type Project } from '@shop/core/project/project';
-import { shippedFile } from '@shop/core/project/shipped-file';
-import { checkProjectStore } from '@shop/core/project/project-identity';
-import { nodePorts } from '@shop/core/engine/node-ports';
-import type { EnginePorts, Notice } from '@shop/core/engine/ports';
-import { callerOf, type Caller } from '@shop/core/operations/answer-rules';
-import { shopOperations, type ShopOperations } from '@shop/core/operations/shop-operations';
-import type { Store } from '@shop/core/store/store';
-import { storeError } from '@shop/core/store/sqlite/sqlite-errors';
+import { callerOf, checkProjectStore, findProject, nodePorts, shippedFile, shopOperations, storeError } from '@shop/core';
+import type { Caller, EnginePorts, Notice, Project, ShopOperations, Store } from '@shop/core';
 import { LiveBoard } from './live-board.js';
 import { printingNotifier } from './output.js';
 import { outputStyle, type OutputStyle } from './style.js';
@@ -83,13 +76,13 @@ export class Context {
    * project's store, then keeps the URL in the project's .shop folder (0600). Returns the file written.
    */
   async initDatabase(project: Pick<Project, 'home' | 'root'>, url: string): Promise<string> {
-    const { initDatabase } = await import('@shop/core/store/init-database');
+    const { initDatabase } = await import('@shop/core/store');
     return initDatabase(project, url, this.env);
   }
 
   /** Where the project's store is, for a person (the SQLite file, or PostgreSQL host:port/db and where its URL came from). */
   async describeStore(project: Pick<Project, 'home' | 'dbFile'>): Promise<string> {
-    const { describeStore } = await import('@shop/core/store/init-database');
+    const { describeStore } = await import('@shop/core/store');
     return describeStore(project, this.env);
   }
 
@@ -98,7 +91,7 @@ export class Context {
     if (!this.store_) {
       // SQLite or PostgreSQL (SHOP_DATABASE_URL, .shop/database.url); each judges by its clock
       // (SHOP_CLOCK_FILE fast-forwards it in tests), the one the engine's timers are due by.
-      const { openStore } = await import('@shop/core/store/open-store');
+      const { openStore } = await import('@shop/core/store');
       this.store_ = await openStore(this.project, this.env);
       // A store shared by machines (PostgreSQL) must be this project's: refused with one line otherwise.
       await checkProjectStore(this.store_, this.project);

@@ -1,6 +1,5 @@
-import type { Decision } from '@shop/core/decisions/decision-spec';
-import { validateAnswers } from '@shop/core/decisions/validate-answers';
-import { issueLine } from '@shop/core/errors';
+import { issueLine, validateAnswers } from '@shop/core';
+import type { Decision } from '@shop/core';
 import type { Asker } from './asker.js';
 
 /** Walks a pause's decisions as terminal prompts, defaults pre-filled, re-asking until each is valid. */

@@ -1,8 +1,4 @@
-import type { AcceptChanges } from '@shop/core/engine/held-run';
-import type { Ownership } from '@shop/core/engine/ownership';
-import type { DriveOutcome } from '@shop/core/engine/outcome';
-import type { ShopOperations } from '@shop/core/operations/shop-operations';
-import type { RunOwner } from '@shop/core/types';
+import type { AcceptChanges, DriveOutcome, Ownership, RunOwner, ShopOperations } from '@shop/core';
 import type { Context } from './context.js';
 import { errLine, printOutcome } from './output.js';
 

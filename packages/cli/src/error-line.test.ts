@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConflictError, LostOwnershipError, NotFoundError, RunNotFoundError, UsageError } from '@shop/core/errors';
+import { ConflictError, LostOwnershipError, NotFoundError, RunNotFoundError, UsageError } from '@shop/core';
 import { errorLine } from './error-line.js';
 
 describe('errors as the CLI prints them', () => {

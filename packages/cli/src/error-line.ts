@@ -1,4 +1,4 @@
-import type { ShopError, SuggestedAction } from '@shop/core/errors';
+import type { ShopError, SuggestedAction } from '@shop/core';
 
 /**
  * A typed error as the CLI prints it: core's words, then each suggested action as the

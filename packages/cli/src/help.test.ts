@@ -1,4 +1,4 @@
-import { ExitCode } from '@shop/core/errors';
+import { ExitCode } from '@shop/core';
 import { describe, expect, it } from 'vitest';
 import { globalHelp } from './help.js';
 

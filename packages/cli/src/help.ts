@@ -1,4 +1,4 @@
-import { ExitCode } from '@shop/core/errors';
+import { ExitCode } from '@shop/core';
 import type { CommandSpec, FlagSpec, Options } from './command-spec.js';
 import { commands, GROUPS, type CommandName } from './registry.js';
 

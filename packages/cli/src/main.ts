@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { quoted } from '@shop/core/text';
-import { ExitCode, ShopError, UsageError } from '@shop/core/errors';
+import { ExitCode, ShopError, UsageError, quoted } from '@shop/core';
 import { Context, storeProblem } from './context.js';
 import { errorLine } from './error-line.js';
 import { commandHelp, globalHelp } from './help.js';

@@ -1,11 +1,7 @@
-import { ExitCode } from '@shop/core/errors';
-import type { DriveOutcome } from '@shop/core/engine/outcome';
-import type { Notice, Notifier } from '@shop/core/engine/ports';
-import type { Execution } from '@shop/core/types';
+import { ExitCode, answerSuggestions, suggestionCommand, waitingOnWords } from '@shop/core';
+import type { DriveOutcome, Execution, Notice, Notifier } from '@shop/core';
 import type { LiveBoard } from './live-board.js';
-import { answerSuggestions, suggestionCommand } from '@shop/core/decisions/answer-hint';
 import { printable } from './style.js';
-import { waitingOnWords } from '@shop/core/waits/waiting-on';
 
 /**
  * How to answer a waiting ask, one line per suggestion, each command naming the ask by handle:

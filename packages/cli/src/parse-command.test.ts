@@ -1,4 +1,4 @@
-import { UsageError } from '@shop/core/errors';
+import { UsageError } from '@shop/core';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { parseCommand } from './parse-command.js';
 

@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import { capText, quoted } from '@shop/core/text';
-import { UsageError } from '@shop/core/errors';
+import { UsageError, capText, quoted } from '@shop/core';
 import type { CommandSpec, FlagSpec } from './command-spec.js';
 import { commands, type CommandArgs, type CommandName } from './registry.js';
 import { suggest } from './suggest.js';

@@ -1,7 +1,5 @@
-import type { HeldJson, RulesJson } from '@shop/core/operations/shapes';
-import { canonical } from '@shop/core/lua/canonical-hash';
-import { describeGates } from '@shop/core/agents/gate-spec';
-import { changedFiles, heldStep } from '@shop/core/rules/hold-lines';
+import { canonical, changedFiles, describeGates, heldStep } from '@shop/core';
+import type { HeldJson, RulesJson } from '@shop/core';
 
 /** A list in one line: strings as they are, anything else as compact JSON. */
 const listed = (v: unknown): string => (Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : canonical(x))).join(', ') : canonical(v));

@@ -1,5 +1,4 @@
-import type { ShopOperations } from '@shop/core/operations/shop-operations';
-import type { Project } from '@shop/core/project/project';
+import type { Project, ShopOperations } from '@shop/core';
 import { resumeDetached } from './background-resume.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { SessionJson } from '@shop/core/operations/shapes';
-import { bytes } from '@shop/core/text';
+import { bytes } from '@shop/core';
+import type { SessionJson } from '@shop/core';
 
 /**
  * shop status: where the run's agent sessions live. Kept in the store, any machine's worker

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { inert } from '@shop/core/text';
+import { inert } from '@shop/core';
 
 /**
  * How human output looks where it goes. On a terminal: colour, and tables cut to the

@@ -1,4 +1,4 @@
-import { inert } from '@shop/core/text';
+import { inert } from '@shop/core';
 import { cutToWidth, textWidth } from './text-width.js';
 
 export interface TableOptions {

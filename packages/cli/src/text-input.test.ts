@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_VALUE_BYTES } from '@shop/core/lua/convert';
+import { MAX_VALUE_BYTES } from '@shop/core/testing';
 import { TEXT_INPUT_CAP } from './text-input.js';
 
 describe('text read from a file or stdin', () => {

@@ -1,6 +1,4 @@
-import { UsageError } from '@shop/core/errors';
-import { capName, readCappedFile } from '@shop/core/signals/agent-file';
-import { quoted } from '@shop/core/text';
+import { UsageError, capName, quoted, readCappedFile } from '@shop/core';
 
 /**
  * The most text a prompt or an answer may hold when read from a file or stdin: the cap on a

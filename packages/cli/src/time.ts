@@ -1,4 +1,4 @@
-import { localTime } from '@shop/core/local-time';
+import { localTime } from '@shop/core';
 import { ago } from './table.js';
 
 export { localTime };

@@ -1,4 +1,4 @@
-import type { ShopOperations } from '@shop/core/operations/shop-operations';
+import type { ShopOperations } from '@shop/core';
 
 /** A command given the whole terminal (Claude Code, an editor) until it exits. */
 export interface AttachedCommand {

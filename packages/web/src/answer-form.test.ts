@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RunNotFoundError, UsageError } from '@shop/core/errors';
+import { RunNotFoundError, UsageError } from '@shop/core';
 import { answerPosted, openAskRow } from './answer-form.js';
 import type { ServerDeps } from './server-deps.js';
 import type { WebOperations } from './web-operations.js';

@@ -1,6 +1,5 @@
-import { runIdOfHandle } from '@shop/core/decisions/ask-handle';
-import { UsageError } from '@shop/core/errors';
-import type { AnsweredJson, InboxRowJson } from '@shop/core/operations/shapes';
+import { UsageError, runIdOfHandle } from '@shop/core';
+import type { AnsweredJson, InboxRowJson } from '@shop/core';
 import { formAnswer } from './page-set.js';
 import type { ServerDeps } from './server-deps.js';
 

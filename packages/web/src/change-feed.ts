@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { RunChangeFeed } from '@shop/core/operations/change-feed';
+import { RunChangeFeed } from '@shop/core';
 import type { WebOperations } from './web-operations.js';
 
 /** A comment line now and then keeps proxies and idle timeouts from closing the stream. */

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { until } from '@shop/core/testing/until';
+import { until } from '@shop/core/testing';
 import { clientKey, limitConnectionsPerAddress, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS } from './connection-limits.js';
 
 describe('clientKey', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BudgetSpent, ClaimedError, ConflictError, ExpiredError, InvalidAnswersError, LostOwnershipError, NotFoundError, RunNotFoundError, SessionHeldError, ShopError, StoreError, UsageError } from '@shop/core/errors';
+import { BudgetSpent, ClaimedError, ConflictError, ExpiredError, InvalidAnswersError, LostOwnershipError, NotFoundError, RunNotFoundError, SessionHeldError, ShopError, StoreError, UsageError } from '@shop/core';
 import { HttpError, httpFailure, webErrorText } from './http-errors.js';
 import { cookie, readFlash } from './cookies.js';
 

@@ -1,4 +1,5 @@
-import { ConflictError, ExpiredError, LostOwnershipError, NotFoundError, ShopError, UsageError, type SuggestedAction } from '@shop/core/errors';
+import { ConflictError, ExpiredError, LostOwnershipError, NotFoundError, ShopError, UsageError } from '@shop/core';
+import type { SuggestedAction } from '@shop/core';
 
 /** An answer the server decided on (a refused Host, a missing CSRF token, a body too large). */
 export class HttpError extends Error {

@@ -1,5 +1,5 @@
-import { UsageError } from '@shop/core/errors';
-import type { Answer } from '@shop/core/types';
+import { UsageError } from '@shop/core';
+import type { Answer } from '@shop/core';
 import { answeredText, answerPosted, openAskRow, typedName } from './answer-form.js';
 import { clearCookie, sessionCookie } from './cookies.js';
 import { webErrorText } from './http-errors.js';

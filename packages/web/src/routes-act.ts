@@ -1,5 +1,4 @@
-import { runIdOfHandle } from '@shop/core/decisions/ask-handle';
-import { UsageError } from '@shop/core/errors';
+import { UsageError, runIdOfHandle } from '@shop/core';
 import { z } from 'zod';
 import { answeredText, answerPosted, openAskRow } from './answer-form.js';
 import { webErrorText } from './http-errors.js';

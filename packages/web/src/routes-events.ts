@@ -1,5 +1,4 @@
-import { UsageError } from '@shop/core/errors';
-import { MAX_EVENT_DATA_BYTES } from '@shop/core/operations/sent-event-rules';
+import { MAX_EVENT_DATA_BYTES, UsageError } from '@shop/core';
 import { z } from 'zod';
 import { readJson, sendJson } from './http-io.js';
 import type { Ctx } from './request-context.js';

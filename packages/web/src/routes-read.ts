@@ -1,5 +1,4 @@
-import { UsageError } from '@shop/core/errors';
-import { displayStatuses } from '@shop/core/run-status';
+import { UsageError, displayStatuses } from '@shop/core';
 import { sendJson } from './http-io.js';
 import { inboxPage, runPage, runsPage } from './page-set.js';
 import { pageView, renderPage, type Ctx } from './request-context.js';

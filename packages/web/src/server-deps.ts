@@ -1,4 +1,4 @@
-import type { ShopError } from '@shop/core/errors';
+import type { ShopError } from '@shop/core';
 import type { WebOperations } from './web-operations.js';
 
 /**

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ConflictError, UsageError } from '@shop/core/errors';
+import { ConflictError, UsageError } from '@shop/core';
 import { createApp } from './app.js';
 import { ChangeFeed } from './change-feed.js';
 import { limitConnectionsPerAddress, MAX_CONNECTIONS } from './connection-limits.js';

@@ -1,12 +1,4 @@
-import type { AnswerInput } from '@shop/core/decisions/build-answer';
-import type { AnswerByHandle, AnsweredAsk, AnswerRequest } from '@shop/core/operations/answer-ask';
-import type { OpenAsk } from '@shop/core/operations/open-ask';
-import type { RunsQuery } from '@shop/core/operations/queries';
-import type { ShopOperations } from '@shop/core/operations/shop-operations';
-import type { SendEventRequest } from '@shop/core/operations/send-event';
-import type { EventJson, EventSentJson, InboxRowJson, LogJson, RunDetailJson, RunJson } from '@shop/core/operations/shapes';
-import type { StopResult } from '@shop/core/operations/stop-run';
-import type { Answer, Execution } from '@shop/core/types';
+import type { Answer, AnswerByHandle, AnswerInput, AnswerRequest, AnsweredAsk, EventJson, EventSentJson, Execution, InboxRowJson, LogJson, OpenAsk, RunDetailJson, RunJson, RunsQuery, SendEventRequest, ShopOperations, StopResult } from '@shop/core';
 
 export type { AnswerInput };
 

@@ -1,10 +1,5 @@
-import { loginUrl } from '@shop/core/access/people';
-import { personJson, type AccessAddedJson } from '@shop/core/access/person-json';
-import { checkPublicUrl } from '@shop/core/access/public-url';
-import { UsageError } from '@shop/core/errors';
-import { refuseAgent } from '@shop/core/operations/answer-rules';
-import { responder } from '@shop/core/project/responder';
-import { quoted } from '@shop/core/text';
+import { UsageError, checkPublicUrl, loginUrl, personJson, quoted, refuseAgent, responder } from '@shop/core';
+import type { AccessAddedJson } from '@shop/core';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
 import type { CommandArgs } from '../registry.js';

@@ -1,7 +1,5 @@
-import { ClaimedError, UsageError } from '@shop/core/errors';
-import { refuseAgent } from '@shop/core/operations/answer-rules';
-import type { ClaimJson } from '@shop/core/operations/shapes';
-import { responder } from '@shop/core/project/responder';
+import { ClaimedError, UsageError, refuseAgent, responder } from '@shop/core';
+import type { ClaimJson } from '@shop/core';
 import { claimedLine } from '../claim-text.js';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';

@@ -1,12 +1,5 @@
-import { cliDialect } from '@shop/core/agents/dialects/dialect-of';
-import type { PauseSpec } from '@shop/core/decisions/decision-spec';
-import { ExitCode, UsageError } from '@shop/core/errors';
-import { responder } from '@shop/core/project/responder';
-import { refuseAgent } from '@shop/core/operations/answer-rules';
-import type { ShopOperations } from '@shop/core/operations/shop-operations';
-import type { Execution, Run } from '@shop/core/types';
-import { answerCommands } from '@shop/core/decisions/answer-hint';
-import { handleOf } from '@shop/core/decisions/ask-handle';
+import { ExitCode, UsageError, answerCommands, cliDialect, handleOf, refuseAgent, responder } from '@shop/core';
+import type { Execution, PauseSpec, Run, ShopOperations } from '@shop/core';
 import { acting, type Acted } from '../acting-json.js';
 import { recordAndResume } from '../answer-call.js';
 import { pickTarget } from '../ask-target.js';

@@ -1,9 +1,5 @@
-import { UsageError } from '@shop/core/errors';
-import { refuseAgentSender } from '@shop/core/operations/send-event';
-import { parseEventData } from '@shop/core/operations/sent-event-rules';
-import type { EventSentJson, SentEventJson } from '@shop/core/operations/shapes';
-import { responder } from '@shop/core/project/responder';
-import { capText, quoted } from '@shop/core/text';
+import { UsageError, capText, parseEventData, quoted, refuseAgentSender, responder } from '@shop/core';
+import type { EventSentJson, SentEventJson } from '@shop/core';
 import { limitArg, runIdOf } from '../args.js';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';

@@ -1,9 +1,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
-import { readGates, type GateBlock } from '@shop/core/agents/gate-spec';
-import { holdingRule } from '@shop/core/agents/gate-rules';
-import type { GatePlace } from '@shop/core/agents/gate-paths';
-import { hookOutput, type GateDecision } from '@shop/core/agents/gates';
+import { holdingRule, hookOutput, readGates } from '@shop/core';
+import type { GateBlock, GateDecision, GatePlace } from '@shop/core';
 import type { Context } from '../context.js';
 import type { CommandArgs } from '../registry.js';
 

@@ -1,4 +1,4 @@
-import { driverGoneSince } from '@shop/core/run-status';
+import { driverGoneSince } from '@shop/core';
 import { localTime } from '../time.js';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';

@@ -1,7 +1,6 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { ensureHome } from '@shop/core/project/project';
-import { shippedFile } from '@shop/core/project/shipped-file';
+import { ensureHome, shippedFile } from '@shop/core';
 import type { Context } from '../context.js';
 import type { CommandArgs } from '../registry.js';
 

@@ -1,13 +1,11 @@
-import { UsageError } from '@shop/core/errors';
-import { quoted } from '@shop/core/text';
-import { displayStatuses } from '@shop/core/run-status';
+import { UsageError, displayStatuses, quoted } from '@shop/core';
+import type { RunJson } from '@shop/core';
 import { limitArg } from '../args.js';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
 import { agentColumn, firstLine } from '../output.js';
 import type { CommandArgs } from '../registry.js';
 import { ago, cost, table } from '../table.js';
-import type { RunJson } from '@shop/core/operations/shapes';
 import { elapsed } from '../live-board.js';
 import { paint, statusColour } from '../style.js';
 import { suggest } from '../suggest.js';

@@ -1,11 +1,9 @@
-import { ExitCode, NotFoundError } from '@shop/core/errors';
-import type { ShopOperations } from '@shop/core/operations/shop-operations';
-import type { RunEvent } from '@shop/core/types';
+import { ExitCode, NotFoundError, driverGoneSince } from '@shop/core';
+import type { RunEvent, ShopOperations } from '@shop/core';
 import { runIdArg } from '../args.js';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
 import type { CommandArgs } from '../registry.js';
-import { driverGoneSince } from '@shop/core/run-status';
 import { localTime } from '../time.js';
 
 const USAGE = 'shop log <id> [-f] [--json]';

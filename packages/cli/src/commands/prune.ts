@@ -1,11 +1,7 @@
-import { parseDuration } from '@shop/core/duration';
-import { UsageError } from '@shop/core/errors';
-import type { PrunedRun } from '@shop/core/operations/prune-runs';
-import { quoted } from '@shop/core/text';
-import { endedStatuses, type RunStatus } from '@shop/core/types';
+import { UsageError, endedStatuses, parseDuration, quoted } from '@shop/core';
+import type { PruneJson, PrunedRun, RunStatus } from '@shop/core';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
-import type { PruneJson } from '@shop/core/operations/shapes';
 import type { CommandArgs } from '../registry.js';
 import { ago } from '../table.js';
 

@@ -1,15 +1,10 @@
-import { NotFoundError, UsageError } from '@shop/core/errors';
-import { capText, quoted } from '@shop/core/text';
-import type { ReplayCheck } from '@shop/core/operations/dry-replay';
-import { displayStatus } from '@shop/core/run-status';
-import type { Run } from '@shop/core/types';
-import type { ShopOperations } from '@shop/core/operations/shop-operations';
+import { NotFoundError, UsageError, capText, displayStatus, quoted } from '@shop/core';
+import type { ReplayCheck, ReplayJson, Run, ShopOperations } from '@shop/core';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, relative, resolve } from 'node:path';
 import { runIdOf } from '../args.js';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
-import type { ReplayJson } from '@shop/core/operations/shapes';
 import type { CommandArgs } from '../registry.js';
 
 const USAGE = 'shop replay [<id>… | --all] [--workflow F] [--json]';

@@ -1,10 +1,6 @@
-import { ShopError, StoreError, UsageError } from '@shop/core/errors';
-import { fsWhy } from '@shop/core/fs-why';
+import { AGENT_FILE_CAP, ANSWER_FIELDS, ShopError, StoreError, UsageError, bytes, capName, checkSignal, fsWhy, quoted, writeSignal } from '@shop/core';
+import type { ReportTarget, Signal } from '@shop/core';
 import { dirname } from 'node:path';
-import { bytes, quoted } from '@shop/core/text';
-import { AGENT_FILE_CAP, capName } from '@shop/core/signals/agent-file';
-import { ANSWER_FIELDS, checkSignal, writeSignal, type Signal } from '@shop/core/signals/signal';
-import type { ReportTarget } from '@shop/core/operations/record-report';
 import type { Context } from '../context.js';
 import type { CommandArgs } from '../registry.js';
 

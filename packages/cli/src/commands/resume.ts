@@ -1,5 +1,4 @@
-import { UsageError } from '@shop/core/errors';
-import { responder } from '@shop/core/project/responder';
+import { UsageError, responder } from '@shop/core';
 import { acting } from '../acting-json.js';
 import { runIdArg } from '../args.js';
 import type { Context } from '../context.js';

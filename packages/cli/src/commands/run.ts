@@ -1,5 +1,4 @@
-import { UsageError } from '@shop/core/errors';
-import { responder } from '@shop/core/project/responder';
+import { UsageError, responder } from '@shop/core';
 import { acting, type Acted } from '../acting-json.js';
 import type { Context } from '../context.js';
 import { driveHere } from '../drive-here.js';

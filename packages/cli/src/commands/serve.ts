@@ -1,9 +1,6 @@
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
-import { UsageError } from '@shop/core/errors';
-import { refuseAgent } from '@shop/core/operations/answer-rules';
-import { shippedFile } from '@shop/core/project/shipped-file';
-import { quoted } from '@shop/core/text';
+import { UsageError, quoted, refuseAgent, shippedFile } from '@shop/core';
 import { startServer } from '@shop/web/server';
 import { webOperations } from '@shop/web/web-operations';
 import type { Context } from '../context.js';

@@ -1,8 +1,4 @@
-import { quoted } from '@shop/core/text';
-import { parseAahResponse, responseRequestId } from '@shop/core/decisions/aah';
-import { ConflictError, UsageError } from '@shop/core/errors';
-import { parseAskRef } from '@shop/core/decisions/ask-handle';
-import { AGENT_FILE_CAP, capName, nestingDepth, readCappedFile } from '@shop/core/signals/agent-file';
+import { AGENT_FILE_CAP, ConflictError, UsageError, capName, nestingDepth, parseAahResponse, parseAskRef, quoted, readCappedFile, responseRequestId } from '@shop/core';
 import { answerCall } from '../answer-call.js';
 import type { Context } from '../context.js';
 import type { CommandArgs } from '../registry.js';

@@ -1,21 +1,14 @@
-import { shopHostname } from '@shop/core/host-name';
-import { holdIsLive } from '@shop/core/engine/session-hold';
-import { ConflictError, UsageError } from '@shop/core/errors';
+import { ConflictError, UsageError, aahRequest, detailJson, holdIsLive, parseCallRef, quoted, runActions, shopHostname, waitingOnWords } from '@shop/core';
+import type { Execution } from '@shop/core';
 import { limitArg, runIdArg } from '../args.js';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
-import { detailJson } from '@shop/core/operations/queries';
-import { runActions } from '@shop/core/operations/actions';
-import { waitingOnWords } from '@shop/core/waits/waiting-on';
-import { parseCallRef } from '@shop/core/decisions/ask-handle';
-import { quoted } from '@shop/core/text';
 import { agentColumn, answerHint, describeWaiting, firstLine } from '../output.js';
 import type { CommandArgs } from '../registry.js';
 import { table, usd } from '../table.js';
 import { localTime, localTimeAgo } from '../time.js';
 import { paint, statusColour } from '../style.js';
 import { elapsed } from '../live-board.js';
-import type { Execution } from '@shop/core/types';
 import { claimedLine } from '../claim-text.js';
 import { sessionLines } from '../session-lines.js';
 import { heldLines, rulesLines } from '../rules-lines.js';
@@ -42,7 +35,6 @@ export default async function status(args: CommandArgs<'status'>, ctx: Context):
       const list = v.waitingAll.map((e) => `${e.key} (${e.agent}: ${e.waitingFor})`).join('; ');
       return new UsageError(`run ${id} waits on several calls: ${list}; pick one with: shop status ${id} --aah --call <key>`);
     });
-    const { aahRequest } = await import('@shop/core/decisions/aah');
     printJson(ctx.out, aahRequest(run, exec));
     return 0;
   }

@@ -1,4 +1,4 @@
-import { responder } from '@shop/core/project/responder';
+import { responder } from '@shop/core';
 import { acting } from '../acting-json.js';
 import { runIdArg } from '../args.js';
 import type { Context } from '../context.js';

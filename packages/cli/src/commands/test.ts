@@ -1,15 +1,9 @@
-import { UsageError } from '@shop/core/errors';
-import { checkWorkflow } from '@shop/core/lua/check-workflow';
-import { projectModules } from '@shop/core/lua/module-files';
-import { resolveWorkflow } from '@shop/core/project/workflows';
-import { compareExpect } from '@shop/core/simulate/expect';
-import { parseFixture, type Fixture } from '@shop/core/simulate/fixture';
-import { simulate, type Simulation } from '@shop/core/simulate/simulate';
+import { UsageError, checkWorkflow, compareExpect, parseFixture, projectModules, resolveWorkflow, simulate } from '@shop/core';
+import type { Fixture, Simulation, TestJson, TestRunsJson } from '@shop/core';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
-import type { TestJson, TestRunsJson } from '@shop/core/operations/shapes';
 import type { CommandArgs } from '../registry.js';
 
 const USAGE = 'shop test <workflow> [--fixture F.json] [--runs N] [--seed S] [--json]';

@@ -1,7 +1,5 @@
 import { relative } from 'node:path';
-import { UsageError } from '@shop/core/errors';
-import { refuseAgent } from '@shop/core/operations/answer-rules';
-import { responder } from '@shop/core/project/responder';
+import { UsageError, refuseAgent, responder } from '@shop/core';
 import { resumeDetached } from '../background-resume.js';
 import type { Context } from '../context.js';
 import type { CommandArgs } from '../registry.js';

@@ -1,14 +1,9 @@
-import { ExitCode, NotFoundError, UsageError } from '@shop/core/errors';
-import { quoted } from '@shop/core/text';
-import type { DriveOutcome } from '@shop/core/engine/outcome';
-import type { Notice } from '@shop/core/engine/ports';
-import type { Run } from '@shop/core/types';
-import type { WorkerEvent } from '@shop/core/worker/worker';
+import { ExitCode, NotFoundError, UsageError, quoted, waitingOnWords } from '@shop/core';
+import type { DriveOutcome, Notice, Run, WorkerEvent } from '@shop/core';
 import { runIdOf } from '../args.js';
 import type { Context } from '../context.js';
 import { describeWaiting, firstLine, printingNotifier } from '../output.js';
 import { actionWords } from '../error-line.js';
-import { waitingOnWords } from '@shop/core/waits/waiting-on';
 import type { CommandArgs } from '../registry.js';
 
 const USAGE = 'shop watch [<id>…] [--max-parallel N] [--json]';

@@ -1,6 +1,6 @@
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
-import type { WorkersJson } from '@shop/core/operations/shapes';
+import type { WorkersJson } from '@shop/core';
 import type { CommandArgs } from '../registry.js';
 import { ago, table } from '../table.js';
 import { localTime } from '../time.js';

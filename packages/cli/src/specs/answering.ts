@@ -1,4 +1,4 @@
-import { quoted } from '@shop/core/text';
+import { quoted } from '@shop/core';
 import type { CommandSpec } from '../command-spec.js';
 import { ANSWERING, acted, by, call, json, yes } from './shared-flags.js';
 

@@ -1,7 +1,5 @@
-import { handleOf } from '@shop/core/decisions/ask-handle';
-import type { AnswerInput } from '@shop/core/decisions/build-answer';
-import type { SessionHandOff } from '@shop/core/operations/open-session';
-import type { Execution, RunOwner } from '@shop/core/types';
+import { handleOf } from '@shop/core';
+import type { AnswerInput, Execution, RunOwner, SessionHandOff } from '@shop/core';
 import type { TuiDeps } from '../deps.js';
 
 type AnswerDeps = Pick<TuiDeps, 'ops' | 'responder' | 'resumeInBackground'>;

@@ -1,5 +1,4 @@
-import { handleOf } from '@shop/core/decisions/ask-handle';
-import { claimVerb } from '@shop/core/operations/actions';
+import { claimVerb, handleOf } from '@shop/core';
 import type { TuiDeps } from '../deps.js';
 import { duration } from '../format/time.js';
 import { waitingCall, type Target } from './targets.js';

@@ -1,7 +1,5 @@
-import { editorArgv } from '@shop/core/project/editor';
-import type { SessionHandOff } from '@shop/core/operations/open-session';
-import { cliBin } from '@shop/core/agents/dialects/dialect';
-import type { Run } from '@shop/core/types';
+import { cliBin, editorArgv } from '@shop/core';
+import type { Run, SessionHandOff } from '@shop/core';
 import type { AttachedCommand } from '../deps.js';
 
 /**

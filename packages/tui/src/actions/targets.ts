@@ -1,6 +1,5 @@
-import { UsageError } from '@shop/core/errors';
-import type { ShopOperations } from '@shop/core/operations/shop-operations';
-import type { Execution, Run } from '@shop/core/types';
+import { UsageError } from '@shop/core';
+import type { Execution, Run, ShopOperations } from '@shop/core';
 
 /** What an action is aimed at: a run, and the call when the screen names one (inbox, details). */
 export interface Target {

@@ -1,10 +1,5 @@
-import { cliDialect } from '@shop/core/agents/dialects/dialect-of';
-import { buildAnswer, type AnswerInput } from '@shop/core/decisions/build-answer';
-import { handleOf } from '@shop/core/decisions/ask-handle';
-import { callDecisions } from '@shop/core/decisions/call-decisions';
-import { ConflictError, ShopError, UsageError } from '@shop/core/errors';
-import type { Execution, Run, Verdict } from '@shop/core/types';
-import { mayAct } from '@shop/core/operations/actions';
+import { ConflictError, ShopError, UsageError, buildAnswer, callDecisions, cliDialect, handleOf, mayAct } from '@shop/core';
+import type { AnswerInput, Execution, Run, Verdict } from '@shop/core';
 import type { Browser, ConfirmOverlay } from '../app/use-browser.js';
 import type { AttachedCommand, TuiDeps } from '../deps.js';
 import { askerName } from '../format/run-row.js';

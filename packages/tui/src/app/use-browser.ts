@@ -1,4 +1,4 @@
-import type { Execution, Run } from '@shop/core/types';
+import type { Execution, Run } from '@shop/core';
 import { useSyncState } from '../hooks/use-sync-state.js';
 import type { Focus } from '../keys/KeypressContext.js';
 

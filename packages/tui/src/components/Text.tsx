@@ -1,6 +1,6 @@
 import { Text as InkText } from 'ink';
 import { Children, type ComponentProps, type ReactNode } from 'react';
-import { inert } from '@shop/core/text';
+import { inert } from '@shop/core';
 
 /**
  * Ink's Text, with every string in it made inert: Ink writes strings to the terminal as they

@@ -1,6 +1,5 @@
-import { fakeRun } from '@shop/core/engine/testing/executions';
-import type { RunFilter, RunWithWaiting } from '@shop/core/operations/shop-operations';
-import type { Liveness } from '@shop/core/run-status';
+import type { Liveness, RunFilter, RunWithWaiting } from '@shop/core';
+import { fakeRun } from '@shop/core/testing';
 import { describe, expect, it } from 'vitest';
 import { RunCache } from './run-cache.js';
 

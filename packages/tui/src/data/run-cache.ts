@@ -1,6 +1,5 @@
-import { liveOwner } from '@shop/core/engine/ownership';
-import { ChangeCursor } from '@shop/core/operations/change-feed';
-import type { RunWithWaiting, ShopOperations } from '@shop/core/operations/shop-operations';
+import { ChangeCursor, liveOwner } from '@shop/core';
+import type { RunWithWaiting, ShopOperations } from '@shop/core';
 
 /**
  * Every run, kept current by reading only the runs changed since the last look (runs are

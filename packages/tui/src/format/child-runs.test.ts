@@ -1,4 +1,4 @@
-import { fakeRun } from '@shop/core/engine/testing/executions';
+import { fakeRun } from '@shop/core/testing';
 import { describe, expect, it } from 'vitest';
 import { factsLine } from './run-detail.js';
 

@@ -1,5 +1,5 @@
-import type { Execution } from '@shop/core/types';
-import { waitingOnWords } from '@shop/core/waits/waiting-on';
+import { waitingOnWords } from '@shop/core';
+import type { Execution } from '@shop/core';
 
 export interface TreeRow {
   exec: Execution;

@@ -1,10 +1,7 @@
-import type { RunView } from '@shop/core/operations/run-view';
-import { workingCall } from '@shop/core/operations/working-call';
-import type { Execution, RunEvent } from '@shop/core/types';
+import { localTime, waitingOnWords, workingCall } from '@shop/core';
+import type { Execution, RunEvent, RunView } from '@shop/core';
 import { askerName } from './run-row.js';
 import { callName } from './exec-tree.js';
-import { localTime } from '@shop/core/local-time';
-import { waitingOnWords } from '@shop/core/waits/waiting-on';
 import { age, duration, oneLine, resultLine, usd } from './time.js';
 
 /** The status in words: "waiting for a person · 2 asks", "interrupted: its driver is gone". */

@@ -1,8 +1,7 @@
-import type { RunWithWaiting } from '@shop/core/operations/shop-operations';
-import type { Execution } from '@shop/core/types';
+import { waitingOnWords } from '@shop/core';
+import type { Execution, RunWithWaiting } from '@shop/core';
 import { callName } from './exec-tree.js';
 import { oneLine, resultLine } from './time.js';
-import { waitingOnWords } from '@shop/core/waits/waiting-on';
 
 /** Who a waiting call waits for, as the list and the inbox name it. */
 export const askerName = (exec: Execution): string => (exec.kind === 'pause' ? 'pause' : callName(exec));

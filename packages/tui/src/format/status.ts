@@ -1,4 +1,4 @@
-import type { ExecutionStatus } from '@shop/core/types';
+import type { ExecutionStatus } from '@shop/core';
 
 /** What a status means to a person: its colour is picked by the theme from this tone. */
 export type Tone = 'active' | 'attention' | 'success' | 'error' | 'warning' | 'muted';

@@ -1,5 +1,5 @@
-import { agentAsk, fakeRun } from '@shop/core/engine/testing/executions';
-import type { RunWithWaiting } from '@shop/core/operations/shop-operations';
+import type { RunWithWaiting } from '@shop/core';
+import { agentAsk, fakeRun } from '@shop/core/testing';
 import { describe, expect, it } from 'vitest';
 import { callSummary } from './exec-tree.js';
 import { callTime, statusText } from './run-detail.js';

@@ -1,4 +1,4 @@
-import type { RunWithWaiting, ShopOperations } from '@shop/core/operations/shop-operations';
+import type { RunWithWaiting, ShopOperations } from '@shop/core';
 import { useEffect, useRef, useState } from 'react';
 import { RunCache } from '../data/run-cache.js';
 

@@ -1,6 +1,4 @@
-import type { AnswerInput } from '@shop/core/decisions/build-answer';
-import type { PauseSpec } from '@shop/core/decisions/decision-spec';
-import type { Execution } from '@shop/core/types';
+import type { AnswerInput, Execution, PauseSpec } from '@shop/core';
 import { Box } from 'ink';
 import { Text } from '../components/Text.js';
 import type { FormOverlay } from '../app/use-browser.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Decision } from '@shop/core/decisions/decision-spec';
+import type { Decision } from '@shop/core';
 import { formProblems, initialFields } from './form-fields.js';
 
 const decisions: Decision[] = [

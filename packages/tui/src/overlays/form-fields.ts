@@ -1,6 +1,5 @@
-import type { AnswerInput } from '@shop/core/decisions/build-answer';
-import type { Decision } from '@shop/core/decisions/decision-spec';
-import { validateAnswers, valueSchema } from '@shop/core/decisions/validate-answers';
+import { validateAnswers, valueSchema } from '@shop/core';
+import type { AnswerInput, Decision } from '@shop/core';
 
 /** A decision being answered: typed text, a yes/no, or a picked option. */
 export interface Field {

@@ -1,7 +1,5 @@
-import { buildAnswer, type AnswerInput } from '@shop/core/decisions/build-answer';
-import { callDecisions } from '@shop/core/decisions/call-decisions';
-import { ShopError } from '@shop/core/errors';
-import type { Execution } from '@shop/core/types';
+import { ShopError, buildAnswer, callDecisions } from '@shop/core';
+import type { AnswerInput, Execution } from '@shop/core';
 import type { Key } from 'ink';
 import type { FormOverlay } from '../app/use-browser.js';
 import { useSyncState } from '../hooks/use-sync-state.js';

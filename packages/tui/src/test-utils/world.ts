@@ -1,12 +1,9 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRun } from '@shop/core/engine/drive-run';
-import { newFlow, FLOW_PATH } from '@shop/core/engine/testing/flow';
-import type { Script } from '@shop/core/engine/testing/scripted-runner';
-import { openSqliteStore } from '@shop/core/store/sqlite/sqlite-store';
-import type { EnginePorts } from '@shop/core/engine/ports';
-import { findProject } from '@shop/core/project/project';
-import { shopOperations, type ShopOperations } from '@shop/core/operations/shop-operations';
+import { findProject, shopOperations } from '@shop/core';
+import type { EnginePorts, ShopOperations } from '@shop/core';
+import { FLOW_PATH, createRun, newFlow, openSqliteStore } from '@shop/core/testing';
+import type { Script } from '@shop/core/testing';
 
 /**
  * A scripted world (core's newFlow: a real SQLite file in a temp dir, scripted agents) whose

@@ -1,5 +1,4 @@
-import { localTime } from '@shop/core/local-time';
-import { writeSignal } from '@shop/core/signals/signal';
+import { localTime, writeSignal } from '@shop/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KEYS, renderTui } from '../test-utils/render.js';
 import { testWorld, type TestWorld } from '../test-utils/world.js';

@@ -1,4 +1,4 @@
-import { claimAsk } from '@shop/core/operations/claim-ask';
+import { claimAsk } from '@shop/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KEYS, renderTui } from '../test-utils/render.js';
 import { testWorld, type TestWorld } from '../test-utils/world.js';

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { EnginePorts } from '@shop/core/engine/ports';
+import type { EnginePorts } from '@shop/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as launch from '../launch.js';
 import { testOps, testWorld, type TestWorld } from '../test-utils/world.js';

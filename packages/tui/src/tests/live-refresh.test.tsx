@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { openSqliteStore } from '@shop/core/store/sqlite/sqlite-store';
-import type { RunWithWaiting } from '@shop/core/operations/shop-operations';
+import type { RunWithWaiting } from '@shop/core';
+import { openSqliteStore } from '@shop/core/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderTui } from '../test-utils/render.js';
 import { testWorld, type TestWorld } from '../test-utils/world.js';

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunFilter } from '@shop/core/store/store';
+import type { RunFilter } from '@shop/core';
 import { RunCache } from '../data/run-cache.js';
 import { renderTui } from '../test-utils/render.js';
 import { testOps, testWorld, type TestWorld } from '../test-utils/world.js';

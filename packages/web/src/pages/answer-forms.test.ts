@@ -1,5 +1,4 @@
-import { agentAsk, pauseAsk } from '@shop/core/engine/testing/executions';
-import { pendingJson } from '@shop/core/operations/json-views';
+import { agentAsk, pauseAsk, pendingJson } from '@shop/core/testing';
 import { describe, expect, it } from 'vitest';
 import { answerForms, type FormTarget } from './answer-forms.js';
 

@@ -1,4 +1,4 @@
-import type { PendingJson } from '@shop/core/operations/shapes';
+import type { PendingJson } from '@shop/core';
 import { html, type Html } from '../html.js';
 import { decisionFieldset, decisionsOf, formDecisions, MAX_MESSAGE } from './decision-inputs.js';
 

@@ -1,5 +1,5 @@
-import type { InboxRowJson, PendingJson } from '@shop/core/operations/shapes';
-import { claimVerb } from '@shop/core/operations/actions';
+import { claimVerb } from '@shop/core';
+import type { InboxRowJson, PendingJson } from '@shop/core';
 import { html, type Html } from '../html.js';
 import { answerForms } from './answer-forms.js';
 import { ago, badge, clip, when } from './format.js';

@@ -1,4 +1,4 @@
-import type { InboxRowJson } from '@shop/core/operations/shapes';
+import type { InboxRowJson } from '@shop/core';
 import { html } from '../html.js';
 import { answerForms, type RefusedForm } from './answer-forms.js';
 import { asker, askKind, question } from './ask-card.js';

@@ -1,6 +1,5 @@
-import { fakeRun, shown } from '@shop/core/engine/testing/executions';
-import { runJson } from '@shop/core/operations/json-views';
-import { RunDetailJsonSchema } from '@shop/core/operations/shapes';
+import { RunDetailJsonSchema } from '@shop/core';
+import { fakeRun, runJson, shown } from '@shop/core/testing';
 import { describe, expect, it } from 'vitest';
 import { runPage } from './run.js';
 

@@ -1,6 +1,5 @@
-import { ownDecisions } from '@shop/core/decisions/call-decisions';
-import type { Decision } from '@shop/core/decisions/decision-spec';
-import type { PendingJson } from '@shop/core/operations/shapes';
+import { ownDecisions } from '@shop/core';
+import type { Decision, PendingJson } from '@shop/core';
 import { html, type Html } from '../html.js';
 
 /** Bounds the browser enforces first (the server checks them again in form-answer.ts). */

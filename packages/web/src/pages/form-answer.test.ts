@@ -1,6 +1,5 @@
-import { buildAnswer } from '@shop/core/decisions/build-answer';
-import { agentAsk, pauseAsk } from '@shop/core/engine/testing/executions';
-import { pendingJson } from '@shop/core/operations/json-views';
+import { buildAnswer } from '@shop/core';
+import { agentAsk, pauseAsk, pendingJson } from '@shop/core/testing';
 import { describe, expect, it } from 'vitest';
 import { formAnswer } from './form-answer.js';
 

@@ -1,7 +1,5 @@
-import type { AnswerInput } from '@shop/core/decisions/build-answer';
-import type { Decision } from '@shop/core/decisions/decision-spec';
-import type { PendingJson } from '@shop/core/operations/shapes';
-import { takesVerdict } from '@shop/core/operations/actions';
+import { takesVerdict } from '@shop/core';
+import type { AnswerInput, Decision, PendingJson } from '@shop/core';
 import { formDecisions, MAX_COMMENT, MAX_MESSAGE, MAX_VALUE } from './decision-inputs.js';
 
 export type FormAnswer = { ok: true; input: AnswerInput } | { ok: false; error: string };

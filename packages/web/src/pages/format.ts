@@ -1,4 +1,4 @@
-import { localTime } from '@shop/core/local-time';
+import { localTime } from '@shop/core';
 import { html, type Html } from '../html.js';
 
 /** "just now", "3 min ago", "2 h ago", "4 d ago" — or "in 2 h" for a time still ahead — as of `now`. */

@@ -1,4 +1,4 @@
-import type { InboxRowJson } from '@shop/core/operations/shapes';
+import type { InboxRowJson } from '@shop/core';
 import { html } from '../html.js';
 import { askCard } from './ask-card.js';
 import type { Page, PageView } from './layout.js';

@@ -1,6 +1,6 @@
-import { agentAsk, fakeRun, liveLook, pauseAsk, shown } from '@shop/core/engine/testing/executions';
-import { executionJson, pendingJson, runJson } from '@shop/core/operations/json-views';
-import { InboxRowJsonSchema, RunDetailJsonSchema, type EventJson, type InboxRowJson, type RunDetailJson } from '@shop/core/operations/shapes';
+import { InboxRowJsonSchema, RunDetailJsonSchema } from '@shop/core';
+import type { EventJson, InboxRowJson, RunDetailJson } from '@shop/core';
+import { agentAsk, executionJson, fakeRun, liveLook, pauseAsk, pendingJson, runJson, shown } from '@shop/core/testing';
 import { describe, expect, it } from 'vitest';
 import type { Html } from '../html.js';
 import { askPage } from './ask.js';

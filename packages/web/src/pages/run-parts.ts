@@ -1,8 +1,8 @@
-import type { EventJson, ExecutionJson, RunDetailJson } from '@shop/core/operations/shapes';
+import { isAtWork } from '@shop/core';
+import type { EventJson, ExecutionJson, RunDetailJson } from '@shop/core';
 import { html, type Html } from '../html.js';
 import { badge, clip, cost, duration, when } from './format.js';
 import { laneOf } from './timeline-model.js';
-import { isAtWork } from '@shop/core/operations/working-call';
 
 /** A result as a person reads it: an agent's {status, summary}, a string, else its JSON, bounded. */
 export function readableResult(result: unknown): string {

@@ -1,6 +1,5 @@
-import { pauseDeadline, type PauseSpec } from '@shop/core/decisions/decision-spec';
-import type { EventJson, RunDetailJson } from '@shop/core/operations/shapes';
-import { mayAct } from '@shop/core/operations/actions';
+import { mayAct, pauseDeadline } from '@shop/core';
+import type { EventJson, PauseSpec, RunDetailJson } from '@shop/core';
 import { html } from '../html.js';
 import { askCard, type AskMore } from './ask-card.js';
 import { badge, clip, cost, when } from './format.js';

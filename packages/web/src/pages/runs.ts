@@ -1,5 +1,5 @@
-import { displayStatuses } from '@shop/core/run-status';
-import type { RunJson } from '@shop/core/operations/shapes';
+import { displayStatuses } from '@shop/core';
+import type { RunJson } from '@shop/core';
 import { html, type Html } from '../html.js';
 import { badge, clip, cost, duration, statusWord, when } from './format.js';
 import { readableResult } from './run-parts.js';

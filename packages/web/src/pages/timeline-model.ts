@@ -1,4 +1,4 @@
-import type { EventJson, ExecutionJson, PendingJson } from '@shop/core/operations/shapes';
+import type { EventJson, ExecutionJson, PendingJson } from '@shop/core';
 
 /** One call drawn as a bar from its start to its end (or to now while it lasts). */
 export interface Bar {

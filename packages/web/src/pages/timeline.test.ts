@@ -1,4 +1,4 @@
-import type { EventJson, ExecutionJson } from '@shop/core/operations/shapes';
+import type { EventJson, ExecutionJson } from '@shop/core';
 import { describe, expect, it } from 'vitest';
 import { laneOf, timelineModel } from './timeline-model.js';
 import { tickLabel, tickStep, timeline } from './timeline.js';

@@ -1,4 +1,4 @@
-import type { EventJson, ExecutionJson, PendingJson } from '@shop/core/operations/shapes';
+import type { EventJson, ExecutionJson, PendingJson } from '@shop/core';
 import { html, type Html } from '../html.js';
 import { duration, statusWord } from './format.js';
 import { timelineModel, type Bar, type TimelineModel } from './timeline-model.js';

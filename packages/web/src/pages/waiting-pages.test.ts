@@ -1,6 +1,5 @@
-import { agentAsk, fakeRun, liveLook } from '@shop/core/engine/testing/executions';
-import { executionJson, runJson } from '@shop/core/operations/json-views';
-import { RunDetailJsonSchema } from '@shop/core/operations/shapes';
+import { RunDetailJsonSchema } from '@shop/core';
+import { agentAsk, executionJson, fakeRun, liveLook, runJson } from '@shop/core/testing';
 import { describe, expect, it } from 'vitest';
 import { runPage } from './run.js';
 import { runsPage } from './runs.js';

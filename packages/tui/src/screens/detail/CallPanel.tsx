@@ -1,4 +1,4 @@
-import type { AskClaim, Execution } from '@shop/core/types';
+import type { AskClaim, Execution } from '@shop/core';
 import { Box } from 'ink';
 import { Text } from '../../components/Text.js';
 import { callName, callSummary } from '../../format/exec-tree.js';

@@ -1,4 +1,4 @@
-import type { RunWithWaiting } from '@shop/core/operations/shop-operations';
+import type { RunWithWaiting } from '@shop/core';
 import type { Target } from '../../actions/targets.js';
 import type { TuiDeps } from '../../deps.js';
 import { commandFor, type Command } from '../../keys/bindings.js';

@@ -1,6 +1,5 @@
-import type { ShopOperations } from '@shop/core/operations/shop-operations';
-import { displayStatus } from '@shop/core/run-status';
-import type { RunEvent } from '@shop/core/types';
+import { displayStatus } from '@shop/core';
+import type { RunEvent, ShopOperations } from '@shop/core';
 import { useMemo, useRef, useState } from 'react';
 import { moveCursor, windowStart } from '../../components/window.js';
 import { executionTree, type TreeRow } from '../../format/exec-tree.js';

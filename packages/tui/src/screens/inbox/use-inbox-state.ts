@@ -1,5 +1,4 @@
-import type { ShopOperations } from '@shop/core/operations/shop-operations';
-import type { Execution, Run } from '@shop/core/types';
+import type { Execution, Run, ShopOperations } from '@shop/core';
 import { useRef, useState } from 'react';
 import { moveCursor, windowStart } from '../../components/window.js';
 import { askerName } from '../../format/run-row.js';

@@ -1,7 +1,5 @@
-import type { Liveness } from '@shop/core/run-status';
-import { displayStatus } from '@shop/core/run-status';
-import type { RunWithWaiting } from '@shop/core/operations/shop-operations';
-import { hasEnded } from '@shop/core/types';
+import { displayStatus, hasEnded } from '@shop/core';
+import type { Liveness, RunWithWaiting } from '@shop/core';
 import { useMemo, useRef, useState } from 'react';
 import { moveCursor, windowStart } from '../../components/window.js';
 import { useSyncState } from '../../hooks/use-sync-state.js';
