@@ -36,7 +36,7 @@ const fengariPatched = {
  */
 const coreDist = join(root, 'packages', 'core', 'dist');
 const entryModules = new Map(
-  [...readFileSync(join(coreDist, 'index.js'), 'utf8').matchAll(/export \{([^}]*)\} from '\.\/([^']+)';/g)].flatMap(([, names, mod]) =>
+  [...readFileSync(join(coreDist, 'index.js'), 'utf8').matchAll(/export \{([^}]*)\} from ["']\.\/([^"']+)["'];/g)].flatMap(([, names, mod]) =>
     names.split(',').map((n) => [n.trim(), join(coreDist, mod)]),
   ),
 );

@@ -1,4 +1,4 @@
-import { ConflictError, UsageError, aahRequest, detailJson, holdIsLive, parseCallRef, quoted, runActions, shopHostname, waitingOnWords } from '@shop/core';
+import { ConflictError, UsageError, detailJson, holdIsLive, parseCallRef, quoted, runActions, shopHostname, waitingOnWords } from '@shop/core';
 import type { Execution } from '@shop/core';
 import { limitArg, runIdArg } from '../args.js';
 import type { Context } from '../context.js';
@@ -35,6 +35,7 @@ export default async function status(args: CommandArgs<'status'>, ctx: Context):
       const list = v.waitingAll.map((e) => `${e.key} (${e.agent}: ${e.waitingFor})`).join('; ');
       return new UsageError(`run ${id} waits on several calls: ${list}; pick one with: shop status ${id} --aah --call <key>`);
     });
+    const { aahRequest } = await import('../aah-json.js');
     printJson(ctx.out, aahRequest(run, exec));
     return 0;
   }
