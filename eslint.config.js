@@ -13,7 +13,10 @@ import globals from 'globals';
 const FRONT_ENDS = ['packages/{cli,tui,web}/src/**/*.{ts,tsx}'];
 /** Where the store is opened and the operations built, once. */
 const COMPOSITION_ROOTS = ['packages/cli/src/context.ts', 'packages/tui/src/launch.tsx', 'packages/tui/src/deps.ts'];
-const FRONT_END_TESTS = ['packages/{cli,tui,web}/src/**/*.test.{ts,tsx}', 'packages/{cli,tui,web}/src/{test-utils,tests}/**/*.{ts,tsx}'];
+const FRONT_END_TESTS = [
+  'packages/{cli,tui,web}/src/**/*.test.{ts,tsx}',
+  'packages/{cli,tui,web}/src/{test-utils,tests}/**/*.{ts,tsx}',
+];
 
 /** The no-restricted-imports pattern for a front end: nothing of core but its entries (`allowed`). */
 function frontEndImports(allowed) {
@@ -117,7 +120,8 @@ export default defineConfig(
             {
               name: '@shop/core',
               importNames: ['nodePorts', 'EnginePorts', 'Store', 'storeError'],
-              message: 'only a composition root opens the store or builds the engine\'s ports; go through ShopOperations.',
+              message:
+                "only a composition root opens the store or builds the engine's ports; go through ShopOperations.",
             },
           ],
         },
@@ -132,6 +136,8 @@ export default defineConfig(
   {
     // The front ends' own tests may also use core's test helpers ('@shop/core/testing').
     files: FRONT_END_TESTS,
-    rules: { 'no-restricted-imports': ['error', { patterns: [frontEndImports(['@shop/core/store', '@shop/core/testing'])] }] },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [frontEndImports(['@shop/core/store', '@shop/core/testing'])] }],
+    },
   },
 );

@@ -16,7 +16,10 @@ export async function p10(samples = Number(process.env.BENCH_P10_SAMPLES ?? 30),
   const dir = mkdtempSync(join(tmpdir(), 'shop-p10-'));
   mkdirSync(join(dir, 'workflows'));
   mkdirSync(join(dir, 'agents'));
-  writeFileSync(join(dir, 'workflows', 'p10.lua'), `function workflow(prompt)\n  for i = 1, ${samples} do\n    wait_event("tick")\n    now()\n  end\n  return "done"\nend\n`);
+  writeFileSync(
+    join(dir, 'workflows', 'p10.lua'),
+    `function workflow(prompt)\n  for i = 1, ${samples} do\n    wait_event("tick")\n    now()\n  end\n  return "done"\nend\n`,
+  );
   const env = { ...shopEnv(), ...(databaseUrl ? { SHOP_DATABASE_URL: databaseUrl } : {}) };
   const shop = (args, expect = 0) => {
     const r = spawnSync(process.execPath, [shopBin, ...args], { cwd: dir, env, encoding: 'utf8' });

@@ -20,10 +20,16 @@ function project() {
   mkdirSync(join(dir, 'workflows'));
   mkdirSync(join(dir, 'agents'));
   const stub = join(dir, 'agent.sh');
-  writeFileSync(stub, '#!/bin/sh\nprintf \'{"status":"DONE"}\' > "$SHOP_SIGNAL_FILE"\necho \'{"type":"result","is_error":false,"result":"ok","total_cost_usd":0,"num_turns":1}\'\n');
+  writeFileSync(
+    stub,
+    '#!/bin/sh\nprintf \'{"status":"DONE"}\' > "$SHOP_SIGNAL_FILE"\necho \'{"type":"result","is_error":false,"result":"ok","total_cost_usd":0,"num_turns":1}\'\n',
+  );
   chmodSync(stub, 0o755);
   writeFileSync(join(dir, 'agents', 'worker.md'), `---\ncommand: ["${stub}"]\n---\nWork.\n`);
-  writeFileSync(join(dir, 'workflows', 'p5.lua'), 'function workflow(prompt)\n  local go = pause("Go?")\n  return run("worker", "after").status\nend\n');
+  writeFileSync(
+    join(dir, 'workflows', 'p5.lua'),
+    'function workflow(prompt)\n  local go = pause("Go?")\n  return run("worker", "after").status\nend\n',
+  );
   return dir;
 }
 
@@ -32,7 +38,13 @@ async function suspended(dir, n) {
   const ports = sqlitePorts(findProject(dir, {}), { notifier: { notify() {} }, binDir: null });
   const ids = [];
   for (let i = 0; i < n; i++) {
-    const { run, owner } = await createRun(ports, { spec: 'p5', workflowPath: join(dir, 'workflows', 'p5.lua'), prompt: `run ${i}`, workspace: dir, actor: 'bench' });
+    const { run, owner } = await createRun(ports, {
+      spec: 'p5',
+      workflowPath: join(dir, 'workflows', 'p5.lua'),
+      prompt: `run ${i}`,
+      workspace: dir,
+      actor: 'bench',
+    });
     const o = await driveRun(ports, run.id, { wait: false }, owner);
     if (o.status !== 'waiting_human') throw new Error(`run ${run.id} ended ${o.status}`);
     ids.push(run.id);
@@ -48,7 +60,11 @@ function peakRssMb(pid) {
 export async function p5(n = Number(process.env.BENCH_P5_RUNS ?? 1000)) {
   const dir = project();
   const { ports, ids } = await suspended(dir, n);
-  const worker = spawn(process.execPath, [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROF] : []), shopBin, 'watch'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'], env: shopEnv() });
+  const worker = spawn(
+    process.execPath,
+    [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROF] : []), shopBin, 'watch'],
+    { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'], env: shopEnv() },
+  );
   try {
     // The worker holds every run once it has taken them.
     for (;;) {
@@ -58,7 +74,17 @@ export async function p5(n = Number(process.env.BENCH_P5_RUNS ?? 1000)) {
     }
     const started = performance.now();
     for (const id of ids) {
-      await ports.store.recordAnswer({ runId: id, key: '1', ask: 1, verdict: 'approved', status: null, message: null, decisions: null, responder: 'bench', channel: 'cli' });
+      await ports.store.recordAnswer({
+        runId: id,
+        key: '1',
+        ask: 1,
+        verdict: 'approved',
+        status: null,
+        message: null,
+        decisions: null,
+        responder: 'bench',
+        channel: 'cli',
+      });
     }
     for (;;) {
       if ((await ports.store.listOpenRuns()).length === 0) break;
@@ -78,5 +104,7 @@ export async function p5(n = Number(process.env.BENCH_P5_RUNS ?? 1000)) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const r = await p5();
-  console.log(`P5 worker: ${r.runs} runs answered at once, all completed in ${r.seconds.toFixed(2)} s (goal ≤ 10), peak RSS ${r.peakRssMb.toFixed(0)} MB (goal ≤ 300)`);
+  console.log(
+    `P5 worker: ${r.runs} runs answered at once, all completed in ${r.seconds.toFixed(2)} s (goal ≤ 10), peak RSS ${r.peakRssMb.toFixed(0)} MB (goal ≤ 300)`,
+  );
 }

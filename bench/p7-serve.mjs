@@ -17,7 +17,11 @@ const WARM_UP = 10;
 
 /** `shop serve --port 0` in `dir`, once it listens; `stop()` ends it (SIGTERM). */
 async function serve(dir) {
-  const child = spawn(process.execPath, [shopBin, 'serve', '--port', '0'], { cwd: dir, env: shopEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [shopBin, 'serve', '--port', '0'], {
+    cwd: dir,
+    env: shopEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
@@ -28,11 +32,12 @@ async function serve(dir) {
     });
     child.on('close', (code) => reject(new Error(`shop serve exited ${code}: ${out}`)));
   });
-  const stop = () => new Promise((resolve) => {
-    child.removeAllListeners('close');
-    child.on('close', resolve);
-    child.kill('SIGTERM');
-  });
+  const stop = () =>
+    new Promise((resolve) => {
+      child.removeAllListeners('close');
+      child.on('close', resolve);
+      child.kill('SIGTERM');
+    });
   return { port, stop };
 }
 
@@ -40,12 +45,23 @@ async function serve(dir) {
 function call(port, path, { cookie, method = 'GET', body, headers = {} } = {}) {
   return new Promise((resolve, reject) => {
     const t = performance.now();
-    const req = request({ host: '127.0.0.1', port, path, method, headers: { Cookie: cookie ?? '', ...headers, ...(body ? { 'Content-Length': Buffer.byteLength(body) } : {}) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode, body: text, ms: performance.now() - t, headers: res.headers }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method,
+        headers: { Cookie: cookie ?? '', ...headers, ...(body ? { 'Content-Length': Buffer.byteLength(body) } : {}) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (text += d));
+        res.on('end', () =>
+          resolve({ status: res.statusCode, body: text, ms: performance.now() - t, headers: res.headers }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -53,12 +69,23 @@ function call(port, path, { cookie, method = 'GET', body, headers = {} } = {}) {
 
 /** A person with access, signed in: the session cookie and its CSRF token. */
 async function signIn(dir, port) {
-  const added = spawnSync(process.execPath, [shopBin, 'access', 'add', `bench${Date.now()}`], { cwd: dir, env: shopEnv(), encoding: 'utf8' });
+  const added = spawnSync(process.execPath, [shopBin, 'access', 'add', `bench${Date.now()}`], {
+    cwd: dir,
+    env: shopEnv(),
+    encoding: 'utf8',
+  });
   const token = /\/login\/([A-Za-z0-9_-]+)/.exec(added.stdout)?.[1];
   if (!token) throw new Error(`shop access add: ${added.stderr}`);
   // The login page's button: a same-origin form post that sets the signed session cookie.
-  const login = await call(port, '/login', { method: 'POST', body: new URLSearchParams({ token }).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin' } });
-  const cookie = [login.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith(`shop_session_${port}=`))?.split(';')[0];
+  const login = await call(port, '/login', {
+    method: 'POST',
+    body: new URLSearchParams({ token }).toString(),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin' },
+  });
+  const cookie = [login.headers['set-cookie'] ?? []]
+    .flat()
+    .find((c) => c.startsWith(`shop_session_${port}=`))
+    ?.split(';')[0];
   if (!cookie) throw new Error(`POST /login answered ${login.status}`);
   const session = JSON.parse((await call(port, '/api/session', { cookie })).body);
   return { cookie, csrf: session.csrf };
@@ -90,10 +117,17 @@ export async function inboxRequests(store, samples) {
 export async function answerToResumed(samples) {
   const dir = mkdtempSync(join(tmpdir(), 'shop-p7-'));
   spawnSync(process.execPath, [shopBin, 'init'], { cwd: dir, env: shopEnv() });
-  writeFileSync(join(dir, 'workflows', 'gate.lua'), 'function workflow(p)\n  local r = pause("Ship " .. p .. "?")\n  return r.continue\nend\n');
+  writeFileSync(
+    join(dir, 'workflows', 'gate.lua'),
+    'function workflow(p)\n  local r = pause("Ship " .. p .. "?")\n  return r.continue\nend\n',
+  );
   const ids = [];
   for (let i = 0; i < samples; i++) {
-    const r = spawnSync(process.execPath, [shopBin, 'run', 'gate', `v${i}`], { cwd: dir, env: shopEnv(), encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [shopBin, 'run', 'gate', `v${i}`], {
+      cwd: dir,
+      env: shopEnv(),
+      encoding: 'utf8',
+    });
     ids.push(Number(/^run (\d+) started/m.exec(r.stdout)[1]));
   }
   const server = await serve(dir);
@@ -105,7 +139,12 @@ export async function answerToResumed(samples) {
     for (const id of ids) {
       const t = performance.now();
       const body = new URLSearchParams({ handle: `${id}.1`, verb: 'approve', csrf }).toString();
-      const r = await call(server.port, '/answer', { cookie, method: 'POST', body, headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: `http://127.0.0.1:${server.port}` } });
+      const r = await call(server.port, '/answer', {
+        cookie,
+        method: 'POST',
+        body,
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: `http://127.0.0.1:${server.port}` },
+      });
       if (r.status !== 303) throw new Error(`POST /answer: ${r.status} ${r.body.slice(0, 300)}`);
       while (statusOf.get(id).status !== 'completed') await new Promise((res) => setTimeout(res, 5));
       ms.push(performance.now() - t);
@@ -122,7 +161,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { summary } = await import('./stats.mjs');
   const runs = Number(process.argv[2] ?? 100000);
   const samples = Number(process.argv[3] ?? 20);
-  const fmt = (s) => `p50 ${summary(s).value.toFixed(1)} ms, p95 ${summary(s, 95).value.toFixed(1)} ms (min ${summary(s).min.toFixed(1)}, max ${summary(s).max.toFixed(1)})`;
+  const fmt = (s) =>
+    `p50 ${summary(s).value.toFixed(1)} ms, p95 ${summary(s, 95).value.toFixed(1)} ms (min ${summary(s).min.toFixed(1)}, max ${summary(s).max.toFixed(1)})`;
   const { page, api } = await inboxRequests(bigStore(runs), samples);
   console.log(`P7 inbox page, ${runs} runs: ${fmt(page)}`);
   console.log(`P7 /api/inbox, ${runs} runs: ${fmt(api)}`);

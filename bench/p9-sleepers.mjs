@@ -31,12 +31,32 @@ async function asleep(ports, dir, n, due) {
   const workflowPath = join(dir, 'workflows', 'p9.lua');
   const ids = [];
   for (let i = 0; i < n; i++) {
-    const { run, owner } = await createRun(ports, { spec: 'p9', workflowPath, prompt: `run ${i}`, workspace: dir, actor: 'bench' });
+    const { run, owner } = await createRun(ports, {
+      spec: 'p9',
+      workflowPath,
+      prompt: `run ${i}`,
+      workspace: dir,
+      actor: 'bench',
+    });
     const until = due(i);
-    const wait = { kind: 'timer', until, runStatus: 'waiting', event: { type: 'wait_started', key: '1', actor: 'shop', channel: 'engine', data: { kind: 'timer' } } };
+    const wait = {
+      kind: 'timer',
+      until,
+      runStatus: 'waiting',
+      event: { type: 'wait_started', key: '1', actor: 'shop', channel: 'engine', data: { kind: 'timer' } },
+    };
     await ports.store.startExecution(owner.token, {
-      runId: run.id, key: '1', kind: 'sleep', agent: null, fingerprint: 'sleep()', sessionId: null, cwd: dir, prompt: null,
-      request: { type: 'sleep', seconds: 86400, due_at: until }, signalPath: null, waitOn: wait,
+      runId: run.id,
+      key: '1',
+      kind: 'sleep',
+      agent: null,
+      fingerprint: 'sleep()',
+      sessionId: null,
+      cwd: dir,
+      prompt: null,
+      request: { type: 'sleep', seconds: 86400, due_at: until },
+      signalPath: null,
+      waitOn: wait,
     });
     await ports.store.releaseRun(run.id, owner.token, { ifIdle: false });
     ids.push(run.id);
@@ -44,7 +64,11 @@ async function asleep(ports, dir, n, due) {
   return ids;
 }
 
-export async function p9(n = Number(process.env.BENCH_P9_RUNS ?? 10_000), k = Number(process.env.BENCH_P9_WAKES ?? 200), idleMs = Number(process.env.BENCH_P9_IDLE_MS ?? 20_000)) {
+export async function p9(
+  n = Number(process.env.BENCH_P9_RUNS ?? 10_000),
+  k = Number(process.env.BENCH_P9_WAKES ?? 200),
+  idleMs = Number(process.env.BENCH_P9_IDLE_MS ?? 20_000),
+) {
   const dir = mkdtempSync(join(tmpdir(), 'shop-p9-'));
   mkdirSync(join(dir, 'workflows'));
   mkdirSync(join(dir, 'agents'));
@@ -57,7 +81,11 @@ export async function p9(n = Number(process.env.BENCH_P9_RUNS ?? 10_000), k = Nu
   const made = performance.now();
   const ids = await asleep(ports, dir, n, (i) => (i < k ? 0 : ports.store.now() + DAY));
   const makeSeconds = (performance.now() - made) / 1000;
-  const worker = spawn(process.execPath, [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROF] : []), shopBin, 'watch'], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'], env: { ...shopEnv(), SHOP_LEASE_SECONDS: '15' } });
+  const worker = spawn(
+    process.execPath,
+    [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROF] : []), shopBin, 'watch'],
+    { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'], env: { ...shopEnv(), SHOP_LEASE_SECONDS: '15' } },
+  );
   let out = '';
   worker.stdout.on('data', (d) => (out += d));
   try {
@@ -86,7 +114,15 @@ export async function p9(n = Number(process.env.BENCH_P9_RUNS ?? 10_000), k = Nu
       if (run.status !== 'completed') throw new Error(`run ${ids[i]} is ${run.status}`);
     }
     late.sort((a, b) => a - b);
-    return { runs: n, wakes: k, makeSeconds, idleCpuPct: idleCpu * 100, lateP50Ms: percentile(late, 50), lateP99Ms: percentile(late, 99), earliestMs: late[0] };
+    return {
+      runs: n,
+      wakes: k,
+      makeSeconds,
+      idleCpuPct: idleCpu * 100,
+      lateP50Ms: percentile(late, 50),
+      lateP99Ms: percentile(late, 99),
+      earliestMs: late[0],
+    };
   } finally {
     worker.kill('SIGTERM');
     await new Promise((r) => worker.on('close', r));
@@ -99,7 +135,9 @@ async function setDue(dir, runId, at) {
   const { default: Database } = await import('better-sqlite3');
   const db = new Database(join(dir, '.shop', 'shop.db'));
   try {
-    db.prepare(`UPDATE executions SET wait_until = ?, request = json_set(request, '$.due_at', ?) WHERE run_id = ? AND call_key = '1'`).run(at, at, runId);
+    db.prepare(
+      `UPDATE executions SET wait_until = ?, request = json_set(request, '$.due_at', ?) WHERE run_id = ? AND call_key = '1'`,
+    ).run(at, at, runId);
     db.prepare(`UPDATE timers SET due_at = ? WHERE run_id = ? AND kind = 'wake'`).run(at, runId);
   } finally {
     db.close();

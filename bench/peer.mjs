@@ -15,17 +15,24 @@ export function ensurePeer(log, peer = 'langgraph') {
   // npm writes it last, so a node_modules without it is an install that did not finish.
   if (existsSync(join(dir, 'node_modules', '.package-lock.json'))) return;
   const verb = existsSync(join(dir, 'package-lock.json')) ? 'ci' : 'install';
-  log(`installing ${NAMES[peer]}: npm ${verb} in bench/${peer} (first use only${peer === 'langgraph' ? '; better-sqlite3 may compile for a minute or two' : ''})`);
+  log(
+    `installing ${NAMES[peer]}: npm ${verb} in bench/${peer} (first use only${peer === 'langgraph' ? '; better-sqlite3 may compile for a minute or two' : ''})`,
+  );
   const r = spawnSync('npm', [verb, '--no-audit', '--no-fund'], { cwd: dir, stdio: ['ignore', 2, 2] });
-  if (r.status !== 0) throw new Error(`npm ${verb} in ${dir} failed (${r.error?.message ?? `exit ${r.status}`}); run it there by hand to see why`);
+  if (r.status !== 0)
+    throw new Error(
+      `npm ${verb} in ${dir} failed (${r.error?.message ?? `exit ${r.status}`}); run it there by hand to see why`,
+    );
 }
 
 /** A peer's packages and versions as installed, for the results. */
 export function peerVersions(peer = 'langgraph') {
   const dir = folder(peer);
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-  return Object.fromEntries(Object.keys(pkg.dependencies).map((name) => {
-    const installedPkg = JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8'));
-    return [name, installedPkg.version];
-  }));
+  return Object.fromEntries(
+    Object.keys(pkg.dependencies).map((name) => {
+      const installedPkg = JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8'));
+      return [name, installedPkg.version];
+    }),
+  );
 }

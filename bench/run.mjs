@@ -68,9 +68,14 @@ async function p8() {
   const load = [loadBefore, os.loadavg()[0]].map((l) => Number(l.toFixed(1)));
   const seconds = Number(((performance.now() - started) / 1000).toFixed(1));
   console.log(formatPgTable(result));
-  console.log(`(${seconds} s; load average ${load.join(' → ')} on ${os.cpus().length} cores; Shop's lease ${process.env.SHOP_LEASE_SECONDS ?? 15} s; DBOS queue polled every 50 ms, its default 1,000; p99 of ${result.sizes.answers} samples is their maximum)`);
+  console.log(
+    `(${seconds} s; load average ${load.join(' → ')} on ${os.cpus().length} cores; Shop's lease ${process.env.SHOP_LEASE_SECONDS ?? 15} s; DBOS queue polled every 50 ms, its default 1,000; p99 of ${result.sizes.answers} samples is their maximum)`,
+  );
   const date = new Date().toISOString();
-  writeFileSync(new URL('./results-pg.json', import.meta.url), `${JSON.stringify({ date, node: process.version, cores: os.cpus().length, loadAverage: load, peer: result.peer, sizes: result.sizes, seconds, rows: result.rows }, null, 2)}\n`);
+  writeFileSync(
+    new URL('./results-pg.json', import.meta.url),
+    `${JSON.stringify({ date, node: process.version, cores: os.cpus().length, loadAverage: load, peer: result.peer, sizes: result.sizes, seconds, rows: result.rows }, null, 2)}\n`,
+  );
 }
 
 if (process.env.BENCH_ONLY === 'pg') {
@@ -93,7 +98,9 @@ const p1 = await alternate(rounds, {
   floor: () => shop.storeWritesPerStep(sizes.steps),
 });
 
-log(`P2: recording a ${n(sizes.replay)}-call and a ${n(sizes.p2Nodes)}-call Shop run, and a ${n(sizes.p2Nodes)}-node LangGraph thread`);
+log(
+  `P2: recording a ${n(sizes.replay)}-call and a ${n(sizes.p2Nodes)}-call Shop run, and a ${n(sizes.p2Nodes)}-node LangGraph thread`,
+);
 const shopBig = await shop.suspendedRun(sizes.replay);
 const shopSmall = await shop.suspendedRun(sizes.p2Nodes);
 const lgSmall = await lg.interruptedThread(sizes.p2Nodes);
@@ -115,7 +122,9 @@ log(`P4: a store of ${n(sizes.runs)} runs`);
 const store = bigStore(sizes.runs);
 const p4 = await alternate(rounds, { list: () => listProcess(store), bare: () => bareQuery(store) });
 
-log(`P7: shop serve on the same store, ${sizes.p7Samples} requests each; ${Math.min(sizes.p7Samples, 20)} answers through the server`);
+log(
+  `P7: shop serve on the same store, ${sizes.p7Samples} requests each; ${Math.min(sizes.p7Samples, 20)} answers through the server`,
+);
 const p7 = await inboxRequests(store, sizes.p7Samples);
 const p7Answers = await answerToResumed(Math.min(sizes.p7Samples, 20));
 
@@ -143,7 +152,16 @@ if (process.env.BENCH_PG !== '0') {
 const bigNote = 'not run: ~12 min to reach the interrupt (BENCH_LG_BIG=1)';
 const listed = `\`shop ${store.args.join(' ')}\`${store.args.includes('--limit') ? '' : ' (every run: no --limit yet)'}`;
 const figures = {
-  P1: [versus('P1', `per recorded step, ${n(sizes.steps)}-step loop`, 'ms', p1.shop.map((s) => s.msPerStep), p1.langgraph.map((s) => s.msPerStep), { lgTimes: 7 })],
+  P1: [
+    versus(
+      'P1',
+      `per recorded step, ${n(sizes.steps)}-step loop`,
+      'ms',
+      p1.shop.map((s) => s.msPerStep),
+      p1.langgraph.map((s) => s.msPerStep),
+      { lgTimes: 7 },
+    ),
+  ],
   P2: [
     versus('P2', `resume ${n(sizes.p2Nodes)} calls, new process`, 'ms', p2.shopSmall, p2.lgSmall),
     lgBig
@@ -160,11 +178,28 @@ const figures = {
     shopOnly('P4', 'reference (bare): node -e + better-sqlite3, open, 1 query', 'ms', p4.bare),
   ],
   P5: [
-    shopOnly('P5', `shop watch: ${n(sizes.p5Runs)} runs answered at once`, 's', p5Runs.worker.map((r) => r.seconds), { max: 10 }),
-    shopOnly('P5', 'shop watch: peak RSS', 'MB', p5Runs.worker.map((r) => r.peakRssMb), { max: 300 }),
+    shopOnly(
+      'P5',
+      `shop watch: ${n(sizes.p5Runs)} runs answered at once`,
+      's',
+      p5Runs.worker.map((r) => r.seconds),
+      { max: 10 },
+    ),
+    shopOnly(
+      'P5',
+      'shop watch: peak RSS',
+      'MB',
+      p5Runs.worker.map((r) => r.peakRssMb),
+      { max: 300 },
+    ),
   ],
   P7: [
-    shopOnly('P7', `shop serve: inbox page, ${n(sizes.runs)} runs (${n(sizes.runs / 100)} open asks), p50`, 'ms', p7.page),
+    shopOnly(
+      'P7',
+      `shop serve: inbox page, ${n(sizes.runs)} runs (${n(sizes.runs / 100)} open asks), p50`,
+      'ms',
+      p7.page,
+    ),
     shopOnly('P7', 'shop serve: inbox page, p95', 'ms', p7.page, { p: 95 }),
     shopOnly('P7', `shop serve: /api/inbox, ${n(sizes.runs)} runs, p50`, 'ms', p7.api),
     shopOnly('P7', 'shop serve: /api/inbox, p95', 'ms', p7.api, { p: 95 }),
@@ -172,22 +207,37 @@ const figures = {
     shopOnly('P7', 'shop serve: answer posted → run completed, p95', 'ms', p7Answers, { p: 95 }),
   ],
   P9: [
-    shopOnly('P9', `shop watch: ${n(sizes.p9Runs)} runs asleep, CPU while none is due`, '% core', [p9Run.idleCpuPct], { max: 1 }),
+    shopOnly('P9', `shop watch: ${n(sizes.p9Runs)} runs asleep, CPU while none is due`, '% core', [p9Run.idleCpuPct], {
+      max: 1,
+    }),
     shopOnly('P9', `shop watch: ${n(sizes.p9Wakes)} timers due, lateness p50`, 'ms', [p9Run.lateP50Ms]),
     shopOnly('P9', 'shop watch: timers due, lateness p99', 'ms', [p9Run.lateP99Ms], { max: 1000 }),
   ],
   P10: [
-    shopOnly('P10', 'event sent → the waiting run\'s next step, SQLite, p50', 'ms', [p10Lite.p50Ms], { max: 25 }),
+    shopOnly('P10', "event sent → the waiting run's next step, SQLite, p50", 'ms', [p10Lite.p50Ms], { max: 25 }),
     shopOnly('P10', 'event sent → next step, SQLite, p95', 'ms', [p10Lite.p95Ms]),
-    ...(p10Pg ? [
-      shopOnly('P10', 'event sent → next step, PostgreSQL, p50', 'ms', [p10Pg.p50Ms], { max: 25 }),
-      shopOnly('P10', 'event sent → next step, PostgreSQL, p95', 'ms', [p10Pg.p95Ms]),
-    ] : []),
+    ...(p10Pg
+      ? [
+          shopOnly('P10', 'event sent → next step, PostgreSQL, p50', 'ms', [p10Pg.p50Ms], { max: 25 }),
+          shopOnly('P10', 'event sent → next step, PostgreSQL, p95', 'ms', [p10Pg.p95Ms]),
+        ]
+      : []),
   ],
-  P6: [versus('P6', 'store bytes per recorded step (P1)', 'B', p1.shop.map((s) => s.bytesPerStep), p1.langgraph.map((s) => s.bytesPerStep), { lgTimes: 2 })],
+  P6: [
+    versus(
+      'P6',
+      'store bytes per recorded step (P1)',
+      'B',
+      p1.shop.map((s) => s.bytesPerStep),
+      p1.langgraph.map((s) => s.bytesPerStep),
+      { lgTimes: 2 },
+    ),
+  ],
   extra: [
     // The budget P1's goal leaves a whole step (LangGraph's step ÷ 7), against the store's writes alone.
-    shopOnly('+', "P1's floor: a step's two store transactions alone (no Lua, no engine)", 'ms', p1.floor, { max: Number((summary(p1.langgraph.map((s) => s.msPerStep)).value / 7).toFixed(2)) }),
+    shopOnly('+', "P1's floor: a step's two store transactions alone (no Lua, no engine)", 'ms', p1.floor, {
+      max: Number((summary(p1.langgraph.map((s) => s.msPerStep)).value / 7).toFixed(2)),
+    }),
     shopOnly('+', `replay of ${n(sizes.replay)} calls in-process (no start-up)`, 'ms', p2.replay, { max: 100 }),
     shopOnly('+', 'shop test: a 20-call workflow', 'ms', simulated.shopTest, { max: 250 }),
   ],
@@ -195,16 +245,24 @@ const figures = {
 
 const cpus = os.cpus();
 const machine = {
-  cpu: cpus[0]?.model.trim() ?? 'unknown', cores: cpus.length, memoryGb: Number((os.totalmem() / 2 ** 30).toFixed(1)),
-  os: `${os.type()} ${os.release()} ${os.arch()}`, node: process.version,
+  cpu: cpus[0]?.model.trim() ?? 'unknown',
+  cores: cpus.length,
+  memoryGb: Number((os.totalmem() / 2 ** 30).toFixed(1)),
+  os: `${os.type()} ${os.release()} ${os.arch()}`,
+  node: process.version,
 };
 const date = new Date().toISOString();
 const peer = peerVersions();
 const seconds = Number(((performance.now() - began) / 1000).toFixed(1));
 const title = `Shop vs LangGraph.js ${peer['@langchain/langgraph']} (SqliteSaver) — median of ${rounds} (min–max) — ${machine.cpu}, ${machine.cores} cores, node ${machine.node}, ${date.slice(0, 10)}`;
 console.log(formatTable(Object.values(figures).flat(), title));
-console.log(`(${seconds} s${installSeconds >= 1 ? ` after ${installSeconds} s installing the peer` : ''}; P3: ${sizes.signals} samples, p50/p95 with min–max of all; P5: median of ${sizes.p5Rounds}; P7: request time on loopback, ${sizes.p7Samples} samples; + : Shop-only figures kept from the old bench)`);
-writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify({ date, machine, peer, sizes, seconds, installSeconds, figures }, null, 2)}\n`);
+console.log(
+  `(${seconds} s${installSeconds >= 1 ? ` after ${installSeconds} s installing the peer` : ''}; P3: ${sizes.signals} samples, p50/p95 with min–max of all; P5: median of ${sizes.p5Rounds}; P7: request time on loopback, ${sizes.p7Samples} samples; + : Shop-only figures kept from the old bench)`,
+);
+writeFileSync(
+  new URL('./results.json', import.meta.url),
+  `${JSON.stringify({ date, machine, peer, sizes, seconds, installSeconds, figures }, null, 2)}\n`,
+);
 if (process.env.BENCH_PG !== '0') {
   console.log('');
   await p8();

@@ -31,7 +31,12 @@ export async function signalLatencies(samples) {
     },
   };
   // One call more than the samples: the first also waits for the watcher to start, so it is dropped.
-  const shop = shopProject('shop-p3-', loopWorkflow(samples + 1), stubAgent('NEEDS_HUMAN', 'the bench answers'), notifier);
+  const shop = shopProject(
+    'shop-p3-',
+    loopWorkflow(samples + 1),
+    stubAgent('NEEDS_HUMAN', 'the bench answers'),
+    notifier,
+  );
   const store = shop.ports.store;
   const complete = store.completeExecution.bind(store);
   store.completeExecution = async (token, runId, key, ...rest) => {
@@ -44,7 +49,8 @@ export async function signalLatencies(samples) {
     // A driver that never sees its answers would wait forever: give up (interrupted) instead.
     const giveUp = AbortSignal.timeout(30_000 + samples * 1_000);
     const outcome = await driveRun(shop.ports, run.id, { wait: true, signal: giveUp }, owner);
-    if (outcome.status !== 'completed') throw new Error(`the P3 run ended ${outcome.status}${giveUp.aborted ? ' (timed out)' : ''}`);
+    if (outcome.status !== 'completed')
+      throw new Error(`the P3 run ended ${outcome.status}${giveUp.aborted ? ' (timed out)' : ''}`);
   } finally {
     await store.close();
   }

@@ -19,9 +19,11 @@ const WAITING_EVERY = 100;
 /** Fills a new store with `runs` runs and one execution each, in one transaction. */
 function fill(dbFile, runs) {
   const db = new Database(dbFile);
-  const run = db.prepare(`INSERT INTO runs (spec, workflow_path, prompt, status, workspace, result, seed, created_at, updated_at, ended_at)
+  const run =
+    db.prepare(`INSERT INTO runs (spec, workflow_path, prompt, status, workspace, result, seed, created_at, updated_at, ended_at)
     VALUES ('feature', '/bench/workflows/feature.lua', @prompt, @status, '/bench', @result, 1, @t, @t, @ended)`);
-  const call = db.prepare(`INSERT INTO executions (run_id, call_key, seq, kind, agent, fingerprint, status, delivered, session_id, prompt,
+  const call =
+    db.prepare(`INSERT INTO executions (run_id, call_key, seq, kind, agent, fingerprint, status, delivered, session_id, prompt,
       request, result, waiting_for, awaiting, cost_usd, num_turns, ask, started_at, updated_at, finished_at)
     VALUES (@id, '1', 1, @kind, @agent, 'bench', @status, @delivered, NULL, @prompt, 'null', @result, @waitingFor, @awaiting, @cost, 3, @ask, @t, @t, @ended)`);
   db.transaction(() => {
@@ -30,10 +32,48 @@ function fill(dbFile, runs) {
       const t = t0 + i * 60_000;
       const waits = i % WAITING_EVERY === 0;
       const prompt = `task ${i}: add a login page`;
-      const id = Number(run.run({ prompt, status: waits ? 'waiting_human' : 'completed', result: waits ? null : '"done"', t, ended: waits ? null : t }).lastInsertRowid);
-      call.run(waits
-        ? { id, kind: 'pause', agent: '_checkpoint', status: 'waiting_human', delivered: null, prompt: null, result: null, waitingFor: 'Ship it?', awaiting: 'checkpoint', cost: null, ask: 1, t, ended: null }
-        : { id, kind: 'run', agent: 'coder', status: 'completed', delivered: 1, prompt, result: '{"status":"DONE","summary":"ok"}', waitingFor: null, awaiting: null, cost: 0.42, ask: 0, t, ended: t });
+      const id = Number(
+        run.run({
+          prompt,
+          status: waits ? 'waiting_human' : 'completed',
+          result: waits ? null : '"done"',
+          t,
+          ended: waits ? null : t,
+        }).lastInsertRowid,
+      );
+      call.run(
+        waits
+          ? {
+              id,
+              kind: 'pause',
+              agent: '_checkpoint',
+              status: 'waiting_human',
+              delivered: null,
+              prompt: null,
+              result: null,
+              waitingFor: 'Ship it?',
+              awaiting: 'checkpoint',
+              cost: null,
+              ask: 1,
+              t,
+              ended: null,
+            }
+          : {
+              id,
+              kind: 'run',
+              agent: 'coder',
+              status: 'completed',
+              delivered: 1,
+              prompt,
+              result: '{"status":"DONE","summary":"ok"}',
+              waitingFor: null,
+              awaiting: null,
+              cost: 0.42,
+              ask: 0,
+              t,
+              ended: t,
+            },
+      );
     }
   })();
   db.close();

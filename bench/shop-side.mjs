@@ -5,10 +5,22 @@ import { findProject } from '../packages/core/dist/project/project.js';
 import { parseFixture } from '../packages/core/dist/simulate/fixture.js';
 import { simulate } from '../packages/core/dist/simulate/simulate.js';
 import { timed, timeProcess } from './stats.mjs';
-import { checkpointedSize, loopWorkflow, shopBin, shopEnv, shopProject, sqlitePorts, startRun, stubAgent } from './shop-project.mjs';
+import {
+  checkpointedSize,
+  loopWorkflow,
+  shopBin,
+  shopEnv,
+  shopProject,
+  sqlitePorts,
+  startRun,
+  stubAgent,
+} from './shop-project.mjs';
 
 function expect(outcome, status, what) {
-  if (outcome.status !== status) throw new Error(`${what} ended ${outcome.status}${outcome.reason ? `: ${outcome.reason}` : ''} (expected ${status})`);
+  if (outcome.status !== status)
+    throw new Error(
+      `${what} ended ${outcome.status}${outcome.reason ? `: ${outcome.reason}` : ''} (expected ${status})`,
+    );
 }
 
 /**
@@ -41,8 +53,16 @@ export async function storeWritesPerStep(steps) {
     for (let i = 1; i <= steps; i++) {
       const key = `bench/${i}`;
       await store.startExecution(owner.token, {
-        runId: run.id, key, kind: 'run', agent: 'worker', fingerprint: 'run("worker") #16be8fa203e160', sessionId: result.session_id,
-        cwd: shop.dir, prompt: `step ${i}`, request: {}, signalPath: null,
+        runId: run.id,
+        key,
+        kind: 'run',
+        agent: 'worker',
+        fingerprint: 'run("worker") #16be8fa203e160',
+        sessionId: result.session_id,
+        cwd: shop.dir,
+        prompt: `step ${i}`,
+        request: {},
+        signalPath: null,
       });
       await store.completeExecution(owner.token, run.id, key, result, { costUsd: 0, numTurns: 1, durationMs: 0 });
     }
@@ -90,7 +110,10 @@ export async function replayInProcess({ dir, id }) {
 }
 
 const simulatedSource = `function workflow(p)\n  for i = 1, 19 do run("worker", "step " .. i) end\n  return pause("Ship?").continue\nend\n`;
-const simulatedFixture = parseFixture({ agents: { worker: Array.from({ length: 19 }, () => ({})) }, humans: [{ pause: 'Ship?', verdict: 'approve' }] }).fixture;
+const simulatedFixture = parseFixture({
+  agents: { worker: Array.from({ length: 19 }, () => ({})) },
+  humans: [{ pause: 'Ship?', verdict: 'approve' }],
+}).fixture;
 
 /** shop test's engine: a 20-call workflow on simulated agents and a person, in memory. */
 export async function simulated() {

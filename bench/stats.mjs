@@ -7,7 +7,13 @@ import { spawn } from 'node:child_process';
  */
 export function summary(samples, p = 50) {
   const sorted = [...samples].sort((a, b) => a - b);
-  return { stat: p === 50 ? 'median' : `p${p}`, value: percentile(sorted, p), min: sorted[0], max: sorted.at(-1), samples };
+  return {
+    stat: p === 50 ? 'median' : `p${p}`,
+    value: percentile(sorted, p),
+    min: sorted[0],
+    max: sorted.at(-1),
+    samples,
+  };
 }
 
 /** The p-th percentile of sorted samples, nearest rank (p50 of an even count is the mean of the middle two). */
@@ -49,7 +55,10 @@ export function timeProcess(argv, { cwd, env = process.env, expect = 0 } = {}) {
     child.on('close', (code) => {
       const ms = performance.now() - started;
       if (code === expect) resolve(ms);
-      else reject(new Error(`${argv.slice(1).join(' ')} exited ${code} (expected ${expect}): ${stderr.trim().slice(-500)}`));
+      else
+        reject(
+          new Error(`${argv.slice(1).join(' ')} exited ${code} (expected ${expect}): ${stderr.trim().slice(-500)}`),
+        );
     });
   });
 }

@@ -18,7 +18,8 @@ export function versus(figure, name, unit, shopSamples, lgSamples, { lgTimes = n
   const langgraph = summary(lgSamples);
   const ratio = langgraph.value / shop.value;
   const row = { figure, name, unit, shop, langgraph, ratio, ratioOf: 'LangGraph ÷ Shop' };
-  if (lgTimes) return judged({ ...row, goal: lgTimes === 2 ? 'Shop ≤ ½ LG' : `LG ≥ ${lgTimes}× Shop` }, ratio >= lgTimes);
+  if (lgTimes)
+    return judged({ ...row, goal: lgTimes === 2 ? 'Shop ≤ ½ LG' : `LG ≥ ${lgTimes}× Shop` }, ratio >= lgTimes);
   if (max !== null) return judged({ ...row, goal: `Shop ≤ ${max} ${unit}` }, shop.value <= max);
   return judged({ ...row, goal: null }, null);
 }
@@ -29,7 +30,16 @@ export function versus(figure, name, unit, shopSamples, lgSamples, { lgTimes = n
  */
 export function shopOnly(figure, name, unit, samples, { max = null, note = null, p = 50 } = {}) {
   const shop = summary(samples, p);
-  const row = { figure, name, unit, shop, langgraph: null, note, ratio: null, goal: max === null ? null : `≤ ${max} ${unit}` };
+  const row = {
+    figure,
+    name,
+    unit,
+    shop,
+    langgraph: null,
+    note,
+    ratio: null,
+    goal: max === null ? null : `≤ ${max} ${unit}`,
+  };
   return judged(row, shop.value <= max);
 }
 
@@ -37,7 +47,19 @@ export function shopOnly(figure, name, unit, samples, { max = null, note = null,
 export function overFloor(figure, name, unit, samples, floorSamples, floorName, max) {
   const shop = summary(samples);
   const ratio = shop.value / summary(floorSamples).value;
-  return judged({ figure, name, unit, shop, langgraph: null, ratio, ratioOf: `Shop ÷ ${floorName}`, goal: `≤ ${max}× ${floorName}` }, ratio <= max);
+  return judged(
+    {
+      figure,
+      name,
+      unit,
+      shop,
+      langgraph: null,
+      ratio,
+      ratioOf: `Shop ÷ ${floorName}`,
+      goal: `≤ ${max}× ${floorName}`,
+    },
+    ratio <= max,
+  );
 }
 
 /**
@@ -46,13 +68,23 @@ export function overFloor(figure, name, unit, samples, floorSamples, floorName, 
  * `p` picks a percentile of both sides' samples instead of the median; `atLeast` is the goal
  * (that ratio at least this much); `note` stands in the DBOS column when it has no samples.
  */
-export function versusDbos(figure, name, unit, shopSamples, dbosSamples, { higher = false, p = 50, atLeast = null, note = null } = {}) {
+export function versusDbos(
+  figure,
+  name,
+  unit,
+  shopSamples,
+  dbosSamples,
+  { higher = false, p = 50, atLeast = null, note = null } = {},
+) {
   const shop = summary(shopSamples, p);
   const dbos = dbosSamples ? summary(dbosSamples, p) : null;
   const ratio = dbos ? (higher ? shop.value / dbos.value : dbos.value / shop.value) : null;
   const row = { figure, name, unit, shop, peer: dbos, note, ratio, ratioOf: higher ? 'Shop ÷ DBOS' : 'DBOS ÷ Shop' };
   if (atLeast === null || ratio === null) return judged({ ...row, goal: null }, null);
-  return judged({ ...row, goal: higher ? `Shop ≥ ${atLeast}× DBOS` : atLeast === 1 ? 'Shop ≤ DBOS' : `DBOS ≥ ${atLeast}× Shop` }, ratio >= atLeast);
+  return judged(
+    { ...row, goal: higher ? `Shop ≥ ${atLeast}× DBOS` : atLeast === 1 ? 'Shop ≤ DBOS' : `DBOS ≥ ${atLeast}× Shop` },
+    ratio >= atLeast,
+  );
 }
 
 /** A DBOS-only figure (Shop's column says why there is none, or `shopNote`). */
@@ -72,10 +104,18 @@ function ratioCell(r) {
 export function formatTable(rows, title, peer = 'LangGraph') {
   const head = ['figure', 'Shop', peer, 'ratio', 'goal', ''];
   const body = rows.map((r) => [
-    `${r.figure} ${r.name}, ${r.unit}`, r.shop ? cell(r.shop) : (r.shopNote ?? '—'), (r.peer ?? r.langgraph) ? cell(r.peer ?? r.langgraph) : (r.note ?? '—'),
-    ratioCell(r), r.goal ?? '—', r.meets === null ? '' : r.meets ? 'ok' : 'OVER',
+    `${r.figure} ${r.name}, ${r.unit}`,
+    r.shop ? cell(r.shop) : (r.shopNote ?? '—'),
+    (r.peer ?? r.langgraph) ? cell(r.peer ?? r.langgraph) : (r.note ?? '—'),
+    ratioCell(r),
+    r.goal ?? '—',
+    r.meets === null ? '' : r.meets ? 'ok' : 'OVER',
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cols) => cols.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (cols) =>
+    cols
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return [title, line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
 }

@@ -36,9 +36,9 @@ const fengariPatched = {
  */
 const coreDist = join(root, 'packages', 'core', 'dist');
 const entryModules = new Map(
-  [...readFileSync(join(coreDist, 'index.js'), 'utf8').matchAll(/export \{([^}]*)\} from ["']\.\/([^"']+)["'];/g)].flatMap(([, names, mod]) =>
-    names.split(',').map((n) => [n.trim(), join(coreDist, mod)]),
-  ),
+  [
+    ...readFileSync(join(coreDist, 'index.js'), 'utf8').matchAll(/export \{([^}]*)\} from ["']\.\/([^"']+)["'];/g),
+  ].flatMap(([, names, mod]) => names.split(',').map((n) => [n.trim(), join(coreDist, mod)])),
 );
 const coreEntryByModule = {
   name: 'core-entry-by-module',
@@ -47,12 +47,17 @@ const coreEntryByModule = {
       const text = readFileSync(args.path, 'utf8');
       const contents = text.replace(/import\s*\{([^}]*)\}\s*from\s*'@shop\/core';/g, (_, names) => {
         const byModule = new Map();
-        for (const spec of names.split(',').map((s) => s.trim()).filter(Boolean)) {
+        for (const spec of names
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)) {
           const module = entryModules.get(spec.split(/\s+as\s+/)[0]);
           if (!module) throw new Error(`${args.path}: @shop/core exports no ${spec}`);
           byModule.set(module, [...(byModule.get(module) ?? []), spec]);
         }
-        return [...byModule].map(([module, specs]) => `import { ${specs.join(', ')} } from ${JSON.stringify(module)};`).join(' ');
+        return [...byModule]
+          .map(([module, specs]) => `import { ${specs.join(', ')} } from ${JSON.stringify(module)};`)
+          .join(' ');
       });
       return { contents, loader: 'js' };
     });
@@ -72,7 +77,9 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   external: ['better-sqlite3', 'pg', 'react-devtools-core'],
   // CommonJS dependencies bundled into ESM still call require() for Node's own modules.
-  banner: { js: "import { createRequire as __shopCreateRequire } from 'node:module'; const require = __shopCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __shopCreateRequire } from 'node:module'; const require = __shopCreateRequire(import.meta.url);",
+  },
   logLevel: 'warning',
   plugins: [fengariPatched, coreEntryByModule],
 });

@@ -108,9 +108,27 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { env, paceOf, pickStep, signalFile, sleep, standin, stepShell, streamOf } from './standin-scenario.mjs';
 
-const VALUE_FLAGS = new Set(['--session-id', '--resume', '-r', '--output-format', '--append-system-prompt', '--model', '--permission-mode',
-  '--max-budget-usd', '--settings', '--permission-prompt-tool']);
-const KNOWN_FLAGS = new Set([...VALUE_FLAGS, '-p', '--print', '--verbose', '--version', '--allowed-tools', '--allowedTools']);
+const VALUE_FLAGS = new Set([
+  '--session-id',
+  '--resume',
+  '-r',
+  '--output-format',
+  '--append-system-prompt',
+  '--model',
+  '--permission-mode',
+  '--max-budget-usd',
+  '--settings',
+  '--permission-prompt-tool',
+]);
+const KNOWN_FLAGS = new Set([
+  ...VALUE_FLAGS,
+  '-p',
+  '--print',
+  '--verbose',
+  '--version',
+  '--allowed-tools',
+  '--allowedTools',
+]);
 
 function parseArgs(argv) {
   const a = { tools: [] };
@@ -152,7 +170,9 @@ function readSettings(arg) {
   try {
     const inline = JSON.parse(arg);
     if (inline && typeof inline === 'object') return inline;
-  } catch { /* not JSON: a path */ }
+  } catch {
+    /* not JSON: a path */
+  }
   const file = resolve(process.cwd(), arg);
   if (!existsSync(file)) {
     console.error(`Error: Settings file not found: ${file}`);
@@ -188,20 +208,37 @@ function transcriptFile() {
 function remember(role, text) {
   const file = transcriptFile();
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  appendFileSync(file, JSON.stringify({ type: role, sessionId, cwd: process.cwd(), timestamp: new Date().toISOString(),
-    message: { role, content: role === 'user' ? String(text ?? '') : [{ type: 'text', text: String(text ?? '') }] } }) + '\n', { mode: 0o600 });
+  appendFileSync(
+    file,
+    JSON.stringify({
+      type: role,
+      sessionId,
+      cwd: process.cwd(),
+      timestamp: new Date().toISOString(),
+      message: { role, content: role === 'user' ? String(text ?? '') : [{ type: 'text', text: String(text ?? '') }] },
+    }) + '\n',
+    { mode: 0o600 },
+  );
 }
 
 /** A line of the transcript as Claude Code keeps one. */
 function appendTranscript(entry) {
   const file = transcriptFile();
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  appendFileSync(file, JSON.stringify({ ...entry, sessionId, cwd: process.cwd(), timestamp: new Date().toISOString() }) + '\n', { mode: 0o600 });
+  appendFileSync(
+    file,
+    JSON.stringify({ ...entry, sessionId, cwd: process.cwd(), timestamp: new Date().toISOString() }) + '\n',
+    { mode: 0o600 },
+  );
 }
 
 /** The assistant's tool_use, with the step it belongs to (standin_step: what a resume deciding it acts out). */
 function rememberToolUse(call) {
-  appendTranscript({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: call.id, name: call.name, input: call.input }] }, standin_step: call.step });
+  appendTranscript({
+    type: 'assistant',
+    message: { role: 'assistant', content: [{ type: 'tool_use', id: call.id, name: call.name, input: call.input }] },
+    standin_step: call.step,
+  });
 }
 
 /** The last tool call in the transcript with no tool_result after it (one left deferred), or null. */
@@ -216,7 +253,8 @@ function pendingCall() {
     }
     const content = Array.isArray(entry?.message?.content) ? entry.message.content : [];
     for (const c of content) {
-      if (c?.type === 'tool_use' && entry.standin_step) open.set(c.id, { id: c.id, name: c.name, input: c.input, step: entry.standin_step });
+      if (c?.type === 'tool_use' && entry.standin_step)
+        open.set(c.id, { id: c.id, name: c.name, input: c.input, step: entry.standin_step });
       if (c?.type === 'tool_result') open.delete(c.tool_use_id);
     }
   }
@@ -243,8 +281,17 @@ function refuseMissingSession(streaming) {
   if (!args.resume || transcriptMessages() !== null) return;
   const message = `No conversation found with session ID: ${args.resume}`;
   if (streaming || args['output-format'] === 'json') {
-    process.stdout.write(JSON.stringify({ type: 'result', subtype: 'error_during_execution', is_error: true, num_turns: 0,
-      session_id: args.resume, total_cost_usd: 0, errors: [message] }) + '\n');
+    process.stdout.write(
+      JSON.stringify({
+        type: 'result',
+        subtype: 'error_during_execution',
+        is_error: true,
+        num_turns: 0,
+        session_id: args.resume,
+        total_cost_usd: 0,
+        errors: [message],
+      }) + '\n',
+    );
   }
   console.error(message);
   process.exit(1);
@@ -257,14 +304,35 @@ async function headless() {
   const remembered = transcriptMessages() ?? 0;
   const pending = args.resume ? pendingCall() : null;
   if (!pending && args.prompt === undefined) {
-    console.error('Error: No deferred tool marker found in the resumed session. Either the session was not deferred, the marker is stale (tool already ran), or it exceeds the tail-scan window. Provide a prompt to continue the conversation.');
+    console.error(
+      'Error: No deferred tool marker found in the resumed session. Either the session was not deferred, the marker is stale (tool already ran), or it exceeds the tail-scan window. Provide a prompt to continue the conversation.',
+    );
     process.exit(1);
   }
-  const logLine = (step, extra = {}) => log({ mode: 'print', agent: env.SHOP_AGENT, call: env.SHOP_CALL, run: env.SHOP_RUN_ID, session_id: sessionId,
-    resumed: Boolean(args.resume), remembered, transcript: transcriptFile(), prompt: args.prompt ?? null, model: args.model ?? null, permission_mode: args['permission-mode'] ?? null,
-    max_budget_usd: args['max-budget-usd'] === undefined ? null : Number(args['max-budget-usd']),
-    allowed_tools: args.tools, system_prompt: args['append-system-prompt'] ?? null, signal_file: signalFile ?? null, cwd: process.cwd(),
-    settings, permission_prompt_tool: args['permission-prompt-tool'] ?? null, step, ...(shell ? { shell } : {}), ...extra });
+  const logLine = (step, extra = {}) =>
+    log({
+      mode: 'print',
+      agent: env.SHOP_AGENT,
+      call: env.SHOP_CALL,
+      run: env.SHOP_RUN_ID,
+      session_id: sessionId,
+      resumed: Boolean(args.resume),
+      remembered,
+      transcript: transcriptFile(),
+      prompt: args.prompt ?? null,
+      model: args.model ?? null,
+      permission_mode: args['permission-mode'] ?? null,
+      max_budget_usd: args['max-budget-usd'] === undefined ? null : Number(args['max-budget-usd']),
+      allowed_tools: args.tools,
+      system_prompt: args['append-system-prompt'] ?? null,
+      signal_file: signalFile ?? null,
+      cwd: process.cwd(),
+      settings,
+      permission_prompt_tool: args['permission-prompt-tool'] ?? null,
+      step,
+      ...(shell ? { shell } : {}),
+      ...extra,
+    });
   let shell = null;
 
   let pendingTool;
@@ -276,11 +344,13 @@ async function headless() {
     }
     const decided = decide(pending, null);
     const tool = toolEntry(pending, decided);
-    if (decided.decision === 'defer' || decided.decision === 'unavailable' || args.prompt === undefined) logLine(pending.step, { pending: true, tool });
+    if (decided.decision === 'defer' || decided.decision === 'unavailable' || args.prompt === undefined)
+      logLine(pending.step, { pending: true, tool });
     if (decided.decision === 'defer') return deferred(pending, { lifecycle: streaming });
     if (decided.decision === 'unavailable') return deferredUnavailable(pending);
     ran(pending, decided, streaming);
-    if (args.prompt === undefined) return finish(outcome(pending.step, pending, decided), { tool, lifecycle: streaming });
+    if (args.prompt === undefined)
+      return finish(outcome(pending.step, pending, decided), { tool, lifecycle: streaming });
     pendingTool = tool; // then the prompt, as a new invocation's step
   }
 
@@ -295,8 +365,17 @@ async function headless() {
   }
   // The step's tool call: streamed, kept in the transcript (pending until decided), decided by the PreToolUse hooks.
   if (streaming) await streamEvents(step);
-  const call = { id: `toolu_${randomBytes(12).toString('hex')}`, name: String(step.tool_call.name), input: step.tool_call.input ?? {}, step };
-  if (streaming) emit({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: call.id, name: call.name, input: call.input }] } });
+  const call = {
+    id: `toolu_${randomBytes(12).toString('hex')}`,
+    name: String(step.tool_call.name),
+    input: step.tool_call.input ?? {},
+    step,
+  };
+  if (streaming)
+    emit({
+      type: 'assistant',
+      message: { role: 'assistant', content: [{ type: 'tool_use', id: call.id, name: call.name, input: call.input }] },
+    });
   rememberToolUse(call);
   const decided = decide(call, randomUUID());
   const tool = toolEntry(call, decided);
@@ -314,7 +393,13 @@ let initDone = false;
 function emitInit() {
   if (initDone) return;
   initDone = true;
-  emit({ type: 'system', subtype: 'init', cwd: process.cwd(), model: args.model ?? 'stand-in', tools: ['Read', 'Edit', 'Bash', ...(askAvailable() ? ['AskUserQuestion'] : [])] });
+  emit({
+    type: 'system',
+    subtype: 'init',
+    cwd: process.cwd(),
+    model: args.model ?? 'stand-in',
+    tools: ['Read', 'Edit', 'Bash', ...(askAvailable() ? ['AskUserQuestion'] : [])],
+  });
 }
 
 /** Acts the step out (reports), remembers its answer, prints the result and exits. */
@@ -323,11 +408,26 @@ async function finish(step, { tool = null, lifecycle = false } = {}) {
   const text = await actOut(step);
   remember('assistant', text);
   if (args['output-format'] === 'json' || streaming) {
-    process.stdout.write(JSON.stringify({
-      type: 'result', subtype: 'success', is_error: Boolean(step.is_error), duration_ms: step.sleep_ms ?? 5,
-      num_turns: step.turns ?? 3, result: text, session_id: sessionId, total_cost_usd: step.cost ?? 0.0125,
-      ...(tool ? { permission_denials: tool.decision === 'deny' ? [{ tool_name: tool.name, tool_use_id: tool.id, tool_input: tool.input }] : [] } : {}),
-    }) + '\n');
+    process.stdout.write(
+      JSON.stringify({
+        type: 'result',
+        subtype: 'success',
+        is_error: Boolean(step.is_error),
+        duration_ms: step.sleep_ms ?? 5,
+        num_turns: step.turns ?? 3,
+        result: text,
+        session_id: sessionId,
+        total_cost_usd: step.cost ?? 0.0125,
+        ...(tool
+          ? {
+              permission_denials:
+                tool.decision === 'deny'
+                  ? [{ tool_name: tool.name, tool_use_id: tool.id, tool_input: tool.input }]
+                  : [],
+            }
+          : {}),
+      }) + '\n',
+    );
     // On a resume that decided a deferred call, Claude Code's result is not its last line.
     if (lifecycle) emit({ type: 'command_lifecycle', state: 'completed' });
   } else {
@@ -338,9 +438,21 @@ async function finish(step, { tool = null, lifecycle = false } = {}) {
 
 /** A deferred call: Claude Code's tool_deferred result, exit 0, nothing reported; the call stays pending in the transcript. */
 function deferred(call, { lifecycle }) {
-  const result = { type: 'result', subtype: 'success', is_error: false, stop_reason: 'tool_deferred', terminal_reason: 'tool_deferred', result: '', num_turns: 1,
-    session_id: sessionId, permission_denials: [], deferred_tool_use: { id: call.id, name: call.name, input: call.input }, total_cost_usd: call.step.cost ?? 0.0125 };
-  if (args['output-format'] === 'json' || args['output-format'] === 'stream-json') process.stdout.write(JSON.stringify(result) + '\n');
+  const result = {
+    type: 'result',
+    subtype: 'success',
+    is_error: false,
+    stop_reason: 'tool_deferred',
+    terminal_reason: 'tool_deferred',
+    result: '',
+    num_turns: 1,
+    session_id: sessionId,
+    permission_denials: [],
+    deferred_tool_use: { id: call.id, name: call.name, input: call.input },
+    total_cost_usd: call.step.cost ?? 0.0125,
+  };
+  if (args['output-format'] === 'json' || args['output-format'] === 'stream-json')
+    process.stdout.write(JSON.stringify(result) + '\n');
   else process.stdout.write('\n');
   if (lifecycle) emit({ type: 'command_lifecycle', state: 'completed' });
   process.exit(0);
@@ -350,8 +462,21 @@ function deferred(call, { lifecycle }) {
 function deferredUnavailable(call) {
   const text = `${call.name} isn't available, so its deferred call didn't run. Reconnect the tool and resume, or resume with a prompt and CLAUDE_CODE_DROP_UNAVAILABLE_DEFERRED_TOOL=1 to drop the call and continue.`;
   if (args['output-format'] === 'json' || args['output-format'] === 'stream-json') {
-    process.stdout.write(JSON.stringify({ type: 'result', subtype: 'success', is_error: true, stop_reason: 'tool_deferred_unavailable', terminal_reason: 'tool_deferred_unavailable',
-      result: text, num_turns: 0, session_id: sessionId, permission_denials: [], deferred_tool_use: { id: call.id, name: call.name, input: call.input }, total_cost_usd: 0 }) + '\n');
+    process.stdout.write(
+      JSON.stringify({
+        type: 'result',
+        subtype: 'success',
+        is_error: true,
+        stop_reason: 'tool_deferred_unavailable',
+        terminal_reason: 'tool_deferred_unavailable',
+        result: text,
+        num_turns: 0,
+        session_id: sessionId,
+        permission_denials: [],
+        deferred_tool_use: { id: call.id, name: call.name, input: call.input },
+        total_cost_usd: 0,
+      }) + '\n',
+    );
   } else {
     process.stdout.write(text + '\n');
   }
@@ -362,10 +487,18 @@ function deferredUnavailable(call) {
 function ran(call, decided, streaming) {
   const [content, isError] = {
     deny: [`PreToolUse:${call.name} hook error: ${decided.reason}`, true],
-    unavailable: [`<tool_use_error>Error: No such tool available: ${call.name}. ${call.name} is disabled for this session, in subagents as well as here.</tool_use_error>`, true],
-  }[decided.decision] ?? [call.name === 'AskUserQuestion'
-    ? `Your questions have been answered: ${Object.entries(decided.input.answers ?? {}).map(([q, a]) => `"${q}"="${a}"`).join(', ')}. You can now continue with these answers in mind.`
-    : `ran: ${ranText(decided.input)}`, false];
+    unavailable: [
+      `<tool_use_error>Error: No such tool available: ${call.name}. ${call.name} is disabled for this session, in subagents as well as here.</tool_use_error>`,
+      true,
+    ],
+  }[decided.decision] ?? [
+    call.name === 'AskUserQuestion'
+      ? `Your questions have been answered: ${Object.entries(decided.input.answers ?? {})
+          .map(([q, a]) => `"${q}"="${a}"`)
+          .join(', ')}. You can now continue with these answers in mind.`
+      : `ran: ${ranText(decided.input)}`,
+    false,
+  ];
   const result = { type: 'tool_result', tool_use_id: call.id, content, is_error: isError };
   appendTranscript({ type: 'user', message: { role: 'user', content: [result] } });
   if (streaming) emit({ type: 'user', message: { role: 'user', content: [result] } });
@@ -375,15 +508,23 @@ const ranText = (input) => (typeof input?.command === 'string' ? input.command :
 
 /** The step as reported once its call is decided. */
 function outcome(step, call, decided) {
-  if (decided.decision === 'deny') return { ...step, status: step.denied_status ?? step.status, summary: `denied: ${decided.reason}` };
+  if (decided.decision === 'deny')
+    return { ...step, status: step.denied_status ?? step.status, summary: `denied: ${decided.reason}` };
   if (step.summary !== undefined) return step;
   if (decided.decision === 'unavailable') return { ...step, summary: `unavailable: ${call.name}` };
-  if (call.name === 'AskUserQuestion') return { ...step, summary: `answered: ${JSON.stringify(decided.input.answers ?? {})}` };
+  if (call.name === 'AskUserQuestion')
+    return { ...step, summary: `answered: ${JSON.stringify(decided.input.answers ?? {})}` };
   return { ...step, summary: `ran: ${ranText(decided.input)}` };
 }
 
 /** The invocation log's `tool`: the call, its input as it ran (after updatedInput), the decision and its reason. */
-const toolEntry = (call, decided) => ({ id: call.id, name: call.name, input: decided.input, decision: decided.decision, reason: decided.reason ?? null });
+const toolEntry = (call, decided) => ({
+  id: call.id,
+  name: call.name,
+  input: decided.input,
+  decision: decided.decision,
+  reason: decided.reason ?? null,
+});
 
 /**
  * Decides a tool call as Claude Code does before running it: AskUserQuestion is missing in -p
@@ -391,20 +532,38 @@ const toolEntry = (call, decided) => ({ id: call.id, name: call.name, input: dec
  * fits runs (sh -c, stdin its JSON), deny > defer > ask > allow. Returns { decision, input, reason }.
  */
 function decide(call, promptId) {
-  if (call.name === 'AskUserQuestion' && !askAvailable()) return { decision: 'unavailable', input: call.input, reason: 'No such tool available: AskUserQuestion' };
+  if (call.name === 'AskUserQuestion' && !askAvailable())
+    return { decision: 'unavailable', input: call.input, reason: 'No such tool available: AskUserQuestion' };
   const groups = Array.isArray(settings?.hooks?.PreToolUse) ? settings.hooks.PreToolUse : [];
-  const commands = groups.filter((g) => matches(g?.matcher, call.name)).flatMap((g) => (Array.isArray(g.hooks) ? g.hooks : []))
+  const commands = groups
+    .filter((g) => matches(g?.matcher, call.name))
+    .flatMap((g) => (Array.isArray(g.hooks) ? g.hooks : []))
     .filter((h) => h?.type === 'command' && typeof h.command === 'string');
-  const input = JSON.stringify({ session_id: sessionId, transcript_path: transcriptFile(), cwd: process.cwd(), ...(promptId ? { prompt_id: promptId } : {}),
-    permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: call.name, tool_input: call.input, tool_use_id: call.id });
+  const input = JSON.stringify({
+    session_id: sessionId,
+    transcript_path: transcriptFile(),
+    cwd: process.cwd(),
+    ...(promptId ? { prompt_id: promptId } : {}),
+    permission_mode: 'default',
+    hook_event_name: 'PreToolUse',
+    tool_name: call.name,
+    tool_input: call.input,
+    tool_use_id: call.id,
+  });
   const answers = commands.map((h) => runHook(h, input));
   for (const decision of ['deny', 'defer', 'ask', 'allow']) {
     const chosen = answers.filter((a) => a.decision === decision);
     if (!chosen.length) continue;
     if (decision === 'ask') break; // not Shop's: no decision, the normal flow
-    const updated = chosen.map((a) => a.updatedInput).filter((u) => u && typeof u === 'object').at(-1);
-    return { decision, input: decision === 'allow' && updated ? updated : call.input,
-      reason: chosen.map((a) => a.reason).find((r) => r) ?? (decision === 'deny' ? 'Blocked by hook' : null) };
+    const updated = chosen
+      .map((a) => a.updatedInput)
+      .filter((u) => u && typeof u === 'object')
+      .at(-1);
+    return {
+      decision,
+      input: decision === 'allow' && updated ? updated : call.input,
+      reason: chosen.map((a) => a.reason).find((r) => r) ?? (decision === 'deny' ? 'Blocked by hook' : null),
+    };
   }
   const errors = answers.map((a) => a.error).filter(Boolean);
   return { decision: 'none', input: call.input, reason: errors.length ? errors.join('; ') : null };
@@ -422,11 +581,18 @@ function matches(matcher, name) {
 
 /** One hook command: exit 0 and its JSON decides (empty: no decision), exit 2 denies (stderr the reason), anything else is a non-blocking error. */
 function runHook(hook, input) {
-  const r = spawnSync('sh', ['-c', hook.command], { input, cwd: process.cwd(), encoding: 'utf8', env: { ...env, CLAUDE_PROJECT_DIR: process.cwd() },
-    timeout: (Number(hook.timeout) || 60) * 1000, maxBuffer: 16 * 1024 * 1024 });
+  const r = spawnSync('sh', ['-c', hook.command], {
+    input,
+    cwd: process.cwd(),
+    encoding: 'utf8',
+    env: { ...env, CLAUDE_PROJECT_DIR: process.cwd() },
+    timeout: (Number(hook.timeout) || 60) * 1000,
+    maxBuffer: 16 * 1024 * 1024,
+  });
   // A hook that ends before reading its input (a command not found: exit 127) is judged by its exit, as Claude Code does;
   // writing to it then fails with EPIPE, or not, as the two processes happen to race.
-  if (r.error && (r.error.code !== 'EPIPE' || r.status === null)) return { error: `PreToolUse hook error: ${r.error.message}` };
+  if (r.error && (r.error.code !== 'EPIPE' || r.status === null))
+    return { error: `PreToolUse hook error: ${r.error.message}` };
   if (r.status === 2) return { decision: 'deny', reason: r.stderr.trim() || null };
   if (r.status !== 0) return { error: `PreToolUse hook error: exit ${r.status ?? r.signal}: ${r.stderr.trim()}` };
   const out = r.stdout.trim();
@@ -439,14 +605,27 @@ function runHook(hook, input) {
   }
   const o = parsed?.hookSpecificOutput;
   if (!o || !['allow', 'deny', 'defer', 'ask'].includes(o.permissionDecision)) return {};
-  return { decision: o.permissionDecision, reason: typeof o.permissionDecisionReason === 'string' ? o.permissionDecisionReason : null, updatedInput: o.updatedInput };
+  return {
+    decision: o.permissionDecision,
+    reason: typeof o.permissionDecisionReason === 'string' ? o.permissionDecisionReason : null,
+    updatedInput: o.updatedInput,
+  };
 }
 
 /** Claude Code's own failures, as it prints them (2.1: a synthetic assistant message, then the result). */
 const API_FAILURES = {
-  529: ['overloaded', 'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":"req_standin"}'],
-  429: ['rate_limit', 'API Error: 429 {"type":"error","error":{"type":"rate_limit_error","message":"This request would exceed the rate limit for your organization of 50 requests per minute."},"request_id":"req_standin"}'],
-  500: ['server_error', 'API Error: 500 {"type":"error","error":{"type":"api_error","message":"Internal server error"},"request_id":"req_standin"}'],
+  529: [
+    'overloaded',
+    'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":"req_standin"}',
+  ],
+  429: [
+    'rate_limit',
+    'API Error: 429 {"type":"error","error":{"type":"rate_limit_error","message":"This request would exceed the rate limit for your organization of 50 requests per minute."},"request_id":"req_standin"}',
+  ],
+  500: [
+    'server_error',
+    'API Error: 500 {"type":"error","error":{"type":"api_error","message":"Internal server error"},"request_id":"req_standin"}',
+  ],
   auth: ['authentication_failed', 'Invalid API key · Please run /login'],
 };
 
@@ -454,8 +633,11 @@ async function failLikeClaude(step, streaming) {
   const emit = (event) => process.stdout.write(JSON.stringify({ ...event, session_id: sessionId }) + '\n');
   if (step.sleep_ms) await sleep(step.sleep_ms);
   if (step.fail === 'network') {
-    if (streaming) emit({ type: 'system', subtype: 'init', cwd: process.cwd(), model: args.model ?? 'stand-in', tools: [] });
-    process.stderr.write('TypeError: fetch failed\n    at node:internal/deps/undici/undici:13510:13\n  [cause]: Error: read ECONNRESET\n');
+    if (streaming)
+      emit({ type: 'system', subtype: 'init', cwd: process.cwd(), model: args.model ?? 'stand-in', tools: [] });
+    process.stderr.write(
+      'TypeError: fetch failed\n    at node:internal/deps/undici/undici:13510:13\n  [cause]: Error: read ECONNRESET\n',
+    );
     process.exit(step.exit ?? 1);
   }
   const [error, text] = API_FAILURES[step.fail] ?? API_FAILURES[529];
@@ -463,11 +645,25 @@ async function failLikeClaude(step, streaming) {
   const result = step.fail_text ?? text;
   if (streaming) {
     emit({ type: 'system', subtype: 'init', cwd: process.cwd(), model: args.model ?? 'stand-in', tools: [] });
-    emit({ type: 'assistant', message: { model: '<synthetic>', role: 'assistant', content: [{ type: 'text', text: result }] }, error, is_api_error_message: true });
+    emit({
+      type: 'assistant',
+      message: { model: '<synthetic>', role: 'assistant', content: [{ type: 'text', text: result }] },
+      error,
+      is_api_error_message: true,
+    });
   }
   if (streaming || args['output-format'] === 'json') {
-    emit({ type: 'result', subtype: 'success', is_error: true, terminal_reason: 'api_error', api_error_status: status, duration_ms: 5,
-      num_turns: 1, result, total_cost_usd: step.cost ?? 0 });
+    emit({
+      type: 'result',
+      subtype: 'success',
+      is_error: true,
+      terminal_reason: 'api_error',
+      api_error_status: status,
+      duration_ms: 5,
+      num_turns: 1,
+      result,
+      total_cost_usd: step.cost ?? 0,
+    });
   } else {
     process.stdout.write(result + '\n');
   }
@@ -480,7 +676,9 @@ async function streamEvents(step) {
   const events = streamOf(step, args.prompt);
   const pace = paceOf(step);
   for (const [i, e] of events.entries()) {
-    const content = e.tool ? [{ type: 'tool_use', id: `tool-${i}`, name: e.tool, input: e.input ?? {} }] : [{ type: 'text', text: e.text }];
+    const content = e.tool
+      ? [{ type: 'tool_use', id: `tool-${i}`, name: e.tool, input: e.input ?? {} }]
+      : [{ type: 'text', text: e.text }];
     emit({ type: 'assistant', message: { role: 'assistant', content } });
     if (pace) await sleep(pace);
   }
@@ -491,8 +689,19 @@ async function chat() {
   refuseMissingSession(false);
   const remembered = transcriptMessages() ?? 0;
   const step = pickStep(args.prompt);
-  log({ mode: 'interactive', agent: env.SHOP_AGENT, call: env.SHOP_CALL, run: env.SHOP_RUN_ID, session_id: sessionId, cwd: process.cwd(),
-    resumed: Boolean(args.resume), remembered, transcript: transcriptFile(), prompt: args.initial ?? null, system_prompt: args['append-system-prompt'] ?? null });
+  log({
+    mode: 'interactive',
+    agent: env.SHOP_AGENT,
+    call: env.SHOP_CALL,
+    run: env.SHOP_RUN_ID,
+    session_id: sessionId,
+    cwd: process.cwd(),
+    resumed: Boolean(args.resume),
+    remembered,
+    transcript: transcriptFile(),
+    prompt: args.initial ?? null,
+    system_prompt: args['append-system-prompt'] ?? null,
+  });
   console.log(`Claude Code (stand-in) — ${args.resume ? 'resumed' : 'new'} session ${sessionId}`);
   if (args.initial) console.log(`You: ${args.initial}`);
   console.log('Type your reply to the agent, or /exit to leave.');

@@ -58,31 +58,94 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { agentName, env, paceOf, readScenario, signalFile, sleep, standin, streamOf } from './standin-scenario.mjs';
 
-const USAGE = { exec: 'codex exec [OPTIONS] [PROMPT]', resume: 'codex exec resume [OPTIONS] [SESSION_ID] [PROMPT]', tui: 'codex [OPTIONS] [PROMPT] [COMMAND]' };
-const COMMON_VALUES = { '-c': 'config', '--config': 'config', '-m': 'model', '--model': 'model', '-i': 'image', '--image': 'image' };
+const USAGE = {
+  exec: 'codex exec [OPTIONS] [PROMPT]',
+  resume: 'codex exec resume [OPTIONS] [SESSION_ID] [PROMPT]',
+  tui: 'codex [OPTIONS] [PROMPT] [COMMAND]',
+};
+const COMMON_VALUES = {
+  '-c': 'config',
+  '--config': 'config',
+  '-m': 'model',
+  '--model': 'model',
+  '-i': 'image',
+  '--image': 'image',
+};
 const SPECS = {
   exec: {
-    values: { ...COMMON_VALUES, '-C': 'cd', '--cd': 'cd', '-s': 'sandbox', '--sandbox': 'sandbox', '-o': 'output', '--output-last-message': 'output',
-      '--add-dir': 'add_dir', '-p': 'profile', '--profile': 'profile', '--output-schema': 'output_schema', '--color': 'color', '--local-provider': 'local_provider' },
-    flags: ['--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '--dangerously-bypass-hook-trust', '--ephemeral',
-      '--ignore-user-config', '--ignore-rules', '--oss', '--trust', '--approve-for-me'],
+    values: {
+      ...COMMON_VALUES,
+      '-C': 'cd',
+      '--cd': 'cd',
+      '-s': 'sandbox',
+      '--sandbox': 'sandbox',
+      '-o': 'output',
+      '--output-last-message': 'output',
+      '--add-dir': 'add_dir',
+      '-p': 'profile',
+      '--profile': 'profile',
+      '--output-schema': 'output_schema',
+      '--color': 'color',
+      '--local-provider': 'local_provider',
+    },
+    flags: [
+      '--json',
+      '--skip-git-repo-check',
+      '--dangerously-bypass-approvals-and-sandbox',
+      '--dangerously-bypass-hook-trust',
+      '--ephemeral',
+      '--ignore-user-config',
+      '--ignore-rules',
+      '--oss',
+      '--trust',
+      '--approve-for-me',
+    ],
   },
   resume: {
     values: { ...COMMON_VALUES, '-o': 'output', '--output-last-message': 'output', '--output-schema': 'output_schema' },
-    flags: ['--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '--dangerously-bypass-hook-trust', '--ephemeral',
-      '--last', '--all', '--ignore-user-config', '--ignore-rules'],
+    flags: [
+      '--json',
+      '--skip-git-repo-check',
+      '--dangerously-bypass-approvals-and-sandbox',
+      '--dangerously-bypass-hook-trust',
+      '--ephemeral',
+      '--last',
+      '--all',
+      '--ignore-user-config',
+      '--ignore-rules',
+    ],
   },
   tui: {
-    values: { ...COMMON_VALUES, '-C': 'cd', '--cd': 'cd', '-s': 'sandbox', '--sandbox': 'sandbox', '-a': 'approval', '--ask-for-approval': 'approval',
-      '--add-dir': 'add_dir', '-p': 'profile', '--profile': 'profile' },
-    flags: ['--dangerously-bypass-approvals-and-sandbox', '--full-auto', '--search', '--oss', '--no-alt-screen', '--last', '--all'],
+    values: {
+      ...COMMON_VALUES,
+      '-C': 'cd',
+      '--cd': 'cd',
+      '-s': 'sandbox',
+      '--sandbox': 'sandbox',
+      '-a': 'approval',
+      '--ask-for-approval': 'approval',
+      '--add-dir': 'add_dir',
+      '-p': 'profile',
+      '--profile': 'profile',
+    },
+    flags: [
+      '--dangerously-bypass-approvals-and-sandbox',
+      '--full-auto',
+      '--search',
+      '--oss',
+      '--no-alt-screen',
+      '--last',
+      '--all',
+    ],
   },
 };
 const REPEATED = new Set(['config', 'add_dir', 'image']);
 const SANDBOXES = ['read-only', 'workspace-write', 'danger-full-access'];
 
 function clapError(arg, usage) {
-  process.stderr.write(`error: unexpected argument '${arg}' found\n\nUsage: ${usage}\n\nFor more information, try '--help'.\n`);
+  process.stderr.write(
+    `error: unexpected argument '${arg}' found\n\nUsage: ${usage}\n\nFor more information, try '--help'.\n`,
+  );
   process.exit(2);
 }
 
@@ -91,22 +154,38 @@ function parseOptions(argv, i, spec, usage, a, onPositional) {
   let rest = false;
   for (; i < argv.length; i++) {
     const arg = argv[i];
-    if (!rest && arg === '--') { rest = true; continue; }
+    if (!rest && arg === '--') {
+      rest = true;
+      continue;
+    }
     if (!rest && arg.startsWith('-') && arg !== '-') {
-      if (arg === '--version' || arg === '-V') { console.log('codex-cli 0.0.0 (Shop stand-in)'); process.exit(0); }
-      if (arg === '-h' || arg === '--help') { console.log(`Usage: ${usage}`); process.exit(0); }
+      if (arg === '--version' || arg === '-V') {
+        console.log('codex-cli 0.0.0 (Shop stand-in)');
+        process.exit(0);
+      }
+      if (arg === '-h' || arg === '--help') {
+        console.log(`Usage: ${usage}`);
+        process.exit(0);
+      }
       const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
       const name = eq > 0 ? arg.slice(0, eq) : arg;
-      if (spec.flags.includes(name) && eq < 0) { a[name.replace(/^-+/, '')] = true; continue; }
+      if (spec.flags.includes(name) && eq < 0) {
+        a[name.replace(/^-+/, '')] = true;
+        continue;
+      }
       const key = spec.values[name];
       if (!key) clapError(arg, usage);
       const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
       if (value === undefined) {
-        process.stderr.write(`error: a value is required for '${name} <${key.toUpperCase()}>' but none was supplied\n\nFor more information, try '--help'.\n`);
+        process.stderr.write(
+          `error: a value is required for '${name} <${key.toUpperCase()}>' but none was supplied\n\nFor more information, try '--help'.\n`,
+        );
         process.exit(2);
       }
       if (key === 'sandbox' && !SANDBOXES.includes(value)) {
-        process.stderr.write(`error: invalid value '${value}' for '--sandbox <SANDBOX_MODE>'\n  [possible values: ${SANDBOXES.join(', ')}]\n\nFor more information, try '--help'.\n`);
+        process.stderr.write(
+          `error: invalid value '${value}' for '--sandbox <SANDBOX_MODE>'\n  [possible values: ${SANDBOXES.join(', ')}]\n\nFor more information, try '--help'.\n`,
+        );
         process.exit(2);
       }
       if (REPEATED.has(key)) (a[key] ??= []).push(value);
@@ -141,7 +220,8 @@ function parseCommandLine(argv) {
         rp.push(arg);
         return true;
       });
-      if (a.last) a.prompt = rp[0]; else [a.session, a.prompt] = rp;
+      if (a.last) a.prompt = rp[0];
+      else [a.session, a.prompt] = rp;
     }
   } else if (command === 'resume') {
     a.command = 'resume';
@@ -151,7 +231,8 @@ function parseCommandLine(argv) {
       rp.push(arg);
       return true;
     });
-    if (a.last) a.prompt = rp[0]; else [a.session, a.prompt] = rp;
+    if (a.last) a.prompt = rp[0];
+    else [a.session, a.prompt] = rp;
   } else if (command === 'login') {
     a.command = argv[i + 1] === 'status' ? 'login-status' : 'login';
   } else {
@@ -165,21 +246,31 @@ const codexHome = env.CODEX_HOME || join(env.HOME || homedir(), '.codex');
 
 if (args.command === 'login-status') {
   const scenario = readScenario();
-  const steps = env.SHOP_AGENT ? [...(scenario?.agents?.[env.SHOP_AGENT] ?? []), scenario?.default]
+  const steps = env.SHOP_AGENT
+    ? [...(scenario?.agents?.[env.SHOP_AGENT] ?? []), scenario?.default]
     : [...Object.values(scenario?.agents ?? {}).flat(), scenario?.default];
   const out = steps.some((s) => s?.fail === 'auth');
   console.log(out ? 'Not logged in' : 'Logged in using ChatGPT');
   process.exit(out ? 1 : 0);
 }
 if (args.command !== 'exec' && args.command !== 'resume') {
-  console.error(`error: the Codex stand-in plays only exec, exec resume, resume, login status and --version (not '${args.command}')`);
+  console.error(
+    `error: the Codex stand-in plays only exec, exec resume, resume, login status and --version (not '${args.command}')`,
+  );
   process.exit(2);
 }
 if (args.cd) {
-  try { process.chdir(args.cd); } catch { console.error(`Error: No such file or directory (os error 2)`); process.exit(1); }
+  try {
+    process.chdir(args.cd);
+  } catch {
+    console.error(`Error: No such file or directory (os error 2)`);
+    process.exit(1);
+  }
 }
 if (resolve(codexHome).startsWith(resolve(tmpdir()) + '/') || resolve(codexHome).startsWith('/tmp/')) {
-  process.stderr.write(`WARNING: proceeding, even though we could not create PATH aliases: Refusing to create helper binaries under temporary dir "/tmp" (codex_home: AbsolutePathBuf("${resolve(codexHome)}"))\n`);
+  process.stderr.write(
+    `WARNING: proceeding, even though we could not create PATH aliases: Refusing to create helper binaries under temporary dir "/tmp" (codex_home: AbsolutePathBuf("${resolve(codexHome)}"))\n`,
+  );
 }
 
 /** Every rollout file under $CODEX_HOME/sessions, newest last. */
@@ -206,7 +297,9 @@ function findRollout() {
 
 /** A UUIDv7: 48 bits of milliseconds, then random bits. */
 function uuidv7() {
-  const hex = Date.now().toString(16).padStart(12, '0') + [...crypto.getRandomValues(new Uint8Array(10))].map((b) => b.toString(16).padStart(2, '0')).join('');
+  const hex =
+    Date.now().toString(16).padStart(12, '0') +
+    [...crypto.getRandomValues(new Uint8Array(10))].map((b) => b.toString(16).padStart(2, '0')).join('');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7${hex.slice(13, 16)}-${((parseInt(hex[16], 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
@@ -214,10 +307,29 @@ function newRollout(id) {
   const d = new Date();
   const p = (n) => String(n).padStart(2, '0');
   const day = [String(d.getFullYear()), p(d.getMonth() + 1), p(d.getDate())];
-  const file = join(codexHome, 'sessions', ...day, `rollout-${day.join('-')}T${p(d.getHours())}-${p(d.getMinutes())}-${p(d.getSeconds())}-${id}.jsonl`);
+  const file = join(
+    codexHome,
+    'sessions',
+    ...day,
+    `rollout-${day.join('-')}T${p(d.getHours())}-${p(d.getMinutes())}-${p(d.getSeconds())}-${id}.jsonl`,
+  );
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  writeFileSync(file, JSON.stringify({ timestamp: d.toISOString(), type: 'session_meta',
-    payload: { session_id: id, id, timestamp: d.toISOString(), cwd: process.cwd(), originator: 'codex_exec', cli_version: '0.0.0' } }) + '\n', { mode: 0o600 });
+  writeFileSync(
+    file,
+    JSON.stringify({
+      timestamp: d.toISOString(),
+      type: 'session_meta',
+      payload: {
+        session_id: id,
+        id,
+        timestamp: d.toISOString(),
+        cwd: process.cwd(),
+        originator: 'codex_exec',
+        cli_version: '0.0.0',
+      },
+    }) + '\n',
+    { mode: 0o600 },
+  );
   return file;
 }
 
@@ -227,7 +339,9 @@ if (args.resume || args.command === 'resume') {
   rollout = findRollout();
   if (!rollout) {
     const id = args.session ?? '(latest)';
-    process.stderr.write(`Error: thread/resume: thread/resume failed: no rollout found for thread id ${id} (code -32600)\n\nStack backtrace:\n   0: <unknown>\n`);
+    process.stderr.write(
+      `Error: thread/resume: thread/resume failed: no rollout found for thread id ${id} (code -32600)\n\nStack backtrace:\n   0: <unknown>\n`,
+    );
     process.exit(1);
   }
 }
@@ -236,25 +350,68 @@ const interactive = args.command === 'resume';
 const { startSpans, log, actOut, chatLoop, pickStep } = standin({ cli: 'codex', session: () => threadId, interactive });
 
 /** The rollout's messages so far. */
-const messages = () => (rollout ? readFileSync(rollout, 'utf8').split('\n').filter((l) => l.includes('"response_item"')).length : 0);
+const messages = () =>
+  rollout
+    ? readFileSync(rollout, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('"response_item"')).length
+    : 0;
 function remember(role, text) {
   if (!rollout) return;
-  appendFileSync(rollout, JSON.stringify({ timestamp: new Date().toISOString(), type: 'response_item',
-    payload: { type: 'message', role, content: [{ type: role === 'user' ? 'input_text' : 'output_text', text: String(text ?? '') }] } }) + '\n');
+  appendFileSync(
+    rollout,
+    JSON.stringify({
+      timestamp: new Date().toISOString(),
+      type: 'response_item',
+      payload: {
+        type: 'message',
+        role,
+        content: [{ type: role === 'user' ? 'input_text' : 'output_text', text: String(text ?? '') }],
+      },
+    }) + '\n',
+  );
 }
 /** The value of -c developer_instructions=…, TOML strings unquoted. */
 function configValue(key) {
-  const raw = args.config.filter((c) => c.startsWith(`${key}=`)).pop()?.slice(key.length + 1);
+  const raw = args.config
+    .filter((c) => c.startsWith(`${key}=`))
+    .pop()
+    ?.slice(key.length + 1);
   if (raw === undefined) return null;
-  try { return /^["']/.test(raw) ? JSON.parse(raw.replace(/^'(.*)'$/s, (_, s) => JSON.stringify(s))) : raw; } catch { return raw; }
+  try {
+    return /^["']/.test(raw) ? JSON.parse(raw.replace(/^'(.*)'$/s, (_, s) => JSON.stringify(s))) : raw;
+  } catch {
+    return raw;
+  }
 }
 
 function logInvocation(mode, prompt, remembered, step) {
-  log({ mode, agent: env.SHOP_AGENT, call: env.SHOP_CALL, run: env.SHOP_RUN_ID, session_id: threadId, resumed: Boolean(args.resume || interactive),
-    remembered, transcript: rollout, prompt, model: args.model ?? null, permission_mode: args.sandbox ?? null, max_budget_usd: null, allowed_tools: [],
-    system_prompt: configValue('developer_instructions'), signal_file: signalFile ?? null, cwd: process.cwd(), step,
-    argv: process.argv.slice(2), config: args.config, add_dirs: args.add_dir, skip_git_repo_check: Boolean(args['skip-git-repo-check']),
-    bypass: Boolean(args['dangerously-bypass-approvals-and-sandbox']), ephemeral: Boolean(args.ephemeral), json: Boolean(args.json) });
+  log({
+    mode,
+    agent: env.SHOP_AGENT,
+    call: env.SHOP_CALL,
+    run: env.SHOP_RUN_ID,
+    session_id: threadId,
+    resumed: Boolean(args.resume || interactive),
+    remembered,
+    transcript: rollout,
+    prompt,
+    model: args.model ?? null,
+    permission_mode: args.sandbox ?? null,
+    max_budget_usd: null,
+    allowed_tools: [],
+    system_prompt: configValue('developer_instructions'),
+    signal_file: signalFile ?? null,
+    cwd: process.cwd(),
+    step,
+    argv: process.argv.slice(2),
+    config: args.config,
+    add_dirs: args.add_dir,
+    skip_git_repo_check: Boolean(args['skip-git-repo-check']),
+    bypass: Boolean(args['dangerously-bypass-approvals-and-sandbox']),
+    ephemeral: Boolean(args.ephemeral),
+    json: Boolean(args.json),
+  });
 }
 
 async function readPrompt() {
@@ -267,7 +424,11 @@ async function readPrompt() {
     else if (input.trim()) prompt = `${prompt}\n\n<stdin>\n${input}\n</stdin>`;
   }
   if (prompt === undefined) {
-    console.error(process.stdin.isTTY ? 'No prompt provided. Either specify one as an argument or pipe the prompt into stdin.' : 'No prompt provided via stdin.');
+    console.error(
+      process.stdin.isTTY
+        ? 'No prompt provided. Either specify one as an argument or pipe the prompt into stdin.'
+        : 'No prompt provided via stdin.',
+    );
     process.exit(1);
   }
   return prompt;
@@ -295,12 +456,24 @@ async function fail(step) {
   if (step.fail === 'network' || step.fail === 'auth') {
     // An unauthenticated Codex never says so either: it cannot reach the service, and keeps trying.
     for (let n = 2; n <= 5; n++) {
-      emit({ type: 'error', message: `Reconnecting... ${n}/5 (stream disconnected before completion: failed to lookup address information: Name does not resolve)` });
+      emit({
+        type: 'error',
+        message: `Reconnecting... ${n}/5 (stream disconnected before completion: failed to lookup address information: Name does not resolve)`,
+      });
     }
-    process.stderr.write(`${new Date().toISOString()} ERROR codex_api::endpoint::responses_websocket: failed to connect to Responses WebSocket stage=Unknown\n`);
-    item('completed', { type: 'error', message: 'Falling back from WebSockets to HTTPS transport. stream disconnected before completion: failed to lookup address information: Name does not resolve' });
+    process.stderr.write(
+      `${new Date().toISOString()} ERROR codex_api::endpoint::responses_websocket: failed to connect to Responses WebSocket stage=Unknown\n`,
+    );
+    item('completed', {
+      type: 'error',
+      message:
+        'Falling back from WebSockets to HTTPS transport. stream disconnected before completion: failed to lookup address information: Name does not resolve',
+    });
     for (;;) {
-      emit({ type: 'error', message: 'Reconnecting... waiting for network (Connection failed: error sending request)' });
+      emit({
+        type: 'error',
+        message: 'Reconnecting... waiting for network (Connection failed: error sending request)',
+      });
       await sleep(paceOf(step) || 500);
     }
   }
@@ -323,10 +496,24 @@ async function stream(step, prompt) {
       item('completed', { type: 'file_change', changes, status: 'completed' });
     } else if (e.tool) {
       const input = e.input ?? {};
-      const command = input.command ?? `/bin/bash -lc '${[e.tool === 'Read' ? 'cat' : e.tool, ...Object.values(input).filter((v) => typeof v !== 'object')].join(' ')}'`;
+      const command =
+        input.command ??
+        `/bin/bash -lc '${[e.tool === 'Read' ? 'cat' : e.tool, ...Object.values(input).filter((v) => typeof v !== 'object')].join(' ')}'`;
       const exitCode = input.exit_code ?? 0;
-      item('started', { type: 'command_execution', command, aggregated_output: '', exit_code: null, status: 'in_progress' });
-      item('completed', { type: 'command_execution', command, aggregated_output: input.output ?? '', exit_code: exitCode, status: exitCode === 0 ? 'completed' : 'failed' });
+      item('started', {
+        type: 'command_execution',
+        command,
+        aggregated_output: '',
+        exit_code: null,
+        status: 'in_progress',
+      });
+      item('completed', {
+        type: 'command_execution',
+        command,
+        aggregated_output: input.output ?? '',
+        exit_code: exitCode,
+        status: exitCode === 0 ? 'completed' : 'failed',
+      });
     } else if (e.thought !== undefined) {
       item('completed', { type: 'reasoning', text: e.thought });
     } else {
@@ -363,7 +550,14 @@ async function headless() {
     process.exit(step.exit ?? 1);
   }
   const turns = Math.max(1, Math.ceil(messages() / 2));
-  const base = { input_tokens: 1200, cached_input_tokens: 400, cache_write_input_tokens: 0, output_tokens: 150, reasoning_output_tokens: 0, ...(step.usage ?? {}) };
+  const base = {
+    input_tokens: 1200,
+    cached_input_tokens: 400,
+    cache_write_input_tokens: 0,
+    output_tokens: 150,
+    reasoning_output_tokens: 0,
+    ...(step.usage ?? {}),
+  };
   emit({ type: 'turn.completed', usage: Object.fromEntries(Object.entries(base).map(([k, v]) => [k, v * turns])) });
   process.exit(step.exit ?? 0);
 }

@@ -57,14 +57,45 @@ import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { env, paceOf, pickStep, signalFile, sleep, standin, streamOf } from './standin-scenario.mjs';
 
-const VALUES = { '-p': 'prompt', '--prompt': 'prompt', '-o': 'output-format', '--output-format': 'output-format', '-m': 'model', '--model': 'model',
-  '--session-id': 'session-id', '-r': 'resume', '--resume': 'resume', '--approval-mode': 'approval-mode', '--include-directories': 'include-directories',
-  '-i': 'prompt-interactive', '--prompt-interactive': 'prompt-interactive', '--session-file': 'session-file', '--policy': 'policy',
-  '-e': 'extensions', '--extensions': 'extensions', '--allowed-tools': 'allowed-tools', '--allowed-mcp-server-names': 'allowed-mcp-server-names' };
-const FLAGS = { '--skip-trust': 'skip-trust', '-y': 'yolo', '--yolo': 'yolo', '-s': 'sandbox', '--sandbox': 'sandbox', '-d': 'debug', '--debug': 'debug',
-  '--raw-output': 'raw-output', '--accept-raw-output-risk': 'accept-raw-output-risk', '--screen-reader': 'screen-reader' };
-const CHOICES = { 'output-format': ['text', 'json', 'stream-json'], 'approval-mode': ['default', 'auto_edit', 'yolo', 'plan'] };
-const HELP = 'Usage: gemini [options] [command]\n\nGemini CLI - Defaults to interactive mode. Use -p/--prompt for non-interactive (headless) mode.\n';
+const VALUES = {
+  '-p': 'prompt',
+  '--prompt': 'prompt',
+  '-o': 'output-format',
+  '--output-format': 'output-format',
+  '-m': 'model',
+  '--model': 'model',
+  '--session-id': 'session-id',
+  '-r': 'resume',
+  '--resume': 'resume',
+  '--approval-mode': 'approval-mode',
+  '--include-directories': 'include-directories',
+  '-i': 'prompt-interactive',
+  '--prompt-interactive': 'prompt-interactive',
+  '--session-file': 'session-file',
+  '--policy': 'policy',
+  '-e': 'extensions',
+  '--extensions': 'extensions',
+  '--allowed-tools': 'allowed-tools',
+  '--allowed-mcp-server-names': 'allowed-mcp-server-names',
+};
+const FLAGS = {
+  '--skip-trust': 'skip-trust',
+  '-y': 'yolo',
+  '--yolo': 'yolo',
+  '-s': 'sandbox',
+  '--sandbox': 'sandbox',
+  '-d': 'debug',
+  '--debug': 'debug',
+  '--raw-output': 'raw-output',
+  '--accept-raw-output-risk': 'accept-raw-output-risk',
+  '--screen-reader': 'screen-reader',
+};
+const CHOICES = {
+  'output-format': ['text', 'json', 'stream-json'],
+  'approval-mode': ['default', 'auto_edit', 'yolo', 'plan'],
+};
+const HELP =
+  'Usage: gemini [options] [command]\n\nGemini CLI - Defaults to interactive mode. Use -p/--prompt for non-interactive (headless) mode.\n';
 
 function usageError(message) {
   process.stderr.write(`${HELP}\n${message}\n`);
@@ -75,28 +106,52 @@ function parseArgs(argv) {
   const a = { 'include-directories': [], positional: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (arg === '--version' || arg === '-v') { console.log('0.0.0'); process.exit(0); }
-    if (arg === '-h' || arg === '--help') { console.log(HELP); process.exit(0); }
-    if (!arg.startsWith('-') || arg === '-') { a.positional.push(arg); continue; }
+    if (arg === '--version' || arg === '-v') {
+      console.log('0.0.0');
+      process.exit(0);
+    }
+    if (arg === '-h' || arg === '--help') {
+      console.log(HELP);
+      process.exit(0);
+    }
+    if (!arg.startsWith('-') || arg === '-') {
+      a.positional.push(arg);
+      continue;
+    }
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
     const name = eq > 0 ? arg.slice(0, eq) : arg;
-    if (FLAGS[name] && eq < 0) { a[FLAGS[name]] = true; continue; }
+    if (FLAGS[name] && eq < 0) {
+      a[FLAGS[name]] = true;
+      continue;
+    }
     const key = VALUES[name];
     if (!key) usageError(`Unknown argument: ${name.replace(/^-+/, '')}`);
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
     if (value === undefined) usageError(`Not enough arguments following: ${key}`);
     if (CHOICES[key] && !CHOICES[key].includes(value)) {
-      usageError(`Invalid values:\n  Argument: ${key}, Given: "${value}", Choices: ${CHOICES[key].map((c) => `"${c}"`).join(', ')}`);
+      usageError(
+        `Invalid values:\n  Argument: ${key}, Given: "${value}", Choices: ${CHOICES[key].map((c) => `"${c}"`).join(', ')}`,
+      );
     }
-    if (key === 'include-directories') a[key].push(...value.split(',').map((d) => d.trim()).filter(Boolean));
+    if (key === 'include-directories')
+      a[key].push(
+        ...value
+          .split(',')
+          .map((d) => d.trim())
+          .filter(Boolean),
+      );
     else a[key] = value;
   }
   if (a.resume !== undefined && (a['session-id'] !== undefined || a['session-file'] !== undefined)) {
-    process.stderr.write(`The flags --resume, --session-id, and --session-file are mutually exclusive. Please provide only one.\n\n${HELP}`);
+    process.stderr.write(
+      `The flags --resume, --session-id, and --session-file are mutually exclusive. Please provide only one.\n\n${HELP}`,
+    );
     process.exit(1);
   }
-  if (a.yolo && a['approval-mode']) usageError('Cannot use both --yolo (-y) and --approval-mode together. Use --approval-mode=yolo instead.');
-  if (a.prompt === undefined && a.positional.length && a['prompt-interactive'] === undefined) a.prompt = a.positional.join(' ');
+  if (a.yolo && a['approval-mode'])
+    usageError('Cannot use both --yolo (-y) and --approval-mode together. Use --approval-mode=yolo instead.');
+  if (a.prompt === undefined && a.positional.length && a['prompt-interactive'] === undefined)
+    a.prompt = a.positional.join(' ');
   return a;
 }
 
@@ -107,7 +162,13 @@ const interactive = args.prompt === undefined;
 const approval = args.yolo ? 'yolo' : (args['approval-mode'] ?? 'default');
 const format = args['output-format'] ?? 'text';
 const model = args.model ?? 'gemini-2.5-pro';
-const readJson = (file, fallback) => { try { return JSON.parse(readFileSync(file, 'utf8')); } catch { return fallback; } };
+const readJson = (file, fallback) => {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return fallback;
+  }
+};
 
 /** The project's short name, as .gemini/projects.json records it (recorded on first use). */
 function projectName() {
@@ -115,7 +176,10 @@ function projectName() {
   const known = readJson(file, { projects: {} });
   known.projects ??= {};
   if (known.projects[process.cwd()]) return known.projects[process.cwd()];
-  const base = basename(process.cwd()).toLowerCase().replace(/[^a-z0-9]+/g, '-') || 'root';
+  const base =
+    basename(process.cwd())
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-') || 'root';
   const taken = new Set(Object.values(known.projects));
   let name = base;
   for (let n = 1; taken.has(name); n++) name = `${base}-${n}`;
@@ -126,14 +190,23 @@ function projectName() {
 }
 
 const chats = () => join(gemini, 'tmp', projectName(), 'chats');
-const lines = (file) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-const messagesOf = (file) => lines(file).filter((l) => l.$set?.messages).pop()?.$set.messages ?? [];
+const lines = (file) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+const messagesOf = (file) =>
+  lines(file)
+    .filter((l) => l.$set?.messages)
+    .pop()?.$set.messages ?? [];
 
 /** The project's resumable sessions (with a model reply), oldest first. */
 function sessions() {
   const dir = chats();
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((f) => /^session-.*\.jsonl$/.test(f)).map((f) => join(dir, f))
+  return readdirSync(dir)
+    .filter((f) => /^session-.*\.jsonl$/.test(f))
+    .map((f) => join(dir, f))
     .filter((f) => messagesOf(f).some((m) => m.type === 'gemini'))
     .sort((x, y) => statSync(x).mtimeMs - statSync(y).mtimeMs);
 }
@@ -149,8 +222,16 @@ function newSessionFile(id) {
   const now = new Date().toISOString();
   const file = join(chats(), `session-${now.slice(0, 16).replace(/:/g, '-')}-${id.slice(0, 8)}.jsonl`);
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, JSON.stringify({ sessionId: id, projectHash: createHash('sha256').update(process.cwd()).digest('hex'),
-    startTime: now, lastUpdated: now, kind: 'main' }) + '\n');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      sessionId: id,
+      projectHash: createHash('sha256').update(process.cwd()).digest('hex'),
+      startTime: now,
+      lastUpdated: now,
+      kind: 'main',
+    }) + '\n',
+  );
   return file;
 }
 
@@ -165,15 +246,37 @@ const { startSpans, log, actOut, chatLoop } = standin({ cli: 'gemini', session: 
 
 function remember(type, content) {
   sessionFile ??= newSessionFile(sessionId);
-  const messages = [...messagesOf(sessionFile), { id: randomUUID(), timestamp: new Date().toISOString(), type, content: String(content ?? '') }];
+  const messages = [
+    ...messagesOf(sessionFile),
+    { id: randomUUID(), timestamp: new Date().toISOString(), type, content: String(content ?? '') },
+  ];
   appendFileSync(sessionFile, JSON.stringify({ $set: { messages, lastUpdated: new Date().toISOString() } }) + '\n');
 }
 
 function logInvocation(mode, prompt, step) {
-  log({ mode, agent: env.SHOP_AGENT, call: env.SHOP_CALL, run: env.SHOP_RUN_ID, session_id: sessionId, resumed: args.resume !== undefined,
-    remembered: sessionFile ? messagesOf(sessionFile).length : 0, transcript: sessionFile, prompt, model: args.model ?? null, permission_mode: approval,
-    max_budget_usd: null, allowed_tools: [], system_prompt: null, signal_file: signalFile ?? null, cwd: process.cwd(), step,
-    argv: process.argv.slice(2), skip_trust: Boolean(args['skip-trust']), include_directories: args['include-directories'], output_format: format });
+  log({
+    mode,
+    agent: env.SHOP_AGENT,
+    call: env.SHOP_CALL,
+    run: env.SHOP_RUN_ID,
+    session_id: sessionId,
+    resumed: args.resume !== undefined,
+    remembered: sessionFile ? messagesOf(sessionFile).length : 0,
+    transcript: sessionFile,
+    prompt,
+    model: args.model ?? null,
+    permission_mode: approval,
+    max_budget_usd: null,
+    allowed_tools: [],
+    system_prompt: null,
+    signal_file: signalFile ?? null,
+    cwd: process.cwd(),
+    step,
+    argv: process.argv.slice(2),
+    skip_trust: Boolean(args['skip-trust']),
+    include_directories: args['include-directories'],
+    output_format: format,
+  });
 }
 
 async function readStdin() {
@@ -181,9 +284,19 @@ async function readStdin() {
   let input = '';
   await new Promise((done) => {
     let timer = setTimeout(done, 500);
-    process.stdin.on('data', (chunk) => { input += chunk; clearTimeout(timer); timer = setTimeout(done, 500); });
-    process.stdin.on('end', () => { clearTimeout(timer); done(); });
-    process.stdin.on('error', () => { clearTimeout(timer); done(); });
+    process.stdin.on('data', (chunk) => {
+      input += chunk;
+      clearTimeout(timer);
+      timer = setTimeout(done, 500);
+    });
+    process.stdin.on('end', () => {
+      clearTimeout(timer);
+      done();
+    });
+    process.stdin.on('error', () => {
+      clearTimeout(timer);
+      done();
+    });
   });
   process.stdin.pause();
   process.stdin.destroy();
@@ -193,28 +306,60 @@ async function readStdin() {
 function trusted() {
   if (args['skip-trust'] || env.GEMINI_CLI_TRUST_WORKSPACE === 'true') return true;
   const folders = readJson(join(gemini, 'trustedFolders.json'), {});
-  return Object.entries(folders).some(([dir, how]) => (how === 'TRUST_FOLDER' || how === 'TRUST_PARENT')
-    && (process.cwd() === dir || process.cwd().startsWith(dir.endsWith('/') ? dir : `${dir}/`)));
+  return Object.entries(folders).some(
+    ([dir, how]) =>
+      (how === 'TRUST_FOLDER' || how === 'TRUST_PARENT') &&
+      (process.cwd() === dir || process.cwd().startsWith(dir.endsWith('/') ? dir : `${dir}/`)),
+  );
 }
 
 const started = Date.now();
-const emit = (event) => format === 'stream-json' && process.stdout.write(JSON.stringify({ type: event.type, timestamp: new Date().toISOString(), ...event }) + '\n');
+const emit = (event) =>
+  format === 'stream-json' &&
+  process.stdout.write(JSON.stringify({ type: event.type, timestamp: new Date().toISOString(), ...event }) + '\n');
 const stats = (toolCalls, step) => {
   const input = step.usage?.input_tokens ?? 1200;
   const output = step.usage?.output_tokens ?? 150;
-  return { total_tokens: input + output, input_tokens: input, output_tokens: output, cached: 0, input, duration_ms: Date.now() - started,
-    tool_calls: toolCalls, models: { [model]: { total_tokens: input + output, input_tokens: input, output_tokens: output, cached: 0, input } } };
+  return {
+    total_tokens: input + output,
+    input_tokens: input,
+    output_tokens: output,
+    cached: 0,
+    input,
+    duration_ms: Date.now() - started,
+    tool_calls: toolCalls,
+    models: { [model]: { total_tokens: input + output, input_tokens: input, output_tokens: output, cached: 0, input } },
+  };
 };
-const TOOLS = { Read: 'read_file', Edit: 'replace', Write: 'write_file', Bash: 'run_shell_command', Grep: 'grep_search', Glob: 'glob' };
+const TOOLS = {
+  Read: 'read_file',
+  Edit: 'replace',
+  Write: 'write_file',
+  Bash: 'run_shell_command',
+  Grep: 'grep_search',
+  Glob: 'glob',
+};
 const API_FAILURES = {
-  529: [503, '{"error":{"code":503,"message":"The model is overloaded. Please try again later.","status":"UNAVAILABLE"}}'],
-  429: [429, '{"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED"}}'],
-  500: [500, '{"error":{"code":500,"message":"An internal error has occurred. Please retry or try reformatting your input.","status":"INTERNAL"}}'],
+  529: [
+    503,
+    '{"error":{"code":503,"message":"The model is overloaded. Please try again later.","status":"UNAVAILABLE"}}',
+  ],
+  429: [
+    429,
+    '{"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED"}}',
+  ],
+  500: [
+    500,
+    '{"error":{"code":500,"message":"An internal error has occurred. Please retry or try reformatting your input.","status":"INTERNAL"}}',
+  ],
 };
 
 function finish(status, text, step, toolCalls, error) {
   emit({ type: 'result', status, ...(error ? { error } : {}), stats: stats(toolCalls, step) });
-  if (format === 'json') process.stdout.write(JSON.stringify({ response: text ?? '', stats: stats(toolCalls, step), ...(error ? { error } : {}) }) + '\n');
+  if (format === 'json')
+    process.stdout.write(
+      JSON.stringify({ response: text ?? '', stats: stats(toolCalls, step), ...(error ? { error } : {}) }) + '\n',
+    );
   if (format === 'text' && text) process.stdout.write(text + '\n');
   if (error && format === 'text') process.stderr.write(`${error.message}\n`);
 }
@@ -224,10 +369,15 @@ async function fail(step) {
   const pace = paceOf(step) || 100;
   if (step.fail === 'network') {
     for (let n = 1; n <= 9; n++) {
-      process.stderr.write(`Attempt ${n} failed. Retrying with backoff... Error: exception TypeError: fetch failed sending request\n`);
+      process.stderr.write(
+        `Attempt ${n} failed. Retrying with backoff... Error: exception TypeError: fetch failed sending request\n`,
+      );
       await sleep(pace);
     }
-    finish('error', null, step, 0, { type: 'Error', message: step.fail_text ?? '[API Error: exception TypeError: fetch failed sending request]' });
+    finish('error', null, step, 0, {
+      type: 'Error',
+      message: step.fail_text ?? '[API Error: exception TypeError: fetch failed sending request]',
+    });
     process.exit(step.exit ?? 1);
   }
   const [code, body] = API_FAILURES[step.fail] ?? API_FAILURES[529];
@@ -249,7 +399,13 @@ async function stream(step, prompt) {
       emit({ type: 'tool_use', tool_name: name, tool_id: id, parameters });
       if (name === 'run_shell_command' && approval !== 'yolo') {
         const message = `Tool "${name}" not found. Did you mean one of: "update_topic", "grep_search", "invoke_agent"?`;
-        emit({ type: 'tool_result', tool_id: id, status: 'error', output: message, error: { type: 'tool_not_registered', message } });
+        emit({
+          type: 'tool_result',
+          tool_id: id,
+          status: 'error',
+          output: message,
+          error: { type: 'tool_not_registered', message },
+        });
       } else {
         emit({ type: 'tool_result', tool_id: id, status: 'success', output: output ?? '' });
       }
@@ -268,11 +424,15 @@ async function headless() {
   const step = pickStep(prompt);
   if (step.fail === 'auth') {
     logInvocation('print', prompt, step);
-    process.stderr.write(`Please set an Auth method in your ${join(gemini, 'settings.json')} or specify one of the following environment variables before running: GEMINI_API_KEY, GOOGLE_GENAI_USE_VERTEXAI, GOOGLE_GENAI_USE_GCA\n`);
+    process.stderr.write(
+      `Please set an Auth method in your ${join(gemini, 'settings.json')} or specify one of the following environment variables before running: GEMINI_API_KEY, GOOGLE_GENAI_USE_VERTEXAI, GOOGLE_GENAI_USE_GCA\n`,
+    );
     process.exit(step.exit ?? 41);
   }
   if (!trusted()) {
-    process.stderr.write('Gemini CLI is not running in a trusted directory. To proceed, either use `--skip-trust`, set the `GEMINI_CLI_TRUST_WORKSPACE=true` environment variable, or trust this directory in interactive mode. For more details, see https://geminicli.com/docs/cli/trusted-folders/#headless-and-automated-environments\n');
+    process.stderr.write(
+      'Gemini CLI is not running in a trusted directory. To proceed, either use `--skip-trust`, set the `GEMINI_CLI_TRUST_WORKSPACE=true` environment variable, or trust this directory in interactive mode. For more details, see https://geminicli.com/docs/cli/trusted-folders/#headless-and-automated-environments\n',
+    );
     process.exit(55);
   }
   refuseMissingSession();

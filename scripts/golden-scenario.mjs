@@ -25,9 +25,13 @@ const env = {
   SHOP_USER: 'tester',
   SHOP_DEBUG: '',
   TZ: 'UTC',
-  PATH: (process.env.PATH ?? '').split(':').filter((d) => !d.includes('node_modules/.bin')).join(':'),
+  PATH: (process.env.PATH ?? '')
+    .split(':')
+    .filter((d) => !d.includes('node_modules/.bin'))
+    .join(':'),
 };
-for (const k of ['SHOP_HOME', 'SHOP_STANDIN_SCENARIO', 'FORCE_COLOR', 'NO_COLOR', 'SHOP_STANDIN_PACE_MS']) delete env[k];
+for (const k of ['SHOP_HOME', 'SHOP_STANDIN_SCENARIO', 'FORCE_COLOR', 'NO_COLOR', 'SHOP_STANDIN_PACE_MS'])
+  delete env[k];
 
 let port = 0;
 const normal = (text) =>
@@ -40,7 +44,10 @@ const normal = (text) =>
     .replace(/\b\d\d:\d\d(:\d\d)?\b/g, '<HH:MM>')
     .replace(port ? new RegExp(`\\b${port}\\b`, 'g') : /$^/g, '<PORT>')
     .replace(/[A-Za-z0-9_-]{32,}/g, '<TOKEN>')
-    .replace(/"(started_at|ended_at|at|created_at|updated_at|since|age_ms|duration_ms|elapsed_ms|ms|pid|lease_until|expires_at|last_seen|answered_at|asked_at|claimed_at|until|seed|due_at|sent_at|stored_bytes|taken_at|woken_at)":\s*("[^"]*"|-?\d+(\.\d+)?)/g, '"$1":<V>')
+    .replace(
+      /"(started_at|ended_at|at|created_at|updated_at|since|age_ms|duration_ms|elapsed_ms|ms|pid|lease_until|expires_at|last_seen|answered_at|asked_at|claimed_at|until|seed|due_at|sent_at|stored_bytes|taken_at|woken_at)":\s*("[^"]*"|-?\d+(\.\d+)?)/g,
+      '"$1":<V>',
+    )
     .replace(/\b\d+(\.\d+)?\s?(ms|s|m|h|d)\b( ago)?/g, '<DUR>')
     .replace(/\bpid \d+/g, 'pid <PID>')
     // A table's columns are as wide as their widest value, and durations vary in width.
@@ -50,7 +57,12 @@ const out = [];
 const show = (title, body) => out.push(`### ${title}\n${normal(body).trimEnd()}\n`);
 
 function shop(args, extra = {}) {
-  const r = spawnSync(process.execPath, [shopBin, ...args], { cwd: dir, env: { ...env, ...extra }, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [shopBin, ...args], {
+    cwd: dir,
+    env: { ...env, ...extra },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   show(`shop ${args.join(' ')} → ${r.status}`, `${r.stdout}${r.stderr ? `\n[stderr]\n${r.stderr}` : ''}`);
   return r;
 }
@@ -76,8 +88,10 @@ async function api(path, opts) {
   return r;
 }
 
-const GATE = 'function workflow(prompt)\n  local r = pause("Ship " .. prompt .. "?")\n  return { shipped = r.continue }\nend\n';
-const WAITS = 'function workflow(prompt)\n  local e = wait_event("ci.done", { key = prompt, timeout = 3600 })\n  return { ok = e.data.ok }\nend\n';
+const GATE =
+  'function workflow(prompt)\n  local r = pause("Ship " .. prompt .. "?")\n  return { shipped = r.continue }\nend\n';
+const WAITS =
+  'function workflow(prompt)\n  local e = wait_event("ci.done", { key = prompt, timeout = 3600 })\n  return { ok = e.data.ok }\nend\n';
 
 async function main() {
   shop(['init']);
@@ -90,7 +104,18 @@ async function main() {
   shop(['run', 'feature', 'add a flag']);
   shop(['run', 'waits', 'pr-1']);
   shop(['run', 'nope', 'x']);
-  for (const args of [['list'], ['list', '--json'], ['inbox'], ['inbox', '--json'], ['status', '1'], ['status', '1', '--json'], ['status', '4', '--json'], ['log', '1', '--json'], ['workers', '--json'], ['event', 'list', '--json']])
+  for (const args of [
+    ['list'],
+    ['list', '--json'],
+    ['inbox'],
+    ['inbox', '--json'],
+    ['status', '1'],
+    ['status', '1', '--json'],
+    ['status', '4', '--json'],
+    ['log', '1', '--json'],
+    ['workers', '--json'],
+    ['event', 'list', '--json'],
+  ])
     shop(args);
   shop(['claim', '1.1']);
   shop(['claim', '1.1'], { SHOP_USER: 'bob' });
@@ -107,30 +132,69 @@ async function main() {
   shop(['resume', '99']);
   shop(['status', '99', '--json']);
   shop(['approve', '1.9']);
-  for (const args of [['list', '--json'], ['log', '2', '--json'], ['log', '5', '--json'], ['status', '4', '--json']]) shop(args);
+  for (const args of [
+    ['list', '--json'],
+    ['log', '2', '--json'],
+    ['log', '5', '--json'],
+    ['status', '4', '--json'],
+  ])
+    shop(args);
 
   // The web inbox: a person signs in and reads every /api body; answers one ask and sends an event.
   shop(['run', 'gate', 'v4']);
   shop(['run', 'waits', 'pr-2']);
   const add = spawnSync(process.execPath, [shopBin, 'access', 'add', 'ann'], { cwd: dir, env, encoding: 'utf8' });
   const token = /\/login\/([A-Za-z0-9_-]+)/.exec(add.stdout)?.[1];
-  const serve = spawn(process.execPath, [shopBin, 'serve', '--port', '0'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const serve = spawn(process.execPath, [shopBin, 'serve', '--port', '0'], {
+    cwd: dir,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let said = '';
   serve.stdout.on('data', (d) => (said += d));
   serve.stderr.on('data', (d) => (said += d));
-  for (let i = 0; i < 200 && !/listening on http:\/\/127\.0\.0\.1:\d+/.test(said); i++) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 200 && !/listening on http:\/\/127\.0\.0\.1:\d+/.test(said); i++)
+    await new Promise((r) => setTimeout(r, 50));
   port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(said)?.[1]);
   try {
-    const login = await http('/login', { method: 'POST', body: new URLSearchParams({ token }).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'null', 'Sec-Fetch-Site': 'same-origin' } });
-    const cookie = [login.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith(`shop_session_${port}=`))?.split(';')[0];
+    const login = await http('/login', {
+      method: 'POST',
+      body: new URLSearchParams({ token }).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'null', 'Sec-Fetch-Site': 'same-origin' },
+    });
+    const cookie = [login.headers['set-cookie'] ?? []]
+      .flat()
+      .find((c) => c.startsWith(`shop_session_${port}=`))
+      ?.split(';')[0];
     const session = await api('/api/session', { cookie });
     const csrf = JSON.parse(session.body).csrf;
-    for (const path of ['/api/inbox', '/api/runs', '/api/runs/1', '/api/runs/6', '/api/runs/6/log', '/api/runs/999', '/api/runs?status=waiting_human']) await api(path, { cookie });
-    const json = { cookie, headers: { 'Content-Type': 'application/json', Origin: `http://127.0.0.1:${port}`, 'Sec-Fetch-Site': 'same-origin', 'X-CSRF-Token': csrf } };
+    for (const path of [
+      '/api/inbox',
+      '/api/runs',
+      '/api/runs/1',
+      '/api/runs/6',
+      '/api/runs/6/log',
+      '/api/runs/999',
+      '/api/runs?status=waiting_human',
+    ])
+      await api(path, { cookie });
+    const json = {
+      cookie,
+      headers: {
+        'Content-Type': 'application/json',
+        Origin: `http://127.0.0.1:${port}`,
+        'Sec-Fetch-Site': 'same-origin',
+        'X-CSRF-Token': csrf,
+      },
+    };
     await api('/api/answer', { ...json, method: 'POST', body: JSON.stringify({ handle: '6.1', verdict: 'approved' }) });
     await api('/api/answer', { ...json, method: 'POST', body: JSON.stringify({ handle: '6.1', verdict: 'approved' }) });
     await api('/api/answer', { ...json, method: 'POST', body: JSON.stringify({ handle: 'x.y', verdict: 'approved' }) });
-    await api('/api/events', { ...json, method: 'POST', body: JSON.stringify({ name: 'ci.done', key: 'pr-2', data: { ok: false }, id: 'd2' }) });
+    await api('/api/events', {
+      ...json,
+      method: 'POST',
+      body: JSON.stringify({ name: 'ci.done', key: 'pr-2', data: { ok: false }, id: 'd2' }),
+    });
     await api('/api/events', { ...json, method: 'POST', body: JSON.stringify({ name: '' }) });
     await api('/api/runs', { cookie });
   } finally {

@@ -5,7 +5,10 @@
 import { spawnSync } from 'node:child_process';
 
 const shop = (...args) => {
-  const r = spawnSync(process.execPath, ['packages/cli/bin/shop', ...args], { encoding: 'utf8', env: { ...process.env, SHOP_DEBUG: '' } });
+  const r = spawnSync(process.execPath, ['packages/cli/bin/shop', ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, SHOP_DEBUG: '' },
+  });
   return `$ shop ${args.join(' ')}  (exit ${r.status})\n${r.stdout}${r.stderr}`;
 };
 const global = shop('help');
@@ -23,19 +26,65 @@ const dir = mkdtempSync(join(tmpdir(), 'shop-help-texts-'));
 const env = { ...process.env, SHOP_DEBUG: '', SHOP_HOME: '' };
 spawnSync(process.execPath, [bin, 'init'], { cwd: dir, env });
 const refusals = [
-  ['lst'], ['--bogus'], ['help', 'list', 'x'], ['list', '--stauts', 'x'], ['list', '-x'], ['list', '--limit'], ['list', '--limit', 'x'],
-  ['list', 'extra'], ['log', '1', '--json=1'], ['log'], ['log', 'x'], ['status', '33.4'], ['status', '1', '--limit', '--json'],
-  ['approve'], ['approve', '1', 'two', 'words'], ['approve', '33.4', '--call', '2'], ['approve', '33', '--call', 'x'], ['approve', 'x'],
-  ['reject', '1', '--bogus'], ['answer', '1', 'hi', '--message-file', '/nonexistent'], ['signal', '1'], ['watch', 'x'], ['watch', '3.4'],
-  ['watch', '--max-parallel', '0'], ['replay', '1', '--all'], ['replay', '2.1'], ['event'], ['event', 'send'], ['event', 'send', 'x', '--run', '3.4'],
-  ['event', 'list', '--key', 'k'], ['event', 'list', '--limit', '-1'], ['access'], ['access', 'list', '--url', 'u'], ['access', 'add', 'a', 'b'],
-  ['resume', '1', '--by', 'x'], ['resume', '2.3'], ['claim'], ['claim', '1.2', '--force'], ['stop', 'x'], ['stop', '1', 'extra'],
-  ['continue', '1', '--call', 'x'], ['continue', '1.2', '--call', '2'], ['test'], ['serve', '--port', 'x'], ['run'], ['run', 'x', 'y', '--prompt-file', 'f'],
-  ['prune', '--older-than', 'x'], ['prune', '--status', 'running'], ['init', '--database'],
-  ['tui', 'x'], ['gate', 'x'], ['workers', '--json', 'x'], ['inbox', '-j'], ['test', 'wf', '--runs', '0'],
+  ['lst'],
+  ['--bogus'],
+  ['help', 'list', 'x'],
+  ['list', '--stauts', 'x'],
+  ['list', '-x'],
+  ['list', '--limit'],
+  ['list', '--limit', 'x'],
+  ['list', 'extra'],
+  ['log', '1', '--json=1'],
+  ['log'],
+  ['log', 'x'],
+  ['status', '33.4'],
+  ['status', '1', '--limit', '--json'],
+  ['approve'],
+  ['approve', '1', 'two', 'words'],
+  ['approve', '33.4', '--call', '2'],
+  ['approve', '33', '--call', 'x'],
+  ['approve', 'x'],
+  ['reject', '1', '--bogus'],
+  ['answer', '1', 'hi', '--message-file', '/nonexistent'],
+  ['signal', '1'],
+  ['watch', 'x'],
+  ['watch', '3.4'],
+  ['watch', '--max-parallel', '0'],
+  ['replay', '1', '--all'],
+  ['replay', '2.1'],
+  ['event'],
+  ['event', 'send'],
+  ['event', 'send', 'x', '--run', '3.4'],
+  ['event', 'list', '--key', 'k'],
+  ['event', 'list', '--limit', '-1'],
+  ['access'],
+  ['access', 'list', '--url', 'u'],
+  ['access', 'add', 'a', 'b'],
+  ['resume', '1', '--by', 'x'],
+  ['resume', '2.3'],
+  ['claim'],
+  ['claim', '1.2', '--force'],
+  ['stop', 'x'],
+  ['stop', '1', 'extra'],
+  ['continue', '1', '--call', 'x'],
+  ['continue', '1.2', '--call', '2'],
+  ['test'],
+  ['serve', '--port', 'x'],
+  ['run'],
+  ['run', 'x', 'y', '--prompt-file', 'f'],
+  ['prune', '--older-than', 'x'],
+  ['prune', '--status', 'running'],
+  ['init', '--database'],
+  ['tui', 'x'],
+  ['gate', 'x'],
+  ['workers', '--json', 'x'],
+  ['inbox', '-j'],
+  ['test', 'wf', '--runs', '0'],
 ];
 for (const args of refusals) {
   const r = spawnSync(process.execPath, [bin, ...args], { cwd: dir, env, encoding: 'utf8', input: '' });
-  process.stdout.write(`\n$ shop ${args.join(' ')}  (exit ${r.status})\n${r.stdout}${r.stderr}`.replaceAll(dir, '<project>'));
+  process.stdout.write(
+    `\n$ shop ${args.join(' ')}  (exit ${r.status})\n${r.stdout}${r.stderr}`.replaceAll(dir, '<project>'),
+  );
 }
 rmSync(dir, { recursive: true, force: true });

@@ -19,12 +19,16 @@ export function pgBinDir() {
   if (process.env.PG_BINDIR) return process.env.PG_BINDIR;
   const debian = '/usr/lib/postgresql';
   if (existsSync(debian)) {
-    const versions = readdirSync(debian).filter((v) => existsSync(join(debian, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync(debian)
+      .filter((v) => existsSync(join(debian, v, 'bin', 'initdb')))
+      .sort((a, b) => Number(b) - Number(a));
     if (versions.length) return join(debian, versions[0], 'bin');
   }
   const r = spawnSync('pg_config', ['--bindir'], { encoding: 'utf8' });
   if (r.status === 0) return r.stdout.trim();
-  throw new Error('PostgreSQL is not installed: apt-get install postgresql (or set PG_BINDIR to the folder holding initdb)');
+  throw new Error(
+    'PostgreSQL is not installed: apt-get install postgresql (or set PG_BINDIR to the folder holding initdb)',
+  );
 }
 
 function freePort() {
@@ -45,7 +49,10 @@ const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 function pgRun(bin, args) {
   const [cmd, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
   const r = spawnSync(cmd, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  if (r.status !== 0) throw new Error(`${bin} ${args.join(' ')} failed (${r.status}): ${(r.stderr || r.stdout || '').trim().slice(-2000)}`);
+  if (r.status !== 0)
+    throw new Error(
+      `${bin} ${args.join(' ')} failed (${r.status}): ${(r.stderr || r.stdout || '').trim().slice(-2000)}`,
+    );
   return r.stdout;
 }
 
@@ -59,11 +66,26 @@ export async function startCluster(opts = {}) {
   chmodSync(dir, 0o755);
   if (asRoot) execFileSync('chown', ['postgres', dir]);
   const data = join(dir, 'data');
-  pgRun(join(bin, 'initdb'), ['-D', data, '-U', 'shop', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions']);
+  pgRun(join(bin, 'initdb'), [
+    '-D',
+    data,
+    '-U',
+    'shop',
+    '--auth=trust',
+    '-E',
+    'UTF8',
+    '--locale=C',
+    '--no-sync',
+    '--no-instructions',
+  ]);
   const port = opts.port ?? (await freePort());
   const settings = [
-    `-p ${port}`, "-c listen_addresses=127.0.0.1", `-c unix_socket_directories=${dir}`,
-    '-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off',
+    `-p ${port}`,
+    '-c listen_addresses=127.0.0.1',
+    `-c unix_socket_directories=${dir}`,
+    '-c fsync=off',
+    '-c synchronous_commit=off',
+    '-c full_page_writes=off',
     `-c max_connections=${opts.maxConnections ?? 300}`,
   ].join(' ');
   pgRun(join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'server.log'), '-o', settings, '-w', '-t', '60', 'start']);
@@ -81,7 +103,19 @@ export async function startCluster(opts = {}) {
   /** A fresh, empty database of this cluster; its URL. */
   const createDatabase = async (name) => {
     if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`bad database name ${name}`);
-    pgRun(join(bin, 'psql'), ['-q', '-h', '127.0.0.1', '-p', String(port), '-U', 'shop', '-d', 'postgres', '-c', `CREATE DATABASE ${name}`]);
+    pgRun(join(bin, 'psql'), [
+      '-q',
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(port),
+      '-U',
+      'shop',
+      '-d',
+      'postgres',
+      '-c',
+      `CREATE DATABASE ${name}`,
+    ]);
     return `postgres://shop@127.0.0.1:${port}/${name}`;
   };
   return { url, port, dir, createDatabase, stop };

@@ -14,7 +14,9 @@ const walk = (dir) =>
   });
 const isSource = (p) => /\.(ts|tsx)$/.test(p) && !p.endsWith('.d.ts');
 const isTest = (p) => /\.test\.tsx?$/.test(p) || p.includes('/testing/') || p.startsWith(join(root, 'test'));
-const sources = ['core', 'cli', 'tui', 'web'].flatMap((pkg) => walk(join(root, 'packages', pkg, 'src'))).filter(isSource);
+const sources = ['core', 'cli', 'tui', 'web']
+  .flatMap((pkg) => walk(join(root, 'packages', pkg, 'src')))
+  .filter(isSource);
 const tests = [...sources, ...walk(join(root, 'test')).filter(isSource)].filter(isTest);
 const product = sources.filter((p) => !isTest(p));
 
@@ -39,24 +41,44 @@ const resolveTo = (from, spec) => {
   return null;
 };
 const cyclesOf = (read) => {
-const graph = new Map(product.map((f) => [f, read(readFileSync(f, 'utf8')).map((s) => resolveTo(f, s)).filter(Boolean)]));
-let index = 0;
-const stack = [], on = new Set(), idx = new Map(), low = new Map(), cycles = [];
-const strong = (v) => {
-  idx.set(v, index); low.set(v, index++); stack.push(v); on.add(v);
-  for (const w of graph.get(v) ?? []) {
-    if (!idx.has(w)) { strong(w); low.set(v, Math.min(low.get(v), low.get(w))); }
-    else if (on.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
-  }
-  if (low.get(v) === idx.get(v)) {
-    const part = [];
-    let w;
-    do { w = stack.pop(); on.delete(w); part.push(relative(root, w)); } while (w !== v);
-    if (part.length > 1) cycles.push(part.sort());
-  }
-};
-for (const v of graph.keys()) if (!idx.has(v)) strong(v);
-return cycles;
+  const graph = new Map(
+    product.map((f) => [
+      f,
+      read(readFileSync(f, 'utf8'))
+        .map((s) => resolveTo(f, s))
+        .filter(Boolean),
+    ]),
+  );
+  let index = 0;
+  const stack = [],
+    on = new Set(),
+    idx = new Map(),
+    low = new Map(),
+    cycles = [];
+  const strong = (v) => {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    on.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!idx.has(w)) {
+        strong(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
+    }
+    if (low.get(v) === idx.get(v)) {
+      const part = [];
+      let w;
+      do {
+        w = stack.pop();
+        on.delete(w);
+        part.push(relative(root, w));
+      } while (w !== v);
+      if (part.length > 1) cycles.push(part.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!idx.has(v)) strong(v);
+  return cycles;
 };
 const cycles = cyclesOf(specifiers);
 const valueCycles = cyclesOf(valueSpecifiers);
@@ -65,7 +87,14 @@ const lines = (p) => readFileSync(p, 'utf8').split('\n').length;
 const long = product.filter((p) => lines(p) > 300).map((p) => relative(root, p));
 const sleepPattern = /setTimeout\(\s*\w+\s*,\s*\d+\s*\)|\bsleep\(\s*\d+\s*\)|delay\(\s*\d+\s*\)/g;
 const sleeps = tests.reduce((n, p) => n + (readFileSync(p, 'utf8').match(sleepPattern) ?? []).length, 0);
-const longLines = product.reduce((n, p) => n + readFileSync(p, 'utf8').split('\n').filter((l) => l.length > 160).length, 0);
+const longLines = product.reduce(
+  (n, p) =>
+    n +
+    readFileSync(p, 'utf8')
+      .split('\n')
+      .filter((l) => l.length > 160).length,
+  0,
+);
 
 const figures = {
   coreModulesImported: coreModules,

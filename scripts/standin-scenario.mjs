@@ -22,7 +22,10 @@ async function untilFile(file) {
   for (let waited = 0; waited < 60_000 && !existsSync(file); waited += 50) await sleep(50);
 }
 export const agentName = () => env.SHOP_AGENT ?? 'agent';
-export const oneLine = (text, n) => String(text ?? '').replace(/\s+/g, ' ').slice(0, n);
+export const oneLine = (text, n) =>
+  String(text ?? '')
+    .replace(/\s+/g, ' ')
+    .slice(0, n);
 
 /**
  * Which agent step this process is (SHOP_STEP, a nonce per start), logged as shop_step beside its
@@ -38,10 +41,25 @@ const shopStep = env.SHOP_STEP ?? null;
 export function standin({ cli, session, interactive }) {
   const mode = interactive ? 'interactive' : 'print';
 
-  const span = (event, extra = {}) => env.SHOP_STANDIN_SPANS && appendFileSync(env.SHOP_STANDIN_SPANS, JSON.stringify({
-    event, pid: process.pid, shop_step: shopStep, host: env.SHOP_HOSTNAME ?? null, session_id: session(), run: env.SHOP_RUN_ID, call: env.SHOP_CALL, agent: env.SHOP_AGENT,
-    mode, cli, at: Date.now(), ...extra,
-  }) + '\n');
+  const span = (event, extra = {}) =>
+    env.SHOP_STANDIN_SPANS &&
+    appendFileSync(
+      env.SHOP_STANDIN_SPANS,
+      JSON.stringify({
+        event,
+        pid: process.pid,
+        shop_step: shopStep,
+        host: env.SHOP_HOSTNAME ?? null,
+        session_id: session(),
+        run: env.SHOP_RUN_ID,
+        call: env.SHOP_CALL,
+        agent: env.SHOP_AGENT,
+        mode,
+        cli,
+        at: Date.now(),
+        ...extra,
+      }) + '\n',
+    );
 
   /** Logs its start and its end to SHOP_STANDIN_SPANS (call once its session id is known). */
   function startSpans() {
@@ -57,7 +75,10 @@ export function standin({ cli, session, interactive }) {
   function log(entry) {
     if (!logFile) return;
     mkdirSync(dirname(logFile), { recursive: true });
-    appendFileSync(logFile, JSON.stringify({ at: Date.now(), pid: process.pid, shop_step: shopStep, cli, ...entry }) + '\n');
+    appendFileSync(
+      logFile,
+      JSON.stringify({ at: Date.now(), pid: process.pid, shop_step: shopStep, cli, ...entry }) + '\n',
+    );
   }
 
   /** Reports, with a span on both sides: a process killed in between may or may not have reported. */
@@ -83,7 +104,8 @@ export function standin({ cli, session, interactive }) {
     if (step.drop_file && signalFile) rmSync(signalFile, { force: true });
     if (step.after_ms) await sleep(step.after_ms);
     let text = step.result ?? `${step.summary ?? step.reason ?? 'done'}`;
-    if (via === 'promise') text += `\n<promise>${step.status ?? 'DONE'}: ${step.summary ?? step.reason ?? ''}</promise>`;
+    if (via === 'promise')
+      text += `\n<promise>${step.status ?? 'DONE'}: ${step.summary ?? step.reason ?? ''}</promise>`;
     return text;
   }
 
@@ -100,7 +122,8 @@ export function standin({ cli, session, interactive }) {
       remember(line);
       // The built-in _checkpoint reviewer recommends; other agents finish their step.
       const status = step.reply_status ?? (env.SHOP_AGENT === '_checkpoint' ? 'CONTINUE' : 'DONE');
-      const reason = status === 'NEEDS_HUMAN' ? 'still unsure' : status === 'STOP' ? `the person said: ${line}` : undefined;
+      const reason =
+        status === 'NEEDS_HUMAN' ? 'still unsure' : status === 'STOP' ? `the person said: ${line}` : undefined;
       report({ status, summary: `done with the person's answer: ${line}`, reason });
       console.log(`Agent: thanks — reported ${status}. Type ${leave[0]} to leave.`);
       rl.prompt();
@@ -129,7 +152,10 @@ export function writeFiles(step) {
 
 function readLog() {
   if (!logFile || !existsSync(logFile)) return [];
-  return readFileSync(logFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return readFileSync(logFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 /** The scenario file, or null. */
@@ -146,11 +172,15 @@ export function readScenario() {
 export function pickStep(prompt) {
   const agent = agentName();
   // A Claude resume that only decided a deferred call (`pending`) acted out the earlier invocation's step: it takes none.
-  const earlier = readLog().filter((e) => e.mode === 'print' && !e.pending && e.agent === agent && e.run === env.SHOP_RUN_ID).length;
+  const earlier = readLog().filter(
+    (e) => e.mode === 'print' && !e.pending && e.agent === agent && e.run === env.SHOP_RUN_ID,
+  ).length;
   const scenario = readScenario();
   if (scenario) {
     const all = scenario.agents?.[agent] ?? [];
-    const matched = all.find((s) => s.when_prompt !== undefined && new RegExp(s.when_prompt).test(String(prompt ?? '')));
+    const matched = all.find(
+      (s) => s.when_prompt !== undefined && new RegExp(s.when_prompt).test(String(prompt ?? '')),
+    );
     if (matched) return matched;
     const steps = all.filter((s) => s.when_prompt === undefined);
     if (steps.length) return steps[Math.min(earlier, steps.length - 1)];
@@ -166,11 +196,13 @@ export function pickStep(prompt) {
 
 /** The events a step streams: its own, else a thought, a Read and an Edit. */
 export function streamOf(step, prompt) {
-  return step.stream ?? [
-    { text: `Looking at the task: ${oneLine(prompt, 40)}` },
-    { tool: 'Read', input: { file_path: 'README.md' } },
-    { tool: 'Edit', input: { file_path: `src/${agentName()}.ts` } },
-  ];
+  return (
+    step.stream ?? [
+      { text: `Looking at the task: ${oneLine(prompt, 40)}` },
+      { tool: 'Read', input: { file_path: 'README.md' } },
+      { tool: 'Edit', input: { file_path: `src/${agentName()}.ts` } },
+    ]
+  );
 }
 
 /** The time between two streamed events. */

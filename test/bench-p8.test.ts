@@ -17,9 +17,21 @@ interface StepStub {
   readSteps(log: string): Map<string, Step[]>;
   perStepMs(byWorkflow: Map<string, Step[]>, steps: number): number[];
 }
-interface Row { ratio: number | null; goal: string | null; meets: boolean | null; note: string | null }
+interface Row {
+  ratio: number | null;
+  goal: string | null;
+  meets: boolean | null;
+  note: string | null;
+}
 interface Table {
-  versusDbos(figure: string, name: string, unit: string, shop: number[], dbos: number[] | null, opts?: { higher?: boolean; p?: number; atLeast?: number; note?: string }): Row;
+  versusDbos(
+    figure: string,
+    name: string,
+    unit: string,
+    shop: number[],
+    dbos: number[] | null,
+    opts?: { higher?: boolean; p?: number; atLeast?: number; note?: string },
+  ): Row;
   formatTable(rows: Row[], title: string, peer?: string): string;
 }
 const load = async <T>(file: string) => (await import(pathToFileURL(join(root, file)).href)) as T;
@@ -34,7 +46,10 @@ describe('bench P8', () => {
     const { stub, log } = writeStub(dir);
     const signal = join(dir, 'signal.json');
     const before = Date.now() * 1000;
-    const out = execFileSync(stub, ['w-1 3'], { env: { ...process.env, BENCH_STEP_LOG: log, SHOP_SIGNAL_FILE: signal }, encoding: 'utf8' });
+    const out = execFileSync(stub, ['w-1 3'], {
+      env: { ...process.env, BENCH_STEP_LOG: log, SHOP_SIGNAL_FILE: signal },
+      encoding: 'utf8',
+    });
     execFileSync(stub, ['w-1 4'], { env: { ...process.env, BENCH_STEP_LOG: log, SHOP_SIGNAL_FILE: '' } });
     expect(JSON.parse(out.trim())).toMatchObject({ type: 'result', is_error: false });
     expect(JSON.parse(readFileSync(signal, 'utf8'))).toEqual({ status: 'DONE' });
@@ -47,7 +62,10 @@ describe('bench P8', () => {
   it('per-step latency is first to last start over the gaps, for finished workflows only', async () => {
     const { perStepMs } = await load<StepStub>('bench/pg/step-stub.mjs');
     const at = (...ms: number[]) => ms.map((m, i) => ({ step: String(i + 1), us: m * 1000 }));
-    const byWorkflow = new Map([['a', at(0, 10, 30)], ['b', at(5, 25)]]);
+    const byWorkflow = new Map([
+      ['a', at(0, 10, 30)],
+      ['b', at(5, 25)],
+    ]);
     expect(perStepMs(byWorkflow, 3)).toEqual([15]);
   });
 

@@ -22,7 +22,11 @@ function brokenLinks(): string[] {
       const where = `${doc.path}:${line} → ${target}`;
       if (path.startsWith('..')) broken.push(`${where}: outside the repository`);
       else if (!existsSync(join(root, path))) broken.push(`${where}: no such file`);
-      else if (anchor !== undefined && !(path.endsWith('.md') && anchors(readFileSync(join(root, path), 'utf8')).has(anchor))) broken.push(`${where}: no such heading`);
+      else if (
+        anchor !== undefined &&
+        !(path.endsWith('.md') && anchors(readFileSync(join(root, path), 'utf8')).has(anchor))
+      )
+        broken.push(`${where}: no such heading`);
     }
   }
   return broken;
@@ -38,7 +42,9 @@ describe('the docs hold together', () => {
   });
 
   it('every relative link in README.md and docs/ resolves, to a heading when it names one', () => {
-    expect(docs.map((d) => d.path)).toEqual(expect.arrayContaining(['README.md', 'docs/architecture.md', 'docs/cli.md', 'docs/workflows.md']));
+    expect(docs.map((d) => d.path)).toEqual(
+      expect.arrayContaining(['README.md', 'docs/architecture.md', 'docs/cli.md', 'docs/workflows.md']),
+    );
     expect(docs.flatMap((d) => links(d.text)).length).toBeGreaterThan(40);
     expect(brokenLinks()).toEqual([]);
   });
@@ -62,21 +68,34 @@ describe('the docs hold together', () => {
     let count = 0;
     for (const page of ['docs/architecture.md', 'docs/internals.md']) {
       const doc = readFileSync(join(root, page), 'utf8');
-      const named = [...doc.matchAll(/`([\w./-]+\.(?:ts|tsx|sql|lua))`/g)].map((m) => m[1].replace(/^(cli|tui|web)\/src\//, 'packages/$1/src/'));
+      const named = [...doc.matchAll(/`([\w./-]+\.(?:ts|tsx|sql|lua))`/g)].map((m) =>
+        m[1].replace(/^(cli|tui|web)\/src\//, 'packages/$1/src/'),
+      );
       count += named.length;
-      for (const file of named) expect(bases.some((b) => existsSync(join(root, b, file)) && statSync(join(root, b, file)).isFile()), `${page} names ${file}`).toBe(true);
+      for (const file of named)
+        expect(
+          bases.some((b) => existsSync(join(root, b, file)) && statSync(join(root, b, file)).isFile()),
+          `${page} names ${file}`,
+        ).toBe(true);
     }
     expect(count).toBeGreaterThan(200);
   });
 
   it('docs/cli.md has a row for every command shop help lists, and names no other', () => {
-    const help = spawnSync(process.execPath, [join(root, 'packages', 'cli', 'bin', 'shop'), 'help'], { encoding: 'utf8' });
+    const help = spawnSync(process.execPath, [join(root, 'packages', 'cli', 'bin', 'shop'), 'help'], {
+      encoding: 'utf8',
+    });
     expect(help.status).toBe(0);
     const commands = [...help.stdout.matchAll(/^ {2}([a-z]+) {2,}\S/gm)].map((m) => m[1]);
     expect(commands).toEqual(expect.arrayContaining(['run', 'approve', 'serve', 'report']));
-    const rows = readFileSync(join(root, 'docs', 'cli.md'), 'utf8').split('\n').filter((l) => l.startsWith('| `shop'));
-    const documented = new Set(rows.flatMap((r) => [...r.split(' | ')[0].matchAll(/`shop ([a-z]+)/g)].map((m) => m[1])));
+    const rows = readFileSync(join(root, 'docs', 'cli.md'), 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('| `shop'));
+    const documented = new Set(
+      rows.flatMap((r) => [...r.split(' | ')[0].matchAll(/`shop ([a-z]+)/g)].map((m) => m[1])),
+    );
     for (const c of commands) expect(documented, `docs/cli.md has no row for shop ${c}`).toContain(c);
-    for (const c of documented) expect([...commands, 'help'], `docs/cli.md documents shop ${c}, which shop help does not list`).toContain(c);
+    for (const c of documented)
+      expect([...commands, 'help'], `docs/cli.md documents shop ${c}, which shop help does not list`).toContain(c);
   });
 });

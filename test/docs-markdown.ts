@@ -12,8 +12,13 @@ export interface Doc {
 
 /** The README and every guide in docs/. */
 export function userDocs(): Doc[] {
-  const guides = readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort();
-  return ['README.md', ...guides.map((f) => `docs/${f}`)].map((path) => ({ path, text: readFileSync(join(root, path), 'utf8') }));
+  const guides = readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort();
+  return ['README.md', ...guides.map((f) => `docs/${f}`)].map((path) => ({
+    path,
+    text: readFileSync(join(root, path), 'utf8'),
+  }));
 }
 
 export interface Block {
@@ -45,7 +50,12 @@ export function codeBlocks(markdown: string): Block[] {
     let q = p;
     while (q > 0 && lines[q - 1].trim() !== '') q--;
     const code = lines.slice(start + 1, end).map((l) => l.slice(Math.min(indent, l.length - l.trimStart().length)));
-    blocks.push({ intro: lines.slice(q, p + 1).join('\n'), lang: open[2], code: `${code.join('\n')}\n`, line: start + 1 });
+    blocks.push({
+      intro: lines.slice(q, p + 1).join('\n'),
+      lang: open[2],
+      code: `${code.join('\n')}\n`,
+      line: start + 1,
+    });
     i = end;
   }
   return blocks;
@@ -69,7 +79,10 @@ export function prose(markdown: string): string {
 /** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces to hyphens. */
 export function slug(heading: string): string {
   const text = heading.replace(/`/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
-  return text.toLowerCase().replace(/[^\p{L}\p{N}\p{M}\p{Pc} -]/gu, '').replace(/ /g, '-');
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\p{M}\p{Pc} -]/gu, '')
+    .replace(/ /g, '-');
 }
 
 /** Every anchor a markdown text's headings give (a repeated heading gets -1, -2 …). */
@@ -89,5 +102,7 @@ export function anchors(markdown: string): Set<string> {
 export function links(markdown: string): { target: string; line: number }[] {
   return prose(markdown)
     .split('\n')
-    .flatMap((l, i) => [...l.replace(/`[^`]*`/g, '').matchAll(/\]\(([^)\s]+)\)/g)].map((m) => ({ target: m[1], line: i + 1 })));
+    .flatMap((l, i) =>
+      [...l.replace(/`[^`]*`/g, '').matchAll(/\]\(([^)\s]+)\)/g)].map((m) => ({ target: m[1], line: i + 1 })),
+    );
 }

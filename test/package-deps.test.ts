@@ -9,20 +9,33 @@ import { describe, expect, it } from 'vitest';
  * Test files and test helpers may use the root's devDependencies too.
  */
 const root = join(import.meta.dirname, '..');
-const json = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as { name: string; dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+const json = (file: string) =>
+  JSON.parse(readFileSync(file, 'utf8')) as {
+    name: string;
+    dependencies?: Record<string, string>;
+    devDependencies?: Record<string, string>;
+  };
 const rootDev = Object.keys(json(join(root, 'package.json')).devDependencies ?? {});
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {
     const path = join(dir, f);
-    return statSync(path).isDirectory() ? files(path) : /\.(ts|tsx|mts|js|mjs)$/.test(f) && !f.endsWith('.d.ts') ? [path] : [];
+    return statSync(path).isDirectory()
+      ? files(path)
+      : /\.(ts|tsx|mts|js|mjs)$/.test(f) && !f.endsWith('.d.ts')
+        ? [path]
+        : [];
   });
 }
 
 /** Bare specifiers of static imports, re-exports and dynamic imports, as package names. */
 export function importedPackages(source: string): string[] {
   const found = new Set<string>();
-  const patterns = [/\b(?:import|export)\s[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*['"]([^'"]+)['"]/g, /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g];
+  const patterns = [
+    /\b(?:import|export)\s[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*['"]([^'"]+)['"]/g,
+    /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
   for (const re of patterns) {
     for (const m of source.matchAll(re)) {
       const spec = m[1];
@@ -61,7 +74,11 @@ describe('package dependencies', () => {
     const allowed = new Set([...rootDev, '@shop/core', '@shop/cli', '@shop/tui']);
     const missing = [...files(join(root, 'test')), ...files(join(root, 'scripts'))]
       .filter((file) => file !== import.meta.filename)
-      .flatMap((file) => importedPackages(readFileSync(file, 'utf8')).filter((n) => !allowed.has(n)).map((n) => `${relative(root, file)} imports ${n}`));
+      .flatMap((file) =>
+        importedPackages(readFileSync(file, 'utf8'))
+          .filter((n) => !allowed.has(n))
+          .map((n) => `${relative(root, file)} imports ${n}`),
+      );
     expect(missing, 'add these to the root package.json "devDependencies"').toEqual([]);
   });
 });

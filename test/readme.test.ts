@@ -19,12 +19,15 @@ const blocks = userDocs().flatMap((d) => codeBlocks(d.text).map((b) => ({ ...b, 
 /** The repository file a block claims to be: a backticked path in the paragraph before it, ending with ":". */
 function claimed(b: Block): string | null {
   if (!b.intro.trimEnd().endsWith(':')) return null;
-  for (const m of b.intro.matchAll(/`([\w./-]+\.(?:lua|md|json|sql|mjs|ts))`/g)) if (existsSync(join(root, m[1]))) return m[1];
+  for (const m of b.intro.matchAll(/`([\w./-]+\.(?:lua|md|json|sql|mjs|ts))`/g))
+    if (existsSync(join(root, m[1]))) return m[1];
   return null;
 }
 
 describe('README and docs/ examples', () => {
-  const shipped = blocks.map((b) => ({ ...b, file: claimed(b) })).filter((b): b is typeof b & { file: string } => b.file !== null);
+  const shipped = blocks
+    .map((b) => ({ ...b, file: claimed(b) }))
+    .filter((b): b is typeof b & { file: string } => b.file !== null);
 
   it('finds the blocks that claim to be files (feature.lua among them)', () => {
     expect(shipped.map((b) => b.file)).toContain('workflows/feature.lua');
@@ -39,7 +42,10 @@ describe('README and docs/ examples', () => {
       }
       const fileLines = file.split('\n').map((l) => l.trim());
       let at = 0;
-      for (const line of b.code.split('\n').map((l) => l.trim()).filter((l) => l && l !== '…')) {
+      for (const line of b.code
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l && l !== '…')) {
         const found = fileLines.indexOf(line, at);
         expect(found, `${b.at}: "${line}" is not in ${b.file} (after the lines before it)`).toBeGreaterThanOrEqual(0);
         at = found + 1;
@@ -48,13 +54,19 @@ describe('README and docs/ examples', () => {
   });
 
   it('a block naming no file, or a file that does not exist, claims nothing', () => {
-    const fake = codeBlocks('Here is `workflows/nope.lua`:\n\n```lua\nx\n```\n\nSee `workflows/feature.lua`.\n```lua\ny\n```\n');
+    const fake = codeBlocks(
+      'Here is `workflows/nope.lua`:\n\n```lua\nx\n```\n\nSee `workflows/feature.lua`.\n```lua\ny\n```\n',
+    );
     expect(fake.map(claimed)).toEqual([null, null]);
-    expect(claimed(codeBlocks('`workflows/feature.lua` (created by shop init):\n```lua\nz\n```\n')[0])).toBe('workflows/feature.lua');
+    expect(claimed(codeBlocks('`workflows/feature.lua` (created by shop init):\n```lua\nz\n```\n')[0])).toBe(
+      'workflows/feature.lua',
+    );
   });
 
   it('reads a block inside a list item without its indentation', () => {
-    expect(codeBlocks('- an item:\n\n  ```json\n  { "a": 1 }\n  ```\n')).toEqual([{ intro: '- an item:', lang: 'json', code: '{ "a": 1 }\n', line: 3 }]);
+    expect(codeBlocks('- an item:\n\n  ```json\n  { "a": 1 }\n  ```\n')).toEqual([
+      { intro: '- an item:', lang: 'json', code: '{ "a": 1 }\n', line: 3 },
+    ]);
   });
 
   it('every Lua example compiles (a fragment as the body of workflow())', () => {
@@ -71,7 +83,9 @@ describe('README and docs/ examples', () => {
     const agents = blocks.filter((b) => b.lang === 'markdown' && b.code.startsWith('---\n'));
     expect(agents.length).toBeGreaterThanOrEqual(4);
     for (const b of agents) expect(() => parseAgent('example', b.at, b.code), b.at).not.toThrow();
-    expect(() => parseAgent('example', 'bad.md', '---\ngates: ["Bash npm test"]\n---\n')).toThrow(/must look like Tool/);
+    expect(() => parseAgent('example', 'bad.md', '---\ngates: ["Bash npm test"]\n---\n')).toThrow(
+      /must look like Tool/,
+    );
   });
 
   it("the fixture example of 'Testing a workflow' passes as printed: shop test feature --fixture <it>", () => {
@@ -81,7 +95,11 @@ describe('README and docs/ examples', () => {
     try {
       const file = join(dir, 'example.json');
       writeFileSync(file, fixture!.code);
-      const r = spawnSync(process.execPath, [join(root, 'packages', 'cli', 'bin', 'shop'), 'test', 'feature', '--fixture', file], { cwd: root, encoding: 'utf8' });
+      const r = spawnSync(
+        process.execPath,
+        [join(root, 'packages', 'cli', 'bin', 'shop'), 'test', 'feature', '--fixture', file],
+        { cwd: root, encoding: 'utf8' },
+      );
       expect(r.stderr).toBe('');
       expect(r.stdout.trim().split('\n').at(-1)).toBe('✓ pass');
       expect(r.status).toBe(0);

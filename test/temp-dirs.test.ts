@@ -16,11 +16,26 @@ const root = resolve(import.meta.dirname, '..');
 it('a representative run of tests leaves nothing in the temp dir', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'shop-temp-check-'));
   try {
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && !['NODE_OPTIONS', 'FORCE_COLOR'].includes(k)));
-    const files = ['packages/core/src/operations/dry-replay.test.ts', 'packages/core/src/store/sqlite/claims.test.ts', 'test/e2e/run-smalls.test.ts'];
-    const r = spawnSync(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...files, '-t', 'dryReplay|schema 6|micro-dollar'], {
-      cwd: root, env: { ...env, TMPDIR: tmp, NO_COLOR: '1' }, encoding: 'utf8', timeout: 120_000,
-    });
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(
+        ([k]) => !k.startsWith('VITEST') && !['NODE_OPTIONS', 'FORCE_COLOR'].includes(k),
+      ),
+    );
+    const files = [
+      'packages/core/src/operations/dry-replay.test.ts',
+      'packages/core/src/store/sqlite/claims.test.ts',
+      'test/e2e/run-smalls.test.ts',
+    ];
+    const r = spawnSync(
+      process.execPath,
+      [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...files, '-t', 'dryReplay|schema 6|micro-dollar'],
+      {
+        cwd: root,
+        env: { ...env, TMPDIR: tmp, NO_COLOR: '1' },
+        encoding: 'utf8',
+        timeout: 120_000,
+      },
+    );
     expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
     expect(r.stdout).toMatch(/Tests +5 passed/);
     expect(readdirSync(tmp)).toEqual([]);

@@ -14,8 +14,20 @@ const workerScript = fileURLToPath(new URL('./worker.mjs', import.meta.url));
 const sendScript = fileURLToPath(new URL('./send.mjs', import.meta.url));
 
 function worker(ctx, url, executor, extraEnv = {}) {
-  const env = { ...process.env, BENCH_PG_URL: url, BENCH_EXECUTOR: executor, BENCH_STUB: ctx.stub, BENCH_STEP_LOG: ctx.log, ...extraEnv };
-  return startProcess([process.execPath, workerScript], { cwd: dir, env, ready: /^ready$/m, what: `DBOS executor ${executor}` });
+  const env = {
+    ...process.env,
+    BENCH_PG_URL: url,
+    BENCH_EXECUTOR: executor,
+    BENCH_STUB: ctx.stub,
+    BENCH_STEP_LOG: ctx.log,
+    ...extraEnv,
+  };
+  return startProcess([process.execPath, workerScript], {
+    cwd: dir,
+    env,
+    ready: /^ready$/m,
+    what: `DBOS executor ${executor}`,
+  });
 }
 
 async function withDb(ctx, name, fn) {
@@ -46,12 +58,21 @@ export async function throughput(ctx, workers, n, steps) {
       procs.push(...(await Promise.all(Array.from({ length: workers - 1 }, (_, i) => worker(ctx, url, `tp${i + 1}`)))));
       const tag = `d${ctx.seq()}`;
       const started = performance.now();
-      for (let i = 0; i < n; i++) await client.enqueue({ workflowName: 'steps', queueName: 'bench', appVersion: '1' }, `${tag}-${i}`, steps);
-      await until(async () => (await count(db, "SELECT count(*) AS n FROM dbos.workflow_status WHERE name = 'steps' AND status = 'SUCCESS'")) === n,
-        { everyMs: 10, what: `${n} DBOS workflows to succeed` });
+      for (let i = 0; i < n; i++)
+        await client.enqueue({ workflowName: 'steps', queueName: 'bench', appVersion: '1' }, `${tag}-${i}`, steps);
+      await until(
+        async () =>
+          (await count(
+            db,
+            "SELECT count(*) AS n FROM dbos.workflow_status WHERE name = 'steps' AND status = 'SUCCESS'",
+          )) === n,
+        { everyMs: 10, what: `${n} DBOS workflows to succeed` },
+      );
       const seconds = (performance.now() - started) / 1000;
       const mine = new Map([...readSteps(ctx.log)].filter(([k]) => k.startsWith(`${tag}-`)));
-      const per = await db.query("SELECT count(*) AS n FROM dbos.workflow_status WHERE name = 'steps' GROUP BY executor_id ORDER BY 1 DESC");
+      const per = await db.query(
+        "SELECT count(*) AS n FROM dbos.workflow_status WHERE name = 'steps' GROUP BY executor_id ORDER BY 1 DESC",
+      );
       return { perSecond: n / seconds, stepMs: perStepMs(mine, steps), spread: per.rows.map((r) => Number(r.n)) };
     } finally {
       await stopAll(procs);
@@ -74,11 +95,23 @@ export async function answers(ctx, samples) {
       for (let i = 0; i < samples; i++) {
         const id = `${tag}-${i}`;
         await client.enqueue({ workflowName: 'gated', queueName: 'bench', workflowID: id, appVersion: '1' }, id);
-        await until(() => readSteps(ctx.log).get(id)?.some((s) => s.step === 'before'), { what: `${id} to start` });
+        await until(
+          () =>
+            readSteps(ctx.log)
+              .get(id)
+              ?.some((s) => s.step === 'before'),
+          { what: `${id} to start` },
+        );
         await sleep(ctx.settleMs);
         const spawned = nowUs();
         const committed = Number(await runSend(url, id));
-        const after = await until(() => readSteps(ctx.log).get(id)?.find((s) => s.step === 'after')?.us, { what: `${id} to resume` });
+        const after = await until(
+          () =>
+            readSteps(ctx.log)
+              .get(id)
+              ?.find((s) => s.step === 'after')?.us,
+          { what: `${id} to resume` },
+        );
         fromSpawn.push((after - spawned) / 1000);
         fromCommit.push((after - committed) / 1000);
       }
@@ -91,11 +124,19 @@ export async function answers(ctx, samples) {
 
 function runSend(url, id) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [sendScript, id], { cwd: dir, env: { ...process.env, BENCH_PG_URL: url }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [sendScript, id], {
+      cwd: dir,
+      env: { ...process.env, BENCH_PG_URL: url },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
-    child.on('close', (code) => (code === 0 ? resolve(out.trim().split('\n').at(-1)) : reject(new Error(`send.mjs exited ${code}: ${out.slice(-800)}`))));
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(out.trim().split('\n').at(-1))
+        : reject(new Error(`send.mjs exited ${code}: ${out.slice(-800)}`)),
+    );
   });
 }
 
@@ -121,13 +162,28 @@ export async function takeover(ctx, samples, survivorWaitMs = null) {
       for (let i = 0; i < rounds; i++) {
         const id = `${tag}-${i}`;
         await client.enqueue({ workflowName: 'steps', queueName: 'bench', workflowID: id, appVersion: '1' }, id, 10);
-        await until(() => readSteps(ctx.log).get(id)?.some((s) => s.step === '1'), { what: `${id} to start on the victim` });
+        await until(
+          () =>
+            readSteps(ctx.log)
+              .get(id)
+              ?.some((s) => s.step === '1'),
+          { what: `${id} to start on the victim` },
+        );
         if (survivorWaitMs !== null) procs.push(await worker(ctx, url, 'survivor', slow));
-        await until(() => readSteps(ctx.log).get(id)?.some((s) => s.step === '3'), { what: `${id} to reach step 3` });
+        await until(
+          () =>
+            readSteps(ctx.log)
+              .get(id)
+              ?.some((s) => s.step === '3'),
+          { what: `${id} to reach step 3` },
+        );
         await sleep(ctx.slowStepMs / 3);
         const killed = nowUs();
         await victim.crash();
-        const progressed = () => readSteps(ctx.log).get(id).find((s) => s.us > killed)?.us;
+        const progressed = () =>
+          readSteps(ctx.log)
+            .get(id)
+            .find((s) => s.us > killed)?.us;
         if (survivorWaitMs !== null) {
           await sleep(survivorWaitMs);
           survivorTook = progressed() ? (progressed() - killed) / 1000 : null;
@@ -136,8 +192,15 @@ export async function takeover(ctx, samples, survivorWaitMs = null) {
         procs.push(victim);
         const next = await until(progressed, { what: `${id} to progress after the restart`, timeoutMs: 60_000 });
         if (survivorWaitMs === null) restarts.push((next - killed) / 1000);
-        await until(async () => (await count(db, 'SELECT count(*) AS n FROM dbos.workflow_status WHERE workflow_uuid = $1 AND status = $2', [id, 'SUCCESS'])) === 1,
-          { what: `${id} to succeed`, timeoutMs: 60_000 });
+        await until(
+          async () =>
+            (await count(
+              db,
+              'SELECT count(*) AS n FROM dbos.workflow_status WHERE workflow_uuid = $1 AND status = $2',
+              [id, 'SUCCESS'],
+            )) === 1,
+          { what: `${id} to succeed`, timeoutMs: 60_000 },
+        );
       }
       return { restarts, survivorTook, survivorWaitMs };
     } finally {

@@ -29,7 +29,8 @@ export function loopGraph(steps) {
 /** `nodes` distinct agent nodes in a chain, then a node that waits for a person (interrupt()). */
 export function chainGraph(nodes) {
   let graph = new StateGraph(State);
-  for (let k = 1; k <= nodes; k++) graph = graph.addNode(`step${k}`, async (s) => ({ i: s.i + 1, report: await stubAgent(`step ${k}`) }));
+  for (let k = 1; k <= nodes; k++)
+    graph = graph.addNode(`step${k}`, async (s) => ({ i: s.i + 1, report: await stubAgent(`step ${k}`) }));
   graph = graph.addNode('pause', () => ({ answer: interrupt('end of bench') }));
   graph = graph.addEdge(START, 'step1');
   for (let k = 1; k < nodes; k++) graph = graph.addEdge(`step${k}`, `step${k + 1}`);
@@ -49,4 +50,7 @@ export function openSaver(file) {
 }
 
 /** Every step of a run is a superstep: the default limit (25) would stop a long one. */
-export const threadConfig = (threadId, steps) => ({ configurable: { thread_id: threadId }, recursionLimit: steps + 10 });
+export const threadConfig = (threadId, steps) => ({
+  configurable: { thread_id: threadId },
+  recursionLimit: steps + 10,
+});

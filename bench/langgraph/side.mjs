@@ -39,7 +39,8 @@ export async function interruptedThread(nodes) {
   const file = tempFile('langgraph-p2-');
   const saver = openSaver(file);
   const out = await chainGraph(nodes).compile({ checkpointer: saver }).invoke({ i: 0 }, threadConfig('p2', nodes));
-  if (out.i !== nodes || !out.__interrupt__) throw new Error(`the LangGraph P2 chain did not reach its interrupt (step ${out.i})`);
+  if (out.i !== nodes || !out.__interrupt__)
+    throw new Error(`the LangGraph P2 chain did not reach its interrupt (step ${out.i})`);
   checkpointedSize(saver, file);
   return { file, threadId: 'p2', nodes };
 }

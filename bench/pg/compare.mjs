@@ -45,7 +45,14 @@ export async function pgComparison(log, sizes = pgSizes()) {
   const dir = mkdtempSync(join(tmpdir(), 'shop-bench-p8-'));
   let seq = 0;
   // BENCH_PG_SHOP_SQLITE=1: Shop's side on its own SQLite file instead (DBOS stays on PostgreSQL).
-  const ctx = { cluster, ...writeStub(dir), seq: () => ++seq, settleMs: 100, slowStepMs: sizes.slowStepMs, sqlite: process.env.BENCH_PG_SHOP_SQLITE === '1' };
+  const ctx = {
+    cluster,
+    ...writeStub(dir),
+    seq: () => ++seq,
+    settleMs: 100,
+    slowStepMs: sizes.slowStepMs,
+    sqlite: process.env.BENCH_PG_SHOP_SQLITE === '1',
+  };
   // Sample by sample in turn, the side going first alternating, so a noisy moment of the machine
   // falls on both sides alike.
   let turn = 0;
@@ -59,15 +66,35 @@ export async function pgComparison(log, sizes = pgSizes()) {
     const rows = [];
     for (const k of sizes.workers) {
       log(`P8: ${sizes.runs} workflows of 10 steps at once, ${k} worker(s), ${sizes.rounds} round(s) each side`);
-      const s = [], d = [];
+      const s = [],
+        d = [];
       for (let r = 0; r < sizes.rounds; r++) {
         const got = await both((side) => side.throughput(ctx, k, sizes.runs, 10));
         s.push(got.shop);
         d.push(got.dbos);
-        log(`P8:   runs per worker — Shop ${got.shop.spread.join('/')} (${got.shop.perSecond.toFixed(2)}/s), DBOS ${got.dbos.spread.join('/')} (${got.dbos.perSecond.toFixed(2)}/s)`);
+        log(
+          `P8:   runs per worker — Shop ${got.shop.spread.join('/')} (${got.shop.perSecond.toFixed(2)}/s), DBOS ${got.dbos.spread.join('/')} (${got.dbos.perSecond.toFixed(2)}/s)`,
+        );
       }
-      rows.push(versusDbos('P8', `${sizes.runs} × 10-step workflows, ${k} worker${k > 1 ? 's' : ''}: workflows/s`, '/s', s.map((x) => x.perSecond), d.map((x) => x.perSecond), { higher: true, atLeast: 1 }));
-      rows.push(versusDbos('P8', `  per-step latency under that load (median of workflows)`, 'ms', pooled(s, 'stepMs'), pooled(d, 'stepMs')));
+      rows.push(
+        versusDbos(
+          'P8',
+          `${sizes.runs} × 10-step workflows, ${k} worker${k > 1 ? 's' : ''}: workflows/s`,
+          '/s',
+          s.map((x) => x.perSecond),
+          d.map((x) => x.perSecond),
+          { higher: true, atLeast: 1 },
+        ),
+      );
+      rows.push(
+        versusDbos(
+          'P8',
+          `  per-step latency under that load (median of workflows)`,
+          'ms',
+          pooled(s, 'stepMs'),
+          pooled(d, 'stepMs'),
+        ),
+      );
     }
     log(`P8: one workflow at a time, ${sizes.alone} each side`);
     const alone = { shop: [], dbos: [] };
@@ -76,16 +103,42 @@ export async function pgComparison(log, sizes = pgSizes()) {
       alone.shop.push(...got.shop.stepMs);
       alone.dbos.push(...got.dbos.stepMs);
     }
-    rows.push(versusDbos('P8', 'per-step latency, one workflow alone (the stub step ~ its process)', 'ms', alone.shop, alone.dbos, { atLeast: 1 }));
+    rows.push(
+      versusDbos(
+        'P8',
+        'per-step latency, one workflow alone (the stub step ~ its process)',
+        'ms',
+        alone.shop,
+        alone.dbos,
+        { atLeast: 1 },
+      ),
+    );
     log(`P8: ${sizes.answers} answers from new processes each side, 5 at a time`);
     const ans = { shop: { fromSpawn: [], fromCommit: [] }, dbos: { fromSpawn: [], fromCommit: [] } };
     for (let left = sizes.answers; left > 0; left -= 5) {
       const got = await both((side) => side.answers(ctx, Math.min(5, left)));
-      for (const side of ['shop', 'dbos']) for (const k of ['fromSpawn', 'fromCommit']) ans[side][k].push(...got[side][k]);
+      for (const side of ['shop', 'dbos'])
+        for (const k of ['fromSpawn', 'fromCommit']) ans[side][k].push(...got[side][k]);
     }
-    rows.push(versusDbos('P8', 'answer by a new process (shop approve / DBOSClient.send) → resumed, p50', 'ms', ans.shop.fromSpawn, ans.dbos.fromSpawn));
+    rows.push(
+      versusDbos(
+        'P8',
+        'answer by a new process (shop approve / DBOSClient.send) → resumed, p50',
+        'ms',
+        ans.shop.fromSpawn,
+        ans.dbos.fromSpawn,
+      ),
+    );
     rows.push(versusDbos('P8', '  the same, p99', 'ms', ans.shop.fromSpawn, ans.dbos.fromSpawn, { p: 99 }));
-    rows.push(versusDbos('P8', 'answer recorded → resumed (next step started), p50', 'ms', ans.shop.fromCommit, ans.dbos.fromCommit));
+    rows.push(
+      versusDbos(
+        'P8',
+        'answer recorded → resumed (next step started), p50',
+        'ms',
+        ans.shop.fromCommit,
+        ans.dbos.fromCommit,
+      ),
+    );
     rows.push(versusDbos('P8', '  the same, p99', 'ms', ans.shop.fromCommit, ans.dbos.fromCommit, { p: 99 }));
     if (sizes.takeovers > 0) rows.push(...(await takeovers(ctx, sizes, log)));
     return { rows, peer: peerVersions('dbos'), sizes };
@@ -99,17 +152,40 @@ export async function pgComparison(log, sizes = pgSizes()) {
 async function takeovers(ctx, sizes, log) {
   const dbos = await import('../dbos/side.mjs');
   const rows = [];
-  log(`P8: takeover after kill -9, ${sizes.takeovers} each side (Shop waits out its lease; DBOS is watched ${sizes.survivorWaitMs / 1000} s once)`);
+  log(
+    `P8: takeover after kill -9, ${sizes.takeovers} each side (Shop waits out its lease; DBOS is watched ${sizes.survivorWaitMs / 1000} s once)`,
+  );
   // Both sides mostly wait here (Shop for its lease, DBOS to show nothing happens), so they
   // run at once; the restarts come after, one side at a time.
-  const [shopTook, dbosTook] = await Promise.all([shop.takeover(ctx, sizes.takeovers), dbos.takeover(ctx, 1, sizes.survivorWaitMs)]);
+  const [shopTook, dbosTook] = await Promise.all([
+    shop.takeover(ctx, sizes.takeovers),
+    dbos.takeover(ctx, 1, sizes.survivorWaitMs),
+  ]);
   const shopRestart = await shop.restart(ctx, sizes.takeovers);
   const dbosRestart = await dbos.takeover(ctx, sizes.takeovers);
-  const survivorNote = dbosTook.survivorTook === null
-    ? `never: not in ${sizes.survivorWaitMs / 1000} s (no failure detection without Conductor)`
-    : null;
-  rows.push(versusDbos('P8', 'kill -9 of the worker driving a run → next step, by the other worker (another host)', 'ms', shopTook.took, dbosTook.survivorTook === null ? null : [dbosTook.survivorTook], { note: survivorNote }));
-  rows.push(versusDbos('P8', 'kill -9, the worker restarted at once on its host (DBOS: same executor id) → next step', 'ms', shopRestart.took, dbosRestart.restarts));
+  const survivorNote =
+    dbosTook.survivorTook === null
+      ? `never: not in ${sizes.survivorWaitMs / 1000} s (no failure detection without Conductor)`
+      : null;
+  rows.push(
+    versusDbos(
+      'P8',
+      'kill -9 of the worker driving a run → next step, by the other worker (another host)',
+      'ms',
+      shopTook.took,
+      dbosTook.survivorTook === null ? null : [dbosTook.survivorTook],
+      { note: survivorNote },
+    ),
+  );
+  rows.push(
+    versusDbos(
+      'P8',
+      'kill -9, the worker restarted at once on its host (DBOS: same executor id) → next step',
+      'ms',
+      shopRestart.took,
+      dbosRestart.restarts,
+    ),
+  );
   return rows;
 }
 

@@ -20,7 +20,8 @@ const require = createRequire(import.meta.url);
 
 const WORKFLOWS = {
   steps: 'function workflow(tag)\n  for i = 1, 10 do run("worker", tag .. " " .. i) end\n  return "done"\nend\n',
-  gated: 'function workflow(tag)\n  run("worker", tag .. " before")\n  pause("Go on?")\n  run("worker", tag .. " after")\n  return "done"\nend\n',
+  gated:
+    'function workflow(tag)\n  run("worker", tag .. " before")\n  pause("Go on?")\n  run("worker", tag .. " after")\n  return "done"\nend\n',
 };
 
 /**
@@ -34,7 +35,13 @@ async function project(ctx, url) {
   writeFileSync(join(dir, 'agents', 'worker.md'), `---\ncommand: ["${ctx.stub}", "{prompt}"]\n---\nWork.\n`);
   for (const [name, source] of Object.entries(WORKFLOWS)) writeFileSync(join(dir, 'workflows', `${name}.lua`), source);
   // Shop's lease (the takeover's bound) is 15 s by default; SHOP_LEASE_SECONDS overrides it here too.
-  const env = { ...process.env, SHOP_HOME: '', SHOP_LEASE_SECONDS: process.env.SHOP_LEASE_SECONDS ?? '15', BENCH_STEP_LOG: ctx.log, ...(url ? { SHOP_DATABASE_URL: url } : {}) };
+  const env = {
+    ...process.env,
+    SHOP_HOME: '',
+    SHOP_LEASE_SECONDS: process.env.SHOP_LEASE_SECONDS ?? '15',
+    BENCH_STEP_LOG: ctx.log,
+    ...(url ? { SHOP_DATABASE_URL: url } : {}),
+  };
   delete env.SHOP_DEBUG;
   if (!url) delete env.SHOP_DATABASE_URL;
   const p = findProject(dir, {});
@@ -72,12 +79,23 @@ async function withProject(ctx, name, fn) {
 
 function watch(shop, host, extraEnv = {}) {
   const env = { ...shop.env, SHOP_HOSTNAME: host, ...extraEnv };
-  return startProcess([process.execPath, shopBin, 'watch'], { cwd: shop.dir, env, ready: /shop watch: watching/, what: `shop watch (${host})` });
+  return startProcess([process.execPath, shopBin, 'watch'], {
+    cwd: shop.dir,
+    env,
+    ready: /shop watch: watching/,
+    what: `shop watch (${host})`,
+  });
 }
 
 /** Records a new run of `workflow` as `shop run` does, then lets it go for the workers to take. */
 async function submit(shop, workflow, tag) {
-  const { run, owner } = await createRun(shop.ports, { spec: workflow, workflowPath: join(shop.dir, 'workflows', `${workflow}.lua`), prompt: tag, workspace: shop.dir, actor: 'bench' });
+  const { run, owner } = await createRun(shop.ports, {
+    spec: workflow,
+    workflowPath: join(shop.dir, 'workflows', `${workflow}.lua`),
+    prompt: tag,
+    workspace: shop.dir,
+    actor: 'bench',
+  });
   await owner.release(false);
   return run.id;
 }
@@ -95,7 +113,10 @@ export async function throughput(ctx, workers, n, steps) {
       const tag = `s${ctx.seq()}`;
       const started = performance.now();
       for (let i = 0; i < n; i++) await submit(shop, 'steps', `${tag}-${i}`);
-      await until(async () => (await count(shop, "status = 'completed'")) === n, { everyMs: 10, what: `${n} Shop runs to complete` });
+      await until(async () => (await count(shop, "status = 'completed'")) === n, {
+        everyMs: 10,
+        what: `${n} Shop runs to complete`,
+      });
       const seconds = (performance.now() - started) / 1000;
       const failed = await count(shop, "status <> 'completed'");
       if (failed) throw new Error(`${failed} Shop runs did not complete`);
@@ -110,7 +131,9 @@ export async function throughput(ctx, workers, n, steps) {
 /** Runs per worker, most first: the worker (host, pid) that started each run's first call, from the audit trail. */
 async function spread(shop) {
   const first = new Map();
-  for (const e of await shop.query("SELECT run_id, data FROM events WHERE type = 'execution_started' ORDER BY run_id, id")) {
+  for (const e of await shop.query(
+    "SELECT run_id, data FROM events WHERE type = 'execution_started' ORDER BY run_id, id",
+  )) {
     if (!first.has(e.run_id)) first.set(e.run_id, e.data ?? '?');
   }
   const per = new Map();
@@ -133,11 +156,19 @@ export async function answers(ctx, samples) {
       for (let i = 0; i < samples; i++) {
         const name = `${tag}-${i}`;
         const id = await submit(shop, 'gated', name);
-        await until(async () => (await count(shop, `id = ${id} AND status = 'waiting_human'`)) === 1, { what: `run ${id} to wait` });
+        await until(async () => (await count(shop, `id = ${id} AND status = 'waiting_human'`)) === 1, {
+          what: `run ${id} to wait`,
+        });
         await sleep(ctx.settleMs);
         const spawned = nowUs();
         await approve(shop, id);
-        const after = await until(() => readSteps(ctx.log).get(name)?.find((s) => s.step === 'after')?.us, { what: `run ${id} to resume` });
+        const after = await until(
+          () =>
+            readSteps(ctx.log)
+              .get(name)
+              ?.find((s) => s.step === 'after')?.us,
+          { what: `run ${id} to resume` },
+        );
         const [answer] = await shop.query(`SELECT answered_at FROM answers WHERE run_id = ${id}`);
         fromSpawn.push((after - spawned) / 1000);
         fromCommit.push((after - Number(answer.answered_at) * 1000) / 1000);
@@ -151,11 +182,17 @@ export async function answers(ctx, samples) {
 
 function approve(shop, id) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [shopBin, 'approve', String(id)], { cwd: shop.dir, env: shop.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [shopBin, 'approve', String(id)], {
+      cwd: shop.dir,
+      env: shop.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`shop approve ${id} exited ${code}: ${out.slice(-800)}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`shop approve ${id} exited ${code}: ${out.slice(-800)}`)),
+    );
   });
 }
 
@@ -177,7 +214,13 @@ export async function takeover(ctx, samples) {
       for (let i = 0; i < samples; i++) {
         const name = `${tag}-${i}`;
         const id = await submit(shop, 'steps', name);
-        await until(() => readSteps(ctx.log).get(name)?.some((s) => s.step === '3'), { what: `run ${id} to reach step 3` });
+        await until(
+          () =>
+            readSteps(ctx.log)
+              .get(name)
+              ?.some((s) => s.step === '3'),
+          { what: `run ${id} to reach step 3` },
+        );
         await sleep(ctx.slowStepMs / 3);
         const [row] = await shop.query(`SELECT owner_pid FROM runs WHERE id = ${id}`);
         const victim = live.find((p) => p.pid === Number(row.owner_pid));
@@ -185,9 +228,18 @@ export async function takeover(ctx, samples) {
         const killed = nowUs();
         await victim.crash();
         live.splice(live.indexOf(victim), 1);
-        const next = await until(() => readSteps(ctx.log).get(name).find((s) => s.us > killed)?.us, { what: `run ${id} to be taken over`, timeoutMs: 120_000 });
+        const next = await until(
+          () =>
+            readSteps(ctx.log)
+              .get(name)
+              .find((s) => s.us > killed)?.us,
+          { what: `run ${id} to be taken over`, timeoutMs: 120_000 },
+        );
         took.push((next - killed) / 1000);
-        await until(async () => (await count(shop, `id = ${id} AND status = 'completed'`)) === 1, { what: `run ${id} to complete`, timeoutMs: 120_000 });
+        await until(async () => (await count(shop, `id = ${id} AND status = 'completed'`)) === 1, {
+          what: `run ${id} to complete`,
+          timeoutMs: 120_000,
+        });
         const replacement = await watch(shop, `bench-${String.fromCharCode(97 + hosts++)}`, slow);
         procs.push(replacement);
         live.push(replacement);
@@ -216,15 +268,30 @@ export async function restart(ctx, samples) {
       for (let i = 0; i < samples; i++) {
         const name = `${tag}-${i}`;
         const id = await submit(shop, 'steps', name);
-        await until(() => readSteps(ctx.log).get(name)?.some((s) => s.step === '3'), { what: `run ${id} to reach step 3` });
+        await until(
+          () =>
+            readSteps(ctx.log)
+              .get(name)
+              ?.some((s) => s.step === '3'),
+          { what: `run ${id} to reach step 3` },
+        );
         await sleep(ctx.slowStepMs / 3);
         const killed = nowUs();
         await worker.crash();
         worker = await watch(shop, 'bench-r', slow);
         procs.push(worker);
-        const next = await until(() => readSteps(ctx.log).get(name).find((s) => s.us > killed)?.us, { what: `run ${id} to be taken again`, timeoutMs: 120_000 });
+        const next = await until(
+          () =>
+            readSteps(ctx.log)
+              .get(name)
+              .find((s) => s.us > killed)?.us,
+          { what: `run ${id} to be taken again`, timeoutMs: 120_000 },
+        );
         took.push((next - killed) / 1000);
-        await until(async () => (await count(shop, `id = ${id} AND status = 'completed'`)) === 1, { what: `run ${id} to complete`, timeoutMs: 120_000 });
+        await until(async () => (await count(shop, `id = ${id} AND status = 'completed'`)) === 1, {
+          what: `run ${id} to complete`,
+          timeoutMs: 120_000,
+        });
       }
       return { took };
     } finally {

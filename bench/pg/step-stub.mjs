@@ -49,7 +49,11 @@ export function readSteps(log) {
 
 /** When the step `step` of `workflow` first started (epoch µs), or null. */
 export function stepStarted(log, workflow, step) {
-  return readSteps(log).get(workflow)?.find((s) => s.step === step)?.us ?? null;
+  return (
+    readSteps(log)
+      .get(workflow)
+      ?.find((s) => s.step === step)?.us ?? null
+  );
 }
 
 /**

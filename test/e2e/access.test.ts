@@ -50,16 +50,23 @@ describe('shop access', () => {
     expect(given.code).toBe(0);
     const added = AccessAddedJsonSchema.parse(JSON.parse(given.stdout));
     expect(added.name).toBe('ann');
-    expect(await personByToken(storeOf(p), tokenIn(added.login_url, 'https://shop.example.com/team'))).toEqual({ name: 'ann' });
+    expect(await personByToken(storeOf(p), tokenIn(added.login_url, 'https://shop.example.com/team'))).toEqual({
+      name: 'ann',
+    });
     await setPublicUrl(storeOf(p), 'https://inbox.example.org');
     const recorded = p.shop(['access', 'add', 'bob']);
     expect(recorded.stdout).not.toContain('on this machine');
-    expect(await personByToken(storeOf(p), tokenIn(recorded.stdout, 'https://inbox.example.org'))).toEqual({ name: 'bob' });
+    expect(await personByToken(storeOf(p), tokenIn(recorded.stdout, 'https://inbox.example.org'))).toEqual({
+      name: 'bob',
+    });
     const bad = p.shop(['access', 'add', 'carol', '--url', 'https://user:pw@x.example']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^shop: not a usable public URL .*user name or password/);
     // A refused --url adds no one.
-    expect(JSON.parse(p.shop(['access', 'list', '--json']).stdout).map((x: { name: string }) => x.name)).toEqual(['ann', 'bob']);
+    expect(JSON.parse(p.shop(['access', 'list', '--json']).stdout).map((x: { name: string }) => x.name)).toEqual([
+      'ann',
+      'bob',
+    ]);
   });
 
   it('list shows name, added, by, last seen and revoked — never the token', async () => {
@@ -74,7 +81,10 @@ describe('shop access', () => {
     expect(table.stdout).toMatch(/\nbob\s+\S+ \S+ \S+\s+tester\s+-\s+-/);
     const json = p.shop(['access', 'list', '--json']);
     const people = PersonJsonSchema.array().parse(JSON.parse(json.stdout));
-    expect(people.map((x) => [x.name, x.created_by, x.last_seen_at === null, x.revoked_at])).toEqual([['ann', 'tester', false, null], ['bob', 'tester', true, null]]);
+    expect(people.map((x) => [x.name, x.created_by, x.last_seen_at === null, x.revoked_at])).toEqual([
+      ['ann', 'tester', false, null],
+      ['bob', 'tester', true, null],
+    ]);
     for (const out of [table.stdout, json.stdout]) {
       expect(out).not.toContain(token);
       expect(out).not.toContain(hashToken(token));
@@ -88,7 +98,9 @@ describe('shop access', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('revoked ann');
     expect(await personByToken(storeOf(p), token)).toBeNull();
-    expect(PersonJsonSchema.array().parse(JSON.parse(p.shop(['access', 'list', '--json']).stdout))[0].revoked_at).toMatch(/^\d{4}-/);
+    expect(
+      PersonJsonSchema.array().parse(JSON.parse(p.shop(['access', 'list', '--json']).stdout))[0].revoked_at,
+    ).toMatch(/^\d{4}-/);
     for (const name of ['ann', 'zed']) {
       const again = p.shop(['access', 'revoke', name]);
       expect(again.code).toBe(5);
@@ -114,13 +126,22 @@ describe('shop access', () => {
       expect(r.stdout).toBe('');
     }
     expect(p.shop(['access', 'add', 'Ann', 'Lee']).stderr).toContain('a name with spaces goes in quotes');
-    for (const args of [['access', 'add', 'bob'], ['access', 'list'], ['access', 'revoke', 'ann']]) {
+    for (const args of [
+      ['access', 'add', 'bob'],
+      ['access', 'list'],
+      ['access', 'revoke', 'ann'],
+    ]) {
       const r = p.shop(args, { env: { SHOP_AGENT: 'coder' } });
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^shop: shop access .*cannot run inside an agent step/);
     }
     // Nothing changed from inside the agent step.
-    expect(JSON.parse(p.shop(['access', 'list', '--json']).stdout).map((x: { name: string; revoked_at: null }) => [x.name, x.revoked_at])).toEqual([['ann', null]]);
+    expect(
+      JSON.parse(p.shop(['access', 'list', '--json']).stdout).map((x: { name: string; revoked_at: null }) => [
+        x.name,
+        x.revoked_at,
+      ]),
+    ).toEqual([['ann', null]]);
     expect(p.shop(['access', 'remove', 'ann']).code).toBe(2);
     expect(p.shop(['access']).code).toBe(2);
   });

@@ -12,7 +12,10 @@ const FAST = { SHOP_RETRY_BASE_MS: '20', SHOP_RETRY_CAP_MS: '40' };
 function project(cli: 'codex' | 'gemini', head = '', permission = ''): Project {
   const p = makeProject();
   p.write('agents/coder.md', `---\ncli: ${cli}\n${permission}---\nYou write code.\n`);
-  p.write('workflows/once.lua', `${head}\nfunction workflow(prompt)\n  local r = run("coder", { prompt = "Build the login page" })\n  return { status = r.status, summary = r.summary, session = r.session_id }\nend\n`);
+  p.write(
+    'workflows/once.lua',
+    `${head}\nfunction workflow(prompt)\n  local r = run("coder", { prompt = "Build the login page" })\n  return { status = r.status, summary = r.summary, session = r.session_id }\nend\n`,
+  );
   return p;
 }
 
@@ -22,14 +25,29 @@ describe.each(['codex', 'gemini'] as const)('an agent on %s', (cli) => {
   it('runs a step through its CLI: its events become progress while it works, its report the result, its session is recorded', async () => {
     const p = project(cli);
     // Paced so the step works for a few seconds: its progress is read while it runs.
-    p.scenario({ agents: { coder: [{ status: 'DONE', summary: 'login page built', pace_ms: 1200, stream: [{ text: 'Looking at the form.' }, { tool: 'Bash', input: { command: 'npm test' } }] }] } });
+    p.scenario({
+      agents: {
+        coder: [
+          {
+            status: 'DONE',
+            summary: 'login page built',
+            pace_ms: 1200,
+            stream: [{ text: 'Looking at the form.' }, { tool: 'Bash', input: { command: 'npm test' } }],
+          },
+        ],
+      },
+    });
     const bg = p.spawnShop(['run', 'once', 'x']);
     await until('the run id', () => /run \d+ started/.test(bg.output()));
     const id = runId(bg.output());
-    await until('the Bash step shown as its activity', () => {
-      const e = p.status(id).executions[0];
-      return e?.status === 'running' && /npm test/.test(e.activity ?? '') ? true : null;
-    }, 20_000);
+    await until(
+      'the Bash step shown as its activity',
+      () => {
+        const e = p.status(id).executions[0];
+        return e?.status === 'running' && /npm test/.test(e.activity ?? '') ? true : null;
+      },
+      20_000,
+    );
     expect(await bg.exited).toBe(0);
     expect(bg.output()).toContain('[1] coder → DONE: login page built');
     const [call] = prints(p);
@@ -39,13 +57,24 @@ describe.each(['codex', 'gemini'] as const)('an agent on %s', (cli) => {
     const exec = p.status(id).executions.find((e) => e.key === '1')!;
     // Codex names its thread itself (read from its events); Gemini takes Shop's id.
     expect(exec.session_id).toBe(call!.session_id);
-    const result = JSON.parse(lines(bg.output()).at(-1)!.replace(/^run \d+ completed: /, ''));
+    const result = JSON.parse(
+      lines(bg.output())
+        .at(-1)!
+        .replace(/^run \d+ completed: /, ''),
+    );
     expect(result).toEqual({ status: 'DONE', summary: 'login page built', session: call!.session_id });
   });
 
   it("NEEDS_HUMAN → a person's answer → the agent resumes its own session with the answer", () => {
     const p = project(cli);
-    p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }, { status: 'DONE', summary: 'used SQLite' }] } });
+    p.scenario({
+      agents: {
+        coder: [
+          { status: 'NEEDS_HUMAN', reason: 'Which database?' },
+          { status: 'DONE', summary: 'used SQLite' },
+        ],
+      },
+    });
     const first = p.shop(['run', 'once', 'x']);
     expect(first.code).toBe(3);
     const id = runId(first);
@@ -80,7 +109,11 @@ describe('a CLI that cannot reach its service never hangs a step', () => {
     const started = Date.now();
     const r = p.shop(['run', 'once', 'x']);
     expect(r.code).toBe(1);
-    expect(lines(r.stderr)).toEqual([expect.stringMatching(/^shop: run \d+ failed: .*Codex cannot reach its service and retries forever \(Reconnecting\.\.\. waiting for network.*\); check the network, and that it is logged in/)]);
+    expect(lines(r.stderr)).toEqual([
+      expect.stringMatching(
+        /^shop: run \d+ failed: .*Codex cannot reach its service and retries forever \(Reconnecting\.\.\. waiting for network.*\); check the network, and that it is logged in/,
+      ),
+    ]);
     expect(Date.now() - started).toBeLessThan(30_000);
   });
 
@@ -89,7 +122,11 @@ describe('a CLI that cannot reach its service never hangs a step', () => {
     p.scenario({ agents: { coder: [{ fail: 'auth' }] } });
     const r = p.shop(['run', 'once', 'x'], { env: FAST });
     expect(r.code).toBe(1);
-    expect(lines(r.stderr)).toEqual([expect.stringMatching(/^shop: run \d+ failed: agent coder \(Gemini CLI\) exited with code 41 without a signal; stderr: Please set an Auth method in .*GEMINI_API_KEY/)]);
+    expect(lines(r.stderr)).toEqual([
+      expect.stringMatching(
+        /^shop: run \d+ failed: agent coder \(Gemini CLI\) exited with code 41 without a signal; stderr: Please set an Auth method in .*GEMINI_API_KEY/,
+      ),
+    ]);
     expect(prints(p)).toHaveLength(1);
   });
 });

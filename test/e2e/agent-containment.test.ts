@@ -20,13 +20,24 @@ const namespaces = (() => {
   return spawnSync('unshare', [...flags, '--pid', '--fork', '--kill-child', 'true']).status === 0;
 })();
 const MODES = [
-  { name: namespaces ? 'in a PID namespace' : 'where no PID namespace can be made', env: {}, containment: namespaces ? 'pid-namespace' : 'process-group' },
-  { name: 'by process group and marker (SHOP_AGENT_CONTAINMENT=process-group)', env: { SHOP_AGENT_CONTAINMENT: 'process-group' }, containment: 'process-group' },
+  {
+    name: namespaces ? 'in a PID namespace' : 'where no PID namespace can be made',
+    env: {},
+    containment: namespaces ? 'pid-namespace' : 'process-group',
+  },
+  {
+    name: 'by process group and marker (SHOP_AGENT_CONTAINMENT=process-group)',
+    env: { SHOP_AGENT_CONTAINMENT: 'process-group' },
+    containment: 'process-group',
+  },
 ];
 
 function gatedCoder(leave: string): Project {
   const p = makeProject();
-  p.write('agents/coder.md', '---\nallowed_tools: ["Bash(shop report:*)"]\ngates: ["Bash(git push --force*)"]\n---\nYou ship code.\n');
+  p.write(
+    'agents/coder.md',
+    '---\nallowed_tools: ["Bash(shop report:*)"]\ngates: ["Bash(git push --force*)"]\n---\nYou ship code.\n',
+  );
   p.write('workflows/ship.lua', 'function workflow(prompt)\n  return run("coder", "Ship it").summary\nend\n');
   p.scenario({ agents: { coder: [{ leave, tool_call: FORCE, status: 'DONE' }] } });
   return p;
@@ -34,7 +45,7 @@ function gatedCoder(leave: string): Project {
 
 /** This project's processes still running after `ms` (polled: a driver's agent host leaves a moment after it). */
 async function leftAfter(p: Project, ms: number) {
-  await until('the step\'s processes to end', () => !projectProcesses(p).length, ms).catch(() => undefined);
+  await until("the step's processes to end", () => !projectProcesses(p).length, ms).catch(() => undefined);
   return projectProcesses(p);
 }
 
@@ -54,8 +65,15 @@ describe.each(MODES)('an agent step $name', ({ env, containment }) => {
     const approved = p.shop(['approve', `${id}.1`, '--by', 'ann'], { env });
     expect(approved.code, approved.stderr).toBe(0);
     expect(lines(approved.stdout).at(-1)).toBe(`run ${id} completed: "ran: git push --force origin main"`);
-    expect(trail(p, id).filter((e) => ['tool_deferred', 'human_answered', 'tool_decided'].includes(e.type)).map((e) => [e.type, e.actor, e.channel]))
-      .toEqual([['tool_deferred', 'coder', 'agent'], ['human_answered', 'ann', 'cli'], ['tool_decided', 'ann', 'cli']]);
+    expect(
+      trail(p, id)
+        .filter((e) => ['tool_deferred', 'human_answered', 'tool_decided'].includes(e.type))
+        .map((e) => [e.type, e.actor, e.channel]),
+    ).toEqual([
+      ['tool_deferred', 'coder', 'agent'],
+      ['human_answered', 'ann', 'cli'],
+      ['tool_decided', 'ann', 'cli'],
+    ]);
   });
 
   it("a leftover that left the agent's process group (setsid) is gone when the step ends", async () => {
@@ -68,11 +86,14 @@ describe.each(MODES)('an agent step $name', ({ env, containment }) => {
   });
 });
 
-describe('the commands that are a person\'s, run from inside an agent step without SHOP_AGENT', () => {
+describe("the commands that are a person's, run from inside an agent step without SHOP_AGENT", () => {
   it('are refused (exit 2, naming what gave the step away); shop report still works there, and a person still answers', async () => {
     const p = makeProject();
     // A pause waits in one branch while the coder works in the other: its shell goes for the pause.
-    p.write('workflows/both.lua', 'function workflow(prompt)\n  local ok, work = parallel(function() return pause("Ship it?") end, function() return run("coder", "work") end)\n  return work.summary\nend\n');
+    p.write(
+      'workflows/both.lua',
+      'function workflow(prompt)\n  local ok, work = parallel(function() return pause("Ship it?") end, function() return run("coder", "work") end)\n  return work.summary\nend\n',
+    );
     const tries = [
       'H="$SHOP_RUN_ID.1/1/1"',
       'try() { name=$1; shift; out=$("$@" 2>&1 </dev/null | head -n 3 | tr "\\n" " "); echo "$name $out"; }',
@@ -97,12 +118,23 @@ describe('the commands that are a person\'s, run from inside an agent step witho
         'i=0; while [ ! -s orphan.out ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; cat orphan.out',
       );
     }
-    const orphan = ['orphan', 'shop approve', /its ancestor process \d+ is an agent step's init \(shop-step-init\)/] as const;
+    const orphan = [
+      'orphan',
+      'shop approve',
+      /its ancestor process \d+ is an agent step's init \(shop-step-init\)/,
+    ] as const;
     p.scenario({ agents: { coder: [{ sh: tries.join('\n'), via: 'report', summary: 'reported from inside' }] } });
     const r = p.shop(['run', 'both', 'x']);
     const said = lines(p.invocations().find((i) => i.agent === 'coder')!.shell!.stdout);
-    expect(said).toEqual([...expected, ...(namespaces ? [orphan] : [])].map(([name, what, evidence]) =>
-      expect.stringMatching(new RegExp(`^${name} shop: ${what} [^(]*cannot run inside an agent step \\(${evidence.source}.*\\); agents report with shop report exit 2 ?$`))));
+    expect(said).toEqual(
+      [...expected, ...(namespaces ? [orphan] : [])].map(([name, what, evidence]) =>
+        expect.stringMatching(
+          new RegExp(
+            `^${name} shop: ${what} [^(]*cannot run inside an agent step \\(${evidence.source}.*\\); agents report with shop report exit 2 ?$`,
+          ),
+        ),
+      ),
+    );
     // The pause still waits for a person.
     expect(r.code, r.stderr).toBe(3);
     const id = runId(r);

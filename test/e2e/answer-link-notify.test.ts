@@ -32,7 +32,11 @@ async function receiver(): Promise<{ url: string; bodies: Record<string, unknown
     req.on('end', () => (bodies.push(JSON.parse(body)), res.end('ok')));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, bodies, close: () => server.close() };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    bodies,
+    close: () => server.close(),
+  };
 }
 
 describe('answer links in notices', () => {
@@ -41,12 +45,15 @@ describe('answer links in notices', () => {
     try {
       const p = makeProject();
       const urls = join(p.dir, 'urls.txt');
-      p.write('workflows/two.lua', `config{ notify = { "webhook:${hook.url}", "command:sh -c 'echo \\"$SHOP_ANSWER_URL\\" >> ${urls}'" } }
+      p.write(
+        'workflows/two.lua',
+        `config{ notify = { "webhook:${hook.url}", "command:sh -c 'echo \\"$SHOP_ANSWER_URL\\" >> ${urls}'" } }
 function workflow(prompt)
   pause("First?")
   pause("Second?")
   return "done"
-end\n`);
+end\n`,
+      );
       // Without a public URL, no link. (shopAsync: the receiver answers from this event loop.)
       const before = await p.shopAsync(['run', 'two']);
       expect(before.code).toBe(3);
@@ -73,10 +80,16 @@ end\n`);
       const second = hook.bodies.pop()!;
       expect(second).toMatchObject({ run: id, call: '2', handle: `${id}.2` });
       expect(second.answer_url).not.toBe(url);
-      expect(await verifyAnswerLink(storeOf(p), clock, String(second.answer_url).split('/a/')[1])).toMatchObject({ runId: id, key: '2', ask: 1 });
+      expect(await verifyAnswerLink(storeOf(p), clock, String(second.answer_url).split('/a/')[1])).toMatchObject({
+        runId: id,
+        key: '2',
+        ask: 1,
+      });
       // A link is checked against this store's key: a forged one is refused.
       const [body] = url.split('/a/')[1].split('.');
-      await expect(verifyAnswerLink(storeOf(p), clock, `${body}.${'A'.repeat(43)}`)).rejects.toThrow('not a valid answer link');
+      await expect(verifyAnswerLink(storeOf(p), clock, `${body}.${'A'.repeat(43)}`)).rejects.toThrow(
+        'not a valid answer link',
+      );
     } finally {
       hook.close();
     }

@@ -6,7 +6,9 @@ import { Terminal } from './terminal.js';
 /** A bare run id on a terminal: the question is shown and confirmed before anything is recorded. */
 const shopCommand = (args: string) => `'${process.execPath}' '${shopBin}' ${args}`;
 const answers = (p: Project, id: number) =>
-  LogJsonSchema.parse(JSON.parse(p.shop(['log', String(id), '--json']).stdout)).events.filter((e) => e.type === 'human_answered');
+  LogJsonSchema.parse(JSON.parse(p.shop(['log', String(id), '--json']).stdout)).events.filter(
+    (e) => e.type === 'human_answered',
+  );
 
 function atTheAsk(): { p: Project; id: number } {
   const p = makeProject();
@@ -48,7 +50,13 @@ describe('a bare run id on a terminal', () => {
     });
     expect(screen).toContain(`run ${id} call 1 (${id}.1): answered approved by ann`);
     expect(screen).toContain('[exit 0]');
-    expect(answers(p, id)).toEqual([expect.objectContaining({ key: '1', actor: 'ann', data: expect.objectContaining({ ask: 1, verdict: 'approved' }) })]);
+    expect(answers(p, id)).toEqual([
+      expect.objectContaining({
+        key: '1',
+        actor: 'ann',
+        data: expect.objectContaining({ ask: 1, verdict: 'approved' }),
+      }),
+    ]);
     expect(p.status(id).status).toBe('completed');
   });
 

@@ -13,7 +13,11 @@ function feature(): Project {
       architect: [{ status: 'DONE', summary: 'plan' }],
       coder: [{ status: 'DONE', summary: 'code' }],
       reviewer: [{ status: 'APPROVED', summary: 'fine' }],
-      deployer: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }, { status: 'NEEDS_HUMAN', reason: 'Deploy to prod?', awaiting: 'approval' }, { status: 'DONE', summary: 'shipped' }],
+      deployer: [
+        { status: 'NEEDS_HUMAN', reason: 'Which database?' },
+        { status: 'NEEDS_HUMAN', reason: 'Deploy to prod?', awaiting: 'approval' },
+        { status: 'DONE', summary: 'shipped' },
+      ],
     },
   });
   return p;
@@ -53,13 +57,23 @@ describe('ask handles', () => {
     const again = p.shop(['approve', `${id}.4`, '--by', 'carol']);
     expect(again.code).toBe(6);
     expect(again.stdout).toBe('');
-    expect(lines(again.stderr)).toEqual([expect.stringMatching(new RegExp(
-      `^shop: ${id}\\.4 \\(run ${id} call 4\\) was already answered approved by bob \\(cli\\) at ${LOCAL}; open now: ${id}\\.5\\.2 \\(deployer asks: Deploy to prod\\?\\)$`))]);
+    expect(lines(again.stderr)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^shop: ${id}\\.4 \\(run ${id} call 4\\) was already answered approved by bob \\(cli\\) at ${LOCAL}; open now: ${id}\\.5\\.2 \\(deployer asks: Deploy to prod\\?\\)$`,
+        ),
+      ),
+    ]);
     // An answered earlier ask of the same call is refused the same way: it never moves to the newer ask.
     const stale = p.shop(['answer', `${id}.5`, 'mysql']);
     expect(stale.code).toBe(6);
-    expect(lines(stale.stderr)).toEqual([expect.stringMatching(new RegExp(
-      `^shop: ${id}\\.5 \\(run ${id} call 5\\) was already answered by bob \\(cli\\) at ${LOCAL}; open now: ${id}\\.5\\.2 \\(deployer asks: Deploy to prod\\?\\)$`))]);
+    expect(lines(stale.stderr)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^shop: ${id}\\.5 \\(run ${id} call 5\\) was already answered by bob \\(cli\\) at ${LOCAL}; open now: ${id}\\.5\\.2 \\(deployer asks: Deploy to prod\\?\\)$`,
+        ),
+      ),
+    ]);
     expect(p.status(id)).toMatchObject({ status: 'waiting_human', pending: { key: '5', ask: 2, handle: `${id}.5.2` } });
 
     // By bare id off a terminal it still works for scripts, and says which ask it answered.
@@ -77,11 +91,15 @@ describe('ask handles', () => {
     const id = runId(p.shop(['run', 'feature', 'x']));
     const never = p.shop(['approve', `${id}.4.3`]);
     expect(never.code).toBe(5);
-    expect(lines(never.stderr)).toEqual([`shop: no ask ${id}.4.3: call 4 has asked 1 time; open now: ${id}.4 (the workflow asks: Approve deployment?)`]);
+    expect(lines(never.stderr)).toEqual([
+      `shop: no ask ${id}.4.3: call 4 has asked 1 time; open now: ${id}.4 (the workflow asks: Approve deployment?)`,
+    ]);
     for (const bad of ['0x3', '1e3', `${id}.`, `${id}.4.0`, `${id}..4`]) {
       const r = p.shop(['approve', bad]);
       expect(r.code, bad).toBe(2);
-      expect(lines(r.stderr), bad).toEqual([`shop: "${bad}" is not a run id or an ask handle (a run id such as 33, or a handle such as 33.4 as shop inbox shows it)`]);
+      expect(lines(r.stderr), bad).toEqual([
+        `shop: "${bad}" is not a run id or an ask handle (a run id such as 33, or a handle such as 33.4 as shop inbox shows it)`,
+      ]);
     }
     for (const bad of ['0x3', '1e3']) {
       const r = p.shop(['status', bad]);
@@ -92,7 +110,9 @@ describe('ask handles', () => {
     for (const cmd of ['status', 'log', 'stop', 'resume']) {
       const r = p.shop([cmd, `${id}.4`]);
       expect(r.code, cmd).toBe(2);
-      expect(lines(r.stderr), cmd).toEqual([`shop: "${id}.4" is an ask's handle (run ${id}, call 4); shop ${cmd} takes the run id: shop ${cmd} ${id}`]);
+      expect(lines(r.stderr), cmd).toEqual([
+        `shop: "${id}.4" is an ask's handle (run ${id}, call 4); shop ${cmd} takes the run id: shop ${cmd} ${id}`,
+      ]);
     }
     const both = p.shop(['approve', `${id}.4`, '--call', '4']);
     expect(both.code).toBe(2);
@@ -110,15 +130,30 @@ describe('ask handles', () => {
     p.shop(['approve', `${id}.4`]);
     p.shop(['answer', `${id}.5`, 'pg']);
     const inbox = InboxRowJsonSchema.array().parse(JSON.parse(p.shop(['inbox', '--json']).stdout));
-    expect(inbox).toMatchObject([{
-      run: id, key: '5', ask: 2, handle: `${id}.5.2`,
-      answer_with: [`shop continue ${id}.5.2`, `shop approve ${id}.5.2 [--message "…"]`, `shop reject ${id}.5.2 "feedback"`],
-      suggestions: [
-        { verb: 'continue', handle: `${id}.5.2`, needs_text: 'none' },
-        { verb: 'approve', handle: `${id}.5.2`, needs_text: 'optional', effect: 'returns APPROVED to the workflow' },
-        { verb: 'reject', handle: `${id}.5.2`, needs_text: 'required', placeholder: 'feedback', effect: 'goes back to the agent' },
-      ],
-    }]);
+    expect(inbox).toMatchObject([
+      {
+        run: id,
+        key: '5',
+        ask: 2,
+        handle: `${id}.5.2`,
+        answer_with: [
+          `shop continue ${id}.5.2`,
+          `shop approve ${id}.5.2 [--message "…"]`,
+          `shop reject ${id}.5.2 "feedback"`,
+        ],
+        suggestions: [
+          { verb: 'continue', handle: `${id}.5.2`, needs_text: 'none' },
+          { verb: 'approve', handle: `${id}.5.2`, needs_text: 'optional', effect: 'returns APPROVED to the workflow' },
+          {
+            verb: 'reject',
+            handle: `${id}.5.2`,
+            needs_text: 'required',
+            placeholder: 'feedback',
+            effect: 'goes back to the agent',
+          },
+        ],
+      },
+    ]);
     const text = lines(p.shop(['inbox']).stdout);
     expect(text[1]).toMatch(new RegExp(`shop continue ${id}\\.5\\.2$`));
 
@@ -126,15 +161,28 @@ describe('ask handles', () => {
     expect(r.code).toBe(0);
     const doc = ActionJsonSchema.parse(JSON.parse(r.stdout));
     expect(doc).toMatchObject({
-      command: 'approve', run: id, status: 'completed', exit_code: 0, asks: [],
-      answered: { handle: `${id}.5.2`, key: '5', ask: 2, question: 'Deploy to prod?', verdict: 'approved', responder: 'erin', channel: 'cli' },
+      command: 'approve',
+      run: id,
+      status: 'completed',
+      exit_code: 0,
+      asks: [],
+      answered: {
+        handle: `${id}.5.2`,
+        key: '5',
+        ask: 2,
+        question: 'Deploy to prod?',
+        verdict: 'approved',
+        responder: 'erin',
+        channel: 'cli',
+      },
     });
     expect(r.stderr).toContain(`run ${id} call 5 (${id}.5.2): answered approved by erin`);
   });
 });
 
 describe('the answering CLI (issue 14, Why 12)', () => {
-  const GATE = 'function workflow(p) local a = pause("Ship it?") return tostring(a.continue) .. "|" .. tostring(a.message) end\n';
+  const GATE =
+    'function workflow(p) local a = pause("Ship it?") return tostring(a.continue) .. "|" .. tostring(a.message) end\n';
 
   it('shop run --wait prints the commands that answer each ask, with its handle, while it waits', async () => {
     const p = makeProject();
@@ -210,10 +258,14 @@ describe('the answering CLI (issue 14, Why 12)', () => {
     const id = runId(p.shop(['run', 'gate']));
     const byFlag = p.shop(['approve', `${id}.1`, '--by', 'ann\nrun 1 completed: "true|go"']);
     expect(byFlag.code).toBe(2);
-    expect(lines(byFlag.stderr)).toEqual(['shop: --by "ann\\x0arun 1 completed: "true|go"" holds a control character (a newline, an escape…); give a plain name']);
+    expect(lines(byFlag.stderr)).toEqual([
+      'shop: --by "ann\\x0arun 1 completed: "true|go"" holds a control character (a newline, an escape…); give a plain name',
+    ]);
     const env = p.shop(['approve', `${id}.1`], { env: { SHOP_USER: 'ann\u001b]0;x\u0007' } });
     expect(env.code).toBe(2);
-    expect(lines(env.stderr)).toEqual(['shop: SHOP_USER "ann\\x1b]0;x\\x07" holds a control character (a newline, an escape…); give a plain name']);
+    expect(lines(env.stderr)).toEqual([
+      'shop: SHOP_USER "ann\\x1b]0;x\\x07" holds a control character (a newline, an escape…); give a plain name',
+    ]);
     expect(p.status(id).status).toBe('waiting_human');
     const long = p.shop(['approve', `${id}.1`, '--by', 'a'.repeat(201)]);
     expect(long.code).toBe(2);
@@ -242,28 +294,63 @@ describe('the answering CLI (issue 14, Why 12)', () => {
     const run = p.shop(['run', 'gate', '--json']);
     expect(run.code).toBe(3);
     const started = ActionJsonSchema.parse(JSON.parse(run.stdout));
-    expect(started).toMatchObject({ command: 'run', status: 'waiting_human', exit_code: 3, answered: null, asks: [{ key: '1', handle: `${started.run}.1` }] });
+    expect(started).toMatchObject({
+      command: 'run',
+      status: 'waiting_human',
+      exit_code: 3,
+      answered: null,
+      asks: [{ key: '1', handle: `${started.run}.1` }],
+    });
     expect(run.stderr).toContain(`run ${started.run} started (gate)`);
     const id = started.run;
 
     const signal = p.shop(['signal', `${id}.1`, '--status', 'STOP', '-m', 'no', '--json']);
     expect(signal.code).toBe(0);
     expect(ActionJsonSchema.parse(JSON.parse(signal.stdout))).toMatchObject({
-      command: 'signal', run: id, status: 'completed', result: 'false|no', exit_code: 0, asks: [],
-      answered: { handle: `${id}.1`, key: '1', ask: 1, question: 'Ship it?', status: 'STOP', message: 'no', channel: 'signal' },
+      command: 'signal',
+      run: id,
+      status: 'completed',
+      result: 'false|no',
+      exit_code: 0,
+      asks: [],
+      answered: {
+        handle: `${id}.1`,
+        key: '1',
+        ask: 1,
+        question: 'Ship it?',
+        status: 'STOP',
+        message: 'no',
+        channel: 'signal',
+      },
     });
 
     const other = runId(p.shop(['run', 'gate']));
     const stop = p.shop(['stop', String(other), '--reason', 'enough', '--json']);
     expect(stop.code).toBe(0);
-    expect(ActionJsonSchema.parse(JSON.parse(stop.stdout))).toMatchObject({ command: 'stop', run: other, status: 'stuck', reason: 'enough', exit_code: 0 });
+    expect(ActionJsonSchema.parse(JSON.parse(stop.stdout))).toMatchObject({
+      command: 'stop',
+      run: other,
+      status: 'stuck',
+      reason: 'enough',
+      exit_code: 0,
+    });
     const resume = p.shop(['resume', String(other), '--json']);
-    expect(ActionJsonSchema.parse(JSON.parse(resume.stdout))).toMatchObject({ command: 'resume', run: other, status: 'stuck', exit_code: resume.code });
+    expect(ActionJsonSchema.parse(JSON.parse(resume.stdout))).toMatchObject({
+      command: 'resume',
+      run: other,
+      status: 'stuck',
+      exit_code: resume.code,
+    });
 
     const piped = runId(p.shop(['run', 'gate']));
     const cont = p.shop(['continue', `${piped}.1`, '--json'], { input: 'y\n\n' });
     expect(cont.code).toBe(0);
-    expect(ActionJsonSchema.parse(JSON.parse(cont.stdout))).toMatchObject({ command: 'continue', run: piped, status: 'completed', answered: { handle: `${piped}.1`, status: 'CONTINUE', channel: 'continue' } });
+    expect(ActionJsonSchema.parse(JSON.parse(cont.stdout))).toMatchObject({
+      command: 'continue',
+      run: piped,
+      status: 'completed',
+      answered: { handle: `${piped}.1`, status: 'CONTINUE', channel: 'continue' },
+    });
   });
 
   it('a pause is "pause" in the AGENT column of list, inbox and status (the store and --json keep _checkpoint)', () => {
@@ -272,7 +359,11 @@ describe('the answering CLI (issue 14, Why 12)', () => {
     const id = runId(p.shop(['run', 'gate']));
     expect(lines(p.shop(['list']).stdout)[1].split(/\s{2,}/)[3]).toBe('pause');
     expect(lines(p.shop(['inbox']).stdout)[1].split(/\s{2,}/)[4]).toBe('pause');
-    expect(lines(p.shop(['status', String(id)]).stdout).find((l) => l.startsWith('#1'))!.split(/\s{2,}/)[1]).toBe('pause');
+    expect(
+      lines(p.shop(['status', String(id)]).stdout)
+        .find((l) => l.startsWith('#1'))!
+        .split(/\s{2,}/)[1],
+    ).toBe('pause');
     expect(RunJsonSchema.array().parse(JSON.parse(p.shop(['list', '--json']).stdout))[0].agent).toBe('_checkpoint');
   });
 });

@@ -23,14 +23,22 @@ const GUARDED = `function workflow(p)
 end
 `;
 
-const events = (p: Project, id: number) => LogJsonSchema.parse(JSON.parse(p.shop(['log', String(id), '--json']).stdout)).events;
+const events = (p: Project, id: number) =>
+  LogJsonSchema.parse(JSON.parse(p.shop(['log', String(id), '--json']).stdout)).events;
 const answered = (p: Project, id: number) => events(p, id).filter((e) => e.type === 'human_answered');
 
 describe('the audit trail', () => {
   it('three human answers, in order, each with responder and channel; a late answer is a conflict naming the first', () => {
     const p = makeProject();
     p.write('workflows/three.lua', THREE);
-    p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which region?' }, { status: 'DONE', summary: 'eu-west' }] } });
+    p.scenario({
+      agents: {
+        coder: [
+          { status: 'NEEDS_HUMAN', reason: 'Which region?' },
+          { status: 'DONE', summary: 'eu-west' },
+        ],
+      },
+    });
     const run = p.shop(['run', 'three']);
     expect(run.code).toBe(3);
     const id = runId(run);
@@ -48,7 +56,11 @@ describe('the audit trail', () => {
     expect(p.status(id)).toMatchObject({ status: 'completed', result: 'DONE|eu-west|true|7|carol' });
 
     const trail = answered(p, id);
-    expect(trail.map((e) => [e.key, e.actor, e.channel])).toEqual([['1', 'alice', 'cli'], ['2', 'bob', 'cli'], ['3', 'carol', 'continue']]);
+    expect(trail.map((e) => [e.key, e.actor, e.channel])).toEqual([
+      ['1', 'alice', 'cli'],
+      ['2', 'bob', 'cli'],
+      ['3', 'carol', 'continue'],
+    ]);
     expect(trail[0].data).toMatchObject({ ask: 1, verdict: 'answer', message: 'eu-west' });
     expect(trail[1].data).toMatchObject({ ask: 1, verdict: 'approved' });
     expect(trail[2].data).toMatchObject({ ask: 1, decisions: { amount: { value: 7 } } });
@@ -56,7 +68,9 @@ describe('the audit trail', () => {
 
     const text = lines(p.shop(['log', String(id)]).stdout).filter((l) => l.includes('human_answered'));
     expect(text).toEqual([
-      expect.stringMatching(/ {2}human_answered \[1 coder\] by alice \(cli\) {2}ask=1 verdict="answer" message="eu-west"$/),
+      expect.stringMatching(
+        / {2}human_answered \[1 coder\] by alice \(cli\) {2}ask=1 verdict="answer" message="eu-west"$/,
+      ),
       expect.stringMatching(/ {2}human_answered \[2 _checkpoint\] by bob \(cli\) {2}ask=1 verdict="approved"$/),
       expect.stringMatching(/ {2}human_answered \[3 _checkpoint\] by carol \(continue\) {2}ask=1 decisions=/),
     ]);
@@ -64,7 +78,9 @@ describe('the audit trail', () => {
     const late = p.shop(['approve', String(id), '--by', 'dave']);
     expect(late.code).toBe(6);
     expect(late.stdout).toBe('');
-    const conflict = new RegExp(`^shop: ${id}\\.3 \\(run ${id} call 3\\) was already answered with decisions by carol \\(continue\\) at (${LOCAL}); it is completed$`);
+    const conflict = new RegExp(
+      `^shop: ${id}\\.3 \\(run ${id} call 3\\) was already answered with decisions by carol \\(continue\\) at (${LOCAL}); it is completed$`,
+    );
     expect(lines(late.stderr)).toEqual([expect.stringMatching(conflict)]);
     // Local time with its offset ("2026-11-23 21:12:45 +01:00"), as Date.parse reads it with a T.
     const when = Date.parse(conflict.exec(late.stderr.trim())![1].replace(' ', 'T').replace(' ', ''));
@@ -89,15 +105,38 @@ describe('the audit trail', () => {
     }
     expect(p.status(id).result).toBe("done with the person's answer: eu-west");
     // The agent's new report in dana's session became dana's answer: a row of its own.
-    expect(answered(p, id)).toEqual([expect.objectContaining({
-      key: '1', actor: 'dana', channel: 'continue', data: { ask: 1, status: 'DONE', verdict: null, message: "done with the person's answer: eu-west", decisions: null },
-    })]);
+    expect(answered(p, id)).toEqual([
+      expect.objectContaining({
+        key: '1',
+        actor: 'dana',
+        channel: 'continue',
+        data: {
+          ask: 1,
+          status: 'DONE',
+          verdict: null,
+          message: "done with the person's answer: eu-west",
+          decisions: null,
+        },
+      }),
+    ]);
     const late = p.shop(['approve', String(id), '--by', 'erin']);
     expect(late.code).toBe(6);
-    expect(lines(late.stderr)).toEqual([expect.stringMatching(new RegExp(`^shop: ${id}\\.1 \\(run ${id} call 1\\) was already answered DONE by dana \\(continue\\) at ${LOCAL}; it is completed$`))]);
+    expect(lines(late.stderr)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^shop: ${id}\\.1 \\(run ${id} call 1\\) was already answered DONE by dana \\(continue\\) at ${LOCAL}; it is completed$`,
+        ),
+      ),
+    ]);
     const byHandle = p.shop(['approve', `${id}.1`, '--by', 'erin']);
     expect(byHandle.code).toBe(6);
-    expect(lines(byHandle.stderr)).toEqual([expect.stringMatching(new RegExp(`^shop: ${id}\\.1 \\(run ${id} call 1\\) was already answered DONE by dana \\(continue\\) at ${LOCAL}; nothing is open now \\(run ${id} is completed\\)$`))]);
+    expect(lines(byHandle.stderr)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^shop: ${id}\\.1 \\(run ${id} call 1\\) was already answered DONE by dana \\(continue\\) at ${LOCAL}; nothing is open now \\(run ${id} is completed\\)$`,
+        ),
+      ),
+    ]);
   });
 
   it('the responder falls back from --by to SHOP_USER, git user.name, then the OS user', () => {
@@ -138,15 +177,27 @@ describe('no file an agent can write answers a pause', () => {
     expect(answered(p, id)).toEqual([]);
   });
 
-  it("no agent answers from its own shell either: the answering commands refuse inside an agent step", () => {
+  it('no agent answers from its own shell either: the answering commands refuse inside an agent step', () => {
     const p = makeProject();
     p.write('workflows/guarded.lua', GUARDED);
     const id = runId(p.shop(['run', 'guarded']));
     // shop tui too: its keys answer (core's answer operation refuses an agent; the CLI says so before the screen opens).
-    for (const args of [['approve', String(id)], ['reject', String(id), 'no'], ['signal', String(id), '--status', 'CONTINUE'], ['continue', String(id)], ['tui']]) {
+    for (const args of [
+      ['approve', String(id)],
+      ['reject', String(id), 'no'],
+      ['signal', String(id), '--status', 'CONTINUE'],
+      ['continue', String(id)],
+      ['tui'],
+    ]) {
       const r = p.shop(args, { env: { SHOP_AGENT: 'coder', SHOP_SIGNAL_FILE: p.signalFile(id, '1', 'coder') } });
       expect(r.code, args.join(' ')).toBe(2);
-      expect(lines(r.stderr)).toEqual([expect.stringMatching(new RegExp(`^shop: shop ${args[0]} answers for a person and cannot run inside an agent step \\(SHOP_AGENT=coder\\)`))]);
+      expect(lines(r.stderr)).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^shop: shop ${args[0]} answers for a person and cannot run inside an agent step \\(SHOP_AGENT=coder\\)`,
+          ),
+        ),
+      ]);
     }
     expect(p.status(id)).toMatchObject({ status: 'waiting_human', pending: { key: '2', ask: 1 } });
     expect(answered(p, id)).toEqual([]);
@@ -178,7 +229,11 @@ describe('shop inbox / shop list --waiting', () => {
   it('lists every pending ask across runs with its kind, question and the command to answer', () => {
     const p = makeProject();
     p.write('workflows/guarded.lua', GUARDED);
-    p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Review the diff?', awaiting: 'review' }, { status: 'DONE' }] } });
+    p.scenario({
+      agents: {
+        coder: [{ status: 'NEEDS_HUMAN', reason: 'Review the diff?', awaiting: 'review' }, { status: 'DONE' }],
+      },
+    });
     const a = runId(p.shop(['run', 'guarded']));
     p.scenario({ agents: { coder: [{ status: 'DONE', summary: 'built' }] } });
     const b = runId(p.shop(['run', 'guarded']));
@@ -189,15 +244,42 @@ describe('shop inbox / shop list --waiting', () => {
     const rows = JSON.parse(json.stdout);
     for (const row of rows) InboxRowJsonSchema.strict().parse(row);
     expect(rows).toEqual([
-      expect.objectContaining({ run: a, spec: 'guarded', key: '1', kind: 'run', agent: 'coder', awaiting: 'review', question: 'Review the diff?',
-        handle: `${a}.1`, answer_with: [`shop continue ${a}.1`, `shop approve ${a}.1 [--message "…"]`, `shop reject ${a}.1 "feedback"`] }),
-      expect.objectContaining({ run: b, spec: 'guarded', key: '2', kind: 'pause', awaiting: 'checkpoint', question: 'Deploy?',
-        handle: `${b}.2`, answer_with: [`shop continue ${b}.2`, `shop approve ${b}.2`, `shop reject ${b}.2 "why"`] }),
+      expect.objectContaining({
+        run: a,
+        spec: 'guarded',
+        key: '1',
+        kind: 'run',
+        agent: 'coder',
+        awaiting: 'review',
+        question: 'Review the diff?',
+        handle: `${a}.1`,
+        answer_with: [`shop continue ${a}.1`, `shop approve ${a}.1 [--message "…"]`, `shop reject ${a}.1 "feedback"`],
+      }),
+      expect.objectContaining({
+        run: b,
+        spec: 'guarded',
+        key: '2',
+        kind: 'pause',
+        awaiting: 'checkpoint',
+        question: 'Deploy?',
+        handle: `${b}.2`,
+        answer_with: [`shop continue ${b}.2`, `shop approve ${b}.2`, `shop reject ${b}.2 "why"`],
+      }),
     ]);
     expect(JSON.parse(p.shop(['list', '--waiting', '--json']).stdout)).toEqual(JSON.parse(json.stdout));
 
     const text = lines(p.shop(['inbox']).stdout);
-    expect(text[0].split(/\s{2,}/)).toEqual(['RUN', 'SPEC', 'CALL', 'AWAITING', 'AGENT', 'WAITED', 'CLAIMED', 'QUESTION', 'ANSWER WITH']);
+    expect(text[0].split(/\s{2,}/)).toEqual([
+      'RUN',
+      'SPEC',
+      'CALL',
+      'AWAITING',
+      'AGENT',
+      'WAITED',
+      'CLAIMED',
+      'QUESTION',
+      'ANSWER WITH',
+    ]);
     expect(text.slice(1).map((l) => l.split(/\s{2,}/).filter((_, i) => i !== 5))).toEqual([
       [String(a), 'guarded', '1', 'review', 'coder', '-', 'Review the diff?', `shop continue ${a}.1`],
       [String(b), 'guarded', '2', 'checkpoint', 'pause', '-', 'Deploy?', `shop continue ${b}.2`],
@@ -207,7 +289,9 @@ describe('shop inbox / shop list --waiting', () => {
     // Answered asks leave the inbox.
     expect(p.shop(['approve', String(a)]).code).toBe(3); // run a goes on to its own pause
     expect(p.shop(['approve', String(b)]).code).toBe(0);
-    expect(JSON.parse(p.shop(['inbox', '--json']).stdout).map((r: { run: number; key: string }) => [r.run, r.key])).toEqual([[a, '2']]);
+    expect(
+      JSON.parse(p.shop(['inbox', '--json']).stdout).map((r: { run: number; key: string }) => [r.run, r.key]),
+    ).toEqual([[a, '2']]);
     expect(p.shop(['approve', String(a)]).code).toBe(0);
     expect(p.shop(['inbox']).stdout).toBe('nothing waits for a person\n');
   });

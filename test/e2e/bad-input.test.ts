@@ -25,12 +25,21 @@ beforeAll(() => {
   p = makeProject();
   p.scenario(scenario);
   for (const agent of Object.keys(scenario.agents)) {
-    p.write(`agents/${agent}.md`, `---\ndescription: ${agent}\n${agent === 'slow' ? 'timeout: 1\n' : ''}---\nYou are ${agent}.\n`);
-    p.write(`workflows/${agent}.lua`, `function workflow(prompt)\n  local r = run("${agent}", "go")\n  return r.status .. ": " .. (r.summary or "")\nend\n`);
+    p.write(
+      `agents/${agent}.md`,
+      `---\ndescription: ${agent}\n${agent === 'slow' ? 'timeout: 1\n' : ''}---\nYou are ${agent}.\n`,
+    );
+    p.write(
+      `workflows/${agent}.lua`,
+      `function workflow(prompt)\n  local r = run("${agent}", "go")\n  return r.status .. ": " .. (r.summary or "")\nend\n`,
+    );
   }
   p.write('workflows/ghostly.lua', 'function workflow(prompt)\n  return run("ghost").status\nend\n');
   p.write('workflows/syntax.lua', 'function workflow(prompt)\n  local x =\nend\n');
-  p.write('workflows/extra-arg.lua', 'function workflow(prompt)\n  return run("reporter", "go", { timeout = 5 }).status\nend\n');
+  p.write(
+    'workflows/extra-arg.lua',
+    'function workflow(prompt)\n  return run("reporter", "go", { timeout = 5 }).status\nend\n',
+  );
   p.write('workflows/runtime.lua', 'function workflow(prompt)\n  local t = nil\n  return t.field\nend\n');
   p.write('workflows/earlier.lua', 'function workflow(prompt)\n  return run("coder", prompt).status\nend\n');
   const first = p.shop(['run', 'earlier', 'an earlier run']);
@@ -87,12 +96,16 @@ describe('bad signals and agents fail the run with one line', () => {
   it('an unknown agent fails the run: exit 1 (not "not found"), one line naming the missing file and the agents found', () => {
     const { line } = failedRun('ghostly', 1);
     expect(line).toContain('unknown agent "ghost": no agents/ghost.md or .claude/agents/ghost.md');
-    const found = readdirSync(join(p.dir, 'agents')).map((f) => basename(f, '.md')).sort();
+    const found = readdirSync(join(p.dir, 'agents'))
+      .map((f) => basename(f, '.md'))
+      .sort();
     expect(line).toContain(`(found: ${found.join(', ')})`);
   });
 
-  it('an argument a host call does not take is refused at its line, not ignored (a timeout as run()\'s third argument never applied)', () => {
-    expect(failedRun('extra-arg', 1).line).toBe(`shop: run ${earlier.at(-1)} failed: extra-arg.lua:2: run(agent [, prompt | opts]) takes at most 2 arguments; got 3; give the prompt in opts to give both: run("coder", {prompt = "…", timeout = 60})`);
+  it("an argument a host call does not take is refused at its line, not ignored (a timeout as run()'s third argument never applied)", () => {
+    expect(failedRun('extra-arg', 1).line).toBe(
+      `shop: run ${earlier.at(-1)} failed: extra-arg.lua:2: run(agent [, prompt | opts]) takes at most 2 arguments; got 3; give the prompt in opts to give both: run("coder", {prompt = "…", timeout = 60})`,
+    );
   });
 
   it('a Lua runtime error exits 1 with name.lua:LINE', () => {
@@ -100,7 +113,9 @@ describe('bad signals and agents fail the run with one line', () => {
   });
 
   it('a missing claude binary exits 1', () => {
-    expect(failedRun('reporter', 1, { SHOP_CLAUDE_BIN: '/nonexistent/claude' }).line).toContain('agent command not found: /nonexistent/claude');
+    expect(failedRun('reporter', 1, { SHOP_CLAUDE_BIN: '/nonexistent/claude' }).line).toContain(
+      'agent command not found: /nonexistent/claude',
+    );
   });
 
   it('once claude is there, resume retries the step: a session that never started is started, not resumed', () => {
@@ -115,7 +130,9 @@ describe('bad signals and agents fail the run with one line', () => {
   });
 
   it('an agent ending without a signal exits 1', () => {
-    expect(failedRun('silent', 1).line).toMatch(/agent silent ended without a signal; its last words: .+ \(its output: .*\.stdout\.log\)$/);
+    expect(failedRun('silent', 1).line).toMatch(
+      /agent silent ended without a signal; its last words: .+ \(its output: .*\.stdout\.log\)$/,
+    );
   });
 
   it("Claude's is_error exits 1 with Claude's message", () => {
@@ -136,7 +153,10 @@ describe('bad commands exit with one line and create nothing', () => {
   it('an unknown workflow exits 5 and lists the workflows', () => {
     const before = p.list().length;
     const line = oneLine(p.shop(['run', 'nope']), 5);
-    const found = readdirSync(join(p.dir, 'workflows')).filter((f) => f.endsWith('.lua')).map((f) => basename(f, '.lua')).sort();
+    const found = readdirSync(join(p.dir, 'workflows'))
+      .filter((f) => f.endsWith('.lua'))
+      .map((f) => basename(f, '.lua'))
+      .sort();
     expect(line).toContain('unknown workflow "nope"');
     expect(line).toContain(`(found: ${found.join(', ')})`);
     expect(p.list()).toHaveLength(before);
@@ -151,15 +171,30 @@ describe('bad commands exit with one line and create nothing', () => {
   });
 
   it('an unknown run id exits 5 for every command that takes one', () => {
-    for (const args of [['status', '999'], ['log', '999'], ['resume', '999'], ['signal', '999', '--status', 'DONE'], ['stop', '999', '--reason', 'x'], ['continue', '999']]) {
+    for (const args of [
+      ['status', '999'],
+      ['log', '999'],
+      ['resume', '999'],
+      ['signal', '999', '--status', 'DONE'],
+      ['stop', '999', '--reason', 'x'],
+      ['continue', '999'],
+    ]) {
       expect(oneLine(p.shop(args), 5, false), args.join(' ')).toContain('no run 999');
     }
     storeIntact();
   });
 
   it('a non-numeric id, an unknown command or an unknown option exits 2', () => {
-    for (const args of [['status', 'abc'], ['resume', '1.5'], ['frobnicate'], ['list', '--bogus'], ['run', 'bugfix', '--fast']]) {
-      expect(oneLine(p.shop(args), 2, false), args.join(' ')).toMatch(/"abc"|"1\.5"|unknown command "frobnicate"|unknown flag "--(bogus|fast)" for shop (list|run)/);
+    for (const args of [
+      ['status', 'abc'],
+      ['resume', '1.5'],
+      ['frobnicate'],
+      ['list', '--bogus'],
+      ['run', 'bugfix', '--fast'],
+    ]) {
+      expect(oneLine(p.shop(args), 2, false), args.join(' ')).toMatch(
+        /"abc"|"1\.5"|unknown command "frobnicate"|unknown flag "--(bogus|fast)" for shop (list|run)/,
+      );
     }
     storeIntact();
   });
@@ -167,7 +202,9 @@ describe('bad commands exit with one line and create nothing', () => {
 
 describe('shop report', () => {
   it('outside an agent (no SHOP_SIGNAL_FILE) exits 2', () => {
-    expect(oneLine(p.shop(['report', 'DONE'], { env: { SHOP_SIGNAL_FILE: undefined } }), 2)).toContain('SHOP_SIGNAL_FILE is not set');
+    expect(oneLine(p.shop(['report', 'DONE'], { env: { SHOP_SIGNAL_FILE: undefined } }), 2)).toContain(
+      'SHOP_SIGNAL_FILE is not set',
+    );
   });
 
   it('writes valid JSON atomically, and refuses a bad status', () => {
@@ -177,28 +214,43 @@ describe('shop report', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ status: 'DONE', summary: 'x', pr: '12' });
     expect(readdirSync(dir)).toEqual(['7.1.coder.json']);
-    expect(oneLine(p.shop(['report', 'done'], { env: { SHOP_SIGNAL_FILE: join(dir, 'other.json') } }), 2)).toContain('status: must be an UPPER_CASE word');
+    expect(oneLine(p.shop(['report', 'done'], { env: { SHOP_SIGNAL_FILE: join(dir, 'other.json') } }), 2)).toContain(
+      'status: must be an UPPER_CASE word',
+    );
     expect(readdirSync(dir)).toEqual(['7.1.coder.json']);
   });
 
   it('NEEDS_HUMAN without the question for the person is refused (exit 2), nothing written', () => {
     const dir = tempDir('shop-report-');
     const file = join(dir, '7.1.coder.json');
-    expect(oneLine(p.shop(['report', 'NEEDS_HUMAN'], { env: { SHOP_SIGNAL_FILE: file } }), 2)).toBe('shop: NEEDS_HUMAN needs the question for the person: shop report NEEDS_HUMAN --reason "…"');
-    expect(oneLine(p.shop(['report', 'NEEDS_HUMAN', '--reason', '  '], { env: { SHOP_SIGNAL_FILE: file } }), 2)).toContain('NEEDS_HUMAN needs the question');
+    expect(oneLine(p.shop(['report', 'NEEDS_HUMAN'], { env: { SHOP_SIGNAL_FILE: file } }), 2)).toBe(
+      'shop: NEEDS_HUMAN needs the question for the person: shop report NEEDS_HUMAN --reason "…"',
+    );
+    expect(
+      oneLine(p.shop(['report', 'NEEDS_HUMAN', '--reason', '  '], { env: { SHOP_SIGNAL_FILE: file } }), 2),
+    ).toContain('NEEDS_HUMAN needs the question');
     expect(readdirSync(dir)).toEqual([]);
-    expect(p.shop(['report', 'NEEDS_HUMAN', '--reason', 'Which DB?'], { env: { SHOP_SIGNAL_FILE: file } }).code).toBe(0);
+    expect(p.shop(['report', 'NEEDS_HUMAN', '--reason', 'Which DB?'], { env: { SHOP_SIGNAL_FILE: file } }).code).toBe(
+      0,
+    );
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ status: 'NEEDS_HUMAN', reason: 'Which DB?' });
   });
 
   it("inside a step whose run's store is out of reach (an agent's sandbox with no network): the file only, said so, exit 0", () => {
     const dir = tempDir('shop-report-');
     const file = join(dir, '7.1.coder.json');
-    const env = { SHOP_SIGNAL_FILE: file, SHOP_RUN_ID: '7', SHOP_CALL: '1', SHOP_DATABASE_URL: 'postgres://shop@127.0.0.1:1/shop' };
+    const env = {
+      SHOP_SIGNAL_FILE: file,
+      SHOP_RUN_ID: '7',
+      SHOP_CALL: '1',
+      SHOP_DATABASE_URL: 'postgres://shop@127.0.0.1:1/shop',
+    };
     const r = p.shop(['report', 'DONE', '--summary', 'x'], { env });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(lines(r.stdout)).toEqual([`reported DONE to ${file} only: the run's store is out of reach here (cannot connect to PostgreSQL at 127.0.0.1:1 (connection refused); check that the server runs and accepts connections there, and check SHOP_DATABASE_URL); the driver on this machine reads the file`]);
+    expect(lines(r.stdout)).toEqual([
+      `reported DONE to ${file} only: the run's store is out of reach here (cannot connect to PostgreSQL at 127.0.0.1:1 (connection refused); check that the server runs and accepts connections there, and check SHOP_DATABASE_URL); the driver on this machine reads the file`,
+    ]);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ status: 'DONE', summary: 'x' });
   });
 

@@ -18,7 +18,16 @@ const contexts: BrowserContext[] = [];
 export async function launchBrowser(): Promise<Browser> {
   browser ??= await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   return browser;
 }
@@ -26,7 +35,9 @@ export async function launchBrowser(): Promise<Browser> {
 /** A fresh browser context (no cookies) with one page; `phone` is a 375 px wide touch screen; `noScript` turns JavaScript off. */
 export async function newPage(opts: { phone?: boolean; noScript?: boolean } = {}): Promise<Page> {
   const b = await launchBrowser();
-  const screen = opts.phone ? { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : { viewport: { width: 1280, height: 860 } };
+  const screen = opts.phone
+    ? { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 }
+    : { viewport: { width: 1280, height: 860 } };
   const context = await b.newContext({ ...screen, javaScriptEnabled: !opts.noScript });
   contexts.push(context);
   const page = await context.newPage();

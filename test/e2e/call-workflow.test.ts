@@ -33,14 +33,22 @@ describe.each(['sqlite', 'postgres'] as const)('call_workflow on %s', (store) =>
     const child = id + 1;
     expect(r.stdout).toContain(`log: child ${child} completed`);
     expect(p.status(id)).toMatchObject({
-      status: 'completed', parent: null,
+      status: 'completed',
+      parent: null,
       result: { child, status: 'completed', got: { said: 'hello world', parent: id } },
     });
     // The child is a run of its own: listed, its parent named (a column and --json).
     expect(p.status(child)).toMatchObject({ spec: 'child', status: 'completed', prompt: 'hello world', parent: id });
-    expect(p.list().map((x) => [x.id, x.parent])).toEqual([[child, id], [id, null]]);
+    expect(p.list().map((x) => [x.id, x.parent])).toEqual([
+      [child, id],
+      [id, null],
+    ]);
     expect(p.shop(['list']).stdout).toMatch(new RegExp(`\\n${child} +child ↳ of ${id} +completed`));
-    expect(trail(p, child)[0]).toMatchObject({ type: 'run_started', actor: `run ${id}`, data: { parent: id, parent_key: '1' } });
+    expect(trail(p, child)[0]).toMatchObject({
+      type: 'run_started',
+      actor: `run ${id}`,
+      data: { parent: id, parent_key: '1' },
+    });
     expect(trail(p, id).map((e) => e.type)).toEqual(expect.arrayContaining(['wait_started', 'child_ended']));
     // Replaying the parent starts nothing: its log hands the child's table back.
     expect(p.shop(['replay', String(id)]).code).toBe(0);
@@ -58,7 +66,9 @@ describe.each(['sqlite', 'postgres'] as const)('call_workflow on %s', (store) =>
     expect(r.stdout).toContain(`run ${id} waits on run ${child} (child), which is waiting for a person`);
     expect(r.stdout).toContain(`shop approve ${child}.1`);
     expect(p.status(id)).toMatchObject({
-      status: 'waiting', waiting_for: `run ${child} (child)`, waiting_on: [{ kind: 'run', key: '1', run_id: child }],
+      status: 'waiting',
+      waiting_for: `run ${child} (child)`,
+      waiting_on: [{ kind: 'run', key: '1', run_id: child }],
       children: [{ id: child, spec: 'child', key: '1', status: 'waiting_human' }],
     });
     // shop status names the link both ways.
@@ -72,10 +82,13 @@ describe.each(['sqlite', 'postgres'] as const)('call_workflow on %s', (store) =>
     expect([a.code, a.stderr]).toEqual([0, '']);
     expect(a.stdout).toContain(`run ${id} completed`);
     expect(p.status(child).status).toBe('completed');
-    expect(p.status(id)).toMatchObject({ status: 'completed', result: { child, status: 'completed', got: 'hello world!' } });
+    expect(p.status(id)).toMatchObject({
+      status: 'completed',
+      result: { child, status: 'completed', got: 'hello world!' },
+    });
   });
 
-  it('`shop stop` of the parent ends the child with it (both stopped, each trail says so); a child stopped alone raises at the call\'s line, pcall handles it', async () => {
+  it("`shop stop` of the parent ends the child with it (both stopped, each trail says so); a child stopped alone raises at the call's line, pcall handles it", async () => {
     const p = await project(store);
     p.write('workflows/parent.lua', PARENT);
     p.write('workflows/child.lua', ASKING_CHILD);
@@ -91,18 +104,25 @@ describe.each(['sqlite', 'postgres'] as const)('call_workflow on %s', (store) =>
       expect.objectContaining({ type: 'stopped' }),
     ]);
 
-    p.write('workflows/careful.lua', `function workflow()
+    p.write(
+      'workflows/careful.lua',
+      `function workflow()
   local ok, err = pcall(function() return call_workflow("child", "a") end)
   log("handled: " .. tostring(err))
   return call_workflow("child", "b").status
 end
-`);
+`,
+    );
     const c = runId(p.shop(['run', 'careful']));
     const first = p.shop(['stop', String(c + 1), '--reason', 'wrong one']);
     expect(first.stdout).toContain(`its parent run ${c} (careful) went on: waiting`);
-    expect(p.shop(['log', String(c)]).stdout).toContain(`handled: careful.lua:2: run ${c + 1} (child) was stopped: wrong one`);
+    expect(p.shop(['log', String(c)]).stdout).toContain(
+      `handled: careful.lua:2: run ${c + 1} (child) was stopped: wrong one`,
+    );
     const second = p.shop(['stop', String(c + 2), '--reason', 'no']);
-    expect(second.stdout).toContain(`its parent run ${c} (careful) went on: failed: careful.lua:4: run ${c + 2} (child) was stopped: no`);
+    expect(second.stdout).toContain(
+      `its parent run ${c} (careful) went on: failed: careful.lua:4: run ${c + 2} (child) was stopped: no`,
+    );
   });
 });
 
@@ -127,7 +147,10 @@ describe('call_workflow taken over on PostgreSQL', () => {
     expect([answered.code, answered.stderr]).toEqual([0, '']);
     await until('the parent to complete', () => p.status(id).status === 'completed', 20_000);
     expect(p.status(id).result).toMatchObject({ child, status: 'completed', got: 'hello world!' });
-    expect(p.list().map((r) => [r.id, r.parent, r.status])).toEqual([[child, id, 'completed'], [id, null, 'completed']]);
+    expect(p.list().map((r) => [r.id, r.parent, r.status])).toEqual([
+      [child, id, 'completed'],
+      [id, null, 'completed'],
+    ]);
     expect(trail(p, id).filter((e) => e.type === 'child_ended')).toHaveLength(1);
     expect(await stopWorker(a)).toBe(0);
     expect(await stopWorker(b)).toBe(0);

@@ -36,14 +36,20 @@ export interface Answer {
  * every ask once — approves both pauses, answers the asker's question — with `shop approve` /
  * `shop answer` by handle, a few at a time, until `done()`.
  */
-export async function person(p: Project, env: NodeJS.ProcessEnv, done: () => boolean, seen: PersonState = newPersonState()): Promise<Answer[]> {
+export async function person(
+  p: Project,
+  env: NodeJS.ProcessEnv,
+  done: () => boolean,
+  seen: PersonState = newPersonState(),
+): Promise<Answer[]> {
   const answers = seen.answers;
   const asked = new Set<string>();
   const inFlight = new Set<Promise<void>>();
   while (!done()) {
     const r = await p.shopAsync(['inbox', '--json'], { env });
     if (r.code !== 0) seen.inboxErrors.push(said(r));
-    const rows = r.code === 0 ? (JSON.parse(r.stdout) as { run: number; key: string; handle: string; kind: string }[]) : [];
+    const rows =
+      r.code === 0 ? (JSON.parse(r.stdout) as { run: number; key: string; handle: string; kind: string }[]) : [];
     seen.lastInbox = rows.length;
     for (const row of rows) {
       // By handle: were an answered ask asked again (an answer lost), it is answered again and
@@ -86,7 +92,19 @@ export interface Kill {
  * (its agents live on; it comes back at once as the same machine) or the whole machine (back
  * after up to two leases, so another machine takes its runs over first). Up to `max` kills.
  */
-export async function killer(machines: Machine[], spansFile: string, o: { seed: number; everyMs: [number, number]; leaseMs: number; max: number; done: () => boolean; crashes: boolean; idleToo?: boolean }): Promise<Kill[]> {
+export async function killer(
+  machines: Machine[],
+  spansFile: string,
+  o: {
+    seed: number;
+    everyMs: [number, number];
+    leaseMs: number;
+    max: number;
+    done: () => boolean;
+    crashes: boolean;
+    idleToo?: boolean;
+  },
+): Promise<Kill[]> {
   const rnd = random(o.seed);
   const kills: Kill[] = [];
   const comebacks: Promise<void>[] = [];
@@ -96,7 +114,11 @@ export async function killer(machines: Machine[], spansFile: string, o: { seed: 
     // idleToo: every other kill takes any live machine (one waking a run at its due time, or taking an event).
     const anyMachine = o.idleToo && rnd(0, 1) === 1;
     let busy: Machine[] = [];
-    while (!o.done() && !(busy = machines.filter((m) => m.alive && (anyMachine || m.liveAgents(spansFile).length))).length) await sleep(100);
+    while (
+      !o.done() &&
+      !(busy = machines.filter((m) => m.alive && (anyMachine || m.liveAgents(spansFile).length))).length
+    )
+      await sleep(100);
     if (!busy.length) continue;
     const m = busy[rnd(0, busy.length - 1)];
     const runs = [...new Set(m.liveAgents(spansFile).map((a) => Number(a.run)))];
@@ -112,10 +134,12 @@ export async function killer(machines: Machine[], spansFile: string, o: { seed: 
       await m.crash(spansFile);
       const kill: Kill = { machine: m.name, how, at, downMs: rnd(0, 2 * o.leaseMs), runs };
       kills.push(kill);
-      comebacks.push(sleep(kill.downMs).then(async () => {
-        await m.start();
-        kill.backMs = Date.now() - at;
-      }));
+      comebacks.push(
+        sleep(kill.downMs).then(async () => {
+          await m.start();
+          kill.backMs = Date.now() - at;
+        }),
+      );
     }
   }
   await Promise.all(comebacks);
@@ -123,13 +147,22 @@ export async function killer(machines: Machine[], spansFile: string, o: { seed: 
 }
 
 /** When (and by which machine) each run a kill interrupted was taken over: the first `took` line for it after the kill. */
-export function takeovers(kills: Kill[], machines: Machine[]): { kill: Kill; run: number; ms: number | null; by: string | null }[] {
-  return kills.flatMap((kill) => kill.runs.map((run) => {
-    const took = machines
-      .flatMap((m) => m.lines.filter((l) => l.type === 'took' && l.run === run && l.at && Date.parse(l.at) >= kill.at).map((l) => ({ by: m.name, at: Date.parse(l.at!) })))
-      .sort((a, b) => a.at - b.at)[0];
-    return { kill, run, ms: took ? took.at - kill.at : null, by: took?.by ?? null };
-  }));
+export function takeovers(
+  kills: Kill[],
+  machines: Machine[],
+): { kill: Kill; run: number; ms: number | null; by: string | null }[] {
+  return kills.flatMap((kill) =>
+    kill.runs.map((run) => {
+      const took = machines
+        .flatMap((m) =>
+          m.lines
+            .filter((l) => l.type === 'took' && l.run === run && l.at && Date.parse(l.at) >= kill.at)
+            .map((l) => ({ by: m.name, at: Date.parse(l.at!) })),
+        )
+        .sort((a, b) => a.at - b.at)[0];
+      return { kill, run, ms: took ? took.at - kill.at : null, by: took?.by ?? null };
+    }),
+  );
 }
 
 /**
@@ -139,7 +172,11 @@ export function takeovers(kills: Kill[], machines: Machine[]): { kill: Kill; run
  * agents would run on one call. So this must not happen at all (a worker killed alone comes
  * back at once and, seeing its own pid dead, takes its runs back before its lease runs out).
  */
-export function crossMachineOrphans(rows: ReturnType<typeof takeovers>, spans: Span[], hostOf: (machine: string) => string): string[] {
+export function crossMachineOrphans(
+  rows: ReturnType<typeof takeovers>,
+  spans: Span[],
+  hostOf: (machine: string) => string,
+): string[] {
   const found: string[] = [];
   for (const r of rows) {
     if (r.kill.how !== 'worker' || r.ms === null || r.by === r.kill.machine) continue;
@@ -147,7 +184,9 @@ export function crossMachineOrphans(rows: ReturnType<typeof takeovers>, spans: S
     const host = hostOf(r.kill.machine);
     for (const s of spans) {
       if (s.host === host && s.run === String(r.run) && s.start <= r.kill.at && (s.end === null || s.end > tookAt)) {
-        found.push(`run ${r.run}: ${r.by} took it ${r.ms} ms after worker ${r.kill.machine} was killed, while its agent ${s.pid} (call ${s.call}) still ran`);
+        found.push(
+          `run ${r.run}: ${r.by} took it ${r.ms} ms after worker ${r.kill.machine} was killed, while its agent ${s.pid} (call ${s.call}) still ran`,
+        );
       }
     }
   }
@@ -158,7 +197,12 @@ export function crossMachineOrphans(rows: ReturnType<typeof takeovers>, spans: S
  * Until every run in `ids` has ended — or nothing moved for `stallMs` (the `mark` of what the
  * runs and actors did stayed the same), or `capMs` passed: the runs still open (none when all ended).
  */
-export async function untilEnded(p: Project, env: NodeJS.ProcessEnv, ids: number[], o: { stallMs: number; capMs: number; mark: (rows: { id: number; status: string }[], open: number[]) => string }): Promise<number[]> {
+export async function untilEnded(
+  p: Project,
+  env: NodeJS.ProcessEnv,
+  ids: number[],
+  o: { stallMs: number; capMs: number; mark: (rows: { id: number; status: string }[], open: number[]) => string },
+): Promise<number[]> {
   const cap = Date.now() + o.capMs;
   let progressAt = Date.now();
   let lastMark = '';
@@ -168,7 +212,9 @@ export async function untilEnded(p: Project, env: NodeJS.ProcessEnv, ids: number
     const r = await p.shopAsync(['list', '--json'], { env });
     if (r.code !== 0) continue;
     const rows = JSON.parse(r.stdout) as { id: number; status: string }[];
-    open = rows.filter((x) => ids.includes(x.id) && !['completed', 'failed', 'stuck'].includes(x.status)).map((x) => x.id);
+    open = rows
+      .filter((x) => ids.includes(x.id) && !['completed', 'failed', 'stuck'].includes(x.status))
+      .map((x) => x.id);
     const mark = o.mark(rows, open);
     if (mark !== lastMark) [progressAt, lastMark] = [Date.now(), mark];
   }

@@ -8,7 +8,17 @@ import { tempDir } from '../../packages/core/src/testing/temp-dir.js';
 
 /** The chaos test's judges, on made-up agent processes: each finds what it is there to find. */
 const span = (o: Partial<Span> & { pid: number; start: number }): Span => ({
-  shop_step: null, host: 'machine-a', session: 's1', run: '1', call: '2', mode: 'print', end: null, code: null, reports: [], reporting: [], ...o,
+  shop_step: null,
+  host: 'machine-a',
+  session: 's1',
+  run: '1',
+  call: '2',
+  mode: 'print',
+  end: null,
+  code: null,
+  reports: [],
+  reporting: [],
+  ...o,
 });
 
 describe('the chaos test judges', () => {
@@ -21,16 +31,36 @@ describe('the chaos test judges', () => {
 
   it('finishedRerun: a result reported twice, a process started after the result, or no result at all', () => {
     const calls = ['2', '3/1/1', '3/2/1', '5', '6'];
-    const done = (call: string, pid: number, at: number, status = 'DONE') => span({ pid, call, start: at - 50, end: at + 10, code: 0, reports: [{ status, at }] });
+    const done = (call: string, pid: number, at: number, status = 'DONE') =>
+      span({ pid, call, start: at - 50, end: at + 10, code: 0, reports: [{ status, at }] });
     const clean = [...calls.map((c, i) => done(c, 100 + i, 1000 + i * 100)), done('5', 200, 900, 'NEEDS_HUMAN')];
     expect(finishedRerun(clean, [1])).toEqual([]);
-    expect(finishedRerun([...clean, span({ pid: 300, call: '2', start: 5000 })], [1])).toEqual(['run 1 call 2 (planner): machine-a:300 started after it had reported its result']);
+    expect(finishedRerun([...clean, span({ pid: 300, call: '2', start: 5000 })], [1])).toEqual([
+      'run 1 call 2 (planner): machine-a:300 started after it had reported its result',
+    ]);
     expect(finishedRerun([...clean, done('6', 301, 2000)], [1])).toHaveLength(2);
-    expect(finishedRerun(clean.filter((s) => s.call !== '3/1/1'), [1])).toEqual(['run 1 call 3/1/1 (coder): reported its result 0 times ()']);
+    expect(
+      finishedRerun(
+        clean.filter((s) => s.call !== '3/1/1'),
+        [1],
+      ),
+    ).toEqual(['run 1 call 3/1/1 (coder): reported its result 0 times ()']);
     // Killed while reporting, the call completed on it: fine; a process started after it is not.
-    const killed = span({ pid: 400, call: '3/1/1', start: 900, end: 1000, code: 137, reporting: [{ status: 'DONE', at: 990 }] });
+    const killed = span({
+      pid: 400,
+      call: '3/1/1',
+      start: 900,
+      end: 1000,
+      code: 137,
+      reporting: [{ status: 'DONE', at: 990 }],
+    });
     expect(finishedRerun([...clean.filter((s) => s.call !== '3/1/1'), killed], [1])).toEqual([]);
-    expect(finishedRerun([...clean.filter((s) => s.call !== '3/1/1'), killed, span({ pid: 401, call: '3/1/1', start: 2000 })], [1])).toHaveLength(1);
+    expect(
+      finishedRerun(
+        [...clean.filter((s) => s.call !== '3/1/1'), killed, span({ pid: 401, call: '3/1/1', start: 2000 })],
+        [1],
+      ),
+    ).toHaveLength(1);
   });
 
   it('crossMachineOrphans: another machine took the run of a worker killed alone while its agent still ran', () => {
@@ -45,9 +75,21 @@ describe('the chaos test judges', () => {
 
   it('readSpans: a pid that comes back (pid_max wrapped) is a new process, not the old one', () => {
     const file = join(tempDir('shop-spans-'), 'spans.jsonl');
-    const line = (o: Record<string, unknown>) => JSON.stringify({ pid: 9, host: 'h', session_id: 's', run: '1', agent: 'a', mode: 'print', ...o });
-    writeFileSync(file, [line({ event: 'start', call: '2', at: 1 }), line({ event: 'reported', call: '2', status: 'DONE', at: 2 }), line({ event: 'end', call: '2', at: 3, code: 0 }),
-      line({ event: 'start', call: '6', at: 10 }), line({ event: 'end', call: '6', at: 11, code: 0 })].join('\n') + '\n');
-    expect(readSpans(file).map((s) => [s.call, s.reports.length, s.end])).toEqual([['2', 1, 3], ['6', 0, 11]]);
+    const line = (o: Record<string, unknown>) =>
+      JSON.stringify({ pid: 9, host: 'h', session_id: 's', run: '1', agent: 'a', mode: 'print', ...o });
+    writeFileSync(
+      file,
+      [
+        line({ event: 'start', call: '2', at: 1 }),
+        line({ event: 'reported', call: '2', status: 'DONE', at: 2 }),
+        line({ event: 'end', call: '2', at: 3, code: 0 }),
+        line({ event: 'start', call: '6', at: 10 }),
+        line({ event: 'end', call: '6', at: 11, code: 0 }),
+      ].join('\n') + '\n',
+    );
+    expect(readSpans(file).map((s) => [s.call, s.reports.length, s.end])).toEqual([
+      ['2', 1, 3],
+      ['6', 0, 11],
+    ]);
   });
 });

@@ -40,10 +40,15 @@ export function setUpProject(p: Project, workMs = 200): void {
     p.write(`agents/${name}.md`, `---\ndescription: ${name} of the chaos test\n---\nYou are the ${name}.\n`);
   }
   // Agents report with `shop report` (the store, not a file on one machine's disk).
-  const work = (summary: string) => [{ status: 'DONE', summary, via: 'report' as const, pace_ms: 200, sleep_ms: workMs }];
+  const work = (summary: string) => [
+    { status: 'DONE', summary, via: 'report' as const, pace_ms: 200, sleep_ms: workMs },
+  ];
   p.scenario({
     agents: {
-      planner: work('plan'), coder: work('code'), tester: work('tests'), shipper: work('shipped'),
+      planner: work('plan'),
+      coder: work('code'),
+      tester: work('tests'),
+      shipper: work('shipped'),
       // Asks until its prompt carries the person's answer (a restart in between asks again).
       asker: [
         { status: 'DONE', summary: 'answered', when_prompt: 'ANSWER-\\d+', via: 'report', pace_ms: 200 },
@@ -65,13 +70,17 @@ export function setUpProject(p: Project, workMs = 200): void {
 /** Pairs of agent processes alive at once on one call (any session, any machine). */
 export function callOverlaps(spans: Span[]): string[] {
   const byCall = new Map<string, Span[]>();
-  for (const s of spans) if (s.mode === 'print') byCall.set(`${s.run}/${s.call}`, [...(byCall.get(`${s.run}/${s.call}`) ?? []), s]);
+  for (const s of spans)
+    if (s.mode === 'print') byCall.set(`${s.run}/${s.call}`, [...(byCall.get(`${s.run}/${s.call}`) ?? []), s]);
   const found: string[] = [];
   for (const [call, list] of byCall) {
     list.sort((a, b) => a.start - b.start);
     for (let i = 1; i < list.length; i++) {
       const [a, b] = [list[i - 1], list[i]];
-      if (a.end === null || a.end > b.start) found.push(`run/call ${call}: ${a.host}:${a.pid} (${a.start}–${a.end ?? 'never ended'}) and ${b.host}:${b.pid} (from ${b.start})`);
+      if (a.end === null || a.end > b.start)
+        found.push(
+          `run/call ${call}: ${a.host}:${a.pid} (${a.start}–${a.end ?? 'never ended'}) and ${b.host}:${b.pid} (from ${b.start})`,
+        );
     }
   }
   return found;
@@ -82,22 +91,38 @@ export function callOverlaps(spans: Span[]): string[] {
  * (anything but NEEDS_HUMAN) exactly once, and no agent process starts on the call after that
  * report (a finished agent run again: its report lost, or not believed).
  */
-export function finishedRerun(spans: Span[], runs: number[], calls: Record<string, { agent: string }> = AGENT_CALLS): string[] {
+export function finishedRerun(
+  spans: Span[],
+  runs: number[],
+  calls: Record<string, { agent: string }> = AGENT_CALLS,
+): string[] {
   const found: string[] = [];
   for (const run of runs) {
     for (const [call, { agent }] of Object.entries(calls)) {
       const list = spans.filter((s) => s.run === String(run) && s.call === call && s.mode === 'print');
-      const finals = list.flatMap((s) => s.reports.filter((r) => r.status !== 'NEEDS_HUMAN').map((r) => ({ s, at: r.at })));
+      const finals = list.flatMap((s) =>
+        s.reports.filter((r) => r.status !== 'NEEDS_HUMAN').map((r) => ({ s, at: r.at })),
+      );
       // A process killed while reporting (a machine crash) may have reported: its result counts
       // when no process surely reported (the call completed on it), else it never got through.
-      const maybe = list.filter((s) => s.code !== 0 && s.reports.length < s.reporting.length)
-        .flatMap((s) => s.reporting.slice(s.reports.length).filter((r) => r.status !== 'NEEDS_HUMAN').map((r) => ({ s, at: r.at })));
+      const maybe = list
+        .filter((s) => s.code !== 0 && s.reports.length < s.reporting.length)
+        .flatMap((s) =>
+          s.reporting
+            .slice(s.reports.length)
+            .filter((r) => r.status !== 'NEEDS_HUMAN')
+            .map((r) => ({ s, at: r.at })),
+        );
       const name = `run ${run} call ${call} (${agent})`;
       const got = finals.length ? finals : maybe.slice(-1);
-      if (finals.length > 1 || !got.length) found.push(`${name}: reported its result ${finals.length} times (${finals.map((f) => `${f.s.host}:${f.s.pid}`).join(', ')})`);
+      if (finals.length > 1 || !got.length)
+        found.push(
+          `${name}: reported its result ${finals.length} times (${finals.map((f) => `${f.s.host}:${f.s.pid}`).join(', ')})`,
+        );
       if (!got.length) continue;
       const at = Math.min(...got.map((f) => f.at));
-      for (const later of list.filter((s) => s.start > at)) found.push(`${name}: ${later.host}:${later.pid} started after it had reported its result`);
+      for (const later of list.filter((s) => s.start > at))
+        found.push(`${name}: ${later.host}:${later.pid} started after it had reported its result`);
     }
   }
   return found;

@@ -1,6 +1,15 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { killLeftovers, makeProject, runId, stopWorker, trail, until, type Background, type Project } from './harness.js';
+import {
+  killLeftovers,
+  makeProject,
+  runId,
+  stopWorker,
+  trail,
+  until,
+  type Background,
+  type Project,
+} from './harness.js';
 import { overlaps, readSpans, rerunsAfterCompletion } from './spans.js';
 
 /**
@@ -40,9 +49,14 @@ function lane(): Project {
   // Short leases: a driver killed -9 is judged gone by its pid at once; this bounds the rest.
   p.env.SHOP_LEASE_SECONDS = '3';
   p.write('workflows/chaos.lua', WORKFLOW);
-  for (const name of Object.keys(AGENTS)) p.write(`agents/${name}.md`, `---\ndescription: ${name} of the chaos test\n---\nYou are the ${name}.\n`);
+  for (const name of Object.keys(AGENTS))
+    p.write(`agents/${name}.md`, `---\ndescription: ${name} of the chaos test\n---\nYou are the ${name}.\n`);
   // Each agent works a little (paced events), so kills land while agents run.
-  p.scenario({ agents: Object.fromEntries(Object.entries(AGENTS).map(([name, summary]) => [name, [{ status: 'DONE', summary, pace_ms: 60 }]])) });
+  p.scenario({
+    agents: Object.fromEntries(
+      Object.entries(AGENTS).map(([name, summary]) => [name, [{ status: 'DONE', summary, pace_ms: 60 }]]),
+    ),
+  });
   return p;
 }
 
@@ -61,7 +75,11 @@ async function statusOf(p: Project, id: number): Promise<string> {
 }
 
 /** Each look is a `shop status` process: spaced out, so the other lanes keep their share of the machine. */
-const waitFor = (p: Project, id: number, want: string) => until(`run ${id} to become ${want}`, async () => (await statusOf(p, id)) === want, { timeoutMs: 30_000, everyMs: 300 });
+const waitFor = (p: Project, id: number, want: string) =>
+  until(`run ${id} to become ${want}`, async () => (await statusOf(p, id)) === want, {
+    timeoutMs: 30_000,
+    everyMs: 300,
+  });
 
 /** Whether a person's answer is on record for the run (an approve killed before it recorded one gave none). */
 async function answered(p: Project, id: number): Promise<boolean> {
@@ -114,17 +132,26 @@ describe('chaos: kill -9 of the driver alone, then takeover by shop resume or sh
     const seed = Number(process.env.CHAOS_SEED) || Date.now() % 100_000;
     const projects = Array.from({ length: LANES }, lane);
     const runs: { p: Project; id: number; seed: number }[] = [];
-    await Promise.all(projects.map(async (p, l) => {
-      for (let t = l; t < TRIALS; t += LANES) runs.push({ p, id: await trial(p, seed + t), seed: seed + t });
-    }));
+    await Promise.all(
+      projects.map(async (p, l) => {
+        for (let t = l; t < TRIALS; t += LANES) runs.push({ p, id: await trial(p, seed + t), seed: seed + t });
+      }),
+    );
     expect(runs).toHaveLength(TRIALS);
 
     for (const { p, id, seed: s } of runs) {
       const status = p.status(id);
-      expect({ seed: s, status: status.status, result: status.result }).toEqual({ seed: s, status: 'completed', result: EXPECTED });
+      expect({ seed: s, status: status.status, result: status.result }).toEqual({
+        seed: s,
+        status: 'completed',
+        result: EXPECTED,
+      });
       // The one approval was recorded and taken in, exactly once.
       const answers = trail(p, id).filter((e) => e.type === 'human_answered');
-      expect(answers.map((a) => [a.key, a.actor]), `seed ${s}`).toEqual([['3', 'tester']]);
+      expect(
+        answers.map((a) => [a.key, a.actor]),
+        `seed ${s}`,
+      ).toEqual([['3', 'tester']]);
     }
     for (const p of projects) {
       const spans = readSpans(p.env.SHOP_STANDIN_SPANS!);

@@ -68,7 +68,13 @@ interface Sent {
 }
 
 /** The outside world: each run's two events, at random moments from its start (seq 2 after seq 1), a third of them sent twice under the same id. */
-async function sender(p: Project, env: NodeJS.ProcessEnv, seed: number, runs: () => number[], done: () => boolean): Promise<Sent[]> {
+async function sender(
+  p: Project,
+  env: NodeJS.ProcessEnv,
+  seed: number,
+  runs: () => number[],
+  done: () => boolean,
+): Promise<Sent[]> {
   const rnd = random(seed + 1);
   const sent: Sent[] = [];
   const started = new Set<number>();
@@ -84,7 +90,12 @@ async function sender(p: Project, env: NodeJS.ProcessEnv, seed: number, runs: ()
     for (const run of runs().filter((r) => !started.has(r))) {
       started.add(run);
       const [first, second] = [rnd(0, 8000), rnd(100, 4000)];
-      tasks.push(sleep(first).then(() => send(run, 1)).then(() => sleep(second)).then(() => send(run, 2)));
+      tasks.push(
+        sleep(first)
+          .then(() => send(run, 1))
+          .then(() => sleep(second))
+          .then(() => send(run, 2)),
+      );
     }
     await sleep(200);
   }
@@ -101,89 +112,166 @@ describe('chaos: sleeps, events and child runs on three workers as three machine
     }
   });
 
-  it(`${RUNS} runs end as uninterrupted: 0 events lost or taken twice, 0 duplicate children, 0 timers fired twice or early`, async () => {
-    const seed = Number(process.env.SHOP_CHAOS_SEED) || Date.now() % 100_000;
-    const p: Project = makeProject();
-    setUpProject(p, 200);
-    p.write('workflows/flow.lua', FLOW);
-    p.write('workflows/child.lua', CHILD);
-    const spansFile = join(p.dir, 'spans.jsonl');
-    p.env.SHOP_STANDIN_SPANS = spansFile;
-    p.env.SHOP_LEASE_SECONDS = String(LEASE_S);
-    p.env.SHOP_DATABASE_URL = await cluster!.createDatabase('chaos_waits');
-    for (const name of ['a', 'b', 'c']) machines.push(new Machine(p, name, p.env));
-    const desk = new Machine(p, 'd', p.env);
-    machines.push(desk);
-    const workers = machines.filter((m) => m !== desk);
-    await Promise.all(workers.map((m) => m.start()));
+  it(
+    `${RUNS} runs end as uninterrupted: 0 events lost or taken twice, 0 duplicate children, 0 timers fired twice or early`,
+    async () => {
+      const seed = Number(process.env.SHOP_CHAOS_SEED) || Date.now() % 100_000;
+      const p: Project = makeProject();
+      setUpProject(p, 200);
+      p.write('workflows/flow.lua', FLOW);
+      p.write('workflows/child.lua', CHILD);
+      const spansFile = join(p.dir, 'spans.jsonl');
+      p.env.SHOP_STANDIN_SPANS = spansFile;
+      p.env.SHOP_LEASE_SECONDS = String(LEASE_S);
+      p.env.SHOP_DATABASE_URL = await cluster!.createDatabase('chaos_waits');
+      for (const name of ['a', 'b', 'c']) machines.push(new Machine(p, name, p.env));
+      const desk = new Machine(p, 'd', p.env);
+      machines.push(desk);
+      const workers = machines.filter((m) => m !== desk);
+      await Promise.all(workers.map((m) => m.start()));
 
-    let ended = false;
-    const ids: number[] = [];
-    const personState = newPersonState();
-    const sending = sender(p, desk.machineEnv, seed, () => ids, () => ended);
-    for (let i = 0; i < RUNS; i++) {
-      const r = await p.shopAsync(['run', 'flow', `task ${i}`], { env: desk.machineEnv });
-      expect(r.code, said(r)).toBe(3);
-      ids.push(runId(r.stdout));
-    }
-    let open: number[] = ids;
-    // Progress: a run ended or moved on, an answer was given.
-    const watchEnd = untilEnded(p, desk.machineEnv, ids, { stallMs: STALL_MS, capMs: CAP_MS, mark: (rows, now) => `${now.length}/${personState.answers.length}/${rows.map((x) => x.status).join()}` })
-      .then((left) => ((open = left), (ended = true)));
-    const [answers, kills, sent] = await Promise.all([
-      person(p, desk.machineEnv, () => ended, personState),
-      killer(workers, spansFile, { seed, everyMs: [1500, 3500], leaseMs: LEASE_S * 1000, max: Math.max(6, RUNS), done: () => ended, crashes: true, idleToo: true }),
-      sending,
-      watchEnd,
-    ]);
-    const statusOf = (id: number) => `run ${id} ${p.status(id).status}: ${p.status(id).executions.map((e) => `${e.key}:${e.status}`).join(' ')}`;
-    expect(open.map(statusOf), `seed ${seed}: runs still open`).toEqual([]);
-    for (const m of workers) expect(await m.stop(), `machine ${m.name} stops on SIGTERM`).not.toBe('still running');
-    console.log(`chaos waits (seed ${seed}): ${kills.length} kills (${kills.map((k) => `${k.how} ${k.machine}`).join(', ')}), ${answers.length} answers, ${sent.length} events`);
+      let ended = false;
+      const ids: number[] = [];
+      const personState = newPersonState();
+      const sending = sender(
+        p,
+        desk.machineEnv,
+        seed,
+        () => ids,
+        () => ended,
+      );
+      for (let i = 0; i < RUNS; i++) {
+        const r = await p.shopAsync(['run', 'flow', `task ${i}`], { env: desk.machineEnv });
+        expect(r.code, said(r)).toBe(3);
+        ids.push(runId(r.stdout));
+      }
+      let open: number[] = ids;
+      // Progress: a run ended or moved on, an answer was given.
+      const watchEnd = untilEnded(p, desk.machineEnv, ids, {
+        stallMs: STALL_MS,
+        capMs: CAP_MS,
+        mark: (rows, now) => `${now.length}/${personState.answers.length}/${rows.map((x) => x.status).join()}`,
+      }).then((left) => ((open = left), (ended = true)));
+      const [answers, kills, sent] = await Promise.all([
+        person(p, desk.machineEnv, () => ended, personState),
+        killer(workers, spansFile, {
+          seed,
+          everyMs: [1500, 3500],
+          leaseMs: LEASE_S * 1000,
+          max: Math.max(6, RUNS),
+          done: () => ended,
+          crashes: true,
+          idleToo: true,
+        }),
+        sending,
+        watchEnd,
+      ]);
+      const statusOf = (id: number) =>
+        `run ${id} ${p.status(id).status}: ${p
+          .status(id)
+          .executions.map((e) => `${e.key}:${e.status}`)
+          .join(' ')}`;
+      expect(open.map(statusOf), `seed ${seed}: runs still open`).toEqual([]);
+      for (const m of workers) expect(await m.stop(), `machine ${m.name} stops on SIGTERM`).not.toBe('still running');
+      console.log(
+        `chaos waits (seed ${seed}): ${kills.length} kills (${kills.map((k) => `${k.how} ${k.machine}`).join(', ')}), ${answers.length} answers, ${sent.length} events`,
+      );
 
-    for (const id of ids) expect({ seed, id, status: p.status(id).status, result: p.status(id).result }).toEqual({ seed, id, status: 'completed', result: EXPECTED });
+      for (const id of ids)
+        expect({ seed, id, status: p.status(id).status, result: p.status(id).result }).toEqual({
+          seed,
+          id,
+          status: 'completed',
+          result: EXPECTED,
+        });
 
-    // Events: every send said ok (a repeated id too); each run took its own two, in order, each once; none left untaken.
-    expect(sent.flatMap((s) => s.results.filter((r) => r.code !== 0).map((r) => `${s.id}: ${said(r)}`))).toEqual([]);
-    const listed = JSON.parse(p.shop(['event', 'list', '--name', 'ci.done', '--json']).stdout) as { id: number; key: string }[];
-    expect(listed.length, 'one event per --id').toBe(2 * RUNS);
-    const taken: number[] = [];
-    for (const id of ids) {
-      const waits = p.status(id).executions.filter((e) => e.kind === 'wait_event').sort((a, b) => Number(a.key) - Number(b.key));
-      const got = waits.map((e) => e.result as { id: number; key: string; data: { seq: number } });
-      expect(got.map((e) => [e.key, e.data.seq]), `run ${id}'s events`).toEqual([[`run-${id}`, 1], [`run-${id}`, 2]]);
-      taken.push(...got.map((e) => e.id));
-      expect(trail(p, id).filter((e) => e.type === 'event_taken').length, `run ${id}: each take once in the trail`).toBe(2);
-    }
-    expect(new Set(taken).size, 'no event taken twice').toBe(taken.length);
-    expect([...taken].sort((a, b) => a - b)).toEqual(listed.map((e) => e.id).sort((a, b) => a - b));
+      // Events: every send said ok (a repeated id too); each run took its own two, in order, each once; none left untaken.
+      expect(sent.flatMap((s) => s.results.filter((r) => r.code !== 0).map((r) => `${s.id}: ${said(r)}`))).toEqual([]);
+      const listed = JSON.parse(p.shop(['event', 'list', '--name', 'ci.done', '--json']).stdout) as {
+        id: number;
+        key: string;
+      }[];
+      expect(listed.length, 'one event per --id').toBe(2 * RUNS);
+      const taken: number[] = [];
+      for (const id of ids) {
+        const waits = p
+          .status(id)
+          .executions.filter((e) => e.kind === 'wait_event')
+          .sort((a, b) => Number(a.key) - Number(b.key));
+        const got = waits.map((e) => e.result as { id: number; key: string; data: { seq: number } });
+        expect(
+          got.map((e) => [e.key, e.data.seq]),
+          `run ${id}'s events`,
+        ).toEqual([
+          [`run-${id}`, 1],
+          [`run-${id}`, 2],
+        ]);
+        taken.push(...got.map((e) => e.id));
+        expect(
+          trail(p, id).filter((e) => e.type === 'event_taken').length,
+          `run ${id}: each take once in the trail`,
+        ).toBe(2);
+      }
+      expect(new Set(taken).size, 'no event taken twice').toBe(taken.length);
+      expect([...taken].sort((a, b) => a - b)).toEqual(listed.map((e) => e.id).sort((a, b) => a - b));
 
-    // Children: exactly one per parent, completed.
-    const all = JSON.parse(p.shop(['list', '--json']).stdout) as { id: number; status: string; parent?: number | null }[];
-    const children = all.filter((r) => r.parent != null);
-    for (const id of ids) expect(children.filter((c) => c.parent === id).map((c) => c.status), `run ${id}'s children`).toEqual(['completed']);
+      // Children: exactly one per parent, completed.
+      const all = JSON.parse(p.shop(['list', '--json']).stdout) as {
+        id: number;
+        status: string;
+        parent?: number | null;
+      }[];
+      const children = all.filter((r) => r.parent != null);
+      for (const id of ids)
+        expect(
+          children.filter((c) => c.parent === id).map((c) => c.status),
+          `run ${id}'s children`,
+        ).toEqual(['completed']);
 
-    // Timers: each wait's timer fired at most once, never before its due time (the runs' now() checks say it too).
-    for (const id of [...ids, ...children.map((c) => c.id)]) {
-      const fired = trail(p, id).filter((e) => e.type === 'timer_fired');
-      const byKey = new Map<string, number>();
-      for (const e of fired) byKey.set(e.key!, (byKey.get(e.key!) ?? 0) + 1);
-      expect([...byKey].filter(([, n]) => n > 1), `run ${id}: timers fired twice`).toEqual([]);
-      for (const e of fired) expect(Date.parse(e.at), `run ${id} ${e.key} fired at its due time or after`).toBeGreaterThanOrEqual(Date.parse(String((e.data as { due_at: string }).due_at)));
-    }
+      // Timers: each wait's timer fired at most once, never before its due time (the runs' now() checks say it too).
+      for (const id of [...ids, ...children.map((c) => c.id)]) {
+        const fired = trail(p, id).filter((e) => e.type === 'timer_fired');
+        const byKey = new Map<string, number>();
+        for (const e of fired) byKey.set(e.key!, (byKey.get(e.key!) ?? 0) + 1);
+        expect(
+          [...byKey].filter(([, n]) => n > 1),
+          `run ${id}: timers fired twice`,
+        ).toEqual([]);
+        for (const e of fired)
+          expect(Date.parse(e.at), `run ${id} ${e.key} fired at its due time or after`).toBeGreaterThanOrEqual(
+            Date.parse(String((e.data as { due_at: string }).due_at)),
+          );
+      }
 
-    // Asks: every answering command succeeded (exit 7 = the run went on to sleep or wait), one answer per ask.
-    expect(answers.filter((a) => ![0, 3, 7].includes(a.result.code ?? -1)).map((a) => `${a.handle} ${a.verb}: ${said(a.result)}`)).toEqual([]);
-    for (const id of [...ids, ...children.map((c) => c.id)]) {
-      const keys = trail(p, id).filter((e) => e.type === 'human_answered').map((e) => e.key);
-      expect({ id, answered: keys }).toEqual({ id, answered: ids.includes(id) ? ['1'] : ['3'] });
-    }
+      // Asks: every answering command succeeded (exit 7 = the run went on to sleep or wait), one answer per ask.
+      expect(
+        answers
+          .filter((a) => ![0, 3, 7].includes(a.result.code ?? -1))
+          .map((a) => `${a.handle} ${a.verb}: ${said(a.result)}`),
+      ).toEqual([]);
+      for (const id of [...ids, ...children.map((c) => c.id)]) {
+        const keys = trail(p, id)
+          .filter((e) => e.type === 'human_answered')
+          .map((e) => e.key);
+        expect({ id, answered: keys }).toEqual({ id, answered: ids.includes(id) ? ['1'] : ['3'] });
+      }
 
-    const spans = readSpans(spansFile);
-    expect(callOverlaps(spans), `seed ${seed}`).toEqual([]);
-    expect(finishedRerun(spans, ids, PARENT_AGENTS), `seed ${seed}`).toEqual([]);
-    expect(finishedRerun(spans, children.map((c) => c.id), CHILD_AGENTS), `seed ${seed}`).toEqual([]);
-    expect(spans.filter((s) => s.end === null).map((s) => `${s.host}:${s.pid} run ${s.run} call ${s.call}`)).toEqual([]);
-    expect(kills.length, 'the chaos killed something').toBeGreaterThan(0);
-  }, CAP_MS + 180_000);
+      const spans = readSpans(spansFile);
+      expect(callOverlaps(spans), `seed ${seed}`).toEqual([]);
+      expect(finishedRerun(spans, ids, PARENT_AGENTS), `seed ${seed}`).toEqual([]);
+      expect(
+        finishedRerun(
+          spans,
+          children.map((c) => c.id),
+          CHILD_AGENTS,
+        ),
+        `seed ${seed}`,
+      ).toEqual([]);
+      expect(spans.filter((s) => s.end === null).map((s) => `${s.host}:${s.pid} run ${s.run} call ${s.call}`)).toEqual(
+        [],
+      );
+      expect(kills.length, 'the chaos killed something').toBeGreaterThan(0);
+    },
+    CAP_MS + 180_000,
+  );
 });

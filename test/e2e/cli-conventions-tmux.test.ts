@@ -35,7 +35,12 @@ describe('tables on a terminal', () => {
       const screen = await onTerminal(p, shop(args), 70);
       // The table (status prints prose above its table; prose wraps like any text).
       const all = lines(screen).filter((l) => !l.startsWith('[exit'));
-      const shown = all.slice(Math.max(0, all.findIndex((l) => /^(ID|RUN|CALL) /.test(l))));
+      const shown = all.slice(
+        Math.max(
+          0,
+          all.findIndex((l) => /^(ID|RUN|CALL) /.test(l)),
+        ),
+      );
       expect(shown.length, args).toBeGreaterThan(1);
       for (const line of shown) expect(line.length, `${args}: ${line}`).toBeLessThanOrEqual(70);
       expect(screen, args).toContain('…');
@@ -58,7 +63,8 @@ describe('shop list --limit on a terminal', () => {
   it('shows the newest 50 by default and says how many more there are; --json shows all', async () => {
     const q = makeProject();
     const db = new Database(join(q.dir, '.shop', 'shop.db'));
-    const insert = db.prepare(`INSERT INTO runs (spec, workflow_path, prompt, status, workspace, seed, created_at, updated_at, ended_at)
+    const insert =
+      db.prepare(`INSERT INTO runs (spec, workflow_path, prompt, status, workspace, seed, created_at, updated_at, ended_at)
       VALUES ('quick', 'workflows/quick.lua', '', 'completed', ?, 1, ?, ?, ?)`);
     for (let i = 0; i < 53; i++) insert.run(q.dir, Date.now() - 1000 * (60 - i), Date.now(), Date.now());
     db.close();
@@ -78,10 +84,15 @@ describe('shop status on a terminal', () => {
   it('shows the latest 50 calls and every open one, and says how many earlier ones it left out', async () => {
     const q = makeProject();
     // Call 1 is the parallel, 1/1/1 a pause that waits, 1/2/1 … 1/2/60 sixty recorded now() calls.
-    q.write('workflows/long.lua', 'function workflow(prompt)\n  parallel(function() return pause("Hold on?").continue end, function() for i = 1, 60 do now() end end)\n  return "done"\nend\n');
+    q.write(
+      'workflows/long.lua',
+      'function workflow(prompt)\n  parallel(function() return pause("Hold on?").continue end, function() for i = 1, 60 do now() end end)\n  return "done"\nend\n',
+    );
     const id = runId(q.shop(['run', 'long']));
     const screen = await onTerminal(q, shop(`status ${id}`));
-    const rows = lines(screen).filter((l) => l.startsWith('#')).map((l) => l.split(/\s+/)[0]);
+    const rows = lines(screen)
+      .filter((l) => l.startsWith('#'))
+      .map((l) => l.split(/\s+/)[0]);
     expect(rows).toEqual(['#1', '#1/1/1', ...Array.from({ length: 50 }, (_, i) => `#1/2/${i + 11}`)]);
     expect(screen).toContain(`… 10 earlier calls (shop status ${id} --limit 0 for all)`);
   });

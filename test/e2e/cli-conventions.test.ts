@@ -37,7 +37,9 @@ beforeAll(() => {
 
 describe('shop --version', () => {
   it('prints "shop <version>" from packages/cli/package.json, for --version, -V and shop version, creating nothing', () => {
-    const { version } = JSON.parse(readFileSync(join(repoRoot, 'packages', 'cli', 'package.json'), 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync(join(repoRoot, 'packages', 'cli', 'package.json'), 'utf8')) as {
+      version: string;
+    };
     const dir = emptyDir();
     for (const flag of ['--version', '-V', 'version']) {
       const r = outside(dir, [flag]);
@@ -51,10 +53,16 @@ describe('shop --version', () => {
   it('a checkout not built yet (no npm install) says so in one line, exit 1, no stack', () => {
     const checkout = emptyDir();
     mkdirSync(join(checkout, 'packages', 'cli', 'bin'), { recursive: true });
-    for (const f of ['shop', 'package.json']) copyFileSync(join(repoRoot, 'packages', 'cli', 'bin', f), join(checkout, 'packages', 'cli', 'bin', f));
-    const r = spawnSync(process.execPath, [join(checkout, 'packages', 'cli', 'bin', 'shop'), '--version'], { cwd: emptyDir(), env: { ...process.env, SHOP_DEBUG: '' }, encoding: 'utf8' });
-    expect(refused({ code: r.status, stdout: r.stdout, stderr: r.stderr }, 1))
-      .toBe(`shop: Shop is not built or not installed completely (Cannot find module '${join(checkout, 'packages', 'cli', 'dist', 'bundle', 'shop.js')}'); run npm install in ${checkout}`);
+    for (const f of ['shop', 'package.json'])
+      copyFileSync(join(repoRoot, 'packages', 'cli', 'bin', f), join(checkout, 'packages', 'cli', 'bin', f));
+    const r = spawnSync(process.execPath, [join(checkout, 'packages', 'cli', 'bin', 'shop'), '--version'], {
+      cwd: emptyDir(),
+      env: { ...process.env, SHOP_DEBUG: '' },
+      encoding: 'utf8',
+    });
+    expect(refused({ code: r.status, stdout: r.stdout, stderr: r.stderr }, 1)).toBe(
+      `shop: Shop is not built or not installed completely (Cannot find module '${join(checkout, 'packages', 'cli', 'dist', 'bundle', 'shop.js')}'); run npm install in ${checkout}`,
+    );
   });
 });
 
@@ -85,50 +93,74 @@ describe('help from the registry', () => {
   it('the global help lists every command with its summary, short enough to read', () => {
     const r = p.shop(['--help']);
     expect(r.code).toBe(0);
-    for (const [name, spec] of Object.entries(commands)) expect(r.stdout).toMatch(new RegExp(`^ {2}${name} +${spec.summary.replace(/[()`.?*+[\]]/g, '\\$&')}$`, 'm'));
+    for (const [name, spec] of Object.entries(commands))
+      expect(r.stdout).toMatch(new RegExp(`^ {2}${name} +${spec.summary.replace(/[()`.?*+[\]]/g, '\\$&')}$`, 'm'));
     expect(lines(r.stdout).length).toBeLessThanOrEqual(45);
     expect(p.shop(['help']).stdout).toBe(r.stdout);
   });
 
   it('shop help with an unknown command suggests one, or points to the list; exit 2', () => {
-    expect(refused(p.shop(['help', 'stauts']), 2)).toBe('shop: unknown command "stauts"; did you mean "status"? (shop --help lists them)');
+    expect(refused(p.shop(['help', 'stauts']), 2)).toBe(
+      'shop: unknown command "stauts"; did you mean "status"? (shop --help lists them)',
+    );
     expect(refused(p.shop(['help', 'nope']), 2)).toBe('shop: unknown command "nope" (shop --help lists them)');
   });
 });
 
 describe('did you mean', () => {
   it('an unknown command names the closest one', () => {
-    expect(refused(p.shop(['lst']), 2)).toBe('shop: unknown command "lst"; did you mean "list"? (shop --help lists them)');
+    expect(refused(p.shop(['lst']), 2)).toBe(
+      'shop: unknown command "lst"; did you mean "list"? (shop --help lists them)',
+    );
     expect(refused(p.shop(['aprove', '1']), 2)).toContain('did you mean "approve"?');
     expect(refused(p.shop(['frobnicate']), 2)).toBe('shop: unknown command "frobnicate" (shop --help lists them)');
   });
 
   it('an unknown flag is named, with the flag meant', () => {
-    expect(refused(p.shop(['list', '--stauts', 'x']), 2)).toBe('shop: unknown flag "--stauts" for shop list; did you mean "--status"? (shop list --help lists them)');
+    expect(refused(p.shop(['list', '--stauts', 'x']), 2)).toBe(
+      'shop: unknown flag "--stauts" for shop list; did you mean "--status"? (shop list --help lists them)',
+    );
     expect(refused(p.shop(['run', 'quick', '--wiat']), 2)).toContain('did you mean "--wait"?');
-    expect(refused(p.shop(['list', '--bogus']), 2)).toBe('shop: unknown flag "--bogus" for shop list (shop list --help lists them)');
+    expect(refused(p.shop(['list', '--bogus']), 2)).toBe(
+      'shop: unknown flag "--bogus" for shop list (shop list --help lists them)',
+    );
   });
 
   it('a mistyped --status value is named, with the status meant', () => {
-    expect(refused(p.shop(['list', '--status', 'complted']), 2)).toContain('--status "complted" is not a run status; did you mean "completed"?');
+    expect(refused(p.shop(['list', '--status', 'complted']), 2)).toContain(
+      '--status "complted" is not a run status; did you mean "completed"?',
+    );
   });
 });
 
 describe('positional arguments', () => {
   it('a command refuses more than it takes, naming the first extra and the usage', () => {
-    expect(refused(p.shop(['status', '1', 'extra']), 2)).toBe('shop: unexpected argument "extra" (shop status); usage: shop status <id> [--limit N] [--json | --aah [--call K]]');
+    expect(refused(p.shop(['status', '1', 'extra']), 2)).toBe(
+      'shop: unexpected argument "extra" (shop status); usage: shop status <id> [--limit N] [--json | --aah [--call K]]',
+    );
     for (const [name, spec] of Object.entries(commands)) {
       if (spec.maxArgs === Infinity) continue;
       const args = [...Array.from({ length: spec.maxArgs }, () => '1'), 'surplus'];
-      expect(refused(p.shop([name, ...args]), 2), name).toMatch(new RegExp(`^shop: unexpected argument "surplus" \\(shop ${name}\\).*; usage: shop ${name}`));
+      expect(refused(p.shop([name, ...args]), 2), name).toMatch(
+        new RegExp(`^shop: unexpected argument "surplus" \\(shop ${name}\\).*; usage: shop ${name}`),
+      );
     }
   });
 
   it('a value typed at any length is quoted capped: the error stays one short line that says how long it was', () => {
     const long = 'x'.repeat(5000);
     const cases: [string[], number][] = [
-      [['status', long], 2], [['status', '1', long], 2], [['list', '--limit', long], 2], [['list', '--status', long], 2], [[long], 2],
-      [['list', `--${long}`], 2], [['watch', long], 2], [['replay', long], 2], [['run', long], 5], [['signal', '1', '--answers-file', long], 2], [['replay', '--workflow', long], 2],
+      [['status', long], 2],
+      [['status', '1', long], 2],
+      [['list', '--limit', long], 2],
+      [['list', '--status', long], 2],
+      [[long], 2],
+      [['list', `--${long}`], 2],
+      [['watch', long], 2],
+      [['replay', long], 2],
+      [['run', long], 5],
+      [['signal', '1', '--answers-file', long], 2],
+      [['replay', '--workflow', long], 2],
     ];
     for (const [args, code] of cases) {
       const line = refused(p.shop(args), code);
@@ -138,7 +170,14 @@ describe('positional arguments', () => {
   });
 
   it('free text stays free: a prompt, an answer, feedback, several ids', () => {
-    p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }, { status: 'DONE', summary: 'ok' }] } });
+    p.scenario({
+      agents: {
+        coder: [
+          { status: 'NEEDS_HUMAN', reason: 'Which database?' },
+          { status: 'DONE', summary: 'ok' },
+        ],
+      },
+    });
     const run = p.shop(['run', 'ask', 'add', 'a', 'login', 'page']);
     expect(run.code, run.stderr).toBe(3);
     const id = runId(run);
@@ -153,7 +192,21 @@ describe('positional arguments', () => {
 describe('no Shop project here', () => {
   it('read and answering commands say so, exit 2 and create nothing', () => {
     const dir = emptyDir();
-    for (const args of [['list'], ['list', '--json'], ['inbox'], ['status', '1'], ['log', '1'], ['replay'], ['resume', '1'], ['stop', '1'], ['approve', '1'], ['continue', '1'], ['watch'], ['tui'], ['run', 'feature']]) {
+    for (const args of [
+      ['list'],
+      ['list', '--json'],
+      ['inbox'],
+      ['status', '1'],
+      ['log', '1'],
+      ['replay'],
+      ['resume', '1'],
+      ['stop', '1'],
+      ['approve', '1'],
+      ['continue', '1'],
+      ['watch'],
+      ['tui'],
+      ['run', 'feature'],
+    ]) {
       expect(refused(outside(dir, args), 2), args.join(' ')).toBe('shop: no Shop project here (run shop init)');
     }
     expect(readdirSync(dir)).toEqual([]);
@@ -204,7 +257,8 @@ describe('times', () => {
     };
     docs.forEach((d) => walk(d));
     expect(times.length).toBeGreaterThan(10);
-    for (const t of times.filter((x) => x !== 'null')) expect(t).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/);
+    for (const t of times.filter((x) => x !== 'null'))
+      expect(t).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/);
   });
 });
 
@@ -214,10 +268,16 @@ describe('shop status on a long run', () => {
   beforeAll(() => {
     l = makeProject();
     // Call 1 is the parallel, 1/1/1 a pause that waits, 1/2/1 … 1/2/60 sixty recorded now() calls.
-    l.write('workflows/long.lua', 'function workflow(prompt)\n  parallel(function() return pause("Hold on?").continue end, function() for i = 1, 60 do now() end end)\n  return "done"\nend\n');
+    l.write(
+      'workflows/long.lua',
+      'function workflow(prompt)\n  parallel(function() return pause("Hold on?").continue end, function() for i = 1, 60 do now() end end)\n  return "done"\nend\n',
+    );
     id = runId(l.shop(['run', 'long']));
   });
-  const callRows = (out: string) => lines(out).filter((line) => line.startsWith('#')).map((line) => line.split(/\s+/)[0]);
+  const callRows = (out: string) =>
+    lines(out)
+      .filter((line) => line.startsWith('#'))
+      .map((line) => line.split(/\s+/)[0]);
 
   it('a pipe gets every call; --limit N the latest N and every open one, saying how many it left out', () => {
     expect(callRows(l.shop(['status', String(id)]).stdout)).toHaveLength(62);
@@ -225,9 +285,13 @@ describe('shop status on a long run', () => {
     const out = l.shop(['status', String(id), '--limit', '5']).stdout;
     expect(callRows(out)).toEqual(['#1', '#1/1/1', '#1/2/56', '#1/2/57', '#1/2/58', '#1/2/59', '#1/2/60']);
     expect(out).toContain(`… 55 earlier calls (shop status ${id} --limit 0 for all)`);
-    expect(lines(out).find((line) => line.startsWith('#1 '))).toMatch(/^#1 +parallel +running +- +waiting for its 2 branches \(\d+s\)$/);
+    expect(lines(out).find((line) => line.startsWith('#1 '))).toMatch(
+      /^#1 +parallel +running +- +waiting for its 2 branches \(\d+s\)$/,
+    );
     expect(callRows(l.shop(['status', String(id), '--limit', '0']).stdout)).toHaveLength(62);
-    expect(refused(l.shop(['status', String(id), '--limit=-1']), 2)).toContain('--limit "-1" must be a whole number of calls');
+    expect(refused(l.shop(['status', String(id), '--limit=-1']), 2)).toContain(
+      '--limit "-1" must be a whole number of calls',
+    );
   });
 
   it('--json has every call and the count; with --limit the latest and open ones, the count still whole', () => {
@@ -269,18 +333,27 @@ describe('shop list', () => {
     expect(out).toHaveLength(4);
     expect(lines(l.shop(['list', '--limit', '0']).stdout)).toHaveLength(6);
     expect(l.list()).toHaveLength(5);
-    expect(JSON.parse(l.shop(['list', '--json', '--limit', '2']).stdout).map((r: { id: number }) => r.id)).toEqual([ids[4], ids[3]]);
+    expect(JSON.parse(l.shop(['list', '--json', '--limit', '2']).stdout).map((r: { id: number }) => r.id)).toEqual([
+      ids[4],
+      ids[3],
+    ]);
     expect(refused(l.shop(['list', '--limit', 'lots']), 2)).toContain('--limit "lots" must be a whole number');
   });
 
   it('--status interrupted lists running runs whose driver is gone, and --status running no longer does', () => {
     const db = new Database(join(l.dir, '.shop', 'shop.db'));
-    db.prepare(`UPDATE runs SET status = 'running', ended_at = NULL, owner_token = 'gone', owner_host = ?, owner_pid = 999999, lease_until = 1 WHERE id = ?`).run(hostname(), ids[1]);
+    db.prepare(
+      `UPDATE runs SET status = 'running', ended_at = NULL, owner_token = 'gone', owner_host = ?, owner_pid = 999999, lease_until = 1 WHERE id = ?`,
+    ).run(hostname(), ids[1]);
     db.close();
     const interrupted = lines(l.shop(['list', '--status', 'interrupted']).stdout);
-    expect(interrupted.slice(1).map((l) => l.split(/\s+/).slice(0, 3))).toEqual([[String(ids[1]), 'quick', 'interrupted']]);
+    expect(interrupted.slice(1).map((l) => l.split(/\s+/).slice(0, 3))).toEqual([
+      [String(ids[1]), 'quick', 'interrupted'],
+    ]);
     expect(l.shop(['list', '--status', 'running']).stdout).toBe('no runs match\n');
-    expect(JSON.parse(l.shop(['list', '--status', 'interrupted', '--json']).stdout)).toMatchObject([{ id: ids[1], status: 'interrupted' }]);
+    expect(JSON.parse(l.shop(['list', '--status', 'interrupted', '--json']).stdout)).toMatchObject([
+      { id: ids[1], status: 'interrupted' },
+    ]);
   });
 
   it('a pipe gets whole lines and no escape codes; FORCE_COLOR asks for colour anyway', () => {
@@ -288,7 +361,9 @@ describe('shop list', () => {
     l.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: long }] } });
     const id = runId(l.shop(['run', 'quick', 'z']));
     expect(long.length).toBeGreaterThan(80);
-    const out = [l.shop(['list']), l.shop(['status', String(id)]), l.shop(['inbox']), l.shop(['log', String(id)])].map((r) => r.stdout).join('');
+    const out = [l.shop(['list']), l.shop(['status', String(id)]), l.shop(['inbox']), l.shop(['log', String(id)])]
+      .map((r) => r.stdout)
+      .join('');
     expect(out).not.toContain('\x1b');
     expect(lines(l.shop(['list']).stdout).find((l) => l.startsWith(String(id)))).toContain(long);
     expect(l.shop(['list'], { env: { FORCE_COLOR: '1' } }).stdout).toContain('\x1b[33mwaiting_human\x1b[0m');
@@ -308,13 +383,17 @@ describe('tables with wide characters', () => {
     const listed = lines(q.shop(['list']).stdout);
     const pads = ['', '', '    '];
     specs.forEach((spec, i) => {
-      expect(listed.find((l) => l.startsWith(`${ids[i]} `))).toMatch(new RegExp(`^${ids[i]}   ${spec}${pads[i]}  waiting_human  `));
+      expect(listed.find((l) => l.startsWith(`${ids[i]} `))).toMatch(
+        new RegExp(`^${ids[i]}   ${spec}${pads[i]}  waiting_human  `),
+      );
     });
     // QUESTION is 18 columns wide (the Japanese one); ANSWER WITH starts after it on every row.
     const inbox = lines(q.shop(['inbox']).stdout);
     const gaps = [2, 9, 12];
     questions.forEach((question, i) => {
-      expect(inbox.find((l) => l.startsWith(`${ids[i]} `))).toContain(`${question}${' '.repeat(gaps[i])}shop continue ${ids[i]}.1`);
+      expect(inbox.find((l) => l.startsWith(`${ids[i]} `))).toContain(
+        `${question}${' '.repeat(gaps[i])}shop continue ${ids[i]}.1`,
+      );
     });
   });
 });
@@ -323,7 +402,9 @@ describe('store errors name the file and what to do', () => {
   it('a file that is not a database', () => {
     const q = makeProject();
     writeFileSync(join(q.dir, '.shop', 'shop.db'), 'these are not the bytes of a database '.repeat(30));
-    expect(refused(q.shop(['list']), 1)).toBe(`shop: ${join(q.dir, '.shop', 'shop.db')} is not a Shop store (damaged, or another kind of file); restore it from a backup, or move it aside and run shop init`);
+    expect(refused(q.shop(['list']), 1)).toBe(
+      `shop: ${join(q.dir, '.shop', 'shop.db')} is not a Shop store (damaged, or another kind of file); restore it from a backup, or move it aside and run shop init`,
+    );
   });
 
   it('a read-only store', () => {
@@ -338,8 +419,9 @@ describe('store errors name the file and what to do', () => {
     const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
     const r = spawnSync(process.execPath, [shopBin, 'list'], { cwd: q.dir, env: q.env, encoding: 'utf8', ...asNobody });
     try {
-      expect(refused({ code: r.status, stdout: r.stdout, stderr: r.stderr }, 1))
-        .toBe(`shop: the store ${join(home, 'shop.db')} is read-only (check the permissions of the file and its folder, or set SHOP_HOME to a writable folder)`);
+      expect(refused({ code: r.status, stdout: r.stdout, stderr: r.stderr }, 1)).toBe(
+        `shop: the store ${join(home, 'shop.db')} is read-only (check the permissions of the file and its folder, or set SHOP_HOME to a writable folder)`,
+      );
     } finally {
       chmodSync(home, 0o755);
     }
@@ -352,7 +434,9 @@ describe('store errors name the file and what to do', () => {
     holder.pragma('locking_mode = EXCLUSIVE');
     holder.exec('BEGIN EXCLUSIVE; CREATE TABLE IF NOT EXISTS held (x); COMMIT; BEGIN EXCLUSIVE');
     try {
-      expect(refused(q.shop(['list']), 1)).toBe(`shop: the store ${file} is locked by another process (waited 5 s); try again when it is done, or find it with: fuser ${file}`);
+      expect(refused(q.shop(['list']), 1)).toBe(
+        `shop: the store ${file} is locked by another process (waited 5 s); try again when it is done, or find it with: fuser ${file}`,
+      );
     } finally {
       holder.close();
     }
@@ -367,15 +451,21 @@ describe('shop continue without a terminal', () => {
     q.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which region?' }] } });
     const id = runId(q.shop(['run', 'ask', 'x']));
     const line = refused(q.shop(['continue', String(id)], { input: 'eu-west\n/exit\n' }), 2);
-    expect(line).toBe(`shop: shop continue opens coder's Claude session and needs a terminal; without one, answer with: shop answer ${id}.1 "…" · shop reject ${id}.1 "feedback"`);
+    expect(line).toBe(
+      `shop: shop continue opens coder's Claude session and needs a terminal; without one, answer with: shop answer ${id}.1 "…" · shop reject ${id}.1 "feedback"`,
+    );
     expect(q.invocations().filter((i) => i.mode !== 'print')).toEqual([]);
     expect(q.status(id).status).toBe('waiting_human');
   });
 
   it('at a pause: piped answers decide it, but --claude (a review session) needs a terminal', () => {
     const id = runId(p.shop(['run', 'gate']));
-    expect(refused(p.shop(['continue', String(id), '--claude']), 2)).toMatch(/^shop: --claude opens a review session in Claude Code and needs a terminal; without one, decide with: shop approve \d+\.1 · shop reject \d+\.1 "why"$/);
-    expect(refused(p.shop(['continue', String(id), '--editor']), 2)).toBe(`shop: --editor opens the workspace in your editor and needs a terminal; without one, open ${p.dir} yourself`);
+    expect(refused(p.shop(['continue', String(id), '--claude']), 2)).toMatch(
+      /^shop: --claude opens a review session in Claude Code and needs a terminal; without one, decide with: shop approve \d+\.1 · shop reject \d+\.1 "why"$/,
+    );
+    expect(refused(p.shop(['continue', String(id), '--editor']), 2)).toBe(
+      `shop: --editor opens the workspace in your editor and needs a terminal; without one, open ${p.dir} yourself`,
+    );
     const r = p.shop(['continue', String(id)], { input: 'y\n\n' });
     expect(r.code, r.stderr).toBe(0);
     expect(p.status(id)).toMatchObject({ status: 'completed', result: true });
@@ -384,28 +474,46 @@ describe('shop continue without a terminal', () => {
 
 describe('wording', () => {
   it('an answer reads "answered by NAME: words", also when a second one is refused', () => {
-    p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }, { status: 'DONE', summary: 'ok' }] } });
+    p.scenario({
+      agents: {
+        coder: [
+          { status: 'NEEDS_HUMAN', reason: 'Which database?' },
+          { status: 'DONE', summary: 'ok' },
+        ],
+      },
+    });
     const id = runId(p.shop(['run', 'ask', 'x']));
     const r = p.shop(['answer', `${id}.1`, 'use postgres']);
     expect(lines(r.stdout)[0]).toBe(`run ${id} call 1 (${id}.1): answered by tester: use postgres`);
     expect(r.stdout).not.toContain('answered answer');
     const again = p.shop(['answer', String(id), 'mysql']);
     expect(again.code).toBe(6);
-    expect(again.stderr).toMatch(new RegExp(`^shop: ${id}\\.1 \\(run ${id} call 1\\) was already answered by tester \\(cli\\) at `));
+    expect(again.stderr).toMatch(
+      new RegExp(`^shop: ${id}\\.1 \\(run ${id} call 1\\) was already answered by tester \\(cli\\) at `),
+    );
   });
 
   it('approving a pause that lacks required decisions names shop signal --answers, not a flag approve lacks', () => {
-    p.write('workflows/form.lua', 'function workflow(prompt)\n  return pause{ message = "Budget?", decisions = { { id = "cap", type = "number", prompt = "Cap?" } } }.answers.cap\nend\n');
+    p.write(
+      'workflows/form.lua',
+      'function workflow(prompt)\n  return pause{ message = "Budget?", decisions = { { id = "cap", type = "number", prompt = "Cap?" } } }.answers.cap\nend\n',
+    );
     const id = runId(p.shop(['run', 'form']));
-    expect(refused(p.shop(['approve', String(id)]), 2)).toBe(`shop: approving needs every decision: cap: required (number: Cap?); give them with: shop signal ${id}.1 --answers '{"cap": …}'`);
+    expect(refused(p.shop(['approve', String(id)]), 2)).toBe(
+      `shop: approving needs every decision: cap: required (number: Cap?); give them with: shop signal ${id}.1 --answers '{"cap": …}'`,
+    );
   });
 
-  it("an agent ending without a signal points at its output (stdout.log) and what it said last", () => {
+  it('an agent ending without a signal points at its output (stdout.log) and what it said last', () => {
     p.scenario({ agents: { coder: [{ via: 'none', summary: 'I changed three files' }] } });
     const r = p.shop(['run', 'quick', 'x']);
     const id = runId(r);
     const line = refused({ ...r, stdout: '' }, 1);
-    expect(line).toMatch(new RegExp(`^shop: run ${id} failed: agent coder ended without a signal; its last words: I changed three files \\(its output: .*/1\\.coder\\.1\\.stdout\\.log\\)$`));
+    expect(line).toMatch(
+      new RegExp(
+        `^shop: run ${id} failed: agent coder ended without a signal; its last words: I changed three files \\(its output: .*/1\\.coder\\.1\\.stdout\\.log\\)$`,
+      ),
+    );
   });
 });
 

@@ -3,7 +3,8 @@ import { LogJsonSchema } from '../../packages/core/src/operations/shapes.js';
 import { makeProject, runId, shopBin, type Project } from './harness.js';
 import { Terminal } from './terminal.js';
 
-const WORKFLOW = 'function workflow(p) local r = pause("Ship the release?") return tostring(r.continue) .. "|" .. r.responder end\n';
+const WORKFLOW =
+  'function workflow(p) local r = pause("Ship the release?") return tostring(r.continue) .. "|" .. r.responder end\n';
 
 /** A run waiting at its pause, and `shop continue <id> --claude` open in a terminal, the review session started. */
 async function reviewing(p: Project): Promise<{ id: number; term: Terminal }> {
@@ -48,17 +49,40 @@ describe('shop continue <id> --claude on a pause, in a real terminal (tmux)', ()
 
     const chat = p.invocations().filter((i) => i.mode !== 'print');
     expect(chat.map((i) => i.mode)).toEqual(['interactive', 'said']);
-    expect(chat[0]).toMatchObject({ agent: '_checkpoint', call: '1', run: String(id), resumed: false, prompt: 'Ship the release?', cwd: p.dir });
+    expect(chat[0]).toMatchObject({
+      agent: '_checkpoint',
+      call: '1',
+      run: String(id),
+      resumed: false,
+      prompt: 'Ship the release?',
+      cwd: p.dir,
+    });
     expect(chat[0].system_prompt).toContain('**Checkpoint:** Ship the release?');
     expect(chat[1]).toMatchObject({ session_id: chat[0].session_id, text: 'tests pass' });
     expect(p.invocations().filter((i) => i.mode === 'print')).toEqual([]);
 
     const { events } = log(p, id);
     const review = events.filter((e) => e.type === 'review_session');
-    expect(review).toEqual([expect.objectContaining({ key: '1', actor: '_checkpoint', channel: 'continue',
-      data: { session_id: chat[0].session_id, recommendation: "CONTINUE — done with the person's answer: tests pass" } })]);
+    expect(review).toEqual([
+      expect.objectContaining({
+        key: '1',
+        actor: '_checkpoint',
+        channel: 'continue',
+        data: {
+          session_id: chat[0].session_id,
+          recommendation: "CONTINUE — done with the person's answer: tests pass",
+        },
+      }),
+    ]);
     const answers = events.filter((e) => e.type === 'human_answered');
-    expect(answers).toEqual([expect.objectContaining({ key: '1', actor: 'tester', channel: 'continue', data: expect.objectContaining({ ask: 1, status: 'CONTINUE' }) })]);
+    expect(answers).toEqual([
+      expect.objectContaining({
+        key: '1',
+        actor: 'tester',
+        channel: 'continue',
+        data: expect.objectContaining({ ask: 1, status: 'CONTINUE' }),
+      }),
+    ]);
     expect(events.indexOf(review[0])).toBeLessThan(events.indexOf(answers[0]));
   });
 
@@ -81,7 +105,12 @@ describe('shop continue <id> --claude on a pause, in a real terminal (tmux)', ()
       term.kill();
     }
     const { events } = log(p, id);
-    expect(events.find((e) => e.type === 'review_session')?.data).toMatchObject({ recommendation: 'STOP — the person said: the tests are red' });
-    expect(events.find((e) => e.type === 'human_answered')).toMatchObject({ channel: 'continue', data: { status: 'CONTINUE', message: 'flaky test, known' } });
+    expect(events.find((e) => e.type === 'review_session')?.data).toMatchObject({
+      recommendation: 'STOP — the person said: the tests are red',
+    });
+    expect(events.find((e) => e.type === 'human_answered')).toMatchObject({
+      channel: 'continue',
+      data: { status: 'CONTINUE', message: 'flaky test, known' },
+    });
   });
 });

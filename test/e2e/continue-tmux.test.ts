@@ -9,7 +9,14 @@ const shopCommand = (args: string) => `'${process.execPath}' '${shopBin}' ${args
 describe('shop continue in a real terminal (tmux)', () => {
   it("hands the terminal to the agent's own session, in its cwd; the run completes after the chat", async () => {
     const p = makeProject();
-    p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }, { status: 'DONE', summary: 'fixed' }] } });
+    p.scenario({
+      agents: {
+        coder: [
+          { status: 'NEEDS_HUMAN', reason: 'Which database?' },
+          { status: 'DONE', summary: 'fixed' },
+        ],
+      },
+    });
     const run = p.shop(['run', 'bugfix', 'x']);
     expect(run.code).toBe(3);
     const id = runId(run);
@@ -33,15 +40,29 @@ describe('shop continue in a real terminal (tmux)', () => {
     // `claude --resume <session>` ran in the directory the session started in.
     const chat = p.invocations().filter((i) => i.mode !== 'print');
     expect(chat.map((i) => i.mode)).toEqual(['interactive', 'said']);
-    expect(chat[0]).toMatchObject({ agent: 'coder', call: '1', run: String(id), session_id: waiting.session_id, cwd: waiting.cwd });
+    expect(chat[0]).toMatchObject({
+      agent: 'coder',
+      call: '1',
+      run: String(id),
+      session_id: waiting.session_id,
+      cwd: waiting.cwd,
+    });
     expect(chat[0].cwd).toBe(p.dir);
     expect(chat[1]).toMatchObject({ session_id: waiting.session_id, text: 'use postgres' });
 
     const s = p.status(id);
     expect(s.status).toBe('completed');
-    expect(s.executions[0]).toMatchObject({ status: 'completed', result: { status: 'DONE', summary: "done with the person's answer: use postgres" } });
+    expect(s.executions[0]).toMatchObject({
+      status: 'completed',
+      result: { status: 'DONE', summary: "done with the person's answer: use postgres" },
+    });
     // The chat answered call 1: the coder was not run headless for it again.
-    expect(p.invocations().filter((i) => i.mode === 'print').map((i) => i.call)).toEqual(['1', '2', '3', '4']);
+    expect(
+      p
+        .invocations()
+        .filter((i) => i.mode === 'print')
+        .map((i) => i.call),
+    ).toEqual(['1', '2', '3', '4']);
   });
 
   it('asks continue/stop at a pause on the terminal and resumes the run', async () => {
@@ -62,7 +83,10 @@ describe('shop continue in a real terminal (tmux)', () => {
     }
     const s = p.status(id);
     expect(s.status).toBe('completed');
-    expect(s.executions.find((e) => e.key === '6')).toMatchObject({ status: 'completed', result: { continue: true, message: 'ship it' } });
+    expect(s.executions.find((e) => e.key === '6')).toMatchObject({
+      status: 'completed',
+      result: { continue: true, message: 'ship it' },
+    });
   });
 
   it('--editor opens $VISUAL/$EDITOR on the workspace first, then asks as usual', async () => {
@@ -71,7 +95,10 @@ describe('shop continue in a real terminal (tmux)', () => {
     // An "editor" that notes where it ran and on what, then exits.
     p.write('editor.sh', `#!/bin/sh\necho "$PWD|$*" > "${p.dir}/edited"\n`);
     chmodSync(join(p.dir, 'editor.sh'), 0o755);
-    const term = new Terminal(p, `EDITOR='${p.dir}/editor.sh --wait' VISUAL= ${shopCommand(`continue ${id} --editor`)}`);
+    const term = new Terminal(
+      p,
+      `EDITOR='${p.dir}/editor.sh --wait' VISUAL= ${shopCommand(`continue ${id} --editor`)}`,
+    );
     try {
       await term.waitFor('Continue? [y/n] ');
       expect(readFileSync(join(p.dir, 'edited'), 'utf8')).toBe(`${p.dir}|--wait ${p.dir}\n`);

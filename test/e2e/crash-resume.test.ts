@@ -34,8 +34,13 @@ function resumeToTheEnd(p: Project, id: number) {
   const s = p.status(id);
   expect(s.status).toBe('completed');
   expect(s.executions.map((e) => [e.key, e.agent, e.status])).toEqual([
-    ['1', 'architect', 'completed'], ['2', 'coder', 'completed'], ['3', 'reviewer', 'completed'],
-    ['4', 'coder', 'completed'], ['5', 'reviewer', 'completed'], ['6', '_checkpoint', 'completed'], ['7', 'deployer', 'completed'],
+    ['1', 'architect', 'completed'],
+    ['2', 'coder', 'completed'],
+    ['3', 'reviewer', 'completed'],
+    ['4', 'coder', 'completed'],
+    ['5', 'reviewer', 'completed'],
+    ['6', '_checkpoint', 'completed'],
+    ['7', 'deployer', 'completed'],
   ]);
 }
 
@@ -43,8 +48,17 @@ describe('kill -9 of the driving process, then shop resume', () => {
   it('while the agent works: the agent is re-invoked on its own session, everything else runs once', async () => {
     const p = makeProject();
     // The first architect would work for a long while; the second is quick.
-    p.scenario({ agents: { architect: [{ status: 'DONE', summary: 'plan A', sleep_ms: 60_000 }, { status: 'DONE', summary: 'plan B' }] } });
-    const id = await killShopWhen(p, 'the architect to start', () => p.invocations().some((i) => i.agent === 'architect'));
+    p.scenario({
+      agents: {
+        architect: [
+          { status: 'DONE', summary: 'plan A', sleep_ms: 60_000 },
+          { status: 'DONE', summary: 'plan B' },
+        ],
+      },
+    });
+    const id = await killShopWhen(p, 'the architect to start', () =>
+      p.invocations().some((i) => i.agent === 'architect'),
+    );
     const orphan = p.invocations()[0];
     // It dies with its driver (its lifeline): no agent works on a call no one drives, so a
     // worker on another machine that takes the run over never meets it still working.
@@ -60,9 +74,18 @@ describe('kill -9 of the driving process, then shop resume', () => {
       ['1', true, orphan.session_id],
     ]);
     expect(architect[1].prompt).toContain('You were interrupted before reporting');
-    expect(p.status(id).executions[0]).toMatchObject({ session_id: orphan.session_id, attempts: 2, result: { summary: 'plan B' } });
+    expect(p.status(id).executions[0]).toMatchObject({
+      session_id: orphan.session_id,
+      attempts: 2,
+      result: { summary: 'plan B' },
+    });
     // Every other call ran exactly once.
-    expect(p.invocations().filter((i) => i.agent !== 'architect').map((i) => i.call)).toEqual(['2', '3', '4', '5', '7']);
+    expect(
+      p
+        .invocations()
+        .filter((i) => i.agent !== 'architect')
+        .map((i) => i.call),
+    ).toEqual(['2', '3', '4', '5', '7']);
   });
 
   it('after the agent wrote its signal: resume takes the signal from disk, no new invocation', async () => {

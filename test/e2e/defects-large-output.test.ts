@@ -12,11 +12,15 @@ import { lines, makeProject, runId, shopBin, type Project } from './harness.js';
  */
 
 describe('an agent whose command line is too long (E2BIG)', () => {
-  const TOO_LONG = "is 10,485,760 bytes, over the 131,071 Linux takes in one command-line argument (MAX_ARG_STRLEN), so Claude Code was not started; put the long text in a file in the workspace and give the agent its path";
+  const TOO_LONG =
+    'is 10,485,760 bytes, over the 131,071 Linux takes in one command-line argument (MAX_ARG_STRLEN), so Claude Code was not started; put the long text in a file in the workspace and give the agent its path';
 
   it('fails the run with one short line naming the prompt, its size, the bound and what to do; the agent is never started', () => {
     const p = makeProject();
-    p.write('workflows/big.lua', 'function workflow(prompt)\n  return run("coder", string.rep("x", 10 * 1024 * 1024)).status\nend\n');
+    p.write(
+      'workflows/big.lua',
+      'function workflow(prompt)\n  return run("coder", string.rep("x", 10 * 1024 * 1024)).status\nend\n',
+    );
     const r = p.shop(['run', 'big']);
     const id = runId(r);
     expect(r.code).toBe(1);
@@ -25,7 +29,11 @@ describe('an agent whose command line is too long (E2BIG)', () => {
     expect(s.status).toBe('failed');
     expect(s.reason).toBe(`the prompt to coder ${TOO_LONG}`);
     expect(s.executions).toHaveLength(1);
-    expect(s.executions[0]).toMatchObject({ agent: 'coder', status: 'failed', error: `the prompt to coder ${TOO_LONG}` });
+    expect(s.executions[0]).toMatchObject({
+      agent: 'coder',
+      status: 'failed',
+      error: `the prompt to coder ${TOO_LONG}`,
+    });
     expect(p.invocations()).toHaveLength(0);
   });
 
@@ -35,7 +43,10 @@ describe('an agent whose command line is too long (E2BIG)', () => {
     p.write('big.txt', 'y'.repeat(200_000));
     const r = p.shop(['run', 'one', '--prompt-file', 'big.txt']);
     const id = runId(r);
-    expect([r.code, r.stderr]).toEqual([1, `shop: run ${id} failed: the prompt to coder is 200,000 bytes, over the 131,071 Linux takes in one command-line argument (MAX_ARG_STRLEN), so Claude Code was not started; put the long text in a file in the workspace and give the agent its path\n`]);
+    expect([r.code, r.stderr]).toEqual([
+      1,
+      `shop: run ${id} failed: the prompt to coder is 200,000 bytes, over the 131,071 Linux takes in one command-line argument (MAX_ARG_STRLEN), so Claude Code was not started; put the long text in a file in the workspace and give the agent its path\n`,
+    ]);
     expect(p.status(id).executions).toMatchObject([{ key: '1', agent: 'coder', status: 'failed' }]);
     expect(p.invocations()).toHaveLength(0);
   });
@@ -56,8 +67,14 @@ describe('shop list --json through a pipe', () => {
       const t = Date.now();
       db.transaction(() => {
         for (let i = 1; i <= n; i++) {
-          insert.run({ path: join(p.dir, 'workflows', 'bugfix.lua'), prompt: `bulk run ${i}: fix the flaky login test`, dir: p.dir,
-            result: JSON.stringify({ fixed: true, summary: `fixed it, take ${i}` }), seed: i, t: t + i });
+          insert.run({
+            path: join(p.dir, 'workflows', 'bugfix.lua'),
+            prompt: `bulk run ${i}: fix the flaky login test`,
+            dir: p.dir,
+            result: JSON.stringify({ fixed: true, summary: `fixed it, take ${i}` }),
+            seed: i,
+            t: t + i,
+          });
         }
       })();
     } finally {
@@ -67,7 +84,13 @@ describe('shop list --json through a pipe', () => {
 
   /** `shop list --json` under sh, its stdout going on to `rest` (a pipe or a file). */
   function listJson(p: Project, rest: string): string {
-    const r = spawnSync('sh', ['-c', `"${process.execPath}" "${shopBin}" list --json ${rest}`], { cwd: p.dir, env: p.env, encoding: 'utf8', timeout: 60_000, maxBuffer: 64 << 20 });
+    const r = spawnSync('sh', ['-c', `"${process.execPath}" "${shopBin}" list --json ${rest}`], {
+      cwd: p.dir,
+      env: p.env,
+      encoding: 'utf8',
+      timeout: 60_000,
+      maxBuffer: 64 << 20,
+    });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     return r.stdout;

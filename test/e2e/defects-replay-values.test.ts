@@ -39,7 +39,14 @@ function failedLine(r: Result, id: number): string {
 describe('an answer recorded while the agent file is broken', () => {
   it('shop approve on an approval ask returns APPROVED to the script without loading or re-invoking the agent', () => {
     const p = makeProject();
-    p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Merge it?', awaiting: 'approval' }, { status: 'DONE', summary: 're-invoked' }] } });
+    p.scenario({
+      agents: {
+        coder: [
+          { status: 'NEEDS_HUMAN', reason: 'Merge it?', awaiting: 'approval' },
+          { status: 'DONE', summary: 're-invoked' },
+        ],
+      },
+    });
     p.write('workflows/approve.lua', 'function workflow(prompt)\n  return run("coder", "do it").status\nend\n');
     const run = p.shop(['run', 'approve']);
     expect(run.code).toBe(3);
@@ -50,8 +57,10 @@ describe('an answer recorded while the agent file is broken', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(lines(r.stdout)).toEqual([
-      `run ${id} call 1 (${id}.1): answered approved by tester`, `  (run ${id}'s one open ask: ${id}.1 — coder asks (approval): Merge it?)`,
-      `  [1] answered by tester; resuming`, `run ${id} completed: "APPROVED"`,
+      `run ${id} call 1 (${id}.1): answered approved by tester`,
+      `  (run ${id}'s one open ask: ${id}.1 — coder asks (approval): Merge it?)`,
+      `  [1] answered by tester; resuming`,
+      `run ${id} completed: "APPROVED"`,
     ]);
     expect(p.status(id)).toMatchObject({ status: 'completed', result: 'APPROVED' });
     expect(p.status(id).executions.map((e) => [e.key, e.status, e.attempts])).toEqual([['1', 'completed', 1]]);
@@ -79,8 +88,17 @@ describe('deep and cyclic values', () => {
   it('an agent signal whose extra field is nested 10 levels deep reaches the script intact', () => {
     const p = makeProject();
     // The stand-in spreads `fields` into the signal; the harness types them as strings.
-    p.scenario({ agents: { coder: [{ status: 'DONE', summary: 'deep', fields: { payload: nested(10) } as unknown as Record<string, string> }] } });
-    p.write('workflows/sig.lua', 'function workflow(prompt)\n  local r = run("coder", "go")\n  return { status = r.status, payload = r.payload }\nend\n');
+    p.scenario({
+      agents: {
+        coder: [
+          { status: 'DONE', summary: 'deep', fields: { payload: nested(10) } as unknown as Record<string, string> },
+        ],
+      },
+    });
+    p.write(
+      'workflows/sig.lua',
+      'function workflow(prompt)\n  local r = run("coder", "go")\n  return { status = r.status, payload = r.payload }\nend\n',
+    );
     const r = p.shop(['run', 'sig']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -90,25 +108,39 @@ describe('deep and cyclic values', () => {
   });
 
   const failing: [string, string, string, string][] = [
-    ['a result nested 250 levels deep', 'deep', '250', "deep.lua: the workflow's result is nested more than 200 levels deep"],
+    [
+      'a result nested 250 levels deep',
+      'deep',
+      '250',
+      "deep.lua: the workflow's result is nested more than 200 levels deep",
+    ],
     ['a cyclic result', 'cyclic', '', "cyclic.lua: the workflow's result is cyclic"],
     ['a cyclic table as run() options', 'cyclicopts', '', 'cyclicopts.lua:4: run(): argument 2 is cyclic'],
   ];
-  it.each(failing)('%s fails the run with one line, and resume fails the same way', (_what, workflow, prompt, reason) => {
-    const p = project();
-    p.write('workflows/cyclic.lua', 'function workflow(prompt)\n  local t = { name = "loop" }\n  t.self = t\n  return t\nend\n');
-    p.write('workflows/cyclicopts.lua', 'function workflow(prompt)\n  local o = { prompt = "go" }\n  o.again = o\n  return run("coder", o).status\nend\n');
-    const r = p.shop(['run', workflow, ...(prompt ? [prompt] : [])]);
-    const id = runId(r);
-    const line = failedLine(r, id);
-    expect(line.slice(0, reason.length)).toBe(reason);
-    expect(p.status(id)).toMatchObject({ status: 'failed', reason: line });
+  it.each(failing)(
+    '%s fails the run with one line, and resume fails the same way',
+    (_what, workflow, prompt, reason) => {
+      const p = project();
+      p.write(
+        'workflows/cyclic.lua',
+        'function workflow(prompt)\n  local t = { name = "loop" }\n  t.self = t\n  return t\nend\n',
+      );
+      p.write(
+        'workflows/cyclicopts.lua',
+        'function workflow(prompt)\n  local o = { prompt = "go" }\n  o.again = o\n  return run("coder", o).status\nend\n',
+      );
+      const r = p.shop(['run', workflow, ...(prompt ? [prompt] : [])]);
+      const id = runId(r);
+      const line = failedLine(r, id);
+      expect(line.slice(0, reason.length)).toBe(reason);
+      expect(p.status(id)).toMatchObject({ status: 'failed', reason: line });
 
-    const again = p.shop(['resume', String(id)]);
-    expect(failedLine(again, id)).toBe(line);
-    expect(p.status(id)).toMatchObject({ status: 'failed', reason: line });
-    expect(p.invocations()).toHaveLength(0);
-  });
+      const again = p.shop(['resume', String(id)]);
+      expect(failedLine(again, id)).toBe(line);
+      expect(p.status(id)).toMatchObject({ status: 'failed', reason: line });
+      expect(p.invocations()).toHaveLength(0);
+    },
+  );
 });
 
 describe('replay against a changed workflow', () => {
@@ -164,7 +196,7 @@ describe('replay against a changed workflow', () => {
     );
   });
 
-  it("a pause whose decisions changed is a non-determinism naming both decision specs", () => {
+  it('a pause whose decisions changed is a non-determinism naming both decision specs', () => {
     changedThenRestored(
       (src) => src.replace('"Ship it?"', '"Ship it now?"'),
       nd(

@@ -1,7 +1,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agentPid, agentRunning, isAlive, isRunning, lines, makeProject, runId, until, type Background, type Project } from './harness.js';
+import {
+  agentPid,
+  agentRunning,
+  isAlive,
+  isRunning,
+  lines,
+  makeProject,
+  runId,
+  until,
+  type Background,
+  type Project,
+} from './harness.js';
 
 /**
  * Regression tests (Engine v2): a run can always be stopped — during a shell step, in a Lua
@@ -43,13 +54,22 @@ describe('shop stop during an sh() step', () => {
   it('kills the command, starts no further agent, and leaves no execution running', async () => {
     const p = makeProject();
     // The command writes its pid (exec: the shell becomes the sleep) so the test checks its own process.
-    p.write('workflows/shell.lua', 'function workflow(prompt)\n  sh("echo $$ > sh.pid; exec sleep 10")\n  return run("coder", "after the shell step").status\nend\n');
+    p.write(
+      'workflows/shell.lua',
+      'function workflow(prompt)\n  sh("echo $$ > sh.pid; exec sleep 10")\n  return run("coder", "after the shell step").status\nend\n',
+    );
     const bg = background(p, ['run', 'shell']);
     const id = await startedId(bg);
     const pidFile = join(p.dir, 'sh.pid');
-    const pid = await until('the sh command to start', () => existsSync(pidFile) && Number(readFileSync(pidFile, 'utf8').trim()));
+    const pid = await until(
+      'the sh command to start',
+      () => existsSync(pidFile) && Number(readFileSync(pidFile, 'utf8').trim()),
+    );
     strayPids.push(pid);
-    await until('the shell to exec the sleep', () => readFileSync(`/proc/${pid}/cmdline`, 'utf8') === 'sleep\x0010\x00');
+    await until(
+      'the shell to exec the sleep',
+      () => readFileSync(`/proc/${pid}/cmdline`, 'utf8') === 'sleep\x0010\x00',
+    );
 
     const r = p.shop(['stop', String(id), '--reason', 'R']);
     expect(r.code).toBe(0);
@@ -87,7 +107,9 @@ describe('a Lua loop that makes no host call', () => {
       const { bg, id } = await spinning(p);
       bg.child.kill(signal);
       expect(await exitWithin(bg, 10_000)).toBe(130);
-      expect(lines(bg.output()).at(-1)).toBe(`shop: run ${id} interrupted; its agents were stopped; pick it up with: shop resume ${id}`);
+      expect(lines(bg.output()).at(-1)).toBe(
+        `shop: run ${id} interrupted; its agents were stopped; pick it up with: shop resume ${id}`,
+      );
       expect(p.status(id)).toMatchObject({ status: 'interrupted', reason: null });
 
       // Not wedged: another process takes it over (here with the loop gone from the script).
@@ -114,14 +136,17 @@ describe('a Lua loop that makes no host call', () => {
 
   it('config{ lua_timeout = 1 } fails a loop that pcall cannot catch, naming the looping line', async () => {
     const p = makeProject();
-    p.write('workflows/pspin.lua', [
-      'config{ lua_timeout = 1 }',
-      'function workflow(prompt)',
-      '  while true do',
-      '    pcall(function() while true do end end)',
-      '  end',
-      'end',
-    ].join('\n'));
+    p.write(
+      'workflows/pspin.lua',
+      [
+        'config{ lua_timeout = 1 }',
+        'function workflow(prompt)',
+        '  while true do',
+        '    pcall(function() while true do end end)',
+        '  end',
+        'end',
+      ].join('\n'),
+    );
     const bg = background(p, ['run', 'pspin']);
     const id = await startedId(bg);
     const code = await exitWithin(bg, 10_000);
@@ -137,7 +162,14 @@ describe('a driver stopped past its lease (SIGSTOP)', () => {
     const p = makeProject();
     p.env.SHOP_LEASE_SECONDS = '2';
     // The first coder works long (it is killed on takeover); the resumed one asks a question.
-    p.scenario({ agents: { coder: [{ status: 'DONE', summary: 'slow', sleep_ms: 60_000 }, { status: 'NEEDS_HUMAN', reason: 'Which database?' }] } });
+    p.scenario({
+      agents: {
+        coder: [
+          { status: 'DONE', summary: 'slow', sleep_ms: 60_000 },
+          { status: 'NEEDS_HUMAN', reason: 'Which database?' },
+        ],
+      },
+    });
     const bg = background(p, ['run', 'bugfix', 'x']);
     const id = await startedId(bg);
     const first = await until('the coder to start', () => p.invocations().find((i) => i.agent === 'coder'));
@@ -146,7 +178,9 @@ describe('a driver stopped past its lease (SIGSTOP)', () => {
     // While the driver is alive and renewing, nobody else may drive the run.
     const busy = p.shop(['resume', String(id)]);
     expect(busy.code).toBe(6);
-    expect(lines(busy.stderr)).toEqual([expect.stringMatching(new RegExp(`^shop: run ${id} is being driven by process ${bg.child.pid}; wait for it`))]);
+    expect(lines(busy.stderr)).toEqual([
+      expect.stringMatching(new RegExp(`^shop: run ${id} is being driven by process ${bg.child.pid}; wait for it`)),
+    ]);
 
     bg.child.kill('SIGSTOP');
     // Polling, not a fixed sleep: 2 s here; before v2 (a fixed 30 s lease) about half a minute.
@@ -168,6 +202,9 @@ describe('a driver stopped past its lease (SIGSTOP)', () => {
     expect(p.status(id)).toEqual(before);
     expect(code).toBe(6);
     expect(lines(bg.output()).at(-1)).toContain(`shop: run ${id} was taken over by another driver`);
-    expect(p.invocations().map((i) => [i.call, i.resumed])).toEqual([['1', false], ['1', true]]);
+    expect(p.invocations().map((i) => [i.call, i.resumed])).toEqual([
+      ['1', false],
+      ['1', true],
+    ]);
   }, 90_000);
 });

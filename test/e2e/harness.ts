@@ -1,10 +1,25 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll } from 'vitest';
 import { until } from '../../packages/core/src/testing/until.js';
-import { LogJsonSchema, RunDetailJsonSchema, RunJsonSchema, type EventJson, type RunJson } from '../../packages/core/src/operations/shapes.js';
+import {
+  LogJsonSchema,
+  RunDetailJsonSchema,
+  RunJsonSchema,
+  type EventJson,
+  type RunJson,
+} from '../../packages/core/src/operations/shapes.js';
 
 export type RunDetail = ReturnType<typeof RunDetailJsonSchema.parse>;
 
@@ -137,7 +152,11 @@ afterAll(() => {
 
 /** A fresh project made by the real `shop init`, with the stand-in as `claude`; removed after the file's tests. */
 /** A project on SQLite, or on a fresh PostgreSQL database of the test file's cluster (usePgCluster). */
-export async function projectOn(store: 'sqlite' | 'postgres', cluster: { fresh(prefix: string): Promise<string> }, prefix: string): Promise<Project> {
+export async function projectOn(
+  store: 'sqlite' | 'postgres',
+  cluster: { fresh(prefix: string): Promise<string> },
+  prefix: string,
+): Promise<Project> {
   const p = makeProject();
   if (store === 'postgres') p.env.SHOP_DATABASE_URL = await cluster.fresh(prefix);
   return p;
@@ -161,7 +180,10 @@ export function makeProject(): Project {
     SHOP_DEBUG: '',
     // As a user's shell has it: npm test puts node_modules/.bin (this repository's `shop`)
     // first on PATH, which would hide an agent that cannot find `shop report`.
-    PATH: (process.env.PATH ?? '').split(':').filter((d) => !d.includes('node_modules/.bin')).join(':'),
+    PATH: (process.env.PATH ?? '')
+      .split(':')
+      .filter((d) => !d.includes('node_modules/.bin'))
+      .join(':'),
   };
   delete env.SHOP_HOME;
   delete env.SHOP_STANDIN_SCENARIO;
@@ -173,12 +195,20 @@ export function makeProject(): Project {
     env,
     shop(args, opts = {}) {
       const r = spawnSync(process.execPath, [shopBin, ...args], {
-        cwd: opts.cwd ?? dir, env: { ...env, ...opts.env }, input: opts.input ?? '', encoding: 'utf8', timeout: 60_000,
+        cwd: opts.cwd ?? dir,
+        env: { ...env, ...opts.env },
+        input: opts.input ?? '',
+        encoding: 'utf8',
+        timeout: 60_000,
       });
       return { code: r.status, stdout: r.stdout, stderr: r.stderr };
     },
     shopAsync(args, opts = {}) {
-      const child = spawn(process.execPath, [shopBin, ...args], { cwd: dir, env: { ...env, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [shopBin, ...args], {
+        cwd: dir,
+        env: { ...env, ...opts.env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
       child.stdout!.on('data', (d) => (stdout += d));
@@ -187,7 +217,11 @@ export function makeProject(): Project {
       return new Promise((res) => child.on('close', (code) => res({ code, stdout, stderr })));
     },
     spawnShop(args, opts = {}) {
-      const child = spawn(process.execPath, [shopBin, ...args], { cwd: dir, env: { ...env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [shopBin, ...args], {
+        cwd: dir,
+        env: { ...env, ...opts.env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       child.stdout!.on('data', (d) => (out += d));
       child.stderr!.on('data', (d) => (out += d));
@@ -203,7 +237,10 @@ export function makeProject(): Project {
     invocations() {
       const file = env.SHOP_STANDIN_LOG!;
       if (!existsSync(file)) return [];
-      return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      return readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
     },
     write(rel, text) {
       writeFileSync(join(dir, rel), text);
@@ -227,7 +264,11 @@ export function makeProject(): Project {
       // (as any process that lists the folder finds it), else the name one would guess.
       const signals = join(dir, '.shop', 'signals');
       const stem = `${run}.${call.replaceAll('/', '-')}.${agent}`;
-      const found = existsSync(signals) ? readdirSync(signals).filter((f) => new RegExp(`^${stem.replaceAll('.', '\\.')}\\.[0-9a-f]{24}\\.json$`).test(f)) : [];
+      const found = existsSync(signals)
+        ? readdirSync(signals).filter((f) =>
+            new RegExp(`^${stem.replaceAll('.', '\\.')}\\.[0-9a-f]{24}\\.json$`).test(f),
+          )
+        : [];
       return join(signals, found.length === 1 ? found[0] : `${stem}.json`);
     },
     writeSignal(run, call, agent, body) {
@@ -330,9 +371,14 @@ export function agentPid(ref: AgentRef): number | null {
   const needle = Buffer.from(`\0SHOP_STEP=${ref.shop_step}\0`);
   for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
     try {
-      const nspid = /^NSpid:\s*(.*)$/m.exec(readFileSync(`/proc/${name}/status`, 'utf8'))?.[1]?.trim().split(/\s+/) ?? [];
+      const nspid =
+        /^NSpid:\s*(.*)$/m
+          .exec(readFileSync(`/proc/${name}/status`, 'utf8'))?.[1]
+          ?.trim()
+          .split(/\s+/) ?? [];
       if (Number(nspid.at(-1)) !== ref.pid) continue;
-      if (Buffer.concat([Buffer.from('\0'), readFileSync(`/proc/${name}/environ`), Buffer.from('\0')]).includes(needle)) return Number(name);
+      if (Buffer.concat([Buffer.from('\0'), readFileSync(`/proc/${name}/environ`), Buffer.from('\0')]).includes(needle))
+        return Number(name);
     } catch {
       /* gone meanwhile, or not ours */
     }
@@ -357,7 +403,11 @@ export function projectProcesses(p: Project): { pid: number; cmd: string }[] {
   for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
     try {
       const env = Buffer.concat([Buffer.from('\0'), readFileSync(`/proc/${name}/environ`), Buffer.from('\0')]);
-      if (env.includes(needle) && isRunning(Number(name))) found.push({ pid: Number(name), cmd: readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ').trim().slice(0, 200) });
+      if (env.includes(needle) && isRunning(Number(name)))
+        found.push({
+          pid: Number(name),
+          cmd: readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ').trim().slice(0, 200),
+        });
     } catch {
       /* gone meanwhile, or not ours */
     }
@@ -387,7 +437,10 @@ const workers: { bg: Background; p: Project }[] = [];
 export async function startWorker(p: Project, args: string[] = []): Promise<Background> {
   const bg = p.spawnShop(['watch', ...args]);
   workers.push({ bg, p });
-  await until('shop watch to start', () => /shop watch: watching |"type":"watching"/.test(bg.output()) || bg.child.exitCode !== null);
+  await until(
+    'shop watch to start',
+    () => /shop watch: watching |"type":"watching"/.test(bg.output()) || bg.child.exitCode !== null,
+  );
   if (bg.child.exitCode !== null) throw new Error(`shop watch exited ${bg.child.exitCode}:\n${bg.output()}`);
   return bg;
 }

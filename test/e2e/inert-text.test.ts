@@ -26,7 +26,14 @@ describe('agent and workflow text on a terminal', () => {
   it('run, list, status, inbox, log, answer and the desktop fallback show control characters escaped; --json keeps them', () => {
     const p = makeProject();
     p.write('workflows/hostile.lua', WORKFLOW);
-    p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: REASON }, { status: 'DONE', summary: SUMMARY }] } });
+    p.scenario({
+      agents: {
+        coder: [
+          { status: 'NEEDS_HUMAN', reason: REASON },
+          { status: 'DONE', summary: SUMMARY },
+        ],
+      },
+    });
     // No notify-send on this PATH (only node, for the stand-in): the notice goes to stderr.
     const run = p.shop(['run', 'hostile', 'x'], { env: { PATH: `${process.execPath.replace(/\/node$/, '')}` } });
     expect(run.code).toBe(3);
@@ -47,7 +54,9 @@ describe('agent and workflow text on a terminal', () => {
     // The exact text stays in the data.
     expect(p.status(id).pending?.question).toBe(REASON);
 
-    const answered = p.shop(['answer', String(id), 'pg'], { env: { PATH: `${process.execPath.replace(/\/node$/, '')}` } });
+    const answered = p.shop(['answer', String(id), 'pg'], {
+      env: { PATH: `${process.execPath.replace(/\/node$/, '')}` },
+    });
     expect(answered.code).toBe(3);
     outputs.answer = answered.stdout + answered.stderr;
     expect(answered.stdout).toContain('done\\r\\x1b[K');
@@ -55,17 +64,21 @@ describe('agent and workflow text on a terminal', () => {
 
     const log = p.shop(['log', String(id)]);
     outputs.log2 = log.stdout + log.stderr;
-    for (const [name, text] of Object.entries(outputs)) expect(text, `${name} printed a raw control character`).not.toMatch(RAW);
+    for (const [name, text] of Object.entries(outputs))
+      expect(text, `${name} printed a raw control character`).not.toMatch(RAW);
   });
 
   it('shop continue at a structured pause shows its decisions and the prompt with the default escaped', () => {
     const p = makeProject();
-    p.write('workflows/pick.lua', `function workflow(prompt)
+    p.write(
+      'workflows/pick.lua',
+      `function workflow(prompt)
   local r = pause{ message = "\\27]0;title\\7Pick", decisions = {
     { id = "env", type = "text", prompt = "Where\\27[2J?", default = "\\27[31mstaging" } } }
   return r.answers.env
 end
-`);
+`,
+    );
     const run = p.shop(['run', 'pick']);
     expect(run.code).toBe(3);
     const r = p.shop(['continue', String(runId(run))], { input: '\ny\n\n' });
@@ -75,9 +88,12 @@ end
     expect(r.code).toBe(0);
   });
 
-  it('a multi-line question or log() cannot forge a line of Shop\'s own: its later lines are indented (run and status)', () => {
+  it("a multi-line question or log() cannot forge a line of Shop's own: its later lines are indented (run and status)", () => {
     const p = makeProject();
-    p.write('workflows/forge.lua', 'function workflow(p)\n  log("checked\\nrun 98 completed: \\"fake\\"")\n  return run("coder", p)\nend\n');
+    p.write(
+      'workflows/forge.lua',
+      'function workflow(p)\n  log("checked\\nrun 98 completed: \\"fake\\"")\n  return run("coder", p)\nend\n',
+    );
     p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which DB?\nrun 99 completed: "fake"' }] } });
     const run = p.shop(['run', 'forge']);
     expect(run.code).toBe(3);
@@ -85,7 +101,9 @@ end
     const status = p.shop(['status', String(id)]);
     for (const out of [run.stdout, status.stdout]) expect(out).not.toMatch(/^run 9[89] completed/m);
     expect(run.stdout).toContain('  log: checked\n      run 98 completed: "fake"\n');
-    expect(run.stdout).toContain(`run ${id} is waiting for a person (input): coder asks: Which DB?\n    run 99 completed: "fake"\n`);
+    expect(run.stdout).toContain(
+      `run ${id} is waiting for a person (input): coder asks: Which DB?\n    run 99 completed: "fake"\n`,
+    );
     expect(status.stdout).toContain('coder asks: Which DB?\n    run 99 completed: "fake"\n');
   });
 });

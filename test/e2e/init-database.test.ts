@@ -40,20 +40,29 @@ describe('shop init --database URL', () => {
     const file = join(dir, '.shop', 'database.url');
     expect(readFileSync(file, 'utf8')).toBe(`${url}\n`);
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    writeFileSync(join(dir, 'workflows', 'gate.lua'), 'function workflow(prompt)\n  return pause("Ship?").continue\nend\n');
+    writeFileSync(
+      join(dir, 'workflows', 'gate.lua'),
+      'function workflow(prompt)\n  return pause("Ship?").continue\nend\n',
+    );
     expect(p.shop(['run', 'gate'], { cwd: dir }).code).toBe(3);
     // No SQLite store was made: the run lives in PostgreSQL.
     expect(existsSync(join(dir, '.shop', 'shop.db'))).toBe(false);
-    expect(JSON.parse(p.shop(['list', '--json'], { cwd: dir }).stdout)).toMatchObject([{ id: 1, spec: 'gate', status: 'waiting_human' }]);
+    expect(JSON.parse(p.shop(['list', '--json'], { cwd: dir }).stdout)).toMatchObject([
+      { id: 1, spec: 'gate', status: 'waiting_human' },
+    ]);
     const { openPgDb } = await import('../../packages/core/src/store/pg/pg-db.js');
     const db = await openPgDb(url);
     try {
-      expect(await db.query('SELECT id, spec, status FROM runs')).toEqual([{ id: 1, spec: 'gate', status: 'waiting_human' }]);
+      expect(await db.query('SELECT id, spec, status FROM runs')).toEqual([
+        { id: 1, spec: 'gate', status: 'waiting_human' },
+      ]);
     } finally {
       await db.close();
     }
     // shop init again keeps it and says where the store is.
-    expect(lines(p.shop(['init'], { cwd: dir }).stdout)).toContain(`store ready at PostgreSQL 127.0.0.1:${cluster.port}/initdb (from ${dir}/.shop/database.url)`);
+    expect(lines(p.shop(['init'], { cwd: dir }).stdout)).toContain(
+      `store ready at PostgreSQL 127.0.0.1:${cluster.port}/initdb (from ${dir}/.shop/database.url)`,
+    );
   });
 
   it('on a project with SQLite runs: says they stay in shop.db, unused, and how to go back', async () => {
@@ -63,7 +72,9 @@ describe('shop init --database URL', () => {
     const url = await cluster.createDatabase('moved');
     const r = p.shop(['init', '--database', url]);
     expect(r.code).toBe(0);
-    expect(lines(r.stdout)).toContain('note: the runs in .shop/shop.db stay there, unused from now on (remove .shop/database.url to go back to them)');
+    expect(lines(r.stdout)).toContain(
+      'note: the runs in .shop/shop.db stay there, unused from now on (remove .shop/database.url to go back to them)',
+    );
     expect(JSON.parse(p.shop(['list', '--json']).stdout)).toEqual([]);
     rmSync(join(p.dir, '.shop', 'database.url'));
     expect(JSON.parse(p.shop(['list', '--json']).stdout)).toMatchObject([{ id: 1, spec: 'gate' }]);
@@ -89,7 +100,9 @@ describe('shop init --database URL', () => {
     const dir = emptyDir();
     const r = p.shop(['init', '--database', 'postgres://shop@127.0.0.1:1/shop'], { cwd: dir });
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('shop: cannot connect to PostgreSQL at 127.0.0.1:1 (connection refused); check that the server runs and accepts connections there, and check the --database URL\n');
+    expect(r.stderr).toBe(
+      'shop: cannot connect to PostgreSQL at 127.0.0.1:1 (connection refused); check that the server runs and accepts connections there, and check the --database URL\n',
+    );
     expect(existsSync(join(dir, '.shop'))).toBe(false);
   });
 
@@ -116,9 +129,13 @@ describe('shop init --database URL', () => {
     const p = makeProject();
     const r = p.shop(['list'], { env: { SHOP_DATABASE_URL: `postgres://shop@127.0.0.1:${cluster.port}/missing` } });
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`shop: database missing does not exist on PostgreSQL at 127.0.0.1:${cluster.port}; create it (createdb missing) or fix SHOP_DATABASE_URL\n`);
+    expect(r.stderr).toBe(
+      `shop: database missing does not exist on PostgreSQL at 127.0.0.1:${cluster.port}; create it (createdb missing) or fix SHOP_DATABASE_URL\n`,
+    );
     const bad = p.shop(['list'], { env: { SHOP_DATABASE_URL: 'http://ann:s3cret@db/shop' } });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe('shop: SHOP_DATABASE_URL is not a PostgreSQL URL (it starts http:); give a URL like postgres://USER:PASSWORD@HOST:5432/DATABASE\n');
+    expect(bad.stderr).toBe(
+      'shop: SHOP_DATABASE_URL is not a PostgreSQL URL (it starts http:); give a URL like postgres://USER:PASSWORD@HOST:5432/DATABASE\n',
+    );
   });
 });

@@ -13,7 +13,8 @@ import { killLeftovers, lines, makeProject, runId, trail, until, type Background
 
 const spawned: Background[] = [];
 afterEach(() => {
-  for (const bg of spawned.splice(0)) if (bg.child.exitCode === null && bg.child.signalCode === null) bg.child.kill('SIGKILL');
+  for (const bg of spawned.splice(0))
+    if (bg.child.exitCode === null && bg.child.signalCode === null) bg.child.kill('SIGKILL');
 });
 afterAll(killLeftovers);
 
@@ -65,7 +66,10 @@ const capNote = "over the run's Lua memory cap of 256 MB (config{ lua_memory_mb 
 describe('lua_timeout, shop stop and Ctrl-C inside string operations', () => {
   it('150 upper()s of a 64 MiB string fail at the default 10 s lua_timeout, at their line', async () => {
     const p = makeProject();
-    p.write('workflows/upper.lua', 'function workflow(prompt)\n  local s = ("x"):rep(64 * 1024 * 1024)\n  for i = 1, 150 do local u = s:upper() end\nend\n');
+    p.write(
+      'workflows/upper.lua',
+      'function workflow(prompt)\n  local s = ("x"):rep(64 * 1024 * 1024)\n  for i = 1, 150 do local u = s:upper() end\nend\n',
+    );
     const r = await watched(p, ['run', 'upper']);
     expect(r.exit).toBe(1);
     // 10 s of Lua, plus start-up and one upper() at most; before, ~33 s (quiet).
@@ -76,7 +80,10 @@ describe('lua_timeout, shop stop and Ctrl-C inside string operations', () => {
 
   /** A run computing upper()s of a 64 MiB string for good, a second into it. */
   async function busy(p: Project): Promise<{ bg: Background; id: number }> {
-    p.write('workflows/busy.lua', 'config{ lua_timeout = 120 }\nfunction workflow(prompt)\n  local s = ("x"):rep(64 * 1024 * 1024)\n  log("busy")\n  now()\n  while true do local u = s:upper() end\nend\n');
+    p.write(
+      'workflows/busy.lua',
+      'config{ lua_timeout = 120 }\nfunction workflow(prompt)\n  local s = ("x"):rep(64 * 1024 * 1024)\n  log("busy")\n  now()\n  while true do local u = s:upper() end\nend\n',
+    );
     const bg = p.spawnShop(['run', 'busy']);
     spawned.push(bg);
     await until('the loop to start', () => bg.output().includes('  log: busy'));
@@ -119,25 +126,40 @@ describe('lua_timeout, shop stop and Ctrl-C inside string operations', () => {
 describe("a run's Lua memory is capped for real", () => {
   it('`..` doubling fails at the cap with one line; RSS stays far below GBs', async () => {
     const p = makeProject();
-    p.write('workflows/dbl.lua', 'config{ lua_timeout = 60 }\nfunction workflow(prompt)\n  local s = ("x"):rep(1024 * 1024)\n  while true do s = s .. s end\nend\n');
+    p.write(
+      'workflows/dbl.lua',
+      'config{ lua_timeout = 60 }\nfunction workflow(prompt)\n  local s = ("x"):rep(1024 * 1024)\n  while true do s = s .. s end\nend\n',
+    );
     const r = await watched(p, ['run', 'dbl']);
     expect(r.exit).toBe(1);
-    expect(lines(r.output).at(-1)).toBe(`shop: run ${runId(r.output)} failed: dbl.lua:4: not enough memory: \`..\` would make a string of 256 MB while the run's Lua values hold 128 MB, ${capNote}`);
+    expect(lines(r.output).at(-1)).toBe(
+      `shop: run ${runId(r.output)} failed: dbl.lua:4: not enough memory: \`..\` would make a string of 256 MB while the run's Lua values hold 128 MB, ${capNote}`,
+    );
     expect(r.peakMb).toBeLessThan(700);
   });
 
   it('200 upper()s of 10 MB kept in a table fail at the cap', async () => {
     const p = makeProject();
-    p.write('workflows/keep.lua', 'config{ lua_timeout = 60 }\nfunction workflow(prompt)\n  local s, t = ("x"):rep(10 * 1024 * 1024), {}\n  for i = 1, 200 do t[i] = s:upper() end\nend\n');
+    p.write(
+      'workflows/keep.lua',
+      'config{ lua_timeout = 60 }\nfunction workflow(prompt)\n  local s, t = ("x"):rep(10 * 1024 * 1024), {}\n  for i = 1, 200 do t[i] = s:upper() end\nend\n',
+    );
     const kept = await watched(p, ['run', 'keep']);
     expect(kept.exit).toBe(1);
-    expect(lines(kept.output).at(-1)).toMatch(new RegExp(`^shop: run \\d+ failed: keep\\.lua:4: not enough memory: string\\.upper would make a string of 10 MB while the run's Lua values hold 2[45]\\d MB, ${capNote.replace(/[(){}.]/g, '\\$&')}$`));
+    expect(lines(kept.output).at(-1)).toMatch(
+      new RegExp(
+        `^shop: run \\d+ failed: keep\\.lua:4: not enough memory: string\\.upper would make a string of 10 MB while the run's Lua values hold 2[45]\\d MB, ${capNote.replace(/[(){}.]/g, '\\$&')}$`,
+      ),
+    );
     expect(kept.peakMb).toBeLessThan(700);
   });
 
   it('the same upper()s kept nowhere complete, past the cap in all, with RSS bounded (garbage does not count)', async () => {
     const p = makeProject();
-    p.write('workflows/drop.lua', 'config{ lua_timeout = 60 }\nfunction workflow(prompt)\n  local s, n = ("x"):rep(10 * 1024 * 1024), 0\n  for i = 1, 40 do n = n + #s:upper() end\n  return n\nend\n');
+    p.write(
+      'workflows/drop.lua',
+      'config{ lua_timeout = 60 }\nfunction workflow(prompt)\n  local s, n = ("x"):rep(10 * 1024 * 1024), 0\n  for i = 1, 40 do n = n + #s:upper() end\n  return n\nend\n',
+    );
     const dropped = await watched(p, ['run', 'drop']);
     expect(dropped.exit).toBe(0);
     expect(lines(dropped.output).at(-1)).toBe(`run ${runId(dropped.output)} completed: ${40 * 10 * 1024 * 1024}`);
@@ -146,7 +168,10 @@ describe("a run's Lua memory is capped for real", () => {
 
   it('a 32 MiB string as a table key is quick (fengari spent seconds and GBs on each)', async () => {
     const p = makeProject();
-    p.write('workflows/key.lua', 'config{ lua_timeout = 60 }\nfunction workflow(prompt)\n  local s, t = ("k"):rep(32 * 1024 * 1024), {}\n  for i = 1, 3 do t[s .. i] = i end\n  return t[s .. 2]\nend\n');
+    p.write(
+      'workflows/key.lua',
+      'config{ lua_timeout = 60 }\nfunction workflow(prompt)\n  local s, t = ("k"):rep(32 * 1024 * 1024), {}\n  for i = 1, 3 do t[s .. i] = i end\n  return t[s .. 2]\nend\n',
+    );
     const r = await watched(p, ['run', 'key']);
     expect(r.exit).toBe(0);
     expect(lines(r.output).at(-1)).toBe(`run ${runId(r.output)} completed: 2`);
@@ -157,16 +182,30 @@ describe("a run's Lua memory is capped for real", () => {
 describe('log() lines', () => {
   const cutNote = (size: string) => `… [cut: the line had ${size}; a log line keeps its first 64 KiB]`;
 
-  for (const [mib, file] of [[200, 'log200'], [20, 'log20']] as const) {
+  for (const [mib, file] of [
+    [200, 'log200'],
+    [20, 'log20'],
+  ] as const) {
     it(`a ${mib} MiB line is stored and printed cut, with a note; the run goes on and Node lives`, async () => {
       const p = makeProject();
-      p.write(`workflows/${file}.lua`, `function workflow(prompt)\n  log(("L"):rep(${mib} * 1024 * 1024))\n  return "went on"\nend\n`);
+      p.write(
+        `workflows/${file}.lua`,
+        `function workflow(prompt)\n  log(("L"):rep(${mib} * 1024 * 1024))\n  return "went on"\nend\n`,
+      );
       const r = await watched(p, ['run', file]);
       expect(r.exit).toBe(0);
       const id = runId(r.output);
       const line = `${'L'.repeat(65536)}${cutNote(`${mib} MB`)}`;
-      expect(lines(r.output)).toEqual([`run ${id} started (${file})`, `  log: ${line}`, `run ${id} completed: "went on"`]);
-      expect(trail(p, id).filter((e) => e.type === 'log').map((e) => e.data)).toEqual([{ message: line }]);
+      expect(lines(r.output)).toEqual([
+        `run ${id} started (${file})`,
+        `  log: ${line}`,
+        `run ${id} completed: "went on"`,
+      ]);
+      expect(
+        trail(p, id)
+          .filter((e) => e.type === 'log')
+          .map((e) => e.data),
+      ).toEqual([{ message: line }]);
     });
   }
 });
@@ -174,9 +213,14 @@ describe('log() lines', () => {
 describe('a __tostring that calls tostring(self)', () => {
   it('fails the run at its line, not with "JS stack overflow"', () => {
     const p = makeProject();
-    p.write('workflows/ts.lua', 'function workflow(prompt)\n  local t = setmetatable({}, { __tostring = function(self)\n    return tostring(self)\n  end })\n  return tostring(t)\nend\n');
+    p.write(
+      'workflows/ts.lua',
+      'function workflow(prompt)\n  local t = setmetatable({}, { __tostring = function(self)\n    return tostring(self)\n  end })\n  return tostring(t)\nend\n',
+    );
     const r = p.shop(['run', 'ts']);
     expect(r.code).toBe(1);
-    expect(lines(r.stderr)).toEqual([`shop: run ${runId(r)} failed: ts.lua:3: stack overflow: calls nested more than 200 deep through metamethods or library functions (does a __tostring, __index or __concat call itself?)`]);
+    expect(lines(r.stderr)).toEqual([
+      `shop: run ${runId(r)} failed: ts.lua:3: stack overflow: calls nested more than 200 deep through metamethods or library functions (does a __tostring, __index or __concat call itself?)`,
+    ]);
   });
 });

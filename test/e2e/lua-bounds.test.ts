@@ -1,6 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { killLeftovers, lines, makeProject, runId, startWorker, stopWorker, until, type Background, type Project } from './harness.js';
+import {
+  killLeftovers,
+  lines,
+  makeProject,
+  runId,
+  startWorker,
+  stopWorker,
+  until,
+  type Background,
+  type Project,
+} from './harness.js';
 
 /**
  * Regression tests (issue 14, Why 4, 6, 9): nothing a workflow does stalls the process —
@@ -12,7 +22,8 @@ import { killLeftovers, lines, makeProject, runId, startWorker, stopWorker, unti
 
 const spawned: Background[] = [];
 afterEach(() => {
-  for (const bg of spawned.splice(0)) if (bg.child.exitCode === null && bg.child.signalCode === null) bg.child.kill('SIGKILL');
+  for (const bg of spawned.splice(0))
+    if (bg.child.exitCode === null && bg.child.signalCode === null) bg.child.kill('SIGKILL');
 });
 afterAll(killLeftovers);
 
@@ -49,15 +60,23 @@ describe('lua_timeout reaches every loop', () => {
 
   it('a pattern that backtracks for ever fails at its line with "pattern too complex", past pcall', () => {
     const p = makeProject();
-    p.write('workflows/pat.lua', 'function workflow(prompt)\n  local ok, e = pcall(string.find, ("a"):rep(3000), ".-.-.-b")\n  error(e)\nend\n');
+    p.write(
+      'workflows/pat.lua',
+      'function workflow(prompt)\n  local ok, e = pcall(string.find, ("a"):rep(3000), ".-.-.-b")\n  error(e)\nend\n',
+    );
     const r = p.shop(['run', 'pat']);
     expect(r.code).toBe(1);
-    expect(lines(r.stderr)[0]).toMatch(/^shop: run \d+ failed: pat\.lua:3: pattern too complex: over \d+ matching steps on a 3000-byte string/);
+    expect(lines(r.stderr)[0]).toMatch(
+      /^shop: run \d+ failed: pat\.lua:3: pattern too complex: over \d+ matching steps on a 3000-byte string/,
+    );
   });
 
   it("a loop in xpcall's message handler fails the run at its lua_timeout (it ran with no hook, for ever)", async () => {
     const p = makeProject();
-    p.write('workflows/handler.lua', 'config{ lua_timeout = 2 }\nfunction workflow(prompt)\n  xpcall(function() error("x") end, function(e) while true do end end)\nend\n');
+    p.write(
+      'workflows/handler.lua',
+      'config{ lua_timeout = 2 }\nfunction workflow(prompt)\n  xpcall(function() error("x") end, function(e) while true do end end)\nend\n',
+    );
     const bg = p.spawnShop(['run', 'handler']);
     spawned.push(bg);
     expect(await exitWithin(bg, BOUND_MS)).toBe(1);
@@ -108,7 +127,10 @@ describe('a loop in the top-level code of a workflow changed under a suspended r
   async function loadingForEver(p: Project): Promise<{ bg: Background; id: number }> {
     p.write('workflows/lp.lua', 'function workflow(prompt)\n  pause("go?")\nend\n');
     const id = runId(p.shop(['run', 'lp']));
-    p.write('workflows/lp.lua', 'config{ lua_timeout = 120 }\nwhile true do end\nfunction workflow(prompt)\n  pause("go?")\nend\n');
+    p.write(
+      'workflows/lp.lua',
+      'config{ lua_timeout = 120 }\nwhile true do end\nfunction workflow(prompt)\n  pause("go?")\nend\n',
+    );
     const bg = p.spawnShop(['resume', String(id)]);
     spawned.push(bg);
     // Nothing is recorded while the file loads: a driver that has burnt 1.5 s of CPU is in the loop.
@@ -136,10 +158,14 @@ describe('a loop in the top-level code of a workflow changed under a suspended r
 describe('lua_memory_mb', () => {
   it('a string past the cap fails the run at its line with "not enough memory"; Node never aborts', () => {
     const p = makeProject();
-    p.write('workflows/mem.lua', 'config{ lua_memory_mb = 64 }\nfunction workflow(prompt)\n  return string.rep("y", 200 * 1024 * 1024)\nend\n');
+    p.write(
+      'workflows/mem.lua',
+      'config{ lua_memory_mb = 64 }\nfunction workflow(prompt)\n  return string.rep("y", 200 * 1024 * 1024)\nend\n',
+    );
     const r = p.shop(['run', 'mem']);
     expect(r.code).toBe(1);
-    const reason = "mem.lua:3: not enough memory: string.rep would make a string of 200 MB, over the run's Lua memory cap of 64 MB (config{ lua_memory_mb = … })";
+    const reason =
+      "mem.lua:3: not enough memory: string.rep would make a string of 200 MB, over the run's Lua memory cap of 64 MB (config{ lua_memory_mb = … })";
     expect(lines(r.stderr)).toEqual([`shop: run ${runId(r)} failed: ${reason}`]);
   });
 
@@ -148,16 +174,25 @@ describe('lua_memory_mb', () => {
     p.write('workflows/big.lua', 'function workflow(prompt)\n  return string.rep("y", 200 * 1024 * 1024)\nend\n');
     const r = p.shop(['run', 'big']);
     expect(r.code).toBe(1);
-    expect(lines(r.stderr)).toEqual([`shop: run ${runId(r)} failed: big.lua: the workflow's result holds more than 16 MiB of strings (a value handed from Lua to Shop may not; pass a file path instead)`]);
+    expect(lines(r.stderr)).toEqual([
+      `shop: run ${runId(r)} failed: big.lua: the workflow's result holds more than 16 MiB of strings (a value handed from Lua to Shop may not; pass a file path instead)`,
+    ]);
   });
 
   it('a Lua table that fills the heap fails the run at its line; Node never aborts', () => {
     const p = makeProject();
-    p.write('workflows/tbl.lua', 'config{ lua_timeout = 120 }\nfunction workflow(prompt)\n  local t = {}\n  while true do t[#t + 1] = { i = #t } end\nend\n');
+    p.write(
+      'workflows/tbl.lua',
+      'config{ lua_timeout = 120 }\nfunction workflow(prompt)\n  local t = {}\n  while true do t[#t + 1] = { i = #t } end\nend\n',
+    );
     // A small heap, so the test is quick; the guard is a share of whatever the limit is.
     const r = p.shop(['run', 'tbl'], { env: { NODE_OPTIONS: '--max-old-space-size=200' } });
     expect(r.code).toBe(1);
-    expect(lines(r.stderr)).toEqual([expect.stringMatching(/^shop: run \d+ failed: tbl\.lua:4: not enough memory: the process's heap holds \d+ MB of its \d+ MB limit/)]);
+    expect(lines(r.stderr)).toEqual([
+      expect.stringMatching(
+        /^shop: run \d+ failed: tbl\.lua:4: not enough memory: the process's heap holds \d+ MB of its \d+ MB limit/,
+      ),
+    ]);
   });
 
   it('a bad value is refused by name', () => {
@@ -173,7 +208,10 @@ describe('agent names', () => {
   for (const name of ['../../x/y', 'a/b', 'a b', 'x\u001b[2J']) {
     it(`run(${JSON.stringify(name)}) fails the run at the call's line with exit 2, past pcall`, () => {
       const p = makeProject();
-      p.write('workflows/names.lua', `function workflow(prompt)\n  local ok = pcall(run, ${JSON.stringify(name).replace('\\u001b', '\\27')})\n  return "went on"\nend\n`);
+      p.write(
+        'workflows/names.lua',
+        `function workflow(prompt)\n  local ok = pcall(run, ${JSON.stringify(name).replace('\\u001b', '\\27')})\n  return "went on"\nend\n`,
+      );
       const r = p.shop(['run', 'names']);
       const id = runId(r);
       expect(r.code).toBe(2);
@@ -189,7 +227,11 @@ describe('agent names', () => {
     p.write('workflows/nosuch.lua', 'function workflow(prompt)\n  return run("nosuch").status\nend\n');
     const r = p.shop(['run', 'nosuch']);
     expect(r.stderr).not.toMatch(/internal error/);
-    expect(lines(r.stderr)).toEqual([expect.stringMatching(/^shop: run \d+ failed: unknown agent "nosuch": no agents\/nosuch\.md or \.claude\/agents\/nosuch\.md/)]);
+    expect(lines(r.stderr)).toEqual([
+      expect.stringMatching(
+        /^shop: run \d+ failed: unknown agent "nosuch": no agents\/nosuch\.md or \.claude\/agents\/nosuch\.md/,
+      ),
+    ]);
     expect(p.status(runId(r))).toMatchObject({ status: 'failed' });
   });
 });
@@ -197,7 +239,10 @@ describe('agent names', () => {
 describe('shop watch with a run spinning in a sort comparator', () => {
   it('still completes the other run; the spinning one fails at its lua_timeout', async () => {
     const p = makeProject();
-    p.write('workflows/spin.lua', `config{ lua_timeout = 3 }\nfunction workflow(prompt)\n  pause("go?")\n  ${SORT_SPIN}\nend\n`);
+    p.write(
+      'workflows/spin.lua',
+      `config{ lua_timeout = 3 }\nfunction workflow(prompt)\n  pause("go?")\n  ${SORT_SPIN}\nend\n`,
+    );
     p.write('workflows/fine.lua', 'function workflow(prompt)\n  pause("go?")\n  return "fine"\nend\n');
     const spin = runId(p.shop(['run', 'spin']));
     const fine = runId(p.shop(['run', 'fine']));

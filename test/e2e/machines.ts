@@ -28,7 +28,12 @@ export class Machine {
   private ready = false;
 
   /** `home`: its SHOP_HOME (default: a folder of its own; a SQLite store is shared by sharing it). */
-  constructor(readonly p: Project, readonly name: string, private readonly env: NodeJS.ProcessEnv, home?: string) {
+  constructor(
+    readonly p: Project,
+    readonly name: string,
+    private readonly env: NodeJS.ProcessEnv,
+    home?: string,
+  ) {
     this.home = home ?? join(p.dir, 'machines', name, '.shop');
     mkdirSync(this.home, { recursive: true });
   }
@@ -40,7 +45,12 @@ export class Machine {
 
   /** The environment its processes get: its own SHOP_HOME, host name and Claude Code folder (sessions live there). */
   get machineEnv(): NodeJS.ProcessEnv {
-    return { ...this.env, SHOP_HOME: this.home, SHOP_HOSTNAME: this.host, CLAUDE_CONFIG_DIR: join(this.home, '..', 'claude') };
+    return {
+      ...this.env,
+      SHOP_HOME: this.home,
+      SHOP_HOSTNAME: this.host,
+      CLAUDE_CONFIG_DIR: join(this.home, '..', 'claude'),
+    };
   }
 
   /** Starts `shop watch --json` here and waits for it to say it is watching. */
@@ -63,10 +73,17 @@ export class Machine {
       }
     });
     const ended = () => bg.child.exitCode !== null || bg.child.signalCode !== null;
-    await until(`shop watch on ${this.name} to start`, () => /"type":"watching"/.test(bg.output()) || ended(), 30_000).catch((e: Error) => {
+    await until(
+      `shop watch on ${this.name} to start`,
+      () => /"type":"watching"/.test(bg.output()) || ended(),
+      30_000,
+    ).catch((e: Error) => {
       throw new Error(`${e.message}; it said:\n${bg.output().slice(-2000)}`);
     });
-    if (ended()) throw new Error(`shop watch on ${this.name} ended (${bg.child.exitCode ?? bg.child.signalCode}):\n${bg.output()}`);
+    if (ended())
+      throw new Error(
+        `shop watch on ${this.name} ended (${bg.child.exitCode ?? bg.child.signalCode}):\n${bg.output()}`,
+      );
     this.ready = true;
   }
 
@@ -107,7 +124,17 @@ export class Machine {
     }
     for (const pid of left) await until(`process ${pid} to die`, () => !isRunning(pid), 10_000);
     for (const s of readSpans(spansFile).filter((x) => x.host === this.host && x.end === null && !agentRunning(x))) {
-      appendFileSync(spansFile, JSON.stringify({ event: 'end', pid: s.pid, shop_step: s.shop_step, host: this.host, at: Date.now(), code: 137 }) + '\n');
+      appendFileSync(
+        spansFile,
+        JSON.stringify({
+          event: 'end',
+          pid: s.pid,
+          shop_step: s.shop_step,
+          host: this.host,
+          at: Date.now(),
+          code: 137,
+        }) + '\n',
+      );
     }
   }
 

@@ -4,7 +4,12 @@ import { lines, makeProject, runId, type Project } from './harness.js';
 
 /** The coder first asks a person, then (on any later invocation) finishes. */
 const ASKS_FIRST = {
-  agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?', awaiting: 'input' }, { status: 'DONE', summary: 'fixed' }] },
+  agents: {
+    coder: [
+      { status: 'NEEDS_HUMAN', reason: 'Which database?', awaiting: 'input' },
+      { status: 'DONE', summary: 'fixed' },
+    ],
+  },
 };
 
 /** `shop run bugfix x` up to the coder's question; checks the suspension and returns the run id. */
@@ -14,17 +19,29 @@ function suspendOnQuestion(p: Project): number {
   expect(r.stderr).toBe('');
   expect(r.code).toBe(3);
   const id = runId(r);
-  expect(lines(r.stdout)).toEqual(expect.arrayContaining([
-    `run ${id} is waiting for a person (input): coder asks: Which database?`,
-    `  talk to the agent:  shop continue ${id}.1`,
-    `  answer it:          shop answer ${id}.1 "…"`,
-    `  reject:             shop reject ${id}.1 "feedback"   (returns REJECTED to the workflow)`,
-  ]));
-  expect(p.list()).toEqual([expect.objectContaining({ id, status: 'waiting_human', agent: 'coder', awaiting: 'input', waiting_for: 'Which database?' })]);
+  expect(lines(r.stdout)).toEqual(
+    expect.arrayContaining([
+      `run ${id} is waiting for a person (input): coder asks: Which database?`,
+      `  talk to the agent:  shop continue ${id}.1`,
+      `  answer it:          shop answer ${id}.1 "…"`,
+      `  reject:             shop reject ${id}.1 "feedback"   (returns REJECTED to the workflow)`,
+    ]),
+  );
+  expect(p.list()).toEqual([
+    expect.objectContaining({
+      id,
+      status: 'waiting_human',
+      agent: 'coder',
+      awaiting: 'input',
+      waiting_for: 'Which database?',
+    }),
+  ]);
   // The awaiting kind shows in the plain listing too.
   expect(lines(p.shop(['list']).stdout)).toEqual([
     expect.stringMatching(/^ID\s+SPEC\s+STATUS\s+AGENT\s+AWAITING\s+AGE\s+COST\s+NOW \/ WAITING FOR \/ REASON$/),
-    expect.stringMatching(new RegExp(`^${id}\\s+bugfix\\s+waiting_human\\s+coder\\s+input\\s+\\d+s\\s+\\$0\\.01\\s+Which database\\?$`)),
+    expect.stringMatching(
+      new RegExp(`^${id}\\s+bugfix\\s+waiting_human\\s+coder\\s+input\\s+\\d+s\\s+\\$0\\.01\\s+Which database\\?$`),
+    ),
   ]);
   return id;
 }
@@ -47,7 +64,11 @@ describe('NEEDS_HUMAN suspends the run durably', () => {
     const done = p.status(id);
     expect(done.status).toBe('completed');
     expect(done.pending).toBeNull();
-    expect(done.executions[0]).toMatchObject({ key: '1', status: 'completed', result: { status: 'DONE', summary: 'use postgres', responder: 'tester' } });
+    expect(done.executions[0]).toMatchObject({
+      key: '1',
+      status: 'completed',
+      result: { status: 'DONE', summary: 'use postgres', responder: 'tester' },
+    });
     // The answer was not sent back to the agent: the coder ran once for call 1.
     expect(callsOf(p, '1')).toHaveLength(1);
     // The answer flowed on into the script: the next prompt carries it.
@@ -89,12 +110,15 @@ describe('NEEDS_HUMAN suspends the run durably', () => {
 
   it('run(agent, {human=false}) hands NEEDS_HUMAN to the script instead of suspending', () => {
     const p = makeProject();
-    p.write('workflows/nohuman.lua', [
-      'function workflow(prompt)',
-      '  local r = run("coder", { prompt = prompt, human = false })',
-      '  return { got = r.status, reason = r.reason }',
-      'end',
-    ].join('\n'));
+    p.write(
+      'workflows/nohuman.lua',
+      [
+        'function workflow(prompt)',
+        '  local r = run("coder", { prompt = prompt, human = false })',
+        '  return { got = r.status, reason = r.reason }',
+        'end',
+      ].join('\n'),
+    );
     p.scenario(ASKS_FIRST);
     const r = p.shop(['run', 'nohuman', 'x']);
     expect(r.stderr).toBe('');

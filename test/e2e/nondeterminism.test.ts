@@ -29,9 +29,16 @@ describe('replay against a changed workflow', () => {
     expect(failed).toMatchObject({ status: 'failed', reason: REASON, pending: null });
     // The recorded calls keep their results; the pause that waited ended with the run (a
     // retry asks again): nothing waits on an ended run.
-    const endedWithRun = (e: { key: string; status: string; result: unknown }) => [e.key, e.status === 'waiting_human' ? 'failed' : e.status, e.result];
+    const endedWithRun = (e: { key: string; status: string; result: unknown }) => [
+      e.key,
+      e.status === 'waiting_human' ? 'failed' : e.status,
+      e.result,
+    ];
     expect(failed.executions.map((e) => [e.key, e.status, e.result])).toEqual(before.executions.map(endedWithRun));
-    expect(failed.executions.find((e) => e.key === '6')).toMatchObject({ status: 'failed', error: `the run ended failed: ${REASON}` });
+    expect(failed.executions.find((e) => e.key === '6')).toMatchObject({
+      status: 'failed',
+      error: `the run ended failed: ${REASON}`,
+    });
     expect(p.invocations()).toHaveLength(calls);
 
     // Resuming the changed workflow again fails the same way, still without running anything.
@@ -52,9 +59,16 @@ describe('replay against a changed workflow', () => {
     const r = p.shop(['resume', String(id)]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(3);
-    expect(r.stdout).toContain(`run ${id} is waiting for a person (checkpoint): the workflow asks: Approve deployment?`);
+    expect(r.stdout).toContain(
+      `run ${id} is waiting for a person (checkpoint): the workflow asks: Approve deployment?`,
+    );
     // Waiting again, answerable, with the old failure gone; no agent re-ran.
-    expect(p.status(id)).toMatchObject({ status: 'waiting_human', reason: null, ended_at: null, pending: { key: '6', kind: 'pause' } });
+    expect(p.status(id)).toMatchObject({
+      status: 'waiting_human',
+      reason: null,
+      ended_at: null,
+      pending: { key: '6', kind: 'pause' },
+    });
     expect(p.invocations()).toHaveLength(5);
 
     const done = p.shop(['signal', String(id), '--status', 'CONTINUE']);

@@ -53,7 +53,11 @@ describe('a NUL in text the store keeps', () => {
     const pg = normalise(play(onPg), onPg.dir) as Docs;
     for (const step of Object.keys(sqlite)) expect.soft(pg[step], step).toEqual(sqlite[step]);
     // What both show: no NUL anywhere, U+FFFD where each was.
-    const status = sqlite.status as { status: string; reason: string; executions: { result: { summary?: string } | null }[] };
+    const status = sqlite.status as {
+      status: string;
+      reason: string;
+      executions: { result: { summary?: string } | null }[];
+    };
     expect(status.status).toBe('stuck');
     expect(status.reason).toBe('held\uFFFDback: not\uFFFDyet');
     expect(status.executions[0].result?.summary).toBe('built\uFFFDfast');

@@ -1,7 +1,17 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { InboxRowJsonSchema } from '../../packages/core/src/operations/shapes.js';
-import { agentRunning, cutLifelines, lines, makeProject, runId, until, type Invocation, type Project, type RunDetail } from './harness.js';
+import {
+  agentRunning,
+  cutLifelines,
+  lines,
+  makeProject,
+  runId,
+  until,
+  type Invocation,
+  type Project,
+  type RunDetail,
+} from './harness.js';
 
 /** `shop inbox --json`, checked against the documented shape. */
 function inbox(p: Project) {
@@ -11,13 +21,21 @@ function inbox(p: Project) {
 }
 
 /** [key, kind, agent, status] of every execution, in key order (branches start concurrently, so seq order may vary). */
-const rows = (s: RunDetail) => s.executions.map((e) => [e.key, e.kind, e.agent, e.status]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+const rows = (s: RunDetail) =>
+  s.executions.map((e) => [e.key, e.kind, e.agent, e.status]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
 
 /** Agent invocations as [agent, call, resumed], sorted (branches start concurrently). */
-const calls = (inv: Invocation[]) => inv.filter((i) => i.mode === 'print').map((i) => [i.agent, i.call, i.resumed]).sort((a, b) => String(a[1]).localeCompare(String(b[1])) || Number(a[2]) - Number(b[2]));
+const calls = (inv: Invocation[]) =>
+  inv
+    .filter((i) => i.mode === 'print')
+    .map((i) => [i.agent, i.call, i.resumed])
+    .sort((a, b) => String(a[1]).localeCompare(String(b[1])) || Number(a[2]) - Number(b[2]));
 
-const pauseHint = (id: number, key: string) =>
-  [`  decide here:  shop continue ${id}.${key}`, `  approve:      shop approve ${id}.${key}`, `  stop it:      shop reject ${id}.${key} "why"`];
+const pauseHint = (id: number, key: string) => [
+  `  decide here:  shop continue ${id}.${key}`,
+  `  approve:      shop approve ${id}.${key}`,
+  `  stop it:      shop reject ${id}.${key} "why"`,
+];
 
 describe('parallel(): one branch waits for a person while the others finish', () => {
   it('suspends on exactly that ask; answering it completes the run with the results in argument order, no agent re-run', () => {
@@ -29,14 +47,17 @@ describe('parallel(): one branch waits for a person while the others finish', ()
         coder: [{ status: 'DONE', summary: 'code C' }],
       },
     });
-    p.write('workflows/fan.lua', `function workflow(prompt)
+    p.write(
+      'workflows/fan.lua',
+      `function workflow(prompt)
   local a, b, c = parallel(
     function() return run("architect", "plan " .. prompt).summary end,
     function() return pause("Ship b?").continue end,
     function() return run("coder", "build " .. prompt).summary end)
   return { a, b, c }
 end
-`);
+`,
+    );
     const r = p.shop(['run', 'fan', 'x']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(3);
@@ -44,20 +65,33 @@ end
     const [architect, coder] = ['architect', 'coder'].map((a) => p.invocations().find((i) => i.agent === a)!);
     const out = lines(r.stdout);
     expect(out[0]).toBe(`run ${id} started (fan)`);
-    expect(out.slice(-4)).toEqual([`run ${id} is waiting for a person (checkpoint): the workflow asks: Ship b?`, ...pauseHint(id, '1/2/1')]);
+    expect(out.slice(-4)).toEqual([
+      `run ${id} is waiting for a person (checkpoint): the workflow asks: Ship b?`,
+      ...pauseHint(id, '1/2/1'),
+    ]);
     // Progress lines of concurrent branches: which comes first is timing; each comes once.
-    expect(out.slice(1, -4).sort()).toEqual([
-      `  [1/1/1] architect started (session ${architect.session_id})`,
-      '  [1/1/1] architect → DONE: plan A',
-      '  [1/2/1] waiting for a person: Ship b?',
-      `  [1/3/1] coder started (session ${coder.session_id})`,
-      '  [1/3/1] coder → DONE: code C',
-    ].sort());
+    expect(out.slice(1, -4).sort()).toEqual(
+      [
+        `  [1/1/1] architect started (session ${architect.session_id})`,
+        '  [1/1/1] architect → DONE: plan A',
+        '  [1/2/1] waiting for a person: Ship b?',
+        `  [1/3/1] coder started (session ${coder.session_id})`,
+        '  [1/3/1] coder → DONE: code C',
+      ].sort(),
+    );
     // The architect finished after the coder.
-    expect(out.indexOf('  [1/3/1] coder → DONE: code C')).toBeLessThan(out.indexOf('  [1/1/1] architect → DONE: plan A'));
+    expect(out.indexOf('  [1/3/1] coder → DONE: code C')).toBeLessThan(
+      out.indexOf('  [1/1/1] architect → DONE: plan A'),
+    );
 
     const s = p.status(id);
-    expect(s).toMatchObject({ status: 'waiting_human', agent: '_checkpoint', awaiting: 'checkpoint', waiting_for: 'Ship b?', result: null });
+    expect(s).toMatchObject({
+      status: 'waiting_human',
+      agent: '_checkpoint',
+      awaiting: 'checkpoint',
+      waiting_for: 'Ship b?',
+      result: null,
+    });
     expect(s.pending).toMatchObject({ key: '1/2/1', kind: 'pause', question: 'Ship b?', ask: 1 });
     expect(rows(s)).toEqual([
       ['1', 'parallel', null, 'running'],
@@ -66,8 +100,20 @@ end
       ['1/3/1', 'run', 'coder', 'completed'],
     ]);
     expect(s.executions.filter((e) => e.status === 'waiting_human')).toHaveLength(1);
-    expect(inbox(p)).toEqual([expect.objectContaining({ run: id, spec: 'fan', key: '1/2/1', kind: 'pause', question: 'Ship b?', answer_with: [`shop continue ${id}.1/2/1`, `shop approve ${id}.1/2/1`, `shop reject ${id}.1/2/1 "why"`] })]);
-    expect(calls(p.invocations())).toEqual([['architect', '1/1/1', false], ['coder', '1/3/1', false]]);
+    expect(inbox(p)).toEqual([
+      expect.objectContaining({
+        run: id,
+        spec: 'fan',
+        key: '1/2/1',
+        kind: 'pause',
+        question: 'Ship b?',
+        answer_with: [`shop continue ${id}.1/2/1`, `shop approve ${id}.1/2/1`, `shop reject ${id}.1/2/1 "why"`],
+      }),
+    ]);
+    expect(calls(p.invocations())).toEqual([
+      ['architect', '1/1/1', false],
+      ['coder', '1/3/1', false],
+    ]);
 
     const done = p.shop(['approve', String(id)]);
     expect(done.stderr).toBe('');
@@ -83,7 +129,10 @@ end
     expect(rows(after).map((e) => e[3])).toEqual(['completed', 'completed', 'completed', 'completed']);
     expect(inbox(p)).toEqual([]);
     // Replay answered both agents from the log: still one invocation each.
-    expect(calls(p.invocations())).toEqual([['architect', '1/1/1', false], ['coder', '1/3/1', false]]);
+    expect(calls(p.invocations())).toEqual([
+      ['architect', '1/1/1', false],
+      ['coder', '1/3/1', false],
+    ]);
   });
 });
 
@@ -116,7 +165,10 @@ end
     expect(done.stderr).toBe('');
     expect(done.code).toBe(0);
     expect(lines(done.stdout).at(-1)).toBe(`run ${id} completed: ${JSON.stringify(expected)}`);
-    expect(calls(p.invocations().filter((i) => i.run === String(id)))).toEqual([['coder', '1/1/1', false], ['architect', '1/2/1', false]]);
+    expect(calls(p.invocations().filter((i) => i.run === String(id)))).toEqual([
+      ['coder', '1/1/1', false],
+      ['architect', '1/2/1', false],
+    ]);
   });
 });
 
@@ -147,16 +199,34 @@ end
     ]);
     const status = p.status(id);
     expect(status).toMatchObject({ status: 'waiting_human', pending: { key: '1/1/1' } });
-    expect(status.asks.map((a) => [a.key, a.awaiting])).toEqual([['1/1/1', 'checkpoint'], ['1/3/1', 'approval']]);
+    expect(status.asks.map((a) => [a.key, a.awaiting])).toEqual([
+      ['1/1/1', 'checkpoint'],
+      ['1/3/1', 'approval'],
+    ]);
     const text = lines(p.shop(['status', String(id)]).stdout);
-    expect(text).toEqual(expect.arrayContaining(['call 1/1/1 (checkpoint): the workflow asks: Left?', 'call 1/3/1 (approval): architect asks: Which db?']));
+    expect(text).toEqual(
+      expect.arrayContaining([
+        'call 1/1/1 (checkpoint): the workflow asks: Left?',
+        'call 1/3/1 (approval): architect asks: Which db?',
+      ]),
+    );
     const several = p.shop(['status', String(id), '--aah']);
     expect(several.code).toBe(2);
-    expect(several.stderr).toBe(`shop: run ${id} waits on several calls: 1/1/1 (_checkpoint: Left?); 1/3/1 (architect: Which db?); pick one with: shop status ${id} --aah --call <key>\n`);
-    expect(JSON.parse(p.shop(['status', String(id), '--aah', '--call', '1/3/1']).stdout).artifact.id).toBe(`shop-run-${id}-call-1-3-1-ask-1`);
+    expect(several.stderr).toBe(
+      `shop: run ${id} waits on several calls: 1/1/1 (_checkpoint: Left?); 1/3/1 (architect: Which db?); pick one with: shop status ${id} --aah --call <key>\n`,
+    );
+    expect(JSON.parse(p.shop(['status', String(id), '--aah', '--call', '1/3/1']).stdout).artifact.id).toBe(
+      `shop-run-${id}-call-1-3-1-ask-1`,
+    );
     // Two asks of one run: every suggestion names its own ask (never a bare `shop continue <id>`, which would exit 2).
-    expect(inbox(p).filter((row) => row.run === id).map((row) => [row.key, row.answer_with[0]]).sort()).toEqual([
-      ['1/1/1', `shop continue ${id}.1/1/1`], ['1/3/1', `shop continue ${id}.1/3/1`],
+    expect(
+      inbox(p)
+        .filter((row) => row.run === id)
+        .map((row) => [row.key, row.answer_with[0]])
+        .sort(),
+    ).toEqual([
+      ['1/1/1', `shop continue ${id}.1/1/1`],
+      ['1/3/1', `shop continue ${id}.1/3/1`],
     ]);
 
     // By bare run id the answer is refused: nothing recorded, both asks listed by handle.
@@ -166,7 +236,13 @@ end
     expect(lines(bare.stderr)).toEqual([
       `shop: run ${id} waits on several asks; open now: ${id}.1/1/1 (the workflow asks: Left?); ${id}.1/3/1 (architect asks: Which db?); answer one by its handle, e.g. shop approve ${id}.1/1/1`,
     ]);
-    expect(p.status(id).executions.filter((e) => e.status === 'waiting_human').map((e) => e.key).sort()).toEqual(['1/1/1', '1/3/1']);
+    expect(
+      p
+        .status(id)
+        .executions.filter((e) => e.status === 'waiting_human')
+        .map((e) => e.key)
+        .sort(),
+    ).toEqual(['1/1/1', '1/3/1']);
     return id;
   }
 
@@ -181,9 +257,16 @@ end
   function expectCompleted(p: Project, id: number, r: { code: number | null; stdout: string }) {
     expect(r.code).toBe(0);
     expect(lines(r.stdout).at(-1)).toBe(`run ${id} completed: [true,"coder finished: middle","APPROVED"]`);
-    expect(p.status(id)).toMatchObject({ status: 'completed', result: [true, 'coder finished: middle', 'APPROVED'], pending: null });
+    expect(p.status(id)).toMatchObject({
+      status: 'completed',
+      result: [true, 'coder finished: middle', 'APPROVED'],
+      pending: null,
+    });
     // Each agent ran once in this run: the approval closed the architect's ask without sending it back.
-    expect(calls(p.invocations().filter((i) => i.run === String(id)))).toEqual([['coder', '1/2/1', false], ['architect', '1/3/1', false]]);
+    expect(calls(p.invocations().filter((i) => i.run === String(id)))).toEqual([
+      ['coder', '1/2/1', false],
+      ['architect', '1/3/1', false],
+    ]);
   }
 
   it('are answered with --call, in either order', () => {
@@ -196,9 +279,16 @@ end
     const r1 = approve(p, first, '1/3/1', 'call');
     expect(r1.code).toBe(3);
     expect(lines(r1.stdout)).toEqual(expect.arrayContaining(['  [1/3/1] answered by tester; resuming']));
-    expect(lines(r1.stdout).slice(-4)).toEqual([`run ${first} is waiting for a person (checkpoint): the workflow asks: Left?`, ...pauseHint(first, '1/1/1')]);
+    expect(lines(r1.stdout).slice(-4)).toEqual([
+      `run ${first} is waiting for a person (checkpoint): the workflow asks: Left?`,
+      ...pauseHint(first, '1/1/1'),
+    ]);
     expect(p.status(first)).toMatchObject({ status: 'waiting_human', pending: { key: '1/1/1', kind: 'pause' } });
-    expect(inbox(p).filter((row) => row.run === first).map((row) => row.key)).toEqual(['1/1/1']);
+    expect(
+      inbox(p)
+        .filter((row) => row.run === first)
+        .map((row) => row.key),
+    ).toEqual(['1/1/1']);
     expectCompleted(p, first, approve(p, first, '1/1/1', 'call'));
 
     // The pause first, then the agent's ask.
@@ -211,7 +301,10 @@ end
       `  approve:            shop approve ${second}.1/3/1 [--message "…"]   (returns APPROVED to the workflow)`,
       `  reject:             shop reject ${second}.1/3/1 "feedback"   (goes back to the agent)`,
     ]);
-    expect(p.status(second)).toMatchObject({ status: 'waiting_human', pending: { key: '1/3/1', kind: 'run', agent: 'architect' } });
+    expect(p.status(second)).toMatchObject({
+      status: 'waiting_human',
+      pending: { key: '1/3/1', kind: 'run', agent: 'architect' },
+    });
     expectCompleted(p, second, approve(p, second, '1/3/1', 'handle'));
     expect(inbox(p)).toEqual([]);
   });
@@ -250,14 +343,18 @@ end
         // Reports at once, then lingers: its signal is on disk, its call still running.
         coder: [{ status: 'DONE', summary: 'built', after_ms: 30_000 }],
         // Works for a long while (killed on takeover); on --resume it finishes at once.
-        reviewer: [{ status: 'DONE', summary: 'reviewed', sleep_ms: 30_000 }, { status: 'DONE', summary: 'reviewed' }],
+        reviewer: [
+          { status: 'DONE', summary: 'reviewed', sleep_ms: 30_000 },
+          { status: 'DONE', summary: 'reviewed' },
+        ],
       },
     });
     const bg = p.spawnShop(['run', 'fan', 'x']);
     await until('the run id', () => /run \d+ started/.test(bg.output()));
     const id = runId(bg.output());
     await until('the architect done, the coder reported, the reviewer working', () => {
-      if (!existsSync(p.signalFile(id, '1/2/1', 'coder')) || !p.invocations().some((i) => i.agent === 'reviewer')) return false;
+      if (!existsSync(p.signalFile(id, '1/2/1', 'coder')) || !p.invocations().some((i) => i.agent === 'reviewer'))
+        return false;
       return p.status(id).executions.some((e) => e.key === '1/1/1' && e.status === 'completed');
     });
     // As if their lifelines failed with the driver: the resume's own orphan check must end them.
@@ -288,7 +385,11 @@ end
     // No completed call re-run: the architect ran once, the coder's signal was taken from disk,
     // only the reviewer (still working) was invoked again, resuming its own session.
     expect(calls(p.invocations())).toEqual([
-      ['architect', '1/1/1', false], ['coder', '1/2/1', false], ['reviewer', '1/3/1', false], ['reviewer', '1/3/1', true], ['deployer', '2', false],
+      ['architect', '1/1/1', false],
+      ['coder', '1/2/1', false],
+      ['reviewer', '1/3/1', false],
+      ['reviewer', '1/3/1', true],
+      ['deployer', '2', false],
     ]);
     const reviewer = p.invocations().filter((i) => i.agent === 'reviewer');
     expect(reviewer[1].session_id).toBe(reviewer[0].session_id);
@@ -298,8 +399,14 @@ end
     expect(s.status).toBe('completed');
     expect(s.result).toEqual(expected.result);
     expect(rows(s)).toEqual(rows(expected));
-    expect(s.executions.find((e) => e.key === '1/2/1')).toMatchObject({ attempts: 1, result: { status: 'DONE', summary: 'built', session_id: orphans.coder.session_id } });
-    expect(s.executions.find((e) => e.key === '1/3/1')).toMatchObject({ attempts: 2, session_id: orphans.reviewer.session_id });
+    expect(s.executions.find((e) => e.key === '1/2/1')).toMatchObject({
+      attempts: 1,
+      result: { status: 'DONE', summary: 'built', session_id: orphans.coder.session_id },
+    });
+    expect(s.executions.find((e) => e.key === '1/3/1')).toMatchObject({
+      attempts: 2,
+      session_id: orphans.reviewer.session_id,
+    });
   });
 });
 
@@ -308,23 +415,38 @@ describe('parallel(): an error in one branch', () => {
   const branches = `
     function() run("coder", "quick"); error("boom") end,
     function() return run("reviewer", "slow").status end`;
-  const SLOW_REVIEWER = { agents: { coder: [{ status: 'DONE', sleep_ms: 1_000 }], reviewer: [{ status: 'DONE', sleep_ms: 30_000 }] } };
+  const SLOW_REVIEWER = {
+    agents: { coder: [{ status: 'DONE', sleep_ms: 1_000 }], reviewer: [{ status: 'DONE', sleep_ms: 30_000 }] },
+  };
 
   /** The sibling's agent was started, then killed; its call failed as cancelled. */
   async function expectSiblingCancelled(p: Project, id: number, reason: string) {
     const reviewer = p.invocations().find((i) => i.agent === 'reviewer')!;
     await until('the sibling agent to be gone', () => !agentRunning(reviewer), 5_000);
     const s = p.status(id);
-    expect(s.executions.find((e) => e.key === '1/2/1')).toMatchObject({ status: 'failed', error: `cancelled: ${reason}` });
-    expect(s.executions.find((e) => e.key === '1')).toMatchObject({ kind: 'parallel', status: 'failed', error: reason });
+    expect(s.executions.find((e) => e.key === '1/2/1')).toMatchObject({
+      status: 'failed',
+      error: `cancelled: ${reason}`,
+    });
+    expect(s.executions.find((e) => e.key === '1')).toMatchObject({
+      kind: 'parallel',
+      status: 'failed',
+      error: reason,
+    });
     expect(s.executions.find((e) => e.key === '1/1/1')).toMatchObject({ status: 'completed' });
-    expect(calls(p.invocations())).toEqual([['coder', '1/1/1', false], ['reviewer', '1/2/1', false]]);
+    expect(calls(p.invocations())).toEqual([
+      ['coder', '1/1/1', false],
+      ['reviewer', '1/2/1', false],
+    ]);
   }
 
   it('uncaught: the run fails naming the branch and the error; the sibling agent is killed and its call cancelled', async () => {
     const p = makeProject();
     p.scenario(SLOW_REVIEWER);
-    p.write('workflows/fail.lua', `function workflow(prompt)\n  local a, b = parallel(${branches})\n  return { a, b }\nend\n`);
+    p.write(
+      'workflows/fail.lua',
+      `function workflow(prompt)\n  local a, b = parallel(${branches})\n  return { a, b }\nend\n`,
+    );
     const started = Date.now();
     const r = p.shop(['run', 'fail', 'x']);
     // Cancelled, not waited for.
@@ -340,7 +462,10 @@ describe('parallel(): an error in one branch', () => {
   it('caught with pcall: the run completes with the error message', async () => {
     const p = makeProject();
     p.scenario(SLOW_REVIEWER);
-    p.write('workflows/caught.lua', `function workflow(prompt)\n  local ok, err = pcall(parallel,${branches})\n  return { ok = ok, err = err }\nend\n`);
+    p.write(
+      'workflows/caught.lua',
+      `function workflow(prompt)\n  local ok, err = pcall(parallel,${branches})\n  return { ok = ok, err = err }\nend\n`,
+    );
     const r = p.shop(['run', 'caught', 'x']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -354,7 +479,10 @@ describe('parallel(): an error in one branch', () => {
   it('caught with pcall, then suspended: the replay goes past the failed parallel to the same result', async () => {
     const p = makeProject();
     p.scenario(SLOW_REVIEWER);
-    p.write('workflows/caught.lua', `function workflow(prompt)\n  local ok, err = pcall(parallel,${branches})\n  return { ok = ok, err = err, go = pause("Go on?").continue }\nend\n`);
+    p.write(
+      'workflows/caught.lua',
+      `function workflow(prompt)\n  local ok, err = pcall(parallel,${branches})\n  return { ok = ok, err = err, go = pause("Go on?").continue }\nend\n`,
+    );
     const r = p.shop(['run', 'caught', 'x']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(3);
@@ -366,8 +494,13 @@ describe('parallel(): an error in one branch', () => {
     const done = p.shop(['approve', String(id)]);
     expect(done.stderr).toBe('');
     expect(done.code).toBe(0);
-    expect(lines(done.stdout).at(-1)).toBe(`run ${id} completed: ${JSON.stringify({ ok: false, err: reason, go: true })}`);
-    expect(calls(p.invocations())).toEqual([['coder', '1/1/1', false], ['reviewer', '1/2/1', false]]);
+    expect(lines(done.stdout).at(-1)).toBe(
+      `run ${id} completed: ${JSON.stringify({ ok: false, err: reason, go: true })}`,
+    );
+    expect(calls(p.invocations())).toEqual([
+      ['coder', '1/1/1', false],
+      ['reviewer', '1/2/1', false],
+    ]);
   });
 });
 
@@ -397,14 +530,28 @@ end
     return id;
   }
   const keys = (p: Project, id: number) => p.status(id).executions.map((e) => [e.key, e.kind, e.agent, e.result]);
-  const agentsOf = (p: Project, id: number) => p.invocations().filter((i) => i.run === String(id)).map((i) => [i.agent, i.call, i.resumed]);
+  const agentsOf = (p: Project, id: number) =>
+    p
+      .invocations()
+      .filter((i) => i.run === String(id))
+      .map((i) => [i.agent, i.call, i.resumed]);
 
   it('is false replaying a run recorded past it before the patch, true when a run reaches it live, and true replaying its marker', () => {
     const p = makeProject();
     p.scenario(DONE);
     p.write('workflows/patch.lua', V1);
     const asks = 'asks.json';
-    p.write(asks, JSON.stringify({ agents: { coder: [{ status: 'DONE', summary: 'ok' }, { status: 'NEEDS_HUMAN', reason: 'Lint too?', awaiting: 'approval' }] } }));
+    p.write(
+      asks,
+      JSON.stringify({
+        agents: {
+          coder: [
+            { status: 'DONE', summary: 'ok' },
+            { status: 'NEEDS_HUMAN', reason: 'Lint too?', awaiting: 'approval' },
+          ],
+        },
+      }),
+    );
 
     // Under v1: run A waits at the pause; run B goes past the patch point and waits at coder "b" (call 3).
     const a = suspendAtPause(p);
@@ -420,8 +567,15 @@ end
     expect(bDone.stderr).toBe('');
     expect(bDone.code).toBe(0);
     expect(lines(bDone.stdout).at(-1)).toBe(`run ${b} completed: "ok"`);
-    expect(keys(p, b).map((e) => e.slice(0, 3))).toEqual([['1', 'run', 'coder'], ['2', 'pause', '_checkpoint'], ['3', 'run', 'coder']]);
-    expect(agentsOf(p, b)).toEqual([['coder', '1', false], ['coder', '3', false]]);
+    expect(keys(p, b).map((e) => e.slice(0, 3))).toEqual([
+      ['1', 'run', 'coder'],
+      ['2', 'pause', '_checkpoint'],
+      ['3', 'run', 'coder'],
+    ]);
+    expect(agentsOf(p, b)).toEqual([
+      ['coder', '1', false],
+      ['coder', '3', false],
+    ]);
 
     // A was suspended before the patch point: answering it, the run reaches patched() live — the
     // new code path (true, as DESIGN.md and Temporal's patched() have it; nothing recorded conflicts).
@@ -430,14 +584,28 @@ end
     expect(aDone.code).toBe(0);
     expect(lines(aDone.stdout).at(-1)).toBe(`run ${a} completed: "ok"`);
     expect(keys(p, a).map((e) => e.slice(0, 3))).toEqual([
-      ['1', 'run', 'coder'], ['2', 'pause', '_checkpoint'], ['3', 'patch', null], ['4', 'run', 'reviewer'], ['5', 'run', 'coder'],
+      ['1', 'run', 'coder'],
+      ['2', 'pause', '_checkpoint'],
+      ['3', 'patch', null],
+      ['4', 'run', 'reviewer'],
+      ['5', 'run', 'coder'],
     ]);
     expect(keys(p, a)[2][3]).toBe(true);
-    expect(agentsOf(p, a)).toEqual([['coder', '1', false], ['reviewer', '4', false], ['coder', '5', false]]);
+    expect(agentsOf(p, a)).toEqual([
+      ['coder', '1', false],
+      ['reviewer', '4', false],
+      ['coder', '5', false],
+    ]);
 
     // A new run of v2: waits at the pause, then the reviewer asks (suspended past the marker);
     // answering replays the marker as true and the recorded reviewer call, and goes on.
-    p.write(asks, JSON.stringify({ agents: { reviewer: [{ status: 'NEEDS_HUMAN', reason: 'Strict lint?', awaiting: 'approval' }] }, default: { status: 'DONE', summary: 'ok' } }));
+    p.write(
+      asks,
+      JSON.stringify({
+        agents: { reviewer: [{ status: 'NEEDS_HUMAN', reason: 'Strict lint?', awaiting: 'approval' }] },
+        default: { status: 'DONE', summary: 'ok' },
+      }),
+    );
     const c = suspendAtPause(p);
     const cAsks = p.shop(['approve', String(c)], { env: { SHOP_STANDIN_SCENARIO: `${p.dir}/${asks}` } });
     expect(cAsks.code).toBe(3);
@@ -448,11 +616,19 @@ end
     expect(lines(cDone.stdout).at(-1)).toBe(`run ${c} completed: "ok"`);
     const cRows = keys(p, c);
     expect(cRows.map((e) => e.slice(0, 3))).toEqual([
-      ['1', 'run', 'coder'], ['2', 'pause', '_checkpoint'], ['3', 'patch', null], ['4', 'run', 'reviewer'], ['5', 'run', 'coder'],
+      ['1', 'run', 'coder'],
+      ['2', 'pause', '_checkpoint'],
+      ['3', 'patch', null],
+      ['4', 'run', 'reviewer'],
+      ['5', 'run', 'coder'],
     ]);
     expect(cRows[2][3]).toBe(true);
     expect(cRows[3][3]).toMatchObject({ status: 'APPROVED', responder: 'tester' });
     // The reviewer ran once: its ask was answered, not re-run, on the replay that passed the marker.
-    expect(agentsOf(p, c)).toEqual([['coder', '1', false], ['reviewer', '4', false], ['coder', '5', false]]);
+    expect(agentsOf(p, c)).toEqual([
+      ['coder', '1', false],
+      ['reviewer', '4', false],
+      ['coder', '5', false],
+    ]);
   });
 });

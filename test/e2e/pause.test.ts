@@ -10,12 +10,14 @@ function atThePause(p: Project): number {
   expect(r.stderr).toBe('');
   expect(r.code).toBe(3);
   const id = runId(r);
-  expect(lines(r.stdout)).toEqual(expect.arrayContaining([
-    `run ${id} is waiting for a person (checkpoint): the workflow asks: Approve deployment?`,
-    `  decide here:  shop continue ${id}.6`,
-    `  approve:      shop approve ${id}.6`,
-    `  stop it:      shop reject ${id}.6 "why"`,
-  ]));
+  expect(lines(r.stdout)).toEqual(
+    expect.arrayContaining([
+      `run ${id} is waiting for a person (checkpoint): the workflow asks: Approve deployment?`,
+      `  decide here:  shop continue ${id}.6`,
+      `  approve:      shop approve ${id}.6`,
+      `  stop it:      shop reject ${id}.6 "why"`,
+    ]),
+  );
   const s = p.status(id);
   expect(s.status).toBe('waiting_human');
   expect(s.pending).toMatchObject({ key: '6', kind: 'pause', awaiting: 'checkpoint', question: 'Approve deployment?' });
@@ -34,12 +36,19 @@ describe('pause() waits for a decision', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     // A bare run id off a terminal (the reference's scripted form) says which ask it answered.
-    expect(lines(r.stdout).slice(0, 2)).toEqual([`run ${id} call 6 (${id}.6): answered CONTINUE by tester`, `  (run ${id}'s one open ask: ${id}.6 — the workflow asks (checkpoint): Approve deployment?)`]);
+    expect(lines(r.stdout).slice(0, 2)).toEqual([
+      `run ${id} call 6 (${id}.6): answered CONTINUE by tester`,
+      `  (run ${id}'s one open ask: ${id}.6 — the workflow asks (checkpoint): Approve deployment?)`,
+    ]);
     expect(r.stdout).toContain(`run ${id} completed`);
     const s = p.status(id);
     expect(s.status).toBe('completed');
     expect(s.result).toMatchObject({ shipped: true, rounds: 2 });
-    expect(s.executions.find((e) => e.key === '6')).toMatchObject({ kind: 'pause', status: 'completed', result: { continue: true, responder: 'tester' } });
+    expect(s.executions.find((e) => e.key === '6')).toMatchObject({
+      kind: 'pause',
+      status: 'completed',
+      result: { continue: true, responder: 'tester' },
+    });
     expect(deployerRuns(p)).toHaveLength(1);
     // Replay answered calls 1–5 from the log: no agent ran twice.
     expect(p.invocations().map((i) => i.call)).toEqual(['1', '2', '3', '4', '5', '7']);
@@ -59,10 +68,22 @@ describe('pause() waits for a decision', () => {
     const again = p.shop(['signal', String(id), '--status', 'CONTINUE']);
     expect(again.code).toBe(6);
     expect(again.stdout).toBe('');
-    expect(lines(again.stderr)).toEqual([expect.stringMatching(new RegExp(`^shop: ${id}\\.6 \\(run ${id} call 6\\) was already answered STOP by tester \\(signal\\) at ${LOCAL}; it is stuck: not today$`))]);
+    expect(lines(again.stderr)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^shop: ${id}\\.6 \\(run ${id} call 6\\) was already answered STOP by tester \\(signal\\) at ${LOCAL}; it is stuck: not today$`,
+        ),
+      ),
+    ]);
     const byHandle = p.shop(['signal', `${id}.6`, '--status', 'CONTINUE']);
     expect(byHandle.code).toBe(6);
-    expect(lines(byHandle.stderr)).toEqual([expect.stringMatching(new RegExp(`^shop: ${id}\\.6 \\(run ${id} call 6\\) was already answered STOP by tester \\(signal\\) at ${LOCAL}; nothing is open now \\(run ${id} is stuck: not today\\)$`))]);
+    expect(lines(byHandle.stderr)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^shop: ${id}\\.6 \\(run ${id} call 6\\) was already answered STOP by tester \\(signal\\) at ${LOCAL}; nothing is open now \\(run ${id} is stuck: not today\\)$`,
+        ),
+      ),
+    ]);
     expect(p.status(id)).toMatchObject({ status: 'stuck', reason: 'not today' });
     expect(deployerRuns(p)).toHaveLength(0);
   });
@@ -81,7 +102,13 @@ describe('pause() waits for a decision', () => {
       const second = p.shop(['signal', `${id}.6`, '--status', 'STOP', '--by', 'bob']);
       expect(second.code).toBe(6);
       expect(second.stdout).toBe('');
-      expect(lines(second.stderr)).toEqual([expect.stringMatching(new RegExp(`^shop: ${id}\\.6 \\(run ${id} call 6\\) was already answered CONTINUE by alice \\(signal\\) at ${LOCAL}; nothing is open now \\(run ${id} is resuming with that answer\\)$`))]);
+      expect(lines(second.stderr)).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^shop: ${id}\\.6 \\(run ${id} call 6\\) was already answered CONTINUE by alice \\(signal\\) at ${LOCAL}; nothing is open now \\(run ${id} is resuming with that answer\\)$`,
+          ),
+        ),
+      ]);
     } finally {
       bg.child.kill('SIGCONT');
     }
@@ -96,7 +123,9 @@ describe('pause() waits for a decision', () => {
     const r = p.shop(['signal', `${id}.6`, '--status', 'DONE']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(lines(r.stderr)).toEqual(['shop: call 6 is a pause(): answer it with --status CONTINUE or --status STOP, not DONE']);
+    expect(lines(r.stderr)).toEqual([
+      'shop: call 6 is a pause(): answer it with --status CONTINUE or --status STOP, not DONE',
+    ]);
     expect(p.status(id).status).toBe('waiting_human');
     // The pause is still open: a valid answer is taken.
     expect(p.shop(['signal', String(id), '--status', 'CONTINUE']).code).toBe(0);

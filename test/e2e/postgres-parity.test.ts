@@ -41,9 +41,15 @@ end
 `;
 const SCENARIO = {
   agents: {
-    architect: [{ status: 'NEEDS_HUMAN', reason: 'Which database?', awaiting: 'input' }, { status: 'DONE', summary: 'planned' }],
+    architect: [
+      { status: 'NEEDS_HUMAN', reason: 'Which database?', awaiting: 'input' },
+      { status: 'DONE', summary: 'planned' },
+    ],
     // The first review hangs until its driver is killed; the resumed one finishes.
-    reviewer: [{ status: 'DONE', summary: 'never', sleep_ms: 60_000 }, { status: 'DONE', summary: 'reviewed' }],
+    reviewer: [
+      { status: 'DONE', summary: 'never', sleep_ms: 60_000 },
+      { status: 'DONE', summary: 'reviewed' },
+    ],
   },
   default: { status: 'DONE', summary: 'built', cost: 0.0125 },
 };
@@ -97,7 +103,11 @@ async function play(p: Project): Promise<Docs> {
   expect(id).toBe(5);
   // Killed once the agent's first words are recorded, so both plays kill it at the same point.
   await until('the review to say something', () => {
-    const call = (JSON.parse(p.shop(['status', '5', '--json']).stdout) as { executions: { activity: string | null; num_turns: number | null }[] }).executions[0];
+    const call = (
+      JSON.parse(p.shop(['status', '5', '--json']).stdout) as {
+        executions: { activity: string | null; num_turns: number | null }[];
+      }
+    ).executions[0];
     return call?.activity && call.num_turns !== null;
   });
   fg.child.kill('SIGKILL');
@@ -108,7 +118,9 @@ async function play(p: Project): Promise<Docs> {
   // Run 6: a worker holds it; an approval from another process wakes it and it completes there.
   json('run 6 (worker)', ['run', 'gate', 'f'], 3);
   const w = await startWorker(p);
-  await until('the worker to hold run 6', () => w.output().includes('run 6 (gate): held here while it waits for a person'));
+  await until('the worker to hold run 6', () =>
+    w.output().includes('run 6 (gate): held here while it waits for a person'),
+  );
   json('approve 6.2 (worker drives)', ['approve', '6.2']);
   await until('the worker to complete run 6', () => w.output().includes('run 6 (gate) completed: '));
   expect(await stopWorker(w)).toBe(0);
@@ -136,18 +148,24 @@ describe('every command on PostgreSQL', () => {
     const init = onPg.shop(['init', '--database', url]);
     expect(init.stderr).toBe('');
     expect(init.code).toBe(0);
-    expect(lines(init.stdout)).toEqual(expect.arrayContaining([
-      'database URL kept in .shop/database.url (readable by you alone)',
-      `store ready at PostgreSQL 127.0.0.1:${cluster.port}/parity (from ${onPg.dir}/.shop/database.url)`,
-    ]));
+    expect(lines(init.stdout)).toEqual(
+      expect.arrayContaining([
+        'database URL kept in .shop/database.url (readable by you alone)',
+        `store ready at PostgreSQL 127.0.0.1:${cluster.port}/parity (from ${onPg.dir}/.shop/database.url)`,
+      ]),
+    );
     const pg = normalise(await play(onPg), onPg.dir) as Docs;
 
     expect(Object.keys(pg)).toEqual(Object.keys(sqlite));
     for (const step of Object.keys(sqlite)) expect.soft(pg[step], step).toEqual(sqlite[step]);
     // The scenario did what it says (so equal documents are not equally empty ones).
     expect(sqlite['list, all ended']).toMatchObject([
-      { id: 6, status: 'completed' }, { id: 5, status: 'completed' }, { id: 4, status: 'stuck' },
-      { id: 3, status: 'completed' }, { id: 2 }, { id: 1, status: 'completed' },
+      { id: 6, status: 'completed' },
+      { id: 5, status: 'completed' },
+      { id: 4, status: 'stuck' },
+      { id: 3, status: 'completed' },
+      { id: 2 },
+      { id: 1, status: 'completed' },
     ]);
     expect(sqlite['list, pruned']).toEqual([]);
   }, 240_000);

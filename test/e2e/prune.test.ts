@@ -48,7 +48,11 @@ describe('shop prune', () => {
     expect(lines(dry.stdout)).toEqual([
       expect.stringMatching(new RegExp(`^run ${completed} \\(ok, completed \\d+s ago\\): would delete$`)),
       expect.stringMatching(new RegExp(`^run ${stuck} \\(stop, stuck \\d+s ago\\): would delete$`)),
-      expect.stringMatching(new RegExp(`^run ${failed} \\(boom, failed \\d+s ago\\): would delete with its worktree ${tree}, branch shop/run-${failed}$`)),
+      expect.stringMatching(
+        new RegExp(
+          `^run ${failed} \\(boom, failed \\d+s ago\\): would delete with its worktree ${tree}, branch shop/run-${failed}$`,
+        ),
+      ),
       'would delete 3 runs (--dry-run: nothing was deleted)',
     ]);
     expect(p.list().map((r) => r.id)).toEqual([waiting, failed, stuck, completed]);
@@ -63,7 +67,11 @@ describe('shop prune', () => {
     expect(p.list().map((r) => r.id)).toEqual([waiting, stuck]);
     expect(existsSync(join(p.dir, '.shop', 'runs', String(completed)))).toBe(false);
     expect(existsSync(join(p.dir, '.shop', 'runs', String(failed)))).toBe(false);
-    expect(readdirSync(join(p.dir, '.shop', 'signals')).filter((f) => f.startsWith(`${completed}.`) || f.startsWith(`${failed}.`))).toEqual([]);
+    expect(
+      readdirSync(join(p.dir, '.shop', 'signals')).filter(
+        (f) => f.startsWith(`${completed}.`) || f.startsWith(`${failed}.`),
+      ),
+    ).toEqual([]);
     expect(existsSync(tree)).toBe(false);
     expect(branches(p)).toBe('');
     expect(p.shop(['status', String(completed)]).code).toBe(5);
@@ -82,12 +90,23 @@ describe('shop prune', () => {
     const p = makeProject();
     p.write('workflows/stop.lua', 'function workflow(p)\n  stuck("no way")\nend\n');
     const id = runId(p.shop(['run', 'stop']));
-    expect(lines(p.shop(['prune', '--older-than', '1h']).stdout)).toEqual(['nothing to prune: no run ended more than 1h ago']);
+    expect(lines(p.shop(['prune', '--older-than', '1h']).stdout)).toEqual([
+      'nothing to prune: no run ended more than 1h ago',
+    ]);
     expect(p.list().map((r) => r.id)).toEqual([id]);
     for (const [args, message] of [
-      [['--older-than', '30'], 'shop: --older-than "30" is not a duration; give a number and a unit, e.g. 30d, 12h, 90m, 45s, 2w'],
-      [['--older-than', 'soon'], 'shop: --older-than "soon" is not a duration; give a number and a unit, e.g. 30d, 12h, 90m, 45s, 2w'],
-      [['--status', 'waiting_human'], 'shop: --status "waiting_human" cannot be pruned; only ended runs can: completed, stuck, failed (comma-separated for several)'],
+      [
+        ['--older-than', '30'],
+        'shop: --older-than "30" is not a duration; give a number and a unit, e.g. 30d, 12h, 90m, 45s, 2w',
+      ],
+      [
+        ['--older-than', 'soon'],
+        'shop: --older-than "soon" is not a duration; give a number and a unit, e.g. 30d, 12h, 90m, 45s, 2w',
+      ],
+      [
+        ['--status', 'waiting_human'],
+        'shop: --status "waiting_human" cannot be pruned; only ended runs can: completed, stuck, failed (comma-separated for several)',
+      ],
     ] as const) {
       const r = p.shop(['prune', ...args]);
       expect(r.code).toBe(2);
@@ -103,7 +122,9 @@ describe('shop prune', () => {
     const r = p.shop(['prune', '--status', 'failed', '--json']);
     expect(r.code).toBe(0);
     const pruned = PruneJsonSchema.parse(JSON.parse(r.stdout));
-    expect(pruned.map((x) => [x.id, x.outcome, x.branch, x.problems])).toEqual([[failed, 'deleted', `shop/run-${failed}`, []]]);
+    expect(pruned.map((x) => [x.id, x.outcome, x.branch, x.problems])).toEqual([
+      [failed, 'deleted', `shop/run-${failed}`, []],
+    ]);
     expect(branches(p)).toBe('');
     expect(git(p, ['worktree', 'list', '--porcelain'])).not.toContain(worktree);
   });
@@ -118,8 +139,12 @@ describe('private files', () => {
     const held = p.spawnShop(['run', 'ask', '--wait']);
     const home = join(p.dir, '.shop');
     try {
-      await until('the store to be held open', () => held.output().includes('waiting for a person') && existsSync(join(home, 'shop.db-shm')));
-      for (const dir of [home, join(home, 'runs'), join(home, 'signals'), join(home, 'runs', '1')]) expect([dir, mode(dir)]).toEqual([dir, 0o700]);
+      await until(
+        'the store to be held open',
+        () => held.output().includes('waiting for a person') && existsSync(join(home, 'shop.db-shm')),
+      );
+      for (const dir of [home, join(home, 'runs'), join(home, 'signals'), join(home, 'runs', '1')])
+        expect([dir, mode(dir)]).toEqual([dir, 0o700]);
       const files = ['shop.db', 'shop.db-wal', 'shop.db-shm'].map((f) => join(home, f));
       for (const log of readdirSync(join(home, 'runs', '1'))) files.push(join(home, 'runs', '1', log));
       expect(files.length).toBeGreaterThan(5);

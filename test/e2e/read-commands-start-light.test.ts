@@ -20,9 +20,15 @@ function packagesLoaded(p: Project, args: string[]): { code: number | null; stdo
   const log = join(p.dir, `loaded-${args[0]}.txt`);
   writeFileSync(log, '');
   const hooks = join(p.dir, 'load-hooks.mjs');
-  writeFileSync(hooks, "import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  appendFileSync(process.env.SHOP_TEST_LOADED, url + '\\n');\n  return next(url, context);\n}\n");
+  writeFileSync(
+    hooks,
+    "import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  appendFileSync(process.env.SHOP_TEST_LOADED, url + '\\n');\n  return next(url, context);\n}\n",
+  );
   const register = join(p.dir, 'register-hooks.mjs');
-  writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+  writeFileSync(
+    register,
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+  );
   const r = p.shop(args, { env: { SHOP_TEST_LOADED: log, NODE_OPTIONS: `--import ${pathToFileURL(register).href}` } });
   const packages = new Set<string>();
   for (const url of readFileSync(log, 'utf8').split('\n')) {
@@ -31,7 +37,8 @@ function packagesLoaded(p: Project, args: string[]): { code: number | null; stdo
     if (external && !url.includes('/dist/bundle/')) packages.add(external[1]!);
     if (!url.includes('/dist/bundle/')) continue;
     // esbuild names each bundled package's code: "// node_modules/<name>/…".
-    for (const m of readFileSync(fileURLToPath(url), 'utf8').matchAll(/^\/\/ node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)) packages.add(m[1]);
+    for (const m of readFileSync(fileURLToPath(url), 'utf8').matchAll(/^\/\/ node_modules\/((?:@[^/]+\/)?[^/]+)\//gm))
+      packages.add(m[1]);
   }
   return { code: r.code, stdout: r.stdout, packages };
 }
@@ -51,7 +58,10 @@ describe('read commands start light', () => {
     for (const args of [['list'], ['status', id], ['inbox'], ['list', '--json']]) {
       const read = packagesLoaded(p, args);
       expect(read.code, args.join(' ')).toBe(0);
-      expect(HEAVY.filter((name) => read.packages.has(name)), `shop ${args.join(' ')}`).toEqual([]);
+      expect(
+        HEAVY.filter((name) => read.packages.has(name)),
+        `shop ${args.join(' ')}`,
+      ).toEqual([]);
       expect(read.packages.has('pg'), `shop ${args.join(' ')} loads pg`).toBe(false);
     }
   });

@@ -3,7 +3,8 @@ import { LogJsonSchema } from '../../packages/core/src/operations/shapes.js';
 import { agentRunning, lines, makeProject, runId, until, type Project, type Step } from './harness.js';
 
 /** A rejected approval whose feedback reaches the stand-in agent's own, resumed session. */
-const WORKFLOW = 'function workflow(p) local r = run("coder", "add the users table") return r.status .. "|" .. (r.summary or "") end\n';
+const WORKFLOW =
+  'function workflow(p) local r = run("coder", "add the users table") return r.status .. "|" .. (r.summary or "") end\n';
 const ASKS = { status: 'NEEDS_HUMAN', reason: 'Approve the migration?', awaiting: 'approval' };
 const REWORKED = { status: 'DONE', summary: 'reworked' };
 
@@ -19,13 +20,20 @@ function atTheAsk(p: Project): number {
   expect(r.stderr).toBe('');
   expect(r.code).toBe(3);
   const id = runId(r);
-  expect(p.status(id).pending).toMatchObject({ key: '1', awaiting: 'approval', question: 'Approve the migration?', ask: 1 });
+  expect(p.status(id).pending).toMatchObject({
+    key: '1',
+    awaiting: 'approval',
+    question: 'Approve the migration?',
+    ask: 1,
+  });
   // The typed ask, and what each verdict would do, as `shop status` shows them.
-  expect(lines(p.shop(['status', String(id)]).stdout)).toEqual(expect.arrayContaining([
-    `run ${id} is waiting for a person (approval): coder asks: Approve the migration?`,
-    `  approve:            shop approve ${id}.1 [--message "…"]   (returns APPROVED to the workflow)`,
-    `  reject:             shop reject ${id}.1 "feedback"   (goes back to the agent)`,
-  ]));
+  expect(lines(p.shop(['status', String(id)]).stdout)).toEqual(
+    expect.arrayContaining([
+      `run ${id} is waiting for a person (approval): coder asks: Approve the migration?`,
+      `  approve:            shop approve ${id}.1 [--message "…"]   (returns APPROVED to the workflow)`,
+      `  reject:             shop reject ${id}.1 "feedback"   (goes back to the agent)`,
+    ]),
+  );
   return id;
 }
 
@@ -60,8 +68,17 @@ describe('reject sends the feedback back into the agent’s own Claude session',
     const { events, executions } = log(p, id);
     const types = events.map((e) => e.type);
     expect(types.indexOf('human_answered')).toBeLessThan(types.indexOf('sent_back'));
-    expect(events.find((e) => e.type === 'human_answered')).toMatchObject({ actor: 'tester', channel: 'cli', data: { ask: 1, verdict: 'rejected', message: 'add a down migration' } });
-    expect(executions[0]).toMatchObject({ status: 'completed', session_id: sessionId, attempts: 2, result: { status: 'DONE', summary: 'reworked' } });
+    expect(events.find((e) => e.type === 'human_answered')).toMatchObject({
+      actor: 'tester',
+      channel: 'cli',
+      data: { ask: 1, verdict: 'rejected', message: 'add a down migration' },
+    });
+    expect(executions[0]).toMatchObject({
+      status: 'completed',
+      session_id: sessionId,
+      attempts: 2,
+      result: { status: 'DONE', summary: 'reworked' },
+    });
   });
 
   it('the agent asks again after the feedback: a new ask (2) waits, and a second answer closes it', () => {
@@ -72,10 +89,17 @@ describe('reject sends the feedback back into the agent’s own Claude session',
     const r = p.shop(['reject', String(id), 'add a down migration']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(3);
-    expect(r.stdout).toContain(`run ${id} is waiting for a person (approval): coder asks: Down migration added. Approve now?`);
+    expect(r.stdout).toContain(
+      `run ${id} is waiting for a person (approval): coder asks: Down migration added. Approve now?`,
+    );
     const again = p.status(id);
     expect(again.status).toBe('waiting_human');
-    expect(again.pending).toMatchObject({ key: '1', awaiting: 'approval', question: 'Down migration added. Approve now?', ask: 2 });
+    expect(again.pending).toMatchObject({
+      key: '1',
+      awaiting: 'approval',
+      question: 'Down migration added. Approve now?',
+      ask: 2,
+    });
     expect(again.pending!.request_id).not.toBe(firstAsk.request_id);
     expect(again.pending!.request_id).toMatch(/-ask-2$/);
     expect(coderCalls(p)).toHaveLength(2);

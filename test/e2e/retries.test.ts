@@ -3,7 +3,10 @@ import { lines, makeProject, runId, until, type Project } from './harness.js';
 
 /** A one-call workflow; `head` goes before it (a config{}), `opts` into run(). */
 function oneCall(p: Project, head = '', opts = '') {
-  p.write('workflows/once.lua', `${head}\nfunction workflow(prompt)\n  local r = run("coder", { prompt = "Build it"${opts} })\n  return { status = r.status, summary = r.summary }\nend\n`);
+  p.write(
+    'workflows/once.lua',
+    `${head}\nfunction workflow(prompt)\n  local r = run("coder", { prompt = "Build it"${opts} })\n  return { status = r.status, summary = r.summary }\nend\n`,
+  );
 }
 
 const FAST = { SHOP_RETRY_BASE_MS: '20', SHOP_RETRY_CAP_MS: '40' };
@@ -11,7 +14,9 @@ const FAST = { SHOP_RETRY_BASE_MS: '20', SHOP_RETRY_CAP_MS: '40' };
 function retryEvents(p: Project, id: number) {
   const log = p.shop(['log', String(id), '--json']);
   expect(log.code).toBe(0);
-  return (JSON.parse(log.stdout).events as { type: string; key: string | null; data: Record<string, unknown> | null }[]).filter((e) => e.type === 'agent_retry');
+  return (
+    JSON.parse(log.stdout).events as { type: string; key: string | null; data: Record<string, unknown> | null }[]
+  ).filter((e) => e.type === 'agent_retry');
 }
 
 describe('transient agent failures retry on the same session', () => {
@@ -24,16 +29,23 @@ describe('transient agent failures retry on the same session', () => {
     expect(r.code).toBe(0);
     const id = runId(r);
     expect(lines(r.stdout).at(-1)).toBe(`run ${id} completed: {"status":"DONE","summary":"built"}`);
-    expect(r.stdout).toMatch(/\[1\] coder failed on attempt 1 of 4 \(API Error: 529 .*overloaded_error.*\); trying again in \d+m?s on the same session/);
+    expect(r.stdout).toMatch(
+      /\[1\] coder failed on attempt 1 of 4 \(API Error: 529 .*overloaded_error.*\); trying again in \d+m?s on the same session/,
+    );
 
     const calls = p.invocations().filter((i) => i.mode === 'print');
     expect(calls).toHaveLength(3);
     expect(new Set(calls.map((c) => c.session_id)).size).toBe(1);
     expect(calls.map((c) => c.resumed)).toEqual([false, true, true]);
-    expect(calls[1].prompt).toMatch(/^Your last turn was cut off by a transient error \(API overloaded\)\. Continue where you left off[\s\S]*What you were asked: Build it$/);
+    expect(calls[1].prompt).toMatch(
+      /^Your last turn was cut off by a transient error \(API overloaded\)\. Continue where you left off[\s\S]*What you were asked: Build it$/,
+    );
 
     const retries = retryEvents(p, id);
-    expect(retries.map((e) => [e.key, e.data?.attempt, e.data?.of, e.data?.kind])).toEqual([['1', 1, 4, 'overloaded'], ['1', 2, 4, 'overloaded']]);
+    expect(retries.map((e) => [e.key, e.data?.attempt, e.data?.of, e.data?.kind])).toEqual([
+      ['1', 1, 4, 'overloaded'],
+      ['1', 2, 4, 'overloaded'],
+    ]);
     expect(String(retries[0].data?.error)).toMatch(/^API Error: 529 .*overloaded_error/);
     expect(retries[0].data?.delay_ms).toEqual(expect.any(Number));
     const exec = p.status(id).executions.find((e) => e.key === '1');
@@ -43,10 +55,25 @@ describe('transient agent failures retry on the same session', () => {
   it('429, 500 and network errors retry too, and an is_error result with exit code 0 (as Claude Code may end)', () => {
     const p = makeProject();
     oneCall(p, 'config{ retries = 4 }');
-    p.scenario({ agents: { coder: [{ fail: 429 }, { fail: 'network' }, { fail: 500 }, { fail: 529, exit: 0 }, { status: 'DONE', summary: 'ok' }] } });
+    p.scenario({
+      agents: {
+        coder: [
+          { fail: 429 },
+          { fail: 'network' },
+          { fail: 500 },
+          { fail: 529, exit: 0 },
+          { status: 'DONE', summary: 'ok' },
+        ],
+      },
+    });
     const r = p.shop(['run', 'once', 'x'], { env: FAST });
     expect(r.code).toBe(0);
-    expect(retryEvents(p, runId(r)).map((e) => [e.data?.kind, e.data?.of])).toEqual([['rate_limit', 5], ['network', 5], ['server_error', 5], ['overloaded', 5]]);
+    expect(retryEvents(p, runId(r)).map((e) => [e.data?.kind, e.data?.of])).toEqual([
+      ['rate_limit', 5],
+      ['network', 5],
+      ['server_error', 5],
+      ['overloaded', 5],
+    ]);
   });
 
   it('config{retries = 1}: fails after 2 attempts, naming the error and the attempts', () => {
@@ -56,7 +83,13 @@ describe('transient agent failures retry on the same session', () => {
     const r = p.shop(['run', 'once', 'x'], { env: FAST });
     expect(r.code).toBe(1);
     const id = runId(r);
-    expect(lines(r.stderr)).toEqual([expect.stringMatching(new RegExp(`^shop: run ${id} failed: API overloaded on all 2 attempts; the last: claude reported an error: API Error: 529 .*overloaded_error`))]);
+    expect(lines(r.stderr)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^shop: run ${id} failed: API overloaded on all 2 attempts; the last: claude reported an error: API Error: 529 .*overloaded_error`,
+        ),
+      ),
+    ]);
     expect(p.invocations().filter((i) => i.mode === 'print')).toHaveLength(2);
     expect(retryEvents(p, id)).toHaveLength(1);
   });
@@ -102,7 +135,9 @@ describe('transient agent failures retry on the same session', () => {
     await until('the retry to be scheduled', () => bg.output().includes('trying again in'));
     const id = runId(bg.output());
     // What it is doing meanwhile, for shop status and list.
-    const waiting = await until('the wait to show', () => p.status(id).executions.find((e) => e.activity?.includes('waiting')));
+    const waiting = await until('the wait to show', () =>
+      p.status(id).executions.find((e) => e.activity?.includes('waiting')),
+    );
     expect(waiting.activity).toMatch(/^API overloaded: waiting \d+s to try again \(attempt 2 of 4 next\)$/);
     const asked = Date.now();
     expect(p.shop(['stop', String(id), '--reason', 'enough']).code).toBe(0);
@@ -158,7 +193,9 @@ describe('transient agent failures retry on the same session', () => {
     p.scenario({ agents: { coder: [{ fail: 529 }, { status: 'DONE' }] } });
     const r = p.shop(['run', 'once', 'x'], { env: { SHOP_RETRY_BASE_MS: '60000', SHOP_RETRY_CAP_MS: '60000' } });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/failed: API overloaded on attempt 1 of 4, and the call's timeout \(5s\) ends before the next could start \(in \d+s\); the last: claude reported an error: API Error: 529/);
+    expect(r.stderr).toMatch(
+      /failed: API overloaded on attempt 1 of 4, and the call's timeout \(5s\) ends before the next could start \(in \d+s\); the last: claude reported an error: API Error: 529/,
+    );
     expect(p.invocations().filter((i) => i.mode === 'print')).toHaveLength(1);
   });
 
@@ -169,6 +206,11 @@ describe('transient agent failures retry on the same session', () => {
     const r = p.shop(['run', 'once', 'x'], { env: FAST });
     expect(r.code).toBe(4);
     expect(lines(r.stdout).at(-1)).toMatch(/^run \d+ is stuck: budget of \$0\.05 spent: \$0\.06$/);
-    expect(p.invocations().filter((i) => i.mode === 'print').map((i) => i.max_budget_usd)).toEqual([0.05, 0.02]);
+    expect(
+      p
+        .invocations()
+        .filter((i) => i.mode === 'print')
+        .map((i) => i.max_budget_usd),
+    ).toEqual([0.05, 0.02]);
   });
 });

@@ -25,7 +25,13 @@ describe('shop run (end to end)', () => {
     expect(calls).toHaveLength(4);
     // Claude Code's real flags: a fresh session id per call, the agent's model and mode.
     expect(new Set(calls.map((c) => c.session_id)).size).toBe(4);
-    expect(calls[0]).toMatchObject({ agent: 'coder', resumed: false, model: 'sonnet', permission_mode: 'acceptEdits', cwd: p.dir });
+    expect(calls[0]).toMatchObject({
+      agent: 'coder',
+      resumed: false,
+      model: 'sonnet',
+      permission_mode: 'acceptEdits',
+      cwd: p.dir,
+    });
     expect(calls[0].system_prompt).toContain('shop report DONE');
   });
 
@@ -42,7 +48,22 @@ describe('shop run (end to end)', () => {
     const p = makeProject();
     const r = p.shop(['--help']);
     expect(r.code).toBe(0);
-    for (const name of ['init', 'run', 'list', 'inbox', 'status', 'log', 'continue', 'resume', 'stop', 'approve', 'reject', 'answer', 'signal', 'report']) {
+    for (const name of [
+      'init',
+      'run',
+      'list',
+      'inbox',
+      'status',
+      'log',
+      'continue',
+      'resume',
+      'stop',
+      'approve',
+      'reject',
+      'answer',
+      'signal',
+      'report',
+    ]) {
       expect(r.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
     }
   });

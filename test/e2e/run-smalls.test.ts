@@ -7,7 +7,10 @@ import { Terminal } from './terminal.js';
 describe('costs are summed to the micro-dollar', () => {
   it('three calls of $0.0125 cost $0.0375 in status, list and log --json — not 0.037500000000000006', () => {
     const p = makeProject();
-    p.write('workflows/three.lua', 'function workflow(p)\n  run("coder", "a")\n  run("coder", "b")\n  run("coder", "c")\n  return "ok"\nend\n');
+    p.write(
+      'workflows/three.lua',
+      'function workflow(p)\n  run("coder", "a")\n  run("coder", "b")\n  run("coder", "c")\n  return "ok"\nend\n',
+    );
     p.scenario({ agents: { coder: [{ status: 'DONE', cost: 0.0125 }] } });
     const r = p.shop(['run', 'three', 'x']);
     expect(r.code).toBe(0);
@@ -31,8 +34,19 @@ describe("a run's agent is one thing in list, status and log --json", () => {
 
   it('the agent it is on now — at work, or asked by — and none once it has ended (status said the last one)', async () => {
     const p = makeProject();
-    p.write('workflows/two.lua', 'function workflow(p)\n  run("architect", "plan")\n  return run("coder", "build").status\nend\n');
-    p.scenario({ agents: { architect: [{ status: 'DONE' }], coder: [{ status: 'NEEDS_HUMAN', reason: 'Which DB?' }, { status: 'DONE', sleep_ms: 2_000 }] } });
+    p.write(
+      'workflows/two.lua',
+      'function workflow(p)\n  run("architect", "plan")\n  return run("coder", "build").status\nend\n',
+    );
+    p.scenario({
+      agents: {
+        architect: [{ status: 'DONE' }],
+        coder: [
+          { status: 'NEEDS_HUMAN', reason: 'Which DB?' },
+          { status: 'DONE', sleep_ms: 2_000 },
+        ],
+      },
+    });
     const id = runId(p.shop(['run', 'two', 'x']));
     expect(agents(p, id)).toEqual({ list: 'coder', status: 'coder', log: 'coder' });
     const answering = p.spawnShop(['answer', `${id}.2`, 'postgres']);
@@ -85,7 +99,10 @@ describe('shop watch <id>…', () => {
     await until('the run to be held', () => w.output().includes(`run ${id} (feature): held here`));
     expect(p.shop(['approve', String(id)]).code).toBe(0);
     expect(await w.exited).toBe(0);
-    expect(lines(w.output()).slice(-2)).toEqual([expect.stringMatching(new RegExp(`^run ${id} \\(feature\\) completed: `)), `shop watch: every run watched has ended (${id} completed)`]);
+    expect(lines(w.output()).slice(-2)).toEqual([
+      expect.stringMatching(new RegExp(`^run ${id} \\(feature\\) completed: `)),
+      `shop watch: every run watched has ended (${id} completed)`,
+    ]);
   });
 
   it('exits with the state of a run that did not complete (4 stuck); a run already ended exits at once', async () => {
@@ -97,7 +114,9 @@ describe('shop watch <id>…', () => {
     await until('the run to be held', () => w.output().includes(`run ${waiting} (feature): held here`));
     expect(p.shop(['stop', String(waiting), '--reason', 'enough']).code).toBe(0);
     expect(await w.exited).toBe(4);
-    expect(lines(w.output()).at(-1)).toBe(`shop watch: every run watched has ended (${done} completed, ${waiting} stuck)`);
+    expect(lines(w.output()).at(-1)).toBe(
+      `shop watch: every run watched has ended (${done} completed, ${waiting} stuck)`,
+    );
 
     expect(p.shop(['watch', String(done)]).code).toBe(0);
     const r = p.shop(['watch', '999']);

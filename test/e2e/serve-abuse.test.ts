@@ -11,7 +11,6 @@ import { addPerson, openStream, signIn, startServe, type Served } from './serve-
 
 afterEach(killLeftovers);
 
-
 /**
  * Slowloris from 127.0.0.2: `count` sockets each sending a request line and then one header
  * line a second, never the blank line that ends the headers; a socket the server closes is
@@ -55,10 +54,13 @@ function slowloris(s: Served, count: number, reopenMs = 1_000) {
 function probe(s: Served, path: string): Promise<{ status: number; ms: number }> {
   const at = Date.now();
   return new Promise((resolve) => {
-    const req = request({ host: '127.0.0.1', port: s.port, path, agent: false, headers: { Host: `127.0.0.1:${s.port}` }, timeout: 3_000 }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode!, ms: Date.now() - at }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port: s.port, path, agent: false, headers: { Host: `127.0.0.1:${s.port}` }, timeout: 3_000 },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode!, ms: Date.now() - at }));
+      },
+    );
     req.on('timeout', () => req.destroy());
     req.on('error', () => resolve({ status: 0, ms: Date.now() - at }));
     req.end();
@@ -79,7 +81,10 @@ describe('shop serve: a slowloris from one address', () => {
         answers.push(await probe(s, '/api/session'));
         await new Promise((r) => setTimeout(r, 200));
       }
-      expect(answers.filter((a) => a.status !== 401), JSON.stringify(answers)).toEqual([]);
+      expect(
+        answers.filter((a) => a.status !== 401),
+        JSON.stringify(answers),
+      ).toEqual([]);
       expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(2_000);
       // Beyond its share the attacker's sockets are closed at once; those it keeps are cut at the headers deadline.
       expect(attack.stats.closedWithin1s).toBeGreaterThan(900);
@@ -110,12 +115,14 @@ describe('shop serve: live-update slots', () => {
       await until('bob’s stream to open', () => bobs.state.status === 200);
       // A page closed gives its slot back.
       streams[0].close();
-      await expect.poll(async () => {
-        const again = openStream(s, ann.cookie);
-        streams.push(again);
-        await until('an answer', () => again.state.status !== 0);
-        return again.state.status;
-      }).toBe(200);
+      await expect
+        .poll(async () => {
+          const again = openStream(s, ann.cookie);
+          streams.push(again);
+          await until('an answer', () => again.state.status !== 0);
+          return again.state.status;
+        })
+        .toBe(200);
     } finally {
       streams.forEach((st) => st.close());
     }

@@ -5,7 +5,8 @@ import { addPerson, http, postForm, signIn, startServe, type Served } from './se
 
 /** What a signed-in person does from the pages besides answering: claim, release, stop a run; the static files. */
 
-const GATE = 'function workflow(prompt)\n  local r = pause("Ship " .. prompt .. "?")\n  return { shipped = r.continue }\nend\n';
+const GATE =
+  'function workflow(prompt)\n  local r = pause("Ship " .. prompt .. "?")\n  return { shipped = r.continue }\nend\n';
 
 describe('shop serve: claims, stopping, static files', () => {
   let p: Project;
@@ -18,7 +19,10 @@ describe('shop serve: claims, stopping, static files', () => {
     ann = await signIn(s, addPerson(p, 'ann'));
   });
 
-  const claimOf = (handle: string) => InboxRowJsonSchema.array().parse(JSON.parse(p.shop(['inbox', '--json']).stdout)).find((r) => r.handle === handle)?.claimed_by ?? null;
+  const claimOf = (handle: string) =>
+    InboxRowJsonSchema.array()
+      .parse(JSON.parse(p.shop(['inbox', '--json']).stdout))
+      .find((r) => r.handle === handle)?.claimed_by ?? null;
 
   it('claim, release, and take over from someone else (the button says whose claim it takes)', async () => {
     const id = runId(p.shop(['run', 'gate', 'v1']));
@@ -35,8 +39,16 @@ describe('shop serve: claims, stopping, static files', () => {
     expect((await postForm(s, '/claim', { handle, release: '1', csrf: ann.csrf }, ann.cookie)).status).toBe(409);
     expect((await postForm(s, '/claim', { handle, csrf: ann.csrf }, ann.cookie)).status).toBe(303);
     expect(claimOf(handle)).toMatchObject({ by: 'ann' });
-    expect(trail(p, id).filter((e) => e.type === 'claimed' || e.type === 'claim_released').map((e) => [e.type, e.actor, e.channel])).toEqual([
-      ['claimed', 'ann', 'web'], ['claim_released', 'ann', 'web'], ['claimed', 'bob', 'cli'], ['claim_released', 'ann', 'web'], ['claimed', 'ann', 'web'],
+    expect(
+      trail(p, id)
+        .filter((e) => e.type === 'claimed' || e.type === 'claim_released')
+        .map((e) => [e.type, e.actor, e.channel]),
+    ).toEqual([
+      ['claimed', 'ann', 'web'],
+      ['claim_released', 'ann', 'web'],
+      ['claimed', 'bob', 'cli'],
+      ['claim_released', 'ann', 'web'],
+      ['claimed', 'ann', 'web'],
     ]);
     // Without the CSRF token nothing changes.
     expect((await postForm(s, '/claim', { handle, release: '1' }, ann.cookie)).status).toBe(403);
@@ -71,7 +83,9 @@ describe('shop serve: claims, stopping, static files', () => {
     const carl = await signIn(s, addPerson(p, 'carl'));
     const out = await postForm(s, '/logout', { csrf: carl.csrf }, carl.cookie);
     expect(out.status).toBe(303);
-    expect(String(out.headers['set-cookie'])).toMatch(new RegExp(`shop_session_${s.port}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`));
+    expect(String(out.headers['set-cookie'])).toMatch(
+      new RegExp(`shop_session_${s.port}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`),
+    );
   });
 
   it('static files: ours only, with fixed types, no login needed; nothing outside the folder', async () => {
@@ -80,7 +94,13 @@ describe('shop serve: claims, stopping, static files', () => {
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
     expect(css.headers['content-security-policy']).toContain("default-src 'none'");
     expect((await http(s, '/static/app.js')).headers['content-type']).toBe('text/javascript; charset=utf-8');
-    for (const path of ['/static/missing.css', '/static/..%2Fpackage.json', '/static/../package.json', '/static/.hidden.css', '/static/app.css.map']) {
+    for (const path of [
+      '/static/missing.css',
+      '/static/..%2Fpackage.json',
+      '/static/../package.json',
+      '/static/.hidden.css',
+      '/static/app.css.map',
+    ]) {
       expect((await http(s, path)).status).toBe(404);
     }
   });

@@ -1,6 +1,12 @@
 import { request } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AnsweredJsonSchema, InboxRowJsonSchema, LogJsonSchema, RunDetailJsonSchema, RunJsonSchema } from '../../packages/core/src/operations/shapes.js';
+import {
+  AnsweredJsonSchema,
+  InboxRowJsonSchema,
+  LogJsonSchema,
+  RunDetailJsonSchema,
+  RunJsonSchema,
+} from '../../packages/core/src/operations/shapes.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { killLeftovers, makeProject, runId, startWorker, stopWorker, trail, until, type Project } from './harness.js';
@@ -8,7 +14,8 @@ import { addPerson, http, signIn, startServe, type Served } from './serve-harnes
 
 /** /api/… serves exactly the documents of the CLI's --json, read by the same core queries. */
 
-const GATE = 'function workflow(prompt)\n  local r = pause("Ship " .. prompt .. "?")\n  return { shipped = r.continue }\nend\n';
+const GATE =
+  'function workflow(prompt)\n  local r = pause("Ship " .. prompt .. "?")\n  return { shipped = r.continue }\nend\n';
 
 describe('shop serve /api', () => {
   let p: Project;
@@ -40,13 +47,23 @@ describe('shop serve /api', () => {
   it('inbox, runs, a run and its log: the same documents as shop inbox|list|status|log --json, in the documented shapes', async () => {
     const inbox = await api('/api/inbox');
     expect(inbox.status).toBe(200);
-    expect(InboxRowJsonSchema.array().parse(inbox.json).map((r) => r.handle)).toEqual([`${waiting}.1`]);
+    expect(
+      InboxRowJsonSchema.array()
+        .parse(inbox.json)
+        .map((r) => r.handle),
+    ).toEqual([`${waiting}.1`]);
     expect(inbox.json).toEqual(cli(['inbox']));
 
     const runs = await api('/api/runs');
-    expect(RunJsonSchema.array().parse(runs.json).map((r) => r.id)).toEqual([waiting, done]);
+    expect(
+      RunJsonSchema.array()
+        .parse(runs.json)
+        .map((r) => r.id),
+    ).toEqual([waiting, done]);
     expect(runs.json).toEqual(cli(['list']));
-    expect((await api('/api/runs?status=completed&limit=1')).json).toEqual(cli(['list', '--status', 'completed', '--limit', '1']));
+    expect((await api('/api/runs?status=completed&limit=1')).json).toEqual(
+      cli(['list', '--status', 'completed', '--limit', '1']),
+    );
 
     for (const id of [waiting, done]) {
       const detail = await api(`/api/runs/${id}`);
@@ -71,17 +88,31 @@ describe('shop serve /api', () => {
 
   it('POST /api/answer: JSON with the CSRF token in X-CSRF-Token answers by handle; bad input 400; a second answer 409', async () => {
     const id = runId(p.shop(['run', 'gate', 'v2']));
-    const post = (body: unknown) => http(s, '/api/answer', {
-      method: 'POST', cookie: ann.cookie, body: JSON.stringify(body),
-      headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': ann.csrf, Origin: s.base, 'Sec-Fetch-Site': 'same-origin' },
-    });
+    const post = (body: unknown) =>
+      http(s, '/api/answer', {
+        method: 'POST',
+        cookie: ann.cookie,
+        body: JSON.stringify(body),
+        headers: {
+          'Content-Type': 'application/json',
+          'X-CSRF-Token': ann.csrf,
+          Origin: s.base,
+          'Sec-Fetch-Site': 'same-origin',
+        },
+      });
     expect((await post({ handle: `${id}.1`, verdict: 'maybe' })).status).toBe(400);
     expect((await post({ handle: `${id}.1`, verdict: 'approved', extra: 1 })).status).toBe(400);
     expect((await post({ handle: 'nonsense', verdict: 'approved' })).status).toBe(400);
     const ok = await post({ handle: `${id}.1`, verdict: 'rejected', message: 'not today' });
     expect(ok.status).toBe(200);
     const body = JSON.parse(ok.body) as { answered: unknown; resumed_by: string };
-    expect(AnsweredJsonSchema.parse(body.answered)).toMatchObject({ handle: `${id}.1`, verdict: 'rejected', message: 'not today', responder: 'ann', channel: 'web' });
+    expect(AnsweredJsonSchema.parse(body.answered)).toMatchObject({
+      handle: `${id}.1`,
+      verdict: 'rejected',
+      message: 'not today',
+      responder: 'ann',
+      channel: 'web',
+    });
     expect(body.resumed_by).toBe('background');
     const again = await post({ handle: `${id}.1`, verdict: 'approved' });
     expect(again.status).toBe(409);
@@ -100,7 +131,9 @@ describe('shop serve /api', () => {
     try {
       await until('the worker to hold the run', () => /held here/.test(worker.output()));
       const r = await http(s, '/api/answer', {
-        method: 'POST', cookie: ann.cookie, body: JSON.stringify({ handle: `${id}.1`, verdict: 'approved' }),
+        method: 'POST',
+        cookie: ann.cookie,
+        body: JSON.stringify({ handle: `${id}.1`, verdict: 'approved' }),
         headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': ann.csrf },
       });
       expect(r.status).toBe(200);
@@ -115,17 +148,27 @@ describe('shop serve /api', () => {
 
   it('GET /events streams a change naming a run when it changes', async () => {
     let text = '';
-    const req = request({ host: '127.0.0.1', port: s.port, path: '/events', headers: { Host: `127.0.0.1:${s.port}`, Cookie: ann.cookie } }, (res) => {
-      expect(res.statusCode).toBe(200);
-      expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
-      res.setEncoding('utf8');
-      res.on('data', (d) => (text += d));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: s.port,
+        path: '/events',
+        headers: { Host: `127.0.0.1:${s.port}`, Cookie: ann.cookie },
+      },
+      (res) => {
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
+        res.setEncoding('utf8');
+        res.on('data', (d) => (text += d));
+      },
+    );
     req.end();
     try {
       await until('the stream to open', () => text.includes('retry:'));
       const id = runId(p.shop(['run', 'gate', 'v3']));
-      await until('a change event naming the new run', () => new RegExp(`event: change\\ndata: \\{"runs":\\[[\\d,]*\\b${id}\\b`).test(text));
+      await until('a change event naming the new run', () =>
+        new RegExp(`event: change\\ndata: \\{"runs":\\[[\\d,]*\\b${id}\\b`).test(text),
+      );
     } finally {
       req.destroy();
     }

@@ -9,7 +9,10 @@ const AGENT_XSS = '<img src=x onerror=alert(1)>';
 describe('shop serve in a real browser (Debian Chromium)', () => {
   it('log in with a link, see the waiting run, approve it: the run completes; markup in a question stays text', async () => {
     const p = makeProject();
-    p.write('workflows/gate.lua', 'function workflow(prompt)\n  local r = pause("Ship " .. prompt .. "?")\n  return { shipped = r.continue }\nend\n');
+    p.write(
+      'workflows/gate.lua',
+      'function workflow(prompt)\n  local r = pause("Ship " .. prompt .. "?")\n  return { shipped = r.continue }\nend\n',
+    );
     const r = p.shop(['run', 'gate', XSS]);
     expect(r.code).toBe(3);
     const id = runId(r);
@@ -26,9 +29,15 @@ describe('shop serve in a real browser (Debian Chromium)', () => {
     // A mark on this document: still there afterwards means no reload happened.
     await page.evaluate(() => ((globalThis as { sameDocument?: boolean }).sameDocument = true));
     const later = runId(p.shop(['run', 'gate', 'later']));
-    await expect.poll(() => page.locator('article', { hasText: 'Ship later?' }).count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.locator('article', { hasText: 'Ship later?' }).count(), { timeout: 15_000 })
+      .toBeGreaterThan(0);
     expect(await page.evaluate(() => (globalThis as { sameDocument?: boolean }).sameDocument)).toBe(true);
-    await ask.first().getByRole('button', { name: /^approve/i }).first().click();
+    await ask
+      .first()
+      .getByRole('button', { name: /^approve/i })
+      .first()
+      .click();
     await until('the run to complete', () => p.status(id).status === 'completed');
     expect(p.status(id).result).toEqual({ shipped: true });
     expect(p.status(later).status).toBe('waiting_human');
@@ -49,7 +58,10 @@ describe('shop serve in a real browser (Debian Chromium)', () => {
 
   it('with JavaScript off: sign in (the login page has a plain form button), approve by a plain form post, the next page says what was recorded', async () => {
     const p = makeProject();
-    p.write('workflows/gate.lua', 'function workflow(prompt)\n  local r = pause("Ship " .. prompt .. "?")\n  return { shipped = r.continue }\nend\n');
+    p.write(
+      'workflows/gate.lua',
+      'function workflow(prompt)\n  local r = pause("Ship " .. prompt .. "?")\n  return { shipped = r.continue }\nend\n',
+    );
     const id = runId(p.shop(['run', 'gate', 'plain']));
     const s = await startServe(p);
     const page = await newPage({ noScript: true });
@@ -57,7 +69,11 @@ describe('shop serve in a real browser (Debian Chromium)', () => {
     await screenshot(page, 'login-confirm');
     await page.getByRole('button', { name: 'Sign in as ann' }).click();
     await page.waitForURL(`${s.base}/`);
-    await page.locator('article', { hasText: 'Ship plain?' }).getByRole('button', { name: /^approve/i }).first().click();
+    await page
+      .locator('article', { hasText: 'Ship plain?' })
+      .getByRole('button', { name: /^approve/i })
+      .first()
+      .click();
     await expect.poll(() => page.locator('body').innerText()).toContain(`Approved ${id}.1`);
     await until('the run to complete', () => p.status(id).status === 'completed');
     await screenshot(page, 'smoke-no-script');

@@ -9,8 +9,15 @@ describe('shop serve', () => {
     const s = await startServe(p);
     const taken = p.shop(['serve', '--port', String(s.port)]);
     expect(taken.code).toBe(6);
-    expect(taken.stderr).toBe(`shop: port ${s.port} on 127.0.0.1 is in use (another shop serve?); pick another with --port N\n`);
-    for (const bad of [['--port', '99999'], ['--port', 'web'], ['--public-url', 'ftp://x'], ['--public-url', 'https://x/?a=1']]) {
+    expect(taken.stderr).toBe(
+      `shop: port ${s.port} on 127.0.0.1 is in use (another shop serve?); pick another with --port N\n`,
+    );
+    for (const bad of [
+      ['--port', '99999'],
+      ['--port', 'web'],
+      ['--public-url', 'ftp://x'],
+      ['--public-url', 'https://x/?a=1'],
+    ]) {
       const r = p.shop(['serve', ...bad]);
       expect(r.code).toBe(2);
       expect(r.stderr.split('\n').filter(Boolean)).toHaveLength(1);
@@ -26,16 +33,32 @@ describe('shop serve', () => {
     expect(s.bg.output()).toContain('(public URL https://shop.example.com)');
     const added = p.shop(['access', 'add', 'ann']);
     const token = /https:\/\/shop\.example\.com\/login\/([A-Za-z0-9_-]+)/.exec(added.stdout)![1];
-    const login = await postForm(s, '/login', { token }, '', { Host: 'shop.example.com', Origin: 'https://shop.example.com' });
+    const login = await postForm(s, '/login', { token }, '', {
+      Host: 'shop.example.com',
+      Origin: 'https://shop.example.com',
+    });
     expect(login.status).toBe(303);
     const named = `shop_session_${s.port}=`;
-    expect([login.headers['set-cookie'] ?? []].flat()[0]).toMatch(new RegExp(`^${named}[^;]+; Path=/; HttpOnly; SameSite=Strict; Secure`));
+    expect([login.headers['set-cookie'] ?? []].flat()[0]).toMatch(
+      new RegExp(`^${named}[^;]+; Path=/; HttpOnly; SameSite=Strict; Secure`),
+    );
     // Opened on this machine over plain http, the same server's cookie is not Secure (it would be dropped).
     const local = await postForm(s, '/login', { token }, '');
-    expect([local.headers['set-cookie'] ?? []].flat()[0]).toMatch(new RegExp(`^${named}[^;]+; Path=/; HttpOnly; SameSite=Strict; Max-Age=\\d+$`));
+    expect([local.headers['set-cookie'] ?? []].flat()[0]).toMatch(
+      new RegExp(`^${named}[^;]+; Path=/; HttpOnly; SameSite=Strict; Max-Age=\\d+$`),
+    );
     // A POST from the public origin passes the origin check (and then needs its CSRF token).
     const cookie = String(login.headers['set-cookie']).split(';')[0];
-    const post = await http(s, '/answer', { method: 'POST', cookie, headers: { Host: 'shop.example.com', Origin: 'https://shop.example.com', 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'handle=1.1&verb=approve' });
+    const post = await http(s, '/answer', {
+      method: 'POST',
+      cookie,
+      headers: {
+        Host: 'shop.example.com',
+        Origin: 'https://shop.example.com',
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
+      body: 'handle=1.1&verb=approve',
+    });
     expect(post.status).toBe(403);
     expect(post.body).toContain('form is out of date');
     s.bg.child.kill('SIGINT');
@@ -46,7 +69,10 @@ describe('shop serve', () => {
     const p = makeProject();
     const bg = p.spawnShop(['serve', '--port', '0', '--host', '0.0.0.0']);
     try {
-      await until('shop serve to say how to sign in', () => /sign in with/.test(bg.output()) || bg.child.exitCode !== null);
+      await until(
+        'shop serve to say how to sign in',
+        () => /sign in with/.test(bg.output()) || bg.child.exitCode !== null,
+      );
       expect(bg.output()).toContain('warning: listening on 0.0.0.0, not only this machine; TLS is not built in');
       const m = /listening on 0\.0\.0\.0 port (\d+) \(every address of this machine\): open (.+)\n/.exec(bg.output());
       expect(m, bg.output()).not.toBeNull();

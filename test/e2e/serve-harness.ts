@@ -66,10 +66,23 @@ export function http(s: Served, path: string, opts: Req = {}): Promise<Reply> {
 }
 
 /** A form post from one of our own pages, as Chromium sends it under Referrer-Policy: no-referrer. */
-export function postForm(s: Served, path: string, fields: Record<string, string>, cookie: string, headers: Record<string, string> = {}): Promise<Reply> {
+export function postForm(
+  s: Served,
+  path: string,
+  fields: Record<string, string>,
+  cookie: string,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
   return http(s, path, {
-    method: 'POST', cookie, body: new URLSearchParams(fields).toString(),
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'null', 'Sec-Fetch-Site': 'same-origin', ...headers },
+    method: 'POST',
+    cookie,
+    body: new URLSearchParams(fields).toString(),
+    headers: {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      Origin: 'null',
+      'Sec-Fetch-Site': 'same-origin',
+      ...headers,
+    },
   });
 }
 
@@ -101,7 +114,12 @@ export async function signIn(s: Served, token: string): Promise<{ cookie: string
 }
 
 /** An answer link token for one ask, signed with the project's key (as notifiers make them), valid `ttlMs` from `clock`. */
-export async function answerLink(p: Project, ask: { runId: number; key: string; ask: number }, ttlMs?: number, clock: Clock = { now: () => Date.now() }): Promise<string> {
+export async function answerLink(
+  p: Project,
+  ask: { runId: number; key: string; ask: number },
+  ttlMs?: number,
+  clock: Clock = { now: () => Date.now() },
+): Promise<string> {
   const store = openSqliteStore(join(p.dir, '.shop', 'shop.db'));
   try {
     return await answerLinkToken(store, clock, ask, ttlMs);
@@ -113,20 +131,34 @@ export async function answerLink(p: Project, ask: { runId: number; key: string; 
 /** GET /events with a cookie (its own connection): its status, what the stream has said, and whether the server has ended it. */
 export function openStream(s: Served, cookie: string) {
   const state = { status: 0, text: '', ended: false };
-  const req = request({ host: '127.0.0.1', port: s.port, path: '/events', agent: false, headers: { Host: `127.0.0.1:${s.port}`, Cookie: cookie } }, (res) => {
-    state.status = res.statusCode!;
-    res.setEncoding('utf8');
-    res.on('data', (d: string) => (state.text += d));
-    res.on('end', () => (state.ended = true));
-    res.on('close', () => (state.ended = true));
-  });
+  const req = request(
+    {
+      host: '127.0.0.1',
+      port: s.port,
+      path: '/events',
+      agent: false,
+      headers: { Host: `127.0.0.1:${s.port}`, Cookie: cookie },
+    },
+    (res) => {
+      state.status = res.statusCode!;
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (state.text += d));
+      res.on('end', () => (state.ended = true));
+      res.on('close', () => (state.ended = true));
+    },
+  );
   req.on('error', () => (state.ended = true));
   req.end();
   return { state, close: () => req.destroy() };
 }
 
 /** An event URL's token for one run's call, made as its workflow's event_url makes them (the public URL must be recorded). */
-export async function eventUrlToken(p: Project, target: EventUrlTarget, ttlMs?: number, clock: Clock = { now: () => Date.now() }): Promise<string> {
+export async function eventUrlToken(
+  p: Project,
+  target: EventUrlTarget,
+  ttlMs?: number,
+  clock: Clock = { now: () => Date.now() },
+): Promise<string> {
   const store = openSqliteStore(join(p.dir, '.shop', 'shop.db'));
   try {
     return (await eventUrl(store, clock, target, ttlMs)).split('/e/')[1]!;

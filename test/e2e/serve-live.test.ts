@@ -15,10 +15,13 @@ afterEach(killLeftovers);
 
 function stream(s: Served, cookie: string) {
   const state = { text: '' };
-  const req = request({ host: '127.0.0.1', port: s.port, path: '/events', headers: { Host: `127.0.0.1:${s.port}`, Cookie: cookie } }, (res) => {
-    res.setEncoding('utf8');
-    res.on('data', (d: string) => (state.text += d));
-  });
+  const req = request(
+    { host: '127.0.0.1', port: s.port, path: '/events', headers: { Host: `127.0.0.1:${s.port}`, Cookie: cookie } },
+    (res) => {
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (state.text += d));
+    },
+  );
   req.end();
   return { state, close: () => req.destroy() };
 }
@@ -29,7 +32,10 @@ describe('shop serve: changes by time alone', () => {
     const clock = join(p.dir, 'clock');
     writeFileSync(clock, '0');
     p.env.SHOP_CLOCK_FILE = clock;
-    p.write('workflows/gate.lua', 'config{ claim_timeout = 600 }\nfunction workflow(prompt)\n  return pause("Ship it?").continue\nend\n');
+    p.write(
+      'workflows/gate.lua',
+      'config{ claim_timeout = 600 }\nfunction workflow(prompt)\n  return pause("Ship it?").continue\nend\n',
+    );
     const r = p.shop(['run', 'gate']);
     expect(r.code, r.stderr).toBe(3);
     const id = runId(r);

@@ -29,11 +29,14 @@ describe('an answer link from a webhook notice', () => {
       const port = await freePort();
       const s = await startServe(p, ['--port', String(port), '--public-url', `http://127.0.0.1:${port}`]);
       expect(s.port).toBe(port);
-      p.write('workflows/gate.lua', `config{ notify = { "webhook:http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook" } }
+      p.write(
+        'workflows/gate.lua',
+        `config{ notify = { "webhook:http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook" } }
 function workflow(prompt)
   local r = pause("Ship " .. prompt .. "?")
   return { shipped = r.continue, by = r.responder }
-end\n`);
+end\n`,
+      );
       const r = await p.shopAsync(['run', 'gate', 'v9']);
       expect(r.code).toBe(3);
       const id = runId(r.stdout);
@@ -48,7 +51,9 @@ end\n`);
       expect(answered.status).toBe(303);
       await until('the run to complete', () => p.status(id).status === 'completed');
       expect(p.status(id).result).toEqual({ shipped: true, by: 'Dana' });
-      expect(trail(p, id).filter((e) => e.type === 'human_answered')).toMatchObject([{ actor: 'Dana', channel: 'link' }]);
+      expect(trail(p, id).filter((e) => e.type === 'human_answered')).toMatchObject([
+        { actor: 'Dana', channel: 'link' },
+      ]);
     } finally {
       hook.close();
     }

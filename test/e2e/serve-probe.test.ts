@@ -7,7 +7,6 @@ import { addPerson, openStream, http, postForm, signIn, startServe, type Served 
 
 const GATE = 'function workflow(prompt)\n  return pause("Ship " .. prompt .. "?")\nend\n';
 
-
 describe('shop serve under attack', () => {
   let p: Project;
   let s: Served;
@@ -25,12 +24,17 @@ describe('shop serve under attack', () => {
     const eveStream = openStream(s, eve.cookie);
     const annStream = openStream(s, ann.cookie);
     streams.push(eveStream, annStream);
-    await until('both streams to open', () => eveStream.state.text.startsWith('retry:') && annStream.state.text.startsWith('retry:'));
+    await until(
+      'both streams to open',
+      () => eveStream.state.text.startsWith('retry:') && annStream.state.text.startsWith('retry:'),
+    );
     expect(p.shop(['access', 'revoke', 'eve']).code).toBe(0);
     eveStream.state.text = '';
     const id = runId(p.shop(['run', 'gate', 'secret-release']));
     // Ann, still allowed, hears of the new run; Eve's stream is closed without a word of it.
-    await until('ann to hear of the new run', () => new RegExp(`"runs":\\[[\\d,]*\\b${id}\\b`).test(annStream.state.text));
+    await until('ann to hear of the new run', () =>
+      new RegExp(`"runs":\\[[\\d,]*\\b${id}\\b`).test(annStream.state.text),
+    );
     await until('eve’s stream to end', () => eveStream.state.ended);
     expect(eveStream.state.text).not.toMatch(/event: change/);
     expect(annStream.state.ended).toBe(false);
@@ -39,10 +43,18 @@ describe('shop serve under attack', () => {
   });
 
   it('a decision out of its constraints posted directly (no page checks) is refused with the server’s message; nothing recorded', async () => {
-    p.write('workflows/budget.lua', 'function workflow(p)\n  return pause{message = "Budget", decisions = { { id = "cap", type = "number", prompt = "Cap?", constraints = { min = 1, max = 100 } } }}.answers.cap\nend\n');
+    p.write(
+      'workflows/budget.lua',
+      'function workflow(p)\n  return pause{message = "Budget", decisions = { { id = "cap", type = "number", prompt = "Cap?", constraints = { min = 1, max = 100 } } }}.answers.cap\nend\n',
+    );
     const ann = await signIn(s, addPerson(p, 'ann2'));
     const id = runId(p.shop(['run', 'budget', 'x']));
-    const r = await postForm(s, '/answer', { handle: `${id}.1`, verb: 'decide', 'd.cap': '1000', csrf: ann.csrf }, ann.cookie);
+    const r = await postForm(
+      s,
+      '/answer',
+      { handle: `${id}.1`, verb: 'decide', 'd.cap': '1000', csrf: ann.csrf },
+      ann.cookie,
+    );
     expect(r.status).toBe(400);
     expect(r.body).toMatch(/must be ≤ 100/);
     expect(trail(p, id).filter((e) => e.type === 'human_answered')).toEqual([]);
@@ -52,25 +64,34 @@ describe('shop serve under attack', () => {
 describe('a multi_choice answer posted directly', () => {
   it('naming one option twice does not count twice toward "choose at least": refused, nothing recorded', async () => {
     const p = makeProject();
-    p.write('workflows/two.lua', 'function workflow(p)\n  return pause{message = "Where?", decisions = { { id = "m", type = "multi_choice", prompt = "Platforms", options = { "web", "ios", "android" }, constraints = { min = 2 } } }}.answers.m\nend\n');
+    p.write(
+      'workflows/two.lua',
+      'function workflow(p)\n  return pause{message = "Where?", decisions = { { id = "m", type = "multi_choice", prompt = "Platforms", options = { "web", "ios", "android" }, constraints = { min = 2 } } }}.answers.m\nend\n',
+    );
     const s = await startServe(p);
     const ann = await signIn(s, addPerson(p, 'ann'));
     const id = runId(p.shop(['run', 'two', 'x']));
     const api = await http(s, '/api/answer', {
-      method: 'POST', cookie: ann.cookie, body: JSON.stringify({ handle: `${id}.1`, answers: { m: ['web', 'web'] } }),
+      method: 'POST',
+      cookie: ann.cookie,
+      body: JSON.stringify({ handle: `${id}.1`, answers: { m: ['web', 'web'] } }),
       headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': ann.csrf },
     });
     expect(api.status).toBe(400);
     expect(JSON.parse(api.body).error).toMatch(/m: .*once/);
     const form = await http(s, '/answer', {
-      method: 'POST', cookie: ann.cookie, body: `handle=${id}.1&verb=decide&d.m=ios&d.m=ios&csrf=${encodeURIComponent(ann.csrf)}`,
+      method: 'POST',
+      cookie: ann.cookie,
+      body: `handle=${id}.1&verb=decide&d.m=ios&d.m=ios&csrf=${encodeURIComponent(ann.csrf)}`,
       headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'null', 'Sec-Fetch-Site': 'same-origin' },
     });
     expect(form.status).toBe(400);
     expect(trail(p, id).filter((e) => e.type === 'human_answered')).toEqual([]);
     // Two different options are an answer.
     const ok = await http(s, '/answer', {
-      method: 'POST', cookie: ann.cookie, body: `handle=${id}.1&verb=decide&d.m=ios&d.m=web&csrf=${encodeURIComponent(ann.csrf)}`,
+      method: 'POST',
+      cookie: ann.cookie,
+      body: `handle=${id}.1&verb=decide&d.m=ios&d.m=web&csrf=${encodeURIComponent(ann.csrf)}`,
       headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'null', 'Sec-Fetch-Site': 'same-origin' },
     });
     expect(ok.status).toBe(303);
@@ -81,7 +102,10 @@ describe('a multi_choice answer posted directly', () => {
 describe('an inbox of many open asks', () => {
   it('shows the oldest 200, says how many more wait and where to find them; the API has them all', async () => {
     const p = makeProject();
-    p.write('workflows/many.lua', 'function workflow(p)\n  local fs = {}\n  for i = 1, 230 do fs[i] = function() return pause("Ask " .. i) end end\n  return parallel(table.unpack(fs))\nend\n');
+    p.write(
+      'workflows/many.lua',
+      'function workflow(p)\n  local fs = {}\n  for i = 1, 230 do fs[i] = function() return pause("Ask " .. i) end end\n  return parallel(table.unpack(fs))\nend\n',
+    );
     const r = p.shop(['run', 'many', 'x']);
     // Under full-suite load this once ended 0 after printing every ask (the process ran dry while
     // waiting for its output to drain, before it set its exit code): main.ts sets it first now.
@@ -98,10 +122,13 @@ describe('an inbox of many open asks', () => {
 });
 
 describe('control characters in text from workflows and agents', () => {
-  it('are shown escaped on the pages, as the CLI shows them: a bidi override can\'t reorder what a person reads', async () => {
+  it("are shown escaped on the pages, as the CLI shows them: a bidi override can't reorder what a person reads", async () => {
     const p = makeProject();
     // "exe.txt" reversed by U+202E reads as an innocent name; ESC and BEL ride along.
-    p.write('workflows/spoof.lua', 'function workflow(p)\n  return pause("Run invoice\\u{202E}txt.exe? \\27]0;pwned\\7 ok")\nend\n');
+    p.write(
+      'workflows/spoof.lua',
+      'function workflow(p)\n  return pause("Run invoice\\u{202E}txt.exe? \\27]0;pwned\\7 ok")\nend\n',
+    );
     const id = runId(p.shop(['run', 'spoof', 'x']));
     const s = await startServe(p);
     const ann = await signIn(s, addPerson(p, 'ann'));
@@ -111,7 +138,9 @@ describe('control characters in text from workflows and agents', () => {
       expect(page.body).toContain('Run invoice\\u202etxt.exe? \\x1b]0;pwned\\x07 ok');
     }
     // The API carries the exact text: JSON is data.
-    expect(JSON.parse((await http(s, '/api/inbox', { cookie: ann.cookie })).body)[0].question).toBe('Run invoice\u202etxt.exe? \x1b]0;pwned\x07 ok');
+    expect(JSON.parse((await http(s, '/api/inbox', { cookie: ann.cookie })).body)[0].question).toBe(
+      'Run invoice\u202etxt.exe? \x1b]0;pwned\x07 ok',
+    );
   });
 });
 
@@ -125,7 +154,10 @@ describe('a client that trickles its headers (slowloris)', () => {
       const sock = connect(s.port, '127.0.0.1', () => sock.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\n`));
       // One more header line a second: the connection is never idle, the headers never end.
       const trickle = setInterval(() => sock.write('X-Slow: 1\r\n'), 1_000);
-      const end = () => { clearInterval(trickle); resolve({ reply, lasted: Date.now() - started }); };
+      const end = () => {
+        clearInterval(trickle);
+        resolve({ reply, lasted: Date.now() - started });
+      };
       sock.on('data', (d) => (reply += d));
       sock.on('close', end);
       sock.on('error', () => undefined);
@@ -140,7 +172,9 @@ describe('a client that trickles its headers (slowloris)', () => {
 describe('shop serve inside an agent step', () => {
   it('is refused: an agent could point answer links at a site of its choosing (--public-url) and collect them', () => {
     const p = makeProject();
-    const r = p.shop(['serve', '--port', '0', '--public-url', 'https://evil.example'], { env: { SHOP_AGENT: 'coder' } });
+    const r = p.shop(['serve', '--port', '0', '--public-url', 'https://evil.example'], {
+      env: { SHOP_AGENT: 'coder' },
+    });
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/agent step/);
@@ -162,7 +196,9 @@ describe('an answer whose driver died before taking it in', () => {
     worker.child.kill('SIGSTOP');
     try {
       const r = await http(s, '/api/answer', {
-        method: 'POST', cookie: ann.cookie, body: JSON.stringify({ handle: `${id}.1`, verdict: 'approved' }),
+        method: 'POST',
+        cookie: ann.cookie,
+        body: JSON.stringify({ handle: `${id}.1`, verdict: 'approved' }),
         headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': ann.csrf },
       });
       expect(JSON.parse(r.body).resumed_by).toBe('live_driver');

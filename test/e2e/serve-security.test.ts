@@ -53,11 +53,18 @@ describe('shop serve: who may do what', () => {
       expect(r.status).toBe(421);
       expect(r.body).not.toContain('[');
     }
-    expect((await http(s, '/api/inbox', { headers: { Host: `localhost:${s.port}` }, cookie: ann.cookie })).status).toBe(200);
+    expect((await http(s, '/api/inbox', { headers: { Host: `localhost:${s.port}` }, cookie: ann.cookie })).status).toBe(
+      200,
+    );
   });
 
   it('every response carries the CSP and the other security headers; no CORS', async () => {
-    for (const [path, cookie] of [['/', ann.cookie], ['/api/inbox', ann.cookie], ['/', undefined], ['/nowhere', ann.cookie]] as const) {
+    for (const [path, cookie] of [
+      ['/', ann.cookie],
+      ['/api/inbox', ann.cookie],
+      ['/', undefined],
+      ['/nowhere', ann.cookie],
+    ] as const) {
       const r = await http(s, path, { cookie });
       expect(r.headers['content-security-policy']).toBe(
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
@@ -83,9 +90,19 @@ describe('shop serve: who may do what', () => {
       await http(s, `/answer?handle=${id}.1&verb=approve&csrf=${ann.csrf}`, { cookie: ann.cookie }),
     ];
     expect(refused.map((r) => r.status)).toEqual([403, 403, 403, 403, 403, 405]);
-    const api = await http(s, '/api/answer', { method: 'POST', cookie: ann.cookie, headers: { 'Content-Type': 'application/json', Origin: 'http://evil.test', 'X-CSRF-Token': ann.csrf }, body: JSON.stringify({ handle: `${id}.1`, verdict: 'approved' }) });
+    const api = await http(s, '/api/answer', {
+      method: 'POST',
+      cookie: ann.cookie,
+      headers: { 'Content-Type': 'application/json', Origin: 'http://evil.test', 'X-CSRF-Token': ann.csrf },
+      body: JSON.stringify({ handle: `${id}.1`, verdict: 'approved' }),
+    });
     expect(api.status).toBe(403);
-    const noToken = await http(s, '/api/answer', { method: 'POST', cookie: ann.cookie, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ handle: `${id}.1`, verdict: 'approved' }) });
+    const noToken = await http(s, '/api/answer', {
+      method: 'POST',
+      cookie: ann.cookie,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ handle: `${id}.1`, verdict: 'approved' }),
+    });
     expect(noToken.status).toBe(403);
     expect(p.status(id).status).toBe('waiting_human');
     expect(answered(p, id)).toEqual([]);
@@ -93,7 +110,12 @@ describe('shop serve: who may do what', () => {
 
   it('a form post from our page is recorded as the signed-in person on channel web, and the run goes on in the background', async () => {
     const id = waitingRun(p);
-    const r = await postForm(s, '/answer', { handle: `${id}.1`, verb: 'approve', csrf: ann.csrf, back: '/' }, ann.cookie);
+    const r = await postForm(
+      s,
+      '/answer',
+      { handle: `${id}.1`, verb: 'approve', csrf: ann.csrf, back: '/' },
+      ann.cookie,
+    );
     expect(r.status).toBe(303);
     expect(r.headers.location).toBe('/');
     await until('the run to complete', () => p.status(id).status === 'completed');
@@ -104,14 +126,24 @@ describe('shop serve: who may do what', () => {
     const next = await http(s, '/', { cookie: `${ann.cookie}; ${flash.split(';')[0]}` });
     expect(next.body).toContain(`Approved ${id}.1`);
     // A second answer loses: 409 naming who answered first.
-    const again = await postForm(s, '/answer', { handle: `${id}.1`, verb: 'reject', message: 'no', csrf: ann.csrf }, ann.cookie);
+    const again = await postForm(
+      s,
+      '/answer',
+      { handle: `${id}.1`, verb: 'reject', message: 'no', csrf: ann.csrf },
+      ann.cookie,
+    );
     expect(again.status).toBe(409);
     expect(again.body).toContain('ann');
   });
 
   it('an open redirect through "back" is not followed', async () => {
     const id = waitingRun(p);
-    const r = await postForm(s, '/answer', { handle: `${id}.1`, verb: 'approve', csrf: ann.csrf, back: '//evil.test/x' }, ann.cookie);
+    const r = await postForm(
+      s,
+      '/answer',
+      { handle: `${id}.1`, verb: 'approve', csrf: ann.csrf, back: '//evil.test/x' },
+      ann.cookie,
+    );
     expect(r.status).toBe(303);
     expect(r.headers.location).toBe(`/runs/${id}`);
   });
@@ -128,9 +160,19 @@ describe('shop serve: who may do what', () => {
   });
 
   it('bodies are bounded (413) and forms must be forms (415)', async () => {
-    const big = await postForm(s, '/answer', { handle: '1.1', verb: 'answer', message: 'x'.repeat(300 * 1024), csrf: ann.csrf }, ann.cookie);
+    const big = await postForm(
+      s,
+      '/answer',
+      { handle: '1.1', verb: 'answer', message: 'x'.repeat(300 * 1024), csrf: ann.csrf },
+      ann.cookie,
+    );
     expect(big.status).toBe(413);
-    const json = await http(s, '/answer', { method: 'POST', cookie: ann.cookie, headers: { 'Content-Type': 'application/json', Origin: 'null', 'Sec-Fetch-Site': 'same-origin' }, body: '{}' });
+    const json = await http(s, '/answer', {
+      method: 'POST',
+      cookie: ann.cookie,
+      headers: { 'Content-Type': 'application/json', Origin: 'null', 'Sec-Fetch-Site': 'same-origin' },
+      body: '{}',
+    });
     expect(json.status).toBe(415);
   });
 
@@ -148,8 +190,12 @@ describe('shop serve: who may do what', () => {
       expect(page.body).not.toContain(AGENT_XSS);
       expect(page.body).not.toMatch(/<script>alert|<img src=x/);
     }
-    expect((await http(s, '/', { cookie: ann.cookie })).body).toContain('&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt;');
-    expect((await http(s, `/runs/${agentRun}`, { cookie: ann.cookie })).body).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect((await http(s, '/', { cookie: ann.cookie })).body).toContain(
+      '&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt;',
+    );
+    expect((await http(s, `/runs/${agentRun}`, { cookie: ann.cookie })).body).toContain(
+      '&lt;img src=x onerror=alert(1)&gt;',
+    );
     // The API carries the exact text (JSON is data).
     const inbox = JSON.parse((await http(s, '/api/inbox', { cookie: ann.cookie })).body) as { question: string }[];
     expect(inbox.map((a) => a.question)).toEqual(expect.arrayContaining([`Ship ${XSS}?`, AGENT_XSS]));
@@ -178,18 +224,35 @@ describe('answer links', () => {
     // A name is required, one line.
     const nameless = await postForm(s, `/a/${token}`, { handle: `${id}.1`, verb: 'approve', csrf }, '');
     expect(nameless.status).toBe(400);
-    const badName = await postForm(s, `/a/${token}`, { handle: `${id}.1`, verb: 'approve', csrf, by: 'eve\nforged line' }, '');
+    const badName = await postForm(
+      s,
+      `/a/${token}`,
+      { handle: `${id}.1`, verb: 'approve', csrf, by: 'eve\nforged line' },
+      '',
+    );
     expect(badName.status).toBe(400);
     // The link's own CSRF token is needed, and the post must come from our page.
     expect((await postForm(s, `/a/${token}`, { verb: 'approve', by: 'Cy' }, '')).status).toBe(403);
-    expect((await postForm(s, `/a/${token}`, { verb: 'approve', by: 'Cy', csrf }, '', { Origin: 'http://evil.test', 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403);
+    expect(
+      (
+        await postForm(s, `/a/${token}`, { verb: 'approve', by: 'Cy', csrf }, '', {
+          Origin: 'http://evil.test',
+          'Sec-Fetch-Site': 'cross-site',
+        })
+      ).status,
+    ).toBe(403);
     expect(answered(p, id)).toEqual([]);
     const ok = await postForm(s, `/a/${token}`, { handle: `${id}.1`, verb: 'approve', csrf, by: 'Cy' }, '');
     expect(ok.status).toBe(303);
     expect(ok.headers.location).toBe(`/a/${token}`);
     expect(answered(p, id)).toMatchObject([{ actor: 'Cy', channel: 'link' }]);
     // Used: a second answer is refused, and the page now says who answered.
-    const reused = await postForm(s, `/a/${token}`, { handle: `${id}.1`, verb: 'reject', message: 'no', csrf, by: 'Dee' }, '');
+    const reused = await postForm(
+      s,
+      `/a/${token}`,
+      { handle: `${id}.1`, verb: 'reject', message: 'no', csrf, by: 'Dee' },
+      '',
+    );
     expect(reused.status).toBe(409);
     expect(reused.body).toContain('Cy');
     const after = await http(s, `/a/${token}`);
@@ -210,10 +273,14 @@ describe('answer links', () => {
     expect((await http(s, `/a/${token}`)).status).toBe(200);
     writeFileSync(clock, '120');
     // The server reads the clock file at most every 100 ms: ask until it has.
-    const expired = await until('the server to read the moved clock', async () => {
-      const r = await http(s, `/a/${token}`);
-      return r.status !== 200 && r;
-    }, 5_000);
+    const expired = await until(
+      'the server to read the moved clock',
+      async () => {
+        const r = await http(s, `/a/${token}`);
+        return r.status !== 200 && r;
+      },
+      5_000,
+    );
     expect(expired.status).toBe(410);
     expect(expired.body).toContain('expired');
     expect((await postForm(s, `/a/${token}`, { verb: 'approve', by: 'Eve', csrf: 'x' }, '')).status).toBe(410);

@@ -11,7 +11,8 @@ import { addPerson, openStream, http, postForm, signIn, startServe, type Served 
  * the person's own same-origin post (login CSRF).
  */
 
-const setCookies = (r: { headers: Record<string, string | string[] | undefined> }) => [r.headers['set-cookie'] ?? []].flat();
+const setCookies = (r: { headers: Record<string, string | string[] | undefined> }) =>
+  [r.headers['set-cookie'] ?? []].flat();
 
 /** The login link's page, then its button (the form post a browser makes from that page). */
 async function signInAs(s: Served, token: string): Promise<string> {
@@ -45,7 +46,11 @@ describe('shop serve: sessions', () => {
     const all = setCookies(post);
     expect(all.join('\n')).not.toContain(token);
     const set = all.find((c) => c.startsWith(`shop_session_${s.port}=`))!;
-    expect(set).toMatch(new RegExp(`^shop_session_${s.port}=[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]{43}; Path=/; HttpOnly; SameSite=Strict; Max-Age=(\\d+)$`));
+    expect(set).toMatch(
+      new RegExp(
+        `^shop_session_${s.port}=[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]{43}; Path=/; HttpOnly; SameSite=Strict; Max-Age=(\\d+)$`,
+      ),
+    );
     // The browser forgets it when the session ends: 12 hours.
     const age = Number(/Max-Age=(\d+)$/.exec(set)![1]);
     expect(age).toBeLessThanOrEqual(12 * 3600);
@@ -59,7 +64,11 @@ describe('shop serve: sessions', () => {
     const p = makeProject();
     const s = await startServe(p);
     const token = addPerson(p, 'eve');
-    for (const headers of [{ Origin: 'http://evil.test', 'Sec-Fetch-Site': 'cross-site' }, { Origin: 'null', 'Sec-Fetch-Site': 'cross-site' }, { Origin: `http://127.0.0.1:${s.port + 1}`, 'Sec-Fetch-Site': 'same-site' }]) {
+    for (const headers of [
+      { Origin: 'http://evil.test', 'Sec-Fetch-Site': 'cross-site' },
+      { Origin: 'null', 'Sec-Fetch-Site': 'cross-site' },
+      { Origin: `http://127.0.0.1:${s.port + 1}`, 'Sec-Fetch-Site': 'same-site' },
+    ]) {
       const r = await postForm(s, '/login', { token }, '', headers);
       expect(r.status).toBe(403);
       expect(setCookies(r).filter((c) => c.startsWith('shop_session'))).toEqual([]);
@@ -104,7 +113,6 @@ describe('shop serve: sessions', () => {
   });
 });
 
-
 describe('shop serve: logout', () => {
   it('ends the session on the server: the old cookie is refused everywhere, and its live stream ends; other sessions go on', async () => {
     const p = makeProject();
@@ -126,7 +134,9 @@ describe('shop serve: logout', () => {
       expect((await http(s, '/', { cookie: laptop.cookie })).status).toBe(401);
       const id = runId(p.shop(['run', 'gate', 'v1']));
       const answer = await http(s, '/api/answer', {
-        method: 'POST', cookie: laptop.cookie, body: JSON.stringify({ handle: `${id}.1`, verdict: 'approved' }),
+        method: 'POST',
+        cookie: laptop.cookie,
+        body: JSON.stringify({ handle: `${id}.1`, verdict: 'approved' }),
         headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': laptop.csrf },
       });
       expect(answer.status).toBe(401);

@@ -11,24 +11,33 @@ import { makeProject, runId, type Project } from './harness.js';
  */
 const cluster = usePgCluster();
 
-const WORKFLOW = 'function workflow(p) local r = run("coder", "add the users table") return r.status .. "|" .. (r.summary or "") end\n';
+const WORKFLOW =
+  'function workflow(p) local r = run("coder", "add the users table") return r.status .. "|" .. (r.summary or "") end\n';
 
 describe('sessions across machines on PostgreSQL (two SHOP_HOMEs, one database)', () => {
   it("machine B takes the feedback to A's agent: the session and the agent's report both come through the store", async () => {
     const url = await cluster.createDatabase('sessions_two_homes');
     const p: Project = makeProject();
     p.write('workflows/migrate.lua', WORKFLOW);
-    p.scenario({ agents: { coder: [
-      { status: 'NEEDS_HUMAN', reason: 'Approve the migration?', awaiting: 'approval' },
-      // B's agent reports with shop report, and its file is gone: only the store has the report.
-      { status: 'DONE', summary: 'reworked', via: 'report', drop_file: true },
-    ] } });
+    p.scenario({
+      agents: {
+        coder: [
+          { status: 'NEEDS_HUMAN', reason: 'Approve the migration?', awaiting: 'approval' },
+          // B's agent reports with shop report, and its file is gone: only the store has the report.
+          { status: 'DONE', summary: 'reworked', via: 'report', drop_file: true },
+        ],
+      },
+    });
     const on = (name: string) => ({
-      SHOP_DATABASE_URL: url, SHOP_HOME: join(p.dir, `home-${name}`), CLAUDE_CONFIG_DIR: join(p.dir, `claude-${name}`), SHOP_HOSTNAME: name,
+      SHOP_DATABASE_URL: url,
+      SHOP_HOME: join(p.dir, `home-${name}`),
+      CLAUDE_CONFIG_DIR: join(p.dir, `claude-${name}`),
+      SHOP_HOSTNAME: name,
     });
     const a = on('machine-a');
     const b = on('machine-b');
-    const status = (env: NodeJS.ProcessEnv, id: number) => RunDetailJsonSchema.parse(JSON.parse(p.shop(['status', String(id), '--json'], { env }).stdout));
+    const status = (env: NodeJS.ProcessEnv, id: number) =>
+      RunDetailJsonSchema.parse(JSON.parse(p.shop(['status', String(id), '--json'], { env }).stdout));
 
     const started = p.shop(['run', 'migrate'], { env: a });
     expect(started.stderr).toBe('');

@@ -1,7 +1,17 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { killLeftovers, lines, makeProject, runId, startWorker, stopWorker, until, type Project, type Result } from './harness.js';
+import {
+  killLeftovers,
+  lines,
+  makeProject,
+  runId,
+  startWorker,
+  stopWorker,
+  until,
+  type Project,
+  type Result,
+} from './harness.js';
 
 /**
  * A signal file is whatever the agent leaves at SHOP_SIGNAL_FILE: a FIFO, a link to
@@ -24,18 +34,23 @@ function failsInOneLine(p: Project, name: string): { id: number; line: string } 
   expect(err, r.stderr).toHaveLength(1);
   expect(r.stderr).not.toMatch(/^\s+at |Maximum call stack|bad_alloc/m);
   const id = runId(r);
-  expect(err[0]).toMatch(new RegExp(`^shop: run ${id} failed: agent ${name} wrote an invalid signal .*/\\.shop/signals/${id}\\.1\\.${name}\\.[0-9a-f]{24}\\.json: `));
+  expect(err[0]).toMatch(
+    new RegExp(
+      `^shop: run ${id} failed: agent ${name} wrote an invalid signal .*/\\.shop/signals/${id}\\.1\\.${name}\\.[0-9a-f]{24}\\.json: `,
+    ),
+  );
   expect(p.status(id)).toMatchObject({ status: 'failed' });
   return { id, line: err[0] };
 }
 
-const storeBytes = (p: Project) => ['shop.db', 'shop.db-wal'].reduce((n, f) => {
-  try {
-    return n + statSync(join(p.dir, '.shop', f)).size;
-  } catch {
-    return n;
-  }
-}, 0);
+const storeBytes = (p: Project) =>
+  ['shop.db', 'shop.db-wal'].reduce((n, f) => {
+    try {
+      return n + statSync(join(p.dir, '.shop', f)).size;
+    } catch {
+      return n;
+    }
+  }, 0);
 
 describe('signal files are read safely', () => {
   it('a FIFO at the signal path fails the call at once instead of blocking forever', () => {
@@ -55,7 +70,11 @@ describe('signal files are read safely', () => {
   it('a 2 MB signal is refused by its size, naming the cap, and the store does not grow by it', () => {
     const p = makeProject();
     const before = storeBytes(p);
-    scriptedAgent(p, 'talker', `require('fs').writeFileSync(process.env.SHOP_SIGNAL_FILE, JSON.stringify({ status: 'DONE', summary: 'x'.repeat(2 * 1024 * 1024) }))`);
+    scriptedAgent(
+      p,
+      'talker',
+      `require('fs').writeFileSync(process.env.SHOP_SIGNAL_FILE, JSON.stringify({ status: 'DONE', summary: 'x'.repeat(2 * 1024 * 1024) }))`,
+    );
     const { line } = failsInOneLine(p, 'talker');
     expect(line).toMatch(/: is larger than 1 MiB \(the cap for a file an agent writes\)$/);
     expect(storeBytes(p) - before).toBeLessThan(512 * 1024);
@@ -64,7 +83,11 @@ describe('signal files are read safely', () => {
   it('a signal nested 100,000 levels deep fails in one line, not with a stack overflow', () => {
     const p = makeProject();
     const n = 100_000;
-    scriptedAgent(p, 'nester', `require('fs').writeFileSync(process.env.SHOP_SIGNAL_FILE, '{"status":"DONE","x":' + '['.repeat(${n}) + ']'.repeat(${n}) + '}')`);
+    scriptedAgent(
+      p,
+      'nester',
+      `require('fs').writeFileSync(process.env.SHOP_SIGNAL_FILE, '{"status":"DONE","x":' + '['.repeat(${n}) + ']'.repeat(${n}) + '}')`,
+    );
     const { id, line } = failsInOneLine(p, 'nester');
     expect(line).toMatch(/: is nested more than 100 levels deep$/);
     // Resuming re-runs the call, which fails the same way: one line again, never a crash.
@@ -83,11 +106,15 @@ describe('shop report and answer files are bounded too', () => {
     const fields = Array.from({ length: 9 }, (_, i) => ['--field', `n${i}=${'x'.repeat(120 * 1024)}`]).flat();
     const big = p.shop(['report', 'DONE', ...fields], { env });
     expect(big.code).toBe(2);
-    expect(lines(big.stderr)).toEqual([expect.stringMatching(/^shop: the report is 1\.1 MB, more than the 1 MiB a signal may hold; /)]);
+    expect(lines(big.stderr)).toEqual([
+      expect.stringMatching(/^shop: the report is 1\.1 MB, more than the 1 MiB a signal may hold; /),
+    ]);
     for (const field of ['verdict=approved', 'responder=alice (human)', 'channel=cli']) {
       const r = p.shop(['report', 'APPROVED', '--field', field], { env });
       expect(r.code, field).toBe(2);
-      expect(lines(r.stderr), field).toEqual([`shop: --field ${field.split('=')[0]}: verdict, responder, channel are a person's answer, never an agent's report; report your own status and let the person answer`]);
+      expect(lines(r.stderr), field).toEqual([
+        `shop: --field ${field.split('=')[0]}: verdict, responder, channel are a person's answer, never an agent's report; report your own status and let the person answer`,
+      ]);
     }
   });
 
@@ -95,11 +122,18 @@ describe('shop report and answer files are bounded too', () => {
     const p = makeProject();
     const file = join(p.dir, '.shop', 'signals', '9.1.coder.0123456789abcdef01234567.json');
     const env = { SHOP_SIGNAL_FILE: file };
-    const cases: [string, string][] = [['status=FAILED', 'the STATUS argument'], ['summary=x', '--summary'], ['reason=y', '--reason'], ['awaiting=work', '--awaiting']];
+    const cases: [string, string][] = [
+      ['status=FAILED', 'the STATUS argument'],
+      ['summary=x', '--summary'],
+      ['reason=y', '--reason'],
+      ['awaiting=work', '--awaiting'],
+    ];
     for (const [field, own] of cases) {
       const r = p.shop(['report', 'DONE', '--summary', 'real', '--field', field], { env });
       expect(r.code, field).toBe(2);
-      expect(lines(r.stderr), field).toEqual([`shop: --field ${field.split('=')[0]}: give it as ${own}, once (shop report --help)`]);
+      expect(lines(r.stderr), field).toEqual([
+        `shop: --field ${field.split('=')[0]}: give it as ${own}, once (shop report --help)`,
+      ]);
       expect(existsSync(file), field).toBe(false);
     }
     expect(p.shop(['report', 'DONE', '--summary', 'real', '--field', 'pr=#7'], { env }).code).toBe(0);
@@ -112,13 +146,18 @@ describe('shop report and answer files are bounded too', () => {
     mkdirSync(dir);
     const r = p.shop(['report', 'DONE'], { env: { SHOP_SIGNAL_FILE: dir } });
     expect(r.code).toBe(2);
-    expect(lines(r.stderr)).toEqual([`shop: could not write the signal file ${dir}: it is a folder (EISDIR); SHOP_SIGNAL_FILE must name a file Shop gave this step`]);
+    expect(lines(r.stderr)).toEqual([
+      `shop: could not write the signal file ${dir}: it is a folder (EISDIR); SHOP_SIGNAL_FILE must name a file Shop gave this step`,
+    ]);
     expect(readdirSync(p.dir).filter((f) => f.startsWith('sigdir.'))).toEqual([]);
   });
 
   it('shop signal --answers-file reads at most 1 MiB (/dev/zero, a 2 MB file) and at most 100 levels', () => {
     const p = makeProject();
-    p.write('workflows/form.lua', 'function workflow(prompt)\n  return pause{ message = "Budget?", decisions = { { id = "cap", type = "number", prompt = "Cap?" } } }.answers.cap\nend\n');
+    p.write(
+      'workflows/form.lua',
+      'function workflow(prompt)\n  return pause{ message = "Budget?", decisions = { { id = "cap", type = "number", prompt = "Cap?" } } }.answers.cap\nend\n',
+    );
     const id = runId(p.shop(['run', 'form']));
     const zero = p.shop(['signal', String(id), '--answers-file', '/dev/zero']);
     expect(zero.code).toBe(2);
@@ -149,9 +188,13 @@ describe('under shop watch', () => {
     const id = runId(p.shop(['run', 'piper']));
     expect(p.status(id)).toMatchObject({ status: 'waiting_human' });
     const w = await startWorker(p);
-    await until('the run to be held', () => w.output().includes(`run ${id} (piper): held here while it waits for a person`));
+    await until('the run to be held', () =>
+      w.output().includes(`run ${id} (piper): held here while it waits for a person`),
+    );
     expect(p.shop(['answer', String(id), 'this one']).code).toBe(0);
-    await until('the run to fail', () => w.output().includes(`run ${id} (piper) failed: agent piper wrote an invalid signal `));
+    await until('the run to fail', () =>
+      w.output().includes(`run ${id} (piper) failed: agent piper wrote an invalid signal `),
+    );
     expect(w.output()).toMatch(/: is a FIFO \(named pipe\); it must be a regular file\n/);
     expect(p.status(id)).toMatchObject({ status: 'failed' });
     expect(await stopWorker(w)).toBe(0);

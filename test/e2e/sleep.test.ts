@@ -1,6 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { usePgCluster } from '../pg-cluster-hooks.js';
-import { killLeftovers, makeProject, projectOn, runId, startWorker, stopWorker, trail, until, type Project } from './harness.js';
+import {
+  killLeftovers,
+  makeProject,
+  projectOn,
+  runId,
+  startWorker,
+  stopWorker,
+  trail,
+  until,
+  type Project,
+} from './harness.js';
 import { tickRun, withClock } from './clock-file.js';
 
 /**
@@ -28,7 +38,11 @@ describe.each(['sqlite', 'postgres'] as const)('sleep() on %s', (store) => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(7);
     const id = runId(r);
-    expect(r.stdout).toMatch(new RegExp(`run ${id} waits on timer until \\d\\d:\\d\\d:\\d\\d [+-]\\d\\d:\\d\\d; no person is needed: shop watch resumes it then`));
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `run ${id} waits on timer until \\d\\d:\\d\\d:\\d\\d [+-]\\d\\d:\\d\\d; no person is needed: shop watch resumes it then`,
+      ),
+    );
 
     const s = p.status(id);
     expect(s).toMatchObject({ status: 'waiting', pending: null, asks: [], waiting_on: [{ kind: 'timer', key: '1' }] });
@@ -74,7 +88,9 @@ describe.each(['sqlite', 'postgres'] as const)('sleep() on %s', (store) => {
     await until('the run to complete', () => p.status(id).status === 'completed', 60_000);
     expect(p.status(id).result).toBe('rested');
     expect(ofType(p, id, 'timer_fired')).toEqual([expect.objectContaining({ key: '1', actor: 'system:timer' })]);
-    expect(ofType(p, id, 'wait_started')).toEqual([expect.objectContaining({ key: '1', data: { kind: 'timer', until: s.waiting_on[0]!.until } })]);
+    expect(ofType(p, id, 'wait_started')).toEqual([
+      expect.objectContaining({ key: '1', data: { kind: 'timer', until: s.waiting_on[0]!.until } }),
+    ]);
     // Its lines as a person reads them (complete once it has exited: a pipe gets them as the process ends).
     expect(await stopWorker(w)).toBe(0);
     expect(w.output()).toContain(`run ${id} (nap): resuming (its time came)`);

@@ -20,7 +20,10 @@ const listen = async <S extends Server>(server: S): Promise<number> => {
 
 /** A workflow that pauses once, telling `target`. */
 function pausing(p: Project, target: string) {
-  p.write('workflows/n.lua', `config{ notify = {${JSON.stringify(target)}} }\nfunction workflow(p)\n  pause("Ship?")\nend\n`);
+  p.write(
+    'workflows/n.lua',
+    `config{ notify = {${JSON.stringify(target)}} }\nfunction workflow(p)\n  pause("Ship?")\nend\n`,
+  );
 }
 
 describe('feature.lua when a person turns the coder down', () => {
@@ -30,7 +33,10 @@ describe('feature.lua when a person turns the coder down', () => {
     const id = runId(p.shop(['run', 'feature', 'add login']));
     const r = p.shop(['reject', String(id), 'not this feature']);
     expect(r.code).toBe(4);
-    expect(p.status(id)).toMatchObject({ status: 'stuck', reason: expect.stringMatching(/^the coder stopped: REJECTED/) });
+    expect(p.status(id)).toMatchObject({
+      status: 'stuck',
+      reason: expect.stringMatching(/^the coder stopped: REJECTED/),
+    });
     expect(p.invocations().map((i) => i.agent)).toEqual(['architect', 'coder']);
   });
 });
@@ -60,24 +66,34 @@ describe('notifiers', () => {
     pausing(p, `webhook:http://127.0.0.1:${port}/hook`);
     const r = await p.shopAsync(['run', 'n']);
     expect(r.code).toBe(3);
-    const failed = trail(p, runId(r)).filter((e) => e.type === 'notify_failed').map((e) => e.data?.error);
-    expect(failed).toEqual([`webhook:http://127.0.0.1:${port}/…: no answer within the 5 s given to a notice (2 attempts)`]);
+    const failed = trail(p, runId(r))
+      .filter((e) => e.type === 'notify_failed')
+      .map((e) => e.data?.error);
+    expect(failed).toEqual([
+      `webhook:http://127.0.0.1:${port}/…: no answer within the 5 s given to a notice (2 attempts)`,
+    ]);
   });
 
   it('webhook:http://user:pass@… delivers, the credentials sent as Basic authentication (never shown)', async () => {
     const p = makeProject();
     const got: IncomingHttpHeaders[] = [];
-    const port = await listen(httpServer((req, res) => {
-      got.push(req.headers);
-      req.resume();
-      req.on('end', () => res.end('ok'));
-    }));
+    const port = await listen(
+      httpServer((req, res) => {
+        got.push(req.headers);
+        req.resume();
+        req.on('end', () => res.end('ok'));
+      }),
+    );
     pausing(p, `webhook:http://alice:s%3Acret@127.0.0.1:${port}/hook`);
     const r = await p.shopAsync(['run', 'n']);
     expect(r.code).toBe(3);
     await until('the webhook to be called', () => got.length > 0);
     expect(got[0].authorization).toBe(`Basic ${Buffer.from('alice:s:cret').toString('base64')}`);
-    expect(trail(p, runId(r)).filter((e) => e.type === 'notified').map((e) => e.data?.to)).toEqual([[`webhook:http://127.0.0.1:${port}/…`]]);
+    expect(
+      trail(p, runId(r))
+        .filter((e) => e.type === 'notified')
+        .map((e) => e.data?.to),
+    ).toEqual([[`webhook:http://127.0.0.1:${port}/…`]]);
     expect(r.stdout + r.stderr).not.toContain('cret');
   });
 
@@ -93,9 +109,16 @@ describe('notifiers', () => {
 describe('a store on a full disk', () => {
   it('names the store and says the disk is full (a file size limit stands in for a full disk: writes fail as they would)', () => {
     const p = makeProject();
-    p.write('workflows/big.lua', 'function workflow(p)\n  for i = 1, 400 do log(string.rep("x", 4000)) end\n  return "ok"\nend\n');
+    p.write(
+      'workflows/big.lua',
+      'function workflow(p)\n  for i = 1, 400 do log(string.rep("x", 4000)) end\n  return "ok"\nend\n',
+    );
     // SIGXFSZ ignored, so a write past the limit fails (EFBIG) instead of killing the process.
-    const r = spawnSync('bash', ['-c', `trap '' XFSZ; ulimit -f 400; exec "${process.execPath}" "${shopBin}" run big`], { cwd: p.dir, env: p.env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const r = spawnSync(
+      'bash',
+      ['-c', `trap '' XFSZ; ulimit -f 400; exec "${process.execPath}" "${shopBin}" run big`],
+      { cwd: p.dir, env: p.env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+    );
     expect(r.status).toBe(1);
     expect(lines(r.stderr)).toEqual([
       `shop: cannot write the store ${join(p.dir, '.shop', 'shop.db')}: the disk is full or failing (SQLITE_IOERR_WRITE); free some space, check the disk, and try again`,

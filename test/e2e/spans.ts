@@ -48,7 +48,20 @@ export function readSpans(file: string): Span[] {
     const e = JSON.parse(line) as SpanEvent;
     const id = `${e.host ?? ''}:${e.shop_step ?? ''}:${e.pid}`;
     if (e.event === 'start') {
-      const span: Span = { pid: e.pid, shop_step: e.shop_step ?? null, host: e.host ?? null, session: e.session_id, run: e.run, call: e.call, mode: e.mode, start: e.at, end: null, code: null, reports: [], reporting: [] };
+      const span: Span = {
+        pid: e.pid,
+        shop_step: e.shop_step ?? null,
+        host: e.host ?? null,
+        session: e.session_id,
+        run: e.run,
+        call: e.call,
+        mode: e.mode,
+        start: e.at,
+        end: null,
+        code: null,
+        reports: [],
+        reporting: [],
+      };
       spans.set(id, span);
       all.push(span);
     } else if (e.event === 'reporting') spans.get(id)?.reporting.push({ status: e.status ?? 'DONE', at: e.at });
@@ -74,7 +87,9 @@ export function overlaps(spans: Span[]): string[] {
     for (let i = 1; i < list.length; i++) {
       const before = list[i - 1];
       if (before.end === null || before.end > list[i].start) {
-        found.push(`session ${session} (run ${list[i].run} call ${list[i].call}): pid ${before.pid} (${before.mode}, ${before.start}–${before.end ?? 'never ended'}) and pid ${list[i].pid} (${list[i].mode}, from ${list[i].start})`);
+        found.push(
+          `session ${session} (run ${list[i].run} call ${list[i].call}): pid ${before.pid} (${before.mode}, ${before.start}–${before.end ?? 'never ended'}) and pid ${list[i].pid} (${list[i].mode}, from ${list[i].start})`,
+        );
       }
     }
   }
@@ -87,7 +102,10 @@ export function rerunsAfterCompletion(spans: Span[]): string[] {
   for (const s of spans) {
     if (s.code !== 0 || s.end === null) continue;
     const later = spans.filter((o) => o.session === s.session && o.mode === 'print' && o.start >= s.end!);
-    if (later.length) found.push(`session ${s.session} (run ${s.run} call ${s.call}): pid ${s.pid} finished, then pid ${later.map((l) => l.pid).join(', ')} started`);
+    if (later.length)
+      found.push(
+        `session ${s.session} (run ${s.run} call ${s.call}): pid ${s.pid} finished, then pid ${later.map((l) => l.pid).join(', ')} started`,
+      );
   }
   return found;
 }

@@ -18,7 +18,9 @@ describe('shop stop', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(lines(r.stdout)).toEqual([`Run ${id} marked as stuck: abandon`]);
-    expect(lines(p.shop(['status', String(id)]).stdout)).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^Run ${id}: stuck `)), 'Reason: abandon']));
+    expect(lines(p.shop(['status', String(id)]).stdout)).toEqual(
+      expect.arrayContaining([expect.stringMatching(new RegExp(`^Run ${id}: stuck `)), 'Reason: abandon']),
+    );
     expect(p.status(id)).toMatchObject({ status: 'stuck', reason: 'abandon', pending: null });
 
     // Ended is ended: the pause can no longer be answered, and a second stop is a conflict.
@@ -76,13 +78,25 @@ describe('shop run --wait', () => {
     expect(p.status(id).status).toBe('completed');
     // Resumed in place, no replay: every call ran once, the deployer included.
     expect(p.invocations().map((i) => [i.call, i.agent])).toEqual([
-      ['1', 'architect'], ['2', 'coder'], ['3', 'reviewer'], ['4', 'coder'], ['5', 'reviewer'], ['7', 'deployer'],
+      ['1', 'architect'],
+      ['2', 'coder'],
+      ['3', 'reviewer'],
+      ['4', 'coder'],
+      ['5', 'reviewer'],
+      ['7', 'deployer'],
     ]);
   });
 
   it("stays alive on NEEDS_HUMAN; a new signal file answers nothing, the person's answer resumes it in place", async () => {
     const p = makeProject();
-    p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }, { status: 'DONE', summary: 'fixed' }] } });
+    p.scenario({
+      agents: {
+        coder: [
+          { status: 'NEEDS_HUMAN', reason: 'Which database?' },
+          { status: 'DONE', summary: 'fixed' },
+        ],
+      },
+    });
     const { bg, id } = await waitingAt(p, ['bugfix', 'x'], '1');
 
     // Another process writes the waiting call's own file: the live driver does not read it.
@@ -93,7 +107,10 @@ describe('shop run --wait', () => {
     expect(bg.output()).toContain('  [1] answered by tester; resuming');
     const s = p.status(id);
     expect(s.status).toBe('completed');
-    expect(s.executions[0]).toMatchObject({ status: 'completed', result: { status: 'DONE', summary: 'use postgres', responder: 'tester' } });
+    expect(s.executions[0]).toMatchObject({
+      status: 'completed',
+      result: { status: 'DONE', summary: 'use postgres', responder: 'tester' },
+    });
     expect(p.invocations().map((i) => i.call)).toEqual(['1', '2', '3', '4']);
     expect(p.invocations()[1].prompt).toContain('use postgres');
   });

@@ -8,10 +8,34 @@ export class Terminal {
   private readonly socket = `shop-test-${randomBytes(4).toString('hex')}`;
   private readonly socketPath: string;
 
-  constructor(private readonly p: Project, command: string, width = 160) {
-    const vars = ['SHOP_CLAUDE_BIN', 'SHOP_STANDIN_LOG', 'SHOP_STANDIN_SCENARIO', 'SHOP_STANDIN_SPANS', 'SHOP_USER', 'CLAUDE_CONFIG_DIR'].flatMap((k) => (p.env[k] ? ['-e', `${k}=${p.env[k]}`] : []));
+  constructor(
+    private readonly p: Project,
+    command: string,
+    width = 160,
+  ) {
+    const vars = [
+      'SHOP_CLAUDE_BIN',
+      'SHOP_STANDIN_LOG',
+      'SHOP_STANDIN_SCENARIO',
+      'SHOP_STANDIN_SPANS',
+      'SHOP_USER',
+      'CLAUDE_CONFIG_DIR',
+    ].flatMap((k) => (p.env[k] ? ['-e', `${k}=${p.env[k]}`] : []));
     // The shell line outlives the command, so its last screen and exit code stay readable.
-    this.tmux(['new-session', '-d', '-s', 'shop', '-x', String(width), '-y', '50', '-c', p.dir, ...vars, `${command}; echo "[exit $?]"; sleep 600`]);
+    this.tmux([
+      'new-session',
+      '-d',
+      '-s',
+      'shop',
+      '-x',
+      String(width),
+      '-y',
+      '50',
+      '-c',
+      p.dir,
+      ...vars,
+      `${command}; echo "[exit $?]"; sleep 600`,
+    ]);
     this.socketPath = this.tmux(['display-message', '-p', '#{socket_path}']).trim();
   }
 
@@ -57,6 +81,10 @@ export class Terminal {
   }
 
   private tmux(args: string[]): string {
-    return execFileSync('tmux', ['-L', this.socket, ...args], { env: this.p.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return execFileSync('tmux', ['-L', this.socket, ...args], {
+      env: this.p.env,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   }
 }

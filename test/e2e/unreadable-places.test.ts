@@ -15,8 +15,15 @@ const root = process.getuid?.() === 0;
 
 /** `shop …` as a user who does not own the project (root: nobody; else this user, whose files' modes deny it). */
 function shopAsOther(p: Project, args: string[], env: NodeJS.ProcessEnv = {}): Result {
-  const [file, pre] = root ? ['setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath]] : [process.execPath, []];
-  const r = spawnSync(file, [...pre, shopBin, ...args], { cwd: p.dir, env: { ...p.env, ...env }, encoding: 'utf8', timeout: 60_000 });
+  const [file, pre] = root
+    ? ['setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath]]
+    : [process.execPath, []];
+  const r = spawnSync(file, [...pre, shopBin, ...args], {
+    cwd: p.dir,
+    env: { ...p.env, ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -38,7 +45,12 @@ describe('a store this user may not read', () => {
     const line = `shop: cannot read the store ${store}: permission denied (EACCES); check the permissions of the file and of the folders above it (ls -ld ${join(p.dir, '.shop')} ${store}), or set SHOP_HOME to a folder of yours\n`;
     for (const args of [['list'], ['status', '1'], ['inbox']]) {
       const r = shopAsOther(p, args);
-      expect({ args, code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({ args, code: 1, stdout: '', stderr: line });
+      expect({ args, code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({
+        args,
+        code: 1,
+        stdout: '',
+        stderr: line,
+      });
     }
     if (!root) chmodSync(store, 0o600);
   });
@@ -55,7 +67,12 @@ describe('a store this user may not read', () => {
     chmodSync(join(home, 'runs'), 0o755);
     if (!root) chmodSync(hidden, 0o000);
     const r = shopAsOther(p, ['list']);
-    expect([r.code, r.stderr]).toEqual([1, expect.stringMatching(new RegExp(`^shop: cannot read the store ${join(home, 'shop.db')}: permission denied \\(EACCES\\); `))]);
+    expect([r.code, r.stderr]).toEqual([
+      1,
+      expect.stringMatching(
+        new RegExp(`^shop: cannot read the store ${join(home, 'shop.db')}: permission denied \\(EACCES\\); `),
+      ),
+    ]);
     if (!root) chmodSync(hidden, 0o700);
   });
 });
@@ -75,7 +92,11 @@ describe('shop report where the signal folder is read-only', () => {
       }
     }
     const script = 'mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" "$1" && shift && exec "$@"';
-    const r = spawnSync('unshare', ['-m', 'sh', '-c', script, 'sh', dir, ...report], { cwd: p.dir, env: { ...p.env, ...env }, encoding: 'utf8' });
+    const r = spawnSync('unshare', ['-m', 'sh', '-c', script, 'sh', dir, ...report], {
+      cwd: p.dir,
+      env: { ...p.env, ...env },
+      encoding: 'utf8',
+    });
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
   }
   const why = root ? 'the file system is read-only \\(EROFS\\)' : 'permission denied \\(EACCES\\)';
@@ -85,10 +106,19 @@ describe('shop report where the signal folder is read-only', () => {
     const dir = join(p.dir, 'sig');
     mkdirSync(dir);
     const file = join(dir, '7.1.coder.json');
-    const r = reportReadOnly(p, file, { SHOP_SIGNAL_FILE: file, SHOP_RUN_ID: '7', SHOP_CALL: '1', SHOP_DATABASE_URL: 'postgres://shop@127.0.0.1:1/shop' });
+    const r = reportReadOnly(p, file, {
+      SHOP_SIGNAL_FILE: file,
+      SHOP_RUN_ID: '7',
+      SHOP_CALL: '1',
+      SHOP_DATABASE_URL: 'postgres://shop@127.0.0.1:1/shop',
+    });
     expect(r.stdout).toBe('');
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`^shop: could not write the signal file ${file}: ${why}, and the run's store is out of reach here \\(cannot connect to PostgreSQL at 127\\.0\\.0\\.1:1 [^\\n]*\\): nothing was reported; the agent's step must be able to write ${dir}\\n$`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^shop: could not write the signal file ${file}: ${why}, and the run's store is out of reach here \\(cannot connect to PostgreSQL at 127\\.0\\.0\\.1:1 [^\\n]*\\): nothing was reported; the agent's step must be able to write ${dir}\\n$`,
+      ),
+    );
   });
 
   it('outside a run (no store to take it): the same one line, exit 1', () => {
@@ -99,6 +129,10 @@ describe('shop report where the signal folder is read-only', () => {
     const file = join(dir, '7.1.coder.json');
     const r = reportReadOnly(p, file, { SHOP_SIGNAL_FILE: file });
     expect([r.code, r.stdout]).toEqual([1, '']);
-    expect(r.stderr).toMatch(new RegExp(`^shop: could not write the signal file ${file}: ${why}; nothing was reported: the agent's step must be able to write ${dir}\\n$`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^shop: could not write the signal file ${file}: ${why}; nothing was reported: the agent's step must be able to write ${dir}\\n$`,
+      ),
+    );
   });
 });

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { usePgCluster } from '../pg-cluster-hooks.js';
-import { killLeftovers, lines, makeProject, runId, startWorker, stopWorker, trail, until, type Project } from './harness.js';
+import {
+  killLeftovers,
+  lines,
+  makeProject,
+  runId,
+  startWorker,
+  stopWorker,
+  trail,
+  until,
+  type Project,
+} from './harness.js';
 
 /**
  * wait_event through the built binary, on SQLite and on PostgreSQL: an event sent before the
@@ -24,25 +34,41 @@ async function project(store: () => Promise<NodeJS.ProcessEnv>): Promise<Project
 describe.each(STORES)('wait_event on %s', (_name, store) => {
   it('events sent before the waits are reached are taken, two waits taking two events in order; replay keeps them', async () => {
     const p = await project(store);
-    p.write('workflows/ci.lua', [
-      'function workflow(prompt)',
-      '  pause("Pushed?")',
-      '  local first = wait_event("ci.finished", {key = "pr-42"})',
-      '  local second = wait_event("ci.finished")',
-      '  return { first = first.data.run, second = second.data.run, key = first.key, by = second.sent_by, channel = second.channel, id = second.id }',
-      'end',
-    ].join('\n'));
+    p.write(
+      'workflows/ci.lua',
+      [
+        'function workflow(prompt)',
+        '  pause("Pushed?")',
+        '  local first = wait_event("ci.finished", {key = "pr-42"})',
+        '  local second = wait_event("ci.finished")',
+        '  return { first = first.data.run, second = second.data.run, key = first.key, by = second.sent_by, channel = second.channel, id = second.id }',
+        'end',
+      ].join('\n'),
+    );
     const started = p.shop(['run', 'ci', 'x']);
     expect(started.code, started.stderr).toBe(3);
     const id = runId(started);
     for (const n of [1, 2]) {
       const sent = p.shop(['event', 'send', 'ci.finished', '--key', 'pr-42', '--data', `{"run": ${n}}`]);
-      expect(lines(sent.stdout), sent.stderr).toEqual([`recorded event ${n}: ci.finished (pr-42)`, 'no run waits on it now; a run started before it takes it when it waits on it']);
+      expect(lines(sent.stdout), sent.stderr).toEqual([
+        `recorded event ${n}: ci.finished (pr-42)`,
+        'no run waits on it now; a run started before it takes it when it waits on it',
+      ]);
     }
     const approved = p.shop(['approve', `${id}.1`]);
     expect(approved.code, approved.stderr).toBe(0);
-    expect(p.status(id)).toMatchObject({ status: 'completed', result: { first: 1, second: 2, key: 'pr-42', by: 'ci-bot', channel: 'cli', id: 2 } });
-    expect(trail(p, id).filter((e) => e.type === 'event_taken').map((e) => [e.key, e.data?.event_id])).toEqual([['2', 1], ['3', 2]]);
+    expect(p.status(id)).toMatchObject({
+      status: 'completed',
+      result: { first: 1, second: 2, key: 'pr-42', by: 'ci-bot', channel: 'cli', id: 2 },
+    });
+    expect(
+      trail(p, id)
+        .filter((e) => e.type === 'event_taken')
+        .map((e) => [e.key, e.data?.event_id]),
+    ).toEqual([
+      ['2', 1],
+      ['3', 2],
+    ]);
     // The takes are recorded: a replay of the log gives the same events.
     expect(p.shop(['replay', String(id)]).code).toBe(0);
     const listed = JSON.parse(p.shop(['event', 'list', '--run', String(id), '--json']).stdout) as { id: number }[];
@@ -51,13 +77,16 @@ describe.each(STORES)('wait_event on %s', (_name, store) => {
 
   it('a timeout returns nil on time (shop run --wait keeps the process on it)', async () => {
     const p = await project(store);
-    p.write('workflows/late.lua', [
-      'function workflow(prompt)',
-      '  local before = now()',
-      '  local e = wait_event("never.sent", {timeout = 2})',
-      '  return { none = e == nil, waited = now() - before }',
-      'end',
-    ].join('\n'));
+    p.write(
+      'workflows/late.lua',
+      [
+        'function workflow(prompt)',
+        '  local before = now()',
+        '  local e = wait_event("never.sent", {timeout = 2})',
+        '  return { none = e == nil, waited = now() - before }',
+        'end',
+      ].join('\n'),
+    );
     const t0 = Date.now();
     const r = await p.shopAsync(['run', 'late', 'x', '--wait']);
     const took = Date.now() - t0;
@@ -74,17 +103,20 @@ describe.each(STORES)('wait_event on %s', (_name, store) => {
   it('a worker takes the waiting run and its event the moment another process sends it (p50 send → next step measured)', async () => {
     const p = await project(store);
     const N = 9;
-    p.write('workflows/ticks.lua', [
-      'function workflow(prompt)',
-      '  local seen = {}',
-      `  for i = 1, ${N} do`,
-      '    local e = wait_event("tick")',
-      '    now()',
-      '    seen[#seen + 1] = e.data',
-      '  end',
-      '  return seen',
-      'end',
-    ].join('\n'));
+    p.write(
+      'workflows/ticks.lua',
+      [
+        'function workflow(prompt)',
+        '  local seen = {}',
+        `  for i = 1, ${N} do`,
+        '    local e = wait_event("tick")',
+        '    now()',
+        '    seen[#seen + 1] = e.data',
+        '  end',
+        '  return seen',
+        'end',
+      ].join('\n'),
+    );
     const started = p.shop(['run', 'ticks', 'x']);
     expect(started.code, started.stderr).toBe(7);
     const id = runId(started);
@@ -106,7 +138,9 @@ describe.each(STORES)('wait_event on %s', (_name, store) => {
       const calls = p.status(id).executions;
       expect(p.status(id).result).toEqual(Array.from({ length: N }, (_, i) => i + 1));
       // From the event's commit to the start of the step after its wait_event (call 2i: the now() after it).
-      const latencies = sentAt.map((t, i) => Date.parse(calls.find((e) => e.key === String(2 * (i + 1)))!.started_at!) - t);
+      const latencies = sentAt.map(
+        (t, i) => Date.parse(calls.find((e) => e.key === String(2 * (i + 1)))!.started_at!) - t,
+      );
       const sorted = [...latencies].sort((a, b) => a - b);
       const p50 = sorted[Math.floor(N / 2)];
       console.log(`wait_event on ${_name}: send → next step, ms: ${latencies.join(' ')} (p50 ${p50})`);

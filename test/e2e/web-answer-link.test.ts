@@ -45,7 +45,9 @@ describe('an answer link in a real browser', () => {
       await approve.getByRole('button', { name: 'Approve' }).click();
       await expect.poll(() => page.locator('main#live').innerText()).toContain('dana');
       await until('the run to complete', () => p.status(id).status === 'completed');
-      expect(trail(p, id).filter((e) => e.type === 'human_answered')).toMatchObject([{ actor: 'dana', channel: 'link', data: { verdict: 'approved' } }]);
+      expect(trail(p, id).filter((e) => e.type === 'human_answered')).toMatchObject([
+        { actor: 'dana', channel: 'link', data: { verdict: 'approved' } },
+      ]);
       await screenshot(page, 'link-2-phone-answered');
 
       // The link again: who answered and when, no forms.

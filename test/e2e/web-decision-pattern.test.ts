@@ -37,7 +37,10 @@ describe('a decision with a pattern, in Chromium', () => {
     await form.getByRole('button', { name: 'Submit decisions' }).click();
     const problems = form.locator('.problems');
     await expect.poll(() => problems.isVisible()).toBe(true);
-    expect((await problems.innerText()).split('\n')).toEqual(['Not sent — please fix:', 'Campaign tag: must match /^[a-z-]+$/']);
+    expect((await problems.innerText()).split('\n')).toEqual([
+      'Not sent — please fix:',
+      'Campaign tag: must match /^[a-z-]+$/',
+    ]);
     expect(await form.locator('input[name="d.tag"]:invalid').count()).toBe(1);
     await screenshot(page, 'pattern-1-refused-in-the-page');
     expect(trail(p, id).filter((e) => e.type === 'human_answered')).toEqual([]);
@@ -69,12 +72,17 @@ describe('a decision with a pattern, in Chromium', () => {
     await form.locator('input[name="c.cap"]').fill('start small');
     await form.locator('input[name="d.tag"]').fill('Spring Sale');
     await form.locator('textarea[name=message]').fill('see the plan');
-    const [reply] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST', { timeout: 10_000 }), form.getByRole('button', { name: 'Submit decisions' }).click()]);
+    const [reply] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST', { timeout: 10_000 }),
+      form.getByRole('button', { name: 'Submit decisions' }).click(),
+    ]);
     expect(reply.status()).toBe(400);
     // The ask's own page, its form as it was posted.
     expect(await page.title()).toBe(`Answer · campaign ${id}.1 · shop`);
     form = page.locator('section.ask form.v-decide');
-    await expect.poll(() => form.locator('.problems').innerText()).toBe('Not sent — please fix:\ninvalid answers, nothing recorded: tag: must match /^[a-z-]+$/');
+    await expect
+      .poll(() => form.locator('.problems').innerText())
+      .toBe('Not sent — please fix:\ninvalid answers, nothing recorded: tag: must match /^[a-z-]+$/');
     expect(await form.getByLabel('No', { exact: true }).isChecked()).toBe(true);
     expect(await form.getByLabel('now', { exact: true }).isChecked()).toBe(true);
     expect(await form.locator('input[name="d.cap"]').inputValue()).toBe('20');
@@ -88,6 +96,10 @@ describe('a decision with a pattern, in Chromium', () => {
     await form.getByRole('button', { name: 'Submit decisions' }).click();
     await expect.poll(() => page.locator('.flash.ok').innerText()).toContain(`Decided ${id}.1`);
     await until('the run to complete', () => p.status(id).status === 'completed');
-    expect(p.status(id).result).toEqual({ answers: { budget: false, when: 'now', cap: 20, tag: 'spring-sale' }, cap_comment: 'start small', message: 'see the plan' });
+    expect(p.status(id).result).toEqual({
+      answers: { budget: false, when: 'now', cap: 20, tag: 'spring-sale' },
+      cap_comment: 'start small',
+      message: 'see the plan',
+    });
   }, 60_000);
 });

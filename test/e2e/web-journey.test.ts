@@ -17,7 +17,14 @@ describe('the web inbox in a real browser', () => {
     p.write('workflows/gate.lua', GATE);
     p.write('workflows/release.lua', RELEASE);
     p.write('workflows/migrate.lua', MIGRATE);
-    p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Approve the migration?', awaiting: 'approval' }, { status: 'DONE', summary: 'reworked' }] } });
+    p.scenario({
+      agents: {
+        coder: [
+          { status: 'NEEDS_HUMAN', reason: 'Approve the migration?', awaiting: 'approval' },
+          { status: 'DONE', summary: 'reworked' },
+        ],
+      },
+    });
     const s = await startServe(p);
     const page = await newPage();
     await signIn(page, s.base, p, 'ann');
@@ -38,7 +45,9 @@ describe('the web inbox in a real browser', () => {
     await expect.poll(() => page.locator('.flash.ok').innerText()).toContain(`Approved ${gateId}.1`);
     await until('the approved run to complete', () => p.status(gateId).status === 'completed');
     expect(p.status(gateId).result).toEqual({ shipped: true });
-    expect(trail(p, gateId).filter((e) => e.type === 'human_answered')).toMatchObject([{ actor: 'ann', channel: 'web', data: { verdict: 'approved' } }]);
+    expect(trail(p, gateId).filter((e) => e.type === 'human_answered')).toMatchObject([
+      { actor: 'ann', channel: 'web', data: { verdict: 'approved' } },
+    ]);
 
     // A structured pause: every decision type; the page refuses an out-of-range number and a bad ticket before anything is sent.
     const release = await p.shopAsync(['run', 'release', '2.4']);
@@ -55,7 +64,11 @@ describe('the web inbox in a real browser', () => {
     await form.getByRole('button', { name: 'Submit decisions' }).click();
     const problems = form.locator('.problems');
     await expect.poll(() => problems.isVisible()).toBe(true);
-    expect((await problems.innerText()).split('\n')).toEqual(['Not sent — please fix:', 'Rollout %: must be ≤ 100', 'Ticket: must match /^[A-Z]+-\\d+$/']);
+    expect((await problems.innerText()).split('\n')).toEqual([
+      'Not sent — please fix:',
+      'Rollout %: must be ≤ 100',
+      'Ticket: must match /^[A-Z]+-\\d+$/',
+    ]);
     await screenshot(page, 'journey-3-decision-refused');
     expect(p.status(releaseId).status).toBe('waiting_human');
     expect(trail(p, releaseId).filter((e) => e.type === 'human_answered')).toEqual([]);
@@ -106,7 +119,9 @@ describe('the web inbox in a real browser', () => {
     const coder = p.invocations().filter((i) => i.agent === 'coder' && i.mode === 'print');
     expect(coder[1]).toMatchObject({ resumed: true });
     expect(coder[1].prompt).toContain('add a down migration');
-    expect(trail(p, migrateId).filter((e) => e.type === 'human_answered')).toMatchObject([{ actor: 'ann', channel: 'web', data: { verdict: 'rejected', message: 'add a down migration' } }]);
+    expect(trail(p, migrateId).filter((e) => e.type === 'human_answered')).toMatchObject([
+      { actor: 'ann', channel: 'web', data: { verdict: 'rejected', message: 'add a down migration' } },
+    ]);
 
     // A plain pause rejected (it stops there, the workflow reads continue = false).
     const docsAsk = askOn(page, 'Ship the docs?');
@@ -127,7 +142,6 @@ describe('the web inbox in a real browser', () => {
     await screenshot(page, 'journey-6-runs');
     expect(dialogs).toEqual([]);
   }, 120_000);
-
 
   it('two people: one claims the ask (the other sees it), the first answer wins and the second is told who answered', async () => {
     const p = makeProject();

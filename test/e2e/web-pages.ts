@@ -4,7 +4,8 @@ import type { Project } from './harness.js';
 import { addPerson } from './serve-harness.js';
 
 /** What the browser tests of the web pages share: workflows, and how a person finds an ask and signs in. */
-export const GATE = 'function workflow(prompt)\n  local r = pause("Ship " .. prompt .. "?")\n  return { shipped = r.continue }\nend\n';
+export const GATE =
+  'function workflow(prompt)\n  local r = pause("Ship " .. prompt .. "?")\n  return { shipped = r.continue }\nend\n';
 export const RELEASE = `function workflow(prompt)
   local r = pause{message = "Release " .. prompt .. "?", decisions = {
     { id = "go", type = "approval", prompt = "Go ahead?" },
@@ -17,7 +18,8 @@ export const RELEASE = `function workflow(prompt)
   return { answers = r.answers, comments = r.comments, responder = r.responder }
 end
 `;
-export const MIGRATE = 'function workflow(p)\n  local r = run("coder", "add the users table")\n  return r.status .. "|" .. (r.summary or "")\nend\n';
+export const MIGRATE =
+  'function workflow(p)\n  local r = run("coder", "add the users table")\n  return r.status .. "|" .. (r.summary or "")\nend\n';
 
 /** The open ask whose question holds `text`, on the page as it is now. */
 export const askOn = (page: Page, text: string) => page.locator('article.ask', { hasText: text });

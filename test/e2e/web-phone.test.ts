@@ -9,7 +9,14 @@ describe('the web inbox on a phone and without JavaScript', () => {
   it('on a 375×812 phone: the inbox fits the screen and an agent question is answered with text', async () => {
     const p = makeProject();
     p.write('workflows/migrate.lua', MIGRATE);
-    p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database should the users table go in?' }, { status: 'DONE', summary: 'used postgres' }] } });
+    p.scenario({
+      agents: {
+        coder: [
+          { status: 'NEEDS_HUMAN', reason: 'Which database should the users table go in?' },
+          { status: 'DONE', summary: 'used postgres' },
+        ],
+      },
+    });
     const run = await p.shopAsync(['run', 'migrate']);
     expect(run.code).toBe(3);
     const id = runId(run.stdout);
@@ -36,13 +43,14 @@ describe('the web inbox on a phone and without JavaScript', () => {
     expect(p.status(id).result).toBe('DONE|used postgres');
     const coder = p.invocations().filter((i) => i.agent === 'coder' && i.mode === 'print');
     expect(coder[1].prompt).toContain('postgres, the main cluster');
-    expect(trail(p, id).filter((e) => e.type === 'human_answered')).toMatchObject([{ actor: 'bo', channel: 'web', data: { verdict: 'answer', message: 'postgres, the main cluster' } }]);
+    expect(trail(p, id).filter((e) => e.type === 'human_answered')).toMatchObject([
+      { actor: 'bo', channel: 'web', data: { verdict: 'answer', message: 'postgres, the main cluster' } },
+    ]);
     await page.goto(`${s.base}/runs/${id}`);
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
     await screenshot(page, 'journey-8-phone-run');
     expect(dialogs).toEqual([]);
   }, 60_000);
-
 
   it('with JavaScript off: sign in, decide a structured pause and approve a plain one by plain form posts', async () => {
     const p = makeProject();
@@ -73,9 +81,15 @@ describe('the web inbox on a phone and without JavaScript', () => {
     await askOn(page, 'Ship the fix?').getByRole('button', { name: 'Approve' }).click();
     await expect.poll(() => page.locator('.flash.ok').innerText()).toContain(`Approved ${runId(gate.stdout)}.1`);
     await screenshot(page, 'journey-13-no-javascript');
-    await until('both runs to complete', () => p.status(runId(gate.stdout)).status === 'completed' && p.status(runId(release.stdout)).status === 'completed');
+    await until(
+      'both runs to complete',
+      () =>
+        p.status(runId(gate.stdout)).status === 'completed' && p.status(runId(release.stdout)).status === 'completed',
+    );
     expect(p.status(runId(release.stdout)).result).toEqual({
-      answers: { go: false, env: 'staging', pct: 5, checks: ['e2e'], ticket: 'REL-7' }, comments: { pct: 'slowly' }, responder: 'cy',
+      answers: { go: false, env: 'staging', pct: 5, checks: ['e2e'], ticket: 'REL-7' },
+      comments: { pct: 'slowly' },
+      responder: 'cy',
     });
     expect(p.status(runId(gate.stdout)).result).toEqual({ shipped: true });
   }, 60_000);

@@ -8,15 +8,23 @@ import { askOn, signIn } from './web-pages.js';
 describe('a run page in a real browser', () => {
   it('a run page: parallel branches in their own lanes, a branch answered there, then the run stopped from it', async () => {
     const p = makeProject();
-    p.write('workflows/fan.lua', `function workflow(prompt)
+    p.write(
+      'workflows/fan.lua',
+      `function workflow(prompt)
   local a, b, c = parallel(
     function() return pause("Left?").continue end,
     function() return run("coder", "middle").summary end,
     function() return run("architect", "right").status end)
   return { a, b, c }
 end
-`);
-    p.scenario({ agents: { coder: [{ status: 'DONE', summary: 'mid' }], architect: [{ status: 'NEEDS_HUMAN', reason: 'Which db?', awaiting: 'approval' }] } });
+`,
+    );
+    p.scenario({
+      agents: {
+        coder: [{ status: 'DONE', summary: 'mid' }],
+        architect: [{ status: 'NEEDS_HUMAN', reason: 'Which db?', awaiting: 'approval' }],
+      },
+    });
     const run = await p.shopAsync(['run', 'fan']);
     expect(run.code).toBe(3);
     const id = runId(run.stdout);
@@ -28,7 +36,12 @@ end
     expect(await Promise.all(lanes.map((l) => l.getAttribute('data-lane')))).toEqual(['', '1/1', '1/2', '1/3']);
     expect(await page.locator('svg.timeline g.bar[data-status="waiting_human"]').count()).toBe(2);
     expect(await page.locator('svg.timeline rect.wait').count()).toBe(2);
-    expect(await page.locator('h3.lane-name').allInnerTexts()).toEqual(['MAIN', 'BRANCH 1/1', 'BRANCH 1/2', 'BRANCH 1/3']);
+    expect(await page.locator('h3.lane-name').allInnerTexts()).toEqual([
+      'MAIN',
+      'BRANCH 1/1',
+      'BRANCH 1/2',
+      'BRANCH 1/3',
+    ]);
     expect(await page.locator('article.ask').count()).toBe(2);
     expect(await page.locator('section.activity').count()).toBe(0); // a parallel() waiting on its branches does no work itself
     await screenshot(page, 'journey-11-parallel-run');

@@ -14,7 +14,18 @@ afterEach(killLeftovers);
 /** A lease of 3 s: heartbeats every second, a silent worker gone after 3 s. */
 const LEASE = { SHOP_LEASE_SECONDS: '3' };
 
-interface WorkerJson { id: string; host: string; pid: number; state: string; runs_held: number; agents: number; max_parallel: number | null; project: string; since: string; last_heartbeat: string }
+interface WorkerJson {
+  id: string;
+  host: string;
+  pid: number;
+  state: string;
+  runs_held: number;
+  agents: number;
+  max_parallel: number | null;
+  project: string;
+  since: string;
+  last_heartbeat: string;
+}
 const workersJson = (p: Project, env: NodeJS.ProcessEnv = {}): WorkerJson[] => {
   const r = p.shop(['workers', '--json'], { env: { ...LEASE, ...env } });
   expect(r.stderr).toBe('');
@@ -25,7 +36,9 @@ const workersJson = (p: Project, env: NodeJS.ProcessEnv = {}): WorkerJson[] => {
 describe('shop workers', () => {
   it('lists two watches on two hosts with what they hold; a clean exit removes its row, a kill -9 leaves one shown as gone', async () => {
     const p = makeProject();
-    expect(lines(p.shop(['workers']).stdout)).toEqual(['no worker is registered on this store; start one with: shop watch']);
+    expect(lines(p.shop(['workers']).stdout)).toEqual([
+      'no worker is registered on this store; start one with: shop watch',
+    ]);
     expect(workersJson(p)).toEqual([]);
     const waiting = p.shop(['run', 'feature', 'x']);
     expect(waiting.code).toBe(3);
@@ -45,14 +58,27 @@ describe('shop workers', () => {
     for (const w of both) expect(Date.parse(w.last_heartbeat)).toBeGreaterThanOrEqual(Date.parse(w.since));
     const table = lines(p.shop(['workers'], { env: LEASE }).stdout);
     expect(table[0]).toMatch(/^HOST\s+PID\s+STATE\s+RUNS\s+AGENTS\s+SINCE\s+LAST HEARTBEAT$/);
-    expect(table.slice(1).map((l) => l.split(/\s+/).slice(0, 3)).sort()).toEqual([['machine-a', String(a.child.pid), 'live'], ['machine-b', String(b.child.pid), 'live']]);
+    expect(
+      table
+        .slice(1)
+        .map((l) => l.split(/\s+/).slice(0, 3))
+        .sort(),
+    ).toEqual([
+      ['machine-a', String(a.child.pid), 'live'],
+      ['machine-b', String(b.child.pid), 'live'],
+    ]);
 
     // The holder drives the run on when it is answered; the trail names it (host, pid).
     const holder = both.find((w) => w.runs_held === 1)!;
     expect(p.shop(['approve', `${id}.6`]).code).toBe(0);
     await until('the run to complete', () => p.status(id).status === 'completed');
-    const started = (JSON.parse(p.shop(['log', String(id), '--json']).stdout) as { events: { type: string; key: string | null; data: unknown }[] }).events
-      .filter((e) => e.type === 'execution_started').map((e) => [e.key, e.data]);
+    const started = (
+      JSON.parse(p.shop(['log', String(id), '--json']).stdout) as {
+        events: { type: string; key: string | null; data: unknown }[];
+      }
+    ).events
+      .filter((e) => e.type === 'execution_started')
+      .map((e) => [e.key, e.data]);
     expect(started.find(([key]) => key === '7')).toEqual(['7', { host: holder.host, pid: holder.pid }]);
     expect(started.find(([key]) => key === '1')![1]).toMatchObject({ host: expect.not.stringMatching(/^machine-/) });
 
@@ -62,9 +88,13 @@ describe('shop workers', () => {
     b.child.kill('SIGKILL');
     await b.exited;
     // On its own host a dead pid tells at once; elsewhere, a lease of silence.
-    expect(workersJson(p, { SHOP_HOSTNAME: 'machine-b' }).map((w) => [w.host, w.state])).toEqual([['machine-b', 'gone']]);
+    expect(workersJson(p, { SHOP_HOSTNAME: 'machine-b' }).map((w) => [w.host, w.state])).toEqual([
+      ['machine-b', 'gone'],
+    ]);
     await until('machine-b to show as gone from another host', () => workersJson(p)[0].state === 'gone', 10_000);
-    expect(lines(p.shop(['workers'], { env: LEASE }).stdout).at(-1)).toMatch(/^1 gone: stopped heartbeating without ending/);
+    expect(lines(p.shop(['workers'], { env: LEASE }).stdout).at(-1)).toMatch(
+      /^1 gone: stopped heartbeating without ending/,
+    );
   });
 
   it('a gone worker is shown holding nothing: its runs go to live workers, its agents ended with it', async () => {
@@ -76,7 +106,9 @@ describe('shop workers', () => {
     await w.exited;
     // On its own host its dead pid tells at once that it is gone.
     const here = { SHOP_HOSTNAME: 'machine-c' };
-    expect(workersJson(p, here)).toEqual([expect.objectContaining({ host: 'machine-c', state: 'gone', runs_held: 0, agents: 0 })]);
+    expect(workersJson(p, here)).toEqual([
+      expect.objectContaining({ host: 'machine-c', state: 'gone', runs_held: 0, agents: 0 }),
+    ]);
     const table = lines(p.shop(['workers'], { env: { ...LEASE, ...here } }).stdout);
     expect(table[1].split(/\s{2,}/).slice(0, 5)).toEqual(['machine-c', String(w.child.pid), 'gone', '-', '-']);
   });
@@ -85,10 +117,12 @@ describe('shop workers', () => {
     const p = makeProject();
     const r = p.shop(['workers'], { env: { SHOP_HOSTNAME: 'bad host\u001b[31m' } });
     expect(r.code).toBe(2);
-    expect(lines(r.stderr)).toEqual([expect.stringMatching(/^shop: SHOP_HOSTNAME "bad host\\u001b\[31m" is not a host name: use letters, digits/)]);
+    expect(lines(r.stderr)).toEqual([
+      expect.stringMatching(/^shop: SHOP_HOSTNAME "bad host\\u001b\[31m" is not a host name: use letters, digits/),
+    ]);
   });
 
-  it("a store that belongs to another project is refused with one line (exit 6), nothing read from it", () => {
+  it('a store that belongs to another project is refused with one line (exit 6), nothing read from it', () => {
     const mine = makeProject();
     expect(mine.shop(['run', 'feature', 'x']).code).toBe(3);
     const other = makeProject();
@@ -97,6 +131,8 @@ describe('shop workers', () => {
     expect(r.code).toBe(6);
     const ids = [mine, other].map((p) => readFileSync(join(p.dir, '.shop', 'project-id'), 'utf8').trim());
     expect(ids[0]).not.toBe(ids[1]);
-    expect(lines(r.stderr)).toEqual([`shop: this store belongs to another project (${ids[0]}), not ${other.dir} (${ids[1]}); give this project its own store (SHOP_DATABASE_URL or shop init --database), or, for the same project without git, copy .shop/project-id from a machine already using it`]);
+    expect(lines(r.stderr)).toEqual([
+      `shop: this store belongs to another project (${ids[0]}), not ${other.dir} (${ids[1]}); give this project its own store (SHOP_DATABASE_URL or shop init --database), or, for the same project without git, copy .shop/project-id from a machine already using it`,
+    ]);
   });
 });

@@ -35,7 +35,9 @@ describe('shop run --worktree', () => {
     const branch = `shop/run-${id}`;
     expect(lines(r.stdout)[1]).toBe(`  worktree ${tree} on branch ${branch}`);
     expect(r.stdout).toContain(`run ${id} completed`);
-    expect(lines(r.stdout).at(-1)).toBe(`  worktree kept: ${tree} (keep_worktree = true; shop prune removes it with the run)`);
+    expect(lines(r.stdout).at(-1)).toBe(
+      `  worktree kept: ${tree} (keep_worktree = true; shop prune removes it with the run)`,
+    );
 
     // Every agent worked in the worktree, not in the project folder.
     const calls = p.invocations();
@@ -95,7 +97,9 @@ describe('shop run --worktree', () => {
     const tree = join(p.dir, '.shop', 'worktrees', `run-${runId(dirty)}`);
     expect(existsSync(join(tree, 'left.txt'))).toBe(true);
     // Kept, and the person is told where and why (not silently left behind).
-    expect(lines(dirty.stdout).at(-1)).toBe(`  worktree kept: ${tree} holds work not committed; look at it there (shop prune removes it with the run)`);
+    expect(lines(dirty.stdout).at(-1)).toBe(
+      `  worktree kept: ${tree} holds work not committed; look at it there (shop prune removes it with the run)`,
+    );
     expect(clean.stdout).not.toContain('worktree kept');
   });
 });

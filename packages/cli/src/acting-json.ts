@@ -15,13 +15,19 @@ export interface Acted {
  * with their handles, and the exit code (unchanged by --json). An error prints no document:
  * its line and code as always.
  */
-export async function acting(ctx: Context, args: Argv<{ readonly json?: boolean }>, work: (acted: Acted) => Promise<number>): Promise<number> {
+export async function acting(
+  ctx: Context,
+  args: Argv<{ readonly json?: boolean }>,
+  work: (acted: Acted) => Promise<number>,
+): Promise<number> {
   const acted: Acted = { runId: null, answered: null };
   if (!args.values.json) return work(acted);
   const stdout = ctx.divertToStderr();
   const code = await work(acted);
   if (acted.runId === null) return code;
-  const doc = await (await ctx.ops()).action({ command: args.command, runId: acted.runId, answered: acted.answered, exitCode: code });
+  const doc = await (
+    await ctx.ops()
+  ).action({ command: args.command, runId: acted.runId, answered: acted.answered, exitCode: code });
   stdout(JSON.stringify(doc, null, 2));
   return code;
 }

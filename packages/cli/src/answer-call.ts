@@ -18,7 +18,10 @@ type AnswerFlags = { readonly call?: string; readonly by?: string; readonly yes?
  * `input` may depend on the call (a response file is checked against its request id).
  */
 export async function answerCall(
-  ctx: Context, args: Argv<AnswerFlags>, usage: string, channel: PersonChannel,
+  ctx: Context,
+  args: Argv<AnswerFlags>,
+  usage: string,
+  channel: PersonChannel,
   input: AnswerInput | ((exec: Execution) => AnswerInput & { by?: string | null }),
 ): Promise<number> {
   const { command } = args;
@@ -33,13 +36,29 @@ export async function answerCall(
     buildAnswer(exec, given);
     const seen = bare ? await confirmBare(ctx, args.values.yes, exec, command) : 'confirmed';
     if (seen === 'declined') return 0;
-    return recordAndResume(ctx, ops, exec, given, channel, args.values.by ?? given.by ?? undefined, acted, seen === 'unseen');
+    return recordAndResume(
+      ctx,
+      ops,
+      exec,
+      given,
+      channel,
+      args.values.by ?? given.by ?? undefined,
+      acted,
+      seen === 'unseen',
+    );
   });
 }
 
 /** Records the answer for the ask picked (core's answer operation), says so, and resumes the run (core's resumeAfterAnswer). */
 export async function recordAndResume(
-  ctx: Context, ops: ShopOperations, exec: Execution, given: AnswerInput, channel: PersonChannel, by?: string, acted?: Acted, unseen = false,
+  ctx: Context,
+  ops: ShopOperations,
+  exec: Execution,
+  given: AnswerInput,
+  channel: PersonChannel,
+  by?: string,
+  acted?: Acted,
+  unseen = false,
 ): Promise<number> {
   const who = responder(by, ctx.project.root, ctx.env);
   const { fields, answered, handedTo } = await ops.answer(exec, { input: given, channel, responder: who });
@@ -51,7 +70,8 @@ export async function recordAndResume(
 
 /** "answered approved by ann", "answered by ann: use postgres", "answered decisions {…} by ann". */
 export function answeredText(fields: AnswerFields, who: string): string {
-  if (fields.decisions) return `answered decisions ${JSON.stringify(Object.fromEntries(Object.entries(fields.decisions).map(([k, v]) => [k, v.value])))} by ${who}`;
+  if (fields.decisions)
+    return `answered decisions ${JSON.stringify(Object.fromEntries(Object.entries(fields.decisions).map(([k, v]) => [k, v.value])))} by ${who}`;
   if (fields.verdict === 'answer') return `answered by ${who}${fields.message ? `: ${firstLine(fields.message)}` : ''}`;
   return `answered ${fields.verdict ?? fields.status} by ${who}`;
 }

@@ -15,10 +15,14 @@ export function runIdOf(raw: string, command?: string, usage?: string): number {
   const handle = id === null ? parseAskRef(raw) : null;
   if (handle?.key && command) {
     // Copied from shop inbox or a hint: say which run it names rather than that it is none.
-    throw new UsageError(`${quoted(raw)} is an ask's handle (run ${handle.runId}, call ${handle.key}); shop ${command} takes the run id: shop ${command} ${handle.runId}`);
+    throw new UsageError(
+      `${quoted(raw)} is an ask's handle (run ${handle.runId}, call ${handle.key}); shop ${command} takes the run id: shop ${command} ${handle.runId}`,
+    );
   }
   if (id === null) {
-    throw new UsageError(`${quoted(raw)} is not a run id (a positive number, as shown by shop list)${usage ? `; usage: ${usage}` : ''}`);
+    throw new UsageError(
+      `${quoted(raw)} is not a run id (a positive number, as shown by shop list)${usage ? `; usage: ${usage}` : ''}`,
+    );
   }
   return id;
 }
@@ -31,6 +35,7 @@ export function limitArg(given: { readonly limit?: string; readonly json?: boole
   const raw = given.limit;
   if (raw === undefined) return given.json || !process.stdout.isTTY ? 0 : TERMINAL_LIMIT;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--limit ${quoted(raw)} must be a whole number of ${rows} (0: all)`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new UsageError(`--limit ${quoted(raw)} must be a whole number of ${rows} (0: all)`);
   return n;
 }

@@ -11,15 +11,26 @@ import type { Argv } from './command-spec.js';
  * A bare run id means its one open ask (`bare`: the command confirms it on a terminal, and
  * says which it answered off one).
  */
-export async function pickTarget(ops: ShopOperations, args: Argv<{ readonly call?: string }>, usage: string): Promise<PickedAsk> {
+export async function pickTarget(
+  ops: ShopOperations,
+  args: Argv<{ readonly call?: string }>,
+  usage: string,
+): Promise<PickedAsk> {
   const raw = args.positionals[0];
   if (raw === undefined) throw new UsageError(`missing run id or ask handle; usage: ${usage}`);
   const ref = parseAskRef(raw);
-  if (!ref) throw new UsageError(`${quoted(raw)} is not a run id or an ask handle (a run id such as 33, or a handle such as 33.4 as shop inbox shows it)`);
+  if (!ref)
+    throw new UsageError(
+      `${quoted(raw)} is not a run id or an ask handle (a run id such as 33, or a handle such as 33.4 as shop inbox shows it)`,
+    );
   const call = args.values.call;
-  if (call !== undefined && ref.key !== null) throw new UsageError(`${quoted(raw)} is a handle and already names the call: drop --call`);
+  if (call !== undefined && ref.key !== null)
+    throw new UsageError(`${quoted(raw)} is a handle and already names the call: drop --call`);
   const callRef = call === undefined ? null : parseCallRef(call);
-  if (call !== undefined && !callRef) throw new UsageError(`--call ${quoted(call)} is not a call key (such as 4, 4/1/2, or 4.2 for the call's second ask; see shop inbox)`);
+  if (call !== undefined && !callRef)
+    throw new UsageError(
+      `--call ${quoted(call)} is not a call key (such as 4, 4/1/2, or 4.2 for the call's second ask; see shop inbox)`,
+    );
   const key = ref.key ?? callRef?.key ?? null;
   const ask = ref.ask ?? callRef?.ask ?? 1;
   return ops.pickAsk({ runId: ref.runId, key, ask }, args.command);
@@ -36,7 +47,12 @@ export function askLine(exec: Execution): string {
  * (--yes skips it); "no" records nothing. Off a terminal (a script) it goes on: 'unseen', so
  * the answer's line says which ask it was.
  */
-export async function confirmBare(ctx: Context, yes: boolean | undefined, exec: Execution, command: string): Promise<'confirmed' | 'unseen' | 'declined'> {
+export async function confirmBare(
+  ctx: Context,
+  yes: boolean | undefined,
+  exec: Execution,
+  command: string,
+): Promise<'confirmed' | 'unseen' | 'declined'> {
   const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
   if (!terminal || yes) return 'unseen';
   ctx.out(`run ${exec.runId} waits on ${askLine(exec)}`);

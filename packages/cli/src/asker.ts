@@ -11,7 +11,10 @@ export class Asker {
   private readonly rl: Interface;
   private readonly lines: AsyncIterator<string>;
 
-  constructor(private readonly ifClosed: string, output: NodeJS.WritableStream = process.stdout) {
+  constructor(
+    private readonly ifClosed: string,
+    output: NodeJS.WritableStream = process.stdout,
+  ) {
     this.rl = createInterface({ input: process.stdin, output });
     this.lines = this.rl[Symbol.asyncIterator]();
   }

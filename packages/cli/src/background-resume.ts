@@ -11,7 +11,13 @@ import { binDir } from './context.js';
  * .shop/runs/<id>/<logName>. Returns that log's path; `onError` hears of a child that could
  * not start (the run then waits for an owner: shop resume or shop watch picks it up).
  */
-export function resumeDetached(project: Project, env: NodeJS.ProcessEnv, runId: number, logName: string, onError: (e: Error) => void): string {
+export function resumeDetached(
+  project: Project,
+  env: NodeJS.ProcessEnv,
+  runId: number,
+  logName: string,
+  onError: (e: Error) => void,
+): string {
   const dir = join(project.runsDir, String(runId));
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const log = join(dir, logName);
@@ -20,7 +26,12 @@ export function resumeDetached(project: Project, env: NodeJS.ProcessEnv, runId: 
   delete childEnv.SHOP_AGENT;
   const fd = openSync(log, 'a', 0o600);
   try {
-    const child = spawn(process.execPath, [join(binDir, 'shop'), 'resume', String(runId)], { cwd: project.root, env: childEnv, detached: true, stdio: ['ignore', fd, fd] });
+    const child = spawn(process.execPath, [join(binDir, 'shop'), 'resume', String(runId)], {
+      cwd: project.root,
+      env: childEnv,
+      detached: true,
+      stdio: ['ignore', fd, fd],
+    });
     child.on('error', onError);
     child.unref();
   } finally {

@@ -8,10 +8,22 @@ import { binDir, type Context } from './context.js';
  * Shop's variables (over this process's environment) so the agent can `shop report`.
  * Ctrl-C belongs to the CLI meanwhile.
  */
-export async function openClaude(ctx: Context, args: string[], cwd: string, env: Record<string, string>, cli: CliName = 'claude'): Promise<void> {
+export async function openClaude(
+  ctx: Context,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+  cli: CliName = 'claude',
+): Promise<void> {
   const bin = cliBin(cli, ctx.env);
-  const { error } = await runAttached({ command: bin, args, cwd, env: { ...process.env, ...env, PATH: `${binDir}:${process.env.PATH ?? ''}` } }, null);
-  if (error) throw new UsageError(`could not open ${bin}: ${error} (install ${cliDialect(cli).label} or set SHOP_${cli.toUpperCase()}_BIN)`);
+  const { error } = await runAttached(
+    { command: bin, args, cwd, env: { ...process.env, ...env, PATH: `${binDir}:${process.env.PATH ?? ''}` } },
+    null,
+  );
+  if (error)
+    throw new UsageError(
+      `could not open ${bin}: ${error} (install ${cliDialect(cli).label} or set SHOP_${cli.toUpperCase()}_BIN)`,
+    );
 }
 
 /** `$VISUAL` (else `$EDITOR`) on `dir`, attached to this terminal until it exits. */

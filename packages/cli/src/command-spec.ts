@@ -20,9 +20,15 @@ export interface FlagSpec {
 export type Options = Readonly<Record<string, FlagSpec>>;
 
 /** What one flag reads as: whether a boolean was given, the text(s) of a string. */
-type ValueOf<F extends FlagSpec> = F['type'] extends 'boolean' ? boolean : F extends { multiple: true } ? string[] : string;
+type ValueOf<F extends FlagSpec> = F['type'] extends 'boolean'
+  ? boolean
+  : F extends { multiple: true }
+    ? string[]
+    : string;
 /** The flags always there: a boolean (false when not given) and a string with a default. */
-type AlwaysSet<O extends Options> = { [K in keyof O]: O[K] extends { type: 'boolean' } | { default: string } ? K : never }[keyof O];
+type AlwaysSet<O extends Options> = {
+  [K in keyof O]: O[K] extends { type: 'boolean' } | { default: string } ? K : never;
+}[keyof O];
 
 /**
  * A command's flags as given, typed from its declaration: `--by NAME` is `by?: string`, `--json`

@@ -1,5 +1,13 @@
 import { dirname } from 'node:path';
-import { callerOf, checkProjectStore, findProject, nodePorts, shippedFile, shopOperations, storeError } from '@shop/core';
+import {
+  callerOf,
+  checkProjectStore,
+  findProject,
+  nodePorts,
+  shippedFile,
+  shopOperations,
+  storeError,
+} from '@shop/core';
 import type { Caller, EnginePorts, Notice, Project, ShopOperations, Store } from '@shop/core';
 import { LiveBoard } from './live-board.js';
 import { printingNotifier } from './output.js';
@@ -32,7 +40,11 @@ export class Context {
   /** Built once per kind of progress output, over the one store. */
   private readonly ops_ = new Map<string, ShopOperations>();
 
-  constructor(readonly cwd: string, readonly env: NodeJS.ProcessEnv, public out: (line: string) => void) {
+  constructor(
+    readonly cwd: string,
+    readonly env: NodeJS.ProcessEnv,
+    public out: (line: string) => void,
+  ) {
     this.project = findProject(cwd, env);
     this.style = outputStyle(process.stdout, env);
   }
@@ -67,7 +79,9 @@ export class Context {
   /** The engine's ports for this process (`quiet`: nothing printed, for the TUI's screen). */
   private async ports(opts: { hints?: boolean; quiet?: boolean } = {}): Promise<EnginePorts> {
     // Bound late: a command that diverts its lines to stderr (--json) after getting the operations still prints there.
-    const notifier = opts.quiet ? { notify() {} } : { notify: (n: Notice) => printingNotifier(this.out, this.board, opts).notify(n) };
+    const notifier = opts.quiet
+      ? { notify() {} }
+      : { notify: (n: Notice) => printingNotifier(this.out, this.board, opts).notify(n) };
     return nodePorts(this.project, { notifier, binDir, store: await this.store() });
   }
 

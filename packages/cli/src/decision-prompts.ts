@@ -3,7 +3,11 @@ import type { Decision } from '@shop/core';
 import type { Asker } from './asker.js';
 
 /** Walks a pause's decisions as terminal prompts, defaults pre-filled, re-asking until each is valid. */
-export async function promptDecisions(asker: Asker, decisions: Decision[], out: (line: string) => void): Promise<Record<string, unknown>> {
+export async function promptDecisions(
+  asker: Asker,
+  decisions: Decision[],
+  out: (line: string) => void,
+): Promise<Record<string, unknown>> {
   const answers: Record<string, unknown> = {};
   for (const d of decisions) {
     out('');
@@ -32,13 +36,24 @@ async function askOne(asker: Asker, d: Decision, out: (line: string) => void): P
     case 'choice':
     case 'multi_choice': {
       const options = d.options ?? [];
-      options.forEach((o, i) => out(`  ${i + 1}) ${o.label}${o.label !== o.value ? ` (${o.value})` : ''}${o.description ? ` — ${o.description}` : ''}`));
+      options.forEach((o, i) =>
+        out(
+          `  ${i + 1}) ${o.label}${o.label !== o.value ? ` (${o.value})` : ''}${o.description ? ` — ${o.description}` : ''}`,
+        ),
+      );
       const shown = def === undefined ? '' : ` [${Array.isArray(def) ? def.join(',') : String(def)}]`;
       const many = d.type === 'multi_choice';
-      const raw = await asker.ask(`  ${many ? 'choose one or more (numbers or values, comma-separated)' : `choose 1-${options.length}`}${shown}: `);
+      const raw = await asker.ask(
+        `  ${many ? 'choose one or more (numbers or values, comma-separated)' : `choose 1-${options.length}`}${shown}: `,
+      );
       if (!raw) return undefined;
       const pick = (s: string) => (/^\d+$/.test(s) && options[Number(s) - 1] ? options[Number(s) - 1].value : s);
-      return many ? raw.split(',').map((s) => pick(s.trim())).filter(Boolean) : pick(raw);
+      return many
+        ? raw
+            .split(',')
+            .map((s) => pick(s.trim()))
+            .filter(Boolean)
+        : pick(raw);
     }
     case 'number': {
       const raw = await asker.ask(`  number${range(c.min, c.max)}${def === undefined ? '' : ` [${def}]`}: `);
@@ -49,8 +64,13 @@ async function askOne(asker: Asker, d: Decision, out: (line: string) => void): P
       return raw || undefined;
     }
     case 'text': {
-      const rules = [c.min !== undefined ? `at least ${c.min} characters` : '', c.max !== undefined ? `at most ${c.max}` : '', c.pattern ? `matching /${c.pattern}/` : '']
-        .filter(Boolean).join(', ');
+      const rules = [
+        c.min !== undefined ? `at least ${c.min} characters` : '',
+        c.max !== undefined ? `at most ${c.max}` : '',
+        c.pattern ? `matching /${c.pattern}/` : '',
+      ]
+        .filter(Boolean)
+        .join(', ');
       const raw = await asker.ask(`  text${rules ? ` (${rules})` : ''}${def === undefined ? '' : ` [${def}]`}: `);
       return raw || undefined;
     }

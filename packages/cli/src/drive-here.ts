@@ -6,17 +6,34 @@ import { errLine, printOutcome } from './output.js';
  * Drives a run in this process until it ends or waits. Ctrl-C / SIGTERM stop its agents
  * (their whole process groups) and leave the run resumable: exit 130.
  */
-export async function driveHere(ctx: Context, ops: ShopOperations, runId: number, wait: boolean, owner?: Ownership, acceptChanges?: AcceptChanges): Promise<number> {
-  return underSignals(ctx, ops, runId, async (signal) => ({ outcome: await ops.drive(runId, { wait, signal, acceptChanges }, owner) }));
+export async function driveHere(
+  ctx: Context,
+  ops: ShopOperations,
+  runId: number,
+  wait: boolean,
+  owner?: Ownership,
+  acceptChanges?: AcceptChanges,
+): Promise<number> {
+  return underSignals(ctx, ops, runId, async (signal) => ({
+    outcome: await ops.drive(runId, { wait, signal, acceptChanges }, owner),
+  }));
 }
 
 /** After an answer (core's resumeAfterAnswer): a live owner takes it in itself; without one, the run is driven here. */
-export async function resumeAfterAnswer(ctx: Context, ops: ShopOperations, runId: number, handedTo: RunOwner | null): Promise<number> {
+export async function resumeAfterAnswer(
+  ctx: Context,
+  ops: ShopOperations,
+  runId: number,
+  handedTo: RunOwner | null,
+): Promise<number> {
   return underSignals(ctx, ops, runId, (signal) => ops.resumeAfterAnswer(runId, handedTo, { wait: false, signal }));
 }
 
 async function underSignals(
-  ctx: Context, ops: ShopOperations, runId: number, work: (signal: AbortSignal) => Promise<{ handedTo: RunOwner } | { outcome: DriveOutcome; runId?: number }>,
+  ctx: Context,
+  ops: ShopOperations,
+  runId: number,
+  work: (signal: AbortSignal) => Promise<{ handedTo: RunOwner } | { outcome: DriveOutcome; runId?: number }>,
 ): Promise<number> {
   const abort = new AbortController();
   const onSignal = () => abort.abort();

@@ -21,7 +21,10 @@ export function globalHelp(): string {
     ...groups,
     '',
     'Flags:',
-    ...flagLines({ help: { ...HELP_FLAG, description: 'show help for shop, or for a command' }, version: { type: 'boolean', short: 'V', description: "print shop's version" } }),
+    ...flagLines({
+      help: { ...HELP_FLAG, description: 'show help for shop, or for a command' },
+      version: { type: 'boolean', short: 'V', description: "print shop's version" },
+    }),
     '',
     'shop <command> --help (or shop help <command>) shows its usage and flags.',
     `Exit codes: ${exitCodeLine()}`,
@@ -43,7 +46,9 @@ const EXIT_CODE_WORDS: Record<keyof typeof ExitCode, string> = {
 };
 
 export function exitCodeLine(): string {
-  return (Object.keys(ExitCode) as (keyof typeof ExitCode)[]).map((k) => `${ExitCode[k]} ${EXIT_CODE_WORDS[k]}`).join(' · ');
+  return (Object.keys(ExitCode) as (keyof typeof ExitCode)[])
+    .map((k) => `${ExitCode[k]} ${EXIT_CODE_WORDS[k]}`)
+    .join(' · ');
 }
 
 /** `shop <cmd> --help` / `shop help <cmd>`: summary, usage, every flag, details. */
@@ -62,9 +67,13 @@ export function commandHelp(spec: CommandSpec): string {
 
 /** "  -f, --follow      follow …", descriptions aligned and wrapped under themselves. */
 function flagLines(options: Options): string[] {
-  const heads = Object.entries(options).map(([name, f]) => `${f.short ? `-${f.short}, ` : '    '}--${name}${f.value ? ` ${f.value}` : ''}`);
+  const heads = Object.entries(options).map(
+    ([name, f]) => `${f.short ? `-${f.short}, ` : '    '}--${name}${f.value ? ` ${f.value}` : ''}`,
+  );
   const pad = Math.max(...heads.map((h) => h.length)) + 4;
-  return Object.values(options).flatMap((f, i) => wrap(f.description, WIDTH - pad).map((line, j) => `  ${(j ? '' : heads[i]).padEnd(pad)}${line}`.trimEnd()));
+  return Object.values(options).flatMap((f, i) =>
+    wrap(f.description, WIDTH - pad).map((line, j) => `  ${(j ? '' : heads[i]).padEnd(pad)}${line}`.trimEnd()),
+  );
 }
 
 function wrap(text: string, width: number): string[] {

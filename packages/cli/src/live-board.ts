@@ -23,7 +23,10 @@ export class LiveBoard {
   /** Whether live lines were shown (only then is the terminal's line touched on close). */
   private used = false;
 
-  constructor(private readonly stream: NodeJS.WriteStream, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly stream: NodeJS.WriteStream,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   get interactive(): boolean {
     return Boolean(this.stream.isTTY);
@@ -80,7 +83,9 @@ export class LiveBoard {
     const spin = FRAMES[this.frame++ % FRAMES.length];
     const rows = [...this.live].map(([key, l]) => {
       // One line each, whatever the activity holds: a line feed in it would break the redraw.
-      const text = printable(`  ${spin} [${key}] ${l.agent} ${elapsed(this.now() - l.since)}  ${l.activity}`.replace(/\n/g, ' '));
+      const text = printable(
+        `  ${spin} [${key}] ${l.agent} ${elapsed(this.now() - l.since)}  ${l.activity}`.replace(/\n/g, ' '),
+      );
       // Shorter than the terminal in columns (wide characters count two): a wrapped line would break the redraw too.
       return cutToWidth(text, width - 1);
     });

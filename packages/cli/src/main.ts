@@ -21,7 +21,13 @@ function report(e: unknown, storeFile: string): number {
     return known.exitCode;
   }
   const err = e as Error;
-  process.stderr.write(printable(debug ? `${err?.stack ?? err}\n` : `shop: internal error: ${err?.message ?? err} (set SHOP_DEBUG=1 for details)\n`));
+  process.stderr.write(
+    printable(
+      debug
+        ? `${err?.stack ?? err}\n`
+        : `shop: internal error: ${err?.message ?? err} (set SHOP_DEBUG=1 for details)\n`,
+    ),
+  );
   return ExitCode.failed;
 }
 
@@ -33,7 +39,7 @@ function version(): string {
     const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version: string };
     if (pkg.name === '@shop/cli') return `shop ${pkg.version}`;
   }
-  throw new Error("the @shop/cli package.json is missing next to the shop binary; reinstall Shop");
+  throw new Error('the @shop/cli package.json is missing next to the shop binary; reinstall Shop');
 }
 
 const isCommand = (name: string): name is CommandName => Object.hasOwn(commands, name);
@@ -43,7 +49,9 @@ function lookup(name: string): CommandName {
   if (isCommand(name)) return name;
   if (name.startsWith('-')) throw new UsageError(`unknown flag ${quoted(name)} (shop --help lists commands and flags)`);
   const meant = suggest(name, Object.keys(commands));
-  throw new UsageError(`unknown command ${quoted(name)}${meant ? `; did you mean "${meant}"?` : ''} (shop --help lists them)`);
+  throw new UsageError(
+    `unknown command ${quoted(name)}${meant ? `; did you mean "${meant}"?` : ''} (shop --help lists them)`,
+  );
 }
 
 async function dispatch(name: string | undefined, rest: string[], ctx: Context): Promise<number> {
@@ -56,7 +64,8 @@ async function dispatch(name: string | undefined, rest: string[], ctx: Context):
     return ExitCode.ok;
   }
   if (name === 'help') {
-    if (rest.length > 1) throw new UsageError(`unexpected argument ${quoted(rest[1])} (shop help); usage: shop help [<command>]`);
+    if (rest.length > 1)
+      throw new UsageError(`unexpected argument ${quoted(rest[1])} (shop help); usage: shop help [<command>]`);
     ctx.out(commandHelp(commands[lookup(rest[0])]));
     return ExitCode.ok;
   }

@@ -10,7 +10,9 @@ import { printable } from './style.js';
 export function answerHint(exec: Execution): string[] {
   const suggestions = answerSuggestions(exec);
   const width = Math.max(...suggestions.map((s) => s.label.length)) + 3;
-  return suggestions.map((s) => `  ${`${s.label}:`.padEnd(width)}${suggestionCommand(s)}${s.effect ? `   (${s.effect})` : ''}`);
+  return suggestions.map(
+    (s) => `  ${`${s.label}:`.padEnd(width)}${suggestionCommand(s)}${s.effect ? `   (${s.effect})` : ''}`,
+  );
 }
 
 /**
@@ -18,7 +20,11 @@ export function answerHint(exec: Execution): string[] {
  * agent is a live line (spinner, elapsed, activity) that becomes its result line. With
  * `hints` (shop run/resume --wait), an ask is printed with the commands that answer it.
  */
-export function printingNotifier(out: (line: string) => void, board?: LiveBoard, opts: { hints?: boolean } = {}): Notifier {
+export function printingNotifier(
+  out: (line: string) => void,
+  board?: LiveBoard,
+  opts: { hints?: boolean } = {},
+): Notifier {
   const live = board?.interactive ? board : null;
   const print = live ? (line: string) => live.line(line) : out;
   return {
@@ -26,7 +32,9 @@ export function printingNotifier(out: (line: string) => void, board?: LiveBoard,
       switch (n.type) {
         case 'agent_started':
           if (live) return live.start(n.key, n.agent, Date.now());
-          return out(`  [${n.key}] ${n.agent} ${n.resumed ? 'resumed' : 'started'}${n.sessionId ? ` (session ${n.sessionId})` : ''}`);
+          return out(
+            `  [${n.key}] ${n.agent} ${n.resumed ? 'resumed' : 'started'}${n.sessionId ? ` (session ${n.sessionId})` : ''}`,
+          );
         case 'agent_activity':
           return live?.activity(n.key, n.text);
         case 'agent_finished': {
@@ -34,7 +42,9 @@ export function printingNotifier(out: (line: string) => void, board?: LiveBoard,
           return live ? live.finish(n.key, line) : out(line);
         }
         case 'agent_retry':
-          return print(`  [${n.key}] ${n.agent} failed on attempt ${n.attempt} of ${n.of} (${firstLine(n.error)}); trying again in ${n.delayMs < 1000 ? `${n.delayMs}ms` : `${Math.ceil(n.delayMs / 1000)}s`} on the same session`);
+          return print(
+            `  [${n.key}] ${n.agent} failed on attempt ${n.attempt} of ${n.of} (${firstLine(n.error)}); trying again in ${n.delayMs < 1000 ? `${n.delayMs}ms` : `${Math.ceil(n.delayMs / 1000)}s`} on the same session`,
+          );
         case 'waiting':
           print(`  [${n.execution.key}] waiting for a person: ${firstLine(n.execution.waitingFor ?? '')}`);
           // A process that keeps waiting (--wait) prints no outcome until the end: say how to answer now.
@@ -43,13 +53,17 @@ export function printingNotifier(out: (line: string) => void, board?: LiveBoard,
         case 'waiting_on':
           return print(`  [${n.execution.key}] waits on ${waitingOnWords([n.execution])}`);
         case 'woke':
-          return print(`  [${n.key}] ${n.why === 'timer' ? 'its timer fired' : n.why === 'event' ? 'its event came' : 'the run it waited for ended'}; resuming`);
+          return print(
+            `  [${n.key}] ${n.why === 'timer' ? 'its timer fired' : n.why === 'event' ? 'its event came' : 'the run it waited for ended'}; resuming`,
+          );
         case 'resumed':
           return print(`  [${n.key}] answered${n.by ? ` by ${n.by}` : ''}; resuming`);
         case 'log':
           return print(`  log${n.key ? ` [${n.key}]` : ''}: ${indented(n.message, '      ')}`);
         case 'rules_kept':
-          return print(`  rules kept: the files now say otherwise than run ${n.runId} started with (${n.differs.join('; ')}); it keeps its own — to take the files': shop resume ${n.runId} --accept-changes`);
+          return print(
+            `  rules kept: the files now say otherwise than run ${n.runId} started with (${n.differs.join('; ')}); it keeps its own — to take the files': shop resume ${n.runId} --accept-changes`,
+          );
       }
     },
   };
@@ -68,7 +82,12 @@ export function describeWaiting(runId: number, exec: Execution, several = false)
 export const indented = (text: string, pad: string) => text.replace(/\r?\n/g, `\n${pad}`);
 
 /** Prints where driving stopped and returns the exit code of DESIGN.md's contract. */
-export function printOutcome(runId: number, outcome: DriveOutcome, out: (line: string) => void, err: (line: string) => void): number {
+export function printOutcome(
+  runId: number,
+  outcome: DriveOutcome,
+  out: (line: string) => void,
+  err: (line: string) => void,
+): number {
   switch (outcome.status) {
     case 'completed':
       out(`run ${runId} completed${outcome.result != null ? `: ${JSON.stringify(outcome.result)}` : ''}`);
@@ -93,7 +112,9 @@ export function printOutcome(runId: number, outcome: DriveOutcome, out: (line: s
         }
         return ExitCode.waiting;
       }
-      out(`run ${runId} waits on ${waitingOnWords(outcome.waits)}; no person is needed: shop watch resumes it then (or keep a process on it: shop resume ${runId} --wait)`);
+      out(
+        `run ${runId} waits on ${waitingOnWords(outcome.waits)}; no person is needed: shop watch resumes it then (or keep a process on it: shop resume ${runId} --wait)`,
+      );
       return ExitCode.waitingOn;
     case 'stuck':
       out(`run ${runId} is stuck: ${outcome.reason}`);
@@ -106,7 +127,9 @@ export function printOutcome(runId: number, outcome: DriveOutcome, out: (line: s
       err(`shop: run ${runId} interrupted; its agents were stopped; pick it up with: shop resume ${runId}`);
       return ExitCode.interrupted;
     case 'lost':
-      err(`shop: run ${runId} was taken over by another driver while this one was not running (its lease ran out); this one stopped without writing; see: shop status ${runId}`);
+      err(
+        `shop: run ${runId} was taken over by another driver while this one was not running (its lease ran out); this one stopped without writing; see: shop status ${runId}`,
+      );
       return ExitCode.conflict;
     case 'replayed':
       out(`run ${runId}: its log replays against the workflow`);
@@ -125,4 +148,5 @@ export const errLine = (line: string) => process.stderr.write(`${printable(line)
  * An AGENT column's name for a call: a pause() is recorded as the built-in agent _checkpoint
  * (the store and --json keep that) but shown as "pause", as the TUI shows it.
  */
-export const agentColumn = (agent: string | null, fallback = '-'): string => (agent === '_checkpoint' ? 'pause' : (agent ?? fallback));
+export const agentColumn = (agent: string | null, fallback = '-'): string =>
+  agent === '_checkpoint' ? 'pause' : (agent ?? fallback);

@@ -5,7 +5,11 @@ import { parseCommand } from './parse-command.js';
 describe('parseCommand: argv read against the command table, typed from it', () => {
   it('names the command it parsed for, and types each flag from its declaration', () => {
     const args = parseCommand('claim', ['33.4', '--by', 'ann', '--release']);
-    expect(args).toEqual({ command: 'claim', positionals: ['33.4'], values: { by: 'ann', release: true, force: false, json: false, help: false } });
+    expect(args).toEqual({
+      command: 'claim',
+      positionals: ['33.4'],
+      values: { by: 'ann', release: true, force: false, json: false, help: false },
+    });
     // What the handler may rely on, checked by the compiler (tsconfig.test.json).
     expectTypeOf(args.values.by).toEqualTypeOf<string | undefined>();
     expectTypeOf(args.values.release).toEqualTypeOf<boolean>();
@@ -36,8 +40,12 @@ describe('parseCommand: argv read against the command table, typed from it', () 
       }
       throw new Error(`shop ${name} ${argv.join(' ')} was not refused`);
     };
-    expect(refusal('list', ['--stauts', 'x'])).toBe('unknown flag "--stauts" for shop list; did you mean "--status"? (shop list --help lists them)');
-    expect(refusal('init', ['--database'])).toBe('flag --database needs a value (shop init); usage: shop init [--database URL]');
+    expect(refusal('list', ['--stauts', 'x'])).toBe(
+      'unknown flag "--stauts" for shop list; did you mean "--status"? (shop list --help lists them)',
+    );
+    expect(refusal('init', ['--database'])).toBe(
+      'flag --database needs a value (shop init); usage: shop init [--database URL]',
+    );
     expect(refusal('approve', ['33', 'two', 'words'])).toBe(
       'unexpected argument "two words" (shop approve); give your words with --message "two words"; usage: shop approve <id | handle> [--message M | --message-file F] [--call K] [--by NAME] [--yes] [--json]',
     );

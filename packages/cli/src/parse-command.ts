@@ -15,18 +15,35 @@ export function parseCommand<N extends CommandName>(name: N, argv: string[]): Co
   if (!values.help && positionals.length > spec.maxArgs) {
     const extra = positionals.slice(spec.maxArgs);
     const hint = spec.extraHint ? `; ${spec.extraHint(extra.join(' '))}` : '';
-    throw new UsageError(`unexpected argument ${quoted(spec.extraHint ? extra.join(' ') : extra[0])} (shop ${name})${hint}; usage: ${spec.usage}`);
+    throw new UsageError(
+      `unexpected argument ${quoted(spec.extraHint ? extra.join(' ') : extra[0])} (shop ${name})${hint}; usage: ${spec.usage}`,
+    );
   }
   return { command: name, values: values as CommandArgs<N>['values'], positionals };
 }
 
-function parseArgv(name: string, spec: CommandSpec, argv: string[]): { values: Record<string, unknown>; positionals: string[] } {
-  const flags: Record<string, FlagSpec> = { ...spec.options, help: { type: 'boolean', short: 'h', description: 'show this help' } };
+function parseArgv(
+  name: string,
+  spec: CommandSpec,
+  argv: string[],
+): { values: Record<string, unknown>; positionals: string[] } {
+  const flags: Record<string, FlagSpec> = {
+    ...spec.options,
+    help: { type: 'boolean', short: 'h', description: 'show this help' },
+  };
   // parseArgs takes only its own keys, and refuses them undefined. A boolean not given reads false.
   const options = Object.fromEntries(
     Object.entries(flags).map(([k, { type, short, multiple, default: given }]) => {
       const fallback = type === 'boolean' ? false : given;
-      return [k, { type, ...(short ? { short } : {}), ...(multiple ? { multiple } : {}), ...(fallback !== undefined ? { default: fallback } : {}) }];
+      return [
+        k,
+        {
+          type,
+          ...(short ? { short } : {}),
+          ...(multiple ? { multiple } : {}),
+          ...(fallback !== undefined ? { default: fallback } : {}),
+        },
+      ];
     }),
   );
   try {
@@ -52,6 +69,7 @@ function parseProblem(name: string, spec: CommandSpec, e: Error & { code?: strin
   const noValue = /^Option '(?:-\w, )?(--[\w-]+)' does not take an argument/.exec(first);
   if (noValue) return `flag ${noValue[1]} takes no value (shop ${name}); usage: ${spec.usage}`;
   const ambiguous = /^Option '(?:-\w, )?(--[\w-]+)' argument is ambiguous/.exec(first);
-  if (ambiguous) return `flag ${ambiguous[1]} needs a value, not a flag (give one starting with "-" as ${ambiguous[1]}=-…) (shop ${name})`;
+  if (ambiguous)
+    return `flag ${ambiguous[1]} needs a value, not a flag (give one starting with "-" as ${ambiguous[1]}=-…) (shop ${name})`;
   return `${capText(first.replace(/\. To specify a positional.*$/, ''))} (shop ${name}); usage: ${spec.usage}`;
 }

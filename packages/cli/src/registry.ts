@@ -19,7 +19,12 @@ export const GROUPS = {
 } as const satisfies Record<Group, string>;
 
 /** Every command, in help's order (group by group); handlers.ts loads its module only when it is called, so startup stays fast. */
-export const commands = { ...runCommands, ...answerCommands, ...toolCommands, ...agentCommands } as const satisfies Record<string, CommandSpec>;
+export const commands = {
+  ...runCommands,
+  ...answerCommands,
+  ...toolCommands,
+  ...agentCommands,
+} as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof commands;
 export type CommandOptions<N extends CommandName> = (typeof commands)[N]['options'];

@@ -2,7 +2,8 @@ import { canonical, changedFiles, describeGates, heldStep } from '@shop/core';
 import type { HeldJson, RulesJson } from '@shop/core';
 
 /** A list in one line: strings as they are, anything else as compact JSON. */
-const listed = (v: unknown): string => (Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : canonical(x))).join(', ') : canonical(v));
+const listed = (v: unknown): string =>
+  Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : canonical(x))).join(', ') : canonical(v);
 /** Gates as a person writes them (describeGates), else as any list. */
 const gatesText = (v: unknown): string => describeGates(v) ?? listed(v);
 
@@ -15,7 +16,7 @@ export function rulesLines(runId: number, rules: RulesJson | null): string[] {
   if (!rules) return [];
   const names = Object.keys(rules.agents).sort();
   const width = Math.max(8, ...names.map((n) => n.length));
-  const lines = ['Rules (fixed when it started; its agents\' instructions stay their files\'):'];
+  const lines = ["Rules (fixed when it started; its agents' instructions stay their files'):"];
   for (const name of names) {
     const r = rules.agents[name]!;
     const parts = [r.command ? `command ${listed(r.command)}` : (r.cli ?? 'claude')];
@@ -25,9 +26,20 @@ export function rulesLines(runId: number, rules: RulesJson | null): string[] {
     if (r.gates != null) parts.push(`gates ${gatesText(r.gates)}`);
     lines.push(`  ${name.padEnd(width)}  ${parts.join('   ')}`);
   }
-  const config = rules.config === null ? 'not yet loaded' : Object.keys(rules.config).length ? Object.keys(rules.config).sort().map((k) => `${k} ${k === 'gates' ? gatesText(rules.config![k]) : listed(rules.config![k])}`).join('; ') : '(none)';
+  const config =
+    rules.config === null
+      ? 'not yet loaded'
+      : Object.keys(rules.config).length
+        ? Object.keys(rules.config)
+            .sort()
+            .map((k) => `${k} ${k === 'gates' ? gatesText(rules.config![k]) : listed(rules.config![k])}`)
+            .join('; ')
+        : '(none)';
   lines.push(`  ${'config{}'.padEnd(width)}  ${config}`);
-  if (rules.differs.length) lines.push(`  The files now say otherwise (not followed): ${rules.differs.join('; ')}; to take them: shop resume ${runId} --accept-changes`);
+  if (rules.differs.length)
+    lines.push(
+      `  The files now say otherwise (not followed): ${rules.differs.join('; ')}; to take them: shop resume ${runId} --accept-changes`,
+    );
   return lines;
 }
 

@@ -13,10 +13,14 @@ export function sessionLines(sessions: SessionJson[]): string[] {
   if (kept.length) {
     const stored = kept.reduce((n, s) => n + (s.stored_bytes ?? 0), 0);
     const hosts = [...new Set(kept.map((s) => s.host))].join(', ');
-    lines.push(`Sessions: ${kept.length} kept in the store (${bytes(stored)} compressed; last kept on ${hosts}): resumable on any machine`);
+    lines.push(
+      `Sessions: ${kept.length} kept in the store (${bytes(stored)} compressed; last kept on ${hosts}): resumable on any machine`,
+    );
   }
   for (const s of pinned) {
-    lines.push(`Sessions: call ${s.call}'s session is pinned to ${s.host} (its transcript, ${bytes(s.bytes)}, is over the store's cap, SHOP_SESSION_CAP_MB): it resumes only there`);
+    lines.push(
+      `Sessions: call ${s.call}'s session is pinned to ${s.host} (its transcript, ${bytes(s.bytes)}, is over the store's cap, SHOP_SESSION_CAP_MB): it resumes only there`,
+    );
   }
   return lines;
 }

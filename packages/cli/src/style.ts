@@ -32,7 +32,8 @@ export type Colour = keyof typeof SGR;
  */
 const ESC_MARK = `\u{F8FF}${randomBytes(8).toString('hex')}\u{F8FF}`;
 
-export const paint = (on: boolean, colour: Colour | undefined, text: string) => (on && colour ? `${ESC_MARK}[${SGR[colour]}m${text}${ESC_MARK}[0m` : text);
+export const paint = (on: boolean, colour: Colour | undefined, text: string) =>
+  on && colour ? `${ESC_MARK}[${SGR[colour]}m${text}${ESC_MARK}[0m` : text;
 
 /**
  * A line (or block of lines) as it may reach a terminal: control characters and escape
@@ -44,7 +45,13 @@ export function printable(text: string): string {
 }
 
 const STATUS_COLOURS: Record<string, Colour> = {
-  completed: 'green', waiting: 'cyan', waiting_human: 'yellow', failed: 'red', stuck: 'magenta', interrupted: 'red', running: 'cyan',
+  completed: 'green',
+  waiting: 'cyan',
+  waiting_human: 'yellow',
+  failed: 'red',
+  stuck: 'magenta',
+  interrupted: 'red',
+  running: 'cyan',
 };
 
 /** A run's or a call's status word in its colour (green completed, yellow waiting, red failed …). */

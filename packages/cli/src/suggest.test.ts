@@ -1,7 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { editDistance, suggest } from './suggest.js';
 
-const COMMANDS = ['init', 'run', 'list', 'status', 'log', 'resume', 'stop', 'inbox', 'continue', 'approve', 'reject', 'answer', 'signal', 'watch', 'tui', 'test', 'replay', 'report'];
+const COMMANDS = [
+  'init',
+  'run',
+  'list',
+  'status',
+  'log',
+  'resume',
+  'stop',
+  'inbox',
+  'continue',
+  'approve',
+  'reject',
+  'answer',
+  'signal',
+  'watch',
+  'tui',
+  'test',
+  'replay',
+  'report',
+];
 
 describe('editDistance', () => {
   it('counts insertions, deletions, substitutions and adjacent swaps as one edit each', () => {

@@ -31,7 +31,14 @@ describe('table', () => {
   });
 
   it('measures cells in terminal columns: wide characters pad and cut as two, marks as none', () => {
-    const wide = table(['ID', 'Q', 'NEXT'], [['1', 'デプロイ', 'a'], ['2', 'Cafe\u0301', 'b'], ['3', '👍🏽', 'c']]);
+    const wide = table(
+      ['ID', 'Q', 'NEXT'],
+      [
+        ['1', 'デプロイ', 'a'],
+        ['2', 'Cafe\u0301', 'b'],
+        ['3', '👍🏽', 'c'],
+      ],
+    );
     expect(wide).toEqual(['ID  Q         NEXT', '1   デプロイ  a', '2   Cafe\u0301      b', '3   👍🏽        c']);
     expect(table(['Q'], [['デプロイしますか？ ok']], { width: 10 })).toEqual(['Q', 'デプロイ…']);
   });

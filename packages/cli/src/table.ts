@@ -25,11 +25,14 @@ export function table(header: string[], given: string[][], opts: TableOptions = 
   if (opts.width !== undefined) fit(widths, opts.width, opts.shrink ?? [header.length - 1]);
   const fmt = (r: string[], style?: TableOptions['style']) => {
     const line = (s?: TableOptions['style']) =>
-      r.map((c, i) => {
-        const text = cut(c, widths[i]);
-        const styled = s ? s(i, text) : text;
-        return i === r.length - 1 ? styled : styled + ' '.repeat(widths[i] - textWidth(text));
-      }).join('  ').trimEnd();
+      r
+        .map((c, i) => {
+          const text = cut(c, widths[i]);
+          const styled = s ? s(i, text) : text;
+          return i === r.length - 1 ? styled : styled + ' '.repeat(widths[i] - textWidth(text));
+        })
+        .join('  ')
+        .trimEnd();
     const plain = line();
     // Still too wide with every shrinkable column at its narrowest: cut the line itself.
     if (opts.width !== undefined && textWidth(plain) > opts.width) return cut(plain, opts.width);

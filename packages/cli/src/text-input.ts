@@ -25,7 +25,10 @@ export async function readTextInput(source: string, flag: string, what: string):
     const code = (e as NodeJS.ErrnoException).code;
     throw new UsageError(`${from}: cannot read ${what} (${(code && WHY[code]) ?? code ?? (e as Error).message})`);
   }
-  if ('tooBig' in read) throw new UsageError(`${from} holds more than ${capName(TEXT_INPUT_CAP)}, the most ${what} may hold (it is handed to the workflow's Lua); give less`);
+  if ('tooBig' in read)
+    throw new UsageError(
+      `${from} holds more than ${capName(TEXT_INPUT_CAP)}, the most ${what} may hold (it is handed to the workflow's Lua); give less`,
+    );
   return read.text.replace(/(\r?\n)+$/, '');
 }
 
@@ -49,8 +52,15 @@ async function readStdin(what: string): Promise<{ text: string } | { tooBig: tru
  * An answer's words from `--message-file F` (`-`: stdin), or undefined without it; refused
  * when words were given on the command line too (`given`): one of them would be dropped.
  */
-export async function messageFromFile(file: string | undefined, given: boolean, usage: string): Promise<string | undefined> {
+export async function messageFromFile(
+  file: string | undefined,
+  given: boolean,
+  usage: string,
+): Promise<string | undefined> {
   if (file === undefined) return undefined;
-  if (given) throw new UsageError(`give your words once — on the command line or with --message-file F — not both; usage: ${usage}`);
+  if (given)
+    throw new UsageError(
+      `give your words once — on the command line or with --message-file F — not both; usage: ${usage}`,
+    );
   return readTextInput(file, '--message-file', 'the message');
 }

@@ -11,11 +11,11 @@ const WIDE = [
   0x1100, 0x115f, 0x2329, 0x232a, 0x2630, 0x2637, 0x268a, 0x268f, 0x2e80, 0x2ef3, 0x2f00, 0x2fd5, 0x2ff0, 0x303e,
   0x3041, 0x3096, 0x3099, 0x30ff, 0x3105, 0x31e5, 0x31ef, 0x3247, 0x3250, 0xa48c, 0xa490, 0xa4c6, 0xa960, 0xa97c,
   0xac00, 0xd7a3, 0xf900, 0xfaff, 0xfe10, 0xfe19, 0xfe30, 0xfe6b, 0xff01, 0xff60, 0xffe0, 0xffe6, 0x16fe0, 0x16fe4,
-  0x16ff0, 0x16ff6, 0x17000, 0x18cda, 0x18cff, 0x18d20, 0x18d80, 0x18df2, 0x18e00, 0x19191, 0x191a0, 0x191d2,
-  0x1aff0, 0x1b128, 0x1b132, 0x1b132, 0x1b150, 0x1b152, 0x1b155, 0x1b155, 0x1b164, 0x1b168, 0x1b170, 0x1b2fb,
-  0x1d300, 0x1d356, 0x1d360, 0x1d376, 0x1f1ae, 0x1f1ae, 0x1f200, 0x1f202, 0x1f210, 0x1f231, 0x1f237, 0x1f237,
-  0x1f23b, 0x1f23b, 0x1f240, 0x1f248, 0x1f260, 0x1f265, 0x1f6d9, 0x1f6d9, 0x1f7da, 0x1f7da, 0x1fa8b, 0x1fa8d,
-  0x1facc, 0x1facc, 0x1fadd, 0x1fadd, 0x1faeb, 0x1faeb, 0x1faf9, 0x1fafa, 0x20000, 0x2fffd, 0x30000, 0x3fffd,
+  0x16ff0, 0x16ff6, 0x17000, 0x18cda, 0x18cff, 0x18d20, 0x18d80, 0x18df2, 0x18e00, 0x19191, 0x191a0, 0x191d2, 0x1aff0,
+  0x1b128, 0x1b132, 0x1b132, 0x1b150, 0x1b152, 0x1b155, 0x1b155, 0x1b164, 0x1b168, 0x1b170, 0x1b2fb, 0x1d300, 0x1d356,
+  0x1d360, 0x1d376, 0x1f1ae, 0x1f1ae, 0x1f200, 0x1f202, 0x1f210, 0x1f231, 0x1f237, 0x1f237, 0x1f23b, 0x1f23b, 0x1f240,
+  0x1f248, 0x1f260, 0x1f265, 0x1f6d9, 0x1f6d9, 0x1f7da, 0x1f7da, 0x1fa8b, 0x1fa8d, 0x1facc, 0x1facc, 0x1fadd, 0x1fadd,
+  0x1faeb, 0x1faeb, 0x1faf9, 0x1fafa, 0x20000, 0x2fffd, 0x30000, 0x3fffd,
 ];
 
 function inWide(cp: number): boolean {
@@ -68,17 +68,26 @@ export function* columnsOf(text: string): Generator<[char: string, columns: numb
   let lastPictographic = false;
   for (const char of text) {
     const cp = char.codePointAt(0)!;
-    const joinsSyllable: boolean = (isVowelJamo(cp) && (syllable === 'lead' || syllable === 'open')) || (isFinalJamo(cp) && (syllable === 'open' || syllable === 'closed'));
+    const joinsSyllable: boolean =
+      (isVowelJamo(cp) && (syllable === 'lead' || syllable === 'open')) ||
+      (isFinalJamo(cp) && (syllable === 'open' || syllable === 'closed'));
     let columns: number;
     // U+FE0F makes a pictograph drawn as text (❤) an emoji; U+20E3 makes a digit a keycap (1️⃣): two columns.
-    if (cp === VS16) columns = prevColumns === 1 && prev === base && PICTOGRAPHIC.test(String.fromCodePoint(prev)) ? 1 : 0;
+    if (cp === VS16)
+      columns = prevColumns === 1 && prev === base && PICTOGRAPHIC.test(String.fromCodePoint(prev)) ? 1 : 0;
     else if (cp === KEYCAP) columns = prevColumns === 1 && KEYCAP_BASE.test(String.fromCodePoint(base)) ? 1 : 0;
     else if (ZERO.test(char) || joinsSyllable) columns = 0;
     else if (prev === ZWJ && pictographJoin && PICTOGRAPHIC.test(char)) columns = 0;
     else if (isModifier(cp) && baseOpen) columns = 0;
     else if (isRegional(cp)) columns = 1;
     else columns = EMOJI.test(char) || inWide(cp) ? 2 : 1;
-    syllable = isLeadJamo(cp) ? 'lead' : (joinsSyllable && isVowelJamo(cp)) || isLvSyllable(cp) ? 'open' : joinsSyllable || isLvtSyllable(cp) ? 'closed' : null;
+    syllable = isLeadJamo(cp)
+      ? 'lead'
+      : (joinsSyllable && isVowelJamo(cp)) || isLvSyllable(cp)
+        ? 'open'
+        : joinsSyllable || isLvtSyllable(cp)
+          ? 'closed'
+          : null;
     if (columns > 0 && cp !== VS16 && cp !== KEYCAP) [base, baseOpen] = [cp, true];
     else if (BREAKS.test(char)) baseOpen = false;
     if (cp === ZWJ) pictographJoin = lastPictographic;

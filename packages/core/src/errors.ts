@@ -42,7 +42,11 @@ export const actionsOf = (e: unknown): readonly SuggestedAction[] => (e instance
  * command's arguments can fix).
  */
 export class StoreError extends ShopError {
-  constructor(message: string, readonly file: string, readonly code: string) {
+  constructor(
+    message: string,
+    readonly file: string,
+    readonly code: string,
+  ) {
     super(message);
   }
 }
@@ -63,7 +67,11 @@ export const issueLine = (i: ValidationIssue): string => (i.path ? `${i.path}: $
 
 /** Answers that break their decisions' rules (exit 2): every issue, as data, beside the one-line message. */
 export class InvalidAnswersError extends UsageError {
-  constructor(message: string, readonly issues: readonly ValidationIssue[], actions: readonly SuggestedAction[] = []) {
+  constructor(
+    message: string,
+    readonly issues: readonly ValidationIssue[],
+    actions: readonly SuggestedAction[] = [],
+  ) {
     super(message, actions);
   }
 }
@@ -75,7 +83,10 @@ export class NotFoundError extends ShopError {
 
 /** A run that does not exist (exit 5): which one; the runs there are can be listed. */
 export class RunNotFoundError extends NotFoundError {
-  constructor(readonly runId: number, message = `no run ${runId}`) {
+  constructor(
+    readonly runId: number,
+    message = `no run ${runId}`,
+  ) {
     super(message, [{ verb: 'list' }]);
   }
 }
@@ -87,7 +98,11 @@ export class ConflictError extends ShopError {
 
 /** Someone else's claim lasts on the ask (exit 6 / HTTP 409): who, since when, until when. */
 export class ClaimedError extends ConflictError {
-  constructor(readonly handle: string, readonly claim: AskClaim, message: string) {
+  constructor(
+    readonly handle: string,
+    readonly claim: AskClaim,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -105,7 +120,10 @@ export class ExpiredError extends ConflictError {}
 export class LostOwnershipError extends ShopError {
   override readonly exitCode = ExitCode.conflict;
   constructor(readonly runId: number) {
-    super(`run ${runId} was taken over by another driver while this one was not running; this one stopped without writing`, [{ verb: 'status', handle: String(runId) }]);
+    super(
+      `run ${runId} was taken over by another driver while this one was not running; this one stopped without writing`,
+      [{ verb: 'status', handle: String(runId) }],
+    );
   }
 }
 
@@ -126,14 +144,20 @@ export class NonDeterminismError extends ShopError {
 /** The run's budget_usd is spent: it ends stuck rather than start another agent (exit 4). */
 export class BudgetSpent extends ShopError {
   override readonly exitCode = ExitCode.stuck;
-  constructor(readonly budget: number, readonly spent: number) {
+  constructor(
+    readonly budget: number,
+    readonly spent: number,
+  ) {
     super(`budget of $${budget.toFixed(2)} spent: $${spent.toFixed(2)}`);
   }
 }
 
 /** An agent process failed: bad exit, no signal, is_error, timeout, missing binary. */
 export class AgentError extends ShopError {
-  constructor(message: string, readonly metrics?: { costUsd: number | null; numTurns: number | null; durationMs: number | null }) {
+  constructor(
+    message: string,
+    readonly metrics?: { costUsd: number | null; numTurns: number | null; durationMs: number | null },
+  ) {
     super(message);
   }
 }
@@ -143,7 +167,12 @@ export class AgentError extends ShopError {
  * agent at work): nothing else may start on it or answer it meanwhile (exit 6).
  */
 export class SessionHeldError extends ConflictError {
-  constructor(readonly runId: number, readonly key: string, message: string, actions: readonly SuggestedAction[] = []) {
+  constructor(
+    readonly runId: number,
+    readonly key: string,
+    message: string,
+    actions: readonly SuggestedAction[] = [],
+  ) {
     super(message, actions);
   }
 }
@@ -153,7 +182,10 @@ export class SessionHeldError extends ConflictError {
  * the run is held (it fails, naming the files and the step) before the step's outcome is used.
  */
 export class RulesChangedError extends ShopError {
-  constructor(message: string, readonly held: RunHold) {
+  constructor(
+    message: string,
+    readonly held: RunHold,
+  ) {
     super(message);
   }
 }

@@ -13,7 +13,9 @@ export function shopHostname(env: NodeJS.ProcessEnv = process.env): string {
   const given = env.SHOP_HOSTNAME;
   if (given === undefined || given === '') return hostname();
   if (!HOST.test(given)) {
-    throw new UsageError(`SHOP_HOSTNAME ${JSON.stringify(given.slice(0, 80))} is not a host name: use letters, digits, '.', '-' or '_' (at most 253), or unset it`);
+    throw new UsageError(
+      `SHOP_HOSTNAME ${JSON.stringify(given.slice(0, 80))} is not a host name: use letters, digits, '.', '-' or '_' (at most 253), or unset it`,
+    );
   }
   return given;
 }

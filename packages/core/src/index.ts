@@ -35,7 +35,22 @@ export { validateAnswers, valueSchema } from './decisions/validate-answers.js';
 
 // shared
 export { parseDuration } from './duration.js';
-export { BudgetSpent, ClaimedError, ConflictError, ExitCode, ExpiredError, InvalidAnswersError, LostOwnershipError, NotFoundError, RunNotFoundError, SessionHeldError, ShopError, StoreError, UsageError, issueLine } from './errors.js';
+export {
+  BudgetSpent,
+  ClaimedError,
+  ConflictError,
+  ExitCode,
+  ExpiredError,
+  InvalidAnswersError,
+  LostOwnershipError,
+  NotFoundError,
+  RunNotFoundError,
+  SessionHeldError,
+  ShopError,
+  StoreError,
+  UsageError,
+  issueLine,
+} from './errors.js';
 export type { SuggestedAction } from './errors.js';
 export { fsWhy } from './fs-why.js';
 export { shopHostname } from './host-name.js';
@@ -44,7 +59,17 @@ export { displayStatus, displayStatuses, driverGoneSince } from './run-status.js
 export type { Liveness } from './run-status.js';
 export { bytes, capText, inert, quoted } from './text.js';
 export { endedStatuses, hasEnded } from './types.js';
-export type { Answer, AskClaim, Execution, ExecutionStatus, Run, RunEvent, RunOwner, RunStatus, Verdict } from './types.js';
+export type {
+  Answer,
+  AskClaim,
+  Execution,
+  ExecutionStatus,
+  Run,
+  RunEvent,
+  RunOwner,
+  RunStatus,
+  Verdict,
+} from './types.js';
 
 // engine
 export type { AcceptChanges } from './engine/held-run.js';
@@ -77,7 +102,27 @@ export { refuseAgentSender } from './operations/send-event.js';
 export type { SendEventRequest } from './operations/send-event.js';
 export { MAX_EVENT_DATA_BYTES, parseEventData } from './operations/sent-event-rules.js';
 export { InboxRowJsonSchema, RunDetailJsonSchema } from './operations/shapes.js';
-export type { AnsweredJson, ClaimJson, EventJson, EventSentJson, ExecutionJson, HeldJson, InboxRowJson, LogJson, PendingJson, PruneJson, ReplayJson, RulesJson, RunDetailJson, RunJson, SentEventJson, SessionJson, TestJson, TestRunsJson, WorkersJson } from './operations/shapes.js';
+export type {
+  AnsweredJson,
+  ClaimJson,
+  EventJson,
+  EventSentJson,
+  ExecutionJson,
+  HeldJson,
+  InboxRowJson,
+  LogJson,
+  PendingJson,
+  PruneJson,
+  ReplayJson,
+  RulesJson,
+  RunDetailJson,
+  RunJson,
+  SentEventJson,
+  SessionJson,
+  TestJson,
+  TestRunsJson,
+  WorkersJson,
+} from './operations/shapes.js';
 export { shopOperations } from './operations/shop-operations.js';
 export type { RunFilter, RunWithWaiting, ShopOperations } from './operations/shop-operations.js';
 export type { StopResult } from './operations/stop-run.js';

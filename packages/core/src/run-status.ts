@@ -6,7 +6,15 @@ import type { Run } from './types.js';
 export type Liveness = Pick<EnginePorts, 'self' | 'processAlive' | 'clock'>;
 
 /** Every status a run is shown with: the stored ones, and "interrupted" for a running run whose driver is gone. */
-export const displayStatuses = ['running', 'interrupted', 'waiting', 'waiting_human', 'completed', 'stuck', 'failed'] as const;
+export const displayStatuses = [
+  'running',
+  'interrupted',
+  'waiting',
+  'waiting_human',
+  'completed',
+  'stuck',
+  'failed',
+] as const;
 export type DisplayStatus = (typeof displayStatuses)[number];
 
 /** A running run whose driver is gone (lease expired or process dead) is shown as "interrupted". */

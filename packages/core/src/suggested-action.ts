@@ -16,7 +16,12 @@ export type SuggestedAction =
   /** Answer the ask with words, or reject it saying what to change. */
   | { readonly verb: 'answer' | 'reject'; readonly handle: string; readonly needs: 'message' }
   /** Give a pause's decisions (named by id) as structured answers. */
-  | { readonly verb: 'decide'; readonly handle: string; readonly needs: 'answers'; readonly decisions: readonly string[] }
+  | {
+      readonly verb: 'decide';
+      readonly handle: string;
+      readonly needs: 'answers';
+      readonly decisions: readonly string[];
+    }
   /** See who has access to the web inbox. */
   | { readonly verb: 'access-list' }
   /** A person's access revoked (to add them again, with a new link). */

@@ -39,7 +39,9 @@ const SHORT: Record<string, string> = { '\t': '\\t', '\r': '\\r', '\n': '\\n' };
  */
 function escapeControl(c: string): string {
   const code = c.charCodeAt(0);
-  return SHORT[c] ?? (code < 0x20 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
+  return (
+    SHORT[c] ?? (code < 0x20 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`)
+  );
 }
 
 /**

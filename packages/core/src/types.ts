@@ -4,7 +4,19 @@ import type { Decision } from './decisions/decision-spec.js';
 export type RunStatus = 'running' | 'waiting' | 'waiting_human' | 'completed' | 'stuck' | 'failed';
 /** `waiting`: the call waits on the world (its wait kind says what); `waiting_human`: on a person's answer. */
 export type ExecutionStatus = 'running' | 'waiting' | 'waiting_human' | 'completed' | 'failed';
-export type CallKind = 'run' | 'pause' | 'sh' | 'now' | 'patch' | 'parallel' | 'sleep' | 'wait_event' | 'event_url' | 'workflow' | 'start_workflow' | 'wait_run';
+export type CallKind =
+  | 'run'
+  | 'pause'
+  | 'sh'
+  | 'now'
+  | 'patch'
+  | 'parallel'
+  | 'sleep'
+  | 'wait_event'
+  | 'event_url'
+  | 'workflow'
+  | 'start_workflow'
+  | 'wait_run';
 /** What a suspended call waits on: a person (an ask), a timer, an event, another run. */
 export type WaitKind = 'person' | 'timer' | 'event' | 'run';
 

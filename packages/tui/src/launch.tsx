@@ -12,7 +12,10 @@ export type TuiOptions = Omit<TuiDeps, 'runAttached'> & Partial<Pick<TuiDeps, 'r
  * Runs the browser on this terminal until `q` (or Ctrl-C). 0 when the person quit; 1 after
  * an internal error, which Ink has shown in its error view.
  */
-export async function runTui(options: TuiOptions, io: Pick<RenderOptions, 'stdin' | 'stdout' | 'stderr'> = {}): Promise<number> {
+export async function runTui(
+  options: TuiOptions,
+  io: Pick<RenderOptions, 'stdin' | 'stdout' | 'stderr'> = {},
+): Promise<number> {
   const deps: TuiDeps = { runAttached: (cmd) => runAttached(cmd), ...options };
   const app = render(<App deps={deps} />, { exitOnCtrlC: true, patchConsole: !io.stdout, ...io });
   try {

@@ -8,7 +8,13 @@ export interface Theme {
 }
 
 const PALETTE: Record<Tone | 'accent', string> = {
-  active: 'cyan', attention: 'yellow', success: 'green', error: 'red', warning: 'magenta', muted: 'gray', accent: 'blue',
+  active: 'cyan',
+  attention: 'yellow',
+  success: 'green',
+  error: 'red',
+  warning: 'magenta',
+  muted: 'gray',
+  accent: 'blue',
 };
 
 export function themeFor(env: NodeJS.ProcessEnv): Theme {

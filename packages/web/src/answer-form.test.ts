@@ -15,7 +15,14 @@ function deps(reads: number[]): ServerDeps {
       throw new RunNotFoundError(id);
     },
   } as Partial<WebOperations> as WebOperations;
-  return { ops, publicUrl: null, resumeInBackground: () => undefined, staticDir: '', log: () => undefined, debug: false };
+  return {
+    ops,
+    publicUrl: null,
+    resumeInBackground: () => undefined,
+    staticDir: '',
+    log: () => undefined,
+    debug: false,
+  };
 }
 
 describe('an answer posted with a malformed handle', () => {

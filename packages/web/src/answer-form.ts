@@ -9,7 +9,13 @@ import type { ServerDeps } from './server-deps.js';
  * — taken in by its live driver, or resumed in the background by a `shop resume` child. The
  * server itself never drives a run.
  */
-export async function answerPosted(deps: ServerDeps, handle: string, form: URLSearchParams, channel: 'web' | 'link', responder: string): Promise<AnsweredJson> {
+export async function answerPosted(
+  deps: ServerDeps,
+  handle: string,
+  form: URLSearchParams,
+  channel: 'web' | 'link',
+  responder: string,
+): Promise<AnsweredJson> {
   const { runId, exec, pending } = await deps.ops.openAsk(handle);
   const parsed = formAnswer(pending, form);
   if (!parsed.ok) throw new UsageError(parsed.error);
@@ -29,7 +35,14 @@ export async function openAskRow(deps: ServerDeps, handle: string): Promise<Inbo
 
 /** "Approved 33.4." — what the next page says was recorded. */
 export function answeredText(a: AnsweredJson): string {
-  const what = a.verdict === 'approved' ? 'Approved' : a.verdict === 'rejected' ? 'Rejected' : a.decisions ? 'Decided' : 'Answered';
+  const what =
+    a.verdict === 'approved'
+      ? 'Approved'
+      : a.verdict === 'rejected'
+        ? 'Rejected'
+        : a.decisions
+          ? 'Decided'
+          : 'Answered';
   return `${what} ${a.handle}${a.message ? `: ${a.message.slice(0, 200)}` : ''} (recorded as ${a.responder})`;
 }
 
@@ -38,6 +51,7 @@ export function typedName(raw: string | null): string {
   const name = (raw ?? '').trim();
   if (!name) throw new UsageError('give your name: it is recorded with your answer');
   if (name.length > 80) throw new UsageError('your name is longer than 80 characters; give a shorter one');
-  if (/[\p{Cc}\p{Cf}\u2028\u2029]/u.test(name)) throw new UsageError('your name holds a control character; give a plain name');
+  if (/[\p{Cc}\p{Cf}\u2028\u2029]/u.test(name))
+    throw new UsageError('your name holds a control character; give a plain name');
   return name;
 }

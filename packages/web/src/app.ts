@@ -39,7 +39,8 @@ export function createApp(deps: ServerDeps, origins: Origins, csrf: CsrfTokens, 
         if (found.allow) res.setHeader('Allow', found.allow);
         throw new HttpError(found.status, found.status === 404 ? 'nothing here' : `use ${found.allow} here`);
       }
-      if (found.route.who === 'person' && !c.session) throw new HttpError(401, 'sign in first: open your personal login link (shop access add <name> prints one)');
+      if (found.route.who === 'person' && !c.session)
+        throw new HttpError(401, 'sign in first: open your personal login link (shop access add <name> prints one)');
       if (req.method === 'POST') checkSameOrigin(req, origins);
       await found.route.handler(c, found.params);
     } catch (e) {
@@ -53,7 +54,10 @@ function events(c: Ctx, feed: ChangeFeed) {
   if (!c.session) throw new HttpError(401, 'sign in first');
   const { token, name } = c.session;
   if (feed.countOf(name) >= MAX_LISTENERS_EACH) {
-    throw new HttpError(429, `${name} has ${MAX_LISTENERS_EACH} live pages open, the most one person may; close one (its slot comes back at once), or reload later`);
+    throw new HttpError(
+      429,
+      `${name} has ${MAX_LISTENERS_EACH} live pages open, the most one person may; close one (its slot comes back at once), or reload later`,
+    );
   }
   if (feed.size >= MAX_LISTENERS) throw new HttpError(503, 'too many live pages open; reload later');
   feed.listen(c.res, async () => (await c.deps.ops.webSession(token)) !== null, name);
@@ -61,22 +65,28 @@ function events(c: Ctx, feed: ChangeFeed) {
 
 function fail(deps: ServerDeps, c: Ctx | null, req: IncomingMessage, res: ServerResponse, url: URL, e: unknown) {
   // Machines read these: the API, the live stream, event URLs (a CI job's curl).
-  const machine = !c || url.pathname.startsWith('/api/') || url.pathname === '/events' || url.pathname.startsWith('/e/');
+  const machine =
+    !c || url.pathname.startsWith('/api/') || url.pathname === '/events' || url.pathname.startsWith('/e/');
   const { status, message } = httpFailure(e, machine ? deps.machineErrorText : undefined);
-  if (status === 500) deps.log(`shop serve: ${req.method} ${url.pathname} failed: ${deps.debug ? ((e as Error)?.stack ?? e) : ((e as Error)?.message ?? e)}`);
+  if (status === 500)
+    deps.log(
+      `shop serve: ${req.method} ${url.pathname} failed: ${deps.debug ? ((e as Error)?.stack ?? e) : ((e as Error)?.message ?? e)}`,
+    );
   if (res.headersSent) {
     res.destroy();
     return;
   }
   // The body of a refused request is not read: the connection is not kept for another.
-  if (!req.readableEnded && (req.headers['content-length'] || req.headers['transfer-encoding'])) res.setHeader('Connection', 'close');
+  if (!req.readableEnded && (req.headers['content-length'] || req.headers['transfer-encoding']))
+    res.setHeader('Connection', 'close');
   try {
     if (machine) sendJson(res, status, { error: message, status });
     else errorResponse(c, status, message);
   } catch (e2) {
     // The error page itself failed: a plain line, never a crashed server.
     deps.log(`shop serve: the error page failed: ${(e2 as Error)?.message ?? e2}`);
-    if (!res.headersSent) res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+    if (!res.headersSent)
+      res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
     res.end(`${message}\n`);
   }
 }

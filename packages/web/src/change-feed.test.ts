@@ -5,7 +5,12 @@ import { ChangeFeed } from './change-feed.js';
 
 /** A live page's response: what was written to it, and a way to close it. */
 function listener() {
-  const res = Object.assign(new EventEmitter(), { text: '', writeHead: () => res, write: (t: string) => void (res.text += t), end: () => res.emit('close') });
+  const res = Object.assign(new EventEmitter(), {
+    text: '',
+    writeHead: () => res,
+    write: (t: string) => void (res.text += t),
+    end: () => res.emit('close'),
+  });
   return res;
 }
 
@@ -17,7 +22,12 @@ describe('ChangeFeed', () => {
     let now = 10_000;
     let rows: { id: number; updatedAt: number }[] = [];
     const looks: number[] = [];
-    const feed = new ChangeFeed({ now: () => now, changedRuns: async (since) => (looks.push(since), rows.filter((r) => r.updatedAt > since)) }, (e) => { throw e; });
+    const feed = new ChangeFeed(
+      { now: () => now, changedRuns: async (since) => (looks.push(since), rows.filter((r) => r.updatedAt > since)) },
+      (e) => {
+        throw e;
+      },
+    );
     const a = listener();
     const b = listener();
     feed.listen(a as unknown as ServerResponse);
@@ -77,7 +87,10 @@ describe('ChangeFeed', () => {
   it('a listener no longer allowed (its person revoked) is told nothing more and its stream ends', async () => {
     let now = 10_000;
     const rows: { id: number; updatedAt: number }[] = [];
-    const feed = new ChangeFeed({ now: () => now, changedRuns: async (since) => rows.filter((r) => r.updatedAt > since) }, () => {});
+    const feed = new ChangeFeed(
+      { now: () => now, changedRuns: async (since) => rows.filter((r) => r.updatedAt > since) },
+      () => {},
+    );
     let eveAllowed = true;
     const ann = listener();
     const eve = listener();

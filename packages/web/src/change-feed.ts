@@ -26,7 +26,10 @@ export class ChangeFeed {
   private unsubscribe: (() => void) | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
 
-  constructor(ops: Pick<WebOperations, 'changedRuns' | 'now'>, private readonly onError: (e: unknown) => void) {
+  constructor(
+    ops: Pick<WebOperations, 'changedRuns' | 'now'>,
+    private readonly onError: (e: unknown) => void,
+  ) {
     this.changes = new RunChangeFeed(ops, onError);
   }
 
@@ -45,7 +48,11 @@ export class ChangeFeed {
    * hears nothing more).
    */
   listen(res: ServerResponse, allowed: () => Promise<boolean> = async () => true, owner = '') {
-    res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' });
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Accel-Buffering': 'no',
+    });
     res.write('retry: 2000\n\n');
     this.listeners.set(res, allowed);
     this.byOwner.set(owner, this.countOf(owner) + 1);
@@ -58,7 +65,9 @@ export class ChangeFeed {
     });
     if (!this.unsubscribe) {
       this.heartbeat = setInterval(() => void this.send(': ping\n\n').catch(this.onError), HEARTBEAT_MS);
-      this.unsubscribe = this.changes.subscribe((runs) => this.send(`event: change\ndata: ${JSON.stringify({ runs })}\n\n`));
+      this.unsubscribe = this.changes.subscribe((runs) =>
+        this.send(`event: change\ndata: ${JSON.stringify({ runs })}\n\n`),
+      );
     }
   }
 

@@ -2,7 +2,12 @@ import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { until } from '@shop/core/testing';
-import { clientKey, limitConnectionsPerAddress, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS } from './connection-limits.js';
+import {
+  clientKey,
+  limitConnectionsPerAddress,
+  MAX_CONNECTIONS,
+  MAX_CONNECTIONS_PER_ADDRESS,
+} from './connection-limits.js';
 
 describe('clientKey', () => {
   it('an IPv4 address as it is, also when mapped into IPv6; an IPv6 address by its /64', () => {
@@ -45,11 +50,19 @@ describe('limitConnectionsPerAddress', () => {
     limitConnectionsPerAddress(server, 3);
     await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
     const { port } = server.address() as AddressInfo;
-    expect(await Promise.all([1, 2, 3, 4, 5].map(() => open(port, '127.0.0.2')))).toEqual(['kept', 'kept', 'kept', 'closed', 'closed']);
+    expect(await Promise.all([1, 2, 3, 4, 5].map(() => open(port, '127.0.0.2')))).toEqual([
+      'kept',
+      'kept',
+      'kept',
+      'closed',
+      'closed',
+    ]);
     expect(await open(port, '127.0.0.1')).toBe('kept');
     sockets[0].destroy();
     // The server sees the close a moment later; till then a fourth is closed at once (taking no place).
-    expect(await until('the closed one to free its place', async () => (await open(port, '127.0.0.2')) === 'kept', 2_000)).toBe(true);
+    expect(
+      await until('the closed one to free its place', async () => (await open(port, '127.0.0.2')) === 'kept', 2_000),
+    ).toBe(true);
     expect(await open(port, '127.0.0.2')).toBe('closed');
   });
 });

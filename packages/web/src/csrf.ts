@@ -17,7 +17,10 @@ export class CsrfTokens {
     const expected = Buffer.from(this.tokenFor(session));
     const got = Buffer.from(String(given ?? ''));
     if (got.length !== expected.length || !timingSafeEqual(got, expected)) {
-      throw new HttpError(403, 'refused: the form is out of date or not from this server (reload the page and try again)');
+      throw new HttpError(
+        403,
+        'refused: the form is out of date or not from this server (reload the page and try again)',
+      );
     }
   }
 }

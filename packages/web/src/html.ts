@@ -26,7 +26,9 @@ const shown = (c: string) => {
 
 /** Escapes text for an element's content or a quoted attribute value. */
 export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => ENTITIES[c]).replace(NOT_TEXT, shown);
+  return String(value ?? '')
+    .replace(/[&<>"']/g, (c) => ENTITIES[c])
+    .replace(NOT_TEXT, shown);
 }
 
 type Part = Html | string | number | boolean | null | undefined | readonly Part[];

@@ -3,7 +3,10 @@ import type { SuggestedAction } from '@shop/core';
 
 /** An answer the server decided on (a refused Host, a missing CSRF token, a body too large). */
 export class HttpError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -26,7 +29,10 @@ const STATUS_BY_CLASS: readonly (readonly [abstract new (...args: never[]) => Sh
  * Core's typed errors mapped to HTTP once, as the CLI maps them to exit codes, the message in
  * `words` (the pages' by default); anything else says nothing of the internals.
  */
-export function httpFailure(e: unknown, words: (e: ShopError) => string = webErrorText): { status: number; message: string } {
+export function httpFailure(
+  e: unknown,
+  words: (e: ShopError) => string = webErrorText,
+): { status: number; message: string } {
   if (e instanceof HttpError) return { status: e.status, message: e.message };
   const status = e instanceof ShopError ? STATUS_BY_CLASS.find(([kind]) => e instanceof kind)?.[1] : undefined;
   if (status && e instanceof ShopError) return { status, message: words(e) };
@@ -55,12 +61,12 @@ function webActionWords(a: SuggestedAction): string {
       return '';
     // Done on the server's machine, not from a page: said as the command there.
     case 'access-list':
-      return '; the server\'s machine lists them with: shop access list';
+      return "; the server's machine lists them with: shop access list";
     case 'access-revoke':
       return `; to give them a new link, revoke it on the server's machine (shop access revoke ${JSON.stringify(a.handle)}), then add them again`;
     case 'set-public-url':
-      return '; record it once on the server\'s machine with: shop serve --public-url https://shop.example.com';
+      return "; record it once on the server's machine with: shop serve --public-url https://shop.example.com";
     case 'init':
-      return '; make the folder a project on the server\'s machine with: shop init';
+      return "; make the folder a project on the server's machine with: shop init";
   }
 }

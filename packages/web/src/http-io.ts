@@ -18,7 +18,12 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
-export function sendHtml(res: ServerResponse, status: number, body: Html | string, headers: Record<string, string | string[]> = {}) {
+export function sendHtml(
+  res: ServerResponse,
+  status: number,
+  body: Html | string,
+  headers: Record<string, string | string[]> = {},
+) {
   send(res, status, 'text/html; charset=utf-8', String(body), headers);
 }
 
@@ -26,8 +31,19 @@ export function sendJson(res: ServerResponse, status: number, value: unknown) {
   send(res, status, 'application/json; charset=utf-8', JSON.stringify(value, null, 2), {});
 }
 
-function send(res: ServerResponse, status: number, type: string, text: string, headers: Record<string, string | string[]>) {
-  res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', 'Content-Length': Buffer.byteLength(text), ...headers });
+function send(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  text: string,
+  headers: Record<string, string | string[]>,
+) {
+  res.writeHead(status, {
+    'Content-Type': type,
+    'Cache-Control': 'no-store',
+    'Content-Length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -46,12 +62,16 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
 }
 
 function mediaType(req: IncomingMessage): string {
-  return String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  return String(req.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
 }
 
 /** A posted HTML form (application/x-www-form-urlencoded; 415 for anything else). */
 export async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
-  if (mediaType(req) !== 'application/x-www-form-urlencoded') throw new HttpError(415, 'send the form as application/x-www-form-urlencoded');
+  if (mediaType(req) !== 'application/x-www-form-urlencoded')
+    throw new HttpError(415, 'send the form as application/x-www-form-urlencoded');
   return new URLSearchParams(await readBody(req));
 }
 

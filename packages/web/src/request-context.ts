@@ -32,7 +32,12 @@ export interface Ctx {
 
 const MAX_SESSION_TOKEN = 600;
 
-export async function requestContext(req: IncomingMessage, res: ServerResponse, url: URL, base: Omit<Ctx, 'req' | 'res' | 'url' | 'session' | 'cookies' | 'setCookies'>): Promise<Ctx> {
+export async function requestContext(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  base: Omit<Ctx, 'req' | 'res' | 'url' | 'session' | 'cookies' | 'setCookies'>,
+): Promise<Ctx> {
   const cookies = readCookies(req);
   const token = cookies.get(base.sessionCookie);
   let session: Session | null = null;
@@ -48,7 +53,12 @@ export async function requestContext(req: IncomingMessage, res: ServerResponse, 
 export function pageView(c: Ctx, csrfSession = c.session?.token): PageView {
   const flash = readFlash(c.cookies);
   if (flash) c.setCookies.push(clearCookie(FLASH_COOKIE, c.secure));
-  return { me: c.session?.name ?? null, csrf: csrfSession ? c.csrf.tokenFor(csrfSession) : '', flash, now: c.deps.ops.now() };
+  return {
+    me: c.session?.name ?? null,
+    csrf: csrfSession ? c.csrf.tokenFor(csrfSession) : '',
+    flash,
+    now: c.deps.ops.now(),
+  };
 }
 
 /** A page in the layout, or (?partial=1, the live updates' refetch) its body alone. */
@@ -59,7 +69,13 @@ export function renderPage(c: Ctx, view: PageView, page: Page, status = 200) {
 
 /** After a form post: back where the person was, with a one-line message. */
 export function flashTo(c: Ctx, location: string, kind: 'ok' | 'error', text: string) {
-  c.res.writeHead(303, { Location: location, 'Cache-Control': 'no-store', 'Set-Cookie': [...c.setCookies, flashCookie({ kind, text }, c.secure)] }).end();
+  c.res
+    .writeHead(303, {
+      Location: location,
+      'Cache-Control': 'no-store',
+      'Set-Cookie': [...c.setCookies, flashCookie({ kind, text }, c.secure)],
+    })
+    .end();
 }
 
 /** A form's `back` field when it is a path on this server (never another site: no open redirect). */

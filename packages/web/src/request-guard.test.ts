@@ -18,8 +18,10 @@ describe('request guard', () => {
   const o = originsOf('127.0.0.1', 7878, 'https://shop.example.com');
 
   it('answers only to its own names: bound host, localhost, the public URL', () => {
-    for (const host of ['127.0.0.1:7878', 'localhost:7878', 'LOCALHOST:7878', '[::1]:7878', 'shop.example.com']) expect(status(() => checkHost(req({ host }), o))).toBe('ok');
-    for (const host of ['evil.test', 'evil.test:7878', '127.0.0.1:7879', 'shop.example.com:7878', '']) expect(status(() => checkHost(req({ host }), o))).toBe(421);
+    for (const host of ['127.0.0.1:7878', 'localhost:7878', 'LOCALHOST:7878', '[::1]:7878', 'shop.example.com'])
+      expect(status(() => checkHost(req({ host }), o))).toBe('ok');
+    for (const host of ['evil.test', 'evil.test:7878', '127.0.0.1:7879', 'shop.example.com:7878', ''])
+      expect(status(() => checkHost(req({ host }), o))).toBe(421);
   });
 
   it('a POST comes from our origin, or says same-origin when Chromium sends Origin: null', () => {
@@ -35,7 +37,8 @@ describe('request guard', () => {
       [{ 'sec-fetch-site': 'none' }, 403],
       [{ origin: 'http://shop.example.com' }, 403],
     ];
-    for (const [headers, want] of cases) expect([headers, status(() => checkSameOrigin(req(headers), o))]).toEqual([headers, want]);
+    for (const [headers, want] of cases)
+      expect([headers, status(() => checkSameOrigin(req(headers), o))]).toEqual([headers, want]);
   });
 
   it('CSRF tokens belong to one session and one server key', () => {

@@ -37,7 +37,11 @@ export function originsOf(boundHost: string, port: number, publicUrl: string | n
 /** 421 unless the Host header names this server. */
 export function checkHost(req: IncomingMessage, o: Origins) {
   const host = String(req.headers.host ?? '').toLowerCase();
-  if (!o.hosts.has(host)) throw new HttpError(421, `this server does not answer to the host ${JSON.stringify(host.slice(0, 100))}; open it by its own address`);
+  if (!o.hosts.has(host))
+    throw new HttpError(
+      421,
+      `this server does not answer to the host ${JSON.stringify(host.slice(0, 100))}; open it by its own address`,
+    );
 }
 
 /**

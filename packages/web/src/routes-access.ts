@@ -54,7 +54,15 @@ export async function logoutRoute(c: Ctx) {
 }
 
 function answeredInfo(a: Answer | null) {
-  return a ? { responder: a.responder, channel: a.channel, at: new Date(a.answeredAt).toISOString(), verdict: a.verdict, status: a.status } : null;
+  return a
+    ? {
+        responder: a.responder,
+        channel: a.channel,
+        at: new Date(a.answeredAt).toISOString(),
+        verdict: a.verdict,
+        status: a.status,
+      }
+    : null;
 }
 
 /**
@@ -66,7 +74,13 @@ export async function linkRoute(c: Ctx, [token]: string[]) {
   const answer = await c.deps.ops.answerOf(link.runId, link.key, link.ask);
   const ask = answer ? null : await openAskRow(c.deps, link.handle);
   const view = pageView(c, c.session?.token ?? LINK_SESSION(token));
-  const page = askPage(view, { ask, handle: link.handle, answered: answeredInfo(answer), action: `/a/${token}`, nameField: !c.session });
+  const page = askPage(view, {
+    ask,
+    handle: link.handle,
+    answered: answeredInfo(answer),
+    action: `/a/${token}`,
+    nameField: !c.session,
+  });
   renderPage(c, view, page);
 }
 
@@ -89,7 +103,19 @@ export async function linkAnswerRoute(c: Ctx, [token]: string[]) {
     const ask = await openAskRow(c.deps, link.handle);
     if (!ask) throw e;
     const view = pageView(c, session);
-    renderPage(c, view, askPage(view, { ask, handle: link.handle, answered: null, action: `/a/${token}`, nameField: !c.session, refused: { posted: form, error: webErrorText(e) } }), 400);
+    renderPage(
+      c,
+      view,
+      askPage(view, {
+        ask,
+        handle: link.handle,
+        answered: null,
+        action: `/a/${token}`,
+        nameField: !c.session,
+        refused: { posted: form, error: webErrorText(e) },
+      }),
+      400,
+    );
     return;
   }
   flashTo(c, `/a/${token}`, 'ok', answeredText(answered));

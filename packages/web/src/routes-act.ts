@@ -30,7 +30,20 @@ export async function answerRoute(c: Ctx) {
     const ask = await openAskRow(c.deps, handle);
     if (!ask) throw e;
     const view = pageView(c);
-    renderPage(c, view, askPage(view, { ask, handle, answered: null, action: '/answer', nameField: false, back: backPath(form, `/runs/${ask.run}`), refused: { posted: form, error: webErrorText(e) } }), 400);
+    renderPage(
+      c,
+      view,
+      askPage(view, {
+        ask,
+        handle,
+        answered: null,
+        action: '/answer',
+        nameField: false,
+        back: backPath(form, `/runs/${ask.run}`),
+        refused: { posted: form, error: webErrorText(e) },
+      }),
+      400,
+    );
     return;
   }
   flashTo(c, backPath(form, `/runs/${runIdOfHandle(handle) ?? ''}`), 'ok', answeredText(answered));
@@ -53,7 +66,10 @@ export async function stopRoute(c: Ctx, [id]: string[]) {
   const reason = (form.get('reason') ?? '').trim() || `stopped by ${c.session!.name} from the web`;
   if (reason.length > 2000) throw new UsageError('the reason is longer than 2000 characters; say it shorter');
   const { run } = await c.deps.ops.stop(runId, reason, c.session!.name);
-  const text = run.status === 'stuck' ? `Run ${runId} stopped: ${run.reason ?? reason}` : `Run ${runId} ended ${run.status} before the stop took effect`;
+  const text =
+    run.status === 'stuck'
+      ? `Run ${runId} stopped: ${run.reason ?? reason}`
+      : `Run ${runId} ended ${run.status} before the stop took effect`;
   flashTo(c, `/runs/${runId}`, 'ok', text);
 }
 
@@ -74,7 +90,12 @@ export async function apiAnswerRoute(c: Ctx) {
     throw new UsageError(`${issue.path.join('.') || 'body'}: ${issue.message}`);
   }
   const { handle, ...input } = parsed.data;
-  const { exec, answered, handedTo } = await c.deps.ops.answerHandle({ handle, input, channel: 'web', responder: c.session!.name });
+  const { exec, answered, handedTo } = await c.deps.ops.answerHandle({
+    handle,
+    input,
+    channel: 'web',
+    responder: c.session!.name,
+  });
   if (!handedTo) c.deps.resumeInBackground(exec.runId);
   sendJson(c.res, 200, { answered, resumed_by: handedTo ? 'live_driver' : 'background' });
 }

@@ -29,7 +29,15 @@ export async function apiEventsRoute(c: Ctx) {
     throw new UsageError(`${issue.path.join('.') || 'body'}: ${issue.message}`);
   }
   const { name, key, data, id } = parsed.data;
-  const sent = await c.deps.ops.sendEvent({ name, key, data, dataFrom: 'data', sendId: id, sentBy: c.session!.name, channel: 'web' });
+  const sent = await c.deps.ops.sendEvent({
+    name,
+    key,
+    data,
+    dataFrom: 'data',
+    sendId: id,
+    sentBy: c.session!.name,
+    channel: 'web',
+  });
   sendJson(c.res, sent.duplicate ? 200 : 201, sent);
 }
 

@@ -11,7 +11,9 @@ const PAGE_EVENTS = 300;
 function statusParam(c: Ctx): string | undefined {
   const status = c.url.searchParams.get('status') || undefined;
   if (status !== undefined && !(displayStatuses as readonly string[]).includes(status)) {
-    throw new UsageError(`status ${JSON.stringify(status.slice(0, 40))} is not a run status (one of ${displayStatuses.join(', ')})`);
+    throw new UsageError(
+      `status ${JSON.stringify(status.slice(0, 40))} is not a run status (one of ${displayStatuses.join(', ')})`,
+    );
   }
   return status;
 }
@@ -20,7 +22,8 @@ function limitParam(c: Ctx): number {
   const raw = c.url.searchParams.get('limit');
   if (raw === null || raw === '') return 0;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 1_000_000) throw new UsageError(`limit ${JSON.stringify(raw.slice(0, 20))} must be a whole number of runs (0: all)`);
+  if (!Number.isInteger(n) || n < 0 || n > 1_000_000)
+    throw new UsageError(`limit ${JSON.stringify(raw.slice(0, 20))} must be a whole number of runs (0: all)`);
   return n;
 }
 
@@ -53,8 +56,11 @@ export async function runRoute(c: Ctx, [id]: string[]) {
 
 /** The same documents as `shop inbox|list|status|log --json` (core's queries, the shapes in shapes.ts). */
 export const apiInbox = async (c: Ctx) => sendJson(c.res, 200, await c.deps.ops.inbox());
-export const apiRuns = async (c: Ctx) => sendJson(c.res, 200, (await c.deps.ops.runs({ status: statusParam(c), limit: limitParam(c) })).rows);
-export const apiRun = async (c: Ctx, [id]: string[]) => sendJson(c.res, 200, await c.deps.ops.runDetail(runIdParam(id)));
+export const apiRuns = async (c: Ctx) =>
+  sendJson(c.res, 200, (await c.deps.ops.runs({ status: statusParam(c), limit: limitParam(c) })).rows);
+export const apiRun = async (c: Ctx, [id]: string[]) =>
+  sendJson(c.res, 200, await c.deps.ops.runDetail(runIdParam(id)));
 export const apiRunLog = async (c: Ctx, [id]: string[]) => sendJson(c.res, 200, await c.deps.ops.log(runIdParam(id)));
 /** Who is signed in, and the CSRF token a script sends as X-CSRF-Token with POST /api/answer. */
-export const apiSession = async (c: Ctx) => sendJson(c.res, 200, { name: c.session!.name, csrf: c.csrf.tokenFor(c.session!.token) });
+export const apiSession = async (c: Ctx) =>
+  sendJson(c.res, 200, { name: c.session!.name, csrf: c.csrf.tokenFor(c.session!.token) });

@@ -24,7 +24,12 @@ const ID = '(\\d{1,15})';
 /** An event URL's token names a call key, an event name and key: longer than an answer link's. */
 const EVENT_TOKEN = '([A-Za-z0-9_.-]{1,2048})';
 
-const route = (method: Route['method'], path: string, who: Route['who'], handler: Handler): Route => ({ method, path: new RegExp(`^${path}$`), who, handler });
+const route = (method: Route['method'], path: string, who: Route['who'], handler: Handler): Route => ({
+  method,
+  path: new RegExp(`^${path}$`),
+  who,
+  handler,
+});
 
 /** Every route, in one place. */
 export const ROUTES: Route[] = [
@@ -51,9 +56,14 @@ export const ROUTES: Route[] = [
 ];
 
 /** The route for a request, or what to answer instead (404, 405 with the methods allowed). */
-export function findRoute(method: string, path: string): { route: Route; params: string[] } | { status: 404 | 405; allow?: string } {
+export function findRoute(
+  method: string,
+  path: string,
+): { route: Route; params: string[] } | { status: 404 | 405; allow?: string } {
   const matching = ROUTES.map((r) => ({ route: r, m: r.path.exec(path) })).filter((x) => x.m);
   const hit = matching.find((x) => x.route.method === method);
   if (hit) return { route: hit.route, params: hit.m!.slice(1) };
-  return matching.length ? { status: 405, allow: [...new Set(matching.map((x) => x.route.method))].join(', ') } : { status: 404 };
+  return matching.length
+    ? { status: 405, allow: [...new Set(matching.map((x) => x.route.method))].join(', ') }
+    : { status: 404 };
 }

@@ -27,7 +27,12 @@ export interface RunningServer {
  * idle keep-alive 5 s. Node looks for overdue requests only every connectionsCheckingInterval
  * (30 s unless told): every second, or a client trickling its headers holds a connection for ~30 s.
  */
-const TIMEOUTS = { headersTimeout: 5_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 };
+const TIMEOUTS = {
+  headersTimeout: 5_000,
+  requestTimeout: 30_000,
+  keepAliveTimeout: 5_000,
+  connectionsCheckingInterval: 1_000,
+};
 
 /** Starts `shop serve`'s server; a port in use is a ConflictError, a host we can't bind a UsageError. */
 export async function startServer(deps: ServerDeps, opts: { host: string; port: number }): Promise<RunningServer> {
@@ -61,9 +66,20 @@ function listen(server: Server, opts: { host: string; port: number }): Promise<v
   return new Promise((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) => {
       const where = `${opts.host}:${opts.port}`;
-      if (e.code === 'EADDRINUSE') reject(new ConflictError(`port ${opts.port} on ${opts.host} is in use (another shop serve?); pick another with --port N`));
-      else if (e.code === 'EACCES') reject(new UsageError(`not allowed to listen on ${where} (ports below 1024 need privileges); pick another with --port N`));
-      else if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') reject(new UsageError(`--host ${opts.host} is not an address of this machine`));
+      if (e.code === 'EADDRINUSE')
+        reject(
+          new ConflictError(
+            `port ${opts.port} on ${opts.host} is in use (another shop serve?); pick another with --port N`,
+          ),
+        );
+      else if (e.code === 'EACCES')
+        reject(
+          new UsageError(
+            `not allowed to listen on ${where} (ports below 1024 need privileges); pick another with --port N`,
+          ),
+        );
+      else if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND')
+        reject(new UsageError(`--host ${opts.host} is not an address of this machine`));
       else reject(e);
     });
     server.listen(opts.port, opts.host, () => resolve());

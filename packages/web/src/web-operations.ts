@@ -1,4 +1,22 @@
-import type { Answer, AnswerByHandle, AnswerInput, AnswerRequest, AnsweredAsk, EventJson, EventSentJson, Execution, InboxRowJson, LogJson, OpenAsk, RunDetailJson, RunJson, RunsQuery, SendEventRequest, ShopOperations, StopResult } from '@shop/core';
+import type {
+  Answer,
+  AnswerByHandle,
+  AnswerInput,
+  AnswerRequest,
+  AnsweredAsk,
+  EventJson,
+  EventSentJson,
+  Execution,
+  InboxRowJson,
+  LogJson,
+  OpenAsk,
+  RunDetailJson,
+  RunJson,
+  RunsQuery,
+  SendEventRequest,
+  ShopOperations,
+  StopResult,
+} from '@shop/core';
 
 export type { AnswerInput };
 

@@ -5,22 +5,35 @@
   var live = document.getElementById('live');
 
   // Times: the server writes its own local time; show the reader's.
-  function pad(n) { return (n < 10 ? '0' : '') + n; }
+  function pad(n) {
+    return (n < 10 ? '0' : '') + n;
+  }
   function localise(root) {
     var times = root.querySelectorAll('time[datetime]');
     for (var i = 0; i < times.length; i++) {
       var t = new Date(times[i].getAttribute('datetime'));
       var local = times[i].nextElementSibling;
       if (isNaN(t.getTime()) || !local || !local.classList.contains('local')) continue;
-      local.textContent = t.getFullYear() + '-' + pad(t.getMonth() + 1) + '-' + pad(t.getDate()) + ' ' + pad(t.getHours()) + ':' + pad(t.getMinutes());
+      local.textContent =
+        t.getFullYear() +
+        '-' +
+        pad(t.getMonth() + 1) +
+        '-' +
+        pad(t.getDate()) +
+        ' ' +
+        pad(t.getHours()) +
+        ':' +
+        pad(t.getMinutes());
     }
   }
 
   // "3 min ago" ages while the page stays open: recount it now and then (the server's words).
   function ago(ms) {
-    var diff = Math.round((Date.now() - ms) / 1000), s = Math.abs(diff);
+    var diff = Math.round((Date.now() - ms) / 1000),
+      s = Math.abs(diff);
     if (s < 45) return 'just now';
-    var span = s < 3600 ? Math.round(s / 60) + ' min' : s < 86400 ? Math.round(s / 3600) + ' h' : Math.round(s / 86400) + ' d';
+    var span =
+      s < 3600 ? Math.round(s / 60) + ' min' : s < 86400 ? Math.round(s / 3600) + ' h' : Math.round(s / 86400) + ' d';
     return diff < 0 ? 'in ' + span : span + ' ago';
   }
   function recount() {
@@ -53,7 +66,11 @@
     var source = f.getAttribute('data-pattern');
     if (source === null) return;
     var ok = true;
-    try { ok = f.value === '' || new RegExp(source).test(f.value); } catch { /* the server checks it */ }
+    try {
+      ok = f.value === '' || new RegExp(source).test(f.value);
+    } catch {
+      /* the server checks it */
+    }
     f.setCustomValidity(ok ? '' : 'must match /' + source + '/');
   }
   function checkPatterns(root) {
@@ -70,9 +87,12 @@
       var prompt = set.getAttribute('data-prompt') || 'answer';
       if (set.classList.contains('t-multi_choice')) {
         var n = set.querySelectorAll('input[type=checkbox]:checked').length;
-        var min = set.getAttribute('data-min'), max = set.getAttribute('data-max');
-        if (min !== '' && min !== null && n < Number(min)) problems.push(prompt + ': choose at least ' + min + ' (you chose ' + n + ')');
-        if (max !== '' && max !== null && n > Number(max)) problems.push(prompt + ': choose at most ' + max + ' (you chose ' + n + ')');
+        var min = set.getAttribute('data-min'),
+          max = set.getAttribute('data-max');
+        if (min !== '' && min !== null && n < Number(min))
+          problems.push(prompt + ': choose at least ' + min + ' (you chose ' + n + ')');
+        if (max !== '' && max !== null && n > Number(max))
+          problems.push(prompt + ': choose at most ' + max + ' (you chose ' + n + ')');
       }
       var fields = set.querySelectorAll('input, select, textarea');
       var seen = {};
@@ -85,7 +105,8 @@
     }
     var others = form.querySelectorAll('input[name=by], textarea[name=message]');
     for (var k = 0; k < others.length; k++) {
-      if (!others[k].validity.valid) problems.push((others[k].name === 'by' ? 'Your name' : 'Message') + ': ' + others[k].validationMessage);
+      if (!others[k].validity.valid)
+        problems.push((others[k].name === 'by' ? 'Your name' : 'Message') + ': ' + others[k].validationMessage);
     }
     return problems;
   }
@@ -108,7 +129,10 @@
       if (box) box.hidden = true;
     }
     var button = form.querySelector('button[type=submit]');
-    if (button) setTimeout(function () { button.disabled = true; }, 0);
+    if (button)
+      setTimeout(function () {
+        button.disabled = true;
+      }, 0);
     delete form.dataset.dirty;
   }
 
@@ -122,7 +146,8 @@
   // Live updates: the server says "change"; refetch this page's main part and swap it in —
   // but never under someone's fingers. While a field in #live has focus, wait for blur; a
   // form someone has started filling keeps its values across the swap.
-  var pending = false, fetching = false;
+  var pending = false,
+    fetching = false;
   function typing() {
     var a = document.activeElement;
     if (!a || !live || !live.contains(a)) return false;
@@ -150,7 +175,12 @@
       for (var j = 0; j < forms[i].elements.length; j++) {
         var el = forms[i].elements[j];
         if (!el.name || el.type === 'hidden') continue;
-        fields.push({ name: el.name, value: el.value, checked: el.checked, box: el.type === 'checkbox' || el.type === 'radio' });
+        fields.push({
+          name: el.name,
+          value: el.value,
+          checked: el.checked,
+          box: el.type === 'checkbox' || el.type === 'radio',
+        });
       }
       saved[forms[i].id] = fields;
     }
@@ -172,19 +202,28 @@
   }
   function refresh() {
     if (!live) return;
-    if (typing() || fetching) { pending = true; return; }
+    if (typing() || fetching) {
+      pending = true;
+      return;
+    }
     pending = false;
     fetching = true;
     var url = new URL(location.href);
     url.searchParams.set('partial', '1');
     fetch(url.pathname + url.search, { credentials: 'same-origin', headers: { Accept: 'text/html' } })
       .then(function (res) {
-        if (res.redirected || res.status === 401 || res.status === 403) { location.reload(); return null; }
+        if (res.redirected || res.status === 401 || res.status === 403) {
+          location.reload();
+          return null;
+        }
         return res.ok ? res.text() : null;
       })
       .then(function (text) {
         if (text === null) return;
-        if (typing()) { pending = true; return; }
+        if (typing()) {
+          pending = true;
+          return;
+        }
         var saved = snapshot();
         var opened = openParts();
         live.innerHTML = text;
@@ -194,7 +233,9 @@
         restore(saved);
         prepare(live);
       })
-      .catch(function () { /* offline for a moment: the next change tries again */ })
+      .catch(function () {
+        /* offline for a moment: the next change tries again */
+      })
       .then(function () {
         fetching = false;
         if (pending) setTimeout(refresh, 50);
@@ -209,7 +250,9 @@
   });
   document.addEventListener('focusout', function () {
     // Focus may be moving to the next field of the same form: look again once it has landed.
-    setTimeout(function () { if (pending && !typing()) refresh(); }, 0);
+    setTimeout(function () {
+      if (pending && !typing()) refresh();
+    }, 0);
   });
   // Back to a page kept in memory (the back button): its buttons work again.
   window.addEventListener('pageshow', function (e) {
@@ -227,7 +270,9 @@
         try {
           var runs = JSON.parse(e.data).runs;
           if (Array.isArray(runs) && runs.indexOf(Number(own[1])) < 0) return;
-        } catch { /* not the shape we know: refresh to be safe */ }
+        } catch {
+          /* not the shape we know: refresh to be safe */
+        }
       }
       refresh();
     });

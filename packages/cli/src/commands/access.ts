@@ -20,11 +20,15 @@ export default async function access(args: CommandArgs<'access'>, ctx: Context):
   const [sub, name, ...extra] = args.positionals;
   const needName = (n: string | undefined) => {
     if (n === undefined) throw new UsageError(`missing the person's name; usage: shop access ${sub} <name>`);
-    if (extra.length) throw new UsageError(`unexpected argument ${quoted(extra[0])} (shop access ${sub}); a name with spaces goes in quotes: shop access ${sub} "Ann Lee"`);
+    if (extra.length)
+      throw new UsageError(
+        `unexpected argument ${quoted(extra[0])} (shop access ${sub}); a name with spaces goes in quotes: shop access ${sub} "Ann Lee"`,
+      );
     return n;
   };
   const onlyFor = (given: boolean, flagName: string, subs: string[]) => {
-    if (given && !subs.includes(sub!)) throw new UsageError(`--${flagName} goes with shop access ${subs.join(' or ')}, not ${sub}`);
+    if (given && !subs.includes(sub!))
+      throw new UsageError(`--${flagName} goes with shop access ${subs.join(' or ')}, not ${sub}`);
   };
   onlyFor(args.values.url !== undefined, 'url', ['add']);
   onlyFor(args.values.json, 'json', ['add', 'list']);
@@ -32,7 +36,10 @@ export default async function access(args: CommandArgs<'access'>, ctx: Context):
     case 'add':
       return add(ctx, needName(name), args.values.url, args.values.json);
     case 'list':
-      if (name !== undefined) throw new UsageError(`unexpected argument ${quoted(name)} (shop access list); usage: shop access list [--json]`);
+      if (name !== undefined)
+        throw new UsageError(
+          `unexpected argument ${quoted(name)} (shop access list); usage: shop access list [--json]`,
+        );
       return list(ctx, args.values.json);
     case 'revoke': {
       const who = needName(name);
@@ -59,9 +66,13 @@ async function add(ctx: Context, name: string, url: string | undefined, json: bo
   }
   ctx.out(`${name} can sign in to shop serve with this link (shown only this once; Shop keeps only a hash of it):`);
   ctx.out(`  ${link}`);
-  ctx.out(`Send it privately: whoever holds it answers as ${name}. Lost or leaked: shop access revoke ${quoted(name)}, then add them again.`);
+  ctx.out(
+    `Send it privately: whoever holds it answers as ${name}. Lost or leaked: shop access revoke ${quoted(name)}, then add them again.`,
+  );
   if (base === DEFAULT_SERVE_URL) {
-    ctx.out(`The link points at shop serve on this machine; for another address, give --url, or record it once with shop serve --public-url URL.`);
+    ctx.out(
+      `The link points at shop serve on this machine; for another address, give --url, or record it once with shop serve --public-url URL.`,
+    );
   }
   return 0;
 }
@@ -77,7 +88,17 @@ async function list(ctx: Context, json: boolean): Promise<number> {
     return 0;
   }
   const when = (ms: number | null) => (ms === null ? '-' : localTime(ms));
-  const rows = people.map((p) => [p.name, when(p.createdAt), p.createdBy, when(p.lastSeenAt), p.revokedAt === null ? '-' : `revoked ${localTime(p.revokedAt)}`]);
-  for (const line of table(['NAME', 'ADDED', 'BY', 'LAST SEEN', 'REVOKED'], rows, { width: ctx.style.width, shrink: [0, 2] })) ctx.out(line);
+  const rows = people.map((p) => [
+    p.name,
+    when(p.createdAt),
+    p.createdBy,
+    when(p.lastSeenAt),
+    p.revokedAt === null ? '-' : `revoked ${localTime(p.revokedAt)}`,
+  ]);
+  for (const line of table(['NAME', 'ADDED', 'BY', 'LAST SEEN', 'REVOKED'], rows, {
+    width: ctx.style.width,
+    shrink: [0, 2],
+  }))
+    ctx.out(line);
   return 0;
 }

@@ -7,5 +7,8 @@ import { messageFromFile } from '../text-input.js';
 export default async function answer(args: CommandArgs<'answer'>, ctx: Context): Promise<number> {
   const usage = 'shop answer <id | handle> <text… | --message-file F> [--call K] [--by NAME]';
   const words = args.positionals.slice(1).join(' ');
-  return answerCall(ctx, args, usage, 'cli', { verdict: 'answer', message: (await messageFromFile(args.values['message-file'], words !== '', usage)) ?? words });
+  return answerCall(ctx, args, usage, 'cli', {
+    verdict: 'answer',
+    message: (await messageFromFile(args.values['message-file'], words !== '', usage)) ?? words,
+  });
 }

@@ -14,9 +14,11 @@ const USAGE = 'shop claim <handle> [--release [--force]] [--by NAME] [--json]';
 export default async function claim(args: CommandArgs<'claim'>, ctx: Context): Promise<number> {
   refuseAgent(ctx.caller, 'shop claim');
   const handle = args.positionals[0];
-  if (handle === undefined) throw new UsageError(`missing the ask's handle (as shop inbox shows it, e.g. 33.4); usage: ${USAGE}`);
+  if (handle === undefined)
+    throw new UsageError(`missing the ask's handle (as shop inbox shows it, e.g. 33.4); usage: ${USAGE}`);
   const release = args.values.release;
-  if (args.values.force && !release) throw new UsageError(`--force goes with --release (to let go of someone else's claim); usage: ${USAGE}`);
+  if (args.values.force && !release)
+    throw new UsageError(`--force goes with --release (to let go of someone else's claim); usage: ${USAGE}`);
   const by = responder(args.values.by, ctx.project.root, ctx.env);
   const ops = await ctx.ops();
   let result: ClaimJson;
@@ -25,7 +27,12 @@ export default async function claim(args: CommandArgs<'claim'>, ctx: Context): P
       ? await ops.release({ handle, by, force: args.values.force, channel: 'cli' })
       : await ops.claim({ handle, by, channel: 'cli' });
   } catch (e) {
-    if (e instanceof ClaimedError) throw new ClaimedError(e.handle, e.claim, `${e.message}; to take it over: shop claim ${e.handle} --release --force, then shop claim ${e.handle}`);
+    if (e instanceof ClaimedError)
+      throw new ClaimedError(
+        e.handle,
+        e.claim,
+        `${e.message}; to take it over: shop claim ${e.handle} --release --force, then shop claim ${e.handle}`,
+      );
     throw e;
   }
   if (args.values.json) printJson(ctx.out, result);

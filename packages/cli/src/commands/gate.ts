@@ -23,7 +23,12 @@ export default async function gate(_args: CommandArgs<'gate'>, ctx: Context): Pr
   if (typeof call === 'string') return deny(call);
   const decided = parse<GateDecision>(ctx.env.SHOP_GATE_DECISION);
   if (decided && call.tool_use_id !== undefined && decided.tool_use_id === call.tool_use_id) {
-    ctx.out(hookOutput(decided.decision === 'allow' ? 'allow' : 'deny', { reason: decided.reason, updatedInput: decided.updatedInput }));
+    ctx.out(
+      hookOutput(decided.decision === 'allow' ? 'allow' : 'deny', {
+        reason: decided.reason,
+        updatedInput: decided.updatedInput,
+      }),
+    );
     return 0;
   }
   if (call.tool_name === 'AskUserQuestion') {
@@ -32,7 +37,8 @@ export default async function gate(_args: CommandArgs<'gate'>, ctx: Context): Pr
   }
   const gates = shopGates(ctx.env.SHOP_GATES);
   if (typeof gates === 'string') return deny(gates);
-  if (holdingRule(gates, { tool: call.tool_name, input: call.tool_input }, place(ctx, call))) ctx.out(hookOutput('defer'));
+  if (holdingRule(gates, { tool: call.tool_name, input: call.tool_input }, place(ctx, call)))
+    ctx.out(hookOutput('defer'));
   return 0;
 }
 
@@ -49,7 +55,13 @@ function readCall(): ToolCall | string {
     return `could not read the tool call on stdin (${(e as NodeJS.ErrnoException).code ?? 'error'})`;
   }
   const call = parse<Partial<ToolCall>>(text);
-  if (!call || typeof call.tool_name !== 'string' || typeof call.tool_input !== 'object' || call.tool_input === null || Array.isArray(call.tool_input)) {
+  if (
+    !call ||
+    typeof call.tool_name !== 'string' ||
+    typeof call.tool_input !== 'object' ||
+    call.tool_input === null ||
+    Array.isArray(call.tool_input)
+  ) {
     return 'stdin is not a PreToolUse tool call (tool_name, tool_input)';
   }
   return call as ToolCall;

@@ -19,7 +19,15 @@ export default async function inbox(args: CommandArgs<'inbox'>, ctx: Context): P
     return 0;
   }
   const body = rows.map((r) => [
-    String(r.run), r.parent === null ? r.spec : `${r.spec} ↳ of ${r.parent}`, r.key, r.awaiting ?? 'input', agentColumn(r.agent), ago(Date.parse(r.waiting_since!)), r.claimed_by?.by ?? '-', firstLine(r.question ?? ''), r.answer_with[0],
+    String(r.run),
+    r.parent === null ? r.spec : `${r.spec} ↳ of ${r.parent}`,
+    r.key,
+    r.awaiting ?? 'input',
+    agentColumn(r.agent),
+    ago(Date.parse(r.waiting_since!)),
+    r.claimed_by?.by ?? '-',
+    firstLine(r.question ?? ''),
+    r.answer_with[0],
   ]);
   const header = ['RUN', 'SPEC', 'CALL', 'AWAITING', 'AGENT', 'WAITED', 'CLAIMED', 'QUESTION', 'ANSWER WITH'];
   for (const line of table(header, body, { width: ctx.style.width, shrink: [7, 8, 6, 1] })) ctx.out(line);
@@ -28,7 +36,9 @@ export default async function inbox(args: CommandArgs<'inbox'>, ctx: Context): P
   for (const id of gone) {
     const run = await ops.run(id);
     const since = (run && driverGoneSince(run, ops.liveness)) ?? Date.now();
-    ctx.out(`run ${id} is interrupted: its driver is gone since ${localTime(since)}; its other calls wait for: shop resume ${id}`);
+    ctx.out(
+      `run ${id} is interrupted: its driver is gone since ${localTime(since)}; its other calls wait for: shop resume ${id}`,
+    );
   }
   return 0;
 }

@@ -35,10 +35,13 @@ export default async function init(args: CommandArgs<'init'>, ctx: Context): Pro
   if (urlFile) ctx.out(`database URL kept in ${relative(root, urlFile) || urlFile} (readable by you alone)`);
   // Runs made before on SQLite are not moved: say so rather than let them seem lost.
   if (urlFile && existsSync(project.dbFile) && statSync(project.dbFile).size > 0) {
-    ctx.out(`note: the runs in ${relative(root, project.dbFile) || project.dbFile} stay there, unused from now on (remove ${relative(root, urlFile) || urlFile} to go back to them)`);
+    ctx.out(
+      `note: the runs in ${relative(root, project.dbFile) || project.dbFile} stay there, unused from now on (remove ${relative(root, urlFile) || urlFile} to go back to them)`,
+    );
   }
   ctx.out(`store ready at ${await ctx.describeStore(project)}`);
-  if (urlFile && ctx.env.SHOP_DATABASE_URL?.trim()) ctx.out('note: SHOP_DATABASE_URL is set: in this shell it takes the place of .shop/database.url');
+  if (urlFile && ctx.env.SHOP_DATABASE_URL?.trim())
+    ctx.out('note: SHOP_DATABASE_URL is set: in this shell it takes the place of .shop/database.url');
   ctx.out('next: shop run feature "add a login page"');
   return 0;
 }

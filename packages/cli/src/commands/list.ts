@@ -17,7 +17,8 @@ import { localTime } from '../time.js';
  */
 function now(r: RunJson): string | null {
   const a = r.activity;
-  if (r.driver_gone_since) return `${a ? `[${a.key}] ` : ''}driver gone since ${localTime(Date.parse(r.driver_gone_since))}${a?.text ? ` (last: ${a.text})` : ''}; shop resume ${r.id}`;
+  if (r.driver_gone_since)
+    return `${a ? `[${a.key}] ` : ''}driver gone since ${localTime(Date.parse(r.driver_gone_since))}${a?.text ? ` (last: ${a.text})` : ''}; shop resume ${r.id}`;
   return a ? `[${a.key}] ${a.text ?? 'working'} (${elapsed(Date.now() - Date.parse(a.since))})` : null;
 }
 
@@ -27,7 +28,9 @@ export default async function list(args: CommandArgs<'list'>, ctx: Context): Pro
   const status = args.values.status;
   if (status !== undefined && !(displayStatuses as readonly string[]).includes(status)) {
     const meant = suggest(status, displayStatuses);
-    throw new UsageError(`--status ${quoted(status)} is not a run status${meant ? `; did you mean "${meant}"?` : ''} (one of ${displayStatuses.join(', ')})`);
+    throw new UsageError(
+      `--status ${quoted(status)} is not a run status${meant ? `; did you mean "${meant}"?` : ''} (one of ${displayStatuses.join(', ')})`,
+    );
   }
   const json = args.values.json;
   const limit = limitArg(args.values, 'runs');
@@ -37,12 +40,20 @@ export default async function list(args: CommandArgs<'list'>, ctx: Context): Pro
     return 0;
   }
   if (!rows.length) {
-    ctx.out(status || args.values.active ? 'no runs match' : 'no runs yet; start one with: shop run <workflow> [prompt…]');
+    ctx.out(
+      status || args.values.active ? 'no runs match' : 'no runs yet; start one with: shop run <workflow> [prompt…]',
+    );
     return 0;
   }
   const body = rows.map((r) => [
     // A child run (call_workflow) names its parent: "child ↳ of 7".
-    String(r.id), r.parent === null ? r.spec : `${r.spec} ↳ of ${r.parent}`, r.status, agentColumn(r.agent), r.awaiting ?? '-', ago(Date.parse(r.created_at)), cost(r.cost_usd),
+    String(r.id),
+    r.parent === null ? r.spec : `${r.spec} ↳ of ${r.parent}`,
+    r.status,
+    agentColumn(r.agent),
+    r.awaiting ?? '-',
+    ago(Date.parse(r.created_at)),
+    cost(r.cost_usd),
     firstLine(now(r) ?? r.waiting_for ?? r.reason ?? '-'),
   ]);
   const style = (col: number, text: string) => (col === 2 ? paint(ctx.style.color, statusColour(text), text) : text);

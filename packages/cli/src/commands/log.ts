@@ -53,14 +53,20 @@ async function follow(ctx: Context, ops: ShopOperations, id: number, json: boole
       if (e.status !== 'running' || !e.activity || said.get(e.key) === e.activity) continue;
       said.set(e.key, e.activity);
       const at = iso(e.activityAt ?? Date.now());
-      ctx.out(json ? JSON.stringify({ kind: 'activity', at, key: e.key, agent: e.agent, activity: e.activity }) : `${stamp(e.activityAt ?? Date.now())}  activity [${e.key} ${e.agent}]  ${e.activity}`);
+      ctx.out(
+        json
+          ? JSON.stringify({ kind: 'activity', at, key: e.key, agent: e.agent, activity: e.activity })
+          : `${stamp(e.activityAt ?? Date.now())}  activity [${e.key} ${e.agent}]  ${e.activity}`,
+      );
     }
     const working = executions.some((e) => e.status === 'running');
     // Nothing drives it: following would wait for ever. Say so, and how to pick it up.
     const gone = driverGoneSince(run, liveness);
     if (gone !== null) {
       const line = `run ${id} is interrupted: its driver is gone since ${stamp(gone)}; pick it up with: shop resume ${id} (or let shop watch take it over)`;
-      ctx.out(json ? JSON.stringify({ kind: 'interrupted', at: iso(gone), run: id, resume_with: `shop resume ${id}` }) : line);
+      ctx.out(
+        json ? JSON.stringify({ kind: 'interrupted', at: iso(gone), run: id, resume_with: `shop resume ${id}` }) : line,
+      );
       return ExitCode.interrupted;
     }
     if (run.status === 'completed') return ExitCode.ok;
@@ -74,7 +80,10 @@ async function follow(ctx: Context, ops: ShopOperations, id: number, json: boole
 }
 
 /** One line of the trail: a stored event, or one read as JSON (eventsSince) with its time back in ms. */
-function eventLine(e: Pick<RunEvent, 'at' | 'type' | 'key' | 'actor' | 'data'> & { channel: string }, agents: Map<string, string>): string {
+function eventLine(
+  e: Pick<RunEvent, 'at' | 'type' | 'key' | 'actor' | 'data'> & { channel: string },
+  agents: Map<string, string>,
+): string {
   const call = e.key ? ` [${e.key}${agents.get(e.key) ? ` ${agents.get(e.key)}` : ''}]` : '';
   const who = e.actor === 'shop' ? '' : ` by ${e.actor} (${e.channel})`;
   return `${stamp(e.at)}  ${e.type}${call}${who}${detail(e.data)}`;
@@ -88,6 +97,9 @@ function detail(data: Record<string, unknown> | null): string {
   if (!data) return '';
   const parts = Object.entries(data)
     .filter(([, v]) => v != null && v !== '')
-    .map(([k, v]) => `${k}=${typeof v === 'string' ? JSON.stringify(v.length > 80 ? `${v.slice(0, 77)}…` : v) : JSON.stringify(v)}`);
+    .map(
+      ([k, v]) =>
+        `${k}=${typeof v === 'string' ? JSON.stringify(v.length > 80 ? `${v.slice(0, 77)}…` : v) : JSON.stringify(v)}`,
+    );
   return parts.length ? `  ${parts.join(' ')}` : '';
 }

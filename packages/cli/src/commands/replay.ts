@@ -27,7 +27,9 @@ export default async function replay(args: CommandArgs<'replay'>, ctx: Context):
   const runs = ids.length ? await Promise.all(ids.map((id) => mustRun(ops, id))) : await openRuns(ops, path);
   // A file no run uses would check nothing: saying "all fit" (exit 0) then would be a false pass.
   if (!runs.length && path) {
-    throw new UsageError(`--workflow ${quoted(file!)}: no run that has not ended has a workflow named ${basename(path)}, so nothing was checked; give the runs to check against it (shop replay <id>… --workflow ${capText(file!)}), or name the file after the workflow it replaces`);
+    throw new UsageError(
+      `--workflow ${quoted(file!)}: no run that has not ended has a workflow named ${basename(path)}, so nothing was checked; give the runs to check against it (shop replay <id>… --workflow ${capText(file!)}), or name the file after the workflow it replaces`,
+    );
   }
   const checks: ReplayCheck[] = [];
   for (const run of runs) checks.push(await ops.dryReplay(run.id, source));
@@ -35,12 +37,23 @@ export default async function replay(args: CommandArgs<'replay'>, ctx: Context):
   const liveness = ops.liveness;
   const shown = (p: string) => relative(ctx.cwd, p) || p;
   if (args.values.json) {
-    printJson(ctx.out, checks.map((c) => ({
-      run: c.run.id, spec: c.run.spec, status: displayStatus(c.run, liveness), workflow: shown(path ?? c.run.workflowPath),
-      compatible: c.compatible, problem: c.problem,
-      non_determinism: c.nonDeterminism && { key: c.nonDeterminism.key, recorded: c.nonDeterminism.recorded, now: c.nonDeterminism.attempted },
-      held: c.held,
-    })) satisfies ReplayJson);
+    printJson(
+      ctx.out,
+      checks.map((c) => ({
+        run: c.run.id,
+        spec: c.run.spec,
+        status: displayStatus(c.run, liveness),
+        workflow: shown(path ?? c.run.workflowPath),
+        compatible: c.compatible,
+        problem: c.problem,
+        non_determinism: c.nonDeterminism && {
+          key: c.nonDeterminism.key,
+          recorded: c.nonDeterminism.recorded,
+          now: c.nonDeterminism.attempted,
+        },
+        held: c.held,
+      })) satisfies ReplayJson,
+    );
   } else {
     if (!checks.length) ctx.out('no run that has not ended: nothing to check');
     for (const c of checks) {

@@ -1,11 +1,28 @@
-import { AGENT_FILE_CAP, ANSWER_FIELDS, ShopError, StoreError, UsageError, bytes, capName, checkSignal, fsWhy, quoted, writeSignal } from '@shop/core';
+import {
+  AGENT_FILE_CAP,
+  ANSWER_FIELDS,
+  ShopError,
+  StoreError,
+  UsageError,
+  bytes,
+  capName,
+  checkSignal,
+  fsWhy,
+  quoted,
+  writeSignal,
+} from '@shop/core';
 import type { ReportTarget, Signal } from '@shop/core';
 import { dirname } from 'node:path';
 import type { Context } from '../context.js';
 import type { CommandArgs } from '../registry.js';
 
 /** The report's own parts: each has one place on the command line. */
-const OWN_FLAGS: Record<string, string | undefined> = { status: 'the STATUS argument', summary: '--summary', reason: '--reason', awaiting: '--awaiting' };
+const OWN_FLAGS: Record<string, string | undefined> = {
+  status: 'the STATUS argument',
+  summary: '--summary',
+  reason: '--reason',
+  awaiting: '--awaiting',
+};
 
 /** shop report <STATUS> …: run by the agent inside its step; writes SHOP_SIGNAL_FILE atomically. */
 export default async function report(args: CommandArgs<'report'>, ctx: Context): Promise<number> {
@@ -14,13 +31,16 @@ export default async function report(args: CommandArgs<'report'>, ctx: Context):
   const [status] = args.positionals;
   if (!status) throw new UsageError('missing status; usage: shop report <STATUS> [--summary S] [--reason R]');
   const body: Record<string, unknown> = { status };
-  for (const k of ['summary', 'reason', 'awaiting'] as const) if (args.values[k] !== undefined) body[k] = args.values[k];
+  for (const k of ['summary', 'reason', 'awaiting'] as const)
+    if (args.values[k] !== undefined) body[k] = args.values[k];
   for (const pair of args.values.field ?? []) {
     const eq = pair.indexOf('=');
     if (eq < 1) throw new UsageError(`--field ${quoted(pair)} must look like key=value`);
     const key = pair.slice(0, eq);
     if ((ANSWER_FIELDS as readonly string[]).includes(key)) {
-      throw new UsageError(`--field ${key}: ${ANSWER_FIELDS.join(', ')} are a person's answer, never an agent's report; report your own status and let the person answer`);
+      throw new UsageError(
+        `--field ${key}: ${ANSWER_FIELDS.join(', ')} are a person's answer, never an agent's report; report your own status and let the person answer`,
+      );
     }
     // `shop report DONE --field status=FAILED` reported FAILED: a field overrode what the command line says plainly.
     const own = OWN_FLAGS[key];
@@ -34,7 +54,10 @@ export default async function report(args: CommandArgs<'report'>, ctx: Context):
   const read = checkSignal(body);
   if (read.kind !== 'ok') throw new UsageError(`bad signal: ${read.kind === 'invalid' ? read.problem : 'empty'}`);
   const size = Buffer.byteLength(JSON.stringify(read.signal)) + 1;
-  if (size > AGENT_FILE_CAP) throw new UsageError(`the report is ${bytes(size)}, more than the ${capName(AGENT_FILE_CAP)} a signal may hold; put long text in a file in the workspace and report its path`);
+  if (size > AGENT_FILE_CAP)
+    throw new UsageError(
+      `the report is ${bytes(size)}, more than the ${capName(AGENT_FILE_CAP)} a signal may hold; put long text in a file in the workspace and report its path`,
+    );
   // Inside a step Shop started (its run and call given): first into the run's store, for the
   // call's current attempt only, so no reader depends on this machine's disk.
   const target = reportTarget(ctx, file);
@@ -47,15 +70,23 @@ export default async function report(args: CommandArgs<'report'>, ctx: Context):
   if (unwritten) {
     const cannot = `could not write the signal file ${file}: ${unwritten.why}`;
     // A folder, or a path through a file: not a path Shop gives (exit 2). Else the place refused it (read-only, full …).
-    if (!target && (unwritten.code === 'EISDIR' || unwritten.code === 'ENOTDIR')) throw new UsageError(`${cannot}; SHOP_SIGNAL_FILE must name a file Shop gave this step`);
+    if (!target && (unwritten.code === 'EISDIR' || unwritten.code === 'ENOTDIR'))
+      throw new UsageError(`${cannot}; SHOP_SIGNAL_FILE must name a file Shop gave this step`);
     const step = `the agent's step must be able to write ${dirname(file)}`;
     if (!target) throw new ShopError(`${cannot}; nothing was reported: ${step}`);
-    if (unreachable) throw new ShopError(`${cannot}, and the run's store is out of reach here (${unreachable}): nothing was reported; ${step}`);
-    ctx.out(`reported ${read.signal.status} to the store of run ${target.runId} (${file} could not be written here: ${unwritten.why})`);
+    if (unreachable)
+      throw new ShopError(
+        `${cannot}, and the run's store is out of reach here (${unreachable}): nothing was reported; ${step}`,
+      );
+    ctx.out(
+      `reported ${read.signal.status} to the store of run ${target.runId} (${file} could not be written here: ${unwritten.why})`,
+    );
     return 0;
   }
   if (unreachable) {
-    ctx.out(`reported ${read.signal.status} to ${file} only: the run's store is out of reach here (${unreachable}); the driver on this machine reads the file`);
+    ctx.out(
+      `reported ${read.signal.status} to ${file} only: the run's store is out of reach here (${unreachable}); the driver on this machine reads the file`,
+    );
     return 0;
   }
   ctx.out(`reported ${read.signal.status} to ${file}${target ? ' and the store' : ''}`);
@@ -90,6 +121,9 @@ function reportTarget(ctx: Context, signalPath: string): ReportTarget | null {
   const runText = ctx.env.SHOP_RUN_ID;
   const key = ctx.env.SHOP_CALL;
   if (!runText || !key || !ctx.project.found) return null;
-  if (!/^[1-9][0-9]{0,15}$/.test(runText) || key.length > 200) throw new UsageError(`SHOP_RUN_ID=${quoted(runText.slice(0, 40))} / SHOP_CALL are not a step Shop started; shop report runs inside an agent step`);
+  if (!/^[1-9][0-9]{0,15}$/.test(runText) || key.length > 200)
+    throw new UsageError(
+      `SHOP_RUN_ID=${quoted(runText.slice(0, 40))} / SHOP_CALL are not a step Shop started; shop report runs inside an agent step`,
+    );
   return { runId: Number(runText), key, signalPath };
 }

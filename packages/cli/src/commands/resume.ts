@@ -14,8 +14,11 @@ const USAGE = 'shop resume <id> [--accept-changes [--by NAME]] [--wait] [--json]
  */
 export default async function resume(args: CommandArgs<'resume'>, ctx: Context): Promise<number> {
   const id = runIdArg(args, USAGE);
-  if (args.values.by !== undefined && !args.values['accept-changes']) throw new UsageError(`--by names who accepts changes: it goes with --accept-changes; usage: ${USAGE}`);
-  const accept = args.values['accept-changes'] ? { by: responder(args.values.by, ctx.project.root, ctx.env), channel: 'cli' as const } : undefined;
+  if (args.values.by !== undefined && !args.values['accept-changes'])
+    throw new UsageError(`--by names who accepts changes: it goes with --accept-changes; usage: ${USAGE}`);
+  const accept = args.values['accept-changes']
+    ? { by: responder(args.values.by, ctx.project.root, ctx.env), channel: 'cli' as const }
+    : undefined;
   return acting(ctx, args, async (acted) => {
     acted.runId = id;
     return driveHere(ctx, await ctx.ops({ hints: args.values.wait }), id, args.values.wait, undefined, accept);

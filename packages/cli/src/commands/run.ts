@@ -17,7 +17,13 @@ async function startHere(args: CommandArgs<'run'>, ctx: Context, acted: Acted): 
   if (!name) throw new UsageError(`missing workflow name; usage: ${USAGE} (see workflows/*.lua)`);
   const prompt = await promptOf(words, args.values['prompt-file']);
   const ops = await ctx.ops({ hints: args.values.wait });
-  const req = { workflow: name, prompt, worktree: args.values.worktree, actor: responder(undefined, ctx.project.root, ctx.env), channel: 'cli' as const };
+  const req = {
+    workflow: name,
+    prompt,
+    worktree: args.values.worktree,
+    actor: responder(undefined, ctx.project.root, ctx.env),
+    channel: 'cli' as const,
+  };
   const { run, owner, worktree } = await ops.start(req, (created) => {
     acted.runId = created.id;
     ctx.out(`run ${created.id} started (${created.spec})`);
@@ -32,7 +38,8 @@ async function startHere(args: CommandArgs<'run'>, ctx: Context, acted: Acted): 
  */
 async function promptOf(words: string[], file: string | undefined): Promise<string> {
   const fromStdin = words.length === 1 && words[0] === '-';
-  if (file !== undefined && words.length) throw new UsageError(`give the prompt as words, as --prompt-file F or as - (stdin), not both; usage: ${USAGE}`);
+  if (file !== undefined && words.length)
+    throw new UsageError(`give the prompt as words, as --prompt-file F or as - (stdin), not both; usage: ${USAGE}`);
   if (file !== undefined || fromStdin) return readTextInput(file ?? '-', '--prompt-file', 'the prompt');
   return words.join(' ');
 }

@@ -15,7 +15,8 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 function portArg(args: CommandArgs<'serve'>): number {
   const raw = args.values.port;
   const n = Number(raw);
-  if (!/^\d{1,5}$/.test(raw) || n > 65535) throw new UsageError(`--port ${quoted(raw)} is not a port number (0–65535; 0 picks a free one)`);
+  if (!/^\d{1,5}$/.test(raw) || n > 65535)
+    throw new UsageError(`--port ${quoted(raw)} is not a port number (0–65535; 0 picks a free one)`);
   return n;
 }
 
@@ -34,7 +35,8 @@ export default async function serve(args: CommandArgs<'serve'>, ctx: Context): P
   refuseAgent(ctx.caller, 'shop serve', 'answers for people');
   const port = portArg(args);
   const host = args.values.host;
-  if (!host || host.length > 255 || /[\s/]/.test(host)) throw new UsageError(`--host ${quoted(host)} is not an address to listen on (such as 127.0.0.1 or 0.0.0.0)`);
+  if (!host || host.length > 255 || /[\s/]/.test(host))
+    throw new UsageError(`--host ${quoted(host)} is not an address to listen on (such as 127.0.0.1 or 0.0.0.0)`);
   // Nothing printed by runs' progress here: the server never drives a run (shop resume does, in the background).
   const ops = await ctx.ops({ quiet: true });
   const given = args.values['public-url'];
@@ -54,12 +56,16 @@ export default async function serve(args: CommandArgs<'serve'>, ctx: Context): P
     { host, port },
   );
   if (!LOOPBACK.has(host)) {
-    log(`shop serve: warning: listening on ${host}, not only this machine; TLS is not built in — put a tunnel or a reverse proxy with https in front (README: From a browser or phone)`);
+    log(
+      `shop serve: warning: listening on ${host}, not only this machine; TLS is not built in — put a tunnel or a reverse proxy with https in front (README: From a browser or phone)`,
+    );
   }
   await resumeAnswered(ops, resumeInBackground, log);
   // Bound to every interface, http://0.0.0.0:… is no address to open (nor to put in a login link): name the machine's own.
   const open = reachableUrls(host, server.port, networkInterfaces());
-  const where = isWildcard(host) ? `${host} port ${server.port} (every address of this machine): open ${open.join(' or ')}` : server.url;
+  const where = isWildcard(host)
+    ? `${host} port ${server.port} (every address of this machine): open ${open.join(' or ')}`
+    : server.url;
   ctx.out(`shop serve: listening on ${where}${url ? ` (public URL ${url})` : ''}`);
   ctx.out(`sign in with a personal link: shop access add <name>${url ? '' : ` --url ${open[0]}`}`);
   ctx.out('Ctrl-C or SIGTERM to stop');

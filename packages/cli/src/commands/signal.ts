@@ -1,17 +1,32 @@
-import { AGENT_FILE_CAP, ConflictError, UsageError, capName, nestingDepth, parseAahResponse, parseAskRef, quoted, readCappedFile, responseRequestId } from '@shop/core';
+import {
+  AGENT_FILE_CAP,
+  ConflictError,
+  UsageError,
+  capName,
+  nestingDepth,
+  parseAahResponse,
+  parseAskRef,
+  quoted,
+  readCappedFile,
+  responseRequestId,
+} from '@shop/core';
 import { answerCall } from '../answer-call.js';
 import type { Context } from '../context.js';
 import type { CommandArgs } from '../registry.js';
 
 const ANSWERS_MAX_DEPTH = 100;
 
-const USAGE = 'shop signal <id | handle> --status S | --answers JSON | --answers-file F | --response-file F [--message M] [--call K] [--by NAME]';
+const USAGE =
+  'shop signal <id | handle> --status S | --answers JSON | --answers-file F | --response-file F [--message M] [--call K] [--by NAME]';
 
 /** shop signal: a scripted answer — a status, or structured answers — then the run resumes here. */
 export default async function signal(args: CommandArgs<'signal'>, ctx: Context): Promise<number> {
   const status = args.values.status;
-  const sources = [status, args.values.answers, args.values['answers-file'], args.values['response-file']].filter((given) => given !== undefined);
-  if (sources.length !== 1) throw new UsageError(`give exactly one of --status, --answers, --answers-file, --response-file; usage: ${USAGE}`);
+  const sources = [status, args.values.answers, args.values['answers-file'], args.values['response-file']].filter(
+    (given) => given !== undefined,
+  );
+  if (sources.length !== 1)
+    throw new UsageError(`give exactly one of --status, --answers, --answers-file, --response-file; usage: ${USAGE}`);
   if (status !== undefined && !/^[A-Z][A-Z0-9_]*$/.test(status)) {
     throw new UsageError(`--status ${quoted(status)} must be an UPPER_CASE word such as CONTINUE, STOP or DONE`);
   }
@@ -29,8 +44,14 @@ export default async function signal(args: CommandArgs<'signal'>, ctx: Context):
       return { answers: r.answers, message: message ?? r.summary, by: r.responder };
     });
   }
-  const answersText = args.values.answers ?? (args.values['answers-file'] ? readFileArg(args.values['answers-file'], '--answers-file') : undefined);
-  if (answersText !== undefined) return answerCall(ctx, args, USAGE, 'signal', { answers: readJson(answersText, args.values.answers === undefined ? '--answers-file' : '--answers'), message });
+  const answersText =
+    args.values.answers ??
+    (args.values['answers-file'] ? readFileArg(args.values['answers-file'], '--answers-file') : undefined);
+  if (answersText !== undefined)
+    return answerCall(ctx, args, USAGE, 'signal', {
+      answers: readJson(answersText, args.values.answers === undefined ? '--answers-file' : '--answers'),
+      message,
+    });
   return answerCall(ctx, args, USAGE, 'signal', { status, message });
 }
 
@@ -41,7 +62,8 @@ function readFileArg(file: string, flag: string): string {
   } catch {
     throw new UsageError(`${flag} ${quoted(file)}: cannot read the file`);
   }
-  if ('tooBig' in read) throw new UsageError(`${flag} ${quoted(file)} is larger than ${capName(AGENT_FILE_CAP)}; answers are short`);
+  if ('tooBig' in read)
+    throw new UsageError(`${flag} ${quoted(file)} is larger than ${capName(AGENT_FILE_CAP)}; answers are short`);
   return read.text;
 }
 
@@ -53,6 +75,7 @@ function readJson(text: string, flag: string): unknown {
     throw new UsageError(`${flag} is not valid JSON (${(e as Error).message.split('\n')[0]})`);
   }
   // Deeper than any answer, and deep enough to overflow whatever walks it next.
-  if (nestingDepth(json, ANSWERS_MAX_DEPTH) > ANSWERS_MAX_DEPTH) throw new UsageError(`${flag} is nested more than ${ANSWERS_MAX_DEPTH} levels deep`);
+  if (nestingDepth(json, ANSWERS_MAX_DEPTH) > ANSWERS_MAX_DEPTH)
+    throw new UsageError(`${flag} is nested more than ${ANSWERS_MAX_DEPTH} levels deep`);
   return json;
 }

@@ -1,4 +1,14 @@
-import { ConflictError, UsageError, detailJson, holdIsLive, parseCallRef, quoted, runActions, shopHostname, waitingOnWords } from '@shop/core';
+import {
+  ConflictError,
+  UsageError,
+  detailJson,
+  holdIsLive,
+  parseCallRef,
+  quoted,
+  runActions,
+  shopHostname,
+  waitingOnWords,
+} from '@shop/core';
 import type { Execution } from '@shop/core';
 import { limitArg, runIdArg } from '../args.js';
 import type { Context } from '../context.js';
@@ -26,20 +36,34 @@ export default async function status(args: CommandArgs<'status'>, ctx: Context):
     return 0;
   }
   if (args.values.aah) {
-    if (!waiting) throw new ConflictError(`run ${id} has no pending ask (it is ${json.status}); --aah prints one as an AAH decision/request`);
+    if (!waiting)
+      throw new ConflictError(
+        `run ${id} has no pending ask (it is ${json.status}); --aah prints one as an AAH decision/request`,
+      );
     const call = args.values.call;
     const ref = call === undefined ? null : parseCallRef(call);
-    if (call !== undefined && !ref) throw new UsageError(`--call ${quoted(call)} is not a call key (such as 4, 4/1/2, or 4.2 for the call's second ask; see shop inbox)`);
+    if (call !== undefined && !ref)
+      throw new UsageError(
+        `--call ${quoted(call)} is not a call key (such as 4, 4/1/2, or 4.2 for the call's second ask; see shop inbox)`,
+      );
     // --call K: the call's current ask (the request printed is the one open now); K.N: exactly ask N.
-    const { exec } = await ops.pickAsk({ runId: id, key: ref?.key ?? null, ask: call?.includes('.') ? ref!.ask : null }, 'status --aah', (v) => {
-      const list = v.waitingAll.map((e) => `${e.key} (${e.agent}: ${e.waitingFor})`).join('; ');
-      return new UsageError(`run ${id} waits on several calls: ${list}; pick one with: shop status ${id} --aah --call <key>`);
-    });
+    const { exec } = await ops.pickAsk(
+      { runId: id, key: ref?.key ?? null, ask: call?.includes('.') ? ref!.ask : null },
+      'status --aah',
+      (v) => {
+        const list = v.waitingAll.map((e) => `${e.key} (${e.agent}: ${e.waitingFor})`).join('; ');
+        return new UsageError(
+          `run ${id} waits on several calls: ${list}; pick one with: shop status ${id} --aah --call <key>`,
+        );
+      },
+    );
     const { aahRequest } = await import('../aah-json.js');
     printJson(ctx.out, aahRequest(run, exec));
     return 0;
   }
-  ctx.out(`Run ${run.id}: ${paint(ctx.style.color, statusColour(json.status), json.status)}   (${run.spec}${run.prompt ? `: ${firstLine(run.prompt)}` : ''})`);
+  ctx.out(
+    `Run ${run.id}: ${paint(ctx.style.color, statusColour(json.status), json.status)}   (${run.spec}${run.prompt ? `: ${firstLine(run.prompt)}` : ''})`,
+  );
   ctx.out(`Workspace: ${run.workspace}${run.branch ? ` (branch ${run.branch})` : ''}`);
   ctx.out(`Cost: ${usd(cost)}   Started: ${localTimeAgo(run.createdAt)}`);
   for (const line of sessionLines(json.sessions)) ctx.out(line);
@@ -52,17 +76,23 @@ export default async function status(args: CommandArgs<'status'>, ctx: Context):
     ctx.out(`Waiting since: ${localTimeAgo(exec.updatedAt)}`);
     if (exec.claim) ctx.out(claimedLine(exec.claim));
     // Answers wait for a person in the session (refused meanwhile): say who, where, since when.
-    if (exec.hold?.kind === 'continue' && holdIsLive(ops.liveness, exec.hold)) ctx.out(`In its session: ${exec.hold.by} (shop continue, process ${exec.hold.pid}${exec.hold.host === shopHostname() ? '' : ` on ${exec.hold.host}`}) since ${localTimeAgo(exec.hold.since)}`);
+    if (exec.hold?.kind === 'continue' && holdIsLive(ops.liveness, exec.hold))
+      ctx.out(
+        `In its session: ${exec.hold.by} (shop continue, process ${exec.hold.pid}${exec.hold.host === shopHostname() ? '' : ` on ${exec.hold.host}`}) since ${localTimeAgo(exec.hold.since)}`,
+      );
     for (const line of answerHint(exec)) ctx.out(line);
   }
   // Waiting on the world (time, an event, another run): no person is asked; a worker goes on when it comes.
   if (json.waiting_on.length) {
     ctx.out('');
-    ctx.out(`Waiting on: ${json.waiting_for} — no person is needed; shop watch resumes it then (or: shop resume ${run.id} --wait)`);
+    ctx.out(
+      `Waiting on: ${json.waiting_for} — no person is needed; shop watch resumes it then (or: shop resume ${run.id} --wait)`,
+    );
   }
   // Runs calling runs: the link both ways (a child's ask is answered by its own handle).
   if (run.parentId !== null) ctx.out(`Parent: run ${run.parentId} (its call ${run.parentKey ?? '?'} started this run)`);
-  if (json.children.length) ctx.out(`Children: ${json.children.map((c) => `run ${c.id} (${c.spec}) ${c.status}`).join(', ')}`);
+  if (json.children.length)
+    ctx.out(`Children: ${json.children.map((c) => `run ${c.id} (${c.spec}) ${c.status}`).join(', ')}`);
   if (json.driver_gone_since) ctx.out(`Driver gone since: ${localTimeAgo(Date.parse(json.driver_gone_since))}`);
   for (const line of heldLines(run.id, json.held)) ctx.out(line);
   const resume = runActions(json).find((a) => a.verb === 'resume');
@@ -73,15 +103,34 @@ export default async function status(args: CommandArgs<'status'>, ctx: Context):
   if (executions.length) {
     ctx.out('');
     const earlier = view.calls - executions.length;
-    if (earlier > 0) ctx.out(`… ${earlier} earlier ${earlier === 1 ? 'call' : 'calls'} (shop status ${run.id} --limit 0 for all)`);
+    if (earlier > 0)
+      ctx.out(`… ${earlier} earlier ${earlier === 1 ? 'call' : 'calls'} (shop status ${run.id} --limit 0 for all)`);
     // The held step's agent has ended: its call stays running only so a resume completes it from its report.
     const held = (e: Execution) => e.status === 'running' && json.held?.key === e.key;
     const rows = executions.map((e) => [
-      `#${e.key}`, agentColumn(e.agent, e.kind), held(e) ? 'held' : e.status === 'running' && json.driver_gone_since ? 'interrupted' : e.status, e.costUsd != null ? usd(e.costUsd) : '-',
-      firstLine(held(e) ? 'ended; what it reported is kept for the resume' : e.status === 'running' ? runningText(e, json.driver_gone_since) : (e.error ?? e.waitingFor ?? (e.status === 'waiting' ? waitingOnWords([e]) : null) ?? callResultWords(e.result) ?? '')),
+      `#${e.key}`,
+      agentColumn(e.agent, e.kind),
+      held(e) ? 'held' : e.status === 'running' && json.driver_gone_since ? 'interrupted' : e.status,
+      e.costUsd != null ? usd(e.costUsd) : '-',
+      firstLine(
+        held(e)
+          ? 'ended; what it reported is kept for the resume'
+          : e.status === 'running'
+            ? runningText(e, json.driver_gone_since)
+            : (e.error ??
+              e.waitingFor ??
+              (e.status === 'waiting' ? waitingOnWords([e]) : null) ??
+              callResultWords(e.result) ??
+              ''),
+      ),
     ]);
     const style = (col: number, text: string) => (col === 2 ? paint(ctx.style.color, statusColour(text), text) : text);
-    for (const line of table(['CALL', 'AGENT', 'STATUS', 'COST', 'DETAIL'], rows, { width: ctx.style.width, shrink: [4], style })) ctx.out(line);
+    for (const line of table(['CALL', 'AGENT', 'STATUS', 'COST', 'DETAIL'], rows, {
+      width: ctx.style.width,
+      shrink: [4],
+      style,
+    }))
+      ctx.out(line);
   }
   return 0;
 }
@@ -91,7 +140,8 @@ export default async function status(args: CommandArgs<'status'>, ctx: Context):
  * run. With its driver gone nothing works on it: no clock, but since when.
  */
 function runningText(e: Execution, goneSince: string | null): string {
-  if (goneSince) return `driver gone since ${localTime(Date.parse(goneSince))}${e.activity ? ` (last: ${e.activity})` : ''}`;
+  if (goneSince)
+    return `driver gone since ${localTime(Date.parse(goneSince))}${e.activity ? ` (last: ${e.activity})` : ''}`;
   const since = e.attemptAt ?? e.startedAt;
   const branches = e.kind === 'parallel' ? (e.request as { branches?: number } | null)?.branches : undefined;
   const what = branches ? `waiting for its ${branches} branches` : (e.activity ?? 'working');

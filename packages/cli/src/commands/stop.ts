@@ -20,9 +20,21 @@ async function stopHere(args: CommandArgs<'stop'>, ctx: Context, id: number): Pr
   const by = responder(args.values.by, ctx.project.root, ctx.env);
   const reason = args.values.reason ?? `stopped by ${by}`;
   const ops = await ctx.ops();
-  const { run, children, parent } = await ops.stop(id, reason, by, (owner) => ctx.out(`asking ${ops.describeOwner(owner)}, which drives run ${id}, to stop it…`));
-  ctx.out(run.status === 'stuck' ? `Run ${id} marked as stuck: ${run.reason ?? reason}` : `Run ${id} ended ${run.status} before the stop took effect${run.reason ? `: ${run.reason}` : ''}`);
-  if (parent) ctx.out(`  its parent run ${parent.id} (${parent.spec}) went on: ${parent.status}${parent.reason ? `: ${parent.reason}` : ''}`);
-  for (const child of children) ctx.out(`  its child run ${child.id} (${child.spec}) stopped with it${child.status === 'stuck' ? '' : ` (it ended ${child.status} first)`}`);
+  const { run, children, parent } = await ops.stop(id, reason, by, (owner) =>
+    ctx.out(`asking ${ops.describeOwner(owner)}, which drives run ${id}, to stop it…`),
+  );
+  ctx.out(
+    run.status === 'stuck'
+      ? `Run ${id} marked as stuck: ${run.reason ?? reason}`
+      : `Run ${id} ended ${run.status} before the stop took effect${run.reason ? `: ${run.reason}` : ''}`,
+  );
+  if (parent)
+    ctx.out(
+      `  its parent run ${parent.id} (${parent.spec}) went on: ${parent.status}${parent.reason ? `: ${parent.reason}` : ''}`,
+    );
+  for (const child of children)
+    ctx.out(
+      `  its child run ${child.id} (${child.spec}) stopped with it${child.status === 'stuck' ? '' : ` (it ended ${child.status} first)`}`,
+    );
   return 0;
 }

@@ -1,4 +1,12 @@
-import { UsageError, checkWorkflow, compareExpect, parseFixture, projectModules, resolveWorkflow, simulate } from '@shop/core';
+import {
+  UsageError,
+  checkWorkflow,
+  compareExpect,
+  parseFixture,
+  projectModules,
+  resolveWorkflow,
+  simulate,
+} from '@shop/core';
 import type { Fixture, Simulation, TestJson, TestRunsJson } from '@shop/core';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
@@ -29,12 +37,23 @@ export default async function test(args: CommandArgs<'test'>, ctx: Context): Pro
   if (!args.values.runs) {
     const sim = await simulate(source, wf.spec, fixture, seed, modules);
     const problems = compareExpect(fixture.expect, sim);
-    if (args.values.json) printJson(ctx.out, { workflow: wf.spec, fixture: shown, seed, ...simJson(sim), passed: problems.length === 0, problems } satisfies TestJson);
+    if (args.values.json)
+      printJson(ctx.out, {
+        workflow: wf.spec,
+        fixture: shown,
+        seed,
+        ...simJson(sim),
+        passed: problems.length === 0,
+        problems,
+      } satisfies TestJson);
     else printOne(ctx.out, wf.spec, shown, sim, problems);
     return problems.length ? 1 : 0;
   }
 
-  const outcomes = new Map<string, Pick<Simulation, 'status' | 'result' | 'reason'> & { count: number; seeds: number[] }>();
+  const outcomes = new Map<
+    string,
+    Pick<Simulation, 'status' | 'result' | 'reason'> & { count: number; seeds: number[] }
+  >();
   const failed: number[] = [];
   for (let s = seed; s < seed + runs; s++) {
     const sim = await simulate(source, wf.spec, fixture, s, modules);
@@ -47,19 +66,38 @@ export default async function test(args: CommandArgs<'test'>, ctx: Context): Pro
   }
   const sorted = [...outcomes.values()].sort((a, b) => b.count - a.count);
   if (args.values.json) {
-    printJson(ctx.out, { workflow: wf.spec, fixture: shown, runs, seeds: [seed, seed + runs - 1], outcomes: sorted, passed: runs - failed.length, failed: failed.length } satisfies TestRunsJson);
+    printJson(ctx.out, {
+      workflow: wf.spec,
+      fixture: shown,
+      runs,
+      seeds: [seed, seed + runs - 1],
+      outcomes: sorted,
+      passed: runs - failed.length,
+      failed: failed.length,
+    } satisfies TestRunsJson);
   } else {
     ctx.out(`${wf.spec} on ${shown}: ${runs} runs, seeds ${seed}–${seed + runs - 1}`);
-    for (const o of sorted) ctx.out(`  ${String(o.count).padStart(String(runs).length)}  ${pct(o.count, runs)}  ${outcomeText(o)}  (seeds ${seedList(o.seeds)})`);
+    for (const o of sorted)
+      ctx.out(
+        `  ${String(o.count).padStart(String(runs).length)}  ${pct(o.count, runs)}  ${outcomeText(o)}  (seeds ${seedList(o.seeds)})`,
+      );
     const again = `shop test ${name}${args.values.fixture ? ` --fixture ${args.values.fixture}` : ''} --seed ${failed[0]}`;
-    ctx.out(failed.length ? `✗ ${failed.length} of ${runs} runs did not meet expect (${again} shows the first)` : `✓ all ${runs} runs met expect`);
+    ctx.out(
+      failed.length
+        ? `✗ ${failed.length} of ${runs} runs did not meet expect (${again} shows the first)`
+        : `✓ all ${runs} runs met expect`,
+    );
   }
   return failed.length ? 1 : 0;
 }
 
 function readFixture(ctx: Context, path: string, defaulted: boolean): Fixture {
   if (!existsSync(path)) {
-    throw new UsageError(defaulted ? `no fixture: ${relative(ctx.cwd, path)} does not exist; write one or pass --fixture F.json (see README, "Testing a workflow")` : `fixture ${path} does not exist`);
+    throw new UsageError(
+      defaulted
+        ? `no fixture: ${relative(ctx.cwd, path)} does not exist; write one or pass --fixture F.json (see README, "Testing a workflow")`
+        : `fixture ${path} does not exist`,
+    );
   }
   let raw: unknown;
   try {
@@ -75,12 +113,19 @@ function readFixture(ctx: Context, path: string, defaulted: boolean): Fixture {
 function count(raw: string | undefined, name: string, fallback: number, min: number): number {
   if (raw === undefined) return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > 1_000_000) throw new UsageError(`--${name} takes a whole number from ${min} to 1000000, not "${raw}"`);
+  if (!Number.isInteger(n) || n < min || n > 1_000_000)
+    throw new UsageError(`--${name} takes a whole number from ${min} to 1000000, not "${raw}"`);
   return n;
 }
 
 function simJson(sim: Simulation) {
-  return { status: sim.status, result: sim.result ?? null, reason: sim.reason, calls: sim.calls, path: sim.path.map((l) => l.trim()) };
+  return {
+    status: sim.status,
+    result: sim.result ?? null,
+    reason: sim.reason,
+    calls: sim.calls,
+    path: sim.path.map((l) => l.trim()),
+  };
 }
 
 function printOne(out: (line: string) => void, spec: string, fixture: string, sim: Simulation, problems: string[]) {

@@ -9,7 +9,9 @@ export default async function tui(args: CommandArgs<'tui'>, ctx: Context): Promi
   // Its keys answer: refused for an agent (core's rule) before anything is opened.
   refuseAgent(ctx.caller, 'shop tui');
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
-    throw new UsageError('shop tui needs a terminal; in scripts use shop list, shop inbox or shop status (each with --json)');
+    throw new UsageError(
+      'shop tui needs a terminal; in scripts use shop list, shop inbox or shop status (each with --json)',
+    );
   }
   const ops = await ctx.ops({ quiet: true });
   // Imported here only: Ink and React load for `shop tui` alone, never for plain commands.

@@ -17,23 +17,32 @@ export default async function watch(args: CommandArgs<'watch'>, ctx: Context): P
   const ids = [...new Set(args.positionals.map((raw) => runIdOf(raw, args.command, USAGE)))];
   const raw = args.values['max-parallel'];
   const maxParallel = raw === undefined ? Infinity : Number(raw);
-  if (!(maxParallel >= 1 && (Number.isInteger(maxParallel) || maxParallel === Infinity))) throw new UsageError(`--max-parallel ${quoted(raw ?? '')} must be a whole number of agents, at least 1`);
+  if (!(maxParallel >= 1 && (Number.isInteger(maxParallel) || maxParallel === Infinity)))
+    throw new UsageError(`--max-parallel ${quoted(raw ?? '')} must be a whole number of agents, at least 1`);
   const json = args.values.json;
   const ops = await ctx.ops();
   for (const id of ids) if (!(await ops.run(id))) throw new NotFoundError(`no run ${id}; see runs with: shop list`);
-  const emit = (event: Record<string, unknown>, line: string) => ctx.out(json ? JSON.stringify({ at: new Date().toISOString(), ...event }) : line);
+  const emit = (event: Record<string, unknown>, line: string) =>
+    ctx.out(json ? JSON.stringify({ at: new Date().toISOString(), ...event }) : line);
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const scope = ids.length ? `runs ${ids.join(', ')}` : ctx.project.root;
   const worker = await ops.worker({
-    maxParallel, maxDrivers: 32, only: ids.length ? ids : null, signal: stop.signal,
+    maxParallel,
+    maxDrivers: 32,
+    only: ids.length ? ids : null,
+    signal: stop.signal,
     report: (e) => report(e, emit),
     // Once registered and listening, so whoever waits for this line may hand it work at once.
-    onReady: () => emit({ type: 'watching', pid: process.pid, runs: ids.length ? ids : null, max_parallel: raw ? maxParallel : null },
-      `shop watch: watching ${scope} (pid ${process.pid}${raw ? `, at most ${maxParallel} agents at once` : ''}); Ctrl-C or SIGTERM to stop`),
-    notifierFor: (run) => (json ? jsonNotifier(run, emit) : printingNotifier((line) => ctx.out(`run ${run.id}${line.slice(1)}`))),
+    onReady: () =>
+      emit(
+        { type: 'watching', pid: process.pid, runs: ids.length ? ids : null, max_parallel: raw ? maxParallel : null },
+        `shop watch: watching ${scope} (pid ${process.pid}${raw ? `, at most ${maxParallel} agents at once` : ''}); Ctrl-C or SIGTERM to stop`,
+      ),
+    notifierFor: (run) =>
+      json ? jsonNotifier(run, emit) : printingNotifier((line) => ctx.out(`run ${run.id}${line.slice(1)}`)),
   });
   try {
     await worker.run();
@@ -50,8 +59,10 @@ function endedCode(runs: (Run | null)[], emit: Emit): number {
   const ended = runs.filter((r): r is Run => r !== null);
   const other = ended.find((r) => r.status !== 'completed');
   const code = !other ? ExitCode.ok : other.status === 'stuck' ? ExitCode.stuck : ExitCode.failed;
-  emit({ type: 'ended', runs: ended.map((r) => ({ run: r.id, status: r.status })), exit_code: code },
-    `shop watch: every run watched has ended (${ended.map((r) => `${r.id} ${r.status}`).join(', ')})`);
+  emit(
+    { type: 'ended', runs: ended.map((r) => ({ run: r.id, status: r.status })), exit_code: code },
+    `shop watch: every run watched has ended (${ended.map((r) => `${r.id} ${r.status}`).join(', ')})`,
+  );
   return code;
 }
 
@@ -60,37 +71,61 @@ type Emit = (event: Record<string, unknown>, line: string) => void;
 function report(e: WorkerEvent, emit: Emit) {
   if (e.type === 'pass_failed') {
     const message = e.message + e.actions.map(actionWords).join('');
-    return emit({ type: 'pass_failed', message, retry_in_ms: e.retryInMs },
-      `shop watch: could not look at the runs: ${message}; trying again within ${Math.round(e.retryInMs / 1000)} s`);
+    return emit(
+      { type: 'pass_failed', message, retry_in_ms: e.retryInMs },
+      `shop watch: could not look at the runs: ${message}; trying again within ${Math.round(e.retryInMs / 1000)} s`,
+    );
   }
-  if (e.type === 'pass_recovered') return emit({ type: 'pass_recovered' }, 'shop watch: the store answers again; watching on');
+  if (e.type === 'pass_recovered')
+    return emit({ type: 'pass_recovered' }, 'shop watch: the store answers again; watching on');
   if (e.type === 'stopping') {
-    return emit({ type: 'stopping', driving: e.active, holding: e.held },
-      `shop watch: stopping: ${e.active} run(s) driven here left resumable, ${e.held} waiting run(s) let go`);
+    return emit(
+      { type: 'stopping', driving: e.active, holding: e.held },
+      `shop watch: stopping: ${e.active} run(s) driven here left resumable, ${e.held} waiting run(s) let go`,
+    );
   }
   const name = `run ${e.run.id} (${e.run.spec})`;
   const base = { run: e.run.id, spec: e.run.spec };
   switch (e.type) {
     case 'took':
-      return emit({ ...base, type: 'took', how: e.how },
-        e.how === 'interrupted' ? `${name}: taken over (its driver was gone); driving it on` : `${name}: held here while it waits for a person`);
+      return emit(
+        { ...base, type: 'took', how: e.how },
+        e.how === 'interrupted'
+          ? `${name}: taken over (its driver was gone); driving it on`
+          : `${name}: held here while it waits for a person`,
+      );
     case 'resuming':
       return emit({ ...base, type: 'resuming', why: e.why }, `${name}: resuming (${WHY[e.why]})`);
     case 'timers':
-      return emit({ ...base, type: 'timers', ended: e.ended }, `${name}: a timer fired${e.ended ? ': the run ended' : ''}`);
+      return emit(
+        { ...base, type: 'timers', ended: e.ended },
+        `${name}: a timer fired${e.ended ? ': the run ended' : ''}`,
+      );
     case 'error': {
       const message = e.message + e.actions.map(actionWords).join('');
-      return emit({ ...base, type: 'error', message, retry_in_ms: e.retryInMs },
-        `${name}: ${message}${e.retryInMs === null ? '' : `; trying again in ${Math.round(e.retryInMs / 1000)} s`}`);
+      return emit(
+        { ...base, type: 'error', message, retry_in_ms: e.retryInMs },
+        `${name}: ${message}${e.retryInMs === null ? '' : `; trying again in ${Math.round(e.retryInMs / 1000)} s`}`,
+      );
     }
     case 'gave_up':
-      return emit({ ...base, type: 'gave_up', reason: e.reason }, `${name} failed: ${e.reason} (see: shop status ${e.run.id})`);
+      return emit(
+        { ...base, type: 'gave_up', reason: e.reason },
+        `${name} failed: ${e.reason} (see: shop status ${e.run.id})`,
+      );
     case 'outcome':
       return emit({ ...base, type: 'outcome', outcome: e.outcome }, outcomeLine(e.run, e.outcome));
   }
 }
 
-const WHY = { answer: 'an answer came in', stop: 'a stop was requested', interrupted: 'taken over', timer: 'its time came', event: 'an event came in', child: 'a run it waited on ended' } as const;
+const WHY = {
+  answer: 'an answer came in',
+  stop: 'a stop was requested',
+  interrupted: 'taken over',
+  timer: 'its time came',
+  event: 'an event came in',
+  child: 'a run it waited on ended',
+} as const;
 
 function outcomeLine(run: Run, o: DriveOutcome): string {
   const name = `run ${run.id} (${run.spec})`;
@@ -115,5 +150,15 @@ function outcomeLine(run: Run, o: DriveOutcome): string {
 }
 
 function jsonNotifier(run: Run, emit: Emit) {
-  return { notify: (n: Notice) => emit({ type: 'progress', run: run.id, notice: n.type === 'waiting' || n.type === 'waiting_on' ? { type: n.type, key: n.execution.key } : n }, '') };
+  return {
+    notify: (n: Notice) =>
+      emit(
+        {
+          type: 'progress',
+          run: run.id,
+          notice: n.type === 'waiting' || n.type === 'waiting_on' ? { type: n.type, key: n.execution.key } : n,
+        },
+        '',
+      ),
+  };
 }

@@ -22,12 +22,22 @@ export default async function workers(args: CommandArgs<'workers'>, ctx: Context
   const now = Date.now();
   const lines = table(
     ['HOST', 'PID', 'STATE', 'RUNS', 'AGENTS', 'SINCE', 'LAST HEARTBEAT'],
-    rows.map((w) => [w.host, String(w.pid), w.state, ...held(w), localTime(Date.parse(w.since)), `${ago(Date.parse(w.last_heartbeat), now)} ago`]),
+    rows.map((w) => [
+      w.host,
+      String(w.pid),
+      w.state,
+      ...held(w),
+      localTime(Date.parse(w.since)),
+      `${ago(Date.parse(w.last_heartbeat), now)} ago`,
+    ]),
     { width: ctx.style.width, shrink: [0] },
   );
   for (const line of lines) ctx.out(line);
   const gone = rows.filter((w) => w.state === 'gone').length;
-  if (gone) ctx.out(`${gone} gone: stopped heartbeating without ending (killed, or its machine is down); live workers take over their runs once the lease runs out`);
+  if (gone)
+    ctx.out(
+      `${gone} gone: stopped heartbeating without ending (killed, or its machine is down); live workers take over their runs once the lease runs out`,
+    );
   return 0;
 }
 

@@ -14,9 +14,14 @@ resumable), every run is let go, exit 0. Several workers share a project safely 
 several machines: each registers itself (shop workers), takes idle runs with FOR UPDATE SKIP LOCKED
 and wakes on LISTEN/NOTIFY, a timer to the next due timer and a sweep every third of a lease.
 SHOP_HOSTNAME names the machine in the store.`,
-    group: 'tools', maxArgs: Infinity,
+    group: 'tools',
+    maxArgs: Infinity,
     options: {
-      'max-parallel': { type: 'string', value: 'N', description: 'agents running at once across all runs (extra work waits; default: no limit)' },
+      'max-parallel': {
+        type: 'string',
+        value: 'N',
+        description: 'agents running at once across all runs (extra work waits; default: no limit)',
+      },
       json: { type: 'boolean', description: 'one JSON object per line (times ISO 8601)' },
     },
   },
@@ -29,7 +34,8 @@ agents running (of --max-parallel), since when, its last heartbeat. A worker hea
 of a lease (SHOP_LEASE_SECONDS); one silent past a lease, or whose process on this machine ended, is
 gone and shown holding nothing: live workers take its runs over, its agents ended with it. A worker
 that exits removes itself; a gone one is forgotten after a day.`,
-    group: 'tools', maxArgs: 0,
+    group: 'tools',
+    maxArgs: 0,
     options: { json: { type: 'boolean', description: 'the workers as a JSON array (times ISO 8601)' } },
   },
   serve: {
@@ -42,11 +48,26 @@ addresses to open, never 0.0.0.0. --host other than this machine prints a warnin
 tunnel or a reverse proxy with https in front and give its address as --public-url, which is also
 recorded so notifications of every process carry answer links. A port in use exits 6. Ctrl-C or
 SIGTERM stops it (exit 0); runs answered here go on in the background (shop resume).`,
-    group: 'tools', maxArgs: 0,
+    group: 'tools',
+    maxArgs: 0,
     options: {
-      port: { type: 'string', value: 'N', default: '7878', description: 'the port to listen on (default 7878; 0 picks a free one)' },
-      host: { type: 'string', value: 'H', default: '127.0.0.1', description: 'the address to listen on (default 127.0.0.1, this machine only)' },
-      'public-url': { type: 'string', value: 'URL', description: 'the address people open (a tunnel or https proxy), recorded for answer links in notifications' },
+      port: {
+        type: 'string',
+        value: 'N',
+        default: '7878',
+        description: 'the port to listen on (default 7878; 0 picks a free one)',
+      },
+      host: {
+        type: 'string',
+        value: 'H',
+        default: '127.0.0.1',
+        description: 'the address to listen on (default 127.0.0.1, this machine only)',
+      },
+      'public-url': {
+        type: 'string',
+        value: 'URL',
+        description: 'the address people open (a tunnel or https proxy), recorded for answer links in notifications',
+      },
     },
   },
   access: {
@@ -59,15 +80,21 @@ default). A name that already has access exits 6: revoke it first to give a new 
 list shows name, when added and by whom, last seen, revoked — never a token.
 revoke makes the person's link stop working (exit 5 when no one of that name has access).
 Not available inside an agent step (exit 2).`,
-    group: 'tools', maxArgs: 2,
+    group: 'tools',
+    maxArgs: 2,
     extraHint: (extra) => `a name with spaces goes in quotes ("… ${extra}")`,
     options: {
-      url: { type: 'string', value: 'BASE', description: "with add: the server's address people open (e.g. https://shop.example.com)" },
+      url: {
+        type: 'string',
+        value: 'BASE',
+        description: "with add: the server's address people open (e.g. https://shop.example.com)",
+      },
       json: { type: 'boolean', description: 'with add: {name, login_url}; with list: the people (times ISO 8601)' },
     },
   },
   event: {
-    usage: 'shop event send <name> [--key K] [--data JSON | --data-file F|-] [--run ID] [--id ID] [--json] | list [--name N] [--run ID] [--limit N] [--json]',
+    usage:
+      'shop event send <name> [--key K] [--data JSON | --data-file F|-] [--run ID] [--id ID] [--json] | list [--name N] [--run ID] [--limit N] [--json]',
     summary: 'send an event from the outside world (CI finished, a review, a deploy) to waiting runs; list those sent',
     details: `send records an event: <name> and --key K are words of A-Z a-z 0-9 _ . : - (1-200 characters); --data
 is one JSON value (--data-file F, or - for stdin), at most 1 MiB. A run's wait_event takes the oldest
@@ -77,15 +104,40 @@ take the same event. --run ID sends it to that run alone (exit 5 when there is n
 ended). --id ID makes sending idempotent: an id seen before records nothing new, says so and exits 0.
 Not available inside an agent step (exit 2). Bad input is one line, exit 2, nothing recorded.
 list shows the events sent, newest first (--run: those sent to or taken by that run).`,
-    group: 'tools', maxArgs: 2,
+    group: 'tools',
+    maxArgs: 2,
     options: {
-      key: { type: 'string', value: 'K', description: 'with send: narrows which waits take it (wait_event(name, {key = K})), e.g. pr-42' },
-      data: { type: 'string', value: 'JSON', description: 'with send: the data, one JSON value (e.g. \'{"conclusion":"success"}\')' },
-      'data-file': { type: 'string', value: 'F', description: 'with send: the data from a file (- for stdin), at most 1 MiB' },
-      run: { type: 'string', value: 'ID', description: 'send: to this run alone; list: the events sent to or taken by this run' },
-      id: { type: 'string', value: 'ID', description: 'with send: your idempotency id (a delivery id): the same id twice records one event' },
+      key: {
+        type: 'string',
+        value: 'K',
+        description: 'with send: narrows which waits take it (wait_event(name, {key = K})), e.g. pr-42',
+      },
+      data: {
+        type: 'string',
+        value: 'JSON',
+        description: 'with send: the data, one JSON value (e.g. \'{"conclusion":"success"}\')',
+      },
+      'data-file': {
+        type: 'string',
+        value: 'F',
+        description: 'with send: the data from a file (- for stdin), at most 1 MiB',
+      },
+      run: {
+        type: 'string',
+        value: 'ID',
+        description: 'send: to this run alone; list: the events sent to or taken by this run',
+      },
+      id: {
+        type: 'string',
+        value: 'ID',
+        description: 'with send: your idempotency id (a delivery id): the same id twice records one event',
+      },
       name: { type: 'string', value: 'N', description: 'with list: only events of this name' },
-      limit: { type: 'string', value: 'N', description: 'with list: the newest N (0: all; default 50 on a terminal, else all)' },
+      limit: {
+        type: 'string',
+        value: 'N',
+        description: 'with list: the newest N (0: all; default 50 on a terminal, else all)',
+      },
       json: { type: 'boolean', description: 'send: {event, duplicate}; list: the events (times ISO 8601)' },
     },
   },
@@ -94,7 +146,9 @@ list shows the events sent, newest first (--run: those sent to or taken by that 
     summary: 'browse runs in a terminal UI (also bare `shop` on a terminal)',
     details: `The inbox, details and logs; continue, approve, reject, stop. When no live process holds a run
 answered here, it resumes in the background (shop resume, output in .shop/runs/<id>/tui-resume.log).`,
-    group: 'tools', maxArgs: 0, options: by,
+    group: 'tools',
+    maxArgs: 0,
+    options: by,
   },
   test: {
     usage: 'shop test <workflow> [--fixture F.json] [--runs N] [--seed S] [--json]',
@@ -102,10 +156,20 @@ answered here, it resumes in the background (shop resume, output in .shop/runs/<
     details: `No LLM, nobody asked. The fixture scripts each agent's reports in order, the people's answers (by
 call key, pause message or "*"), sh() output, and what to expect. Prints the path taken and the
 outcome. Exit 0 pass, 1 fail (with a diff), 2 bad fixture.`,
-    group: 'tools', maxArgs: 1, needsProject: false,
+    group: 'tools',
+    maxArgs: 1,
+    needsProject: false,
     options: {
-      fixture: { type: 'string', value: 'F.json', description: 'the fixture (default: workflows/<workflow>.test.json)' },
-      runs: { type: 'string', value: 'N', description: 'N runs on seeds S…S+N-1, and the distribution of their outcomes' },
+      fixture: {
+        type: 'string',
+        value: 'F.json',
+        description: 'the fixture (default: workflows/<workflow>.test.json)',
+      },
+      runs: {
+        type: 'string',
+        value: 'N',
+        description: 'N runs on seeds S…S+N-1, and the distribution of their outcomes',
+      },
       seed: { type: 'string', value: 'S', description: "the (first) seed (default: the fixture's seed)" },
       ...json('the outcome'),
     },
@@ -118,10 +182,15 @@ or write; a change that would break the run on resume is named (call key, what t
 the workflow does now). A held run (a rule file changed during one of its steps) is checked too and
 said to be held. Exit 0 all compatible and none held, 1 otherwise, 2 when F is the workflow of no run
 not yet ended and no ids are given (nothing would be checked).`,
-    group: 'tools', maxArgs: Infinity,
+    group: 'tools',
+    maxArgs: Infinity,
     options: {
       all: { type: 'boolean', description: 'every run not yet ended, and every held one (the default without ids)' },
-      workflow: { type: 'string', value: 'F', description: "check against this file instead of each run's workflow file (with --all: the runs of its name)" },
+      workflow: {
+        type: 'string',
+        value: 'F',
+        description: "check against this file instead of each run's workflow file (with --all: the runs of its name)",
+      },
       ...json('the checks'),
     },
   },

@@ -15,7 +15,12 @@ function fresh() {
   const file = join(tempDir('shop-link-'), 'shop.db');
   const store = openSqliteStore(file);
   open.push(store);
-  const clock = { t: 1_700_000_000_000, now() { return this.t; } };
+  const clock = {
+    t: 1_700_000_000_000,
+    now() {
+      return this.t;
+    },
+  };
   return { file, store, clock };
 }
 
@@ -27,7 +32,11 @@ describe('answer links', () => {
     const { store, clock } = fresh();
     const token = await answerLinkToken(store, clock, ask);
     expect(token.length).toBeLessThan(200);
-    expect(await verifyAnswerLink(store, clock, token)).toEqual({ ...ask, handle: '12.4/1/2.2', expiresAt: clock.t + ANSWER_LINK_TTL_MS });
+    expect(await verifyAnswerLink(store, clock, token)).toEqual({
+      ...ask,
+      handle: '12.4/1/2.2',
+      expiresAt: clock.t + ANSWER_LINK_TTL_MS,
+    });
     const other = await answerLinkToken(store, clock, { runId: 12, key: '4/1/2', ask: 1 });
     expect((await verifyAnswerLink(store, clock, other)).handle).toBe('12.4/1/2');
   });
@@ -58,7 +67,13 @@ describe('answer links', () => {
       // The same signature over another ask: the signature does not carry over.
       `${b64({ r: 12, k: '4/1/2', a: 3, e: clock.t + ANSWER_LINK_TTL_MS })}.${sig}`,
       `${b64({ r: 13, k: '4/1/2', a: 2, e: clock.t + ANSWER_LINK_TTL_MS })}.${sig}`,
-      body, `${body}.`, `.${sig}`, `${body}.${sig}.x`, '', 'not a link', `${body}.${sig}=`,
+      body,
+      `${body}.`,
+      `.${sig}`,
+      `${body}.${sig}.x`,
+      '',
+      'not a link',
+      `${body}.${sig}=`,
       `${'A'.repeat(2000)}.${sig}`,
     ];
     for (const t of forged) await expect(verifyAnswerLink(store, clock, t), t.slice(0, 60)).rejects.toThrow(UsageError);
@@ -67,7 +82,9 @@ describe('answer links', () => {
 
   it('verifying makes no key: a store that never made a link refuses every token', async () => {
     const { store, clock } = fresh();
-    await expect(verifyAnswerLink(store, clock, `${b64({ r: 1, k: '1', a: 1, e: clock.t + 1000 })}.${'A'.repeat(43)}`)).rejects.toBeInstanceOf(UsageError);
+    await expect(
+      verifyAnswerLink(store, clock, `${b64({ r: 1, k: '1', a: 1, e: clock.t + 1000 })}.${'A'.repeat(43)}`),
+    ).rejects.toBeInstanceOf(UsageError);
     expect(await store.getSetting(ANSWER_LINK_KEY)).toBeNull();
     await expect(answerLinkToken(store, clock, ask, 0)).rejects.toBeInstanceOf(UsageError);
   });
@@ -112,7 +129,19 @@ describe('the public URL', () => {
     const { store } = fresh();
     expect(checkPublicUrl('http://127.0.0.1:7878')).toBe('http://127.0.0.1:7878');
     expect(checkPublicUrl('https://Shop.Example.com///')).toBe('https://shop.example.com');
-    for (const bad of ['shop.example.com', 'ftp://x.com', 'javascript:alert(1)', 'https://u:p@x.com', 'https://u@x.com', 'https://x.com/?a=1', 'https://x.com/?', 'https://x.com/#top', 'https://x.com/#', '', `https://x.com/${'a'.repeat(2100)}`]) {
+    for (const bad of [
+      'shop.example.com',
+      'ftp://x.com',
+      'javascript:alert(1)',
+      'https://u:p@x.com',
+      'https://u@x.com',
+      'https://x.com/?a=1',
+      'https://x.com/?',
+      'https://x.com/#top',
+      'https://x.com/#',
+      '',
+      `https://x.com/${'a'.repeat(2100)}`,
+    ]) {
       await expect(setPublicUrl(store, bad), bad.slice(0, 40)).rejects.toBeInstanceOf(UsageError);
     }
     expect(await publicUrl(store)).toBeNull();

@@ -21,12 +21,17 @@ export const ANSWER_LINK_KEY = 'answer_link_key';
 /** Far more than any real token (a call key nested 50 deep); longer input is not parsed at all. */
 const MAX_TOKEN = 1024;
 
-const Payload = z.object({
-  r: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-  k: z.string().regex(/^\d+(?:\/\d+)*$/).max(400),
-  a: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-  e: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-}).strict();
+const Payload = z
+  .object({
+    r: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+    k: z
+      .string()
+      .regex(/^\d+(?:\/\d+)*$/)
+      .max(400),
+    a: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+    e: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  })
+  .strict();
 
 /** The ask a link answers: run, call and which of the call's asks. */
 export interface LinkAsk {
@@ -42,9 +47,19 @@ export interface AnswerLink extends LinkAsk {
 }
 
 /** A signed link token for one ask, valid `ttlMs` from now (the clock's now). */
-export async function answerLinkToken(store: Store, clock: Clock, ask: LinkAsk, ttlMs = ANSWER_LINK_TTL_MS): Promise<string> {
-  if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0) throw new UsageError(`an answer link's lifetime must be a positive number of milliseconds, not ${ttlMs}`);
-  return signToken(store, ANSWER_LINK_KEY, Payload.parse({ r: ask.runId, k: ask.key, a: ask.ask, e: clock.now() + ttlMs }));
+export async function answerLinkToken(
+  store: Store,
+  clock: Clock,
+  ask: LinkAsk,
+  ttlMs = ANSWER_LINK_TTL_MS,
+): Promise<string> {
+  if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0)
+    throw new UsageError(`an answer link's lifetime must be a positive number of milliseconds, not ${ttlMs}`);
+  return signToken(
+    store,
+    ANSWER_LINK_KEY,
+    Payload.parse({ r: ask.runId, k: ask.key, a: ask.ask, e: clock.now() + ttlMs }),
+  );
 }
 
 /**
@@ -52,12 +67,21 @@ export async function answerLinkToken(store: Store, clock: Clock, ask: LinkAsk, 
  * this store's key (forged, garbled, cut, over-long); ExpiredError once its time has passed.
  */
 export async function verifyAnswerLink(store: Store, clock: Clock, token: string): Promise<AnswerLink> {
-  const invalid = () => new UsageError('not a valid answer link (mistyped, cut, or not made by this Shop); ask for a new one');
+  const invalid = () =>
+    new UsageError('not a valid answer link (mistyped, cut, or not made by this Shop); ask for a new one');
   const parsed = await readSignedToken(store, ANSWER_LINK_KEY, token, Payload, MAX_TOKEN);
   if (!parsed) throw invalid();
-  const link = { runId: parsed.r, key: parsed.k, ask: parsed.a, handle: askHandle(parsed.r, parsed.k, parsed.a), expiresAt: parsed.e };
+  const link = {
+    runId: parsed.r,
+    key: parsed.k,
+    ask: parsed.a,
+    handle: askHandle(parsed.r, parsed.k, parsed.a),
+    expiresAt: parsed.e,
+  };
   if (clock.now() >= link.expiresAt) {
-    throw new ExpiredError(`this answer link for ${link.handle} expired at ${localTime(link.expiresAt)}; ask for a new one, or answer from the inbox`);
+    throw new ExpiredError(
+      `this answer link for ${link.handle} expired at ${localTime(link.expiresAt)}; ask for a new one, or answer from the inbox`,
+    );
   }
   return link;
 }

@@ -16,12 +16,25 @@ afterEach(async () => {
 });
 
 async function fresh() {
-  const clock = { t: 1_700_000_000_000, now() { return this.t; } };
+  const clock = {
+    t: 1_700_000_000_000,
+    now() {
+      return this.t;
+    },
+  };
   const store = openSqliteStore(join(tempDir('shop-event-url-'), 'shop.db'), () => clock.t);
   open.push(store);
   const run = await store.createRun({
-    spec: 'ship', workflowPath: '/p/workflows/ship.lua', workflowHash: null, prompt: 'x', workspace: '/p', branch: null, seed: 1,
-    owner: { token: 't', host: 'h', pid: 1, pidStart: null }, leaseMs: 60_000, actor: 'ann',
+    spec: 'ship',
+    workflowPath: '/p/workflows/ship.lua',
+    workflowHash: null,
+    prompt: 'x',
+    workspace: '/p',
+    branch: null,
+    seed: 1,
+    owner: { token: 't', host: 'h', pid: 1, pidStart: null },
+    leaseMs: 60_000,
+    actor: 'ann',
   });
   return { store, clock, target: { runId: run.id, key: '3/1', name: 'deploy.done', eventKey: 'prod' } };
 }
@@ -32,7 +45,9 @@ describe('event URLs', () => {
     const { store, clock, target } = await fresh();
     const made = eventUrl(store, clock, target);
     await expect(made).rejects.toThrow(UsageError);
-    await expect(made).rejects.toThrow('event_url needs the address people and machines reach shop serve at; record it once with: shop serve --public-url https://shop.example.com');
+    await expect(made).rejects.toThrow(
+      'event_url needs the address people and machines reach shop serve at; record it once with: shop serve --public-url https://shop.example.com',
+    );
   });
 
   it('is made under the public address, names its run, call, event and key, and expires in 7 days by default', async () => {
@@ -40,7 +55,10 @@ describe('event URLs', () => {
     await setPublicUrl(store, 'https://shop.example.com/');
     const url = await eventUrl(store, clock, target);
     expect(url).toMatch(/^https:\/\/shop\.example\.com\/e\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
-    expect(await verifyEventUrl(store, clock, tokenOf(url))).toEqual({ ...target, expiresAt: clock.t + EVENT_URL_TTL_MS });
+    expect(await verifyEventUrl(store, clock, tokenOf(url))).toEqual({
+      ...target,
+      expiresAt: clock.t + EVENT_URL_TTL_MS,
+    });
   });
 
   it('sends its event to its run once: a second POST is refused (410) with nothing recorded', async () => {
@@ -48,10 +66,20 @@ describe('event URLs', () => {
     await setPublicUrl(store, 'https://shop.example.com');
     const token = tokenOf(await eventUrl(store, clock, target, 60_000));
     const sent = await sendByEventUrl(store, clock, PERSON, token, { version: '1.4.2' });
-    expect(sent.event).toMatchObject({ name: 'deploy.done', key: 'prod', data: { version: '1.4.2' }, run: target.runId, channel: 'url', sent_by: 'event URL', send_id: `url:${target.runId}.3/1` });
+    expect(sent.event).toMatchObject({
+      name: 'deploy.done',
+      key: 'prod',
+      data: { version: '1.4.2' },
+      run: target.runId,
+      channel: 'url',
+      sent_by: 'event URL',
+      send_id: `url:${target.runId}.3/1`,
+    });
     const again = sendByEventUrl(store, clock, PERSON, token, { version: 'other' });
     await expect(again).rejects.toThrow(ExpiredError);
-    await expect(again).rejects.toThrow(/^this event URL was used at .+ \(event 1\); it sends one event, once — nothing new was recorded$/);
+    await expect(again).rejects.toThrow(
+      /^this event URL was used at .+ \(event 1\); it sends one event, once — nothing new was recorded$/,
+    );
     expect(await store.listSentEvents()).toHaveLength(1);
   });
 
@@ -63,7 +91,9 @@ describe('event URLs', () => {
     // An answer link is signed by another key: it is no event URL.
     const answerLink = await answerLinkToken(store, clock, { runId: target.runId, key: '3/1', ask: 1 });
     for (const bad of [forged, 'nonsense', `${token}x`, answerLink]) {
-      await expect(sendByEventUrl(store, clock, PERSON, bad, null)).rejects.toThrow('not a valid event URL (mistyped, cut, or not made by this Shop); nothing was recorded');
+      await expect(sendByEventUrl(store, clock, PERSON, bad, null)).rejects.toThrow(
+        'not a valid event URL (mistyped, cut, or not made by this Shop); nothing was recorded',
+      );
     }
     clock.t += 60_000;
     await expect(sendByEventUrl(store, clock, PERSON, token, null)).rejects.toThrow(ExpiredError);

@@ -21,13 +21,18 @@ export const EVENT_URL_KEY = 'event_url_key';
 export const MAX_EVENT_URL_TOKEN = 2048;
 const WORD = /^[A-Za-z0-9_.:-]{1,200}$/;
 
-const Payload = z.object({
-  r: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-  k: z.string().regex(/^\d+(?:\/\d+)*$/).max(400),
-  n: z.string().regex(WORD),
-  y: z.string().regex(WORD).nullable(),
-  e: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-}).strict();
+const Payload = z
+  .object({
+    r: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+    k: z
+      .string()
+      .regex(/^\d+(?:\/\d+)*$/)
+      .max(400),
+    n: z.string().regex(WORD),
+    y: z.string().regex(WORD).nullable(),
+    e: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  })
+  .strict();
 
 /** Which event an URL sends, to which run, made by which call of it. */
 export interface EventUrlTarget {
@@ -49,13 +54,27 @@ export const eventUrlSendId = (t: EventUrlTarget) => `url:${t.runId}.${t.key}`;
  * The URL of one event for one run, valid `ttlMs` from the clock's now, under the public address
  * recorded by `shop serve --public-url`; UsageError (one line saying how to set it) without one.
  */
-export async function eventUrl(store: Store, clock: Clock, target: EventUrlTarget, ttlMs = EVENT_URL_TTL_MS): Promise<string> {
-  if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0) throw new UsageError(`an event URL's lifetime must be a positive number of milliseconds, not ${ttlMs}`);
+export async function eventUrl(
+  store: Store,
+  clock: Clock,
+  target: EventUrlTarget,
+  ttlMs = EVENT_URL_TTL_MS,
+): Promise<string> {
+  if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0)
+    throw new UsageError(`an event URL's lifetime must be a positive number of milliseconds, not ${ttlMs}`);
   const base = await publicUrl(store);
   if (!base) {
-    throw new UsageError("event_url needs the address people and machines reach shop serve at; record it once with: shop serve --public-url https://shop.example.com");
+    throw new UsageError(
+      'event_url needs the address people and machines reach shop serve at; record it once with: shop serve --public-url https://shop.example.com',
+    );
   }
-  const payload = Payload.parse({ r: target.runId, k: target.key, n: target.name, y: target.eventKey, e: clock.now() + ttlMs });
+  const payload = Payload.parse({
+    r: target.runId,
+    k: target.key,
+    n: target.name,
+    y: target.eventKey,
+    e: clock.now() + ttlMs,
+  });
   return `${base}/e/${await signToken(store, EVENT_URL_KEY, payload)}`;
 }
 
@@ -65,10 +84,13 @@ export async function eventUrl(store: Store, clock: Clock, target: EventUrlTarge
  */
 export async function verifyEventUrl(store: Store, clock: Clock, token: string): Promise<VerifiedEventUrl> {
   const parsed = await readSignedToken(store, EVENT_URL_KEY, token, Payload, MAX_EVENT_URL_TOKEN);
-  if (!parsed) throw new UsageError('not a valid event URL (mistyped, cut, or not made by this Shop); nothing was recorded');
+  if (!parsed)
+    throw new UsageError('not a valid event URL (mistyped, cut, or not made by this Shop); nothing was recorded');
   const url = { runId: parsed.r, key: parsed.k, name: parsed.n, eventKey: parsed.y, expiresAt: parsed.e };
   if (clock.now() >= url.expiresAt) {
-    throw new ExpiredError(`this event URL for run ${url.runId} (${url.name}) expired at ${localTime(url.expiresAt)}; nothing was recorded`);
+    throw new ExpiredError(
+      `this event URL for run ${url.runId} (${url.name}) expired at ${localTime(url.expiresAt)}; nothing was recorded`,
+    );
   }
   return url;
 }

@@ -85,7 +85,17 @@ describe('people with access', () => {
   it('takes names of 1–64 letters, digits, space and . _ - @ only', async () => {
     const { store } = fresh();
     for (const ok of ['a', 'Ann Lee', 'ann.lee_2-x@corp', 'Zoë', 'x'.repeat(64)]) await addPerson(store, ok, 'bob');
-    for (const bad of ['', 'x'.repeat(65), 'ann<script>', 'a/b', 'tab\there', 'new\nline', ' ann', 'ann ', 'a\u001b[31m']) {
+    for (const bad of [
+      '',
+      'x'.repeat(65),
+      'ann<script>',
+      'a/b',
+      'tab\there',
+      'new\nline',
+      ' ann',
+      'ann ',
+      'a\u001b[31m',
+    ]) {
       await expect(addPerson(store, bad, 'bob')).rejects.toBeInstanceOf(UsageError);
     }
     expect(await listPeople(store)).toHaveLength(5);

@@ -16,7 +16,9 @@ const MAX_TOKEN = 128;
 
 export function checkPersonName(name: string): string {
   if (!NAME.test(name) || name.trim() !== name) {
-    throw new UsageError(`not a usable name: ${JSON.stringify(name.slice(0, 80))}; a name is 1–64 letters, digits, spaces and . _ - @ (no leading or trailing space)`);
+    throw new UsageError(
+      `not a usable name: ${JSON.stringify(name.slice(0, 80))}; a name is 1–64 letters, digits, spaces and . _ - @ (no leading or trailing space)`,
+    );
   }
   return name;
 }

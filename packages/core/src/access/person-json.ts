@@ -18,5 +18,11 @@ export type AccessAddedJson = z.infer<typeof AccessAddedJsonSchema>;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export function personJson(p: Person): PersonJson {
-  return { name: p.name, created_at: iso(p.createdAt)!, created_by: p.createdBy, last_seen_at: iso(p.lastSeenAt), revoked_at: iso(p.revokedAt) };
+  return {
+    name: p.name,
+    created_at: iso(p.createdAt)!,
+    created_by: p.createdBy,
+    last_seen_at: iso(p.lastSeenAt),
+    revoked_at: iso(p.revokedAt),
+  };
 }

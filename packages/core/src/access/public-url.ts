@@ -29,7 +29,10 @@ export async function answerUrl(store: Store, clock: Clock, ask: LinkAsk): Promi
 
 /** An http(s) URL without credentials, query or fragment, its trailing slashes trimmed; UsageError otherwise. */
 export function checkPublicUrl(raw: string): string {
-  const bad = (why: string) => new UsageError(`not a usable public URL ${JSON.stringify(raw.slice(0, 100))}: ${why}; give the address people open, e.g. https://shop.example.com`);
+  const bad = (why: string) =>
+    new UsageError(
+      `not a usable public URL ${JSON.stringify(raw.slice(0, 100))}: ${why}; give the address people open, e.g. https://shop.example.com`,
+    );
   if (raw.length > MAX_URL) throw bad(`longer than ${MAX_URL} characters`);
   let url: URL;
   try {

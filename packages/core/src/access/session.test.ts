@@ -13,7 +13,12 @@ afterEach(() => {
 
 /** A store judging time by the same clock as the sessions (as shop serve's store and Clock port do). */
 function fresh() {
-  const clock = { t: 1_700_000_000_000, now() { return this.t; } };
+  const clock = {
+    t: 1_700_000_000_000,
+    now() {
+      return this.t;
+    },
+  };
   const store = openSqliteStore(join(tempDir('shop-session-'), 'shop.db'), () => clock.t);
   open.push(store);
   return { store, clock };
@@ -44,7 +49,15 @@ describe('web sessions', () => {
     const s = (await openWebSession(store, clock, token))!.session;
     const [body, sig] = s.split('.');
     const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Record<string, unknown>;
-    for (const bad of [`${b64({ ...payload, n: 'bob' })}.${sig}`, `${b64({ ...payload, e: payload.e as number + 1 })}.${sig}`, `${body}.${'A'.repeat(43)}`, body, '', token, `${s}x`]) {
+    for (const bad of [
+      `${b64({ ...payload, n: 'bob' })}.${sig}`,
+      `${b64({ ...payload, e: (payload.e as number) + 1 })}.${sig}`,
+      `${body}.${'A'.repeat(43)}`,
+      body,
+      '',
+      token,
+      `${s}x`,
+    ]) {
       expect(await webSession(store, clock, bad)).toBeNull();
     }
   });

@@ -24,14 +24,19 @@ export const SESSION_KEY = 'session_key';
 const HASH_PREFIX = 32;
 const MAX_SESSION = 600;
 
-const Payload = z.object({
-  n: z.string().min(1).max(64),
-  h: z.string().regex(/^[0-9a-f]+$/).length(HASH_PREFIX),
-  // 16 random bytes: what logout records. A session signed before sessions had ids is refused (sign in again).
-  s: z.string().regex(/^[A-Za-z0-9_-]{22}$/),
-  i: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-  e: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-}).strict();
+const Payload = z
+  .object({
+    n: z.string().min(1).max(64),
+    h: z
+      .string()
+      .regex(/^[0-9a-f]+$/)
+      .length(HASH_PREFIX),
+    // 16 random bytes: what logout records. A session signed before sessions had ids is refused (sign in again).
+    s: z.string().regex(/^[A-Za-z0-9_-]{22}$/),
+    i: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+    e: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  })
+  .strict();
 
 export interface WebSession {
   /** The person signed in. */
@@ -42,12 +47,23 @@ export interface WebSession {
 }
 
 /** A new session for the holder of a login token, or null when the token is no one's (unknown, revoked). */
-export async function openWebSession(store: Store, clock: Clock, token: string, ttlMs = WEB_SESSION_TTL_MS): Promise<WebSession | null> {
+export async function openWebSession(
+  store: Store,
+  clock: Clock,
+  token: string,
+  ttlMs = WEB_SESSION_TTL_MS,
+): Promise<WebSession | null> {
   if (typeof token !== 'string' || token.length === 0 || token.length > 128) return null;
   const person = await store.findPersonByTokenHash(hashToken(token));
   if (!person) return null;
   const now = clock.now();
-  const payload = Payload.parse({ n: person.name, h: person.tokenHash.slice(0, HASH_PREFIX), s: randomBytes(16).toString('base64url'), i: now, e: now + ttlMs });
+  const payload = Payload.parse({
+    n: person.name,
+    h: person.tokenHash.slice(0, HASH_PREFIX),
+    s: randomBytes(16).toString('base64url'),
+    i: now,
+    e: now + ttlMs,
+  });
   return { name: person.name, session: await signToken(store, SESSION_KEY, payload), expiresAt: payload.e };
 }
 
@@ -57,7 +73,9 @@ export async function webSession(store: Store, clock: Clock, session: string): P
   if (!p) return null;
   if (clock.now() >= p.e) return null;
   if (await store.webSessionEnded(p.s)) return null;
-  const person = (await store.listPeople()).find((x) => x.name === p.n && x.revokedAt === null && x.tokenHash.startsWith(p.h));
+  const person = (await store.listPeople()).find(
+    (x) => x.name === p.n && x.revokedAt === null && x.tokenHash.startsWith(p.h),
+  );
   // Looked up again by its whole hash: that is what touches last_seen_at.
   if (!person || !(await store.findPersonByTokenHash(person.tokenHash))) return null;
   return { name: person.name, session, expiresAt: p.e };

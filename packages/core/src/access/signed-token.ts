@@ -10,7 +10,8 @@ import type { Store } from '../store/store.js';
 
 /** Signs `payload` with the key named `keyName` (made if the store has none yet). */
 export async function signToken(store: Store, keyName: string, payload: unknown): Promise<string> {
-  const stored = (await store.getSetting(keyName)) ?? (await store.initSetting(keyName, randomBytes(32).toString('base64url')));
+  const stored =
+    (await store.getSetting(keyName)) ?? (await store.initSetting(keyName, randomBytes(32).toString('base64url')));
   const body = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
   return `${body}.${sign(Buffer.from(stored, 'base64url'), body)}`;
 }
@@ -20,7 +21,13 @@ export async function signToken(store: Store, keyName: string, payload: unknown)
  * else (forged, garbled, cut, over `maxLength`). Checking never makes a key: with none, no
  * token was ever signed here.
  */
-export async function readSignedToken<T>(store: Store, keyName: string, token: unknown, schema: z.ZodType<T>, maxLength: number): Promise<T | null> {
+export async function readSignedToken<T>(
+  store: Store,
+  keyName: string,
+  token: unknown,
+  schema: z.ZodType<T>,
+  maxLength: number,
+): Promise<T | null> {
   if (typeof token !== 'string' || token.length > maxLength) return null;
   const m = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/.exec(token);
   if (!m) return null;

@@ -28,7 +28,13 @@ export function cachedAgentLoader(projectRoot: string): (name: string) => AgentD
     }
     const def = loadAgent(projectRoot, name);
     const st = statSync(def.file, { throwIfNoEntry: false });
-    if (st) cache.set(name, { def, dir: dirs.findIndex((d) => def.file === join(d, `${name}.md`)), mtimeMs: st.mtimeMs, size: st.size });
+    if (st)
+      cache.set(name, {
+        def,
+        dir: dirs.findIndex((d) => def.file === join(d, `${name}.md`)),
+        mtimeMs: st.mtimeMs,
+        size: st.size,
+      });
     return def;
   };
 }

@@ -78,7 +78,9 @@ export function loadAgent(projectRoot: string, name: string): AgentDef {
   // Names are checked where run() is called; this keeps any other path (a name from the store) inside agents/.
   const problem = agentNameProblem(name);
   if (problem) throw new UsageError(problem);
-  const file = agentDirs(projectRoot).map((d) => join(d, `${name}.md`)).find((f) => existsSync(f));
+  const file = agentDirs(projectRoot)
+    .map((d) => join(d, `${name}.md`))
+    .find((f) => existsSync(f));
   if (!file) {
     const found = listAgents(projectRoot);
     throw new NotFoundError(
@@ -102,9 +104,12 @@ export function parseAgent(name: string, file: string, text: string): AgentDef {
   const parsed = AgentFrontMatterSchema.safeParse(meta);
   if (!parsed.success) throw new UsageError(`${file}: ${describeIssues(parsed.error)}`);
   const fm = parsed.data;
-  if (fm.cli && fm.command) throw new UsageError(`${file}: give either cli: (${fm.cli}) or command:, not both — command: runs its own program`);
+  if (fm.cli && fm.command)
+    throw new UsageError(`${file}: give either cli: (${fm.cli}) or command:, not both — command: runs its own program`);
   if (fm.gates?.length && ((fm.cli && fm.cli !== 'claude') || fm.command)) {
-    throw new UsageError(`${file}: gates: needs Claude Code (cli: claude): ${fm.command ? 'a command:' : fm.cli === 'codex' ? 'Codex' : 'Gemini CLI'} cannot suspend a tool call for a person`);
+    throw new UsageError(
+      `${file}: gates: needs Claude Code (cli: claude): ${fm.command ? 'a command:' : fm.cli === 'codex' ? 'Codex' : 'Gemini CLI'} cannot suspend a tool call for a person`,
+    );
   }
   const tools = fm.allowed_tools ?? fm.tools ?? [];
   return {
@@ -113,7 +118,13 @@ export function parseAgent(name: string, file: string, text: string): AgentDef {
     instructions: (m ? m[2] : text).trim(),
     model: fm.model,
     permissionMode: fm.permission_mode ?? fm.permissionMode,
-    allowedTools: typeof tools === 'string' ? tools.split(',').map((t) => t.trim()).filter(Boolean) : tools,
+    allowedTools:
+      typeof tools === 'string'
+        ? tools
+            .split(',')
+            .map((t) => t.trim())
+            .filter(Boolean)
+        : tools,
     timeout: fm.timeout,
     human: fm.human,
     command: fm.command,

@@ -14,7 +14,14 @@ const dir = tempDir('shop-agent-host-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function req(name: string, script: string, env: Record<string, string> = {}): AgentStart {
-  return { file: 'sh', args: ['-c', script], cwd: dir, env: { PATH: process.env.PATH ?? '', ...env }, stdoutFile: join(dir, `${name}.out`), stderrFile: join(dir, `${name}.err`) };
+  return {
+    file: 'sh',
+    args: ['-c', script],
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdoutFile: join(dir, `${name}.out`),
+    stderrFile: join(dir, `${name}.err`),
+  };
 }
 
 /** The pid of the process whose argv is `shop-agent-host <driver>` (this test process's host). */
@@ -43,7 +50,9 @@ describe('agents started by the agent host', () => {
     const missing = await startAgent({ ...req('missing', ''), file: join(dir, 'no-such-agent'), args: [] });
     expect(missing.pid).toBeUndefined();
     expect((await missing.done).error?.code).toBe('ENOENT');
-    await expect(startAgent({ ...req('nolog', 'true'), stdoutFile: join(dir, 'no', 'such', 'dir.out') })).rejects.toThrow(/ENOENT/);
+    await expect(
+      startAgent({ ...req('nolog', 'true'), stdoutFile: join(dir, 'no', 'such', 'dir.out') }),
+    ).rejects.toThrow(/ENOENT/);
   });
 
   it('when the host is killed, its running agents are stopped and reported lost; the next agent gets a new host', async () => {
@@ -61,11 +70,19 @@ describe('agents started by the agent host', () => {
 
   it('when the driver dies (kill -9), the host ends its agents', async () => {
     // A driver of its own: this file's module, in a node process started for the test.
-    const driver = spawn(process.execPath, ['--input-type=module', '-e', `
+    const driver = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `
       const { startAgent } = await import(${JSON.stringify(new URL('../../dist/agents/agent-host.js', import.meta.url).href)});
       const a = await startAgent(${JSON.stringify(req('orphan', 'sleep 60'))});
       console.log(a.pid);
-      await a.done;`], { stdio: ['ignore', 'pipe', 'inherit'] });
+      await a.done;`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     let out = '';
     driver.stdout.on('data', (d) => (out += d));
     await until('the driver to start its agent', () => /^\d+\n/.test(out));
@@ -77,7 +94,14 @@ describe('agents started by the agent host', () => {
 });
 
 /** What the machine gives agents unless told otherwise (containment.ts probes the same way). */
-const namespaces = spawnSync('unshare', [...(process.getuid?.() === 0 ? [] : ['--map-current-user']), '--pid', '--fork', '--kill-child', 'true']).status === 0;
+const namespaces =
+  spawnSync('unshare', [
+    ...(process.getuid?.() === 0 ? [] : ['--map-current-user']),
+    '--pid',
+    '--fork',
+    '--kill-child',
+    'true',
+  ]).status === 0;
 const MODES = [
   ...(namespaces ? [{ mode: 'pid-namespace', force: undefined }] : []),
   { mode: 'process-group', force: 'process-group' },
@@ -93,14 +117,18 @@ describe.each(MODES)('every process an agent started ends with it ($mode)', ({ m
 
   it('a leftover that left its process group (setsid) is gone once the agent has ended; the exit code comes back', async () => {
     const mark = randomUUID();
-    const started = await startAgent(req(`left-${mode}`, 'setsid sh -c "sleep 300" & sleep 0.2; exit 3', { TEST_MARK: mark }));
+    const started = await startAgent(
+      req(`left-${mode}`, 'setsid sh -c "sleep 300" & sleep 0.2; exit 3', { TEST_MARK: mark }),
+    );
     expect(started.containment).toBe(mode);
     expect(await started.done).toEqual({ code: 3 });
     expect(pidsWithEnv('TEST_MARK', mark)).toEqual([]);
   });
 
   it("a stop (TERM to the agent's group) keeps its grace: the agent's own clean-up runs and its status comes back", async () => {
-    const started = await startAgent(req(`grace-${mode}`, 'trap "sleep 0.3; echo cleaned; exit 5" TERM; echo ready; sleep 30 & wait', {}));
+    const started = await startAgent(
+      req(`grace-${mode}`, 'trap "sleep 0.3; echo cleaned; exit 5" TERM; echo ready; sleep 30 & wait', {}),
+    );
     await until('the agent to be ready', () => readFileSync(join(dir, `grace-${mode}.out`), 'utf8').includes('ready'));
     await killGroupAndWait(started.pid!);
     expect(await started.done).toEqual({ code: 5 });

@@ -36,7 +36,11 @@ export async function startAgent(req: AgentStart): Promise<StartedAgent> {
   try {
     contained = { ...req, ...containedCommand(req.file, req.args, req.cwd, env.PATH), env, marker };
   } catch (e) {
-    return { pid: undefined, containment: 'process-group', done: Promise.resolve({ code: null, error: e as NodeJS.ErrnoException }) };
+    return {
+      pid: undefined,
+      containment: 'process-group',
+      done: Promise.resolve({ code: null, error: e as NodeJS.ErrnoException }),
+    };
   }
   const host = hostForThisProcess();
   return host ? host.start(contained) : startDirectly(contained);
@@ -82,7 +86,8 @@ class AgentHost {
   static launch(): AgentHost | null {
     try {
       const child = spawn(process.execPath, ['-e', AGENT_HOST_SOURCE, AGENT_HOST_NAME, String(process.pid)], {
-        detached: true, stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+        detached: true,
+        stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
       });
       return child.pid ? new AgentHost(child) : null;
     } catch {
@@ -122,7 +127,18 @@ class AgentHost {
       this.waiting.set(id, w);
       this.channel('ref');
       try {
-        this.child.send({ type: 'spawn', id, file: req.file, args: req.args, cwd: req.cwd, env: req.env, stdout: req.stdoutFile, stderr: req.stderrFile, marker, sweep });
+        this.child.send({
+          type: 'spawn',
+          id,
+          file: req.file,
+          args: req.args,
+          cwd: req.cwd,
+          env: req.env,
+          stdout: req.stdoutFile,
+          stderr: req.stderrFile,
+          marker,
+          sweep,
+        });
       } catch (e) {
         w.failed(e as NodeJS.ErrnoException);
       }
@@ -134,7 +150,11 @@ class AgentHost {
     if (!w) return;
     if (m.type === 'started') w.started(m.pid);
     else if (m.type === 'ended') w.ended({ code: m.code });
-    else w.failed(Object.assign(new Error(m.message), { code: m.code ?? undefined }) as NodeJS.ErrnoException, m.phase === 'logs');
+    else
+      w.failed(
+        Object.assign(new Error(m.message), { code: m.code ?? undefined }) as NodeJS.ErrnoException,
+        m.phase === 'logs',
+      );
   }
 
   /** The host ended (or could not be reached): its agents are stopped here, and reported lost. */
@@ -142,11 +162,19 @@ class AgentHost {
     if (this.gone) return;
     this.gone = true;
     for (const w of [...this.waiting.values()]) {
-      if (w.pid === null) w.failed(Object.assign(new Error('the agent host ended before it started the agent'), { code: 'EHOSTDOWN' }));
+      if (w.pid === null)
+        w.failed(Object.assign(new Error('the agent host ended before it started the agent'), { code: 'EHOSTDOWN' }));
       else {
         const pid = w.pid;
         const stopped = killGroupAndWait(pid).then(() => w.sweep && killMarked(w.marker));
-        void stopped.catch(() => undefined).then(() => w.ended({ code: null, lost: `the process watching it (${AGENT_HOST_NAME}) ended unexpectedly; the agent (pid ${pid}) was stopped` }));
+        void stopped
+          .catch(() => undefined)
+          .then(() =>
+            w.ended({
+              code: null,
+              lost: `the process watching it (${AGENT_HOST_NAME}) ended unexpectedly; the agent (pid ${pid}) was stopped`,
+            }),
+          );
       }
     }
   }

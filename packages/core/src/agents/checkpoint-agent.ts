@@ -2,7 +2,9 @@ import { signalProtocol } from './signal-protocol.js';
 
 /** The built-in `_checkpoint` agent that helps a person review a pause (Shop spec wording). */
 export function checkpointInstructions(message: string, decisions: { id: string; prompt: string }[]): string {
-  const asks = decisions.length ? `\n\n**Decisions the person will make:**\n${decisions.map((d) => `- ${d.id}: ${d.prompt}`).join('\n')}` : '';
+  const asks = decisions.length
+    ? `\n\n**Decisions the person will make:**\n${decisions.map((d) => `- ${d.id}: ${d.prompt}`).join('\n')}`
+    : '';
   return `The workflow has paused for human input.
 
 **Checkpoint:** ${message}${asks}

@@ -1,5 +1,15 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, openSync, closeSync, fstatSync, readSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  openSync,
+  closeSync,
+  fstatSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -13,7 +23,12 @@ import { dirname, join } from 'node:path';
  */
 export function transcriptPath(env: NodeJS.ProcessEnv, cwd: string, sessionId: string): string {
   const config = env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
-  return join(config, 'projects', env.CLAUDE_CODE_PROJECT_DIR_NAME || projectDirName(realCwd(cwd)), `${sessionId}.jsonl`);
+  return join(
+    config,
+    'projects',
+    env.CLAUDE_CODE_PROJECT_DIR_NAME || projectDirName(realCwd(cwd)),
+    `${sessionId}.jsonl`,
+  );
 }
 
 const MAX_DIR_NAME = 200;
@@ -42,9 +57,7 @@ function realCwd(cwd: string): string {
 
 /** A transcript as found on this machine: its bytes (when not over `maxBytes`), size and digest. */
 export type LocalTranscript =
-  | { kind: 'missing' }
-  | { kind: 'tooBig'; bytes: number }
-  | { kind: 'ok'; data: Buffer; bytes: number; sha256: string };
+  { kind: 'missing' } | { kind: 'tooBig'; bytes: number } | { kind: 'ok'; data: Buffer; bytes: number; sha256: string };
 
 /** Reads a transcript, refusing (without reading it) one larger than `maxBytes`. */
 export function readTranscript(path: string, maxBytes: number): LocalTranscript {

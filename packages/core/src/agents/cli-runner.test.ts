@@ -17,12 +17,26 @@ function invocation(name: string, resume: boolean, config: string) {
   mkdirSync(dirname(signal), { recursive: true });
   return {
     agent: { name: 'coder', file: 'coder.md', instructions: '', allowedTools: [] },
-    prompt: 'go', sessionId: '0b6e1c5e-0000-4000-8000-0000000000aa', resume, cwd,
-    env: { CLAUDE_CONFIG_DIR: config, SHOP_SIGNAL_FILE: signal, SHOP_STANDIN_LOG: join(dir, `${name}.log`), SHOP_AGENT: 'coder', SHOP_RUN_ID: '1' },
-    stdoutFile: join(dir, `${name}.out`), stderrFile: join(dir, `${name}.err`),
+    prompt: 'go',
+    sessionId: '0b6e1c5e-0000-4000-8000-0000000000aa',
+    resume,
+    cwd,
+    env: {
+      CLAUDE_CONFIG_DIR: config,
+      SHOP_SIGNAL_FILE: signal,
+      SHOP_STANDIN_LOG: join(dir, `${name}.log`),
+      SHOP_AGENT: 'coder',
+      SHOP_RUN_ID: '1',
+    },
+    stdoutFile: join(dir, `${name}.out`),
+    stderrFile: join(dir, `${name}.err`),
   };
 }
-const log = (name: string) => readFileSync(join(dir, `${name}.log`), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const log = (name: string) =>
+  readFileSync(join(dir, `${name}.log`), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 describe("CliRunner and Claude Code's sessions", () => {
   it('a session Shop thought never started, whose transcript is here, is resumed instead of refused as "already in use"', async () => {

@@ -24,26 +24,54 @@ export class CliRunner implements AgentRunner {
     const dialect = dialectOf(inv.agent);
     const outcome = await this.spawn(dialect, inv);
     // What only the CLI's own words tell: a session that never started, or one that did.
-    const again = outcome.exitCode ? dialect.retry?.({ resume: inv.resume, exitCode: outcome.exitCode, stderr: safeRead(inv.stderrFile), decidingGate: inv.gate !== undefined }) : null;
+    const again = outcome.exitCode
+      ? dialect.retry?.({
+          resume: inv.resume,
+          exitCode: outcome.exitCode,
+          stderr: safeRead(inv.stderrFile),
+          decidingGate: inv.gate !== undefined,
+        })
+      : null;
     if (!again) return outcome;
-    return this.spawn(dialect, again.prompt ? { ...inv, resume: again.resume, prompt: again.prompt, gate: undefined } : { ...inv, resume: again.resume });
+    return this.spawn(
+      dialect,
+      again.prompt
+        ? { ...inv, resume: again.resume, prompt: again.prompt, gate: undefined }
+        : { ...inv, resume: again.resume },
+    );
   }
 
   private async spawn(dialect: AgentDialect, inv: AgentInvocation): Promise<AgentOutcome> {
     const step = {
-      bin: dialect.cli === 'command' ? '' : this.bins(dialect.cli), agent: inv.agent, prompt: inv.prompt, system: systemPrompt(inv.agent.instructions),
-      sessionId: inv.sessionId, resume: inv.resume && inv.sessionId !== null, cwd: inv.cwd, model: inv.model, budgetUsd: inv.budgetUsd,
-      writable: inv.env.SHOP_SIGNAL_FILE ? [dirname(inv.env.SHOP_SIGNAL_FILE)] : [], decidingGate: inv.gate !== undefined,
+      bin: dialect.cli === 'command' ? '' : this.bins(dialect.cli),
+      agent: inv.agent,
+      prompt: inv.prompt,
+      system: systemPrompt(inv.agent.instructions),
+      sessionId: inv.sessionId,
+      resume: inv.resume && inv.sessionId !== null,
+      cwd: inv.cwd,
+      model: inv.model,
+      budgetUsd: inv.budgetUsd,
+      writable: inv.env.SHOP_SIGNAL_FILE ? [dirname(inv.env.SHOP_SIGNAL_FILE)] : [],
+      decidingGate: inv.gate !== undefined,
     };
     const [file, ...args] = dialect.argv(step);
     // Known before exec would say E2BIG: one line naming what is too long, nothing started.
     const tooLong = argTooLong(dialect, step, args);
-    if (tooLong) return { exitCode: null, error: tooLong, output: '', metrics: { costUsd: null, numTurns: null, durationMs: 0 } };
+    if (tooLong)
+      return { exitCode: null, error: tooLong, output: '', metrics: { costUsd: null, numTurns: null, durationMs: 0 } };
     const started = Date.now();
     // The leader of a process group of its own (a stop kills everything it started), output
     // straight into its log files, started by this process's agent host (agent-host.ts).
     const env = inv.gate ? { ...inv.env, SHOP_GATE_DECISION: JSON.stringify(inv.gate) } : inv.env;
-    const exit = await startAgent({ file: file!, args, cwd: inv.cwd, env: agentEnv(env), stdoutFile: inv.stdoutFile, stderrFile: inv.stderrFile });
+    const exit = await startAgent({
+      file: file!,
+      args,
+      cwd: inv.cwd,
+      env: agentEnv(env),
+      stdoutFile: inv.stdoutFile,
+      stderrFile: inv.stderrFile,
+    });
     let ended: string | null = null;
     // Stopping an agent waits for its whole group to be gone (TERM, then KILL after a grace).
     let killing: Promise<void> | null = null;
@@ -51,12 +79,20 @@ export class CliRunner implements AgentRunner {
       ended ??= why;
       if (exit.pid && !killing) killing = killGroupAndWait(exit.pid);
     };
-    const timer = inv.timeout ? setTimeout(() => kill(`agent timed out after ${inv.timeout}s`), inv.timeout * 1000) : null;
+    const timer = inv.timeout
+      ? setTimeout(() => kill(`agent timed out after ${inv.timeout}s`), inv.timeout * 1000)
+      : null;
     const abort = () => kill(null);
     if (inv.signal?.aborted) abort();
     inv.signal?.addEventListener('abort', abort, { once: true });
     if (exit.pid) inv.onSpawn?.(exit.pid, exit.containment);
-    const tail = exit.pid ? follow(dialect, inv, (stalled) => kill(`${dialect.label} cannot reach its service and retries forever (${stalled}); check the network, and that it is logged in`)) : null;
+    const tail = exit.pid
+      ? follow(dialect, inv, (stalled) =>
+          kill(
+            `${dialect.label} cannot reach its service and retries forever (${stalled}); check the network, and that it is logged in`,
+          ),
+        )
+      : null;
     const done = await exit.done;
     tail?.stop();
     if (timer) clearTimeout(timer);
@@ -65,21 +101,46 @@ export class CliRunner implements AgentRunner {
 
     const noMetrics = { costUsd: null, numTurns: null, durationMs: Date.now() - started };
     if (done.lost) return { exitCode: null, error: done.lost, output: '', metrics: noMetrics };
-    if (done.error) return { exitCode: null, error: startFailure(dialect, file!, args, done.error), output: '', metrics: noMetrics };
-    if (ended) return { exitCode: null, error: ended, output: '', metrics: noMetrics, transient: stalledTransient(ended, dialect) };
+    if (done.error)
+      return { exitCode: null, error: startFailure(dialect, file!, args, done.error), output: '', metrics: noMetrics };
+    if (ended)
+      return {
+        exitCode: null,
+        error: ended,
+        output: '',
+        metrics: noMetrics,
+        transient: stalledTransient(ended, dialect),
+      };
     const stdout = safeRead(inv.stdoutFile);
     const { result, sessionId } = readAll(dialect, stdout);
     const metrics = result
       ? { costUsd: result.costUsd, numTurns: result.numTurns, durationMs: result.durationMs ?? noMetrics.durationMs }
       : noMetrics;
     const who = dialect.cli === 'command' ? 'claude' : dialect.cli;
-    const error = result?.isError ? `${who} reported an error: ${capText(result.text ?? 'no message')} (log: ${inv.stdoutFile})` : null;
+    const error = result?.isError
+      ? `${who} reported an error: ${capText(result.text ?? 'no message')} (log: ${inv.stdoutFile})`
+      : null;
     // The <promise> fallback reads only the final result text, never the raw event stream.
     const streamed = stdout.trimStart().startsWith('{');
-    const transient = result?.isError || done.code
-      ? classifyFailure({ isError: Boolean(result?.isError), apiStatus: result?.apiStatus, resultText: result?.text, stderr: safeRead(inv.stderrFile).slice(-20_000), exitCode: done.code })
-      : null;
-    return { exitCode: done.code, error, output: result?.text ?? (streamed ? '' : stdout), metrics, transient, sessionId, deferred: result?.deferred ?? null };
+    const transient =
+      result?.isError || done.code
+        ? classifyFailure({
+            isError: Boolean(result?.isError),
+            apiStatus: result?.apiStatus,
+            resultText: result?.text,
+            stderr: safeRead(inv.stderrFile).slice(-20_000),
+            exitCode: done.code,
+          })
+        : null;
+    return {
+      exitCode: done.code,
+      error,
+      output: result?.text ?? (streamed ? '' : stdout),
+      metrics,
+      transient,
+      sessionId,
+      deferred: result?.deferred ?? null,
+    };
   }
 }
 
@@ -120,15 +181,27 @@ function readAll(dialect: AgentDialect, stdout: string): { result: StepResult | 
 
 /** A CLI that only retries a service it cannot reach: the network kind, tried again later like one. */
 function stalledTransient(ended: string, dialect: AgentDialect) {
-  return /cannot reach its service/.test(ended) ? { kind: 'network' as const, detail: capText(`${dialect.label}: ${ended}`, 300) } : null;
+  return /cannot reach its service/.test(ended)
+    ? { kind: 'network' as const, detail: capText(`${dialect.label}: ${ended}`, 300) }
+    : null;
 }
 
 /** Why a process could not start, in one short line (never the whole command line). */
-function startFailure(dialect: AgentDialect, file: string, args: string[], done: { code?: string; message?: string }): string {
+function startFailure(
+  dialect: AgentDialect,
+  file: string,
+  args: string[],
+  done: { code?: string; message?: string },
+): string {
   const message = String(done.message ?? '');
   const code = done.code ?? /\b(E[A-Z0-9]+)\b/.exec(message.slice(0, 2000))?.[1];
   if (code === 'ENOENT') {
-    const how = dialect.cli === 'command' ? "check the agent's command:" : dialect.cli === 'claude' ? "install Claude Code, or set SHOP_CLAUDE_BIN / the agent's command:" : `install ${dialect.label}, or set SHOP_${dialect.cli.toUpperCase()}_BIN`;
+    const how =
+      dialect.cli === 'command'
+        ? "check the agent's command:"
+        : dialect.cli === 'claude'
+          ? "install Claude Code, or set SHOP_CLAUDE_BIN / the agent's command:"
+          : `install ${dialect.label}, or set SHOP_${dialect.cli.toUpperCase()}_BIN`;
     return `agent command not found: ${file} (${how})`;
   }
   if (code === 'E2BIG') {

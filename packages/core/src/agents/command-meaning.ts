@@ -112,6 +112,10 @@ function readOptions(t: OptionTable | undefined, words: Word[], from: number, m:
 function longMeanings(t: OptionTable | undefined, name: string): string[] {
   const long = t?.long ?? {};
   if (name in long) return [long[name]!];
-  const prefixed = name ? Object.keys(long).filter((k) => k.startsWith(name)).map((k) => long[k]!) : [];
+  const prefixed = name
+    ? Object.keys(long)
+        .filter((k) => k.startsWith(name))
+        .map((k) => long[k]!)
+    : [];
   return prefixed.length ? [...new Set(prefixed)] : [`--${name}`];
 }

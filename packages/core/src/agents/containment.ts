@@ -74,7 +74,10 @@ function probe(path: string | undefined): Probed {
   const root = process.getuid?.() === 0;
   for (const flags of root ? [NAMESPACE] : [['--map-current-user', ...NAMESPACE], NAMESPACE]) {
     const prefix = [unshare, ...flags, '--', '/bin/sh', '-c', STEP_INIT, STEP_INIT_NAME];
-    const r = spawnSync(prefix[0]!, [...prefix.slice(1), '/bin/sh', '-c', 'exit 3'], { stdio: 'ignore', timeout: 5000 });
+    const r = spawnSync(prefix[0]!, [...prefix.slice(1), '/bin/sh', '-c', 'exit 3'], {
+      stdio: 'ignore',
+      timeout: 5000,
+    });
     if (r.status === 3) return { containment: 'pid-namespace', prefix };
   }
   return NONE;
@@ -85,7 +88,12 @@ function probe(path: string | undefined): Probed {
  * agent, so a command that is missing or not executable is found here first and thrown as spawn
  * would (ENOENT, EACCES): the step fails with the same one line either way.
  */
-export function containedCommand(file: string, args: string[], cwd: string, path: string | undefined): { file: string; args: string[]; containment: Containment } {
+export function containedCommand(
+  file: string,
+  args: string[],
+  cwd: string,
+  path: string | undefined,
+): { file: string; args: string[]; containment: Containment } {
   const { containment, prefix } = machineContainment();
   if (containment !== 'pid-namespace') return { file, args, containment };
   const found = executable(file, cwd, path);
@@ -94,7 +102,9 @@ export function containedCommand(file: string, args: string[], cwd: string, path
 
 /** `file` as execvp would find it (on PATH unless it names a path), or a spawn-like ENOENT/EACCES error. */
 function executable(file: string, cwd: string, path: string | undefined): string {
-  const candidates = file.includes('/') ? [resolve(cwd, file)] : (path ?? '').split(delimiter).map((d) => resolve(cwd, d || '.', file));
+  const candidates = file.includes('/')
+    ? [resolve(cwd, file)]
+    : (path ?? '').split(delimiter).map((d) => resolve(cwd, d || '.', file));
   let denied = false;
   for (const c of candidates) {
     try {

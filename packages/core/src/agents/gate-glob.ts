@@ -1,6 +1,9 @@
 /** A gate's glob: `*` matches any text (a `/` too); every other character is itself. */
 export function globRegExp(text: string, caseless = false): RegExp {
-  const body = text.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  const body = text
+    .split('*')
+    .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
   return new RegExp(`^${body}$`, caseless ? 'si' : 's');
 }
 

@@ -28,7 +28,9 @@ function pathForms(path: string, place: GatePlace): string[][] {
   const root = absolute(place.workspace, place);
   const roots = [...new Set([root, place.realPath?.(root) ?? root])];
   return ids.map((p) => {
-    const rels = roots.map((r) => posix.relative(r, p)).filter((rel) => rel && rel !== '..' && !rel.startsWith('../') && !isAbsolute(rel));
+    const rels = roots
+      .map((r) => posix.relative(r, p))
+      .filter((rel) => rel && rel !== '..' && !rel.startsWith('../') && !isAbsolute(rel));
     return [...new Set([...rels, p])];
   });
 }
@@ -48,7 +50,9 @@ function globNamesPath(glob: string, forms: string[], place: GatePlace): boolean
 }
 
 /** A hold rule holds the path when it names it in any way it is known. */
-export const holdsPath = (glob: string, path: string, place: GatePlace) => pathForms(path, place).some((forms) => globNamesPath(glob, forms, place));
+export const holdsPath = (glob: string, path: string, place: GatePlace) =>
+  pathForms(path, place).some((forms) => globNamesPath(glob, forms, place));
 
 /** An allow rule releases the path only when it names it in every way it is known (a link and its file). */
-export const allowsPath = (glob: string, path: string, place: GatePlace) => pathForms(path, place).every((forms) => globNamesPath(glob, forms, place));
+export const allowsPath = (glob: string, path: string, place: GatePlace) =>
+  pathForms(path, place).every((forms) => globNamesPath(glob, forms, place));

@@ -9,7 +9,8 @@ const blocks = (gates: unknown): GateBlock[] => {
   if (typeof b === 'string') throw new Error(b);
   return b;
 };
-const held = (gates: unknown, tool: string, input: Record<string, unknown>, where = place) => holdingRule(blocks(gates), { tool, input }, where);
+const held = (gates: unknown, tool: string, input: Record<string, unknown>, where = place) =>
+  holdingRule(blocks(gates), { tool, input }, where);
 const bash = (gates: unknown, command: string) => held(gates, 'Bash', { command });
 
 const RULES = ['Bash(git push --force*)', 'Bash(rm -rf *)'];
@@ -29,7 +30,7 @@ describe('Bash rules hold what a command does, however it is spelled', () => {
     ['cd x && git push --force', 'Bash(git push --force*)'],
     ['git status; git push -f\n', 'Bash(git push --force*)'],
     ["bash -c 'git push --force'", 'Bash(git push --force*)'],
-    ["sh -lc \"cd repo && git push -f\"", 'Bash(git push --force*)'],
+    ['sh -lc "cd repo && git push -f"', 'Bash(git push --force*)'],
     ['env FOO=1 git push --force', 'Bash(git push --force*)'],
     ['FOO=1 git push --force', 'Bash(git push --force*)'],
     ['git -C . push --force', 'Bash(git push --force*)'],
@@ -54,7 +55,11 @@ describe('Bash rules hold what a command does, however it is spelled', () => {
   });
 
   it.each([
-    ['G=git; $G push --force'], ["echo 'git push --force' | sh"], ['$(which rm) -rf /'], ['eval "$X"'], ['echo "unclosed'],
+    ['G=git; $G push --force'],
+    ["echo 'git push --force' | sh"],
+    ['$(which rm) -rf /'],
+    ['eval "$X"'],
+    ['echo "unclosed'],
   ])('%j cannot be read: held by any Bash rule', (command) => {
     expect(bash(RULES, command)).toMatch(/^Bash\(git push --force\*\) \(the command cannot be read: /);
     expect(bash(['Write(.env*)'], command)).toMatch(/cannot be read/);
@@ -62,8 +67,19 @@ describe('Bash rules hold what a command does, however it is spelled', () => {
   });
 
   it.each([
-    'git push origin main', 'git push', 'echo "git push --force"', "echo 'rm -rf /'", 'rm -r x', 'rm -f x', 'rm x', 'git status -f',
-    'git log --force-push-history', 'grep -rf patterns .', '# git push --force', 'cat <<EOF\ngit push --force\nEOF\n', "printf '%s' 'rm -rf /' > notes.txt",
+    'git push origin main',
+    'git push',
+    'echo "git push --force"',
+    "echo 'rm -rf /'",
+    'rm -r x',
+    'rm -f x',
+    'rm x',
+    'git status -f',
+    'git log --force-push-history',
+    'grep -rf patterns .',
+    '# git push --force',
+    'cat <<EOF\ngit push --force\nEOF\n',
+    "printf '%s' 'rm -rf /' > notes.txt",
   ])('%j is not held', (command) => {
     expect(bash(RULES, command)).toBeNull();
   });
@@ -151,7 +167,8 @@ describe('hold by default: { hold, allow }', () => {
   });
 
   it('allow rules match a command as written: a wrapper, an assignment, a path or a shell is not the command', () => {
-    for (const c of ['sudo npm test', 'PATH=/tmp npm test', './npm test', "bash -c 'npm test'", 'FOO=1 git status']) expect(bash(gates, c)).toBe('Bash');
+    for (const c of ['sudo npm test', 'PATH=/tmp npm test', './npm test', "bash -c 'npm test'", 'FOO=1 git status'])
+      expect(bash(gates, c)).toBe('Bash');
   });
 
   it('an unreadable command is never allowed; shop report always is', () => {
@@ -161,7 +178,10 @@ describe('hold by default: { hold, allow }', () => {
   });
 
   it("blocks never weaken one another: the agent's and the workflow's each hold what the other allows", () => {
-    const both = [...blocks({ hold: ['Bash'], allow: ['Bash(npm test*)', 'Bash(git push*)'] }), ...blocks({ hold: ['Bash(git push*)'], allow: ['Bash(git push origin main)'] })];
+    const both = [
+      ...blocks({ hold: ['Bash'], allow: ['Bash(npm test*)', 'Bash(git push*)'] }),
+      ...blocks({ hold: ['Bash(git push*)'], allow: ['Bash(git push origin main)'] }),
+    ];
     const h = (command: string) => holdingRule(both, { tool: 'Bash', input: { command } }, place);
     expect(h('npm test')).toBeNull();
     expect(h('git push origin main')).toBeNull();
@@ -179,7 +199,9 @@ describe('reading gates as written', () => {
   });
 
   it('refuses what it cannot read, naming it', () => {
-    expect(readGates({ hold: ['Bash'], allow: ['Bash npm test'] })).toMatch(/^gate "Bash npm test" must look like Tool or Tool\(argument glob\)/);
+    expect(readGates({ hold: ['Bash'], allow: ['Bash npm test'] })).toMatch(
+      /^gate "Bash npm test" must look like Tool or Tool\(argument glob\)/,
+    );
     expect(readGates({ hold: [] })).toMatch(/needs at least one hold rule/);
     expect(readGates({ hold: ['Bash'], deny: ['x'] })).toMatch(/unknown key 'deny'/);
     expect(readGates(['Bash', { hold: ['Bash'] }])).toMatch(/not a mix of both/);
@@ -190,8 +212,12 @@ describe('reading gates as written', () => {
 describe('describeGates', () => {
   it('reads blocks as a person writes them: a list as its rules, a hold-by-default block with its allows, blocks apart', () => {
     expect(describeGates(blocks(RULES))).toBe('Bash(git push --force*), Bash(rm -rf *)');
-    expect(describeGates([...blocks({ hold: ['Bash'], allow: ['Bash(npm test*)', 'Bash(git status*)'] }), ...blocks(['Write(.env*)'])]))
-      .toBe('hold Bash allow Bash(npm test*), Bash(git status*); Write(.env*)');
+    expect(
+      describeGates([
+        ...blocks({ hold: ['Bash'], allow: ['Bash(npm test*)', 'Bash(git status*)'] }),
+        ...blocks(['Write(.env*)']),
+      ]),
+    ).toBe('hold Bash allow Bash(npm test*), Bash(git status*); Write(.env*)');
     expect(describeGates([{ hold: 7 }])).toBeNull();
   });
 });

@@ -43,7 +43,9 @@ export function holdingRule(blocks: readonly GateBlock[], call: ToolCall, place:
     const hold = rules(b.hold);
     const holding = hold.find((r) => c.holds(r));
     if (holding && !c.allowed(rules(b.allow), hold)) {
-      return c.reading?.unreadable ? `${holding.text} (the command cannot be read: ${c.reading.unreadable})` : holding.text;
+      return c.reading?.unreadable
+        ? `${holding.text} (the command cannot be read: ${c.reading.unreadable})`
+        : holding.text;
     }
   }
   return null;
@@ -64,11 +66,19 @@ class Call {
   readonly reading: ShellReading | null;
   readonly path: string | null;
 
-  constructor(private readonly call: ToolCall, private readonly place: GatePlace) {
+  constructor(
+    private readonly call: ToolCall,
+    private readonly place: GatePlace,
+  ) {
     const tool = call.tool.toLowerCase();
     this.kind = tool === 'bash' ? 'bash' : FILE_TOOLS.some((t) => t.toLowerCase() === tool) ? 'file' : 'other';
     const command = call.input.command;
-    this.reading = this.kind === 'bash' ? (typeof command === 'string' ? readShellCommand(command) : { parts: [], runs: [], writes: [], unreadable: 'it has no command' }) : null;
+    this.reading =
+      this.kind === 'bash'
+        ? typeof command === 'string'
+          ? readShellCommand(command)
+          : { parts: [], runs: [], writes: [], unreadable: 'it has no command' }
+        : null;
     const path = call.input.file_path ?? call.input.notebook_path;
     this.path = typeof path === 'string' ? path : null;
   }
@@ -80,7 +90,8 @@ class Call {
       if (r.bash && (r.arg === undefined || bashHolds(r.arg, reading, this.call.input.command as string))) return true;
       return r.file && reading.writes.some((w) => this.writeHeld(r, w));
     }
-    if (this.kind === 'file') return r.file && (r.arg === undefined || this.path === null || holdsPath(r.arg, this.path, place));
+    if (this.kind === 'file')
+      return r.file && (r.arg === undefined || this.path === null || holdsPath(r.arg, this.path, place));
     if (!r.tool.test(this.call.tool)) return false;
     if (r.arg === undefined) return true;
     return this.path !== null ? holdsPath(r.arg, this.path, place) : globMatches(r.arg, mainArgument(this.call.input));
@@ -91,15 +102,28 @@ class Call {
     const { reading, place } = this;
     if (reading) {
       if (reading.unreadable) return false;
-      const commands = reading.parts.every((p) => REPORT.test(p) || allow.some((a) => a.bash && (a.arg === undefined || globMatches(patternText(a.arg), p))));
+      const commands = reading.parts.every(
+        (p) =>
+          REPORT.test(p) || allow.some((a) => a.bash && (a.arg === undefined || globMatches(patternText(a.arg), p))),
+      );
       const files = reading.writes.filter((w) => hold.some((h) => h.file && this.writeHeld(h, w)));
-      return commands && files.every((w) => allow.some((a) => a.file && (a.arg === undefined || (!w.dynamic && allowsPath(a.arg, w.text, place)))));
+      return (
+        commands &&
+        files.every((w) =>
+          allow.some((a) => a.file && (a.arg === undefined || (!w.dynamic && allowsPath(a.arg, w.text, place)))),
+        )
+      );
     }
-    if (this.kind === 'file') return this.path !== null && allow.some((a) => a.file && (a.arg === undefined || allowsPath(a.arg, this.path!, place)));
+    if (this.kind === 'file')
+      return (
+        this.path !== null && allow.some((a) => a.file && (a.arg === undefined || allowsPath(a.arg, this.path!, place)))
+      );
     return allow.some((a) => {
       if (!a.tool.test(this.call.tool)) return false;
       if (a.arg === undefined) return true;
-      return this.path !== null ? allowsPath(a.arg, this.path, place) : globMatches(a.arg, mainArgument(this.call.input));
+      return this.path !== null
+        ? allowsPath(a.arg, this.path, place)
+        : globMatches(a.arg, mainArgument(this.call.input));
     });
   }
 
@@ -128,4 +152,7 @@ function patternWords(arg: string): Word[] {
   return arg.split(/\s+/).filter(Boolean).map(literal);
 }
 
-const patternText = (arg: string) => patternWords(arg).map((w) => w.text).join(' ');
+const patternText = (arg: string) =>
+  patternWords(arg)
+    .map((w) => w.text)
+    .join(' ');

@@ -18,7 +18,8 @@ export const RULE = /^([A-Za-z0-9_*.-]+)(?:\((.*)\))?$/s;
 
 /** The problem with a rule, or null. */
 function gateProblem(rule: string): string | null {
-  if (!RULE.test(rule.trim())) return `gate ${JSON.stringify(capText(rule, 80))} must look like Tool or Tool(argument glob), e.g. Bash(git push --force*)`;
+  if (!RULE.test(rule.trim()))
+    return `gate ${JSON.stringify(capText(rule, 80))} must look like Tool or Tool(argument glob), e.g. Bash(git push --force*)`;
   return null;
 }
 
@@ -46,11 +47,14 @@ export function readGates(value: unknown): GateBlock[] | string {
 
 function readBlock(o: Record<string, unknown>): GateBlock[] | string {
   const unknown = Object.keys(o).filter((k) => !KEYS.includes(k));
-  if (unknown.length) return `gates: unknown key ${unknown.map((k) => `'${capText(k, 40)}'`).join(', ')} (a block has hold and allow)`;
+  if (unknown.length)
+    return `gates: unknown key ${unknown.map((k) => `'${capText(k, 40)}'`).join(', ')} (a block has hold and allow)`;
   const hold = rules(o.hold);
   const allow = o.allow === undefined ? [] : rules(o.allow);
-  if (hold === null || allow === null) return `gates: hold and allow are lists of rules, e.g. { hold: [Bash], allow: ["Bash(npm test*)"] }`;
-  if (!hold.length) return 'gates: a { hold, allow } block needs at least one hold rule (hold: [Bash] holds every command)';
+  if (hold === null || allow === null)
+    return `gates: hold and allow are lists of rules, e.g. { hold: [Bash], allow: ["Bash(npm test*)"] }`;
+  if (!hold.length)
+    return 'gates: a { hold, allow } block needs at least one hold rule (hold: [Bash] holds every command)';
   return block(hold, allow);
 }
 
@@ -70,7 +74,8 @@ function rules(v: unknown): string[] | null {
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Whether an agent with these gates may ask a person its own questions (AskUserQuestion held). */
-export const asksQuestions = (blocks: readonly GateBlock[]) => blocks.some((b) => b.hold.some((r) => /^askuserquestion$/i.test(r)));
+export const asksQuestions = (blocks: readonly GateBlock[]) =>
+  blocks.some((b) => b.hold.some((r) => /^askuserquestion$/i.test(r)));
 
 /**
  * Blocks as a person reads them in one line: a block that only holds as its rules
@@ -80,5 +85,7 @@ export const asksQuestions = (blocks: readonly GateBlock[]) => blocks.some((b) =
 export function describeGates(value: unknown): string | null {
   const blocks = readGates(value);
   if (typeof blocks === 'string') return null;
-  return blocks.map((b) => (b.allow.length ? `hold ${b.hold.join(', ')} allow ${b.allow.join(', ')}` : b.hold.join(', '))).join('; ');
+  return blocks
+    .map((b) => (b.allow.length ? `hold ${b.hold.join(', ')} allow ${b.allow.join(', ')}` : b.hold.join(', ')))
+    .join('; ');
 }

@@ -35,10 +35,14 @@ export interface GateDecision {
 }
 
 /** Claude Code's PreToolUse hook output for a decision (allow, deny with its reason) or a deferral. */
-export function hookOutput(decision: 'allow' | 'deny' | 'defer', extra: { reason?: string; updatedInput?: Record<string, unknown> } = {}): string {
+export function hookOutput(
+  decision: 'allow' | 'deny' | 'defer',
+  extra: { reason?: string; updatedInput?: Record<string, unknown> } = {},
+): string {
   return JSON.stringify({
     hookSpecificOutput: {
-      hookEventName: 'PreToolUse', permissionDecision: decision,
+      hookEventName: 'PreToolUse',
+      permissionDecision: decision,
       ...(extra.reason ? { permissionDecisionReason: extra.reason } : {}),
       ...(extra.updatedInput ? { updatedInput: extra.updatedInput } : {}),
     },
@@ -47,7 +51,12 @@ export function hookOutput(decision: 'allow' | 'deny' | 'defer', extra: { reason
 
 /** What a person reads of a deferred call: "Bash git push --force origin main", or AskUserQuestion's questions. */
 export function describeDeferred(t: Pick<DeferredTool, 'name' | 'input'>): string {
-  if (t.name === 'AskUserQuestion') return questionsOf(t.input).map((q) => q.question).join(' / ') || 'the agent asks a question';
+  if (t.name === 'AskUserQuestion')
+    return (
+      questionsOf(t.input)
+        .map((q) => q.question)
+        .join(' / ') || 'the agent asks a question'
+    );
   return capText(`${t.name} ${mainArgument(t.input)}`, 2000);
 }
 
@@ -63,7 +72,21 @@ export function questionsOf(input: Record<string, unknown>): Question[] {
   return qs.flatMap((q) => {
     const o = q as { question?: unknown; options?: unknown; multiSelect?: unknown };
     if (typeof o.question !== 'string') return [];
-    const options = Array.isArray(o.options) ? o.options.flatMap((x) => (typeof (x as { label?: unknown }).label === 'string' ? [{ label: (x as { label: string }).label, description: typeof (x as { description?: unknown }).description === 'string' ? (x as { description: string }).description : undefined }] : [])) : [];
+    const options = Array.isArray(o.options)
+      ? o.options.flatMap((x) =>
+          typeof (x as { label?: unknown }).label === 'string'
+            ? [
+                {
+                  label: (x as { label: string }).label,
+                  description:
+                    typeof (x as { description?: unknown }).description === 'string'
+                      ? (x as { description: string }).description
+                      : undefined,
+                },
+              ]
+            : [],
+        )
+      : [];
     return [{ question: o.question, options, multiSelect: o.multiSelect === true }];
   });
 }
@@ -78,12 +101,23 @@ const DIFF_LINES = 40;
  */
 export function changeOf(t: Pick<DeferredTool, 'name' | 'input'>, current: string | null): string | null {
   const input = t.input;
-  if ((t.name === 'Edit' || t.name === 'MultiEdit') && typeof input.old_string === 'string' && typeof input.new_string === 'string') return hunk(input.old_string, input.new_string);
+  if (
+    (t.name === 'Edit' || t.name === 'MultiEdit') &&
+    typeof input.old_string === 'string' &&
+    typeof input.new_string === 'string'
+  )
+    return hunk(input.old_string, input.new_string);
   if (t.name === 'MultiEdit' && Array.isArray(input.edits)) {
-    return input.edits.flatMap((e) => {
-      const o = e as { old_string?: unknown; new_string?: unknown };
-      return typeof o.old_string === 'string' && typeof o.new_string === 'string' ? [hunk(o.old_string, o.new_string)] : [];
-    }).join('\n…\n') || null;
+    return (
+      input.edits
+        .flatMap((e) => {
+          const o = e as { old_string?: unknown; new_string?: unknown };
+          return typeof o.old_string === 'string' && typeof o.new_string === 'string'
+            ? [hunk(o.old_string, o.new_string)]
+            : [];
+        })
+        .join('\n…\n') || null
+    );
   }
   if (t.name === 'Write' && typeof input.content === 'string') return hunk(current, input.content);
   return null;
@@ -97,7 +131,10 @@ function hunk(before: string | null, after: string): string {
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
   let end = 0;
   while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
-  const lines = [...a.slice(start, a.length - end).map((l) => `- ${l}`), ...b.slice(start, b.length - end).map((l) => `+ ${l}`)];
+  const lines = [
+    ...a.slice(start, a.length - end).map((l) => `- ${l}`),
+    ...b.slice(start, b.length - end).map((l) => `+ ${l}`),
+  ];
   if (!lines.length) return '(no change)';
   const shown = lines.slice(0, DIFF_LINES).map((l) => capText(l, 200));
   if (lines.length > DIFF_LINES) shown.push(`… ${lines.length - DIFF_LINES} more changed lines`);

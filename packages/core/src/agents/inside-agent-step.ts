@@ -7,7 +7,14 @@ import { STEP_INIT_NAME } from './containment.js';
  * and a `shop continue` session's): any one of them in a process's environment makes it part of
  * a step.
  */
-const STEP_MARKERS = ['SHOP_AGENT', 'SHOP_RUN_ID', 'SHOP_CALL', 'SHOP_SIGNAL_FILE', 'SHOP_SESSION_ID', 'SHOP_STEP'] as const;
+const STEP_MARKERS = [
+  'SHOP_AGENT',
+  'SHOP_RUN_ID',
+  'SHOP_CALL',
+  'SHOP_SIGNAL_FILE',
+  'SHOP_SESSION_ID',
+  'SHOP_STEP',
+] as const;
 
 /** How far up the ancestry is walked (a chain of processes is never this deep by accident). */
 const MAX_ANCESTORS = 64;
@@ -61,14 +68,17 @@ function byNamespace(proc: string): string | null {
 /** What makes process `pid` part of an agent step, or null. */
 function stepProcess(proc: string, pid: number): string | null {
   const argv = read(`${proc}/${pid}/cmdline`)?.split('\0') ?? [];
-  if (argv[1] === '-e' && argv[3] === AGENT_HOST_NAME) return `process ${pid} is Shop's agent host (${AGENT_HOST_NAME})`;
-  if (argv[1] === '-c' && argv[3] === STEP_INIT_NAME) return `process ${pid} is an agent step's init (${STEP_INIT_NAME})`;
+  if (argv[1] === '-e' && argv[3] === AGENT_HOST_NAME)
+    return `process ${pid} is Shop's agent host (${AGENT_HOST_NAME})`;
+  if (argv[1] === '-c' && argv[3] === STEP_INIT_NAME)
+    return `process ${pid} is an agent step's init (${STEP_INIT_NAME})`;
   const environ = read(`${proc}/${pid}/environ`);
   if (!environ) return null;
   const vars = environ.split('\0');
   for (const name of STEP_MARKERS) {
     const found = vars.find((v) => v.startsWith(`${name}=`) && v.length > name.length + 1);
-    if (found) return `process ${pid} (${statOf(proc, String(pid))?.comm ?? '?'}) has ${name}=${shortValue(found.slice(name.length + 1))}`;
+    if (found)
+      return `process ${pid} (${statOf(proc, String(pid))?.comm ?? '?'}) has ${name}=${shortValue(found.slice(name.length + 1))}`;
   }
   return null;
 }
@@ -85,7 +95,9 @@ function statOf(proc: string, pid: string): { comm: string; ppid: number } | nul
 
 /** This process's pids from the /proc mount's namespace down to its own (`NSpid:` of status). */
 function nsPids(proc: string, pid: string): string[] {
-  const line = read(`${proc}/${pid}/status`)?.split('\n').find((l) => l.startsWith('NSpid:'));
+  const line = read(`${proc}/${pid}/status`)
+    ?.split('\n')
+    .find((l) => l.startsWith('NSpid:'));
   return line ? line.slice(6).trim().split(/\s+/) : [];
 }
 

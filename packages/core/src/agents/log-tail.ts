@@ -13,7 +13,11 @@ export class LogTail {
   private readonly decoder = new StringDecoder('utf8');
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly file: string, private readonly onLine: (line: string) => void, everyMs = 250) {
+  constructor(
+    private readonly file: string,
+    private readonly onLine: (line: string) => void,
+    everyMs = 250,
+  ) {
     this.timer = setInterval(() => this.read(), everyMs);
     this.timer.unref();
   }

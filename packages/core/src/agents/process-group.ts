@@ -92,7 +92,11 @@ export async function killGroupAndWait(pid: number, graceMs = 2000): Promise<voi
  * Throws when one will not go: nothing may be started on the session beside it. True when
  * something was found running on the session (it was started, so its session may exist).
  */
-export async function killOrphanGroup(pid: number | null, start: string | null, sessionId?: string | null): Promise<boolean> {
+export async function killOrphanGroup(
+  pid: number | null,
+  start: string | null,
+  sessionId?: string | null,
+): Promise<boolean> {
   const groups = new Set<number>();
   // The leader may be gone while the group lives on; with a recorded start time, a live
   // leader must match it, or the pid now belongs to someone else.
@@ -101,7 +105,10 @@ export async function killOrphanGroup(pid: number | null, start: string | null, 
   const found = [...groups].some(groupAlive);
   await Promise.all([...groups].map((g) => killGroupAndWait(g)));
   const left = [...groups].filter(groupAlive);
-  if (left.length) throw new ConflictError(`the agent process group ${left.join(', ')} left on session ${sessionId ?? '?'} would not end; end it (kill -9 -${left[0]}) and resume again`);
+  if (left.length)
+    throw new ConflictError(
+      `the agent process group ${left.join(', ')} left on session ${sessionId ?? '?'} would not end; end it (kill -9 -${left[0]}) and resume again`,
+    );
   return found;
 }
 

@@ -12,10 +12,19 @@ export async function startDirectly(req: Contained): Promise<StartedAgent> {
   });
   let child: ChildProcess;
   try {
-    child = spawn(req.file, req.args, { cwd: req.cwd, env: req.env, detached: true, stdio: ['ignore', out.fd, err.fd] });
+    child = spawn(req.file, req.args, {
+      cwd: req.cwd,
+      env: req.env,
+      detached: true,
+      stdio: ['ignore', out.fd, err.fd],
+    });
   } catch (e) {
     await Promise.all([out.close(), err.close()]);
-    return { pid: undefined, containment: req.containment, done: Promise.resolve({ code: null, error: e as NodeJS.ErrnoException }) };
+    return {
+      pid: undefined,
+      containment: req.containment,
+      done: Promise.resolve({ code: null, error: e as NodeJS.ErrnoException }),
+    };
   }
   const pid = child.pid;
   const done = new Promise<AgentExit>((resolve) => {

@@ -5,18 +5,38 @@ import { LogTail } from './log-tail.js';
 import { describeTool, finalResult, newStreamState, readStreamLine } from './stream-events.js';
 import { tempDir } from '../testing/temp-dir.js';
 
-const assistant = (...content: unknown[]) => JSON.stringify({ type: 'assistant', message: { role: 'assistant', content } });
-const result = { type: 'result', subtype: 'success', is_error: false, result: 'done <promise>DONE: x</promise>', total_cost_usd: 0.42, num_turns: 3, session_id: 's' };
+const assistant = (...content: unknown[]) =>
+  JSON.stringify({ type: 'assistant', message: { role: 'assistant', content } });
+const result = {
+  type: 'result',
+  subtype: 'success',
+  is_error: false,
+  result: 'done <promise>DONE: x</promise>',
+  total_cost_usd: 0.42,
+  num_turns: 3,
+  session_id: 's',
+};
 
 describe('stream-json events', () => {
   it('an assistant tool use is the activity, its text when it uses no tool; each message a turn', () => {
     const state = newStreamState();
     expect(readStreamLine(state, JSON.stringify({ type: 'system', subtype: 'init', session_id: 's' }))).toBe(false);
-    expect(readStreamLine(state, assistant({ type: 'text', text: 'Let me look at the login form.\nThen the tests.' }))).toBe(true);
+    expect(
+      readStreamLine(state, assistant({ type: 'text', text: 'Let me look at the login form.\nThen the tests.' })),
+    ).toBe(true);
     expect(state).toMatchObject({ activity: 'Let me look at the login form.', turns: 1 });
-    readStreamLine(state, assistant({ type: 'text', text: 'Editing.' }, { type: 'tool_use', name: 'Edit', input: { file_path: 'src/login.ts', old_string: 'a' } }));
+    readStreamLine(
+      state,
+      assistant(
+        { type: 'text', text: 'Editing.' },
+        { type: 'tool_use', name: 'Edit', input: { file_path: 'src/login.ts', old_string: 'a' } },
+      ),
+    );
     expect(state).toMatchObject({ activity: 'Edit src/login.ts', turns: 2 });
-    readStreamLine(state, JSON.stringify({ type: 'user', message: { content: [{ type: 'tool_result', content: 'ok' }] } }));
+    readStreamLine(
+      state,
+      JSON.stringify({ type: 'user', message: { content: [{ type: 'tool_result', content: 'ok' }] } }),
+    );
     expect(state.turns).toBe(2);
     expect(readStreamLine(state, 'not json at all')).toBe(false);
     expect(readStreamLine(state, JSON.stringify(result))).toBe(true);
@@ -31,9 +51,17 @@ describe('stream-json events', () => {
 
   it('finds the final result in json output and in a stream', () => {
     expect(finalResult(JSON.stringify(result))).toMatchObject({ result: 'done <promise>DONE: x</promise>' });
-    expect(finalResult([JSON.stringify({ type: 'system' }), assistant({ type: 'text', text: 'hi' }), JSON.stringify(result)].join('\n'))).toMatchObject({ num_turns: 3 });
+    expect(
+      finalResult(
+        [JSON.stringify({ type: 'system' }), assistant({ type: 'text', text: 'hi' }), JSON.stringify(result)].join(
+          '\n',
+        ),
+      ),
+    ).toMatchObject({ num_turns: 3 });
     expect(finalResult('plain text')).toBeNull();
-    expect(finalResult([JSON.stringify({ type: 'system' }), assistant({ type: 'text', text: 'cut off' })].join('\n'))).toBeNull();
+    expect(
+      finalResult([JSON.stringify({ type: 'system' }), assistant({ type: 'text', text: 'cut off' })].join('\n')),
+    ).toBeNull();
   });
 });
 

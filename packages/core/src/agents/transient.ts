@@ -28,14 +28,23 @@ interface FailureEvidence {
   exitCode?: number | null;
 }
 
-const STATUS_KIND: Record<number, TransientKind> = { 429: 'rate_limit', 500: 'server_error', 502: 'server_error', 503: 'server_error', 504: 'server_error', 529: 'overloaded' };
+const STATUS_KIND: Record<number, TransientKind> = {
+  429: 'rate_limit',
+  500: 'server_error',
+  502: 'server_error',
+  503: 'server_error',
+  504: 'server_error',
+  529: 'overloaded',
+};
 
 /** Never transient, whatever else the text says: the person has to act (log in, fix a key or a flag, wait out a plan's limit). */
-const PERMANENT = /invalid api key|invalid x-api-key|authentication_error|permission_error|not logged in|please run \/login|oauth|credit balance|usage limit|unknown option|invalid_request_error|no conversation found|please set an auth method|not running in a trusted directory|not inside a trusted directory/i;
+const PERMANENT =
+  /invalid api key|invalid x-api-key|authentication_error|permission_error|not logged in|please run \/login|oauth|credit balance|usage limit|unknown option|invalid_request_error|no conversation found|please set an auth method|not running in a trusted directory|not inside a trusted directory/i;
 /** Claude's and Gemini's "overloaded"; Codex's "at capacity" and "high demand". */
 const OVERLOADED = /overloaded|at capacity|high demand/i;
 const RATE_LIMIT = /rate[ _-]?limit/i;
-const NETWORK = /\b(ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ENETUNREACH|EPIPE|UND_ERR_SOCKET|UND_ERR_CONNECT_TIMEOUT)\b|fetch failed|socket hang up|network error|connection error/i;
+const NETWORK =
+  /\b(ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ENETUNREACH|EPIPE|UND_ERR_SOCKET|UND_ERR_CONNECT_TIMEOUT)\b|fetch failed|socket hang up|network error|connection error/i;
 /**
  * The HTTP status in an error's text: "API Error: 529 …", "API Error (529 …)" (older Claude Code),
  * "last status: 429" (Codex), `"code":503` (Gemini CLI's API error body).
@@ -71,10 +80,21 @@ function statusIn(text: string): number | null {
 }
 
 function lastLineWith(text: string, re: RegExp): string {
-  return text.split('\n').reverse().find((l) => re.test(l))?.trim() ?? text.trim();
+  return (
+    text
+      .split('\n')
+      .reverse()
+      .find((l) => re.test(l))
+      ?.trim() ?? text.trim()
+  );
 }
 
 /** A transient failure in a few words: "API overloaded (529)", "network error". */
 export function describeTransient(t: Pick<Transient, 'kind'>): string {
-  return { overloaded: 'API overloaded', rate_limit: 'rate limited', server_error: 'API server error', network: 'network error' }[t.kind];
+  return {
+    overloaded: 'API overloaded',
+    rate_limit: 'rate limited',
+    server_error: 'API server error',
+    network: 'network error',
+  }[t.kind];
 }

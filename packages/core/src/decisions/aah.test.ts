@@ -20,7 +20,12 @@ describe('aahRequest', () => {
     const req = aahRequest(fakeRun(), exec);
     expect(req).toEqual({
       aah_version: '0.1',
-      artifact: { id: 'shop-run-7-call-3-2-ask-2', type: 'decision/request', title: 'Approve the launch?', created_at: '2023-11-14T22:14:20.000Z' },
+      artifact: {
+        id: 'shop-run-7-call-3-2-ask-2',
+        type: 'decision/request',
+        title: 'Approve the launch?',
+        created_at: '2023-11-14T22:14:20.000Z',
+      },
       source: { agent_id: '_checkpoint', task_id: 'shop-run-7' },
       content: {
         media_type: 'application/vnd.aah.decision-request+json',
@@ -37,7 +42,10 @@ describe('aahRequest', () => {
       handoff: { target_role: 'human', expects_response: true, response_deadline: '2026-02-17T17:00:00.000Z' },
       lifecycle: { status: 'pending', visibility: 'team' },
     });
-    expect(req.content.body.data.decisions.map((d) => [d.id, d.type, d.required])).toEqual([['d1', 'approval', true], ['d3', 'choice', true]]);
+    expect(req.content.body.data.decisions.map((d) => [d.id, d.type, d.required])).toEqual([
+      ['d1', 'approval', true],
+      ['d3', 'choice', true],
+    ]);
   });
 
   it('a deadline in seconds counts from when the pause started; no deadline, no deadline keys', () => {
@@ -54,10 +62,14 @@ describe('aahRequest', () => {
     const input = aahRequest(fakeRun(), agentAsk());
     expect(input.artifact).toMatchObject({ id: 'shop-run-7-call-2-ask-1', title: 'which database?' });
     expect(input.source).toEqual({ agent_id: 'coder', task_id: 'shop-run-7' });
-    expect(input.content.body.data.decisions).toEqual([{ id: 'answer', type: 'text', prompt: 'which database?', required: true }]);
+    expect(input.content.body.data.decisions).toEqual([
+      { id: 'answer', type: 'text', prompt: 'which database?', required: true },
+    ]);
     const review = aahRequest(fakeRun(), agentAsk({ awaiting: 'review', waitingFor: 'PR #4 ready', ask: 3 }));
     expect(review.artifact.id).toBe('shop-run-7-call-2-ask-3');
-    expect(review.content.body.data.decisions).toEqual([{ id: 'approve', type: 'approval', prompt: 'PR #4 ready', required: true }]);
+    expect(review.content.body.data.decisions).toEqual([
+      { id: 'approve', type: 'approval', prompt: 'PR #4 ready', required: true },
+    ]);
     expect(review.handoff).toEqual({ target_role: 'human', expects_response: true });
   });
 });
@@ -78,33 +90,64 @@ describe('parseAahResponse', () => {
     aah_version: '0.1',
     artifact: { id: 'resp-1', type: 'decision/response', title: 'Response', created_at: '2026-02-16T14:30:00Z' },
     source,
-    content: { media_type: 'application/vnd.aah.decision-response+json', body: { schema: 'aah:decision/response@1.0', data } },
+    content: {
+      media_type: 'application/vnd.aah.decision-response+json',
+      body: { schema: 'aah:decision/response@1.0', data },
+    },
     lifecycle: { status: 'final' },
   });
-  const answers = { d1: { value: false, comment: 'narrow it' }, d3: { value: 'immediate', comment: null }, d5: { value: 42, comment: null } };
+  const answers = {
+    d1: { value: false, comment: 'narrow it' },
+    d3: { value: 'immediate', comment: null },
+    d5: { value: 42, comment: null },
+  };
 
   it('reads a full artifact: answers by decision id, responder, summary', () => {
-    expect(parseAahResponse(artifact({ agent_id: 'human:gracie', agent_name: 'Gracie Redfern' }), exec))
-      .toEqual({ answers, responder: 'Gracie Redfern', summary: 'Approved with changes' });
+    expect(parseAahResponse(artifact({ agent_id: 'human:gracie', agent_name: 'Gracie Redfern' }), exec)).toEqual({
+      answers,
+      responder: 'Gracie Redfern',
+      summary: 'Approved with changes',
+    });
     expect(parseAahResponse(artifact({ agent_id: 'human:gracie' }), exec).responder).toBe('gracie');
     expect(parseAahResponse(artifact({ agent_id: 'ops-bot' }), exec).responder).toBe('ops-bot');
   });
 
   it('reads the content, the bare body or the data as well (no responder then)', () => {
-    expect(parseAahResponse(artifact({ agent_id: 'human:gracie' }).content, exec)).toEqual({ answers, responder: null, summary: 'Approved with changes' });
-    expect(parseAahResponse({ schema: 'aah:decision/response@1.0', data }, exec)).toEqual({ answers, responder: null, summary: 'Approved with changes' });
+    expect(parseAahResponse(artifact({ agent_id: 'human:gracie' }).content, exec)).toEqual({
+      answers,
+      responder: null,
+      summary: 'Approved with changes',
+    });
+    expect(parseAahResponse({ schema: 'aah:decision/response@1.0', data }, exec)).toEqual({
+      answers,
+      responder: null,
+      summary: 'Approved with changes',
+    });
     expect(parseAahResponse(data, exec)).toEqual({ answers, responder: null, summary: 'Approved with changes' });
-    expect(parseAahResponse({ responses: [{ decision_id: 'd1', approved: true }] }, exec)).toEqual({ answers: { d1: { value: true, comment: null } }, responder: null, summary: null });
+    expect(parseAahResponse({ responses: [{ decision_id: 'd1', approved: true }] }, exec)).toEqual({
+      answers: { d1: { value: true, comment: null } },
+      responder: null,
+      summary: null,
+    });
   });
 
   it('refuses a response to another request, naming both ids', () => {
     const other = () => parseAahResponse({ ...data, request_id: 'shop-run-7-call-2-ask-0' }, exec);
     expect(other).toThrow(UsageError);
-    expect(other).toThrow('the response answers shop-run-7-call-2-ask-0, but the run waits on shop-run-7-call-2-ask-1 (see shop status 7 --aah)');
+    expect(other).toThrow(
+      'the response answers shop-run-7-call-2-ask-0, but the run waits on shop-run-7-call-2-ask-1 (see shop status 7 --aah)',
+    );
   });
 
   it('refuses what is not a decision/response', () => {
-    for (const bad of [null, 'yes', {}, { responses: 'd1' }, { responses: [{ approved: true }] }, { content: { body: { data: {} } } }]) {
+    for (const bad of [
+      null,
+      'yes',
+      {},
+      { responses: 'd1' },
+      { responses: [{ approved: true }] },
+      { content: { body: { data: {} } } },
+    ]) {
       expect(() => parseAahResponse(bad, exec), JSON.stringify(bad)).toThrow(/^not an AAH decision\/response: /);
     }
     expect(() => parseAahResponse({ responses: [{ approved: true }] }, exec)).toThrow(/responses\.0\.decision_id/);

@@ -13,7 +13,12 @@ export function aahRequest(run: Run, exec: Execution) {
   const due = deadline === null ? undefined : new Date(deadline).toISOString();
   return {
     aah_version: '0.1',
-    artifact: { id: requestId(exec), type: 'decision/request', title: exec.waitingFor ?? '', created_at: new Date(exec.updatedAt).toISOString() },
+    artifact: {
+      id: requestId(exec),
+      type: 'decision/request',
+      title: exec.waitingFor ?? '',
+      created_at: new Date(exec.updatedAt).toISOString(),
+    },
     source: { agent_id: exec.agent ?? '_checkpoint', task_id: `shop-run-${run.id}` },
     content: {
       media_type: 'application/vnd.aah.decision-request+json',
@@ -22,7 +27,9 @@ export function aahRequest(run: Run, exec: Execution) {
         data: {
           context: spec?.context ?? `${run.spec}: ${run.prompt}`.trim(),
           decisions: callDecisions(exec),
-          blocking: [{ task_id: `shop-run-${run.id}`, description: `run ${run.id} (${run.spec}) waits on call ${exec.key}` }],
+          blocking: [
+            { task_id: `shop-run-${run.id}`, description: `run ${run.id} (${run.spec}) waits on call ${exec.key}` },
+          ],
           ...(due ? { deadline: due } : {}),
         },
       },
@@ -34,13 +41,15 @@ export function aahRequest(run: Run, exec: Execution) {
 
 const ResponseData = z.object({
   request_id: z.string().optional(),
-  responses: z.array(z.looseObject({
-    decision_id: z.string(),
-    approved: z.boolean().optional(),
-    selected: z.union([z.string(), z.array(z.string())]).optional(),
-    value: z.unknown().optional(),
-    comment: z.string().nullable().optional(),
-  })),
+  responses: z.array(
+    z.looseObject({
+      decision_id: z.string(),
+      approved: z.boolean().optional(),
+      selected: z.union([z.string(), z.array(z.string())]).optional(),
+      value: z.unknown().optional(),
+      comment: z.string().nullable().optional(),
+    }),
+  ),
   overall_status: z.string().optional(),
   summary: z.string().optional(),
 });
@@ -53,7 +62,10 @@ export interface ParsedResponse {
 
 /** A decision/response artifact's data (the artifact, its body, or its data alone). */
 const responseData = (json: unknown): unknown =>
-  field(field(field(json, 'content'), 'body'), 'data') ?? field(field(json, 'body'), 'data') ?? field(json, 'data') ?? json;
+  field(field(field(json, 'content'), 'body'), 'data') ??
+  field(field(json, 'body'), 'data') ??
+  field(json, 'data') ??
+  json;
 
 /** `v[key]` when `v` is an object: a file read back is walked, not trusted to have a shape. */
 const field = (v: unknown, key: string): unknown =>
@@ -72,11 +84,16 @@ export function parseAahResponse(json: unknown, exec: Execution): ParsedResponse
   if (!parsed.success) throw new UsageError(`not an AAH decision/response: ${describeIssues(parsed.error)}`);
   const { request_id, responses, summary } = parsed.data;
   if (request_id && request_id !== requestId(exec)) {
-    throw new UsageError(`the response answers ${request_id}, but the run waits on ${requestId(exec)} (see shop status ${exec.runId} --aah)`);
+    throw new UsageError(
+      `the response answers ${request_id}, but the run waits on ${requestId(exec)} (see shop status ${exec.runId} --aah)`,
+    );
   }
-  const answers = Object.fromEntries(responses.map((r) => [
-    r.decision_id, { value: r.approved ?? r.selected ?? r.value ?? null, comment: r.comment ?? null },
-  ]));
+  const answers = Object.fromEntries(
+    responses.map((r) => [
+      r.decision_id,
+      { value: r.approved ?? r.selected ?? r.value ?? null, comment: r.comment ?? null },
+    ]),
+  );
   const source = field(json, 'source') as { agent_name?: string; agent_id?: string } | undefined;
   const responder = source?.agent_name ?? source?.agent_id?.replace(/^human:/, '') ?? null;
   return { answers, responder, summary: summary ?? null };

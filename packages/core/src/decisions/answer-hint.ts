@@ -26,8 +26,14 @@ export interface AnswerSuggestion {
 /** How to answer a waiting call's current ask (what each verdict does comes from the matrix). */
 export function answerSuggestions(exec: Execution): AnswerSuggestion[] {
   const handle = handleOf(exec);
-  const s = (verb: AnswerSuggestion['verb'], label: string, needs_text: AnswerSuggestion['needs_text'], placeholder: string | null, effect: string | null = null, decisions: string[] | null = null): AnswerSuggestion =>
-    ({ verb, handle, label, needs_text, placeholder, decisions, effect });
+  const s = (
+    verb: AnswerSuggestion['verb'],
+    label: string,
+    needs_text: AnswerSuggestion['needs_text'],
+    placeholder: string | null,
+    effect: string | null = null,
+    decisions: string[] | null = null,
+  ): AnswerSuggestion => ({ verb, handle, label, needs_text, placeholder, decisions, effect });
   if (exec.kind === 'pause') {
     const spec = exec.request as { decisions?: { id: string }[] } | null;
     const ids = spec?.decisions?.map((d) => d.id) ?? [];
@@ -39,10 +45,12 @@ export function answerSuggestions(exec: Execution): AnswerSuggestion[] {
   }
   const awaiting = (exec.awaiting ?? 'input') as Awaiting;
   const row = VERDICT_MATRIX[awaiting] ?? VERDICT_MATRIX.input;
-  const effect = (e: VerdictEffect) => (e.kind === 'close' ? `returns ${e.status} to the workflow` : 'goes back to the agent');
+  const effect = (e: VerdictEffect) =>
+    e.kind === 'close' ? `returns ${e.status} to the workflow` : 'goes back to the agent';
   const out = [s('continue', 'talk to the agent', 'none', null)];
   if (awaiting === 'input') out.push(s('answer', 'answer it', 'required', '…'));
-  else out.push(s('approve', 'approve', awaiting === 'escalation' ? 'required' : 'optional', '…', effect(row.approved)));
+  else
+    out.push(s('approve', 'approve', awaiting === 'escalation' ? 'required' : 'optional', '…', effect(row.approved)));
   if (row.rejected.kind !== 'invalid') {
     const needs = row.rejected.kind === 'back' && awaiting !== 'checkpoint' ? 'required' : 'optional';
     out.push(s('reject', 'reject', needs, 'feedback', effect(row.rejected)));
@@ -55,10 +63,15 @@ export function suggestionCommand(s: AnswerSuggestion): string {
   const base = `shop ${s.verb} ${s.handle}`;
   if (s.decisions) return `${base} --answers '{${s.decisions.map((id) => `"${id}": …`).join(', ')}}'`;
   if (s.needs_text === 'none' || !s.placeholder) return base;
-  if (s.verb === 'approve') return s.needs_text === 'required' ? `${base} --message "${s.placeholder}"` : `${base} [--message "${s.placeholder}"]`;
+  if (s.verb === 'approve')
+    return s.needs_text === 'required'
+      ? `${base} --message "${s.placeholder}"`
+      : `${base} [--message "${s.placeholder}"]`;
   return `${base} "${s.placeholder}"`;
 }
 
 /** The commands that answer an ask, for --json `answer_with` and notices; `except` leaves those verbs out. */
 export const answerCommands = (exec: Execution, except: AnswerSuggestion['verb'][] = []): string[] =>
-  answerSuggestions(exec).filter((s) => !except.includes(s.verb)).map(suggestionCommand);
+  answerSuggestions(exec)
+    .filter((s) => !except.includes(s.verb))
+    .map(suggestionCommand);

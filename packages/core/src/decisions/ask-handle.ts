@@ -22,7 +22,8 @@ export function askHandle(runId: number, key: string, ask: number): string {
 }
 
 /** The handle of a waiting call's current ask. */
-export const handleOf = (exec: Pick<Execution, 'runId' | 'key' | 'ask'>): string => askHandle(exec.runId, exec.key, Math.max(1, exec.ask));
+export const handleOf = (exec: Pick<Execution, 'runId' | 'key' | 'ask'>): string =>
+  askHandle(exec.runId, exec.key, Math.max(1, exec.ask));
 
 /** A plain positive decimal run id ("0x3", "1e3", "-1", " 3" are not), or null. */
 export function runIdOf(raw: string): number | null {

@@ -32,19 +32,32 @@ function pauseAnswer(exec: Execution, input: AnswerInput, message: string | null
   const decisions = callDecisions(exec);
   const none = { verdict: input.verdict ?? null, status: input.status ?? null, message, decisions: null };
   if (input.answers !== undefined) {
-    if (!decisions.length) throw new UsageError(`call ${exec.key} is a plain pause with no decisions; answer it with approve/reject (or --status CONTINUE|STOP)`);
+    if (!decisions.length)
+      throw new UsageError(
+        `call ${exec.key} is a plain pause with no decisions; answer it with approve/reject (or --status CONTINUE|STOP)`,
+      );
     return { ...none, decisions: validated(decisions, input.answers) };
   }
   if (input.verdict === 'answer') {
     const verdicts = `shop approve ${handleOf(exec)}, shop reject ${handleOf(exec)} "why"`;
-    throw new UsageError(`call ${exec.key} is a pause(): approve or reject it (${verdicts})${decisions.length ? `, or give its decisions with: ${signalAnswers(exec, decisions)}` : ''}`);
+    throw new UsageError(
+      `call ${exec.key} is a pause(): approve or reject it (${verdicts})${decisions.length ? `, or give its decisions with: ${signalAnswers(exec, decisions)}` : ''}`,
+    );
   }
   const go = input.verdict === 'approved' || input.status === 'CONTINUE';
   const stop = input.verdict === 'rejected' || input.status === 'STOP';
-  if (!go && !stop) throw new UsageError(`call ${exec.key} is a pause(): answer it with --status CONTINUE or --status STOP, not ${input.status}`);
+  if (!go && !stop)
+    throw new UsageError(
+      `call ${exec.key} is a pause(): answer it with --status CONTINUE or --status STOP, not ${input.status}`,
+    );
   if (go && decisions.length) {
     const filled = validateAnswers(decisions, approveAll(decisions));
-    if (!filled.ok) throw new InvalidAnswersError(`approving needs every decision: ${filled.issues.map(issueLine).join('; ')}`, filled.issues, [decide(exec, decisions)]);
+    if (!filled.ok)
+      throw new InvalidAnswersError(
+        `approving needs every decision: ${filled.issues.map(issueLine).join('; ')}`,
+        filled.issues,
+        [decide(exec, decisions)],
+      );
     return { ...none, decisions: filled.answers };
   }
   return none;
@@ -63,25 +76,41 @@ function agentAnswerFields(exec: Execution, input: AnswerInput, message: string 
     return agentAnswerFields(exec, { verdict, message: words }, words);
   }
   if (input.status) {
-    if (input.status === 'NEEDS_HUMAN') throw new UsageError('--status NEEDS_HUMAN would not answer anything; give the status the agent should have reported');
+    if (input.status === 'NEEDS_HUMAN')
+      throw new UsageError(
+        '--status NEEDS_HUMAN would not answer anything; give the status the agent should have reported',
+      );
     return { verdict: null, status: input.status, message, decisions: null };
   }
   const verdict = input.verdict ?? 'answer';
   const effect = verdictEffect(exec.awaiting, verdict);
   if (effect.kind === 'invalid') throw new UsageError(`call ${exec.key} awaits ${exec.awaiting}: ${effect.why}`);
   const awaiting = exec.awaiting ?? 'input';
-  if (effect.kind === 'back' && !message && (verdict === 'answer' || awaiting === 'input' || awaiting === 'escalation')) {
-    throw new UsageError(`${exec.agent} awaits ${awaiting} ("${exec.waitingFor}"): give the words it needs`, [{ verb: 'answer', handle: handleOf(exec), needs: 'message' }]);
+  if (
+    effect.kind === 'back' &&
+    !message &&
+    (verdict === 'answer' || awaiting === 'input' || awaiting === 'escalation')
+  ) {
+    throw new UsageError(`${exec.agent} awaits ${awaiting} ("${exec.waitingFor}"): give the words it needs`, [
+      { verb: 'answer', handle: handleOf(exec), needs: 'message' },
+    ]);
   }
   // A rejection that goes back to the agent is only useful with what to change.
   if (effect.kind === 'back' && !message && verdict === 'rejected' && awaiting !== 'checkpoint') {
-    throw new UsageError(`rejecting sends ${exec.agent} back to work: say what to change`, [{ verb: 'reject', handle: handleOf(exec), needs: 'message' }]);
+    throw new UsageError(`rejecting sends ${exec.agent} back to work: say what to change`, [
+      { verb: 'reject', handle: handleOf(exec), needs: 'message' },
+    ]);
   }
   return { verdict, status: null, message, decisions: null };
 }
 
 /** Giving a pause's decisions, as an action. */
-const decide = (exec: Execution, decisions: Decision[]): SuggestedAction => ({ verb: 'decide', handle: handleOf(exec), needs: 'answers', decisions: decisions.map((d) => d.id) });
+const decide = (exec: Execution, decisions: Decision[]): SuggestedAction => ({
+  verb: 'decide',
+  handle: handleOf(exec),
+  needs: 'answers',
+  decisions: decisions.map((d) => d.id),
+});
 
 /** The command that gives a pause's decisions: shop signal <id> --answers '{"d1": …}'. */
 const signalAnswers = (exec: Execution, decisions: Decision[]) =>
@@ -91,6 +120,7 @@ const trimmed = (m: string | null | undefined) => (m?.trim() ? m.trim() : null);
 
 function validated(decisions: Decision[], raw: unknown) {
   const r = validateAnswers(decisions, raw);
-  if (!r.ok) throw new InvalidAnswersError(`invalid answers, nothing recorded: ${r.issues.map(issueLine).join('; ')}`, r.issues);
+  if (!r.ok)
+    throw new InvalidAnswersError(`invalid answers, nothing recorded: ${r.issues.map(issueLine).join('; ')}`, r.issues);
   return r.answers;
 }

@@ -21,4 +21,5 @@ export function ownDecisions(decisions: readonly Pick<Decision, 'id'>[]): boolea
 }
 
 /** The id of one ask, as an AAH decision/request artifact id. */
-export const requestId = (exec: Pick<Execution, 'runId' | 'key' | 'ask'>) => `shop-run-${exec.runId}-call-${exec.key.replaceAll('/', '-')}-ask-${exec.ask}`;
+export const requestId = (exec: Pick<Execution, 'runId' | 'key' | 'ask'>) =>
+  `shop-run-${exec.runId}-call-${exec.key.replaceAll('/', '-')}-ask-${exec.ask}`;

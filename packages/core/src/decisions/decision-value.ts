@@ -21,9 +21,12 @@ export function valueSchema(d: DecisionRules): z.ZodType {
     case 'approval':
       return z.boolean({ error: 'must be true or false' });
     case 'choice':
-      return z.string({ error: `must be one of ${values.join(', ')}` }).refine((v) => values.includes(v), `must be one of ${values.join(', ')}`);
+      return z
+        .string({ error: `must be one of ${values.join(', ')}` })
+        .refine((v) => values.includes(v), `must be one of ${values.join(', ')}`);
     case 'multi_choice': {
-      let s = z.array(z.string(), { error: `must be a list drawn from ${values.join(', ')}` })
+      let s = z
+        .array(z.string(), { error: `must be a list drawn from ${values.join(', ')}` })
         .refine((v) => v.every((x) => values.includes(x)), `must be a list drawn from ${values.join(', ')}`)
         // Else ["web", "web"] would pass "choose at least 2" with one option.
         .refine((v) => new Set(v).size === v.length, 'must name each option at most once');
@@ -45,8 +48,15 @@ export function valueSchema(d: DecisionRules): z.ZodType {
       return s;
     }
     case 'date':
-      return z.string({ error: 'must be an ISO 8601 date' })
-        .refine((v) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)) && isCalendarDay(v.slice(0, 10)), 'must be an ISO 8601 date (YYYY-MM-DD or a date-time)');
+      return z
+        .string({ error: 'must be an ISO 8601 date' })
+        .refine(
+          (v) =>
+            /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) &&
+            !Number.isNaN(Date.parse(v)) &&
+            isCalendarDay(v.slice(0, 10)),
+          'must be an ISO 8601 date (YYYY-MM-DD or a date-time)',
+        );
   }
 }
 

@@ -53,10 +53,17 @@ describe('validateAnswers: each type', () => {
 
   it('date takes an ISO 8601 date or date-time that exists', () => {
     const bad = ['d: must be an ISO 8601 date (YYYY-MM-DD or a date-time)'];
-    for (const ok of ['2026-02-17', '2024-02-29', '2026-02-17T17:00:00Z', '2026-02-17T17:00:00.000+02:00', '2026-02-17 09:30']) {
+    for (const ok of [
+      '2026-02-17',
+      '2024-02-29',
+      '2026-02-17T17:00:00Z',
+      '2026-02-17T17:00:00.000+02:00',
+      '2026-02-17 09:30',
+    ]) {
       expect(check({ type: 'date' }, ok), ok).toEqual({ ok });
     }
-    for (const no of ['17/02/2026', 'tomorrow', '2026-13-01', '2026-02-30', '2025-02-29', '2026-2-1']) expect(check({ type: 'date' }, no), no).toEqual(bad);
+    for (const no of ['17/02/2026', 'tomorrow', '2026-13-01', '2026-02-30', '2025-02-29', '2026-2-1'])
+      expect(check({ type: 'date' }, no), no).toEqual(bad);
     expect(check({ type: 'date' }, 20260217)).toEqual(['d: must be an ISO 8601 date']);
   });
 });
@@ -69,44 +76,82 @@ describe('validateAnswers: presence, defaults and boxing', () => {
   );
 
   it('a required decision without an answer or default is an error naming its type and prompt', () => {
-    expect(validateAnswers(list, {})).toEqual({ ok: false, issues: [{ path: 'ok', message: 'required (approval: Ship?)' }] });
-    expect(validateAnswers(list, { ok: null })).toEqual({ ok: false, issues: [{ path: 'ok', message: 'required (approval: Ship?)' }] });
+    expect(validateAnswers(list, {})).toEqual({
+      ok: false,
+      issues: [{ path: 'ok', message: 'required (approval: Ship?)' }],
+    });
+    expect(validateAnswers(list, { ok: null })).toEqual({
+      ok: false,
+      issues: [{ path: 'ok', message: 'required (approval: Ship?)' }],
+    });
   });
 
   it('defaults fill in, optional ones become null, and defaults are checked too', () => {
     expect(validateAnswers(list, { ok: true })).toEqual({
       ok: true,
-      answers: { ok: { value: true, comment: null }, when: { value: 'later', comment: null }, note: { value: null, comment: null } },
+      answers: {
+        ok: { value: true, comment: null },
+        when: { value: 'later', comment: null },
+        note: { value: null, comment: null },
+      },
     });
     const falseDefault = decisions({ id: 'trial', type: 'approval', prompt: 'Trial?', default: false });
-    expect(validateAnswers(falseDefault, {})).toEqual({ ok: true, answers: { trial: { value: false, comment: null } } });
+    expect(validateAnswers(falseDefault, {})).toEqual({
+      ok: true,
+      answers: { trial: { value: false, comment: null } },
+    });
     // A default that breaks its own rules is refused when pause() runs, not at approval time.
-    expect(() => decisions({ id: 'c', type: 'choice', prompt: 'C?', options: ['x'], default: 'y' })).toThrow(/"default"[\s\S]*must be one of x/);
+    expect(() => decisions({ id: 'c', type: 'choice', prompt: 'C?', options: ['x'], default: 'y' })).toThrow(
+      /"default"[\s\S]*must be one of x/,
+    );
   });
 
   it('an answer may be boxed as {value, comment}; the comment is kept, a non-string comment dropped', () => {
-    const r = validateAnswers(list, { ok: { value: false, comment: 'not yet' }, when: 'now', note: { value: null, comment: 'n/a' } });
+    const r = validateAnswers(list, {
+      ok: { value: false, comment: 'not yet' },
+      when: 'now',
+      note: { value: null, comment: 'n/a' },
+    });
     expect(r).toEqual({
       ok: true,
-      answers: { ok: { value: false, comment: 'not yet' }, when: { value: 'now', comment: null }, note: { value: null, comment: 'n/a' } },
+      answers: {
+        ok: { value: false, comment: 'not yet' },
+        when: { value: 'now', comment: null },
+        note: { value: null, comment: 'n/a' },
+      },
     });
-    expect(validateAnswers(list, { ok: { value: true, comment: 5 } })).toMatchObject({ ok: true, answers: { ok: { value: true, comment: null } } });
-    expect(validateAnswers(list, { ok: { value: 'yes', comment: 'hm' } })).toEqual({ ok: false, issues: [{ path: 'ok', message: 'must be true or false' }] });
+    expect(validateAnswers(list, { ok: { value: true, comment: 5 } })).toMatchObject({
+      ok: true,
+      answers: { ok: { value: true, comment: null } },
+    });
+    expect(validateAnswers(list, { ok: { value: 'yes', comment: 'hm' } })).toEqual({
+      ok: false,
+      issues: [{ path: 'ok', message: 'must be true or false' }],
+    });
   });
 
   it('unknown ids are named together with the known ones', () => {
-    expect(validateAnswers(list, { ok: true, shipit: true })).toEqual({ ok: false, issues: [{ path: 'shipit', message: 'no such decision (decisions: ok, when, note)' }] });
+    expect(validateAnswers(list, { ok: true, shipit: true })).toEqual({
+      ok: false,
+      issues: [{ path: 'shipit', message: 'no such decision (decisions: ok, when, note)' }],
+    });
   });
 
   it('a payload that is not an object is refused with an example', () => {
     const why = [{ path: '', message: 'answers must be a JSON object keyed by decision id, e.g. {"d1": true}' }];
-    for (const raw of [null, true, 'yes', 3, [true], undefined]) expect(validateAnswers(list, raw)).toEqual({ ok: false, issues: why });
+    for (const raw of [null, true, 'yes', 3, [true], undefined])
+      expect(validateAnswers(list, raw)).toEqual({ ok: false, issues: why });
   });
 
   it('reports every problem at once, unknown ids first', () => {
     expect(validateAnswers(list, { when: 'never', note: 7, extra: 1 })).toEqual({
       ok: false,
-      issues: [{ path: 'extra', message: 'no such decision (decisions: ok, when, note)' }, { path: 'ok', message: 'required (approval: Ship?)' }, { path: 'when', message: 'must be one of now, later' }, { path: 'note', message: 'must be text' }],
+      issues: [
+        { path: 'extra', message: 'no such decision (decisions: ok, when, note)' },
+        { path: 'ok', message: 'required (approval: Ship?)' },
+        { path: 'when', message: 'must be one of now, later' },
+        { path: 'note', message: 'must be text' },
+      ],
     });
   });
 });
@@ -117,10 +162,16 @@ describe('overallStatus', () => {
     { id: 'b', type: 'approval', prompt: 'B?', required: false },
     { id: 'c', type: 'choice', prompt: 'C?', options: ['x', 'y'] },
   );
-  const v = (a: unknown, b: unknown) => ({ a: { value: a, comment: null }, b: { value: b, comment: null }, c: { value: 'x', comment: null } });
+  const v = (a: unknown, b: unknown) => ({
+    a: { value: a, comment: null },
+    b: { value: b, comment: null },
+    c: { value: 'x', comment: null },
+  });
 
   it('counts only the approval decisions that were answered', () => {
-    expect(overallStatus(decisions({ id: 't', type: 'text', prompt: 'T?' }), { t: { value: 'hi', comment: null } })).toBe('all_approved');
+    expect(
+      overallStatus(decisions({ id: 't', type: 'text', prompt: 'T?' }), { t: { value: 'hi', comment: null } }),
+    ).toBe('all_approved');
     expect(overallStatus(list, v(true, true))).toBe('all_approved');
     expect(overallStatus(list, v(true, null))).toBe('all_approved');
     expect(overallStatus(list, v(false, false))).toBe('all_rejected');
@@ -137,7 +188,10 @@ describe('approveAll', () => {
       { id: 'b', type: 'approval', prompt: 'B?', default: false },
     );
     expect(approveAll(list)).toEqual({ a: true, b: true });
-    expect(validateAnswers(list, approveAll(list))).toMatchObject({ ok: true, answers: { a: { value: true }, n: { value: 3 }, b: { value: true } } });
+    expect(validateAnswers(list, approveAll(list))).toMatchObject({
+      ok: true,
+      answers: { a: { value: true }, n: { value: 3 }, b: { value: true } },
+    });
     expect(approveAll(decisions())).toEqual({});
   });
 });

@@ -5,9 +5,11 @@ import { valueSchema } from './decision-value.js';
 
 export { valueSchema };
 
-export type Validated = { ok: true; answers: Record<string, DecisionAnswer> } | { ok: false; issues: ValidationIssue[] };
+export type Validated =
+  { ok: true; answers: Record<string, DecisionAnswer> } | { ok: false; issues: ValidationIssue[] };
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Checks a person's answers (keyed by decision id; a value or {value, comment}) against the
@@ -15,10 +17,15 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
  * Returns every problem, each naming its decision (its path).
  */
 export function validateAnswers(decisions: Decision[], raw: unknown): Validated {
-  if (!isPlainObject(raw)) return { ok: false, issues: [{ path: '', message: 'answers must be a JSON object keyed by decision id, e.g. {"d1": true}' }] };
+  if (!isPlainObject(raw))
+    return {
+      ok: false,
+      issues: [{ path: '', message: 'answers must be a JSON object keyed by decision id, e.g. {"d1": true}' }],
+    };
   const issues: ValidationIssue[] = [];
   const ids = decisions.map((d) => d.id);
-  for (const id of Object.keys(raw)) if (!ids.includes(id)) issues.push({ path: id, message: `no such decision (decisions: ${ids.join(', ')})` });
+  for (const id of Object.keys(raw))
+    if (!ids.includes(id)) issues.push({ path: id, message: `no such decision (decisions: ${ids.join(', ')})` });
   const answers: Record<string, DecisionAnswer> = {};
   for (const d of decisions) {
     const given = raw[d.id];
@@ -46,7 +53,9 @@ export type OverallStatus = 'all_approved' | 'partial' | 'all_rejected';
 
 /** AAH's aggregate over the approval decisions (none → all_approved). */
 export function overallStatus(decisions: Decision[], answers: Record<string, DecisionAnswer>): OverallStatus {
-  const votes = decisions.filter((d) => d.type === 'approval' && typeof answers[d.id]?.value === 'boolean').map((d) => answers[d.id].value);
+  const votes = decisions
+    .filter((d) => d.type === 'approval' && typeof answers[d.id]?.value === 'boolean')
+    .map((d) => answers[d.id].value);
   if (votes.every((v) => v === true)) return 'all_approved';
   if (votes.every((v) => v === false)) return 'all_rejected';
   return 'partial';

@@ -38,12 +38,20 @@ describe('verdictEffect follows the ticks matrix', () => {
   });
 
   it('each "back" carries a lead that says what the person did', () => {
-    expect(verdictEffect('approval', 'rejected')).toEqual({ kind: 'back', lead: 'The person rejected this. Their feedback:' });
+    expect(verdictEffect('approval', 'rejected')).toEqual({
+      kind: 'back',
+      lead: 'The person rejected this. Their feedback:',
+    });
     expect(verdictEffect('input', 'approved')).toEqual({ kind: 'back', lead: 'The person answered:' });
     expect(verdictEffect('review', 'rejected')).toEqual({ kind: 'back', lead: 'The person requested changes:' });
-    expect(verdictEffect('content', 'rejected')).toEqual({ kind: 'back', lead: 'The person did not accept this. Their feedback:' });
+    expect(verdictEffect('content', 'rejected')).toEqual({
+      kind: 'back',
+      lead: 'The person did not accept this. Their feedback:',
+    });
     expect(verdictEffect('escalation', 'approved')).toEqual({ kind: 'back', lead: "The person's direction:" });
-    expect(verdictEffect('checkpoint', 'approved')).toMatchObject({ lead: expect.stringContaining('go on with the next phase') });
+    expect(verdictEffect('checkpoint', 'approved')).toMatchObject({
+      lead: expect.stringContaining('go on with the next phase'),
+    });
     expect(verdictEffect('checkpoint', 'rejected')).toMatchObject({ lead: expect.stringContaining('redo it') });
   });
 
@@ -70,10 +78,13 @@ describe('verdictEffect follows the ticks matrix', () => {
 
 describe('feedbackPrompt', () => {
   const back = { kind: 'back' as const, lead: 'The person rejected this. Their feedback:' };
-  const report = 'Continue from here, then report again with shop report (DONE, or NEEDS_HUMAN if you still need the person).';
+  const report =
+    'Continue from here, then report again with shop report (DONE, or NEEDS_HUMAN if you still need the person).';
 
   it("puts the lead, the person's own words and the instruction to report again", () => {
-    expect(feedbackPrompt(back, 'Add tests for the empty cart.')).toBe(`${back.lead}\n\nAdd tests for the empty cart.\n\n${report}`);
+    expect(feedbackPrompt(back, 'Add tests for the empty cart.')).toBe(
+      `${back.lead}\n\nAdd tests for the empty cart.\n\n${report}`,
+    );
   });
 
   it('trims the words and leaves them out when there are none', () => {

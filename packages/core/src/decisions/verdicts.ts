@@ -8,9 +8,7 @@ export type Awaiting = (typeof AWAITING_KINDS)[number];
  * `back` resumes the agent's own session with the person's words and waits for its new signal.
  */
 export type VerdictEffect =
-  | { kind: 'close'; status: string }
-  | { kind: 'back'; lead: string }
-  | { kind: 'invalid'; why: string };
+  { kind: 'close'; status: string } | { kind: 'back'; lead: string } | { kind: 'invalid'; why: string };
 
 const close = (status: string): VerdictEffect => ({ kind: 'close', status });
 const back = (lead: string): VerdictEffect => ({ kind: 'back', lead });
@@ -18,7 +16,10 @@ const back = (lead: string): VerdictEffect => ({ kind: 'back', lead });
 export const VERDICT_MATRIX: Record<Awaiting, { approved: VerdictEffect; rejected: VerdictEffect }> = {
   work: {
     approved: close('DONE'),
-    rejected: { kind: 'invalid', why: 'a work hand-off is done by the person: approve it when the work is done, or hand it back with shop answer' },
+    rejected: {
+      kind: 'invalid',
+      why: 'a work hand-off is done by the person: approve it when the work is done, or hand it back with shop answer',
+    },
   },
   approval: { approved: close('APPROVED'), rejected: back('The person rejected this. Their feedback:') },
   input: { approved: back('The person answered:'), rejected: close('REJECTED') },

@@ -15,10 +15,22 @@ export class ActivityRecorder {
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly ports: EnginePorts, private readonly runId: number, private readonly token: string, private readonly exec: Execution, private readonly agent: string) {}
+  constructor(
+    private readonly ports: EnginePorts,
+    private readonly runId: number,
+    private readonly token: string,
+    private readonly exec: Execution,
+    private readonly agent: string,
+  ) {}
 
   seen(text: string, turns: number): void {
-    this.ports.notifier.notify({ type: 'agent_activity', key: this.exec.key, agent: this.agent, text, since: this.exec.attemptAt ?? this.exec.startedAt });
+    this.ports.notifier.notify({
+      type: 'agent_activity',
+      key: this.exec.key,
+      agent: this.agent,
+      text,
+      since: this.exec.attemptAt ?? this.exec.startedAt,
+    });
     this.pending = { text, turns };
     const wait = this.writtenAt + WRITE_EVERY_MS - Date.now();
     if (wait <= 0) this.flush();
@@ -40,6 +52,10 @@ export class ActivityRecorder {
     this.pending = null;
     this.writtenAt = Date.now();
     // A refused write (the run was taken over) shows at the call's own next write; progress is not worth failing for.
-    this.writing = this.writing.then(() => this.ports.store.setActivity(this.token, this.runId, this.exec.key, { text: p.text, numTurns: p.turns }).catch(() => undefined));
+    this.writing = this.writing.then(() =>
+      this.ports.store
+        .setActivity(this.token, this.runId, this.exec.key, { text: p.text, numTurns: p.turns })
+        .catch(() => undefined),
+    );
   }
 }

@@ -22,7 +22,12 @@ export const DEFAULT_RETRIES = 3;
 export function nodeRetryTiming(env: NodeJS.ProcessEnv = process.env): RetryTiming {
   const ms = (v: string | undefined, d: number) => (v !== undefined && /^\d+$/.test(v) ? Number(v) : d);
   const baseMs = ms(env.SHOP_RETRY_BASE_MS, 2_000);
-  return { baseMs, capMs: Math.max(baseMs, ms(env.SHOP_RETRY_CAP_MS, 60_000)), sleep: abortableSleep, random: Math.random };
+  return {
+    baseMs,
+    capMs: Math.max(baseMs, ms(env.SHOP_RETRY_CAP_MS, 60_000)),
+    sleep: abortableSleep,
+    random: Math.random,
+  };
 }
 
 /**
@@ -52,14 +57,23 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
 
 /** A failure worth another attempt: thrown by one attempt, caught by `withRetries`. */
 export class TransientAgentError extends AgentError {
-  constructor(message: string, readonly transient: Transient, metrics?: AgentMetrics) {
+  constructor(
+    message: string,
+    readonly transient: Transient,
+    metrics?: AgentMetrics,
+  ) {
     super(message, metrics);
   }
 }
 
 /** The agent failure an outcome stands for: retried when the runner found it transient. */
-export function agentFailure(message: string, outcome: { transient?: Transient | null; metrics?: AgentMetrics }): AgentError {
-  return outcome.transient ? new TransientAgentError(message, outcome.transient, outcome.metrics) : new AgentError(message, outcome.metrics);
+export function agentFailure(
+  message: string,
+  outcome: { transient?: Transient | null; metrics?: AgentMetrics },
+): AgentError {
+  return outcome.transient
+    ? new TransientAgentError(message, outcome.transient, outcome.metrics)
+    : new AgentError(message, outcome.metrics);
 }
 
 /** One invocation of the agent: how, and which try of the streak it is. */
@@ -106,7 +120,12 @@ export interface RetryDeps {
 }
 
 /** Runs `once`, retrying transient failures; the last one fails the call naming the error and the attempts. */
-export async function withRetries(deps: RetryDeps, first: Attempt, once: (a: Attempt) => Promise<Settled>, signal: AbortSignal): Promise<Settled> {
+export async function withRetries(
+  deps: RetryDeps,
+  first: Attempt,
+  once: (a: Attempt) => Promise<Settled>,
+  signal: AbortSignal,
+): Promise<Settled> {
   const started = deps.clock.now();
   const deadline = deps.timeout ? started + deps.timeout * 1000 : null;
   const of = deps.retries + 1;
@@ -118,20 +137,39 @@ export async function withRetries(deps: RetryDeps, first: Attempt, once: (a: Att
       if (!(e instanceof TransientAgentError)) throw e;
       const n = how.try!;
       const what = describeTransient(e.transient);
-      if (n >= of) throw new AgentError(of > 1 ? `${what} on all ${of} attempts; the last: ${e.message}` : e.message, e.metrics);
-      const budgetLeft = deps.budgetUsd === undefined ? undefined : Math.round((deps.budgetUsd - (e.metrics?.costUsd ?? 0)) * 1e6) / 1e6;
+      if (n >= of)
+        throw new AgentError(of > 1 ? `${what} on all ${of} attempts; the last: ${e.message}` : e.message, e.metrics);
+      const budgetLeft =
+        deps.budgetUsd === undefined ? undefined : Math.round((deps.budgetUsd - (e.metrics?.costUsd ?? 0)) * 1e6) / 1e6;
       if (budgetLeft !== undefined && budgetLeft <= 0) throw new BudgetSpent(deps.budgetUsd!, e.metrics?.costUsd ?? 0);
       const delay = backoffMs(n, deps.timing);
       const now = deps.clock.now();
       if (deadline !== null && now + delay >= deadline) {
-        throw new AgentError(`${what} on attempt ${n} of ${of}, and the call's timeout (${deps.timeout}s) ends before the next could start (in ${Math.ceil(delay / 1000)}s); the last: ${e.message}`, e.metrics);
+        throw new AgentError(
+          `${what} on attempt ${n} of ${of}, and the call's timeout (${deps.timeout}s) ends before the next could start (in ${Math.ceil(delay / 1000)}s); the last: ${e.message}`,
+          e.metrics,
+        );
       }
-      await deps.record({ attempt: n, of, kind: e.transient.kind, error: e.transient.detail, delay_ms: delay, retry_at: now + delay, attempts: how.attempt });
+      await deps.record({
+        attempt: n,
+        of,
+        kind: e.transient.kind,
+        error: e.transient.detail,
+        delay_ms: delay,
+        retry_at: now + delay,
+        attempts: how.attempt,
+      });
       if (signal.aborted) throw new Aborted();
       await deps.timing.sleep(delay, signal);
       await deps.restart();
       how = {
-        resume: true, prompt: continuePrompt(e.transient, first.prompt), attempt: how.attempt + 1, try: n + 1, carry: e.metrics, budgetUsd: budgetLeft, gate: how.gate,
+        resume: true,
+        prompt: continuePrompt(e.transient, first.prompt),
+        attempt: how.attempt + 1,
+        try: n + 1,
+        carry: e.metrics,
+        budgetUsd: budgetLeft,
+        gate: how.gate,
         timeoutLeft: deadline === null ? undefined : Math.max(1, Math.ceil((deadline - deps.clock.now()) / 1000)),
       };
     }
@@ -148,5 +186,9 @@ export function addMetrics(before: AgentMetrics | undefined, now: AgentMetrics):
   if (!before) return now;
   const sum = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : a + b);
   const cost = sum(before.costUsd, now.costUsd);
-  return { costUsd: cost === null ? null : Math.round(cost * 1e6) / 1e6, numTurns: sum(before.numTurns, now.numTurns), durationMs: sum(before.durationMs, now.durationMs) };
+  return {
+    costUsd: cost === null ? null : Math.round(cost * 1e6) / 1e6,
+    numTurns: sum(before.numTurns, now.numTurns),
+    durationMs: sum(before.durationMs, now.durationMs),
+  };
 }

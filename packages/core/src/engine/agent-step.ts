@@ -46,17 +46,25 @@ export class AgentStep {
       // agent finished — its result, whatever the budget says now.
       session = await freeSession(ports, run.id, rec, rec.status === 'running' || rec.pid !== null);
       // On disk here, or recorded in the store by shop report (the agent ran on another machine).
-      const onDisk = rec.status === 'running' && rec.signalPath ? await readReport(ports.store, rec) : { kind: 'none' as const };
+      const onDisk =
+        rec.status === 'running' && rec.signalPath ? await readReport(ports.store, rec) : { kind: 'none' as const };
       if (onDisk.kind === 'ok') return this.settle(rec, req.opts, onDisk.signal, undefined);
     }
     const opts = { ...req.opts, budget_usd: await this.budgetFor(req.opts) };
     if (!rec) {
       const agent = ports.loadAgent(req.agent);
       const exec = await ports.store.startExecution(token, {
-        runId: run.id, key, kind: 'run', agent: req.agent, fingerprint: fingerprint(req),
+        runId: run.id,
+        key,
+        kind: 'run',
+        agent: req.agent,
+        fingerprint: fingerprint(req),
         // Named by Shop up front, or by the agent's CLI once it starts (Codex): recorded then.
-        sessionId: dialectOf(agent).names === 'shop' ? ports.newSessionId() : null, cwd: run.workspace, prompt: req.prompt || run.prompt || DEFAULT_PROMPT,
-        request: req.opts, signalPath: signalPath(ports.paths.signalsDir, run.id, key, req.agent),
+        sessionId: dialectOf(agent).names === 'shop' ? ports.newSessionId() : null,
+        cwd: run.workspace,
+        prompt: req.prompt || run.prompt || DEFAULT_PROMPT,
+        request: req.opts,
+        signalPath: signalPath(ports.paths.signalsDir, run.id, key, req.agent),
       });
       return this.invoke(exec, agent, opts, { resume: false, prompt: exec.prompt!, attempt: 1 }, signal);
     }
@@ -67,7 +75,11 @@ export class AgentStep {
     const resumable = session.started && rec.sessionId !== null;
     // Interrupted while handing a person's decision to a deferred tool call: handed over again.
     const gate = resumable ? await this.decidedGate(rec) : null;
-    const how = gate ? { resume: true, prompt: '', gate } : resumable ? { resume: true, prompt: await this.restartPrompt(rec) } : { resume: false, prompt: rec.prompt ?? DEFAULT_PROMPT };
+    const how = gate
+      ? { resume: true, prompt: '', gate }
+      : resumable
+        ? { resume: true, prompt: await this.restartPrompt(rec) }
+        : { resume: false, prompt: rec.prompt ?? DEFAULT_PROMPT };
     return this.invoke(again, agent, opts, { ...how, attempt: rec.attempts + 1, try: retry?.try }, signal);
   }
 
@@ -91,11 +103,28 @@ export class AgentStep {
     const { ports, run, token } = this.ctx;
     const agent = ports.loadAgent(exec.agent!);
     // A shop continue that died may have left its `claude --resume` behind: it goes first.
-    const { staleHold } = await freeSession(ports, run.id, (await ports.store.getExecution(run.id, exec.key)) ?? exec, true);
+    const { staleHold } = await freeSession(
+      ports,
+      run.id,
+      (await ports.store.getExecution(run.id, exec.key)) ?? exec,
+      true,
+    );
     const again = await this.restart(exec, staleHold);
-    await ports.store.appendEvent(token, run.id, { type: 'sent_back', key: exec.key, actor: 'shop', channel: 'engine', data: { prompt: capText(prompt, 2000) } });
+    await ports.store.appendEvent(token, run.id, {
+      type: 'sent_back',
+      key: exec.key,
+      actor: 'shop',
+      channel: 'engine',
+      data: { prompt: capText(prompt, 2000) },
+    });
     const opts = (exec.request ?? {}) as RunOptions;
-    return this.invoke(again, agent, { ...opts, budget_usd: await this.budgetFor(opts) }, { resume: true, prompt, attempt: exec.attempts + 1 }, signal);
+    return this.invoke(
+      again,
+      agent,
+      { ...opts, budget_usd: await this.budgetFor(opts) },
+      { resume: true, prompt, attempt: exec.attempts + 1 },
+      signal,
+    );
   }
 
   /**
@@ -120,16 +149,37 @@ export class AgentStep {
   }
 
   /** One invocation, and more on the same session while it fails transiently (agent-retry.ts). */
-  private invoke(exec: Execution, agent: AgentDef, opts: RunOptions, how: Attempt, signal: AbortSignal): Promise<Settled> {
+  private invoke(
+    exec: Execution,
+    agent: AgentDef,
+    opts: RunOptions,
+    how: Attempt,
+    signal: AbortSignal,
+  ): Promise<Settled> {
     const { ports, run, token } = this.ctx;
-    return withRetries({
-      timing: retryTiming(ports), clock: ports.clock, retries: opts.retries ?? this.ctx.config().retries ?? DEFAULT_RETRIES, timeout: opts.timeout ?? agent.timeout, budgetUsd: opts.budget_usd,
-      record: recordRetry(ports, token, run.id, exec.key, agent.name),
-      restart: () => ports.store.restartExecution(token, run.id, exec.key),
-    }, how, (h) => this.invokeOnce(exec, agent, opts, h, signal), signal);
+    return withRetries(
+      {
+        timing: retryTiming(ports),
+        clock: ports.clock,
+        retries: opts.retries ?? this.ctx.config().retries ?? DEFAULT_RETRIES,
+        timeout: opts.timeout ?? agent.timeout,
+        budgetUsd: opts.budget_usd,
+        record: recordRetry(ports, token, run.id, exec.key, agent.name),
+        restart: () => ports.store.restartExecution(token, run.id, exec.key),
+      },
+      how,
+      (h) => this.invokeOnce(exec, agent, opts, h, signal),
+      signal,
+    );
   }
 
-  private async invokeOnce(exec: Execution, def: AgentDef, opts: RunOptions, how: Attempt, signal: AbortSignal): Promise<Settled> {
+  private async invokeOnce(
+    exec: Execution,
+    def: AgentDef,
+    opts: RunOptions,
+    how: Attempt,
+    signal: AbortSignal,
+  ): Promise<Settled> {
     const { ports, run, token } = this.ctx;
     const agent = this.gated(def);
     if (signal.aborted) throw new Aborted();
@@ -140,10 +190,20 @@ export class AgentStep {
     // Claude Code's session moves with the run: put in place before a resume, kept after each
     // invocation (in the store). Other CLIs' sessions stay on the machine that ran them.
     const dialect = dialectOf(agent);
-    const session: SessionRef | null = dialect.movesSessions && exec.sessionId ? { runId: run.id, key: exec.key, sessionId: exec.sessionId, cwd: exec.cwd ?? run.workspace } : null;
-    if (session && how.resume) await restoreSession(ports, token, session, `resume the run there: shop resume ${run.id}`);
+    const session: SessionRef | null =
+      dialect.movesSessions && exec.sessionId
+        ? { runId: run.id, key: exec.key, sessionId: exec.sessionId, cwd: exec.cwd ?? run.workspace }
+        : null;
+    if (session && how.resume)
+      await restoreSession(ports, token, session, `resume the run there: shop resume ${run.id}`);
     const resume = how.resume && exec.sessionId !== null;
-    ports.notifier.notify({ type: 'agent_started', key: exec.key, agent: agent.name, sessionId: exec.sessionId, resumed: resume });
+    ports.notifier.notify({
+      type: 'agent_started',
+      key: exec.key,
+      agent: agent.name,
+      sessionId: exec.sessionId,
+      resumed: resume,
+    });
     let recording: Promise<unknown> = Promise.resolve();
     const progress = new ActivityRecorder(ports, run.id, token, exec, agent.name);
     // A pid write refused (the run was taken over) ends the agent at once, not when it is done.
@@ -151,27 +211,56 @@ export class AgentStep {
     const forward = () => own.abort();
     signal.addEventListener('abort', forward, { once: true });
     const files = this.ctx.files.before(exec.key);
-    const outcome = await ports.runner.invoke({
-      agent, prompt: how.prompt, sessionId: exec.sessionId, resume, cwd: exec.cwd ?? run.workspace,
-      env: agentEnv(run, exec, agent, ports.paths), gate: how.gate,
-      model: opts.model, timeout: how.timeoutLeft ?? opts.timeout ?? agent.timeout, budgetUsd: how.budgetUsd ?? opts.budget_usd,
-      stdoutFile: `${base}.stdout.log`, stderrFile: `${base}.stderr.log`,
-      onSpawn: (pid, containment) => {
-        // The trail says how the agent's processes are held together (a PID namespace, or only its group and marker).
-        const started = containment ? { type: 'agent_started', key: exec.key, actor: 'shop', channel: 'engine' as const, data: { pid, containment } } : null;
-        recording = ports.store.setExecutionPid(token, run.id, exec.key, pid, ports.processStart(pid))
-          .then(() => started && ports.store.appendEvent(token, run.id, started))
-          .then(() => null, (e: unknown) => (own.abort(), e));
-      },
-      // The session its CLI named (Codex's thread): recorded at once, so a crash resumes it.
-      onSession: (id) => {
-        exec.sessionId = id;
-        const before = recording;
-        recording = before.then((e) => e ?? ports.store.setSessionId(token, run.id, exec.key, id).then(() => null, (err: unknown) => (own.abort(), err)));
-      },
-      onActivity: (a) => progress.seen(a.text, a.numTurns),
-      signal: own.signal,
-    }).finally(() => signal.removeEventListener('abort', forward));
+    const outcome = await ports.runner
+      .invoke({
+        agent,
+        prompt: how.prompt,
+        sessionId: exec.sessionId,
+        resume,
+        cwd: exec.cwd ?? run.workspace,
+        env: agentEnv(run, exec, agent, ports.paths),
+        gate: how.gate,
+        model: opts.model,
+        timeout: how.timeoutLeft ?? opts.timeout ?? agent.timeout,
+        budgetUsd: how.budgetUsd ?? opts.budget_usd,
+        stdoutFile: `${base}.stdout.log`,
+        stderrFile: `${base}.stderr.log`,
+        onSpawn: (pid, containment) => {
+          // The trail says how the agent's processes are held together (a PID namespace, or only its group and marker).
+          const started = containment
+            ? {
+                type: 'agent_started',
+                key: exec.key,
+                actor: 'shop',
+                channel: 'engine' as const,
+                data: { pid, containment },
+              }
+            : null;
+          recording = ports.store
+            .setExecutionPid(token, run.id, exec.key, pid, ports.processStart(pid))
+            .then(() => started && ports.store.appendEvent(token, run.id, started))
+            .then(
+              () => null,
+              (e: unknown) => (own.abort(), e),
+            );
+        },
+        // The session its CLI named (Codex's thread): recorded at once, so a crash resumes it.
+        onSession: (id) => {
+          exec.sessionId = id;
+          const before = recording;
+          recording = before.then(
+            (e) =>
+              e ??
+              ports.store.setSessionId(token, run.id, exec.key, id).then(
+                () => null,
+                (err: unknown) => (own.abort(), err),
+              ),
+          );
+        },
+        onActivity: (a) => progress.seen(a.text, a.numTurns),
+        signal: own.signal,
+      })
+      .finally(() => signal.removeEventListener('abort', forward));
     await progress.stop();
     outcome.metrics = addMetrics(how.carry, outcome.metrics);
     // A pid write refused (the run was taken over) surfaces here, before anything else is written.
@@ -185,7 +274,11 @@ export class AgentStep {
     // A gated tool call (or AskUserQuestion) deferred to a person: the session ended there, to resume once decided.
     if (outcome.deferred) return this.deferToPerson(exec, outcome.deferred, outcome.metrics, agent, opts);
     const read = outcome.report === undefined ? await readReport(ports.store, exec) : checkSignal(outcome.report);
-    if (read.kind === 'invalid') throw new AgentError(`agent ${agent.name} wrote an invalid signal ${outcome.report === undefined ? exec.signalPath : '(reported in-process)'}: ${capText(read.problem)}`, outcome.metrics);
+    if (read.kind === 'invalid')
+      throw new AgentError(
+        `agent ${agent.name} wrote an invalid signal ${outcome.report === undefined ? exec.signalPath : '(reported in-process)'}: ${capText(read.problem)}`,
+        outcome.metrics,
+      );
     const reported = read.kind === 'ok' ? read.signal : promiseSignal(outcome.output);
     if (!reported) {
       const why = outcome.exitCode ? `exited with code ${outcome.exitCode}` : 'ended';
@@ -194,8 +287,11 @@ export class AgentStep {
       const text = outcome.output.trim() ? capText(outcome.output.trim().split('\n').pop()!.trim(), 200) : null;
       // Which CLI failed, when it is not Claude Code (whose failures Shop has always named as the agent's).
       const cli = dialect.cli === 'codex' || dialect.cli === 'gemini' ? ` (${dialect.label})` : '';
-      throw agentFailure(`agent ${agent.name}${cli} ${why} without a signal${text ? `; its last words: ${text}` : ''}${said ? `; stderr: ${said}` : ''}` +
-        ` (its output: ${base}.stdout.log${said ? `, errors: ${base}.stderr.log` : ''})`, outcome);
+      throw agentFailure(
+        `agent ${agent.name}${cli} ${why} without a signal${text ? `; its last words: ${text}` : ''}${said ? `; stderr: ${said}` : ''}` +
+          ` (its output: ${base}.stdout.log${said ? `, errors: ${base}.stderr.log` : ''})`,
+        outcome,
+      );
     }
     return this.settle(exec, opts, reported, outcome.metrics, agent);
   }
@@ -205,24 +301,49 @@ export class AgentStep {
    * (which ask it is), then the call waits for a person like any ask — timers, notices, claims,
    * policies, answer links. The answer decides the call itself (decideGate).
    */
-  private async deferToPerson(exec: Execution, tool: DeferredTool, metrics: AgentMetrics, agent: AgentDef, opts: RunOptions): Promise<Settled> {
+  private async deferToPerson(
+    exec: Execution,
+    tool: DeferredTool,
+    metrics: AgentMetrics,
+    agent: AgentDef,
+    opts: RunOptions,
+  ): Promise<Settled> {
     const { ports, run, token } = this.ctx;
-    if (!this.humanAllowed(exec, opts, agent)) throw new AgentError(`agent ${agent.name} wants to run ${describeDeferred(tool)}, a call that waits for a person, but this call may not ask one (human = false)`, metrics);
+    if (!this.humanAllowed(exec, opts, agent))
+      throw new AgentError(
+        `agent ${agent.name} wants to run ${describeDeferred(tool)}, a call that waits for a person, but this call may not ask one (human = false)`,
+        metrics,
+      );
     const question = tool.name === 'AskUserQuestion';
     await ports.store.appendEvent(token, run.id, {
-      type: 'tool_deferred', key: exec.key, actor: agent.name, channel: 'agent',
+      type: 'tool_deferred',
+      key: exec.key,
+      actor: agent.name,
+      channel: 'agent',
       data: { ask: exec.ask + 1, tool_use_id: tool.id, tool: tool.name, input: boundedInput(tool.input) },
     });
     // A file change shows what it changes (a Write against the file as it is in the workspace now).
     const change = question ? null : changeOf(tool, currentFile(tool, exec.cwd ?? run.workspace));
-    const waitingFor = question ? describeDeferred(tool) : `${agent.name} wants to run: ${describeDeferred(tool)}${change ? `\n${change}` : ''}`;
+    const waitingFor = question
+      ? describeDeferred(tool)
+      : `${agent.name} wants to run: ${describeDeferred(tool)}${change ? `\n${change}` : ''}`;
     const ask = {
-      waitingFor, awaiting: question ? 'input' : 'approval', metrics, timers: this.ctx.timersFor(exec), claimTimeout: this.ctx.config().claim_timeout,
+      waitingFor,
+      awaiting: question ? 'input' : 'approval',
+      metrics,
+      timers: this.ctx.timersFor(exec),
+      claimTimeout: this.ctx.config().claim_timeout,
       ...(question ? { decisions: questionDecisions(tool.input) } : {}),
     };
     const execution = await ports.store.markWaiting(token, run.id, exec.key, ask, this.ctx.statusWhenWaiting(exec.key));
     // Said once the ask exists: a person who acts on the line (or a driver killed right after it) finds it.
-    ports.notifier.notify({ type: 'agent_finished', key: exec.key, agent: agent.name, status: 'NEEDS_HUMAN', text: waitingFor });
+    ports.notifier.notify({
+      type: 'agent_finished',
+      key: exec.key,
+      agent: agent.name,
+      status: 'NEEDS_HUMAN',
+      text: waitingFor,
+    });
     return { kind: 'waiting', execution, fresh: true };
   }
 
@@ -236,7 +357,9 @@ export class AgentStep {
     if (!extra.length) return def;
     const cli = dialectOf(def).cli;
     if (cli === 'codex' || cli === 'gemini' || cli === 'command') {
-      throw new AgentError(`the workflow's gates (config{gates}) hold tool calls for a person, which only Claude Code agents can do; agent ${def.name} runs ${cli === 'command' ? 'a command:' : dialectOf(def).label} — give it cli: claude, or run it in a workflow without gates`);
+      throw new AgentError(
+        `the workflow's gates (config{gates}) hold tool calls for a person, which only Claude Code agents can do; agent ${def.name} runs ${cli === 'command' ? 'a command:' : dialectOf(def).label} — give it cli: claude, or run it in a workflow without gates`,
+      );
     }
     // Each block kept apart: neither the agent's nor the workflow's can release what the other holds.
     return { ...def, gates: [...(def.gates ?? []), ...extra] };
@@ -265,8 +388,10 @@ export class AgentStep {
   async pendingGate(exec: Execution): Promise<DeferredTool | null> {
     if (exec.kind !== 'run') return null;
     const last = await this.lastGateEvent(exec, ['tool_deferred']);
-    const data = last?.data as { ask?: unknown; tool_use_id?: unknown; tool?: unknown; input?: unknown } | null | undefined;
-    if (!data || data.ask !== exec.ask || typeof data.tool_use_id !== 'string' || typeof data.tool !== 'string') return null;
+    const data = last?.data as
+      { ask?: unknown; tool_use_id?: unknown; tool?: unknown; input?: unknown } | null | undefined;
+    if (!data || data.ask !== exec.ask || typeof data.tool_use_id !== 'string' || typeof data.tool !== 'string')
+      return null;
     return { id: data.tool_use_id, name: data.tool, input: (data.input ?? {}) as Record<string, unknown> };
   }
 
@@ -274,11 +399,24 @@ export class AgentStep {
   private async decidedGate(rec: Execution): Promise<GateDecision | null> {
     const last = await this.lastGateEvent(rec, ['tool_deferred', 'tool_decided']);
     if (last?.type !== 'tool_decided') return null;
-    const d = last.data as { tool_use_id?: unknown; decision?: unknown; reason?: unknown; input?: unknown; attempt?: unknown } | null;
+    const d = last.data as {
+      tool_use_id?: unknown;
+      decision?: unknown;
+      reason?: unknown;
+      input?: unknown;
+      attempt?: unknown;
+    } | null;
     // Only the attempt that was handing it over: a later one (the call went on, then died) resumes as usual.
-    if (!d || typeof d.tool_use_id !== 'string' || (d.decision !== 'allow' && d.decision !== 'deny') || d.attempt !== rec.attempts) return null;
+    if (
+      !d ||
+      typeof d.tool_use_id !== 'string' ||
+      (d.decision !== 'allow' && d.decision !== 'deny') ||
+      d.attempt !== rec.attempts
+    )
+      return null;
     return {
-      tool_use_id: d.tool_use_id, decision: d.decision,
+      tool_use_id: d.tool_use_id,
+      decision: d.decision,
       ...(typeof d.reason === 'string' ? { reason: d.reason } : {}),
       ...(d.input && typeof d.input === 'object' ? { updatedInput: d.input as Record<string, unknown> } : {}),
     };
@@ -289,32 +427,75 @@ export class AgentStep {
     const { ports, run, token } = this.ctx;
     const agent = ports.loadAgent(exec.agent!);
     const decision = gateDecision(tool, answer);
-    const { staleHold } = await freeSession(ports, run.id, (await ports.store.getExecution(run.id, exec.key)) ?? exec, true);
+    const { staleHold } = await freeSession(
+      ports,
+      run.id,
+      (await ports.store.getExecution(run.id, exec.key)) ?? exec,
+      true,
+    );
     const again = await this.restart(exec, staleHold);
     await ports.store.appendEvent(token, run.id, {
-      type: 'tool_decided', key: exec.key, actor: answer.responder, channel: answer.channel,
-      data: { tool_use_id: tool.id, tool: tool.name, decision: decision.decision, reason: decision.reason ?? null, input: decision.updatedInput ? boundedInput(decision.updatedInput) : null, attempt: exec.attempts + 1 },
+      type: 'tool_decided',
+      key: exec.key,
+      actor: answer.responder,
+      channel: answer.channel,
+      data: {
+        tool_use_id: tool.id,
+        tool: tool.name,
+        decision: decision.decision,
+        reason: decision.reason ?? null,
+        input: decision.updatedInput ? boundedInput(decision.updatedInput) : null,
+        attempt: exec.attempts + 1,
+      },
     });
     const opts = (exec.request ?? {}) as RunOptions;
-    return this.invoke(again, agent, { ...opts, budget_usd: await this.budgetFor(opts) }, { resume: true, prompt: '', attempt: exec.attempts + 1, gate: decision }, signal);
+    return this.invoke(
+      again,
+      agent,
+      { ...opts, budget_usd: await this.budgetFor(opts) },
+      { resume: true, prompt: '', attempt: exec.attempts + 1, gate: decision },
+      signal,
+    );
   }
 
   /** Turns a final signal into the call's result: wait for a person, return, or fail. */
-  private async settle(exec: Execution, opts: RunOptions, signal: Signal, metrics: AgentMetrics | undefined, def?: AgentDef): Promise<Settled> {
+  private async settle(
+    exec: Execution,
+    opts: RunOptions,
+    signal: Signal,
+    metrics: AgentMetrics | undefined,
+    def?: AgentDef,
+  ): Promise<Settled> {
     const { ports, run, token } = this.ctx;
     const text = signal.summary ?? signal.reason ?? null;
     // Said once what it says is recorded: a person who acts on an ask's line finds the ask.
-    const say = () => ports.notifier.notify({ type: 'agent_finished', key: exec.key, agent: exec.agent!, status: signal.status, text });
+    const say = () =>
+      ports.notifier.notify({ type: 'agent_finished', key: exec.key, agent: exec.agent!, status: signal.status, text });
     if (signal.status === 'NEEDS_HUMAN' && this.humanAllowed(exec, opts, def)) {
       const waitingFor = signal.reason ?? signal.summary ?? 'the agent needs a person';
-      const ask = { waitingFor, awaiting: signal.awaiting ?? 'input', metrics, timers: this.ctx.timersFor(exec), claimTimeout: this.ctx.config().claim_timeout };
-      const execution = await ports.store.markWaiting(token, run.id, exec.key, ask, this.ctx.statusWhenWaiting(exec.key));
+      const ask = {
+        waitingFor,
+        awaiting: signal.awaiting ?? 'input',
+        metrics,
+        timers: this.ctx.timersFor(exec),
+        claimTimeout: this.ctx.config().claim_timeout,
+      };
+      const execution = await ports.store.markWaiting(
+        token,
+        run.id,
+        exec.key,
+        ask,
+        this.ctx.statusWhenWaiting(exec.key),
+      );
       say();
       return { kind: 'waiting', execution, fresh: true };
     }
     if (opts.statuses && signal.status !== 'NEEDS_HUMAN' && !opts.statuses.includes(signal.status)) {
       say();
-      throw new AgentError(`agent ${exec.agent} reported ${signal.status}; the workflow allows ${opts.statuses.join(', ')}`, metrics);
+      throw new AgentError(
+        `agent ${exec.agent} reported ${signal.status}; the workflow allows ${opts.statuses.join(', ')}`,
+        metrics,
+      );
     }
     const result = { ...signal, session_id: exec.sessionId };
     const delivered = await ports.store.completeExecution(token, run.id, exec.key, result, metrics);
@@ -335,7 +516,12 @@ function lastLine(file: string): string | null {
   return line ? capText(line, 200) : null;
 }
 
-function agentEnv(run: Run, exec: Execution, agent: AgentDef, { binDir, home }: EnginePorts['paths']): Record<string, string> {
+function agentEnv(
+  run: Run,
+  exec: Execution,
+  agent: AgentDef,
+  { binDir, home }: EnginePorts['paths'],
+): Record<string, string> {
   const env: Record<string, string> = {
     SHOP_RUN_ID: String(run.id),
     SHOP_CALL: exec.key,
@@ -366,4 +552,3 @@ function currentFile(tool: DeferredTool, cwd: string): string | null {
   const read = readAgentFile(path, 1024 * 1024);
   return read.kind === 'text' ? read.text : null;
 }
-

@@ -6,7 +6,13 @@ import type { Execution, Run } from '../types.js';
 import type { EnginePorts } from './ports.js';
 
 /** The notice for an ask: what it is, how long it has waited, the commands (and the link) that answer it. */
-function askNotice(event: AskNotice['event'], run: Run, exec: Execution, now: number, answerLink: string | null = null): AskNotice {
+function askNotice(
+  event: AskNotice['event'],
+  run: Run,
+  exec: Execution,
+  now: number,
+  answerLink: string | null = null,
+): AskNotice {
   return {
     event,
     run: run.id,
@@ -30,7 +36,14 @@ function askNotice(event: AskNotice['event'], run: Run, exec: Execution, now: nu
  * Tells `targets` about an ask. Whichever process drives the run sends it, so the answer link
  * comes from the store: made (a fresh one, expiring from now) when a public URL is recorded there.
  */
-export async function sendAskNotice(ports: EnginePorts, targets: string[], event: AskNotice['event'], run: Run, exec: Execution, now: number): Promise<void> {
+export async function sendAskNotice(
+  ports: EnginePorts,
+  targets: string[],
+  event: AskNotice['event'],
+  run: Run,
+  exec: Execution,
+  now: number,
+): Promise<void> {
   if (!targets.length) return;
   const link = await answerUrl(ports.store, ports.clock, { runId: run.id, key: exec.key, ask: Math.max(1, exec.ask) });
   ports.notices.send(targets, askNotice(event, run, exec, now, link));

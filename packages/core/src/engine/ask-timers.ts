@@ -13,17 +13,37 @@ export function askTimers(config: WorkflowConfig, ask: { kind: string; request: 
   const deadline = pauseDeadline(spec, now) ?? (config.human_timeout ? now + config.human_timeout * 1000 : null);
   if (deadline !== null) {
     const onTimeout = spec?.on_timeout ?? config.on_timeout ?? 'stuck';
-    timers.push({ kind: 'timeout', dueAt: deadline, data: { on_timeout: onTimeout, targets: notifyTargets(config), after_seconds: Math.round((deadline - now) / 1000) } });
+    timers.push({
+      kind: 'timeout',
+      dueAt: deadline,
+      data: {
+        on_timeout: onTimeout,
+        targets: notifyTargets(config),
+        after_seconds: Math.round((deadline - now) / 1000),
+      },
+    });
   }
   if (config.remind_after) {
-    timers.push({ kind: 'remind', dueAt: now + config.remind_after * 1000, data: { targets: notifyTargets(config), after_seconds: config.remind_after } });
+    timers.push({
+      kind: 'remind',
+      dueAt: now + config.remind_after * 1000,
+      data: { targets: notifyTargets(config), after_seconds: config.remind_after },
+    });
   }
   if (config.escalate_after && config.escalate_to?.length) {
     const at = now + config.escalate_after * 1000;
-    timers.push({ kind: 'escalate', dueAt: at, data: { targets: config.escalate_to, after_seconds: config.escalate_after } });
+    timers.push({
+      kind: 'escalate',
+      dueAt: at,
+      data: { targets: config.escalate_to, after_seconds: config.escalate_after },
+    });
     if (config.remind_after) {
       const again = config.escalate_after + config.remind_after;
-      timers.push({ kind: 'remind', dueAt: now + again * 1000, data: { targets: config.escalate_to, after_seconds: again } });
+      timers.push({
+        kind: 'remind',
+        dueAt: now + again * 1000,
+        data: { targets: config.escalate_to, after_seconds: again },
+      });
     }
   }
   return timers;

@@ -34,10 +34,20 @@ export class Branches {
     parent.children = group;
     threads.ready.push(...group.branches);
     if (this.d.log.get(key)) return;
-    await threads.whenLive(parent.path, () => ports.store.startExecution(token, {
-      runId: run.id, key, kind: 'parallel', agent: null, fingerprint: `parallel(${count} branches)`, sessionId: null,
-      cwd: run.workspace, prompt: null, request: { branches: count }, signalPath: null,
-    }));
+    await threads.whenLive(parent.path, () =>
+      ports.store.startExecution(token, {
+        runId: run.id,
+        key,
+        kind: 'parallel',
+        agent: null,
+        fingerprint: `parallel(${count} branches)`,
+        sessionId: null,
+        cwd: run.workspace,
+        prompt: null,
+        request: { branches: count },
+        signalPath: null,
+      }),
+    );
   }
 
   /** A branch returned: when it was the last, the parent gets every branch's first value. */
@@ -55,7 +65,10 @@ export class Branches {
   async failed(s: Strand, message: string): Promise<void> {
     const g = s.group!;
     const reason = `parallel: branch ${g.branches.indexOf(s) + 1} (${s.path}) failed: ${message}`;
-    await this.cancel(g.branches.filter((b) => b !== s), `cancelled: ${reason}`);
+    await this.cancel(
+      g.branches.filter((b) => b !== s),
+      `cancelled: ${reason}`,
+    );
     await this.close(g, reason);
     for (const b of g.branches) this.d.threads.forget(b);
     this.resumeParent(g, { kind: 'error', message: reason });
@@ -73,7 +86,8 @@ export class Branches {
     threads.deferred = threads.deferred.filter((d) => !inside(d.path));
     for (const key of toPoll) if (inside(key)) toPoll.delete(key);
     const keys = [...(await tasks.abort(paths)), ...tasks.dropWaiting(paths)];
-    if (keys.length && !this.d.dry) await this.d.ports.store.cancelExecutions(this.d.token, this.d.run.id, keys, reason);
+    if (keys.length && !this.d.dry)
+      await this.d.ports.store.cancelExecutions(this.d.token, this.d.run.id, keys, reason);
   }
 
   private resumeParent(g: ParallelGroup, input: ResumeWith) {

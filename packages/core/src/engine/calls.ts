@@ -31,7 +31,12 @@ export class CallRunner implements CallWorld {
     const rec = recorded ? ((await ports.store.getExecution(run.id, key)) ?? undefined) : undefined;
     // Completed but never handed to Lua (it cannot happen in a log written by this version):
     // hand it over now rather than run it again.
-    if (rec?.status === 'completed') return { kind: 'value', value: rec.result, delivered: await ports.store.completeExecution(token, run.id, key, rec.result) };
+    if (rec?.status === 'completed')
+      return {
+        kind: 'value',
+        value: rec.result,
+        delivered: await ports.store.completeExecution(token, run.id, key, rec.result),
+      };
     return def.start!(this, key, req, rec, signal);
   }
 
@@ -60,18 +65,38 @@ export class CallRunner implements CallWorld {
     ports.notifier.notify({ type: 'resumed', key: exec.key, by: found.by });
     if (found.kind === 'back') return this.agents.sendBack(exec, found.prompt, signal);
     const delivered = await ports.store.completeExecution(token, run.id, exec.key, found.value);
-    await ports.store.appendEvent(token, run.id, { type: 'resumed', key: exec.key, actor: found.by, channel: 'engine' });
+    await ports.store.appendEvent(token, run.id, {
+      type: 'resumed',
+      key: exec.key,
+      actor: found.by,
+      channel: 'engine',
+    });
     return { kind: 'value', value: found.value, delivered };
   }
 
   /** sh(), now(), patched(): done once, recorded, answered from the log ever after. */
-  async once(key: string, req: { type: string }, rec: Execution | undefined, how: OnceHow, effect: () => Promise<unknown>, signal: AbortSignal): Promise<Settled> {
+  async once(
+    key: string,
+    req: { type: string },
+    rec: Execution | undefined,
+    how: OnceHow,
+    effect: () => Promise<unknown>,
+    signal: AbortSignal,
+  ): Promise<Settled> {
     const { ports, run, token } = this.ctx;
     if (rec) await ports.store.restartExecution(token, run.id, key);
     else {
       await ports.store.startExecution(token, {
-        runId: run.id, key, kind: how.kind, agent: null, fingerprint: how.fingerprint, sessionId: null,
-        cwd: run.workspace, prompt: how.prompt, request: req, signalPath: null,
+        runId: run.id,
+        key,
+        kind: how.kind,
+        agent: null,
+        fingerprint: how.fingerprint,
+        sessionId: null,
+        cwd: run.workspace,
+        prompt: how.prompt,
+        request: req,
+        signalPath: null,
       });
     }
     // A command may run code an agent wrote (npm test): a rule file it changes holds the run, its result kept.

@@ -5,9 +5,7 @@ import type { Answer, Execution, Run } from '../types.js';
 import type { EnginePorts } from './ports.js';
 
 /** What an answer does: return a value to Lua, or send the person's words back to the agent. */
-type AnswerEffect =
-  | { kind: 'value'; value: unknown; by: string }
-  | { kind: 'back'; prompt: string; by: string };
+type AnswerEffect = { kind: 'value'; value: unknown; by: string } | { kind: 'back'; prompt: string; by: string };
 
 /**
  * The answer to a waiting call's current ask, if a person gave one: only the store is read.
@@ -15,19 +13,30 @@ type AnswerEffect =
  * a call waits may come from any process (another run's agent). A person who talks to the
  * agent in its own session (`shop continue`) gets its new report recorded as their answer.
  */
-export async function findAnswer(ports: Pick<EnginePorts, 'store'>, run: Run, exec: Execution): Promise<AnswerEffect | null> {
+export async function findAnswer(
+  ports: Pick<EnginePorts, 'store'>,
+  run: Run,
+  exec: Execution,
+): Promise<AnswerEffect | null> {
   const answer = await ports.store.getAnswer(run.id, exec.key, exec.ask);
   if (!answer) return null;
-  return exec.kind === 'pause' ? { kind: 'value', value: pauseResult(exec, answer), by: answer.responder } : agentAnswer(exec, answer);
+  return exec.kind === 'pause'
+    ? { kind: 'value', value: pauseResult(exec, answer), by: answer.responder }
+    : agentAnswer(exec, answer);
 }
 
 /** An answer to an agent's NEEDS_HUMAN: an explicit status closes; a verdict follows the matrix. */
 export function agentAnswer(exec: Execution, a: Answer): AnswerEffect {
   const base = { responder: a.responder, session_id: exec.sessionId, awaiting: exec.awaiting };
-  if (a.status) return { kind: 'value', value: { status: a.status, summary: a.message ?? undefined, ...base }, by: a.responder };
+  if (a.status)
+    return { kind: 'value', value: { status: a.status, summary: a.message ?? undefined, ...base }, by: a.responder };
   const effect = verdictEffect(exec.awaiting, a.verdict ?? 'answer');
   if (effect.kind === 'close') {
-    return { kind: 'value', value: { status: effect.status, summary: a.message ?? undefined, verdict: a.verdict, ...base }, by: a.responder };
+    return {
+      kind: 'value',
+      value: { status: effect.status, summary: a.message ?? undefined, verdict: a.verdict, ...base },
+      by: a.responder,
+    };
   }
   // 'invalid' verdicts are refused when recorded; treat a stray one as words for the agent.
   const back = effect.kind === 'back' ? effect : { kind: 'back' as const, lead: 'The person replied:' };
@@ -46,7 +55,11 @@ export function pauseResult(exec: Execution, a: Answer) {
     reason: go ? null : (a.message ?? `stopped by ${a.responder}`),
     message: a.message,
     answers: Object.fromEntries(Object.entries(answers).map(([id, v]) => [id, v.value])),
-    comments: Object.fromEntries(Object.entries(answers).filter(([, v]) => v.comment).map(([id, v]) => [id, v.comment])),
+    comments: Object.fromEntries(
+      Object.entries(answers)
+        .filter(([, v]) => v.comment)
+        .map(([id, v]) => [id, v.comment]),
+    ),
     overall_status: overall ?? (go ? 'all_approved' : 'all_rejected'),
     responder: a.responder,
     channel: a.channel,

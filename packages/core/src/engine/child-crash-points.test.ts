@@ -23,15 +23,27 @@ end
 const KID_PATH = FLOW_PATH.replace('flow.lua', 'kid.lua');
 
 const DRIVER_WRITES = new Set([
-  'claimRun', 'renewLease', 'releaseRun', 'startExecution', 'restartExecution', 'completeExecution', 'markWaiting',
-  'createRun', 'waitOn', 'endWait', 'closeExecution', 'finishRun', 'setRunStatus', 'appendEvent', 'updateRules',
+  'claimRun',
+  'renewLease',
+  'releaseRun',
+  'startExecution',
+  'restartExecution',
+  'completeExecution',
+  'markWaiting',
+  'createRun',
+  'waitOn',
+  'endWait',
+  'closeExecution',
+  'finishRun',
+  'setRunStatus',
+  'appendEvent',
+  'updateRules',
 ]);
 
 const worlds: ScriptedWorld[] = [];
 afterEach(() => {
   for (const w of worlds.splice(0)) w.store.close();
 });
-
 
 function flow() {
   const f = newFlow('shop-child-crash-');
@@ -51,7 +63,7 @@ async function baseline() {
 describe('kill -9 at every store write around call_workflow', async () => {
   const base = await baseline();
 
-  it('the uninterrupted parent completes with its one child\'s table (the reference)', () => {
+  it("the uninterrupted parent completes with its one child's table (the reference)", () => {
     expect(base.outcome).toMatchObject({ status: 'completed', result: ['completed', `go!${base.id}`] });
     expect(base.writes).toBeGreaterThan(8);
   });
@@ -63,7 +75,10 @@ describe('kill -9 at every store write around call_workflow', async () => {
         const id = await f.start(PARENT);
         const store = f.world.store;
         f.world.ports.store = dyingAt(store, DRIVER_WRITES, n, when, { writes: 0 });
-        const crashed = await finishRun(f.world, id).then(() => null, (e: unknown) => e);
+        const crashed = await finishRun(f.world, id).then(
+          () => null,
+          (e: unknown) => e,
+        );
         if (crashed && !(crashed instanceof Killed)) throw crashed;
 
         // A new process: the dead driver's leases (parent's and child's) run out, the store is whole again.
@@ -72,7 +87,11 @@ describe('kill -9 at every store write around call_workflow', async () => {
         const outcome = await finishRun(f.world, id);
         expect({ n, when, outcome }).toEqual({ n, when, outcome: base.outcome });
         const children = await store.listChildren(id);
-        expect({ n, when, children: children.map((c) => [c.parentKey, c.status]) }).toEqual({ n, when, children: [['1', 'completed']] });
+        expect({ n, when, children: children.map((c) => [c.parentKey, c.status]) }).toEqual({
+          n,
+          when,
+          children: [['1', 'completed']],
+        });
         expect({ n, when, runs: await store.countRuns() }).toEqual({ n, when, runs: 2 });
         const logs = (await store.listEvents(id)).filter((e) => e.type === 'log');
         expect({ n, when, logs: logs.length }).toEqual({ n, when, logs: 1 });
@@ -91,8 +110,28 @@ describe('kill -9 at every store write around call_workflow', async () => {
     await f.world.store.claimRun(id, { token, host: 'h', pid: 1, pidStart: null }, 60_000, null);
     await expect(
       f.world.store.startExecution(token, {
-        runId: id, key: '1', kind: 'workflow', agent: null, fingerprint: 'x', sessionId: null, cwd: run.workspace, prompt: null, request: {}, signalPath: null,
-        child: { spec: 'kid', workflowPath: KID_PATH, workflowHash: null, prompt: 'go', workspace: run.workspace, branch: null, seed: 1, owner: { token, host: 'h', pid: 1, pidStart: null }, leaseMs: 1, actor: 't' },
+        runId: id,
+        key: '1',
+        kind: 'workflow',
+        agent: null,
+        fingerprint: 'x',
+        sessionId: null,
+        cwd: run.workspace,
+        prompt: null,
+        request: {},
+        signalPath: null,
+        child: {
+          spec: 'kid',
+          workflowPath: KID_PATH,
+          workflowHash: null,
+          prompt: 'go',
+          workspace: run.workspace,
+          branch: null,
+          seed: 1,
+          owner: { token, host: 'h', pid: 1, pidStart: null },
+          leaseMs: 1,
+          actor: 't',
+        },
       }),
     ).rejects.toThrow();
     expect((await f.world.store.listChildren(id)).map((c) => c.id)).toEqual([child.id]);

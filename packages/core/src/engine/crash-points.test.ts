@@ -24,15 +24,26 @@ end
 const SCRIPT = { coder: [{ summary: 'planned' }, { summary: 'shipped' }], reviewer: [{ summary: 'ok', delayMs: 5 }] };
 
 const DRIVER_WRITES = new Set([
-  'claimRun', 'renewLease', 'releaseRun', 'setWorkspace', 'startExecution', 'restartExecution', 'setExecutionPid',
-  'completeExecution', 'markWaiting', 'closeExecution', 'cancelExecutions', 'finishRun', 'setRunStatus', 'appendEvent',
+  'claimRun',
+  'renewLease',
+  'releaseRun',
+  'setWorkspace',
+  'startExecution',
+  'restartExecution',
+  'setExecutionPid',
+  'completeExecution',
+  'markWaiting',
+  'closeExecution',
+  'cancelExecutions',
+  'finishRun',
+  'setRunStatus',
+  'appendEvent',
 ]);
 
 const worlds: ScriptedWorld[] = [];
 afterEach(() => {
   for (const w of worlds.splice(0)) w.store.close();
 });
-
 
 async function baseline() {
   const f = newFlow('shop-crash-', SCRIPT);
@@ -49,7 +60,10 @@ describe('kill -9 at every store write', async () => {
   const base = await baseline();
 
   it('the uninterrupted run completes (the reference)', () => {
-    expect(base.outcome).toMatchObject({ status: 'completed', result: ['planned', 'ok', 'made', true, 'shipped', expect.any(Number)] });
+    expect(base.outcome).toMatchObject({
+      status: 'completed',
+      result: ['planned', 'ok', 'made', true, 'shipped', expect.any(Number)],
+    });
     expect(base.writes).toBeGreaterThan(15);
   });
 
@@ -69,9 +83,16 @@ describe('kill -9 at every store write', async () => {
         // effect not yet recorded): the same output either way.
         f.world.ports.shell = async () => ({ code: 0, stdout: 'made', stderr: '' });
 
-        const crashed = await finishRun(f.world, id).then(() => null, (e: unknown) => e);
+        const crashed = await finishRun(f.world, id).then(
+          () => null,
+          (e: unknown) => e,
+        );
         if (crashed && !(crashed instanceof Killed)) throw crashed;
-        const completedBefore = new Set((await store.loadExecutions(id)).filter((e) => e.status === 'completed' && e.kind === 'run').map((e) => e.key));
+        const completedBefore = new Set(
+          (await store.loadExecutions(id))
+            .filter((e) => e.status === 'completed' && e.kind === 'run')
+            .map((e) => e.key),
+        );
         const invokedBefore = f.world.runner.count();
 
         // A new process: the dead driver's lease runs out, the store is whole again.
@@ -79,7 +100,10 @@ describe('kill -9 at every store write', async () => {
         f.world.ports.store = store;
         const outcome = await finishRun(f.world, id);
         expect({ n, when, outcome }).toEqual({ n, when, outcome: base.outcome });
-        const rerun = f.world.runner.invocations.slice(invokedBefore).map((inv) => inv.env.SHOP_CALL).filter((key) => completedBefore.has(key));
+        const rerun = f.world.runner.invocations
+          .slice(invokedBefore)
+          .map((inv) => inv.env.SHOP_CALL)
+          .filter((key) => completedBefore.has(key));
         expect({ n, when, rerun }).toEqual({ n, when, rerun: [] });
         const logs = (await store.listEvents(id)).filter((e) => e.type === 'log');
         expect({ n, when, logs: logs.length }).toEqual({ n, when, logs: 1 });

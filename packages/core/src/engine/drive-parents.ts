@@ -13,7 +13,12 @@ const MAX_UP = 9;
  * live driver holds it (one holding it hears of the end itself), and so on up. The last run
  * driven and where it stopped: a person answering a child's ask gets the parent's state.
  */
-export async function driveParents(ports: EnginePorts, runId: number, outcome: DriveOutcome, opts: DriveOptions): Promise<{ runId: number; outcome: DriveOutcome }> {
+export async function driveParents(
+  ports: EnginePorts,
+  runId: number,
+  outcome: DriveOutcome,
+  opts: DriveOptions,
+): Promise<{ runId: number; outcome: DriveOutcome }> {
   let at = { runId, outcome };
   for (let n = 0; n < MAX_UP; n++) {
     const { outcome } = at;

@@ -40,7 +40,12 @@ export async function createRun(ports: EnginePorts, input: StartInput): Promise<
   const token = ports.newToken();
   const source = ports.readWorkflow(input.workflowPath);
   const run = await ports.store.createRun({
-    ...input, branch: null, seed: input.seed ?? randomInt(2 ** 31), workflowHash: canonicalHash(source), owner: ownerRecord(ports, token), leaseMs: ports.leaseMs,
+    ...input,
+    branch: null,
+    seed: input.seed ?? randomInt(2 ** 31),
+    workflowHash: canonicalHash(source),
+    owner: ownerRecord(ports, token),
+    leaseMs: ports.leaseMs,
     rules: startingRules(ports, input.workflowPath),
   });
   return { run, owner: Ownership.adopt(ports, run) };
@@ -56,7 +61,12 @@ export async function mustGetRun(ports: Pick<EnginePorts, 'store'>, runId: numbe
  * Replays a run from its log and drives it on until it ends or waits for a person. Takes
  * the run (ConflictError when another live driver holds it) unless `owner` already did.
  */
-export async function driveRun(ports: EnginePorts, runId: number, opts: DriveOptions, owner?: Ownership): Promise<DriveOutcome> {
+export async function driveRun(
+  ports: EnginePorts,
+  runId: number,
+  opts: DriveOptions,
+  owner?: Ownership,
+): Promise<DriveOutcome> {
   await ports.loadEngine?.();
   const run = await mustGetRun(ports, runId);
   if (run.status === 'completed' || run.status === 'stuck') return ended(run);
@@ -77,13 +87,25 @@ export async function driveRun(ports: EnginePorts, runId: number, opts: DriveOpt
     const held = await settleHold(ports, own.token, now, opts.acceptChanges);
     if (held) return held;
     if (opts.acceptChanges || now.held) now = await mustGetRun(ports, runId);
-    if (now.status === 'failed') await ports.store.setRunStatus(own.token, runId, 'running', { type: 'retried', actor: 'shop', channel: 'engine' });
+    if (now.status === 'failed')
+      await ports.store.setRunStatus(own.token, runId, 'running', {
+        type: 'retried',
+        actor: 'shop',
+        channel: 'engine',
+      });
     scheduler = new Scheduler({
-      ports, run: now, token: own.token, wait: opts.wait, interrupt: opts.signal, sharedSlots: opts.sharedSlots,
-      log, logCounts,
+      ports,
+      run: now,
+      token: own.token,
+      wait: opts.wait,
+      interrupt: opts.signal,
+      sharedSlots: opts.sharedSlots,
+      log,
+      logCounts,
       checkIn: () => checkIn(ports, own),
       // A child is driven as its parent is (in place with --wait), and let go when it waits: a worker or a person's answer takes it on.
-      driveChild: (childId, signal, owner) => driveRun(ports, childId, { wait: opts.wait, signal, sharedSlots: opts.sharedSlots }, owner),
+      driveChild: (childId, signal, owner) =>
+        driveRun(ports, childId, { wait: opts.wait, signal, sharedSlots: opts.sharedSlots }, owner),
       lost: own.lost,
       lose: () => own.lose(),
     });
@@ -93,7 +115,8 @@ export async function driveRun(ports: EnginePorts, runId: number, opts: DriveOpt
       if (outcome.status === 'waiting') outcome = { ...outcome, asks: await childAsks(ports.store, outcome.waits) };
       if (outcome.status !== 'waiting_human' && outcome.status !== 'waiting') {
         // A child's end names its parent (no read more): whoever drove it may drive the parent on (drive-parents.ts).
-        if (run.parentId !== null && (isFinal(outcome) || outcome.status === 'failed')) outcome = { ...outcome, parentId: run.parentId };
+        if (run.parentId !== null && (isFinal(outcome) || outcome.status === 'failed'))
+          outcome = { ...outcome, parentId: run.parentId };
         if (!isFinal(outcome)) return outcome;
         const kept = endWorkspace(ports, run, scheduler.settings.keep_worktree === true);
         return kept ? { ...outcome, worktreeKept: kept } : outcome;
@@ -117,7 +140,8 @@ export async function driveRun(ports: EnginePorts, runId: number, opts: DriveOpt
 }
 
 /** Ended for good: a failed run may be retried (shop resume), so it keeps its worktree until pruned. */
-const isFinal = (o: DriveOutcome): o is Extract<DriveOutcome, { status: 'completed' | 'stuck' }> => o.status === 'completed' || o.status === 'stuck';
+const isFinal = (o: DriveOutcome): o is Extract<DriveOutcome, { status: 'completed' | 'stuck' }> =>
+  o.status === 'completed' || o.status === 'stuck';
 
 /**
  * A --worktree run that ended gives its worktree back (its branch keeps the commits). Never
@@ -151,11 +175,18 @@ async function checkIn(ports: EnginePorts, own: Ownership): Promise<CheckIn> {
   return { kind: 'ok', run };
 }
 
-async function stopNow(ports: EnginePorts, own: Ownership, stop: { reason: string; by: string }): Promise<DriveOutcome> {
+async function stopNow(
+  ports: EnginePorts,
+  own: Ownership,
+  stop: { reason: string; by: string },
+): Promise<DriveOutcome> {
   // Agents a dead driver left running go first (only while their pid is still theirs).
-  for (const e of await ports.store.openExecutions(own.runId)) if (e.status === 'running' && (e.pid || e.sessionId)) await ports.killOrphan(e.pid, e.pidStart, e.sessionId);
+  for (const e of await ports.store.openExecutions(own.runId))
+    if (e.status === 'running' && (e.pid || e.sessionId)) await ports.killOrphan(e.pid, e.pidStart, e.sessionId);
   await ports.store.finishRun(own.token, own.runId, {
-    status: 'stuck', reason: stop.reason, event: { type: 'stopped', actor: stop.by, channel: 'cli', data: { reason: stop.reason } },
+    status: 'stuck',
+    reason: stop.reason,
+    event: { type: 'stopped', actor: stop.by, channel: 'cli', data: { reason: stop.reason } },
   });
   return ended((await ports.store.getRun(own.runId))!);
 }

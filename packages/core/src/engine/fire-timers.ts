@@ -16,7 +16,11 @@ type Effect = TimerEffect & { notify?: { targets: string[]; event: 'reminder' | 
  * people concerned. Only the run's owner calls this. Says how many took effect (a timer of
  * an ask answered meanwhile does nothing) and whether the run ended.
  */
-export async function fireDueTimers(ports: EnginePorts, run: Run, token: string): Promise<{ fired: number; ended: boolean }> {
+export async function fireDueTimers(
+  ports: EnginePorts,
+  run: Run,
+  token: string,
+): Promise<{ fired: number; ended: boolean }> {
   const now = ports.clock.now();
   let ended = false;
   let fired = 0;
@@ -46,36 +50,63 @@ function timerEffect(timer: Timer, exec: Execution, now: number): Effect {
   const targets = timer.data.targets ?? [];
   const at = { key: timer.key, actor: 'system:timer', channel: 'engine' as const };
   if (timer.kind !== 'timeout') {
-    const event = { ...at, type: timer.kind === 'remind' ? 'reminded' : 'escalated', data: { after, to: targets.map(describeEntry) } };
+    const event = {
+      ...at,
+      type: timer.kind === 'remind' ? 'reminded' : 'escalated',
+      data: { after, to: targets.map(describeEntry) },
+    };
     return { event, notify: { targets, event: timer.kind === 'remind' ? 'reminder' : 'escalation' } };
   }
   const onTimeout = timer.data.on_timeout ?? 'stuck';
   const event = { ...at, type: 'timed_out', data: { after, on_timeout: onTimeout } };
   if (onTimeout === 'notify_again') {
     const every = (timer.data.after_seconds ?? 3600) * 1000;
-    return { event, next: { kind: 'timeout', dueAt: now + every, data: timer.data }, notify: { targets, event: 'timeout' } };
+    return {
+      event,
+      next: { kind: 'timeout', dueAt: now + every, data: timer.data },
+      notify: { targets, event: 'timeout' },
+    };
   }
   if (onTimeout === 'default') {
     const answer = defaultAnswer(exec);
-    if (typeof answer !== 'string') return { event, answer: { runId: exec.runId, key: exec.key, ask: exec.ask, ...answer, responder: 'system:timeout', channel: 'engine' } };
+    if (typeof answer !== 'string')
+      return {
+        event,
+        answer: {
+          runId: exec.runId,
+          key: exec.key,
+          ask: exec.ask,
+          ...answer,
+          responder: 'system:timeout',
+          channel: 'engine',
+        },
+      };
     return { event, end: stuckEnd(`no answer after ${after}, and ${answer}`) };
   }
   return { event, end: stuckEnd(`no answer after ${after}`) };
 }
 
 function stuckEnd(reason: string) {
-  return { status: 'stuck' as const, reason, event: { type: 'stuck', actor: 'system:timeout', channel: 'engine' as const, data: { reason } } };
+  return {
+    status: 'stuck' as const,
+    reason,
+    event: { type: 'stuck', actor: 'system:timeout', channel: 'engine' as const, data: { reason } },
+  };
 }
 
 /** The ask answered with its decisions' defaults, or why it cannot be (a string). */
 function defaultAnswer(exec: Execution) {
   const decisions = exec.kind === 'pause' ? callDecisions(exec) : [];
-  if (!decisions.length) return exec.kind === 'pause' ? 'a pause without decisions has no default' : `${exec.agent}'s ask has no default`;
-  const answers = Object.fromEntries(decisions.filter((d) => d.default !== undefined && d.default !== null).map((d) => [d.id, d.default]));
+  if (!decisions.length)
+    return exec.kind === 'pause' ? 'a pause without decisions has no default' : `${exec.agent}'s ask has no default`;
+  const answers = Object.fromEntries(
+    decisions.filter((d) => d.default !== undefined && d.default !== null).map((d) => [d.id, d.default]),
+  );
   try {
     return buildAnswer(exec, { answers, message: 'the defaults, on timeout' });
   } catch (e) {
-    if (e instanceof ShopError) return `the defaults do not answer it (${e.message.replace(/^invalid answers, nothing recorded: /, '')})`;
+    if (e instanceof ShopError)
+      return `the defaults do not answer it (${e.message.replace(/^invalid answers, nothing recorded: /, '')})`;
     throw e;
   }
 }

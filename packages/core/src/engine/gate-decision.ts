@@ -23,12 +23,15 @@ export function gateDecision(tool: DeferredTool, a: Answer): GateDecision {
       const v = a.decisions?.[`q${i + 1}`]?.value;
       return Array.isArray(v) ? v.map(String).join(', ') : typeof v === 'string' ? v : null;
     };
-    const answers = Object.fromEntries(questions.map((q, i) => [q.question, chosen(i) ?? words ?? q.options[0]?.label ?? '']));
+    const answers = Object.fromEntries(
+      questions.map((q, i) => [q.question, chosen(i) ?? words ?? q.options[0]?.label ?? '']),
+    );
     return { ...base, decision: 'allow', updatedInput: { ...tool.input, answers } };
   }
   const approved = a.verdict === 'approved' || (a.status !== null && a.status !== undefined && ALLOWING.has(a.status));
   if (approved || !words) return { ...base, decision: 'allow' };
-  if (typeof tool.input.command === 'string') return { ...base, decision: 'allow', updatedInput: { ...tool.input, command: words } };
+  if (typeof tool.input.command === 'string')
+    return { ...base, decision: 'allow', updatedInput: { ...tool.input, command: words } };
   return { ...base, decision: 'deny', reason: words };
 }
 
@@ -45,8 +48,13 @@ export function boundedInput(input: Record<string, unknown>): Record<string, unk
  * (`shop answer … "…"`): a person may answer beyond the options, as in Claude Code's own prompt.
  */
 export function questionDecisions(input: Record<string, unknown>): Decision[] {
-  return questionsOf(input).filter((q) => q.options.length).map((q, i) => ({
-    id: `q${i + 1}`, type: q.multiSelect ? 'multi_choice' : 'choice', prompt: q.question, required: true,
-    options: q.options.map((o) => ({ value: o.label, label: o.label, description: o.description })),
-  }));
+  return questionsOf(input)
+    .filter((q) => q.options.length)
+    .map((q, i) => ({
+      id: `q${i + 1}`,
+      type: q.multiSelect ? 'multi_choice' : 'choice',
+      prompt: q.question,
+      required: true,
+      options: q.options.map((o) => ({ value: o.label, label: o.label, description: o.description })),
+    }));
 }

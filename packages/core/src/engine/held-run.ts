@@ -39,13 +39,27 @@ export function startingRules(ports: EnginePorts, workflowPath: string): RunRule
  * stopped (killed, Ctrl-C) was never looked after: rule files changed since the run last saw
  * them hold the run now. Returns the outcome when it was held here, else null (drive on).
  */
-export async function settleHold(ports: EnginePorts, token: string, run: Run, accept?: AcceptChanges): Promise<DriveOutcome | null> {
+export async function settleHold(
+  ports: EnginePorts,
+  token: string,
+  run: Run,
+  accept?: AcceptChanges,
+): Promise<DriveOutcome | null> {
   const { store } = ports;
   if (accept) {
     const rules = startingRules(ports, run.workflowPath);
     await store.setRunRules(token, run.id, {
-      rules, clearHeld: true,
-      events: [{ type: 'changes_accepted', key: run.held?.key ?? null, actor: accept.by, channel: accept.channel, data: { files: run.held?.files.map((f) => f.path) ?? [], differs: run.rules?.differs ?? [] } }],
+      rules,
+      clearHeld: true,
+      events: [
+        {
+          type: 'changes_accepted',
+          key: run.held?.key ?? null,
+          actor: accept.by,
+          channel: accept.channel,
+          data: { files: run.held?.files.map((f) => f.path) ?? [], differs: run.rules?.differs ?? [] },
+        },
+      ],
     });
     return null;
   }
@@ -54,16 +68,40 @@ export async function settleHold(ports: EnginePorts, token: string, run: Run, ac
     const look = files?.look(run.workflowPath);
     const still = run.held.files.filter((f) => !look || (look.get(f.path) ?? null) !== f.before);
     if (still.length) throw new ConflictError(heldRefusal(run.id, run.held, still));
-    await store.setRunRules(token, run.id, { clearHeld: true, events: [{ type: 'hold_cleared', key: run.held.key, actor: 'shop', channel: 'engine', data: { why: 'restored', files: run.held.files.map((f) => f.path) } }] });
+    await store.setRunRules(token, run.id, {
+      clearHeld: true,
+      events: [
+        {
+          type: 'hold_cleared',
+          key: run.held.key,
+          actor: 'shop',
+          channel: 'engine',
+          data: { why: 'restored', files: run.held.files.map((f) => f.path) },
+        },
+      ],
+    });
     return null;
   }
   if (!files || !run.rules || !Object.keys(run.rules.files).length) return null;
-  const step = (await store.openExecutions(run.id)).find((e) => e.status === 'running' && (e.kind === 'run' || e.kind === 'sh'));
+  const step = (await store.openExecutions(run.id)).find(
+    (e) => e.status === 'running' && (e.kind === 'run' || e.kind === 'sh'),
+  );
   if (!step) return null;
   const changed = lookDiff(new Map(Object.entries(run.rules.files)), files.look(run.workflowPath));
   if (!changed.length) return null;
-  const held: RunHold = { key: step.key, agent: step.kind === 'run' ? step.agent : null, files: changed, interrupted: true, at: ports.clock.now() };
+  const held: RunHold = {
+    key: step.key,
+    agent: step.kind === 'run' ? step.agent : null,
+    files: changed,
+    interrupted: true,
+    at: ports.clock.now(),
+  };
   const reason = heldReason(run.id, held);
-  await store.finishRun(token, run.id, { status: 'failed', reason, held, event: { type: 'failed', key: step.key, actor: 'shop', channel: 'engine', data: { reason } } });
+  await store.finishRun(token, run.id, {
+    status: 'failed',
+    reason,
+    held,
+    event: { type: 'failed', key: step.key, actor: 'shop', channel: 'engine', data: { reason } },
+  });
   return { status: 'failed', reason, exitCode: 1 };
 }

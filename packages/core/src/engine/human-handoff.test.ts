@@ -18,7 +18,14 @@ function setup(script: Script = {}) {
   /** Answers call `key` of run `id` as the CLI does: checked by buildAnswer, then recorded for its current ask. */
   const answer = async (id: number, key: string, input: AnswerInput, ask?: number) => {
     const exec = (await world.store.getExecution(id, key))!;
-    return world.store.recordAnswer({ runId: id, key, ask: ask ?? exec.ask, ...buildAnswer(exec, input), responder: 'ann', channel: 'cli' });
+    return world.store.recordAnswer({
+      runId: id,
+      key,
+      ask: ask ?? exec.ask,
+      ...buildAnswer(exec, input),
+      responder: 'ann',
+      channel: 'cli',
+    });
   };
   return { world, dir, start, drive, answer };
 }
@@ -30,7 +37,10 @@ describe('an answer that goes back to the agent', () => {
   it('a rejected approval resumes the same session with the feedback, and DONE completes the call', async () => {
     const { world, start, drive, answer } = setup({ coder: [asksApproval, { summary: 'tests added' }] });
     const id = await start(FLOW);
-    expect(await drive(id)).toMatchObject({ status: 'waiting_human', execution: { key: '1', ask: 1, awaiting: 'approval', waitingFor: 'ready for sign-off' } });
+    expect(await drive(id)).toMatchObject({
+      status: 'waiting_human',
+      execution: { key: '1', ask: 1, awaiting: 'approval', waitingFor: 'ready for sign-off' },
+    });
 
     await answer(id, '1', { verdict: 'rejected', message: ' Add tests for the empty cart. ' });
     expect(await drive(id)).toEqual({ status: 'completed', result: 'DONE: tests added' });
@@ -38,10 +48,17 @@ describe('an answer that goes back to the agent', () => {
     const [first, second] = world.runner.invocations;
     expect(first).toMatchObject({ resume: false, sessionId: 'session-1', prompt: 'build the cart' });
     expect(second).toMatchObject({ resume: true, sessionId: 'session-1', cwd: first.cwd });
-    expect(second.prompt).toMatch(/^The person rejected this\. Their feedback:\n\nAdd tests for the empty cart\.\n\nContinue from here, then report again/);
+    expect(second.prompt).toMatch(
+      /^The person rejected this\. Their feedback:\n\nAdd tests for the empty cart\.\n\nContinue from here, then report again/,
+    );
     // A fresh signal path for the new round: whoever saw the first file's name can't write this one.
     expect(second.env.SHOP_SIGNAL_FILE).not.toBe(first.env.SHOP_SIGNAL_FILE);
-    expect(await world.store.getExecution(id, '1')).toMatchObject({ status: 'completed', ask: 1, attempts: 2, signalPath: second.env.SHOP_SIGNAL_FILE });
+    expect(await world.store.getExecution(id, '1')).toMatchObject({
+      status: 'completed',
+      ask: 1,
+      attempts: 2,
+      signalPath: second.env.SHOP_SIGNAL_FILE,
+    });
     const types = (await world.store.listEvents(id)).map((e) => e.type);
     expect(types.indexOf('human_answered')).toBeLessThan(types.indexOf('sent_back'));
   });
@@ -55,11 +72,17 @@ describe('an answer that goes back to the agent', () => {
       ],
     });
     const id = await start(FLOW);
-    expect(await drive(id)).toMatchObject({ status: 'waiting_human', execution: { ask: 1, awaiting: 'input', waitingFor: 'which database?' } });
+    expect(await drive(id)).toMatchObject({
+      status: 'waiting_human',
+      execution: { ask: 1, awaiting: 'input', waitingFor: 'which database?' },
+    });
     await answer(id, '1', { verdict: 'answer', message: 'postgres' });
 
     const again = await drive(id);
-    expect(again).toMatchObject({ status: 'waiting_human', execution: { key: '1', ask: 2, waitingFor: 'which version?' } });
+    expect(again).toMatchObject({
+      status: 'waiting_human',
+      execution: { key: '1', ask: 2, waitingFor: 'which version?' },
+    });
     expect(world.runner.count()).toBe(2);
     expect((await world.store.getRun(id))!.status).toBe('waiting_human');
     // The first answer is spent: replaying does not send it back again.
@@ -72,7 +95,10 @@ describe('an answer that goes back to the agent', () => {
     const prompts = world.runner.invocations.map((i) => i.prompt);
     expect(prompts[1]).toMatch(/^The person replied:\n\npostgres\n/);
     expect(prompts[2]).toMatch(/^The person replied:\n\n16\n/);
-    expect((await world.store.listAnswers(id)).map((a) => [a.ask, a.message])).toEqual([[1, 'postgres'], [2, '16']]);
+    expect((await world.store.listAnswers(id)).map((a) => [a.ask, a.message])).toEqual([
+      [1, 'postgres'],
+      [2, '16'],
+    ]);
   });
 
   it('after a crash between the recorded answer and the agent reporting, the agent gets the feedback again', async () => {
@@ -97,7 +123,7 @@ describe('an answer that goes back to the agent', () => {
 });
 
 describe('answers that arrive too late', () => {
-  it('are refused once the ask was answered in the agent\'s own session (recorded as the person\'s answer)', async () => {
+  it("are refused once the ask was answered in the agent's own session (recorded as the person's answer)", async () => {
     const { world, start, drive, answer } = setup({ coder: [asksApproval] });
     const id = await start(FLOW);
     const waiting = await drive(id);
@@ -108,10 +134,25 @@ describe('answers that arrive too late', () => {
 
     // The session hand-off: cleared before, the agent's new report after becomes ann's answer.
     clearSessionSignal(exec);
-    writeSignal(exec.signalPath!, { status: 'DONE', summary: 'the person approved in the session', verdict: 'approved', responder: 'mallory' });
-    expect(await takeSessionAnswer(world.ports, exec, 'ann')).toEqual({ kind: 'answered', status: 'DONE', handedTo: null });
+    writeSignal(exec.signalPath!, {
+      status: 'DONE',
+      summary: 'the person approved in the session',
+      verdict: 'approved',
+      responder: 'mallory',
+    });
+    expect(await takeSessionAnswer(world.ports, exec, 'ann')).toEqual({
+      kind: 'answered',
+      status: 'DONE',
+      handedTo: null,
+    });
     expect(existsSync(exec.signalPath!)).toBe(false);
-    expect(await world.store.getAnswer(id, '1', 1)).toMatchObject({ status: 'DONE', verdict: null, message: 'the person approved in the session', responder: 'ann', channel: 'continue' });
+    expect(await world.store.getAnswer(id, '1', 1)).toMatchObject({
+      status: 'DONE',
+      verdict: null,
+      message: 'the person approved in the session',
+      responder: 'ann',
+      channel: 'continue',
+    });
     expect(await drive(id)).toEqual({ status: 'completed', result: 'DONE: the person approved in the session' });
     expect(world.runner.count()).toBe(1);
     const late = answer(id, '1', { verdict: 'approved' }, 1);
@@ -122,7 +163,18 @@ describe('answers that arrive too late', () => {
     const { world, start, drive } = setup({ coder: [asksApproval] });
     const id = await start(FLOW);
     await drive(id);
-    const record = (ask: number) => world.store.recordAnswer({ runId: id, key: '1', ask, verdict: 'approved', status: null, message: null, decisions: null, responder: 'ann', channel: 'cli' });
+    const record = (ask: number) =>
+      world.store.recordAnswer({
+        runId: id,
+        key: '1',
+        ask,
+        verdict: 'approved',
+        status: null,
+        message: null,
+        decisions: null,
+        responder: 'ann',
+        channel: 'cli',
+      });
     await expect(record(2)).rejects.toThrow('run 1 call 1 is no longer waiting for this answer');
     await expect(record(0)).rejects.toThrow(ConflictError);
     await record(1);
@@ -135,9 +187,14 @@ describe('a pause', () => {
   it('never completes from a signal file, even on a live wait woken by it', async () => {
     const { world, dir, start, drive, answer } = setup();
     const id = await start('local p = pause("Ship it?")\nreturn p.status');
-    expect(await drive(id)).toMatchObject({ status: 'waiting_human', execution: { key: '1', kind: 'pause', signalPath: null } });
+    expect(await drive(id)).toMatchObject({
+      status: 'waiting_human',
+      execution: { key: '1', kind: 'pause', signalPath: null },
+    });
 
-    const files = ['_checkpoint', 'coder', 'pause'].map((agent) => signalPath(world.ports.paths.signalsDir, id, '1', agent));
+    const files = ['_checkpoint', 'coder', 'pause'].map((agent) =>
+      signalPath(world.ports.paths.signalsDir, id, '1', agent),
+    );
     for (const f of files) writeSignal(f, { status: 'CONTINUE', summary: 'from a file' });
     expect(await drive(id)).toMatchObject({ status: 'waiting_human' });
 

@@ -7,9 +7,7 @@ import { within } from './strands.js';
 
 /** What a task ended in that the scheduler must act on, in its own loop. */
 export type TaskProblem =
-  | { kind: 'failed'; key: string; error: ShopError }
-  | { kind: 'lost' }
-  | { kind: 'crashed'; error: unknown };
+  { kind: 'failed'; key: string; error: ShopError } | { kind: 'lost' } | { kind: 'crashed'; error: unknown };
 
 interface Task {
   abort: AbortController;
@@ -47,7 +45,12 @@ export class LiveTasks {
   }
 
   /** Starts `body` for `key`; `working` tasks wait for a free slot first. */
-  launch(key: string, working: boolean, body: (signal: AbortSignal) => Promise<Settled | null>, onIdle?: () => void): void {
+  launch(
+    key: string,
+    working: boolean,
+    body: (signal: AbortSignal) => Promise<Settled | null>,
+    onIdle?: () => void,
+  ): void {
     const abort = new AbortController();
     const task: Task = { abort, done: Promise.resolve(), working };
     this.tasks.set(key, task);
@@ -61,7 +64,8 @@ export class LiveTasks {
         const settled = await body(abort.signal);
         if (!settled) onIdle?.();
         // Lua is handed the result as the store keeps it, so a replay hands it the same (nul-free.ts).
-        else if (settled.kind === 'value') this.deliveries.set(settled.delivered, { key, value: withoutNul(settled.value) });
+        else if (settled.kind === 'value')
+          this.deliveries.set(settled.delivered, { key, value: withoutNul(settled.value) });
         else {
           this.waiting.set(key, settled.execution);
           this.onWaiting(settled.execution, settled.fresh);

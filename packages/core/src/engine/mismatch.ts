@@ -11,7 +11,14 @@ const shown = (fingerprint: string) => fingerprint.split(' #')[0];
  * options; for the same pause, its decisions; for a command, the command (each call's
  * definition knows its own difference).
  */
-export async function explainMismatch(store: Store, runId: number, runPrompt: string, key: string, req: CallRequest, def: AnyCall): Promise<NonDeterminismError> {
+export async function explainMismatch(
+  store: Store,
+  runId: number,
+  runPrompt: string,
+  key: string,
+  req: CallRequest,
+  def: AnyCall,
+): Promise<NonDeterminismError> {
   const rec = await store.getExecution(runId, key);
   if (!rec) return new NonDeterminismError(key, 'nothing', 'makes a call');
   const [recorded, attempted] = difference(rec, req, def, runPrompt);

@@ -43,7 +43,12 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
   const store = opts.store;
   // Loaded on the engine's first use (loadEngine): YAML agent definitions, Claude Code's runner
   // and chokidar cost a read-only command (shop list) a third of its start-up time.
-  let engine: { runner: AgentRunner; loadAgent(name: string): AgentDef; openSignals(opts?: SignalOptions): SignalSource; ruleFiles: RuleFiles } | null = null;
+  let engine: {
+    runner: AgentRunner;
+    loadAgent(name: string): AgentDef;
+    openSignals(opts?: SignalOptions): SignalSource;
+    ruleFiles: RuleFiles;
+  } | null = null;
   const loadEngine = async () => {
     if (engine) return;
     const parts = await import('./node-engine-parts.js');
@@ -93,13 +98,18 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
       if (!isRunWorktree(project.worktreesDir, run.workspace)) return null;
       if (keep) return `${run.workspace} (keep_worktree = true; shop prune removes it with the run)`;
       // git refuses to remove a worktree holding changes or untracked files: that work stays.
-      return removeCleanWorktree(project.root, run.workspace) === null ? null : `${run.workspace} holds work not committed; look at it there (shop prune removes it with the run)`;
+      return removeCleanWorktree(project.root, run.workspace) === null
+        ? null
+        : `${run.workspace} holds work not committed; look at it there (shop prune removes it with the run)`;
     },
-    sessions: sessionCap(process.env) === 0 ? undefined : {
-      read: (cwd, id, max) => readTranscript(transcriptPath(process.env, cwd, id), max),
-      write: (cwd, id, data) => writeTranscript(transcriptPath(process.env, cwd, id), data),
-      cap: sessionCap(process.env),
-    },
+    sessions:
+      sessionCap(process.env) === 0
+        ? undefined
+        : {
+            read: (cwd, id, max) => readTranscript(transcriptPath(process.env, cwd, id), max),
+            write: (cwd, id, data) => writeTranscript(transcriptPath(process.env, cwd, id), data),
+            cap: sessionCap(process.env),
+          },
     leaseMs: leaseMs(),
     paths: { signalsDir: project.signalsDir, runsDir: project.runsDir, binDir: opts.binDir, home: project.home },
   };

@@ -20,14 +20,27 @@ export function notifierNotices(store: Store, deps: NoticeDeps): Notices {
   return {
     send(targets, notice) {
       if (!targets.length) return;
-      const sent = notifyAll(targets, notice, deps).then(async (results) => {
-        const at = { key: notice.call, actor: 'shop', channel: 'engine' as const };
-        const ok = results.filter((r) => r.ok).map((r) => r.target);
-        if (ok.length) await store.appendEvent(null, notice.run, { ...at, type: 'notified', data: { event: notice.event, to: ok } });
-        for (const r of results) if (!r.ok) await store.appendEvent(null, notice.run, { ...at, type: 'notify_failed', data: { event: notice.event, to: r.target, error: r.error } });
-      }).catch(() => {
-        // The store closed under it (the process is leaving): nothing more to record.
-      });
+      const sent = notifyAll(targets, notice, deps)
+        .then(async (results) => {
+          const at = { key: notice.call, actor: 'shop', channel: 'engine' as const };
+          const ok = results.filter((r) => r.ok).map((r) => r.target);
+          if (ok.length)
+            await store.appendEvent(null, notice.run, {
+              ...at,
+              type: 'notified',
+              data: { event: notice.event, to: ok },
+            });
+          for (const r of results)
+            if (!r.ok)
+              await store.appendEvent(null, notice.run, {
+                ...at,
+                type: 'notify_failed',
+                data: { event: notice.event, to: r.target, error: r.error },
+              });
+        })
+        .catch(() => {
+          // The store closed under it (the process is leaving): nothing more to record.
+        });
       const tracked = sent.finally(() => pending.delete(tracked));
       pending.add(tracked);
     },

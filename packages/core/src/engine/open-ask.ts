@@ -7,11 +7,15 @@ import type { EnginePorts } from './ports.js';
 
 /** The auto_approve rule an ask matches: every field the rule gives must hold. */
 function matchingRule(rules: AutoApproveRule[], exec: Execution): AutoApproveRule | null {
-  return rules.find((r) =>
-    (r.awaiting === undefined || r.awaiting === (exec.awaiting ?? 'input')) &&
-    (r.agent === undefined || r.agent === exec.agent) &&
-    (r.pause === undefined || (exec.kind === 'pause' && r.pause === exec.waitingFor)) &&
-    (r.call === undefined || r.call === exec.key)) ?? null;
+  return (
+    rules.find(
+      (r) =>
+        (r.awaiting === undefined || r.awaiting === (exec.awaiting ?? 'input')) &&
+        (r.agent === undefined || r.agent === exec.agent) &&
+        (r.pause === undefined || (exec.kind === 'pause' && r.pause === exec.waitingFor)) &&
+        (r.call === undefined || r.call === exec.key),
+    ) ?? null
+  );
 }
 
 /**
@@ -24,13 +28,26 @@ export async function openAsk(ports: EnginePorts, run: Run, config: WorkflowConf
   if (rule) {
     try {
       const fields = buildAnswer(exec, { verdict: 'approved', message: `auto_approve ${JSON.stringify(rule)}` });
-      await ports.store.recordAnswer({ runId: run.id, key: exec.key, ask: exec.ask, ...fields, responder: 'system:policy', channel: 'engine' });
+      await ports.store.recordAnswer({
+        runId: run.id,
+        key: exec.key,
+        ask: exec.ask,
+        ...fields,
+        responder: 'system:policy',
+        channel: 'engine',
+      });
       return true;
     } catch (e) {
       if (e instanceof ConflictError) return true; // answered meanwhile by someone else
       if (!(e instanceof ShopError)) throw e;
       // Approving cannot answer this ask (a decision without a default…): a person must.
-      await ports.store.appendEvent(null, run.id, { type: 'auto_approve_skipped', key: exec.key, actor: 'system:policy', channel: 'engine', data: { rule, why: e.message } });
+      await ports.store.appendEvent(null, run.id, {
+        type: 'auto_approve_skipped',
+        key: exec.key,
+        actor: 'system:policy',
+        channel: 'engine',
+        data: { rule, why: e.message },
+      });
     }
   }
   await sendAskNotice(ports, notifyTargets(config), 'waiting', run, exec, ports.clock.now());

@@ -11,7 +11,9 @@ const setup = flowsClosedAfterEach('shop-owner-');
 
 /** The store with one method replaced (a store that fails in one way). */
 function withMethod<K extends keyof Store>(store: Store, name: K, impl: Store[K]): Store {
-  return new Proxy(store, { get: (target, prop, receiver) => (prop === name ? impl : Reflect.get(target, prop, receiver)) });
+  return new Proxy(store, {
+    get: (target, prop, receiver) => (prop === name ? impl : Reflect.get(target, prop, receiver)),
+  });
 }
 
 describe('ownership', () => {
@@ -27,13 +29,21 @@ describe('ownership', () => {
   });
 
   it('a driver whose lease ran out and was taken over writes nothing more and stops its agent', async () => {
-    const { world, start, drive } = setup({ coder: [{ summary: 'late', delayMs: 2_000 }, { status: 'NEEDS_HUMAN', reason: 'which db?' }] });
+    const { world, start, drive } = setup({
+      coder: [
+        { summary: 'late', delayMs: 2_000 },
+        { status: 'NEEDS_HUMAN', reason: 'which db?' },
+      ],
+    });
     const id = await start('return run("coder").summary');
     const sleeper = drive(id);
     await until('the agent to start', () => world.runner.count() === 1);
     // The laptop slept: the lease ran out, and `shop resume` took over (re-invoking the agent).
     world.clock.t += world.ports.leaseMs + 1;
-    expect(await drive(id)).toMatchObject({ status: 'waiting_human', execution: { key: '1', waitingFor: 'which db?' } });
+    expect(await drive(id)).toMatchObject({
+      status: 'waiting_human',
+      execution: { key: '1', waitingFor: 'which db?' },
+    });
     const before = JSON.stringify(await world.store.loadExecutions(id));
     expect(await sleeper).toEqual({ status: 'lost' });
     expect(world.runner.aborted).toHaveLength(1);
@@ -41,14 +51,17 @@ describe('ownership', () => {
     expect((await world.store.getRun(id))!.status).toBe('waiting_human');
   });
 
-  it("a driver whose renewals keep failing stops its agent and writes nothing once its lease would have run out", async () => {
+  it('a driver whose renewals keep failing stops its agent and writes nothing once its lease would have run out', async () => {
     const { world, start } = setup({ coder: [{ summary: 'late', delayMs: 5_000 }] });
     world.ports.leaseMs = 300;
     const id = await start('return run("coder").summary');
     const store = world.store;
     let refused = 0;
     // The store is out of reach for renewals only: every other look and write still gets through.
-    const ports = { ...world.ports, store: withMethod(store, 'renewLease', async () => (refused++, Promise.reject(new Error('connection reset')))) };
+    const ports = {
+      ...world.ports,
+      store: withMethod(store, 'renewLease', async () => (refused++, Promise.reject(new Error('connection reset')))),
+    };
     const driving = driveRun(ports, id, { wait: false });
     await until('the agent to start', () => world.runner.count() === 1);
     const before = JSON.stringify([await store.loadExecutions(id), await store.listEvents(id), await store.getRun(id)]);
@@ -57,7 +70,9 @@ describe('ownership', () => {
     expect(refused).toBeGreaterThan(0);
     expect(world.runner.aborted).toHaveLength(1);
     // Not even a release: by the store's clock the run may be another driver's by now.
-    expect(JSON.stringify([await store.loadExecutions(id), await store.listEvents(id), await store.getRun(id)])).toBe(before);
+    expect(JSON.stringify([await store.loadExecutions(id), await store.listEvents(id), await store.getRun(id)])).toBe(
+      before,
+    );
   });
 
   it("a driver whose lapsed lease another machine claimed (the store's clock) stops its agent at its next renewal, writing nothing", async () => {
@@ -67,12 +82,27 @@ describe('ownership', () => {
     const driving = driveRun(world.ports, id, { wait: false });
     await until('the agent to start', () => world.runner.count() === 1);
     world.clock.t += 1_000;
-    const taken = await world.store.claimRun(id, { token: 'elsewhere', host: 'box-2', pid: 7, pidStart: '7' }, 60_000, null);
+    const taken = await world.store.claimRun(
+      id,
+      { token: 'elsewhere', host: 'box-2', pid: 7, pidStart: '7' },
+      60_000,
+      null,
+    );
     expect(taken!.owner).toMatchObject({ token: 'elsewhere', host: 'box-2' });
-    const before = JSON.stringify([await world.store.loadExecutions(id), await world.store.listEvents(id), await world.store.getRun(id)]);
+    const before = JSON.stringify([
+      await world.store.loadExecutions(id),
+      await world.store.listEvents(id),
+      await world.store.getRun(id),
+    ]);
     expect(await driving).toEqual({ status: 'lost' });
     expect(world.runner.aborted).toHaveLength(1);
-    expect(JSON.stringify([await world.store.loadExecutions(id), await world.store.listEvents(id), await world.store.getRun(id)])).toBe(before);
+    expect(
+      JSON.stringify([
+        await world.store.loadExecutions(id),
+        await world.store.listEvents(id),
+        await world.store.getRun(id),
+      ]),
+    ).toBe(before);
   });
 
   it('an answer recorded just as a driver leaves is never stranded: the driver takes it in and goes on', async () => {
@@ -87,7 +117,9 @@ describe('ownership', () => {
         return async (...args: Parameters<Store['releaseRun']>) => {
           if (handedTo === 'not answered') {
             const exec = (await target.getExecution(id, '1'))!;
-            handedTo = (await recordAnswer({ ...world.ports, store: target }, exec, { verdict: 'approved' }, 'cli', 'ben')).handedTo;
+            handedTo = (
+              await recordAnswer({ ...world.ports, store: target }, exec, { verdict: 'approved' }, 'cli', 'ben')
+            ).handedTo;
           }
           return target.releaseRun(...args);
         };
@@ -114,7 +146,10 @@ describe('stop', () => {
     expect(await driving).toEqual({ status: 'stuck', reason: 'enough' });
     expect(world.runner.aborted).toHaveLength(1);
     expect(world.runner.count('reviewer')).toBe(0);
-    expect((await world.store.getExecution(id, '1'))!).toMatchObject({ status: 'failed', error: 'the run ended stuck: enough' });
+    expect((await world.store.getExecution(id, '1'))!).toMatchObject({
+      status: 'failed',
+      error: 'the run ended stuck: enough',
+    });
     expect((await world.store.listEvents(id)).filter((e) => e.type === 'stopped').map((e) => e.actor)).toEqual(['ann']);
   });
 
@@ -134,7 +169,10 @@ describe('stop', () => {
     const { world, start, drive } = setup();
     const id = await start('return pause("Ship?").continue');
     expect((await drive(id)).status).toBe('waiting_human');
-    expect(await stopRun(world.ports, id, 'cancelled', 'ann')).toMatchObject({ by: null, run: { status: 'stuck', reason: 'cancelled' } });
+    expect(await stopRun(world.ports, id, 'cancelled', 'ann')).toMatchObject({
+      by: null,
+      run: { status: 'stuck', reason: 'cancelled' },
+    });
     await expect(stopRun(world.ports, id, 'again', 'ann')).rejects.toThrow(/already ended \(stuck: cancelled\)/);
   });
 });
@@ -151,6 +189,9 @@ describe('Ctrl-C', () => {
     expect(world.runner.aborted).toHaveLength(1);
     expect(await world.store.getRun(id)).toMatchObject({ status: 'running', owner: null });
     expect(await driveRun(world.ports, id, { wait: false })).toEqual({ status: 'completed', result: 'again' });
-    expect(world.runner.invocations.map((i) => [i.sessionId, i.resume])).toEqual([['session-1', false], ['session-1', true]]);
+    expect(world.runner.invocations.map((i) => [i.sessionId, i.resume])).toEqual([
+      ['session-1', false],
+      ['session-1', true],
+    ]);
   });
 });

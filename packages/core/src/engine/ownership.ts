@@ -8,7 +8,10 @@ import type { OwnerClaim } from '../store/store.js';
  * process is still the one that took the run (a dead or reused pid frees the run at once).
  * On another host only the lease can tell.
  */
-export function liveOwner(ports: Pick<EnginePorts, 'self' | 'processAlive' | 'clock'>, run: Pick<Run, 'owner'>): RunOwner | null {
+export function liveOwner(
+  ports: Pick<EnginePorts, 'self' | 'processAlive' | 'clock'>,
+  run: Pick<Run, 'owner'>,
+): RunOwner | null {
   const o = run.owner;
   if (!o || o.leaseUntil <= ports.clock.now()) return null;
   if (o.host === ports.self.host && !ports.processAlive(o.pid, o.pidStart)) return null;
@@ -36,7 +39,12 @@ export class Ownership {
   private timer: NodeJS.Timeout | null = null;
   private renewing = false;
 
-  private constructor(private readonly ports: EnginePorts, readonly runId: number, readonly token: string, leaseUntil: number) {
+  private constructor(
+    private readonly ports: EnginePorts,
+    readonly runId: number,
+    readonly token: string,
+    leaseUntil: number,
+  ) {
     this.leaseUntil = leaseUntil;
     this.timer = setInterval(() => void this.renewIfDue(), Math.max(10, Math.min(TICK_MS, ports.leaseMs / 3)));
     // A run held is no reason for the process to stay alive.
@@ -49,11 +57,19 @@ export class Ownership {
     if (live) throw busy(ports, run.id, live);
     const token = ports.newToken();
     // The store judges the lease by its own clock; the caller vouches only for a death it saw.
-    const dead = run.owner && run.owner.host === ports.self.host && !ports.processAlive(run.owner.pid, run.owner.pidStart);
-    const claimed = await ports.store.claimRun(run.id, ownerRecord(ports, token), ports.leaseMs, dead ? run.owner!.token : null);
+    const dead =
+      run.owner && run.owner.host === ports.self.host && !ports.processAlive(run.owner.pid, run.owner.pidStart);
+    const claimed = await ports.store.claimRun(
+      run.id,
+      ownerRecord(ports, token),
+      ports.leaseMs,
+      dead ? run.owner!.token : null,
+    );
     if (!claimed) {
       const now = await ports.store.getRun(run.id);
-      throw now?.owner ? busy(ports, run.id, now.owner) : new ConflictError(`run ${run.id} was just taken by another driver; try again`);
+      throw now?.owner
+        ? busy(ports, run.id, now.owner)
+        : new ConflictError(`run ${run.id} was just taken by another driver; try again`);
     }
     return new Ownership(ports, run.id, token, claimed.owner?.leaseUntil ?? 0);
   }
@@ -86,10 +102,12 @@ export class Ownership {
     if (now - (this.leaseUntil - this.ports.leaseMs) < this.ports.leaseMs / 3) return;
     this.renewing = true;
     try {
-      if (await this.ports.store.renewLease(this.runId, this.token, this.ports.leaseMs)) this.leaseUntil = now + this.ports.leaseMs;
+      if (await this.ports.store.renewLease(this.runId, this.token, this.ports.leaseMs))
+        this.leaseUntil = now + this.ports.leaseMs;
       else this.lose('another driver took the run');
     } catch {
-      if (this.ports.store.now() >= this.leaseUntil) this.lose('the lease ran out while the store could not be reached');
+      if (this.ports.store.now() >= this.leaseUntil)
+        this.lose('the lease ran out while the store could not be reached');
     } finally {
       this.renewing = false;
     }
@@ -126,10 +144,14 @@ export function ownerRecord(ports: Pick<EnginePorts, 'self'>, token: string): Ow
 }
 
 /** Who is live, judged by the store's clock (the one claims are judged by) and this host's processes. */
-export function storeLiveness(ports: Pick<EnginePorts, 'self' | 'processAlive' | 'store'>): Pick<EnginePorts, 'self' | 'processAlive' | 'clock'> {
+export function storeLiveness(
+  ports: Pick<EnginePorts, 'self' | 'processAlive' | 'store'>,
+): Pick<EnginePorts, 'self' | 'processAlive' | 'clock'> {
   return { self: ports.self, processAlive: ports.processAlive, clock: { now: () => ports.store.now() } };
 }
 
 function busy(ports: EnginePorts, runId: number, o: RunOwner): ConflictError {
-  return new ConflictError(`run ${runId} is being driven by ${describeOwner(o, ports.self)}`, [{ verb: 'stop', handle: String(runId), needs: 'reason' }]);
+  return new ConflictError(`run ${runId} is being driven by ${describeOwner(o, ports.self)}`, [
+    { verb: 'stop', handle: String(runId), needs: 'reason' },
+  ]);
 }

@@ -27,7 +27,10 @@ afterEach(() => {
 class GuardedRunner implements AgentRunner {
   readonly forbidden: AgentInvocation[] = [];
   readonly inner: ScriptedRunner;
-  constructor(private readonly completed: Set<string>, script: Script = {}) {
+  constructor(
+    private readonly completed: Set<string>,
+    script: Script = {},
+  ) {
     this.inner = new ScriptedRunner(script);
   }
   get invocations(): AgentInvocation[] {
@@ -57,7 +60,10 @@ function load(name: string): { source: string; history: History } {
  * whereas a run still running is replayed call by call from its log — and, every recorded
  * call being completed, must reach the end on its own, with the recorded result.
  */
-function imported(name: string, opts: { edit?: (source: string) => string; script?: Script; tweak?: (h: History) => void } = {}) {
+function imported(
+  name: string,
+  opts: { edit?: (source: string) => string; script?: Script; tweak?: (h: History) => void } = {},
+) {
   const { edit, script = {}, tweak } = opts;
   const { source, history } = load(name);
   tweak?.(history);
@@ -68,7 +74,11 @@ function imported(name: string, opts: { edit?: (source: string) => string; scrip
   world.ports.runner = runner;
   worlds.push(world);
   const workflowPath = `/project/workflows/${name}.lua`;
-  importHistory(join(dir, 'shop.db'), history, { workflowPath, signalsDir: world.ports.paths.signalsDir, reopen: true });
+  importHistory(join(dir, 'shop.db'), history, {
+    workflowPath,
+    signalsDir: world.ports.paths.signalsDir,
+    reopen: true,
+  });
   world.workflows.set(workflowPath, edit ? edit(source) : source);
   const id = history.run.id;
   const drive = () => driveRun(world.ports, id, { wait: false });
@@ -78,8 +88,27 @@ function imported(name: string, opts: { edit?: (source: string) => string; scrip
 type Imported = ReturnType<typeof imported>;
 
 /** What replay must leave as recorded: every call's identity, state, delivery and result. */
-const callState = (e: { key: string; seq: number; kind: string; fingerprint: string; status: string; delivered: number | null; result: unknown; attempts: number; ask: number }) =>
-  ({ key: e.key, seq: e.seq, kind: e.kind, fingerprint: e.fingerprint, status: e.status, delivered: e.delivered, result: e.result, attempts: e.attempts, ask: e.ask });
+const callState = (e: {
+  key: string;
+  seq: number;
+  kind: string;
+  fingerprint: string;
+  status: string;
+  delivered: number | null;
+  result: unknown;
+  attempts: number;
+  ask: number;
+}) => ({
+  key: e.key,
+  seq: e.seq,
+  kind: e.kind,
+  fingerprint: e.fingerprint,
+  status: e.status,
+  delivered: e.delivered,
+  result: e.result,
+  attempts: e.attempts,
+  ask: e.ask,
+});
 
 async function expectUntouched(f: Imported) {
   expect((await f.world.store.loadExecutions(f.id)).map(callState)).toEqual(f.history.executions.map(callState));
@@ -92,25 +121,40 @@ const waitingKeys = (o: DriveOutcome) => (o.status === 'waiting_human' ? o.waiti
 
 describe('completed histories replay to the recorded result, invoking nothing', () => {
   // parallel-interleaving: code before a branch's first call ran, live, before any branch got a result.
-  it.each(['feature-completed', 'parallel-completed', 'nested-parallel', 'patched', 'parallel-interleaving'])('%s', async (name) => {
-    const f = imported(name);
-    const events = await f.world.store.listEvents(f.id);
-    expect(await f.drive()).toEqual({ status: 'completed', result: f.history.run.result });
-    await expectUntouched(f);
-    expect(await f.world.store.getRun(f.id)).toMatchObject({ status: 'completed', result: f.history.run.result, reason: null });
-    // The trail gains only the end: no log line repeated, no call restarted or re-answered.
-    const after = await f.world.store.listEvents(f.id);
-    expect(after.slice(0, events.length)).toEqual(events);
-    expect(after.slice(events.length).map((e) => e.type)).toEqual(['completed']);
-  });
+  it.each(['feature-completed', 'parallel-completed', 'nested-parallel', 'patched', 'parallel-interleaving'])(
+    '%s',
+    async (name) => {
+      const f = imported(name);
+      const events = await f.world.store.listEvents(f.id);
+      expect(await f.drive()).toEqual({ status: 'completed', result: f.history.run.result });
+      await expectUntouched(f);
+      expect(await f.world.store.getRun(f.id)).toMatchObject({
+        status: 'completed',
+        result: f.history.run.result,
+        reason: null,
+      });
+      // The trail gains only the end: no log line repeated, no call restarted or re-answered.
+      const after = await f.world.store.listEvents(f.id);
+      expect(after.slice(0, events.length)).toEqual(events);
+      expect(after.slice(events.length).map((e) => e.type)).toEqual(['completed']);
+    },
+  );
 
   it('parallel-completed: the shared table comes out in the recorded delivery order, not argument order', () => {
     const { history } = load('parallel-completed');
     const result = history.run.result as { order: string[] };
     // The fixture is only meaningful if results came in out of argument order.
     expect(result.order).not.toEqual(['architect', 'pause', 'coder 1', 'coder 2', 'joined']);
-    const byDelivery = history.executions.filter((e) => e.delivered != null).sort((a, b) => a.delivered! - b.delivered!).map((e) => e.key);
-    const noteOf: Record<string, string> = { '1/1/1': 'architect', '1/2/1': 'pause', '1/3/1': 'coder 1', '1/3/2': 'coder 2' };
+    const byDelivery = history.executions
+      .filter((e) => e.delivered != null)
+      .sort((a, b) => a.delivered! - b.delivered!)
+      .map((e) => e.key);
+    const noteOf: Record<string, string> = {
+      '1/1/1': 'architect',
+      '1/2/1': 'pause',
+      '1/3/1': 'coder 1',
+      '1/3/2': 'coder 2',
+    };
     expect(result.order).toEqual([...byDelivery.map((k) => noteOf[k]), 'joined']);
   });
 });
@@ -146,19 +190,47 @@ describe('waiting histories replay to waiting_human on exactly the recorded call
 
   it('feature-waiting, answered: only the deployer runs, and the run completes as the recorded one did', async () => {
     // The deployer says what the stand-in said when the completed fixture was recorded.
-    const f = imported('feature-waiting', { script: { deployer: [{ summary: 'deployer finished: Deploy: add a login page' }] } });
-    await f.world.store.recordAnswer({ runId: f.id, key: '6', ask: 1, verdict: 'approved', status: null, message: 'ship it', decisions: null, responder: 'ann', channel: 'cli' });
+    const f = imported('feature-waiting', {
+      script: { deployer: [{ summary: 'deployer finished: Deploy: add a login page' }] },
+    });
+    await f.world.store.recordAnswer({
+      runId: f.id,
+      key: '6',
+      ask: 1,
+      verdict: 'approved',
+      status: null,
+      message: 'ship it',
+      decisions: null,
+      responder: 'ann',
+      channel: 'cli',
+    });
     expect(await f.drive()).toEqual({ status: 'completed', result: load('feature-completed').history.run.result });
     expect(f.runner.forbidden).toEqual([]);
-    expect(f.runner.invocations.map((i) => [i.agent.name, i.env.SHOP_CALL, i.prompt, i.resume])).toEqual([['deployer', '7', 'Deploy: add a login page', false]]);
+    expect(f.runner.invocations.map((i) => [i.agent.name, i.env.SHOP_CALL, i.prompt, i.resume])).toEqual([
+      ['deployer', '7', 'Deploy: add a login page', false],
+    ]);
   });
 
   it('parallel-waiting, one ask answered: still waiting, on the other one only', async () => {
     const f = imported('parallel-waiting');
-    await f.world.store.recordAnswer({ runId: f.id, key: '1/3/1', ask: 1, verdict: 'approved', status: null, message: null, decisions: null, responder: 'ann', channel: 'cli' });
+    await f.world.store.recordAnswer({
+      runId: f.id,
+      key: '1/3/1',
+      ask: 1,
+      verdict: 'approved',
+      status: null,
+      message: null,
+      decisions: null,
+      responder: 'ann',
+      channel: 'cli',
+    });
     expect(waitingKeys(await f.drive())).toEqual(['1/1/1']);
     expect(f.runner.invocations).toEqual([]);
-    expect(await f.world.store.getExecution(f.id, '1/3/1')).toMatchObject({ status: 'completed', delivered: 2, result: { status: 'APPROVED' } });
+    expect(await f.world.store.getExecution(f.id, '1/3/1')).toMatchObject({
+      status: 'completed',
+      delivered: 2,
+      result: { status: 'APPROVED' },
+    });
   });
 });
 
@@ -178,27 +250,49 @@ describe('a changed workflow fails with a non-determinism error naming the call'
   }
 
   it('feature-completed with a changed prompt', async () => {
-    const f = imported('feature-completed', { edit: (s) => s.replace('"Plan this feature: "', '"Sketch this feature: "') });
-    await expectMismatch(f, '1', 'recorded run("architect") with prompt "Plan this feature: add a login page"', 'now calls run("architect") with prompt "Sketch this feature: add a login page"');
+    const f = imported('feature-completed', {
+      edit: (s) => s.replace('"Plan this feature: "', '"Sketch this feature: "'),
+    });
+    await expectMismatch(
+      f,
+      '1',
+      'recorded run("architect") with prompt "Plan this feature: add a login page"',
+      'now calls run("architect") with prompt "Sketch this feature: add a login page"',
+    );
   });
 
   it('parallel-completed with one more branch', async () => {
-    const f = imported('parallel-completed', { edit: (s) => s.replace('    end)\n  note("joined")', '    end,\n    function() return run("reviewer", "one more").status end)\n  note("joined")') });
+    const f = imported('parallel-completed', {
+      edit: (s) =>
+        s.replace(
+          '    end)\n  note("joined")',
+          '    end,\n    function() return run("reviewer", "one more").status end)\n  note("joined")',
+        ),
+    });
     await expectMismatch(f, '1', 'recorded parallel(3 branches)', 'now calls parallel(4 branches)');
   });
 
   it('nested-parallel with a changed prompt inside the inner parallel', async () => {
     const f = imported('nested-parallel', { edit: (s) => s.replace('"Front end of: "', '"UI of: "') });
-    await expectMismatch(f, '1/2/1/1/1', 'recorded run("coder") with prompt "Front end of: a shop"', 'now calls run("coder") with prompt "UI of: a shop"');
+    await expectMismatch(
+      f,
+      '1/2/1/1/1',
+      'recorded run("coder") with prompt "Front end of: a shop"',
+      'now calls run("coder") with prompt "UI of: a shop"',
+    );
   });
 
   it('patched with the patched() block removed: the recorded marker is not reached', async () => {
-    const f = imported('patched', { edit: (s) => s.replace('  if patched("lint") then run("reviewer", "lint") end\n', '') });
+    const f = imported('patched', {
+      edit: (s) => s.replace('  if patched("lint") then run("reviewer", "lint") end\n', ''),
+    });
     await expectMismatch(f, '3', 'recorded patched("lint")', 'now calls run("coder")');
   });
 
   it('feature-waiting with a changed pause: the waiting call itself no longer matches', async () => {
-    const f = imported('feature-waiting', { edit: (s) => s.replace('pause("Approve deployment?")', 'pause("Deploy now?")') });
+    const f = imported('feature-waiting', {
+      edit: (s) => s.replace('pause("Approve deployment?")', 'pause("Deploy now?")'),
+    });
     await expectMismatch(f, '6', 'recorded pause("Approve deployment?")', 'now calls pause("Deploy now?")');
   });
 });

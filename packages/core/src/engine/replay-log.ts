@@ -41,7 +41,8 @@ export class ReplayLog {
     const i = this.byKey.get(key);
     if (i === undefined) return undefined;
     const r = this.records[i];
-    if (!matchesAs(def, r.fingerprint, req)) throw new NonDeterminismError(key, r.fingerprint, `calls ${def.describe(req)}`);
+    if (!matchesAs(def, r.fingerprint, req))
+      throw new NonDeterminismError(key, r.fingerprint, `calls ${def.describe(req)}`);
     this.reached[i] = 1;
     return r;
   }

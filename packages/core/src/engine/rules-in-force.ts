@@ -1,7 +1,15 @@
 import type { AgentDef } from '../agents/agent-def.js';
 import { RulesChangedError, ShopError } from '../errors.js';
 import { parseConfig, type WorkflowConfig } from '../lua/workflow-config.js';
-import { agentRules, agentRulesDiffer, configDiffers, layRules, lookDiff, noRules, sameLook } from '../rules/agent-rules.js';
+import {
+  agentRules,
+  agentRulesDiffer,
+  configDiffers,
+  layRules,
+  lookDiff,
+  noRules,
+  sameLook,
+} from '../rules/agent-rules.js';
 import { heldReason } from '../rules/hold-lines.js';
 import type { EventInput } from '../store/store.js';
 import type { Run, RunRules } from '../types.js';
@@ -40,7 +48,15 @@ export class RulesInForce implements StepFiles {
   /** The rule files as the run last saw them between steps (rules.files as a map). */
   private seen: FileLook;
 
-  constructor(private readonly deps: { ports: EnginePorts; run: Run; token: string; dry: boolean; onDiffers(differs: string[]): void }) {
+  constructor(
+    private readonly deps: {
+      ports: EnginePorts;
+      run: Run;
+      token: string;
+      dry: boolean;
+      onDiffers(differs: string[]): void;
+    },
+  ) {
     this.rules = structuredClone(deps.run.rules ?? noRules());
     this.seen = new Map(Object.entries(this.rules.files));
   }
@@ -55,9 +71,17 @@ export class RulesInForce implements StepFiles {
     if (!rules) {
       // Not defined when the run started (or a run from before schema 11): its rules are fixed now.
       rules = this.rules.agents[name] = fromFile;
-      this.owe({ type: 'rules_recorded', actor: 'shop', channel: 'engine', data: { agent: name, file: fromFile.file } });
+      this.owe({
+        type: 'rules_recorded',
+        actor: 'shop',
+        channel: 'engine',
+        data: { agent: name, file: fromFile.file },
+      });
     } else {
-      this.setDiffers(`${rules.file}:`, agentRulesDiffer(rules, fromFile).map((k) => `${rules!.file}: ${k}`));
+      this.setDiffers(
+        `${rules.file}:`,
+        agentRulesDiffer(rules, fromFile).map((k) => `${rules!.file}: ${k}`),
+      );
     }
     const laid = layRules(def, rules);
     this.laid.set(name, { from: def, def: laid });
@@ -88,8 +112,14 @@ export class RulesInForce implements StepFiles {
       return fromFile;
     }
     const kept = parseConfig(this.rules.config);
-    if (typeof kept === 'string') throw new ShopError(`run ${this.deps.run.id}'s recorded ${kept}; accept the file's with: shop resume ${this.deps.run.id} --accept-changes`);
-    this.setDiffers(`${file}: config.`, configDiffers(kept, fromFile).map((k) => `${file}: ${k}`));
+    if (typeof kept === 'string')
+      throw new ShopError(
+        `run ${this.deps.run.id}'s recorded ${kept}; accept the file's with: shop resume ${this.deps.run.id} --accept-changes`,
+      );
+    this.setDiffers(
+      `${file}: config.`,
+      configDiffers(kept, fromFile).map((k) => `${file}: ${k}`),
+    );
     return kept;
   }
 
@@ -121,7 +151,10 @@ export class RulesInForce implements StepFiles {
   async flush(): Promise<void> {
     if (!this.dirty || this.deps.dry) return;
     this.dirty = false;
-    await this.deps.ports.store.setRunRules(this.deps.token, this.deps.run.id, { rules: structuredClone(this.rules), events: this.events.splice(0) });
+    await this.deps.ports.store.setRunRules(this.deps.token, this.deps.run.id, {
+      rules: structuredClone(this.rules),
+      events: this.events.splice(0),
+    });
   }
 
   private owe(event: EventInput) {

@@ -13,8 +13,19 @@ function setup(script: Script = {}) {
   const { world, start, drive } = newFlow('shop-driver-', script);
   worlds.push(world);
   const answer = (id: number, key: string, status = 'CONTINUE') =>
-    world.store.recordAnswer({ ask: 1, verdict: null, decisions: null, runId: id, key, status, message: null, responder: 'ann', channel: 'cli' });
-  const logEvents = async (id: number) => (await world.store.listEvents(id)).filter((e) => e.type === 'log').map((e) => e.data!.message);
+    world.store.recordAnswer({
+      ask: 1,
+      verdict: null,
+      decisions: null,
+      runId: id,
+      key,
+      status,
+      message: null,
+      responder: 'ann',
+      channel: 'cli',
+    });
+  const logEvents = async (id: number) =>
+    (await world.store.listEvents(id)).filter((e) => e.type === 'log').map((e) => e.data!.message);
   return { world, start, drive, answer, logEvents };
 }
 
@@ -28,18 +39,27 @@ describe('replay', () => {
       local p = pause("Ship it?")
       return { a.summary, a.session_id, s.stdout, t, p.continue, prompt }
     end`);
-    expect(await drive(id)).toMatchObject({ status: 'waiting_human', execution: { key: '4', kind: 'pause', waitingFor: 'Ship it?' } });
+    expect(await drive(id)).toMatchObject({
+      status: 'waiting_human',
+      execution: { key: '4', kind: 'pause', waitingFor: 'Ship it?' },
+    });
     expect(world.runner.count()).toBe(1);
 
     await answer(id, '4');
     world.clock.t += 60_000;
     const notices = world.notices.length;
-    expect(await drive(id)).toEqual({ status: 'completed', result: ['first', 'session-1', 'ran make #1', 1_700_000_000, true, 'the task'] });
+    expect(await drive(id)).toEqual({
+      status: 'completed',
+      result: ['first', 'session-1', 'ran make #1', 1_700_000_000, true, 'the task'],
+    });
     expect(world.runner.count()).toBe(1);
     expect(world.shellCommands).toEqual(['make']);
     expect(world.notices.slice(notices).filter((n) => n.type === 'agent_started')).toEqual([]);
     expect((await world.store.loadExecutions(id)).map((e) => [e.key, e.kind, e.status])).toEqual([
-      ['1', 'run', 'completed'], ['2', 'sh', 'completed'], ['3', 'now', 'completed'], ['4', 'pause', 'completed'],
+      ['1', 'run', 'completed'],
+      ['2', 'sh', 'completed'],
+      ['3', 'now', 'completed'],
+      ['4', 'pause', 'completed'],
     ]);
   });
 
@@ -59,20 +79,35 @@ describe('replay', () => {
     expect(world.runner.count()).toBe(1);
     expect((await world.store.getRun(id))!).toMatchObject({ status: 'failed', reason });
     // The waiting pause ended with the run (nothing waits on an ended run).
-    expect((await world.store.loadExecutions(id)).map((e) => [e.status, e.error])).toEqual([['completed', null], ['failed', `the run ended failed: ${reason}`]]);
+    expect((await world.store.loadExecutions(id)).map((e) => [e.status, e.error])).toEqual([
+      ['completed', null],
+      ['failed', `the run ended failed: ${reason}`],
+    ]);
 
     // "restore it": the restored workflow replays the recorded calls and goes on, asking again.
     world.workflows.set(FLOW_PATH, original);
     expect((await drive(id)).status).toBe('waiting_human');
     expect(await world.store.getExecution(id, '2')).toMatchObject({ status: 'waiting_human', ask: 2 });
-    await world.store.recordAnswer({ ask: 2, verdict: null, decisions: null, runId: id, key: '2', status: 'CONTINUE', message: null, responder: 'ann', channel: 'cli' });
+    await world.store.recordAnswer({
+      ask: 2,
+      verdict: null,
+      decisions: null,
+      runId: id,
+      key: '2',
+      status: 'CONTINUE',
+      message: null,
+      responder: 'ann',
+      channel: 'cli',
+    });
     expect(await drive(id)).toEqual({ status: 'completed', result: true });
     expect(world.runner.count()).toBe(1);
   });
 
   it('a running call whose signal is on disk is completed without invoking the agent', async () => {
     const { world, start, drive } = setup({ coder: [{ summary: 'finished before the crash' }] });
-    const id = await start('function workflow(p)\n  local r = run("coder")\n  return r.summary .. " / " .. r.session_id\nend');
+    const id = await start(
+      'function workflow(p)\n  local r = run("coder")\n  return r.summary .. " / " .. r.session_id\nend',
+    );
     world.ports.runner = crashingAfter(world.runner);
     await expect(drive(id)).rejects.toThrow('driver crashed');
     const [exec] = await world.store.loadExecutions(id);
@@ -98,7 +133,11 @@ describe('replay', () => {
     expect(second).toMatchObject({ resume: true, sessionId: 'session-1' });
     expect(second.prompt).toMatch(/interrupted[\s\S]*build it/);
     expect(second.env.SHOP_SIGNAL_FILE).not.toBe(first.env.SHOP_SIGNAL_FILE);
-    expect((await world.store.loadExecutions(id))[0]).toMatchObject({ status: 'completed', attempts: 2, signalPath: second.env.SHOP_SIGNAL_FILE });
+    expect((await world.store.loadExecutions(id))[0]).toMatchObject({
+      status: 'completed',
+      attempts: 2,
+      signalPath: second.env.SHOP_SIGNAL_FILE,
+    });
   });
 });
 
@@ -120,13 +159,19 @@ describe('workflow log lines', () => {
     const notices = world.notices.length;
     expect((await drive(id)).status).toBe('completed');
     expect(await logEvents(id)).toEqual(['before', 'between', 'after']);
-    expect(world.notices.slice(notices).filter((n) => n.type === 'log')).toEqual([{ type: 'log', message: 'after', key: '' }]);
+    expect(world.notices.slice(notices).filter((n) => n.type === 'log')).toEqual([
+      { type: 'log', message: 'after', key: '' },
+    ]);
   });
 
   it('are not repeated when a failed run is resumed', async () => {
     const { world, start, drive, logEvents } = setup();
     const id = await start('function workflow(p)\n  log("looking for ghost")\n  return run("ghost").status\nend');
-    expect(await drive(id)).toMatchObject({ status: 'failed', exitCode: 1, reason: expect.stringContaining('unknown agent "ghost"') });
+    expect(await drive(id)).toMatchObject({
+      status: 'failed',
+      exitCode: 1,
+      reason: expect.stringContaining('unknown agent "ghost"'),
+    });
     world.agents.set('ghost', {});
     expect(await drive(id)).toEqual({ status: 'completed', result: 'DONE' });
     expect(await logEvents(id)).toEqual(['looking for ghost']);

@@ -1,5 +1,12 @@
 import { basename } from 'node:path';
-import { AgentError, BudgetSpent, ExitCode, RulesChangedError, ShopError, type NonDeterminismError } from '../errors.js';
+import {
+  AgentError,
+  BudgetSpent,
+  ExitCode,
+  RulesChangedError,
+  ShopError,
+  type NonDeterminismError,
+} from '../errors.js';
 import { LuaVm, VmFatal, type LuaThread, type Step } from '../lua/lua-vm.js';
 import type { AnyCall } from '../lua/calls/definition.js';
 import type { CallRequest, HostRequest } from '../lua/requests.js';
@@ -78,18 +85,48 @@ export class Scheduler {
   constructor(private readonly deps: SchedulerDeps) {
     const { ports, run, token, log } = deps;
     this.threads = new Threads(run.seed, deps.logCounts);
-    this.tasks = new LiveTasks(() => this.wakeUp?.(), (exec, fresh) => this.onWaiting(exec, fresh), deps.sharedSlots);
-    this.host = new ThreadHost(this.threads, log, run, (settings) => (this.tasks.slots.limit = settings.max_parallel ?? Infinity));
+    this.tasks = new LiveTasks(
+      () => this.wakeUp?.(),
+      (exec, fresh) => this.onWaiting(exec, fresh),
+      deps.sharedSlots,
+    );
+    this.host = new ThreadHost(
+      this.threads,
+      log,
+      run,
+      (settings) => (this.tasks.slots.limit = settings.max_parallel ?? Infinity),
+    );
     this.rules = new RulesInForce({
-      ports, run, token, dry: deps.dry ?? false,
+      ports,
+      run,
+      token,
+      dry: deps.dry ?? false,
       onDiffers: (differs) => ports.notifier.notify({ type: 'rules_kept', runId: run.id, differs }),
     });
-    this.calls = new CallRunner({
-      // Every agent a step loads has the run's rules laid over its file's.
-      ports: { ...ports, loadAgent: this.rules.loadAgent }, run, token, config: () => this.host.settings, statusWhenWaiting: (key, world) => this.statusWhenWaiting(key, world),
-      timersFor: (ask) => askTimers(this.host.settings, ask, ports.clock.now()), files: this.rules, driveChild: deps.driveChild,
-    }, (agent) => this.rules.firstUse(agent));
-    this.branches = new Branches({ ports, run, token, log, threads: this.threads, tasks: this.tasks, toPoll: this.toPoll, dry: deps.dry ?? false });
+    this.calls = new CallRunner(
+      {
+        // Every agent a step loads has the run's rules laid over its file's.
+        ports: { ...ports, loadAgent: this.rules.loadAgent },
+        run,
+        token,
+        config: () => this.host.settings,
+        statusWhenWaiting: (key, world) => this.statusWhenWaiting(key, world),
+        timersFor: (ask) => askTimers(this.host.settings, ask, ports.clock.now()),
+        files: this.rules,
+        driveChild: deps.driveChild,
+      },
+      (agent) => this.rules.firstUse(agent),
+    );
+    this.branches = new Branches({
+      ports,
+      run,
+      token,
+      log,
+      threads: this.threads,
+      tasks: this.tasks,
+      toPoll: this.toPoll,
+      dry: deps.dry ?? false,
+    });
   }
 
   /** Drives until the run ends or waits; after a wait it may be called again to go on. */
@@ -117,7 +154,13 @@ export class Scheduler {
     this.threads.loadStart = this.threads.sliceStart = performance.now();
     let vm: LuaVm;
     try {
-      vm = new LuaVm(ports.readWorkflow(run.workflowPath), basename(run.workflowPath), this.host, true, ports.modules?.() ?? null);
+      vm = new LuaVm(
+        ports.readWorkflow(run.workflowPath),
+        basename(run.workflowPath),
+        this.host,
+        true,
+        ports.modules?.() ?? null,
+      );
       // A loop in the file's top-level code: stop, Ctrl-C and SIGTERM reach it between slices.
       while (vm.loadStep() === 'preempted') {
         await new Promise((r) => setImmediate(r));
@@ -130,7 +173,10 @@ export class Scheduler {
       await this.rules.flush();
     } catch (e) {
       if (!(e instanceof ShopError)) throw e;
-      return this.finish({ status: 'failed', reason: e.message, event: failedEvent(e.message) }, { exitCode: e.exitCode, checked: true });
+      return this.finish(
+        { status: 'failed', reason: e.message, event: failedEvent(e.message) },
+        { exitCode: e.exitCode, checked: true },
+      );
     }
     this.threads.vm = vm;
     this.threads.main = this.threads.adopt(this.threads.vm.mainThread(run.prompt), '', null);
@@ -205,7 +251,11 @@ export class Scheduler {
     if (s !== this.threads.main) return this.branches.done(s);
     const r = this.threads.vm!.result(s.lua);
     if ('error' in r) return this.finish({ status: 'failed', reason: r.error, event: failedEvent(r.error) });
-    return this.finish({ status: 'completed', result: r.value, event: { type: 'completed', actor: 'shop', channel: 'engine' } });
+    return this.finish({
+      status: 'completed',
+      result: r.value,
+      event: { type: 'completed', actor: 'shop', channel: 'engine' },
+    });
   }
 
   /** Every recorded result is handed over: check nothing recorded was skipped, then go live. */
@@ -223,7 +273,12 @@ export class Scheduler {
       const exec = this.tasks.waiting.get(key);
       if (!exec || this.tasks.has(key)) continue;
       this.tasks.waiting.delete(key);
-      this.tasks.launch(key, false, (signal) => this.calls.poll(exec, signal), () => this.tasks.waiting.set(key, exec));
+      this.tasks.launch(
+        key,
+        false,
+        (signal) => this.calls.poll(exec, signal),
+        () => this.tasks.waiting.set(key, exec),
+      );
     }
   }
 
@@ -312,7 +367,10 @@ export class Scheduler {
     if (verdict.kind === 'lost') return this.lose();
     if (verdict.kind === 'stop') {
       const reason = verdict.reason;
-      return this.finish({ status: 'stuck', reason, event: { type: 'stopped', actor: verdict.by, channel: 'cli', data: { reason } } }, { checked: true });
+      return this.finish(
+        { status: 'stuck', reason, event: { type: 'stopped', actor: verdict.by, channel: 'cli', data: { reason } } },
+        { checked: true },
+      );
     }
     const { ports, run, token } = this.deps;
     if ((await fireDueTimers(ports, run, token)).ended) {
@@ -333,15 +391,34 @@ export class Scheduler {
     if (p.error instanceof RulesChangedError) {
       const reason = p.error.message;
       // Held: the step stays running with its report on disk (not failed), to be completed by a resume.
-      return this.finish({ status: 'failed', reason, held: p.error.held, event: failedEvent(reason, p.key) }, { exitCode: ExitCode.failed, checked: true });
+      return this.finish(
+        { status: 'failed', reason, held: p.error.held, event: failedEvent(reason, p.key) },
+        { exitCode: ExitCode.failed, checked: true },
+      );
     }
     if (p.error instanceof BudgetSpent) {
       const reason = p.error.message;
-      return this.finish({ status: 'stuck', reason, event: { type: 'budget_spent', key: p.key, actor: 'shop', channel: 'engine', data: { reason } } }, { checked: true });
+      return this.finish(
+        {
+          status: 'stuck',
+          reason,
+          event: { type: 'budget_spent', key: p.key, actor: 'shop', channel: 'engine', data: { reason } },
+        },
+        { checked: true },
+      );
     }
     const metrics = p.error instanceof AgentError ? p.error.metrics : undefined;
     // A call that failed fails the run: exit 1, whatever kind of error it was (an agent file not found is not "run not found").
-    return this.finish({ status: 'failed', reason: p.error.message, failedKey: p.key, metrics, event: failedEvent(p.error.message, p.key) }, { exitCode: ExitCode.failed });
+    return this.finish(
+      {
+        status: 'failed',
+        reason: p.error.message,
+        failedKey: p.key,
+        metrics,
+        event: failedEvent(p.error.message, p.key),
+      },
+      { exitCode: ExitCode.failed },
+    );
   }
 
   /** Found another driver's: the hold is told (its `lost` fires), then everything stops. */
@@ -368,10 +445,18 @@ export class Scheduler {
 
   private mismatch(e: NonDeterminismError): Promise<void> {
     if (this.deps.dry) {
-      this.outcome = { status: 'failed', reason: e.message, exitCode: e.exitCode, nonDeterminism: { key: e.key, recorded: e.recorded, attempted: e.attempted } };
+      this.outcome = {
+        status: 'failed',
+        reason: e.message,
+        exitCode: e.exitCode,
+        nonDeterminism: { key: e.key, recorded: e.recorded, attempted: e.attempted },
+      };
       return Promise.resolve();
     }
-    return this.finish({ status: 'failed', reason: e.message, event: failedEvent(e.message) }, { exitCode: e.exitCode, checked: true });
+    return this.finish(
+      { status: 'failed', reason: e.message, event: failedEvent(e.message) },
+      { exitCode: e.exitCode, checked: true },
+    );
   }
 
   /**
@@ -381,9 +466,13 @@ export class Scheduler {
   private async finish(end: RunEnd, opts: { exitCode?: number; checked?: boolean } = {}): Promise<void> {
     const { log, ports, run, token } = this.deps;
     const skipped = opts.checked ? undefined : (this.threads.overdue(log) ?? log.firstUnreached());
-    if (skipped) return this.mismatch(unreached(skipped, `${end.status === 'completed' ? 'returns' : 'ends'} before reaching it`));
+    if (skipped)
+      return this.mismatch(unreached(skipped, `${end.status === 'completed' ? 'returns' : 'ends'} before reaching it`));
     if (this.deps.dry) {
-      this.outcome = end.status === 'failed' ? { status: 'failed', reason: capText(end.reason ?? 'failed', 1000), exitCode: opts.exitCode ?? 1 } : { status: 'replayed' };
+      this.outcome =
+        end.status === 'failed'
+          ? { status: 'failed', reason: capText(end.reason ?? 'failed', 1000), exitCode: opts.exitCode ?? 1 }
+          : { status: 'replayed' };
       return;
     }
     await this.tasks.abort();
@@ -392,7 +481,8 @@ export class Scheduler {
     if (end.reason) end = { ...end, reason: capText(end.reason, 1000) };
     const changed = await ports.store.finishRun(token, run.id, end);
     const now = (await ports.store.getRun(run.id))!;
-    if (changed && end.status === 'failed') this.outcome = { status: 'failed', reason: now.reason ?? end.reason ?? 'failed', exitCode: opts.exitCode ?? 1 };
+    if (changed && end.status === 'failed')
+      this.outcome = { status: 'failed', reason: now.reason ?? end.reason ?? 'failed', exitCode: opts.exitCode ?? 1 };
     else this.outcome = ended(now);
   }
 
@@ -406,9 +496,18 @@ export class Scheduler {
     const { ports, run, token } = this.deps;
     const now = await ports.store.getRun(run.id);
     const status = this.waitStatus();
-    if (now?.status === status || (now?.status !== 'running' && now?.status !== 'waiting' && now?.status !== 'waiting_human')) return;
+    if (
+      now?.status === status ||
+      (now?.status !== 'running' && now?.status !== 'waiting' && now?.status !== 'waiting_human')
+    )
+      return;
     const keys = [...this.tasks.waiting.keys()];
-    await ports.store.setRunStatus(token, run.id, status, { type: 'suspended', actor: 'shop', channel: 'engine', data: { waiting: keys } });
+    await ports.store.setRunStatus(token, run.id, status, {
+      type: 'suspended',
+      actor: 'shop',
+      channel: 'engine',
+      data: { waiting: keys },
+    });
   }
 
   /** The run's status once nothing but waits is left: a person asked, or only the world awaited. */
@@ -420,7 +519,8 @@ export class Scheduler {
   /** The run's status once `key` waits (on a person, or on the world): running while anything else goes on. */
   private statusWhenWaiting(key: string, world = false): ActiveStatus {
     const others = this.tasks.size - (this.tasks.has(key) ? 1 : 0);
-    if (others > 0 || this.threads.ready.length > 0 || this.tasks.deliveries.has(this.threads.nextDelivery)) return 'running';
+    if (others > 0 || this.threads.ready.length > 0 || this.tasks.deliveries.has(this.threads.nextDelivery))
+      return 'running';
     return world ? this.waitStatus() : 'waiting_human';
   }
 
@@ -432,7 +532,12 @@ export class Scheduler {
     const { ports, run, token } = this.deps;
     for (const { message, thread } of logs.splice(0)) {
       ports.notifier.notify({ type: 'log', message, key: thread });
-      await ports.store.appendEvent(token, run.id, { type: 'log', actor: 'workflow', channel: 'engine', data: thread ? { message, thread } : { message } });
+      await ports.store.appendEvent(token, run.id, {
+        type: 'log',
+        actor: 'workflow',
+        channel: 'engine',
+        data: thread ? { message, thread } : { message },
+      });
     }
   }
 }

@@ -16,7 +16,11 @@ export function holdIsLive(liveness: Pick<Liveness, 'self' | 'processAlive'>, ho
 }
 
 /** The token of a hold judged dead (to be cleared in the same transaction that checks it), or null. */
-export function staleHold(liveness: Pick<Liveness, 'self' | 'processAlive'>, exec: Execution, kind: SessionHold['kind']): string | null {
+export function staleHold(
+  liveness: Pick<Liveness, 'self' | 'processAlive'>,
+  exec: Execution,
+  kind: SessionHold['kind'],
+): string | null {
   return exec.hold?.kind === kind && !holdIsLive(liveness, exec.hold) ? exec.hold.token : null;
 }
 
@@ -24,12 +28,27 @@ export function staleHold(liveness: Pick<Liveness, 'self' | 'processAlive'>, exe
  * "run 3 call 1: tester is in coder's session (shop continue, process 812) since …; …" — the
  * one-line refusal (exit 6); while an agent holds it, the run's trail can be followed meanwhile.
  */
-export function sessionHeld(runId: number, exec: Pick<Execution, 'key' | 'agent'>, hold: SessionHold, selfHost: string, doing: string): SessionHeldError {
+export function sessionHeld(
+  runId: number,
+  exec: Pick<Execution, 'key' | 'agent'>,
+  hold: SessionHold,
+  selfHost: string,
+  doing: string,
+): SessionHeldError {
   const where = `process ${hold.pid ?? '?'}${hold.host === selfHost ? '' : ` on ${hold.host}`}`;
   const head = `run ${runId} call ${exec.key}: `;
   if (hold.kind === 'agent') {
-    return new SessionHeldError(runId, exec.key, `${head}${exec.agent ?? 'the agent'} is at work in its session (${where}) since ${localTime(hold.since)}`, [{ verb: 'follow', handle: String(runId) }]);
+    return new SessionHeldError(
+      runId,
+      exec.key,
+      `${head}${exec.agent ?? 'the agent'} is at work in its session (${where}) since ${localTime(hold.since)}`,
+      [{ verb: 'follow', handle: String(runId) }],
+    );
   }
   const who = `${hold.by} is in ${exec.agent ?? 'the agent'}'s session (shop continue, ${where})`;
-  return new SessionHeldError(runId, exec.key, `${head}${who} since ${localTime(hold.since)}; answer there (the agent reports when it has what it needs), or ${doing} again after that session closes`);
+  return new SessionHeldError(
+    runId,
+    exec.key,
+    `${head}${who} since ${localTime(hold.since)}; answer there (the agent reports when it has what it needs), or ${doing} again after that session closes`,
+  );
 }

@@ -23,7 +23,9 @@ function machine(store: Store, host: string, cap = 1000) {
     read(_cwd, id, max): LocalTranscript {
       const data = files.get(id);
       if (!data) return { kind: 'missing' };
-      return data.length > max ? { kind: 'tooBig', bytes: data.length } : { kind: 'ok', data, bytes: data.length, sha256: digest(data) };
+      return data.length > max
+        ? { kind: 'tooBig', bytes: data.length }
+        : { kind: 'ok', data, bytes: data.length, sha256: digest(data) };
     },
     write: (_cwd, id, data) => void files.set(id, data),
   };
@@ -43,7 +45,8 @@ beforeEach(async () => {
 afterEach(async () => {
   await store.close();
 });
-const trail = async () => (await store.listEvents(ref.runId)).filter((e) => e.type.startsWith('session_')).map((e) => [e.type, e.data]);
+const trail = async () =>
+  (await store.listEvents(ref.runId)).filter((e) => e.type.startsWith('session_')).map((e) => [e.type, e.data]);
 
 describe('keeping a session and putting it back on another machine', () => {
   it('a machine without the transcript gets the kept one; one that carries it further keeps its own', async () => {
@@ -56,10 +59,12 @@ describe('keeping a session and putting it back on another machine', () => {
     b.files.set('s-1', Buffer.from('one\ntwo\nthree\n'));
     await restoreSession(b.ports, T, ref, 'go');
     expect(b.files.get('s-1')!.toString()).toBe('one\ntwo\nthree\n');
-    expect(await trail()).toEqual([['session_restored', { session_id: 's-1', host: 'b', from: 'a', bytes: 8, replaced: false }]]);
+    expect(await trail()).toEqual([
+      ['session_restored', { session_id: 's-1', host: 'b', from: 'a', bytes: 8, replaced: false }],
+    ]);
   });
 
-  it("a local transcript that went another way (an attempt that died before it was kept) is replaced by the kept one, even if longer", async () => {
+  it('a local transcript that went another way (an attempt that died before it was kept) is replaced by the kept one, even if longer', async () => {
     const a = machine(store, 'a');
     const b = machine(store, 'b');
     a.files.set('s-1', Buffer.from('one\ntwo\nfrom a dead attempt, long long long\n'));
@@ -67,7 +72,10 @@ describe('keeping a session and putting it back on another machine', () => {
     await keepSession(b.ports, T, ref);
     await restoreSession(a.ports, T, ref, 'go');
     expect(a.files.get('s-1')!.toString()).toBe('one\ntwo\nsaid on b\n');
-    expect((await trail()).at(-1)).toEqual(['session_restored', expect.objectContaining({ host: 'a', from: 'b', replaced: true })]);
+    expect((await trail()).at(-1)).toEqual([
+      'session_restored',
+      expect.objectContaining({ host: 'a', from: 'b', replaced: true }),
+    ]);
   });
 
   it('keeping an unchanged transcript writes nothing; one over the cap is pinned once, and another machine is told where it is', async () => {
@@ -99,7 +107,9 @@ describe('keeping a session and putting it back on another machine', () => {
     ];
     for (const row of rows) {
       await store.saveSession(T, { runId: ref.runId, key: '1', sessionId: 's-1', host: 'a', ...row });
-      await expect(restoreSession(b.ports, T, ref, 'go')).rejects.toThrow(/the session transcript kept in the store is damaged/);
+      await expect(restoreSession(b.ports, T, ref, 'go')).rejects.toThrow(
+        /the session transcript kept in the store is damaged/,
+      );
       expect(b.files.has('s-1')).toBe(false);
     }
   });
@@ -110,6 +120,7 @@ describe('SHOP_SESSION_CAP_MB', () => {
     expect(sessionCap({ SHOP_SESSION_CAP_MB: '2' })).toBe(2 * 1024 * 1024);
     expect(sessionCap({ SHOP_SESSION_CAP_MB: '0.0001' })).toBe(105);
     expect(sessionCap({ SHOP_SESSION_CAP_MB: '0' })).toBe(0);
-    for (const v of [undefined, '', 'lots', '-1']) expect(sessionCap({ SHOP_SESSION_CAP_MB: v })).toBe(DEFAULT_SESSION_CAP);
+    for (const v of [undefined, '', 'lots', '-1'])
+      expect(sessionCap({ SHOP_SESSION_CAP_MB: v })).toBe(DEFAULT_SESSION_CAP);
   });
 });

@@ -37,12 +37,20 @@ export async function keepSession(ports: EnginePorts, token: string, ref: Sessio
   if (local.kind === 'tooBig') {
     if (before && before.gzBytes === null && before.host === host && before.bytes === local.bytes) return;
     const data = { session_id: ref.sessionId, host, bytes: local.bytes, cap: files.cap };
-    await ports.store.saveSession(token, { ...base, bytes: local.bytes, sha256: '', gz: null },
-      { type: 'session_pinned', key: ref.key, actor: 'shop', channel: 'engine', data });
+    await ports.store.saveSession(
+      token,
+      { ...base, bytes: local.bytes, sha256: '', gz: null },
+      { type: 'session_pinned', key: ref.key, actor: 'shop', channel: 'engine', data },
+    );
     return;
   }
   if (before && before.sha256 === local.sha256 && before.host === host) return;
-  await ports.store.saveSession(token, { ...base, bytes: local.bytes, sha256: local.sha256, gz: await gzip(local.data) });
+  await ports.store.saveSession(token, {
+    ...base,
+    bytes: local.bytes,
+    sha256: local.sha256,
+    gz: await gzip(local.data),
+  });
 }
 
 /**
@@ -53,7 +61,12 @@ export async function keepSession(ports: EnginePorts, token: string, ref: Sessio
  * A session pinned to another host cannot be resumed here: a ConflictError says where to go.
  * `token`: the driver's, for its trail (null: any process, shop continue).
  */
-export async function restoreSession(ports: EnginePorts, token: string | null, ref: SessionRef, where: string): Promise<void> {
+export async function restoreSession(
+  ports: EnginePorts,
+  token: string | null,
+  ref: SessionRef,
+  where: string,
+): Promise<void> {
   const files = ports.sessions;
   if (!files) return;
   const kept = await ports.store.loadSession(ref.runId, ref.sessionId);
@@ -61,10 +74,13 @@ export async function restoreSession(ports: EnginePorts, token: string | null, r
   const local = files.read(ref.cwd, ref.sessionId, files.cap);
   if (kept.gz === null) {
     if (local.kind !== 'missing' || kept.host === ports.self.host) return;
-    throw new ConflictError(`run ${ref.runId} call ${ref.key}: its Claude session lives only on host ${kept.host} (its transcript, ${bytes(kept.bytes)}, is over the ${bytes(files.cap)} the store keeps, SHOP_SESSION_CAP_MB); ${where} on ${kept.host}`);
+    throw new ConflictError(
+      `run ${ref.runId} call ${ref.key}: its Claude session lives only on host ${kept.host} (its transcript, ${bytes(kept.bytes)}, is over the ${bytes(files.cap)} the store keeps, SHOP_SESSION_CAP_MB); ${where} on ${kept.host}`,
+    );
   }
   if (local.kind === 'tooBig' || (local.kind === 'ok' && local.sha256 === kept.sha256)) return;
-  const damaged = (why: string) => new ConflictError(`run ${ref.runId} call ${ref.key}: the session transcript kept in the store is damaged (${why})`);
+  const damaged = (why: string) =>
+    new ConflictError(`run ${ref.runId} call ${ref.key}: the session transcript kept in the store is damaged (${why})`);
   // Never more than the row says it holds (a damaged or hostile row is no gzip bomb).
   const data = await gunzip(kept.gz, { maxOutputLength: Math.max(1, kept.bytes) }).catch((e: unknown) => {
     throw damaged((e as NodeJS.ErrnoException).code ?? 'not gzip');
@@ -74,8 +90,17 @@ export async function restoreSession(ports: EnginePorts, token: string | null, r
   if (local.kind === 'ok' && local.bytes > data.length && local.data.subarray(0, data.length).equals(data)) return;
   files.write(ref.cwd, ref.sessionId, data);
   await ports.store.appendEvent(token, ref.runId, {
-    type: 'session_restored', key: ref.key, actor: 'shop', channel: token ? 'engine' : 'continue',
-    data: { session_id: ref.sessionId, host: ports.self.host, from: kept.host, bytes: kept.bytes, replaced: local.kind === 'ok' },
+    type: 'session_restored',
+    key: ref.key,
+    actor: 'shop',
+    channel: token ? 'engine' : 'continue',
+    data: {
+      session_id: ref.sessionId,
+      host: ports.self.host,
+      from: kept.host,
+      bytes: kept.bytes,
+      replaced: local.kind === 'ok',
+    },
   });
 }
 
@@ -94,7 +119,10 @@ export function sessionCap(env: NodeJS.ProcessEnv): number {
  * A session of the run pinned to another host (its transcript over the cap lives only there),
  * or null: a worker on this host leaves such a run to that host's worker (shop status says where).
  */
-export async function pinnedElsewhere(ports: Pick<EnginePorts, 'store' | 'self' | 'sessions'>, runId: number): Promise<SessionInfo | null> {
+export async function pinnedElsewhere(
+  ports: Pick<EnginePorts, 'store' | 'self' | 'sessions'>,
+  runId: number,
+): Promise<SessionInfo | null> {
   if (!ports.sessions) return null;
   return (await ports.store.listSessions(runId)).find((s) => s.gzBytes === null && s.host !== ports.self.host) ?? null;
 }

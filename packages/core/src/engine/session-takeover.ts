@@ -16,7 +16,12 @@ export interface FreedSession {
  * waited for — its recorded agent, and any process naming the session (one spawned just
  * before its driver died, its pid never recorded: the session was started then).
  */
-export async function freeSession(ports: EnginePorts, runId: number, rec: Execution, endLeftovers: boolean): Promise<FreedSession> {
+export async function freeSession(
+  ports: EnginePorts,
+  runId: number,
+  rec: Execution,
+  endLeftovers: boolean,
+): Promise<FreedSession> {
   let staleHold: string | null = null;
   if (rec.hold?.kind === 'continue') {
     if (holdIsLive(ports, rec.hold)) throw sessionHeld(runId, rec, rec.hold, ports.self.host, 'resume');

@@ -41,12 +41,29 @@ export const keyOf = (path: string, n: number): string => (path ? `${path}/${n}`
 /** Whether `key` belongs to thread `path` or to one nested inside it. */
 export const within = (key: string, path: string): boolean => path === '' || key === path || key.startsWith(`${path}/`);
 
-export function newStrand(lua: LuaThread, path: string, runSeed: number, group: ParallelGroup | null, logsToSkip: number): Strand {
+export function newStrand(
+  lua: LuaThread,
+  path: string,
+  runSeed: number,
+  group: ParallelGroup | null,
+  logsToSkip: number,
+): Strand {
   // The main thread keeps the run's seed (as runs recorded before branches did); a branch
   // derives its own from the seed and its path, so no interleaving changes what it draws.
   const seed = path === '' ? runSeed : parseInt(canonicalHash(`${runSeed}:${path}`).slice(-8), 16);
   return {
-    lua, path, calls: 0, random: seededRandom(seed), logsToSkip, state: 'ready', input: { kind: 'continue' },
-    group, children: null, key: null, luaCarried: 0, luaSince: 0, releaseAfter: [],
+    lua,
+    path,
+    calls: 0,
+    random: seededRandom(seed),
+    logsToSkip,
+    state: 'ready',
+    input: { kind: 'continue' },
+    group,
+    children: null,
+    key: null,
+    luaCarried: 0,
+    luaSince: 0,
+    releaseAfter: [],
   };
 }

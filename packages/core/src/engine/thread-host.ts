@@ -12,10 +12,13 @@ import type { Threads } from './threads.js';
 /** Pure Lua a thread may run before the scheduler looks at Ctrl-C and stop requests. */
 const SLICE_MS = 50;
 
-
 /** Which call of which thread did not match the log (found inside Lua, explained outside it). */
 export class CallMismatch extends Error {
-  constructor(readonly key: string, readonly req: CallRequest, readonly def: AnyCall) {
+  constructor(
+    readonly key: string,
+    readonly req: CallRequest,
+    readonly def: AnyCall,
+  ) {
     super(`call ${key} does not match the log`);
   }
 }
@@ -54,7 +57,8 @@ export class ThreadHost implements VmHost {
     try {
       rec = this.replay.reach(key, req as CallRequest, def);
     } catch (e) {
-      if (e instanceof NonDeterminismError) throw new VmFatal(e.message, { cause: new CallMismatch(key, req as CallRequest, def) });
+      if (e instanceof NonDeterminismError)
+        throw new VmFatal(e.message, { cause: new CallMismatch(key, req as CallRequest, def) });
       throw e;
     }
     // The hot path of replay: a recorded result whose turn it is, answered without a yield —
@@ -77,7 +81,14 @@ export class ThreadHost implements VmHost {
     const s = this.threads.byLua.get(thread);
     const { run } = this;
     // parent: the run whose call_workflow/start_workflow started this one (nil for a person's run).
-    return { run_id: run.id, prompt: run.prompt, workspace: run.workspace, call_key: s ? keyOf(s.path, s.calls + 1) : null, thread: s?.path || 'main', parent: run.parentId };
+    return {
+      run_id: run.id,
+      prompt: run.prompt,
+      workspace: run.workspace,
+      call_key: s ? keyOf(s.path, s.calls + 1) : null,
+      thread: s?.path || 'main',
+      parent: run.parentId,
+    };
   }
 
   /** The config{} in force from now on: once the file has loaded, the run's own (RulesInForce). */

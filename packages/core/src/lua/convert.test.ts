@@ -8,13 +8,16 @@ const { lua, lauxlib, lualib, to_luastring } = fengari;
 function read(expr: string): unknown {
   const L = lauxlib.luaL_newstate();
   lualib.luaL_openlibs(L);
-  if (lauxlib.luaL_dostring(L, to_luastring(`return ${expr}`)) !== lua.LUA_OK) throw new Error(lua.lua_tojsstring(L, -1));
+  if (lauxlib.luaL_dostring(L, to_luastring(`return ${expr}`)) !== lua.LUA_OK)
+    throw new Error(lua.lua_tojsstring(L, -1));
   return toJs(L, -1);
 }
 
-const nestLua = (n: number) => `(function() local t = {} local c = t for i = 1, ${n} do c.x = {} c = c.x end return t end)()`;
+const nestLua = (n: number) =>
+  `(function() local t = {} local c = t for i = 1, ${n} do c.x = {} c = c.x end return t end)()`;
 const nestJs = (n: number): unknown => (n === 0 ? { v: 1 } : { x: nestJs(n - 1) });
-const depthOf = (v: unknown): number => (v && typeof v === 'object' ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0);
+const depthOf = (v: unknown): number =>
+  v && typeof v === 'object' ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0;
 
 describe('Lua → JS', () => {
   it('reads tables nested 10 and 150 deep (each level needs stack room)', () => {

@@ -48,7 +48,10 @@ function read(L: LuaState, idx: number, ancestors: unknown[], budget: Budget): u
       return lua.lua_isinteger(L, idx) ? Number(lua.lua_tointeger(L, idx)) : lua.lua_tonumber(L, idx);
     case lua.LUA_TSTRING: {
       budget.left -= lua.lua_rawlen(L, idx);
-      if (budget.left < 0) throw new ConversionError(`holds more than ${MAX_VALUE_BYTES / 1024 / 1024} MiB of strings (a value handed from Lua to Shop may not; pass a file path instead)`);
+      if (budget.left < 0)
+        throw new ConversionError(
+          `holds more than ${MAX_VALUE_BYTES / 1024 / 1024} MiB of strings (a value handed from Lua to Shop may not; pass a file path instead)`,
+        );
       return lua.lua_tojsstring(L, idx);
     }
     case lua.LUA_TTABLE:
@@ -70,7 +73,9 @@ function readTable(L: LuaState, idx: number, ancestors: unknown[], budget: Budge
   lua.lua_pushnil(L);
   while (lua.lua_next(L, idx) !== 0) {
     const numeric = lua.lua_type(L, -2) === lua.LUA_TNUMBER;
-    const key: string | number = numeric ? Number(lua.lua_tonumber(L, -2)) : String(read(L, lua.lua_absindex(L, -2), ancestors, budget));
+    const key: string | number = numeric
+      ? Number(lua.lua_tonumber(L, -2))
+      : String(read(L, lua.lua_absindex(L, -2), ancestors, budget));
     let value: unknown;
     try {
       value = read(L, lua.lua_absindex(L, -1), ancestors, budget);

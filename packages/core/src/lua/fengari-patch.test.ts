@@ -22,7 +22,9 @@ describe("Shop's patch of fengari", () => {
   it('refuses a fengari it was not written for, naming the file, instead of running unbounded', () => {
     const lvm = readFileSync(join(root, 'src/lvm.js'), 'utf8');
     const changed = lvm.replace('let buff = new Uint8Array(tl);', 'let buff = new Uint8Array(tl | 0);');
-    expect(() => patchFengariSource('src/lvm.js', changed)).toThrow(/^fengari's src\/lvm\.js is not the one Shop's bounds were written for \(0 places match a change, not 1\)/);
+    expect(() => patchFengariSource('src/lvm.js', changed)).toThrow(
+      /^fengari's src\/lvm\.js is not the one Shop's bounds were written for \(0 places match a change, not 1\)/,
+    );
   });
 
   it('is in effect in the fengari core uses', () => {
@@ -37,7 +39,9 @@ describe("Shop's patch of fengari", () => {
     try {
       const plain = require('fengari');
       expect(plain).not.toBe(fengari);
-      expect(probeFengari(plain)).toMatch(/^Shop's Lua bounds are not in this fengari \(no concat, buffer, copy, deep, hash check\): fengari was loaded unpatched/);
+      expect(probeFengari(plain)).toMatch(
+        /^Shop's Lua bounds are not in this fengari \(no concat, buffer, copy, deep, hash check\): fengari was loaded unpatched/,
+      );
     } finally {
       for (const k of Object.keys(require.cache)) if (k.startsWith(root)) delete require.cache[k];
       for (const [k, m] of saved) require.cache[k] = m;

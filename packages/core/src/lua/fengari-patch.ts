@@ -25,27 +25,32 @@ export const FENGARI_PATCHES: readonly SourcePatch[] = [
   {
     file: 'src/lvm.js',
     find: '            let buff = new Uint8Array(tl);\n',
-    replace: "            if (L.l_G.shopBounds !== undefined) L.l_G.shopBounds.allocating(L, tl, 'concat');\n            let buff = new Uint8Array(tl);\n",
+    replace:
+      "            if (L.l_G.shopBounds !== undefined) L.l_G.shopBounds.allocating(L, tl, 'concat');\n            let buff = new Uint8Array(tl);\n",
   },
   {
     file: 'src/lauxlib.js',
     find: '        let newbuff = new Uint8Array(newsize);  /* create larger buffer */\n',
-    replace: "        if (B.L.l_G.shopBounds !== undefined) B.L.l_G.shopBounds.allocating(B.L, newsize, 'buffer');\n        let newbuff = new Uint8Array(newsize);  /* create larger buffer */\n",
+    replace:
+      "        if (B.L.l_G.shopBounds !== undefined) B.L.l_G.shopBounds.allocating(B.L, newsize, 'buffer');\n        let newbuff = new Uint8Array(newsize);  /* create larger buffer */\n",
   },
   {
     file: 'src/lstring.js',
     find: 'const luaS_new = function(L, str) {\n    return luaS_bless(L, luastring_from(str));\n',
-    replace: "const luaS_new = function(L, str) {\n    if (L.l_G.shopBounds !== undefined) L.l_G.shopBounds.allocating(L, str.length, 'copy');\n    return luaS_bless(L, luastring_from(str));\n",
+    replace:
+      "const luaS_new = function(L, str) {\n    if (L.l_G.shopBounds !== undefined) L.l_G.shopBounds.allocating(L, str.length, 'copy');\n    return luaS_bless(L, luastring_from(str));\n",
   },
   {
     file: 'src/lstring.js',
     find: '    let len = str.length;\n    let s = "|";\n    for (let i=0; i<len; i++)\n        s += str[i].toString(16);\n    return s;\n',
-    replace: '    return "|" + (str.length <= 64 ? String.fromCharCode.apply(null, str) : Buffer.from(str.buffer, str.byteOffset, str.length).toString("latin1"));\n',
+    replace:
+      '    return "|" + (str.length <= 64 ? String.fromCharCode.apply(null, str) : Buffer.from(str.buffer, str.byteOffset, str.length).toString("latin1"));\n',
   },
   {
     file: 'src/ldo.js',
     find: '    if (L.nCcalls === LUAI_MAXCCALLS)\n        ldebug.luaG_runerror(L, to_luastring("JS stack overflow", true));\n',
-    replace: '    if (L.nCcalls === LUAI_MAXCCALLS) {\n        if (L.l_G.shopBounds !== undefined) L.l_G.shopBounds.tooDeep(L);\n        ldebug.luaG_runerror(L, to_luastring("JS stack overflow", true));\n    }\n',
+    replace:
+      '    if (L.nCcalls === LUAI_MAXCCALLS) {\n        if (L.l_G.shopBounds !== undefined) L.l_G.shopBounds.tooDeep(L);\n        ldebug.luaG_runerror(L, to_luastring("JS stack overflow", true));\n    }\n',
   },
 ];
 
@@ -58,7 +63,9 @@ export function patchFengariSource(file: string, source: string): string {
   for (const p of FENGARI_PATCHES.filter((q) => q.file === file)) {
     const parts = out.split(p.find);
     if (parts.length !== 2) {
-      throw new Error(`fengari's ${file} is not the one Shop's bounds were written for (${parts.length - 1} places match a change, not 1): pin fengari 0.1.5 or update packages/core/src/lua/fengari-patch.ts`);
+      throw new Error(
+        `fengari's ${file} is not the one Shop's bounds were written for (${parts.length - 1} places match a change, not 1): pin fengari 0.1.5 or update packages/core/src/lua/fengari-patch.ts`,
+      );
     }
     out = parts.join(p.replace);
   }

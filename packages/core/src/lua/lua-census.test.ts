@@ -28,7 +28,8 @@ describe('census of what a Lua state can still reach', () => {
       'local s = ("u"):rep(1024 * 1024) F = function() return s end',
       'F = function() return "' + 'k'.repeat(100_000) + '" end',
       'T = setmetatable({}, { big = ("m"):rep(1024 * 1024) })',
-    ]) expect(census(stateAfter(code)).stringBytes, code.slice(0, 40)).toBeGreaterThanOrEqual(100_000);
+    ])
+      expect(census(stateAfter(code)).stringBytes, code.slice(0, 40)).toBeGreaterThanOrEqual(100_000);
   });
 
   it('reaches values on a thread stack', () => {
@@ -44,7 +45,8 @@ describe('census of what a Lua state can still reach', () => {
     // ~770 bytes an entry on Node 20 (a table of one field in a slot); within reason of it.
     expect(wide / 100000).toBeGreaterThan(500);
     expect(wide / 100000).toBeLessThan(1100);
-    const deep = census(stateAfter('local t = {} T = t for i = 1, 100000 do t.next = {} t = t.next end t.next = T')).bytes - base;
+    const deep =
+      census(stateAfter('local t = {} T = t for i = 1, 100000 do t.next = {} t = t.next end t.next = T')).bytes - base;
     expect(deep).toBeGreaterThan(100000 * 450);
   });
 });

@@ -120,7 +120,13 @@ export function census(L: LuaState): CensusResult {
     },
     // A Lua closure (prototype, upvalues), a JS closure (upvalues) or a userdata (metatable,
     // user value); light JS functions are JS functions, not objects, and hold nothing of Lua's.
-    [CLOSURE_KIND]: (c: { p?: Proto; upvals?: (TValue | undefined)[]; upvalue?: TValue[]; metatable?: Table | null; uservalue?: TValue }) => {
+    [CLOSURE_KIND]: (c: {
+      p?: Proto;
+      upvals?: (TValue | undefined)[];
+      upvalue?: TValue[];
+      metatable?: Table | null;
+      uservalue?: TValue;
+    }) => {
       const slots = c.upvals ?? c.upvalue ?? [];
       bytes += FUNCTION + SLOT * slots.length;
       for (const u of slots) value(u);

@@ -45,13 +45,17 @@ export class LuaMemory implements PatchedSites {
   /** Counting, or raising: strings made meanwhile (the message) are not checked again. */
   private busy = false;
 
-  constructor(private readonly L: LuaState, private readonly host: MemoryHost) {}
+  constructor(
+    private readonly L: LuaState,
+    private readonly host: MemoryHost,
+  ) {}
 
   /** The patched fengari, about to make `bytes` of string: `..`, a growing buffer, a copy. */
   allocating(T: LuaState, bytes: number, site: 'concat' | 'buffer' | 'copy'): void {
     this.since += bytes;
     if ((this.unlooked += bytes) >= LOOK_BYTES) this.lookNow(T);
-    if (this.live + this.since > (this.host.capBytes() ?? Infinity)) this.overEstimate(T, bytes, site === 'concat' ? '`..`' : null);
+    if (this.live + this.since > (this.host.capBytes() ?? Infinity))
+      this.overEstimate(T, bytes, site === 'concat' ? '`..`' : null);
   }
 
   /** Shop's own string functions, before they make `bytes`: raises "not enough memory" when it would pass the cap. */
@@ -70,7 +74,10 @@ export class LuaMemory implements PatchedSites {
 
   /** Calls nested past fengari's limit: a Lua error at the workflow's line, not "JS stack overflow" with none. */
   tooDeep(T: LuaState): void {
-    this.raise(T, 'stack overflow: calls nested more than 200 deep through metamethods or library functions (does a __tostring, __index or __concat call itself?)');
+    this.raise(
+      T,
+      'stack overflow: calls nested more than 200 deep through metamethods or library functions (does a __tostring, __index or __concat call itself?)',
+    );
   }
 
   /** From the count hook: the error when what the run holds passes its cap, found when the heap has grown. */

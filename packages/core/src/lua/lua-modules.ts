@@ -23,7 +23,8 @@ const NAME = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
  */
 export function moduleNameProblem(name: string): string | null {
   if (name === '') return 'a module name may not be empty';
-  if (name.length > MODULE_NAME_MAX) return `a module name is at most ${MODULE_NAME_MAX} characters (this one has ${name.length})`;
+  if (name.length > MODULE_NAME_MAX)
+    return `a module name is at most ${MODULE_NAME_MAX} characters (this one has ${name.length})`;
   if (NAME.test(name)) return null;
   return 'a module name is parts of letters, digits, _ and - joined by dots (require("git.helpers") loads workflows/lib/git/helpers.lua); no "..", "/" or empty part';
 }

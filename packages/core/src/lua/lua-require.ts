@@ -94,20 +94,29 @@ export class ModuleLoader {
       return 2;
     };
     if (lua.lua_type(T, 1) !== lua.LUA_TSTRING) {
-      return fail(`require(name): the name must be a string, not a ${fengari.to_jsstring(lauxlib.luaL_typename(T, 1))}`);
+      return fail(
+        `require(name): the name must be a string, not a ${fengari.to_jsstring(lauxlib.luaL_typename(T, 1))}`,
+      );
     }
     const raw: Uint8Array = lua.lua_tolstring(T, 1);
     const name = luaText(raw, MODULE_NAME_MAX * 4 + 4);
     const call = `require(${quotedName(name)})`;
-    const problem = raw.length > MODULE_NAME_MAX ? `a module name is at most ${MODULE_NAME_MAX} characters (this one has ${raw.length})` : moduleNameProblem(name);
+    const problem =
+      raw.length > MODULE_NAME_MAX
+        ? `a module name is at most ${MODULE_NAME_MAX} characters (this one has ${raw.length})`
+        : moduleNameProblem(name);
     if (problem) return fail(`${call}: ${problem}`);
     const chain = this.chains.get(T) ?? [];
     if (chain.includes(name)) {
       const cycle = [...chain.slice(chain.indexOf(name)), name].join(' → ');
-      return fail(`${call}: a require cycle: ${cycle}; a module cannot require one that is still loading it (move what both need into a third module)`);
+      return fail(
+        `${call}: a require cycle: ${cycle}; a module cannot require one that is still loading it (move what both need into a third module)`,
+      );
     }
     if (this.loading.has(name)) {
-      return fail(`${call}: ${name} is still loading in another thread (its top-level code waits on a host call); require it before the parallel() whose branches need it`);
+      return fail(
+        `${call}: ${name} is still loading in another thread (its top-level code waits on a host call); require it before the parallel() whose branches need it`,
+      );
     }
     if (!this.source) return fail(`${call}: modules cannot be loaded here`);
     const read = this.source.read(name);

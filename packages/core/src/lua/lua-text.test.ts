@@ -23,8 +23,12 @@ describe('a log line', () => {
   });
 
   it('is cut at 64 KiB, saying how long it was', () => {
-    expect(logLine([new Uint8Array(LOG_LINE_BYTES + 1).fill(0x78)])).toBe(`${'x'.repeat(LOG_LINE_BYTES)}… [cut: the line had 65537 bytes; a log line keeps its first 64 KiB]`);
+    expect(logLine([new Uint8Array(LOG_LINE_BYTES + 1).fill(0x78)])).toBe(
+      `${'x'.repeat(LOG_LINE_BYTES)}… [cut: the line had 65537 bytes; a log line keeps its first 64 KiB]`,
+    );
     const parts = [bytes('head'), new Uint8Array(3 * 1024 * 1024).fill(0x79), bytes('tail')];
-    expect(logLine(parts)).toBe(`head\t${'y'.repeat(LOG_LINE_BYTES - 5)}… [cut: the line had 3 MB; a log line keeps its first 64 KiB]`);
+    expect(logLine(parts)).toBe(
+      `head\t${'y'.repeat(LOG_LINE_BYTES - 5)}… [cut: the line had 3 MB; a log line keeps its first 64 KiB]`,
+    );
   });
 });

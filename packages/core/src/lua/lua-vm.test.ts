@@ -15,7 +15,9 @@ const done = (s: TestStep) => {
 describe('LuaVm sandbox', () => {
   it('has no io, os, debug, load, dofile, loadstring or loadfile (require is its own: lua-require.test.ts)', () => {
     const names = ['io', 'os', 'debug', 'load', 'dofile', 'loadstring', 'loadfile', 'package'];
-    const { w } = wf(`return { ${names.map((n) => `${n} = type(${n})`).join(', ')}, str = type(string.format), tbl = type(table.insert) }`);
+    const { w } = wf(
+      `return { ${names.map((n) => `${n} = type(${n})`).join(', ')}, str = type(string.format), tbl = type(table.insert) }`,
+    );
     const types = done(w.start('')) as Record<string, string>;
     for (const n of names) expect(types[n], n).toBe('nil');
     expect(types).toMatchObject({ str: 'function', tbl: 'function' });
@@ -47,10 +49,21 @@ describe('LuaVm host calls', () => {
     const s2 = w.resume({ status: 'DONE' });
     expect(s2).toEqual({
       kind: 'request',
-      request: { type: 'run', agent: 'reviewer', prompt: 'check', opts: { prompt: 'check', human: false, statuses: ['OK'] } },
+      request: {
+        type: 'run',
+        agent: 'reviewer',
+        prompt: 'check',
+        opts: { prompt: 'check', human: false, statuses: ['OK'] },
+      },
     });
-    expect(w.resume({ status: 'OK', summary: 'fine' })).toEqual({ kind: 'request', request: { type: 'pause', spec: { message: 'Approve?' } } });
-    expect(w.resume({ continue: true })).toEqual({ kind: 'request', request: { type: 'sh', cmd: 'echo hi', argv: null, opts: {} } });
+    expect(w.resume({ status: 'OK', summary: 'fine' })).toEqual({
+      kind: 'request',
+      request: { type: 'pause', spec: { message: 'Approve?' } },
+    });
+    expect(w.resume({ continue: true })).toEqual({
+      kind: 'request',
+      request: { type: 'sh', cmd: 'echo hi', argv: null, opts: {} },
+    });
     expect(w.resume({ code: 0, stdout: 'hi\n', stderr: '' })).toEqual({ kind: 'request', request: { type: 'now' } });
     expect(done(w.resume(1700000000.5))).toEqual(['DONE', 'fine', true, 'hi\n', 1700000000.5]);
   });
@@ -104,7 +117,8 @@ describe('LuaVm errors', () => {
 });
 
 describe('LuaVm randomness', () => {
-  const draws = 'local t = {}\nfor i = 1, 6 do t[#t + 1] = math.random(1, 1000) end\nt[#t + 1] = math.random()\nreturn t';
+  const draws =
+    'local t = {}\nfor i = 1, 6 do t[#t + 1] = math.random(1, 1000) end\nt[#t + 1] = math.random()\nreturn t';
 
   it('math.random gives the same sequence on a fresh VM with the same seed', () => {
     const a = done(wf(draws, 42).w.start('')) as number[];
@@ -128,7 +142,12 @@ describe('LuaVm and pure-Lua loops', () => {
   function looping(body: string, verdict: (ticks: number) => 'go' | 'yield' | { error: string }) {
     let ticks = 0;
     const host = {
-      call: () => null, log() {}, context: () => ({}), config: () => null, random: () => 0, reseed() {},
+      call: () => null,
+      log() {},
+      context: () => ({}),
+      config: () => null,
+      random: () => 0,
+      reseed() {},
       tick: () => verdict(++ticks),
     };
     const vm = new LuaVm(`function workflow(prompt)\n${body}\nend\n`, 'loop.lua', host);
@@ -147,7 +166,9 @@ describe('LuaVm and pure-Lua loops', () => {
   }
 
   it('a loop with no host call yields to the scheduler (preemption) and goes on where it was', () => {
-    const { vm, main } = looping('local n = 0\nfor i = 1, 200000 do n = n + 1 end\nreturn n', (t) => (t % 20 === 0 ? 'yield' : 'go'));
+    const { vm, main } = looping('local n = 0\nfor i = 1, 200000 do n = n + 1 end\nreturn n', (t) =>
+      t % 20 === 0 ? 'yield' : 'go',
+    );
     const { step, preempted } = toEnd(vm, main);
     expect(preempted).toBeGreaterThan(2);
     expect(step).toEqual({ kind: 'done' });
@@ -155,13 +176,18 @@ describe('LuaVm and pure-Lua loops', () => {
   });
 
   it('lua_timeout cannot be caught by pcall: the VM stops with file:line of the loop', () => {
-    const { vm, main } = looping('while true do\n  pcall(function() while true do end end)\nend', (t) => (t > 5 ? { error: 'too long' } : 'go'));
+    const { vm, main } = looping('while true do\n  pcall(function() while true do end end)\nend', (t) =>
+      t > 5 ? { error: 'too long' } : 'go',
+    );
     expect(() => vm.resume(main, { kind: 'continue' })).toThrow(VmFatal);
     expect(() => vm.resume(main, { kind: 'continue' })).toThrow(/^loop\.lua:3: too long$/);
   });
 
   it('a loop inside a sort comparator yields to the scheduler too (table.sort is Lua), and the sort goes on', () => {
-    const { vm, main } = looping('local t = {5, 3, 9, 1, 7}\ntable.sort(t, function(a, b) for i = 1, 5000 do end return a > b end)\nreturn t', (n) => (n % 3 === 0 ? 'yield' : 'go'));
+    const { vm, main } = looping(
+      'local t = {5, 3, 9, 1, 7}\ntable.sort(t, function(a, b) for i = 1, 5000 do end return a > b end)\nreturn t',
+      (n) => (n % 3 === 0 ? 'yield' : 'go'),
+    );
     const { step, preempted } = toEnd(vm, main);
     expect(preempted).toBeGreaterThan(2);
     expect(step).toEqual({ kind: 'done' });
@@ -178,7 +204,8 @@ describe('LuaVm and pure-Lua loops', () => {
   });
 
   it('lua_timeout where no yield is possible (a __tostring) is not caught by pcall either, nor by xpcall', () => {
-    const body = 'local o = setmetatable({}, { __tostring = function() while true do end end })\nwhile true do\n  pcall(tostring, o)\n  xpcall(tostring, function(m) return m end, o)\nend';
+    const body =
+      'local o = setmetatable({}, { __tostring = function() while true do end end })\nwhile true do\n  pcall(tostring, o)\n  xpcall(tostring, function(m) return m end, o)\nend';
     const { vm, main } = looping(body, (t) => (t > 5 ? { error: 'too long' } : 'go'));
     expect(() => vm.resume(main, { kind: 'continue' })).toThrow(/^loop\.lua:2: too long$/);
   });
@@ -200,15 +227,23 @@ describe('LuaVm and pure-Lua loops', () => {
   return { a, b, sorted, e1, e2, e3 }
 end
 `);
-    expect(w.start('')).toEqual({ kind: 'done', value: [
-      [0, 1, 2, 3, 3, 4, 5, 6, 7, 8, 9], ['fig', 'kiwi', 'pear', 'apple'], true,
-      'attempt to compare string with number', "bad argument #2 to 'sort' (function expected, got number)",
-      'flow.lua:13: invalid order function for sorting',
-    ] });
+    expect(w.start('')).toEqual({
+      kind: 'done',
+      value: [
+        [0, 1, 2, 3, 3, 4, 5, 6, 7, 8, 9],
+        ['fig', 'kiwi', 'pear', 'apple'],
+        true,
+        'attempt to compare string with number',
+        "bad argument #2 to 'sort' (function expected, got number)",
+        'flow.lua:13: invalid order function for sorting',
+      ],
+    });
   });
 
   it('host calls while the file loads are refused, naming workflow()', () => {
-    expect(() => oneThread('run("coder")\nfunction workflow(p) end')).toThrow(/^flow\.lua:1: run\(\) can only be called inside workflow\(\)/);
+    expect(() => oneThread('run("coder")\nfunction workflow(p) end')).toThrow(
+      /^flow\.lua:1: run\(\) can only be called inside workflow\(\)/,
+    );
   });
 });
 
@@ -227,25 +262,44 @@ describe('config{} keys', () => {
   };
 
   it('accepts every key of the contract', () => {
-    expect(problem(`{ human_escalation = false, max_parallel = 2, lua_timeout = 5, human_timeout = 3600, on_timeout = "default",
+    expect(
+      problem(`{ human_escalation = false, max_parallel = 2, lua_timeout = 5, human_timeout = 3600, on_timeout = "default",
       remind_after = 600, escalate_after = 1800, escalate_to = { "command:page-oncall" }, notify = { "desktop", "webhook:https://example.com/hook" },
-      notify_on_waiting = "desktop", auto_approve = { { awaiting = "checkpoint" }, { agent = "linter" } }, budget_usd = 5 }`)).toEqual({ kind: 'done', value: 1 });
+      notify_on_waiting = "desktop", auto_approve = { { awaiting = "checkpoint" }, { agent = "linter" } }, budget_usd = 5 }`),
+    ).toEqual({ kind: 'done', value: 1 });
   });
 
   it('refuses an unknown key, a bad value, a bad notifier and an escalation with no one to tell — by name', () => {
-    expect(refused('{ human_timout = 5 }')).toMatch(/^flow\.lua:1: config: unknown key 'human_timout' \(known: human_escalation, /);
+    expect(refused('{ human_timout = 5 }')).toMatch(
+      /^flow\.lua:1: config: unknown key 'human_timout' \(known: human_escalation, /,
+    );
     expect(refused('{ on_timeout = "later" }')).toMatch(/^flow\.lua:1: config: on_timeout: /);
-    expect(refused('{ notify = { "smtp:x" } }')).toMatch(/^flow\.lua:1: config: notify: "smtp:x" is not a notifier \(use desktop, webhook:<url>/);
-    expect(refused('{ escalate_after = 60 }')).toMatch(/^flow\.lua:1: config: escalate_to: escalate_after needs escalate_to/);
-    expect(refused('{ auto_approve = { {} } }')).toMatch(/^flow\.lua:1: config: auto_approve\.0: a rule needs at least one of awaiting, agent, pause, call/);
+    expect(refused('{ notify = { "smtp:x" } }')).toMatch(
+      /^flow\.lua:1: config: notify: "smtp:x" is not a notifier \(use desktop, webhook:<url>/,
+    );
+    expect(refused('{ escalate_after = 60 }')).toMatch(
+      /^flow\.lua:1: config: escalate_to: escalate_after needs escalate_to/,
+    );
+    expect(refused('{ auto_approve = { {} } }')).toMatch(
+      /^flow\.lua:1: config: auto_approve\.0: a rule needs at least one of awaiting, agent, pause, call/,
+    );
     expect(refused('{ budget_usd = -1 }')).toMatch(/^flow\.lua:1: config: budget_usd: /);
-    expect(refused('{ gates = { hold = { "Bash" }, allow = { "Bash npm test" } } }')).toMatch(/^flow\.lua:1: config: gates: gate "Bash npm test" must look like Tool or Tool\(argument glob\)/);
-    expect(refused('{ gates = { hold = { "Bash" }, deny = { "x" } } }')).toMatch(/^flow\.lua:1: config: gates: unknown key 'deny' \(a block has hold and allow\)/);
+    expect(refused('{ gates = { hold = { "Bash" }, allow = { "Bash npm test" } } }')).toMatch(
+      /^flow\.lua:1: config: gates: gate "Bash npm test" must look like Tool or Tool\(argument glob\)/,
+    );
+    expect(refused('{ gates = { hold = { "Bash" }, deny = { "x" } } }')).toMatch(
+      /^flow\.lua:1: config: gates: unknown key 'deny' \(a block has hold and allow\)/,
+    );
   });
 
   it('reads gates as a list (held) or as a { hold, allow } block (held by default)', () => {
     expect(parseConfig({ gates: ['Bash(rm -rf *)'] })).toEqual({ gates: [{ hold: ['Bash(rm -rf *)'], allow: [] }] });
-    expect(parseConfig({ gates: { hold: ['Bash'], allow: ['Bash(npm test*)'] } })).toEqual({ gates: [{ hold: ['Bash'], allow: ['Bash(npm test*)'] }] });
-    expect(problem('{ gates = { hold = { "Bash" }, allow = { "Bash(npm test*)" } } }')).toEqual({ kind: 'done', value: 1 });
+    expect(parseConfig({ gates: { hold: ['Bash'], allow: ['Bash(npm test*)'] } })).toEqual({
+      gates: [{ hold: ['Bash'], allow: ['Bash(npm test*)'] }],
+    });
+    expect(problem('{ gates = { hold = { "Bash" }, allow = { "Bash(npm test*)" } } }')).toEqual({
+      kind: 'done',
+      value: 1,
+    });
   });
 });

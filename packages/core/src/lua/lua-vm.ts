@@ -64,7 +64,16 @@ export class VmFatal extends Error {}
  */
 export class LuaVm {
   private readonly L: LuaState;
-  private readonly byState = new Map<LuaState, LuaThread & { input: ResumeWith; request: HostRequest | null; def: AnyCall | null; branches: LuaThread[]; preempted: boolean }>();
+  private readonly byState = new Map<
+    LuaState,
+    LuaThread & {
+      input: ResumeWith;
+      request: HostRequest | null;
+      def: AnyCall | null;
+      branches: LuaThread[];
+      preempted: boolean;
+    }
+  >();
   /** Set by a host call that found the run cannot go on; surfaces from resume() as a throw. */
   private fatal: Error | null = null;
   private loading = false;
@@ -84,11 +93,21 @@ export class LuaVm {
    * at stop requests and signals (a driver); otherwise it runs to its end here.
    * `modules`: where require() finds modules (none: require() says they cannot be loaded here).
    */
-  constructor(source: string, readonly chunkName: string, private readonly host: VmHost, stepwise = false, modules: ModuleSource | null = null) {
+  constructor(
+    source: string,
+    readonly chunkName: string,
+    private readonly host: VmHost,
+    stepwise = false,
+    modules: ModuleSource | null = null,
+  ) {
     requirePatchedFengari();
     this.L = lauxlib.luaL_newstate();
     const capBytes = () => host.memoryCapBytes?.() ?? null;
-    const memory = (this.memory = new LuaMemory(this.L, { capBytes, look: (T) => this.look(T), where: (T) => luaWhere(T) }));
+    const memory = (this.memory = new LuaMemory(this.L, {
+      capBytes,
+      look: (T) => this.look(T),
+      where: (T) => luaWhere(T),
+    }));
     setPatchedSites(this.L, memory);
     installSandbox(this.L, host, (T) => this.threadOf(T));
     this.modules = new ModuleLoader(modules);
@@ -200,7 +219,15 @@ export class LuaVm {
     const ref = lauxlib.luaL_ref(from, lua.LUA_REGISTRYINDEX);
     lua.lua_pushvalue(from, fn);
     lua.lua_xmove(from, T, 1);
-    const t = { L: T, ref, input: { kind: 'continue' } as ResumeWith, request: null, def: null, branches: [], preempted: false };
+    const t = {
+      L: T,
+      ref,
+      input: { kind: 'continue' } as ResumeWith,
+      request: null,
+      def: null,
+      branches: [],
+      preempted: false,
+    };
     this.byState.set(T, t);
     return t;
   }
@@ -272,7 +299,11 @@ export class LuaVm {
       const parsed = parseArgs(def, args) as HostRequest | string;
       if (typeof parsed === 'string') return raise(T, parsed);
       if (this.loading) return raise(T, `${name}() can only be called inside workflow(), not while the file loads`);
-      if (!lua.lua_isyieldable(T)) return raise(T, `${name}() cannot be called here (inside a metamethod or a function called from JS such as __tostring)`);
+      if (!lua.lua_isyieldable(T))
+        return raise(
+          T,
+          `${name}() cannot be called here (inside a metamethod or a function called from JS such as __tostring)`,
+        );
       const t = this.byState.get(T)!;
       const bug = def.fatal?.(parsed);
       if (bug) {
@@ -301,9 +332,17 @@ export class LuaVm {
       if (n === 0) return raise(T, `${usage}: give at least one function`);
       if (this.loading) return raise(T, `${name}() can only be called inside workflow(), not while the file loads`);
       for (let i = 1; i <= n; i++) {
-        if (lua.lua_type(T, i) !== lua.LUA_TFUNCTION) return raise(T, `${usage}: argument ${i} is a ${fengari.to_jsstring(lauxlib.luaL_typename(T, i))}, not a function`);
+        if (lua.lua_type(T, i) !== lua.LUA_TFUNCTION)
+          return raise(
+            T,
+            `${usage}: argument ${i} is a ${fengari.to_jsstring(lauxlib.luaL_typename(T, i))}, not a function`,
+          );
       }
-      if (!lua.lua_isyieldable(T)) return raise(T, `${name}() cannot be called here (inside a metamethod or a function called from JS such as __tostring)`);
+      if (!lua.lua_isyieldable(T))
+        return raise(
+          T,
+          `${name}() cannot be called here (inside a metamethod or a function called from JS such as __tostring)`,
+        );
       const t = this.byState.get(T)!;
       const request = def.parse([n]) as HostRequest;
       this.guard(() => this.host.call(t, request, def));

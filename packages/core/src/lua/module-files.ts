@@ -19,18 +19,21 @@ function moduleFiles(libDir: string, shown: (path: string) => string): ModuleSou
         fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT' || code === 'ENOTDIR') return { problem: `no module file ${file} (create it, or fix the name)` };
+        if (code === 'ENOENT' || code === 'ENOTDIR')
+          return { problem: `no module file ${file} (create it, or fix the name)` };
         return { problem: `cannot read ${file}: ${code === 'EACCES' ? 'permission denied' : (code ?? 'error')}` };
       }
       try {
         const st = fstatSync(fd);
         if (!st.isFile()) return { problem: `${file} is not a regular file` };
-        const tooLarge = (size: number) => ({ problem: `${file} is ${count(size)} bytes, over the 1 MiB (${count(MODULE_FILE_BYTES)} bytes) a module may be; split it into smaller modules` });
+        const tooLarge = (size: number) => ({
+          problem: `${file} is ${count(size)} bytes, over the 1 MiB (${count(MODULE_FILE_BYTES)} bytes) a module may be; split it into smaller modules`,
+        });
         if (st.size > MODULE_FILE_BYTES) return tooLarge(st.size);
         // One byte more than the bound: a file that grew since fstat is told apart, not cut.
         const buf = Buffer.allocUnsafe(MODULE_FILE_BYTES + 1);
         let total = 0;
-        for (let n; total < buf.length && (n = readSync(fd, buf, total, buf.length - total, null)) > 0; ) total += n;
+        for (let n; total < buf.length && (n = readSync(fd, buf, total, buf.length - total, null)) > 0;) total += n;
         if (total > MODULE_FILE_BYTES) return tooLarge(total);
         return { file, source: buf.toString('utf8', 0, total) };
       } catch (e) {

@@ -31,7 +31,12 @@ export class MatchState {
    * `onSteps` is called every 65,536 steps (about a millisecond): the budget is far more
    * on a long subject (16 steps a byte), so the run's clock is looked at as it goes.
    */
-  constructor(readonly src: Uint8Array, readonly p: Uint8Array, readonly budget: number, private readonly onSteps?: () => void) {
+  constructor(
+    readonly src: Uint8Array,
+    readonly p: Uint8Array,
+    readonly budget: number,
+    private readonly onSteps?: () => void,
+  ) {
     this.steps = budget;
   }
 
@@ -46,7 +51,9 @@ export class MatchState {
 
   spend() {
     if (--this.steps < 0) {
-      throw new PatternError(`pattern too complex: over ${this.budget} matching steps on a ${this.src.length}-byte string (the pattern backtracks too much; simplify it)`);
+      throw new PatternError(
+        `pattern too complex: over ${this.budget} matching steps on a ${this.src.length}-byte string (the pattern backtracks too much; simplify it)`,
+      );
     }
     if ((this.steps & 0xffff) === 0) this.onSteps?.();
   }
@@ -65,8 +72,17 @@ const isxdigit = (e: number) => isdigit(e) || (65 <= e && e <= 70) || (97 <= e &
 export { isdigit };
 
 const CLASSES: Record<number, (c: number) => boolean> = {
-  97: isalpha, 99: iscntrl, 100: isdigit, 103: isgraph, 108: islower, 112: ispunct,
-  115: isspace, 117: isupper, 119: isalnum, 120: isxdigit, 122: (c) => c === 0,
+  97: isalpha,
+  99: iscntrl,
+  100: isdigit,
+  103: isgraph,
+  108: islower,
+  112: ispunct,
+  115: isspace,
+  117: isupper,
+  119: isalnum,
+  120: isxdigit,
+  122: (c) => c === 0,
 };
 
 function matchClass(c: number, cl: number): boolean {
@@ -117,10 +133,14 @@ function singleMatch(ms: MatchState, s: number, p: number, ep: number): boolean 
   if (s >= ms.src.length) return false;
   const c = ms.src[s];
   switch (ms.p[p]) {
-    case 46: return true;
-    case L_ESC: return matchClass(c, ms.p[p + 1]);
-    case 91: return matchBracketClass(ms, c, p, ep - 1);
-    default: return ms.p[p] === c;
+    case 46:
+      return true;
+    case L_ESC:
+      return matchClass(c, ms.p[p + 1]);
+    case 91:
+      return matchBracketClass(ms, c, p, ep - 1);
+    default:
+      return ms.p[p] === c;
   }
 }
 
@@ -184,7 +204,8 @@ function endCapture(ms: MatchState, s: number, p: number): number | null {
 
 function checkCapture(ms: MatchState, l: number): number {
   l -= 49;
-  if (l < 0 || l >= ms.level || ms.capture[l].len === CAP_UNFINISHED) throw new PatternError(`invalid capture index %${l + 1}`);
+  if (l < 0 || l >= ms.level || ms.capture[l].len === CAP_UNFINISHED)
+    throw new PatternError(`invalid capture index %${l + 1}`);
   return l;
 }
 
@@ -204,23 +225,28 @@ export function match(ms: MatchState, s: number | null, p: number): number | nul
     ms.spend();
     if (s === null || p === ms.pEnd) break;
     const c = P[p];
-    if (c === 40) { // '('
+    if (c === 40) {
+      // '('
       s = P[p + 1] === 41 ? startCapture(ms, s, p + 2, CAP_POSITION) : startCapture(ms, s, p + 1, CAP_UNFINISHED);
       break;
-    } else if (c === 41) { // ')'
+    } else if (c === 41) {
+      // ')'
       s = endCapture(ms, s, p + 1);
       break;
-    } else if (c === 36 && p + 1 === ms.pEnd) { // '$' at the end
+    } else if (c === 36 && p + 1 === ms.pEnd) {
+      // '$' at the end
       s = ms.src.length === s ? s : null;
       break;
     } else if (c === L_ESC) {
       const n = P[p + 1];
-      if (n === 98) { // %b
+      if (n === 98) {
+        // %b
         s = matchBalance(ms, s, p + 2);
         if (s === null) break;
         p += 4;
         continue;
-      } else if (n === 102) { // %f
+      } else if (n === 102) {
+        // %f
         p += 2;
         if (P[p] !== 91) throw new PatternError("missing '[' after '%f' in pattern");
         const ep = classEnd(ms, p);
@@ -243,14 +269,16 @@ export function match(ms: MatchState, s: number | null, p: number): number | nul
     const ep = classEnd(ms, p);
     const suffix = P[ep];
     if (!singleMatch(ms, s, p, ep)) {
-      if (suffix === 42 || suffix === 63 || suffix === 45) { // * ? -: accept empty
+      if (suffix === 42 || suffix === 63 || suffix === 45) {
+        // * ? -: accept empty
         p = ep + 1;
         continue;
       }
       s = null;
       break;
     }
-    if (suffix === 63) { // ?
+    if (suffix === 63) {
+      // ?
       const res = match(ms, s + 1, ep + 1);
       if (res !== null) {
         s = res;
@@ -259,15 +287,18 @@ export function match(ms: MatchState, s: number | null, p: number): number | nul
       p = ep + 1;
       continue;
     }
-    if (suffix === 43) { // +
+    if (suffix === 43) {
+      // +
       s = maxExpand(ms, s + 1, p, ep);
       break;
     }
-    if (suffix === 42) { // *
+    if (suffix === 42) {
+      // *
       s = maxExpand(ms, s, p, ep);
       break;
     }
-    if (suffix === 45) { // -
+    if (suffix === 45) {
+      // -
       s = minExpand(ms, s, p, ep);
       break;
     }

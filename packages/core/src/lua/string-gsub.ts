@@ -42,8 +42,20 @@ export function gsub(L: LuaState, limits: PatternLimits): number {
   const anchor = p[0] === 94;
   if (anchor) p = p.subarray(1);
   const st: GsubState = {
-    ms: matcher(L, limits, src, p, BASE_STEPS + 16 * src.length), limits, tr, src: 0, lastmatch: null, n: 0, maxS, anchor,
-    parts: [], bytes: 0, cap: limits.maxStringBytes(), mStart: 0, mEnd: 0, copied: 0,
+    ms: matcher(L, limits, src, p, BASE_STEPS + 16 * src.length),
+    limits,
+    tr,
+    src: 0,
+    lastmatch: null,
+    n: 0,
+    maxS,
+    anchor,
+    parts: [],
+    bytes: 0,
+    cap: limits.maxStringBytes(),
+    mStart: 0,
+    mEnd: 0,
+    copied: 0,
   };
   return loop(L, st);
 }

@@ -30,18 +30,37 @@ describe('string.rep and table.concat under the Lua memory cap', () => {
     const theirs = state(false);
     const ours = state(true);
     for (const c of [
-      'table.concat({1,2,3})', 'table.concat({1,"a",3.5}, ", ")', 'table.concat({1,2,3,4}, "-", 2, 3)', 'table.concat({1,2,3}, "-", 3, 2)',
-      'table.concat({1,{},3})', 'table.concat({}, "x")', 'table.concat(nil)', 'table.concat({"a","b"}, "-", 1, 5)', 'table.concat({"x"}, 5)',
-      'string.rep("ab", 3, ",")', 'string.rep("", 5)', 'string.rep("ab", 0)', 'string.rep("a", 3, "")', 'string.rep("ab", 1, ",")',
-      'string.rep("abc", 33)', 'string.rep(5, 2)', 'string.rep("a")',
-    ]) expect(run(ours, `return ${c}`), c).toBe(run(theirs, `return ${c}`));
+      'table.concat({1,2,3})',
+      'table.concat({1,"a",3.5}, ", ")',
+      'table.concat({1,2,3,4}, "-", 2, 3)',
+      'table.concat({1,2,3}, "-", 3, 2)',
+      'table.concat({1,{},3})',
+      'table.concat({}, "x")',
+      'table.concat(nil)',
+      'table.concat({"a","b"}, "-", 1, 5)',
+      'table.concat({"x"}, 5)',
+      'string.rep("ab", 3, ",")',
+      'string.rep("", 5)',
+      'string.rep("ab", 0)',
+      'string.rep("a", 3, "")',
+      'string.rep("ab", 1, ",")',
+      'string.rep("abc", 33)',
+      'string.rep(5, 2)',
+      'string.rep("a")',
+    ])
+      expect(run(ours, `return ${c}`), c).toBe(run(theirs, `return ${c}`));
   });
 
   it('refuse a result past the cap at the caller line, before making it', () => {
     const ours = state(true);
-    const over = (what: string, n: number) => `error: t:1: not enough memory: ${what} would make a string of ${n} bytes, over the run's Lua memory cap of 500000 bytes (config{ lua_memory_mb = … })`;
+    const over = (what: string, n: number) =>
+      `error: t:1: not enough memory: ${what} would make a string of ${n} bytes, over the run's Lua memory cap of 500000 bytes (config{ lua_memory_mb = … })`;
     expect(run(ours, 'return string.rep("ab", 300000)')).toBe(over('string.rep', 600000));
-    expect(run(ours, 'return string.rep("y", 1 << 30)')).toBe(over('string.rep', 2 ** 30).replace(`${2 ** 30} bytes`, '1024 MB'));
-    expect(run(ours, 'local s, t = ("x"):rep(30000), {} for i = 1, 20 do t[i] = s end return table.concat(t)')).toBe(over('table.concat', 600000));
+    expect(run(ours, 'return string.rep("y", 1 << 30)')).toBe(
+      over('string.rep', 2 ** 30).replace(`${2 ** 30} bytes`, '1024 MB'),
+    );
+    expect(run(ours, 'local s, t = ("x"):rep(30000), {} for i = 1, 20 do t[i] = s end return table.concat(t)')).toBe(
+      over('table.concat', 600000),
+    );
   });
 });

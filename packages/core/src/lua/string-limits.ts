@@ -7,7 +7,8 @@ const { lua, lauxlib, to_luastring } = fengari;
 
 const MAXSIZE = 2147483647;
 /** "200 MB", "70000 bytes". */
-export const size = (bytes: number) => (bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${bytes} bytes`);
+export const size = (bytes: number) =>
+  bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${bytes} bytes`;
 
 /** What a string function asks of the run's Lua memory (lua-memory.ts) as it works. */
 export interface StringBounds {
@@ -79,7 +80,10 @@ export function installTableConcat(L: LuaState, bounds: StringBounds): void {
     for (let i = first; i <= last; i++) {
       lua.lua_geti(T, 1, i);
       if (!lua.lua_isstring(T, -1)) {
-        return raise(T, `invalid value (${fengari.to_jsstring(lauxlib.luaL_typename(T, -1))}) at index ${i} in table for 'concat'`);
+        return raise(
+          T,
+          `invalid value (${fengari.to_jsstring(lauxlib.luaL_typename(T, -1))}) at index ${i} in table for 'concat'`,
+        );
       }
       const bytes: Uint8Array = lua.lua_tolstring(T, -1);
       lua.lua_pop(T, 1);

@@ -90,20 +90,23 @@ function gmatch(L: LuaState, limits: PatternLimits): number {
   const p: Uint8Array = lauxlib.luaL_checkstring(L, 2);
   let src = 0;
   let lastmatch: number | null = null;
-  lua.lua_pushcfunction(L, guarded((T: LuaState) => {
-    // Each step of the iteration has a budget of its own: it is one call from Lua.
-    const ms = matcher(T, limits, s, p, stepsFor(s));
-    for (; src <= s.length; src++) {
-      ms.reprep();
-      const e = match(ms, src, 0);
-      if (e !== null && e !== lastmatch) {
-        const start = src;
-        src = lastmatch = e;
-        return pushCaptures(T, ms, start, e);
+  lua.lua_pushcfunction(
+    L,
+    guarded((T: LuaState) => {
+      // Each step of the iteration has a budget of its own: it is one call from Lua.
+      const ms = matcher(T, limits, s, p, stepsFor(s));
+      for (; src <= s.length; src++) {
+        ms.reprep();
+        const e = match(ms, src, 0);
+        if (e !== null && e !== lastmatch) {
+          const start = src;
+          src = lastmatch = e;
+          return pushCaptures(T, ms, start, e);
+        }
       }
-    }
-    return 0;
-  }));
+      return 0;
+    }),
+  );
   return 1;
 }
 
@@ -119,4 +122,3 @@ export function installPatterns(L: LuaState, limits: PatternLimits): void {
   set('gsub', (T) => gsub(T, limits));
   lua.lua_pop(L, 1);
 }
-

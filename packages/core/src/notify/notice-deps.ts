@@ -13,7 +13,11 @@ export interface NoticeDeps {
    * Resolves with the exit code (null when killed by a signal) and what it wrote to stderr;
    * rejects with a NoticeCommandError when it cannot start or runs past `timeoutMs`.
    */
-  runCommand(argv: string[], env: Record<string, string>, timeoutMs: number): Promise<{ code: number | null; stderr: string }>;
+  runCommand(
+    argv: string[],
+    env: Record<string, string>,
+    timeoutMs: number,
+  ): Promise<{ code: number | null; stderr: string }>;
   /** The executable `program` would run as (a PATH lookup unless it holds a "/"), or null. */
   which(program: string): string | null;
   /** One line for the person at the terminal. */
@@ -47,7 +51,11 @@ export function nodeNoticeDeps(): NoticeDeps {
   };
 }
 
-function runCommand(argv: string[], env: Record<string, string>, timeoutMs: number): Promise<{ code: number | null; stderr: string }> {
+function runCommand(
+  argv: string[],
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<{ code: number | null; stderr: string }> {
   const [program = '', ...args] = argv;
   return new Promise((done, fail) => {
     let stderr = '';
@@ -59,7 +67,12 @@ function runCommand(argv: string[], env: Record<string, string>, timeoutMs: numb
       f();
     };
     // Own process group, so a timeout kills what the notifier started too.
-    const child = spawn(program, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'], detached: true, shell: false });
+    const child = spawn(program, args, {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+      shell: false,
+    });
     const killGroup = () => {
       try {
         if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
@@ -69,7 +82,9 @@ function runCommand(argv: string[], env: Record<string, string>, timeoutMs: numb
     };
     const timer = setTimeout(() => {
       killGroup();
-      settle(() => fail(new NoticeCommandError('timeout', program, `${program} did not finish within ${timeoutMs / 1000} s`)));
+      settle(() =>
+        fail(new NoticeCommandError('timeout', program, `${program} did not finish within ${timeoutMs / 1000} s`)),
+      );
     }, timeoutMs);
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (d: string) => {

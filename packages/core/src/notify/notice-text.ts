@@ -54,7 +54,10 @@ const linkText = (n: AskNotice, lead: string) => (n.answer_url ? `${lead}${n.ans
 /** "Shop run 3 (feature) waits for you: <question> — answer: <command> or open <answer link>" */
 export function slackText(n: AskNotice): string {
   const answer = answerText(n);
-  const line = inert(`Shop run ${n.run} (${n.spec}) ${waitsPhrase(n)}: ${questionText(n)}${answer ? ` — answer: ${answer}` : ''}${linkText(n, answer ? ' or open ' : ' — answer at ')}`, false);
+  const line = inert(
+    `Shop run ${n.run} (${n.spec}) ${waitsPhrase(n)}: ${questionText(n)}${answer ? ` — answer: ${answer}` : ''}${linkText(n, answer ? ' or open ' : ' — answer at ')}`,
+    false,
+  );
   // Slack reads <…> as links and mentions and & as an entity: these three must be escaped.
   return line.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
@@ -62,7 +65,10 @@ export function slackText(n: AskNotice): string {
 /** "shop: run 3 (feature) waits for you: <question> — <command> — <answer link>", for stderr. */
 export function noteLine(n: AskNotice): string {
   const answer = answerText(n);
-  return inert(`shop: run ${n.run} (${n.spec}) ${waitsPhrase(n)}: ${questionText(n)}${answer ? ` — ${answer}` : ''}${linkText(n, ' — ')}`, false);
+  return inert(
+    `shop: run ${n.run} (${n.spec}) ${waitsPhrase(n)}: ${questionText(n)}${answer ? ` — ${answer}` : ''}${linkText(n, ' — ')}`,
+    false,
+  );
 }
 
 /** Title and body of a desktop notification. */

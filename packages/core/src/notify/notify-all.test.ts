@@ -4,8 +4,20 @@ import type { NoticeDeps } from './notice-deps.js';
 import { notifyAll } from './notify-all.js';
 
 const notice: AskNotice = {
-  event: 'waiting', run: 3, spec: 'feature', call: '1', ask: 1, handle: '3.1', awaiting: 'input', agent: 'coder',
-  question: 'Which?', answer_with: ['shop answer 3.1 "…"'], answer_url: null, waited_seconds: 0, project: '/p', at: '2025-01-02T03:04:05+01:00',
+  event: 'waiting',
+  run: 3,
+  spec: 'feature',
+  call: '1',
+  ask: 1,
+  handle: '3.1',
+  awaiting: 'input',
+  agent: 'coder',
+  question: 'Which?',
+  answer_with: ['shop answer 3.1 "…"'],
+  answer_url: null,
+  waited_seconds: 0,
+  project: '/p',
+  at: '2025-01-02T03:04:05+01:00',
 };
 
 describe('notifyAll', () => {
@@ -30,7 +42,12 @@ describe('notifyAll', () => {
       sleep: async () => undefined,
     };
     const results = await notifyAll(
-      ['webhook:https://hooks.example.com/x/S3CRET', 'smtp:https://mail.example.com/S3CRET', 'command:my-notifier --urgent', 'desktop'],
+      [
+        'webhook:https://hooks.example.com/x/S3CRET',
+        'smtp:https://mail.example.com/S3CRET',
+        'command:my-notifier --urgent',
+        'desktop',
+      ],
       notice,
       deps,
     );
@@ -39,12 +56,17 @@ describe('notifyAll', () => {
       {
         ok: false,
         target: 'smtp:https://mail.example.com/…',
-        error: 'notify: "smtp:https://mail.example.com/…" is not a notifier (use desktop, webhook:<url>, slack:<url>, command:<argv…>)',
+        error:
+          'notify: "smtp:https://mail.example.com/…" is not a notifier (use desktop, webhook:<url>, slack:<url>, command:<argv…>)',
       },
       { ok: true, target: 'command:my-notifier' },
       { ok: true, target: 'desktop' },
     ]);
-    expect(order).toEqual(['command my-notifier --urgent', 'note shop: run 3 (feature) waits for you: Which? — shop answer 3.1 "…"', 'webhook']);
+    expect(order).toEqual([
+      'command my-notifier --urgent',
+      'note shop: run 3 (feature) waits for you: Which? — shop answer 3.1 "…"',
+      'webhook',
+    ]);
     expect(JSON.stringify(results)).not.toContain('S3CRET');
   });
 
@@ -52,6 +74,8 @@ describe('notifyAll', () => {
     const never = () => {
       throw new Error('not called');
     };
-    expect(await notifyAll([], notice, { fetch: never, which: never, runCommand: never, note: never, sleep: never })).toEqual([]);
+    expect(
+      await notifyAll([], notice, { fetch: never, which: never, runCommand: never, note: never, sleep: never }),
+    ).toEqual([]);
   });
 });

@@ -8,7 +8,12 @@ import { sendNotice, type SendOptions } from './send.js';
  * the desktop note. Never throws: a bad entry is a failed result like an unreachable one,
  * and the results come back in entry order.
  */
-export async function notifyAll(targets: string[], notice: AskNotice, deps: NoticeDeps, options: SendOptions = {}): Promise<NotifyResult[]> {
+export async function notifyAll(
+  targets: string[],
+  notice: AskNotice,
+  deps: NoticeDeps,
+  options: SendOptions = {},
+): Promise<NotifyResult[]> {
   return Promise.all(
     targets.map(async (entry): Promise<NotifyResult> => {
       const target = parseTarget(entry);

@@ -16,13 +16,21 @@ export function parseTarget(entry: string): NotifyTarget | string {
   const rest = colon < 0 ? '' : text.slice(colon + 1).trim();
   switch (kind) {
     case 'webhook':
-      return isUrl(rest, ['http:', 'https:']) ? { kind, url: rest } : badEntry(text, 'webhook needs an http(s) URL: webhook:https://…');
+      return isUrl(rest, ['http:', 'https:'])
+        ? { kind, url: rest }
+        : badEntry(text, 'webhook needs an http(s) URL: webhook:https://…');
     case 'slack':
-      return isUrl(rest, ['https:']) ? { kind, url: rest } : badEntry(text, 'slack needs an https URL: slack:https://hooks.slack.com/…');
+      return isUrl(rest, ['https:'])
+        ? { kind, url: rest }
+        : badEntry(text, 'slack needs an https URL: slack:https://hooks.slack.com/…');
     case 'command': {
       // Split as a shell splits words (quotes, backslashes), run without one: no $VARS or globs.
       const argv = splitArgv(rest);
-      if (!Array.isArray(argv)) return badEntry(text, `command ${argv.problem}: quote as in a shell, e.g. command:sh -c 'echo "$SHOP_QUESTION"'`);
+      if (!Array.isArray(argv))
+        return badEntry(
+          text,
+          `command ${argv.problem}: quote as in a shell, e.g. command:sh -c 'echo "$SHOP_QUESTION"'`,
+        );
       return argv.length > 0 ? { kind, argv } : badEntry(text, 'command needs a program: command:<program> <args…>');
     }
     default:

@@ -51,7 +51,10 @@ export async function postJson(url: string, body: unknown, deps: NoticeDeps, opt
       if (res.status !== 429 && res.status < 500) return { ok: false, why: `${why}, not retried`, attempts: attempt };
     } catch (e) {
       // Cut short by the bound on the whole notice: say that bound, not the attempt's odd remainder.
-      why = networkWhy(e, timeoutMs < opts.timeoutMs ? `the ${opts.totalMs! / 1000} s given to a notice` : `${timeoutMs / 1000} s`);
+      why = networkWhy(
+        e,
+        timeoutMs < opts.timeoutMs ? `the ${opts.totalMs! / 1000} s given to a notice` : `${timeoutMs / 1000} s`,
+      );
     }
   }
   return { ok: false, why, attempts: attempt };

@@ -7,9 +7,20 @@ import { tempDir } from '../testing/temp-dir.js';
 import { until } from '../testing/until.js';
 
 const notice: AskNotice = {
-  event: 'escalation', run: 7, spec: 'bugfix', call: '2/1', ask: 2, handle: '7.2/1.2', awaiting: 'input', agent: 'coder',
-  question: 'Which database?\nPostgres or SQLite', answer_with: ['shop answer 7.2/1.2 "…"', 'shop status 7'], answer_url: 'https://shop.example.com/a/eyJyIjo3fQ.sig',
-  waited_seconds: 3600, project: '/srv/app', at: '2025-01-02T03:04:05+01:00',
+  event: 'escalation',
+  run: 7,
+  spec: 'bugfix',
+  call: '2/1',
+  ask: 2,
+  handle: '7.2/1.2',
+  awaiting: 'input',
+  agent: 'coder',
+  question: 'Which database?\nPostgres or SQLite',
+  answer_with: ['shop answer 7.2/1.2 "…"', 'shop status 7'],
+  answer_url: 'https://shop.example.com/a/eyJyIjo3fQ.sig',
+  waited_seconds: 3600,
+  project: '/srv/app',
+  at: '2025-01-02T03:04:05+01:00',
 };
 
 const dir = tempDir('shop-notify-');
@@ -24,12 +35,19 @@ function script(name: string, source: string): string {
 describe('command notifier', () => {
   it('runs argv without a shell, the notice in SHOP_* variables', async () => {
     const out = join(dir, 'env.json');
-    const s = script('dump-env.mjs', `
+    const s = script(
+      'dump-env.mjs',
+      `
       import { writeFileSync } from 'node:fs';
       const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('SHOP_')));
       writeFileSync(process.argv[2], JSON.stringify({ env, args: process.argv.slice(3), path: process.env.PATH }));
-    `);
-    const result = await sendNotice({ kind: 'command', argv: [process.execPath, s, out, '$HOME', '*'] }, notice, nodeNoticeDeps());
+    `,
+    );
+    const result = await sendNotice(
+      { kind: 'command', argv: [process.execPath, s, out, '$HOME', '*'] },
+      notice,
+      nodeNoticeDeps(),
+    );
     expect(result).toEqual({ ok: true, target: `command:${process.execPath}` });
     const got = JSON.parse(readFileSync(out, 'utf8')) as { env: Record<string, string>; args: string[]; path: string };
     expect(got.env).toEqual({
@@ -64,31 +82,48 @@ describe('command notifier', () => {
   });
 
   it('fails naming a program that is not there', async () => {
-    const result = await sendNotice({ kind: 'command', argv: ['shop-no-such-notifier-4711', '--urgent'] }, notice, nodeNoticeDeps());
+    const result = await sendNotice(
+      { kind: 'command', argv: ['shop-no-such-notifier-4711', '--urgent'] },
+      notice,
+      nodeNoticeDeps(),
+    );
     expect(result).toEqual({
       ok: false,
       target: 'command:shop-no-such-notifier-4711',
-      error: 'command:shop-no-such-notifier-4711: shop-no-such-notifier-4711 was not found (not on PATH, or not executable)',
+      error:
+        'command:shop-no-such-notifier-4711: shop-no-such-notifier-4711 was not found (not on PATH, or not executable)',
     });
   });
 
   it('kills a notifier that runs past its timeout', async () => {
     const pidFile = join(dir, 'slow.pid');
-    const s = script('slow.mjs', `import { writeFileSync } from 'node:fs'; writeFileSync(process.argv[2], String(process.pid)); setTimeout(() => {}, 60_000);`);
-    const result = await sendNotice({ kind: 'command', argv: [process.execPath, s, pidFile] }, notice, nodeNoticeDeps(), { commandTimeoutMs: 1500 });
+    const s = script(
+      'slow.mjs',
+      `import { writeFileSync } from 'node:fs'; writeFileSync(process.argv[2], String(process.pid)); setTimeout(() => {}, 60_000);`,
+    );
+    const result = await sendNotice(
+      { kind: 'command', argv: [process.execPath, s, pidFile] },
+      notice,
+      nodeNoticeDeps(),
+      { commandTimeoutMs: 1500 },
+    );
     expect(result).toEqual({
       ok: false,
       target: `command:${process.execPath}`,
       error: `command:${process.execPath}: ${process.execPath} did not finish within 1.5 s`,
     });
     const pid = Number(readFileSync(pidFile, 'utf8'));
-    await until('the killed notifier to be gone', () => {
-      try {
-        return !process.kill(pid, 0);
-      } catch {
-        return true;
-      }
-    }, 2_000);
+    await until(
+      'the killed notifier to be gone',
+      () => {
+        try {
+          return !process.kill(pid, 0);
+        } catch {
+          return true;
+        }
+      },
+      2_000,
+    );
     expect(() => process.kill(pid, 0)).toThrow();
   });
 });
@@ -104,7 +139,9 @@ describe('nodeNoticeDeps', () => {
   });
 
   it('runCommand rejects with a typed error when the program cannot start', async () => {
-    const err = await nodeNoticeDeps().runCommand([join(dir, 'missing-program')], {}, 1000).catch((e: unknown) => e);
+    const err = await nodeNoticeDeps()
+      .runCommand([join(dir, 'missing-program')], {}, 1000)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NoticeCommandError);
     expect(err).toMatchObject({ reason: 'missing', message: `${join(dir, 'missing-program')} was not found` });
   });

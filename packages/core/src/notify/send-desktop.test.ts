@@ -3,9 +3,20 @@ import type { AskNotice } from './ask-notice.js';
 import { sendNotice, type NoticeDeps } from './send.js';
 
 const notice: AskNotice = {
-  event: 'waiting', run: 3, spec: 'feature', call: '1/2/1', ask: 1, handle: '3.1/2/1', awaiting: 'approval', agent: 'planner',
-  question: '-rf everything?\nReally?', answer_with: ['shop approve 3.1/2/1'], answer_url: null,
-  waited_seconds: 12, project: '/home/me/p', at: '2025-01-02T03:04:05+01:00',
+  event: 'waiting',
+  run: 3,
+  spec: 'feature',
+  call: '1/2/1',
+  ask: 1,
+  handle: '3.1/2/1',
+  awaiting: 'approval',
+  agent: 'planner',
+  question: '-rf everything?\nReally?',
+  answer_with: ['shop approve 3.1/2/1'],
+  answer_url: null,
+  waited_seconds: 12,
+  project: '/home/me/p',
+  at: '2025-01-02T03:04:05+01:00',
 };
 
 /** Fakes for every port; `notifySend` says where notify-send is, `exit` what it exits with. */
@@ -36,17 +47,28 @@ describe('desktop notifier', () => {
   it('with notify-send, runs it with a title and the question and answer as body', async () => {
     const { deps, notes, runs } = fakes('/usr/bin/notify-send');
     expect(await sendNotice({ kind: 'desktop' }, notice, deps)).toEqual({ ok: true, target: 'desktop' });
-    expect(runs).toEqual([{
-      argv: ['/usr/bin/notify-send', '--', 'Shop: run 3 waits for you', '-rf everything? Really?\nshop approve 3.1/2/1'],
-      env: {},
-      timeoutMs: 5000,
-    }]);
+    expect(runs).toEqual([
+      {
+        argv: [
+          '/usr/bin/notify-send',
+          '--',
+          'Shop: run 3 waits for you',
+          '-rf everything? Really?\nshop approve 3.1/2/1',
+        ],
+        env: {},
+        timeoutMs: 5000,
+      },
+    ]);
     expect(notes).toEqual([]);
   });
 
   it('says how long a reminder has waited', async () => {
     const { deps, runs } = fakes('/usr/bin/notify-send');
-    await sendNotice({ kind: 'desktop' }, { ...notice, event: 'reminder', waited_seconds: 1800, answer_with: [] }, deps);
+    await sendNotice(
+      { kind: 'desktop' },
+      { ...notice, event: 'reminder', waited_seconds: 1800, answer_with: [] },
+      deps,
+    );
     expect(runs[0]!.argv.slice(2)).toEqual(['Shop: run 3 still waits for you (30 min)', '-rf everything? Really?']);
   });
 
@@ -55,7 +77,8 @@ describe('desktop notifier', () => {
     expect(await sendNotice({ kind: 'desktop' }, notice, deps)).toEqual({
       ok: false,
       target: 'desktop',
-      error: 'desktop: /usr/bin/notify-send exited with code 1: Cannot autolaunch D-Bus without X11 $DISPLAY; the notice went to stderr instead',
+      error:
+        'desktop: /usr/bin/notify-send exited with code 1: Cannot autolaunch D-Bus without X11 $DISPLAY; the notice went to stderr instead',
     });
     expect(notes).toHaveLength(1);
   });

@@ -5,12 +5,28 @@ import type { AskNotice } from './ask-notice.js';
 import { nodeNoticeDeps, sendNotice, type NoticeDeps } from './send.js';
 
 const notice: AskNotice = {
-  event: 'waiting', run: 3, spec: 'feature', call: '1/2/1', ask: 1, handle: '3.1/2/1', awaiting: 'approval', agent: 'planner',
-  question: 'Ship the plan <v2> & merge?', answer_with: ['shop approve 3.1/2/1', 'shop reject 3.1/2/1'], answer_url: null,
-  waited_seconds: 0, project: '/home/me/shop-demo', at: '2025-01-02T03:04:05+01:00',
+  event: 'waiting',
+  run: 3,
+  spec: 'feature',
+  call: '1/2/1',
+  ask: 1,
+  handle: '3.1/2/1',
+  awaiting: 'approval',
+  agent: 'planner',
+  question: 'Ship the plan <v2> & merge?',
+  answer_with: ['shop approve 3.1/2/1', 'shop reject 3.1/2/1'],
+  answer_url: null,
+  waited_seconds: 0,
+  project: '/home/me/shop-demo',
+  at: '2025-01-02T03:04:05+01:00',
 };
 
-interface Hit { method: string; url: string; contentType: string; body: string }
+interface Hit {
+  method: string;
+  url: string;
+  contentType: string;
+  body: string;
+}
 
 /** A real server on 127.0.0.1: `answer` gives the status of each request in turn (null: never answer). */
 async function serve(answer: (n: number) => number | null): Promise<{ base: string; hits: Hit[]; server: Server }> {
@@ -58,7 +74,10 @@ describe('webhook', () => {
   it('retries 500 twice with backoff, then succeeds on the third attempt', async () => {
     const { base, hits } = await serve((n) => (n < 3 ? 500 : 200));
     const d = deps();
-    expect(await sendNotice({ kind: 'webhook', url: `${base}/h` }, notice, d)).toEqual({ ok: true, target: `webhook:${base}/…` });
+    expect(await sendNotice({ kind: 'webhook', url: `${base}/h` }, notice, d)).toEqual({
+      ok: true,
+      target: `webhook:${base}/…`,
+    });
     expect(hits).toHaveLength(3);
     expect(hits.map((h) => h.body)).toEqual([JSON.stringify(notice), JSON.stringify(notice), JSON.stringify(notice)]);
     expect(d.slept).toEqual([500, 1000]);
@@ -71,7 +90,11 @@ describe('webhook', () => {
 
     const b = await serve(() => 503);
     const result = await sendNotice({ kind: 'webhook', url: `${b.base}/p/S3CRET` }, notice, deps());
-    expect(result).toEqual({ ok: false, target: `webhook:${b.base}/…`, error: `webhook:${b.base}/…: HTTP 503 Service Unavailable (3 attempts)` });
+    expect(result).toEqual({
+      ok: false,
+      target: `webhook:${b.base}/…`,
+      error: `webhook:${b.base}/…: HTTP 503 Service Unavailable (3 attempts)`,
+    });
     expect(b.hits).toHaveLength(3);
   });
 
@@ -79,7 +102,11 @@ describe('webhook', () => {
     const { base, hits } = await serve(() => 404);
     const d = deps();
     const result = await sendNotice({ kind: 'webhook', url: `${base}/in/S3CRET?token=TOKEN` }, notice, d);
-    expect(result).toEqual({ ok: false, target: `webhook:${base}/…`, error: `webhook:${base}/…: HTTP 404 Not Found, not retried (1 attempt)` });
+    expect(result).toEqual({
+      ok: false,
+      target: `webhook:${base}/…`,
+      error: `webhook:${base}/…: HTTP 404 Not Found, not retried (1 attempt)`,
+    });
     expect(JSON.stringify(result)).not.toMatch(/S3CRET|TOKEN|\/in/);
     expect(hits).toHaveLength(1);
     expect(d.slept).toEqual([]);
@@ -95,8 +122,15 @@ describe('webhook', () => {
   it('times out on a server that never answers, each attempt', async () => {
     const { base, hits } = await serve(() => null);
     const started = Date.now();
-    const result = await sendNotice({ kind: 'webhook', url: `${base}/slow` }, notice, deps(), { httpTimeoutMs: 150, httpAttempts: 2 });
-    expect(result).toEqual({ ok: false, target: `webhook:${base}/…`, error: `webhook:${base}/…: no answer within 0.15 s (2 attempts)` });
+    const result = await sendNotice({ kind: 'webhook', url: `${base}/slow` }, notice, deps(), {
+      httpTimeoutMs: 150,
+      httpAttempts: 2,
+    });
+    expect(result).toEqual({
+      ok: false,
+      target: `webhook:${base}/…`,
+      error: `webhook:${base}/…: no answer within 0.15 s (2 attempts)`,
+    });
     expect(hits).toHaveLength(2);
     expect(Date.now() - started).toBeLessThan(5_000);
   });
@@ -107,14 +141,29 @@ describe('webhook', () => {
     await new Promise((r) => server.close(r));
     const d = deps();
     const result = await sendNotice({ kind: 'webhook', url: `${base}/gone/S3CRET` }, notice, d);
-    expect(result).toEqual({ ok: false, target: `webhook:${base}/…`, error: `webhook:${base}/…: ECONNREFUSED (3 attempts)` });
+    expect(result).toEqual({
+      ok: false,
+      target: `webhook:${base}/…`,
+      error: `webhook:${base}/…: ECONNREFUSED (3 attempts)`,
+    });
     expect(d.slept).toEqual([500, 1000]);
   });
 
   it('never throws, even when fetch itself throws synchronously', async () => {
-    const d: NoticeDeps = { ...deps(), fetch: () => { throw new Error('boom at https://hooks.example.com/in/S3CRET'); } };
-    const result = await sendNotice({ kind: 'webhook', url: 'https://hooks.example.com/in/S3CRET' }, notice, d, { httpAttempts: 1 });
-    expect(result).toEqual({ ok: false, target: 'webhook:https://hooks.example.com/…', error: 'webhook:https://hooks.example.com/…: boom at https://hooks.example.com/… (1 attempt)' });
+    const d: NoticeDeps = {
+      ...deps(),
+      fetch: () => {
+        throw new Error('boom at https://hooks.example.com/in/S3CRET');
+      },
+    };
+    const result = await sendNotice({ kind: 'webhook', url: 'https://hooks.example.com/in/S3CRET' }, notice, d, {
+      httpAttempts: 1,
+    });
+    expect(result).toEqual({
+      ok: false,
+      target: 'webhook:https://hooks.example.com/…',
+      error: 'webhook:https://hooks.example.com/…: boom at https://hooks.example.com/… (1 attempt)',
+    });
   });
 });
 
@@ -131,7 +180,12 @@ describe('slack', () => {
 
   it('keeps a long multi-line question to one line of about 300 characters', async () => {
     const { base, hits } = await serve(() => 200);
-    const long = { ...notice, event: 'reminder' as const, waited_seconds: 7500, question: `${'why '.repeat(200)}\nsecond line` };
+    const long = {
+      ...notice,
+      event: 'reminder' as const,
+      waited_seconds: 7500,
+      question: `${'why '.repeat(200)}\nsecond line`,
+    };
     await sendNotice({ kind: 'slack', url: base }, long, deps());
     const text = (JSON.parse(hits[0]!.body) as { text: string }).text;
     expect(text).not.toContain('\n');

@@ -39,7 +39,12 @@ const SEND_DEFAULTS: Readonly<Required<SendOptions>> = {
  * Sends one notice to one target. Never throws: a notice that cannot be delivered must not
  * break the run that asked, so every failure comes back as a result with a one-line error.
  */
-export async function sendNotice(target: NotifyTarget, notice: AskNotice, deps: NoticeDeps, options: SendOptions = {}): Promise<NotifyResult> {
+export async function sendNotice(
+  target: NotifyTarget,
+  notice: AskNotice,
+  deps: NoticeDeps,
+  options: SendOptions = {},
+): Promise<NotifyResult> {
   const opts = { ...SEND_DEFAULTS, ...options };
   const name = describeTarget(target);
   try {
@@ -47,17 +52,31 @@ export async function sendNotice(target: NotifyTarget, notice: AskNotice, deps: 
     if (error === null) return { ok: true, target: name };
     return { ok: false, target: name, error: capText(`${name}: ${hideUrl(error, target)}`) };
   } catch (e) {
-    return { ok: false, target: name, error: capText(`${name}: ${hideUrl(e instanceof Error ? e.message : String(e), target)}`) };
+    return {
+      ok: false,
+      target: name,
+      error: capText(`${name}: ${hideUrl(e instanceof Error ? e.message : String(e), target)}`),
+    };
   }
 }
 
 /** null when delivered, otherwise why not. */
-async function deliver(target: NotifyTarget, notice: AskNotice, deps: NoticeDeps, opts: Required<SendOptions>): Promise<string | null> {
+async function deliver(
+  target: NotifyTarget,
+  notice: AskNotice,
+  deps: NoticeDeps,
+  opts: Required<SendOptions>,
+): Promise<string | null> {
   switch (target.kind) {
     case 'webhook':
     case 'slack': {
       const body = target.kind === 'webhook' ? notice : { text: slackText(notice) };
-      const post = { timeoutMs: opts.httpTimeoutMs, attempts: opts.httpAttempts, backoffMs: opts.httpBackoffMs, totalMs: opts.httpTotalMs };
+      const post = {
+        timeoutMs: opts.httpTimeoutMs,
+        attempts: opts.httpAttempts,
+        backoffMs: opts.httpBackoffMs,
+        totalMs: opts.httpTotalMs,
+      };
       const out = await postJson(target.url, body, deps, post);
       return out.ok ? null : `${out.why} (${out.attempts} attempt${out.attempts === 1 ? '' : 's'})`;
     }
@@ -68,13 +87,23 @@ async function deliver(target: NotifyTarget, notice: AskNotice, deps: NoticeDeps
   }
 }
 
-async function runNotifier(argv: string[], env: Record<string, string>, timeoutMs: number, deps: NoticeDeps): Promise<string | null> {
+async function runNotifier(
+  argv: string[],
+  env: Record<string, string>,
+  timeoutMs: number,
+  deps: NoticeDeps,
+): Promise<string | null> {
   const program = argv[0] ?? '';
   if (deps.which(program) === null) return `${program} was not found (not on PATH, or not executable)`;
   return runArgv(argv, env, timeoutMs, deps);
 }
 
-async function runArgv(argv: string[], env: Record<string, string>, timeoutMs: number, deps: NoticeDeps): Promise<string | null> {
+async function runArgv(
+  argv: string[],
+  env: Record<string, string>,
+  timeoutMs: number,
+  deps: NoticeDeps,
+): Promise<string | null> {
   const program = argv[0] ?? '';
   try {
     const { code, stderr } = await deps.runCommand(argv, env, timeoutMs);
@@ -100,7 +129,9 @@ async function desktop(notice: AskNotice, deps: NoticeDeps, timeoutMs: number): 
   }
   const { title, body } = desktopText(notice);
   // "--": a question that starts with "-" is text, not an option.
-  const failure = await runArgv([notifySend, '--', title, body], {}, timeoutMs, deps).catch((e: unknown) => (e instanceof Error ? e.message : String(e)));
+  const failure = await runArgv([notifySend, '--', title, body], {}, timeoutMs, deps).catch((e: unknown) =>
+    e instanceof Error ? e.message : String(e),
+  );
   if (failure === null) return null;
   // notify-send fails without a session bus (SSH, cron): the note still reaches the person.
   deps.note(noteLine(notice));
@@ -108,7 +139,10 @@ async function desktop(notice: AskNotice, deps: NoticeDeps, timeoutMs: number): 
 }
 
 function lastLine(text: string): string {
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   return lines[lines.length - 1] ?? '';
 }
 

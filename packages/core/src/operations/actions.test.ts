@@ -4,7 +4,10 @@ import { claimVerb, mayAct, runActions, takesVerdict } from './actions.js';
 describe('a person’s acts as data', () => {
   it('a run not ended may be stopped; one whose driver is gone resumed too; a failed one only resumed (a retry)', () => {
     expect(runActions({ id: 3, status: 'running' })).toEqual([{ verb: 'stop', handle: '3', needs: 'reason' }]);
-    expect(runActions({ id: 3, status: 'interrupted' })).toEqual([{ verb: 'resume', handle: '3', needs: 'nothing' }, { verb: 'stop', handle: '3', needs: 'reason' }]);
+    expect(runActions({ id: 3, status: 'interrupted' })).toEqual([
+      { verb: 'resume', handle: '3', needs: 'nothing' },
+      { verb: 'stop', handle: '3', needs: 'reason' },
+    ]);
     expect(runActions({ id: 3, status: 'waiting_human' }).map((a) => a.verb)).toEqual(['stop']);
     for (const status of ['completed', 'stuck']) expect(runActions({ id: 3, status })).toEqual([]);
     expect(runActions({ id: 3, status: 'failed' })).toEqual([{ verb: 'resume', handle: '3', needs: 'nothing' }]);

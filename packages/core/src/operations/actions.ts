@@ -29,13 +29,15 @@ export function claimVerb(claim: { by: string } | null, person: string | null): 
  */
 export function runActions(run: { id: number; status: string }): PersonAction[] {
   const handle = String(run.id);
-  const resume: PersonAction[] = run.status === 'interrupted' || run.status === 'failed' ? [{ verb: 'resume', handle, needs: 'nothing' }] : [];
+  const resume: PersonAction[] =
+    run.status === 'interrupted' || run.status === 'failed' ? [{ verb: 'resume', handle, needs: 'nothing' }] : [];
   const ended = (endedStatuses as readonly string[]).includes(run.status);
   return [...resume, ...(ended ? [] : [{ verb: 'stop' as const, handle, needs: 'reason' as const }])];
 }
 
 /** Whether a run's acts include `verb`. */
-export const mayAct = (run: { id: number; status: string }, verb: ActionVerb): boolean => runActions(run).some((a) => a.verb === verb);
+export const mayAct = (run: { id: number; status: string }, verb: ActionVerb): boolean =>
+  runActions(run).some((a) => a.verb === verb);
 
 /** The verdicts an ask takes in words: a pause is approved or rejected (or given its decisions), never a free answer. */
 export function takesVerdict(ask: { kind: string }, verdict: string): boolean {

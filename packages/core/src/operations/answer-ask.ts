@@ -36,12 +36,26 @@ export interface AnsweredAsk {
  * Answers a picked ask: refused for an agent (Caller), checked against the ask (nothing is
  * recorded if it does not fit), recorded — first answer wins — with who owned the run then.
  */
-export async function answerPicked(ports: EnginePorts, caller: Caller, exec: Execution, req: AnswerRequest, what = 'answering'): Promise<AnsweredAsk> {
+export async function answerPicked(
+  ports: EnginePorts,
+  caller: Caller,
+  exec: Execution,
+  req: AnswerRequest,
+  what = 'answering',
+): Promise<AnsweredAsk> {
   refuseAgent(caller, what);
   const { fields, handedTo } = await recordAnswer(ports, exec, req.input, req.channel, req.responder, { fresh: true });
   const answered: AnsweredJson = {
-    handle: handleOf(exec), key: exec.key, ask: exec.ask, question: exec.waitingFor,
-    verdict: fields.verdict, status: fields.status, message: fields.message, decisions: fields.decisions, responder: req.responder, channel: req.channel,
+    handle: handleOf(exec),
+    key: exec.key,
+    ask: exec.ask,
+    question: exec.waitingFor,
+    verdict: fields.verdict,
+    status: fields.status,
+    message: fields.message,
+    decisions: fields.decisions,
+    responder: req.responder,
+    channel: req.channel,
   };
   return { exec, fields, answered, handedTo };
 }
@@ -52,7 +66,11 @@ export async function answerPicked(ports: EnginePorts, caller: Caller, exec: Exe
  * closed (ConflictError naming who answered and what is open now), an answer that does not
  * fit the ask (UsageError), a person in the call's session (SessionHeldError), an agent.
  */
-export async function answerAsk(ports: EnginePorts, req: AnswerByHandle, caller: Caller = PERSON): Promise<AnsweredAsk> {
+export async function answerAsk(
+  ports: EnginePorts,
+  req: AnswerByHandle,
+  caller: Caller = PERSON,
+): Promise<AnsweredAsk> {
   refuseAgent(caller, 'answering');
   const { exec } = await pickAskRef(ports.store, storeLiveness(ports), handleRef(req.handle), 'answer');
   return answerPicked(ports, caller, exec, req);

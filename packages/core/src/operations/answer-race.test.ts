@@ -14,7 +14,11 @@ describe('an answer given while no driver holds the run', () => {
     const { handedTo } = await recordAnswer(world.ports, exec, { verdict: 'approved' }, 'cli', 'ben');
     expect(handedTo).toBeNull();
     // Between the answer and this process's claim, a worker on another machine takes the run (its lease live).
-    expect(await world.store.claimRun(id, { token: 'worker', host: 'box-2', pid: 7, pidStart: '7' }, 60_000, null)).toBeTruthy();
-    expect(await resumeAfterAnswer(world.ports, id, null, { wait: false })).toEqual({ handedTo: expect.objectContaining({ token: 'worker', host: 'box-2' }) });
+    expect(
+      await world.store.claimRun(id, { token: 'worker', host: 'box-2', pid: 7, pidStart: '7' }, 60_000, null),
+    ).toBeTruthy();
+    expect(await resumeAfterAnswer(world.ports, id, null, { wait: false })).toEqual({
+      handedTo: expect.objectContaining({ token: 'worker', host: 'box-2' }),
+    });
   });
 });

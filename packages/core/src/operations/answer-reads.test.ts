@@ -44,7 +44,11 @@ describe('one answer reads the run once (shop approve <handle>)', () => {
     const { id, ops, calls } = await waiting();
     // What `shop approve <id>.1` does: pick the ask by its handle, answer it.
     const { exec } = await ops.pickAsk({ runId: id, key: '1', ask: 1 }, 'approve');
-    const done = await ops.answer(exec, { input: { verdict: 'approved', message: null }, channel: 'cli', responder: 'ann' });
+    const done = await ops.answer(exec, {
+      input: { verdict: 'approved', message: null },
+      channel: 'cli',
+      responder: 'ann',
+    });
     expect(done.answered).toMatchObject({ handle: `${id}.1`, verdict: 'approved', responder: 'ann' });
     expect(done.handedTo).toBeNull();
     expect(calls).toEqual(['getRun', 'openExecutions', 'getAnswer', 'recordAnswer']);
@@ -52,7 +56,12 @@ describe('one answer reads the run once (shop approve <handle>)', () => {
 
   it('answering by handle in one call reads the same', async () => {
     const { id, ops, calls } = await waiting();
-    await ops.answerHandle({ handle: `${id}.1`, input: { status: 'CONTINUE', message: null }, channel: 'web', responder: 'ann' });
+    await ops.answerHandle({
+      handle: `${id}.1`,
+      input: { status: 'CONTINUE', message: null },
+      channel: 'web',
+      responder: 'ann',
+    });
     expect(calls).toEqual(['getRun', 'openExecutions', 'getAnswer', 'recordAnswer']);
   });
 
@@ -60,10 +69,17 @@ describe('one answer reads the run once (shop approve <handle>)', () => {
     const { id, ops, calls } = await waiting();
     const { exec, view } = await ops.pickAsk({ runId: id, key: null, ask: null }, 'approve');
     expect(view.run.id).toBe(id);
-    const { handedTo } = await ops.answer(exec, { input: { verdict: 'approved', message: null }, channel: 'cli', responder: 'ann' });
+    const { handedTo } = await ops.answer(exec, {
+      input: { verdict: 'approved', message: null },
+      channel: 'cli',
+      responder: 'ann',
+    });
     expect(count(calls, 'getRun')).toBe(1);
     const answering = calls.length;
-    expect(await ops.resumeAfterAnswer(id, handedTo, { wait: false })).toEqual({ runId: id, outcome: { status: 'completed', result: true } });
+    expect(await ops.resumeAfterAnswer(id, handedTo, { wait: false })).toEqual({
+      runId: id,
+      outcome: { status: 'completed', result: true },
+    });
     // The driver's own reads (take the run, look for a stop, see it ended): at most four, none of them the answer's.
     expect(count(calls.slice(answering), 'getRun')).toBeLessThanOrEqual(4);
     expect(calls.slice(answering)).not.toContain('recordAnswer');
@@ -73,10 +89,20 @@ describe('one answer reads the run once (shop approve <handle>)', () => {
     const { id, ops, calls, f, store } = await waiting();
     const { exec } = await ops.pickAsk({ runId: id, key: '1', ask: 1 }, 'approve');
     calls.length = 0;
-    const agent = shopOperations({ ...f.world.ports, store }, findProject(f.dir, {}), { agentStep: 'SHOP_AGENT=coder' });
-    const approve = { input: { verdict: 'approved' as const, message: null }, channel: 'cli' as const, responder: 'coder' };
-    await expect(agent.answer(exec, approve, 'shop approve')).rejects.toThrow('shop approve answers for a person and cannot run inside an agent step (SHOP_AGENT=coder); agents report with shop report');
-    await expect(agent.answerHandle({ ...approve, handle: `${id}.1` })).rejects.toThrow(/cannot run inside an agent step/);
+    const agent = shopOperations({ ...f.world.ports, store }, findProject(f.dir, {}), {
+      agentStep: 'SHOP_AGENT=coder',
+    });
+    const approve = {
+      input: { verdict: 'approved' as const, message: null },
+      channel: 'cli' as const,
+      responder: 'coder',
+    };
+    await expect(agent.answer(exec, approve, 'shop approve')).rejects.toThrow(
+      'shop approve answers for a person and cannot run inside an agent step (SHOP_AGENT=coder); agents report with shop report',
+    );
+    await expect(agent.answerHandle({ ...approve, handle: `${id}.1` })).rejects.toThrow(
+      /cannot run inside an agent step/,
+    );
     expect(() => agent.mayAnswer('shop tui')).toThrow(/^shop tui answers for a person/);
     expect(await f.world.store.listAnswers(id)).toEqual([]);
     expect(calls).toEqual([]);

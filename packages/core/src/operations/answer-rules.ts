@@ -40,5 +40,8 @@ export function callerOf(env: NodeJS.ProcessEnv): Caller {
  */
 export function refuseAgent(caller: Caller, what: string, does = 'answers for a person'): void {
   const why = caller.agentStep;
-  if (why) throw new UsageError(`${what} ${does} and cannot run inside an agent step (${why}); agents report with shop report`);
+  if (why)
+    throw new UsageError(
+      `${what} ${does} and cannot run inside an agent step (${why}); agents report with shop report`,
+    );
 }

@@ -22,13 +22,23 @@ export interface Recorded {
  * records it for the call's current ask — first answer wins. Who owned the run is read in
  * the same transaction, so an owner on its way out cannot strand the answer.
  */
-export async function recordAnswer(ports: EnginePorts, exec: Execution, input: AnswerInput, channel: Channel, responder: string, opts: { fresh?: boolean } = {}): Promise<Recorded> {
+export async function recordAnswer(
+  ports: EnginePorts,
+  exec: Execution,
+  input: AnswerInput,
+  channel: Channel,
+  responder: string,
+  opts: { fresh?: boolean } = {},
+): Promise<Recorded> {
   const fields = buildAnswer(exec, input);
   // A person in the call's session (shop continue) holds it: refused unless that process is
   // gone. A call just read (`fresh`: the view the answer was picked from) is not read again.
   const current = opts.fresh ? exec : await ports.store.getExecution(exec.runId, exec.key);
   const stale = current ? staleHold(ports, current, 'continue') : null;
-  const answer = await ports.store.recordAnswer({ runId: exec.runId, key: exec.key, ask: exec.ask, ...fields, responder, channel }, stale);
+  const answer = await ports.store.recordAnswer(
+    { runId: exec.runId, key: exec.key, ask: exec.ask, ...fields, responder, channel },
+    stale,
+  );
   // The owner as it stood when the answer committed (same transaction): no second read of the run.
   const handedTo = answer.owner ? liveOwner(storeLiveness(ports), { owner: answer.owner }) : null;
   if (handedTo) wakeOwners(ports.paths.signalsDir, exec);
@@ -43,7 +53,12 @@ export async function recordAnswer(ports: EnginePorts, exec: Execution, input: A
  * worker took the run meanwhile (between the answer and this claim): then it takes the
  * answer in, as if it had held the run all along. The answer is recorded either way.
  */
-export async function resumeAfterAnswer(ports: EnginePorts, runId: number, handedTo: RunOwner | null, opts: DriveOptions): Promise<{ handedTo: RunOwner } | { outcome: DriveOutcome; runId: number }> {
+export async function resumeAfterAnswer(
+  ports: EnginePorts,
+  runId: number,
+  handedTo: RunOwner | null,
+  opts: DriveOptions,
+): Promise<{ handedTo: RunOwner } | { outcome: DriveOutcome; runId: number }> {
   if (handedTo) return { handedTo };
   try {
     // Loaded only when this process drives the run itself: an answer handed to a live driver needs no Lua VM.
@@ -81,13 +96,23 @@ export type SessionAnswer =
  * reported anew (or asks again). The report's status and summary (or reason) are taken;
  * nothing else in the file speaks for the person.
  */
-export async function takeSessionAnswer(ports: EnginePorts, exec: Execution, responder: string): Promise<SessionAnswer> {
+export async function takeSessionAnswer(
+  ports: EnginePorts,
+  exec: Execution,
+  responder: string,
+): Promise<SessionAnswer> {
   // Its file on this machine, or what `shop report` recorded in the store during the session.
   const read = await readReport(ports.store, exec);
   if (read.kind === 'invalid') return { kind: 'invalid', problem: `${exec.signalPath} ${read.problem}` };
   if (read.kind !== 'ok' || read.signal.status === 'NEEDS_HUMAN') return { kind: 'none' };
   const { status, summary, reason } = read.signal;
-  const { handedTo } = await recordAnswer(ports, exec, { status, message: summary ?? reason ?? null }, 'continue', responder);
+  const { handedTo } = await recordAnswer(
+    ports,
+    exec,
+    { status, message: summary ?? reason ?? null },
+    'continue',
+    responder,
+  );
   // Read once and recorded: the file must not be taken for anything later.
   clearSessionSignal(exec);
   return { kind: 'answered', status, handedTo };

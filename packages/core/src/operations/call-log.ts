@@ -25,7 +25,11 @@ export function logFiles(runsDir: string, exec: Execution): { stdout: string; st
     .filter((n) => Number.isInteger(n));
   if (!attempts.length) return null;
   const attempt = Math.max(...attempts);
-  return { stdout: join(dir, `${prefix}${attempt}${STDOUT}`), stderr: join(dir, `${prefix}${attempt}.stderr.log`), attempt };
+  return {
+    stdout: join(dir, `${prefix}${attempt}${STDOUT}`),
+    stderr: join(dir, `${prefix}${attempt}.stderr.log`),
+    attempt,
+  };
 }
 
 /** The last `count` lines of a file, reading at most its last 32 KB; [] when it is missing. */
@@ -81,7 +85,9 @@ function isJson(text: string): boolean {
 export function callLog(runsDir: string, exec: Execution, count: number): { lines: string[]; file: string } | null {
   const files = logFiles(runsDir, exec);
   if (!files) return null;
-  const out = tailLines(files.stdout, count * 4).map(readableLine).filter((l): l is string => l !== null);
+  const out = tailLines(files.stdout, count * 4)
+    .map(readableLine)
+    .filter((l): l is string => l !== null);
   const err = tailLines(files.stderr, count).map((l) => `stderr: ${l.trim()}`);
   return { lines: [...out, ...err].slice(-count), file: files.stdout };
 }

@@ -10,7 +10,10 @@ const POLL_MS = 1_000;
 export class ChangeCursor {
   private newest: number;
 
-  constructor(private readonly now: () => number, start = now()) {
+  constructor(
+    private readonly now: () => number,
+    start = now(),
+  ) {
     this.newest = start;
   }
 
@@ -46,7 +49,11 @@ export class RunChangeFeed {
   private poller: NodeJS.Timeout | null = null;
   private polling = false;
 
-  constructor(private readonly ops: { changedRuns: ChangedRuns; now(): number }, private readonly onError: (e: unknown) => void, private readonly pollMs = POLL_MS) {
+  constructor(
+    private readonly ops: { changedRuns: ChangedRuns; now(): number },
+    private readonly onError: (e: unknown) => void,
+    private readonly pollMs = POLL_MS,
+  ) {
     this.cursor = new ChangeCursor(() => ops.now());
   }
 

@@ -31,7 +31,13 @@ async function waitingRun(body: string) {
   world.store = world.ports.store = openSqliteStore(join(dir, 'shop.db'), () => world.clock.t);
   worlds.push(world);
   world.workflows.set(FLOW, `function workflow(prompt)\n${body}\nend\n`);
-  const { run, owner } = await createRun(world.ports, { spec: 'flow', workflowPath: FLOW, prompt: 'the task', workspace: dir, actor: 'tester' });
+  const { run, owner } = await createRun(world.ports, {
+    spec: 'flow',
+    workflowPath: FLOW,
+    prompt: 'the task',
+    workspace: dir,
+    actor: 'tester',
+  });
   await owner.release(false);
   expect(await driveRun(world.ports, run.id, { wait: false })).toMatchObject({ status: 'waiting_human' });
   /** The run's owner fires its due timers now, as a waiting driver or a worker does on its next look. */
@@ -56,28 +62,57 @@ describe('claimAsk / releaseClaim', () => {
     const { world, id } = await waitingRun(SHIP);
     const t0 = world.clock.t;
     const claim = ClaimJsonSchema.parse(await claimAsk(world.ports, { handle: `${id}.1`, by: 'ann', channel: 'tui' }));
-    const by = { by: 'ann', channel: 'tui', since: new Date(t0).toISOString(), until: new Date(t0 + 20 * MIN).toISOString() };
-    expect(claim).toEqual({ handle: `${id}.1`, run: id, key: '1', ask: 1, question: 'Ship?', claimed_by: by, released: null });
+    const by = {
+      by: 'ann',
+      channel: 'tui',
+      since: new Date(t0).toISOString(),
+      until: new Date(t0 + 20 * MIN).toISOString(),
+    };
+    expect(claim).toEqual({
+      handle: `${id}.1`,
+      run: id,
+      key: '1',
+      ask: 1,
+      question: 'Ship?',
+      claimed_by: by,
+      released: null,
+    });
     const [row] = await inboxJson(world.store, storeLiveness(world.ports));
     expect(InboxRowJsonSchema.parse(row).claimed_by).toEqual(by);
     const detail = await runDetailJson(world.store, storeLiveness(world.ports), id, {});
     expect(detail.pending!.claimed_by).toEqual(by);
     expect(detail.asks[0].claimed_by).toEqual(by);
     // A bare run id waiting on one ask names it too.
-    expect((await claimAsk(world.ports, { handle: String(id), by: 'ann', channel: 'cli' })).claimed_by).toMatchObject({ by: 'ann', channel: 'cli' });
+    expect((await claimAsk(world.ports, { handle: String(id), by: 'ann', channel: 'cli' })).claimed_by).toMatchObject({
+      by: 'ann',
+      channel: 'cli',
+    });
   });
 
   it("refuses someone else's claim naming them, a bad handle, an unknown ask, and an answered ask naming who answered", async () => {
     const { world, id } = await waitingRun(SHIP);
     await claimAsk(world.ports, { handle: `${id}.1`, by: 'ann', channel: 'web' });
-    await expect(claimAsk(world.ports, { handle: `${id}.1`, by: 'bob', channel: 'cli' })).rejects.toThrow(/is claimed by ann \(web\) since /);
+    await expect(claimAsk(world.ports, { handle: `${id}.1`, by: 'bob', channel: 'cli' })).rejects.toThrow(
+      /is claimed by ann \(web\) since /,
+    );
     await expect(claimAsk(world.ports, { handle: 'x.1', by: 'bob', channel: 'cli' })).rejects.toThrow(UsageError);
-    await expect(claimAsk(world.ports, { handle: `${id}.9`, by: 'bob', channel: 'cli' })).rejects.toThrow(NotFoundError);
-    await expect(claimAsk(world.ports, { handle: `${id}.1`, by: 'bob\u001b[2J', channel: 'cli' })).rejects.toThrow(/control character/);
-    await answerAsk(world.ports, { handle: `${id}.1`, input: { verdict: 'approved' }, channel: 'cli', responder: 'carol' });
+    await expect(claimAsk(world.ports, { handle: `${id}.9`, by: 'bob', channel: 'cli' })).rejects.toThrow(
+      NotFoundError,
+    );
+    await expect(claimAsk(world.ports, { handle: `${id}.1`, by: 'bob\u001b[2J', channel: 'cli' })).rejects.toThrow(
+      /control character/,
+    );
+    await answerAsk(world.ports, {
+      handle: `${id}.1`,
+      input: { verdict: 'approved' },
+      channel: 'cli',
+      responder: 'carol',
+    });
     const refused = claimAsk(world.ports, { handle: `${id}.1`, by: 'bob', channel: 'cli' });
     await expect(refused).rejects.toThrow(ConflictError);
-    await expect(claimAsk(world.ports, { handle: `${id}.1`, by: 'bob', channel: 'cli' })).rejects.toThrow(/already answered approved by carol \(cli\)/);
+    await expect(claimAsk(world.ports, { handle: `${id}.1`, by: 'bob', channel: 'cli' })).rejects.toThrow(
+      /already answered approved by carol \(cli\)/,
+    );
   });
 
   it("releases one's own claim, someone else's only with force; nothing to release is no error", async () => {
@@ -99,8 +134,15 @@ describe('claimAsk / releaseClaim', () => {
     expect(taken.claimed_by).toMatchObject({ by: 'bob', channel: 'web' });
     const [event] = (await world.store.listEvents(id)).filter((e) => e.type === 'claim_released');
     expect(event).toMatchObject({ actor: 'bob', channel: 'web', data: { claimed_by: 'ann' } });
-    await answerAsk(world.ports, { handle: `${id}.1`, input: { verdict: 'approved' }, responder: 'carol', channel: 'cli' });
-    await expect(claimAsk(world.ports, { handle: `${id}.1`, by: 'dan', channel: 'web', takeOver: true })).rejects.toThrow(/already answered approved by carol/);
+    await answerAsk(world.ports, {
+      handle: `${id}.1`,
+      input: { verdict: 'approved' },
+      responder: 'carol',
+      channel: 'cli',
+    });
+    await expect(
+      claimAsk(world.ports, { handle: `${id}.1`, by: 'dan', channel: 'web', takeOver: true }),
+    ).rejects.toThrow(/already answered approved by carol/);
   });
 
   it('a claim lasts an hour when config{} sets no claim_timeout', async () => {
@@ -125,12 +167,15 @@ describe('reminders and escalation of a claimed ask (fast-forwarded clock)', () 
     world.clock.t += 10 * MIN;
     await fire();
     expect(sent()).toEqual(['reminder', 'escalation']);
-    const trail = (await world.store.listEvents(id)).map((e) => e.type).filter((t) => ['claimed', 'timer_put_off', 'reminded', 'escalated'].includes(t));
+    const trail = (await world.store.listEvents(id))
+      .map((e) => e.type)
+      .filter((t) => ['claimed', 'timer_put_off', 'reminded', 'escalated'].includes(t));
     expect(trail).toEqual(['claimed', 'timer_put_off', 'reminded', 'escalated']);
   });
 
   it('come again as soon as the claim is released; the timeout is not put off by a claim', async () => {
-    const { world, id, fire, sent } = await waitingRun(`config{ remind_after = 600, human_timeout = 1500, notify = { "desktop" } }
+    const { world, id, fire, sent } =
+      await waitingRun(`config{ remind_after = 600, human_timeout = 1500, notify = { "desktop" } }
       return pause("Ship?").continue`);
     await claimAsk(world.ports, { handle: `${id}.1`, by: 'ann', channel: 'cli' });
     world.clock.t += 11 * MIN;

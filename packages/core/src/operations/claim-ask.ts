@@ -47,7 +47,8 @@ export async function claimAsk(ports: EnginePorts, req: ClaimRequest): Promise<C
   } catch (e) {
     // Taking over: whoever holds it lets go (forced), then it is claimed; nothing to let go of (answered, closed) stays refused.
     if (!(e instanceof ConflictError)) throw e;
-    if (!(await releaseClaim(ports, { handle: req.handle, by: req.by, force: true, channel: req.channel })).released) throw e;
+    if (!(await releaseClaim(ports, { handle: req.handle, by: req.by, force: true, channel: req.channel })).released)
+      throw e;
     return claimOnce(ports, req);
   }
 }
@@ -56,7 +57,10 @@ async function claimOnce(ports: EnginePorts, req: ClaimRequest): Promise<ClaimJs
   const by = checkedName(req.by);
   const exec = await askOf(ports, req.handle);
   const ttlMs = (exec.claimTimeout ?? DEFAULT_CLAIM_TIMEOUT_S) * 1000;
-  const claim = await ports.store.claimAsk({ runId: exec.runId, key: exec.key, ask: exec.ask, by, channel: req.channel }, { ttlMs });
+  const claim = await ports.store.claimAsk(
+    { runId: exec.runId, key: exec.key, ask: exec.ask, by, channel: req.channel },
+    { ttlMs },
+  );
   return claimJson(exec, claimedByJson(claim), null);
 }
 
@@ -68,7 +72,14 @@ async function claimOnce(ports: EnginePorts, req: ClaimRequest): Promise<ClaimJs
 export async function releaseClaim(ports: EnginePorts, req: ReleaseRequest): Promise<ClaimJson> {
   const by = checkedName(req.by);
   const exec = await askOf(ports, req.handle);
-  const ref = { runId: exec.runId, key: exec.key, ask: exec.ask, by: req.force ? null : by, actor: by, channel: req.channel ?? 'cli' };
+  const ref = {
+    runId: exec.runId,
+    key: exec.key,
+    ask: exec.ask,
+    by: req.force ? null : by,
+    actor: by,
+    channel: req.channel ?? 'cli',
+  };
   const released = await ports.store.releaseClaim(ref);
   return claimJson(exec, null, claimedByJson(released));
 }
@@ -83,7 +94,15 @@ async function askOf(ports: EnginePorts, handle: string): Promise<Execution> {
 }
 
 function claimJson(exec: Execution, claimedBy: ClaimJson['claimed_by'], released: ClaimJson['released']): ClaimJson {
-  return { handle: handleOf(exec), run: exec.runId, key: exec.key, ask: exec.ask, question: exec.waitingFor, claimed_by: claimedBy, released };
+  return {
+    handle: handleOf(exec),
+    run: exec.runId,
+    key: exec.key,
+    ask: exec.ask,
+    question: exec.waitingFor,
+    claimed_by: claimedBy,
+    released,
+  };
 }
 
 /** A claimant's name is shown in every inbox: one plain, short line, as every responder's name. */

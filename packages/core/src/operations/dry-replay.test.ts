@@ -15,8 +15,19 @@ async function suspended() {
   worlds.push(f.world);
   const id = await f.start(v1);
   expect((await f.drive(id)).status).toBe('waiting_human');
-  const before = JSON.stringify([await f.world.store.loadExecutions(id), await f.world.store.listEvents(id), await f.world.store.getRun(id)]);
-  const untouched = async () => expect(JSON.stringify([await f.world.store.loadExecutions(id), await f.world.store.listEvents(id), await f.world.store.getRun(id)])).toBe(before);
+  const before = JSON.stringify([
+    await f.world.store.loadExecutions(id),
+    await f.world.store.listEvents(id),
+    await f.world.store.getRun(id),
+  ]);
+  const untouched = async () =>
+    expect(
+      JSON.stringify([
+        await f.world.store.loadExecutions(id),
+        await f.world.store.listEvents(id),
+        await f.world.store.getRun(id),
+      ]),
+    ).toBe(before);
   return { ...f, id, untouched };
 }
 
@@ -33,8 +44,14 @@ describe('dryReplay (shop replay)', () => {
     world.workflows.set(FLOW_PATH, v1.replace('build it', 'build it twice'));
     const check = await dryReplay(world.ports, id);
     expect(check.compatible).toBe(false);
-    expect(check.problem).toMatch(/^non-determinism at call 1: the log recorded run\("coder"\) with prompt "build it" but the workflow now calls run\("coder"\) with prompt "build it twice"/);
-    expect(check.nonDeterminism).toEqual({ key: '1', recorded: 'run("coder") with prompt "build it"', attempted: 'calls run("coder") with prompt "build it twice"' });
+    expect(check.problem).toMatch(
+      /^non-determinism at call 1: the log recorded run\("coder"\) with prompt "build it" but the workflow now calls run\("coder"\) with prompt "build it twice"/,
+    );
+    expect(check.nonDeterminism).toEqual({
+      key: '1',
+      recorded: 'run("coder") with prompt "build it"',
+      attempted: 'calls run("coder") with prompt "build it twice"',
+    });
     expect((await world.store.getRun(id))!.status).toBe('waiting_human');
     await untouched();
   });
@@ -43,7 +60,10 @@ describe('dryReplay (shop replay)', () => {
     const { world, id, untouched } = await suspended();
     const guarded = v1.replace('  return pause', '  if patched("lint") then run("reviewer") end\n  return pause');
     expect(await dryReplay(world.ports, id, guarded)).toMatchObject({ compatible: true });
-    expect(await dryReplay(world.ports, id, v1.replace('"Ship?"', '"Ship now?"'))).toMatchObject({ compatible: false, problem: expect.stringMatching(/^non-determinism at call 2: the log recorded pause\("Ship\?"\)/) });
+    expect(await dryReplay(world.ports, id, v1.replace('"Ship?"', '"Ship now?"'))).toMatchObject({
+      compatible: false,
+      problem: expect.stringMatching(/^non-determinism at call 2: the log recorded pause\("Ship\?"\)/),
+    });
     expect(world.runner.count()).toBe(1);
     await untouched();
   });

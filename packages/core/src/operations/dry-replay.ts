@@ -26,7 +26,10 @@ export async function dryReplay(ports: EnginePorts, runId: number, source?: stri
   const run = await mustGetRun(ports, runId);
   const scheduler = new Scheduler({
     ports: source === undefined ? ports : { ...ports, readWorkflow: () => source },
-    run, token: '', wait: false, dry: true,
+    run,
+    token: '',
+    wait: false,
+    dry: true,
     log: new ReplayLog(await ports.store.loadReplayLog(runId)),
     logCounts: await ports.store.countLogs(runId),
     checkIn: async () => ({ kind: 'ok' }),

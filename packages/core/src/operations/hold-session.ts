@@ -16,12 +16,22 @@ export interface HeldSession {
  * another process holds the session. A hold left by a shop continue that died (same host:
  * its pid and start time no longer match) is judged dead and taken over.
  */
-export async function holdSessionFor(ports: Pick<EnginePorts, 'store' | 'self' | 'processAlive'>, exec: Execution, by: string): Promise<HeldSession> {
+export async function holdSessionFor(
+  ports: Pick<EnginePorts, 'store' | 'self' | 'processAlive'>,
+  exec: Execution,
+  by: string,
+): Promise<HeldSession> {
   const token = randomUUID();
   const current = (await ports.store.getExecution(exec.runId, exec.key)) ?? exec;
-  await ports.store.holdSession(exec.runId, exec.key, { token, by, host: ports.self.host, pid: ports.self.pid, pidStart: ports.self.pidStart }, {
-    ask: exec.ask, staleHold: staleHold(ports, current, 'continue'),
-  });
+  await ports.store.holdSession(
+    exec.runId,
+    exec.key,
+    { token, by, host: ports.self.host, pid: ports.self.pid, pidStart: ports.self.pidStart },
+    {
+      ask: exec.ask,
+      staleHold: staleHold(ports, current, 'continue'),
+    },
+  );
   let released = false;
   return {
     token,

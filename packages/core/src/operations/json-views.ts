@@ -19,7 +19,14 @@ const iso = (t: number | null) => (t == null ? null : new Date(t).toISOString())
  * now (workingCall), each as the caller read them; `look` how it is shown (runLook, judged by
  * the operations' liveness: the store's clock), so every front end calls it the same.
  */
-export function runJson(run: Run, look: RunLook, waiting: Execution | null, costUsd: number, running: Execution | null = null, waitsOn: Execution[] = []): RunJson {
+export function runJson(
+  run: Run,
+  look: RunLook,
+  waiting: Execution | null,
+  costUsd: number,
+  running: Execution | null = null,
+  waitsOn: Execution[] = [],
+): RunJson {
   return {
     id: run.id,
     spec: run.spec,
@@ -31,7 +38,14 @@ export function runJson(run: Run, look: RunLook, waiting: Execution | null, cost
     awaiting: waiting?.awaiting ?? null,
     waiting_for: waiting?.waitingFor ?? (run.status === 'waiting' ? waitingOnWords(waitsOn) : null),
     waiting_on: run.status === 'waiting' ? waitingOnJson(waitsOn) : [],
-    activity: running ? { key: running.key, agent: running.agent, text: running.activity, since: iso(running.attemptAt ?? running.startedAt)! } : null,
+    activity: running
+      ? {
+          key: running.key,
+          agent: running.agent,
+          text: running.activity,
+          since: iso(running.attemptAt ?? running.startedAt)!,
+        }
+      : null,
     driver_gone_since: iso(look.goneSince),
     reason: run.reason,
     result: run.result,
@@ -58,21 +72,49 @@ export function currentAgent(waiting: Execution | null, running: Execution | nul
 export function executionJson(e: Execution, full = false): ExecutionJson {
   return {
     ...(full ? { prompt: e.prompt } : {}),
-    key: e.key, seq: e.seq, kind: e.kind, agent: e.agent, status: e.status, fingerprint: e.fingerprint, delivered: e.delivered,
-    request: e.request, session_id: e.sessionId, cwd: e.cwd,
-    awaiting: e.awaiting, waiting_for: e.waitingFor, result: e.result, error: e.error,
-    cost_usd: e.costUsd, num_turns: e.numTurns, duration_ms: e.durationMs, attempts: e.attempts, ask: e.ask,
-    activity: e.activity, activity_at: iso(e.activityAt), attempt_at: iso(e.attemptAt),
-    session_hold: e.hold ? { kind: e.hold.kind, by: e.hold.by, host: e.hold.host, pid: e.hold.pid, since: iso(e.hold.since)! } : null,
-    started_at: iso(e.startedAt), finished_at: iso(e.finishedAt),
+    key: e.key,
+    seq: e.seq,
+    kind: e.kind,
+    agent: e.agent,
+    status: e.status,
+    fingerprint: e.fingerprint,
+    delivered: e.delivered,
+    request: e.request,
+    session_id: e.sessionId,
+    cwd: e.cwd,
+    awaiting: e.awaiting,
+    waiting_for: e.waitingFor,
+    result: e.result,
+    error: e.error,
+    cost_usd: e.costUsd,
+    num_turns: e.numTurns,
+    duration_ms: e.durationMs,
+    attempts: e.attempts,
+    ask: e.ask,
+    activity: e.activity,
+    activity_at: iso(e.activityAt),
+    attempt_at: iso(e.attemptAt),
+    session_hold: e.hold
+      ? { kind: e.hold.kind, by: e.hold.by, host: e.hold.host, pid: e.hold.pid, since: iso(e.hold.since)! }
+      : null,
+    started_at: iso(e.startedAt),
+    finished_at: iso(e.finishedAt),
   };
 }
 
 /** A pending ask (its run is e.runId; `_runId` stays for the callers' shape). */
 export function pendingJson(_runId: number, e: Execution): PendingJson {
   return {
-    key: e.key, kind: e.kind as PendingJson['kind'], agent: e.agent, awaiting: e.awaiting, question: e.waitingFor,
-    session_id: e.sessionId, waiting_since: iso(e.updatedAt), ask: e.ask, request_id: requestId(e), decisions: callDecisions(e),
+    key: e.key,
+    kind: e.kind as PendingJson['kind'],
+    agent: e.agent,
+    awaiting: e.awaiting,
+    question: e.waitingFor,
+    session_id: e.sessionId,
+    waiting_since: iso(e.updatedAt),
+    ask: e.ask,
+    request_id: requestId(e),
+    decisions: callDecisions(e),
     handle: handleOf(e),
     claimed_by: claimedByJson(e.claim),
     answer_with: answerSuggestions(e).map(suggestionCommand),
@@ -93,7 +135,13 @@ const TARGET_KEYS = ['notify', 'notify_on_waiting', 'escalate_to'];
 
 /** A run's rules as shop status shows them: its notify targets' secrets never shown (the store keeps them whole). */
 export function rulesJson(rules: RunRules): RulesJson {
-  const config = rules.config && Object.fromEntries(Object.entries(rules.config).map(([k, v]) =>
-    [k, TARGET_KEYS.includes(k) && Array.isArray(v) ? v.map((e) => (typeof e === 'string' ? describeEntry(e) : e)) : v]));
+  const config =
+    rules.config &&
+    Object.fromEntries(
+      Object.entries(rules.config).map(([k, v]) => [
+        k,
+        TARGET_KEYS.includes(k) && Array.isArray(v) ? v.map((e) => (typeof e === 'string' ? describeEntry(e) : e)) : v,
+      ]),
+    );
   return { ...rules, config };
 }

@@ -47,19 +47,31 @@ export interface SessionHandOff {
  * the ask was answered meanwhile or another process holds the session (exit 6). Held in the
  * store while the person is in it; a report written before it opened does not count.
  */
-export async function openSession(ports: EnginePorts, caller: Caller, run: Run, exec: Execution, by: string, otherwise: string): Promise<SessionHandOff> {
+export async function openSession(
+  ports: EnginePorts,
+  caller: Caller,
+  run: Run,
+  exec: Execution,
+  by: string,
+  otherwise: string,
+): Promise<SessionHandOff> {
   refuseAgent(caller, 'continuing');
   // The CLI the run's rules name (recorded when it started), whatever the file says now.
   const def = ports.loadAgent(exec.agent!);
   const rules = run.rules?.agents[exec.agent!];
   const agent = rules ? layRules(def, rules) : def;
   const dialect = dialectOf(agent);
-  if (dialect.cli === 'command') throw new UsageError(`agent ${agent.name} runs a custom command, not an agent CLI with sessions; ${otherwise}`);
-  if (!exec.sessionId || !exec.signalPath) throw new UsageError(`call ${exec.key} has no ${dialect.label} session to open; ${otherwise}`);
+  if (dialect.cli === 'command')
+    throw new UsageError(`agent ${agent.name} runs a custom command, not an agent CLI with sessions; ${otherwise}`);
+  if (!exec.sessionId || !exec.signalPath)
+    throw new UsageError(`call ${exec.key} has no ${dialect.label} session to open; ${otherwise}`);
   const args = dialect.handOff(exec.sessionId)!;
   const cwd = exec.cwd ?? run.workspace;
   // Claude Code resumes a session only in the directory it started in.
-  if (!existsSync(cwd)) throw new UsageError(`the session of ${handleOf(exec)} runs in ${cwd}, which is not on this machine (${ports.self.host}); run shop continue where the project is checked out at that path, or ${otherwise}`);
+  if (!existsSync(cwd))
+    throw new UsageError(
+      `the session of ${handleOf(exec)} runs in ${cwd}, which is not on this machine (${ports.self.host}); run shop continue where the project is checked out at that path, or ${otherwise}`,
+    );
   const held = await holdSessionFor(ports, exec, by);
   // Claude Code's sessions are kept in the store (moved between machines); other CLIs' are where they ran.
   const ref = dialect.movesSessions ? { runId: run.id, key: exec.key, sessionId: exec.sessionId, cwd } : null;
@@ -80,9 +92,19 @@ export async function openSession(ports: EnginePorts, caller: Caller, run: Run, 
     await kept;
   };
   return {
-    handle: handleOf(exec), agent: agent.name, cli: dialect.cli, args, sessionId, cwd, binDir: ports.paths.binDir,
+    handle: handleOf(exec),
+    agent: agent.name,
+    cli: dialect.cli,
+    args,
+    sessionId,
+    cwd,
+    binDir: ports.paths.binDir,
     env: {
-      SHOP_RUN_ID: String(run.id), SHOP_CALL: exec.key, SHOP_AGENT: agent.name, SHOP_SIGNAL_FILE: exec.signalPath, SHOP_SESSION_ID: sessionId,
+      SHOP_RUN_ID: String(run.id),
+      SHOP_CALL: exec.key,
+      SHOP_AGENT: agent.name,
+      SHOP_SIGNAL_FILE: exec.signalPath,
+      SHOP_SESSION_ID: sessionId,
       ...(ports.paths.home ? { SHOP_HOME: ports.paths.home } : {}),
     },
     release,
@@ -110,15 +132,37 @@ export function openReview(ports: EnginePorts, run: Run, exec: Execution): Revie
   rmSync(reviewFile, { force: true });
   const sessionId = ports.newSessionId();
   return {
-    sessionId, cwd: run.workspace, binDir: ports.paths.binDir,
-    args: ['--session-id', sessionId, '--append-system-prompt', checkpointInstructions(spec.message, spec.decisions ?? []), spec.message],
-    env: { SHOP_RUN_ID: String(run.id), SHOP_CALL: exec.key, SHOP_AGENT: '_checkpoint', SHOP_SIGNAL_FILE: reviewFile, SHOP_SESSION_ID: sessionId },
+    sessionId,
+    cwd: run.workspace,
+    binDir: ports.paths.binDir,
+    args: [
+      '--session-id',
+      sessionId,
+      '--append-system-prompt',
+      checkpointInstructions(spec.message, spec.decisions ?? []),
+      spec.message,
+    ],
+    env: {
+      SHOP_RUN_ID: String(run.id),
+      SHOP_CALL: exec.key,
+      SHOP_AGENT: '_checkpoint',
+      SHOP_SIGNAL_FILE: reviewFile,
+      SHOP_SESSION_ID: sessionId,
+    },
     async finish() {
       const read = readSignal(reviewFile);
-      const advice = read.kind === 'ok' ? `${read.signal.status}${read.signal.reason || read.signal.summary ? ` — ${read.signal.reason ?? read.signal.summary}` : ''}` : null;
-      await ports.store.appendEvent(null, run.id, { type: 'review_session', key: exec.key, actor: '_checkpoint', channel: 'continue', data: { session_id: sessionId, recommendation: advice } });
+      const advice =
+        read.kind === 'ok'
+          ? `${read.signal.status}${read.signal.reason || read.signal.summary ? ` — ${read.signal.reason ?? read.signal.summary}` : ''}`
+          : null;
+      await ports.store.appendEvent(null, run.id, {
+        type: 'review_session',
+        key: exec.key,
+        actor: '_checkpoint',
+        channel: 'continue',
+        data: { session_id: sessionId, recommendation: advice },
+      });
       return advice;
     },
   };
 }
-

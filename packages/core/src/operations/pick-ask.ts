@@ -30,14 +30,20 @@ export async function pickAsk(store: Store, view: AskView, ref: { key: string; a
   const answer = await store.getAnswer(run.id, ref.key, ref.ask);
   if (answer) throw new ConflictError(`${alreadyAnswered(answer)}; ${openNow(view)}`);
   // Answered in the agent's own session (shop continue): on the trail only.
-  const session = (await store.listEvents(run.id)).find((e) => e.type === 'human_answered' && e.key === ref.key && Number(e.data?.ask ?? 1) === ref.ask);
+  const session = (await store.listEvents(run.id)).find(
+    (e) => e.type === 'human_answered' && e.key === ref.key && Number(e.data?.ask ?? 1) === ref.ask,
+  );
   if (session) throw new ConflictError(`${alreadyAnsweredEvent(session)}; ${openNow(view)}`);
   const exec = open ?? (await store.getExecution(run.id, ref.key));
   if (!exec || exec.kind === 'sh' || exec.ask < ref.ask) {
-    const asked = exec ? `call ${ref.key} has asked ${exec.ask} ${exec.ask === 1 ? 'time' : 'times'}` : `run ${run.id} has no call ${ref.key}`;
+    const asked = exec
+      ? `call ${ref.key} has asked ${exec.ask} ${exec.ask === 1 ? 'time' : 'times'}`
+      : `run ${run.id} has no call ${ref.key}`;
     throw new NotFoundError(`no ask ${handle}: ${asked}; ${openNow(view)}`);
   }
-  throw new ConflictError(`${handle} is no longer open (call ${ref.key} is ${exec.status === 'waiting_human' ? 'waiting again' : exec.status}, closed without a person's answer); ${openNow(view)}`);
+  throw new ConflictError(
+    `${handle} is no longer open (call ${ref.key} is ${exec.status === 'waiting_human' ? 'waiting again' : exec.status}, closed without a person's answer); ${openNow(view)}`,
+  );
 }
 
 /** A bare run id: its one open ask; several open are listed by handle (exit 2), none is a conflict naming the last answer. */
@@ -46,10 +52,14 @@ export async function onlyAsk(store: Store, view: AskView, command: string): Pro
   if (!waitingAll.length) {
     const last = (await store.listEvents(run.id)).filter((e) => e.type === 'human_answered').at(-1);
     const state = `it is ${runState(view)}`;
-    throw new ConflictError(last ? `${alreadyAnsweredEvent(last)}; ${state}` : `run ${run.id} is not waiting for a person (${state})`);
+    throw new ConflictError(
+      last ? `${alreadyAnsweredEvent(last)}; ${state}` : `run ${run.id} is not waiting for a person (${state})`,
+    );
   }
   if (waitingAll.length > 1) {
-    throw new UsageError(`run ${run.id} waits on several asks; ${openNow(view)}; answer one by its handle, e.g. shop ${command} ${handleOf(waitingAll[0])}`);
+    throw new UsageError(
+      `run ${run.id} waits on several asks; ${openNow(view)}; answer one by its handle, e.g. shop ${command} ${handleOf(waitingAll[0])}`,
+    );
   }
   return waitingAll[0];
 }
@@ -83,10 +93,20 @@ export interface PickedAsk {
  * one ask (answered already: ConflictError naming who; never the call's newer ask); no key
  * means the run's one open ask (several: UsageError listing their handles).
  */
-export async function pickAskRef(store: Store, liveness: Liveness, ref: AskRef, command: string, several?: (view: AskView) => Error): Promise<PickedAsk> {
+export async function pickAskRef(
+  store: Store,
+  liveness: Liveness,
+  ref: AskRef,
+  command: string,
+  several?: (view: AskView) => Error,
+): Promise<PickedAsk> {
   const view = await loadAskView(store, liveness, ref.runId);
   if (ref.key !== null) {
-    const ask = ref.ask ?? view.waitingAll.find((e) => e.key === ref.key)?.ask ?? (await store.getExecution(ref.runId, ref.key))?.ask ?? 1;
+    const ask =
+      ref.ask ??
+      view.waitingAll.find((e) => e.key === ref.key)?.ask ??
+      (await store.getExecution(ref.runId, ref.key))?.ask ??
+      1;
     return { view, exec: await pickAsk(store, view, { key: ref.key, ask: Math.max(1, ask) }), bare: false };
   }
   if (several && view.waitingAll.length > 1) throw several(view);
@@ -96,11 +116,10 @@ export async function pickAskRef(store: Store, liveness: Liveness, ref: AskRef, 
 /** Handles are short ("33.4/2/1.2"); anything longer is not one. */
 const MAX_HANDLE = 200;
 
-
-
 /** Exactly the ask a handle names (its first ask when it names none); UsageError for anything else, a bare run id too. */
 export function handleRef(handle: string): AskRef {
   const ref = handle.length <= MAX_HANDLE ? parseAskRef(handle) : null;
-  if (!ref || ref.key === null) throw new UsageError(`${quoted(handle, 60)} is not an ask handle (such as 33.4, as the inbox shows it)`);
+  if (!ref || ref.key === null)
+    throw new UsageError(`${quoted(handle, 60)} is not an ask handle (such as 33.4, as the inbox shows it)`);
   return { runId: ref.runId, key: ref.key, ask: ref.ask ?? 1 };
 }

@@ -46,7 +46,15 @@ export async function pruneRuns(store: Store, project: Project, opts: PruneOptio
   for (const run of due) {
     const recorded = run.branch && isRunWorktree(project.worktreesDir, run.workspace) ? run.workspace : null;
     const worktree = recorded && existsSync(recorded) ? recorded : null;
-    const base = { id: run.id, spec: run.spec, status: run.status, endedAt: run.endedAt!, worktree, branch: run.branch, problems: [] as string[] };
+    const base = {
+      id: run.id,
+      spec: run.spec,
+      status: run.status,
+      endedAt: run.endedAt!,
+      worktree,
+      branch: run.branch,
+      problems: [] as string[],
+    };
     if (opts.dryRun) {
       out.push({ ...base, outcome: 'would_delete' });
       continue;

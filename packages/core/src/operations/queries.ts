@@ -15,7 +15,11 @@ import type { ActionJson, AnsweredJson, EventJson, InboxRowJson, LogJson, RunDet
 /** Every open ask across runs, oldest first (shop inbox, GET /api/inbox). */
 export async function inboxJson(store: Store, liveness: Liveness): Promise<InboxRowJson[]> {
   return (await store.listWaiting()).map(({ run, execution }) => ({
-    run: run.id, spec: run.spec, run_status: displayStatus(run, liveness) as InboxRowJson['run_status'], parent: run.parentId, ...pendingJson(run.id, execution),
+    run: run.id,
+    spec: run.spec,
+    run_status: displayStatus(run, liveness) as InboxRowJson['run_status'],
+    parent: run.parentId,
+    ...pendingJson(run.id, execution),
   }));
 }
 
@@ -32,7 +36,11 @@ export interface RunsQuery {
  * told apart by whether the run's driver is alive, which only this process can check: those
  * are read whole (they are few) and cut here; every other filter is cut by the store's query.
  */
-export async function runsJson(store: Store, liveness: Liveness, want: RunsQuery): Promise<{ rows: RunJson[]; total: number }> {
+export async function runsJson(
+  store: Store,
+  liveness: Liveness,
+  want: RunsQuery,
+): Promise<{ rows: RunJson[]; total: number }> {
   const limit = want.limit ?? 0;
   const toJson = (r: RunWithWaiting) => runJson(r, runLook(r, liveness), r.waiting, r.costUsd, r.running, r.waitsOn);
   if (want.status === 'running' || want.status === 'interrupted') {
@@ -45,7 +53,12 @@ export async function runsJson(store: Store, liveness: Liveness, want: RunsQuery
 }
 
 /** One run with its calls (the latest `last` and every open one, or all) and its open asks (shop status, GET /api/runs/:id). */
-export async function runDetailJson(store: Store, liveness: Liveness, id: number, opts: { last?: number } = {}): Promise<RunDetailJson> {
+export async function runDetailJson(
+  store: Store,
+  liveness: Liveness,
+  id: number,
+  opts: { last?: number } = {},
+): Promise<RunDetailJson> {
   return detailJson(await loadRunView(store, liveness, id, opts));
 }
 
@@ -60,14 +73,29 @@ export function detailJson(view: RunView): RunDetailJson {
     pending: waiting ? pendingJson(id, waiting) : null,
     asks: waitingAll.map((e) => pendingJson(id, e)),
     sessions: view.sessions.map((s) => ({
-      call: s.key, session_id: s.sessionId, host: s.host, kept: s.gzBytes === null ? 'pinned' as const : 'store' as const,
-      bytes: s.bytes, stored_bytes: s.gzBytes, saved_at: new Date(s.savedAt).toISOString(),
+      call: s.key,
+      session_id: s.sessionId,
+      host: s.host,
+      kept: s.gzBytes === null ? ('pinned' as const) : ('store' as const),
+      bytes: s.bytes,
+      stored_bytes: s.gzBytes,
+      saved_at: new Date(s.savedAt).toISOString(),
     })),
     rules: run.rules && rulesJson(run.rules),
-    children: view.children.map((c) => ({ id: c.id, spec: c.spec, key: c.parentKey ?? '', status: c.status, reason: c.reason })),
+    children: view.children.map((c) => ({
+      id: c.id,
+      spec: c.spec,
+      key: c.parentKey ?? '',
+      status: c.status,
+      reason: c.reason,
+    })),
     held: run.held && {
-      key: run.held.key, handle: `${id}.${run.held.key}`, agent: run.held.agent, files: run.held.files,
-      interrupted: run.held.interrupted === true, at: new Date(run.held.at).toISOString(),
+      key: run.held.key,
+      handle: `${id}.${run.held.key}`,
+      agent: run.held.agent,
+      files: run.held.files,
+      interrupted: run.held.interrupted === true,
+      at: new Date(run.held.at).toISOString(),
     },
   };
 }
@@ -76,7 +104,11 @@ export function detailJson(view: RunView): RunDetailJson {
 export async function logJson(store: Store, liveness: Liveness, id: number): Promise<LogJson> {
   const { run, executions, waiting, cost, look } = await loadRunView(store, liveness, id);
   const events = await store.listEvents(id);
-  return { run: runJson(run, look, waiting, cost, workingCall(executions), waitsOnOf(executions)), executions: executions.map((e) => executionJson(e, true)), events: events.map(eventJson) };
+  return {
+    run: runJson(run, look, waiting, cost, workingCall(executions), waitsOnOf(executions)),
+    executions: executions.map((e) => executionJson(e, true)),
+    events: events.map(eventJson),
+  };
 }
 
 /** The run's audit trail after event `afterId` (live updates: shop log -f, the server's event stream). */
@@ -94,7 +126,11 @@ export async function eventsSince(store: Store, id: number, afterId = 0): Promis
  * now, the ask it answered, the asks open now with their handles, and its exit code. An ask
  * answered but left to a live driver is not among the open ones.
  */
-export async function actionJson(store: Store, liveness: Liveness, act: { command: string; runId: number; answered: AnsweredJson | null; exitCode: number }): Promise<ActionJson> {
+export async function actionJson(
+  store: Store,
+  liveness: Liveness,
+  act: { command: string; runId: number; answered: AnsweredJson | null; exitCode: number },
+): Promise<ActionJson> {
   const view = await loadRunView(store, liveness, act.runId, { last: 0 });
   return {
     command: act.command,

@@ -18,5 +18,8 @@ export interface ReportTarget {
  */
 export async function recordReport(store: Store, target: ReportTarget, signal: Signal): Promise<void> {
   if (await store.recordReport(target.runId, target.key, target.signalPath, JSON.stringify(signal))) return;
-  throw new ConflictError(`run ${target.runId} call ${target.key} takes no report from this step: SHOP_SIGNAL_FILE is not the path of its current attempt, or the call is not running`, [{ verb: 'status', handle: String(target.runId) }]);
+  throw new ConflictError(
+    `run ${target.runId} call ${target.key} takes no report from this step: SHOP_SIGNAL_FILE is not the path of its current attempt, or the call is not running`,
+    [{ verb: 'status', handle: String(target.runId) }],
+  );
 }

@@ -28,15 +28,33 @@ export interface RunView {
  * latest `last` calls are read (plus every one still open): a run of thousands of calls is
  * answered or shown without reading its whole log.
  */
-export async function loadRunView(store: Store, liveness: Liveness, id: number, opts: { last?: number } = {}): Promise<RunView> {
+export async function loadRunView(
+  store: Store,
+  liveness: Liveness,
+  id: number,
+  opts: { last?: number } = {},
+): Promise<RunView> {
   const run = await getRunOrFail(store, id);
   const open = await store.openExecutions(id);
   const { calls, cost } = await store.executionTotals(id);
-  const executions = opts.last === undefined ? await store.loadExecutions(id) : withOpen(await store.loadExecutions(id, opts.last), open);
+  const executions =
+    opts.last === undefined
+      ? await store.loadExecutions(id)
+      : withOpen(await store.loadExecutions(id, opts.last), open);
   const waitingAll = hasEnded(run) ? [] : await openAsks(store, open);
   const sessions = await store.listSessions(id);
   const children = await store.listChildren(id);
-  return { run, executions, calls, waiting: waitingAll[0] ?? null, waitingAll, cost, sessions, children, look: runLook(run, liveness) };
+  return {
+    run,
+    executions,
+    calls,
+    waiting: waitingAll[0] ?? null,
+    waitingAll,
+    cost,
+    sessions,
+    children,
+    look: runLook(run, liveness),
+  };
 }
 
 /** What answering needs of a run: the run and its open asks (no totals, no call history). */
@@ -45,7 +63,11 @@ export type AskView = Pick<RunView, 'run' | 'waitingAll' | 'look'>;
 /** The run and its open asks, read once: the view an answer is picked from and checked against. */
 export async function loadAskView(store: Store, liveness: Liveness, id: number): Promise<AskView> {
   const run = await getRunOrFail(store, id);
-  return { run, waitingAll: hasEnded(run) ? [] : await openAsks(store, await store.openExecutions(id)), look: runLook(run, liveness) };
+  return {
+    run,
+    waitingAll: hasEnded(run) ? [] : await openAsks(store, await store.openExecutions(id)),
+    look: runLook(run, liveness),
+  };
 }
 
 /** The run, or a NotFoundError that says where the runs are listed. */
@@ -81,7 +103,8 @@ async function openAsks(store: Store, open: Execution[]): Promise<Execution[]> {
 export function runState(view: Pick<AskView, 'run' | 'look'>): string {
   const { run } = view;
   const gone = view.look.goneSince;
-  if (gone !== null) return `interrupted: its driver is gone since ${localTime(gone)}; pick it up with: shop resume ${run.id}`;
+  if (gone !== null)
+    return `interrupted: its driver is gone since ${localTime(gone)}; pick it up with: shop resume ${run.id}`;
   // Waiting with no ask open: each was answered, and the run is taking the answers in.
   if (run.status === 'waiting_human') return 'resuming with that answer';
   return `${run.status}${run.reason ? `: ${run.reason}` : ''}`;

@@ -20,10 +20,18 @@ function store(): Store {
   return s;
 }
 
-const req = (over: Partial<SendEventRequest> = {}): SendEventRequest => ({ name: 'ci.finished', sentBy: 'ann', channel: 'cli', ...over });
+const req = (over: Partial<SendEventRequest> = {}): SendEventRequest => ({
+  name: 'ci.finished',
+  sentBy: 'ann',
+  channel: 'cli',
+  ...over,
+});
 /** The one line an operation refused with, and that nothing was recorded. */
 async function refused(s: Store, request: SendEventRequest, caller = PERSON) {
-  const error = await sendEvent(s, caller, request).then(() => null, (e: unknown) => e as Error);
+  const error = await sendEvent(s, caller, request).then(
+    () => null,
+    (e: unknown) => e as Error,
+  );
   expect(await s.listSentEvents()).toEqual([]);
   expect(error?.message).not.toContain('\n');
   return error;
@@ -34,8 +42,19 @@ describe('sendEvent', () => {
     const s = store();
     const sent = await sendEvent(s, PERSON, req({ key: 'pr-42', data: { conclusion: 'success' }, sendId: 'd-1' }));
     expect(EventSentJsonSchema.parse(sent)).toEqual({
-      duplicate: false, woke: [],
-      event: { id: 1, name: 'ci.finished', key: 'pr-42', data: { conclusion: 'success' }, sent_at: '2026-11-28T09:00:00.000Z', sent_by: 'ann', channel: 'cli', run: null, send_id: 'd-1' },
+      duplicate: false,
+      woke: [],
+      event: {
+        id: 1,
+        name: 'ci.finished',
+        key: 'pr-42',
+        data: { conclusion: 'success' },
+        sent_at: '2026-11-28T09:00:00.000Z',
+        sent_by: 'ann',
+        channel: 'cli',
+        run: null,
+        send_id: 'd-1',
+      },
     });
     expect(await sendEvent(s, PERSON, req({ sendId: 'd-1', data: 'other' }))).toEqual({ ...sent, duplicate: true });
     expect(await s.listSentEvents()).toHaveLength(1);
@@ -47,12 +66,14 @@ describe('sendEvent', () => {
       expect(await refused(s, req({ name }))).toBeInstanceOf(UsageError);
     }
     expect((await refused(s, req({ name: 'ci finished' })))!.message).toBe(
-      'the event name "ci finished" holds a character other than A-Z a-z 0-9 _ . : -; give a word such as ci.finished');
+      'the event name "ci finished" holds a character other than A-Z a-z 0-9 _ . : -; give a word such as ci.finished',
+    );
     expect((await refused(s, req({ key: 'pr 42' })))!.message).toMatch(/^the event key "pr 42" holds a character/);
     expect(await refused(s, req({ sendId: 'has space' }))).toBeInstanceOf(UsageError);
     const big = 'x'.repeat(MAX_EVENT_DATA_BYTES);
     expect((await refused(s, req({ data: big, dataFrom: '--data' })))!.message).toBe(
-      '--data is larger than 1 MiB, the most an event\'s data may hold; send less (a link to the rest)');
+      "--data is larger than 1 MiB, the most an event's data may hold; send less (a link to the rest)",
+    );
     // Exactly 1 MiB of JSON is fine.
     expect((await sendEvent(s, PERSON, req({ data: big.slice(2) }))).event.data).toHaveLength(MAX_EVENT_DATA_BYTES - 2);
   });
@@ -68,7 +89,9 @@ describe('sendEvent', () => {
     const s = store();
     const error = await refused(s, req(), { agentStep: 'SHOP_AGENT=coder' });
     expect(error).toBeInstanceOf(UsageError);
-    expect(error!.message).toBe('shop event send speaks for the world outside the run and cannot run inside an agent step (SHOP_AGENT=coder); agents report with shop report');
+    expect(error!.message).toBe(
+      'shop event send speaks for the world outside the run and cannot run inside an agent step (SHOP_AGENT=coder); agents report with shop report',
+    );
   });
 });
 
@@ -76,8 +99,12 @@ describe('parseEventData', () => {
   it('parses one JSON value; anything else is one line naming where it came from', () => {
     expect(parseEventData('{"ok": true}', '--data')).toEqual({ ok: true });
     expect(parseEventData('"passed"', '--data')).toBe('passed');
-    expect(() => parseEventData('passed', '--data')).toThrow('--data is not JSON; give one JSON value, e.g. {"ok": true} (text goes in double quotes: "passed")');
-    expect(() => parseEventData(' '.repeat(MAX_EVENT_DATA_BYTES + 1), '--data-file big.json')).toThrow(/^--data-file big.json is larger than 1 MiB/);
+    expect(() => parseEventData('passed', '--data')).toThrow(
+      '--data is not JSON; give one JSON value, e.g. {"ok": true} (text goes in double quotes: "passed")',
+    );
+    expect(() => parseEventData(' '.repeat(MAX_EVENT_DATA_BYTES + 1), '--data-file big.json')).toThrow(
+      /^--data-file big.json is larger than 1 MiB/,
+    );
   });
 });
 

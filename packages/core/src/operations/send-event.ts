@@ -36,7 +36,12 @@ export interface SentEventsQuery {
  * line (UsageError), nothing recorded; a target run that does not exist is NotFoundError.
  * The same `sendId` again records nothing and returns the first event (`duplicate`).
  */
-export async function sendEvent(store: Store, caller: Caller, req: SendEventRequest, wake: EventWake = () => {}): Promise<EventSentJson> {
+export async function sendEvent(
+  store: Store,
+  caller: Caller,
+  req: SendEventRequest,
+  wake: EventWake = () => {},
+): Promise<EventSentJson> {
   refuseAgentSender(caller);
   const name = checkEventWord(req.name, 'name');
   const key = req.key == null ? null : checkEventWord(req.key, 'key');
@@ -44,7 +49,15 @@ export async function sendEvent(store: Store, caller: Caller, req: SendEventRequ
   const data = req.data ?? null;
   if (data !== null) eventDataJson(data, req.dataFrom ?? 'the data');
   const sentBy = checkedName(req.sentBy, 'the sender');
-  const { event, duplicate, waiting } = await store.sendEvent({ name, key, data, sentBy, channel: req.channel, runId: req.runId ?? null, sendId });
+  const { event, duplicate, waiting } = await store.sendEvent({
+    name,
+    key,
+    data,
+    sentBy,
+    channel: req.channel,
+    runId: req.runId ?? null,
+    sendId,
+  });
   for (const runId of waiting) wake(runId, event.id);
   return { event: sentEventJson(event), duplicate, woke: waiting };
 }
@@ -65,8 +78,15 @@ export async function listSentEvents(store: Store, query: SentEventsQuery = {}):
 
 export function sentEventJson(e: SentEvent): SentEventJson {
   return {
-    id: e.id, name: e.name, key: e.key, data: e.data, sent_at: new Date(e.sentAt).toISOString(),
-    sent_by: e.sentBy, channel: e.channel, run: e.runId, send_id: e.sendId,
+    id: e.id,
+    name: e.name,
+    key: e.key,
+    data: e.data,
+    sent_at: new Date(e.sentAt).toISOString(),
+    sent_by: e.sentBy,
+    channel: e.channel,
+    run: e.runId,
+    send_id: e.sendId,
   };
 }
 
@@ -75,13 +95,34 @@ export function sentEventJson(e: SentEvent): SentEventJson {
  * second POST records nothing and is ExpiredError (410 on the web), as is an expired URL; a
  * forged one is UsageError. `data` is the body, parsed.
  */
-export async function sendByEventUrl(store: Store, clock: Clock, caller: Caller, token: string, data: unknown, wake?: EventWake): Promise<EventSentJson> {
+export async function sendByEventUrl(
+  store: Store,
+  clock: Clock,
+  caller: Caller,
+  token: string,
+  data: unknown,
+  wake?: EventWake,
+): Promise<EventSentJson> {
   const url = await verifyEventUrl(store, clock, token);
-  const sent = await sendEvent(store, caller, {
-    name: url.name, key: url.eventKey, data, dataFrom: 'the body', runId: url.runId, sendId: eventUrlSendId(url), sentBy: 'event URL', channel: 'url',
-  }, wake);
+  const sent = await sendEvent(
+    store,
+    caller,
+    {
+      name: url.name,
+      key: url.eventKey,
+      data,
+      dataFrom: 'the body',
+      runId: url.runId,
+      sendId: eventUrlSendId(url),
+      sentBy: 'event URL',
+      channel: 'url',
+    },
+    wake,
+  );
   if (sent.duplicate) {
-    throw new ExpiredError(`this event URL was used at ${localTime(Date.parse(sent.event.sent_at))} (event ${sent.event.id}); it sends one event, once — nothing new was recorded`);
+    throw new ExpiredError(
+      `this event URL was used at ${localTime(Date.parse(sent.event.sent_at))} (event ${sent.event.id}); it sends one event, once — nothing new was recorded`,
+    );
   }
   return sent;
 }

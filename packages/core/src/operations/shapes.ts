@@ -11,7 +11,20 @@ export const ExecutionJsonSchema = z.object({
   key: z.string(),
   /** Order of first appearance. */
   seq: z.number(),
-  kind: z.enum(['run', 'pause', 'sh', 'now', 'patch', 'parallel', 'sleep', 'wait_event', 'event_url', 'workflow', 'start_workflow', 'wait_run']),
+  kind: z.enum([
+    'run',
+    'pause',
+    'sh',
+    'now',
+    'patch',
+    'parallel',
+    'sleep',
+    'wait_event',
+    'event_url',
+    'workflow',
+    'start_workflow',
+    'wait_run',
+  ]),
   agent: z.string().nullable(),
   /** waiting: on the world (time, an event, another run); waiting_human: on a person. */
   status: z.enum(['running', 'waiting', 'waiting_human', 'completed', 'failed']),
@@ -42,13 +55,26 @@ export const ExecutionJsonSchema = z.object({
    * Who holds its agent session now (one process per session): "agent" (a driver's agent
    * step; pid = the agent) or "continue" (a person in shop continue; pid = that process).
    */
-  session_hold: z.object({ kind: z.enum(['agent', 'continue']), by: z.string(), host: z.string(), pid: z.number().nullable(), since: z.string() }).nullable(),
+  session_hold: z
+    .object({
+      kind: z.enum(['agent', 'continue']),
+      by: z.string(),
+      host: z.string(),
+      pid: z.number().nullable(),
+      since: z.string(),
+    })
+    .nullable(),
   started_at: iso,
   finished_at: iso,
 });
 
 /** Who claimed an ask ("I'm on it": reminders and escalation wait), since when, and when the claim ages out. */
-export const ClaimedByJsonSchema = z.object({ by: z.string(), channel: z.string(), since: z.string(), until: z.string() });
+export const ClaimedByJsonSchema = z.object({
+  by: z.string(),
+  channel: z.string(),
+  since: z.string(),
+  until: z.string(),
+});
 
 export const PendingJsonSchema = z.object({
   key: z.string(),
@@ -70,21 +96,28 @@ export const PendingJsonSchema = z.object({
   /** Exact commands that answer this ask (each names it by handle). */
   answer_with: z.array(z.string()),
   /** The same as data, for a front end to render: verb, handle, label, needs_text, placeholder, decisions, effect. */
-  suggestions: z.array(z.object({
-    verb: z.enum(['continue', 'answer', 'approve', 'reject', 'signal']),
-    handle: z.string(),
-    label: z.string(),
-    needs_text: z.enum(['required', 'optional', 'none']),
-    placeholder: z.string().nullable(),
-    decisions: z.array(z.string()).nullable(),
-    effect: z.string().nullable(),
-  })),
+  suggestions: z.array(
+    z.object({
+      verb: z.enum(['continue', 'answer', 'approve', 'reject', 'signal']),
+      handle: z.string(),
+      label: z.string(),
+      needs_text: z.enum(['required', 'optional', 'none']),
+      placeholder: z.string().nullable(),
+      decisions: z.array(z.string()).nullable(),
+      effect: z.string().nullable(),
+    }),
+  ),
 });
 
 /** One row of `shop inbox --json` / `shop list --waiting --json`: a pending ask and its run. */
 /** run_status: the run as list shows it ("interrupted" when its driver is gone, its other calls stalled). */
 /** parent: the run whose call_workflow started the asking run (answering it goes on to that run); null for a person's run. */
-export const InboxRowJsonSchema = PendingJsonSchema.extend({ run: z.number(), spec: z.string(), run_status: z.enum(displayStatuses), parent: z.number().nullable().default(null) });
+export const InboxRowJsonSchema = PendingJsonSchema.extend({
+  run: z.number(),
+  spec: z.string(),
+  run_status: z.enum(displayStatuses),
+  parent: z.number().nullable().default(null),
+});
 
 export const WaitingOnJsonSchema = z.object({
   kind: z.enum(['timer', 'event', 'run']),
@@ -111,7 +144,9 @@ export const RunJsonSchema = z.object({
   /** What a `waiting` run waits on: one entry per waiting call (only the fields that apply to its kind). */
   waiting_on: z.array(WaitingOnJsonSchema).default([]),
   /** A call at work now (list --json): its key, agent, latest activity, since when. */
-  activity: z.object({ key: z.string(), agent: z.string().nullable(), text: z.string().nullable(), since: z.string() }).nullable(),
+  activity: z
+    .object({ key: z.string(), agent: z.string().nullable(), text: z.string().nullable(), since: z.string() })
+    .nullable(),
   /** An interrupted run (status "interrupted"): since when it has had no driver (its last write); null otherwise. */
   driver_gone_since: z.string().nullable(),
   reason: z.string().nullable(),
@@ -196,7 +231,17 @@ export const RunDetailJsonSchema = RunJsonSchema.extend({
   /** Set while it is held: it resumes when the files are back, or with shop resume <id> --accept-changes. */
   held: HeldJsonSchema.nullable().default(null),
   /** The runs its calls started (call_workflow, start_workflow), oldest first: id, workflow, the call's key, status (as stored), why it ended so. */
-  children: z.array(z.object({ id: z.number(), spec: z.string(), key: z.string(), status: z.string(), reason: z.string().nullable() })).default([]),
+  children: z
+    .array(
+      z.object({
+        id: z.number(),
+        spec: z.string(),
+        key: z.string(),
+        status: z.string(),
+        reason: z.string().nullable(),
+      }),
+    )
+    .default([]),
 });
 
 /** The ask an answering command answered, and what was recorded. */
@@ -288,53 +333,59 @@ export const TestRunsJsonSchema = z.object({
 });
 
 /** shop replay --json: one entry per run checked. */
-export const ReplayJsonSchema = z.array(z.object({
-  run: z.number(),
-  spec: z.string(),
-  status: z.string(),
-  workflow: z.string(),
-  compatible: z.boolean(),
-  problem: z.string().nullable(),
-  /** Where the log and the workflow part ways: the call key, what the log recorded, what the workflow now does ("calls run(…)", "returns before reaching it"). */
-  non_determinism: z.object({ key: z.string(), recorded: z.string(), now: z.string() }).nullable(),
-  /** Why the run is held (a rule file changed during one of its steps): shop resume refuses it until the file is back or --accept-changes. */
-  held: z.string().nullable().default(null),
-}));
+export const ReplayJsonSchema = z.array(
+  z.object({
+    run: z.number(),
+    spec: z.string(),
+    status: z.string(),
+    workflow: z.string(),
+    compatible: z.boolean(),
+    problem: z.string().nullable(),
+    /** Where the log and the workflow part ways: the call key, what the log recorded, what the workflow now does ("calls run(…)", "returns before reaching it"). */
+    non_determinism: z.object({ key: z.string(), recorded: z.string(), now: z.string() }).nullable(),
+    /** Why the run is held (a rule file changed during one of its steps): shop resume refuses it until the file is back or --accept-changes. */
+    held: z.string().nullable().default(null),
+  }),
+);
 
 /** shop prune --json: one entry per ended run deleted (or that would be, with --dry-run), oldest first. */
-export const PruneJsonSchema = z.array(z.object({
-  id: z.number(),
-  spec: z.string(),
-  status: z.enum(['completed', 'stuck', 'failed']),
-  ended_at: z.string(),
-  /** deleted; would_delete (--dry-run); skipped: a driver took the run again meanwhile. */
-  outcome: z.enum(['deleted', 'would_delete', 'skipped']),
-  /** The run's worktree and branch, removed with it. */
-  worktree: z.string().nullable(),
-  branch: z.string().nullable(),
-  /** What could not be removed (a file, a branch); the run's rows are gone all the same. */
-  problems: z.array(z.string()),
-}));
+export const PruneJsonSchema = z.array(
+  z.object({
+    id: z.number(),
+    spec: z.string(),
+    status: z.enum(['completed', 'stuck', 'failed']),
+    ended_at: z.string(),
+    /** deleted; would_delete (--dry-run); skipped: a driver took the run again meanwhile. */
+    outcome: z.enum(['deleted', 'would_delete', 'skipped']),
+    /** The run's worktree and branch, removed with it. */
+    worktree: z.string().nullable(),
+    branch: z.string().nullable(),
+    /** What could not be removed (a file, a branch); the run's rows are gone all the same. */
+    problems: z.array(z.string()),
+  }),
+);
 
 /** shop workers --json: every registered worker (shop watch, on any machine), oldest first. */
-export const WorkersJsonSchema = z.array(z.object({
-  id: z.string(),
-  host: z.string(),
-  pid: z.number(),
-  /** live: heartbeating (and, on this host, its process alive); gone: silent past a lease, or its process ended without ending its row (kill -9). */
-  state: z.enum(['live', 'gone']),
-  /**
-   * Runs it holds or drives, and its agents running, at its last heartbeat; 0 for a gone worker:
-   * it holds nothing (its runs are taken over by live workers, its agents ended with it).
-   */
-  runs_held: z.number(),
-  agents: z.number(),
-  max_parallel: z.number().nullable(),
-  /** The project identity it serves (its repository's root commit, else an id). */
-  project: z.string(),
-  since: z.string(),
-  last_heartbeat: z.string(),
-}));
+export const WorkersJsonSchema = z.array(
+  z.object({
+    id: z.string(),
+    host: z.string(),
+    pid: z.number(),
+    /** live: heartbeating (and, on this host, its process alive); gone: silent past a lease, or its process ended without ending its row (kill -9). */
+    state: z.enum(['live', 'gone']),
+    /**
+     * Runs it holds or drives, and its agents running, at its last heartbeat; 0 for a gone worker:
+     * it holds nothing (its runs are taken over by live workers, its agents ended with it).
+     */
+    runs_held: z.number(),
+    agents: z.number(),
+    max_parallel: z.number().nullable(),
+    /** The project identity it serves (its repository's root commit, else an id). */
+    project: z.string(),
+    since: z.string(),
+    last_heartbeat: z.string(),
+  }),
+);
 
 /** shop event list --json (newest first), and the event in shop event send --json. */
 export const SentEventJsonSchema = z.object({

@@ -25,9 +25,30 @@ import type { Signal } from '../signals/signal.js';
 import type { SessionInfo } from '../store/session-store.js';
 import { answeredRequest } from './pick-ask.js';
 import { pruneRuns, type PruneOptions, type PrunedRun } from './prune-runs.js';
-import { actionJson, eventsSince, inboxJson, recentEvents, logJson, runDetailJson, runsJson, type RunsQuery } from './queries.js';
+import {
+  actionJson,
+  eventsSince,
+  inboxJson,
+  recentEvents,
+  logJson,
+  runDetailJson,
+  runsJson,
+  type RunsQuery,
+} from './queries.js';
 import { loadRunView, type AskView, type RunView } from './run-view.js';
-import type { ActionJson, AnsweredJson, ClaimJson, EventJson, EventSentJson, InboxRowJson, LogJson, RunDetailJson, RunJson, SentEventJson, WorkersJson } from './shapes.js';
+import type {
+  ActionJson,
+  AnsweredJson,
+  ClaimJson,
+  EventJson,
+  EventSentJson,
+  InboxRowJson,
+  LogJson,
+  RunDetailJson,
+  RunJson,
+  SentEventJson,
+  WorkersJson,
+} from './shapes.js';
 import type { SendEventRequest, SentEventsQuery } from './send-event.js';
 import type { EventUrlTarget } from '../access/event-url.js';
 import { workersJson } from './workers-view.js';
@@ -94,7 +115,11 @@ export interface ShopOperations {
   answer(exec: Execution, req: AnswerRequest, what?: string): Promise<AnsweredAsk>;
   answerHandle(req: AnswerByHandle): Promise<AnsweredAsk>;
   /** After an answer: a live owner takes it in; without one, the run is driven here. */
-  resumeAfterAnswer(runId: number, handedTo: RunOwner | null, opts: DriveOptions): Promise<{ handedTo: RunOwner } | { outcome: DriveOutcome; runId: number }>;
+  resumeAfterAnswer(
+    runId: number,
+    handedTo: RunOwner | null,
+    opts: DriveOptions,
+  ): Promise<{ handedTo: RunOwner } | { outcome: DriveOutcome; runId: number }>;
   stop(runId: number, reason: string, by: string, onWaiting?: (owner: RunOwner) => void): Promise<StopResult>;
   prune(opts: PruneOptions): Promise<PrunedRun[]>;
   openSession(run: Run, exec: Execution, by: string, otherwise: string): Promise<SessionHandOff>;
@@ -176,7 +201,8 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     changedRuns: async (since) => {
       const changed = new Map((await store.listRuns({ changedSince: since })).map((r) => [r.id, r.updatedAt]));
       // Changes of look with no write: a lease run out, a claim aged out — as of when they happened.
-      for (const { runId, at } of await store.lapsedSince(since, ports.clock.now())) changed.set(runId, Math.max(changed.get(runId) ?? 0, at));
+      for (const { runId, at } of await store.lapsedSince(since, ports.clock.now()))
+        changed.set(runId, Math.max(changed.get(runId) ?? 0, at));
       return [...changed].map(([id, updatedAt]) => ({ id, updatedAt }));
     },
     openAsk: (handle) => openAsk(store, liveness, handle),
@@ -203,15 +229,21 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     pickAsk: async (ref, command, several) => (await answers()).pickAskRef(store, liveness, ref, command, several),
     answer: async (exec, req, what) => (await answers()).answerPicked(ports, caller, exec, req, what),
     answerHandle: async (req) => (await answers()).answerAsk(ports, req, caller),
-    resumeAfterAnswer: async (runId, handedTo, opts) => (await answers()).resumeAfterAnswer(ports, runId, handedTo, opts),
+    resumeAfterAnswer: async (runId, handedTo, opts) =>
+      (await answers()).resumeAfterAnswer(ports, runId, handedTo, opts),
     stop: async (runId, reason, by, onWaiting) => (await engine(ports)).stopRun(ports, runId, reason, by, onWaiting),
     prune: (opts) => pruneRuns(store, project, opts),
-    openSession: async (run, exec, by, otherwise) => (await engine(ports)).openSession(ports, caller, run, exec, by, otherwise),
+    openSession: async (run, exec, by, otherwise) =>
+      (await engine(ports)).openSession(ports, caller, run, exec, by, otherwise),
     openReview: async (run, exec) => (await engine(ports)).openReview(ports, run, exec),
     report: (target, signal) => recordReport(store, target, signal),
     dryReplay: async (runId, source) => (await engine(ports)).dryReplay(ports, runId, source),
     worker: async ({ notifierFor, ...opts }) =>
-      new (await engine(ports)).Worker(ports, { ...opts, project: projectIdentity(project), portsFor: (run) => ({ ...ports, notifier: notifierFor(run) }) }),
+      new (await engine(ports)).Worker(ports, {
+        ...opts,
+        project: projectIdentity(project),
+        portsFor: (run) => ({ ...ports, notifier: notifierFor(run) }),
+      }),
     claim: async (req) => {
       refuseAgent(caller, 'shop claim');
       return claimAsk(ports, req);
@@ -222,8 +254,10 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     },
     sendEvent: async (req) => (await events()).sendEvent(store, caller, req, eventWake),
     listSentEvents: async (query) => (await events()).listSentEvents(store, query),
-    sendByEventUrl: async (token, data) => (await events()).sendByEventUrl(store, ports.clock, caller, token, data, eventWake),
-    eventUrl: async (target, ttlMs) => (await import('../access/event-url.js')).eventUrl(store, ports.clock, target, ttlMs),
+    sendByEventUrl: async (token, data) =>
+      (await events()).sendByEventUrl(store, ports.clock, caller, token, data, eventWake),
+    eventUrl: async (target, ttlMs) =>
+      (await import('../access/event-url.js')).eventUrl(store, ports.clock, target, ttlMs),
     now: () => ports.clock.now(),
     addPerson: (name, by) => addPerson(store, name, by),
     people: () => listPeople(store),

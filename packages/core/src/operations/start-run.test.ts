@@ -32,7 +32,14 @@ function project(git: boolean) {
   return { ...f, ops, git: (...args: string[]) => execFileSync('git', args, { cwd: f.dir, stdio: 'pipe' }) };
 }
 
-const req = (over: Partial<{ workflow: string; worktree: boolean }> = {}) => ({ workflow: 'echo', prompt: 'hi', worktree: false, actor: 'ann', channel: 'cli' as const, ...over });
+const req = (over: Partial<{ workflow: string; worktree: boolean }> = {}) => ({
+  workflow: 'echo',
+  prompt: 'hi',
+  worktree: false,
+  actor: 'ann',
+  channel: 'cli' as const,
+  ...over,
+});
 
 describe('start (shop run)', () => {
   it('creates the run owned by this process, tells the caller at once, and drives it to the end', async () => {
@@ -64,7 +71,9 @@ describe('start (shop run)', () => {
     // The branch the next run would get is taken already.
     git('branch', 'shop/run-1');
     const told: number[] = [];
-    await expect(ops.start(req({ worktree: true }), (r) => told.push(r.id))).rejects.toThrow(/could not create worktree/);
+    await expect(ops.start(req({ worktree: true }), (r) => told.push(r.id))).rejects.toThrow(
+      /could not create worktree/,
+    );
     expect(told).toEqual([1]);
     const run = await ops.run(1);
     expect(run).toMatchObject({ status: 'failed', owner: null });

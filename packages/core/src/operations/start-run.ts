@@ -33,11 +33,22 @@ export interface StartedRun {
  * that cannot be made fails the run it was for. `onCreated` hears of the run as soon as it
  * exists (a front end shows its id before the worktree is made).
  */
-export async function startRun(ports: EnginePorts, project: Project, req: StartRequest, onCreated?: (run: Run) => void): Promise<StartedRun> {
+export async function startRun(
+  ports: EnginePorts,
+  project: Project,
+  req: StartRequest,
+  onCreated?: (run: Run) => void,
+): Promise<StartedRun> {
   const wf = resolveWorkflow(project, req.workflow);
   checkWorkflow(readFileSync(wf.path, 'utf8'), basename(wf.path), ports.modules?.() ?? null);
   if (req.worktree) assertGitRepo(project.root);
-  const { run, owner } = await createRun(ports, { spec: wf.spec, workflowPath: wf.path, prompt: req.prompt, workspace: project.root, actor: req.actor });
+  const { run, owner } = await createRun(ports, {
+    spec: wf.spec,
+    workflowPath: wf.path,
+    prompt: req.prompt,
+    workspace: project.root,
+    actor: req.actor,
+  });
   onCreated?.(run);
   if (!req.worktree) return { run, owner, worktree: null };
   try {
@@ -46,7 +57,11 @@ export async function startRun(ports: EnginePorts, project: Project, req: StartR
     return { run: { ...run, workspace: tree.path, branch: tree.branch }, owner, worktree: tree };
   } catch (e) {
     const reason = (e as Error).message;
-    await ports.store.finishRun(owner.token, run.id, { status: 'failed', reason, event: { type: 'failed', actor: 'shop', channel: req.channel, data: { reason } } });
+    await ports.store.finishRun(owner.token, run.id, {
+      status: 'failed',
+      reason,
+      event: { type: 'failed', actor: 'shop', channel: req.channel, data: { reason } },
+    });
     await owner.release(false);
     throw e;
   }

@@ -22,7 +22,13 @@ export interface StopResult {
  * the run is taken and ended here. An owner that stops answering (a SIGSTOP) loses its
  * lease, and then the stop is carried out here too.
  */
-export async function stopRun(ports: EnginePorts, runId: number, reason: string, by: string, onWaiting?: (owner: RunOwner) => void): Promise<StopResult> {
+export async function stopRun(
+  ports: EnginePorts,
+  runId: number,
+  reason: string,
+  by: string,
+  onWaiting?: (owner: RunOwner) => void,
+): Promise<StopResult> {
   // Its children (and theirs) are stopped with it, in the same transaction; each is carried out as the run is.
   await ports.store.requestStop(runId, reason, by);
   const result = await carryOut(ports, runId, onWaiting);
@@ -31,7 +37,12 @@ export async function stopRun(ports: EnginePorts, runId: number, reason: string,
   // A child stopped wakes its parent: its call_workflow raises "run … was stopped" (a pcall may handle it).
   let parent: Run | null = null;
   if (result.run.parentId !== null && hasEnded(result.run)) {
-    const woke = await driveParents(ports, runId, { ...ended(result.run), parentId: result.run.parentId } as DriveOutcome, { wait: false });
+    const woke = await driveParents(
+      ports,
+      runId,
+      { ...ended(result.run), parentId: result.run.parentId } as DriveOutcome,
+      { wait: false },
+    );
     parent = woke.runId === runId ? null : await ports.store.getRun(woke.runId);
   }
   return { ...result, children, parent };
@@ -42,7 +53,8 @@ async function openDescendants(ports: EnginePorts, runId: number): Promise<numbe
   const found: number[] = [];
   for (let parents = [runId], depth = 0; parents.length && depth < 9; depth++) {
     const next: number[] = [];
-    for (const id of parents) for (const child of await ports.store.listChildren(id)) if (!hasEnded(child)) next.push(child.id);
+    for (const id of parents)
+      for (const child of await ports.store.listChildren(id)) if (!hasEnded(child)) next.push(child.id);
     found.push(...next);
     parents = next;
   }
@@ -50,7 +62,11 @@ async function openDescendants(ports: EnginePorts, runId: number): Promise<numbe
 }
 
 /** Waits for a live owner to carry the recorded stop out; without one, takes the run and ends it here. */
-async function carryOut(ports: EnginePorts, runId: number, onWaiting?: (owner: RunOwner) => void): Promise<Pick<StopResult, 'run' | 'by'>> {
+async function carryOut(
+  ports: EnginePorts,
+  runId: number,
+  onWaiting?: (owner: RunOwner) => void,
+): Promise<Pick<StopResult, 'run' | 'by'>> {
   let handledBy: RunOwner | null = null;
   for (;;) {
     const run = (await ports.store.getRun(runId))!;

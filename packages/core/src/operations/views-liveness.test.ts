@@ -23,7 +23,13 @@ async function heldRun() {
   const f = newFlow('shop-views-live-');
   worlds.push(f.world);
   f.world.workflows.set(FLOW_PATH, 'function workflow(p)\n  return p\nend\n');
-  const { run, owner } = await createRun(f.world.ports, { spec: 'flow', workflowPath: FLOW_PATH, prompt: 'the task', workspace: f.dir, actor: 'tester' });
+  const { run, owner } = await createRun(f.world.ports, {
+    spec: 'flow',
+    workflowPath: FLOW_PATH,
+    prompt: 'the task',
+    workspace: f.dir,
+    actor: 'tester',
+  });
   owners.push(owner);
   expect(f.world.clock.t).toBeLessThan(Date.now() - f.world.ports.leaseMs);
   const ops = shopOperations(f.world.ports, findProject(f.dir, {}), { agentStep: null });
@@ -40,16 +46,25 @@ describe('views judge a lease by the store clock', () => {
     expect(await ops.runDetail(id)).toMatchObject({ status: 'running', driver_gone_since: null });
     expect((await ops.log(id)).run).toMatchObject({ status: 'running', driver_gone_since: null });
     expect((await ops.runView(id)).look).toEqual({ status: 'running', goneSince: null });
-    expect(await ops.action({ command: 'resume', runId: id, answered: null, exitCode: 0 })).toMatchObject({ status: 'running' });
-    await expect(ops.pickAsk({ runId: id, key: null, ask: null }, 'approve')).rejects.toThrow(/not waiting for a person \(it is running\)/);
+    expect(await ops.action({ command: 'resume', runId: id, answered: null, exitCode: 0 })).toMatchObject({
+      status: 'running',
+    });
+    await expect(ops.pickAsk({ runId: id, key: null, ask: null }, 'approve')).rejects.toThrow(
+      /not waiting for a person \(it is running\)/,
+    );
   });
 
   it('shows it interrupted once the store clock passes the lease, since its last write', async () => {
     const { ops, id, world } = await heldRun();
     const updatedAt = (await world.store.getRun(id))!.updatedAt;
     world.clock.t += world.ports.leaseMs + 1;
-    expect(await ops.runDetail(id)).toMatchObject({ status: 'interrupted', driver_gone_since: new Date(updatedAt).toISOString() });
+    expect(await ops.runDetail(id)).toMatchObject({
+      status: 'interrupted',
+      driver_gone_since: new Date(updatedAt).toISOString(),
+    });
     expect((await ops.runs({ status: 'interrupted' })).rows.map((r) => r.id)).toEqual([id]);
-    await expect(ops.pickAsk({ runId: id, key: null, ask: null }, 'approve')).rejects.toThrow(/interrupted: its driver is gone since/);
+    await expect(ops.pickAsk({ runId: id, key: null, ask: null }, 'approve')).rejects.toThrow(
+      /interrupted: its driver is gone since/,
+    );
   });
 });

@@ -8,14 +8,26 @@ import type { WorkersJson } from './shapes.js';
  * worker's last heartbeat still counts the runs and agents it had; shown as its own they would
  * read as held, when live workers take those runs over and its agents ended with it: 0.
  */
-export async function workersJson(store: Store, liveness: Liveness, now: number, leaseMs: number): Promise<WorkersJson> {
+export async function workersJson(
+  store: Store,
+  liveness: Liveness,
+  now: number,
+  leaseMs: number,
+): Promise<WorkersJson> {
   const iso = (t: number) => new Date(t).toISOString();
   return (await store.listWorkers()).map((w) => {
     const live = workerIsLive(w, liveness, now, leaseMs);
     return {
-      id: w.id, host: w.host, pid: w.pid, state: live ? 'live' : 'gone',
-      runs_held: live ? w.runsHeld : 0, agents: live ? w.agents : 0, max_parallel: w.maxParallel, project: w.project,
-      since: iso(w.startedAt), last_heartbeat: iso(w.heartbeatAt),
+      id: w.id,
+      host: w.host,
+      pid: w.pid,
+      state: live ? 'live' : 'gone',
+      runs_held: live ? w.runsHeld : 0,
+      agents: live ? w.agents : 0,
+      max_parallel: w.maxParallel,
+      project: w.project,
+      since: iso(w.startedAt),
+      last_heartbeat: iso(w.heartbeatAt),
     };
   });
 }

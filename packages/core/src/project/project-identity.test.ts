@@ -16,7 +16,11 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'init.defaultBranch=main', ...args], {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  }).trim();
 
 /** A settings table in memory, as the store keeps it. */
 const settings = () => {
@@ -68,6 +72,8 @@ describe("a project's identity", () => {
     expect(await checkProjectStore(store, { root: a })).toBe(mine);
     const other = dir();
     await expect(checkProjectStore(store, { root: other })).rejects.toThrow(ConflictError);
-    await expect(checkProjectStore(store, { root: other })).rejects.toThrow(`this store belongs to another project (${mine}), not ${other}`);
+    await expect(checkProjectStore(store, { root: other })).rejects.toThrow(
+      `this store belongs to another project (${mine}), not ${other}`,
+    );
   });
 });

@@ -18,7 +18,10 @@ const ID = /^[A-Za-z0-9:_-]{8,80}$/;
  */
 export function projectIdentity(project: Pick<Project, 'root'> & Partial<Pick<Project, 'home'>>): string {
   // The checkout's own .shop first; SHOP_HOME's when the checkout cannot be written (read-only).
-  const files = [join(project.root, '.shop', 'project-id'), ...(project.home ? [join(project.home, 'project-id')] : [])];
+  const files = [
+    join(project.root, '.shop', 'project-id'),
+    ...(project.home ? [join(project.home, 'project-id')] : []),
+  ];
   for (const file of files) {
     const kept = readKept(file);
     if (kept) return kept;
@@ -50,8 +53,16 @@ function readKept(file: string): string | null {
 /** The repository's first commit (the oldest root when histories were merged), or null outside git or before a commit. */
 function rootCommit(root: string): string | null {
   try {
-    const out = execFileSync('git', ['rev-list', '--max-parents=0', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 });
-    const roots = out.split('\n').filter((l) => /^[0-9a-f]{40,64}$/.test(l)).sort();
+    const out = execFileSync('git', ['rev-list', '--max-parents=0', 'HEAD'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 10_000,
+    });
+    const roots = out
+      .split('\n')
+      .filter((l) => /^[0-9a-f]{40,64}$/.test(l))
+      .sort();
     return roots.length ? `git:${roots[0]}` : null;
   } catch {
     return null;
@@ -62,7 +73,10 @@ function rootCommit(root: string): string | null {
  * Records the project's identity on a store at first use, and refuses a store that belongs to
  * another project — a worker must never drive another project's runs in this checkout.
  */
-export async function checkProjectStore(store: Pick<AccessStore, 'getSetting' | 'initSetting'>, project: Pick<Project, 'root'> & Partial<Pick<Project, 'home'>>): Promise<string> {
+export async function checkProjectStore(
+  store: Pick<AccessStore, 'getSetting' | 'initSetting'>,
+  project: Pick<Project, 'root'> & Partial<Pick<Project, 'home'>>,
+): Promise<string> {
   const mine = projectIdentity(project);
   // Read first: a read command should not take the store's write lock once it is recorded.
   const recorded = (await store.getSetting(PROJECT_SETTING)) ?? (await store.initSetting(PROJECT_SETTING, mine));

@@ -11,7 +11,11 @@ export function responder(by: string | undefined, cwd: string, env: NodeJS.Proce
   if (by) return checkedName(by, '--by');
   if (env.SHOP_USER) return checkedName(env.SHOP_USER, 'SHOP_USER');
   try {
-    const name = execFileSync('git', ['config', 'user.name'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const name = execFileSync('git', ['config', 'user.name'], {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
     if (name) return checkedName(name, 'git user.name');
   } catch (e) {
     if (e instanceof UsageError) throw e;
@@ -26,6 +30,7 @@ export function checkedName(name: string, from: string): string {
     const shown = name.slice(0, 60).replace(/\p{Cc}/gu, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
     throw new UsageError(`${from} "${shown}" holds a control character (a newline, an escape…); give a plain name`);
   }
-  if (name.length > MAX_NAME) throw new UsageError(`${from} ${quoted(name, 40)} is longer than ${MAX_NAME} characters; give a shorter name`);
+  if (name.length > MAX_NAME)
+    throw new UsageError(`${from} ${quoted(name, 40)} is longer than ${MAX_NAME} characters; give a shorter name`);
   return name;
 }

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
  * packages/cli/dist, or a global install (a link to this checkout).
  */
 export function shippedFile(rel: string, from: string): string {
-  for (let dir = dirname(fileURLToPath(from)); ; ) {
+  for (let dir = dirname(fileURLToPath(from)); ;) {
     const path = join(dir, rel);
     if (existsSync(path)) return path;
     const up = dirname(dir);

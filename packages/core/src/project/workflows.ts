@@ -11,12 +11,17 @@ export function resolveWorkflow(project: Project, name: string): { spec: string;
   if (!existsSync(path)) {
     const found = listWorkflows(project);
     const what = `unknown workflow ${quoted(name)}: no ${capText(path, 120)}`;
-    throw found.length ? new NotFoundError(`${what} (found: ${found.join(', ')})`) : new NotFoundError(what, [{ verb: 'init' }]);
+    throw found.length
+      ? new NotFoundError(`${what} (found: ${found.join(', ')})`)
+      : new NotFoundError(what, [{ verb: 'init' }]);
   }
   return { spec: basename(path, '.lua'), path };
 }
 
 function listWorkflows(project: Project): string[] {
   if (!existsSync(project.workflowsDir)) return [];
-  return readdirSync(project.workflowsDir).filter((f) => f.endsWith('.lua')).map((f) => basename(f, '.lua')).sort();
+  return readdirSync(project.workflowsDir)
+    .filter((f) => f.endsWith('.lua'))
+    .map((f) => basename(f, '.lua'))
+    .sort();
 }

@@ -11,13 +11,17 @@ export function assertGitRepo(dir: string): void {
   try {
     git(dir, ['rev-parse', '--is-inside-work-tree']);
   } catch {
-    throw new UsageError(`--worktree needs a git repository; ${dir} is not one (run git init and commit, or drop --worktree)`);
+    throw new UsageError(
+      `--worktree needs a git repository; ${dir} is not one (run git init and commit, or drop --worktree)`,
+    );
   }
   try {
     git(dir, ['rev-parse', '--verify', 'HEAD']);
   } catch {
     // A worktree branches from HEAD: a repository whose first commit is still to be made has none.
-    throw new UsageError(`--worktree needs a commit to branch from; the git repository at ${dir} has no commits yet (commit once, e.g. git add -A && git commit -m init, or drop --worktree)`);
+    throw new UsageError(
+      `--worktree needs a commit to branch from; the git repository at ${dir} has no commits yet (commit once, e.g. git add -A && git commit -m init, or drop --worktree)`,
+    );
   }
 }
 
@@ -76,4 +80,8 @@ export function removeWorktreeAndBranch(repoDir: string, path: string | null, br
   return problems;
 }
 
-const gitError = (e: unknown) => String((e as { stderr?: string }).stderr || (e as Error).message || e).trim().split('\n').pop() ?? '';
+const gitError = (e: unknown) =>
+  String((e as { stderr?: string }).stderr || (e as Error).message || e)
+    .trim()
+    .split('\n')
+    .pop() ?? '';

@@ -53,10 +53,15 @@ export function configDiffers(recorded: Record<string, unknown>, now: Record<str
 }
 
 /** The files of two looks that differ: changed, added (before null) or removed (after null). */
-export function lookDiff(before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): { path: string; before: string | null; after: string | null }[] {
+export function lookDiff(
+  before: ReadonlyMap<string, string>,
+  after: ReadonlyMap<string, string>,
+): { path: string; before: string | null; after: string | null }[] {
   if (sameLook(before, after)) return [];
   const paths = [...new Set([...before.keys(), ...after.keys()])].sort();
-  return paths.filter((p) => before.get(p) !== after.get(p)).map((p) => ({ path: p, before: before.get(p) ?? null, after: after.get(p) ?? null }));
+  return paths
+    .filter((p) => before.get(p) !== after.get(p))
+    .map((p) => ({ path: p, before: before.get(p) ?? null, after: after.get(p) ?? null }));
 }
 
 /** Whether two looks name the same files with the same hashes (the hot path: no change). */

@@ -91,7 +91,12 @@ describe('the rule files, looked at', () => {
     symlinkSync(join(root, 'workflows', 'lib'), join(root, 'workflows', 'lib', 'git', 'loop'));
     const files = nodeRuleFiles(root, later);
     const first = files.look(workflow);
-    expect([...first.keys()]).toEqual(['workflows/deploy.lua', 'workflows/lib/git/helpers.lua', 'workflows/lib/ship.lua', 'agents/deployer.md']);
+    expect([...first.keys()]).toEqual([
+      'workflows/deploy.lua',
+      'workflows/lib/git/helpers.lua',
+      'workflows/lib/ship.lua',
+      'agents/deployer.md',
+    ]);
     write('workflows/lib/git/helpers.lua', 'return { changed = true }');
     write('workflows/lib/git/new.lua', 'return {}');
     const now = files.look(workflow);

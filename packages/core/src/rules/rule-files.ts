@@ -83,8 +83,18 @@ export function nodeRuleFiles(root: string, now: () => number = Date.now): RuleF
       const known = listings.get(dir);
       if (known && same(st, known) && !racy(st, wallNs)) return known.entries;
       // A link to a folder is not walked into (no loop); a link to a file is a file.
-      const found = readdirSync(dir, { withFileTypes: true }).map((d) => ({ path: join(dir, d.name), folder: d.isDirectory() })).sort((a, b) => (a.path < b.path ? -1 : 1));
-      listings.set(dir, { ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, mode: st.mode, hash: '', entries: found });
+      const found = readdirSync(dir, { withFileTypes: true })
+        .map((d) => ({ path: join(dir, d.name), folder: d.isDirectory() }))
+        .sort((a, b) => (a.path < b.path ? -1 : 1));
+      listings.set(dir, {
+        ino: st.ino,
+        size: st.size,
+        mtimeNs: st.mtimeNs,
+        ctimeNs: st.ctimeNs,
+        mode: st.mode,
+        hash: '',
+        entries: found,
+      });
       return found;
     } catch (e) {
       return { error: (e as NodeJS.ErrnoException).code ?? 'error' };
@@ -103,7 +113,8 @@ export function nodeRuleFiles(root: string, now: () => number = Date.now): RuleF
     const recentlyChanged = racy(st, wallNs);
     if (known && same(st, known) && !recentlyChanged) return known.hash;
     const hash = contentHash(path, st);
-    if (!recentlyChanged) hashes.set(path, { ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, mode: st.mode, hash });
+    if (!recentlyChanged)
+      hashes.set(path, { ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, mode: st.mode, hash });
     return hash;
   }
 
@@ -137,7 +148,11 @@ export function nodeRuleFiles(root: string, now: () => number = Date.now): RuleF
         }
       };
       addLib(lib, 1);
-      if (libs.over) look.set(`${shown(lib)}/`, `past the bounds watched: ${libs.files} files, ${LIB_FILES_MAX} at most, ${LIB_DEPTH_MAX} folders deep`);
+      if (libs.over)
+        look.set(
+          `${shown(lib)}/`,
+          `past the bounds watched: ${libs.files} files, ${LIB_FILES_MAX} at most, ${LIB_DEPTH_MAX} folders deep`,
+        );
       for (const dir of dirs) {
         const entries = listing(dir, wallNs);
         if (!Array.isArray(entries)) look.set(`${shown(dir)}/`, `unreadable:${entries.error}`);
@@ -169,7 +184,7 @@ function contentHash(path: string, st: BigIntStats): string {
     if (!now.isFile()) return `not-a-file:${now.mode}`;
     const hash = createHash('sha256');
     const buf = Buffer.alloc(64 * 1024);
-    for (let total = 0; ; ) {
+    for (let total = 0; ;) {
       const n = readSync(fd, buf, 0, buf.length, null);
       if (n === 0) return hash.digest('hex');
       total += n;

@@ -19,23 +19,35 @@ describe('readAgentFile: a file an agent controls', () => {
   it('refuses a FIFO at once instead of waiting for a writer', () => {
     const d = dir();
     execFileSync('mkfifo', [join(d, 'fifo.json')]);
-    expect(readAgentFile(join(d, 'fifo.json'))).toEqual({ kind: 'refused', problem: 'is a FIFO (named pipe); it must be a regular file' });
+    expect(readAgentFile(join(d, 'fifo.json'))).toEqual({
+      kind: 'refused',
+      problem: 'is a FIFO (named pipe); it must be a regular file',
+    });
   });
 
   it('never follows a symbolic link (one to /dev/zero would be read forever)', () => {
     const d = dir();
     symlinkSync('/dev/zero', join(d, 'zero.json'));
-    expect(readAgentFile(join(d, 'zero.json'))).toEqual({ kind: 'refused', problem: 'is a symbolic link; it must be a regular file' });
+    expect(readAgentFile(join(d, 'zero.json'))).toEqual({
+      kind: 'refused',
+      problem: 'is a symbolic link; it must be a regular file',
+    });
   });
 
   it('refuses a directory', () => {
-    expect(readAgentFile(dir())).toMatchObject({ kind: 'refused', problem: 'is a directory; it must be a regular file' });
+    expect(readAgentFile(dir())).toMatchObject({
+      kind: 'refused',
+      problem: 'is a directory; it must be a regular file',
+    });
   });
 
   it('refuses a file over the cap, and takes one at the cap', () => {
     const d = dir();
     writeFileSync(join(d, 'big.json'), Buffer.alloc(AGENT_FILE_CAP + 1, 32));
-    expect(readAgentFile(join(d, 'big.json'))).toEqual({ kind: 'refused', problem: 'is larger than 1 MiB (the cap for a file an agent writes)' });
+    expect(readAgentFile(join(d, 'big.json'))).toEqual({
+      kind: 'refused',
+      problem: 'is larger than 1 MiB (the cap for a file an agent writes)',
+    });
     writeFileSync(join(d, 'full.json'), Buffer.alloc(AGENT_FILE_CAP, 32));
     expect(readAgentFile(join(d, 'full.json'))).toMatchObject({ kind: 'text' });
   });
@@ -43,7 +55,10 @@ describe('readAgentFile: a file an agent controls', () => {
   it('readSignal turns each refusal into an invalid signal naming the problem', () => {
     const d = dir();
     execFileSync('mkfifo', [join(d, 'fifo.json')]);
-    expect(readSignal(join(d, 'fifo.json'))).toEqual({ kind: 'invalid', problem: 'is a FIFO (named pipe); it must be a regular file' });
+    expect(readSignal(join(d, 'fifo.json'))).toEqual({
+      kind: 'invalid',
+      problem: 'is a FIFO (named pipe); it must be a regular file',
+    });
   });
 });
 

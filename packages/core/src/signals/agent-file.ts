@@ -3,10 +3,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 
 /** The most a signal (or any file Shop reads from an agent) may hold: far past any report, far below harm. */
 export const AGENT_FILE_CAP = 1024 * 1024;
 
-type AgentFileRead =
-  | { kind: 'none' }
-  | { kind: 'refused'; problem: string }
-  | { kind: 'text'; text: string };
+type AgentFileRead = { kind: 'none' } | { kind: 'refused'; problem: string } | { kind: 'text'; text: string };
 
 /** "1 MiB" for the cap in messages. */
 export function capName(cap: number): string {
@@ -32,7 +29,10 @@ export function readAgentFile(path: string, cap = AGENT_FILE_CAP): AgentFileRead
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) return { kind: 'refused', problem: `is ${whatItIs(stat)}; it must be a regular file` };
-    const tooBig = { kind: 'refused' as const, problem: `is larger than ${capName(cap)} (the cap for a file an agent writes)` };
+    const tooBig = {
+      kind: 'refused' as const,
+      problem: `is larger than ${capName(cap)} (the cap for a file an agent writes)`,
+    };
     if (stat.size > cap) return tooBig;
     const buf = Buffer.alloc(Math.min(stat.size, cap) + 1);
     let length = 0;
@@ -65,7 +65,8 @@ export function nestingDepth(value: unknown, max: number): number {
     if (v === null || typeof v !== 'object') continue;
     deepest = Math.max(deepest, depth);
     if (deepest > max) return deepest;
-    for (const child of Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    for (const child of Object.values(v))
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
   return deepest;
 }

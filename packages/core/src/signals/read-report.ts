@@ -7,7 +7,10 @@ import { parseSignal, readSignal, type SignalRead } from './signal.js';
  * has it, else the report `shop report` recorded in the store for that attempt (the agent ran
  * on another machine, or its file could not be written) — no shared disk needed.
  */
-export async function readReport(store: Pick<Store, 'getReport'>, exec: Pick<Execution, 'runId' | 'key' | 'signalPath'>): Promise<SignalRead> {
+export async function readReport(
+  store: Pick<Store, 'getReport'>,
+  exec: Pick<Execution, 'runId' | 'key' | 'signalPath'>,
+): Promise<SignalRead> {
   if (!exec.signalPath) return { kind: 'none' };
   const file = readSignal(exec.signalPath);
   if (file.kind !== 'none') return file;

@@ -28,7 +28,11 @@ describe("a worker's signal watcher (answers only)", () => {
   it("is not woken by agents' signal files; an answer's wake-up names its run, and wakes unless the run was taken care of", async () => {
     const dir = folder();
     const answered: number[] = [];
-    const w = new SignalWatcher(dir, { rescanMs: 0, answersOnly: true, answered: (runId) => (answered.push(runId), runId === 4) });
+    const w = new SignalWatcher(dir, {
+      rescanMs: 0,
+      answersOnly: true,
+      answered: (runId) => (answered.push(runId), runId === 4),
+    });
     watchers.push(w);
     await new Promise((r) => setTimeout(r, 200));
     const next = w.next();
@@ -43,7 +47,7 @@ describe("a worker's signal watcher (answers only)", () => {
     expect(answered).toEqual([4, 12]);
   });
 
-  it("without answersOnly (a run waiting in the foreground) every signal file wakes it", async () => {
+  it('without answersOnly (a run waiting in the foreground) every signal file wakes it', async () => {
     const dir = folder();
     const w = new SignalWatcher(dir, { rescanMs: 0 });
     watchers.push(w);

@@ -22,7 +22,10 @@ describe('parseSignal', () => {
   });
 
   it('reports half-written JSON as invalid', () => {
-    expect(parseSignal('{"status": "DO')).toEqual({ kind: 'invalid', problem: expect.stringContaining('not valid JSON') });
+    expect(parseSignal('{"status": "DO')).toEqual({
+      kind: 'invalid',
+      problem: expect.stringContaining('not valid JSON'),
+    });
     expect(parseSignal('')).toMatchObject({ kind: 'invalid' });
   });
 
@@ -32,7 +35,10 @@ describe('parseSignal', () => {
       expect(r.kind, String(status)).toBe('invalid');
       expect((r as { problem: string }).problem).toMatch(/^status: /);
     }
-    expect(parseSignal('{"summary":"no status"}')).toMatchObject({ kind: 'invalid', problem: expect.stringMatching(/^status: /) });
+    expect(parseSignal('{"summary":"no status"}')).toMatchObject({
+      kind: 'invalid',
+      problem: expect.stringMatching(/^status: /),
+    });
   });
 
   it('rejects an awaiting kind outside the ticks vocabulary', () => {
@@ -52,7 +58,10 @@ describe('promiseSignal', () => {
   });
 
   it('turns a NEEDS_HUMAN text into a reason and accepts a bare status', () => {
-    expect(promiseSignal('<promise>NEEDS_HUMAN: pick a colour</promise>')).toEqual({ status: 'NEEDS_HUMAN', reason: 'pick a colour' });
+    expect(promiseSignal('<promise>NEEDS_HUMAN: pick a colour</promise>')).toEqual({
+      status: 'NEEDS_HUMAN',
+      reason: 'pick a colour',
+    });
     expect(promiseSignal('<promise>APPROVED</promise>')).toEqual({ status: 'APPROVED' });
   });
 
@@ -88,7 +97,9 @@ describe('signalPath', () => {
 
 describe('what a signal cannot say', () => {
   it("drops the fields of a person's answer: a signal never carries verdict, responder or channel", () => {
-    const r = parseSignal('{"status":"APPROVED","summary":"ok","verdict":"approved","responder":"alice (human)","channel":"cli","pr":"#1"}');
+    const r = parseSignal(
+      '{"status":"APPROVED","summary":"ok","verdict":"approved","responder":"alice (human)","channel":"cli","pr":"#1"}',
+    );
     expect(r).toEqual({ kind: 'ok', signal: { status: 'APPROVED', summary: 'ok', pr: '#1' } });
   });
 

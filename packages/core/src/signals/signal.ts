@@ -16,10 +16,7 @@ const SignalSchema = z.looseObject({
 });
 export type Signal = z.infer<typeof SignalSchema>;
 
-export type SignalRead =
-  | { kind: 'none' }
-  | { kind: 'invalid'; problem: string }
-  | { kind: 'ok'; signal: Signal };
+export type SignalRead = { kind: 'none' } | { kind: 'invalid'; problem: string } | { kind: 'ok'; signal: Signal };
 
 /**
  * How deep a signal may nest (the signal itself is level 1). Its value crosses into Lua,
@@ -56,7 +53,8 @@ export function parseSignal(text: string): SignalRead {
 export function checkSignal(data: unknown): SignalRead {
   // Before zod or anything else walks it: a 100,000-level signal overflows the stack of
   // every recursive walker (JSON.stringify into the store, the conversion to Lua).
-  if (nestingDepth(data, SIGNAL_MAX_DEPTH) > SIGNAL_MAX_DEPTH) return { kind: 'invalid', problem: `is nested more than ${SIGNAL_MAX_DEPTH} levels deep` };
+  if (nestingDepth(data, SIGNAL_MAX_DEPTH) > SIGNAL_MAX_DEPTH)
+    return { kind: 'invalid', problem: `is nested more than ${SIGNAL_MAX_DEPTH} levels deep` };
   const parsed = SignalSchema.safeParse(data);
   if (!parsed.success) return { kind: 'invalid', problem: describeIssues(parsed.error) };
   const signal: Signal = { ...parsed.data };

@@ -13,7 +13,9 @@ export const WAKE_SUFFIX = '.answered';
  */
 export function wakeOwners(signalsDir: string, ask: { runId: number; key: string; ask: number }): void {
   try {
-    writeFileSync(join(signalsDir, `${ask.runId}.${ask.key.replaceAll('/', '-')}.${ask.ask}${WAKE_SUFFIX}`), '', { mode: 0o600 });
+    writeFileSync(join(signalsDir, `${ask.runId}.${ask.key.replaceAll('/', '-')}.${ask.ask}${WAKE_SUFFIX}`), '', {
+      mode: 0o600,
+    });
   } catch {
     /* the rescan picks the answer up */
   }

@@ -31,7 +31,13 @@ export interface Simulation {
  * fixture and seed take the same path every time. `modules`: what require() loads (the
  * project's workflows/lib: a module is the workflow's own code, not something to script).
  */
-export async function simulate(source: string, workflow: string, fixture: Fixture, seed = fixture.seed, modules: ModuleSource | null = null): Promise<Simulation> {
+export async function simulate(
+  source: string,
+  workflow: string,
+  fixture: Fixture,
+  seed = fixture.seed,
+  modules: ModuleSource | null = null,
+): Promise<Simulation> {
   const dir = mkdtempSync(join(tmpdir(), 'shop-test-'));
   const path: string[] = [];
   const clock = { t: Date.now() };
@@ -39,7 +45,14 @@ export async function simulate(source: string, workflow: string, fixture: Fixtur
   const humans = new People(fixture.humans, seed);
   try {
     const workflowPath = join(dir, 'workflows', `${workflow}.lua`);
-    const { run, owner } = await createRun(world, { spec: workflow, workflowPath, prompt: fixture.prompt, workspace: join(dir, 'workspace'), actor: 'shop test', seed });
+    const { run, owner } = await createRun(world, {
+      spec: workflow,
+      workflowPath,
+      prompt: fixture.prompt,
+      workspace: join(dir, 'workspace'),
+      actor: 'shop test',
+      seed,
+    });
     let outcome = await driveRun(world, run.id, { wait: false }, owner);
     while (outcome.status === 'waiting_human' || outcome.status === 'waiting') {
       // Asleep: its time comes at once. Waiting on people: the fixture's answer, else the next timer's time.
@@ -63,7 +76,11 @@ function ending(o: DriveOutcome): Omit<Simulation, 'calls' | 'path'> {
     case 'failed':
       return { status: o.status, result: null, reason: o.reason };
     case 'waiting_human':
-      return { status: 'waiting_human', result: null, reason: `no scripted answer for ${o.waiting.map((e) => `call ${e.key} (${e.agent}: ${e.waitingFor})`).join(', ')}` };
+      return {
+        status: 'waiting_human',
+        result: null,
+        reason: `no scripted answer for ${o.waiting.map((e) => `call ${e.key} (${e.agent}: ${e.waitingFor})`).join(', ')}`,
+      };
     default:
       return { status: 'failed', result: null, reason: o.status };
   }
@@ -90,14 +107,23 @@ class People {
   private readonly used = new Set<number>();
   private readonly random: () => number;
 
-  constructor(private readonly humans: FixtureHuman[], seed: number) {
+  constructor(
+    private readonly humans: FixtureHuman[],
+    seed: number,
+  ) {
     this.random = seededRandom(seed + 7919).next;
   }
 
   async answer(world: EnginePorts, waiting: Execution[], path: string[]): Promise<boolean> {
     let any = false;
     for (const exec of waiting) {
-      const i = this.humans.findIndex((h, n) => !this.used.has(n) && (h.call === exec.key || (h.pause !== undefined && exec.kind === 'pause' && h.pause === exec.waitingFor) || h.ask === '*'));
+      const i = this.humans.findIndex(
+        (h, n) =>
+          !this.used.has(n) &&
+          (h.call === exec.key ||
+            (h.pause !== undefined && exec.kind === 'pause' && h.pause === exec.waitingFor) ||
+            h.ask === '*'),
+      );
       if (i < 0) continue;
       this.used.add(i);
       const h = this.humans[i];
@@ -111,7 +137,14 @@ class People {
       }
       const by = h.by ?? 'tester';
       if (exec.kind === 'pause') path.push(`  [${exec.key}] pause: ${exec.waitingFor}`);
-      await world.store.recordAnswer({ runId: exec.runId, key: exec.key, ask: exec.ask, ...fields, responder: by, channel: 'cli' });
+      await world.store.recordAnswer({
+        runId: exec.runId,
+        key: exec.key,
+        ask: exec.ask,
+        ...fields,
+        responder: by,
+        channel: 'cli',
+      });
       path.push(`  [${exec.key}] ${by}: ${said}${input.message ? ` "${input.message}"` : ''}`);
       any = true;
     }
@@ -120,10 +153,17 @@ class People {
 
   /** The answer to give, and how the path says it ("approve", "status DONE", "answers {…}"). */
   private input(h: FixtureHuman): { input: AnswerInput; said: string } {
-    if (h.answers) return { input: { answers: h.answers, message: h.message }, said: `answers ${JSON.stringify(h.answers)}` };
+    if (h.answers)
+      return { input: { answers: h.answers, message: h.message }, said: `answers ${JSON.stringify(h.answers)}` };
     if (h.status) return { input: { status: h.status, message: h.message }, said: `status ${h.status}` };
     const verdict = typeof h.verdict === 'string' ? h.verdict : this.sample(h.verdict!);
-    return { input: { verdict: verdict === 'approve' ? 'approved' : verdict === 'reject' ? 'rejected' : 'answer', message: h.message }, said: verdict };
+    return {
+      input: {
+        verdict: verdict === 'approve' ? 'approved' : verdict === 'reject' ? 'rejected' : 'answer',
+        message: h.message,
+      },
+      said: verdict,
+    };
   }
 
   private sample(mix: Partial<Record<'approve' | 'reject' | 'answer', number>>): string {
@@ -144,7 +184,14 @@ function notice(path: string[], n: Notice) {
 }
 
 /** Engine ports for a simulation: real SQLite in `dir`, the fixture's agents and commands, a clock that jumps. */
-function simulatedPorts(dir: string, source: string, modules: ModuleSource | null, fixture: Fixture, clock: { t: number }, onNotice: (n: Notice) => void): EnginePorts {
+function simulatedPorts(
+  dir: string,
+  source: string,
+  modules: ModuleSource | null,
+  fixture: Fixture,
+  clock: { t: number },
+  onNotice: (n: Notice) => void,
+): EnginePorts {
   mkdirSync(join(dir, 'workspace'), { recursive: true });
   let sessions = 0;
   let tokens = 0;
@@ -153,7 +200,10 @@ function simulatedPorts(dir: string, source: string, modules: ModuleSource | nul
     store: openSqliteStore(join(dir, 'shop.db'), () => clock.t),
     runner: new SimulatedRunner(fixture.agents),
     loadAgent: (name) => {
-      if (!known.includes(name)) throw new NotFoundError(`the fixture scripts no agent "${name}" (it has: ${known.join(', ') || 'none'}); add "agents": {"${name}": [ … ]}`);
+      if (!known.includes(name))
+        throw new NotFoundError(
+          `the fixture scripts no agent "${name}" (it has: ${known.join(', ') || 'none'}); add "agents": {"${name}": [ … ]}`,
+        );
       return { name, file: `fixture:${name}`, instructions: '', allowedTools: [] };
     },
     readWorkflow: () => source,

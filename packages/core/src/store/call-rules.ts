@@ -18,7 +18,11 @@ export function startRefusal(run: { id: number; status: RunStatus }, key: string
  * A call completes while it is open (running, or waiting for a person whose answer it takes
  * in) — or, once, when a store written by an old version completed it without handing it over.
  */
-export function completeRefusal(runId: number, key: string, call: { status: ExecutionStatus; delivered: number | null } | null): Error | null {
+export function completeRefusal(
+  runId: number,
+  key: string,
+  call: { status: ExecutionStatus; delivered: number | null } | null,
+): Error | null {
   if (!call) return new ConflictError(`run ${runId} has no call ${key} to complete`);
   if (call.status === 'failed' || (call.status === 'completed' && call.delivered !== null)) {
     return new ConflictError(`run ${runId} call ${key} has already ${call.status}; it completes once`);
@@ -29,6 +33,7 @@ export function completeRefusal(runId: number, key: string, call: { status: Exec
 /** A call waits for a person unless it has completed (a failed one asks again when its run is retried). */
 export function waitRefusal(runId: number, key: string, call: { status: ExecutionStatus } | null): Error | null {
   if (!call) return new NotFoundError(`run ${runId} has no call ${key}`);
-  if (call.status === 'completed') return new ConflictError(`run ${runId} call ${key} has completed; it waits for no one`);
+  if (call.status === 'completed')
+    return new ConflictError(`run ${runId} call ${key} has completed; it waits for no one`);
   return null;
 }

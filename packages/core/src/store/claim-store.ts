@@ -1,6 +1,5 @@
 import type { AskClaim, Channel, Timer } from '../types.js';
 
-
 /** Who claims which ask: a person, by a person's channel. */
 export interface NewClaim {
   runId: number;

@@ -7,5 +7,11 @@ import type { EventInput } from './store.js';
  * each file with its content hash before and after (null: absent).
  */
 export function filesChangedEvent(held: RunHold): EventInput {
-  return { type: 'files_changed', key: held.key, actor: 'shop', channel: 'engine', data: { key: held.key, agent: held.agent, files: held.files } };
+  return {
+    type: 'files_changed',
+    key: held.key,
+    actor: 'shop',
+    channel: 'engine',
+    data: { key: held.key, agent: held.agent, files: held.files },
+  };
 }

@@ -11,9 +11,15 @@ import { openPostgres } from './open-store.js';
  * are there: keeping its URL would leave every later command refused), and only then kept in
  * `.shop/database.url`, readable by its owner alone (it may hold a password). Returns the file written.
  */
-export async function initDatabase(project: Pick<Project, 'home' | 'root'>, url: string, env: NodeJS.ProcessEnv): Promise<string> {
+export async function initDatabase(
+  project: Pick<Project, 'home' | 'root'>,
+  url: string,
+  env: NodeJS.ProcessEnv,
+): Promise<string> {
   const checked = checkDatabaseUrl(url.trim(), '--database');
-  const store = await openPostgres({ kind: 'postgres', url: checked, source: 'the --database URL' }, env, { poolSize: 1 });
+  const store = await openPostgres({ kind: 'postgres', url: checked, source: 'the --database URL' }, env, {
+    poolSize: 1,
+  });
   try {
     await checkProjectStore(store, project);
   } finally {
@@ -27,7 +33,10 @@ export async function initDatabase(project: Pick<Project, 'home' | 'root'>, url:
 }
 
 /** Where the project's store is, for a person: the SQLite file, or host:port/database and where its URL comes from. */
-export async function describeStore(project: Pick<Project, 'home' | 'dbFile'>, env: NodeJS.ProcessEnv): Promise<string> {
+export async function describeStore(
+  project: Pick<Project, 'home' | 'dbFile'>,
+  env: NodeJS.ProcessEnv,
+): Promise<string> {
   const where = storeLocation(project, env);
   if (where.kind === 'sqlite') return where.file;
   const { pgWhere } = await import('./pg/pg-errors.js');

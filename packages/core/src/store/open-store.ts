@@ -14,7 +14,11 @@ import type { Store } from './store.js';
  * PostgreSQL by the database's, so workers on machines whose clocks disagree still agree —
  * unless SHOP_CLOCK_FILE is set (tests), which it then follows as SQLite does.
  */
-export async function openStore(project: Pick<Project, 'home' | 'dbFile'>, env: NodeJS.ProcessEnv, opts: { poolSize?: number } = {}): Promise<Store> {
+export async function openStore(
+  project: Pick<Project, 'home' | 'dbFile'>,
+  env: NodeJS.ProcessEnv,
+  opts: { poolSize?: number } = {},
+): Promise<Store> {
   const where = storeLocation(project, env);
   try {
     mkdirSync(project.home, { recursive: true, mode: 0o700 });
@@ -29,11 +33,21 @@ export async function openStore(project: Pick<Project, 'home' | 'dbFile'>, env: 
 }
 
 /** The PostgreSQL store, its errors (connecting, and every call after) as one clear line each. */
-export async function openPostgres(where: Extract<StoreLocation, { kind: 'postgres' }>, env: NodeJS.ProcessEnv, opts: { poolSize?: number } = {}): Promise<Store> {
-  const [{ openPgStore }, { pgStoreError }] = await Promise.all([import('./pg/pg-store.js'), import('./pg/pg-errors.js')]);
+export async function openPostgres(
+  where: Extract<StoreLocation, { kind: 'postgres' }>,
+  env: NodeJS.ProcessEnv,
+  opts: { poolSize?: number } = {},
+): Promise<Store> {
+  const [{ openPgStore }, { pgStoreError }] = await Promise.all([
+    import('./pg/pg-store.js'),
+    import('./pg/pg-errors.js'),
+  ]);
   const mapped = (e: unknown) => pgStoreError(e, where.url, where.source) ?? e;
   try {
-    const store = await openPgStore(where.url, { now: env.SHOP_CLOCK_FILE ? nodeClock(env).now : undefined, poolSize: opts.poolSize });
+    const store = await openPgStore(where.url, {
+      now: env.SHOP_CLOCK_FILE ? nodeClock(env).now : undefined,
+      poolSize: opts.poolSize,
+    });
     return withErrors(store, mapped);
   } catch (e) {
     throw mapped(e);
@@ -57,7 +71,11 @@ function withErrors(store: Store, map: (e: unknown) => unknown): Store {
         } catch (e) {
           throw map(e);
         }
-        return result instanceof Promise ? result.catch((e: unknown) => { throw map(e); }) : result;
+        return result instanceof Promise
+          ? result.catch((e: unknown) => {
+              throw map(e);
+            })
+          : result;
       };
     },
   });

@@ -24,11 +24,20 @@ export function toRun(r: Row): Run {
     result: json(r.result),
     seed: Number(r.seed),
     workflowHash: str(r.workflow_hash),
-    owner: r.owner_token == null ? null : {
-      token: String(r.owner_token), host: String(r.owner_host ?? ''), pid: Number(r.owner_pid ?? 0),
-      pidStart: str(r.owner_pid_start), leaseUntil: Number(r.lease_until ?? 0),
-    },
-    stop: r.stop_at == null ? null : { reason: String(r.stop_reason ?? ''), by: String(r.stop_by ?? ''), at: Number(r.stop_at) },
+    owner:
+      r.owner_token == null
+        ? null
+        : {
+            token: String(r.owner_token),
+            host: String(r.owner_host ?? ''),
+            pid: Number(r.owner_pid ?? 0),
+            pidStart: str(r.owner_pid_start),
+            leaseUntil: Number(r.lease_until ?? 0),
+          },
+    stop:
+      r.stop_at == null
+        ? null
+        : { reason: String(r.stop_reason ?? ''), by: String(r.stop_by ?? ''), at: Number(r.stop_at) },
     rules: (json(r.rules) as Run['rules']) ?? null,
     held: (json(r.held) as Run['held']) ?? null,
     parentId: num(r.parent_id),
@@ -72,7 +81,12 @@ export function toExecution(r: Row): Execution {
     hold: toHold(r),
     claimTimeout: num(r.claim_timeout),
     askDecisions: (json(r.ask_decisions) as Execution['askDecisions']) ?? null,
-    waitKind: r.status === 'waiting_human' ? 'person' : r.status === 'waiting' ? ((str(r.wait_kind) as Execution['waitKind']) ?? 'timer') : null,
+    waitKind:
+      r.status === 'waiting_human'
+        ? 'person'
+        : r.status === 'waiting'
+          ? ((str(r.wait_kind) as Execution['waitKind']) ?? 'timer')
+          : null,
     waitUntil: r.status === 'waiting' ? num(r.wait_until) : null,
     claim: toClaim(r),
     startedAt: Number(r.started_at),
@@ -84,15 +98,25 @@ export function toExecution(r: Row): Execution {
 function toHold(r: Row): SessionHold | null {
   if (r.hold_kind == null) return null;
   return {
-    kind: r.hold_kind as SessionHold['kind'], token: String(r.hold_token ?? ''), by: String(r.hold_by ?? ''), host: String(r.hold_host ?? ''),
-    pid: num(r.hold_pid), pidStart: str(r.hold_pid_start), since: Number(r.hold_since ?? 0),
+    kind: r.hold_kind as SessionHold['kind'],
+    token: String(r.hold_token ?? ''),
+    by: String(r.hold_by ?? ''),
+    host: String(r.hold_host ?? ''),
+    pid: num(r.hold_pid),
+    pidStart: str(r.hold_pid_start),
+    since: Number(r.hold_since ?? 0),
   };
 }
 
 /** The claim columns a read joins in (CLAIM_COLUMNS), present only while the claim lasts. */
 function toClaim(r: Row): AskClaim | null {
   if (r.claim_by == null) return null;
-  return { by: String(r.claim_by), channel: r.claim_channel as Channel, since: Number(r.claim_since), until: Number(r.claim_until) };
+  return {
+    by: String(r.claim_by),
+    channel: r.claim_channel as Channel,
+    since: Number(r.claim_since),
+    until: Number(r.claim_until),
+  };
 }
 
 export function toAnswer(r: Row): Answer {

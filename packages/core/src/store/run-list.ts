@@ -50,6 +50,12 @@ export function withExtras(rows: Row[], extras: { waiting: Row[]; running: Row[]
   return rows.map(toRun).map((r) => {
     const w = r.status === 'waiting_human' ? waiting.get(r.id) : undefined;
     const now = running.get(r.id);
-    return { ...r, waiting: w ? toExecution(w) : null, waitsOn: (waitsOn.get(r.id) ?? []).map(toExecution), running: now ? toExecution(now) : null, costUsd: costs.get(r.id) ?? 0 };
+    return {
+      ...r,
+      waiting: w ? toExecution(w) : null,
+      waitsOn: (waitsOn.get(r.id) ?? []).map(toExecution),
+      running: now ? toExecution(now) : null,
+      costUsd: costs.get(r.id) ?? 0,
+    };
   });
 }

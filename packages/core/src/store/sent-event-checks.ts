@@ -10,14 +10,25 @@ import type { EventInput } from './store.js';
 export function mayReceive(runId: number, run: Row | undefined): void {
   if (!run) throw new RunNotFoundError(runId, `no run ${runId} to send the event to`);
   if (hasEnded({ status: run.status as RunStatus })) {
-    throw new ConflictError(`run ${runId} has ended (${String(run.status)}${run.reason ? `: ${String(run.reason)}` : ''}); an event sent to it would never be taken`);
+    throw new ConflictError(
+      `run ${runId} has ended (${String(run.status)}${run.reason ? `: ${String(run.reason)}` : ''}); an event sent to it would never be taken`,
+    );
   }
 }
 
 /** The run's audit line for a take: which event, from whom, how (not its data: that is the event's). */
 export function takenAuditEvent(callKey: string, e: SentEvent): EventInput {
   return {
-    type: 'event_taken', key: callKey, actor: e.sentBy, channel: 'engine',
-    data: { event_id: e.id, name: e.name, event_key: e.key, sent_at: new Date(e.sentAt).toISOString(), channel: e.channel },
+    type: 'event_taken',
+    key: callKey,
+    actor: e.sentBy,
+    channel: 'engine',
+    data: {
+      event_id: e.id,
+      name: e.name,
+      event_key: e.key,
+      sent_at: new Date(e.sentAt).toISOString(),
+      channel: e.channel,
+    },
   };
 }

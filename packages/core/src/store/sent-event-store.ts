@@ -77,7 +77,11 @@ export interface SentEventStore {
    * delivery number returned). Null, nothing written, when there is nothing to take or the call
    * no longer waits (another pass ended it).
    */
-  endEventWait(token: string, take: EventTake, valueOf: (e: SentEvent) => unknown): Promise<{ event: SentEvent; delivered: number } | null>;
+  endEventWait(
+    token: string,
+    take: EventTake,
+    valueOf: (e: SentEvent) => unknown,
+  ): Promise<{ event: SentEvent; delivered: number } | null>;
   /** Runs with a call waiting on an event that it could take now (a worker's pass drives them on). */
   eventReadyRuns(): Promise<number[]>;
 }

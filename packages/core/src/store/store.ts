@@ -1,7 +1,21 @@
 import type { Decision } from '../decisions/decision-spec.js';
 import type { AccessStore } from './access-store.js';
 import type {
-  AgentMetrics, Answer, CallKind, Execution, ReplayRecord, Run, RunEvent, RunHold, RunOwner, RunRules, RunStatus, Timer, TimerData, TimerKind, WaitKind,
+  AgentMetrics,
+  Answer,
+  CallKind,
+  Execution,
+  ReplayRecord,
+  Run,
+  RunEvent,
+  RunHold,
+  RunOwner,
+  RunRules,
+  RunStatus,
+  Timer,
+  TimerData,
+  TimerKind,
+  WaitKind,
 } from '../types.js';
 import type { ClaimStore } from './claim-store.js';
 import type { SentEventStore } from './sent-event-store.js';
@@ -94,22 +108,44 @@ export interface Store extends AccessStore, ClaimStore, SessionStore, WorkerStor
    * person's shop continue holds it (unless that hold is `staleHold`, judged dead by the
    * caller: then it is cleared).
    */
-  restartExecution(token: string, runId: number, key: string, opts?: { signalPath?: string; staleHold?: string | null }): Promise<void>;
+  restartExecution(
+    token: string,
+    runId: number,
+    key: string,
+    opts?: { signalPath?: string; staleHold?: string | null },
+  ): Promise<void>;
   /**
    * A person's `shop continue` takes the waiting call's session, in one transaction: only for
    * the ask `expect.ask`, not answered yet, not held by anyone else (SessionHeldError, or
    * ConflictError when answered or no longer waiting).
    */
-  holdSession(runId: number, key: string, hold: ContinueHold, expect: { ask: number; staleHold: string | null }): Promise<void>;
+  holdSession(
+    runId: number,
+    key: string,
+    hold: ContinueHold,
+    expect: { ask: number; staleHold: string | null },
+  ): Promise<void>;
   /** Lets go of the session `token` holds (nothing when it no longer does). */
   releaseSession(runId: number, key: string, token: string): Promise<void>;
-  setExecutionPid(token: string, runId: number, key: string, pid: number | null, pidStart: string | null): Promise<void>;
+  setExecutionPid(
+    token: string,
+    runId: number,
+    key: string,
+    pid: number | null,
+    pidStart: string | null,
+  ): Promise<void>;
   /** The session an agent CLI chose itself (Codex names its thread), recorded once its events name it: resumes use it. */
   setSessionId(token: string, runId: number, key: string, sessionId: string): Promise<void>;
   /** An agent's progress while it works: its latest activity, and cost and turns when known. */
   setActivity(token: string, runId: number, key: string, activity: Activity): Promise<void>;
   /** Completes the call and gives it the next delivery number, which it returns. */
-  completeExecution(token: string, runId: number, key: string, result: unknown, metrics?: AgentMetrics): Promise<number>;
+  completeExecution(
+    token: string,
+    runId: number,
+    key: string,
+    result: unknown,
+    metrics?: AgentMetrics,
+  ): Promise<number>;
   /** The execution waits for a person (its ask count goes up); the run takes `runStatus`. */
   markWaiting(token: string, runId: number, key: string, ask: WaitingAsk, runStatus: ActiveStatus): Promise<Execution>;
   /**
@@ -149,7 +185,10 @@ export interface Store extends AccessStore, ClaimStore, SessionStore, WorkerStor
    * session (shop continue), unless that hold is `staleHold` (its process gone: cleared). Returns the run's owner as it stood when the
    * answer was committed: a live owner takes the answer in itself.
    */
-  recordAnswer(answer: Omit<Answer, 'answeredAt'>, staleHold?: string | null): Promise<Answer & { owner: RunOwner | null }>;
+  recordAnswer(
+    answer: Omit<Answer, 'answeredAt'>,
+    staleHold?: string | null,
+  ): Promise<Answer & { owner: RunOwner | null }>;
   getAnswer(runId: number, key: string, ask: number): Promise<Answer | null>;
 
   /** Timers not fired yet and due by `now`, oldest first (of the given runs, or all). */

@@ -9,7 +9,11 @@ const EVERY_MS = 20;
  * `fn` may be async (a store read); `everyMs` spaces out checks that are dear (a `shop` process each).
  * The one copy every test uses (core's unit tests, the e2e harness).
  */
-export async function until<T>(what: string, fn: () => Falsy<T> | Promise<Falsy<T>>, limit: number | { timeoutMs?: number; everyMs?: number } = {}): Promise<T> {
+export async function until<T>(
+  what: string,
+  fn: () => Falsy<T> | Promise<Falsy<T>>,
+  limit: number | { timeoutMs?: number; everyMs?: number } = {},
+): Promise<T> {
   const { timeoutMs = 15_000, everyMs = EVERY_MS } = typeof limit === 'number' ? { timeoutMs: limit } : limit;
   const end = Date.now() + timeoutMs;
   for (;;) {

@@ -8,7 +8,11 @@ const MAX_LOOK = 8;
  * The open asks of the runs these calls wait on, and of the runs those wait on, oldest run
  * first: a parent waiting on a child that waits for a person shows that person's ask.
  */
-export async function childAsks(store: Pick<Store, 'openExecutions'>, waits: Execution[], depth = 0): Promise<Execution[]> {
+export async function childAsks(
+  store: Pick<Store, 'openExecutions'>,
+  waits: Execution[],
+  depth = 0,
+): Promise<Execution[]> {
   if (depth >= MAX_LOOK) return [];
   const asks: Execution[] = [];
   for (const w of waits) {
@@ -17,7 +21,13 @@ export async function childAsks(store: Pick<Store, 'openExecutions'>, waits: Exe
     if (!Number.isInteger(childId)) continue;
     const open = await store.openExecutions(childId);
     asks.push(...open.filter((e) => e.status === 'waiting_human'));
-    asks.push(...(await childAsks(store, open.filter((e) => e.status === 'waiting'), depth + 1)));
+    asks.push(
+      ...(await childAsks(
+        store,
+        open.filter((e) => e.status === 'waiting'),
+        depth + 1,
+      )),
+    );
   }
   return asks;
 }

@@ -24,20 +24,28 @@ const field = (e: Execution, name: string): unknown => (e.request as Record<stri
  * How each kind of wait is shown: as data, and in words. A mapped type over the kinds, so a
  * new kind of wait does not compile until it says how it is shown.
  */
-const SHOWN: { [K in WorldWaitKind]: { json(e: Execution): WaitingOnJson; words(e: Execution, now: number): string } } = {
-  timer: {
-    json: (e) => ({ kind: 'timer', key: e.key, until: iso(e.waitUntil) }),
-    words: (e, now) => (e.waitUntil === null ? 'timer' : `timer until ${shortTime(e.waitUntil, now)}`),
-  },
-  event: {
-    json: (e) => ({ kind: 'event', key: e.key, until: iso(e.waitUntil), name: String(field(e, 'name') ?? ''), event_key: (field(e, 'key') as string | undefined) ?? null }),
-    words: (e) => `event ${String(field(e, 'name') ?? '')}${field(e, 'key') ? ` (${String(field(e, 'key'))})` : ''}`,
-  },
-  run: {
-    json: (e) => ({ kind: 'run', key: e.key, until: iso(e.waitUntil), run_id: Number(field(e, 'run_id')) }),
-    words: (e) => `run ${Number(field(e, 'run_id'))}${field(e, 'workflow') ? ` (${String(field(e, 'workflow'))})` : ''}`,
-  },
-};
+const SHOWN: { [K in WorldWaitKind]: { json(e: Execution): WaitingOnJson; words(e: Execution, now: number): string } } =
+  {
+    timer: {
+      json: (e) => ({ kind: 'timer', key: e.key, until: iso(e.waitUntil) }),
+      words: (e, now) => (e.waitUntil === null ? 'timer' : `timer until ${shortTime(e.waitUntil, now)}`),
+    },
+    event: {
+      json: (e) => ({
+        kind: 'event',
+        key: e.key,
+        until: iso(e.waitUntil),
+        name: String(field(e, 'name') ?? ''),
+        event_key: (field(e, 'key') as string | undefined) ?? null,
+      }),
+      words: (e) => `event ${String(field(e, 'name') ?? '')}${field(e, 'key') ? ` (${String(field(e, 'key'))})` : ''}`,
+    },
+    run: {
+      json: (e) => ({ kind: 'run', key: e.key, until: iso(e.waitUntil), run_id: Number(field(e, 'run_id')) }),
+      words: (e) =>
+        `run ${Number(field(e, 'run_id'))}${field(e, 'workflow') ? ` (${String(field(e, 'workflow'))})` : ''}`,
+    },
+  };
 
 const kindOf = (e: Execution): WorldWaitKind => (e.waitKind && e.waitKind !== 'person' ? e.waitKind : 'timer');
 

@@ -20,17 +20,36 @@ function ports() {
   const clock = { t: 1_000_000 };
   const store = openSqliteStore(join(dir, 'shop.db'), () => clock.t);
   open.push({ dir, store });
-  return { clock, store, ports: { store, self: { host: 'build-1', pid: 4242, pidStart: 's' }, newToken: () => 'worker-1', leaseMs: 60_000 } };
+  return {
+    clock,
+    store,
+    ports: { store, self: { host: 'build-1', pid: 4242, pidStart: 's' }, newToken: () => 'worker-1', leaseMs: 60_000 },
+  };
 }
 
 describe("a worker's registration", () => {
   it('registers with its project and limit, tells a changed load at once (only then), comes back when its row was forgotten, and ends', async () => {
     const { clock, store, ports: p } = ports();
     const load = { runsHeld: 0, agents: 0 };
-    const reg = await WorkerRegistration.start(p, { project: 'git:abc', maxParallel: Infinity, load: () => ({ ...load }) });
-    expect(await store.listWorkers()).toEqual([{
-      id: 'worker-1', host: 'build-1', pid: 4242, pidStart: 's', project: 'git:abc', maxParallel: null, runsHeld: 0, agents: 0, startedAt: clock.t, heartbeatAt: clock.t,
-    }]);
+    const reg = await WorkerRegistration.start(p, {
+      project: 'git:abc',
+      maxParallel: Infinity,
+      load: () => ({ ...load }),
+    });
+    expect(await store.listWorkers()).toEqual([
+      {
+        id: 'worker-1',
+        host: 'build-1',
+        pid: 4242,
+        pidStart: 's',
+        project: 'git:abc',
+        maxParallel: null,
+        runsHeld: 0,
+        agents: 0,
+        startedAt: clock.t,
+        heartbeatAt: clock.t,
+      },
+    ]);
     clock.t += 1_000;
     reg.loadChanged();
     await reg.beat();

@@ -19,17 +19,25 @@ export class WorkerRegistration {
     private readonly load: () => WorkerLoad,
   ) {}
 
-  static async start(ports: Pick<EnginePorts, 'store' | 'self' | 'newToken' | 'leaseMs'>, opts: { project: string; maxParallel: number; load: () => WorkerLoad }): Promise<WorkerRegistration> {
+  static async start(
+    ports: Pick<EnginePorts, 'store' | 'self' | 'newToken' | 'leaseMs'>,
+    opts: { project: string; maxParallel: number; load: () => WorkerLoad },
+  ): Promise<WorkerRegistration> {
     const row = {
-      id: ports.newToken(), ...ports.self, project: opts.project,
+      id: ports.newToken(),
+      ...ports.self,
+      project: opts.project,
       maxParallel: Number.isFinite(opts.maxParallel) ? opts.maxParallel : null,
     };
     const reg = new WorkerRegistration(ports, row, opts.load);
     await ports.store.registerWorker(row);
     reg.sent = JSON.stringify({ runsHeld: 0, agents: 0 });
-    reg.timer = setInterval(() => {
-      reg.beating = reg.beating.then(() => reg.beat());
-    }, Math.max(1_000, ports.leaseMs / 3));
+    reg.timer = setInterval(
+      () => {
+        reg.beating = reg.beating.then(() => reg.beat());
+      },
+      Math.max(1_000, ports.leaseMs / 3),
+    );
     // The worker's own loop keeps the process alive; a registration left behind must not.
     reg.timer.unref();
     return reg;

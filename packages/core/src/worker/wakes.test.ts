@@ -17,7 +17,9 @@ function files() {
     },
   };
   return {
-    opened, source, closed: () => closed,
+    opened,
+    source,
+    closed: () => closed,
     change: () => {
       const w = waiters;
       waiters = [];
@@ -41,7 +43,10 @@ function ports(opts: { listen: boolean }) {
   const clock = { t: 1_000_000, now: () => clock.t };
   return {
     ports: { store, clock, openSignals: (o?: SignalOptions) => (f.opened.push(o), f.source) },
-    files: f, clock, wake: (w: Wake) => onWake!(w), listenClosed: () => listenClosed,
+    files: f,
+    clock,
+    wake: (w: Wake) => onWake!(w),
+    listenClosed: () => listenClosed,
   };
 }
 
@@ -80,7 +85,10 @@ describe("a worker's wakes", () => {
     expect(await settled(next)).toBe(false);
     t.wake({ kind: 'answer', runId: 8 });
     expect(await settled(next)).toBe(true);
-    expect(seen).toEqual([{ kind: 'answer', runId: 7 }, { kind: 'answer', runId: 8 }]);
+    expect(seen).toEqual([
+      { kind: 'answer', runId: 7 },
+      { kind: 'answer', runId: 8 },
+    ]);
     await wakes.close();
   });
 

@@ -22,13 +22,20 @@ export interface WorkerWakes extends SignalSource {
  * `handled` sees each pushed wake first: true when the worker acted on it itself.
  */
 export async function openWorkerWakes(
-  ports: Pick<EnginePorts, 'store' | 'openSignals' | 'clock'>, sweepMs: number, handled: (w: Wake) => boolean = () => false,
+  ports: Pick<EnginePorts, 'store' | 'openSignals' | 'clock'>,
+  sweepMs: number,
+  handled: (w: Wake) => boolean = () => false,
 ): Promise<WorkerWakes> {
   const waker = new Waker();
   // A wake the worker can act on at once (an answer for a run it holds) needs no pass.
   const listening = ports.store.listen ? await ports.store.listen((w) => handled(w) || waker.wake()) : null;
   // Without pushed wakes (SQLite): answers' and events' wake-up files (each names its run) and a short rescan.
-  const files = listening ? null : ports.openSignals({ answersOnly: true, answered: (runId, path) => handled({ kind: isEventWake(path) ? 'event' : 'answer', runId }) });
+  const files = listening
+    ? null
+    : ports.openSignals({
+        answersOnly: true,
+        answered: (runId, path) => handled({ kind: isEventWake(path) ? 'event' : 'answer', runId }),
+      });
   let closed = false;
   void (async () => {
     while (files && !closed) {

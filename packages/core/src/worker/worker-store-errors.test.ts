@@ -27,7 +27,15 @@ describe('shop watch when its store is out of reach', () => {
     const ports = { ...world.ports, store: flaky };
     const events: WorkerEvent[] = [];
     const stop = new AbortController();
-    const worker = new Worker(ports, { maxParallel: 2, maxDrivers: 2, only: null, project: 'p', signal: stop.signal, report: (e) => events.push(e), portsFor: () => ports });
+    const worker = new Worker(ports, {
+      maxParallel: 2,
+      maxDrivers: 2,
+      only: null,
+      project: 'p',
+      signal: stop.signal,
+      report: (e) => events.push(e),
+      portsFor: () => ports,
+    });
     const running = worker.run();
     await until('the failure to be told', () => events.some((e) => e.type === 'pass_failed'));
     // More passes fail (woken again and again): none of them tells it again, or ends the registration.

@@ -34,7 +34,15 @@ describe('shop watch holding runs', () => {
     const ports = { ...world.ports, store: flaky };
     const events: WorkerEvent[] = [];
     const stop = new AbortController();
-    const worker = new Worker(ports, { maxParallel: 2, maxDrivers: 2, only: [id], project: 'p', signal: stop.signal, report: (e) => events.push(e), portsFor: () => ports });
+    const worker = new Worker(ports, {
+      maxParallel: 2,
+      maxDrivers: 2,
+      only: [id],
+      project: 'p',
+      signal: stop.signal,
+      report: (e) => events.push(e),
+      portsFor: () => ports,
+    });
     const running = worker.run();
     await until('the worker to hold the run', () => events.some((e) => e.type === 'took'));
     failing = true;
@@ -49,7 +57,13 @@ describe('shop watch holding runs', () => {
     await until('the run to be driven', () => events.some((e) => e.type === 'outcome'));
     stop.abort();
     await running;
-    expect(events.map((e) => (e.type === 'took' ? `took ${e.how}` : e.type))).toEqual(['took waiting', 'took waiting', 'resuming', 'outcome', 'stopping']);
+    expect(events.map((e) => (e.type === 'took' ? `took ${e.how}` : e.type))).toEqual([
+      'took waiting',
+      'took waiting',
+      'resuming',
+      'outcome',
+      'stopping',
+    ]);
     expect(events[3]).toMatchObject({ type: 'outcome', outcome: { status: 'completed', result: 'ben' } });
   });
 });
@@ -65,16 +79,34 @@ describe('shop watch sharing runs with other workers', () => {
       ids.push(id);
     }
     // Another machine's worker, heartbeating now: two live workers share the four runs.
-    await world.store.registerWorker({ id: 'other', host: 'elsewhere', pid: 7, pidStart: null, project: 'p', maxParallel: 2 });
+    await world.store.registerWorker({
+      id: 'other',
+      host: 'elsewhere',
+      pid: 7,
+      pidStart: null,
+      project: 'p',
+      maxParallel: 2,
+    });
     const events: WorkerEvent[] = [];
     const stop = new AbortController();
     // Each pass ends by asking for the next timer: counted, so the test knows a pass has looked.
     let passesEnded = 0;
     const store = new Proxy(world.store, {
-      get: (target, prop, receiver) => (prop === 'nextTimer' ? (...a: Parameters<Store['nextTimer']>) => (passesEnded++, target.nextTimer(...a)) : Reflect.get(target, prop, receiver)),
+      get: (target, prop, receiver) =>
+        prop === 'nextTimer'
+          ? (...a: Parameters<Store['nextTimer']>) => (passesEnded++, target.nextTimer(...a))
+          : Reflect.get(target, prop, receiver),
     });
     const ports = { ...world.ports, store };
-    const worker = new Worker(ports, { maxParallel: 2, maxDrivers: 8, only: null, project: 'p', signal: stop.signal, report: (e) => events.push(e), portsFor: () => ports });
+    const worker = new Worker(ports, {
+      maxParallel: 2,
+      maxDrivers: 8,
+      only: null,
+      project: 'p',
+      signal: stop.signal,
+      report: (e) => events.push(e),
+      portsFor: () => ports,
+    });
     const running = worker.run();
     // Distinct runs taken (a run whose lease ran out with the clock's jump is taken again: counted once).
     const took = () => new Set(events.flatMap((e) => (e.type === 'took' ? [e.run.id] : []))).size;
@@ -96,20 +128,42 @@ describe('shop watch taking over', () => {
   it('takes a run whose driver died mid-work even when it holds its share of the waiting ones', async () => {
     const { world, start, drive, dir } = setup();
     world.ports.leaseMs = 60_000;
-    for (let i = 0; i < 3; i++) expect((await drive(await start('local go = pause("Ship?")\nreturn go.responder'))).status).toBe('waiting_human');
+    for (let i = 0; i < 3; i++)
+      expect((await drive(await start('local go = pause("Ship?")\nreturn go.responder'))).status).toBe('waiting_human');
     // Another live worker: this one's share of the open runs is 2 of 3, and stays 2 of 4 — it takes two waiting runs.
-    await world.store.registerWorker({ id: 'other', host: 'elsewhere', pid: 7, pidStart: null, project: 'p', maxParallel: 2 });
+    await world.store.registerWorker({
+      id: 'other',
+      host: 'elsewhere',
+      pid: 7,
+      pidStart: null,
+      project: 'p',
+      maxParallel: 2,
+    });
     const events: WorkerEvent[] = [];
     const stop = new AbortController();
-    const worker = new Worker(world.ports, { maxParallel: 2, maxDrivers: 8, only: null, project: 'p', signal: stop.signal, report: (e) => events.push(e), portsFor: () => world.ports });
+    const worker = new Worker(world.ports, {
+      maxParallel: 2,
+      maxDrivers: 8,
+      only: null,
+      project: 'p',
+      signal: stop.signal,
+      report: (e) => events.push(e),
+      portsFor: () => world.ports,
+    });
     const running = worker.run();
     await until('the worker to hold its share', () => events.filter((e) => e.type === 'took').length === 2);
     // A run driven elsewhere, whose driver dies mid-work: it writes nothing more, and its (short) lease runs out.
     world.workflows.set(FLOW_PATH, 'function workflow(prompt)\n  return "done"\nend\n');
-    const { run, owner } = await createRun({ ...world.ports, leaseMs: 5 }, { spec: 'flow', workflowPath: FLOW_PATH, prompt: 'x', workspace: dir, actor: 'tester' });
+    const { run, owner } = await createRun(
+      { ...world.ports, leaseMs: 5 },
+      { spec: 'flow', workflowPath: FLOW_PATH, prompt: 'x', workspace: dir, actor: 'tester' },
+    );
     owner.lose('the driver died');
     world.clock.t += 10;
-    await until('the interrupted run to be taken over and completed', () => (world.signals.wake(), events.some((e) => e.type === 'outcome' && e.run.id === run.id)));
+    await until(
+      'the interrupted run to be taken over and completed',
+      () => (world.signals.wake(), events.some((e) => e.type === 'outcome' && e.run.id === run.id)),
+    );
     expect(events.find((e) => e.type === 'took' && e.run.id === run.id)).toMatchObject({ how: 'interrupted' });
     stop.abort();
     await running;
@@ -129,14 +183,23 @@ describe('shop watch woken by its store', () => {
       get(target, prop, receiver) {
         if (prop === 'listen') return async (fn: (w: Wake) => void) => ((push = fn), { close: async () => undefined });
         if (prop === 'listOpenRuns') return async () => (passes++, target.listOpenRuns());
-        if (prop === 'nextTimer') return async (...a: Parameters<Store['nextTimer']>) => (passesEnded++, target.nextTimer(...a));
+        if (prop === 'nextTimer')
+          return async (...a: Parameters<Store['nextTimer']>) => (passesEnded++, target.nextTimer(...a));
         return Reflect.get(target, prop, receiver);
       },
     });
     const ports = { ...world.ports, store };
     const events: WorkerEvent[] = [];
     const stop = new AbortController();
-    const worker = new Worker(ports, { maxParallel: 2, maxDrivers: 2, only: null, project: 'p', signal: stop.signal, report: (e) => events.push(e), portsFor: () => ports });
+    const worker = new Worker(ports, {
+      maxParallel: 2,
+      maxDrivers: 2,
+      only: null,
+      project: 'p',
+      signal: stop.signal,
+      report: (e) => events.push(e),
+      portsFor: () => ports,
+    });
     const running = worker.run();
     await until('the worker to hold the run', () => events.some((e) => e.type === 'took'));
     await until('the pass that took it to end', () => passesEnded === passes);

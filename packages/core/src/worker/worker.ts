@@ -76,7 +76,10 @@ export class Worker {
   /** The open runs this worker may hold or drive at once, set by each pass. */
   private share = Infinity;
 
-  constructor(private readonly ports: EnginePorts, private readonly opts: WorkerOptions) {
+  constructor(
+    private readonly ports: EnginePorts,
+    private readonly opts: WorkerOptions,
+  ) {
     this.agents = new Slots(opts.maxParallel);
     this.drivers = new Slots(opts.maxDrivers);
     this.backoff = new ResumeBackoff(opts.resumeBackoff);
@@ -91,7 +94,9 @@ export class Worker {
   async run(): Promise<void> {
     await this.ports.loadEngine?.();
     const registry = await WorkerRegistration.start(this.ports, {
-      project: this.opts.project, maxParallel: this.opts.maxParallel, load: () => ({ runsHeld: this.held.size + this.active.size, agents: this.agents.inUse }),
+      project: this.opts.project,
+      maxParallel: this.opts.maxParallel,
+      load: () => ({ runsHeld: this.held.size + this.active.size, agents: this.agents.inUse }),
     });
     let wakes: WorkerWakes;
     try {
@@ -100,7 +105,9 @@ export class Worker {
       await registry.end();
       throw e;
     }
-    const stopped = new Promise<void>((resolve) => this.opts.signal.addEventListener('abort', () => resolve(), { once: true }));
+    const stopped = new Promise<void>((resolve) =>
+      this.opts.signal.addEventListener('abort', () => resolve(), { once: true }),
+    );
     this.opts.onReady?.();
     try {
       while (!this.opts.signal.aborted) {
@@ -127,16 +134,30 @@ export class Worker {
    * waiting for a pass (passes come at most every PASS_EVERY_MS). True when taken care of.
    */
   private wokenFor(w: Wake): boolean {
-    if (w.runId === null || (w.kind !== 'answer' && w.kind !== 'stop' && w.kind !== 'event') || this.opts.signal.aborted) return false;
+    if (
+      w.runId === null ||
+      (w.kind !== 'answer' && w.kind !== 'stop' && w.kind !== 'event') ||
+      this.opts.signal.aborted
+    )
+      return false;
     const runId = w.runId;
     const held = this.held.get(runId);
     if (!held && w.kind === 'event') return this.takeForEvent(runId);
-    if (!held || held.owner.lost.aborted || this.active.has(runId) || this.backoff.waiting(runId, this.ports.clock.now())) return false;
+    if (
+      !held ||
+      held.owner.lost.aborted ||
+      this.active.has(runId) ||
+      this.backoff.waiting(runId, this.ports.clock.now())
+    )
+      return false;
     const why = w.kind;
-    void this.ports.store.getRun(runId).then((run) => {
-      // A pass may have driven or let it go meanwhile.
-      if (run && this.held.get(runId) === held && !this.active.has(runId)) this.drive(run, held.owner, why);
-    }).catch(() => this.wakes?.wake());
+    void this.ports.store
+      .getRun(runId)
+      .then((run) => {
+        // A pass may have driven or let it go meanwhile.
+        if (run && this.held.get(runId) === held && !this.active.has(runId)) this.drive(run, held.owner, why);
+      })
+      .catch(() => this.wakes?.wake());
     return true;
   }
 
@@ -147,11 +168,14 @@ export class Worker {
    */
   private takeForEvent(runId: number): boolean {
     if (this.active.has(runId) || this.backoff.waiting(runId, this.ports.clock.now())) return false;
-    void this.ports.store.getRun(runId).then(async (run) => {
-      if (!run || run.status !== 'waiting' || this.active.has(runId) || this.held.has(runId)) return;
-      const held = await this.take(run, true);
-      if (held && this.held.get(runId) === held && !this.active.has(runId)) this.drive(run, held.owner, 'event');
-    }).catch(() => this.wakes?.wake());
+    void this.ports.store
+      .getRun(runId)
+      .then(async (run) => {
+        if (!run || run.status !== 'waiting' || this.active.has(runId) || this.held.has(runId)) return;
+        const held = await this.take(run, true);
+        if (held && this.held.get(runId) === held && !this.active.has(runId)) this.drive(run, held.owner, 'event');
+      })
+      .catch(() => this.wakes?.wake());
     return true;
   }
 
@@ -167,7 +191,8 @@ export class Worker {
       return done;
     } catch (e) {
       const message = capText((e as Error)?.message ?? String(e), 600);
-      if (message !== this.failing) this.opts.report({ type: 'pass_failed', message, actions: actionsOf(e), retryInMs: this.sweepMs() });
+      if (message !== this.failing)
+        this.opts.report({ type: 'pass_failed', message, actions: actionsOf(e), retryInMs: this.sweepMs() });
       this.failing = message;
       return false;
     }
@@ -220,11 +245,24 @@ export class Worker {
       if (this.active.has(run.id)) continue;
       // Asleep (waiting on the world) and not due: it needs no owner, so none holds it and renews a lease
       // (a worker may have many thousands); its time, a stop or a dead driver's lease brings it here.
-      if (run.status === 'waiting' && !woken.has(run.id) && !evented.has(run.id) && !childEnded.has(run.id) && !run.stop && !this.held.has(run.id)) continue;
+      if (
+        run.status === 'waiting' &&
+        !woken.has(run.id) &&
+        !evented.has(run.id) &&
+        !childEnded.has(run.id) &&
+        !run.stop &&
+        !this.held.has(run.id)
+      )
+        continue;
       // Held runs keep their leases themselves meanwhile.
       if (this.backoff.waiting(run.id, clock.now())) continue;
       try {
-        await this.look(run, answered.has(run.id), due.has(run.id), woken.has(run.id) ? 'timer' : evented.has(run.id) ? 'event' : childEnded.has(run.id) ? 'child' : null);
+        await this.look(
+          run,
+          answered.has(run.id),
+          due.has(run.id),
+          woken.has(run.id) ? 'timer' : evented.has(run.id) ? 'event' : childEnded.has(run.id) ? 'child' : null,
+        );
       } catch (e) {
         // One run's trouble (a store row that does not read) is that run's, not the worker's.
         await this.failed(run, null, e);
@@ -276,11 +314,18 @@ export class Worker {
   private async liveWorkers(): Promise<number> {
     const liveness = storeLiveness(this.ports);
     const now = this.ports.store.now();
-    const live = (await this.ports.store.listWorkers()).filter((w) => workerIsLive(w, liveness, now, this.ports.leaseMs));
+    const live = (await this.ports.store.listWorkers()).filter((w) =>
+      workerIsLive(w, liveness, now, this.ports.leaseMs),
+    );
     return Math.max(1, live.length);
   }
 
-  private async look(run: Run, answered: boolean, due: boolean, woke: 'timer' | 'event' | 'child' | null): Promise<void> {
+  private async look(
+    run: Run,
+    answered: boolean,
+    due: boolean,
+    woke: 'timer' | 'event' | 'child' | null,
+  ): Promise<void> {
     const held = this.held.get(run.id) ?? (await this.take(run));
     if (!held || held.owner.lost.aborted) return;
     // Taken running with the idle ones (not a snapshot that read a run this worker drove meanwhile): driven on now.
@@ -298,7 +343,8 @@ export class Worker {
   private async take(run: Run, woken = false): Promise<Held | null> {
     // A run woken by its event has work now: whoever heard it takes it (the claim lets one win),
     // whatever its share — a share counts the awake runs, and asleep ones are not read.
-    if (liveOwner(storeLiveness(this.ports), run) || (run.status !== 'running' && !woken && this.roomInShare() <= 0)) return null;
+    if (liveOwner(storeLiveness(this.ports), run) || (run.status !== 'running' && !woken && this.roomInShare() <= 0))
+      return null;
     // Its agent session lives only on another host (over the store's cap): that host's worker takes it.
     if (await pinnedElsewhere(this.ports, run.id)) return null;
     let owner: Ownership;
@@ -323,11 +369,15 @@ export class Worker {
   private hold(run: Run, owner: Ownership): Held {
     const held = { owner };
     this.held.set(run.id, held);
-    owner.lost.addEventListener('abort', () => {
-      if (this.held.get(run.id) !== held) return;
-      this.held.delete(run.id);
-      this.interrupted.delete(run.id);
-    }, { once: true });
+    owner.lost.addEventListener(
+      'abort',
+      () => {
+        if (this.held.get(run.id) !== held) return;
+        this.held.delete(run.id);
+        this.interrupted.delete(run.id);
+      },
+      { once: true },
+    );
     return held;
   }
 
@@ -348,7 +398,12 @@ export class Worker {
       if (!(await this.drivers.acquire(this.opts.signal))) return void (await owner.release(false));
       try {
         if (why !== 'interrupted') this.opts.report({ type: 'resuming', run, why });
-        const outcome = await driveRun(this.opts.portsFor(run), run.id, { wait: false, keep: true, signal: abort.signal, sharedSlots: this.agents }, owner);
+        const outcome = await driveRun(
+          this.opts.portsFor(run),
+          run.id,
+          { wait: false, keep: true, signal: abort.signal, sharedSlots: this.agents },
+          owner,
+        );
         this.backoff.succeeded(run.id);
         this.opts.report({ type: 'outcome', run, outcome });
         if (outcome.status === 'waiting_human') this.hold(run, owner);
@@ -377,14 +432,25 @@ export class Worker {
     const next = this.backoff.failed(run.id, this.ports.clock.now());
     if (next.giveUp && owner && !this.opts.signal.aborted) {
       const reason = `shop watch could not resume it ${next.failures} times: ${message}`;
-      const ended = await this.ports.store.finishRun(owner.token, run.id, {
-        status: 'failed', reason, event: { type: 'failed', actor: 'shop', channel: 'engine', data: { reason, resume_failures: next.failures } },
-      }).catch(() => false);
+      const ended = await this.ports.store
+        .finishRun(owner.token, run.id, {
+          status: 'failed',
+          reason,
+          event: { type: 'failed', actor: 'shop', channel: 'engine', data: { reason, resume_failures: next.failures } },
+        })
+        .catch(() => false);
       if (ended) {
         this.backoff.succeeded(run.id);
         this.opts.report({ type: 'gave_up', run, reason });
       }
-    } else this.opts.report({ type: 'error', run, message, actions: actionsOf(e), retryInMs: next.giveUp && !owner ? null : next.retryInMs });
+    } else
+      this.opts.report({
+        type: 'error',
+        run,
+        message,
+        actions: actionsOf(e),
+        retryInMs: next.giveUp && !owner ? null : next.retryInMs,
+      });
     if (owner) await owner.release(false).catch(() => undefined);
     this.held.delete(run.id);
     this.interrupted.delete(run.id);
@@ -393,7 +459,8 @@ export class Worker {
   /** Stops the agents of runs being driven (they stay resumable) and lets every run go. */
   private async shutdown() {
     // Named runs that all ended: nothing to stop, and the watch says so itself.
-    if (this.opts.signal.aborted || this.active.size || this.held.size) this.opts.report({ type: 'stopping', active: this.active.size, held: this.held.size });
+    if (this.opts.signal.aborted || this.active.size || this.held.size)
+      this.opts.report({ type: 'stopping', active: this.active.size, held: this.held.size });
     for (const a of this.active.values()) a.abort.abort();
     await Promise.all([...this.active.values()].map((a) => a.done));
     for (const h of this.held.values()) await h.owner.release(false).catch(() => undefined);

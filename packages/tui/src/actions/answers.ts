@@ -6,7 +6,11 @@ type AnswerDeps = Pick<TuiDeps, 'ops' | 'responder' | 'resumeInBackground'>;
 
 /** Records an answer to the ask on screen through core's answer operation, then sees the run resumed. */
 export async function answerCall(deps: AnswerDeps, exec: Execution, input: AnswerInput): Promise<string> {
-  const { fields, handedTo } = await deps.ops.answer(exec, { input, channel: 'tui', responder: deps.responder }, 'shop tui');
+  const { fields, handedTo } = await deps.ops.answer(
+    exec,
+    { input, channel: 'tui', responder: deps.responder },
+    'shop tui',
+  );
   const what = fields.decisions
     ? `decisions ${JSON.stringify(Object.fromEntries(Object.entries(fields.decisions).map(([k, v]) => [k, v.value])))}`
     : (fields.verdict ?? fields.status);
@@ -14,13 +18,23 @@ export async function answerCall(deps: AnswerDeps, exec: Execution, input: Answe
 }
 
 /** After a person talked to the agent in its own session: its new signal is the answer, if it reported anew. */
-export async function sessionAnswer(deps: AnswerDeps, exec: Execution, session: SessionHandOff): Promise<{ text: string; answered: boolean }> {
+export async function sessionAnswer(
+  deps: AnswerDeps,
+  exec: Execution,
+  session: SessionHandOff,
+): Promise<{ text: string; answered: boolean }> {
   const taken = await session.answer();
   if (taken.kind !== 'answered') {
-    const why = taken.kind === 'invalid' ? `${exec.agent}'s report ${taken.problem}` : `${exec.agent} has not reported a new status`;
+    const why =
+      taken.kind === 'invalid'
+        ? `${exec.agent}'s report ${taken.problem}`
+        : `${exec.agent} has not reported a new status`;
     return { text: `run ${exec.runId} still waits: ${why} (c opens its session again)`, answered: false };
   }
-  return { text: `${exec.agent} reported ${taken.status}; ${afterAnswer(deps, exec.runId, taken.handedTo)}`, answered: true };
+  return {
+    text: `${exec.agent} reported ${taken.status}; ${afterAnswer(deps, exec.runId, taken.handedTo)}`,
+    answered: true,
+  };
 }
 
 /**

@@ -13,10 +13,15 @@ export interface Target {
  * details or the inbox. Answered already: a conflict that names who answered (the first
  * answer won); nothing open: a conflict saying what the run is doing.
  */
-export async function waitingCall(ops: Pick<ShopOperations, 'pickAsk'>, target: Target): Promise<{ run: Run; exec: Execution }> {
+export async function waitingCall(
+  ops: Pick<ShopOperations, 'pickAsk'>,
+  target: Target,
+): Promise<{ run: Run; exec: Execution }> {
   const { view, exec } = await ops.pickAsk({ runId: target.runId, key: target.key, ask: null }, 'tui', (v) => {
     const keys = v.waitingAll.map((e) => e.key).join(', ');
-    return new UsageError(`run ${target.runId} waits on ${v.waitingAll.length} calls (${keys}): pick one with ↑↓ in its details, or in the inbox (i)`);
+    return new UsageError(
+      `run ${target.runId} waits on ${v.waitingAll.length} calls (${keys}): pick one with ↑↓ in its details, or in the inbox (i)`,
+    );
   });
   return { run: view.run, exec };
 }

@@ -1,4 +1,13 @@
-import { ConflictError, ShopError, UsageError, buildAnswer, callDecisions, cliDialect, handleOf, mayAct } from '@shop/core';
+import {
+  ConflictError,
+  ShopError,
+  UsageError,
+  buildAnswer,
+  callDecisions,
+  cliDialect,
+  handleOf,
+  mayAct,
+} from '@shop/core';
 import type { AnswerInput, Execution, Run, Verdict } from '@shop/core';
 import type { Browser, ConfirmOverlay } from '../app/use-browser.js';
 import type { AttachedCommand, TuiDeps } from '../deps.js';
@@ -33,12 +42,14 @@ function problem(check: () => unknown): string | null {
  */
 export function useActions(deps: TuiDeps, status: Status, browser: Browser, handOver: HandOver) {
   const { ops } = deps;
-  const run = (work: Promise<string | void>) => work.then((text) => void (text && status.say(text, 'success')), status.fail);
+  const run = (work: Promise<string | void>) =>
+    work.then((text) => void (text && status.say(text, 'success')), status.fail);
 
   /** The last step of every action on a run: it acts only on a y after a pause (ConfirmAction). */
   const confirm = (c: Omit<ConfirmOverlay, 'kind' | 'act'>, title: string, act: () => Promise<string | void>) => {
     browser.setOverlay({
-      kind: 'confirm', ...c,
+      kind: 'confirm',
+      ...c,
       act() {
         browser.setOverlay(null);
         status.say(`${title}…`);
@@ -48,9 +59,17 @@ export function useActions(deps: TuiDeps, status: Status, browser: Browser, hand
   };
 
   /** A line typed in for an action, checked, then confirmed; `question(text)` says what it will do. */
-  const ask = (title: string, label: string, check: (text: string) => unknown, question: (text: string) => Omit<ConfirmOverlay, 'kind' | 'act'>, act: (text: string) => Promise<string>) => {
+  const ask = (
+    title: string,
+    label: string,
+    check: (text: string) => unknown,
+    question: (text: string) => Omit<ConfirmOverlay, 'kind' | 'act'>,
+    act: (text: string) => Promise<string>,
+  ) => {
     browser.setOverlay({
-      kind: 'prompt', title, label,
+      kind: 'prompt',
+      title,
+      label,
       submit(text) {
         const error = problem(() => check(text));
         if (error) return error;
@@ -67,9 +86,18 @@ export function useActions(deps: TuiDeps, status: Status, browser: Browser, hand
     // The ask's handle: the answer goes to this ask (the one on screen), never to a newer one.
     const title = `${verdict === 'approved' ? 'Approve' : 'Reject'} ask ${handleOf(exec)} — ${askerName(exec)} asks: ${oneLine(exec.waitingFor)}`;
     const question = (text: string) => ({
-      title, lines: [`${words}: ${oneLine(text) || '(none)'}`], verb: verdict === 'approved' ? 'approve it' : 'reject it', cancelled: `nothing sent: ask ${handleOf(exec)} still waits`,
+      title,
+      lines: [`${words}: ${oneLine(text) || '(none)'}`],
+      verb: verdict === 'approved' ? 'approve it' : 'reject it',
+      cancelled: `nothing sent: ask ${handleOf(exec)} still waits`,
     });
-    ask(title, label, (text) => buildAnswer(exec, { verdict, message: text }), question, (text) => answerCall(deps, exec, { verdict, message: text }));
+    ask(
+      title,
+      label,
+      (text) => buildAnswer(exec, { verdict, message: text }),
+      question,
+      (text) => answerCall(deps, exec, { verdict, message: text }),
+    );
   };
 
   const attached = async (cmd: AttachedCommand, title: string, lines: string[]) => {
@@ -92,10 +120,15 @@ export function useActions(deps: TuiDeps, status: Status, browser: Browser, hand
     const binVar = `SHOP_${session.cli.toUpperCase()}_BIN`;
     try {
       await attached(cmd, `Continue run ${r.id}`, [
-        `Opening ${name} session for: ${exec.agent}`, `Reason: ${oneLine(exec.waitingFor)}`, '',
-        `${opens} will open in this terminal.`, `When done, exit ${name} to return to Shop.`,
+        `Opening ${name} session for: ${exec.agent}`,
+        `Reason: ${oneLine(exec.waitingFor)}`,
+        '',
+        `${opens} will open in this terminal.`,
+        `When done, exit ${name} to return to Shop.`,
       ]).catch((e: unknown) => {
-        throw e instanceof UsageError && !deps.env[binVar] ? new UsageError(`${e.message} (install ${install} or set ${binVar})`) : e;
+        throw e instanceof UsageError && !deps.env[binVar]
+          ? new UsageError(`${e.message} (install ${install} or set ${binVar})`)
+          : e;
       });
     } finally {
       await session.release();
@@ -110,25 +143,41 @@ export function useActions(deps: TuiDeps, status: Status, browser: Browser, hand
       if (!r) throw new ConflictError(`run ${target.runId} is gone`);
       if (command === 'editor') {
         const cmd = editorCommand(deps.env, r);
-        const code = await attached(cmd, `Open run ${r.id}'s workspace`, [`${cmd.command} ${cmd.args.join(' ')}`, 'Shop comes back when the editor exits.']);
+        const code = await attached(cmd, `Open run ${r.id}'s workspace`, [
+          `${cmd.command} ${cmd.args.join(' ')}`,
+          'Shop comes back when the editor exits.',
+        ]);
         return `back from ${cmd.command}${code ? ` (exit ${code})` : ''}`;
       }
-      if (!mayAct({ id: r.id, status: r.status }, 'stop')) throw new ConflictError(`run ${r.id} has already ended (${r.status})`);
+      if (!mayAct({ id: r.id, status: r.status }, 'stop'))
+        throw new ConflictError(`run ${r.id} has already ended (${r.status})`);
       const question = (text: string) => ({
-        title: `Stop run ${r.id} (${r.spec}: ${oneLine(r.prompt)})?`, lines: [`Reason: ${oneLine(text) || `(none: "stopped by ${deps.responder}")`}`],
-        verb: 'stop it', cancelled: `run ${r.id} not stopped`,
+        title: `Stop run ${r.id} (${r.spec}: ${oneLine(r.prompt)})?`,
+        lines: [`Reason: ${oneLine(text) || `(none: "stopped by ${deps.responder}")`}`],
+        verb: 'stop it',
+        cancelled: `run ${r.id} not stopped`,
       });
-      return ask(`Stop run ${r.id}`, 'Reason', () => null, question, async (text) => {
-        const { run: ended } = await ops.stop(r.id, text.trim() || `stopped by ${deps.responder}`, deps.responder);
-        return ended.status === 'stuck' ? `run ${r.id} stopped: stuck — ${ended.reason ?? ''}` : `run ${r.id} ended ${ended.status} before the stop took effect`;
-      });
+      return ask(
+        `Stop run ${r.id}`,
+        'Reason',
+        () => null,
+        question,
+        async (text) => {
+          const { run: ended } = await ops.stop(r.id, text.trim() || `stopped by ${deps.responder}`, deps.responder);
+          return ended.status === 'stuck'
+            ? `run ${r.id} stopped: stuck — ${ended.reason ?? ''}`
+            : `run ${r.id} ended ${ended.status} before the stop took effect`;
+        },
+      );
     }
     if (command === 'claim') return toggleClaim(deps, target);
     const { run: r, exec } = await waitingCall(ops, target);
     const decisions = exec.kind === 'pause' ? callDecisions(exec) : [];
     if (command === 'continue' && exec.kind !== 'pause') return openSession(r, exec);
-    if (command === 'continue' || (command === 'approve' && decisions.length)) return browser.setOverlay({ kind: 'form', run: r, exec, approving: command === 'approve' });
-    if (command === 'approve' || command === 'reject') return answerPrompt(exec, command === 'approve' ? 'approved' : 'rejected');
+    if (command === 'continue' || (command === 'approve' && decisions.length))
+      return browser.setOverlay({ kind: 'form', run: r, exec, approving: command === 'approve' });
+    if (command === 'approve' || command === 'reject')
+      return answerPrompt(exec, command === 'approve' ? 'approved' : 'rejected');
   };
 
   return {
@@ -138,7 +187,9 @@ export function useActions(deps: TuiDeps, status: Status, browser: Browser, hand
     submit(exec: Execution, input: AnswerInput) {
       const question = {
         title: `Send this answer to ask ${handleOf(exec)} — ${askerName(exec)} asks: ${oneLine(exec.waitingFor)}`,
-        lines: answerLines(input), verb: 'send it', cancelled: `nothing sent: ask ${handleOf(exec)} still waits`,
+        lines: answerLines(input),
+        verb: 'send it',
+        cancelled: `nothing sent: ask ${handleOf(exec)} still waits`,
       };
       confirm(question, `answering ask ${handleOf(exec)}`, () => answerCall(deps, exec, input));
     },
@@ -149,7 +200,8 @@ export function useActions(deps: TuiDeps, status: Status, browser: Browser, hand
 function answerLines(input: AnswerInput): string[] {
   const lines: string[] = [];
   if (input.verdict) lines.push(input.verdict === 'approved' ? 'Continue' : 'Stop');
-  for (const [id, value] of Object.entries((input.answers ?? {}) as Record<string, unknown>)) lines.push(`${id}: ${oneLine(JSON.stringify(value))}`);
+  for (const [id, value] of Object.entries((input.answers ?? {}) as Record<string, unknown>))
+    lines.push(`${id}: ${oneLine(JSON.stringify(value))}`);
   if (input.message) lines.push(`Note: ${oneLine(input.message)}`);
   return lines;
 }

@@ -50,7 +50,14 @@ export function Browser({ deps }: { deps: TuiDeps }) {
     if (cmd === 'quit') exit();
     else if (cmd === 'help') setOverlay({ kind: 'help' });
     else if (cmd === 'inbox') setScreen(screen.name === 'inbox' ? { name: 'list' } : { name: 'inbox' });
-    else if (cmd === 'continue' || cmd === 'approve' || cmd === 'reject' || cmd === 'claim' || cmd === 'stop' || cmd === 'editor') {
+    else if (
+      cmd === 'continue' ||
+      cmd === 'approve' ||
+      cmd === 'reject' ||
+      cmd === 'claim' ||
+      cmd === 'stop' ||
+      cmd === 'editor'
+    ) {
       // Keys typed right after A wait for its prompt, so they are typed into it.
       if (target) hold(actions.perform(cmd, target));
       else status.say('no run here to act on', 'error');
@@ -58,22 +65,54 @@ export function Browser({ deps }: { deps: TuiDeps }) {
     return true;
   };
   useRunListInput(list, (runId) => setScreen({ name: 'detail', runId, key: null, back: 'list' }), common);
-  useInboxInput(inbox, (t) => setScreen({ name: 'detail', runId: t.runId, key: t.key, back: 'inbox' }), () => setScreen({ name: 'list' }), common);
+  useInboxInput(
+    inbox,
+    (t) => setScreen({ name: 'detail', runId: t.runId, key: t.key, back: 'inbox' }),
+    () => setScreen({ name: 'list' }),
+    common,
+  );
 
   const close = () => setOverlay(null);
   let body;
   if (overlay?.kind === 'handoff') body = <Handoff handoff={overlay} />;
   else if (overlay?.kind === 'help') body = <HelpView onClose={close} />;
   else if (overlay?.kind === 'prompt') body = <TextPrompt key={overlay.title} prompt={overlay} onCancel={close} />;
-  else if (overlay?.kind === 'confirm') body = <ConfirmAction confirm={overlay} now={() => deps.ops.liveness.clock.now()} onCancel={() => (close(), status.say(overlay.cancelled))} />;
-  else if (overlay?.kind === 'form') body = <DecisionForm key={`${overlay.run.id}:${overlay.exec.key}`} form={overlay} onSubmit={actions.submit} onCancel={close} />;
+  else if (overlay?.kind === 'confirm')
+    body = (
+      <ConfirmAction
+        confirm={overlay}
+        now={() => deps.ops.liveness.clock.now()}
+        onCancel={() => (close(), status.say(overlay.cancelled))}
+      />
+    );
+  else if (overlay?.kind === 'form')
+    body = (
+      <DecisionForm
+        key={`${overlay.run.id}:${overlay.exec.key}`}
+        form={overlay}
+        onSubmit={actions.submit}
+        onCancel={close}
+      />
+    );
   else if (screen.name === 'inbox') body = <InboxView state={inbox} height={layout.list} />;
-  else if (screen.name === 'list') body = <RunListView state={list} height={list.height} waiting={waiting} loaded={runs.loaded} />;
+  else if (screen.name === 'list')
+    body = <RunListView state={list} height={list.height} waiting={waiting} loaded={runs.loaded} />;
   // The details stay mounted under an overlay, so the picked call is still picked after it.
-  const detail = screen.name === 'detail' ? (
-    <DetailScreen key={screen.runId} deps={deps} run={runs.get(screen.runId)} runId={screen.runId} firstKey={screen.key} tick={runs.tick}
-      layout={layout.detail} paused={suspended} back={() => setScreen(screen.back === 'list' ? { name: 'list' } : { name: 'inbox' })} common={common} />
-  ) : null;
+  const detail =
+    screen.name === 'detail' ? (
+      <DetailScreen
+        key={screen.runId}
+        deps={deps}
+        run={runs.get(screen.runId)}
+        runId={screen.runId}
+        firstKey={screen.key}
+        tick={runs.tick}
+        layout={layout.detail}
+        paused={suspended}
+        back={() => setScreen(screen.back === 'list' ? { name: 'list' } : { name: 'inbox' })}
+        common={common}
+      />
+    ) : null;
 
   return (
     <Box flexDirection="column" width={size.columns}>

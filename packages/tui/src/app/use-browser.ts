@@ -51,7 +51,10 @@ export type Overlay = { kind: 'help' } | PromptOverlay | FormOverlay | ConfirmOv
 
 /** Which screen is up and what is over it (changed at once, for the focus); the focus follows from both. */
 export function useBrowser() {
-  const [state, setState] = useSyncState<{ screen: Screen; overlay: Overlay | null }>(() => ({ screen: { name: 'list' }, overlay: null }));
+  const [state, setState] = useSyncState<{ screen: Screen; overlay: Overlay | null }>(() => ({
+    screen: { name: 'list' },
+    overlay: null,
+  }));
   const { screen, overlay } = state();
   return {
     screen,

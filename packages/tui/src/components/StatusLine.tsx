@@ -10,7 +10,13 @@ export function StatusLine({ status }: { status: StatusMessage | null }) {
   const theme = useTheme();
   return (
     <Box height={2} overflowY="hidden">
-      {status ? <Text wrap="wrap" color={theme.tone(TONE[status.tone])}>{status.tone === 'error' ? `✗ ${status.text}` : status.text}</Text> : <Text> </Text>}
+      {status ? (
+        <Text wrap="wrap" color={theme.tone(TONE[status.tone])}>
+          {status.tone === 'error' ? `✗ ${status.text}` : status.text}
+        </Text>
+      ) : (
+        <Text> </Text>
+      )}
     </Box>
   );
 }
@@ -18,5 +24,9 @@ export function StatusLine({ status }: { status: StatusMessage | null }) {
 /** The keys of the screen, in one muted line. */
 export function HintLine({ text }: { text: string }) {
   const theme = useTheme();
-  return <Text wrap="truncate-end" color={theme.tone('muted')}>{text}</Text>;
+  return (
+    <Text wrap="truncate-end" color={theme.tone('muted')}>
+      {text}
+    </Text>
+  );
 }

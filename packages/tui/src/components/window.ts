@@ -14,7 +14,12 @@ export function windowStart(start: number, cursor: number, height: number, count
 export function moveCursor(cursor: number, count: number, command: string, page: number): number {
   const last = Math.max(0, count - 1);
   const to: Record<string, number> = {
-    up: cursor - 1, down: cursor + 1, pageUp: cursor - page, pageDown: cursor + page, top: 0, bottom: last,
+    up: cursor - 1,
+    down: cursor + 1,
+    pageUp: cursor - page,
+    pageDown: cursor + page,
+    top: 0,
+    bottom: last,
   };
   return to[command] === undefined ? cursor : Math.min(last, Math.max(0, to[command]));
 }

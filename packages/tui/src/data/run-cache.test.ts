@@ -7,13 +7,19 @@ import { RunCache } from './run-cache.js';
 function store() {
   const clock = { t: 10_000 };
   const rows: RunWithWaiting[] = [];
-  const liveness: Liveness = { self: { host: 'h', pid: 1, pidStart: 's' }, processAlive: () => true, clock: { now: () => clock.t } };
+  const liveness: Liveness = {
+    self: { host: 'h', pid: 1, pidStart: 's' },
+    processAlive: () => true,
+    clock: { now: () => clock.t },
+  };
   const ops = {
     liveness,
-    listRuns: async (f: RunFilter = {}) => rows.filter((r) => f.changedSince === undefined || r.updatedAt > f.changedSince),
+    listRuns: async (f: RunFilter = {}) =>
+      rows.filter((r) => f.changedSince === undefined || r.updatedAt > f.changedSince),
     run: async (id: number) => rows.find((r) => r.id === id) ?? null,
   };
-  const write = (id: number) => rows.push({ ...fakeRun({ id, updatedAt: clock.t }), waiting: null, waitsOn: [], running: null, costUsd: 0 });
+  const write = (id: number) =>
+    rows.push({ ...fakeRun({ id, updatedAt: clock.t }), waiting: null, waitsOn: [], running: null, costUsd: 0 });
   return { clock, write, cache: new RunCache(ops) };
 }
 

@@ -57,7 +57,13 @@ export class RunCache {
   private async renewLeases(): Promise<boolean> {
     let changed = false;
     for (const run of this.byId.values()) {
-      if (run.status !== 'running' || !run.owner || this.gone.get(run.id) === run.owner.leaseUntil || liveOwner(this.ops.liveness, run)) continue;
+      if (
+        run.status !== 'running' ||
+        !run.owner ||
+        this.gone.get(run.id) === run.owner.leaseUntil ||
+        liveOwner(this.ops.liveness, run)
+      )
+        continue;
       const fresh = await this.ops.run(run.id);
       if (fresh && fresh.owner?.leaseUntil !== run.owner.leaseUntil) {
         this.byId.set(run.id, { ...run, ...fresh });
@@ -69,6 +75,13 @@ export class RunCache {
 }
 
 function same(a: RunWithWaiting | undefined, b: RunWithWaiting): boolean {
-  return !!a && a.updatedAt === b.updatedAt && a.status === b.status && a.costUsd === b.costUsd && a.owner?.leaseUntil === b.owner?.leaseUntil
-    && a.waiting?.updatedAt === b.waiting?.updatedAt && a.running?.updatedAt === b.running?.updatedAt;
+  return (
+    !!a &&
+    a.updatedAt === b.updatedAt &&
+    a.status === b.status &&
+    a.costUsd === b.costUsd &&
+    a.owner?.leaseUntil === b.owner?.leaseUntil &&
+    a.waiting?.updatedAt === b.waiting?.updatedAt &&
+    a.running?.updatedAt === b.running?.updatedAt
+  );
 }

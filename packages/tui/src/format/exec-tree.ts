@@ -19,7 +19,9 @@ export function compareKeys(a: string, b: string): number {
 
 /** A run's executions as a tree: parallel branches indented under their `parallel`. */
 export function executionTree(execs: readonly Execution[]): TreeRow[] {
-  return [...execs].sort((a, b) => compareKeys(a.key, b.key)).map((exec) => ({ exec, depth: (segments(exec.key).length - 1) / 2 }));
+  return [...execs]
+    .sort((a, b) => compareKeys(a.key, b.key))
+    .map((exec) => ({ exec, depth: (segments(exec.key).length - 1) / 2 }));
 }
 
 /** What a call is: its agent, or the kind of host call (pause, sh, parallel …). */
@@ -40,6 +42,7 @@ export function callSummary(exec: Execution): string {
     const said = result.summary ?? result.reason;
     return `${String(result.status ?? '')}${said ? `: ${String(said)}` : ''}`;
   }
-  if (exec.kind === 'pause' && result && typeof result === 'object') return `${exec.prompt ?? ''} → ${result.continue ? 'continue' : 'stop'}`;
+  if (exec.kind === 'pause' && result && typeof result === 'object')
+    return `${exec.prompt ?? ''} → ${result.continue ? 'continue' : 'stop'}`;
   return exec.kind === 'sh' || exec.kind === 'pause' ? (exec.prompt ?? '') : '';
 }

@@ -27,4 +27,5 @@ export const usd = (n: number | null | undefined): string => (n && n > 0 ? `$${n
 export const oneLine = (text: string | null | undefined): string => (text ?? '').split('\n')[0].trim();
 
 /** A workflow's result in one line: a string as it is, anything else as JSON. */
-export const resultLine = (result: unknown): string => oneLine(typeof result === 'string' ? result : JSON.stringify(result));
+export const resultLine = (result: unknown): string =>
+  oneLine(typeof result === 'string' ? result : JSON.stringify(result));

@@ -1,5 +1,15 @@
 import { useInput, useStdin, type Key } from 'ink';
-import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { splitKeys } from './split-keys.js';
 
 /** Who gets the keys: one screen or overlay at a time. */
@@ -72,11 +82,14 @@ export function KeypressProvider({ children }: { children: ReactNode }) {
     };
     work.then(release, release);
   }, []);
-  useInput((input, key) => {
-    const idle = queue.current.length === 0 && holding.current === 0 && !rendering.current;
-    queue.current.push(...splitKeys(input, key, TEXT_FOCUS.includes(focusRef.current())));
-    if (idle) handleNext();
-  }, { isActive: !suspended });
+  useInput(
+    (input, key) => {
+      const idle = queue.current.length === 0 && holding.current === 0 && !rendering.current;
+      queue.current.push(...splitKeys(input, key, TEXT_FOCUS.includes(focusRef.current())));
+      if (idle) handleNext();
+    },
+    { isActive: !suspended },
+  );
 
   // Resolved once a change of `suspended` is committed, and Ink's input effect (declared
   // before this one) has dropped or taken raw mode again.
@@ -85,10 +98,14 @@ export function KeypressProvider({ children }: { children: ReactNode }) {
     committed.current?.();
     committed.current = null;
   }, [suspended]);
-  const suspend = useCallback((on: boolean) => new Promise<void>((resolve) => {
-    committed.current = resolve;
-    setSuspended(on);
-  }), []);
+  const suspend = useCallback(
+    (on: boolean) =>
+      new Promise<void>((resolve) => {
+        committed.current = resolve;
+        setSuspended(on);
+      }),
+    [],
+  );
 
   const register = useCallback((f: Focus, handler: KeyHandler) => {
     handlers.current.set(f, handler);
@@ -97,19 +114,25 @@ export function KeypressProvider({ children }: { children: ReactNode }) {
     };
   }, []);
 
-  const handOver = useCallback(async <T,>(job: () => Promise<T>): Promise<T> => {
-    queue.current = []; // typed before the terminal changed hands: not for what comes after
-    await suspend(true);
-    await new Promise((r) => setTimeout(r, SETTLE_MS));
-    stdin.pause();
-    try {
-      return await job();
-    } finally {
-      await suspend(false);
-    }
-  }, [stdin, suspend]);
+  const handOver = useCallback(
+    async <T,>(job: () => Promise<T>): Promise<T> => {
+      queue.current = []; // typed before the terminal changed hands: not for what comes after
+      await suspend(true);
+      await new Promise((r) => setTimeout(r, SETTLE_MS));
+      stdin.pause();
+      try {
+        return await job();
+      } finally {
+        await suspend(false);
+      }
+    },
+    [stdin, suspend],
+  );
 
-  const value = useMemo(() => ({ focus: focusRef, register, handOver, hold, suspended }), [register, handOver, hold, suspended]);
+  const value = useMemo(
+    () => ({ focus: focusRef, register, handOver, hold, suspended }),
+    [register, handOver, hold, suspended],
+  );
   return <KeypressContext.Provider value={value}>{children}</KeypressContext.Provider>;
 }
 

@@ -2,8 +2,25 @@ import type { Key } from 'ink';
 
 /** Every shortcut of the browser, in one table: the input hooks and the help screen read it. */
 export type Command =
-  | 'up' | 'down' | 'pageUp' | 'pageDown' | 'top' | 'bottom' | 'open' | 'back' | 'filter' | 'active' | 'inbox'
-  | 'continue' | 'approve' | 'reject' | 'claim' | 'stop' | 'editor' | 'help' | 'quit';
+  | 'up'
+  | 'down'
+  | 'pageUp'
+  | 'pageDown'
+  | 'top'
+  | 'bottom'
+  | 'open'
+  | 'back'
+  | 'filter'
+  | 'active'
+  | 'inbox'
+  | 'continue'
+  | 'approve'
+  | 'reject'
+  | 'claim'
+  | 'stop'
+  | 'editor'
+  | 'help'
+  | 'quit';
 
 export interface Binding {
   command: Command;
@@ -26,10 +43,20 @@ export const BINDINGS: readonly Binding[] = [
   { command: 'filter', keys: ['/'], shows: '/', does: 'filter runs (id, spec, status, agent, text)' },
   { command: 'active', keys: ['a'], shows: 'a', does: 'active runs only (on/off)' },
   { command: 'inbox', keys: ['i'], shows: 'i', does: 'inbox: every pending ask, oldest first' },
-  { command: 'continue', keys: ['c'], shows: 'c', does: "continue: open the agent's Claude session, or decide a pause" },
+  {
+    command: 'continue',
+    keys: ['c'],
+    shows: 'c',
+    does: "continue: open the agent's Claude session, or decide a pause",
+  },
   { command: 'approve', keys: ['A'], shows: 'A', does: 'approve what it waits on (with a message)' },
   { command: 'reject', keys: ['R'], shows: 'R', does: 'reject it (with feedback)' },
-  { command: 'claim', keys: ['m'], shows: 'm', does: "claim the ask (I'm on it: reminders wait), or let go of your claim" },
+  {
+    command: 'claim',
+    keys: ['m'],
+    shows: 'm',
+    does: "claim the ask (I'm on it: reminders wait), or let go of your claim",
+  },
   { command: 'stop', keys: ['s'], shows: 's', does: 'stop the run (with a reason)' },
   { command: 'editor', keys: ['o'], shows: 'o', does: 'open the workspace in $VISUAL / $EDITOR' },
   { command: 'help', keys: ['?'], shows: '?', does: 'these keys' },
@@ -37,8 +64,12 @@ export const BINDINGS: readonly Binding[] = [
 ];
 
 const NAMED: Record<string, (k: Key) => boolean> = {
-  up: (k) => k.upArrow, down: (k) => k.downArrow, pageUp: (k) => k.pageUp, pageDown: (k) => k.pageDown,
-  return: (k) => k.return, escape: (k) => k.escape,
+  up: (k) => k.upArrow,
+  down: (k) => k.downArrow,
+  pageUp: (k) => k.pageUp,
+  pageDown: (k) => k.pageDown,
+  return: (k) => k.return,
+  escape: (k) => k.escape,
 };
 
 /** The command a keypress means, if any. */

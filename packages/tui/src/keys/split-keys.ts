@@ -1,15 +1,47 @@
 import type { Key } from 'ink';
 
 const PLAIN: Key = {
-  upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
-  return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false,
-  super: false, hyper: false, capsLock: false, numLock: false,
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
+  super: false,
+  hyper: false,
+  capsLock: false,
+  numLock: false,
 };
 
 /** A key with nothing but characters: what Ink reports for typed text. */
 function isPlain(key: Key): boolean {
-  return !(key.upArrow || key.downArrow || key.leftArrow || key.rightArrow || key.pageDown || key.pageUp || key.home || key.end
-    || key.return || key.escape || key.ctrl || key.tab || key.backspace || key.delete || key.meta);
+  return !(
+    key.upArrow ||
+    key.downArrow ||
+    key.leftArrow ||
+    key.rightArrow ||
+    key.pageDown ||
+    key.pageUp ||
+    key.home ||
+    key.end ||
+    key.return ||
+    key.escape ||
+    key.ctrl ||
+    key.tab ||
+    key.backspace ||
+    key.delete ||
+    key.meta
+  );
 }
 
 /** One character as the key it is when typed on its own (Enter, Tab, Backspace, Ctrl+letter, text). */

@@ -18,7 +18,15 @@ export const CONFIRM_QUIET_MS = 500;
  * again); any other key, Enter and Esc included, takes the question away with nothing done.
  * So stray typing cannot complete it, as lazygit's and gemini-cli's confirmations can be by Enter.
  */
-export function ConfirmAction({ confirm, now, onCancel }: { confirm: ConfirmOverlay; now: () => number; onCancel: () => void }) {
+export function ConfirmAction({
+  confirm,
+  now,
+  onCancel,
+}: {
+  confirm: ConfirmOverlay;
+  now: () => number;
+  onCancel: () => void;
+}) {
   const theme = useTheme();
   const [state, setState] = useSyncState(() => ({ quietSince: now(), early: false }));
   useKeypress('confirm', (input, key) => {
@@ -30,9 +38,20 @@ export function ConfirmAction({ confirm, now, onCancel }: { confirm: ConfirmOver
   });
   return (
     <Box flexDirection="column">
-      <Text bold={theme.colors} wrap="truncate-end">{confirm.title}</Text>
-      {confirm.lines.map((line, i) => <Text key={i} wrap="truncate-end">{line}</Text>)}
-      {state().early ? <Text color={theme.tone('error')} wrap="truncate-end">{`y typed too soon after the question: ignored — wait a moment, then y to ${confirm.verb}`}</Text> : null}
+      <Text bold={theme.colors} wrap="truncate-end">
+        {confirm.title}
+      </Text>
+      {confirm.lines.map((line, i) => (
+        <Text key={i} wrap="truncate-end">
+          {line}
+        </Text>
+      ))}
+      {state().early ? (
+        <Text
+          color={theme.tone('error')}
+          wrap="truncate-end"
+        >{`y typed too soon after the question: ignored — wait a moment, then y to ${confirm.verb}`}</Text>
+      ) : null}
       <HintLine text={`[y] ${confirm.verb} (after a pause)  [any other key] cancel`} />
     </Box>
   );

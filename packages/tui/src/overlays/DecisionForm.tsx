@@ -20,7 +20,19 @@ function options(f: Field): string {
   return f.decision.type === 'multi_choice' ? `comma-separated: ${values.join(', ')}` : values.join(' · ');
 }
 
-function FieldRow({ label, value, hint, focused, problem }: { label: string; value: string; hint: string; focused: boolean; problem: string | null }) {
+function FieldRow({
+  label,
+  value,
+  hint,
+  focused,
+  problem,
+}: {
+  label: string;
+  value: string;
+  hint: string;
+  focused: boolean;
+  problem: string | null;
+}) {
   const theme = useTheme();
   return (
     <Box flexDirection="column">
@@ -28,7 +40,9 @@ function FieldRow({ label, value, hint, focused, problem }: { label: string; val
         <Text color={theme.tone('accent')}>{focused ? '› ' : '  '}</Text>
         <Cell width={30}>{label}</Cell>
         <Cell width={24}>{value}</Cell>
-        <Cell grow color={theme.tone('muted')}>{hint}</Cell>
+        <Cell grow color={theme.tone('muted')}>
+          {hint}
+        </Cell>
       </Box>
       {problem ? <Text color={theme.tone('error')}>{`    ✗ ${problem}`}</Text> : null}
     </Box>
@@ -36,19 +50,46 @@ function FieldRow({ label, value, hint, focused, problem }: { label: string; val
 }
 
 /** The decisions of a pause (or continue / stop for a plain one), with each rule shown inline. */
-export function DecisionForm({ form, onSubmit, onCancel }: { form: FormOverlay; onSubmit: (exec: Execution, input: AnswerInput) => void; onCancel: () => void }) {
+export function DecisionForm({
+  form,
+  onSubmit,
+  onCancel,
+}: {
+  form: FormOverlay;
+  onSubmit: (exec: Execution, input: AnswerInput) => void;
+  onCancel: () => void;
+}) {
   const theme = useTheme();
   const state = useDecisionForm(form, onSubmit, onCancel);
   const spec = form.exec.request as PauseSpec | null;
   return (
     <Box flexDirection="column">
-      <Text bold={theme.colors} wrap="truncate-end">{`Decide run ${form.run.id} call ${form.exec.key} — ${spec?.message ?? form.exec.waitingFor ?? ''}`}</Text>
-      {spec?.context ? <Text wrap="truncate-end" color={theme.tone('muted')}>{spec.context}</Text> : null}
+      <Text
+        bold={theme.colors}
+        wrap="truncate-end"
+      >{`Decide run ${form.run.id} call ${form.exec.key} — ${spec?.message ?? form.exec.waitingFor ?? ''}`}</Text>
+      {spec?.context ? (
+        <Text wrap="truncate-end" color={theme.tone('muted')}>
+          {spec.context}
+        </Text>
+      ) : null}
       {state.fields.map((f, i) => (
-        <FieldRow key={f.decision.id} label={`${f.decision.prompt}${f.decision.required ? '' : ' (optional)'}`} value={shown(f, state.at === i)}
-          hint={options(f) || (state.at === i ? (f.decision.description ?? '') : '')} focused={state.at === i} problem={state.problemOf(f)} />
+        <FieldRow
+          key={f.decision.id}
+          label={`${f.decision.prompt}${f.decision.required ? '' : ' (optional)'}`}
+          value={shown(f, state.at === i)}
+          hint={options(f) || (state.at === i ? (f.decision.description ?? '') : '')}
+          focused={state.at === i}
+          problem={state.problemOf(f)}
+        />
       ))}
-      <FieldRow label={state.plain ? 'Note / reason (optional)' : 'Note (optional)'} value={`${state.note}${state.at === state.fields.length ? '▏' : ''}`} hint="" focused={state.at === state.fields.length} problem={null} />
+      <FieldRow
+        label={state.plain ? 'Note / reason (optional)' : 'Note (optional)'}
+        value={`${state.note}${state.at === state.fields.length ? '▏' : ''}`}
+        hint=""
+        focused={state.at === state.fields.length}
+        problem={null}
+      />
       {state.formError ? <Text color={theme.tone('error')} wrap="truncate-end">{`✗ ${state.formError}`}</Text> : null}
       <HintLine text="[↑↓ Tab] field  [←→ space y/n] choose  [Enter] submit  [Esc] cancel" />
     </Box>

@@ -9,7 +9,11 @@ export function Handoff({ handoff }: { handoff: HandoffOverlay }) {
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
       <Text bold={theme.colors}>{handoff.title}</Text>
-      {handoff.lines.map((line, i) => <Text key={i} wrap="truncate-end">{line || ' '}</Text>)}
+      {handoff.lines.map((line, i) => (
+        <Text key={i} wrap="truncate-end">
+          {line || ' '}
+        </Text>
+      ))}
     </Box>
   );
 }

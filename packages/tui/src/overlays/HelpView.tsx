@@ -16,13 +16,19 @@ export function HelpView({ onClose }: { onClose: () => void }) {
       {BINDINGS.map((b) => (
         <Box key={b.command}>
           <Text>{'  '}</Text>
-          <Cell width={8} color={theme.tone('accent')}>{b.shows}</Cell>
+          <Cell width={8} color={theme.tone('accent')}>
+            {b.shows}
+          </Cell>
           <Cell grow>{b.does}</Cell>
         </Box>
       ))}
       <Text> </Text>
-      <Text wrap="truncate-end">{'  In the details, ↑↓ pick a call: c, A and R answer the picked call when it waits.'}</Text>
-      <Text wrap="truncate-end">{'  An answer or a stop asks first: y after a pause does it, any other key (Enter too) cancels.'}</Text>
+      <Text wrap="truncate-end">
+        {'  In the details, ↑↓ pick a call: c, A and R answer the picked call when it waits.'}
+      </Text>
+      <Text wrap="truncate-end">
+        {'  An answer or a stop asks first: y after a pause does it, any other key (Enter too) cancels.'}
+      </Text>
       <HintLine text="any key closes this" />
     </Box>
   );

@@ -25,8 +25,13 @@ export function TextPrompt({ prompt, onCancel }: { prompt: PromptOverlay; onCanc
   const { text, error } = state();
   return (
     <Box flexDirection="column">
-      <Text bold={theme.colors} wrap="truncate-end">{prompt.title}</Text>
-      <Text wrap="truncate-end">{`${prompt.label}: ${text}`}<Text color={theme.tone('accent')}>▏</Text></Text>
+      <Text bold={theme.colors} wrap="truncate-end">
+        {prompt.title}
+      </Text>
+      <Text wrap="truncate-end">
+        {`${prompt.label}: ${text}`}
+        <Text color={theme.tone('accent')}>▏</Text>
+      </Text>
       {error ? <Text color={theme.tone('error')} wrap="wrap">{`✗ ${error}`}</Text> : null}
       <HintLine text="[Enter] send  [Esc] cancel" />
     </Box>

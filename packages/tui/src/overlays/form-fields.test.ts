@@ -11,7 +11,10 @@ const decisions: Decision[] = [
 describe('the form checked as core checks the answer', () => {
   it("each problem lands on its decision's field, by the issue's path", () => {
     const [ship, n, note] = initialFields(decisions, false);
-    expect(formProblems([ship, { ...n, text: '1' }, note])).toEqual({ ship: 'required (approval: Ship: now?)', n: 'must be ≥ 2' });
+    expect(formProblems([ship, { ...n, text: '1' }, note])).toEqual({
+      ship: 'required (approval: Ship: now?)',
+      n: 'must be ≥ 2',
+    });
     expect(formProblems([{ ...ship, picked: true }, { ...n, text: '3' }, note])).toEqual({});
   });
 });

@@ -12,15 +12,29 @@ export interface Field {
 /** What a plain pause asks when it has no decisions of its own. */
 export const PLAIN: Decision = { id: 'continue', type: 'approval', prompt: 'Continue?', required: true };
 
-export const isTyped = (d: Decision) => d.type === 'text' || d.type === 'number' || d.type === 'date' || d.type === 'multi_choice';
+export const isTyped = (d: Decision) =>
+  d.type === 'text' || d.type === 'number' || d.type === 'date' || d.type === 'multi_choice';
 
 /** Fields pre-filled with the defaults; `approving` says yes to every approval. */
 export function initialFields(decisions: Decision[], approving: boolean): Field[] {
   return decisions.map((decision) => {
     const dflt = decision.default;
-    const text = dflt === undefined || dflt === null || !isTyped(decision) ? '' : Array.isArray(dflt) ? dflt.join(', ') : String(dflt);
-    const picked = decision.type === 'approval' ? (approving ? true : typeof dflt === 'boolean' ? dflt : null)
-      : decision.type === 'choice' && typeof dflt === 'string' ? dflt : null;
+    const text =
+      dflt === undefined || dflt === null || !isTyped(decision)
+        ? ''
+        : Array.isArray(dflt)
+          ? dflt.join(', ')
+          : String(dflt);
+    const picked =
+      decision.type === 'approval'
+        ? approving
+          ? true
+          : typeof dflt === 'boolean'
+            ? dflt
+            : null
+        : decision.type === 'choice' && typeof dflt === 'string'
+          ? dflt
+          : null;
     return { decision, text, picked };
   });
 }
@@ -35,7 +49,12 @@ export function fieldValue(f: Field): unknown {
     case 'number':
       return t === '' ? undefined : Number.isFinite(Number(t)) ? Number(t) : t;
     case 'multi_choice':
-      return t === '' ? undefined : t.split(',').map((s) => s.trim()).filter(Boolean);
+      return t === ''
+        ? undefined
+        : t
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean);
     default:
       return t === '' ? undefined : f.decision.type === 'text' ? f.text : t;
   }
@@ -52,7 +71,10 @@ export function fieldProblem(f: Field): string | null {
 /** Every field's problem by decision id, as the core checks the whole answer. */
 export function formProblems(fields: Field[]): Record<string, string> {
   const raw = Object.fromEntries(fields.map((f) => [f.decision.id, fieldValue(f)]).filter(([, v]) => v !== undefined));
-  const checked = validateAnswers(fields.map((f) => f.decision), raw);
+  const checked = validateAnswers(
+    fields.map((f) => f.decision),
+    raw,
+  );
   if (checked.ok) return {};
   return Object.fromEntries(checked.issues.map((i) => [i.path, i.message]));
 }
@@ -61,7 +83,10 @@ export function formProblems(fields: Field[]): Record<string, string> {
 export function formAnswer(fields: Field[], note: string, plain: boolean): AnswerInput {
   const message = note.trim() || null;
   if (plain) return { verdict: fields[0].picked === false ? 'rejected' : 'approved', message };
-  return { answers: Object.fromEntries(fields.map((f) => [f.decision.id, fieldValue(f)]).filter(([, v]) => v !== undefined)), message };
+  return {
+    answers: Object.fromEntries(fields.map((f) => [f.decision.id, fieldValue(f)]).filter(([, v]) => v !== undefined)),
+    message,
+  };
 }
 
 /** The next option of a choice, or the flipped yes/no of an approval. */

@@ -5,7 +5,16 @@ import type { FormOverlay } from '../app/use-browser.js';
 import { useSyncState } from '../hooks/use-sync-state.js';
 import { editText } from '../keys/edit-text.js';
 import { useKeypress } from '../keys/KeypressContext.js';
-import { cycle, fieldProblem, formAnswer, formProblems, initialFields, isTyped, PLAIN, type Field } from './form-fields.js';
+import {
+  cycle,
+  fieldProblem,
+  formAnswer,
+  formProblems,
+  initialFields,
+  isTyped,
+  PLAIN,
+  type Field,
+} from './form-fields.js';
 
 interface FormState {
   fields: Field[];
@@ -41,16 +50,32 @@ function edit(s: FormState, input: string, key: Key): FormState {
  * for text. A field's rule shows beside it as soon as it is edited; Enter checks the whole
  * answer as the core will, and records nothing while anything is wrong.
  */
-export function useDecisionForm(form: FormOverlay, onSubmit: (exec: Execution, input: AnswerInput) => void, onCancel: () => void) {
+export function useDecisionForm(
+  form: FormOverlay,
+  onSubmit: (exec: Execution, input: AnswerInput) => void,
+  onCancel: () => void,
+) {
   const decisions = callDecisions(form.exec);
   const plain = decisions.length === 0;
   const [state, setState] = useSyncState<FormState>(() => ({
-    fields: initialFields(plain ? [PLAIN] : decisions, form.approving), note: '', at: 0, touched: new Set(), checked: null, formError: null,
+    fields: initialFields(plain ? [PLAIN] : decisions, form.approving),
+    note: '',
+    at: 0,
+    touched: new Set(),
+    checked: null,
+    formError: null,
   }));
 
   const submit = () => {
     const { fields, note } = state();
-    const problems = plain ? Object.fromEntries(fields.flatMap((f) => { const p = fieldProblem(f); return p ? [[f.decision.id, p]] : []; })) : formProblems(fields);
+    const problems = plain
+      ? Object.fromEntries(
+          fields.flatMap((f) => {
+            const p = fieldProblem(f);
+            return p ? [[f.decision.id, p]] : [];
+          }),
+        )
+      : formProblems(fields);
     if (Object.keys(problems).length) return setState((s) => ({ ...s, checked: problems }));
     const input = formAnswer(fields, note, plain);
     try {
@@ -69,6 +94,7 @@ export function useDecisionForm(form: FormOverlay, onSubmit: (exec: Execution, i
   });
 
   const s = state();
-  const problemOf = (f: Field) => (s.checked ? (s.checked[f.decision.id] ?? null) : s.touched.has(f.decision.id) ? fieldProblem(f) : null);
+  const problemOf = (f: Field) =>
+    s.checked ? (s.checked[f.decision.id] ?? null) : s.touched.has(f.decision.id) ? fieldProblem(f) : null;
   return { fields: s.fields, note: s.note, at: s.at, plain, formError: s.formError, problemOf };
 }

@@ -6,7 +6,8 @@ import type { AttachedCommand, AttachedResult } from '../deps.js';
  * cursor, no bracketed paste, no mouse reports, the kitty keyboard protocol popped, no
  * modifyOtherKeys; then a clean screen for the browser to redraw on.
  */
-export const RESET_TERMINAL = '\x1b[?1049l\x1b[?25h\x1b[?2004l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[<u\x1b[>4;0m\x1b[0m\x1b[2J\x1b[3J\x1b[H';
+export const RESET_TERMINAL =
+  '\x1b[?1049l\x1b[?25h\x1b[?2004l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[<u\x1b[>4;0m\x1b[0m\x1b[2J\x1b[3J\x1b[H';
 
 /**
  * Runs a command attached to this terminal and waits for it — the one hand-off of the terminal,
@@ -15,7 +16,10 @@ export const RESET_TERMINAL = '\x1b[?1049l\x1b[?25h\x1b[?2004l\x1b[?1000l\x1b[?1
  * `reset`: a full-screen program's leftover modes are cleared on it afterwards (the TUI redraws
  * on it); null leaves the terminal as the child left it (the CLI prints on after).
  */
-export async function runAttached(cmd: AttachedCommand, reset: NodeJS.WriteStream | null = process.stdout): Promise<AttachedResult> {
+export async function runAttached(
+  cmd: AttachedCommand,
+  reset: NodeJS.WriteStream | null = process.stdout,
+): Promise<AttachedResult> {
   const ignore = () => {};
   process.on('SIGINT', ignore);
   try {

@@ -4,7 +4,16 @@ import { App } from '../App.js';
 import type { AttachedCommand, AttachedResult, TuiDeps } from '../deps.js';
 import { testOps, type TestWorld } from './world.js';
 
-export const KEYS = { up: '\x1b[A', down: '\x1b[B', right: '\x1b[C', left: '\x1b[D', enter: '\r', esc: '\x1b', backspace: '\x7f', tab: '\t' } as const;
+export const KEYS = {
+  up: '\x1b[A',
+  down: '\x1b[B',
+  right: '\x1b[C',
+  left: '\x1b[D',
+  enter: '\r',
+  esc: '\x1b',
+  backspace: '\x7f',
+  tab: '\t',
+} as const;
 
 export interface RenderOptions {
   rows?: number;
@@ -41,10 +50,14 @@ export function renderTui(w: TestWorld, opts: RenderOptions = {}) {
   const app = render(<App deps={deps} />);
   const frame = () => app.lastFrame() ?? '';
   const waitFor = async (text: string | RegExp): Promise<string> => {
-    await vi.waitFor(() => {
-      const f = frame();
-      if (typeof text === 'string' ? !f.includes(text) : !text.test(f)) throw new Error(`not on screen: ${text}\n${f}`);
-    }, { timeout: 3000, interval: 10 });
+    await vi.waitFor(
+      () => {
+        const f = frame();
+        if (typeof text === 'string' ? !f.includes(text) : !text.test(f))
+          throw new Error(`not on screen: ${text}\n${f}`);
+      },
+      { timeout: 3000, interval: 10 },
+    );
     return frame();
   };
   const press = async (...keys: string[]) => {
@@ -59,7 +72,8 @@ export function renderTui(w: TestWorld, opts: RenderOptions = {}) {
   /** Waits for the first look at the store (and Ink's input to be listening). */
   const ready = async () => {
     await until(() => {
-      if (!/^Shop runs — /.test(frame()) || frame().includes('reading runs…')) throw new Error(`not ready:\n${frame()}`);
+      if (!/^Shop runs — /.test(frame()) || frame().includes('reading runs…'))
+        throw new Error(`not ready:\n${frame()}`);
     });
   };
   /**
@@ -74,6 +88,9 @@ export function renderTui(w: TestWorld, opts: RenderOptions = {}) {
     await press('y');
   };
   /** The frame's lines, trailing spaces trimmed. */
-  const lines = () => frame().split('\n').map((l) => l.trimEnd());
+  const lines = () =>
+    frame()
+      .split('\n')
+      .map((l) => l.trimEnd());
   return { ...app, frame, lines, waitFor, until, ready, press, confirm, attached, resumed, deps };
 }

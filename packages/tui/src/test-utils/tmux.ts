@@ -11,9 +11,32 @@ import { until, type Project } from '../../../../test/e2e/harness.js';
 export class Tmux {
   private readonly socket = `shop-tui-${randomBytes(4).toString('hex')}`;
 
-  constructor(private readonly p: Project, command: string, size = { columns: 120, rows: 30 }) {
-    const vars = ['SHOP_CLAUDE_BIN', 'SHOP_STANDIN_LOG', 'SHOP_STANDIN_SCENARIO', 'SHOP_USER', 'CLAUDE_CONFIG_DIR'].flatMap((k) => (p.env[k] ? ['-e', `${k}=${p.env[k]}`] : []));
-    this.tmux(['new-session', '-d', '-s', 'shop', '-x', String(size.columns), '-y', String(size.rows), '-c', p.dir, ...vars, `${command}; echo "[exit $?]"; sleep 600`]);
+  constructor(
+    private readonly p: Project,
+    command: string,
+    size = { columns: 120, rows: 30 },
+  ) {
+    const vars = [
+      'SHOP_CLAUDE_BIN',
+      'SHOP_STANDIN_LOG',
+      'SHOP_STANDIN_SCENARIO',
+      'SHOP_USER',
+      'CLAUDE_CONFIG_DIR',
+    ].flatMap((k) => (p.env[k] ? ['-e', `${k}=${p.env[k]}`] : []));
+    this.tmux([
+      'new-session',
+      '-d',
+      '-s',
+      'shop',
+      '-x',
+      String(size.columns),
+      '-y',
+      String(size.rows),
+      '-c',
+      p.dir,
+      ...vars,
+      `${command}; echo "[exit $?]"; sleep 600`,
+    ]);
   }
 
   screen(): string {
@@ -54,7 +77,11 @@ export class Tmux {
   }
 
   private tmux(args: string[]): string {
-    return execFileSync('tmux', ['-L', this.socket, ...args], { env: terminalEnv(this.p.env), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return execFileSync('tmux', ['-L', this.socket, ...args], {
+      env: terminalEnv(this.p.env),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   }
 }
 

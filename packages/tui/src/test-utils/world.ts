@@ -25,7 +25,13 @@ export function testWorld(script: Script = {}) {
     /** Starts and drives a run, its prompt given. */
     async run(body: string, prompt = 'the task') {
       world.workflows.set(FLOW_PATH, wrap(body));
-      const { run, owner } = await createRun(world.ports, { spec: 'flow', workflowPath: FLOW_PATH, prompt, workspace: flow.dir, actor: 'tester' });
+      const { run, owner } = await createRun(world.ports, {
+        spec: 'flow',
+        workflowPath: FLOW_PATH,
+        prompt,
+        workspace: flow.dir,
+        actor: 'tester',
+      });
       await owner.release(false);
       await flow.drive(run.id);
       return run.id;
@@ -33,9 +39,24 @@ export function testWorld(script: Script = {}) {
     /** A run its driver holds right now, its agent at work (`activity`). */
     async working(agent: string, activity: string) {
       world.workflows.set(FLOW_PATH, wrap(`run("${agent}")`));
-      const { run, owner } = await createRun(world.ports, { spec: 'flow', workflowPath: FLOW_PATH, prompt: 'the task', workspace: flow.dir, actor: 'tester' });
+      const { run, owner } = await createRun(world.ports, {
+        spec: 'flow',
+        workflowPath: FLOW_PATH,
+        prompt: 'the task',
+        workspace: flow.dir,
+        actor: 'tester',
+      });
       await world.store.startExecution(owner.token, {
-        runId: run.id, key: '1', kind: 'run', agent, fingerprint: 'f', sessionId: 'session-w', cwd: flow.dir, prompt: 'p', request: {}, signalPath: null,
+        runId: run.id,
+        key: '1',
+        kind: 'run',
+        agent,
+        fingerprint: 'f',
+        sessionId: 'session-w',
+        cwd: flow.dir,
+        prompt: 'p',
+        request: {},
+        signalPath: null,
       });
       await world.store.setActivity(owner.token, run.id, '1', { text: activity });
       return run.id;
@@ -54,6 +75,9 @@ export function testWorld(script: Script = {}) {
 export type TestWorld = ReturnType<typeof testWorld>;
 
 /** Core's operations over the world's ports (a person's, never an agent's): what the CLI hands the browser. */
-export function testOps(w: { world: { ports: EnginePorts }; dir: string }, ports: EnginePorts = w.world.ports): ShopOperations {
+export function testOps(
+  w: { world: { ports: EnginePorts }; dir: string },
+  ports: EnginePorts = w.world.ports,
+): ShopOperations {
   return shopOperations(ports, findProject(w.dir, {}), { agentStep: null });
 }

@@ -7,44 +7,79 @@ let w: TestWorld;
 afterEach(() => w?.dispose());
 
 const status = (lines: string[]) => lines.slice(-3, -1).join(' ').trim();
-const row = (lines: string[], id: number) => lines.find((l) => l.startsWith(`› ${id} `) || l.startsWith(`  ${id} `)) ?? '';
+const row = (lines: string[], id: number) =>
+  lines.find((l) => l.startsWith(`› ${id} `) || l.startsWith(`  ${id} `)) ?? '';
 
 describe('continue: the agent’s own Claude session', () => {
   it('hands the terminal to claude --resume in the session’s directory; when the agent reported anew the run resumes', async () => {
-    w = testWorld({ coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }, { status: 'DONE', summary: 'used postgres' }] });
+    w = testWorld({
+      coder: [
+        { status: 'NEEDS_HUMAN', reason: 'Which database?' },
+        { status: 'DONE', summary: 'used postgres' },
+      ],
+    });
     const id = await w.run('return run("coder").summary');
     const t = renderTui(w, {
       env: { SHOP_CLAUDE_BIN: '/bin/claude-standin', PATH: '/usr/bin' },
       // The person talks it through; the agent reports DONE from its shell.
-      runAttached: async (cmd) => (writeSignal(cmd.env.SHOP_SIGNAL_FILE!, { status: 'DONE', summary: 'use postgres' }), { code: 0, error: null }),
+      runAttached: async (cmd) => (
+        writeSignal(cmd.env.SHOP_SIGNAL_FILE!, { status: 'DONE', summary: 'use postgres' }),
+        { code: 0, error: null }
+      ),
       onResume: (runId) => void w.drive(runId),
     });
     await t.ready();
     await t.press('c');
     await t.until(() => expect(row(t.lines(), id)).toMatch(/✓ completed +- +use postgres/));
-    expect(t.attached).toEqual([{
-      command: '/bin/claude-standin', args: ['--resume', 'session-1'], cwd: w.dir,
-      env: expect.objectContaining({
-        SHOP_RUN_ID: String(id), SHOP_CALL: '1', SHOP_AGENT: 'coder', SHOP_SESSION_ID: 'session-1', SHOP_SIGNAL_FILE: expect.stringMatching(/signals\/1\.1\.coder\.[0-9a-f]{24}\.json$/),
-      }),
-    }]);
-    expect(status(t.lines())).toBe(`coder reported DONE; run ${id} resumes in the background (log: .shop/runs/${id}/tui-resume.log)`);
-    expect((await w.store.listEvents(id)).find((e) => e.type === 'human_answered')).toMatchObject({ actor: 'ann', channel: 'continue', data: { status: 'DONE', message: 'use postgres' } });
+    expect(t.attached).toEqual([
+      {
+        command: '/bin/claude-standin',
+        args: ['--resume', 'session-1'],
+        cwd: w.dir,
+        env: expect.objectContaining({
+          SHOP_RUN_ID: String(id),
+          SHOP_CALL: '1',
+          SHOP_AGENT: 'coder',
+          SHOP_SESSION_ID: 'session-1',
+          SHOP_SIGNAL_FILE: expect.stringMatching(/signals\/1\.1\.coder\.[0-9a-f]{24}\.json$/),
+        }),
+      },
+    ]);
+    expect(status(t.lines())).toBe(
+      `coder reported DONE; run ${id} resumes in the background (log: .shop/runs/${id}/tui-resume.log)`,
+    );
+    expect((await w.store.listEvents(id)).find((e) => e.type === 'human_answered')).toMatchObject({
+      actor: 'ann',
+      channel: 'continue',
+      data: { status: 'DONE', message: 'use postgres' },
+    });
     // The agent's report became ann's answer: a row in the store, first answer wins.
-    expect(await w.store.getAnswer(id, '1', 1)).toMatchObject({ status: 'DONE', responder: 'ann', channel: 'continue' });
+    expect(await w.store.getAnswer(id, '1', 1)).toMatchObject({
+      status: 'DONE',
+      responder: 'ann',
+      channel: 'continue',
+    });
   });
 
   it('says the run still waits when the agent did not report, and shows why claude could not start', async () => {
     w = testWorld({ coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }] });
     const id = await w.run('run("coder")');
     let fail = false;
-    const t = renderTui(w, { runAttached: async () => (fail ? { code: null, error: 'ENOENT' } : { code: 0, error: null }) });
+    const t = renderTui(w, {
+      runAttached: async () => (fail ? { code: null, error: 'ENOENT' } : { code: 0, error: null }),
+    });
     await t.ready();
     await t.press('c');
-    await t.until(() => expect(status(t.lines())).toBe(`run ${id} still waits: coder has not reported a new status (c opens its session again)`));
+    await t.until(() =>
+      expect(status(t.lines())).toBe(
+        `run ${id} still waits: coder has not reported a new status (c opens its session again)`,
+      ),
+    );
     fail = true;
     await t.press('c');
-    await t.until(() => expect(status(t.lines())).toBe('✗ could not open claude: ENOENT (install Claude Code or set SHOP_CLAUDE_BIN)'));
+    await t.until(() =>
+      expect(status(t.lines())).toBe('✗ could not open claude: ENOENT (install Claude Code or set SHOP_CLAUDE_BIN)'),
+    );
     expect(t.resumed).toEqual([]);
   });
 
@@ -57,15 +92,27 @@ describe('continue: the agent’s own Claude session', () => {
     const t = renderTui(w, { runAttached: async (cmd) => (opened.push(cmd), { code: null, error: 'ENOENT' }) });
     await t.ready();
     await t.press('c');
-    await t.until(() => expect(status(t.lines())).toBe('✗ could not open codex: ENOENT (install Codex or set SHOP_CODEX_BIN)'));
+    await t.until(() =>
+      expect(status(t.lines())).toBe('✗ could not open codex: ENOENT (install Codex or set SHOP_CODEX_BIN)'),
+    );
     expect(opened).toMatchObject([{ command: 'codex', args: ['resume', session] }]);
   });
 });
 
 describe("an agent's question (AskUserQuestion) deferred to a person", () => {
   it('shows the question; A with the answer typed in sends it to the agent, keyed by its question, when the run resumes', async () => {
-    const question = { question: 'Which database?', header: 'DB', options: [{ label: 'Postgres' }, { label: 'SQLite' }], multiSelect: false };
-    w = testWorld({ coder: [{ defer: { name: 'AskUserQuestion', input: { questions: [question] } } }, { status: 'DONE', summary: 'used it' }] });
+    const question = {
+      question: 'Which database?',
+      header: 'DB',
+      options: [{ label: 'Postgres' }, { label: 'SQLite' }],
+      multiSelect: false,
+    };
+    w = testWorld({
+      coder: [
+        { defer: { name: 'AskUserQuestion', input: { questions: [question] } } },
+        { status: 'DONE', summary: 'used it' },
+      ],
+    });
     w.world.agents.set('coder', { gates: [{ hold: ['AskUserQuestion'], allow: [] }] });
     const id = await w.run('return run("coder").summary');
     const t = renderTui(w, { rows: 12 });
@@ -75,11 +122,22 @@ describe("an agent's question (AskUserQuestion) deferred to a person", () => {
     await t.until(() => expect(t.lines()[0]).toBe(`Approve ask ${id}.1 — coder asks: Which database?`));
     await t.press(...'SQLite', KEYS.enter);
     await t.confirm();
-    await t.until(() => expect(status(t.lines())).toMatch(new RegExp(`^run ${id} call 1 \\(${id}\\.1\\): answered approved by ann`)));
+    await t.until(() =>
+      expect(status(t.lines())).toMatch(new RegExp(`^run ${id} call 1 \\(${id}\\.1\\): answered approved by ann`)),
+    );
     expect(await w.drive(id)).toMatchObject({ status: 'completed' });
     const resumed = w.world.runner.invocations.at(-1)!;
-    expect(resumed.gate).toEqual({ tool_use_id: 'toolu_1', decision: 'allow', updatedInput: { questions: [question], answers: { 'Which database?': 'SQLite' } } });
-    expect((await w.store.listEvents(id)).filter((e) => e.type.startsWith('tool_')).map((e) => [e.type, e.actor])).toEqual([['tool_deferred', 'coder'], ['tool_decided', 'ann']]);
+    expect(resumed.gate).toEqual({
+      tool_use_id: 'toolu_1',
+      decision: 'allow',
+      updatedInput: { questions: [question], answers: { 'Which database?': 'SQLite' } },
+    });
+    expect(
+      (await w.store.listEvents(id)).filter((e) => e.type.startsWith('tool_')).map((e) => [e.type, e.actor]),
+    ).toEqual([
+      ['tool_deferred', 'coder'],
+      ['tool_decided', 'ann'],
+    ]);
   });
 });
 
@@ -99,10 +157,18 @@ describe('approve, reject, stop, open the editor', () => {
     await t.press(KEYS.esc, 'j', 'A');
     await t.until(() => expect(t.lines()[0]).toBe(`Approve ask ${first}.1 — reviewer asks: Ship it?`));
     await t.press(...'lgtm', KEYS.enter);
-    await t.until(() => expect(t.lines().slice(0, 2)).toEqual([`Approve ask ${first}.1 — reviewer asks: Ship it?`, 'Message: lgtm']));
+    await t.until(() =>
+      expect(t.lines().slice(0, 2)).toEqual([`Approve ask ${first}.1 — reviewer asks: Ship it?`, 'Message: lgtm']),
+    );
     await t.confirm();
-    await t.until(() => expect(status(t.lines())).toBe(`run ${first} call 1 (${first}.1): answered approved by ann; run ${first} resumes in the background (log: .shop/runs/${first}/tui-resume.log)`));
-    expect(await w.store.listAnswers(first)).toMatchObject([{ verdict: 'approved', message: 'lgtm', channel: 'tui', responder: 'ann' }]);
+    await t.until(() =>
+      expect(status(t.lines())).toBe(
+        `run ${first} call 1 (${first}.1): answered approved by ann; run ${first} resumes in the background (log: .shop/runs/${first}/tui-resume.log)`,
+      ),
+    );
+    expect(await w.store.listAnswers(first)).toMatchObject([
+      { verdict: 'approved', message: 'lgtm', channel: 'tui', responder: 'ann' },
+    ]);
     expect(t.resumed).toEqual([first]);
   });
 
@@ -118,7 +184,9 @@ describe('approve, reject, stop, open the editor', () => {
     // In a text field text that comes at once is one edit; an Enter with it still sends.
     t.stdin.write(' by me!\x7f\r');
     await t.confirm();
-    await t.until(() => expect(status(t.lines())).toMatch(new RegExp(`^run ${a} call 1 \\(${a}\\.1\\): answered approved by ann`)));
+    await t.until(() =>
+      expect(status(t.lines())).toMatch(new RegExp(`^run ${a} call 1 \\(${a}\\.1\\): answered approved by ann`)),
+    );
     expect(await w.store.listAnswers(a)).toMatchObject([{ verdict: 'approved', message: 'fine by me' }]);
     expect([await w.store.listAnswers(b), await w.store.listAnswers(c)]).toEqual([[], []]);
   });
@@ -141,7 +209,11 @@ describe('approve, reject, stop, open the editor', () => {
     await t.ready();
     await t.press('A', ...'postgres', KEYS.enter);
     await t.confirm();
-    await t.until(() => expect(status(t.lines())).toBe(`run ${id} call 1 (${id}.1): answered approved by ann; process 4242 drives run ${id} and picks the answer up`));
+    await t.until(() =>
+      expect(status(t.lines())).toBe(
+        `run ${id} call 1 (${id}.1): answered approved by ann; process 4242 drives run ${id} and picks the answer up`,
+      ),
+    );
     expect(t.resumed).toEqual([]);
   });
 
@@ -156,7 +228,9 @@ describe('approve, reject, stop, open the editor', () => {
     await t.press('s');
     await t.until(() => expect(t.lines()[0]).toBe(`Stop run ${id}`));
     await t.press(...'not needed', KEYS.enter);
-    await t.until(() => expect(t.lines().slice(0, 2)).toEqual([`Stop run ${id} (flow: the task)?`, 'Reason: not needed']));
+    await t.until(() =>
+      expect(t.lines().slice(0, 2)).toEqual([`Stop run ${id} (flow: the task)?`, 'Reason: not needed']),
+    );
     await t.confirm();
     await t.until(() => expect(row(t.lines(), id)).toMatch(/■ stuck +- +not needed/));
     expect(status(t.lines())).toBe(`run ${id} stopped: stuck — not needed`);
@@ -170,7 +244,13 @@ describe('approve, reject, stop, open the editor', () => {
     const t = renderTui(w, { env: {} });
     await t.ready();
     await t.press('A');
-    await t.until(() => expect(status(t.lines())).toMatch(new RegExp(`^✗ run ${id} is not waiting for a person \\(it is interrupted: its driver is gone since .+; pick it up with: shop resume ${id}\\)$`)));
+    await t.until(() =>
+      expect(status(t.lines())).toMatch(
+        new RegExp(
+          `^✗ run ${id} is not waiting for a person \\(it is interrupted: its driver is gone since .+; pick it up with: shop resume ${id}\\)$`,
+        ),
+      ),
+    );
   });
 
   it("a run whose driver is gone: its open call's row says since when, with no running clock; its activity is the last one", async () => {
@@ -184,7 +264,11 @@ describe('approve, reject, stop, open the editor', () => {
     await t.press(KEYS.enter);
     await t.until(() => expect(t.lines()[0]).toBe(`Run ${id}: flow — the task`));
     const call = () => t.lines().find((l) => /^› #1 architect/.test(l)) ?? '';
-    await t.until(() => expect(call()).toMatch(new RegExp(`^› #1 architect +⚠ gone ${localTime(gone).slice(11, 19)} +- last: Edit b\\.ts$`)));
+    await t.until(() =>
+      expect(call()).toMatch(
+        new RegExp(`^› #1 architect +⚠ gone ${localTime(gone).slice(11, 19)} +- last: Edit b\\.ts$`),
+      ),
+    );
     expect(t.lines()[2]).toBe('Last activity: architect: Edit b.ts');
     expect(t.lines().join('\n')).not.toMatch(/running \d/);
   });
@@ -197,7 +281,9 @@ describe('approve, reject, stop, open the editor', () => {
     await t.press('c');
     await t.until(() => expect(status(t.lines())).toBe(`✗ run ${id} is not waiting for a person (it is completed)`));
     await t.press('o');
-    await t.until(() => expect(status(t.lines())).toBe('✗ set $VISUAL or $EDITOR to open the workspace (e.g. export EDITOR=vim)'));
+    await t.until(() =>
+      expect(status(t.lines())).toBe('✗ set $VISUAL or $EDITOR to open the workspace (e.g. export EDITOR=vim)'),
+    );
     await t.press('s');
     await t.until(() => expect(status(t.lines())).toBe(`✗ run ${id} has already ended (completed)`));
     await t.press(KEYS.enter);

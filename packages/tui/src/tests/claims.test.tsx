@@ -19,7 +19,11 @@ describe('the claim key (m)', () => {
     // The screen reads again what changed since it last looked: a change comes later on the clock.
     w.later(1);
     await t.press('m');
-    await t.until(() => expect(status(t.lines())).toBe(`ask ${id}.1 claimed by ann for 30m 0s: reminders and escalation wait (m again lets go)`));
+    await t.until(() =>
+      expect(status(t.lines())).toBe(
+        `ask ${id}.1 claimed by ann for 30m 0s: reminders and escalation wait (m again lets go)`,
+      ),
+    );
     await t.until(() => expect(t.lines()[2]).toMatch(/^› \d+ +flow +1 +pause +checkpoint +Deploy\? +ann +1s$/));
     expect((await w.store.getExecution(id, '1'))!.claim).toMatchObject({ by: 'ann', channel: 'tui' });
     w.later(1);
@@ -51,7 +55,11 @@ describe('the claim key (m)', () => {
     await t.press(KEYS.enter);
     await t.until(() => expect(t.lines()).toContain('#1 pause — Deploy? · claimed by bob (web) 2m ago'));
     await t.press('m');
-    await t.until(() => expect(status(t.lines())).toMatch(new RegExp(`^✗ ${id}\\.1 is claimed by bob \\(web\\) since .+ \\(until .+, unless released\\)$`)));
+    await t.until(() =>
+      expect(status(t.lines())).toMatch(
+        new RegExp(`^✗ ${id}\\.1 is claimed by bob \\(web\\) since .+ \\(until .+, unless released\\)$`),
+      ),
+    );
     expect((await w.store.getExecution(id, '1'))!.claim).toMatchObject({ by: 'bob' });
   });
 });

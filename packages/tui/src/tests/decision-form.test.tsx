@@ -31,7 +31,9 @@ describe("a structured pause's decisions form", () => {
       '[↑↓ Tab] field  [←→ space y/n] choose  [Enter] submit  [Esc] cancel',
     ]);
     await t.press('y', KEYS.down, KEYS.down, '5');
-    await t.until(() => expect(t.lines().slice(3, 5)).toEqual(['› Daily cap (USD)                5▏', '    ✗ must be ≥ 10']));
+    await t.until(() =>
+      expect(t.lines().slice(3, 5)).toEqual(['› Daily cap (USD)                5▏', '    ✗ must be ≥ 10']),
+    );
     await t.press(KEYS.enter);
     // Keys are taken in order: once the next field shows what was typed after Enter, Enter was taken (and sent nothing).
     await t.press(KEYS.tab, 'B', 'A', 'D');
@@ -39,14 +41,24 @@ describe("a structured pause's decisions form", () => {
     expect(t.lines()[0]).toBe(`Decide run ${id} call 1 — Launch the campaign?`);
     expect(await w.store.listAnswers(id)).toEqual([]);
     await t.press(KEYS.backspace, KEYS.backspace, KEYS.backspace, 'x', KEYS.up, '0', KEYS.up, KEYS.left, KEYS.enter);
-    await t.until(() => expect(t.lines().slice(0, 5)).toEqual([
-      `Send this answer to ask ${id}.1 — pause asks: Launch the campaign?`, 'budget: true', 'when: "now"', 'cap: 50', 'tag: "x"',
-    ]));
+    await t.until(() =>
+      expect(t.lines().slice(0, 5)).toEqual([
+        `Send this answer to ask ${id}.1 — pause asks: Launch the campaign?`,
+        'budget: true',
+        'when: "now"',
+        'cap: 50',
+        'tag: "x"',
+      ]),
+    );
     expect(await w.store.listAnswers(id)).toEqual([]);
     await t.confirm();
     await t.until(() => expect(t.lines()[0]).toBe('Shop runs — 1 run'));
     const [answer] = await w.store.listAnswers(id);
-    expect(answer).toMatchObject({ channel: 'tui', responder: 'ann', decisions: { budget: { value: true }, when: { value: 'now' }, cap: { value: 50 }, tag: { value: 'x' } } });
+    expect(answer).toMatchObject({
+      channel: 'tui',
+      responder: 'ann',
+      decisions: { budget: { value: true }, when: { value: 'now' }, cap: { value: 50 }, tag: { value: 'x' } },
+    });
     expect(t.resumed).toEqual([id]);
     await t.until(() => expect(t.lines()[2]).toMatch(new RegExp(`^› ${id} +flow +✓ completed +- +50 `)));
     // The status wraps over two lines (where depends on the width): joined, the wrap's spaces are one.
@@ -71,7 +83,9 @@ describe("a structured pause's decisions form", () => {
 
   it('c on a plain pause asks continue or stop, with a reason; a stop ends the run', async () => {
     w = testWorld();
-    const id = await w.run('local r = pause("Deploy to production?") if not r.continue then return stuck(r.reason) end');
+    const id = await w.run(
+      'local r = pause("Deploy to production?") if not r.continue then return stuck(r.reason) end',
+    );
     const t = renderTui(w, { rows: 12, onResume: (runId) => void w.drive(runId) });
     await t.ready();
     await t.press('c');
@@ -83,6 +97,8 @@ describe("a structured pause's decisions form", () => {
     await t.until(() => expect(t.lines().slice(1, 3)).toEqual(['Stop', 'Note: too risky']));
     await t.confirm();
     await t.until(() => expect(t.lines()[2]).toMatch(new RegExp(`^› ${id} +flow +■ stuck +- +too risky`)));
-    expect(await w.store.listAnswers(id)).toMatchObject([{ verdict: 'rejected', message: 'too risky', channel: 'tui' }]);
+    expect(await w.store.listAnswers(id)).toMatchObject([
+      { verdict: 'rejected', message: 'too risky', channel: 'tui' },
+    ]);
   });
 });

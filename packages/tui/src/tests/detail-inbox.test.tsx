@@ -10,29 +10,44 @@ afterEach(() => w?.dispose());
 
 /** A run waiting in two parallel branches (a reviewer's review, a pause) after one finished. */
 async function parallelRun() {
-  w = testWorld({ architect: [{ summary: 'planned', costUsd: 0.1 }], coder: [{ summary: 'built', costUsd: 0.5 }], reviewer: [{ status: 'NEEDS_HUMAN', reason: 'Is this secure?', awaiting: 'review' }] });
-  const id = await w.run(`run("architect")
+  w = testWorld({
+    architect: [{ summary: 'planned', costUsd: 0.1 }],
+    coder: [{ summary: 'built', costUsd: 0.5 }],
+    reviewer: [{ status: 'NEEDS_HUMAN', reason: 'Is this secure?', awaiting: 'review' }],
+  });
+  const id = await w.run(
+    `run("architect")
   local a, b, c = parallel(
     function() return run("coder", "a").summary end,
     function() return run("reviewer", "b").status end,
     function() return pause("Run the load tests yourself") end)
-  return a`, 'add login');
+  return a`,
+    'add login',
+  );
   // The reviewer's stream-json log, as Claude Code writes it.
   mkdirSync(join(w.dir, 'runs', String(id)), { recursive: true });
-  writeFileSync(join(w.dir, 'runs', String(id), '2-2-1.reviewer.1.stdout.log'), [
-    { type: 'system', subtype: 'init' },
-    { type: 'assistant', message: { content: [{ type: 'text', text: 'Reading the diff\nline two' }] } },
-    { type: 'assistant', message: { content: [{ type: 'tool_use', name: 'Read', input: { file_path: 'src/login.ts' } }] } },
-    { type: 'user', message: { content: [{ type: 'tool_result', content: 'secret' }] } },
-    { type: 'result', subtype: 'success', result: 'Is this secure?', total_cost_usd: 0 },
-  ].map((e) => JSON.stringify(e)).join('\n'));
+  writeFileSync(
+    join(w.dir, 'runs', String(id), '2-2-1.reviewer.1.stdout.log'),
+    [
+      { type: 'system', subtype: 'init' },
+      { type: 'assistant', message: { content: [{ type: 'text', text: 'Reading the diff\nline two' }] } },
+      {
+        type: 'assistant',
+        message: { content: [{ type: 'tool_use', name: 'Read', input: { file_path: 'src/login.ts' } }] },
+      },
+      { type: 'user', message: { content: [{ type: 'tool_result', content: 'secret' }] } },
+      { type: 'result', subtype: 'success', result: 'Is this secure?', total_cost_usd: 0 },
+    ]
+      .map((e) => JSON.stringify(e))
+      .join('\n'),
+  );
   writeFileSync(join(w.dir, 'runs', String(id), '2-2-1.reviewer.1.stderr.log'), 'warning: slow disk\n');
   w.later(100);
   return id;
 }
 
 describe('the run detail', () => {
-  it('shows status, reason, waiting time, the calls with parallel branches indented, the picked call\'s log, the audit trail', async () => {
+  it("shows status, reason, waiting time, the calls with parallel branches indented, the picked call's log, the audit trail", async () => {
     await parallelRun();
     const t = renderTui(w, { rows: 26 });
     await t.ready();
@@ -49,7 +64,10 @@ describe('the run detail', () => {
       '    #2/1/1 coder               ✓ 0s               $0.50 DONE: built',
       '›   #2/2/1 reviewer            ⏸ waiting (1m)         - Is this secure?',
       '    #2/3/1 pause               ⏸ waiting (1m)         - Run the load tests yourself',
-      '', '', '', '',
+      '',
+      '',
+      '',
+      '',
       '#2/2/1 reviewer — Is this secure?',
       '  Read src/login.ts',
       '  result: done — Is this secure?',
@@ -65,7 +83,10 @@ describe('the run detail', () => {
     ]);
     await t.press('j');
     await t.until(() => expect(t.lines()[9]).toMatch(/^› {3}#2\/3\/1 pause/));
-    expect(t.lines().slice(14, 16)).toEqual(['#2/3/1 pause — Run the load tests yourself', '  (pause calls have no log)']);
+    expect(t.lines().slice(14, 16)).toEqual([
+      '#2/3/1 pause — Run the load tests yourself',
+      '  (pause calls have no log)',
+    ]);
     await t.press('k', 'k', 'k');
     await t.until(() => expect(t.lines()[6]).toMatch(/^› #2 parallel/));
     await t.press(KEYS.esc);
@@ -77,7 +98,10 @@ describe('the run detail of a long run', () => {
   it('reads the latest calls and every open one, and says how many earlier ones shop log has', async () => {
     w = testWorld();
     // Call 1 is the parallel, 1/1/1 a pause that waits, 1/2/1 … 1/2/503 recorded now() calls.
-    const id = await w.run(`parallel(function() return pause("Hold on?").continue end, function() for i = 1, ${DETAIL_CALLS + 3} do now() end end)`, 'long');
+    const id = await w.run(
+      `parallel(function() return pause("Hold on?").continue end, function() for i = 1, ${DETAIL_CALLS + 3} do now() end end)`,
+      'long',
+    );
     const t = renderTui(w, { rows: 26 });
     await t.ready();
     await t.press(KEYS.enter);
@@ -88,7 +112,9 @@ describe('the run detail of a long run', () => {
       expect.stringMatching(/^ {4}#1\/2\/4 now +✓/),
     ]);
     await t.press('G');
-    await t.until(() => expect(t.lines()[4]).toBe(`Executions (${DETAIL_CALLS + 2}/${DETAIL_CALLS + 2} · 3 earlier: shop log ${id})`));
+    await t.until(() =>
+      expect(t.lines()[4]).toBe(`Executions (${DETAIL_CALLS + 2}/${DETAIL_CALLS + 2} · 3 earlier: shop log ${id})`),
+    );
   });
 });
 

@@ -39,7 +39,9 @@ describe('text from agents and workflows on the run browser', () => {
   });
 
   it('every component takes Text from the inert wrapper, not from ink', () => {
-    const offenders = sources(join(import.meta.dirname, '..')).filter((f) => /import \{[^}]*\bText\b[^}]*\} from 'ink'/.test(readFileSync(f, 'utf8')));
+    const offenders = sources(join(import.meta.dirname, '..')).filter((f) =>
+      /import \{[^}]*\bText\b[^}]*\} from 'ink'/.test(readFileSync(f, 'utf8')),
+    );
     expect(offenders).toEqual([]);
   });
 });

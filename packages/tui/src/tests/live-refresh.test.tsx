@@ -21,9 +21,24 @@ describe('live refresh', () => {
     w.later(10);
     const other = openSqliteStore(join(w.dir, 'shop.db'), () => w.world.clock.t);
     const owner = { token: 'elsewhere', host: 'test-host', pid: process.pid, pidStart: null };
-    const run = await other.createRun({ spec: 'deploy', workflowPath: 'w.lua', workflowHash: null, prompt: 'p', workspace: w.dir, branch: null, seed: 1, owner, leaseMs: 30_000, actor: 'bob' });
+    const run = await other.createRun({
+      spec: 'deploy',
+      workflowPath: 'w.lua',
+      workflowHash: null,
+      prompt: 'p',
+      workspace: w.dir,
+      branch: null,
+      seed: 1,
+      owner,
+      leaseMs: 30_000,
+      actor: 'bob',
+    });
     await t.until(() => expect(t.lines()[2]).toMatch(/^› 6 +deploy +● running +- +- /));
-    await other.finishRun('elsewhere', run.id, { status: 'failed', reason: 'it broke', event: { type: 'run_failed', actor: 'shop', channel: 'engine' } });
+    await other.finishRun('elsewhere', run.id, {
+      status: 'failed',
+      reason: 'it broke',
+      event: { type: 'run_failed', actor: 'shop', channel: 'engine' },
+    });
     await t.until(() => expect(t.lines()[2]).toMatch(/^› 6 +deploy +✗ failed +- +it broke/));
     await other.close();
 

@@ -7,7 +7,10 @@ afterEach(() => w?.dispose());
 
 /** Six runs, one of each status, a few seconds apart. */
 async function sixRuns() {
-  w = testWorld({ coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }], architect: [{ summary: 'planned', costUsd: 0.12 }] });
+  w = testWorld({
+    coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }],
+    architect: [{ summary: 'planned', costUsd: 0.12 }],
+  });
   await w.run('return run("architect").summary');
   w.later(90);
   await w.run('run("coder")');
@@ -60,16 +63,24 @@ describe('the run list', () => {
     const t = renderTui(w, { rows: 12 });
     await t.ready();
     await t.press('/', 'd', 'a', 't', 'a');
-    await t.until(() => expect(runRows(t.lines())).toEqual([
-      '› 2      flow         ⏸ waiting      coder        Which database?                       35s       -',
-    ]));
+    await t.until(() =>
+      expect(runRows(t.lines())).toEqual([
+        '› 2      flow         ⏸ waiting      coder        Which database?                       35s       -',
+      ]),
+    );
     await t.until(() => expect(t.lines()).toContain('/data▏'));
     await t.press(KEYS.enter);
     await t.until(() => expect(t.lines()[0]).toBe('Shop runs — 1 of 6 runs · 1 waiting · filter: data'));
     await t.press(KEYS.esc);
     await t.until(() => expect(t.lines()[0]).toBe('Shop runs — 6 runs · 1 waiting'));
     await t.press('/', 'x', 'y', 'z', KEYS.enter);
-    await t.until(() => expect(t.lines().slice(0, 3)).toEqual(['Shop runs — 0 of 6 runs · 1 waiting · filter: xyz', expect.stringMatching(/^ {2}ID/), '  no runs match']));
+    await t.until(() =>
+      expect(t.lines().slice(0, 3)).toEqual([
+        'Shop runs — 0 of 6 runs · 1 waiting · filter: xyz',
+        expect.stringMatching(/^ {2}ID/),
+        '  no runs match',
+      ]),
+    );
   });
 
   it('shows active runs only with a (running, interrupted, waiting), and combines it with the filter', async () => {
@@ -79,7 +90,9 @@ describe('the run list', () => {
     await t.press('a');
     await t.until(() => expect(t.lines()[0]).toBe('Shop runs — 3 of 6 runs · 1 waiting · active only'));
     expect(runRows(t.lines()).map((l) => l.slice(0, 36).trimEnd())).toEqual([
-      '› 6      flow         ● running', '  5      flow         ⚠ interrupted', '  2      flow         ⏸ waiting',
+      '› 6      flow         ● running',
+      '  5      flow         ⚠ interrupted',
+      '  2      flow         ⏸ waiting',
     ]);
     await t.press('/', 'i', KEYS.enter);
     await t.until(() => expect(t.lines()[0]).toBe('Shop runs — 3 of 6 runs · 1 waiting · filter: i · active only'));
@@ -92,7 +105,18 @@ describe('the run list', () => {
     w = testWorld();
     const owner = { token: 't', host: 'test-host', pid: 1, pidStart: null };
     for (let i = 1; i <= 200; i++) {
-      await w.store.createRun({ spec: `spec-${i}`, workflowPath: 'w.lua', workflowHash: null, prompt: 'p', workspace: w.dir, branch: null, seed: 1, owner, leaseMs: 0, actor: 'tester' });
+      await w.store.createRun({
+        spec: `spec-${i}`,
+        workflowPath: 'w.lua',
+        workflowHash: null,
+        prompt: 'p',
+        workspace: w.dir,
+        branch: null,
+        seed: 1,
+        owner,
+        leaseMs: 0,
+        actor: 'tester',
+      });
     }
     const t = renderTui(w, { rows: 11 });
     await t.ready();

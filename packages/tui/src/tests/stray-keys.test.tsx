@@ -56,7 +56,9 @@ describe('stray typing never acts on a run', () => {
     await untouched(id);
     w.later(1);
     await t.press('y');
-    await t.until(() => expect(status(t.lines())).toMatch(new RegExp(`^run ${id} call 1 \\(${id}\\.1\\): answered approved by ann`)));
+    await t.until(() =>
+      expect(status(t.lines())).toMatch(new RegExp(`^run ${id} call 1 \\(${id}\\.1\\): answered approved by ann`)),
+    );
     expect(await w.store.listAnswers(id)).toMatchObject([{ verdict: 'approved', message: 'lright, so' }]);
   });
 

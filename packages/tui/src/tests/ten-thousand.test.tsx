@@ -12,9 +12,11 @@ afterEach(() => w?.dispose());
 /** 10,000 ended runs of 4 calls each, written in one transaction (as many runs as years of use). */
 function seed(file: string, t: number) {
   const db = new Database(file);
-  const run = db.prepare(`INSERT INTO runs (spec, workflow_path, prompt, status, workspace, seed, created_at, updated_at, ended_at, result)
+  const run =
+    db.prepare(`INSERT INTO runs (spec, workflow_path, prompt, status, workspace, seed, created_at, updated_at, ended_at, result)
     VALUES (@spec, 'w.lua', 'p', 'completed', '/w', 1, @t, @t, @t, '"ok"')`);
-  const exec = db.prepare(`INSERT INTO executions (run_id, call_key, seq, kind, agent, fingerprint, status, cost_usd, started_at, updated_at)
+  const exec =
+    db.prepare(`INSERT INTO executions (run_id, call_key, seq, kind, agent, fingerprint, status, cost_usd, started_at, updated_at)
     VALUES (?, ?, ?, 'run', 'coder', 'f', 'completed', 0.01, ?, ?)`);
   db.transaction(() => {
     for (let i = 1; i <= 10_000; i++) {
@@ -52,7 +54,18 @@ describe('10,000 runs', () => {
     // What each look reads from the store: all at first, then only the runs changed lately.
     const read: number[] = [];
     const store = w.world.ports.store;
-    const cache = new RunCache(testOps(w, { ...w.world.ports, store: Object.assign(Object.create(store) as typeof store, { listRuns: async (f?: RunFilter) => { const rows = await store.listRuns(f); read.push(rows.length); return rows; } }) }));
+    const cache = new RunCache(
+      testOps(w, {
+        ...w.world.ports,
+        store: Object.assign(Object.create(store) as typeof store, {
+          listRuns: async (f?: RunFilter) => {
+            const rows = await store.listRuns(f);
+            read.push(rows.length);
+            return rows;
+          },
+        }),
+      }),
+    );
     at = performance.now();
     await cache.refresh();
     const fullLook = ms(at);
@@ -65,6 +78,8 @@ describe('10,000 runs', () => {
     expect(cache.runs).toHaveLength(10_000);
 
     // Timings are for reading, not asserted (npm run bench holds the timing goals).
-    console.log(`10,000 runs: first frame ${firstFrame} ms, a key ${move} ms, a 3-key filter ${filter} ms, full look ${fullLook} ms, a look for changes ${changedLook} ms`);
+    console.log(
+      `10,000 runs: first frame ${firstFrame} ms, a key ${move} ms, a 3-key filter ${filter} ms, full look ${fullLook} ms, a look for changes ${changedLook} ms`,
+    );
   });
 });

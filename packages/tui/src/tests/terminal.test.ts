@@ -11,7 +11,14 @@ const shop = (args: string) => `'${process.execPath}' '${shopBin}' ${args}`;
 describe('shop tui in a real terminal', () => {
   it("hands the terminal to the agent's Claude session and takes it back intact; the run resumes in the background", async () => {
     const p = makeProject();
-    p.scenario({ agents: { coder: [{ status: 'NEEDS_HUMAN', reason: 'Which database?' }, { status: 'DONE', summary: 'fixed' }] } });
+    p.scenario({
+      agents: {
+        coder: [
+          { status: 'NEEDS_HUMAN', reason: 'Which database?' },
+          { status: 'DONE', summary: 'fixed' },
+        ],
+      },
+    });
     const id = runId(p.shop(['run', 'bugfix', 'x']));
     const term = new Tmux(p, shop('tui'));
     try {
@@ -46,7 +53,10 @@ describe('shop tui in a real terminal', () => {
 
   it('approves and stops with text typed in; a run answered from another terminal shows without a keypress', async () => {
     const p = makeProject();
-    p.write('workflows/gate.lua', 'function workflow(p) local r = pause("Ship " .. p .. "?") return r.status .. ":" .. (r.message or "") end\n');
+    p.write(
+      'workflows/gate.lua',
+      'function workflow(p) local r = pause("Ship " .. p .. "?") return r.status .. ":" .. (r.message or "") end\n',
+    );
     const [a, b, c] = ['one', 'two', 'three'].map((what) => runId(p.shop(['run', 'gate', what])));
     const term = new Tmux(p, shop('tui'));
     try {

@@ -11,9 +11,21 @@ const allTypes = pauseAsk({
   message: 'Ship the release?',
   decisions: [
     { id: 'go', type: 'approval', prompt: 'Ship it?' },
-    { id: 'env', type: 'choice', prompt: 'Where?', options: ['staging', { value: 'prod', label: 'Production', description: 'the real one' }] },
+    {
+      id: 'env',
+      type: 'choice',
+      prompt: 'Where?',
+      options: ['staging', { value: 'prod', label: 'Production', description: 'the real one' }],
+    },
     { id: 'region', type: 'choice', prompt: 'Region?', options: ['a', 'b', 'c', 'd', 'e', 'f'], default: 'c' },
-    { id: 'checks', type: 'multi_choice', prompt: 'Which checks?', options: ['lint', 'unit', 'e2e'], default: ['unit'], constraints: { min: 1, max: 2 } },
+    {
+      id: 'checks',
+      type: 'multi_choice',
+      prompt: 'Which checks?',
+      options: ['lint', 'unit', 'e2e'],
+      default: ['unit'],
+      constraints: { min: 1, max: 2 },
+    },
     { id: 'note', type: 'text', prompt: 'Release note', constraints: { min: 3, max: 80 }, required: false },
     { id: 'ticket', type: 'text', prompt: 'Ticket', constraints: { pattern: '^[A-Z]+-\\d+$' } },
     { id: 'pct', type: 'number', prompt: 'Rollout %', constraints: { min: 1, max: 100 }, default: 10 },
@@ -71,12 +83,19 @@ describe('answer forms', () => {
   });
 
   it('an optional approval or choice without a default offers "No answer"; one with a default or a required one does not', () => {
-    const page = render(pauseAsk({ message: 'm', decisions: [
-      { id: 'a', type: 'approval', prompt: 'A?', required: false },
-      { id: 'b', type: 'choice', prompt: 'B?', options: ['x', 'y'], required: false, default: 'y' },
-      { id: 'c', type: 'approval', prompt: 'C?' },
-    ] }));
-    expect(fieldset(page, 'a')).toContain('<input type="radio" name="d.a" value="" checked> <span class="muted">No answer</span>');
+    const page = render(
+      pauseAsk({
+        message: 'm',
+        decisions: [
+          { id: 'a', type: 'approval', prompt: 'A?', required: false },
+          { id: 'b', type: 'choice', prompt: 'B?', options: ['x', 'y'], required: false, default: 'y' },
+          { id: 'c', type: 'approval', prompt: 'C?' },
+        ],
+      }),
+    );
+    expect(fieldset(page, 'a')).toContain(
+      '<input type="radio" name="d.a" value="" checked> <span class="muted">No answer</span>',
+    );
     expect(fieldset(page, 'b')).not.toContain('No answer');
     expect(fieldset(page, 'b')).toContain('value="y" checked');
     expect(fieldset(page, 'c')).not.toContain('No answer');
@@ -100,7 +119,9 @@ describe('answer forms', () => {
     expect(reject).toContain('value="reject"');
     expect(reject).toMatch(/<textarea [^>]*name="message"[^>]* required>/);
     expect(reject).toContain('goes back to the agent');
-    expect(page).toContain('<p class="hint terminal">In a terminal: <code>shop continue 7.2</code> (talk to the agent)</p>');
+    expect(page).toContain(
+      '<p class="hint terminal">In a terminal: <code>shop continue 7.2</code> (talk to the agent)</p>',
+    );
   });
 
   it('an agent asking for input: a required answer, and reject that closes it (words optional)', () => {
@@ -113,9 +134,22 @@ describe('answer forms', () => {
   });
 
   it("an agent's question with choices of its own (AskUserQuestion): a decide form with them, and the words' answer form", () => {
-    const ask = agentAsk({ awaiting: 'input', waitingFor: 'Which database?', askDecisions: [
-      { id: 'q1', type: 'choice', prompt: 'Which database?', required: true, options: [{ value: 'Postgres', label: 'Postgres', description: undefined }, { value: 'SQLite', label: 'SQLite', description: undefined }] },
-    ] });
+    const ask = agentAsk({
+      awaiting: 'input',
+      waitingFor: 'Which database?',
+      askDecisions: [
+        {
+          id: 'q1',
+          type: 'choice',
+          prompt: 'Which database?',
+          required: true,
+          options: [
+            { value: 'Postgres', label: 'Postgres', description: undefined },
+            { value: 'SQLite', label: 'SQLite', description: undefined },
+          ],
+        },
+      ],
+    });
     const page = render(ask);
     expect(page).toContain('name="verb" value="decide"');
     expect(fieldset(page, 'q1').match(/type="radio" name="d.q1" value="(Postgres|SQLite)"/g)).toHaveLength(2);
@@ -134,11 +168,26 @@ describe('answer forms', () => {
 describe('a form the server refused', () => {
   it('comes back as it was posted — every value, choice, comment and the message — with why, escaped', () => {
     const posted = new URLSearchParams([
-      ['verb', 'decide'], ['d.go', 'false'], ['d.env', 'prod'], ['d.region', 'e'], ['d.checks', 'lint'], ['d.checks', 'e2e'],
-      ['d.note', '<b>hi</b>'], ['d.ticket', 'bad ticket'], ['d.pct', '20'], ['c.pct', 'slowly'], ['d.day', '2026-12-01'], ['message', 'see "the plan"'],
+      ['verb', 'decide'],
+      ['d.go', 'false'],
+      ['d.env', 'prod'],
+      ['d.region', 'e'],
+      ['d.checks', 'lint'],
+      ['d.checks', 'e2e'],
+      ['d.note', '<b>hi</b>'],
+      ['d.ticket', 'bad ticket'],
+      ['d.pct', '20'],
+      ['c.pct', 'slowly'],
+      ['d.day', '2026-12-01'],
+      ['message', 'see "the plan"'],
     ]);
-    const page = render(allTypes, { ...target, refused: { posted, error: 'invalid answers, nothing recorded: ticket: must match /^[A-Z]+-\\d+$/' } });
-    expect(page).toContain('<p class="problems" role="alert">Not sent — please fix:\ninvalid answers, nothing recorded: ticket: must match /^[A-Z]+-\\d+$/</p>');
+    const page = render(allTypes, {
+      ...target,
+      refused: { posted, error: 'invalid answers, nothing recorded: ticket: must match /^[A-Z]+-\\d+$/' },
+    });
+    expect(page).toContain(
+      '<p class="problems" role="alert">Not sent — please fix:\ninvalid answers, nothing recorded: ticket: must match /^[A-Z]+-\\d+$/</p>',
+    );
     expect(fieldset(page, 'go')).toMatch(/value="false" required checked>/);
     expect(fieldset(page, 'go')).not.toMatch(/value="true" required checked/);
     expect(fieldset(page, 'env')).toMatch(/value="prod"[^>]* checked>/);
@@ -155,9 +204,12 @@ describe('a form the server refused', () => {
     expect(page).toContain('name="message" rows="1" maxlength="20000">see &quot;the plan&quot;</textarea>');
   });
 
-  it("a refused reject comes back unfolded with the feedback typed; the other forms as they were", () => {
+  it('a refused reject comes back unfolded with the feedback typed; the other forms as they were', () => {
     const ask = agentAsk({ awaiting: 'approval' });
-    const posted = new URLSearchParams([['verb', 'reject'], ['message', 'not like this']]);
+    const posted = new URLSearchParams([
+      ['verb', 'reject'],
+      ['message', 'not like this'],
+    ]);
     const page = render(ask, { ...target, refused: { posted, error: 'something was wrong' } });
     expect(page).toMatch(/<details class="more v-reject" id="[^"]+" open>/);
     expect(page).toContain('>not like this</textarea>');

@@ -21,11 +21,14 @@ export interface RefusedForm {
 }
 
 /** The refusal for the form of `verb`, when that is the one posted. */
-const refusedFor = (target: FormTarget, verb: string) => (target.refused?.posted.get('verb') === verb ? target.refused : undefined);
+const refusedFor = (target: FormTarget, verb: string) =>
+  target.refused?.posted.get('verb') === verb ? target.refused : undefined;
 
 const problemsBox = (refused: RefusedForm | undefined) =>
-  refused ? html`<p class="problems" role="alert">Not sent — please fix:
-${refused.error}</p>` : html`<p class="problems" role="alert" hidden></p>`;
+  refused
+    ? html`<p class="problems" role="alert">Not sent — please fix:
+${refused.error}</p>`
+    : html`<p class="problems" role="alert" hidden></p>`;
 
 /**
  * Every way to answer one ask, as plain HTML forms that work with JavaScript off: approve,
@@ -38,7 +41,8 @@ export function answerForms(ask: PendingJson, target: FormTarget): Html {
   const forms: Html[] = [];
   if (formDecisions(ask).length) forms.push(decideForm(ask, target, formId));
   for (const s of ask.suggestions) {
-    if (s.verb === 'approve' || s.verb === 'reject' || s.verb === 'answer') forms.push(verbForm(ask, s, target, `${formId}-${s.verb}`));
+    if (s.verb === 'approve' || s.verb === 'reject' || s.verb === 'answer')
+      forms.push(verbForm(ask, s, target, `${formId}-${s.verb}`));
   }
   // What only a terminal can do (a live session with the agent), named so a person knows it exists.
   // (Not on an answer link's page: whoever holds the link may have no terminal here.)
@@ -53,8 +57,12 @@ function common(ask: PendingJson, target: FormTarget, verb: string, formId: stri
 <input type="hidden" name="verb" value="${verb}">
 <input type="hidden" name="csrf" value="${target.csrf}">
 ${target.back ? html`<input type="hidden" name="back" value="${target.back}">` : ''}
-${target.nameField ? html`<label for="${formId}-by">Your name <span class="req">*</span></label>
-<input type="text" id="${formId}-by" name="by" required maxlength="80" autocomplete="name"${by ? html` value="${by}"` : ''}>` : ''}`;
+${
+  target.nameField
+    ? html`<label for="${formId}-by">Your name <span class="req">*</span></label>
+<input type="text" id="${formId}-by" name="by" required maxlength="80" autocomplete="name"${by ? html` value="${by}"` : ''}>`
+    : ''
+}`;
 }
 
 const BUTTON: Record<string, string> = { approve: 'Approve', reject: 'Reject', answer: 'Send answer' };
@@ -62,19 +70,26 @@ const BUTTON: Record<string, string> = { approve: 'Approve', reject: 'Reject', a
 function verbForm(ask: PendingJson, s: Suggestion, target: FormTarget, formId: string): Html {
   const required = s.needs_text === 'required';
   const words = s.needs_text !== 'none';
-  const label = s.verb === 'answer' ? 'Your answer' : s.verb === 'reject' ? (ask.kind === 'pause' ? 'Why' : 'Feedback') : 'Message';
+  const label =
+    s.verb === 'answer' ? 'Your answer' : s.verb === 'reject' ? (ask.kind === 'pause' ? 'Why' : 'Feedback') : 'Message';
   // A pause's reject stops the run; an agent's may send it back to work.
   const button = s.verb === 'reject' && ask.kind === 'pause' ? 'Reject (stop it)' : BUTTON[s.verb];
   const refused = refusedFor(target, s.verb);
   const form = html`<form method="post" action="${target.action}" class="answer v-${s.verb}" id="${formId}">
 ${common(ask, target, s.verb, formId)}
 ${refused ? problemsBox(refused) : ''}
-${words ? html`<label for="${formId}-m">${label}${required ? html` <span class="req">*</span>` : html` <span class="muted">(optional)</span>`}</label>
-<textarea id="${formId}-m" name="message" rows="${s.verb === 'approve' ? 1 : 3}" maxlength="${MAX_MESSAGE}"${s.placeholder && s.placeholder !== '…' ? html` placeholder="${s.placeholder}"` : ''}${required ? html` required` : ''}>${refused?.posted.get('message') ?? ''}</textarea>` : ''}
+${
+  words
+    ? html`<label for="${formId}-m">${label}${required ? html` <span class="req">*</span>` : html` <span class="muted">(optional)</span>`}</label>
+<textarea id="${formId}-m" name="message" rows="${s.verb === 'approve' ? 1 : 3}" maxlength="${MAX_MESSAGE}"${s.placeholder && s.placeholder !== '…' ? html` placeholder="${s.placeholder}"` : ''}${required ? html` required` : ''}>${refused?.posted.get('message') ?? ''}</textarea>`
+    : ''
+}
 <p class="actions"><button type="submit" class="btn b-${s.verb}">${button}</button>${s.effect ? html` <span class="hint">${s.effect}</span>` : ''}</p>
 </form>`;
   // Rejecting is the second choice: folded away (a click opens it, with or without JavaScript).
-  return s.verb === 'reject' ? html`<details class="more v-reject" id="${formId}-more"${refused ? html` open` : ''}><summary>${button}…</summary>${form}</details>` : form;
+  return s.verb === 'reject'
+    ? html`<details class="more v-reject" id="${formId}-more"${refused ? html` open` : ''}><summary>${button}…</summary>${form}</details>`
+    : form;
 }
 
 function decideForm(ask: PendingJson, target: FormTarget, formId: string): Html {

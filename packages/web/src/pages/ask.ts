@@ -23,8 +23,12 @@ export interface AskPageData {
 
 /** How an answer came in, as a person says it. */
 const CHANNEL_WORDS: Record<string, string> = {
-  web: 'from the web inbox', link: 'through an answer link', cli: 'at the command line', tui: 'in the terminal UI',
-  continue: 'in a shop continue session', signal: 'with shop signal',
+  web: 'from the web inbox',
+  link: 'through an answer link',
+  cli: 'at the command line',
+  tui: 'in the terminal UI',
+  continue: 'in a shop continue session',
+  signal: 'with shop signal',
 };
 
 /** One ask on its own page (an answer link's target): the question and its forms, or who answered. */
@@ -32,7 +36,7 @@ export function askPage(view: PageView, data: AskPageData): Page {
   const { ask, answered } = data;
   if (answered) {
     const outcome = answered.verdict ?? answered.status ?? null;
-    const how = answered.channel ? CHANNEL_WORDS[answered.channel] ?? `on ${answered.channel}` : null;
+    const how = answered.channel ? (CHANNEL_WORDS[answered.channel] ?? `on ${answered.channel}`) : null;
     return {
       title: `Answered · ${data.handle}`,
       body: html`<section class="card answered">

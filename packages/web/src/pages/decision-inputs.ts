@@ -68,14 +68,18 @@ ${noAnswer(d, name)}
 ${options.map((o) => html`<option value="${o.value}"${d.default === o.value ? html` selected` : ''}>${o.label ?? o.value}${o.description ? ` — ${o.description}` : ''}</option>`)}
 </select>`;
       }
-      return html`<div class="choices">${options.map((o) => html`
-<label class="opt"><input type="radio" name="${name}" value="${o.value}"${req}${d.default === o.value ? html` checked` : ''}> ${o.label ?? o.value}${o.description ? html` <span class="hint">${o.description}</span>` : ''}</label>`)}
+      return html`<div class="choices">${options.map(
+        (o) => html`
+<label class="opt"><input type="radio" name="${name}" value="${o.value}"${req}${d.default === o.value ? html` checked` : ''}> ${o.label ?? o.value}${o.description ? html` <span class="hint">${o.description}</span>` : ''}</label>`,
+      )}
 ${noAnswer(d, name)}
 </div>`;
     case 'multi_choice': {
       const chosen = Array.isArray(d.default) ? (d.default as unknown[]) : [];
-      return html`<div class="choices">${options.map((o) => html`
-<label class="opt"><input type="checkbox" name="${name}" value="${o.value}"${chosen.includes(o.value) ? html` checked` : ''}> ${o.label ?? o.value}${o.description ? html` <span class="hint">${o.description}</span>` : ''}</label>`)}
+      return html`<div class="choices">${options.map(
+        (o) => html`
+<label class="opt"><input type="checkbox" name="${name}" value="${o.value}"${chosen.includes(o.value) ? html` checked` : ''}> ${o.label ?? o.value}${o.description ? html` <span class="hint">${o.description}</span>` : ''}</label>`,
+      )}
 </div>`;
     }
     case 'number':
@@ -90,7 +94,8 @@ ${noAnswer(d, name)}
       // No pattern attribute: browsers compile it with other semantics (Chromium's v flag, where
       // the README's own ^[a-z-]+$ is invalid and silently ignored). The page's script checks
       // data-pattern as the server does, a JavaScript RegExp found anywhere in the text.
-      if (c.pattern !== undefined) return html`<input type="text" id="${id}" name="${name}" data-pattern="${c.pattern}" title="${`must match /${c.pattern}/`}" value="${value}"${len}${req} autocomplete="off">`;
+      if (c.pattern !== undefined)
+        return html`<input type="text" id="${id}" name="${name}" data-pattern="${c.pattern}" title="${`must match /${c.pattern}/`}" value="${value}"${len}${req} autocomplete="off">`;
       return html`<textarea id="${id}" name="${name}" rows="3"${len}${req}>${value}</textarea>`;
     }
   }

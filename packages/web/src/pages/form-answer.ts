@@ -16,13 +16,18 @@ const VERDICTS = { approve: 'approved', reject: 'rejected', answer: 'answer' } a
 export function formAnswer(ask: PendingJson, form: URLSearchParams): FormAnswer {
   const verb = form.get('verb') ?? '';
   const message = text(form.get('message'));
-  if (message && message.length > MAX_MESSAGE) return fail(`the message is too long (${message.length} characters; at most ${MAX_MESSAGE})`);
+  if (message && message.length > MAX_MESSAGE)
+    return fail(`the message is too long (${message.length} characters; at most ${MAX_MESSAGE})`);
   if (verb === 'decide') return decide(ask, form, message);
   if (!(verb in VERDICTS)) return fail(`unknown answer "${verb.slice(0, 40)}": use approve, reject, answer or decide`);
   if (!takesVerdict(ask, verb)) return fail('a pause takes approve, reject or its decisions, not a free answer');
   const offered = ask.suggestions.find((s) => s.verb === verb);
   if (offered?.needs_text === 'required' && !message) {
-    return fail(verb === 'answer' ? 'write your answer first' : `${offered.label} needs words: ${offered.placeholder === '…' ? 'say what the agent should know' : offered.placeholder}`);
+    return fail(
+      verb === 'answer'
+        ? 'write your answer first'
+        : `${offered.label} needs words: ${offered.placeholder === '…' ? 'say what the agent should know' : offered.placeholder}`,
+    );
   }
   return { ok: true, input: { verdict: VERDICTS[verb as keyof typeof VERDICTS], message } };
 }
@@ -33,14 +38,17 @@ function decide(ask: PendingJson, form: URLSearchParams, message: string | null)
   const known = new Set(decisions.map((d) => d.id));
   for (const key of form.keys()) {
     const id = /^[dc]\.(.*)$/.exec(key)?.[1];
-    if (id !== undefined && !known.has(id)) return fail(`${id.slice(0, 40)}: no such decision (decisions: ${[...known].join(', ')})`);
+    if (id !== undefined && !known.has(id))
+      return fail(`${id.slice(0, 40)}: no such decision (decisions: ${[...known].join(', ')})`);
   }
   const answers: Record<string, unknown> = {};
   for (const d of decisions) {
     const value = typed(d, form);
-    if (typeof value === 'object' && value !== null && 'error' in value) return fail(`${d.id} (${d.prompt}): ${value.error}`);
+    if (typeof value === 'object' && value !== null && 'error' in value)
+      return fail(`${d.id} (${d.prompt}): ${value.error}`);
     const comment = text(form.get(`c.${d.id}`));
-    if (comment && comment.length > MAX_COMMENT) return fail(`${d.id}: the comment is too long (at most ${MAX_COMMENT} characters)`);
+    if (comment && comment.length > MAX_COMMENT)
+      return fail(`${d.id}: the comment is too long (at most ${MAX_COMMENT} characters)`);
     if (comment) answers[d.id] = { value: value ?? null, comment };
     else if (value !== undefined) answers[d.id] = value;
   }

@@ -7,7 +7,8 @@ export function ago(iso: string | null, now: number): string {
   const diff = Math.round((now - Date.parse(iso)) / 1000);
   const s = Math.abs(diff);
   if (s < 45) return 'just now';
-  const span = s < 3600 ? `${Math.round(s / 60)} min` : s < 86_400 ? `${Math.round(s / 3600)} h` : `${Math.round(s / 86_400)} d`;
+  const span =
+    s < 3600 ? `${Math.round(s / 60)} min` : s < 86_400 ? `${Math.round(s / 3600)} h` : `${Math.round(s / 86_400)} d`;
   return diff < 0 ? `in ${span}` : `${span} ago`;
 }
 
@@ -18,10 +19,13 @@ export function duration(ms: number | null): string {
   if (ms < 10_000) return `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
   if (s < 60) return `${s} s`;
   if (s < 3600) return s % 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s / 60} min`;
-  return Math.floor((s % 3600) / 60) ? `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min` : `${Math.floor(s / 3600)} h`;
+  return Math.floor((s % 3600) / 60)
+    ? `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`
+    : `${Math.floor(s / 3600)} h`;
 }
 
-export const cost = (usd: number | null): string => (usd == null ? '' : usd === 0 ? '$0' : `$${usd.toFixed(usd < 1 ? 4 : 2)}`);
+export const cost = (usd: number | null): string =>
+  usd == null ? '' : usd === 0 ? '$0' : `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
 
 /**
  * A moment as `<time>`: the relative phrase, with the local time (and its UTC offset) beside
@@ -36,7 +40,8 @@ export function when(iso: string | null, now: number): Html {
 export const badge = (status: string): Html => html`<span class="badge s-${status}">${statusWord(status)}</span>`;
 
 /** A status in a word a person reads: "waiting" for waiting_human, "waiting on" (time, an event, a run) for waiting. */
-export const statusWord = (status: string): string => (status === 'waiting_human' ? 'waiting' : status === 'waiting' ? 'waiting on' : status.replaceAll('_', ' '));
+export const statusWord = (status: string): string =>
+  status === 'waiting_human' ? 'waiting' : status === 'waiting' ? 'waiting on' : status.replaceAll('_', ' ');
 
 /** Text bounded for display: a long agent answer would bury the page. */
 export function clip(text: string | null | undefined, max = 600): string {

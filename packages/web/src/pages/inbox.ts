@@ -11,14 +11,18 @@ export const INBOX_PAGE_ASKS = 200;
 
 /** The inbox: the open asks, oldest first (the oldest INBOX_PAGE_ASKS), each answerable where it stands. */
 export function inboxPage(view: PageView, rows: InboxRowJson[]): Page {
-  const sorted = [...rows].sort((a, b) => (a.waiting_since ?? '').localeCompare(b.waiting_since ?? '') || a.run - b.run);
+  const sorted = [...rows].sort(
+    (a, b) => (a.waiting_since ?? '').localeCompare(b.waiting_since ?? '') || a.run - b.run,
+  );
   const oldestFirst = sorted.slice(0, INBOX_PAGE_ASKS);
   const more = rows.length - oldestFirst.length;
   return {
     title: rows.length ? `Inbox (${rows.length})` : 'Inbox',
     body: html`<h1>Inbox <span class="count">${rows.length}</span></h1>
-${oldestFirst.length
-  ? html`${oldestFirst.map((row) => askCard(view, row, '/'))}${more > 0 ? html`<p class="more">${more.toLocaleString('en')} more waiting, newer than these: they show here as these are answered (all of them: shop inbox, or <a href="/api/inbox">/api/inbox</a>).</p>` : ''}`
-  : html`<p class="empty">Nothing is waiting for a person. Runs that need you appear here as they ask. <a href="/runs">See all runs</a>.</p>`}`,
+${
+  oldestFirst.length
+    ? html`${oldestFirst.map((row) => askCard(view, row, '/'))}${more > 0 ? html`<p class="more">${more.toLocaleString('en')} more waiting, newer than these: they show here as these are answered (all of them: shop inbox, or <a href="/api/inbox">/api/inbox</a>).</p>` : ''}`
+    : html`<p class="empty">Nothing is waiting for a person. Runs that need you appear here as they ask. <a href="/runs">See all runs</a>.</p>`
+}`,
   };
 }

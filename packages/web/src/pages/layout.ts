@@ -45,7 +45,8 @@ ${page.body}
 }
 
 /** What a live refresh (?partial=1) swaps into #live: the page's body, led by its new title for the tab. */
-export const partialBody = (page: Page): Html => html`<span hidden id="page-title" data-title="${page.title} · shop"></span>${page.body}`;
+export const partialBody = (page: Page): Html =>
+  html`<span hidden id="page-title" data-title="${page.title} · shop"></span>${page.body}`;
 
 /** The whole document, or with `partial` only what goes inside #live (see partialBody). */
 export function renderPage(view: PageView, page: Page, partial = false): Html {

@@ -15,13 +15,46 @@ const XSS = '<script>alert("x")</script>';
 const NOW = 1_700_000_300_000;
 const view: PageView = { me: 'ann', csrf: 'tok-1', flash: null, now: NOW };
 
-const row = (over: Partial<InboxRowJson> = {}, exec = agentAsk({ waitingFor: `Merge? ${XSS}`, awaiting: 'approval', agent: `rev${XSS}` })): InboxRowJson =>
-  InboxRowJsonSchema.parse({ run: 7, spec: `feature${XSS}`, run_status: 'waiting_human', ...pendingJson(7, exec), ...over });
+const row = (
+  over: Partial<InboxRowJson> = {},
+  exec = agentAsk({ waitingFor: `Merge? ${XSS}`, awaiting: 'approval', agent: `rev${XSS}` }),
+): InboxRowJson =>
+  InboxRowJsonSchema.parse({
+    run: 7,
+    spec: `feature${XSS}`,
+    run_status: 'waiting_human',
+    ...pendingJson(7, exec),
+    ...over,
+  });
 
 function detail(): RunDetailJson {
-  const run = fakeRun({ spec: `wf${XSS}`, prompt: `do ${XSS}`, status: 'failed', reason: `reason ${XSS}`, endedAt: NOW - 1000, result: { status: 'DONE', summary: `summary ${XSS}` } });
-  const done = agentAsk({ key: '1', seq: 1, status: 'completed', agent: `coder${XSS}`, result: { status: 'DONE', summary: `said ${XSS}` }, finishedAt: NOW - 5000, error: null });
-  const working = agentAsk({ key: '2/1/1', seq: 2, status: 'running', agent: 'tester', activity: `Bash ${XSS}`, activityAt: NOW - 1000, waitingFor: null, awaiting: null });
+  const run = fakeRun({
+    spec: `wf${XSS}`,
+    prompt: `do ${XSS}`,
+    status: 'failed',
+    reason: `reason ${XSS}`,
+    endedAt: NOW - 1000,
+    result: { status: 'DONE', summary: `summary ${XSS}` },
+  });
+  const done = agentAsk({
+    key: '1',
+    seq: 1,
+    status: 'completed',
+    agent: `coder${XSS}`,
+    result: { status: 'DONE', summary: `said ${XSS}` },
+    finishedAt: NOW - 5000,
+    error: null,
+  });
+  const working = agentAsk({
+    key: '2/1/1',
+    seq: 2,
+    status: 'running',
+    agent: 'tester',
+    activity: `Bash ${XSS}`,
+    activityAt: NOW - 1000,
+    waitingFor: null,
+    awaiting: null,
+  });
   const waiting = pauseAsk(`pause ${XSS}`, { key: '2/2/1', seq: 3 });
   return RunDetailJsonSchema.parse({
     ...runJson(run, liveLook(run), waiting, 0.25),
@@ -33,8 +66,24 @@ function detail(): RunDetailJson {
 }
 
 const events: EventJson[] = [
-  { id: 1, at: new Date(NOW - 60_000).toISOString(), type: 'waiting', key: '2/2/1', actor: 'shop', channel: 'engine', data: { waiting_for: `w ${XSS}` } },
-  { id: 2, at: new Date(NOW - 30_000).toISOString(), type: 'stop_requested', key: null, actor: `bob${XSS}`, channel: 'cli', data: { reason: `stop ${XSS}` } },
+  {
+    id: 1,
+    at: new Date(NOW - 60_000).toISOString(),
+    type: 'waiting',
+    key: '2/2/1',
+    actor: 'shop',
+    channel: 'engine',
+    data: { waiting_for: `w ${XSS}` },
+  },
+  {
+    id: 2,
+    at: new Date(NOW - 30_000).toISOString(),
+    type: 'stop_requested',
+    key: null,
+    actor: `bob${XSS}`,
+    channel: 'cli',
+    data: { reason: `stop ${XSS}` },
+  },
 ];
 
 /** No unescaped payload, no inline script or style anywhere. */
@@ -47,7 +96,10 @@ function expectSafe(page: Html) {
 
 describe('pages', () => {
   it('the layout: doctype, viewport, the stylesheet and script, header with who is signed in, the flash, #live', () => {
-    const doc = layout({ ...view, flash: { kind: 'error', text: `bad ${XSS}` } }, { title: `t${XSS}`, body: inboxPage(view, []).body }).text;
+    const doc = layout(
+      { ...view, flash: { kind: 'error', text: `bad ${XSS}` } },
+      { title: `t${XSS}`, body: inboxPage(view, []).body },
+    ).text;
     expect(doc.startsWith('<!doctype html>')).toBe(true);
     expect(doc).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
     expect(doc).toContain('<link rel="stylesheet" href="/static/app.css">');
@@ -75,7 +127,9 @@ describe('pages', () => {
     expect(t).toMatch(/waiting since <time datetime="2023-11-14T22:14:20.000Z"[^>]*>4 min ago<\/time>/);
     expect(t).toContain('Claim — I&#39;m on it');
     expect(t).toContain('nobody is on it');
-    expect(t).toMatch(/<form method="post" action="\/claim" class="claim">\s*<input type="hidden" name="handle" value="7.2">\s*<input type="hidden" name="csrf" value="tok-1">/);
+    expect(t).toMatch(
+      /<form method="post" action="\/claim" class="claim">\s*<input type="hidden" name="handle" value="7.2">\s*<input type="hidden" name="csrf" value="tok-1">/,
+    );
   });
 
   it('the inbox sorts oldest first and shows the claimant; the claimant gets Release', () => {
@@ -84,8 +138,17 @@ describe('pages', () => {
     const t = inboxPage(view, [later, mine]).body.text;
     expect(t.indexOf('data-handle="7.2"')).toBeLessThan(t.indexOf('data-handle="8.1"'));
     expect(t).toContain('claimed by <b>ann</b> 2 min ago');
-    expect(t).toContain('<input type="hidden" name="release" value="1"><button type="submit" class="btn b-release">Release</button>');
-    const until = { ...row(), claimed_by: { by: 'ann', since: new Date(NOW - 120_000).toISOString(), until: new Date(NOW + 3_600_000).toISOString() } } as InboxRowJson;
+    expect(t).toContain(
+      '<input type="hidden" name="release" value="1"><button type="submit" class="btn b-release">Release</button>',
+    );
+    const until = {
+      ...row(),
+      claimed_by: {
+        by: 'ann',
+        since: new Date(NOW - 120_000).toISOString(),
+        until: new Date(NOW + 3_600_000).toISOString(),
+      },
+    } as InboxRowJson;
     expect(inboxPage(view, [until]).body.text).toContain('claimed by <b>ann</b> 2 min ago (ages out in 1 h)');
     const theirs = inboxPage({ ...view, me: 'bob' }, [mine]).body.text;
     expect(theirs).toContain('Take over from ann');
@@ -93,22 +156,37 @@ describe('pages', () => {
   });
 
   it('runs: filter links, the current one marked, each run linking to its page, its texts escaped', () => {
-    const run = runJson(...shown(fakeRun({ spec: `wf${XSS}`, prompt: `p ${XSS}`, status: 'stuck', reason: `r ${XSS}` })), null, 1.5);
+    const run = runJson(
+      ...shown(fakeRun({ spec: `wf${XSS}`, prompt: `p ${XSS}`, status: 'stuck', reason: `r ${XSS}` })),
+      null,
+      1.5,
+    );
     const page = runsPage(view, { rows: [run], total: 40, status: 'stuck' });
     expectSafe(page.body);
     const t = page.body.text;
-    for (const s of ['running', 'waiting_human', 'interrupted', 'completed', 'stuck', 'failed']) expect(t).toContain(`href="/runs?status=${s}"`);
+    for (const s of ['running', 'waiting_human', 'interrupted', 'completed', 'stuck', 'failed'])
+      expect(t).toContain(`href="/runs?status=${s}"`);
     expect(t).toContain('href="/runs">all</a>');
     expect(t).toContain('<a class="filter current s-stuck" href="/runs?status=stuck" aria-current="page">stuck</a>');
     expect(t).toContain('<a class="run-id" href="/runs/7">#7</a>');
     expect(t).toContain('r &lt;script&gt;');
     expect(t).toContain('Showing the newest 1 of 40.');
-    const done = runJson(...shown(fakeRun({ status: 'completed', result: { shipped: true }, endedAt: 1_700_000_090_000 })), null, 0);
-    expect(runsPage(view, { rows: [done], total: 1, status: null }).body.text).toMatch(/<span class="doing">\{ &quot;shipped&quot;: true \}<\/span>[\s\S]*<span>took 1 min 30 s<\/span>/);
+    const done = runJson(
+      ...shown(fakeRun({ status: 'completed', result: { shipped: true }, endedAt: 1_700_000_090_000 })),
+      null,
+      0,
+    );
+    expect(runsPage(view, { rows: [done], total: 1, status: null }).body.text).toMatch(
+      /<span class="doing">\{ &quot;shipped&quot;: true \}<\/span>[\s\S]*<span>took 1 min 30 s<\/span>/,
+    );
     expect(runsPage(view, { rows: [], total: 0, status: null }).body.text).toContain('No runs yet');
     const gone = { ...run, status: 'interrupted' as const, driver_gone_since: new Date(NOW - 600_000).toISOString() };
-    expect(runsPage(view, { rows: [gone], total: 1, status: null }).body.text).toMatch(/no driver since <time[^>]*>10 min ago<\/time>.* — <code>shop resume 7<\/code> goes on/);
-    expect(runPage(view, { ...detail(), ...gone, ended_at: null }, []).body.text).toContain('<code>shop resume 7</code> or <code>shop watch</code> goes on');
+    expect(runsPage(view, { rows: [gone], total: 1, status: null }).body.text).toMatch(
+      /no driver since <time[^>]*>10 min ago<\/time>.* — <code>shop resume 7<\/code> goes on/,
+    );
+    expect(runPage(view, { ...detail(), ...gone, ended_at: null }, []).body.text).toContain(
+      '<code>shop resume 7</code> or <code>shop watch</code> goes on',
+    );
   });
 
   it('run detail: outcome, asks with forms, last words, activity, timeline, calls by branch, events — all escaped', () => {
@@ -130,25 +208,44 @@ describe('pages', () => {
     expect(t).not.toContain('/runs/7/stop'); // it has ended
   });
 
-  it('run detail of a live run: a Stop form with reason and csrf; the last words are the agent\'s', () => {
+  it("run detail of a live run: a Stop form with reason and csrf; the last words are the agent's", () => {
     const d = { ...detail(), ended_at: null, status: 'running' as const };
     const t = runPage(view, d, []).body.text;
-    expect(t).toMatch(/<form method="post" action="\/runs\/7\/stop" class="stop-form">\s*<input type="hidden" name="csrf" value="tok-1">/);
+    expect(t).toMatch(
+      /<form method="post" action="\/runs\/7\/stop" class="stop-form">\s*<input type="hidden" name="csrf" value="tok-1">/,
+    );
     expect(t).toContain('name="reason"');
     expect(t).toMatch(/Last words <span class="muted">· tester \(call 2\/1\/1\)/);
   });
 
   it('the ask page: forms with the name field; who answered; closed', () => {
-    const open = askPage({ ...view, me: null }, { ask: row(), handle: '7.2', answered: null, action: '/a/tok', nameField: true });
+    const open = askPage(
+      { ...view, me: null },
+      { ask: row(), handle: '7.2', answered: null, action: '/a/tok', nameField: true },
+    );
     expectSafe(open.body);
     expect(open.body.text).toContain('action="/a/tok"');
     expect(open.body.text).toContain('name="by" required');
-    const done = askPage(view, { ask: null, handle: '7.2', answered: { responder: `carol${XSS}`, at: new Date(NOW - 60_000).toISOString(), verdict: 'approved', status: null, channel: 'link' }, action: '/a/tok', nameField: true });
+    const done = askPage(view, {
+      ask: null,
+      handle: '7.2',
+      answered: {
+        responder: `carol${XSS}`,
+        at: new Date(NOW - 60_000).toISOString(),
+        verdict: 'approved',
+        status: null,
+        channel: 'link',
+      },
+      action: '/a/tok',
+      nameField: true,
+    });
     expectSafe(done.body);
     expect(done.body.text).toContain('<b>carol&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;</b> answered');
     expect(done.body.text).toContain('through an answer link — <span class="verdict">approved</span>');
     expect(done.body.text).not.toContain('<form');
-    expect(askPage(view, { ask: null, handle: '7.2', answered: null, action: '/a/t', nameField: false }).body.text).toContain('This ask is closed');
+    expect(
+      askPage(view, { ask: null, handle: '7.2', answered: null, action: '/a/t', nameField: false }).body.text,
+    ).toContain('This ask is closed');
   });
 
   it('login and error pages say what to do, escaped', () => {
@@ -165,11 +262,13 @@ describe('pages', () => {
 });
 
 describe('renderPage', () => {
-  it('sends the whole document, or only #live\'s content led by the title for a live refresh', () => {
+  it("sends the whole document, or only #live's content led by the title for a live refresh", () => {
     const page = inboxPage(view, [row()]);
     expect(renderPage(view, page).text.startsWith('<!doctype html>')).toBe(true);
     const partial = renderPage(view, page, true).text;
-    expect(partial.startsWith('<span hidden id="page-title" data-title="Inbox (1) · shop"></span><h1>Inbox')).toBe(true);
+    expect(partial.startsWith('<span hidden id="page-title" data-title="Inbox (1) · shop"></span><h1>Inbox')).toBe(
+      true,
+    );
     expect(partial).not.toContain('<main');
   });
 });
@@ -177,7 +276,13 @@ describe('renderPage', () => {
 describe('run page asks', () => {
   it('a pause shows its context and deadline beside its question', () => {
     const gate = pauseAsk({ message: 'Deploy?', context: `The diff: ${XSS}`, deadline: 3600 }, { key: '1', seq: 1 });
-    const d = RunDetailJsonSchema.parse({ ...runJson(...shown(fakeRun()), gate, 0), calls: 1, executions: [executionJson(gate)], pending: pendingJson(7, gate), asks: [pendingJson(7, gate)] });
+    const d = RunDetailJsonSchema.parse({
+      ...runJson(...shown(fakeRun()), gate, 0),
+      calls: 1,
+      executions: [executionJson(gate)],
+      pending: pendingJson(7, gate),
+      asks: [pendingJson(7, gate)],
+    });
     const t = runPage(view, d, []).body.text;
     expect(t).toContain('<p class="context">The diff: &lt;script&gt;');
     expect(t).toMatch(/answer by <time datetime="2023-11-14T23:13:20.000Z"[^>]*>in 55 min<\/time>/);
@@ -185,6 +290,8 @@ describe('run page asks', () => {
 
   it('a workflow table result reads as indented JSON, escaped', () => {
     const d = { ...detail(), result: { answers: { note: XSS } } };
-    expect(runPage(view, d, []).body.text).toContain('<pre class="result">{\n  &quot;answers&quot;: {\n    &quot;note&quot;: &quot;&lt;script&gt;');
+    expect(runPage(view, d, []).body.text).toContain(
+      '<pre class="result">{\n  &quot;answers&quot;: {\n    &quot;note&quot;: &quot;&lt;script&gt;',
+    );
   });
 });

@@ -9,7 +9,8 @@ export function readableResult(result: unknown): string {
   if (result === null || result === undefined) return '';
   if (typeof result === 'string') return clip(result, 2000);
   const r = result as { status?: unknown; summary?: unknown };
-  if (typeof r.summary === 'string') return clip(`${typeof r.status === 'string' ? `${r.status}: ` : ''}${r.summary}`, 2000);
+  if (typeof r.summary === 'string')
+    return clip(`${typeof r.status === 'string' ? `${r.status}: ` : ''}${r.summary}`, 2000);
   return clip(JSON.stringify(result, null, 2), 4000);
 }
 
@@ -28,11 +29,12 @@ export function resultBlock(result: unknown): Html {
 export function lastWords(d: RunDetailJson, now: number): Html {
   const last = [...d.executions].filter((e) => e.kind === 'run').sort((a, b) => b.seq - a.seq)[0];
   if (!last) return html``;
-  const words = last.status === 'waiting_human'
-    ? html`<p class="words ask-words">${clip(last.waiting_for, 4000)}</p>`
-    : last.status === 'running'
-      ? html`<p class="words">${last.activity ?? 'working…'} <span class="muted">${last.activity_at ? when(last.activity_at, now) : ''}</span></p>`
-      : html`<p class="words">${readableResult(last.result) || last.error || '(nothing reported)'}</p>`;
+  const words =
+    last.status === 'waiting_human'
+      ? html`<p class="words ask-words">${clip(last.waiting_for, 4000)}</p>`
+      : last.status === 'running'
+        ? html`<p class="words">${last.activity ?? 'working…'} <span class="muted">${last.activity_at ? when(last.activity_at, now) : ''}</span></p>`
+        : html`<p class="words">${readableResult(last.result) || last.error || '(nothing reported)'}</p>`;
   return html`<section class="card last-words">
 <h2>Last words <span class="muted">· ${last.agent ?? 'agent'} (call ${last.key})</span></h2>
 ${words}
@@ -67,25 +69,41 @@ export function callList(d: RunDetailJson, now: number): Html {
   return html`<section class="card calls">
 <h2>Calls <span class="count">${d.calls}</span></h2>
 ${hidden > 0 ? html`<p class="muted">The ${hidden} earliest calls are not shown.</p>` : ''}
-${[...lanes].map(([lane, calls]) => html`<h3 class="lane-name">${lane ? `branch ${lane}` : 'main'}</h3>
-<ul class="call-list">${calls.map((e) => html`<li class="call">
+${[...lanes].map(
+  ([lane, calls]) => html`<h3 class="lane-name">${lane ? `branch ${lane}` : 'main'}</h3>
+<ul class="call-list">${calls.map(
+    (e) => html`<li class="call">
 <span class="key">${e.key}</span> <span class="what">${e.kind === 'run' ? e.agent : e.kind}</span> ${badge(e.status)}
 <span class="meta"><span>${when(e.started_at, now)}</span><span>${took(e, now)}</span>${e.cost_usd ? html`<span>${cost(e.cost_usd)}</span>` : ''}${e.attempts > 1 ? html`<span>${e.attempts} attempts</span>` : ''}</span>
 ${e.error ? html`<p class="error-text">${clip(e.error, 600)}</p>` : ''}
-</li>`)}</ul>`)}
+</li>`,
+  )}</ul>`,
+)}
 </section>`;
 }
 
 /** What events say, briefly: who did what to which call. */
 function eventLine(ev: EventJson): string {
   const d = ev.data ?? {};
-  const detail = typeof d.message === 'string' ? d.message : typeof d.reason === 'string' ? d.reason : typeof d.waiting_for === 'string' ? d.waiting_for : typeof d.verdict === 'string' ? d.verdict : '';
+  const detail =
+    typeof d.message === 'string'
+      ? d.message
+      : typeof d.reason === 'string'
+        ? d.reason
+        : typeof d.waiting_for === 'string'
+          ? d.waiting_for
+          : typeof d.verdict === 'string'
+            ? d.verdict
+            : '';
   return clip(detail, 200);
 }
 
 /** The latest events, newest first (a short trail; shop log has all of it). */
 export function recentEvents(events: EventJson[], now: number, max = 12): Html {
-  const latest = [...events].sort((a, b) => b.id - a.id).filter((e) => e.type !== 'agent_activity').slice(0, max);
+  const latest = [...events]
+    .sort((a, b) => b.id - a.id)
+    .filter((e) => e.type !== 'agent_activity')
+    .slice(0, max);
   if (!latest.length) return html``;
   return html`<section class="card events">
 <h2>Recent events</h2>

@@ -24,17 +24,29 @@ export function runPage(view: PageView, d: RunDetailJson, events: EventJson[]): 
 ${d.parent !== null ? html`<p class="family">A child of <a class="run-link" href="/runs/${d.parent}">run ${d.parent}</a> (its call_workflow or start_workflow)</p>` : ''}
 ${d.children.length ? html`<p class="family">Children: ${d.children.map((c) => html`<a class="run-link" href="/runs/${c.id}">run ${c.id}</a> <span class="spec">${c.spec}</span> ${badge(c.status)} `)}</p>` : ''}
 ${d.status === 'interrupted' ? html`<p class="flash error">No process drives this run since ${when(d.driver_gone_since, view.now)} (it was stopped or crashed). <code>shop resume ${d.id}</code> or <code>shop watch</code> goes on from where it was.</p>` : ''}
-${ended && (d.reason || d.result != null) ? html`<section class="card outcome s-${d.status}">
+${
+  ended && (d.reason || d.result != null)
+    ? html`<section class="card outcome s-${d.status}">
 <h2>Outcome</h2>
 ${d.reason ? html`<p class="words">${clip(d.reason, 2000)}</p>` : ''}
 ${resultBlock(d.result)}
-</section>` : ''}
-${d.asks.length ? html`<section class="asks"><h2>Waiting for a person <span class="count">${d.asks.length}</span></h2>
-${d.asks.map((ask) => askCard(view, ask, back, pauseDetails(d, ask.key)))}</section>` : ''}
-${d.waiting_on.length ? html`<section class="card waits"><h2>Waiting on</h2>
+</section>`
+    : ''
+}
+${
+  d.asks.length
+    ? html`<section class="asks"><h2>Waiting for a person <span class="count">${d.asks.length}</span></h2>
+${d.asks.map((ask) => askCard(view, ask, back, pauseDetails(d, ask.key)))}</section>`
+    : ''
+}
+${
+  d.waiting_on.length
+    ? html`<section class="card waits"><h2>Waiting on</h2>
 <p class="words">${clip(d.waiting_for, 600)} — no person is needed: <code>shop watch</code> resumes it then.</p>
 <ul>${d.waiting_on.map((w) => html`<li><b>${w.key}</b> ${w.kind}${w.until ? html` until ${when(w.until, view.now)}` : ''}</li>`)}</ul>
-</section>` : ''}
+</section>`
+    : ''
+}
 ${lastWords(d, view.now)}
 ${liveActivity(d, view.now)}
 <section class="card">
@@ -44,7 +56,9 @@ ${liveActivity(d, view.now)}
 </section>
 ${callList(d, view.now)}
 ${recentEvents(events, view.now)}
-${mayAct(d, 'stop') ? html`<section class="card stop">
+${
+  mayAct(d, 'stop')
+    ? html`<section class="card stop">
 <h2>Stop this run</h2>
 <form method="post" action="/runs/${d.id}/stop" class="stop-form">
 <input type="hidden" name="csrf" value="${view.csrf}">
@@ -52,7 +66,9 @@ ${mayAct(d, 'stop') ? html`<section class="card stop">
 <input type="text" id="stop-reason" name="reason" maxlength="500" autocomplete="off">
 <p class="actions"><button type="submit" class="btn b-stop">Stop run #${d.id}</button></p>
 </form>
-</section>` : ''}`,
+</section>`
+    : ''
+}`,
   };
 }
 
@@ -62,5 +78,8 @@ function pauseDetails(d: RunDetailJson, key: string): AskMore {
   if (!e || e.kind !== 'pause' || !e.request || typeof e.request !== 'object') return {};
   const spec = e.request as Partial<PauseSpec>;
   const due = e.started_at ? pauseDeadline({ deadline: spec.deadline }, Date.parse(e.started_at)) : null;
-  return { context: typeof spec.context === 'string' ? spec.context : null, deadline: due === null || Number.isNaN(due) ? null : new Date(due).toISOString() };
+  return {
+    context: typeof spec.context === 'string' ? spec.context : null,
+    deadline: due === null || Number.isNaN(due) ? null : new Date(due).toISOString(),
+  };
 }

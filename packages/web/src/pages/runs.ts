@@ -14,7 +14,16 @@ export interface RunsList {
 }
 
 /** The filter links, in the order a person scans them: what is alive first. */
-const FILTERS: (typeof displayStatuses[number] | null)[] = [null, 'running', 'waiting_human', 'waiting', 'interrupted', 'completed', 'stuck', 'failed'];
+const FILTERS: ((typeof displayStatuses)[number] | null)[] = [
+  null,
+  'running',
+  'waiting_human',
+  'waiting',
+  'interrupted',
+  'completed',
+  'stuck',
+  'failed',
+];
 
 /** Runs, newest first, with status filters; each links to its detail page. */
 export function runsPage(view: PageView, list: RunsList): Page {
@@ -27,23 +36,28 @@ export function runsPage(view: PageView, list: RunsList): Page {
     title: list.status ? `Runs · ${statusWord(list.status)}` : 'Runs',
     body: html`<h1>Runs <span class="count">${list.total}</span></h1>
 <nav class="filters" aria-label="filter by status">${filters}</nav>
-${list.rows.length
-  ? html`<ul class="runs">${list.rows.map((r) => runRow(view, r))}</ul>
+${
+  list.rows.length
+    ? html`<ul class="runs">${list.rows.map((r) => runRow(view, r))}</ul>
 ${list.total > list.rows.length ? html`<p class="muted">Showing the newest ${list.rows.length} of ${list.total}.</p>` : ''}`
-  : html`<p class="empty">${list.status ? `No ${statusWord(list.status)} runs.` : 'No runs yet: start one with shop run <workflow> "<prompt>".'}</p>`}`,
+    : html`<p class="empty">${list.status ? `No ${statusWord(list.status)} runs.` : 'No runs yet: start one with shop run <workflow> "<prompt>".'}</p>`
+}`,
   };
 }
 
 function runRow(view: PageView, r: RunJson): Html {
-  const doing = r.status === 'interrupted'
-    ? html`<span class="doing">no driver since ${when(r.driver_gone_since, view.now)} — <code>shop resume ${r.id}</code> goes on</span>`
-    : r.status === 'waiting_human'
-    ? html`<span class="doing">waiting: ${clip(r.waiting_for, 160)}</span>`
-    : r.status === 'waiting'
-    ? html`<span class="doing">waits on ${clip(r.waiting_for, 160)}</span>`
-    : r.activity
-      ? html`<span class="doing">${r.activity.agent ?? r.activity.key}: ${clip(r.activity.text, 160)}</span>`
-      : r.reason || r.result != null ? html`<span class="doing">${clip(r.reason ?? readableResult(r.result).replace(/\s+/g, ' '), 160)}</span>` : '';
+  const doing =
+    r.status === 'interrupted'
+      ? html`<span class="doing">no driver since ${when(r.driver_gone_since, view.now)} — <code>shop resume ${r.id}</code> goes on</span>`
+      : r.status === 'waiting_human'
+        ? html`<span class="doing">waiting: ${clip(r.waiting_for, 160)}</span>`
+        : r.status === 'waiting'
+          ? html`<span class="doing">waits on ${clip(r.waiting_for, 160)}</span>`
+          : r.activity
+            ? html`<span class="doing">${r.activity.agent ?? r.activity.key}: ${clip(r.activity.text, 160)}</span>`
+            : r.reason || r.result != null
+              ? html`<span class="doing">${clip(r.reason ?? readableResult(r.result).replace(/\s+/g, ' '), 160)}</span>`
+              : '';
   return html`<li class="run-row">
 <a class="run-id" href="/runs/${r.id}">#${r.id}</a>
 ${badge(r.status)}

@@ -38,7 +38,12 @@ export const laneOf = (key: string): string => (key.includes('/') ? key.slice(0,
  * spans each waited for a person — from the `waiting` event to `human_answered`, or, for an
  * ask still open, from its waiting_since to now. Pure: `now` is given.
  */
-export function timelineModel(executions: ExecutionJson[], events: EventJson[], asks: Pick<PendingJson, 'key' | 'waiting_since'>[], now: number): TimelineModel {
+export function timelineModel(
+  executions: ExecutionJson[],
+  events: EventJson[],
+  asks: Pick<PendingJson, 'key' | 'waiting_since'>[],
+  now: number,
+): TimelineModel {
   const waits = waitSpans(events, executions, asks, now);
   const bars: (Bar & { seq: number })[] = [];
   for (const e of [...executions].sort((a, b) => a.seq - b.seq)) {
@@ -46,7 +51,19 @@ export function timelineModel(executions: ExecutionJson[], events: EventJson[], 
     const start = Date.parse(e.started_at);
     const open = !e.finished_at && (e.status === 'running' || e.status === 'waiting' || e.status === 'waiting_human');
     const end = open ? Math.max(start, now) : Math.max(start, e.finished_at ? Date.parse(e.finished_at) : start);
-    bars.push({ key: e.key, kind: e.kind, agent: e.agent, status: e.status, start, end, open, waits: (waits.get(e.key) ?? []).map(([a, b]) => [Math.max(a, start), Math.min(b, end)] as [number, number]).filter(([a, b]) => b >= a), seq: e.seq });
+    bars.push({
+      key: e.key,
+      kind: e.kind,
+      agent: e.agent,
+      status: e.status,
+      start,
+      end,
+      open,
+      waits: (waits.get(e.key) ?? [])
+        .map(([a, b]) => [Math.max(a, start), Math.min(b, end)] as [number, number])
+        .filter(([a, b]) => b >= a),
+      seq: e.seq,
+    });
   }
   const lanes = new Map<string, Lane>();
   for (const { seq: _seq, ...bar } of bars) {
@@ -56,11 +73,21 @@ export function timelineModel(executions: ExecutionJson[], events: EventJson[], 
   }
   const start = bars.length ? Math.min(...bars.map((b) => b.start)) : now;
   const end = bars.length ? Math.max(...bars.map((b) => b.end)) : now;
-  return { start, end: Math.max(end, start + 1000), now: bars.some((b) => b.open) ? now : null, lanes: [...lanes.values()] };
+  return {
+    start,
+    end: Math.max(end, start + 1000),
+    now: bars.some((b) => b.open) ? now : null,
+    lanes: [...lanes.values()],
+  };
 }
 
 /** Per call key, the spans it waited for a person. */
-function waitSpans(events: EventJson[], executions: ExecutionJson[], asks: Pick<PendingJson, 'key' | 'waiting_since'>[], now: number): Map<string, [number, number][]> {
+function waitSpans(
+  events: EventJson[],
+  executions: ExecutionJson[],
+  asks: Pick<PendingJson, 'key' | 'waiting_since'>[],
+  now: number,
+): Map<string, [number, number][]> {
   const spans = new Map<string, [number, number][]>();
   const opened = new Map<string, number>();
   const add = (key: string, a: number, b: number) => spans.set(key, [...(spans.get(key) ?? []), [a, b]]);

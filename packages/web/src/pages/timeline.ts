@@ -22,7 +22,9 @@ const TOP = 6;
 const RIGHT = 28;
 
 /** Axis steps a person reads easily, in ms. */
-const STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400, 172_800, 604_800].map((s) => s * 1000);
+const STEPS = [
+  1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400, 172_800, 604_800,
+].map((s) => s * 1000);
 
 /** The tick step that puts at most `most` ticks on a span. */
 export function tickStep(span: number, most = 6): number {
@@ -40,7 +42,12 @@ export function tickLabel(ms: number): string {
 }
 
 /** The run's timeline picture from its calls and events (see timelineModel). */
-export function timeline(executions: ExecutionJson[], events: EventJson[], asks: Pick<PendingJson, 'key' | 'waiting_since'>[], now: number): Html {
+export function timeline(
+  executions: ExecutionJson[],
+  events: EventJson[],
+  asks: Pick<PendingJson, 'key' | 'waiting_since'>[],
+  now: number,
+): Html {
   return timelineSvg(timelineModel(executions, events, asks, now));
 }
 
@@ -60,8 +67,12 @@ export function timelineSvg(m: TimelineModel): Html {
   return html`<svg class="timeline" viewBox="0 0 ${W} ${height}" width="${W}" height="${height}" role="img" aria-labelledby="tl-title" xmlns="http://www.w3.org/2000/svg" font-family="system-ui, sans-serif" font-size="12">
 <title id="tl-title">Timeline: ${m.lanes.reduce((n, l) => n + l.bars.length, 0)} calls over ${duration(span)}, in ${m.lanes.length} lane${m.lanes.length === 1 ? '' : 's'}</title>
 <defs><pattern id="tl-wait" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="3" height="6" fill="#ffffff" fill-opacity="0.55"/></pattern></defs>
-${ticks.map((t) => html`<line class="tick" x1="${x(m.start + t).toFixed(1)}" x2="${x(m.start + t).toFixed(1)}" y1="${TOP}" y2="${height - AXIS_H + 4}" stroke="#94a3b8" stroke-opacity="0.35"/>
-<text x="${x(m.start + t).toFixed(1)}" y="${height - 6}" text-anchor="middle" fill="#64748b">${tickLabel(t)}</text>`)}
+${ticks.map(
+  (
+    t,
+  ) => html`<line class="tick" x1="${x(m.start + t).toFixed(1)}" x2="${x(m.start + t).toFixed(1)}" y1="${TOP}" y2="${height - AXIS_H + 4}" stroke="#94a3b8" stroke-opacity="0.35"/>
+<text x="${x(m.start + t).toFixed(1)}" y="${height - 6}" text-anchor="middle" fill="#64748b">${tickLabel(t)}</text>`,
+)}
 ${m.now !== null ? html`<line class="now" x1="${x(m.now).toFixed(1)}" x2="${x(m.now).toFixed(1)}" y1="${TOP - 4}" y2="${height - AXIS_H + 4}" stroke="#0f172a" stroke-dasharray="3 3"><title>now</title></line>` : ''}
 ${m.lanes.map((lane, i) => {
   const y = TOP + i * LANE_H;

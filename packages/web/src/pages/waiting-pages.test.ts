@@ -12,8 +12,18 @@ const DUE = NOW + 10 * 60_000;
 function sleeping() {
   const run = fakeRun({ status: 'waiting' });
   const nap = agentAsk({
-    key: '1', seq: 1, kind: 'sleep', agent: null, status: 'waiting', waitKind: 'timer', waitUntil: DUE, waitingFor: null, awaiting: null,
-    fingerprint: 'sleep()', request: { type: 'sleep', seconds: 600, due_at: DUE }, sessionId: null,
+    key: '1',
+    seq: 1,
+    kind: 'sleep',
+    agent: null,
+    status: 'waiting',
+    waitKind: 'timer',
+    waitUntil: DUE,
+    waitingFor: null,
+    awaiting: null,
+    fingerprint: 'sleep()',
+    request: { type: 'sleep', seconds: 600, due_at: DUE },
+    sessionId: null,
   });
   return { run, nap };
 }
@@ -21,7 +31,8 @@ function sleeping() {
 describe('a run waiting on the world (not on a person) on the web pages', () => {
   it('runs: a "waiting on" badge and what it waits on; the filter offers it', () => {
     const { run, nap } = sleeping();
-    const t = runsPage(view, { rows: [runJson(run, liveLook(run), null, 0, null, [nap])], total: 1, status: null }).body.text;
+    const t = runsPage(view, { rows: [runJson(run, liveLook(run), null, 0, null, [nap])], total: 1, status: null }).body
+      .text;
     expect(t).toContain('<span class="badge s-waiting">waiting on</span>');
     expect(t).toMatch(/<span class="doing">waits on timer until [^<]+<\/span>/);
     expect(t).toContain('href="/runs?status=waiting"');
@@ -29,7 +40,13 @@ describe('a run waiting on the world (not on a person) on the web pages', () => 
 
   it('run: a Waiting on card with each wait and its time; no ask to answer', () => {
     const { run, nap } = sleeping();
-    const d = RunDetailJsonSchema.parse({ ...runJson(run, liveLook(run), null, 0, null, [nap]), calls: 1, executions: [executionJson(nap)], pending: null, asks: [] });
+    const d = RunDetailJsonSchema.parse({
+      ...runJson(run, liveLook(run), null, 0, null, [nap]),
+      calls: 1,
+      executions: [executionJson(nap)],
+      pending: null,
+      asks: [],
+    });
     expect(d.waiting_on).toEqual([{ kind: 'timer', key: '1', until: new Date(DUE).toISOString() }]);
     const t = runPage(view, d, []).body.text;
     expect(t).toContain('<h2>Waiting on</h2>');

@@ -2,7 +2,14 @@ import { signalProtocol } from '../signal-protocol.js';
 import type { DeferredTool } from '../gates.js';
 import { asksQuestions } from '../gate-spec.js';
 import { newStreamState, readStreamLine, type ClaudeResult } from '../stream-events.js';
-import { jsonLine, type AgentDialect, type DialectStep, type EventReader, type Mutable, type StepResult } from './dialect.js';
+import {
+  jsonLine,
+  type AgentDialect,
+  type DialectStep,
+  type EventReader,
+  type Mutable,
+  type StepResult,
+} from './dialect.js';
 
 /** Shop's instructions after the agent's own: the system prompt every dialect gives its CLI. */
 export function systemPrompt(instructions: string): string {
@@ -13,7 +20,18 @@ export function systemPrompt(instructions: string): string {
 function claudeArgv(step: DialectStep): string[] {
   const { agent } = step;
   // Deciding a deferred tool call: resumed with no prompt, so the call is decided before anything else.
-  const argv = [step.bin, '-p', ...(step.decidingGate ? [] : [step.prompt]), step.resume ? '--resume' : '--session-id', step.sessionId!, '--output-format', 'stream-json', '--verbose', '--append-system-prompt', step.system];
+  const argv = [
+    step.bin,
+    '-p',
+    ...(step.decidingGate ? [] : [step.prompt]),
+    step.resume ? '--resume' : '--session-id',
+    step.sessionId!,
+    '--output-format',
+    'stream-json',
+    '--verbose',
+    '--append-system-prompt',
+    step.system,
+  ];
   const model = step.model ?? agent.model;
   if (model) argv.push('--model', model);
   if (step.budgetUsd !== undefined) argv.push('--max-budget-usd', String(Math.round(step.budgetUsd * 10_000) / 10_000));
@@ -21,7 +39,10 @@ function claudeArgv(step: DialectStep): string[] {
   if (agent.allowedTools.length) argv.push('--allowed-tools', ...agent.allowedTools);
   if (agent.gates?.length) {
     // Shop's hook for this session only: never the user's settings files.
-    argv.push('--settings', JSON.stringify({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'shop gate' }] }] } }));
+    argv.push(
+      '--settings',
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'shop gate' }] }] } }),
+    );
     // AskUserQuestion exists in -p mode only with a permission prompt tool.
     if (asksQuestions(agent.gates)) argv.push('--permission-prompt-tool', 'stdio');
   }
@@ -32,7 +53,11 @@ function claudeArgv(step: DialectStep): string[] {
 export function claudeReader(): EventReader {
   const state = newStreamState();
   const r: Mutable<EventReader> = {
-    activity: null, turns: 0, sessionId: null, result: null, stalled: null,
+    activity: null,
+    turns: 0,
+    sessionId: null,
+    result: null,
+    stalled: null,
     read(line) {
       const changed = readStreamLine(state, line);
       if (!r.sessionId && line.includes('"session_id"')) {
@@ -50,8 +75,12 @@ export function claudeReader(): EventReader {
 
 export function fromClaude(r: ClaudeResult): StepResult {
   return {
-    isError: Boolean(r.is_error), text: r.result ?? null, costUsd: r.total_cost_usd ?? null,
-    numTurns: r.num_turns ?? null, durationMs: r.duration_ms ?? null, apiStatus: r.api_error_status ?? null,
+    isError: Boolean(r.is_error),
+    text: r.result ?? null,
+    costUsd: r.total_cost_usd ?? null,
+    numTurns: r.num_turns ?? null,
+    durationMs: r.duration_ms ?? null,
+    apiStatus: r.api_error_status ?? null,
     deferred: !r.is_error && r.stop_reason === 'tool_deferred' ? deferredOf(r.deferred_tool_use) : null,
   };
 }
@@ -60,7 +89,11 @@ export function fromClaude(r: ClaudeResult): StepResult {
 function deferredOf(d: unknown): DeferredTool | null {
   const t = d as { id?: unknown; name?: unknown; input?: unknown } | null;
   if (!t || typeof t.id !== 'string' || typeof t.name !== 'string') return null;
-  return { id: t.id, name: t.name, input: t.input && typeof t.input === 'object' ? (t.input as Record<string, unknown>) : {} };
+  return {
+    id: t.id,
+    name: t.name,
+    input: t.input && typeof t.input === 'object' ? (t.input as Record<string, unknown>) : {},
+  };
 }
 
 export const claude: AgentDialect = {
@@ -74,7 +107,8 @@ export const claude: AgentDialect = {
   retry({ resume, exitCode, stderr, decidingGate }) {
     if (!exitCode) return null;
     // A decision handed to a call that is no longer pending (it ran before the driver died): go on with a prompt.
-    if (decidingGate && /No deferred tool marker found/.test(stderr)) return { resume: true, prompt: 'Continue the task and report when done.' };
+    if (decidingGate && /No deferred tool marker found/.test(stderr))
+      return { resume: true, prompt: 'Continue the task and report when done.' };
     // A session that never got going (the first attempt died at once) cannot be resumed:
     // Claude Code answers "No conversation found". Start it under the same id instead.
     if (resume && /No conversation found/.test(stderr)) return { resume: false };

@@ -1,6 +1,13 @@
 import { capText } from '../../text.js';
 import { describeTool } from '../stream-events.js';
-import { jsonLine, type AgentDialect, type DialectStep, type EventReader, type Mutable, type StepResult } from './dialect.js';
+import {
+  jsonLine,
+  type AgentDialect,
+  type DialectStep,
+  type EventReader,
+  type Mutable,
+  type StepResult,
+} from './dialect.js';
 
 /**
  * OpenAI's Codex CLI (checked against 0.169): `codex exec --json`, which names its own thread
@@ -26,16 +33,43 @@ function codexArgv(step: DialectStep): string[] {
   return [...argv, `${step.system}\n\n---\n\n${step.prompt}`];
 }
 
-type Item = { type?: string; text?: string; command?: string; message?: string; changes?: { path?: string; kind?: string }[]; tool?: string; server?: string; query?: string };
-type CodexEvent = { type?: string; thread_id?: string; item?: Item; message?: string; error?: { message?: string }; usage?: unknown };
+type Item = {
+  type?: string;
+  text?: string;
+  command?: string;
+  message?: string;
+  changes?: { path?: string; kind?: string }[];
+  tool?: string;
+  server?: string;
+  query?: string;
+};
+type CodexEvent = {
+  type?: string;
+  thread_id?: string;
+  item?: Item;
+  message?: string;
+  error?: { message?: string };
+  usage?: unknown;
+};
 
 /** Reads `codex exec --json`: thread.started, turn.*, item.* (agent_message, command_execution, file_change…), error. */
 function codexReader(): EventReader {
   let lastMessage: string | null = null;
   const started = Date.now();
-  const end = (isError: boolean, text: string | null): StepResult => ({ isError, text, costUsd: null, numTurns: r.turns, durationMs: Date.now() - started, apiStatus: null });
+  const end = (isError: boolean, text: string | null): StepResult => ({
+    isError,
+    text,
+    costUsd: null,
+    numTurns: r.turns,
+    durationMs: Date.now() - started,
+    apiStatus: null,
+  });
   const r: Mutable<EventReader> = {
-    activity: null, turns: 0, sessionId: null, result: null, stalled: null,
+    activity: null,
+    turns: 0,
+    sessionId: null,
+    result: null,
+    stalled: null,
     read(line) {
       const e = jsonLine<CodexEvent>(line);
       switch (e?.type) {
@@ -48,7 +82,8 @@ function codexReader(): EventReader {
         case 'item.started':
         case 'item.completed': {
           const said = itemActivity(e.item ?? {});
-          if (e.type === 'item.completed' && e.item?.type === 'agent_message' && typeof e.item.text === 'string') lastMessage = e.item.text;
+          if (e.type === 'item.completed' && e.item?.type === 'agent_message' && typeof e.item.text === 'string')
+            lastMessage = e.item.text;
           if (!said) return false;
           r.activity = said;
           return true;
@@ -61,7 +96,8 @@ function codexReader(): EventReader {
           return true;
         case 'error':
           // Not fatal by itself (a reconnect); waiting for the network is: Codex would retry forever.
-          if (typeof e.message === 'string' && /waiting for network/i.test(e.message)) r.stalled = capText(e.message, 300);
+          if (typeof e.message === 'string' && /waiting for network/i.test(e.message))
+            r.stalled = capText(e.message, 300);
           return false;
         default:
           return false;

@@ -13,7 +13,11 @@ export const command: AgentDialect = {
   names: 'shop',
   argv(step: DialectStep) {
     const vars: Record<string, string> = {
-      prompt: step.prompt, session_id: step.sessionId ?? '', system_prompt: step.system, model: step.model ?? step.agent.model ?? '', cwd: step.cwd,
+      prompt: step.prompt,
+      session_id: step.sessionId ?? '',
+      system_prompt: step.system,
+      model: step.model ?? step.agent.model ?? '',
+      cwd: step.cwd,
     };
     return step.agent.command!.map((part) => part.replace(/\{(\w+)\}/g, (all, name: string) => vars[name] ?? all));
   },

@@ -4,10 +4,23 @@ import { systemPrompt } from './claude.js';
 import { dialectOf } from './dialect-of.js';
 import { cliBin, type DialectStep, type EventReader } from './dialect.js';
 
-const agent = (over: Partial<AgentDef> = {}): AgentDef => ({ name: 'coder', file: 'coder.md', instructions: 'Be careful.', allowedTools: [], ...over });
+const agent = (over: Partial<AgentDef> = {}): AgentDef => ({
+  name: 'coder',
+  file: 'coder.md',
+  instructions: 'Be careful.',
+  allowedTools: [],
+  ...over,
+});
 const step = (over: Partial<DialectStep> = {}): DialectStep => ({
-  bin: 'claude', agent: agent(), prompt: 'fix the bug', system: systemPrompt('Be careful.'), sessionId: 'sess-1', resume: false, cwd: '/repo',
-  writable: ['/repo/.shop/signals'], ...over,
+  bin: 'claude',
+  agent: agent(),
+  prompt: 'fix the bug',
+  system: systemPrompt('Be careful.'),
+  sessionId: 'sess-1',
+  resume: false,
+  cwd: '/repo',
+  writable: ['/repo/.shop/signals'],
+  ...over,
 });
 const argvOf = (over: Partial<DialectStep> = {}) => {
   const s = step(over);
@@ -20,13 +33,33 @@ const readAll = (reader: EventReader, lines: unknown[]) => {
 
 describe('Claude Code', () => {
   it("produces Claude Code's real flags for a new step", () => {
-    const argv = argvOf({ agent: agent({ model: 'sonnet', permissionMode: 'acceptEdits', allowedTools: ['Read', 'Bash(git diff:*)'] }) });
-    expect(argv.slice(0, 9)).toEqual(['claude', '-p', 'fix the bug', '--session-id', 'sess-1', '--output-format', 'stream-json', '--verbose', '--append-system-prompt']);
+    const argv = argvOf({
+      agent: agent({ model: 'sonnet', permissionMode: 'acceptEdits', allowedTools: ['Read', 'Bash(git diff:*)'] }),
+    });
+    expect(argv.slice(0, 9)).toEqual([
+      'claude',
+      '-p',
+      'fix the bug',
+      '--session-id',
+      'sess-1',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--append-system-prompt',
+    ]);
     expect(argv[9]).toMatch(/^Be careful\.\n\n## Reporting back to Shop/);
     // The signal file's path stays off the command line (ps shows it to every process): SHOP_SIGNAL_FILE carries it.
     expect(argv[9]).toContain('SHOP_SIGNAL_FILE');
     expect(argv.join(' ')).not.toContain('/repo/.shop/signals');
-    expect(argv.slice(10)).toEqual(['--model', 'sonnet', '--permission-mode', 'acceptEdits', '--allowed-tools', 'Read', 'Bash(git diff:*)']);
+    expect(argv.slice(10)).toEqual([
+      '--model',
+      'sonnet',
+      '--permission-mode',
+      'acceptEdits',
+      '--allowed-tools',
+      'Read',
+      'Bash(git diff:*)',
+    ]);
   });
 
   it('resumes the same session with --resume, and a call model overrides the agent model', () => {
@@ -40,31 +73,63 @@ describe('Claude Code', () => {
   it('hands a person the session with claude --resume; tries a missing session afresh and a taken one as a resume', () => {
     const d = dialectOf(agent());
     expect(d.handOff('sess-1')).toEqual(['--resume', 'sess-1']);
-    expect(d.retry!({ resume: true, exitCode: 1, stderr: 'No conversation found with session ID: sess-1' })).toEqual({ resume: false });
-    expect(d.retry!({ resume: false, exitCode: 1, stderr: 'Error: Session ID sess-1 is already in use.' })).toEqual({ resume: true });
+    expect(d.retry!({ resume: true, exitCode: 1, stderr: 'No conversation found with session ID: sess-1' })).toEqual({
+      resume: false,
+    });
+    expect(d.retry!({ resume: false, exitCode: 1, stderr: 'Error: Session ID sess-1 is already in use.' })).toEqual({
+      resume: true,
+    });
     expect(d.retry!({ resume: false, exitCode: 1, stderr: 'something else' })).toBeNull();
     // A decision handed to a call that already ran (its driver died after): Claude Code asks for a prompt.
-    const stale = 'Error: No deferred tool marker found in the resumed session. Either the session was not deferred, the marker is stale (tool already ran), or it exceeds the tail-scan window. Provide a prompt to continue the conversation.';
-    expect(d.retry!({ resume: true, exitCode: 1, stderr: stale, decidingGate: true })).toEqual({ resume: true, prompt: 'Continue the task and report when done.' });
+    const stale =
+      'Error: No deferred tool marker found in the resumed session. Either the session was not deferred, the marker is stale (tool already ran), or it exceeds the tail-scan window. Provide a prompt to continue the conversation.';
+    expect(d.retry!({ resume: true, exitCode: 1, stderr: stale, decidingGate: true })).toEqual({
+      resume: true,
+      prompt: 'Continue the task and report when done.',
+    });
     expect(d.retry!({ resume: true, exitCode: 1, stderr: stale })).toBeNull();
   });
 });
 
 describe('Claude Code with gates', () => {
   it("passes Shop's PreToolUse hook in --settings (and enables AskUserQuestion when gated); a decision resumes with no prompt", () => {
-    const argv = argvOf({ agent: agent({ gates: [{ hold: ['Bash(git push --force*)'], allow: [] }, { hold: ['AskUserQuestion'], allow: [] }] }) });
+    const argv = argvOf({
+      agent: agent({
+        gates: [
+          { hold: ['Bash(git push --force*)'], allow: [] },
+          { hold: ['AskUserQuestion'], allow: [] },
+        ],
+      }),
+    });
     const settings = JSON.parse(argv[argv.indexOf('--settings') + 1]!);
-    expect(settings).toEqual({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'shop gate' }] }] } });
-    expect(argv.slice(argv.indexOf('--permission-prompt-tool'), argv.indexOf('--permission-prompt-tool') + 2)).toEqual(['--permission-prompt-tool', 'stdio']);
+    expect(settings).toEqual({
+      hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'shop gate' }] }] },
+    });
+    expect(argv.slice(argv.indexOf('--permission-prompt-tool'), argv.indexOf('--permission-prompt-tool') + 2)).toEqual([
+      '--permission-prompt-tool',
+      'stdio',
+    ]);
     expect(argvOf({ agent: agent() })).not.toContain('--settings');
-    const deciding = argvOf({ agent: agent({ gates: [{ hold: ['Bash(rm *)'], allow: [] }] }), resume: true, decidingGate: true });
+    const deciding = argvOf({
+      agent: agent({ gates: [{ hold: ['Bash(rm *)'], allow: [] }] }),
+      resume: true,
+      decidingGate: true,
+    });
     expect(deciding.slice(0, 4)).toEqual(['claude', '-p', '--resume', 'sess-1']);
     expect(deciding).not.toContain('--permission-prompt-tool');
   });
 
   it('reads a deferred tool call from the result', () => {
     const r = readAll(dialectOf(agent()).reader(), [
-      { type: 'result', subtype: 'success', is_error: false, stop_reason: 'tool_deferred', result: '', num_turns: 1, deferred_tool_use: { id: 'toolu_1', name: 'Bash', input: { command: 'git push --force' } } },
+      {
+        type: 'result',
+        subtype: 'success',
+        is_error: false,
+        stop_reason: 'tool_deferred',
+        result: '',
+        num_turns: 1,
+        deferred_tool_use: { id: 'toolu_1', name: 'Bash', input: { command: 'git push --force' } },
+      },
     ]);
     expect(r.result?.deferred).toEqual({ id: 'toolu_1', name: 'Bash', input: { command: 'git push --force' } });
   });
@@ -72,8 +137,28 @@ describe('Claude Code with gates', () => {
 
 describe('a command: template', () => {
   it('fills known placeholders and keeps unknown ones; no session to hand a person', () => {
-    const command = ['aider', '--message', '{prompt}', '--session={session_id}', '--model', '{model}', '--in', '{cwd}', '{other}'];
-    expect(argvOf({ agent: agent({ command, model: 'gpt' }) })).toEqual(['aider', '--message', 'fix the bug', '--session=sess-1', '--model', 'gpt', '--in', '/repo', '{other}']);
+    const command = [
+      'aider',
+      '--message',
+      '{prompt}',
+      '--session={session_id}',
+      '--model',
+      '{model}',
+      '--in',
+      '{cwd}',
+      '{other}',
+    ];
+    expect(argvOf({ agent: agent({ command, model: 'gpt' }) })).toEqual([
+      'aider',
+      '--message',
+      'fix the bug',
+      '--session=sess-1',
+      '--model',
+      'gpt',
+      '--in',
+      '/repo',
+      '{other}',
+    ]);
     expect(argvOf({ agent: agent({ command: ['x', '{system_prompt}'] }) })[1]).toContain('shop report DONE');
     expect(dialectOf(agent({ command })).handOff('s')).toBeNull();
   });
@@ -90,30 +175,52 @@ describe('Codex', () => {
   });
 
   it('resumes with `exec … resume <thread> <prompt>`, its sandbox and folder flags before `resume`', () => {
-    const argv = argvOf({ bin: 'codex', agent: agent({ cli: 'codex', model: 'gpt-5' }), sessionId: 'th-1', resume: true, prompt: 'the person says: go' });
+    const argv = argvOf({
+      bin: 'codex',
+      agent: agent({ cli: 'codex', model: 'gpt-5' }),
+      sessionId: 'th-1',
+      resume: true,
+      prompt: 'the person says: go',
+    });
     expect(argv.slice(-3)).toEqual(['resume', 'th-1', 'the person says: go']);
     const at = argv.indexOf('resume');
     for (const flag of ['-s', '--add-dir', '-C', '-m']) expect(argv.indexOf(flag)).toBeLessThan(at);
-    expect(argvOf({ bin: 'codex', agent: agent({ cli: 'codex', permissionMode: 'bypassPermissions' }) })).toContain('--dangerously-bypass-approvals-and-sandbox');
+    expect(argvOf({ bin: 'codex', agent: agent({ cli: 'codex', permissionMode: 'bypassPermissions' }) })).toContain(
+      '--dangerously-bypass-approvals-and-sandbox',
+    );
     expect(dialectOf(codex).handOff('th-1')).toEqual(['resume', 'th-1']);
     expect(dialectOf(codex).names).toBe('cli');
   });
 
   it('reads its thread, progress and final message; a failed turn is an error; waiting for the network is a stall', () => {
     const r = readAll(dialectOf(codex).reader(), [
-      { type: 'thread.started', thread_id: '01a20c1f-6155-70c0-97ea-763245366d7d' }, { type: 'turn.started' },
-      { type: 'item.started', item: { id: 'item_0', type: 'command_execution', command: "/bin/bash -lc 'npm test'", status: 'in_progress' } },
+      { type: 'thread.started', thread_id: '01a20c1f-6155-70c0-97ea-763245366d7d' },
+      { type: 'turn.started' },
+      {
+        type: 'item.started',
+        item: { id: 'item_0', type: 'command_execution', command: "/bin/bash -lc 'npm test'", status: 'in_progress' },
+      },
       { type: 'item.completed', item: { id: 'item_1', type: 'agent_message', text: 'All green.\nDone.' } },
       { type: 'turn.completed', usage: { input_tokens: 20, cached_input_tokens: 4, output_tokens: 10 } },
     ]);
     expect(r.sessionId).toBe('01a20c1f-6155-70c0-97ea-763245366d7d');
     expect(r.activity).toBe('All green.');
     expect(r.result).toMatchObject({ isError: false, text: 'All green.\nDone.', costUsd: null, numTurns: 1 });
-    const failed = readAll(dialectOf(codex).reader(), [{ type: 'turn.started' }, { type: 'turn.failed', error: { message: 'stream error: 529 overloaded' } }]);
+    const failed = readAll(dialectOf(codex).reader(), [
+      { type: 'turn.started' },
+      { type: 'turn.failed', error: { message: 'stream error: 529 overloaded' } },
+    ]);
     expect(failed.result).toMatchObject({ isError: true, text: 'stream error: 529 overloaded' });
-    const offline = readAll(dialectOf(codex).reader(), [{ type: 'error', message: 'Reconnecting... 2/5 (stream disconnected)' }]);
+    const offline = readAll(dialectOf(codex).reader(), [
+      { type: 'error', message: 'Reconnecting... 2/5 (stream disconnected)' },
+    ]);
     expect(offline.stalled).toBeNull();
-    offline.read(JSON.stringify({ type: 'error', message: 'Reconnecting... waiting for network (Connection failed: error sending request)' }));
+    offline.read(
+      JSON.stringify({
+        type: 'error',
+        message: 'Reconnecting... waiting for network (Connection failed: error sending request)',
+      }),
+    );
     expect(offline.stalled).toMatch(/waiting for network/);
   });
 });
@@ -124,14 +231,33 @@ describe('Gemini CLI', () => {
     const argv = argvOf({ bin: 'gemini', agent: gem });
     expect(argv.slice(0, 2)).toEqual(['gemini', '-p']);
     expect(argv[2]).toMatch(/^Be careful\.[\s\S]*\n---\n\nfix the bug$/);
-    expect(argv.slice(3)).toEqual(['--output-format', 'stream-json', '--skip-trust', '--session-id', 'sess-1', '--include-directories', '/repo/.shop/signals']);
-    const again = argvOf({ bin: 'gemini', agent: agent({ cli: 'gemini', permissionMode: 'bypassPermissions' }), resume: true, prompt: 'go on' });
+    expect(argv.slice(3)).toEqual([
+      '--output-format',
+      'stream-json',
+      '--skip-trust',
+      '--session-id',
+      'sess-1',
+      '--include-directories',
+      '/repo/.shop/signals',
+    ]);
+    const again = argvOf({
+      bin: 'gemini',
+      agent: agent({ cli: 'gemini', permissionMode: 'bypassPermissions' }),
+      resume: true,
+      prompt: 'go on',
+    });
     expect(again.slice(0, 3)).toEqual(['gemini', '-p', 'go on']);
     expect(again).toContain('--resume');
     expect(again).not.toContain('--session-id');
     expect(again).toContain('--yolo');
     expect(dialectOf(gem).handOff('sess-1')).toEqual(['--resume', 'sess-1']);
-    expect(dialectOf(gem).retry!({ resume: true, exitCode: 42, stderr: 'Error resuming session: No previous sessions found for this project.' })).toEqual({ resume: false });
+    expect(
+      dialectOf(gem).retry!({
+        resume: true,
+        exitCode: 42,
+        stderr: 'Error resuming session: No previous sessions found for this project.',
+      }),
+    ).toEqual({ resume: false });
   });
 
   it('reads its session, tool use and streamed answer; an error result is an error', () => {
@@ -145,8 +271,15 @@ describe('Gemini CLI', () => {
       { type: 'result', status: 'success', stats: { duration_ms: 1200, tool_calls: 1 } },
     ]);
     expect(r.sessionId).toBe('sess-1');
-    expect(r.result).toMatchObject({ isError: false, text: 'Fixed it. <promise>DONE: fixed</promise>', durationMs: 1200, costUsd: null });
-    const failed = readAll(dialectOf(gem).reader(), [{ type: 'result', status: 'error', error: { type: 'api', message: 'Resource exhausted (429)' } }]);
+    expect(r.result).toMatchObject({
+      isError: false,
+      text: 'Fixed it. <promise>DONE: fixed</promise>',
+      durationMs: 1200,
+      costUsd: null,
+    });
+    const failed = readAll(dialectOf(gem).reader(), [
+      { type: 'result', status: 'error', error: { type: 'api', message: 'Resource exhausted (429)' } },
+    ]);
     expect(failed.result).toMatchObject({ isError: true, text: 'Resource exhausted (429)' });
   });
 });

@@ -25,11 +25,24 @@ function geminiArgv(step: DialectStep): string[] {
 }
 
 /** Claude Code's permission modes (the agents' front matter) as Gemini's approval modes. */
-const APPROVAL: Record<string, string> = { bypassPermissions: 'yolo', dontAsk: 'yolo', acceptEdits: 'auto_edit', plan: 'plan' };
+const APPROVAL: Record<string, string> = {
+  bypassPermissions: 'yolo',
+  dontAsk: 'yolo',
+  acceptEdits: 'auto_edit',
+  plan: 'plan',
+};
 
 type GeminiEvent = {
-  type?: string; session_id?: string; role?: string; content?: string; delta?: boolean; tool_name?: string; parameters?: Record<string, unknown>;
-  status?: string; error?: { type?: string; message?: string }; stats?: { duration_ms?: number };
+  type?: string;
+  session_id?: string;
+  role?: string;
+  content?: string;
+  delta?: boolean;
+  tool_name?: string;
+  parameters?: Record<string, unknown>;
+  status?: string;
+  error?: { type?: string; message?: string };
+  stats?: { duration_ms?: number };
 };
 
 /** Reads `--output-format stream-json`: init, message, tool_use, tool_result, error, result. */
@@ -37,7 +50,11 @@ function geminiReader(): EventReader {
   let said = '';
   let lastRole: string | null = null;
   const r: Mutable<EventReader> = {
-    activity: null, turns: 0, sessionId: null, result: null, stalled: null,
+    activity: null,
+    turns: 0,
+    sessionId: null,
+    result: null,
+    stalled: null,
     read(line) {
       const e = jsonLine<GeminiEvent>(line);
       switch (e?.type) {
@@ -66,8 +83,12 @@ function geminiReader(): EventReader {
           return true;
         case 'result':
           r.result = {
-            isError: e.status !== 'success', text: e.status === 'success' ? said || null : e.error?.message ?? 'the session failed',
-            costUsd: null, numTurns: r.turns, durationMs: e.stats?.duration_ms ?? null, apiStatus: null,
+            isError: e.status !== 'success',
+            text: e.status === 'success' ? said || null : (e.error?.message ?? 'the session failed'),
+            costUsd: null,
+            numTurns: r.turns,
+            durationMs: e.stats?.duration_ms ?? null,
+            apiStatus: null,
           };
           return true;
         default:

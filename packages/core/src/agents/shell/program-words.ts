@@ -14,7 +14,10 @@ export function programName(text: string): string {
 /** tee's files: its operands, after its options. */
 export function teeFiles(args: Word[]): Word[] {
   const at = args.findIndex((a) => a.text === '--');
-  const operands = at < 0 ? args.filter((a) => !a.text.startsWith('-') || a.text === '-') : [...args.slice(0, at).filter((a) => !a.text.startsWith('-')), ...args.slice(at + 1)];
+  const operands =
+    at < 0
+      ? args.filter((a) => !a.text.startsWith('-') || a.text === '-')
+      : [...args.slice(0, at).filter((a) => !a.text.startsWith('-')), ...args.slice(at + 1)];
   return operands.filter((a) => !NOT_FILES.test(a.text));
 }
 
@@ -24,6 +27,9 @@ export function gitAlias(args: Word[]): boolean {
   return args.some((a, i) => {
     const prev = args[i - 1]?.text;
     if (prev === '-c' || prev === '--config-env') return alias(a.text);
-    return (a.text.startsWith('-c') && alias(a.text.slice(2))) || (a.text.startsWith('--config-env=') && alias(a.text.slice('--config-env='.length)));
+    return (
+      (a.text.startsWith('-c') && alias(a.text.slice(2))) ||
+      (a.text.startsWith('--config-env=') && alias(a.text.slice('--config-env='.length)))
+    );
   });
 }

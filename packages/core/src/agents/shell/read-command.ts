@@ -44,13 +44,15 @@ function readScript(src: string, depth: number, out: ShellReading, shellLevel = 
   if (src.length > MAX_COMMAND_CHARS) throw new Unreadable(`it is longer than ${MAX_COMMAND_CHARS / 1024} KiB`);
   if (src.includes('\0')) throw new Unreadable('it holds a NUL character');
   const { tokens, nested } = lex(src);
-  for (const list of [tokens, ...nested]) for (const cmd of simpleCommands(list)) readSimple(cmd, depth, out, shellLevel);
+  for (const list of [tokens, ...nested])
+    for (const cmd of simpleCommands(list)) readSimple(cmd, depth, out, shellLevel);
 }
 
 function readSimple(cmd: SimpleCommand, depth: number, out: ShellReading, shellLevel: boolean): void {
   if (shellLevel && cmd.words.length) out.parts.push([...cmd.assignments, ...cmd.words].map((w) => w.text).join(' '));
   for (const r of cmd.redirects) {
-    if (WRITES.has(r.op) && !(r.op === '>&' && /^(\d+-?|-)$/.test(r.target.text)) && !NOT_FILES.test(r.target.text)) out.writes.push(r.target);
+    if (WRITES.has(r.op) && !(r.op === '>&' && /^(\d+-?|-)$/.test(r.target.text)) && !NOT_FILES.test(r.target.text))
+      out.writes.push(r.target);
   }
   runChain(cmd.words, cmd.redirects, depth, out);
 }
@@ -66,7 +68,8 @@ function runChain(words: Word[], redirects: Redirect[], depth: number, out: Shel
     const name = programName(prog.text);
     const args = layer.slice(1);
     out.runs.push([{ ...prog, text: name }, ...args]);
-    if (out.runs.reduce((n, r) => n + r.length, 0) > MAX_WORDS) throw new Unreadable(`it has more than ${MAX_WORDS} words`);
+    if (out.runs.reduce((n, r) => n + r.length, 0) > MAX_WORDS)
+      throw new Unreadable(`it has more than ${MAX_WORDS} words`);
     if (name === 'tee') out.writes.push(...teeFiles(args));
     layer = inner(name, args, redirects, depth, out) ?? [];
   }
@@ -88,7 +91,14 @@ function inner(name: string, args: Word[], redirects: Redirect[], depth: number,
   return w ? unwrap(w, name, args, redirects, depth, out) : null;
 }
 
-function unwrap(w: Wrapper, name: string, args: Word[], redirects: Redirect[], depth: number, out: ShellReading): Word[] | null {
+function unwrap(
+  w: Wrapper,
+  name: string,
+  args: Word[],
+  redirects: Redirect[],
+  depth: number,
+  out: ShellReading,
+): Word[] | null {
   const { seen, rest } = readOptions(w, args, name);
   if (w.noCommand?.some((o) => seen.has(o))) return null;
   let cmd = rest.slice(w.leading ?? 0);
@@ -129,7 +139,9 @@ function shellScript(args: Word[], redirects: Redirect[], depth: number, out: Sh
     readScript(script.text, depth + 1, out);
     return null;
   }
-  return stdin || !operands.length ? stdinScript(redirects, depth, out) : scriptFile(operands[0], redirects, depth, out);
+  return stdin || !operands.length
+    ? stdinScript(redirects, depth, out)
+    : scriptFile(operands[0], redirects, depth, out);
 }
 
 /**
@@ -147,7 +159,8 @@ function scriptFile(file: Word | undefined, redirects: Redirect[], depth: number
 function stdinScript(redirects: Redirect[], depth: number, out: ShellReading): null {
   const input = redirects.filter((r) => r.op.startsWith('<') && r.op !== '<&' && r.op !== '<>').at(-1);
   if (input?.body !== undefined) {
-    if (input.op === '<<<' && input.target.dynamic) throw new Unreadable('a shell reads a script that is a variable or a substitution');
+    if (input.op === '<<<' && input.target.dynamic)
+      throw new Unreadable('a shell reads a script that is a variable or a substitution');
     readScript(input.body, depth + 1, out);
     return null;
   }

@@ -121,7 +121,8 @@ function heredocBodies(lx: Lexer): void {
   for (const h of lx.heredocs.splice(0)) {
     const lines: string[] = [];
     for (;;) {
-      if (lx.pos >= lx.src.length) throw new Unreadable(`a heredoc has no end line ${JSON.stringify(h.redirect.target.text)}`);
+      if (lx.pos >= lx.src.length)
+        throw new Unreadable(`a heredoc has no end line ${JSON.stringify(h.redirect.target.text)}`);
       let end = lx.src.indexOf('\n', lx.pos);
       if (end < 0) end = lx.src.length;
       const line = lx.src.slice(lx.pos, end);

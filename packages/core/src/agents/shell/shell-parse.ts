@@ -44,11 +44,17 @@ export function simpleCommands(tokens: Token[]): SimpleCommand[] {
         header = false;
         end();
       } else if (tok.op === '(') {
-        if (cur.words.length === 1 && !cur.assignments.length && tokens[i + 1]?.t === 'op' && (tokens[i + 1] as { op: string }).op === ')') {
+        if (
+          cur.words.length === 1 &&
+          !cur.assignments.length &&
+          tokens[i + 1]?.t === 'op' &&
+          (tokens[i + 1] as { op: string }).op === ')'
+        ) {
           // name() { …; }: a function's name is not a command; its body is read as any group.
           cur = empty();
           i++;
-        } else if (cur.words.length || cur.assignments.length) throw new Unreadable('a parenthesis inside a command cannot be read');
+        } else if (cur.words.length || cur.assignments.length)
+          throw new Unreadable('a parenthesis inside a command cannot be read');
         else parens++;
       } else if (tok.op === ')') {
         end();
@@ -63,7 +69,9 @@ export function simpleCommands(tokens: Token[]): SimpleCommand[] {
       continue;
     }
     if (!cur.words.length && !cur.assignments.length) {
-      const kw = ['case', 'coproc', 'select', 'for', 'function', '[[', ...LEADING, ...CLOSING].find((k) => isBare(word, k));
+      const kw = ['case', 'coproc', 'select', 'for', 'function', '[[', ...LEADING, ...CLOSING].find((k) =>
+        isBare(word, k),
+      );
       if (kw === 'case' || kw === 'coproc') throw new Unreadable(`a ${kw} statement cannot be read`);
       if (kw === 'for' || kw === 'select') {
         header = true;

@@ -2,7 +2,21 @@ import { Unreadable } from './shell-word.js';
 
 /** The pieces of bash syntax the lexer reads whole: $'…', (( … )), ${…}. */
 
-const SIMPLE_ESCAPES: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+const SIMPLE_ESCAPES: Record<string, string> = {
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
+};
 
 /** $'…' from just after its opening quote: the decoded text and where it ends. */
 export function readAnsiC(src: string, from: number): { text: string; end: number } {
@@ -55,7 +69,8 @@ export function readArithmetic(lx: { src: string }, from: number): number | null
   let depth = 0;
   for (let i = from; i < src.length; i++) {
     const c = src[i];
-    if (c === '`' || (c === '$' && src[i + 1] === '(')) throw new Unreadable('a command substitution inside arithmetic cannot be read');
+    if (c === '`' || (c === '$' && src[i + 1] === '('))
+      throw new Unreadable('a command substitution inside arithmetic cannot be read');
     // Quotes are skipped as bash skips them: a `))` inside one does not end it.
     if (c === '\\') i++;
     else if (c === "'" || c === '"') i = closingQuote(src, i);
@@ -73,7 +88,8 @@ export function readBraced(src: string, from: number): number {
   let depth = 0;
   for (let i = from; i < src.length; i++) {
     const c = src[i];
-    if (c === '`' || (c === '$' && src[i + 1] === '(')) throw new Unreadable('a command substitution inside ${…} cannot be read');
+    if (c === '`' || (c === '$' && src[i + 1] === '('))
+      throw new Unreadable('a command substitution inside ${…} cannot be read');
     if (c === '\\') i++;
     else if (c === "'" || c === '"') i = closingQuote(src, i);
     else if (c === '{') depth++;

@@ -10,7 +10,8 @@ export interface Redirect {
   body?: string;
 }
 
-export type Token = { t: 'word'; word: Word } | { t: 'op'; op: string } | { t: 'redirect'; redirect: Redirect } | { t: 'arith' };
+export type Token =
+  { t: 'word'; word: Word } | { t: 'op'; op: string } | { t: 'redirect'; redirect: Redirect } | { t: 'arith' };
 
 /** Where a reading is: shared by the scripts nested in one command (their tokens, the budget). */
 export interface Lexer {

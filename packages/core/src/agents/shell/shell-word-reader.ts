@@ -42,7 +42,8 @@ export function readWord(lx: Lexer): Word {
   }
   while (lx.pos < src.length) {
     const c = src[lx.pos]!;
-    if (c === '(' && w.text && w.active.at(-1) === '1' && '?*+@!'.includes(w.text.at(-1)!)) throw new Unreadable('an extended glob ( @(…) !(…) ) cannot be read');
+    if (c === '(' && w.text && w.active.at(-1) === '1' && '?*+@!'.includes(w.text.at(-1)!))
+      throw new Unreadable('an extended glob ( @(…) !(…) ) cannot be read');
     if (c === '(' && /^[A-Za-z_][A-Za-z0-9_]*\+?=$/.test(w.text)) {
       // An array assignment: its values are data, but substitutions in them run.
       lx.pos++;

@@ -22,7 +22,13 @@ export const literal = (text: string): Word => ({ text, active: '1'.repeat(text.
 
 /** Whether the unquoted part of a word is a glob (* ? […]): as a program name, not one command. */
 export const isGlob = (w: Word) =>
-  [...w.text].some((c, i) => w.active[i] === '1' && (c === '*' || c === '?' || (c === '[' && [...w.text.slice(i + 1)].some((d, j) => d === ']' && w.active[i + 1 + j] === '1'))));
+  [...w.text].some(
+    (c, i) =>
+      w.active[i] === '1' &&
+      (c === '*' ||
+        c === '?' ||
+        (c === '[' && [...w.text.slice(i + 1)].some((d, j) => d === ']' && w.active[i + 1 + j] === '1'))),
+  );
 
 /** Whether the word is all unquoted and spells `text` (a reserved word: `if`, `{`, `]]` …). */
 export const isBare = (w: Word, text: string) => w.text === text && !w.dynamic && !w.active.includes('0');
@@ -91,11 +97,21 @@ function sequence(body: string): string[] | null {
   const a = numeric ? Number(m[1]) : m[1]!.charCodeAt(0);
   const b = numeric ? Number(m[2]) : m[2]!.charCodeAt(0);
   const step = Math.abs(Number(m[3] ?? 1)) || 1;
-  if (Math.abs(b - a) / step > MAX_EXPANDED) throw new Unreadable(`a brace expansion makes more than ${MAX_EXPANDED} words`);
+  if (Math.abs(b - a) / step > MAX_EXPANDED)
+    throw new Unreadable(`a brace expansion makes more than ${MAX_EXPANDED} words`);
   const out: string[] = [];
-  for (let v = a; a <= b ? v <= b : v >= b; v += a <= b ? step : -step) out.push(numeric ? String(v) : String.fromCharCode(v));
+  for (let v = a; a <= b ? v <= b : v >= b; v += a <= b ? step : -step)
+    out.push(numeric ? String(v) : String.fromCharCode(v));
   return out;
 }
 
-const slice = (w: Word, from: number, to: number): Word => ({ text: w.text.slice(from, to), active: w.active.slice(from, to), dynamic: w.dynamic });
-const join = (a: Word, b: Word): Word => ({ text: a.text + b.text, active: a.active + b.active, dynamic: a.dynamic || b.dynamic });
+const slice = (w: Word, from: number, to: number): Word => ({
+  text: w.text.slice(from, to),
+  active: w.active.slice(from, to),
+  dynamic: w.dynamic,
+});
+const join = (a: Word, b: Word): Word => ({
+  text: a.text + b.text,
+  active: a.active + b.active,
+  dynamic: a.dynamic || b.dynamic,
+});

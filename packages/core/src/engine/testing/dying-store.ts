@@ -7,7 +7,13 @@ export class Killed extends Error {}
  * The store as a driver that dies at its n-th write (counting the methods named in `writes`)
  * sees it: killed just before that write, or just after it committed; dead from then on.
  */
-export function dyingAt(store: Store, writes: ReadonlySet<string>, n: number, when: 'before' | 'after', counter: { writes: number }): Store {
+export function dyingAt(
+  store: Store,
+  writes: ReadonlySet<string>,
+  n: number,
+  when: 'before' | 'after',
+  counter: { writes: number },
+): Store {
   let dead = false;
   return new Proxy(store, {
     get(target, prop, receiver) {

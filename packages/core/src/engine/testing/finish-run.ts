@@ -12,7 +12,17 @@ export async function finishRun(world: ScriptedWorld, id: number): Promise<Drive
     if (outcome.status !== 'waiting_human' && outcome.status !== 'waiting') return outcome;
     const asks = outcome.status === 'waiting' ? (outcome.asks ?? []) : outcome.waiting;
     for (const exec of asks) {
-      await world.store.recordAnswer({ runId: exec.runId, key: exec.key, ask: exec.ask, verdict: null, status: 'CONTINUE', message: null, decisions: null, responder: 'ann', channel: 'cli' });
+      await world.store.recordAnswer({
+        runId: exec.runId,
+        key: exec.key,
+        ask: exec.ask,
+        verdict: null,
+        status: 'CONTINUE',
+        message: null,
+        decisions: null,
+        responder: 'ann',
+        channel: 'cli',
+      });
     }
   }
   throw new Error('the run did not finish');

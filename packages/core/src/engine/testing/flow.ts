@@ -12,7 +12,13 @@ export function newFlow(prefix: string, script: Script = {}) {
   const world = scriptedWorld(dir, new ScriptedRunner(script));
   const start = async (source: string) => {
     world.workflows.set(FLOW_PATH, source);
-    const { run, owner } = await createRun(world.ports, { spec: 'flow', workflowPath: FLOW_PATH, prompt: 'the task', workspace: dir, actor: 'tester' });
+    const { run, owner } = await createRun(world.ports, {
+      spec: 'flow',
+      workflowPath: FLOW_PATH,
+      prompt: 'the task',
+      workspace: dir,
+      actor: 'tester',
+    });
     // The creating driver lets go, as `shop run` does once it stops driving.
     await owner.release(false);
     return run.id;

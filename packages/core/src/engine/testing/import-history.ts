@@ -103,19 +103,33 @@ function insertAll(db: Database.Database, h: History, opts: ImportOptions) {
   }
   const lastAt = events.length ? ms(events.at(-1)!.at)! : ms(run.updated_at)!;
 
-  db.prepare(`INSERT INTO runs (id, spec, workflow_path, workflow_hash, prompt, status, workspace, branch, reason, result, seed,
+  db.prepare(
+    `INSERT INTO runs (id, spec, workflow_path, workflow_hash, prompt, status, workspace, branch, reason, result, seed,
       owner_token, owner_host, owner_pid, owner_pid_start, lease_until, stop_reason, stop_by, stop_at, created_at, updated_at, ended_at)
     VALUES (@id, @spec, @workflowPath, @workflowHash, @prompt, @status, @workspace, @branch, @reason, @result, @seed,
-      NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, @createdAt, @updatedAt, @endedAt)`).run({
-    id: run.id, spec: run.spec, workflowPath: opts.workflowPath, workflowHash: run.workflow_hash, prompt: run.prompt, status,
-    workspace: run.workspace, branch: run.branch, reason: reopen ? null : run.reason, result: reopen || run.result == null ? null : json(run.result),
-    seed: run.seed, createdAt: ms(run.created_at), updatedAt: reopen ? lastAt : ms(run.updated_at), endedAt: reopen ? null : ms(run.ended_at),
+      NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, @createdAt, @updatedAt, @endedAt)`,
+  ).run({
+    id: run.id,
+    spec: run.spec,
+    workflowPath: opts.workflowPath,
+    workflowHash: run.workflow_hash,
+    prompt: run.prompt,
+    status,
+    workspace: run.workspace,
+    branch: run.branch,
+    reason: reopen ? null : run.reason,
+    result: reopen || run.result == null ? null : json(run.result),
+    seed: run.seed,
+    createdAt: ms(run.created_at),
+    updatedAt: reopen ? lastAt : ms(run.updated_at),
+    endedAt: reopen ? null : ms(run.ended_at),
   });
 
   // A call's last change: its latest event (waiting, answered…), else its finish or start.
   const lastEvent = new Map<string, number>();
   for (const e of events) if (e.key) lastEvent.set(e.key, ms(e.at)!);
-  const insertExecution = db.prepare(`INSERT INTO executions (run_id, call_key, seq, kind, agent, fingerprint, status, delivered, session_id, cwd,
+  const insertExecution =
+    db.prepare(`INSERT INTO executions (run_id, call_key, seq, kind, agent, fingerprint, status, delivered, session_id, cwd,
       prompt, request, result, signal_path, waiting_for, awaiting, error, cost_usd, num_turns, duration_ms, pid, pid_start, attempts, ask,
       started_at, updated_at, finished_at)
     VALUES (@runId, @key, @seq, @kind, @agent, @fingerprint, @status, @delivered, @sessionId, @cwd,
@@ -124,36 +138,75 @@ function insertAll(db: Database.Database, h: History, opts: ImportOptions) {
   for (const e of h.executions) {
     const startedAt = ms(e.started_at) ?? ms(run.created_at)!;
     insertExecution.run({
-      runId: run.id, key: e.key, seq: e.seq, kind: e.kind, agent: e.agent, fingerprint: e.fingerprint, status: e.status,
-      delivered: e.delivered, sessionId: e.session_id, cwd: e.cwd, prompt: e.prompt ?? null,
+      runId: run.id,
+      key: e.key,
+      seq: e.seq,
+      kind: e.kind,
+      agent: e.agent,
+      fingerprint: e.fingerprint,
+      status: e.status,
+      delivered: e.delivered,
+      sessionId: e.session_id,
+      cwd: e.cwd,
+      prompt: e.prompt ?? null,
       // As the store writes them: the request always as JSON, a completed call's result too (even null).
       request: JSON.stringify(e.request ?? null),
       result: e.status === 'completed' ? JSON.stringify(e.result ?? null) : json(e.result ?? undefined),
       signalPath: e.kind === 'run' && e.agent ? signalPath(opts.signalsDir, run.id, e.key, e.agent) : null,
-      waitingFor: e.waiting_for, awaiting: e.awaiting, error: e.error, cost: e.cost_usd, turns: e.num_turns, duration: e.duration_ms,
-      attempts: e.attempts, ask: e.ask, startedAt, updatedAt: Math.max(lastEvent.get(e.key) ?? 0, ms(e.finished_at) ?? startedAt),
+      waitingFor: e.waiting_for,
+      awaiting: e.awaiting,
+      error: e.error,
+      cost: e.cost_usd,
+      turns: e.num_turns,
+      duration: e.duration_ms,
+      attempts: e.attempts,
+      ask: e.ask,
+      startedAt,
+      updatedAt: Math.max(lastEvent.get(e.key) ?? 0, ms(e.finished_at) ?? startedAt),
       finishedAt: ms(e.finished_at),
     });
   }
 
-  const insertAnswer = db.prepare(`INSERT INTO answers (run_id, call_key, ask, verdict, status, message, decisions, responder, channel, answered_at)
+  const insertAnswer =
+    db.prepare(`INSERT INTO answers (run_id, call_key, ask, verdict, status, message, decisions, responder, channel, answered_at)
     VALUES (@runId, @key, @ask, @verdict, @status, @message, @decisions, @responder, @channel, @answeredAt)`);
   for (const e of events) {
     if (e.type !== 'human_answered' || !e.key || !e.data) continue;
     const d = e.data;
     insertAnswer.run({
-      runId: run.id, key: e.key, ask: Number(d.ask), verdict: (d.verdict as string | null) ?? null, status: (d.status as string | null) ?? null,
-      message: (d.message as string | null) ?? null, decisions: d.decisions == null ? null : JSON.stringify(d.decisions),
-      responder: e.actor, channel: e.channel, answeredAt: ms(e.at),
+      runId: run.id,
+      key: e.key,
+      ask: Number(d.ask),
+      verdict: (d.verdict as string | null) ?? null,
+      status: (d.status as string | null) ?? null,
+      message: (d.message as string | null) ?? null,
+      decisions: d.decisions == null ? null : JSON.stringify(d.decisions),
+      responder: e.actor,
+      channel: e.channel,
+      answeredAt: ms(e.at),
     });
   }
 
-  const insertEvent = db.prepare('INSERT INTO events (id, run_id, call_key, type, actor, channel, data, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-  for (const e of events) insertEvent.run(e.id, run.id, e.key, e.type, e.actor, e.channel, e.data == null ? null : JSON.stringify(e.data), ms(e.at));
+  const insertEvent = db.prepare(
+    'INSERT INTO events (id, run_id, call_key, type, actor, channel, data, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  for (const e of events)
+    insertEvent.run(
+      e.id,
+      run.id,
+      e.key,
+      e.type,
+      e.actor,
+      e.channel,
+      e.data == null ? null : JSON.stringify(e.data),
+      ms(e.at),
+    );
   // The run's counters, as the store keeps them: the next call, delivery and event go after these.
-  db.prepare(`UPDATE runs SET
+  db.prepare(
+    `UPDATE runs SET
       calls = COALESCE((SELECT MAX(seq) FROM executions WHERE run_id = @id), 0),
       delivered = COALESCE((SELECT MAX(delivered) FROM executions WHERE run_id = @id), 0),
       events = COALESCE((SELECT MAX(id) FROM events WHERE run_id = @id), 0)
-    WHERE id = @id`).run({ id: run.id });
+    WHERE id = @id`,
+  ).run({ id: run.id });
 }

@@ -53,7 +53,11 @@ export interface ScriptedWorld {
  * EnginePorts built by hand: a real SQLite store in `dir`, the scripted runner, agents and
  * workflows from memory, a fake shell and clock. Every name in `agents` is a known agent.
  */
-export function scriptedWorld(dir: string, runner = new ScriptedRunner(), agentNames: string[] = ['coder', 'reviewer']): ScriptedWorld {
+export function scriptedWorld(
+  dir: string,
+  runner = new ScriptedRunner(),
+  agentNames: string[] = ['coder', 'reviewer'],
+): ScriptedWorld {
   const clock = { t: 1_700_000_000_000 };
   const store = openSqliteStore(join(dir, 'shop.db'), () => clock.t);
   const workflows = new Map<string, string>();
@@ -104,7 +108,9 @@ export function scriptedWorld(dir: string, runner = new ScriptedRunner(), agentN
           signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
         });
       }
-      return signal.aborted ? { code: 143, stdout: '', stderr: 'killed' } : { code: 0, stdout: `ran ${cmd} #${n}`, stderr: '' };
+      return signal.aborted
+        ? { code: 143, stdout: '', stderr: 'killed' }
+        : { code: 0, stdout: `ran ${cmd} #${n}`, stderr: '' };
     },
     clock: { now: () => clock.t },
     notifier: { notify: (n) => notices.push(n) },
@@ -119,6 +125,20 @@ export function scriptedWorld(dir: string, runner = new ScriptedRunner(), agentN
     leaseMs: 30_000,
     paths: { signalsDir: join(dir, 'signals'), runsDir: join(dir, 'runs'), binDir: null },
   };
-  const world: ScriptedWorld = { ports, store, runner, signals, notices, sent, workflows, modules, agents, shellCommands, shellDelayMs: 0, killed, clock };
+  const world: ScriptedWorld = {
+    ports,
+    store,
+    runner,
+    signals,
+    notices,
+    sent,
+    workflows,
+    modules,
+    agents,
+    shellCommands,
+    shellDelayMs: 0,
+    killed,
+    clock,
+  };
   return world;
 }

@@ -74,7 +74,13 @@ export class ScriptedRunner implements AgentRunner {
       return { exitCode: null, error: 'killed', output: '', metrics: { costUsd: null, numTurns: null, durationMs: 0 } };
     }
     if (turn.defer) {
-      return { exitCode: 0, error: null, output: '', metrics: { costUsd: turn.costUsd ?? null, numTurns: 1, durationMs: 0 }, deferred: { id: `toolu_${this.invocations.length}`, ...turn.defer } };
+      return {
+        exitCode: 0,
+        error: null,
+        output: '',
+        metrics: { costUsd: turn.costUsd ?? null, numTurns: 1, durationMs: 0 },
+        deferred: { id: `toolu_${this.invocations.length}`, ...turn.defer },
+      };
     }
     const body = { ...turn.fields, status: turn.status ?? 'DONE' } as Record<string, unknown>;
     for (const k of ['summary', 'reason', 'awaiting'] as const) if (turn[k] !== undefined) body[k] = turn[k];
@@ -101,9 +107,13 @@ export class ScriptedRunner implements AgentRunner {
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(t);
-      resolve();
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }

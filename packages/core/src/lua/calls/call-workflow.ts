@@ -1,6 +1,15 @@
 import type { Settled } from '../../engine/outcome.js';
 import { hashText } from '../canonical-hash.js';
-import { childEnded, childOf, followChild, newChild, Ownership, parseChild, refuse, type ChildSpec } from './child-runs.js';
+import {
+  childEnded,
+  childOf,
+  followChild,
+  newChild,
+  Ownership,
+  parseChild,
+  refuse,
+  type ChildSpec,
+} from './child-runs.js';
 import type { CallDefinition } from './definition.js';
 
 type CallWorkflowRequest = { type: 'call_workflow' } & ChildSpec;
@@ -28,12 +37,27 @@ export const callWorkflowCall: CallDefinition<CallWorkflowRequest> = {
     const { ports, run, token } = world.ctx;
     if (rec?.status === 'waiting') return followChild(world, rec, false, signal);
     const made = await newChild(world, 'call_workflow', req);
-    if (typeof made === 'string') return refuse(world, key, req, 'workflow', callWorkflowCall.fingerprint!(req), made, signal);
+    if (typeof made === 'string')
+      return refuse(world, key, req, 'workflow', callWorkflowCall.fingerprint!(req), made, signal);
     const runStatus = world.ctx.statusWhenWaiting(key, true);
     const exec = await ports.store.startExecution(token, {
-      runId: run.id, key, kind: 'workflow', agent: null, fingerprint: callWorkflowCall.fingerprint!(req), sessionId: null, cwd: run.workspace,
-      prompt: req.prompt || null, request: { workflow: req.workflow }, signalPath: null, child: made.child,
-      waitOn: { kind: 'run', until: null, runStatus, event: { type: 'wait_started', key, actor: 'shop', channel: 'engine', data: { kind: 'run' } } },
+      runId: run.id,
+      key,
+      kind: 'workflow',
+      agent: null,
+      fingerprint: callWorkflowCall.fingerprint!(req),
+      sessionId: null,
+      cwd: run.workspace,
+      prompt: req.prompt || null,
+      request: { workflow: req.workflow },
+      signalPath: null,
+      child: made.child,
+      waitOn: {
+        kind: 'run',
+        until: null,
+        runStatus,
+        event: { type: 'wait_started', key, actor: 'shop', channel: 'engine', data: { kind: 'run' } },
+      },
     });
     const child = await ports.store.getRun(childOf(exec));
     return followChild(world, exec, true, signal, child ? Ownership.adopt(ports, child) : undefined);

@@ -27,15 +27,19 @@ const NAME = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
 export function parseChild(fn: string, [name, arg]: unknown[]): ChildSpec | string {
   const usage = `${fn}(name, prompt | {prompt = …})`;
   if (typeof name !== 'string' || !name) return `${usage}: name must be a workflow's name (workflows/<name>.lua)`;
-  if (!NAME.test(name) || name.length > 100) return `${usage}: ${JSON.stringify(name.slice(0, 100))} is not a workflow's name: letters, digits, - and _ only (a file in workflows/, no path)`;
+  if (!NAME.test(name) || name.length > 100)
+    return `${usage}: ${JSON.stringify(name.slice(0, 100))} is not a workflow's name: letters, digits, - and _ only (a file in workflows/, no path)`;
   let prompt: unknown = arg ?? '';
   if (arg !== null && typeof arg === 'object' && !Array.isArray(arg)) {
     const unknown = Object.keys(arg).filter((k) => k !== 'prompt');
-    if (unknown.length) return `${usage}: unknown option ${unknown.map((k) => JSON.stringify(k)).join(', ')} (known: prompt)`;
+    if (unknown.length)
+      return `${usage}: unknown option ${unknown.map((k) => JSON.stringify(k)).join(', ')} (known: prompt)`;
     prompt = (arg as { prompt?: unknown }).prompt ?? '';
   }
-  if (typeof prompt !== 'string') return `${usage}: the prompt must be a string; got a ${Array.isArray(prompt) ? 'table' : typeof prompt}`;
-  if (prompt.length > MAX_CHILD_PROMPT) return `${usage}: the prompt is ${prompt.length} characters, over the bound of ${MAX_CHILD_PROMPT}; pass a file path instead`;
+  if (typeof prompt !== 'string')
+    return `${usage}: the prompt must be a string; got a ${Array.isArray(prompt) ? 'table' : typeof prompt}`;
+  if (prompt.length > MAX_CHILD_PROMPT)
+    return `${usage}: the prompt is ${prompt.length} characters, over the bound of ${MAX_CHILD_PROMPT}; pass a file path instead`;
   return { workflow: name, prompt };
 }
 
@@ -44,7 +48,11 @@ export function parseChild(fn: string, [name, arg]: unknown[]): ChildSpec | stri
  * so a replay raises it again): its workflow file beside the parent's, loadable, and the
  * chain of parents no deeper than MAX_CHILD_DEPTH.
  */
-export async function newChild(world: CallWorld, fn: string, spec: ChildSpec): Promise<{ child: NewRun; token: string } | string> {
+export async function newChild(
+  world: CallWorld,
+  fn: string,
+  spec: ChildSpec,
+): Promise<{ child: NewRun; token: string } | string> {
   const { ports, run } = world.ctx;
   const path = join(dirname(run.workflowPath), `${spec.workflow}.lua`);
   const shown = ports.ruleFiles?.shown(path) ?? path;
@@ -69,8 +77,17 @@ export async function newChild(world: CallWorld, fn: string, spec: ChildSpec): P
   return {
     token,
     child: {
-      spec: spec.workflow, workflowPath: path, workflowHash: canonicalHash(source), prompt: spec.prompt, workspace: run.workspace, branch: null,
-      seed: randomInt(2 ** 31), owner: ownerRecord(ports, token), leaseMs: ports.leaseMs, actor: `run ${run.id}`, rules: startingRules(ports, path),
+      spec: spec.workflow,
+      workflowPath: path,
+      workflowHash: canonicalHash(source),
+      prompt: spec.prompt,
+      workspace: run.workspace,
+      branch: null,
+      seed: randomInt(2 ** 31),
+      owner: ownerRecord(ports, token),
+      leaseMs: ports.leaseMs,
+      actor: `run ${run.id}`,
+      rules: startingRules(ports, path),
     },
   };
 }
@@ -78,7 +95,7 @@ export async function newChild(world: CallWorld, fn: string, spec: ChildSpec): P
 /** The run's parents, nearest first (bounded: a chain is never longer than the bound allows). */
 async function ancestors(world: CallWorld, run: Run): Promise<number[]> {
   const chain: number[] = [];
-  for (let id = run.parentId; id !== null && chain.length <= MAX_CHILD_DEPTH; ) {
+  for (let id = run.parentId; id !== null && chain.length <= MAX_CHILD_DEPTH;) {
     chain.push(id);
     id = (await world.ctx.ports.store.getRun(id))?.parentId ?? null;
   }
@@ -93,12 +110,25 @@ export const childOf = (exec: Execution): number => Number((exec.request as { ru
  * child is held already), then its end handed over — or the call goes on waiting. `deadline`
  * (wait_run's timeout, the store's clock) stops driving the child here when it passes.
  */
-export async function followChild(world: CallWorld, exec: Execution, fresh: boolean, signal: AbortSignal, owner?: Ownership, deadline?: number | null): Promise<Settled> {
+export async function followChild(
+  world: CallWorld,
+  exec: Execution,
+  fresh: boolean,
+  signal: AbortSignal,
+  owner?: Ownership,
+  deadline?: number | null,
+): Promise<Settled> {
   const { ports } = world.ctx;
   const childId = childOf(exec);
   let child = await ports.store.getRun(childId);
   const timeLeft = deadline == null ? null : deadline - ports.store.now();
-  if (child && !hasEnded(child) && world.ctx.driveChild && (timeLeft === null || timeLeft > 0) && (owner || !liveOwner(storeLiveness(ports), child))) {
+  if (
+    child &&
+    !hasEnded(child) &&
+    world.ctx.driveChild &&
+    (timeLeft === null || timeLeft > 0) &&
+    (owner || !liveOwner(storeLiveness(ports), child))
+  ) {
     const stop = timeLeft === null ? signal : AbortSignal.any([signal, AbortSignal.timeout(timeLeft)]);
     try {
       await world.ctx.driveChild(childId, stop, owner);
@@ -128,14 +158,28 @@ export async function childEnded(world: CallWorld, exec: Execution, child: Run |
     value = raised(`run ${child.id} (${child.spec}) was stopped: ${child.stop.reason}`);
   } else value = { run_id: child.id, status: child.status, result: child.result, reason: child.reason };
   const data = { run_id: childOf(exec), status: child?.status ?? null };
-  const delivered = await ports.store.endWait(token, run.id, exec.key, value, { type: 'child_ended', key: exec.key, actor: 'shop', channel: 'engine', data });
+  const delivered = await ports.store.endWait(token, run.id, exec.key, value, {
+    type: 'child_ended',
+    key: exec.key,
+    actor: 'shop',
+    channel: 'engine',
+    data,
+  });
   if (delivered === null) return null;
   ports.notifier.notify({ type: 'woke', key: exec.key, why: 'run' });
   return { kind: 'value', value, delivered };
 }
 
 /** Records a call that raises at its line (no child started), so a replay raises it again. */
-export function refuse(world: CallWorld, key: string, req: { type: string }, kind: 'workflow' | 'start_workflow' | 'wait_run', fingerprint: string, message: string, signal: AbortSignal): Promise<Settled> {
+export function refuse(
+  world: CallWorld,
+  key: string,
+  req: { type: string },
+  kind: 'workflow' | 'start_workflow' | 'wait_run',
+  fingerprint: string,
+  message: string,
+  signal: AbortSignal,
+): Promise<Settled> {
   return world.once(key, req, undefined, { kind, fingerprint, prompt: null }, async () => raised(message), signal);
 }
 

@@ -60,7 +60,14 @@ export interface CallWorld {
   /** The agent's rules, recorded at its first use in the run. */
   firstUse(agent: string): Promise<void>;
   /** Done once, recorded, answered from the log ever after (sh, now, patched). */
-  once(key: string, req: { type: string }, rec: Execution | undefined, how: OnceHow, effect: () => Promise<unknown>, signal: AbortSignal): Promise<Settled>;
+  once(
+    key: string,
+    req: { type: string },
+    rec: Execution | undefined,
+    how: OnceHow,
+    effect: () => Promise<unknown>,
+    signal: AbortSignal,
+  ): Promise<Settled>;
   /** A person's answer to a waiting call's current ask, if one came. */
   answered(exec: Execution, signal: AbortSignal): Promise<Settled | null>;
   /**
@@ -97,7 +104,12 @@ export function fingerprintAs<R extends { type: string }>(def: CallDefinition<R>
  * Whether a recorded fingerprint stands for this call. Runs recorded before fingerprints
  * carried a hash compare by what they recorded: kind and agent, message or command.
  */
-export function matchesAs<R extends { type: string }>(def: CallDefinition<R>, recorded: string, req: R, current = fingerprintAs(def, req)): boolean {
+export function matchesAs<R extends { type: string }>(
+  def: CallDefinition<R>,
+  recorded: string,
+  req: R,
+  current = fingerprintAs(def, req),
+): boolean {
   // A store keeps a NUL in the call's text as U+FFFD (nul-free.ts): the call as it was recorded.
   if (recorded === current || recorded === nulFreeText(current)) return true;
   if (recorded.includes(' #')) return false;

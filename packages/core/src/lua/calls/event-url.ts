@@ -29,7 +29,13 @@ export const eventUrlCall: CallDefinition<EventUrlRequest> = {
     const { ports, run } = world.ctx;
     const target = { runId: run.id, key, name: req.name, eventKey: req.key };
     const ttlMs = req.expires === null ? undefined : Math.round(req.expires * 1000);
-    return world.once(key, req, rec, { kind: 'event_url', fingerprint: eventUrlCall.describe(req), prompt: null },
-      async () => (await import('../../access/event-url.js')).eventUrl(ports.store, ports.clock, target, ttlMs), signal);
+    return world.once(
+      key,
+      req,
+      rec,
+      { kind: 'event_url', fingerprint: eventUrlCall.describe(req), prompt: null },
+      async () => (await import('../../access/event-url.js')).eventUrl(ports.store, ports.clock, target, ttlMs),
+      signal,
+    );
   },
 };

@@ -13,5 +13,12 @@ export const nowCall: CallDefinition<NowRequest> = {
   describe: () => 'now()',
   quoted: () => 'now()',
   start: (world, key, req, rec, signal) =>
-    world.once(key, req, rec, { kind: 'now', fingerprint: 'now()', prompt: null }, async () => world.ctx.ports.clock.now() / 1000, signal),
+    world.once(
+      key,
+      req,
+      rec,
+      { kind: 'now', fingerprint: 'now()', prompt: null },
+      async () => world.ctx.ports.clock.now() / 1000,
+      signal,
+    ),
 };

@@ -36,14 +36,33 @@ export const pauseCall: CallDefinition<PauseRequest> = {
     const { ports, run, token } = ctx;
     if (rec?.status === 'waiting_human') return { kind: 'waiting', execution: rec, fresh: false };
     // Half recorded by Shop before schema 2 (two transactions): make it wait now.
-    if (rec) return { kind: 'waiting', fresh: true, execution: await ports.store.markWaiting(token, run.id, key, pauseAsk(world, req.spec), ctx.statusWhenWaiting(key)) };
+    if (rec)
+      return {
+        kind: 'waiting',
+        fresh: true,
+        execution: await ports.store.markWaiting(
+          token,
+          run.id,
+          key,
+          pauseAsk(world, req.spec),
+          ctx.statusWhenWaiting(key),
+        ),
+      };
     // One transaction: the pause exists and waits, or it does not exist at all.
     return {
       kind: 'waiting',
       fresh: true,
       execution: await ports.store.startExecution(token, {
-        runId: run.id, key, kind: 'pause', agent: '_checkpoint', fingerprint: pauseCall.fingerprint!(req), sessionId: null,
-        cwd: run.workspace, prompt: req.spec.message, request: req.spec, signalPath: null,
+        runId: run.id,
+        key,
+        kind: 'pause',
+        agent: '_checkpoint',
+        fingerprint: pauseCall.fingerprint!(req),
+        sessionId: null,
+        cwd: run.workspace,
+        prompt: req.spec.message,
+        request: req.spec,
+        signalPath: null,
         waiting: { ...pauseAsk(world, req.spec), runStatus: ctx.statusWhenWaiting(key) },
       }),
     };
@@ -52,5 +71,10 @@ export const pauseCall: CallDefinition<PauseRequest> = {
 };
 
 function pauseAsk({ ctx }: CallWorld, spec: PauseSpec) {
-  return { waitingFor: spec.message, awaiting: 'checkpoint', timers: ctx.timersFor({ kind: 'pause', request: spec }), claimTimeout: ctx.config().claim_timeout };
+  return {
+    waitingFor: spec.message,
+    awaiting: 'checkpoint',
+    timers: ctx.timersFor({ kind: 'pause', request: spec }),
+    claimTimeout: ctx.config().claim_timeout,
+  };
 }

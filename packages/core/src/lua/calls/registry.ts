@@ -15,7 +15,22 @@ import { waitEventCall } from './wait-event.js';
 import { waitRunCall } from './wait-run.js';
 
 /** Every host function a workflow calls, as the VM installs them. A new primitive is one line here. */
-export const HOST_CALLS = [runCall, pauseCall, shCall, nowCall, patchedCall, parallelCall, stuckCall, sleepCall, sleepUntilCall, waitEventCall, eventUrlCall, callWorkflowCall, startWorkflowCall, waitRunCall] as const;
+export const HOST_CALLS = [
+  runCall,
+  pauseCall,
+  shCall,
+  nowCall,
+  patchedCall,
+  parallelCall,
+  stuckCall,
+  sleepCall,
+  sleepUntilCall,
+  waitEventCall,
+  eventUrlCall,
+  callWorkflowCall,
+  startWorkflowCall,
+  waitRunCall,
+] as const;
 
 /** What a workflow asks of the host: one request per call, its `type` the definition's name. */
 export type HostRequest = RequestOf<(typeof HOST_CALLS)[number]>;

@@ -25,14 +25,25 @@ export const shCall: CallDefinition<ShRequest> = {
     return `${USAGE}: give a command string or a list of arguments ({"git", "status"})`;
   },
   describe: (req) => `sh("${clip(commandOf(req))}")`,
-  fingerprint: (req) => `sh("${clip(commandOf(req))}") #${canonicalHash({ cmd: req.cmd, argv: req.argv, opts: req.opts })}`,
+  fingerprint: (req) =>
+    `sh("${clip(commandOf(req))}") #${canonicalHash({ cmd: req.cmd, argv: req.argv, opts: req.opts })}`,
   legacyFingerprint: (req) => `sh("${req.cmd ?? ''}")`,
   quoted: (req) => `sh(${JSON.stringify(capText(commandOf(req), 80))})`,
   difference(rec, req) {
     if (rec.kind !== 'sh' || rec.prompt !== commandOf(req)) return null;
     const was = rec.fingerprint.split(' #')[0];
-    return [`${was} with options ${capText(JSON.stringify((rec.request as { opts?: unknown })?.opts ?? {}), 120)}`, `${was} with options ${capText(JSON.stringify(req.opts), 120)}`];
+    return [
+      `${was} with options ${capText(JSON.stringify((rec.request as { opts?: unknown })?.opts ?? {}), 120)}`,
+      `${was} with options ${capText(JSON.stringify(req.opts), 120)}`,
+    ];
   },
   start: (world, key, req, rec, signal) =>
-    world.once(key, req, rec, { kind: 'sh', fingerprint: shCall.fingerprint!(req), prompt: commandOf(req), watchFiles: true }, () => world.ctx.ports.shell(req, world.ctx.run.workspace, signal), signal),
+    world.once(
+      key,
+      req,
+      rec,
+      { kind: 'sh', fingerprint: shCall.fingerprint!(req), prompt: commandOf(req), watchFiles: true },
+      () => world.ctx.ports.shell(req, world.ctx.run.workspace, signal),
+      signal,
+    ),
 };

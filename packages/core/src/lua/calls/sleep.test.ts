@@ -26,12 +26,17 @@ describe('sleep() and sleep_until() as Lua reads them', () => {
     ['sleep(math.huge)', 'nap.lua:2: sleep(seconds): seconds must be a finite number; got Infinity'],
     ['sleep(1, 2)', 'nap.lua:2: sleep(seconds) takes at most 1 argument; got 2'],
     ['sleep_until(os_time)', 'nap.lua:2: sleep_until(epoch_seconds): epoch_seconds must be a number; got nothing'],
-    ['sleep_until(4102444800 * 10)', expect.stringMatching(/^nap\.lua:2: sleep_until\(epoch_seconds\): at most 366 days ahead; 41024448000 is \d+ days away$/)],
+    [
+      'sleep_until(4102444800 * 10)',
+      expect.stringMatching(
+        /^nap\.lua:2: sleep_until\(epoch_seconds\): at most 366 days ahead; 41024448000 is \d+ days away$/,
+      ),
+    ],
   ])('%s is a Lua error at its line', (line, message) => {
     expect(at(line)).toEqual({ kind: 'error', message });
   });
 
-  it('a pcall catches the error: it is the script\'s to handle', () => {
+  it("a pcall catches the error: it is the script's to handle", () => {
     const w = oneThread('function workflow(prompt)\n  local ok, e = pcall(sleep, -5)\n  return e\nend\n', 'nap.lua');
     expect(w.start('')).toEqual({ kind: 'done', value: 'sleep(seconds): seconds must be 0 or more; got -5' });
   });

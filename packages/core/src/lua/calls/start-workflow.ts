@@ -26,12 +26,27 @@ export const startWorkflowCall: CallDefinition<StartWorkflowRequest> = {
   async start(world, key, req, rec, signal): Promise<Settled> {
     const { ports, run, token } = world.ctx;
     // Recorded with its child but not completed (the process ended between): the same child, handed over now.
-    if (rec) return { kind: 'value', value: { run_id: childOf(rec) }, delivered: await ports.store.completeExecution(token, run.id, key, { run_id: childOf(rec) }) };
+    if (rec)
+      return {
+        kind: 'value',
+        value: { run_id: childOf(rec) },
+        delivered: await ports.store.completeExecution(token, run.id, key, { run_id: childOf(rec) }),
+      };
     const made = await newChild(world, 'start_workflow', req);
-    if (typeof made === 'string') return refuse(world, key, req, 'start_workflow', startWorkflowCall.fingerprint!(req), made, signal);
+    if (typeof made === 'string')
+      return refuse(world, key, req, 'start_workflow', startWorkflowCall.fingerprint!(req), made, signal);
     const exec = await ports.store.startExecution(token, {
-      runId: run.id, key, kind: 'start_workflow', agent: null, fingerprint: startWorkflowCall.fingerprint!(req), sessionId: null, cwd: run.workspace,
-      prompt: req.prompt || null, request: { workflow: req.workflow }, signalPath: null, child: made.child,
+      runId: run.id,
+      key,
+      kind: 'start_workflow',
+      agent: null,
+      fingerprint: startWorkflowCall.fingerprint!(req),
+      sessionId: null,
+      cwd: run.workspace,
+      prompt: req.prompt || null,
+      request: { workflow: req.workflow },
+      signalPath: null,
+      child: made.child,
     });
     const childId = childOf(exec);
     // Nobody drives it yet: let it go at once, so a worker (or wait_run here) takes it up.

@@ -12,5 +12,9 @@ export const stuckCall: CallDefinition<StuckRequest> = {
   parse: ([reason]) => ({ type: 'stuck', reason: reason == null ? 'stuck' : String(reason) }),
   describe: (req) => `stuck(${JSON.stringify(req.reason)})`,
   quoted: (req) => `stuck(${JSON.stringify(req.reason)})`,
-  ends: (req) => ({ status: 'stuck', reason: req.reason, event: { type: 'stuck', actor: 'workflow', channel: 'engine', data: { reason: req.reason } } }),
+  ends: (req) => ({
+    status: 'stuck',
+    reason: req.reason,
+    event: { type: 'stuck', actor: 'workflow', channel: 'engine', data: { reason: req.reason } },
+  }),
 };

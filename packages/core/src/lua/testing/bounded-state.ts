@@ -20,5 +20,9 @@ export function boundsFor(L: unknown, capBytes: number | null): PatternLimits {
     },
   });
   setPatchedSites(L, memory);
-  return { maxStringBytes: () => capBytes, reserve: (T, n, what) => memory.reserve(T, n, what), worked: (T, n) => memory.worked(T, n) };
+  return {
+    maxStringBytes: () => capBytes,
+    reserve: (T, n, what) => memory.reserve(T, n, what),
+    worked: (T, n) => memory.worked(T, n),
+  };
 }

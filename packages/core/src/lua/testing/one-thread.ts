@@ -5,9 +5,7 @@ import { parseConfig, type HostRequest } from '../requests.js';
 
 /** What the main thread did, as a test reads it. */
 export type TestStep =
-  | { kind: 'request'; request: HostRequest }
-  | { kind: 'done'; value: unknown }
-  | { kind: 'error'; message: string };
+  { kind: 'request'; request: HostRequest } | { kind: 'done'; value: unknown } | { kind: 'error'; message: string };
 
 /**
  * A workflow's main thread driven by hand: every host call suspends it, and the test

@@ -25,13 +25,21 @@ export function accessAndLists(adapter: StoreAdapter) {
       await store.addPerson({ name: 'ann', tokenHash: 'h1', by: 'root' });
       await expect(store.addPerson({ name: 'ann', tokenHash: 'h2', by: 'root' })).rejects.toThrow(ConflictError);
       clock.t += 120_000;
-      expect(await store.findPersonByTokenHash('h1')).toMatchObject({ name: 'ann', createdBy: 'root', revokedAt: null, lastSeenAt: clock.t });
+      expect(await store.findPersonByTokenHash('h1')).toMatchObject({
+        name: 'ann',
+        createdBy: 'root',
+        revokedAt: null,
+        lastSeenAt: clock.t,
+      });
       expect(await store.findPersonByTokenHash('h2')).toBeNull();
       expect(await store.revokePerson('ann')).toBe(true);
       expect(await store.revokePerson('ann')).toBe(false);
       expect(await store.findPersonByTokenHash('h1')).toBeNull();
       await store.addPerson({ name: 'bob', tokenHash: 'h3', by: 'root' });
-      expect((await store.listPeople()).map((p) => [p.name, p.revokedAt !== null])).toEqual([['ann', true], ['bob', false]]);
+      expect((await store.listPeople()).map((p) => [p.name, p.revokedAt !== null])).toEqual([
+        ['ann', true],
+        ['bob', false],
+      ]);
       await store.addPerson({ name: 'ann', tokenHash: 'h4', by: 'root' });
       expect((await store.findPersonByTokenHash('h4'))!.name).toBe('ann');
       expect(await store.listPeople()).toHaveLength(2);
@@ -73,8 +81,22 @@ export function accessAndLists(adapter: StoreAdapter) {
         clock.t += 10;
         const run = await store.createRun(newRun({ spec: `wf${i}` }));
         await store.startExecution(T, exec(run.id, '1'));
-        if (i % 3 === 0) await store.markWaiting(T, run.id, '1', { waitingFor: `question ${i}`, awaiting: 'input', metrics: { costUsd: 0.25, numTurns: 1, durationMs: 1 } }, 'waiting_human');
-        else await store.completeExecution(T, run.id, '1', { status: 'DONE' }, { costUsd: 0.25, numTurns: 1, durationMs: 1 });
+        if (i % 3 === 0)
+          await store.markWaiting(
+            T,
+            run.id,
+            '1',
+            { waitingFor: `question ${i}`, awaiting: 'input', metrics: { costUsd: 0.25, numTurns: 1, durationMs: 1 } },
+            'waiting_human',
+          );
+        else
+          await store.completeExecution(
+            T,
+            run.id,
+            '1',
+            { status: 'DONE' },
+            { costUsd: 0.25, numTurns: 1, durationMs: 1 },
+          );
         if (i % 5 === 0) await store.finishRun(T, run.id, ended('failed', 'boom'));
       }
       return (await store.listRuns()).map((r) => r.id).reverse();

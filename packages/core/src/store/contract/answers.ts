@@ -15,7 +15,11 @@ export function answersAndHolds(adapter: StoreAdapter) {
       const second = store.recordAnswer(answerBy(run.id, '1', 'STOP', 'bob'));
       await expect(second).rejects.toThrow(ConflictError);
       await expect(second).rejects.toThrow(/already answered CONTINUE by ann \(cli\) at /);
-      expect(await store.getAnswer(run.id, '1', 1)).toMatchObject({ status: 'CONTINUE', responder: 'ann', channel: 'cli' });
+      expect(await store.getAnswer(run.id, '1', 1)).toMatchObject({
+        status: 'CONTINUE',
+        responder: 'ann',
+        channel: 'cli',
+      });
       expect(await store.listAnswers(run.id)).toHaveLength(1);
       expect((await eventTypes(store, run.id)).filter((t) => t === 'human_answered')).toHaveLength(1);
     });
@@ -26,7 +30,9 @@ export function answersAndHolds(adapter: StoreAdapter) {
       const people = Array.from({ length: 12 }, (_, i) => `person-${i}`);
       // Each caller on its own connection, as separate processes would be.
       const conns = await Promise.all(people.map(() => adapter.connect(store, () => ctx.clock.t)));
-      const results = await Promise.allSettled(people.map((p, i) => conns[i].recordAnswer(answerBy(id, '1', `S-${p}`, p))));
+      const results = await Promise.allSettled(
+        people.map((p, i) => conns[i].recordAnswer(answerBy(id, '1', `S-${p}`, p))),
+      );
       await Promise.all(conns.map((c) => c.close()));
       const won = results.filter((r) => r.status === 'fulfilled');
       expect(won).toHaveLength(1);
@@ -69,7 +75,10 @@ export function answersAndHolds(adapter: StoreAdapter) {
       await store.recordAnswer(answerBy(id, '1', 'A1'));
       await store.markWaiting(T, id, '1', { waitingFor: 'And the port?', awaiting: 'input' }, 'waiting_human');
       expect((await store.recordAnswer(answerBy(id, '1', 'A2', 'bob', 2))).status).toBe('A2');
-      expect((await store.listAnswers(id)).map((a) => [a.ask, a.status])).toEqual([[1, 'A1'], [2, 'A2']]);
+      expect((await store.listAnswers(id)).map((a) => [a.ask, a.status])).toEqual([
+        [1, 'A1'],
+        [2, 'A2'],
+      ]);
     });
   });
 
@@ -83,14 +92,21 @@ export function answersAndHolds(adapter: StoreAdapter) {
       await store.holdSession(id, '1', person('p1'), { ask: 1, staleHold: null });
       expect(await store.getExecution(id, '1')).toMatchObject({ hold: { kind: 'continue', by: 'ann', pid: 4242 } });
       await expect(store.recordAnswer(answerBy(id, '1', 'X', 'bob'))).rejects.toThrow(
-        new RegExp(`^run ${id} call 1: ann is in coder's session \\(shop continue, process 4242 on h\\) since .+; answer there`));
+        new RegExp(
+          `^run ${id} call 1: ann is in coder's session \\(shop continue, process 4242 on h\\) since .+; answer there`,
+        ),
+      );
       await expect(store.restartExecution(T, id, '1')).rejects.toThrow(SessionHeldError);
-      await expect(store.holdSession(id, '1', person('p2', 'bob'), { ask: 1, staleHold: null })).rejects.toThrow(SessionHeldError);
+      await expect(store.holdSession(id, '1', person('p2', 'bob'), { ask: 1, staleHold: null })).rejects.toThrow(
+        SessionHeldError,
+      );
       await store.releaseSession(id, '1', 'p2');
       await expect(store.recordAnswer(answerBy(id, '1', 'X', 'bob'))).rejects.toThrow(SessionHeldError);
       await store.releaseSession(id, '1', 'p1');
       expect((await store.recordAnswer(answerBy(id, '1', 'X', 'bob'))).responder).toBe('bob');
-      expect(await eventTypes(store, id)).toEqual(expect.arrayContaining(['session_opened', 'session_closed', 'human_answered']));
+      expect(await eventTypes(store, id)).toEqual(
+        expect.arrayContaining(['session_opened', 'session_closed', 'human_answered']),
+      );
     });
 
     it('a hold judged dead is cleared with the answer; a wrong stale token clears nothing', async () => {
@@ -100,13 +116,17 @@ export function answersAndHolds(adapter: StoreAdapter) {
       await expect(store.recordAnswer(answerBy(id, '1', 'X', 'bob'), 'other')).rejects.toThrow(SessionHeldError);
       await store.recordAnswer(answerBy(id, '1', 'X', 'bob'), 'p1');
       expect(await store.getExecution(id, '1')).toMatchObject({ hold: null });
-      expect((await store.listEvents(id)).find((e) => e.type === 'session_closed')?.data).toEqual({ why: 'its shop continue process is gone' });
+      expect((await store.listEvents(id)).find((e) => e.type === 'session_closed')?.data).toEqual({
+        why: 'its shop continue process is gone',
+      });
     });
 
     it('no hold on an answered ask (ConflictError naming who), nor on one not waiting', async () => {
       const { store } = ctx;
       const id = await waitingRun(store);
-      await expect(store.holdSession(id, '1', person('p1'), { ask: 2, staleHold: null })).rejects.toThrow(ConflictError);
+      await expect(store.holdSession(id, '1', person('p1'), { ask: 2, staleHold: null })).rejects.toThrow(
+        ConflictError,
+      );
       await store.recordAnswer(answerBy(id, '1', 'X', 'bob'));
       const held = store.holdSession(id, '1', person('p1'), { ask: 1, staleHold: null });
       await expect(held).rejects.toThrow(ConflictError);
@@ -118,9 +138,16 @@ export function answersAndHolds(adapter: StoreAdapter) {
       const { store } = ctx;
       const run = await store.createRun(newRun({ owner: { token: T, host: 'box', pid: 1, pidStart: '1' } }));
       const e = await store.startExecution(T, exec(run.id, '1'));
-      expect(e).toMatchObject({ spawned: false, hold: { kind: 'agent', token: T, by: 'coder', host: 'box', pid: null } });
+      expect(e).toMatchObject({
+        spawned: false,
+        hold: { kind: 'agent', token: T, by: 'coder', host: 'box', pid: null },
+      });
       await store.setExecutionPid(T, run.id, '1', 555, '9');
-      expect(await store.getExecution(run.id, '1')).toMatchObject({ spawned: true, pid: 555, hold: { kind: 'agent', pid: 555, pidStart: '9' } });
+      expect(await store.getExecution(run.id, '1')).toMatchObject({
+        spawned: true,
+        pid: 555,
+        hold: { kind: 'agent', pid: 555, pidStart: '9' },
+      });
       await store.markWaiting(T, run.id, '1', { waitingFor: 'q', awaiting: 'input' }, 'waiting_human');
       expect(await store.getExecution(run.id, '1')).toMatchObject({ spawned: true, hold: null });
     });
@@ -134,10 +161,12 @@ export function answersAndHolds(adapter: StoreAdapter) {
       await expect(store.recordAnswer(answerBy(id, '1', 'X', 'bob', 2))).rejects.toThrow(SessionHeldError);
     });
 
-    it("racing shop continue: of many holds on one ask exactly one is taken", async () => {
+    it('racing shop continue: of many holds on one ask exactly one is taken', async () => {
       const { store } = ctx;
       const id = await waitingRun(store);
-      const results = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => store.holdSession(id, '1', person(`p${i}`), { ask: 1, staleHold: null })));
+      const results = await Promise.allSettled(
+        Array.from({ length: 6 }, (_, i) => store.holdSession(id, '1', person(`p${i}`), { ask: 1, staleHold: null })),
+      );
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(SessionHeldError);
     });

@@ -26,7 +26,11 @@ export function atomicity(adapter: StoreAdapter) {
       const undo = await adapter.failEvents(store, 'execution_finished');
       await expect(store.completeExecution(T, run.id, '1', { status: 'DONE' })).rejects.toThrow();
       expect((await store.getRun(run.id))!.status).toBe('waiting_human');
-      expect(await store.getExecution(run.id, '1')).toMatchObject({ status: 'waiting_human', result: null, delivered: null });
+      expect(await store.getExecution(run.id, '1')).toMatchObject({
+        status: 'waiting_human',
+        result: null,
+        delivered: null,
+      });
       await undo();
       expect(await store.completeExecution(T, run.id, '1', { status: 'DONE' })).toBe(1);
       expect((await store.getRun(run.id))!.status).toBe('running');
@@ -37,7 +41,13 @@ export function atomicity(adapter: StoreAdapter) {
       const run = await store.createRun(newRun());
       await store.startExecution(T, exec(run.id, '1'));
       const undo = await adapter.failEvents(store, 'failed');
-      await expect(store.finishRun(T, run.id, { status: 'failed', reason: 'x', event: { type: 'failed', actor: 'shop', channel: 'engine' } })).rejects.toThrow();
+      await expect(
+        store.finishRun(T, run.id, {
+          status: 'failed',
+          reason: 'x',
+          event: { type: 'failed', actor: 'shop', channel: 'engine' },
+        }),
+      ).rejects.toThrow();
       expect(await store.getRun(run.id)).toMatchObject({ status: 'running', endedAt: null });
       expect((await store.getExecution(run.id, '1'))!.status).toBe('running');
       await undo();
@@ -49,7 +59,19 @@ export function atomicity(adapter: StoreAdapter) {
       const run = await store.createRun(newRun());
       await store.startExecution(T, pause(run.id, '1'));
       const undo = await adapter.failEvents(store, 'human_answered');
-      await expect(store.recordAnswer({ runId: run.id, key: '1', ask: 1, verdict: null, decisions: null, status: 'GO', message: null, responder: 'ann', channel: 'cli' })).rejects.toThrow();
+      await expect(
+        store.recordAnswer({
+          runId: run.id,
+          key: '1',
+          ask: 1,
+          verdict: null,
+          decisions: null,
+          status: 'GO',
+          message: null,
+          responder: 'ann',
+          channel: 'cli',
+        }),
+      ).rejects.toThrow();
       expect(await store.getAnswer(run.id, '1', 1)).toBeNull();
       expect(await store.answeredRuns()).toEqual([]);
       await undo();

@@ -6,7 +6,8 @@ import { answerBy, eventTypes, T, useStore, waitingRun, type StoreAdapter } from
 const HOUR = 3_600_000;
 const ask = (runId: number, by = 'ann') => ({ runId, key: '1', ask: 1, by, channel: 'cli' as const });
 /** Call 1 waits on its first ask, with a reminder due in 10 minutes. */
-const setUp = (store: Store, now: number) => waitingRun(store, [{ kind: 'remind', dueAt: now + 600_000, data: { targets: ['desktop'], after_seconds: 600 } }]);
+const setUp = (store: Store, now: number) =>
+  waitingRun(store, [{ kind: 'remind', dueAt: now + 600_000, data: { targets: ['desktop'], after_seconds: 600 } }]);
 
 export function claims(adapter: StoreAdapter) {
   describe('claims on open asks', () => {
@@ -17,12 +18,23 @@ export function claims(adapter: StoreAdapter) {
       const id = await setUp(store, clock.t);
       expect((await store.getExecution(id, '1'))!.claim).toBeNull();
       const claim = await store.claimAsk({ ...ask(id), channel: 'web' }, { ttlMs: HOUR });
-      expect(claim).toEqual({ runId: id, key: '1', ask: 1, by: 'ann', channel: 'web', since: clock.t, until: clock.t + HOUR, refreshed: false });
+      expect(claim).toEqual({
+        runId: id,
+        key: '1',
+        ask: 1,
+        by: 'ann',
+        channel: 'web',
+        since: clock.t,
+        until: clock.t + HOUR,
+        refreshed: false,
+      });
       const expected = { by: 'ann', channel: 'web', since: clock.t, until: clock.t + HOUR };
       expect((await store.getExecution(id, '1'))!.claim).toEqual(expected);
       expect((await store.openExecutions(id))[0].claim).toEqual(expected);
       expect((await store.listWaiting())[0].execution.claim).toEqual(expected);
-      expect((await store.listEvents(id)).filter((e) => e.type === 'claimed')).toMatchObject([{ key: '1', actor: 'ann', channel: 'web', data: { ask: 1, until: new Date(clock.t + HOUR).toISOString() } }]);
+      expect((await store.listEvents(id)).filter((e) => e.type === 'claimed')).toMatchObject([
+        { key: '1', actor: 'ann', channel: 'web', data: { ask: 1, until: new Date(clock.t + HOUR).toISOString() } },
+      ]);
     });
 
     it("one live claim: someone else's is a ConflictError naming them; claiming again refreshes one's own", async () => {
@@ -32,18 +44,31 @@ export function claims(adapter: StoreAdapter) {
       await store.claimAsk(ask(id), { ttlMs: HOUR });
       clock.t += 60_000;
       await expect(store.claimAsk(ask(id, 'bob'), { ttlMs: HOUR })).rejects.toThrow(ConflictError);
-      await expect(store.claimAsk(ask(id, 'bob'), { ttlMs: HOUR })).rejects.toThrow(new RegExp(`^${id}\\.1 is claimed by ann \\(cli\\) since \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d [+-]\\d\\d:\\d\\d`));
-      expect(await store.claimAsk(ask(id), { ttlMs: HOUR })).toMatchObject({ by: 'ann', since, until: clock.t + HOUR, refreshed: true });
+      await expect(store.claimAsk(ask(id, 'bob'), { ttlMs: HOUR })).rejects.toThrow(
+        new RegExp(
+          `^${id}\\.1 is claimed by ann \\(cli\\) since \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d [+-]\\d\\d:\\d\\d`,
+        ),
+      );
+      expect(await store.claimAsk(ask(id), { ttlMs: HOUR })).toMatchObject({
+        by: 'ann',
+        since,
+        until: clock.t + HOUR,
+        refreshed: true,
+      });
     });
 
     it('racing claimers: exactly one gets the ask', async () => {
       const { store, clock } = ctx;
       const id = await setUp(store, clock.t);
-      const results = await Promise.allSettled(['a', 'b', 'c', 'd', 'e', 'f'].map((p) => store.claimAsk(ask(id, p), { ttlMs: HOUR })));
+      const results = await Promise.allSettled(
+        ['a', 'b', 'c', 'd', 'e', 'f'].map((p) => store.claimAsk(ask(id, p), { ttlMs: HOUR })),
+      );
       const won = results.filter((r) => r.status === 'fulfilled');
       expect(won).toHaveLength(1);
       for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(ConflictError);
-      expect((await store.getExecution(id, '1'))!.claim!.by).toBe((won[0] as PromiseFulfilledResult<{ by: string }>).value.by);
+      expect((await store.getExecution(id, '1'))!.claim!.by).toBe(
+        (won[0] as PromiseFulfilledResult<{ by: string }>).value.by,
+      );
     });
 
     it("ages out by the store's clock: then it reads as none and anyone may claim", async () => {
@@ -56,7 +81,11 @@ export function claims(adapter: StoreAdapter) {
       clock.t += 1;
       expect((await store.getExecution(id, '1'))!.claim).toBeNull();
       expect((await store.listWaiting())[0].execution.claim).toBeNull();
-      expect(await store.claimAsk(ask(id, 'bob'), { ttlMs: HOUR })).toMatchObject({ by: 'bob', since: clock.t, refreshed: false });
+      expect(await store.claimAsk(ask(id, 'bob'), { ttlMs: HOUR })).toMatchObject({
+        by: 'bob',
+        since: clock.t,
+        refreshed: false,
+      });
     });
 
     it("releases one's own; someone else's only when taken over (by null); nothing to release is null", async () => {
@@ -70,18 +99,25 @@ export function claims(adapter: StoreAdapter) {
       await store.claimAsk(ask(id), { ttlMs: HOUR });
       expect(await store.releaseClaim({ ...ask(id), by: null, actor: 'bob' })).toMatchObject({ by: 'ann' });
       const released = (await store.listEvents(id)).filter((e) => e.type === 'claim_released');
-      expect(released.map((e) => [e.actor, e.data!.claimed_by])).toEqual([['ann', 'ann'], ['bob', 'ann']]);
+      expect(released.map((e) => [e.actor, e.data!.claimed_by])).toEqual([
+        ['ann', 'ann'],
+        ['bob', 'ann'],
+      ]);
     });
 
     it('only an open ask is claimed; an answered ask shows no claim', async () => {
       const { store, clock } = ctx;
       const id = await setUp(store, clock.t);
       await expect(store.claimAsk({ ...ask(id), ask: 2 }, { ttlMs: HOUR })).rejects.toThrow(ConflictError);
-      await expect(store.claimAsk({ ...ask(id), ask: 2 }, { ttlMs: HOUR })).rejects.toThrow(new RegExp(`^${id}\\.1\\.2 is not open any more`));
+      await expect(store.claimAsk({ ...ask(id), ask: 2 }, { ttlMs: HOUR })).rejects.toThrow(
+        new RegExp(`^${id}\\.1\\.2 is not open any more`),
+      );
       await store.claimAsk(ask(id), { ttlMs: HOUR });
       await store.recordAnswer(answerBy(id, '1', 'DONE', 'bob'));
       expect(await store.getExecution(id, '1')).toMatchObject({ status: 'waiting_human', claim: null });
-      await expect(store.claimAsk(ask(id), { ttlMs: HOUR })).rejects.toThrow(new RegExp(`^${id}\\.1 \\(run ${id} call 1\\) was already answered DONE by bob \\(cli\\)`));
+      await expect(store.claimAsk(ask(id), { ttlMs: HOUR })).rejects.toThrow(
+        new RegExp(`^${id}\\.1 \\(run ${id} call 1\\) was already answered DONE by bob \\(cli\\)`),
+      );
       expect((await eventTypes(store, id)).filter((t) => t === 'claimed')).toHaveLength(1);
     });
 

@@ -26,7 +26,9 @@ export const T = 'token-a';
 export const OTHER = 'token-b';
 
 /** The clock every store of a test reads: the test moves it, so nothing depends on real time. */
-export interface TestClock { t: number }
+export interface TestClock {
+  t: number;
+}
 
 /** Opens a fresh store before each test of the suite, and closes it after. */
 export function useStore(adapter: StoreAdapter): { store: Store; clock: TestClock } {
@@ -46,24 +48,66 @@ export function useStore(adapter: StoreAdapter): { store: Store; clock: TestCloc
 export const LONG = 1_000_000_000_000;
 export const owner = (token = T) => ({ token, host: 'h', pid: 1, pidStart: '1' });
 export const newRun = (over: Partial<NewRun> = {}): NewRun => ({
-  spec: 'feature', workflowPath: '/p/workflows/feature.lua', workflowHash: 'abc', prompt: 'add login', workspace: '/p', branch: null, seed: 9,
-  owner: owner(), leaseMs: LONG, actor: 'ann', ...over,
+  spec: 'feature',
+  workflowPath: '/p/workflows/feature.lua',
+  workflowHash: 'abc',
+  prompt: 'add login',
+  workspace: '/p',
+  branch: null,
+  seed: 9,
+  owner: owner(),
+  leaseMs: LONG,
+  actor: 'ann',
+  ...over,
 });
 export const exec = (runId: number, key: string, over: Partial<NewExecution> = {}): NewExecution => ({
-  runId, key, kind: 'run', agent: 'coder', fingerprint: `run("coder") ${key}`, sessionId: `s-${key}`, cwd: '/p', prompt: 'go', request: {}, signalPath: null, ...over,
+  runId,
+  key,
+  kind: 'run',
+  agent: 'coder',
+  fingerprint: `run("coder") ${key}`,
+  sessionId: `s-${key}`,
+  cwd: '/p',
+  prompt: 'go',
+  request: {},
+  signalPath: null,
+  ...over,
 });
 export const pause = (runId: number, key: string) =>
-  exec(runId, key, { kind: 'pause', agent: '_checkpoint', sessionId: null, waiting: { waitingFor: 'Deploy?', awaiting: 'checkpoint', runStatus: 'waiting_human' } });
-export const answerBy = (runId: number, key: string, status: string, responder = 'ann', ask = 1) =>
-  ({ ask, verdict: null, decisions: null, runId, key, status, message: null, responder, channel: 'cli' as const });
-export const ended = (status: 'completed' | 'stuck' | 'failed' = 'completed', reason?: string) =>
-  ({ status, reason, event: { type: status, actor: 'shop', channel: 'engine' as const } });
+  exec(runId, key, {
+    kind: 'pause',
+    agent: '_checkpoint',
+    sessionId: null,
+    waiting: { waitingFor: 'Deploy?', awaiting: 'checkpoint', runStatus: 'waiting_human' },
+  });
+export const answerBy = (runId: number, key: string, status: string, responder = 'ann', ask = 1) => ({
+  ask,
+  verdict: null,
+  decisions: null,
+  runId,
+  key,
+  status,
+  message: null,
+  responder,
+  channel: 'cli' as const,
+});
+export const ended = (status: 'completed' | 'stuck' | 'failed' = 'completed', reason?: string) => ({
+  status,
+  reason,
+  event: { type: status, actor: 'shop', channel: 'engine' as const },
+});
 export const eventTypes = async (store: Store, id: number) => (await store.listEvents(id)).map((e) => e.type);
 
 /** A run whose call 1 (an agent, session s-1) waits for a person on its first ask. */
 export async function waitingRun(store: Store, timers: NewTimer[] = []) {
   const run = await store.createRun(newRun());
   await store.startExecution(T, exec(run.id, '1'));
-  await store.markWaiting(T, run.id, '1', { waitingFor: 'Which database?', awaiting: 'input', timers }, 'waiting_human');
+  await store.markWaiting(
+    T,
+    run.id,
+    '1',
+    { waitingFor: 'Which database?', awaiting: 'input', timers },
+    'waiting_human',
+  );
   return run.id;
 }

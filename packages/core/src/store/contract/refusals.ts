@@ -4,7 +4,8 @@ import type { Store } from '../store.js';
 import { ended, exec, newRun, T, useStore, type StoreAdapter } from './fixtures.js';
 
 /** What a refused write must leave as it was: the run's row, calls and trail. */
-const snapshot = async (store: Store, id: number) => JSON.stringify([await store.getRun(id), await store.loadExecutions(id), await store.listEvents(id)]);
+const snapshot = async (store: Store, id: number) =>
+  JSON.stringify([await store.getRun(id), await store.loadExecutions(id), await store.listEvents(id)]);
 
 /**
  * Writes that make no sense for the state a call or run is in are refused with a typed error
@@ -33,7 +34,9 @@ export function refusals(adapter: StoreAdapter) {
         await store.finishRun(T, run.id, ended(status, 'over'));
         const before = await snapshot(store, run.id);
         await expect(store.startExecution(T, exec(run.id, '1')), status).rejects.toThrow(ConflictError);
-        await expect(store.startExecution(T, exec(run.id, '1')), status).rejects.toThrow(new RegExp(`run ${run.id} has ended \\(${status}`));
+        await expect(store.startExecution(T, exec(run.id, '1')), status).rejects.toThrow(
+          new RegExp(`run ${run.id} has ended \\(${status}`),
+        );
         expect(await snapshot(store, run.id)).toBe(before);
       }
     });
@@ -67,7 +70,11 @@ export function refusals(adapter: StoreAdapter) {
       await store.startExecution(T, exec(run.id, '1'));
       await store.completeExecution(T, run.id, '1', 'done');
       const before = await snapshot(store, run.id);
-      const ask = { waitingFor: 'which db?', awaiting: 'input', timers: [{ kind: 'remind' as const, dueAt: ctx.clock.t + 1, data: {} }] };
+      const ask = {
+        waitingFor: 'which db?',
+        awaiting: 'input',
+        timers: [{ kind: 'remind' as const, dueAt: ctx.clock.t + 1, data: {} }],
+      };
       await expect(store.markWaiting(T, run.id, '1', ask, 'waiting_human')).rejects.toThrow(ConflictError);
       await expect(store.markWaiting(T, run.id, '9', ask, 'waiting_human')).rejects.toThrow(NotFoundError);
       expect(await snapshot(store, run.id)).toBe(before);
@@ -79,7 +86,9 @@ export function refusals(adapter: StoreAdapter) {
       const run = await store.createRun(newRun());
       await store.startExecution(T, exec(run.id, '1'));
       await store.cancelExecutions(T, run.id, ['1'], 'gone');
-      expect(await store.markWaiting(T, run.id, '1', { waitingFor: 'again?', awaiting: 'checkpoint' }, 'waiting_human')).toMatchObject({ status: 'waiting_human', ask: 1 });
+      expect(
+        await store.markWaiting(T, run.id, '1', { waitingFor: 'again?', awaiting: 'checkpoint' }, 'waiting_human'),
+      ).toMatchObject({ status: 'waiting_human', ask: 1 });
     });
 
     it('claimAsk on a run that does not exist: NotFoundError naming it', async () => {

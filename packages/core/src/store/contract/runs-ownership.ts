@@ -17,10 +17,21 @@ const fencedWrites = (store: Store, id: number, token: string) => ({
   cancelExecutions: () => store.cancelExecutions(token, id, ['1'], 'late'),
   finishRun: () => store.finishRun(token, id, ended('failed', 'late')),
   setRunStatus: () => store.setRunStatus(token, id, 'waiting_human', { type: 'x', actor: 'shop', channel: 'engine' }),
-  setRunRules: () => store.setRunRules(token, id, { rules: { agents: {}, config: {}, files: {}, differs: [] }, clearHeld: true, events: [{ type: 'x', actor: 'shop', channel: 'engine' }] }),
+  setRunRules: () =>
+    store.setRunRules(token, id, {
+      rules: { agents: {}, config: {}, files: {}, differs: [] },
+      clearHeld: true,
+      events: [{ type: 'x', actor: 'shop', channel: 'engine' }],
+    }),
   appendEvent: () => store.appendEvent(token, id, { type: 'log', actor: 'workflow', channel: 'engine' }),
-  fireTimer: () => store.fireTimer(token, { id: 1, runId: id, key: '1', ask: 1, kind: 'timeout', dueAt: 0, firedAt: null, data: {} }, { event: { type: 'timed_out', actor: 'system:timeout', channel: 'engine' } }),
-  putOffTimer: () => store.putOffTimer(token, { id: 1, runId: id, key: '1', ask: 1, kind: 'remind', dueAt: 0, firedAt: null, data: {} }),
+  fireTimer: () =>
+    store.fireTimer(
+      token,
+      { id: 1, runId: id, key: '1', ask: 1, kind: 'timeout', dueAt: 0, firedAt: null, data: {} },
+      { event: { type: 'timed_out', actor: 'system:timeout', channel: 'engine' } },
+    ),
+  putOffTimer: () =>
+    store.putOffTimer(token, { id: 1, runId: id, key: '1', ask: 1, kind: 'remind', dueAt: 0, firedAt: null, data: {} }),
 });
 
 export function runsAndOwnership(adapter: StoreAdapter) {
@@ -29,10 +40,23 @@ export function runsAndOwnership(adapter: StoreAdapter) {
 
     it('createRun records the run, its owner and a run_started event; ids go up', async () => {
       const run = await ctx.store.createRun(newRun());
-      expect(run).toMatchObject({ spec: 'feature', status: 'running', prompt: 'add login', seed: 9, endedAt: null, workflowHash: 'abc', stop: null });
+      expect(run).toMatchObject({
+        spec: 'feature',
+        status: 'running',
+        prompt: 'add login',
+        seed: 9,
+        endedAt: null,
+        workflowHash: 'abc',
+        stop: null,
+      });
       expect(run.owner).toMatchObject({ token: T, host: 'h', pid: 1, pidStart: '1' });
       expect(await ctx.store.getRun(run.id)).toMatchObject({ id: run.id, status: 'running' });
-      expect((await ctx.store.listEvents(run.id))[0]).toMatchObject({ type: 'run_started', actor: 'ann', channel: 'cli', data: { spec: 'feature', prompt: 'add login' } });
+      expect((await ctx.store.listEvents(run.id))[0]).toMatchObject({
+        type: 'run_started',
+        actor: 'ann',
+        channel: 'cli',
+        data: { spec: 'feature', prompt: 'add login' },
+      });
       expect((await ctx.store.createRun(newRun())).id).toBeGreaterThan(run.id);
       expect(await ctx.store.getRun(run.id + 1000)).toBeNull();
     });
@@ -41,10 +65,26 @@ export function runsAndOwnership(adapter: StoreAdapter) {
       const { store } = ctx;
       const id = (await store.createRun(newRun())).id + 100;
       await expect(store.requestStop(id, 'x', 'bob')).rejects.toThrow(NotFoundError);
-      await expect(store.recordAnswer({ runId: id, key: '1', ask: 1, verdict: null, decisions: null, status: 'GO', message: null, responder: 'ann', channel: 'cli' })).rejects.toThrow(NotFoundError);
+      await expect(
+        store.recordAnswer({
+          runId: id,
+          key: '1',
+          ask: 1,
+          verdict: null,
+          decisions: null,
+          status: 'GO',
+          message: null,
+          responder: 'ann',
+          channel: 'cli',
+        }),
+      ).rejects.toThrow(NotFoundError);
       await expect(store.claimRun(id, owner(OTHER), LEASE, null)).rejects.toThrow(NotFoundError);
-      await expect(store.appendEvent(null, id, { type: 'note', actor: 'ann', channel: 'cli' })).rejects.toThrow(NotFoundError);
-      await expect(store.appendEvent(T, id, { type: 'log', actor: 'workflow', channel: 'engine' })).rejects.toThrow(NotFoundError);
+      await expect(store.appendEvent(null, id, { type: 'note', actor: 'ann', channel: 'cli' })).rejects.toThrow(
+        NotFoundError,
+      );
+      await expect(store.appendEvent(T, id, { type: 'log', actor: 'workflow', channel: 'engine' })).rejects.toThrow(
+        NotFoundError,
+      );
       expect(await store.getRun(id)).toBeNull();
       expect(await store.deleteRun(id)).toBe('missing');
       expect(await store.listEvents(id)).toEqual([]);
@@ -76,7 +116,7 @@ export function runsAndOwnership(adapter: StoreAdapter) {
       expect((await store.getRun(run.id))!.owner!.token).toBe(winners[0]!.owner!.token);
     });
 
-    it('renewLease extends only for the owner, to the store\'s now + leaseMs', async () => {
+    it("renewLease extends only for the owner, to the store's now + leaseMs", async () => {
       const { store, clock } = ctx;
       const run = await store.createRun(newRun({ leaseMs: 5 }));
       expect(run.owner!.leaseUntil).toBe(clock.t + 5);
@@ -115,16 +155,22 @@ export function runsAndOwnership(adapter: StoreAdapter) {
       const done = await store.createRun(newRun({ leaseMs: 5_000 }));
       await store.finishRun(T, done.id, ended());
       expect(await store.lapsedSince(clock.t, clock.t + 4_999)).toEqual([]);
-      expect(await store.lapsedSince(clock.t + 4_999, clock.t + 10_000)).toEqual([{ runId: run.id, at: clock.t + 5_000 }]);
+      expect(await store.lapsedSince(clock.t + 4_999, clock.t + 10_000)).toEqual([
+        { runId: run.id, at: clock.t + 5_000 },
+      ]);
       expect(await store.lapsedSince(clock.t + 5_000, clock.t + 10_000)).toEqual([]);
     });
 
-    it("fences every driver write by its token: a stale token is LostOwnershipError and writes nothing", async () => {
+    it('fences every driver write by its token: a stale token is LostOwnershipError and writes nothing', async () => {
       const { store } = ctx;
       const run = await store.createRun(newRun());
       await store.startExecution(T, exec(run.id, '1'));
       expect(await store.claimRun(run.id, owner(OTHER), LEASE, T)).not.toBeNull();
-      const before = { execs: await store.loadExecutions(run.id), events: await store.listEvents(run.id), run: await store.getRun(run.id) };
+      const before = {
+        execs: await store.loadExecutions(run.id),
+        events: await store.listEvents(run.id),
+        run: await store.getRun(run.id),
+      };
       for (const [name, write] of Object.entries(fencedWrites(store, run.id, T))) {
         await expect(write(), name).rejects.toThrow(LostOwnershipError);
       }
@@ -140,7 +186,9 @@ export function runsAndOwnership(adapter: StoreAdapter) {
       await store.startExecution(T, exec(run.id, '1'));
       await store.releaseRun(run.id, T, { ifIdle: false });
       await expect(store.completeExecution(T, run.id, '1', 'late')).rejects.toThrow(LostOwnershipError);
-      await expect(store.appendEvent(T, run.id, { type: 'log', actor: 'workflow', channel: 'engine' })).rejects.toThrow(LostOwnershipError);
+      await expect(store.appendEvent(T, run.id, { type: 'log', actor: 'workflow', channel: 'engine' })).rejects.toThrow(
+        LostOwnershipError,
+      );
     });
   });
 }

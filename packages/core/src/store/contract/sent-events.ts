@@ -5,17 +5,45 @@ import type { Store } from '../store.js';
 import { ended, eventTypes, exec, newRun, OTHER, owner, T, useStore, type StoreAdapter } from './fixtures.js';
 
 /** A run's call `key` waiting on an event (as wait_event records it), due at `until` (null: no timeout). */
-async function waitingOnEvent(store: Store, runId: number, key: string, name: string, eventKey: string | null = null, until: number | null = null, token = T) {
+async function waitingOnEvent(
+  store: Store,
+  runId: number,
+  key: string,
+  name: string,
+  eventKey: string | null = null,
+  until: number | null = null,
+  token = T,
+) {
   const event = { type: 'wait_started', key, actor: 'shop', channel: 'engine' as const, data: { kind: 'event', name } };
-  await store.startExecution(token, exec(runId, key, {
-    kind: 'wait_event', agent: null, sessionId: null, fingerprint: `wait_event("${name}")`, request: { type: 'wait_event', name, key: eventKey, timeout: null, due_at: until },
-    waitOn: { kind: 'event', until, event, runStatus: 'waiting' },
-  }));
+  await store.startExecution(
+    token,
+    exec(runId, key, {
+      kind: 'wait_event',
+      agent: null,
+      sessionId: null,
+      fingerprint: `wait_event("${name}")`,
+      request: { type: 'wait_event', name, key: eventKey, timeout: null, due_at: until },
+      waitOn: { kind: 'event', until, event, runStatus: 'waiting' },
+    }),
+  );
 }
 
-const sent = (over: Partial<NewSentEvent> = {}): NewSentEvent =>
-  ({ name: 'ci.finished', key: null, data: null, sentBy: 'ann', channel: 'cli', runId: null, sendId: null, ...over });
-const take = (runId: number, callKey: string, name = 'ci.finished', key: string | null = null) => ({ runId, callKey, name, key });
+const sent = (over: Partial<NewSentEvent> = {}): NewSentEvent => ({
+  name: 'ci.finished',
+  key: null,
+  data: null,
+  sentBy: 'ann',
+  channel: 'cli',
+  runId: null,
+  sendId: null,
+  ...over,
+});
+const take = (runId: number, callKey: string, name = 'ci.finished', key: string | null = null) => ({
+  runId,
+  callKey,
+  name,
+  key,
+});
 
 export function sentEvents(adapter: StoreAdapter) {
   describe('sent events: never lost, taken once per run', () => {
@@ -28,13 +56,27 @@ export function sentEvents(adapter: StoreAdapter) {
       const run = await store.createRun(newRun());
       clock.t += 10;
       const early = (await store.sendEvent(sent({ data: { n: 1, nested: ['a', { b: null }] }, key: 'pr-42' }))).event;
-      expect(early).toEqual({ id: early.id, name: 'ci.finished', key: 'pr-42', data: { n: 1, nested: ['a', { b: null }] }, sentAt: clock.t, sentBy: 'ann', channel: 'cli', runId: null, sendId: null });
+      expect(early).toEqual({
+        id: early.id,
+        name: 'ci.finished',
+        key: 'pr-42',
+        data: { n: 1, nested: ['a', { b: null }] },
+        sentAt: clock.t,
+        sentBy: 'ann',
+        channel: 'cli',
+        runId: null,
+        sendId: null,
+      });
       expect(early.id).toBeGreaterThan(before.id);
       clock.t += 1_000;
       expect(await store.takeEvent(T, take(run.id, '3'))).toEqual(early);
       expect(await store.takeEvent(T, take(run.id, '4'))).toBeNull();
       expect((await store.listEvents(run.id)).filter((e) => e.type === 'event_taken')).toMatchObject([
-        { key: '3', actor: 'ann', data: { event_id: early.id, name: 'ci.finished', event_key: 'pr-42', channel: 'cli' } },
+        {
+          key: '3',
+          actor: 'ann',
+          data: { event_id: early.id, name: 'ci.finished', event_key: 'pr-42', channel: 'cli' },
+        },
       ]);
     });
 
@@ -93,7 +135,9 @@ export function sentEvents(adapter: StoreAdapter) {
     it('racing senders with one id: exactly one event recorded, every sender gets it', async () => {
       const { store } = ctx;
       const conns = await Promise.all(Array.from({ length: 6 }, () => adapter.connect(store, () => ctx.clock.t)));
-      const results = await Promise.all(conns.map((c, i) => c.sendEvent(sent({ sendId: 'once', sentBy: `sender-${i}` }))));
+      const results = await Promise.all(
+        conns.map((c, i) => c.sendEvent(sent({ sendId: 'once', sentBy: `sender-${i}` }))),
+      );
       await Promise.all(conns.map((c) => c.close()));
       expect(results.filter((r) => !r.duplicate)).toHaveLength(1);
       expect(new Set(results.map((r) => r.event.id)).size).toBe(1);
@@ -180,12 +224,20 @@ export function sentEvents(adapter: StoreAdapter) {
       await expect(store.endEventWait(OTHER, take, () => null)).rejects.toThrow(LostOwnershipError);
       const ended = await store.endEventWait(T, take, (x) => ({ got: x.id }));
       expect(ended).toEqual({ event: e, delivered: 1 });
-      expect(await store.getExecution(run.id, '1')).toMatchObject({ status: 'completed', result: { got: e.id }, delivered: 1 });
+      expect(await store.getExecution(run.id, '1')).toMatchObject({
+        status: 'completed',
+        result: { got: e.id },
+        delivered: 1,
+      });
       // Its timeout's wake timer went with the wait.
       expect(await store.nextTimer([run.id])).toBeNull();
       expect(await store.eventReadyRuns()).toEqual([]);
       expect(await store.endEventWait(T, take, () => null)).toBeNull();
-      expect((await eventTypes(store, run.id)).filter((t) => ['wait_started', 'event_taken', 'execution_finished'].includes(t))).toEqual(['wait_started', 'event_taken', 'execution_finished']);
+      expect(
+        (await eventTypes(store, run.id)).filter((t) =>
+          ['wait_started', 'event_taken', 'execution_finished'].includes(t),
+        ),
+      ).toEqual(['wait_started', 'event_taken', 'execution_finished']);
     });
   });
 }

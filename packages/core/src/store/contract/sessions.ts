@@ -1,11 +1,32 @@
 import { gzipSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { LostOwnershipError } from '../../errors.js';
-import { ended, eventTypes, exec, newRun, OTHER, owner, T, useStore, waitingRun, type StoreAdapter } from './fixtures.js';
+import {
+  ended,
+  eventTypes,
+  exec,
+  newRun,
+  OTHER,
+  owner,
+  T,
+  useStore,
+  waitingRun,
+  type StoreAdapter,
+} from './fixtures.js';
 
-const transcript = (text: string) => ({ bytes: Buffer.byteLength(text), sha256: `sha-${text.length}`, gz: gzipSync(text) });
-const kept = (runId: number, text: string, over: Record<string, unknown> = {}) =>
-  ({ runId, key: '1', sessionId: 's-1', host: 'host-a', ...transcript(text), ...over });
+const transcript = (text: string) => ({
+  bytes: Buffer.byteLength(text),
+  sha256: `sha-${text.length}`,
+  gz: gzipSync(text),
+});
+const kept = (runId: number, text: string, over: Record<string, unknown> = {}) => ({
+  runId,
+  key: '1',
+  sessionId: 's-1',
+  host: 'host-a',
+  ...transcript(text),
+  ...over,
+});
 
 export function sessionsAndReports(adapter: StoreAdapter) {
   describe('sessions kept across machines', () => {
@@ -21,7 +42,14 @@ export function sessionsAndReports(adapter: StoreAdapter) {
       const other = await adapter.connect(store, () => ctx.clock.t);
       const back = await other.loadSession(run.id, 's-1');
       await other.close();
-      expect(back).toMatchObject({ runId: run.id, key: '1', sessionId: 's-1', host: 'host-b', bytes: 37, savedAt: ctx.clock.t });
+      expect(back).toMatchObject({
+        runId: run.id,
+        key: '1',
+        sessionId: 's-1',
+        host: 'host-b',
+        bytes: 37,
+        savedAt: ctx.clock.t,
+      });
       expect(gunzipSync(back!.gz!).toString()).toBe('{"type":"user"}\n{"type":"assistant"}\n');
       expect(await store.loadSession(run.id, 'no-such-session')).toBeNull();
       const [info, ...rest] = await store.listSessions(run.id);
@@ -34,9 +62,23 @@ export function sessionsAndReports(adapter: StoreAdapter) {
       const { store } = ctx;
       const run = await store.createRun(newRun());
       await store.startExecution(T, exec(run.id, '1'));
-      const pinned = { runId: run.id, key: '1', sessionId: 's-1', host: 'host-a', bytes: 99_000_000, sha256: 'x', gz: null };
+      const pinned = {
+        runId: run.id,
+        key: '1',
+        sessionId: 's-1',
+        host: 'host-a',
+        bytes: 99_000_000,
+        sha256: 'x',
+        gz: null,
+      };
       const undo = await adapter.failEvents(store, 'session_pinned');
-      const event = { type: 'session_pinned', key: '1', actor: 'shop', channel: 'engine' as const, data: { host: 'host-a' } };
+      const event = {
+        type: 'session_pinned',
+        key: '1',
+        actor: 'shop',
+        channel: 'engine' as const,
+        data: { host: 'host-a' },
+      };
       await expect(store.saveSession(T, pinned, event)).rejects.toThrow();
       expect(await store.loadSession(run.id, 's-1')).toBeNull();
       await undo();
@@ -50,10 +92,20 @@ export function sessionsAndReports(adapter: StoreAdapter) {
       const { store } = ctx;
       const run = await store.createRun(newRun());
       await store.startExecution(T, exec(run.id, '1'));
-      await store.saveSession(T, { runId: run.id, key: '1', sessionId: 's-1', host: 'host-a', bytes: 99_000_000, sha256: 'x', gz: null });
+      await store.saveSession(T, {
+        runId: run.id,
+        key: '1',
+        sessionId: 's-1',
+        host: 'host-a',
+        bytes: 99_000_000,
+        sha256: 'x',
+        gz: null,
+      });
       await store.releaseRun(run.id, T, { ifIdle: false });
       expect(await store.claimIdleRuns({ ...owner('on-b'), host: 'host-b' }, 15_000, 10)).toEqual([]);
-      expect((await store.claimIdleRuns({ ...owner('on-a'), host: 'host-a' }, 15_000, 10)).map((r) => r.id)).toEqual([run.id]);
+      expect((await store.claimIdleRuns({ ...owner('on-a'), host: 'host-a' }, 15_000, 10)).map((r) => r.id)).toEqual([
+        run.id,
+      ]);
     });
 
     it("only the run's owner, or the person holding the call's session, keeps a transcript (fencing)", async () => {
@@ -61,7 +113,12 @@ export function sessionsAndReports(adapter: StoreAdapter) {
       const id = await waitingRun(store);
       await expect(store.saveSession(OTHER, kept(id, 'stale driver'))).rejects.toThrow(LostOwnershipError);
       expect(await store.loadSession(id, 's-1')).toBeNull();
-      await store.holdSession(id, '1', { token: 'hold-1', by: 'ann', host: 'host-b', pid: 7, pidStart: null }, { ask: 1, staleHold: null });
+      await store.holdSession(
+        id,
+        '1',
+        { token: 'hold-1', by: 'ann', host: 'host-b', pid: 7, pidStart: null },
+        { ask: 1, staleHold: null },
+      );
       await store.saveSession('hold-1', kept(id, 'after shop continue', { host: 'host-b' }));
       expect(await store.loadSession(id, 's-1')).toMatchObject({ host: 'host-b' });
       await store.releaseSession(id, '1', 'hold-1');
@@ -105,14 +162,19 @@ export function sessionsAndReports(adapter: StoreAdapter) {
       expect(await store.getReport(run.id, '1', '/s/1.second')).toBe('{"status":"DONE"}');
     });
 
-    it("a waiting call takes reports only while a person holds its session; a report from before the hold is cleared", async () => {
+    it('a waiting call takes reports only while a person holds its session; a report from before the hold is cleared', async () => {
       const { store } = ctx;
       const run = await store.createRun(newRun());
       await store.startExecution(T, exec(run.id, '1', { signalPath: '/s/1.a' }));
       expect(await store.recordReport(run.id, '1', '/s/1.a', '{"status":"DONE","summary":"sneaked in"}')).toBe(true);
       await store.markWaiting(T, run.id, '1', { waitingFor: 'Which database?', awaiting: 'input' }, 'waiting_human');
       expect(await store.recordReport(run.id, '1', '/s/1.a', '{"status":"DONE"}')).toBe(false);
-      await store.holdSession(run.id, '1', { token: 'hold-1', by: 'ann', host: 'h', pid: 7, pidStart: null }, { ask: 1, staleHold: null });
+      await store.holdSession(
+        run.id,
+        '1',
+        { token: 'hold-1', by: 'ann', host: 'h', pid: 7, pidStart: null },
+        { ask: 1, staleHold: null },
+      );
       expect(await store.getReport(run.id, '1', '/s/1.a')).toBeNull();
       expect(await store.recordReport(run.id, '1', '/s/1.a', '{"status":"DONE","summary":"postgres"}')).toBe(true);
       await store.releaseSession(run.id, '1', 'hold-1');

@@ -12,7 +12,11 @@ export function stopEventsDelete(adapter: StoreAdapter) {
       const stopped = await store.requestStop(run.id, 'enough', 'bob');
       expect(stopped).toMatchObject({ status: 'running', stop: { reason: 'enough', by: 'bob' } });
       expect((await store.getRun(run.id))!.stop).toMatchObject({ reason: 'enough', by: 'bob' });
-      expect((await store.listEvents(run.id)).at(-1)).toMatchObject({ type: 'stop_requested', actor: 'bob', data: { reason: 'enough' } });
+      expect((await store.listEvents(run.id)).at(-1)).toMatchObject({
+        type: 'stop_requested',
+        actor: 'bob',
+        data: { reason: 'enough' },
+      });
     });
 
     it('an ended run refuses one (ConflictError), and writes nothing', async () => {
@@ -47,17 +51,31 @@ export function stopEventsDelete(adapter: StoreAdapter) {
       expect(await store.listEvents(a.id, ids.at(-1))).toEqual([]);
       expect((await store.lastEvents(a.id, 2)).map((e) => e.data?.n)).toEqual([3, 4]);
       expect(await store.lastEvents(a.id, 10)).toEqual(events);
-      expect((await store.listEvents(b.id)).map((e) => [e.type, e.actor])).toEqual([['run_started', 'ann'], ...Array(5).fill(['note', 'ann'])]);
+      expect((await store.listEvents(b.id)).map((e) => [e.type, e.actor])).toEqual([
+        ['run_started', 'ann'],
+        ...Array(5).fill(['note', 'ann']),
+      ]);
     });
 
     it('countLogs counts log lines per thread (data.thread; none is the main thread "")', async () => {
       const { store } = ctx;
       const run = await store.createRun(newRun());
-      const log = (thread?: string) => store.appendEvent(T, run.id, { type: 'log', actor: 'workflow', channel: 'engine', data: { message: 'x', ...(thread ? { thread } : {}) } });
+      const log = (thread?: string) =>
+        store.appendEvent(T, run.id, {
+          type: 'log',
+          actor: 'workflow',
+          channel: 'engine',
+          data: { message: 'x', ...(thread ? { thread } : {}) },
+        });
       await log();
       await log();
       await log('2/1');
-      await store.appendEvent(T, run.id, { type: 'note', actor: 'workflow', channel: 'engine', data: { thread: '2/1' } });
+      await store.appendEvent(T, run.id, {
+        type: 'note',
+        actor: 'workflow',
+        channel: 'engine',
+        data: { thread: '2/1' },
+      });
       const counts = await store.countLogs(run.id);
       expect(counts.get('')).toBe(2);
       expect(counts.get('2/1')).toBe(1);

@@ -6,10 +6,20 @@ import { ended, eventTypes, exec, newRun, OTHER, T, useStore, type StoreAdapter 
 const MIN = 60_000;
 const fired = { type: 'timer_fired', key: '1', actor: 'system:timer', channel: 'engine' as const };
 const timer = (until: number): WorldWait & { runStatus: 'waiting' } => ({
-  kind: 'timer', until, runStatus: 'waiting', event: { type: 'wait_started', key: '1', actor: 'shop', channel: 'engine', data: { kind: 'timer' } },
+  kind: 'timer',
+  until,
+  runStatus: 'waiting',
+  event: { type: 'wait_started', key: '1', actor: 'shop', channel: 'engine', data: { kind: 'timer' } },
 });
 const sleeping = (runId: number, until: number) =>
-  exec(runId, '1', { kind: 'sleep', agent: null, sessionId: null, fingerprint: 'sleep()', request: { type: 'sleep', seconds: 600, due_at: until }, waitOn: timer(until) });
+  exec(runId, '1', {
+    kind: 'sleep',
+    agent: null,
+    sessionId: null,
+    fingerprint: 'sleep()',
+    request: { type: 'sleep', seconds: 600, due_at: until },
+    waitOn: timer(until),
+  });
 
 /** A run whose call 1 sleeps until `until`, recorded in one transaction. */
 async function sleepingRun(store: Store, until: number) {
@@ -27,18 +37,30 @@ export function waits(adapter: StoreAdapter) {
       const { store, clock } = ctx;
       const id = await sleepingRun(store, clock.t + 10 * MIN);
       expect(await store.getRun(id)).toMatchObject({ status: 'waiting' });
-      expect(await store.getExecution(id, '1')).toMatchObject({ status: 'waiting', waitKind: 'timer', waitUntil: clock.t + 10 * MIN, kind: 'sleep' });
+      expect(await store.getExecution(id, '1')).toMatchObject({
+        status: 'waiting',
+        waitKind: 'timer',
+        waitUntil: clock.t + 10 * MIN,
+        kind: 'sleep',
+      });
       expect(await store.listWaiting()).toEqual([]);
       expect(await eventTypes(store, id)).toEqual(['run_started', 'execution_started', 'wait_started']);
       expect(await store.dueTimers(clock.t + 10 * MIN - 1)).toEqual([]);
-      expect((await store.dueTimers(clock.t + 10 * MIN)).map((t) => [t.runId, t.key, t.kind])).toEqual([[id, '1', 'wake']]);
+      expect((await store.dueTimers(clock.t + 10 * MIN)).map((t) => [t.runId, t.key, t.kind])).toEqual([
+        [id, '1', 'wake'],
+      ]);
       expect(await store.nextTimer([id])).toBe(clock.t + 10 * MIN);
       const [listed] = await store.listRuns({ active: true });
-      expect(listed).toMatchObject({ id, status: 'waiting', waiting: null, waitsOn: [expect.objectContaining({ key: '1', waitKind: 'timer' })] });
+      expect(listed).toMatchObject({
+        id,
+        status: 'waiting',
+        waiting: null,
+        waitsOn: [expect.objectContaining({ key: '1', waitKind: 'timer' })],
+      });
       expect((await store.listOpenRuns()).map((r) => r.id)).toEqual([id]);
     });
 
-    it("a sleeping run is not an idle run to take: it needs no owner (no lease renewed) until its time", async () => {
+    it('a sleeping run is not an idle run to take: it needs no owner (no lease renewed) until its time', async () => {
       const { store, clock } = ctx;
       const id = await sleepingRun(store, clock.t + MIN);
       expect(await store.releaseRun(id, T, { ifIdle: true })).toBe('released');
@@ -61,9 +83,15 @@ export function waits(adapter: StoreAdapter) {
     it('waitOn makes a running call wait (a crash between its two writes is picked up so); a completed one is refused', async () => {
       const { store, clock } = ctx;
       const run = await store.createRun(newRun());
-      await store.startExecution(T, exec(run.id, '1', { kind: 'sleep', agent: null, sessionId: null, fingerprint: 'sleep()' }));
+      await store.startExecution(
+        T,
+        exec(run.id, '1', { kind: 'sleep', agent: null, sessionId: null, fingerprint: 'sleep()' }),
+      );
       const w = timer(clock.t + MIN);
-      expect(await store.waitOn(T, run.id, '1', w, 'waiting')).toMatchObject({ status: 'waiting', waitUntil: clock.t + MIN });
+      expect(await store.waitOn(T, run.id, '1', w, 'waiting')).toMatchObject({
+        status: 'waiting',
+        waitUntil: clock.t + MIN,
+      });
       expect(await store.endWait(T, run.id, '1', null, fired)).toBe(1);
       await expect(store.waitOn(T, run.id, '1', w, 'waiting')).rejects.toThrow(/has completed/);
     });
@@ -74,7 +102,12 @@ export function waits(adapter: StoreAdapter) {
       clock.t += MIN;
       expect(await store.endWait(T, id, '1', null, fired)).toBe(1);
       expect(await store.endWait(T, id, '1', null, fired)).toBeNull();
-      expect(await store.getExecution(id, '1')).toMatchObject({ status: 'completed', delivered: 1, waitKind: null, waitUntil: null });
+      expect(await store.getExecution(id, '1')).toMatchObject({
+        status: 'completed',
+        delivered: 1,
+        waitKind: null,
+        waitUntil: null,
+      });
       expect(await store.getRun(id)).toMatchObject({ status: 'running' });
       expect(await store.dueTimers(clock.t + MIN)).toEqual([]);
       expect(await store.nextTimer([id])).toBeNull();

@@ -2,8 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { FORGET_GONE_WORKERS_MS, type NewWorker } from '../worker-store.js';
 import { ended, exec, newRun, owner, pause, T, useStore, type StoreAdapter } from './fixtures.js';
 
-const worker = (id: string, over: Partial<NewWorker> = {}): NewWorker =>
-  ({ id, host: 'build-1', pid: 4242, pidStart: 'Mon 10:00', project: 'proj-a', maxParallel: 4, ...over });
+const worker = (id: string, over: Partial<NewWorker> = {}): NewWorker => ({
+  id,
+  host: 'build-1',
+  pid: 4242,
+  pidStart: 'Mon 10:00',
+  project: 'proj-a',
+  maxParallel: 4,
+  ...over,
+});
 
 export function workerRegistry(adapter: StoreAdapter) {
   describe('the worker registry', () => {
@@ -12,7 +19,9 @@ export function workerRegistry(adapter: StoreAdapter) {
     it('a registered worker is listed, started and heartbeating now by the store clock, holding nothing', async () => {
       const { store, clock } = ctx;
       await store.registerWorker(worker('w1', { maxParallel: null }));
-      expect(await store.listWorkers()).toEqual([{ ...worker('w1', { maxParallel: null }), runsHeld: 0, agents: 0, startedAt: clock.t, heartbeatAt: clock.t }]);
+      expect(await store.listWorkers()).toEqual([
+        { ...worker('w1', { maxParallel: null }), runsHeld: 0, agents: 0, startedAt: clock.t, heartbeatAt: clock.t },
+      ]);
     });
 
     it('a heartbeat records the load and the time; false once the row is gone', async () => {
@@ -21,7 +30,9 @@ export function workerRegistry(adapter: StoreAdapter) {
       await store.registerWorker(worker('w1'));
       clock.t += 5_000;
       expect(await store.heartbeatWorker('w1', { runsHeld: 3, agents: 2 })).toBe(true);
-      expect(await store.listWorkers()).toMatchObject([{ id: 'w1', runsHeld: 3, agents: 2, startedAt: started, heartbeatAt: clock.t }]);
+      expect(await store.listWorkers()).toMatchObject([
+        { id: 'w1', runsHeld: 3, agents: 2, startedAt: started, heartbeatAt: clock.t },
+      ]);
       await store.endWorker('w1');
       expect(await store.listWorkers()).toEqual([]);
       expect(await store.heartbeatWorker('w1', { runsHeld: 0, agents: 0 })).toBe(false);
@@ -36,7 +47,10 @@ export function workerRegistry(adapter: StoreAdapter) {
         await store.registerWorker(worker('w-b', { host: 'build-1' }));
         clock.t += 1_000;
         await other.registerWorker(worker('w-a', { host: 'build-2', pid: 77 }));
-        expect((await store.listWorkers()).map((w) => [w.id, w.host, w.pid])).toEqual([['w-b', 'build-1', 4242], ['w-a', 'build-2', 77]]);
+        expect((await store.listWorkers()).map((w) => [w.id, w.host, w.pid])).toEqual([
+          ['w-b', 'build-1', 4242],
+          ['w-a', 'build-2', 77],
+        ]);
         expect(await other.heartbeatWorker('w-b', { runsHeld: 1, agents: 0 })).toBe(true);
         expect((await store.listWorkers())[0].runsHeld).toBe(1);
       } finally {
@@ -69,7 +83,9 @@ export function workerRegistry(adapter: StoreAdapter) {
       const took = await store.claimIdleRuns(me, 15_000, 2);
       expect(took.map((r) => r.id)).toEqual([released.id, lapsing.id]);
       for (const r of took) expect(r.owner).toEqual({ ...me, leaseUntil: clock.t + 15_000 });
-      expect((await store.claimIdleRuns(me, 15_000, 10)).map((r) => [r.id, r.status])).toEqual([[waiting.id, 'waiting_human']]);
+      expect((await store.claimIdleRuns(me, 15_000, 10)).map((r) => [r.id, r.status])).toEqual([
+        [waiting.id, 'waiting_human'],
+      ]);
       expect(await store.claimIdleRuns({ ...me, token: 'other' }, 15_000, 10)).toEqual([]);
       expect((await store.getRun(live.id))!.owner!.token).toBe(T);
       expect((await store.getRun(lapsing.id))!.owner!.token).toBe('w-token');
@@ -85,10 +101,13 @@ export function workerRegistry(adapter: StoreAdapter) {
       }
       const conns = [store, await adapter.connect(store, () => clock.t), await adapter.connect(store, () => clock.t)];
       try {
-        const took = await Promise.all(conns.flatMap((c, i) => [0, 1].map((j) => c.claimIdleRuns(owner(`w${i}-${j}`), 15_000, 3))));
+        const took = await Promise.all(
+          conns.flatMap((c, i) => [0, 1].map((j) => c.claimIdleRuns(owner(`w${i}-${j}`), 15_000, 3))),
+        );
         const all = took.flat().map((r) => r.id);
         expect(all.sort((a, b) => a - b)).toEqual(ids);
-        for (const [n, runs] of took.entries()) for (const r of runs) expect((await store.getRun(r.id))!.owner!.token).toBe(`w${Math.floor(n / 2)}-${n % 2}`);
+        for (const [n, runs] of took.entries())
+          for (const r of runs) expect((await store.getRun(r.id))!.owner!.token).toBe(`w${Math.floor(n / 2)}-${n % 2}`);
       } finally {
         for (const c of conns.slice(1)) await c.close();
       }
@@ -102,7 +121,10 @@ export function workerRegistry(adapter: StoreAdapter) {
       await store.claimIdleRuns({ ...owner('w2'), host: 'build-2', pid: 22 }, 15_000, 1);
       await store.restartExecution('w2', run.id, '1');
       const calls = (await store.listEvents(run.id)).filter((e) => e.key === '1').map((e) => [e.type, e.data]);
-      expect(calls).toEqual([['execution_started', { host: 'build-1', pid: 11 }], ['execution_restarted', { host: 'build-2', pid: 22 }]]);
+      expect(calls).toEqual([
+        ['execution_started', { host: 'build-1', pid: 11 }],
+        ['execution_restarted', { host: 'build-2', pid: 22 }],
+      ]);
     });
   });
 }

@@ -97,7 +97,10 @@ export async function migratePg(db: PgDb): Promise<void> {
     }
     for (; at < SCHEMA_VERSION; at++) {
       const step = STEPS[at];
-      if (step === undefined) throw new ConflictError(`the PostgreSQL store is at schema ${at}, which this Shop cannot migrate; start a new database`);
+      if (step === undefined)
+        throw new ConflictError(
+          `the PostgreSQL store is at schema ${at}, which this Shop cannot migrate; start a new database`,
+        );
       await q.query(step);
     }
     await q.query('UPDATE schema_meta SET version = $1 WHERE id = 1', [SCHEMA_VERSION]);
@@ -123,7 +126,9 @@ async function versionInTx(q: Sql): Promise<number> {
 
 function checked(version: number): number {
   if (version > SCHEMA_VERSION) {
-    throw new ConflictError(`the store was written by a newer Shop (schema ${version} > ${SCHEMA_VERSION}); upgrade Shop`);
+    throw new ConflictError(
+      `the store was written by a newer Shop (schema ${version} > ${SCHEMA_VERSION}); upgrade Shop`,
+    );
   }
   return version;
 }

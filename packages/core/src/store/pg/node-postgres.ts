@@ -11,7 +11,10 @@ import type pgModule from 'pg';
 function load(): typeof pgModule {
   const require = createRequire(import.meta.url);
   if ('navigator' in globalThis) return require('pg') as typeof pgModule;
-  Object.defineProperty(globalThis, 'navigator', { value: { userAgent: `Node.js/${process.versions.node}` }, configurable: true });
+  Object.defineProperty(globalThis, 'navigator', {
+    value: { userAgent: `Node.js/${process.versions.node}` },
+    configurable: true,
+  });
   try {
     return require('pg') as typeof pgModule;
   } finally {

@@ -45,11 +45,17 @@ export class PgAccess implements AccessStore {
         const [existing] = await q.query<Row>('SELECT revoked_at FROM people WHERE name = $1 FOR UPDATE', [p.name]);
         if (existing && existing.revoked_at == null) throw taken(p.name);
         await q.query('DELETE FROM people WHERE name = $1', [p.name]);
-        await q.query('INSERT INTO people (name, token_hash, created_at, created_by) VALUES ($1, $2, $3, $4)', [p.name, p.tokenHash, this.db.now(), p.by]);
+        await q.query('INSERT INTO people (name, token_hash, created_at, created_by) VALUES ($1, $2, $3, $4)', [
+          p.name,
+          p.tokenHash,
+          this.db.now(),
+          p.by,
+        ]);
       });
     } catch (e) {
       // Two first adds of one name: the second's insert meets the first's row.
-      if ((e as { code?: string }).code === '23505' && (e as { constraint?: string }).constraint === 'people_pkey') throw taken(p.name);
+      if ((e as { code?: string }).code === '23505' && (e as { constraint?: string }).constraint === 'people_pkey')
+        throw taken(p.name);
       throw e;
     }
   }
@@ -60,7 +66,10 @@ export class PgAccess implements AccessStore {
     const now = this.db.now();
     if (row.last_seen_at != null && now - Number(row.last_seen_at) < SEEN_EVERY_MS) return toPerson(row);
     // Revoked since the read: not found.
-    const touched = await this.db.query('UPDATE people SET last_seen_at = $1 WHERE token_hash = $2 AND revoked_at IS NULL RETURNING name', [now, hash]);
+    const touched = await this.db.query(
+      'UPDATE people SET last_seen_at = $1 WHERE token_hash = $2 AND revoked_at IS NULL RETURNING name',
+      [now, hash],
+    );
     return touched.length ? toPerson({ ...row, last_seen_at: now }) : null;
   }
 
@@ -72,7 +81,10 @@ export class PgAccess implements AccessStore {
   async endWebSession(id: string, expiresAt: number): Promise<void> {
     const now = this.db.now();
     await this.db.tx(async (q) => {
-      await q.query('INSERT INTO ended_sessions (id, ended_at, expires_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING', [id, now, expiresAt]);
+      await q.query(
+        'INSERT INTO ended_sessions (id, ended_at, expires_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING',
+        [id, now, expiresAt],
+      );
       await q.query('DELETE FROM ended_sessions WHERE expires_at < $1', [now - ENDED_SESSION_KEPT_MS]);
     });
   }
@@ -82,6 +94,13 @@ export class PgAccess implements AccessStore {
   }
 
   async revokePerson(name: string): Promise<boolean> {
-    return (await this.db.query('UPDATE people SET revoked_at = $1 WHERE name = $2 AND revoked_at IS NULL RETURNING name', [this.db.now(), name])).length > 0;
+    return (
+      (
+        await this.db.query('UPDATE people SET revoked_at = $1 WHERE name = $2 AND revoked_at IS NULL RETURNING name', [
+          this.db.now(),
+          name,
+        ])
+      ).length > 0
+    );
   }
 }

@@ -59,7 +59,13 @@ export class PgClaims implements ClaimStore {
       await q.query(SQL.upsert, [...askParams(claim), claim.by, claim.channel, since, until]);
       const data: Record<string, unknown> = { ask: claim.ask, until: iso(until) };
       if (held) data.refreshed = true;
-      await this.host.event(q, claim.runId, { type: 'claimed', key: claim.key, actor: claim.by, channel: claim.channel, data });
+      await this.host.event(q, claim.runId, {
+        type: 'claimed',
+        key: claim.key,
+        actor: claim.by,
+        channel: claim.channel,
+        data,
+      });
       return { ...claim, since, until, refreshed: held !== null };
     });
   }
@@ -74,7 +80,10 @@ export class PgClaims implements ClaimStore {
       await q.query(SQL.remove, askParams(ref));
       await this.bringBack(q, ref, t);
       await this.host.event(q, ref.runId, {
-        type: 'claim_released', key: ref.key, actor: ref.actor, channel: ref.channel,
+        type: 'claim_released',
+        key: ref.key,
+        actor: ref.actor,
+        channel: ref.channel,
         data: { ask: ref.ask, claimed_by: held.by, since: iso(held.since) },
       });
       return { runId: ref.runId, key: ref.key, ask: ref.ask, ...held };
@@ -90,7 +99,10 @@ export class PgClaims implements ClaimStore {
       const data = { ...parseObject(row.data), put_off_by: held.by };
       await q.query(SQL.setTimer, [timer.id, held.until, JSON.stringify(data)]);
       await this.host.event(q, timer.runId, {
-        type: 'timer_put_off', key: timer.key, actor: 'system:timer', channel: 'engine',
+        type: 'timer_put_off',
+        key: timer.key,
+        actor: 'system:timer',
+        channel: 'engine',
         data: { ask: timer.ask, timer: timer.kind, claimed_by: held.by, until: iso(held.until) },
       });
       return held;
@@ -110,7 +122,12 @@ export class PgClaims implements ClaimStore {
   private async lasting(q: Sql, ask: { runId: number; key: string; ask: number }, t: number): Promise<AskClaim | null> {
     const [row] = await q.query<Row>(SQL.claim, askParams(ask));
     if (!row || Number(row.expires_at) <= t) return null;
-    return { by: String(row.by), channel: row.channel as Channel, since: Number(row.claimed_at), until: Number(row.expires_at) };
+    return {
+      by: String(row.by),
+      channel: row.channel as Channel,
+      since: Number(row.claimed_at),
+      until: Number(row.expires_at),
+    };
   }
 
   /** Only an open ask is claimed: its call waits on it, nobody has answered it, the run goes on. */
@@ -120,8 +137,16 @@ export class PgClaims implements ClaimStore {
     const [answer] = await q.query<Row>(SQL.answer, askParams(claim));
     if (answer) throw new ConflictError(alreadyAnswered(toAnswer(answer)));
     const [call] = await q.query<Row>(SQL.call, [claim.runId, claim.key]);
-    const open = call && !hasEnded({ status: run.status as RunStatus }) && call.status === 'waiting_human' && Number(call.ask) === claim.ask;
-    if (!open) throw new ConflictError(`${askHandle(claim.runId, claim.key, claim.ask)} is not open any more (nothing to claim)`, [{ verb: 'status', handle: String(claim.runId) }]);
+    const open =
+      call &&
+      !hasEnded({ status: run.status as RunStatus }) &&
+      call.status === 'waiting_human' &&
+      Number(call.ask) === claim.ask;
+    if (!open)
+      throw new ConflictError(
+        `${askHandle(claim.runId, claim.key, claim.ask)} is not open any more (nothing to claim)`,
+        [{ verb: 'status', handle: String(claim.runId) }],
+      );
   }
 }
 
@@ -135,5 +160,9 @@ function parseObject(text: unknown): Record<string, unknown> {
 /** "33.4 is claimed by ann (web) since 2026-11-24 14:02:05 +01:00 (until 15:02:05 …, unless released)". */
 function claimedError(ask: { runId: number; key: string; ask: number }, held: AskClaim): ClaimedError {
   const handle = askHandle(ask.runId, ask.key, ask.ask);
-  return new ClaimedError(handle, held, `${handle} is claimed by ${held.by} (${held.channel}) since ${localTime(held.since)} (until ${localTime(held.until)}, unless released)`);
+  return new ClaimedError(
+    handle,
+    held,
+    `${handle} is claimed by ${held.by} (${held.channel}) since ${localTime(held.since)} (until ${localTime(held.until)}, unless released)`,
+  );
 }

@@ -9,12 +9,13 @@ import { openPgDb, WAKE_CHANNEL } from './pg-db.js';
 const cluster = usePgCluster();
 const fresh = () => cluster.fresh('pgdb');
 
-
 describe('PgDb', () => {
   it('hands int8 back as numbers with its own parser, leaving pg’s global one alone', async () => {
     const db = await openPgDb(await fresh());
     try {
-      const [row] = await db.query<{ big: unknown; sum: unknown }>('SELECT $1::bigint AS big, 5::numeric AS sum', [Number.MAX_SAFE_INTEGER]);
+      const [row] = await db.query<{ big: unknown; sum: unknown }>('SELECT $1::bigint AS big, 5::numeric AS sum', [
+        Number.MAX_SAFE_INTEGER,
+      ]);
       expect(row).toEqual({ big: Number.MAX_SAFE_INTEGER, sum: 5 });
       expect(pg.types.getTypeParser(20, 'text')('12')).toBe('12');
     } finally {
@@ -28,7 +29,9 @@ describe('PgDb', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const { port } = silent.address() as { port: number };
     try {
-      await expect(openPgDb(`postgres://shop@127.0.0.1:${port}/x`, { connectTimeoutMs: 300 })).rejects.toThrow(/timeout/i);
+      await expect(openPgDb(`postgres://shop@127.0.0.1:${port}/x`, { connectTimeoutMs: 300 })).rejects.toThrow(
+        /timeout/i,
+      );
     } finally {
       for (const s of sockets) s.destroy();
       silent.close();
@@ -96,7 +99,10 @@ describe('PgDb', () => {
       await other.query('UPDATE t SET v = v + 10 WHERE id = 1');
       await other.query('COMMIT');
       await ours;
-      expect(await db.query('SELECT id, v FROM t ORDER BY id')).toEqual([{ id: 1, v: 11 }, { id: 2, v: 11 }]);
+      expect(await db.query('SELECT id, v FROM t ORDER BY id')).toEqual([
+        { id: 1, v: 11 },
+        { id: 2, v: 11 },
+      ]);
     } finally {
       await other.end();
       await db.close();
@@ -107,10 +113,12 @@ describe('PgDb', () => {
     const db = await openPgDb(await fresh());
     try {
       await db.query('CREATE TABLE t (v INTEGER)');
-      await expect(db.tx(async (q) => {
-        await q.query('INSERT INTO t VALUES ($1)', [1]);
-        throw new Error('boom');
-      })).rejects.toThrow('boom');
+      await expect(
+        db.tx(async (q) => {
+          await q.query('INSERT INTO t VALUES ($1)', [1]);
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
       expect(await db.query('SELECT * FROM t')).toEqual([]);
     } finally {
       await db.close();
@@ -138,16 +146,20 @@ describe('PgDb', () => {
     await listener.connect();
     try {
       const got: string[] = [];
-      const arrived = new Promise<void>((resolve) => listener.on('notification', (m) => {
-        got.push(String(m.payload));
-        if (m.payload === 'answer:2') resolve();
-      }));
+      const arrived = new Promise<void>((resolve) =>
+        listener.on('notification', (m) => {
+          got.push(String(m.payload));
+          if (m.payload === 'answer:2') resolve();
+        }),
+      );
       await listener.query(`LISTEN ${WAKE_CHANNEL}`);
       await db.tx((q) => db.notify(q, 'run', 1));
-      await db.tx(async (q) => {
-        await db.notify(q, 'stop', 7);
-        throw new Error('no');
-      }).catch(() => {});
+      await db
+        .tx(async (q) => {
+          await db.notify(q, 'stop', 7);
+          throw new Error('no');
+        })
+        .catch(() => {});
       await db.tx((q) => db.notify(q, 'answer', 2));
       await arrived;
       expect(got).toEqual(['run:1', 'answer:2']);
@@ -165,8 +177,26 @@ describe('migratePg', () => {
     try {
       await Promise.all(dbs.map((db) => migratePg(db)));
       expect(await dbs[0]!.query('SELECT version FROM schema_meta')).toEqual([{ version: SCHEMA_VERSION }]);
-      const tables = await dbs[0]!.query<{ t: string }>(`SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`);
-      expect(tables.map((r) => r.t)).toEqual(['answers', 'claims', 'ended_sessions', 'event_takes', 'events', 'executions', 'people', 'reports', 'runs', 'schema_meta', 'sent_events', 'sessions', 'settings', 'timers', 'workers']);
+      const tables = await dbs[0]!.query<{ t: string }>(
+        `SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`,
+      );
+      expect(tables.map((r) => r.t)).toEqual([
+        'answers',
+        'claims',
+        'ended_sessions',
+        'event_takes',
+        'events',
+        'executions',
+        'people',
+        'reports',
+        'runs',
+        'schema_meta',
+        'sent_events',
+        'sessions',
+        'settings',
+        'timers',
+        'workers',
+      ]);
     } finally {
       await Promise.all(dbs.map((db) => db.close()));
     }
@@ -185,7 +215,9 @@ describe('migratePg', () => {
       await migratePg(db);
       expect(await db.query('SELECT version FROM schema_meta')).toEqual([{ version: 12 }]);
       await db.query(insert);
-      const cols = await db.query<{ column_name: string }>(`SELECT column_name FROM information_schema.columns WHERE table_name = 'executions' AND column_name IN ('wait_kind', 'wait_until') ORDER BY 1`);
+      const cols = await db.query<{ column_name: string }>(
+        `SELECT column_name FROM information_schema.columns WHERE table_name = 'executions' AND column_name IN ('wait_kind', 'wait_until') ORDER BY 1`,
+      );
       expect(cols.map((c) => c.column_name)).toEqual(['wait_kind', 'wait_until']);
     } finally {
       await db.close();
@@ -215,8 +247,12 @@ describe('migratePg', () => {
       await db.query('UPDATE schema_meta SET version = 11');
       await migratePg(db);
       expect(await db.query('SELECT version FROM schema_meta')).toEqual([{ version: 12 }]);
-      await db.query(`INSERT INTO sent_events (name, sent_at, sent_by, channel) VALUES ('ci.finished', 1, 'ann', 'cli')`);
-      expect(await db.query('SELECT name, event_key FROM sent_events')).toEqual([{ name: 'ci.finished', event_key: null }]);
+      await db.query(
+        `INSERT INTO sent_events (name, sent_at, sent_by, channel) VALUES ('ci.finished', 1, 'ann', 'cli')`,
+      );
+      expect(await db.query('SELECT name, event_key FROM sent_events')).toEqual([
+        { name: 'ci.finished', event_key: null },
+      ]);
       expect(await db.query('SELECT count(*)::int AS n FROM event_takes')).toEqual([{ n: 0 }]);
     } finally {
       await db.close();
@@ -228,7 +264,9 @@ describe('migratePg', () => {
     try {
       await migratePg(db);
       await db.query('UPDATE schema_meta SET version = $1', [SCHEMA_VERSION + 1]);
-      await expect(migratePg(db)).rejects.toThrow(`the store was written by a newer Shop (schema ${SCHEMA_VERSION + 1} > ${SCHEMA_VERSION}); upgrade Shop`);
+      await expect(migratePg(db)).rejects.toThrow(
+        `the store was written by a newer Shop (schema ${SCHEMA_VERSION + 1} > ${SCHEMA_VERSION}); upgrade Shop`,
+      );
     } finally {
       await db.close();
     }
@@ -238,8 +276,12 @@ describe('migratePg', () => {
     const db = await openPgDb(await fresh());
     try {
       await migratePg(db);
-      await db.query(`INSERT INTO runs (spec, workflow_path, prompt, status, workspace, seed, created_at, updated_at) VALUES ('s', 'p', 'x', 'running', '/w', 1, 1, 1)`);
-      await db.query(`INSERT INTO events (run_id, id, type, actor, channel, at) VALUES (1, 1, 'run_started', 'ann', 'cli', 1)`);
+      await db.query(
+        `INSERT INTO runs (spec, workflow_path, prompt, status, workspace, seed, created_at, updated_at) VALUES ('s', 'p', 'x', 'running', '/w', 1, 1, 1)`,
+      );
+      await db.query(
+        `INSERT INTO events (run_id, id, type, actor, channel, at) VALUES (1, 1, 'run_started', 'ann', 'cli', 1)`,
+      );
       await expect(db.query(`UPDATE events SET actor = 'bob'`)).rejects.toThrow('events are append-only');
       await expect(db.query('DELETE FROM events')).rejects.toThrow('events are append-only');
       await db.tx(async (q) => {
@@ -256,7 +298,9 @@ describe('migratePg', () => {
 /** Until `count` sessions of the database wait for a lock. */
 async function lockWaits(c: pg.Client, count: number) {
   for (let i = 0; i < 1000; i++) {
-    const { rows } = await c.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+    const { rows } = await c.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+    );
     if (rows[0].n >= count) return;
     await new Promise((r) => setTimeout(r, 10));
   }

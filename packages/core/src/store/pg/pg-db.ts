@@ -86,7 +86,9 @@ class Statements {
 /** Opens a pool on `url` and measures the database's clock. The schema is migrate-pg's job. */
 export async function openPgDb(url: string, opts: PgDbOptions = {}): Promise<PgDb> {
   const pool = new pg.Pool({
-    connectionString: url, max: opts.poolSize ?? 10, types,
+    connectionString: url,
+    max: opts.poolSize ?? 10,
+    types,
     connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000,
     idle_in_transaction_session_timeout: opts.idleInTransactionMs ?? 10_000,
   } as PgTypes.PoolConfig);
@@ -109,7 +111,10 @@ class PgPool implements PgDb {
   private readonly timer: NodeJS.Timeout | undefined;
   private closed = false;
 
-  constructor(private readonly pool: PgTypes.Pool, private readonly injected?: () => number) {
+  constructor(
+    private readonly pool: PgTypes.Pool,
+    private readonly injected?: () => number,
+  ) {
     if (!injected) {
       this.timer = setInterval(() => void this.measureClock().catch(() => {}), CLOCK_EVERY_MS);
       this.timer.unref();
@@ -143,7 +148,10 @@ class PgPool implements PgDb {
   async tx<T>(fn: (q: Sql) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const client = await this.pool.connect();
-      const q: Sql = { query: async <R>(text: string, params?: unknown[]) => (await client.query(this.statements.config(text, params))).rows as R[] };
+      const q: Sql = {
+        query: async <R>(text: string, params?: unknown[]) =>
+          (await client.query(this.statements.config(text, params))).rows as R[],
+      };
       let broken: Error | undefined;
       // The server may end the session while we hold it (idle too long in a transaction, a
       // restart): the next query fails with that, instead of an unhandled 'error' crashing the process.

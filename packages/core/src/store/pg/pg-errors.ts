@@ -11,7 +11,16 @@ export function pgWhere(url: string): string {
   }
 }
 
-const NETWORK = new Set(['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'EPIPE']);
+const NETWORK = new Set([
+  'ECONNREFUSED',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNRESET',
+  'EPIPE',
+]);
 
 /** The code of a pg or network error (an AggregateError of several addresses: its first). */
 function codeOf(e: unknown): string | null {
@@ -36,14 +45,27 @@ export function pgStoreError(e: unknown, url: string, source: string): StoreErro
   const user = safeUser(url);
   const say = (text: string) => new StoreError(text, at, code ?? 'PG');
   if (code && NETWORK.has(code)) {
-    const why = code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'no such host' : code === 'ECONNREFUSED' ? 'connection refused' : code === 'ECONNRESET' || code === 'EPIPE' ? 'connection reset' : 'no answer';
-    return say(`cannot connect to PostgreSQL at ${server} (${why}); check that the server runs and accepts connections there, and check ${source}`);
+    const why =
+      code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+        ? 'no such host'
+        : code === 'ECONNREFUSED'
+          ? 'connection refused'
+          : code === 'ECONNRESET' || code === 'EPIPE'
+            ? 'connection reset'
+            : 'no answer';
+    return say(
+      `cannot connect to PostgreSQL at ${server} (${why}); check that the server runs and accepts connections there, and check ${source}`,
+    );
   }
   if (/timeout expired|connection timeout/i.test(message)) {
-    return say(`cannot connect to PostgreSQL at ${server} (no answer in time); check that the server runs and accepts connections there, and check ${source}`);
+    return say(
+      `cannot connect to PostgreSQL at ${server} (no answer in time); check that the server runs and accepts connections there, and check ${source}`,
+    );
   }
   if (/Connection terminated/i.test(message)) {
-    return say(`lost the connection to PostgreSQL at ${server} (${message}); check that the server runs, then try again`);
+    return say(
+      `lost the connection to PostgreSQL at ${server} (${message}); check that the server runs, then try again`,
+    );
   }
   if (/does not support SSL/i.test(message)) {
     return say(`PostgreSQL at ${server} does not accept SSL connections; remove sslmode from the URL in ${source}`);
@@ -51,13 +73,21 @@ export function pgStoreError(e: unknown, url: string, source: string): StoreErro
   switch (code) {
     case '28P01':
     case '28000':
-      return say(`PostgreSQL at ${server} refused ${user ? `user ${user}` : 'the login'}: authentication failed; check the user and password in ${source}`);
+      return say(
+        `PostgreSQL at ${server} refused ${user ? `user ${user}` : 'the login'}: authentication failed; check the user and password in ${source}`,
+      );
     case '3D000':
-      return say(`database ${database || '(none)'} does not exist on PostgreSQL at ${server}; create it (createdb ${database || 'shop'}) or fix ${source}`);
+      return say(
+        `database ${database || '(none)'} does not exist on PostgreSQL at ${server}; create it (createdb ${database || 'shop'}) or fix ${source}`,
+      );
     case '42501':
-      return say(`PostgreSQL at ${server} denied ${user ? `user ${user}` : 'the user'} a permission Shop needs (${message}); grant it, or use the database's owner in ${source}`);
+      return say(
+        `PostgreSQL at ${server} denied ${user ? `user ${user}` : 'the user'} a permission Shop needs (${message}); grant it, or use the database's owner in ${source}`,
+      );
     case '53300':
-      return say(`PostgreSQL at ${server} has no free connections (too many clients); raise max_connections or stop some clients, then try again`);
+      return say(
+        `PostgreSQL at ${server} has no free connections (too many clients); raise max_connections or stop some clients, then try again`,
+      );
     case '53100':
       return say(`the disk of PostgreSQL at ${server} is full; free some space and try again`);
     case '57P01':

@@ -28,12 +28,24 @@ export class FastWrites {
     let rows;
     try {
       rows = await q.query(W.startExecution, [
-        input.runId, token, t, input.key, input.kind, input.agent, input.fingerprint, input.sessionId, input.cwd, input.prompt,
-        JSON.stringify(input.request ?? null), input.signalPath, holds,
+        input.runId,
+        token,
+        t,
+        input.key,
+        input.kind,
+        input.agent,
+        input.fingerprint,
+        input.sessionId,
+        input.cwd,
+        input.prompt,
+        JSON.stringify(input.request ?? null),
+        input.signalPath,
+        holds,
       ]);
     } catch (e) {
       // The key is the guard: a second start of a call is refused by the unique index itself.
-      if ((e as { code?: string }).code === UNIQUE_VIOLATION) throw startRefusal({ id: input.runId, status: 'running' }, input.key, true)!;
+      if ((e as { code?: string }).code === UNIQUE_VIOLATION)
+        throw startRefusal({ id: input.runId, status: 'running' }, input.key, true)!;
       throw e;
     }
     if (rows[0]) return toExecution(rows[0]);
@@ -41,12 +53,30 @@ export class FastWrites {
     throw startRefusal({ id: run.id, status: run.status as RunStatus }, input.key, false) ?? endedConflict(run);
   }
 
-  async completeExecution(token: string, runId: number, key: string, result: unknown, metrics: AgentMetrics | undefined, t: number): Promise<number> {
-    const [row] = await this.db.query(W.completeExecution, [runId, token, t, key, JSON.stringify(result ?? null), ...metricParams(metrics), summaryData(result)]);
+  async completeExecution(
+    token: string,
+    runId: number,
+    key: string,
+    result: unknown,
+    metrics: AgentMetrics | undefined,
+    t: number,
+  ): Promise<number> {
+    const [row] = await this.db.query(W.completeExecution, [
+      runId,
+      token,
+      t,
+      key,
+      JSON.stringify(result ?? null),
+      ...metricParams(metrics),
+      summaryData(result),
+    ]);
     if (row) return Number(row.n);
     await whyNot(this.db, runId, token);
     const [call] = await this.db.query(W.getExecution, [runId, key]);
-    throw completeRefusal(runId, key, callState(call)) ?? new ConflictError(`run ${runId} call ${key} could not complete`, [{ verb: 'status', handle: String(runId) }]);
+    throw (
+      completeRefusal(runId, key, callState(call)) ??
+      new ConflictError(`run ${runId} call ${key} could not complete`, [{ verb: 'status', handle: String(runId) }])
+    );
   }
 
   async setActivity(token: string, runId: number, key: string, activity: Activity, t: number): Promise<void> {
@@ -54,7 +84,14 @@ export class FastWrites {
     if (!row?.ok) await whyNot(this.db, runId, token);
   }
 
-  async setPid(token: string, runId: number, key: string, pid: number | null, pidStart: string | null, t: number): Promise<void> {
+  async setPid(
+    token: string,
+    runId: number,
+    key: string,
+    pid: number | null,
+    pidStart: string | null,
+    t: number,
+  ): Promise<void> {
     const [row] = await this.db.query(W.setPid, [runId, token, t, key, pid, pidStart]);
     if (!row?.ok) await whyNot(this.db, runId, token);
   }
@@ -65,7 +102,8 @@ export class FastWrites {
   }
 
   async setWorkspace(token: string, runId: number, workspace: string, branch: string | null, t: number): Promise<void> {
-    if (!(await this.db.query(W.setWorkspace, [runId, token, workspace, branch, t])).length) await whyNot(this.db, runId, token);
+    if (!(await this.db.query(W.setWorkspace, [runId, token, workspace, branch, t])).length)
+      await whyNot(this.db, runId, token);
   }
 
   /** Audit-trail entries: a driver's own (log lines) fenced by its token, anyone's on an existing run. */

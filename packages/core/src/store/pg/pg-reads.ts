@@ -39,7 +39,9 @@ export class PgReads {
     // The calls and costs of these runs only: a page of 50 never reads every run's calls.
     const ids = [rows.map((r) => Number(r.id))];
     const [waitingRows, runningRows, costRows] = await Promise.all([
-      this.db.query(PG_RUN_EXTRAS.waiting, ids), this.db.query(PG_RUN_EXTRAS.running, ids), this.db.query(PG_RUN_EXTRAS.costs, ids),
+      this.db.query(PG_RUN_EXTRAS.waiting, ids),
+      this.db.query(PG_RUN_EXTRAS.running, ids),
+      this.db.query(PG_RUN_EXTRAS.costs, ids),
     ]);
     return withExtras(rows, { waiting: waitingRows, running: runningRows, costs: costRows });
   }
@@ -57,18 +59,22 @@ export class PgReads {
 
   async lapsedSince(since: number, until: number) {
     // In SQLite's order: leases as its status index reads them, then claims by their key.
-    const rows = await this.db.query(`
+    const rows = await this.db.query(
+      `
       SELECT run_id, at FROM (
         SELECT 0 AS part, status, id AS run_id, '' AS call_key, 0 AS ask, lease_until AS at FROM runs
           WHERE ${OPEN} AND owner_token IS NOT NULL AND lease_until > $1 AND lease_until <= $2
         UNION ALL
         SELECT 1, '', run_id, call_key, ask, expires_at FROM claims WHERE expires_at > $1 AND expires_at <= $2
-      ) lapsed ORDER BY part, status, run_id, call_key COLLATE "C", ask`, [int(since), int(until)]);
+      ) lapsed ORDER BY part, status, run_id, call_key COLLATE "C", ask`,
+      [int(since), int(until)],
+    );
     return rows.map((r) => ({ runId: Number(r.run_id), at: Number(r.at) }));
   }
 
   async childEndedRuns(): Promise<number[]> {
-    const rows = await this.db.query(`SELECT DISTINCT e.run_id FROM executions e JOIN runs c ON c.id = e.wait_run JOIN runs r ON r.id = e.run_id
+    const rows = await this.db
+      .query(`SELECT DISTINCT e.run_id FROM executions e JOIN runs c ON c.id = e.wait_run JOIN runs r ON r.id = e.run_id
       WHERE e.wait_run IS NOT NULL AND e.status = 'waiting' AND c.status IN ('completed','stuck','failed') AND r.${OPEN} ORDER BY e.run_id`);
     return rows.map((r) => Number(r.run_id));
   }
@@ -77,7 +83,7 @@ export class PgReads {
     return (await this.db.query('SELECT * FROM runs WHERE parent_id = $1 ORDER BY id', [runId])).map(toRun);
   }
 
-    async answeredRuns(): Promise<number[]> {
+  async answeredRuns(): Promise<number[]> {
     // Only runs not ended: an ended run's answer is taken in by a resume, not by a worker's pass.
     const rows = await this.db.query(`SELECT DISTINCT e.run_id FROM executions e
       JOIN answers a ON a.run_id = e.run_id AND a.call_key = e.call_key AND a.ask = e.ask
@@ -87,15 +93,20 @@ export class PgReads {
 
   async listWaiting() {
     // An ask already answered is not open to anyone, even while its driver has yet to take the answer in.
-    const rows = await this.db.query(`SELECT e.*, ${CLAIM_COLUMNS} FROM executions e ${claimJoin('$1')}
+    const rows = await this.db.query(
+      `SELECT e.*, ${CLAIM_COLUMNS} FROM executions e ${claimJoin('$1')}
       JOIN runs r ON r.id = e.run_id AND r.${OPEN}
       WHERE e.status = 'waiting_human'
         AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.run_id = e.run_id AND a.call_key = e.call_key AND a.ask = e.ask)
-      ORDER BY e.updated_at, e.run_id, e.seq`, [this.now()]);
+      ORDER BY e.updated_at, e.run_id, e.seq`,
+      [this.now()],
+    );
     const executions = rows.map(toExecution);
     const runs = new Map<number, Run>();
     const ids = [...new Set(executions.map((e) => e.runId))];
-    if (ids.length) for (const r of await this.db.query('SELECT * FROM runs WHERE id = ANY($1::bigint[])', [ids])) runs.set(Number(r.id), toRun(r));
+    if (ids.length)
+      for (const r of await this.db.query('SELECT * FROM runs WHERE id = ANY($1::bigint[])', [ids]))
+        runs.set(Number(r.id), toRun(r));
     return executions.flatMap((execution) => {
       const run = runs.get(execution.runId);
       return run && !hasEnded(run) ? [{ run, execution }] : [];
@@ -103,48 +114,76 @@ export class PgReads {
   }
 
   async loadExecutions(runId: number, last?: number) {
-    const rows = last === undefined
-      ? await this.db.query('SELECT * FROM executions WHERE run_id = $1 ORDER BY seq', [runId])
-      : await this.db.query('SELECT * FROM (SELECT * FROM executions WHERE run_id = $1 ORDER BY seq DESC LIMIT $2) e ORDER BY seq', [runId, limitOf(last)]);
+    const rows =
+      last === undefined
+        ? await this.db.query('SELECT * FROM executions WHERE run_id = $1 ORDER BY seq', [runId])
+        : await this.db.query(
+            'SELECT * FROM (SELECT * FROM executions WHERE run_id = $1 ORDER BY seq DESC LIMIT $2) e ORDER BY seq',
+            [runId, limitOf(last)],
+          );
     return rows.map(toExecution);
   }
 
   async openExecutions(runId: number) {
-    const rows = await this.db.query(`SELECT e.*, ${CLAIM_COLUMNS} FROM executions e ${claimJoin('$1')}
-      WHERE e.${OPEN} AND e.run_id = $2 ORDER BY e.seq`, [this.now(), runId]);
+    const rows = await this.db.query(
+      `SELECT e.*, ${CLAIM_COLUMNS} FROM executions e ${claimJoin('$1')}
+      WHERE e.${OPEN} AND e.run_id = $2 ORDER BY e.seq`,
+      [this.now(), runId],
+    );
     return rows.map(toExecution);
   }
 
   async executionTotals(runId: number) {
-    const [row] = await this.db.query(`SELECT COUNT(*) AS calls, ${totalCost()} AS cost,
+    const [row] = await this.db.query(
+      `SELECT COUNT(*) AS calls, ${totalCost()} AS cost,
       (SELECT agent FROM executions WHERE run_id = $1 AND agent IS NOT NULL ORDER BY seq DESC LIMIT 1) AS agent
-      FROM executions WHERE run_id = $1`, [runId]);
-    return { calls: Number(row!.calls), cost: Number(row!.cost), agent: row!.agent == null ? null : String(row!.agent) };
+      FROM executions WHERE run_id = $1`,
+      [runId],
+    );
+    return {
+      calls: Number(row!.calls),
+      cost: Number(row!.cost),
+      agent: row!.agent == null ? null : String(row!.agent),
+    };
   }
 
   async loadReplayLog(runId: number): Promise<ReplayRecord[]> {
     // Only what replay compares and returns: the whole rows cost several times as much to read.
-    const rows = await this.db.query('SELECT call_key, kind, fingerprint, status, result, delivered FROM executions WHERE run_id = $1 ORDER BY seq', [runId]);
+    const rows = await this.db.query(
+      'SELECT call_key, kind, fingerprint, status, result, delivered FROM executions WHERE run_id = $1 ORDER BY seq',
+      [runId],
+    );
     return rows.map((r) => ({
-      key: String(r.call_key), kind: r.kind as ReplayRecord['kind'], fingerprint: String(r.fingerprint),
-      status: r.status as ReplayRecord['status'], result: r.result == null ? null : JSON.parse(String(r.result)),
+      key: String(r.call_key),
+      kind: r.kind as ReplayRecord['kind'],
+      fingerprint: String(r.fingerprint),
+      status: r.status as ReplayRecord['status'],
+      result: r.result == null ? null : JSON.parse(String(r.result)),
       delivered: r.delivered == null ? null : Number(r.delivered),
     }));
   }
 
   async getExecution(runId: number, key: string) {
     // For readers outside the store: with the claim on its open ask, if one lasts.
-    const [row] = await this.db.query(`SELECT e.*, ${CLAIM_COLUMNS} FROM executions e ${claimJoin('$1')}
-      WHERE e.run_id = $2 AND e.call_key = $3`, [this.now(), runId, key]);
+    const [row] = await this.db.query(
+      `SELECT e.*, ${CLAIM_COLUMNS} FROM executions e ${claimJoin('$1')}
+      WHERE e.run_id = $2 AND e.call_key = $3`,
+      [this.now(), runId, key],
+    );
     return row ? toExecution(row) : null;
   }
 
   async listEvents(runId: number, afterId = 0) {
-    return (await this.db.query('SELECT * FROM events WHERE run_id = $1 AND id > $2 ORDER BY id', [runId, int(afterId)])).map(toEvent);
+    return (
+      await this.db.query('SELECT * FROM events WHERE run_id = $1 AND id > $2 ORDER BY id', [runId, int(afterId)])
+    ).map(toEvent);
   }
 
   async lastEvents(runId: number, count: number) {
-    const rows = await this.db.query('SELECT * FROM (SELECT * FROM events WHERE run_id = $1 ORDER BY id DESC LIMIT $2) e ORDER BY id', [runId, limitOf(count)]);
+    const rows = await this.db.query(
+      'SELECT * FROM (SELECT * FROM events WHERE run_id = $1 ORDER BY id DESC LIMIT $2) e ORDER BY id',
+      [runId, limitOf(count)],
+    );
     return rows.map(toEvent);
   }
 
@@ -158,27 +197,43 @@ export class PgReads {
   }
 
   async getAnswer(runId: number, key: string, ask: number) {
-    const [row] = await this.db.query('SELECT * FROM answers WHERE run_id = $1 AND call_key = $2 AND ask = $3', [runId, key, ask]);
+    const [row] = await this.db.query('SELECT * FROM answers WHERE run_id = $1 AND call_key = $2 AND ask = $3', [
+      runId,
+      key,
+      ask,
+    ]);
     return row ? toAnswer(row) : null;
   }
 
   async listAnswers(runId: number) {
     // Answers are immutable and a run's are few: ties in time fall back to the order asks were made.
-    const rows = await this.db.query('SELECT * FROM answers WHERE run_id = $1 ORDER BY answered_at, ask, call_key', [runId]);
+    const rows = await this.db.query('SELECT * FROM answers WHERE run_id = $1 ORDER BY answered_at, ask, call_key', [
+      runId,
+    ]);
     return rows.map(toAnswer);
   }
 
   async dueTimers(now: number, runIds?: number[]) {
     const rows = runIds
-      ? await this.db.query('SELECT * FROM timers WHERE fired_at IS NULL AND due_at <= $1 AND run_id = ANY($2::bigint[]) ORDER BY due_at, id', [int(now), runIds])
-      : await this.db.query('SELECT * FROM timers WHERE fired_at IS NULL AND due_at <= $1 ORDER BY due_at, id', [int(now)]);
+      ? await this.db.query(
+          'SELECT * FROM timers WHERE fired_at IS NULL AND due_at <= $1 AND run_id = ANY($2::bigint[]) ORDER BY due_at, id',
+          [int(now), runIds],
+        )
+      : await this.db.query('SELECT * FROM timers WHERE fired_at IS NULL AND due_at <= $1 ORDER BY due_at, id', [
+          int(now),
+        ]);
     return rows.map(toTimer);
   }
 
   async nextTimer(runIds?: number[]): Promise<number | null> {
     const [row] = runIds
-      ? await this.db.query('SELECT MIN(due_at) AS due FROM timers WHERE fired_at IS NULL AND run_id = ANY($1::bigint[])', [runIds])
-      : await this.db.query(`SELECT MIN(t.due_at) AS due FROM timers t JOIN runs r ON r.id = t.run_id WHERE t.fired_at IS NULL AND r.${OPEN}`);
+      ? await this.db.query(
+          'SELECT MIN(due_at) AS due FROM timers WHERE fired_at IS NULL AND run_id = ANY($1::bigint[])',
+          [runIds],
+        )
+      : await this.db.query(
+          `SELECT MIN(t.due_at) AS due FROM timers t JOIN runs r ON r.id = t.run_id WHERE t.fired_at IS NULL AND r.${OPEN}`,
+        );
     return row?.due == null ? null : Number(row.due);
   }
 

@@ -1,6 +1,13 @@
 import { toSentEvent, type Row } from '../rows.js';
 import { mayReceive, takenAuditEvent } from '../sent-event-checks.js';
-import type { EventTake, NewSentEvent, SendOutcome, SentEvent, SentEventFilter, SentEventStore } from '../sent-event-store.js';
+import type {
+  EventTake,
+  NewSentEvent,
+  SendOutcome,
+  SentEvent,
+  SentEventFilter,
+  SentEventStore,
+} from '../sent-event-store.js';
 import type { EventInput } from '../store.js';
 import type { Run } from '../../types.js';
 import { WAKE_CHANNEL, type PgDb, type Sql } from './pg-db.js';
@@ -39,7 +46,8 @@ const SQL = {
       AND ($7::bigint IS NULL OR run_id = $7)),
     n AS (SELECT pg_notify($9, 'event:' || run_id) FROM w)
     SELECT ins.*, (SELECT COALESCE(array_agg(run_id ORDER BY run_id), '{}') FROM w) AS waiting, (SELECT count(*) FROM n) AS notified FROM ins`,
-  taken: 'SELECT s.* FROM event_takes t JOIN sent_events s ON s.id = t.event_id WHERE t.run_id = $1 AND t.call_key = $2',
+  taken:
+    'SELECT s.* FROM event_takes t JOIN sent_events s ON s.id = t.event_id WHERE t.run_id = $1 AND t.call_key = $2',
   // The oldest the run may take: sent since it started, for it or for everyone, not taken by it yet.
   oldest: `SELECT * FROM sent_events s WHERE s.name = $1 AND ($2::text IS NULL OR s.event_key = $2) AND s.sent_at >= $3
     AND (s.run_id IS NULL OR s.run_id = $4)
@@ -64,7 +72,17 @@ export class PgSentEvents implements SentEventStore {
       if (first) return { event: first, duplicate: true, waiting: [] };
       if (e.runId !== null) mayReceive(e.runId, (await q.query<Row>(SQL.run, [e.runId]))[0]);
       const data = e.data == null ? null : JSON.stringify(e.data);
-      const params = [e.name, e.key, data, Math.round(this.host.db.now()), e.sentBy, e.channel, e.runId, e.sendId, WAKE_CHANNEL];
+      const params = [
+        e.name,
+        e.key,
+        data,
+        Math.round(this.host.db.now()),
+        e.sentBy,
+        e.channel,
+        e.runId,
+        e.sendId,
+        WAKE_CHANNEL,
+      ];
       const [row] = await q.query<Row>(SQL.insert, params);
       if (!row) return { event: (await this.bySendId(q, e.sendId))!, duplicate: true, waiting: [] };
       // The workers holding those runs hear of it when this commits (NOTIFY), on any machine.
@@ -82,7 +100,9 @@ export class PgSentEvents implements SentEventStore {
     }
     if (filter.runId !== undefined) {
       params.push(filter.runId);
-      where.push(`(run_id = $${params.length} OR id IN (SELECT event_id FROM event_takes WHERE run_id = $${params.length}))`);
+      where.push(
+        `(run_id = $${params.length} OR id IN (SELECT event_id FROM event_takes WHERE run_id = $${params.length}))`,
+      );
     }
     const limit = filter.limit ? ` LIMIT ${Math.floor(filter.limit)}` : '';
     const sql = `SELECT * FROM sent_events${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC${limit}`;
@@ -97,12 +117,22 @@ export class PgSentEvents implements SentEventStore {
     });
   }
 
-  async endEventWait(token: string, take: EventTake, valueOf: (e: SentEvent) => unknown): Promise<{ event: SentEvent; delivered: number } | null> {
+  async endEventWait(
+    token: string,
+    take: EventTake,
+    valueOf: (e: SentEvent) => unknown,
+  ): Promise<{ event: SentEvent; delivered: number } | null> {
     return this.host.fenced(token, take.runId, async (q, run) => {
       if (!(await q.query(SQL.waits, [take.runId, take.callKey])).length) return null;
       const taken = await this.taking(q, run, take);
       if (!taken) return null;
-      const delivered = await this.host.endWait(q, take.runId, take.callKey, valueOf(taken.event), takenAuditEvent(take.callKey, taken.event));
+      const delivered = await this.host.endWait(
+        q,
+        take.runId,
+        take.callKey,
+        valueOf(taken.event),
+        takenAuditEvent(take.callKey, taken.event),
+      );
       return { event: taken.event, delivered: delivered! };
     });
   }

@@ -11,10 +11,13 @@ export const OPEN = `status IN ('running','waiting','waiting_human')`;
  * The claim on a waiting call's current ask, joined in only while it lasts (expires_at after
  * `now`) and the ask is open: an answer closes it, even before the driver takes the answer in.
  */
-export const claimJoin = (now: string) => `LEFT JOIN claims c ON c.run_id = e.run_id AND c.call_key = e.call_key AND c.ask = e.ask
+export const claimJoin = (
+  now: string,
+) => `LEFT JOIN claims c ON c.run_id = e.run_id AND c.call_key = e.call_key AND c.ask = e.ask
   AND e.status = 'waiting_human' AND c.expires_at > ${now}
   AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.run_id = c.run_id AND a.call_key = c.call_key AND a.ask = c.ask)`;
-export const CLAIM_COLUMNS = 'c."by" AS claim_by, c.channel AS claim_channel, c.claimed_at AS claim_since, c.expires_at AS claim_until';
+export const CLAIM_COLUMNS =
+  'c."by" AS claim_by, c.channel AS claim_channel, c.claimed_at AS claim_since, c.expires_at AS claim_until';
 
 /** SQLite's ROUND(TOTAL(x), 6): a sum that is 0 over no rows, to the micro-dollar. */
 export const totalCost = (col = 'cost_usd') => `ROUND(COALESCE(SUM(${col}), 0)::numeric, 6)`;

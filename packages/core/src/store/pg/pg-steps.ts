@@ -19,19 +19,27 @@ import { W } from './pg-write-sql.js';
  * computed (a timer due in 1.5 s, a clock moved by half a second); PostgreSQL would refuse it.
  */
 export const whole = (n: number | null | undefined): number | null => (n == null ? null : Math.round(n));
-export const metricParams = (m?: Partial<AgentMetrics>) => [m?.costUsd == null ? null : roundUsd(m.costUsd), whole(m?.numTurns), whole(m?.durationMs)];
+export const metricParams = (m?: Partial<AgentMetrics>) => [
+  m?.costUsd == null ? null : roundUsd(m.costUsd),
+  whole(m?.numTurns),
+  whole(m?.durationMs),
+];
 const json = (v: unknown) => (v == null ? null : JSON.stringify(v));
 export const notFound = (runId: number) => new RunNotFoundError(runId);
 export const endedConflict = (run: { id: number; status: string; reason: string | null }) =>
   new ConflictError(`run ${run.id} has already ended (${run.status}${run.reason ? `: ${run.reason}` : ''})`);
 /** A call row as the refusals (call-rules.ts) read it. */
 export const callState = (row: Row | undefined) =>
-  row ? { status: row.status as ExecutionStatus, delivered: row.delivered == null ? null : Number(row.delivered) } : null;
+  row
+    ? { status: row.status as ExecutionStatus, delivered: row.delivered == null ? null : Number(row.delivered) }
+    : null;
 
 /** Appends to the run's audit trail (its counter and the row in one statement); `wake` also notifies. */
 export async function event(q: Sql, runId: number, t: number, e: EventInput, wake?: string): Promise<void> {
   const params = [runId, t, e.key ?? null, e.type, e.actor, e.channel, json(e.data)];
-  const rows = wake ? await q.query(W.eventWake, [...params, WAKE_CHANNEL, `${wake}:${runId}`]) : await q.query(W.event, params);
+  const rows = wake
+    ? await q.query(W.eventWake, [...params, WAKE_CHANNEL, `${wake}:${runId}`])
+    : await q.query(W.event, params);
   if (!rows.length) throw notFound(runId);
 }
 
@@ -47,7 +55,11 @@ export async function lockFenced(q: Sql, runId: number, token: string): Promise<
  * Why a one-statement fenced write changed nothing: no run, another owner, or (returned) the
  * run as it stands, for the caller to say what else was wrong.
  */
-export async function whyNot(q: Sql, runId: number, token: string): Promise<{ id: number; status: string; reason: string | null }> {
+export async function whyNot(
+  q: Sql,
+  runId: number,
+  token: string,
+): Promise<{ id: number; status: string; reason: string | null }> {
   const [row] = await q.query(W.runFence, [runId]);
   if (!row) throw notFound(runId);
   if (row.owner_token !== token) throw new LostOwnershipError(runId);
@@ -59,13 +71,26 @@ export async function whyNot(q: Sql, runId: number, token: string): Promise<{ id
  * would start on it or answer it — unless it is the hold the caller judged dead (its process
  * gone), which is cleared here, in the same transaction.
  */
-export async function checkHold(q: Sql, row: Row | undefined, staleHold: string | null, doing: string, t: number, host: string): Promise<void> {
+export async function checkHold(
+  q: Sql,
+  row: Row | undefined,
+  staleHold: string | null,
+  doing: string,
+  t: number,
+  host: string,
+): Promise<void> {
   if (!row || row.hold_kind !== 'continue') return;
   const runId = Number(row.run_id);
   const key = String(row.call_key);
   if (staleHold !== null && row.hold_token === staleHold) {
     await q.query(W.clearHold, [runId, key]);
-    await event(q, runId, t, { type: 'session_closed', key, actor: 'shop', channel: 'engine', data: { why: 'its shop continue process is gone' } });
+    await event(q, runId, t, {
+      type: 'session_closed',
+      key,
+      actor: 'shop',
+      channel: 'engine',
+      data: { why: 'its shop continue process is gone' },
+    });
     return;
   }
   const exec = toExecution(row);
@@ -73,23 +98,57 @@ export async function checkHold(q: Sql, row: Row | undefined, staleHold: string 
 }
 
 /** The call waits for a person (its ask count goes up, its timers set); the run takes `runStatus`. */
-export async function waiting(q: Sql, runId: number, key: string, ask: WaitingAsk, runStatus: ActiveStatus, t: number): Promise<Row> {
-  const [row] = await q.query(W.markWaiting, [runId, key, t, ask.waitingFor, ask.awaiting, ask.claimTimeout ?? null, ...metricParams(ask.metrics), ask.decisions?.length ? JSON.stringify(ask.decisions) : null]);
+export async function waiting(
+  q: Sql,
+  runId: number,
+  key: string,
+  ask: WaitingAsk,
+  runStatus: ActiveStatus,
+  t: number,
+): Promise<Row> {
+  const [row] = await q.query(W.markWaiting, [
+    runId,
+    key,
+    t,
+    ask.waitingFor,
+    ask.awaiting,
+    ask.claimTimeout ?? null,
+    ...metricParams(ask.metrics),
+    ask.decisions?.length ? JSON.stringify(ask.decisions) : null,
+  ]);
   if (!row) {
     const [call] = await q.query(W.getExecution, [runId, key]);
     throw waitRefusal(runId, key, callState(call)) ?? new ConflictError(`run ${runId} call ${key} cannot wait now`);
   }
   await q.query(W.setRunStatus, [runId, runStatus, t]);
-  await event(q, runId, t, { type: 'waiting', key, actor: 'shop', channel: 'engine', data: { waiting_for: ask.waitingFor, awaiting: ask.awaiting } });
+  await event(q, runId, t, {
+    type: 'waiting',
+    key,
+    actor: 'shop',
+    channel: 'engine',
+    data: { waiting_for: ask.waitingFor, awaiting: ask.awaiting },
+  });
   const timers = ask.timers ?? [];
   if (timers.length) {
-    await q.query(W.insertTimers, [runId, key, row.ask, timers.map((x) => x.kind), timers.map((x) => whole(x.dueAt)), timers.map((x) => JSON.stringify(x.data))]);
+    await q.query(W.insertTimers, [
+      runId,
+      key,
+      row.ask,
+      timers.map((x) => x.kind),
+      timers.map((x) => whole(x.dueAt)),
+      timers.map((x) => JSON.stringify(x.data)),
+    ]);
   }
   return row;
 }
 
 /** The call an answer is for and the answer already recorded for its ask, if any: one read, under the run row's lock. */
-export async function callAndAnswer(q: Sql, runId: number, key: string, ask: number): Promise<{ exec: Row | undefined; first: Row | undefined }> {
+export async function callAndAnswer(
+  q: Sql,
+  runId: number,
+  key: string,
+  ask: number,
+): Promise<{ exec: Row | undefined; first: Row | undefined }> {
   const [row] = await q.query<{ exec: Row | null; first: Row | null }>(W.callAndAnswer, [runId, key, ask]);
   return { exec: row?.exec ?? undefined, first: row?.first ?? undefined };
 }
@@ -99,7 +158,14 @@ export async function callAndAnswer(q: Sql, runId: number, key: string, ask: num
  * on, is a conflict. The caller holds the run row's lock and read `first` after taking it, so
  * racing answers take turns and the second finds the first. `wake` notifies LISTENers.
  */
-export async function answer(q: Sql, run: Run, a: Omit<Answer, 'answeredAt'>, found: { exec: Row | undefined; first: Row | undefined }, t: number, wake?: string) {
+export async function answer(
+  q: Sql,
+  run: Run,
+  a: Omit<Answer, 'answeredAt'>,
+  found: { exec: Row | undefined; first: Row | undefined },
+  t: number,
+  wake?: string,
+) {
   const { exec, first } = found;
   if (first) throw new ConflictError(alreadyAnswered(toAnswer(first)));
   if (hasEnded(run) || !exec || exec.status !== 'waiting_human' || Number(exec.ask) !== a.ask) {
@@ -107,8 +173,19 @@ export async function answer(q: Sql, run: Run, a: Omit<Answer, 'answeredAt'>, fo
   }
   const data = { ask: a.ask, verdict: a.verdict, status: a.status, message: a.message, decisions: a.decisions };
   await q.query(W.insertAnswer, [
-    a.runId, a.key, a.ask, a.verdict, a.status, a.message, json(a.decisions), a.responder, a.channel, t, JSON.stringify(data),
-    wake ? WAKE_CHANNEL : null, wake ? `${wake}:${a.runId}` : null,
+    a.runId,
+    a.key,
+    a.ask,
+    a.verdict,
+    a.status,
+    a.message,
+    json(a.decisions),
+    a.responder,
+    a.channel,
+    t,
+    JSON.stringify(data),
+    wake ? WAKE_CHANNEL : null,
+    wake ? `${wake}:${a.runId}` : null,
   ]);
   return { answeredAt: t };
 }
@@ -116,14 +193,34 @@ export async function answer(q: Sql, run: Run, a: Omit<Answer, 'answeredAt'>, fo
 /** Ends the run unless it has ended; its calls still open (running or waiting) fail with the reason. */
 export async function end(q: Sql, runId: number, e: RunEnd, t: number): Promise<boolean> {
   const reason = e.reason ?? null;
-  if (e.failedKey && (await q.query(W.failExecution, [runId, e.failedKey, t, reason, ...metricParams(e.metrics)])).length) {
-    await event(q, runId, t, { type: 'execution_failed', key: e.failedKey, actor: 'shop', channel: 'engine', data: { error: reason } });
+  if (
+    e.failedKey &&
+    (await q.query(W.failExecution, [runId, e.failedKey, t, reason, ...metricParams(e.metrics)])).length
+  ) {
+    await event(q, runId, t, {
+      type: 'execution_failed',
+      key: e.failedKey,
+      actor: 'shop',
+      channel: 'engine',
+      data: { error: reason },
+    });
   }
-  if (e.held && (await q.query(W.setHeld, [runId, JSON.stringify(e.held)])).length) await event(q, runId, t, filesChangedEvent(e.held));
+  if (e.held && (await q.query(W.setHeld, [runId, JSON.stringify(e.held)])).length)
+    await event(q, runId, t, filesChangedEvent(e.held));
   // Calls still open are dead with the run (their processes were killed first) — but a held run's step, resumed from its report.
   const ended = await q.query(W.endRun, [
-    runId, e.status, reason, e.result === undefined ? null : JSON.stringify(e.result), t, `the run ended ${e.status}${reason ? `: ${reason}` : ''}`,
-    e.event.key ?? null, e.event.type, e.event.actor, e.event.channel, json(e.event.data), e.held?.key ?? null,
+    runId,
+    e.status,
+    reason,
+    e.result === undefined ? null : JSON.stringify(e.result),
+    t,
+    `the run ended ${e.status}${reason ? `: ${reason}` : ''}`,
+    e.event.key ?? null,
+    e.event.type,
+    e.event.actor,
+    e.event.channel,
+    json(e.event.data),
+    e.held?.key ?? null,
   ]);
   return ended.length > 0;
 }

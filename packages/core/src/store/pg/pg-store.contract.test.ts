@@ -11,7 +11,6 @@ import { openPgStore } from './pg-store.js';
 const cluster = usePgCluster();
 const urls = new WeakMap<Store, string>();
 
-
 storeContract({
   name: 'PostgreSQL',
   async open(clock) {

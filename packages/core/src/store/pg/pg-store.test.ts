@@ -23,7 +23,15 @@ async function listening(now?: () => number) {
     for (let i = 0; i < 500 && woke.length < count; i++) await new Promise((r) => setTimeout(r, 10));
     return woke;
   };
-  return { store, woke, settle, close: async () => { await listener.end(); await store.close(); } };
+  return {
+    store,
+    woke,
+    settle,
+    close: async () => {
+      await listener.end();
+      await store.close();
+    },
+  };
 }
 
 const wait = (store: Store, runId: number, key: string, timers = [] as Parameters<Store['markWaiting']>[3]['timers']) =>
@@ -39,14 +47,44 @@ describe('PostgreSQL store wake-ups (LISTEN shop_wake)', () => {
       await wait(s.store, run.id, '1', [{ kind: 'remind', dueAt: t + 10, data: {} }]);
       const [timer] = await s.store.dueTimers(t + 10);
       t += 10;
-      await s.store.fireTimer(T, timer!, { event: { type: 'reminded', actor: 'system:timer', channel: 'engine' }, next: { kind: 'remind', dueAt: t + 10, data: {} } });
-      await s.store.recordAnswer({ runId: run.id, key: '1', ask: 1, verdict: 'answer', status: null, message: 'pg', decisions: null, responder: 'ann', channel: 'cli' });
+      await s.store.fireTimer(T, timer!, {
+        event: { type: 'reminded', actor: 'system:timer', channel: 'engine' },
+        next: { kind: 'remind', dueAt: t + 10, data: {} },
+      });
+      await s.store.recordAnswer({
+        runId: run.id,
+        key: '1',
+        ask: 1,
+        verdict: 'answer',
+        status: null,
+        message: 'pg',
+        decisions: null,
+        responder: 'ann',
+        channel: 'cli',
+      });
       // A refused answer (the ask is taken) wakes nobody.
-      await expect(s.store.recordAnswer({ runId: run.id, key: '1', ask: 1, verdict: 'answer', status: null, message: 'no', decisions: null, responder: 'bob', channel: 'cli' }))
-        .rejects.toThrow('already answered');
+      await expect(
+        s.store.recordAnswer({
+          runId: run.id,
+          key: '1',
+          ask: 1,
+          verdict: 'answer',
+          status: null,
+          message: 'no',
+          decisions: null,
+          responder: 'bob',
+          channel: 'cli',
+        }),
+      ).rejects.toThrow('already answered');
       await s.store.requestStop(run.id, 'enough', 'ann');
       expect(await s.store.releaseRun(run.id, T, { ifIdle: false })).toBe('released');
-      expect(await s.settle(5)).toEqual([`run:${run.id}`, `timer:${run.id}`, `answer:${run.id}`, `stop:${run.id}`, `released:${run.id}`]);
+      expect(await s.settle(5)).toEqual([
+        `run:${run.id}`,
+        `timer:${run.id}`,
+        `answer:${run.id}`,
+        `stop:${run.id}`,
+        `released:${run.id}`,
+      ]);
     } finally {
       await s.close();
     }
@@ -59,9 +97,22 @@ describe('PostgreSQL store wake-ups (LISTEN shop_wake)', () => {
       const run = await s.store.createRun(newRun());
       await s.store.startExecution(T, exec(run.id, '1'));
       await wait(s.store, run.id, '1', [{ kind: 'timeout', dueAt: t + 10, data: {} }]);
-      await s.store.recordAnswer({ runId: run.id, key: '1', ask: 1, verdict: 'approved', status: null, message: null, decisions: null, responder: 'ann', channel: 'cli' });
+      await s.store.recordAnswer({
+        runId: run.id,
+        key: '1',
+        ask: 1,
+        verdict: 'approved',
+        status: null,
+        message: null,
+        decisions: null,
+        responder: 'ann',
+        channel: 'cli',
+      });
       const [timer] = await s.store.dueTimers((t += 10));
-      const fired = await s.store.fireTimer(T, timer!, { event: { type: 'timed_out', actor: 'system:timeout', channel: 'engine' }, end: { status: 'stuck', reason: 'late', event: { type: 'stuck', actor: 'shop', channel: 'engine' } } });
+      const fired = await s.store.fireTimer(T, timer!, {
+        event: { type: 'timed_out', actor: 'system:timeout', channel: 'engine' },
+        end: { status: 'stuck', reason: 'late', event: { type: 'stuck', actor: 'shop', channel: 'engine' } },
+      });
       expect(fired).toBe(false);
       await s.store.requestStop(run.id, 'marker', 'ann');
       expect(await s.settle(3)).toEqual([`run:${run.id}`, `answer:${run.id}`, `stop:${run.id}`]);
@@ -102,8 +153,18 @@ describe('PostgreSQL store: whole numbers', () => {
       await store.startExecution(T, exec(run.id, '1'));
       await store.setActivity(T, run.id, '1', { text: 'Edit a.ts', numTurns: 2.0, durationMs: 12.6 });
       t = 1_000_100.6;
-      const waiting = await store.markWaiting(T, run.id, '1', { waitingFor: 'q', awaiting: 'input', metrics: { costUsd: 0.1, numTurns: 3, durationMs: 99.5 },
-        timers: [{ kind: 'remind', dueAt: t + 1500.5, data: {} }] }, 'waiting_human');
+      const waiting = await store.markWaiting(
+        T,
+        run.id,
+        '1',
+        {
+          waitingFor: 'q',
+          awaiting: 'input',
+          metrics: { costUsd: 0.1, numTurns: 3, durationMs: 99.5 },
+          timers: [{ kind: 'remind', dueAt: t + 1500.5, data: {} }],
+        },
+        'waiting_human',
+      );
       expect(waiting).toMatchObject({ durationMs: 100, numTurns: 3, updatedAt: 1_000_101 });
       expect(await store.nextTimer([run.id])).toBe(1_001_601);
     } finally {
@@ -124,11 +185,21 @@ describe('PostgreSQL store: a one-statement write racing a transaction on the sa
       // Another transaction (a parallel branch ending the run) holds the run row and fails the call.
       await other.query('BEGIN');
       await other.query('SELECT 1 FROM runs WHERE id = $1 FOR UPDATE', [run.id]);
-      await other.query(`UPDATE executions SET status = 'failed', error = 'the run ended' WHERE run_id = $1 AND call_key = '1'`, [run.id]);
-      const completing = store.completeExecution(T, run.id, '1', { ok: true }).then(() => 'completed', (e: unknown) => e);
+      await other.query(
+        `UPDATE executions SET status = 'failed', error = 'the run ended' WHERE run_id = $1 AND call_key = '1'`,
+        [run.id],
+      );
+      const completing = store.completeExecution(T, run.id, '1', { ok: true }).then(
+        () => 'completed',
+        (e: unknown) => e,
+      );
       // Its statement has begun (its snapshot taken) and waits for the run row: then the other commits.
       for (let i = 0; i < 500; i++) {
-        const [w] = (await other.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows;
+        const [w] = (
+          await other.query(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          )
+        ).rows;
         if (w.n > 0) break;
         await new Promise((r) => setTimeout(r, 10));
       }

@@ -4,7 +4,22 @@ import { hasEnded, type AgentMetrics, type Answer, type Run, type Timer } from '
 import type { ClaimRef, NewClaim } from '../claim-store.js';
 import { startRefusal, waitRefusal } from '../call-rules.js';
 import { toExecution, toRun } from '../rows.js';
-import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput, NewExecution, NewRun, OwnerClaim, RulesUpdate, RunEnd, Store, TimerEffect, WaitingAsk, WorldWait } from '../store.js';
+import type {
+  Activity,
+  ActiveStatus,
+  ContinueHold,
+  DeleteRunOutcome,
+  EventInput,
+  NewExecution,
+  NewRun,
+  OwnerClaim,
+  RulesUpdate,
+  RunEnd,
+  Store,
+  TimerEffect,
+  WaitingAsk,
+  WorldWait,
+} from '../store.js';
 import { nulFreeStore } from '../nul-free.js';
 import { migratePg } from './migrate-pg.js';
 import { PgAccess } from './pg-access.js';
@@ -50,14 +65,22 @@ export class PgStore extends PgReads implements Store {
   private readonly host = shopHostname();
   private readonly fast = new FastWrites(this.db);
   private readonly claims = new PgClaims({
-    db: this.db, fenced: (token, runId, fn) => this.fenced(token, runId, fn), event: (q, runId, e) => event(q, runId, this.now(), e),
+    db: this.db,
+    fenced: (token, runId, fn) => this.fenced(token, runId, fn),
+    event: (q, runId, e) => event(q, runId, this.now(), e),
   });
   private readonly access = new PgAccess(this.db);
   private readonly asks = new AskWrites(this.db, (token, runId, fn) => this.fenced(token, runId, fn));
-  private readonly sessions = new PgSessions({ db: this.db, now: () => this.now(), event: (q, runId, e) => event(q, runId, this.now(), e) });
+  private readonly sessions = new PgSessions({
+    db: this.db,
+    now: () => this.now(),
+    event: (q, runId, e) => event(q, runId, this.now(), e),
+  });
   private readonly workers = new PgWorkers(this.db);
   private readonly sentEvents = new PgSentEvents({
-    db: this.db, fenced: (token, runId, fn) => this.fenced(token, runId, fn), event: (q, runId, e) => event(q, runId, this.now(), e),
+    db: this.db,
+    fenced: (token, runId, fn) => this.fenced(token, runId, fn),
+    event: (q, runId, e) => event(q, runId, this.now(), e),
     endWait: (q, runId, key, result, e) => this.endingWait(q, runId, key, result, e),
   });
 
@@ -69,17 +92,45 @@ export class PgStore extends PgReads implements Store {
   private async insertRun(q: Sql, input: NewRun, parent: { runId: number; key: string } | null): Promise<Run> {
     const t = this.now();
     const o = input.owner;
-    const data = parent ? { spec: input.spec, prompt: input.prompt, parent: parent.runId, parent_key: parent.key } : { spec: input.spec, prompt: input.prompt };
+    const data = parent
+      ? { spec: input.spec, prompt: input.prompt, parent: parent.runId, parent_key: parent.key }
+      : { spec: input.spec, prompt: input.prompt };
     const [row] = await q.query(W.createRun, [
-      input.spec, input.workflowPath, input.workflowHash, input.prompt, input.workspace, input.branch, input.seed,
-      o.token, o.host, o.pid, o.pidStart, whole(t + input.leaseMs), t, input.actor, JSON.stringify(data), WAKE_CHANNEL,
-      input.rules ? JSON.stringify(input.rules) : null, parent?.runId ?? null, parent?.key ?? null, parent ? 'engine' : 'cli',
+      input.spec,
+      input.workflowPath,
+      input.workflowHash,
+      input.prompt,
+      input.workspace,
+      input.branch,
+      input.seed,
+      o.token,
+      o.host,
+      o.pid,
+      o.pidStart,
+      whole(t + input.leaseMs),
+      t,
+      input.actor,
+      JSON.stringify(data),
+      WAKE_CHANNEL,
+      input.rules ? JSON.stringify(input.rules) : null,
+      parent?.runId ?? null,
+      parent?.key ?? null,
+      parent ? 'engine' : 'cli',
     ]);
     return toRun(row!);
   }
 
   async claimRun(runId: number, owner: OwnerClaim, leaseMs: number, expectedToken: string | null): Promise<Run | null> {
-    const [row] = await this.db.query(W.claimRun, [runId, owner.token, owner.host, owner.pid, owner.pidStart, this.now(), whole(leaseMs), expectedToken]);
+    const [row] = await this.db.query(W.claimRun, [
+      runId,
+      owner.token,
+      owner.host,
+      owner.pid,
+      owner.pidStart,
+      this.now(),
+      whole(leaseMs),
+      expectedToken,
+    ]);
     if (row) return toRun(row);
     if (!(await this.db.query(W.runExists, [runId])).length) throw notFound(runId);
     return null;
@@ -113,11 +164,19 @@ export class PgStore extends PgReads implements Store {
       for (let parents = [runId], depth = 1; parents.length && depth <= 9; depth++) {
         const next: number[] = [];
         for (const parentId of parents) {
-          for (const row of await q.query(`SELECT * FROM runs WHERE parent_id = $1 ORDER BY id FOR UPDATE`, [parentId])) {
+          for (const row of await q.query(`SELECT * FROM runs WHERE parent_id = $1 ORDER BY id FOR UPDATE`, [
+            parentId,
+          ])) {
             const child = toRun(row);
             if (hasEnded(child)) continue;
             const why = `its parent run ${parentId} was stopped: ${reason}`;
-            await event(q, child.id, t, { type: 'stop_requested', actor: by, channel: 'cli', data: { reason: why, parent: parentId } }, 'stop');
+            await event(
+              q,
+              child.id,
+              t,
+              { type: 'stop_requested', actor: by, channel: 'cli', data: { reason: why, parent: parentId } },
+              'stop',
+            );
             await q.query(W.requestStop, [child.id, why, by, t]);
             next.push(child.id);
           }
@@ -143,7 +202,8 @@ export class PgStore extends PgReads implements Store {
       const childId = child ? (await this.insertChild(q, child, input)).id : null;
       const call = childId === null ? input : { ...input, request: { ...(input.request as object), run_id: childId } };
       const made = await this.fast.insertExecution(q, token, call, t);
-      const waitOn = input.waitOn && childId !== null ? { ...input.waitOn, runId: input.waitOn.runId ?? childId } : input.waitOn;
+      const waitOn =
+        input.waitOn && childId !== null ? { ...input.waitOn, runId: input.waitOn.runId ?? childId } : input.waitOn;
       if (ask) return toExecution(await waiting(q, input.runId, input.key, ask, ask.runStatus, t));
       if (waitOn) return toExecution(await this.waitingOn(q, input.runId, input.key, waitOn, waitOn.runStatus));
       return made;
@@ -155,12 +215,18 @@ export class PgStore extends PgReads implements Store {
       return await this.insertRun(q, child, { runId: call.runId, key: call.key });
     } catch (e) {
       // The (parent, key) index is the guard: a second child for one call is refused by the store itself.
-      if ((e as { code?: string }).code === '23505') throw new ConflictError(`run ${call.runId} call ${call.key} has started its child run already`);
+      if ((e as { code?: string }).code === '23505')
+        throw new ConflictError(`run ${call.runId} call ${call.key} has started its child run already`);
       throw e;
     }
   }
 
-  async restartExecution(token: string, runId: number, key: string, opts: { signalPath?: string; staleHold?: string | null } = {}) {
+  async restartExecution(
+    token: string,
+    runId: number,
+    key: string,
+    opts: { signalPath?: string; staleHold?: string | null } = {},
+  ) {
     await this.fenced(token, runId, async (q, run) => {
       const t = this.now();
       const [row] = await q.query(W.getExecution, [runId, key]);
@@ -168,7 +234,13 @@ export class PgStore extends PgReads implements Store {
       await q.query(W.restartExecution, [runId, key, t, opts.signalPath ?? null, token, run.owner?.host ?? null]);
       await q.query(W.markRunning, [runId, t]);
       // The trail names the worker (host, pid) that drives the call on.
-      await event(q, runId, t, { type: 'execution_restarted', key, actor: 'shop', channel: 'engine', data: { host: run.owner?.host ?? null, pid: run.owner?.pid ?? null } });
+      await event(q, runId, t, {
+        type: 'execution_restarted',
+        key,
+        actor: 'shop',
+        channel: 'engine',
+        data: { host: run.owner?.host ?? null, pid: run.owner?.pid ?? null },
+      });
     });
   }
 
@@ -189,7 +261,9 @@ export class PgStore extends PgReads implements Store {
   }
 
   async markWaiting(token: string, runId: number, key: string, ask: WaitingAsk, runStatus: ActiveStatus) {
-    return this.fenced(token, runId, async (q) => toExecution(await waiting(q, runId, key, ask, runStatus, this.now())));
+    return this.fenced(token, runId, async (q) =>
+      toExecution(await waiting(q, runId, key, ask, runStatus, this.now())),
+    );
   }
 
   async waitOn(token: string, runId: number, key: string, wait: WorldWait, runStatus: ActiveStatus) {
@@ -198,14 +272,29 @@ export class PgStore extends PgReads implements Store {
 
   private async waitingOn(q: Sql, runId: number, key: string, wait: WorldWait, runStatus: ActiveStatus) {
     const t = this.now();
-    const [row] = await q.query(W.markWaitingOn, [runId, key, t, wait.kind, wait.until === null ? null : whole(wait.until), wait.runId ?? null]);
+    const [row] = await q.query(W.markWaitingOn, [
+      runId,
+      key,
+      t,
+      wait.kind,
+      wait.until === null ? null : whole(wait.until),
+      wait.runId ?? null,
+    ]);
     if (!row) {
       const [call] = await q.query(W.getExecution, [runId, key]);
       throw waitRefusal(runId, key, callState(call)) ?? new ConflictError(`run ${runId} call ${key} cannot wait now`);
     }
     await q.query(W.setRunStatus, [runId, runStatus, t]);
-    await event(q, runId, t, wait.runId === undefined ? wait.event : { ...wait.event, data: { ...(wait.event.data as object), run_id: wait.runId } });
-    if (wait.until !== null) await q.query(W.insertTimers, [runId, key, row.ask, ['wake'], [whole(wait.until)], ['{}']]);
+    await event(
+      q,
+      runId,
+      t,
+      wait.runId === undefined
+        ? wait.event
+        : { ...wait.event, data: { ...(wait.event.data as object), run_id: wait.runId } },
+    );
+    if (wait.until !== null)
+      await q.query(W.insertTimers, [runId, key, row.ask, ['wake'], [whole(wait.until)], ['{}']]);
     return row;
   }
 
@@ -237,7 +326,13 @@ export class PgStore extends PgReads implements Store {
       await q.query(W.touchRun, [runId, t]);
       for (const key of keys) {
         if ((await q.query(W.failExecution, [runId, key, t, reason, null, null, null])).length) {
-          await event(q, runId, t, { type: 'execution_cancelled', key, actor: 'shop', channel: 'engine', data: { reason } });
+          await event(q, runId, t, {
+            type: 'execution_cancelled',
+            key,
+            actor: 'shop',
+            channel: 'engine',
+            data: { reason },
+          });
         }
       }
     });
@@ -258,7 +353,13 @@ export class PgStore extends PgReads implements Store {
   async setRunRules(token: string, runId: number, update: RulesUpdate) {
     await this.fenced(token, runId, async (q) => {
       const t = this.now();
-      if (update.rules || update.clearHeld) await q.query(W.setRules, [runId, update.rules ? JSON.stringify(update.rules) : null, Boolean(update.clearHeld), t]);
+      if (update.rules || update.clearHeld)
+        await q.query(W.setRules, [
+          runId,
+          update.rules ? JSON.stringify(update.rules) : null,
+          Boolean(update.clearHeld),
+          t,
+        ]);
       for (const e of update.events ?? []) await event(q, runId, t, e);
     });
   }
@@ -267,50 +368,114 @@ export class PgStore extends PgReads implements Store {
     await this.fast.appendEvent(token, runId, e, this.now());
   }
 
-  async holdSession(runId: number, key: string, hold: ContinueHold, expect: { ask: number; staleHold: string | null }) { return this.asks.holdSession(runId, key, hold, expect); }
-  async releaseSession(runId: number, key: string, token: string) { return this.asks.releaseSession(runId, key, token); }
-  async recordAnswer(a: Omit<Answer, 'answeredAt'>, staleHold: string | null = null) { return this.asks.recordAnswer(a, staleHold); }
-  async fireTimer(token: string, timer: Timer, effect: TimerEffect) { return this.asks.fireTimer(token, timer, effect); }
+  async holdSession(runId: number, key: string, hold: ContinueHold, expect: { ask: number; staleHold: string | null }) {
+    return this.asks.holdSession(runId, key, hold, expect);
+  }
+  async releaseSession(runId: number, key: string, token: string) {
+    return this.asks.releaseSession(runId, key, token);
+  }
+  async recordAnswer(a: Omit<Answer, 'answeredAt'>, staleHold: string | null = null) {
+    return this.asks.recordAnswer(a, staleHold);
+  }
+  async fireTimer(token: string, timer: Timer, effect: TimerEffect) {
+    return this.asks.fireTimer(token, timer, effect);
+  }
 
   async deleteRun(runId: number): Promise<DeleteRunOutcome> {
     return this.db.tx((q) => deleteRunRows(q, runId, this.now()));
   }
 
-  async claimAsk(claim: NewClaim, opts: { ttlMs: number }) { return this.claims.claimAsk(claim, opts); }
-  async releaseClaim(ref: ClaimRef) { return this.claims.releaseClaim(ref); }
-  async putOffTimer(token: string, timer: Timer) { return this.claims.putOffTimer(token, timer); }
+  async claimAsk(claim: NewClaim, opts: { ttlMs: number }) {
+    return this.claims.claimAsk(claim, opts);
+  }
+  async releaseClaim(ref: ClaimRef) {
+    return this.claims.releaseClaim(ref);
+  }
+  async putOffTimer(token: string, timer: Timer) {
+    return this.claims.putOffTimer(token, timer);
+  }
 
   // Sessions and reports across machines: pg-sessions.ts.
-  async saveSession(token: string, s: Omit<KeptSession, 'savedAt'>, e?: EventInput) { return this.sessions.saveSession(token, s, e); }
-  async loadSession(runId: number, sessionId: string) { return this.sessions.loadSession(runId, sessionId); }
-  async listSessions(runId: number) { return this.sessions.listSessions(runId); }
-  async recordReport(runId: number, key: string, signalPath: string, body: string) { return this.sessions.recordReport(runId, key, signalPath, body); }
-  async getReport(runId: number, key: string, signalPath: string) { return this.sessions.getReport(runId, key, signalPath); }
+  async saveSession(token: string, s: Omit<KeptSession, 'savedAt'>, e?: EventInput) {
+    return this.sessions.saveSession(token, s, e);
+  }
+  async loadSession(runId: number, sessionId: string) {
+    return this.sessions.loadSession(runId, sessionId);
+  }
+  async listSessions(runId: number) {
+    return this.sessions.listSessions(runId);
+  }
+  async recordReport(runId: number, key: string, signalPath: string, body: string) {
+    return this.sessions.recordReport(runId, key, signalPath, body);
+  }
+  async getReport(runId: number, key: string, signalPath: string) {
+    return this.sessions.getReport(runId, key, signalPath);
+  }
 
-  async getSetting(name: string) { return this.access.getSetting(name); }
-  async setSetting(name: string, value: string) { return this.access.setSetting(name, value); }
-  async initSetting(name: string, value: string) { return this.access.initSetting(name, value); }
-  async addPerson(p: { name: string; tokenHash: string; by: string }) { return this.access.addPerson(p); }
-  async findPersonByTokenHash(hash: string) { return this.access.findPersonByTokenHash(hash); }
-  async listPeople() { return this.access.listPeople(); }
-  async revokePerson(name: string) { return this.access.revokePerson(name); }
-  async endWebSession(id: string, expiresAt: number) { return this.access.endWebSession(id, expiresAt); }
-  async webSessionEnded(id: string) { return this.access.webSessionEnded(id); }
+  async getSetting(name: string) {
+    return this.access.getSetting(name);
+  }
+  async setSetting(name: string, value: string) {
+    return this.access.setSetting(name, value);
+  }
+  async initSetting(name: string, value: string) {
+    return this.access.initSetting(name, value);
+  }
+  async addPerson(p: { name: string; tokenHash: string; by: string }) {
+    return this.access.addPerson(p);
+  }
+  async findPersonByTokenHash(hash: string) {
+    return this.access.findPersonByTokenHash(hash);
+  }
+  async listPeople() {
+    return this.access.listPeople();
+  }
+  async revokePerson(name: string) {
+    return this.access.revokePerson(name);
+  }
+  async endWebSession(id: string, expiresAt: number) {
+    return this.access.endWebSession(id, expiresAt);
+  }
+  async webSessionEnded(id: string) {
+    return this.access.webSessionEnded(id);
+  }
 
   // The worker registry, idle-run claims and wake-ups: pg-workers.ts.
-  async registerWorker(w: NewWorker) { return this.workers.registerWorker(w); }
-  async heartbeatWorker(id: string, load: WorkerLoad) { return this.workers.heartbeatWorker(id, load); }
-  async endWorker(id: string) { return this.workers.endWorker(id); }
-  async listWorkers() { return this.workers.listWorkers(); }
-  async claimIdleRuns(owner: OwnerClaim, leaseMs: number, limit: number) { return this.workers.claimIdleRuns(owner, leaseMs, limit); }
-  async listen(onWake: (w: Wake) => void) { return this.workers.listen(onWake); }
+  async registerWorker(w: NewWorker) {
+    return this.workers.registerWorker(w);
+  }
+  async heartbeatWorker(id: string, load: WorkerLoad) {
+    return this.workers.heartbeatWorker(id, load);
+  }
+  async endWorker(id: string) {
+    return this.workers.endWorker(id);
+  }
+  async listWorkers() {
+    return this.workers.listWorkers();
+  }
+  async claimIdleRuns(owner: OwnerClaim, leaseMs: number, limit: number) {
+    return this.workers.claimIdleRuns(owner, leaseMs, limit);
+  }
+  async listen(onWake: (w: Wake) => void) {
+    return this.workers.listen(onWake);
+  }
 
   // Events from the outside world and the runs' takes of them: pg-sent-events.ts.
-  async sendEvent(e: NewSentEvent) { return this.sentEvents.sendEvent(e); }
-  async listSentEvents(filter?: SentEventFilter) { return this.sentEvents.listSentEvents(filter); }
-  async takeEvent(token: string, take: EventTake) { return this.sentEvents.takeEvent(token, take); }
-  async endEventWait(token: string, take: EventTake, valueOf: (e: SentEvent) => unknown) { return this.sentEvents.endEventWait(token, take, valueOf); }
-  async eventReadyRuns() { return this.sentEvents.eventReadyRuns(); }
+  async sendEvent(e: NewSentEvent) {
+    return this.sentEvents.sendEvent(e);
+  }
+  async listSentEvents(filter?: SentEventFilter) {
+    return this.sentEvents.listSentEvents(filter);
+  }
+  async takeEvent(token: string, take: EventTake) {
+    return this.sentEvents.takeEvent(token, take);
+  }
+  async endEventWait(token: string, take: EventTake, valueOf: (e: SentEvent) => unknown) {
+    return this.sentEvents.endEventWait(token, take, valueOf);
+  }
+  async eventReadyRuns() {
+    return this.sentEvents.eventReadyRuns();
+  }
 
   async close(): Promise<void> {
     await this.workers.close();

@@ -23,7 +23,10 @@ describe('PostgreSQL listen (shop_wake)', () => {
       await other.markWaiting(T, run.id, '1', { waitingFor: 'Which?', awaiting: 'input' }, 'waiting_human');
       await other.recordAnswer(answerBy(run.id, '1', 'DONE'));
       await until('both writes to be heard', () => heard.length >= 2);
-      expect(heard).toEqual([{ kind: 'run', runId: run.id }, { kind: 'answer', runId: run.id }]);
+      expect(heard).toEqual([
+        { kind: 'run', runId: run.id },
+        { kind: 'answer', runId: run.id },
+      ]);
       await listening.close();
       await other.requestStop(run.id, 'enough', 'ann');
       await new Promise((r) => setTimeout(r, 200));
@@ -42,13 +45,18 @@ describe('PostgreSQL listen (shop_wake)', () => {
     const heard: Wake[] = [];
     await worker.listen!((w) => heard.push(w));
     try {
-      const cut = await admin.query<{ n: number }>(`SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
+      const cut = await admin.query<{
+        n: number;
+      }>(`SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
         WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()`);
       expect(cut[0]!.n).toBe(1);
       await until('the listener to reconnect', () => heard.some((w) => w.kind === 'reconnected'));
       const run = await other.createRun(newRun());
       await until('the new run to be heard', () => heard.some((w) => w.kind === 'run'));
-      expect(heard).toEqual([{ kind: 'reconnected', runId: null }, { kind: 'run', runId: run.id }]);
+      expect(heard).toEqual([
+        { kind: 'reconnected', runId: null },
+        { kind: 'run', runId: run.id },
+      ]);
     } finally {
       await worker.close();
       await other.close();

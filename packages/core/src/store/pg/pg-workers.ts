@@ -55,12 +55,22 @@ export class PgWorkers {
   }
 
   async claimIdleRuns(owner: OwnerClaim, leaseMs: number, limit: number): Promise<Run[]> {
-    const rows = await this.db.query(SQL.claimIdle, [this.now(), limit, owner.token, owner.host, owner.pid, owner.pidStart, Math.round(leaseMs)]);
+    const rows = await this.db.query(SQL.claimIdle, [
+      this.now(),
+      limit,
+      owner.token,
+      owner.host,
+      owner.pid,
+      owner.pidStart,
+      Math.round(leaseMs),
+    ]);
     return rows.map(toRun).sort((a, b) => a.id - b.id);
   }
 
   async listen(onWake: (w: Wake) => void): Promise<{ close(): Promise<void> }> {
-    const listening = await this.db.listen((payload) => onWake(payload === null ? { kind: 'reconnected', runId: null } : parseWake(payload)));
+    const listening = await this.db.listen((payload) =>
+      onWake(payload === null ? { kind: 'reconnected', runId: null } : parseWake(payload)),
+    );
     const handle = {
       close: async () => {
         this.listeners.delete(handle);

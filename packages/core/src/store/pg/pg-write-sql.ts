@@ -9,7 +9,9 @@ const OPEN = `status IN ('running','waiting','waiting_human')`;
 const HOLD_COLUMNS = ['hold_kind', 'hold_token', 'hold_by', 'hold_host', 'hold_pid', 'hold_pid_start', 'hold_since'];
 const NO_HOLD = HOLD_COLUMNS.map((c) => `${c} = NULL`).join(', ');
 /** An agent's hold ends with its attempt; a person's (shop continue) only when that process lets go. */
-const END_AGENT_HOLD = HOLD_COLUMNS.map((c) => `${c} = CASE WHEN hold_kind = 'agent' THEN NULL ELSE ${c} END`).join(', ');
+const END_AGENT_HOLD = HOLD_COLUMNS.map((c) => `${c} = CASE WHEN hold_kind = 'agent' THEN NULL ELSE ${c} END`).join(
+  ', ',
+);
 /** Metrics keep what was known when a step does not report them ($n cost, $n+1 turns, $n+2 duration). */
 const metrics = (n: number) =>
   `cost_usd = COALESCE($${n}::float8, cost_usd), num_turns = COALESCE($${n + 1}::int, num_turns), duration_ms = COALESCE($${n + 2}::bigint, duration_ms)`;
@@ -41,7 +43,8 @@ export const W = {
   releaseRun: `UPDATE runs SET owner_token = NULL, owner_host = NULL, owner_pid = NULL, owner_pid_start = NULL, lease_until = NULL, updated_at = $2
     WHERE id = $1 RETURNING pg_notify($3, $4) AS woke`,
   requestStop: `UPDATE runs SET stop_reason = $2, stop_by = $3, stop_at = $4, updated_at = $4 WHERE id = $1 RETURNING *`,
-  setWorkspace: 'UPDATE runs SET workspace = $3, branch = $4, updated_at = $5 WHERE id = $1 AND owner_token = $2 RETURNING id',
+  setWorkspace:
+    'UPDATE runs SET workspace = $3, branch = $4, updated_at = $5 WHERE id = $1 AND owner_token = $2 RETURNING id',
 
   // $1 run, $2 token, $3 t, $4 key, $5 kind, $6 agent, $7 fingerprint, $8 session, $9 cwd, $10 prompt, $11 request, $12 signal path, $13 hold agent's step
   startExecution: `WITH r AS (
@@ -130,7 +133,8 @@ export const W = {
       FROM r WHERE run_id = $1 AND call_key = $2 RETURNING r.delivered AS n)
     SELECT n FROM x`,
   /** $2 the run's rules (JSON; null: unchanged), $3 whether its hold ends, $4 t. */
-  setRules: 'UPDATE runs SET rules = COALESCE($2::text, rules), held = CASE WHEN $3::bool THEN NULL ELSE held END, updated_at = $4 WHERE id = $1',
+  setRules:
+    'UPDATE runs SET rules = COALESCE($2::text, rules), held = CASE WHEN $3::bool THEN NULL ELSE held END, updated_at = $4 WHERE id = $1',
   /** Only an open run is held ($2 why): its end follows in the same transaction. */
   setHeld: `UPDATE runs SET held = $2 WHERE id = $1 AND ${OPEN} RETURNING id`,
   /** Also revives a failed run (retry): its old failure reason and end time no longer hold. */

@@ -20,14 +20,41 @@ async function waitingAsk() {
   const store = openSqliteStore(file, () => clock.t);
   open.push(store);
   const run = await store.createRun({
-    spec: 'bugfix', workflowPath: '/p/b.lua', workflowHash: null, prompt: 'x', workspace: '/p', branch: null, seed: 1,
-    owner: { token: T, host: 'h', pid: 1, pidStart: '1' }, leaseMs: 1e12, actor: 'ann',
+    spec: 'bugfix',
+    workflowPath: '/p/b.lua',
+    workflowHash: null,
+    prompt: 'x',
+    workspace: '/p',
+    branch: null,
+    seed: 1,
+    owner: { token: T, host: 'h', pid: 1, pidStart: '1' },
+    leaseMs: 1e12,
+    actor: 'ann',
   });
-  await store.startExecution(T, { runId: run.id, key: '1', kind: 'run', agent: 'coder', fingerprint: 'f', sessionId: 's-1', cwd: '/p', prompt: 'go', request: {}, signalPath: null });
-  await store.markWaiting(T, run.id, '1', {
-    waitingFor: 'Which database?', awaiting: 'input', claimTimeout: 1800,
-    timers: [{ kind: 'remind', dueAt: clock.t + 600_000, data: { targets: ['desktop'], after_seconds: 600 } }],
-  }, 'waiting_human');
+  await store.startExecution(T, {
+    runId: run.id,
+    key: '1',
+    kind: 'run',
+    agent: 'coder',
+    fingerprint: 'f',
+    sessionId: 's-1',
+    cwd: '/p',
+    prompt: 'go',
+    request: {},
+    signalPath: null,
+  });
+  await store.markWaiting(
+    T,
+    run.id,
+    '1',
+    {
+      waitingFor: 'Which database?',
+      awaiting: 'input',
+      claimTimeout: 1800,
+      timers: [{ kind: 'remind', dueAt: clock.t + 600_000, data: { targets: ['desktop'], after_seconds: 600 } }],
+    },
+    'waiting_human',
+  );
   return { store, clock, file, id: run.id };
 }
 
@@ -39,7 +66,9 @@ describe('migration from schema 6', () => {
     store.close();
     open.splice(open.indexOf(store), 1);
     const db = new Database(file);
-    db.exec('DROP INDEX runs_held; ALTER TABLE runs DROP COLUMN rules; ALTER TABLE runs DROP COLUMN held; ALTER TABLE executions DROP COLUMN ask_decisions; ALTER TABLE executions DROP COLUMN claim_timeout; DROP TABLE claims');
+    db.exec(
+      'DROP INDEX runs_held; ALTER TABLE runs DROP COLUMN rules; ALTER TABLE runs DROP COLUMN held; ALTER TABLE executions DROP COLUMN ask_decisions; ALTER TABLE executions DROP COLUMN claim_timeout; DROP TABLE claims',
+    );
     db.pragma('user_version = 6');
     db.close();
     const migrated = openSqliteStore(file);

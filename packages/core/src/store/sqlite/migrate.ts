@@ -158,7 +158,9 @@ export function migrate(db: Database.Database): void {
 function checkedVersion(db: Database.Database): number {
   const version = Number(db.pragma('user_version', { simple: true }));
   if (version > SCHEMA_VERSION) {
-    throw new ConflictError(`the store was written by a newer Shop (schema ${version} > ${SCHEMA_VERSION}); upgrade Shop`);
+    throw new ConflictError(
+      `the store was written by a newer Shop (schema ${version} > ${SCHEMA_VERSION}); upgrade Shop`,
+    );
   }
   return version;
 }

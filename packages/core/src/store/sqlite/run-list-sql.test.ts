@@ -11,7 +11,11 @@ function plan(filter: RunFilter): string[] {
   try {
     migrate(db);
     const q = runListSql(runListShape(filter));
-    return (db.prepare(`EXPLAIN QUERY PLAN SELECT * FROM runs${q.where}${q.order}${q.limit}`).all(...q.params) as { detail: string }[]).map((r) => r.detail);
+    return (
+      db.prepare(`EXPLAIN QUERY PLAN SELECT * FROM runs${q.where}${q.order}${q.limit}`).all(...q.params) as {
+        detail: string;
+      }[]
+    ).map((r) => r.detail);
   } finally {
     db.close();
   }

@@ -15,24 +15,43 @@ export function getSetting(db: Database.Database, name: string): string | null {
 }
 
 export function setSetting(db: Database.Database, tx: Tx, now: number, name: string, value: string): void {
-  tx(() => q(db, 'INSERT INTO settings (name, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at').run(name, value, now));
+  tx(() =>
+    q(
+      db,
+      'INSERT INTO settings (name, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at',
+    ).run(name, value, now),
+  );
 }
 
 export function initSetting(db: Database.Database, tx: Tx, now: number, name: string, value: string): string {
   return tx(() => {
-    q(db, 'INSERT INTO settings (name, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING').run(name, value, now);
+    q(db, 'INSERT INTO settings (name, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING').run(
+      name,
+      value,
+      now,
+    );
     return getSetting(db, name)!;
   });
 }
 
-export function addPerson(db: Database.Database, tx: Tx, now: number, p: { name: string; tokenHash: string; by: string }): void {
+export function addPerson(
+  db: Database.Database,
+  tx: Tx,
+  now: number,
+  p: { name: string; tokenHash: string; by: string },
+): void {
   tx(() => {
     const existing = q(db, 'SELECT revoked_at FROM people WHERE name = ?').get(p.name) as Row | undefined;
     if (existing && existing.revoked_at == null) {
       throw new ConflictError(`${p.name} already has access`, [{ verb: 'access-revoke', handle: p.name }]);
     }
     q(db, 'DELETE FROM people WHERE name = ?').run(p.name);
-    q(db, 'INSERT INTO people (name, token_hash, created_at, created_by) VALUES (?, ?, ?, ?)').run(p.name, p.tokenHash, now, p.by);
+    q(db, 'INSERT INTO people (name, token_hash, created_at, created_by) VALUES (?, ?, ?, ?)').run(
+      p.name,
+      p.tokenHash,
+      now,
+      p.by,
+    );
   });
 }
 
@@ -44,7 +63,10 @@ export function findPersonByTokenHash(db: Database.Database, tx: Tx, now: number
   if (!row) return null;
   if (row.last_seen_at != null && now - Number(row.last_seen_at) < SEEN_EVERY_MS) return toPerson(row);
   // Revoked since the read: not found.
-  const touched = tx(() => q(db, 'UPDATE people SET last_seen_at = ? WHERE token_hash = ? AND revoked_at IS NULL').run(now, hash).changes);
+  const touched = tx(
+    () =>
+      q(db, 'UPDATE people SET last_seen_at = ? WHERE token_hash = ? AND revoked_at IS NULL').run(now, hash).changes,
+  );
   return touched ? toPerson({ ...row, last_seen_at: now }) : null;
 }
 
@@ -54,7 +76,11 @@ export function listPeople(db: Database.Database): Person[] {
 
 export function endWebSession(db: Database.Database, tx: Tx, now: number, id: string, expiresAt: number): void {
   tx(() => {
-    q(db, 'INSERT INTO ended_sessions (id, ended_at, expires_at) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING').run(id, now, expiresAt);
+    q(db, 'INSERT INTO ended_sessions (id, ended_at, expires_at) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING').run(
+      id,
+      now,
+      expiresAt,
+    );
     q(db, 'DELETE FROM ended_sessions WHERE expires_at < ?').run(now - ENDED_SESSION_KEPT_MS);
   });
 }
@@ -64,5 +90,7 @@ export function webSessionEnded(db: Database.Database, id: string): boolean {
 }
 
 export function revokePerson(db: Database.Database, tx: Tx, now: number, name: string): boolean {
-  return tx(() => q(db, 'UPDATE people SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL').run(now, name).changes > 0);
+  return tx(
+    () => q(db, 'UPDATE people SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL').run(now, name).changes > 0,
+  );
 }

@@ -40,7 +40,10 @@ export class SqliteClaims implements ClaimStore {
   private readonly stmt: Record<keyof typeof SQL, Database.Statement>;
 
   constructor(private readonly host: ClaimsHost) {
-    this.stmt = Object.fromEntries(Object.entries(SQL).map(([name, sql]) => [name, host.db.prepare(sql)])) as Record<keyof typeof SQL, Database.Statement>;
+    this.stmt = Object.fromEntries(Object.entries(SQL).map(([name, sql]) => [name, host.db.prepare(sql)])) as Record<
+      keyof typeof SQL,
+      Database.Statement
+    >;
   }
 
   async claimAsk(claim: NewClaim, opts: { ttlMs: number }): Promise<Claim & { refreshed: boolean }> {
@@ -69,7 +72,10 @@ export class SqliteClaims implements ClaimStore {
       this.stmt.remove.run(ref);
       this.stmt.bringBack.run({ ...ref, t });
       this.host.event(ref.runId, {
-        type: 'claim_released', key: ref.key, actor: ref.actor, channel: ref.channel,
+        type: 'claim_released',
+        key: ref.key,
+        actor: ref.actor,
+        channel: ref.channel,
         data: { ask: ref.ask, claimed_by: held.by, since: iso(held.since) },
       });
       return { runId: ref.runId, key: ref.key, ask: ref.ask, ...held };
@@ -81,7 +87,10 @@ export class SqliteClaims implements ClaimStore {
       const held = this.lasting({ runId: timer.runId, key: timer.key, ask: timer.ask }, this.host.now());
       if (!held || !this.stmt.putOff.run({ id: timer.id, until: held.until, by: held.by }).changes) return null;
       this.host.event(timer.runId, {
-        type: 'timer_put_off', key: timer.key, actor: 'system:timer', channel: 'engine',
+        type: 'timer_put_off',
+        key: timer.key,
+        actor: 'system:timer',
+        channel: 'engine',
         data: { ask: timer.ask, timer: timer.kind, claimed_by: held.by, until: iso(held.until) },
       });
       return held;
@@ -92,7 +101,12 @@ export class SqliteClaims implements ClaimStore {
   private lasting(ask: { runId: number; key: string; ask: number }, t: number): AskClaim | null {
     const row = this.stmt.claim.get(ask) as Row | undefined;
     if (!row || Number(row.expires_at) <= t) return null;
-    return { by: String(row.by), channel: row.channel as Channel, since: Number(row.claimed_at), until: Number(row.expires_at) };
+    return {
+      by: String(row.by),
+      channel: row.channel as Channel,
+      since: Number(row.claimed_at),
+      until: Number(row.expires_at),
+    };
   }
 
   /** Only an open ask is claimed: its call waits on it, nobody has answered it, the run goes on. */
@@ -101,13 +115,25 @@ export class SqliteClaims implements ClaimStore {
     const answer = this.stmt.answer.get(claim) as Row | undefined;
     if (answer) throw new ConflictError(alreadyAnswered(toAnswer(answer)));
     const call = this.stmt.call.get(claim) as Row | undefined;
-    const open = call && !hasEnded({ status: call.run_status as RunStatus }) && call.status === 'waiting_human' && Number(call.ask) === claim.ask;
-    if (!open) throw new ConflictError(`${askHandle(claim.runId, claim.key, claim.ask)} is not open any more (nothing to claim)`, [{ verb: 'status', handle: String(claim.runId) }]);
+    const open =
+      call &&
+      !hasEnded({ status: call.run_status as RunStatus }) &&
+      call.status === 'waiting_human' &&
+      Number(call.ask) === claim.ask;
+    if (!open)
+      throw new ConflictError(
+        `${askHandle(claim.runId, claim.key, claim.ask)} is not open any more (nothing to claim)`,
+        [{ verb: 'status', handle: String(claim.runId) }],
+      );
   }
 }
 
 /** "33.4 is claimed by ann (web) since 2026-11-24 14:02:05 +01:00 (until 15:02:05 …, unless released)". */
 function claimedError(ask: { runId: number; key: string; ask: number }, held: AskClaim): ClaimedError {
   const handle = askHandle(ask.runId, ask.key, ask.ask);
-  return new ClaimedError(handle, held, `${handle} is claimed by ${held.by} (${held.channel}) since ${localTime(held.since)} (until ${localTime(held.until)}, unless released)`);
+  return new ClaimedError(
+    handle,
+    held,
+    `${handle} is claimed by ${held.by} (${held.channel}) since ${localTime(held.since)} (until ${localTime(held.until)}, unless released)`,
+  );
 }

@@ -10,13 +10,23 @@ const coded = (code: string) => Object.assign(new Error('sqlite says no'), { cod
 
 describe('storeError', () => {
   it('names the store file and what to do for each kind of trouble', () => {
-    expect(storeError(coded('SQLITE_BUSY'), file)?.message).toBe(`the store ${file} is locked by another process (waited 5 s); try again when it is done, or find it with: fuser ${file}`);
-    expect(storeError(coded('SQLITE_READONLY_DIRECTORY'), file)?.message).toMatch(new RegExp(`^the store ${file} is read-only \\(check the permissions`));
+    expect(storeError(coded('SQLITE_BUSY'), file)?.message).toBe(
+      `the store ${file} is locked by another process (waited 5 s); try again when it is done, or find it with: fuser ${file}`,
+    );
+    expect(storeError(coded('SQLITE_READONLY_DIRECTORY'), file)?.message).toMatch(
+      new RegExp(`^the store ${file} is read-only \\(check the permissions`),
+    );
     expect(storeError(coded('SQLITE_CANTOPEN'), file)?.message).toMatch(/^cannot open the store \/p\/\.shop\/shop\.db/);
-    expect(storeError(coded('SQLITE_FULL'), file)?.message).toMatch(/disk holding the store .* is full; free some space/);
+    expect(storeError(coded('SQLITE_FULL'), file)?.message).toMatch(
+      /disk holding the store .* is full; free some space/,
+    );
     // A full disk met while the WAL's shared-memory index grows, or half-way through a write.
-    expect(storeError(coded('SQLITE_IOERR_SHMSIZE'), file)?.message).toBe(`the disk holding the store ${file} is full; free some space and try again`);
-    expect(storeError(coded('SQLITE_IOERR_WRITE'), file)?.message).toBe(`cannot write the store ${file}: the disk is full or failing (SQLITE_IOERR_WRITE); free some space, check the disk, and try again`);
+    expect(storeError(coded('SQLITE_IOERR_SHMSIZE'), file)?.message).toBe(
+      `the disk holding the store ${file} is full; free some space and try again`,
+    );
+    expect(storeError(coded('SQLITE_IOERR_WRITE'), file)?.message).toBe(
+      `cannot write the store ${file}: the disk is full or failing (SQLITE_IOERR_WRITE); free some space, check the disk, and try again`,
+    );
     expect(storeError(coded('SQLITE_NOTADB'), file)?.message).toMatch(/^\/p\/\.shop\/shop\.db is not a Shop store/);
     expect(storeError(coded('SQLITE_CORRUPT'), file)).toBeInstanceOf(StoreError);
     expect(storeError(coded('SQLITE_BUSY'), file)?.exitCode).toBe(1);

@@ -12,7 +12,10 @@ export class SqliteReads {
   protected readonly stmt: Statements;
   private readonly listStatements = new Map<string, Database.Statement>();
 
-  constructor(protected readonly db: Database.Database, private readonly clock: () => number) {
+  constructor(
+    protected readonly db: Database.Database,
+    private readonly clock: () => number,
+  ) {
     this.stmt = prepare(db);
   }
 
@@ -56,11 +59,13 @@ export class SqliteReads {
   }
 
   async lapsedSince(since: number, until: number) {
-    const rows = this.query(`
+    const rows = this.query(
+      `
       SELECT id AS run_id, lease_until AS at FROM runs
         WHERE status IN ('running','waiting','waiting_human') AND owner_token IS NOT NULL AND lease_until > ? AND lease_until <= ?
       UNION ALL
-      SELECT run_id, expires_at AS at FROM claims WHERE expires_at > ? AND expires_at <= ?`).all(since, until, since, until) as Row[];
+      SELECT run_id, expires_at AS at FROM claims WHERE expires_at > ? AND expires_at <= ?`,
+    ).all(since, until, since, until) as Row[];
     return rows.map((r) => ({ runId: Number(r.run_id), at: Number(r.at) }));
   }
 
@@ -102,8 +107,11 @@ export class SqliteReads {
   async loadReplayLog(runId: number): Promise<ReplayRecord[]> {
     // Only what replay compares and returns: the whole rows cost several times as much to read.
     return (this.stmt.replayLog.all(runId) as Row[]).map((r) => ({
-      key: String(r.call_key), kind: r.kind as ReplayRecord['kind'], fingerprint: String(r.fingerprint),
-      status: r.status as ReplayRecord['status'], result: r.result == null ? null : JSON.parse(String(r.result)),
+      key: String(r.call_key),
+      kind: r.kind as ReplayRecord['kind'],
+      fingerprint: String(r.fingerprint),
+      status: r.status as ReplayRecord['status'],
+      result: r.result == null ? null : JSON.parse(String(r.result)),
       delivered: r.delivered == null ? null : Number(r.delivered),
     }));
   }

@@ -1,6 +1,13 @@
 import type Database from 'better-sqlite3';
 import { toSentEvent, type Row } from '../rows.js';
-import type { EventTake, NewSentEvent, SendOutcome, SentEvent, SentEventFilter, SentEventStore } from '../sent-event-store.js';
+import type {
+  EventTake,
+  NewSentEvent,
+  SendOutcome,
+  SentEvent,
+  SentEventFilter,
+  SentEventStore,
+} from '../sent-event-store.js';
 import { mayReceive, takenAuditEvent } from '../sent-event-checks.js';
 import type { EventInput } from '../store.js';
 
@@ -49,7 +56,10 @@ export class SqliteSentEvents implements SentEventStore {
   private readonly stmt: Record<keyof typeof SQL, Database.Statement>;
 
   constructor(private readonly host: SentEventsHost) {
-    this.stmt = Object.fromEntries(Object.entries(SQL).map(([name, sql]) => [name, host.db.prepare(sql)])) as Record<keyof typeof SQL, Database.Statement>;
+    this.stmt = Object.fromEntries(Object.entries(SQL).map(([name, sql]) => [name, host.db.prepare(sql)])) as Record<
+      keyof typeof SQL,
+      Database.Statement
+    >;
   }
 
   async sendEvent(e: NewSentEvent): Promise<SendOutcome> {
@@ -57,8 +67,14 @@ export class SqliteSentEvents implements SentEventStore {
       const first = e.sendId === null ? undefined : (this.stmt.bySendId.get(e.sendId) as Row | undefined);
       if (first) return { event: toSentEvent(first), duplicate: true, waiting: [] };
       if (e.runId !== null) mayReceive(e.runId, this.stmt.run.get(e.runId) as Row | undefined);
-      const row = this.stmt.insert.get({ ...e, data: e.data == null ? null : JSON.stringify(e.data), t: this.host.now() }) as Row;
-      const waiting = (this.stmt.waiters.all({ name: e.name, key: e.key, runId: e.runId }) as Row[]).map((r) => Number(r.run_id));
+      const row = this.stmt.insert.get({
+        ...e,
+        data: e.data == null ? null : JSON.stringify(e.data),
+        t: this.host.now(),
+      }) as Row;
+      const waiting = (this.stmt.waiters.all({ name: e.name, key: e.key, runId: e.runId }) as Row[]).map((r) =>
+        Number(r.run_id),
+      );
       return { event: toSentEvent(row), duplicate: false, waiting };
     });
   }
@@ -87,12 +103,21 @@ export class SqliteSentEvents implements SentEventStore {
     });
   }
 
-  async endEventWait(token: string, take: EventTake, valueOf: (e: SentEvent) => unknown): Promise<{ event: SentEvent; delivered: number } | null> {
+  async endEventWait(
+    token: string,
+    take: EventTake,
+    valueOf: (e: SentEvent) => unknown,
+  ): Promise<{ event: SentEvent; delivered: number } | null> {
     return this.host.fenced(token, take.runId, () => {
       if (!this.stmt.waits.get(take.runId, take.callKey)) return null;
       const taken = this.taking(take);
       if (!taken) return null;
-      const delivered = this.host.endWait(take.runId, take.callKey, valueOf(taken.event), takenAuditEvent(take.callKey, taken.event))!;
+      const delivered = this.host.endWait(
+        take.runId,
+        take.callKey,
+        valueOf(taken.event),
+        takenAuditEvent(take.callKey, taken.event),
+      )!;
       return { event: taken.event, delivered };
     });
   }
@@ -106,7 +131,12 @@ export class SqliteSentEvents implements SentEventStore {
     const before = this.stmt.taken.get(take.runId, take.callKey) as Row | undefined;
     if (before) return { event: toSentEvent(before), fresh: false };
     const run = this.stmt.run.get(take.runId) as Row;
-    const row = this.stmt.oldest.get({ name: take.name, key: take.key, since: Number(run.created_at), runId: take.runId }) as Row | undefined;
+    const row = this.stmt.oldest.get({
+      name: take.name,
+      key: take.key,
+      since: Number(run.created_at),
+      runId: take.runId,
+    }) as Row | undefined;
     if (!row) return null;
     const event = toSentEvent(row);
     this.stmt.take.run(take.runId, take.callKey, event.id, this.host.now());

@@ -34,7 +34,10 @@ export class SqliteSessions implements SessionStore {
   private readonly stmt: Record<keyof typeof SQL, Database.Statement>;
 
   constructor(private readonly host: SessionsHost) {
-    this.stmt = Object.fromEntries(Object.entries(SQL).map(([name, sql]) => [name, host.db.prepare(sql)])) as Record<keyof typeof SQL, Database.Statement>;
+    this.stmt = Object.fromEntries(Object.entries(SQL).map(([name, sql]) => [name, host.db.prepare(sql)])) as Record<
+      keyof typeof SQL,
+      Database.Statement
+    >;
   }
 
   async saveSession(token: string, s: Omit<KeptSession, 'savedAt'>, event?: EventInput): Promise<void> {

@@ -37,7 +37,9 @@ storeContract({
   async failEvents(store, type) {
     const db = new Database(files.get(store)!);
     const name = `contract_fail_${type.replace(/\W/g, '_')}`;
-    db.exec(`CREATE TRIGGER ${name} BEFORE INSERT ON events WHEN NEW.type = '${type.replace(/'/g, "''")}' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
+    db.exec(
+      `CREATE TRIGGER ${name} BEFORE INSERT ON events WHEN NEW.type = '${type.replace(/'/g, "''")}' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
+    );
     return async () => {
       db.exec(`DROP TRIGGER ${name}`);
       db.close();

@@ -30,14 +30,41 @@ function raw(file: string) {
 const T = 'token-a';
 const owner = (token = T) => ({ token, host: 'h', pid: 1, pidStart: '1' });
 const newRun = {
-  spec: 'feature', workflowPath: '/p/workflows/feature.lua', workflowHash: 'abc', prompt: 'add login', workspace: '/p', branch: null, seed: 9,
-  owner: owner(), leaseMs: 1e12, actor: 'ann',
+  spec: 'feature',
+  workflowPath: '/p/workflows/feature.lua',
+  workflowHash: 'abc',
+  prompt: 'add login',
+  workspace: '/p',
+  branch: null,
+  seed: 9,
+  owner: owner(),
+  leaseMs: 1e12,
+  actor: 'ann',
 };
 const exec = (runId: number, key: string, over: Partial<NewExecution> = {}): NewExecution => ({
-  runId, key, kind: 'run', agent: 'coder', fingerprint: 'run("coder")', sessionId: `s-${key}`, cwd: '/p', prompt: 'go', request: {}, signalPath: null, ...over,
+  runId,
+  key,
+  kind: 'run',
+  agent: 'coder',
+  fingerprint: 'run("coder")',
+  sessionId: `s-${key}`,
+  cwd: '/p',
+  prompt: 'go',
+  request: {},
+  signalPath: null,
+  ...over,
 });
-const answerBy = (runId: number, key: string, status: string, responder = 'ann') =>
-  ({ ask: 1, verdict: null, decisions: null, runId, key, status, message: null, responder, channel: 'cli' as const });
+const answerBy = (runId: number, key: string, status: string, responder = 'ann') => ({
+  ask: 1,
+  verdict: null,
+  decisions: null,
+  runId,
+  key,
+  status,
+  message: null,
+  responder,
+  channel: 'cli' as const,
+});
 const eventTypes = async (store: Store, id: number) => (await store.listEvents(id)).map((e) => e.type);
 
 describe('SqliteStore on a real file', () => {
@@ -54,7 +81,9 @@ describe('SqliteStore on a real file', () => {
     store.close();
     open.pop();
     const db = new Database(file);
-    db.exec('DROP TABLE ended_sessions; DROP INDEX runs_held; ALTER TABLE runs DROP COLUMN held; ALTER TABLE runs DROP COLUMN rules');
+    db.exec(
+      'DROP TABLE ended_sessions; DROP INDEX runs_held; ALTER TABLE runs DROP COLUMN held; ALTER TABLE runs DROP COLUMN rules',
+    );
     db.pragma('user_version = 10');
     db.close();
     const again = openSqliteStore(file);
@@ -62,7 +91,9 @@ describe('SqliteStore on a real file', () => {
     await again.endWebSession('s1', Date.now() + 60_000);
     expect(await again.webSessionEnded('s1')).toBe(true);
     expect(raw(file).pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    expect((raw(file).prepare('PRAGMA table_info(runs)').all() as { name: string }[]).map((c) => c.name)).toEqual(expect.arrayContaining(['rules', 'held']));
+    expect((raw(file).prepare('PRAGMA table_info(runs)').all() as { name: string }[]).map((c) => c.name)).toEqual(
+      expect.arrayContaining(['rules', 'held']),
+    );
   });
 
   it('brings a schema-11 store to 12: runs and calls may wait on the world (the CHECKs widened in place, rows kept); sent events and their takes get their tables', async () => {
@@ -74,13 +105,19 @@ describe('SqliteStore on a real file', () => {
     // The schema-11 tables: the status CHECKs without 'waiting', no wait columns.
     db.unsafeMode(true);
     db.pragma('writable_schema = ON');
-    db.prepare(`UPDATE sqlite_master SET sql = replace(sql, ?, ?) WHERE type = 'table' AND name IN ('runs', 'executions')`).run(`'running','waiting','waiting_human'`, `'running','waiting_human'`);
+    db.prepare(
+      `UPDATE sqlite_master SET sql = replace(sql, ?, ?) WHERE type = 'table' AND name IN ('runs', 'executions')`,
+    ).run(`'running','waiting','waiting_human'`, `'running','waiting_human'`);
     db.pragma('writable_schema = OFF');
     db.unsafeMode(false);
     db.close();
     const old = new Database(file);
-    old.exec('ALTER TABLE executions DROP COLUMN wait_kind; ALTER TABLE executions DROP COLUMN wait_until; DROP TABLE event_takes; DROP TABLE sent_events');
-    expect(() => old.prepare(`UPDATE runs SET status = 'waiting' WHERE id = ?`).run(run.id)).toThrow(/CHECK constraint failed/);
+    old.exec(
+      'ALTER TABLE executions DROP COLUMN wait_kind; ALTER TABLE executions DROP COLUMN wait_until; DROP TABLE event_takes; DROP TABLE sent_events',
+    );
+    expect(() => old.prepare(`UPDATE runs SET status = 'waiting' WHERE id = ?`).run(run.id)).toThrow(
+      /CHECK constraint failed/,
+    );
     old.pragma('user_version = 11');
     old.close();
     const again = openSqliteStore(file);
@@ -89,8 +126,18 @@ describe('SqliteStore on a real file', () => {
     expect(raw(file).pragma('integrity_check', { simple: true })).toBe('ok');
     raw(file).prepare(`UPDATE runs SET status = 'waiting' WHERE id = ?`).run(run.id);
     expect(await again.getRun(run.id)).toMatchObject({ id: run.id, spec: newRun.spec, status: 'waiting' });
-    expect((raw(file).prepare('PRAGMA table_info(executions)').all() as { name: string }[]).map((c) => c.name)).toEqual(expect.arrayContaining(['wait_kind', 'wait_until']));
-    const { event } = await again.sendEvent({ name: 'ci.finished', key: null, data: { ok: true }, sentBy: 'ann', channel: 'cli', runId: null, sendId: 'x' });
+    expect((raw(file).prepare('PRAGMA table_info(executions)').all() as { name: string }[]).map((c) => c.name)).toEqual(
+      expect.arrayContaining(['wait_kind', 'wait_until']),
+    );
+    const { event } = await again.sendEvent({
+      name: 'ci.finished',
+      key: null,
+      data: { ok: true },
+      sentBy: 'ann',
+      channel: 'cli',
+      runId: null,
+      sendId: 'x',
+    });
     expect(await again.listSentEvents()).toEqual([event]);
   });
 
@@ -116,11 +163,10 @@ describe('SqliteStore on a real file', () => {
     expect(() => db.prepare("UPDATE answers SET status = 'STOP'").run()).toThrow(/immutable/);
     expect(await eventTypes(store, run.id)).toEqual(['run_started', 'execution_started', 'waiting', 'human_answered']);
   });
-
 });
 
 describe('query plans', () => {
-  it('no statement reads every run\'s calls, events or answers: each goes by a key or an index', () => {
+  it("no statement reads every run's calls, events or answers: each goes by a key or an index", () => {
     const { file } = fresh();
     const db = raw(file);
     const scans: string[] = [];
@@ -129,8 +175,11 @@ describe('query plans', () => {
       // Unbound parameters read as NULL, which is all a plan needs.
       const named = Object.fromEntries([...sql.matchAll(/@(\w+)/g)].map((m) => [m[1], null]));
       const positional = (sql.replace(/'[^']*'/g, '').match(/\?/g) ?? []).map(() => null);
-      const plan = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(Object.keys(named).length ? [named] : positional)) as { detail: string }[];
-      for (const { detail } of plan) if (/^SCAN (executions|events|answers|e|a)\b/.test(detail)) scans.push(`${name}: ${detail}`);
+      const plan = db
+        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .all(...(Object.keys(named).length ? [named] : positional)) as { detail: string }[];
+      for (const { detail } of plan)
+        if (/^SCAN (executions|events|answers|e|a)\b/.test(detail)) scans.push(`${name}: ${detail}`);
     }
     expect(scans).toEqual([]);
   });
@@ -156,16 +205,53 @@ describe('migration from schema 1', () => {
     db.close();
     const store = openSqliteStore(file);
     open.push(store);
-    expect(await store.getRun(1)).toMatchObject({ status: 'waiting_human', seed: 5, owner: null, workflowHash: null, stop: null, rules: null, held: null });
-    expect((await store.loadReplayLog(1)).map((r) => [r.key, r.delivered])).toEqual([['1', 1], ['2', 2], ['3', null]]);
-    expect((await store.listEvents(1)).map((e) => [e.id, e.type])).toEqual([[1, 'run_started'], [3, 'execution_started']]);
-    expect((await store.listEvents(2)).map((e) => [e.id, e.type])).toEqual([[2, 'run_started'], [4, 'completed']]);
+    expect(await store.getRun(1)).toMatchObject({
+      status: 'waiting_human',
+      seed: 5,
+      owner: null,
+      workflowHash: null,
+      stop: null,
+      rules: null,
+      held: null,
+    });
+    expect((await store.loadReplayLog(1)).map((r) => [r.key, r.delivered])).toEqual([
+      ['1', 1],
+      ['2', 2],
+      ['3', null],
+    ]);
+    expect((await store.listEvents(1)).map((e) => [e.id, e.type])).toEqual([
+      [1, 'run_started'],
+      [3, 'execution_started'],
+    ]);
+    expect((await store.listEvents(2)).map((e) => [e.id, e.type])).toEqual([
+      [2, 'run_started'],
+      [4, 'completed'],
+    ]);
     // The run's counters go on from what it had: the next call, delivery and event follow them.
     await store.claimRun(1, { token: T, host: 'h', pid: 1, pidStart: null }, 60_000, null);
-    await store.startExecution(T, { runId: 1, key: '4', kind: 'sh', agent: null, fingerprint: 'sh("x")', sessionId: null, cwd: null, prompt: 'x', request: null, signalPath: null });
+    await store.startExecution(T, {
+      runId: 1,
+      key: '4',
+      kind: 'sh',
+      agent: null,
+      fingerprint: 'sh("x")',
+      sessionId: null,
+      cwd: null,
+      prompt: 'x',
+      request: null,
+      signalPath: null,
+    });
     expect(await store.completeExecution(T, 1, '4', { code: 0 })).toBe(3);
-    expect((await store.loadExecutions(1)).map((e) => [e.key, e.seq, e.delivered])).toEqual([['1', 1, 1], ['2', 2, 2], ['3', 3, null], ['4', 4, 3]]);
-    expect((await store.listEvents(1, 3)).map((e) => [e.id, e.type])).toEqual([[4, 'execution_started'], [5, 'execution_finished']]);
+    expect((await store.loadExecutions(1)).map((e) => [e.key, e.seq, e.delivered])).toEqual([
+      ['1', 1, 1],
+      ['2', 2, 2],
+      ['3', 3, null],
+      ['4', 4, 3],
+    ]);
+    expect((await store.listEvents(1, 3)).map((e) => [e.id, e.type])).toEqual([
+      [4, 'execution_started'],
+      [5, 'execution_finished'],
+    ]);
   });
 });
 

@@ -22,7 +22,22 @@ import type { KeptSession } from '../session-store.js';
 import type { ClaimRef, NewClaim } from '../claim-store.js';
 import { sessionHeld } from '../../engine/session-hold.js';
 import { completeRefusal, startRefusal, waitRefusal } from '../call-rules.js';
-import type { Activity, ActiveStatus, ContinueHold, DeleteRunOutcome, EventInput, NewExecution, NewRun, OwnerClaim, RulesUpdate, RunEnd, Store, TimerEffect, WaitingAsk, WorldWait } from '../store.js';
+import type {
+  Activity,
+  ActiveStatus,
+  ContinueHold,
+  DeleteRunOutcome,
+  EventInput,
+  NewExecution,
+  NewRun,
+  OwnerClaim,
+  RulesUpdate,
+  RunEnd,
+  Store,
+  TimerEffect,
+  WaitingAsk,
+  WorldWait,
+} from '../store.js';
 
 /** How far down a stop follows children (past call_workflow's depth bound). */
 const MAX_STOP_DEPTH = 9;
@@ -49,8 +64,18 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
   }
 }
 
-const metricCols = (m?: Partial<AgentMetrics>) => ({ cost: m?.costUsd == null ? null : roundUsd(m.costUsd), turns: m?.numTurns ?? null, duration: m?.durationMs ?? null });
-const ownerCols = (o: OwnerClaim, leaseUntil: number) => ({ token: o.token, host: o.host, pid: o.pid, pidStart: o.pidStart, leaseUntil });
+const metricCols = (m?: Partial<AgentMetrics>) => ({
+  cost: m?.costUsd == null ? null : roundUsd(m.costUsd),
+  turns: m?.numTurns ?? null,
+  duration: m?.durationMs ?? null,
+});
+const ownerCols = (o: OwnerClaim, leaseUntil: number) => ({
+  token: o.token,
+  host: o.host,
+  pid: o.pid,
+  pidStart: o.pidStart,
+  leaseUntil,
+});
 
 /** The SQLite adapter: reads in SqliteReads, every write one immediate transaction here. */
 class SqliteStore extends SqliteReads implements Store {
@@ -59,11 +84,24 @@ class SqliteStore extends SqliteReads implements Store {
   /** This host, to name a session's holder in a refusal ("process 812", or "… on other-host"). */
   private readonly host = shopHostname();
   private readonly claims = new SqliteClaims({
-    db: this.db, now: () => this.now(), tx: (fn) => this.tx(fn), fenced: (token, runId, fn) => this.fenced(token, runId, fn), event: (runId, e) => this.event(runId, e),
+    db: this.db,
+    now: () => this.now(),
+    tx: (fn) => this.tx(fn),
+    fenced: (token, runId, fn) => this.fenced(token, runId, fn),
+    event: (runId, e) => this.event(runId, e),
   });
-  private readonly sessions = new SqliteSessions({ db: this.db, now: () => this.now(), tx: (fn) => this.tx(fn), event: (runId, e) => this.event(runId, e) });
+  private readonly sessions = new SqliteSessions({
+    db: this.db,
+    now: () => this.now(),
+    tx: (fn) => this.tx(fn),
+    event: (runId, e) => this.event(runId, e),
+  });
   private readonly sentEvents = new SqliteSentEvents({
-    db: this.db, now: () => this.now(), tx: (fn) => this.tx(fn), fenced: (token, runId, fn) => this.fenced(token, runId, fn), event: (runId, e) => this.event(runId, e),
+    db: this.db,
+    now: () => this.now(),
+    tx: (fn) => this.tx(fn),
+    fenced: (token, runId, fn) => this.fenced(token, runId, fn),
+    event: (runId, e) => this.event(runId, e),
     endWait: (runId, key, result, e) => this.endingWait(runId, key, result, e),
   });
 
@@ -75,10 +113,19 @@ class SqliteStore extends SqliteReads implements Store {
   private insertRun(input: NewRun, parent: { runId: number; key: string } | null): number {
     const t = this.now();
     const { owner, leaseMs, rules, ...rest } = input;
-    const id = Number(this.stmt.insertRun.run({
-      ...rest, rules: rules ? JSON.stringify(rules) : null, ...ownerCols(owner, t + leaseMs), parentId: parent?.runId ?? null, parentKey: parent?.key ?? null, t,
-    }).lastInsertRowid);
-    const data = parent ? { spec: input.spec, prompt: input.prompt, parent: parent.runId, parent_key: parent.key } : { spec: input.spec, prompt: input.prompt };
+    const id = Number(
+      this.stmt.insertRun.run({
+        ...rest,
+        rules: rules ? JSON.stringify(rules) : null,
+        ...ownerCols(owner, t + leaseMs),
+        parentId: parent?.runId ?? null,
+        parentKey: parent?.key ?? null,
+        t,
+      }).lastInsertRowid,
+    );
+    const data = parent
+      ? { spec: input.spec, prompt: input.prompt, parent: parent.runId, parent_key: parent.key }
+      : { spec: input.spec, prompt: input.prompt };
     this.event(id, { type: 'run_started', actor: input.actor, channel: parent ? 'engine' : 'cli', data });
     return id;
   }
@@ -87,7 +134,12 @@ class SqliteStore extends SqliteReads implements Store {
     return this.tx(() => {
       this.mustRun(runId);
       const t = this.now();
-      const changed = this.stmt.claimRun.run({ ...ownerCols(owner, t + leaseMs), runId, expected: expectedToken, t }).changes;
+      const changed = this.stmt.claimRun.run({
+        ...ownerCols(owner, t + leaseMs),
+        runId,
+        expected: expectedToken,
+        t,
+      }).changes;
       return changed ? this.mustRun(runId) : null;
     });
   }
@@ -108,7 +160,8 @@ class SqliteStore extends SqliteReads implements Store {
   async requestStop(runId: number, reason: string, by: string): Promise<Run> {
     return this.tx(() => {
       const run = this.mustRun(runId);
-      if (hasEnded(run)) throw new ConflictError(`run ${runId} has already ended (${run.status}${run.reason ? `: ${run.reason}` : ''})`);
+      if (hasEnded(run))
+        throw new ConflictError(`run ${runId} has already ended (${run.status}${run.reason ? `: ${run.reason}` : ''})`);
       const t = this.now();
       this.stmt.requestStop.run(reason, by, t, t, runId);
       this.event(runId, { type: 'stop_requested', actor: by, channel: 'cli', data: { reason } });
@@ -118,7 +171,12 @@ class SqliteStore extends SqliteReads implements Store {
           if (hasEnded(child) || depth > MAX_STOP_DEPTH) continue;
           const why = `its parent run ${parentId} was stopped: ${reason}`;
           this.stmt.requestStop.run(why, by, t, t, child.id);
-          this.event(child.id, { type: 'stop_requested', actor: by, channel: 'cli', data: { reason: why, parent: parentId } });
+          this.event(child.id, {
+            type: 'stop_requested',
+            actor: by,
+            channel: 'cli',
+            data: { reason: why, parent: parentId },
+          });
           stopChildren(child.id, depth + 1);
         }
       };
@@ -134,7 +192,11 @@ class SqliteStore extends SqliteReads implements Store {
   async startExecution(token: string, input: NewExecution) {
     return this.fenced(token, input.runId, (fence) => {
       // The fence's read has the run's status: the whole row is not read (nor its rules parsed) on a step's path.
-      const refused = startRefusal({ id: input.runId, status: fence.status as Run['status'] }, input.key, this.stmt.getExecution.get(input.runId, input.key) !== undefined);
+      const refused = startRefusal(
+        { id: input.runId, status: fence.status as Run['status'] },
+        input.key,
+        this.stmt.getExecution.get(input.runId, input.key) !== undefined,
+      );
       if (refused) throw refused;
       const t = this.now();
       const seq = Number((this.stmt.nextCall.get(t, input.runId) as Row).n);
@@ -145,7 +207,13 @@ class SqliteStore extends SqliteReads implements Store {
       const waitOn = wait && childId !== null ? { ...wait, runId: wait.runId ?? childId } : wait;
       this.stmt.insertExecution.run({ ...rest, seq, t, request: JSON.stringify(request ?? null) });
       // The call's kind, agent and session are on its row: the trail says when.
-      this.event(input.runId, { type: 'execution_started', key: input.key, actor: 'shop', channel: 'engine', data: childId === null ? this.driver(input.runId) : { ...this.driver(input.runId), child: childId } });
+      this.event(input.runId, {
+        type: 'execution_started',
+        key: input.key,
+        actor: 'shop',
+        channel: 'engine',
+        data: childId === null ? this.driver(input.runId) : { ...this.driver(input.runId), child: childId },
+      });
       if (waiting) this.waiting(input.runId, input.key, waiting, waiting.runStatus);
       else if (waitOn) this.waitingOn(input.runId, input.key, waitOn, waitOn.runStatus);
       else if (input.kind === 'run') this.stmt.takeAgentHold.run({ token, runId: input.runId, key: input.key, t });
@@ -153,13 +221,24 @@ class SqliteStore extends SqliteReads implements Store {
     });
   }
 
-  async restartExecution(token: string, runId: number, key: string, opts: { signalPath?: string; staleHold?: string | null } = {}) {
+  async restartExecution(
+    token: string,
+    runId: number,
+    key: string,
+    opts: { signalPath?: string; staleHold?: string | null } = {},
+  ) {
     this.fenced(token, runId, () => {
       this.checkHold(runId, key, opts.staleHold ?? null, 'start an agent on it');
       this.stmt.restartExecution.run({ t: this.now(), runId, key, signalPath: opts.signalPath ?? null });
       this.stmt.takeAgentHold.run({ token, runId, key, t: this.now() });
       this.stmt.markRunning.run(this.now(), runId);
-      this.event(runId, { type: 'execution_restarted', key, actor: 'shop', channel: 'engine', data: this.driver(runId) });
+      this.event(runId, {
+        type: 'execution_restarted',
+        key,
+        actor: 'shop',
+        channel: 'engine',
+        data: this.driver(runId),
+      });
     });
   }
 
@@ -185,7 +264,14 @@ class SqliteStore extends SqliteReads implements Store {
       if (refused) throw refused;
       const t = this.now();
       const delivered = Number((this.stmt.nextDelivery.get(t, runId) as Row).n);
-      this.stmt.completeExecution.run({ ...metricCols(metrics), result: JSON.stringify(result ?? null), delivered, t, runId, key });
+      this.stmt.completeExecution.run({
+        ...metricCols(metrics),
+        result: JSON.stringify(result ?? null),
+        delivered,
+        t,
+        runId,
+        key,
+      });
       this.event(runId, { type: 'execution_finished', key, actor: 'shop', channel: 'engine', data: summarize(result) });
       return delivered;
     });
@@ -212,7 +298,10 @@ class SqliteStore extends SqliteReads implements Store {
   private waitingOn(runId: number, key: string, wait: WorldWait, runStatus: ActiveStatus) {
     const t = this.now();
     this.stmt.markWaitingOn.run({ kind: wait.kind, until: wait.until, waitRun: wait.runId ?? null, t, runId, key });
-    const event = wait.runId === undefined ? wait.event : { ...wait.event, data: { ...(wait.event.data as object), run_id: wait.runId } };
+    const event =
+      wait.runId === undefined
+        ? wait.event
+        : { ...wait.event, data: { ...(wait.event.data as object), run_id: wait.runId } };
     this.stmt.setRunStatus.run(runStatus, t, runId);
     this.event(runId, event);
     const ask = Number((this.stmt.getExecution.get(runId, key) as Row).ask);
@@ -231,7 +320,14 @@ class SqliteStore extends SqliteReads implements Store {
     this.stmt.wakeFired.run(t, runId, key);
     this.event(runId, event);
     const delivered = Number((this.stmt.nextDelivery.get(t, runId) as Row).n);
-    this.stmt.completeExecution.run({ ...metricCols(undefined), result: JSON.stringify(result ?? null), delivered, t, runId, key });
+    this.stmt.completeExecution.run({
+      ...metricCols(undefined),
+      result: JSON.stringify(result ?? null),
+      delivered,
+      t,
+      runId,
+      key,
+    });
     this.event(runId, { type: 'execution_finished', key, actor: 'shop', channel: 'engine', data: null });
     return delivered;
   }
@@ -278,10 +374,11 @@ class SqliteStore extends SqliteReads implements Store {
 
   async appendEvent(token: string | null, runId: number, event: EventInput) {
     if (token) this.fenced(token, runId, () => this.event(runId, event));
-    else this.tx(() => {
-      this.mustRun(runId);
-      this.event(runId, event);
-    });
+    else
+      this.tx(() => {
+        this.mustRun(runId);
+        this.event(runId, event);
+      });
   }
 
   async holdSession(runId: number, key: string, hold: ContinueHold, expect: { ask: number; staleHold: string | null }) {
@@ -290,19 +387,28 @@ class SqliteStore extends SqliteReads implements Store {
       const first = this.stmt.getAnswer.get(runId, key, expect.ask) as Row | undefined;
       if (first) throw new ConflictError(alreadyAnswered(toAnswer(first)));
       if (!row || row.status !== 'waiting_human' || Number(row.ask) !== expect.ask || hasEnded(this.mustRun(runId))) {
-        throw new ConflictError(`run ${runId} call ${key} is no longer waiting for a person`, [{ verb: 'status', handle: String(runId) }]);
+        throw new ConflictError(`run ${runId} call ${key} is no longer waiting for a person`, [
+          { verb: 'status', handle: String(runId) },
+        ]);
       }
       this.checkHold(runId, key, expect.staleHold, 'open it');
       const t = this.now();
       this.stmt.takeContinueHold.run({ ...hold, runId, key, t });
       this.sessions.clearReport(runId, key);
-      this.event(runId, { type: 'session_opened', key, actor: hold.by, channel: 'continue', data: { ask: expect.ask, pid: hold.pid } });
+      this.event(runId, {
+        type: 'session_opened',
+        key,
+        actor: hold.by,
+        channel: 'continue',
+        data: { ask: expect.ask, pid: hold.pid },
+      });
     });
   }
 
   async releaseSession(runId: number, key: string, token: string) {
     this.tx(() => {
-      if (this.stmt.releaseHold.run({ runId, key, token, t: this.now() }).changes) this.event(runId, { type: 'session_closed', key, actor: 'shop', channel: 'continue' });
+      if (this.stmt.releaseHold.run({ runId, key, token, t: this.now() }).changes)
+        this.event(runId, { type: 'session_closed', key, actor: 'shop', channel: 'continue' });
     });
   }
 
@@ -321,33 +427,68 @@ class SqliteStore extends SqliteReads implements Store {
       const exec = this.stmt.getExecution.get(timer.runId, timer.key) as Row | undefined;
       // Answered (or ended) since it was set: nothing to do — an answer recorded but not yet
       // taken in counts, or a timeout would end a run a person has just answered.
-      if (hasEnded(this.mustRun(timer.runId)) || exec?.status !== 'waiting_human' || Number(exec.ask) !== timer.ask) return false;
+      if (hasEnded(this.mustRun(timer.runId)) || exec?.status !== 'waiting_human' || Number(exec.ask) !== timer.ask)
+        return false;
       if (this.stmt.getAnswer.get(timer.runId, timer.key, timer.ask)) return false;
       this.event(timer.runId, effect.event);
       if (effect.answer) this.answer(effect.answer);
-      if (effect.next) this.stmt.insertTimer.run(timer.runId, timer.key, timer.ask, effect.next.kind, effect.next.dueAt, JSON.stringify(effect.next.data));
+      if (effect.next)
+        this.stmt.insertTimer.run(
+          timer.runId,
+          timer.key,
+          timer.ask,
+          effect.next.kind,
+          effect.next.dueAt,
+          JSON.stringify(effect.next.data),
+        );
       if (effect.end) this.end(timer.runId, effect.end);
       return true;
     });
   }
 
-  async claimAsk(claim: NewClaim, opts: { ttlMs: number }) { return this.claims.claimAsk(claim, opts); }
-  async releaseClaim(ref: ClaimRef) { return this.claims.releaseClaim(ref); }
-  async putOffTimer(token: string, timer: Timer) { return this.claims.putOffTimer(token, timer); }
+  async claimAsk(claim: NewClaim, opts: { ttlMs: number }) {
+    return this.claims.claimAsk(claim, opts);
+  }
+  async releaseClaim(ref: ClaimRef) {
+    return this.claims.releaseClaim(ref);
+  }
+  async putOffTimer(token: string, timer: Timer) {
+    return this.claims.putOffTimer(token, timer);
+  }
 
   // Sessions and reports across machines: sqlite-sessions.ts.
-  async saveSession(token: string, s: Omit<KeptSession, 'savedAt'>, event?: EventInput) { return this.sessions.saveSession(token, s, event); }
-  async loadSession(runId: number, sessionId: string) { return this.sessions.loadSession(runId, sessionId); }
-  async listSessions(runId: number) { return this.sessions.listSessions(runId); }
-  async recordReport(runId: number, key: string, signalPath: string, body: string) { return this.sessions.recordReport(runId, key, signalPath, body); }
-  async getReport(runId: number, key: string, signalPath: string) { return this.sessions.getReport(runId, key, signalPath); }
+  async saveSession(token: string, s: Omit<KeptSession, 'savedAt'>, event?: EventInput) {
+    return this.sessions.saveSession(token, s, event);
+  }
+  async loadSession(runId: number, sessionId: string) {
+    return this.sessions.loadSession(runId, sessionId);
+  }
+  async listSessions(runId: number) {
+    return this.sessions.listSessions(runId);
+  }
+  async recordReport(runId: number, key: string, signalPath: string, body: string) {
+    return this.sessions.recordReport(runId, key, signalPath, body);
+  }
+  async getReport(runId: number, key: string, signalPath: string) {
+    return this.sessions.getReport(runId, key, signalPath);
+  }
 
   // Events from the outside world and the runs' takes of them: sqlite-sent-events.ts.
-  async sendEvent(e: NewSentEvent) { return this.sentEvents.sendEvent(e); }
-  async listSentEvents(filter?: SentEventFilter) { return this.sentEvents.listSentEvents(filter); }
-  async takeEvent(token: string, take: EventTake) { return this.sentEvents.takeEvent(token, take); }
-  async endEventWait(token: string, take: EventTake, valueOf: (e: SentEvent) => unknown) { return this.sentEvents.endEventWait(token, take, valueOf); }
-  async eventReadyRuns() { return this.sentEvents.eventReadyRuns(); }
+  async sendEvent(e: NewSentEvent) {
+    return this.sentEvents.sendEvent(e);
+  }
+  async listSentEvents(filter?: SentEventFilter) {
+    return this.sentEvents.listSentEvents(filter);
+  }
+  async takeEvent(token: string, take: EventTake) {
+    return this.sentEvents.takeEvent(token, take);
+  }
+  async endEventWait(token: string, take: EventTake, valueOf: (e: SentEvent) => unknown) {
+    return this.sentEvents.endEventWait(token, take, valueOf);
+  }
+  async eventReadyRuns() {
+    return this.sentEvents.eventReadyRuns();
+  }
 
   async close() {
     this.db.close();
@@ -355,23 +496,51 @@ class SqliteStore extends SqliteReads implements Store {
 
   // Settings and people (shop serve's access): sqlite-access.ts.
   private readonly accessTx = <T>(fn: () => T): T => this.tx(fn);
-  async getSetting(name: string) { return access.getSetting(this.db, name); }
-  async setSetting(name: string, value: string) { access.setSetting(this.db, this.accessTx, this.now(), name, value); }
-  async initSetting(name: string, value: string) { return access.initSetting(this.db, this.accessTx, this.now(), name, value); }
-  async addPerson(p: { name: string; tokenHash: string; by: string }) { access.addPerson(this.db, this.accessTx, this.now(), p); }
-  async findPersonByTokenHash(hash: string) { return access.findPersonByTokenHash(this.db, this.accessTx, this.now(), hash); }
-  async listPeople() { return access.listPeople(this.db); }
-  async revokePerson(name: string) { return access.revokePerson(this.db, this.accessTx, this.now(), name); }
-  async endWebSession(id: string, expiresAt: number) { access.endWebSession(this.db, this.accessTx, this.now(), id, expiresAt); }
-  async webSessionEnded(id: string) { return access.webSessionEnded(this.db, id); }
+  async getSetting(name: string) {
+    return access.getSetting(this.db, name);
+  }
+  async setSetting(name: string, value: string) {
+    access.setSetting(this.db, this.accessTx, this.now(), name, value);
+  }
+  async initSetting(name: string, value: string) {
+    return access.initSetting(this.db, this.accessTx, this.now(), name, value);
+  }
+  async addPerson(p: { name: string; tokenHash: string; by: string }) {
+    access.addPerson(this.db, this.accessTx, this.now(), p);
+  }
+  async findPersonByTokenHash(hash: string) {
+    return access.findPersonByTokenHash(this.db, this.accessTx, this.now(), hash);
+  }
+  async listPeople() {
+    return access.listPeople(this.db);
+  }
+  async revokePerson(name: string) {
+    return access.revokePerson(this.db, this.accessTx, this.now(), name);
+  }
+  async endWebSession(id: string, expiresAt: number) {
+    access.endWebSession(this.db, this.accessTx, this.now(), id, expiresAt);
+  }
+  async webSessionEnded(id: string) {
+    return access.webSessionEnded(this.db, id);
+  }
 
   // The worker registry (shop watch, shop workers): sqlite-workers.ts. No listen: SQLite has no
   // push, the signal-file watcher wakes workers on one machine.
-  async registerWorker(w: NewWorker) { workers.registerWorker(this.db, this.accessTx, this.now(), w); }
-  async heartbeatWorker(id: string, load: WorkerLoad) { return workers.heartbeatWorker(this.db, this.now(), id, load); }
-  async endWorker(id: string) { workers.endWorker(this.db, id); }
-  async listWorkers() { return workers.listWorkers(this.db); }
-  async claimIdleRuns(owner: OwnerClaim, leaseMs: number, limit: number) { return workers.claimIdleRuns(this.db, this.accessTx, () => this.now(), owner, leaseMs, limit); }
+  async registerWorker(w: NewWorker) {
+    workers.registerWorker(this.db, this.accessTx, this.now(), w);
+  }
+  async heartbeatWorker(id: string, load: WorkerLoad) {
+    return workers.heartbeatWorker(this.db, this.now(), id, load);
+  }
+  async endWorker(id: string) {
+    workers.endWorker(this.db, id);
+  }
+  async listWorkers() {
+    return workers.listWorkers(this.db);
+  }
+  async claimIdleRuns(owner: OwnerClaim, leaseMs: number, limit: number) {
+    return workers.claimIdleRuns(this.db, this.accessTx, () => this.now(), owner, leaseMs, limit);
+  }
 
   /**
    * A write transaction that takes the write lock first (BEGIN IMMEDIATE): a deferred one that
@@ -413,7 +582,13 @@ class SqliteStore extends SqliteReads implements Store {
     if (!row || row.hold_kind !== 'continue') return;
     if (staleHold !== null && row.hold_token === staleHold) {
       this.stmt.clearHold.run(runId, key);
-      this.event(runId, { type: 'session_closed', key, actor: 'shop', channel: 'engine', data: { why: 'its shop continue process is gone' } });
+      this.event(runId, {
+        type: 'session_closed',
+        key,
+        actor: 'shop',
+        channel: 'engine',
+        data: { why: 'its shop continue process is gone' },
+      });
       return;
     }
     const exec = toExecution(row);
@@ -423,16 +598,34 @@ class SqliteStore extends SqliteReads implements Store {
   /** A call's state, as the refusals (call-rules.ts) read it. */
   private call(runId: number, key: string): { status: ExecutionStatus; delivered: number | null } | null {
     const row = this.stmt.getExecution.get(runId, key) as Row | undefined;
-    return row ? { status: row.status as ExecutionStatus, delivered: row.delivered == null ? null : Number(row.delivered) } : null;
+    return row
+      ? { status: row.status as ExecutionStatus, delivered: row.delivered == null ? null : Number(row.delivered) }
+      : null;
   }
 
   private waiting(runId: number, key: string, ask: WaitingAsk, runStatus: ActiveStatus) {
     const t = this.now();
-    this.stmt.markWaiting.run({ ...metricCols(ask.metrics), waitingFor: ask.waitingFor, awaiting: ask.awaiting, claimTimeout: ask.claimTimeout ?? null, askDecisions: ask.decisions?.length ? JSON.stringify(ask.decisions) : null, t, runId, key });
+    this.stmt.markWaiting.run({
+      ...metricCols(ask.metrics),
+      waitingFor: ask.waitingFor,
+      awaiting: ask.awaiting,
+      claimTimeout: ask.claimTimeout ?? null,
+      askDecisions: ask.decisions?.length ? JSON.stringify(ask.decisions) : null,
+      t,
+      runId,
+      key,
+    });
     this.stmt.setRunStatus.run(runStatus, t, runId);
-    this.event(runId, { type: 'waiting', key, actor: 'shop', channel: 'engine', data: { waiting_for: ask.waitingFor, awaiting: ask.awaiting } });
+    this.event(runId, {
+      type: 'waiting',
+      key,
+      actor: 'shop',
+      channel: 'engine',
+      data: { waiting_for: ask.waitingFor, awaiting: ask.awaiting },
+    });
     const number = Number((this.stmt.getExecution.get(runId, key) as Row).ask);
-    for (const timer of ask.timers ?? []) this.stmt.insertTimer.run(runId, key, number, timer.kind, timer.dueAt, JSON.stringify(timer.data));
+    for (const timer of ask.timers ?? [])
+      this.stmt.insertTimer.run(runId, key, number, timer.kind, timer.dueAt, JSON.stringify(timer.data));
   }
 
   /** First answer wins: an answer for an ask already answered, or no longer waited on, is a conflict. */
@@ -447,8 +640,17 @@ class SqliteStore extends SqliteReads implements Store {
     const t = this.now();
     this.stmt.insertAnswer.run({ ...answer, decisions: answer.decisions ? JSON.stringify(answer.decisions) : null, t });
     this.event(answer.runId, {
-      type: 'human_answered', key: answer.key, actor: answer.responder, channel: answer.channel,
-      data: { ask: answer.ask, verdict: answer.verdict, status: answer.status, message: answer.message, decisions: answer.decisions },
+      type: 'human_answered',
+      key: answer.key,
+      actor: answer.responder,
+      channel: answer.channel,
+      data: {
+        ask: answer.ask,
+        verdict: answer.verdict,
+        status: answer.status,
+        message: answer.message,
+        decisions: answer.decisions,
+      },
     });
     return { answeredAt: t };
   }
@@ -457,17 +659,38 @@ class SqliteStore extends SqliteReads implements Store {
   private end(runId: number, end: RunEnd): boolean {
     const t = this.now();
     const reason = end.reason ?? null;
-    if (end.failedKey && this.stmt.failExecution.run({ ...metricCols(end.metrics), error: reason, t, runId, key: end.failedKey }).changes) {
-      this.event(runId, { type: 'execution_failed', key: end.failedKey, actor: 'shop', channel: 'engine', data: { error: reason } });
+    if (
+      end.failedKey &&
+      this.stmt.failExecution.run({ ...metricCols(end.metrics), error: reason, t, runId, key: end.failedKey }).changes
+    ) {
+      this.event(runId, {
+        type: 'execution_failed',
+        key: end.failedKey,
+        actor: 'shop',
+        channel: 'engine',
+        data: { error: reason },
+      });
     }
     if (end.held && this.stmt.setHeld.run(JSON.stringify(end.held), runId).changes) {
       this.event(runId, filesChangedEvent(end.held));
     }
-    const changed = this.stmt.endRun.run({ status: end.status, reason, result: end.result === undefined ? null : JSON.stringify(end.result), t, runId }).changes;
+    const changed = this.stmt.endRun.run({
+      status: end.status,
+      reason,
+      result: end.result === undefined ? null : JSON.stringify(end.result),
+      t,
+      runId,
+    }).changes;
     if (!changed) return false;
     // Calls still open end with the run: running ones (their processes were killed first), and
     // waiting ones — nothing waits on an ended run, so no reader takes one for an open ask.
-    this.stmt.failOpen.run(`the run ended ${end.status}${reason ? `: ${reason}` : ''}`, t, t, runId, end.held?.key ?? null);
+    this.stmt.failOpen.run(
+      `the run ended ${end.status}${reason ? `: ${reason}` : ''}`,
+      t,
+      t,
+      runId,
+      end.held?.key ?? null,
+    );
     this.event(runId, end.event);
     return true;
   }
@@ -475,7 +698,16 @@ class SqliteStore extends SqliteReads implements Store {
   private event(runId: number, e: EventInput) {
     const t = this.now();
     const id = Number((this.stmt.nextEvent.get(t, runId) as Row).n);
-    this.stmt.insertEvent.run(runId, id, e.key ?? null, e.type, e.actor, e.channel, e.data ? JSON.stringify(e.data) : null, t);
+    this.stmt.insertEvent.run(
+      runId,
+      id,
+      e.key ?? null,
+      e.type,
+      e.actor,
+      e.channel,
+      e.data ? JSON.stringify(e.data) : null,
+      t,
+    );
   }
 }
 

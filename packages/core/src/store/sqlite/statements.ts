@@ -5,7 +5,9 @@ const HOLD_COLUMNS = ['hold_kind', 'hold_token', 'hold_by', 'hold_host', 'hold_p
 /** No hold: every column of it cleared, so a finished call's row carries none of it. */
 const NO_HOLD = HOLD_COLUMNS.map((c) => `${c} = NULL`).join(', ');
 /** An agent's hold ends with its attempt; a person's (shop continue) only when that process lets go. */
-const END_AGENT_HOLD = HOLD_COLUMNS.map((c) => `${c} = CASE WHEN hold_kind = 'agent' THEN NULL ELSE ${c} END`).join(', ');
+const END_AGENT_HOLD = HOLD_COLUMNS.map((c) => `${c} = CASE WHEN hold_kind = 'agent' THEN NULL ELSE ${c} END`).join(
+  ', ',
+);
 /**
  * The claim on a waiting call's current ask, joined in only while it lasts (expires_at after
  * @now) and the ask is open: an answer closes it, even before the driver takes the answer in.
@@ -13,7 +15,8 @@ const END_AGENT_HOLD = HOLD_COLUMNS.map((c) => `${c} = CASE WHEN hold_kind = 'ag
 const CLAIM_JOIN = `LEFT JOIN claims c ON c.run_id = e.run_id AND c.call_key = e.call_key AND c.ask = e.ask
   AND e.status = 'waiting_human' AND c.expires_at > @now
   AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.run_id = c.run_id AND a.call_key = c.call_key AND a.ask = c.ask)`;
-const CLAIM_COLUMNS = 'c.by AS claim_by, c.channel AS claim_channel, c.claimed_at AS claim_since, c.expires_at AS claim_until';
+const CLAIM_COLUMNS =
+  'c.by AS claim_by, c.channel AS claim_channel, c.claimed_at AS claim_since, c.expires_at AS claim_until';
 const METRICS = `cost_usd = COALESCE(@cost, cost_usd), num_turns = COALESCE(@turns, num_turns), duration_ms = COALESCE(@duration, duration_ms)`;
 
 /** Every statement the SQLite store runs, by name. */
@@ -51,7 +54,8 @@ const SQL = {
   executionTotals: `SELECT COUNT(*) AS calls, ROUND(TOTAL(cost_usd), 6) AS cost,
     (SELECT agent FROM executions WHERE run_id = @runId AND agent IS NOT NULL ORDER BY seq DESC LIMIT 1) AS agent
     FROM executions WHERE run_id = @runId`,
-  replayLog: 'SELECT call_key, kind, fingerprint, status, result, delivered FROM executions WHERE run_id = ? ORDER BY seq',
+  replayLog:
+    'SELECT call_key, kind, fingerprint, status, result, delivered FROM executions WHERE run_id = ? ORDER BY seq',
   getExecution: 'SELECT * FROM executions WHERE run_id = ? AND call_key = ?',
   // The same for readers outside the store: with the claim on its open ask, if one lasts.
   getExecutionClaimed: `SELECT e.*, ${CLAIM_COLUMNS} FROM executions e ${CLAIM_JOIN} WHERE e.run_id = @runId AND e.call_key = @key`,
@@ -86,7 +90,8 @@ const SQL = {
   setPid: `UPDATE executions SET pid = @pid, pid_start = @pidStart, spawned = spawned + (@pid IS NOT NULL),
       hold_pid = CASE WHEN hold_kind = 'agent' THEN @pid ELSE hold_pid END, hold_pid_start = CASE WHEN hold_kind = 'agent' THEN @pidStart ELSE hold_pid_start END,
       updated_at = @t WHERE run_id = @runId AND call_key = @key`,
-  setSessionId: 'UPDATE executions SET session_id = @sessionId, updated_at = @t WHERE run_id = @runId AND call_key = @key',
+  setSessionId:
+    'UPDATE executions SET session_id = @sessionId, updated_at = @t WHERE run_id = @runId AND call_key = @key',
   // The driver's agent step holds the session (its owner token; the agent's pid once spawned).
   takeAgentHold: `UPDATE executions SET hold_kind = 'agent', hold_token = @token, hold_by = agent,
       hold_host = (SELECT owner_host FROM runs WHERE id = @runId), hold_pid = NULL, hold_pid_start = NULL, hold_since = @t
@@ -127,7 +132,8 @@ const SQL = {
     WHERE t.fired_at IS NULL AND r.status IN ('running','waiting','waiting_human')`,
   timerFired: 'UPDATE timers SET fired_at = ? WHERE id = ? AND fired_at IS NULL',
   runCost: 'SELECT ROUND(TOTAL(cost_usd), 6) AS cost FROM executions WHERE run_id = ?',
-  insertEvent: 'INSERT INTO events (run_id, id, call_key, type, actor, channel, data, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  insertEvent:
+    'INSERT INTO events (run_id, id, call_key, type, actor, channel, data, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
 } as const;
 
 export type Statements = Record<keyof typeof SQL, Database.Statement>;

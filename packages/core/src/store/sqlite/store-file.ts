@@ -24,7 +24,8 @@ export function prepareStoreFile(file: string): void {
     if (earlier > 0) {
       throw new StoreError(
         `the store ${file} is ${size < 0 ? 'missing' : 'empty'} but ${runsDir} holds the files of ${earlier} earlier run${earlier === 1 ? '' : 's'}: the store was lost or cut short; restore it from a backup, or start afresh by moving the old files aside (mv ${runsDir} ${runsDir}.old)`,
-        file, 'SHOP_STORE_LOST',
+        file,
+        'SHOP_STORE_LOST',
       );
     }
     if (size < 0) {
@@ -66,7 +67,11 @@ function mustRead(file: string): void {
 function cannotRead(file: string, e: unknown): Error {
   const why = fsWhy(e);
   if (!why) return e as Error;
-  return new StoreError(`cannot read the store ${file}: ${why}; check the permissions of the file and of the folders above it (ls -ld ${dirname(file)} ${file}), or set SHOP_HOME to a folder of yours`, file, (e as NodeJS.ErrnoException).code!);
+  return new StoreError(
+    `cannot read the store ${file}: ${why}; check the permissions of the file and of the folders above it (ls -ld ${dirname(file)} ${file}), or set SHOP_HOME to a folder of yours`,
+    file,
+    (e as NodeJS.ErrnoException).code!,
+  );
 }
 
 /** How many run folders (named by a run id) `dir` holds. */

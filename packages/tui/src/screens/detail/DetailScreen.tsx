@@ -9,9 +9,26 @@ import { useDetailState, type DetailLayout } from './use-detail-state.js';
 const MOVES: readonly string[] = ['up', 'down', 'pageUp', 'pageDown', 'top', 'bottom'];
 
 /** A run's details: its state hook, its keys (↑↓ pick a call; actions aim at it when it waits), its view. */
-export function DetailScreen({ deps, run, runId, firstKey, tick, layout, paused, back, common }: {
-  deps: TuiDeps; run: RunWithWaiting | undefined; runId: number; firstKey: string | null; tick: number; layout: DetailLayout; paused: boolean;
-  back: () => void; common: (cmd: Command | null, target: Target | null) => boolean;
+export function DetailScreen({
+  deps,
+  run,
+  runId,
+  firstKey,
+  tick,
+  layout,
+  paused,
+  back,
+  common,
+}: {
+  deps: TuiDeps;
+  run: RunWithWaiting | undefined;
+  runId: number;
+  firstKey: string | null;
+  tick: number;
+  layout: DetailLayout;
+  paused: boolean;
+  back: () => void;
+  common: (cmd: Command | null, target: Target | null) => boolean;
 }) {
   const state = useDetailState(deps.ops, runId, run?.updatedAt ?? 0, tick, firstKey, layout, paused);
   useKeypress('detail', (input, key) => {

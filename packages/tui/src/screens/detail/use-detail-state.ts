@@ -20,18 +20,30 @@ export interface DetailLayout {
  * selected call (first the one asked for, else the one waiting or working), that call's
  * log tail (read each tick: agents write it without touching the store), the audit trail.
  */
-export function useDetailState(ops: ShopOperations, runId: number, changedAt: number, tick: number, firstKey: string | null, layout: DetailLayout, paused: boolean) {
+export function useDetailState(
+  ops: ShopOperations,
+  runId: number,
+  changedAt: number,
+  tick: number,
+  firstKey: string | null,
+  layout: DetailLayout,
+  paused: boolean,
+) {
   // The trail only grows: read what came after the last event seen, keep the newest.
   const trail = useRef<RunEvent[]>([]);
-  const data = useReload(async () => {
-    const view = await ops.runView(runId, { last: DETAIL_CALLS });
-    const last = trail.current.at(-1)?.id;
-    const more = await ops.events(runId, last);
-    // Two loads may overlap: take each event once.
-    const newest = trail.current.at(-1)?.id ?? 0;
-    trail.current = [...trail.current, ...more.filter((e) => e.id > newest)].slice(-KEPT_EVENTS);
-    return { view, events: trail.current };
-  }, `${runId}:${changedAt}`, paused);
+  const data = useReload(
+    async () => {
+      const view = await ops.runView(runId, { last: DETAIL_CALLS });
+      const last = trail.current.at(-1)?.id;
+      const more = await ops.events(runId, last);
+      // Two loads may overlap: take each event once.
+      const newest = trail.current.at(-1)?.id ?? 0;
+      trail.current = [...trail.current, ...more.filter((e) => e.id > newest)].slice(-KEPT_EVENTS);
+      return { view, events: trail.current };
+    },
+    `${runId}:${changedAt}`,
+    paused,
+  );
   const current = data?.view.run.id === runId ? data : null;
   const tree = useMemo(() => (current ? executionTree(current.view.executions) : []), [current]);
   const [key, setKey] = useState<string | null>(firstKey);
@@ -62,7 +74,12 @@ export function useDetailState(ops: ShopOperations, runId: number, changedAt: nu
     move(command: string) {
       setKey((prev) => {
         const from = tree.findIndex((r) => r.exec.key === prev);
-        const to = moveCursor(from < 0 ? defaultCursor(tree) : from, tree.length, command, Math.max(1, layout.execs - 1));
+        const to = moveCursor(
+          from < 0 ? defaultCursor(tree) : from,
+          tree.length,
+          command,
+          Math.max(1, layout.execs - 1),
+        );
         return tree[to]?.exec.key ?? null;
       });
     },

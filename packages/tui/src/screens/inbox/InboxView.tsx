@@ -15,10 +15,16 @@ function Row({ row, selected }: { row: AskRow; selected: boolean }) {
       <Cell width={W.spec}>{row.spec}</Cell>
       <Cell width={W.call}>{row.key}</Cell>
       <Cell width={W.from}>{row.from}</Cell>
-      <Cell width={W.awaiting} color={theme.tone('attention')}>{row.awaiting}</Cell>
+      <Cell width={W.awaiting} color={theme.tone('attention')}>
+        {row.awaiting}
+      </Cell>
       <Cell grow>{row.question || '-'}</Cell>
-      <Cell width={W.claimed} color={theme.tone('accent')}>{row.claimedBy}</Cell>
-      <Cell width={W.waited} right>{row.waited}</Cell>
+      <Cell width={W.claimed} color={theme.tone('accent')}>
+        {row.claimedBy}
+      </Cell>
+      <Cell width={W.waited} right>
+        {row.waited}
+      </Cell>
     </Box>
   );
 }
@@ -35,18 +41,36 @@ export function InboxView({ state, height }: { state: InboxState; height: number
       </Text>
       <Box>
         <Text>{'  '}</Text>
-        <Cell width={W.run} color={muted}>RUN</Cell>
-        <Cell width={W.spec} color={muted}>SPEC</Cell>
-        <Cell width={W.call} color={muted}>CALL</Cell>
-        <Cell width={W.from} color={muted}>FROM</Cell>
-        <Cell width={W.awaiting} color={muted}>AWAITING</Cell>
-        <Cell grow color={muted}>QUESTION</Cell>
-        <Cell width={W.claimed} color={muted}>CLAIMED</Cell>
-        <Cell width={W.waited} right color={muted}>WAITED</Cell>
+        <Cell width={W.run} color={muted}>
+          RUN
+        </Cell>
+        <Cell width={W.spec} color={muted}>
+          SPEC
+        </Cell>
+        <Cell width={W.call} color={muted}>
+          CALL
+        </Cell>
+        <Cell width={W.from} color={muted}>
+          FROM
+        </Cell>
+        <Cell width={W.awaiting} color={muted}>
+          AWAITING
+        </Cell>
+        <Cell grow color={muted}>
+          QUESTION
+        </Cell>
+        <Cell width={W.claimed} color={muted}>
+          CLAIMED
+        </Cell>
+        <Cell width={W.waited} right color={muted}>
+          WAITED
+        </Cell>
       </Box>
       <Box flexDirection="column" height={height}>
-        {state.count === 0 ? <Text color={muted}>  nothing waits for a person</Text> : null}
-        {state.rows.map((row, i) => <Row key={`${row.runId}:${row.key}`} row={row} selected={state.windowStart + i === state.cursor} />)}
+        {state.count === 0 ? <Text color={muted}> nothing waits for a person</Text> : null}
+        {state.rows.map((row, i) => (
+          <Row key={`${row.runId}:${row.key}`} row={row} selected={state.windowStart + i === state.cursor} />
+        ))}
       </Box>
     </Box>
   );

@@ -5,7 +5,17 @@ import { RunHeader, RunRow } from './RunRow.js';
 import type { RunListState } from './use-run-list-state.js';
 
 /** The run list, a pure view of its state: title, column titles, the window of rows, the filter line. */
-export function RunListView({ state, height, waiting, loaded }: { state: RunListState; height: number; waiting: number; loaded: boolean }) {
+export function RunListView({
+  state,
+  height,
+  waiting,
+  loaded,
+}: {
+  state: RunListState;
+  height: number;
+  waiting: number;
+  loaded: boolean;
+}) {
   const theme = useTheme();
   const { rows, cursor, windowStart, count, total, filter, filtering, activeOnly } = state;
   const facts = [
@@ -25,13 +35,22 @@ export function RunListView({ state, height, waiting, loaded }: { state: RunList
       <Box flexDirection="column" height={height}>
         {rows.length === 0 ? (
           <Text color={theme.tone('muted')}>
-            {!loaded ? 'reading runs…' : total === 0 ? '  no runs yet; start one with: shop run <workflow> [prompt…]' : '  no runs match'}
+            {!loaded
+              ? 'reading runs…'
+              : total === 0
+                ? '  no runs yet; start one with: shop run <workflow> [prompt…]'
+                : '  no runs match'}
           </Text>
         ) : (
           rows.map((row, i) => <RunRow key={row.id} row={row} selected={windowStart + i === cursor} />)
         )}
       </Box>
-      {filtering ? <Text wrap="truncate-end">{`/${filter}`}<Text color={theme.tone('accent')}>▏</Text></Text> : null}
+      {filtering ? (
+        <Text wrap="truncate-end">
+          {`/${filter}`}
+          <Text color={theme.tone('accent')}>▏</Text>
+        </Text>
+      ) : null}
     </Box>
   );
 }

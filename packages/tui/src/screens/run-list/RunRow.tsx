@@ -23,13 +23,27 @@ export function RunHeader() {
   return (
     <Box>
       <Text>{'  '}</Text>
-      <Cell width={c.id} color={theme.tone('muted')}>ID</Cell>
-      <Cell width={c.spec} color={theme.tone('muted')}>SPEC</Cell>
-      <Cell width={c.status} color={theme.tone('muted')}>STATUS</Cell>
-      <Cell width={c.agent} color={theme.tone('muted')}>AGENT</Cell>
-      <Cell grow color={theme.tone('muted')}>ACTIVITY / WAITING FOR</Cell>
-      <Cell width={c.age} right color={theme.tone('muted')}>AGE</Cell>
-      <Cell width={c.cost} right color={theme.tone('muted')}>COST</Cell>
+      <Cell width={c.id} color={theme.tone('muted')}>
+        ID
+      </Cell>
+      <Cell width={c.spec} color={theme.tone('muted')}>
+        SPEC
+      </Cell>
+      <Cell width={c.status} color={theme.tone('muted')}>
+        STATUS
+      </Cell>
+      <Cell width={c.agent} color={theme.tone('muted')}>
+        AGENT
+      </Cell>
+      <Cell grow color={theme.tone('muted')}>
+        ACTIVITY / WAITING FOR
+      </Cell>
+      <Cell width={c.age} right color={theme.tone('muted')}>
+        AGE
+      </Cell>
+      <Cell width={c.cost} right color={theme.tone('muted')}>
+        COST
+      </Cell>
     </Box>
   );
 }
@@ -42,13 +56,19 @@ export function RunRow({ row, selected }: { row: RunRowModel; selected: boolean 
   return (
     <Box>
       <Text color={theme.tone('accent')}>{selected ? '› ' : '  '}</Text>
-      <Cell width={c.id} bold={selected && theme.colors}>{String(row.id)}</Cell>
+      <Cell width={c.id} bold={selected && theme.colors}>
+        {String(row.id)}
+      </Cell>
       <Cell width={c.spec}>{row.spec}</Cell>
       <Cell width={c.status} color={theme.tone(look.tone)}>{`${look.icon} ${look.word}`}</Cell>
       <Cell width={c.agent}>{row.agent}</Cell>
       <Cell grow>{row.what || '-'}</Cell>
-      <Cell width={c.age} right>{row.age}</Cell>
-      <Cell width={c.cost} right>{row.cost}</Cell>
+      <Cell width={c.age} right>
+        {row.age}
+      </Cell>
+      <Cell width={c.cost} right>
+        {row.cost}
+      </Cell>
     </Box>
   );
 }

@@ -7,7 +7,11 @@ import type { RunListState } from './use-run-list-state.js';
 const MOVES: readonly string[] = ['up', 'down', 'pageUp', 'pageDown', 'top', 'bottom'];
 
 /** The run list's keys, and the filter line's while `/` is open. */
-export function useRunListInput(state: RunListState, open: (runId: number) => void, common: (cmd: Command | null, target: Target | null) => boolean) {
+export function useRunListInput(
+  state: RunListState,
+  open: (runId: number) => void,
+  common: (cmd: Command | null, target: Target | null) => boolean,
+) {
   useKeypress('list', (input, key) => {
     const cmd = commandFor(input, key);
     const target = state.selected ? { runId: state.selected.id, key: null } : null;

@@ -31,7 +31,9 @@ export function useRunListState(runs: Runs, liveness: Liveness, heightFor: (filt
   const cursor = cursorIn(sel, shown);
   start.current = windowStart(start.current, cursor, height, shown.length);
   const now = liveness.clock.now();
-  const rows = shown.slice(start.current, start.current + height).map((r) => rowModel(r, displayStatus(r, liveness), now));
+  const rows = shown
+    .slice(start.current, start.current + height)
+    .map((r) => rowModel(r, displayStatus(r, liveness), now));
 
   return {
     rows,
@@ -41,7 +43,9 @@ export function useRunListState(runs: Runs, liveness: Liveness, heightFor: (filt
     count: shown.length,
     total: runs.runs.length,
     selected: (shown[cursor] as RunWithWaiting | undefined) ?? null,
-    filter, filtering, activeOnly,
+    filter,
+    filtering,
+    activeOnly,
     move(command: string) {
       // From the latest state: keys typed faster than frames each count.
       setSel((prev) => {
@@ -74,5 +78,13 @@ function cursorIn(sel: { cursor: number; id: number | null }, shown: readonly Ru
 
 function rowModel(run: RunWithWaiting, status: string, now: number): RunRowModel {
   const { agent, what } = runActivity(run, status);
-  return { id: run.id, spec: run.parentId === null ? run.spec : `↳ ${run.spec}`, status, agent, what, age: age(now - run.createdAt), cost: usd(run.costUsd) };
+  return {
+    id: run.id,
+    spec: run.parentId === null ? run.spec : `↳ ${run.spec}`,
+    status,
+    agent,
+    what,
+    age: age(now - run.createdAt),
+    cost: usd(run.costUsd),
+  };
 }
