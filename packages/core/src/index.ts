@@ -33,7 +33,7 @@ export { pauseDeadline } from './decisions/decision-spec.js';
 export type { Decision, PauseSpec } from './decisions/decision-spec.js';
 export { validateAnswers, valueSchema } from './decisions/validate-answers.js';
 
-// shared
+// errors, types, text, time and run status
 export { parseDuration } from './duration.js';
 export {
   BudgetSpent,
