@@ -168,7 +168,10 @@ CREATE TABLE IF NOT EXISTS people (
   created_at    INTEGER NOT NULL,
   created_by    TEXT    NOT NULL,
   revoked_at    INTEGER,
-  last_seen_at  INTEGER
+  last_seen_at  INTEGER,
+  -- Schema 13: 'login' a person's login link (the web's pages), 'token' an API token (a script's
+  -- Authorization: Bearer on /api/*). One namespace: "answered by <name>" names one holder.
+  kind          TEXT    NOT NULL DEFAULT 'login' CHECK (kind IN ('login','token'))
 );
 
 -- Schema 11: web sessions of `shop serve` ended before they expire (logout). A session is a

@@ -69,16 +69,16 @@ describe('shop access', () => {
     ]);
   });
 
-  it('list shows name, added, by, last seen and revoked — never the token', async () => {
+  it('list shows name, kind, added, by, last seen and revoked — never the token', async () => {
     const p = makeProject();
     const token = tokenIn(p.shop(['access', 'add', 'ann']).stdout);
     p.shop(['access', 'add', 'bob']);
     await personByToken(storeOf(p), token);
     const table = p.shop(['access', 'list']);
     expect(table.code).toBe(0);
-    expect(table.stdout).toMatch(/^NAME\s+ADDED\s+BY\s+LAST SEEN\s+REVOKED/);
-    expect(table.stdout).toMatch(/\nann\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d\s+tester\s+\d{4}-/);
-    expect(table.stdout).toMatch(/\nbob\s+\S+ \S+ \S+\s+tester\s+-\s+-/);
+    expect(table.stdout).toMatch(/^NAME\s+KIND\s+ADDED\s+BY\s+LAST SEEN\s+REVOKED/);
+    expect(table.stdout).toMatch(/\nann\s+login\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d\s+tester\s+\d{4}-/);
+    expect(table.stdout).toMatch(/\nbob\s+login\s+\S+ \S+ \S+\s+tester\s+-\s+-/);
     const json = p.shop(['access', 'list', '--json']);
     const people = PersonJsonSchema.array().parse(JSON.parse(json.stdout));
     expect(people.map((x) => [x.name, x.created_by, x.last_seen_at === null, x.revoked_at])).toEqual([

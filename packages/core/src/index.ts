@@ -8,7 +8,8 @@
 // access
 export { loginUrl } from './access/people.js';
 export { personJson } from './access/person-json.js';
-export type { AccessAddedJson } from './access/person-json.js';
+export type { AccessAddedJson, AccessRevokedJson, ApiTokenAddedJson } from './access/person-json.js';
+export type { AccessKind } from './store/access-store.js';
 export { checkPublicUrl } from './access/public-url.js';
 
 // agents

@@ -213,7 +213,8 @@ export interface DecisionAnswer {
 }
 
 /** Where a change came from; `web` is a person signed in to shop serve, `link` an answer link. */
-export type Channel = 'cli' | 'signal' | 'continue' | 'tui' | 'engine' | 'agent' | 'worker' | 'web' | 'link';
+/** `api`: shop serve's /api/* with an API token (shop access add --token), a script's or a CI job's. */
+export type Channel = 'cli' | 'signal' | 'continue' | 'tui' | 'engine' | 'agent' | 'worker' | 'web' | 'link' | 'api';
 
 export interface RunEvent {
   id: number;

@@ -12,8 +12,8 @@ import type { ServerDeps } from './server-deps.js';
 
 /**
  * Every request, in order: security headers; a bounded URL; the Host header (DNS rebinding);
- * the route; the session; for a POST, the origin (the CSRF token is checked by the handler
- * that reads the form). Failures are mapped to a status once, as a page or (under /api/, /e/
+ * the route; the session, or on the JSON API an API token; for a POST, the origin (the CSRF
+ * token, not needed with an API token, is checked by the handler that reads the body). Failures are mapped to a status once, as a page or (under /api/, /e/
  * and /events) JSON, and never show internals.
  */
 export function createApp(deps: ServerDeps, origins: Origins, csrf: CsrfTokens, feed: ChangeFeed, port: number) {
@@ -39,7 +39,16 @@ export function createApp(deps: ServerDeps, origins: Origins, csrf: CsrfTokens, 
         if (found.allow) res.setHeader('Allow', found.allow);
         throw new HttpError(found.status, found.status === 404 ? 'nothing here' : `use ${found.allow} here`);
       }
-      if (found.route.who === 'person' && !c.session)
+      // An API token counts on the JSON API alone; on a page or a form it is not looked at (the login page, or 401).
+      if (found.route.who === 'person|token' && req.headers.authorization !== undefined) {
+        c.bearer = await deps.ops.apiTokenHolder(req.headers.authorization);
+        if (!c.bearer)
+          throw new HttpError(
+            401,
+            'the API token is not valid (unknown, revoked, or not "Authorization: Bearer <token>"); make one with shop access add <name> --token',
+          );
+      }
+      if (found.route.who !== 'anyone' && !c.session && !c.bearer)
         throw new HttpError(401, 'sign in first: open your personal login link (shop access add <name> prints one)');
       if (req.method === 'POST') checkSameOrigin(req, origins);
       await found.route.handler(c, found.params);

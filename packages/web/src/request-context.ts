@@ -21,6 +21,8 @@ export interface Ctx {
   origins: Origins;
   csrf: CsrfTokens;
   session: Session | null;
+  /** The holder of the API token the request carries (Authorization: Bearer), on a `person|token` route only. */
+  bearer: { name: string } | null;
   cookies: Map<string, string>;
   /** Cookies to be set on the response (Set-Cookie values). */
   setCookies: string[];
@@ -36,7 +38,7 @@ export async function requestContext(
   req: IncomingMessage,
   res: ServerResponse,
   url: URL,
-  base: Omit<Ctx, 'req' | 'res' | 'url' | 'session' | 'cookies' | 'setCookies'>,
+  base: Omit<Ctx, 'req' | 'res' | 'url' | 'session' | 'bearer' | 'cookies' | 'setCookies'>,
 ): Promise<Ctx> {
   const cookies = readCookies(req);
   const token = cookies.get(base.sessionCookie);
@@ -46,7 +48,18 @@ export async function requestContext(
     const found = await base.deps.ops.webSession(token);
     if (found) session = { name: found.name, token };
   }
-  return { ...base, req, res, url, session, cookies, setCookies: [] };
+  return { ...base, req, res, url, session, bearer: null, cookies, setCookies: [] };
+}
+
+/**
+ * Who acts on a JSON API request, and by which channel: an API token's holder (`api`: no CSRF
+ * token, a script sends no ambient credential) or the signed-in person (`web`, whose CSRF
+ * token the POST must carry).
+ */
+export function apiCaller(c: Ctx): { name: string; channel: 'api' | 'web' } {
+  if (c.bearer) return { name: c.bearer.name, channel: 'api' };
+  c.csrf.check(c.session!.token, String(c.req.headers['x-csrf-token'] ?? ''));
+  return { name: c.session!.name, channel: 'web' };
 }
 
 /** What every page shows of the request; reading the flash message clears it. */

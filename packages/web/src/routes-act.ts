@@ -4,7 +4,7 @@ import { answeredText, answerPosted, openAskRow } from './answer-form.js';
 import { webErrorText } from './http-errors.js';
 import { readForm, readJson, sendJson } from './http-io.js';
 import { askPage } from './page-set.js';
-import { backPath, flashTo, pageView, renderPage, type Ctx } from './request-context.js';
+import { apiCaller, backPath, flashTo, pageView, renderPage, type Ctx } from './request-context.js';
 import { runIdParam } from './routes-read.js';
 
 /** A form post from a signed-in person's page: its fields, once the CSRF token is checked. */
@@ -81,9 +81,12 @@ const ApiAnswer = z.strictObject({
   answers: z.record(z.string().max(200), z.unknown()).optional(),
 });
 
-/** POST /api/answer: JSON {handle, verdict?, status?, message?, answers?}, the CSRF token in X-CSRF-Token. */
+/**
+ * POST /api/answer: JSON {handle, verdict?, status?, message?, answers?}, from a signed-in person
+ * (the CSRF token in X-CSRF-Token) or an API token's holder (channel `api`).
+ */
 export async function apiAnswerRoute(c: Ctx) {
-  c.csrf.check(c.session!.token, String(c.req.headers['x-csrf-token'] ?? ''));
+  const caller = apiCaller(c);
   const parsed = ApiAnswer.safeParse(await readJson(c.req));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -93,8 +96,8 @@ export async function apiAnswerRoute(c: Ctx) {
   const { exec, answered, handedTo } = await c.deps.ops.answerHandle({
     handle,
     input,
-    channel: 'web',
-    responder: c.session!.name,
+    channel: caller.channel,
+    responder: caller.name,
   });
   if (!handedTo) c.deps.resumeInBackground(exec.runId);
   sendJson(c.res, 200, { answered, resumed_by: handedTo ? 'live_driver' : 'background' });

@@ -1,7 +1,7 @@
 import { MAX_EVENT_DATA_BYTES, UsageError } from '@shop/core';
 import { z } from 'zod';
 import { readJson, sendJson } from './http-io.js';
-import type { Ctx } from './request-context.js';
+import { apiCaller, type Ctx } from './request-context.js';
 
 /**
  * A posted event's body may be a pretty-printed 1 MiB of data and its envelope: past this it is
@@ -17,12 +17,12 @@ const ApiEvent = z.strictObject({
 });
 
 /**
- * POST /api/events: JSON {name, key?, data?, id?} from a signed-in person, the CSRF token in
- * X-CSRF-Token. 201 with {event, duplicate: false}; an id seen before: 200, the first event,
+ * POST /api/events: JSON {name, key?, data?, id?} from a signed-in person (the CSRF token in
+ * X-CSRF-Token) or an API token's holder (channel `api`). 201 with {event, duplicate: false}; an id seen before: 200, the first event,
  * duplicate true. Bad input 400 (one line), nothing recorded.
  */
 export async function apiEventsRoute(c: Ctx) {
-  c.csrf.check(c.session!.token, String(c.req.headers['x-csrf-token'] ?? ''));
+  const caller = apiCaller(c);
   const parsed = ApiEvent.safeParse(await readJson(c.req, EVENT_BODY_BYTES));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -35,8 +35,8 @@ export async function apiEventsRoute(c: Ctx) {
     data,
     dataFrom: 'data',
     sendId: id,
-    sentBy: c.session!.name,
-    channel: 'web',
+    sentBy: caller.name,
+    channel: caller.channel,
   });
   sendJson(c.res, sent.duplicate ? 200 : 201, sent);
 }

@@ -9,13 +9,15 @@ export type Handler = (c: Ctx, params: string[]) => Promise<void>;
 
 /**
  * Who may reach a route: `person` a signed-in person (else the login page, or 401 for the
- * API), `anyone` (static files, login and answer links: the link is the credential). Every
- * POST is also checked for its origin and a CSRF token.
+ * API), `person|token` that or the holder of an API token (Authorization: Bearer; the JSON
+ * API only, never a page or a form), `anyone` (static files, login and answer links: the link
+ * is the credential). Every POST is also checked for its origin, and a CSRF token unless it
+ * carries an API token.
  */
 export interface Route {
   method: 'GET' | 'POST';
   path: RegExp;
-  who: 'person' | 'anyone';
+  who: 'person' | 'person|token' | 'anyone';
   handler: Handler;
 }
 
@@ -40,13 +42,13 @@ export const ROUTES: Route[] = [
   route('POST', '/claim', 'person', claimRoute),
   route('POST', `/runs/${ID}/stop`, 'person', stopRoute),
   route('POST', '/logout', 'person', logoutRoute),
-  route('GET', '/api/inbox', 'person', apiInbox),
-  route('GET', '/api/runs', 'person', apiRuns),
-  route('GET', `/api/runs/${ID}`, 'person', apiRun),
-  route('GET', `/api/runs/${ID}/log`, 'person', apiRunLog),
+  route('GET', '/api/inbox', 'person|token', apiInbox),
+  route('GET', '/api/runs', 'person|token', apiRuns),
+  route('GET', `/api/runs/${ID}`, 'person|token', apiRun),
+  route('GET', `/api/runs/${ID}/log`, 'person|token', apiRunLog),
   route('GET', '/api/session', 'person', apiSession),
-  route('POST', '/api/answer', 'person', apiAnswerRoute),
-  route('POST', '/api/events', 'person', apiEventsRoute),
+  route('POST', '/api/answer', 'person|token', apiAnswerRoute),
+  route('POST', '/api/events', 'person|token', apiEventsRoute),
   route('GET', `/login/${TOKEN}`, 'anyone', loginRoute),
   route('POST', '/login', 'anyone', loginPostRoute),
   route('GET', `/a/${TOKEN}`, 'anyone', linkRoute),

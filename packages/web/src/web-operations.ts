@@ -57,6 +57,8 @@ export interface WebOperations {
   release(handle: string, by: string): Promise<void>;
   /** The person a login token belongs to, or null (unknown, revoked). */
   personByToken(token: string): Promise<{ name: string } | null>;
+  /** The holder of the unrevoked API token an Authorization header carries (Bearer), or null for anything else. */
+  apiTokenHolder(authorization: unknown): Promise<{ name: string } | null>;
   /** A signed, expiring session for a login token's holder (the cookie's value), or null. */
   openWebSession(token: string): Promise<{ name: string; session: string; expiresAt: number } | null>;
   /** The person a session cookie signs in while it is valid, or null (forged, expired, revoked). */
@@ -89,6 +91,7 @@ export function webOperations(ops: ShopOperations): WebOperations {
     claim: async (handle, by) => void (await ops.claim({ handle, by, channel: 'web', takeOver: true })),
     release: async (handle, by) => void (await ops.release({ handle, by, channel: 'web' })),
     personByToken: (token) => ops.personByToken(token),
+    apiTokenHolder: (authorization) => ops.apiTokenHolder(authorization),
     openWebSession: (token) => ops.openWebSession(token),
     webSession: (session) => ops.webSession(session),
     endWebSession: (session) => ops.endWebSession(session),

@@ -1,5 +1,5 @@
 import { UsageError, checkPublicUrl, loginUrl, personJson, quoted, refuseAgent, responder } from '@shop/core';
-import type { AccessAddedJson } from '@shop/core';
+import type { AccessAddedJson, AccessRevokedJson, ApiTokenAddedJson } from '@shop/core';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
 import type { CommandArgs } from '../registry.js';
@@ -8,11 +8,11 @@ import { localTime } from '../time.js';
 
 /** Where `shop serve` listens unless told otherwise: the base of a login link when nothing better is known. */
 export const DEFAULT_SERVE_URL = 'http://127.0.0.1:7878';
-const USAGE = 'shop access add <name> [--url BASE] [--json] | list [--json] | revoke <name>';
+const USAGE = 'shop access add <name> [--url BASE | --token] [--json] | list [--json] | revoke <name> [--json]';
 
 /**
- * shop access add|list|revoke: who may sign in to `shop serve`. A person's login link holds
- * their token, shown once here; the store keeps only its hash.
+ * shop access add|list|revoke: who may use `shop serve`. A person's login link, or a script's
+ * API token (--token), holds a secret shown once here; the store keeps only its hash.
  */
 export default async function access(args: CommandArgs<'access'>, ctx: Context): Promise<number> {
   // Giving access is a person's act: an agent that could mint itself a login could answer its own asks.
@@ -31,10 +31,14 @@ export default async function access(args: CommandArgs<'access'>, ctx: Context):
       throw new UsageError(`--${flagName} goes with shop access ${subs.join(' or ')}, not ${sub}`);
   };
   onlyFor(args.values.url !== undefined, 'url', ['add']);
-  onlyFor(args.values.json, 'json', ['add', 'list']);
+  onlyFor(args.values.token, 'token', ['add']);
+  if (args.values.token && args.values.url !== undefined)
+    throw new UsageError('--url makes a login link, --token an API token: give one of them (shop access add)');
   switch (sub) {
     case 'add':
-      return add(ctx, needName(name), args.values.url, args.values.json);
+      return args.values.token
+        ? addToken(ctx, needName(name), args.values.json)
+        : add(ctx, needName(name), args.values.url, args.values.json);
     case 'list':
       if (name !== undefined)
         throw new UsageError(
@@ -43,8 +47,10 @@ export default async function access(args: CommandArgs<'access'>, ctx: Context):
       return list(ctx, args.values.json);
     case 'revoke': {
       const who = needName(name);
-      await (await ctx.ops()).revokePerson(who);
-      ctx.out(`revoked ${who}: their login link no longer works and shop serve refuses them`);
+      const kind = await (await ctx.ops()).revokePerson(who);
+      if (args.values.json) printJson(ctx.out, { name: who, kind } satisfies AccessRevokedJson);
+      else if (kind === 'token') ctx.out(`revoked the API token of ${who}: shop serve refuses it from now on (401)`);
+      else ctx.out(`revoked ${who}: their login link no longer works and shop serve refuses them`);
       return 0;
     }
     case undefined:
@@ -77,6 +83,19 @@ async function add(ctx: Context, name: string, url: string | undefined, json: bo
   return 0;
 }
 
+async function addToken(ctx: Context, name: string, json: boolean): Promise<number> {
+  const { token } = await (await ctx.ops()).addApiToken(name, responder(undefined, ctx.cwd, ctx.env));
+  if (json) {
+    printJson(ctx.out, { name, kind: 'token', token } satisfies ApiTokenAddedJson);
+    return 0;
+  }
+  ctx.out(`API token for ${name} (shown only this once; Shop keeps only a hash of it):`);
+  ctx.out(`  ${token}`);
+  ctx.out(`Send it as the header  Authorization: Bearer <token>  to shop serve's /api/*; it acts as ${name}.`);
+  ctx.out(`Keep it in a secret store. Lost or leaked: shop access revoke ${quoted(name)}, then add it again.`);
+  return 0;
+}
+
 async function list(ctx: Context, json: boolean): Promise<number> {
   const people = await (await ctx.ops()).people();
   if (json) {
@@ -84,20 +103,21 @@ async function list(ctx: Context, json: boolean): Promise<number> {
     return 0;
   }
   if (!people.length) {
-    ctx.out('no one has access to shop serve yet; add someone with: shop access add <name>');
+    ctx.out('no one has access to shop serve yet; add someone with: shop access add <name> (or --token for a script)');
     return 0;
   }
   const when = (ms: number | null) => (ms === null ? '-' : localTime(ms));
   const rows = people.map((p) => [
     p.name,
+    p.kind,
     when(p.createdAt),
     p.createdBy,
     when(p.lastSeenAt),
     p.revokedAt === null ? '-' : `revoked ${localTime(p.revokedAt)}`,
   ]);
-  for (const line of table(['NAME', 'ADDED', 'BY', 'LAST SEEN', 'REVOKED'], rows, {
+  for (const line of table(['NAME', 'KIND', 'ADDED', 'BY', 'LAST SEEN', 'REVOKED'], rows, {
     width: ctx.style.width,
-    shrink: [0, 2],
+    shrink: [0, 3],
   }))
     ctx.out(line);
   return 0;

@@ -71,15 +71,17 @@ SIGTERM stops it (exit 0); runs answered here go on in the background (shop resu
     },
   },
   access: {
-    usage: 'shop access add <name> [--url BASE] [--json] | list [--json] | revoke <name>',
-    summary: 'who may sign in to shop serve: personal login links',
+    usage: 'shop access add <name> [--url BASE | --token] [--json] | list [--json] | revoke <name> [--json]',
+    summary: 'who may use shop serve: personal login links and API tokens',
     details: `add prints a personal login link for <name> (1–64 letters, digits, spaces, . _ - @), shown only
 this once: Shop stores a SHA-256 hash of its token, never the token. The link starts with --url,
 else the public URL recorded by shop serve --public-url, else http://127.0.0.1:7878 (shop serve's
-default). A name that already has access exits 6: revoke it first to give a new link.
-list shows name, when added and by whom, last seen, revoked — never a token.
-revoke makes the person's link stop working (exit 5 when no one of that name has access).
-Not available inside an agent step (exit 2).`,
+default). add --token prints an API token instead, for a script or a CI job: sent as
+Authorization: Bearer <token> it reads /api/* and posts /api/answer and /api/events as <name>,
+never the pages. A name that already has access exits 6: revoke it first to give a new one.
+list shows name, kind (login or token), when added and by whom, last seen (used), revoked — never a token.
+revoke makes the link or token stop working and says which it was (exit 5 when no one of that
+name has access). Not available inside an agent step (exit 2).`,
     group: 'tools',
     maxArgs: 2,
     extraHint: (extra) => `a name with spaces goes in quotes ("… ${extra}")`,
@@ -89,7 +91,12 @@ Not available inside an agent step (exit 2).`,
         value: 'BASE',
         description: "with add: the server's address people open (e.g. https://shop.example.com)",
       },
-      json: { type: 'boolean', description: 'with add: {name, login_url}; with list: the people (times ISO 8601)' },
+      token: { type: 'boolean', description: 'with add: an API token for a script or CI job, not a login link' },
+      json: {
+        type: 'boolean',
+        description:
+          'with add: {name, login_url} or, with --token, {name, kind, token}; with list: everyone (times ISO 8601); with revoke: {name, kind}',
+      },
     },
   },
   event: {

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { NotFoundError, UsageError } from '../errors.js';
-import type { Person } from '../store/access-store.js';
+import type { AccessKind, Person } from '../store/access-store.js';
 import type { Store } from '../store/store.js';
 
 /**
@@ -39,7 +39,8 @@ export async function addPerson(store: Store, name: string, by: string): Promise
 export async function personByToken(store: Store, token: string): Promise<{ name: string } | null> {
   if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN) return null;
   const person = await store.findPersonByTokenHash(hashToken(token));
-  return person ? { name: person.name } : null;
+  // An API token is never a login link: it opens no page.
+  return person?.kind === 'login' ? { name: person.name } : null;
 }
 
 /** Everyone who was given access, revoked too; never a token (only its hash is stored). */
@@ -47,10 +48,14 @@ export async function listPeople(store: Store): Promise<Person[]> {
   return store.listPeople();
 }
 
-export async function revokePerson(store: Store, name: string): Promise<void> {
+/** Revokes `name`'s login link or API token; says which kind it was. */
+export async function revokePerson(store: Store, name: string): Promise<AccessKind> {
+  // Read first only to say what was revoked; the revoke itself is one statement.
+  const kind = (await store.listPeople()).find((p) => p.name === name && p.revokedAt === null)?.kind ?? 'login';
   if (!(await store.revokePerson(name))) {
     throw new NotFoundError(`no one named ${JSON.stringify(name.slice(0, 80))} has access`, [{ verb: 'access-list' }]);
   }
+  return kind;
 }
 
 /** The personal login link of a token on a server at `base` (no trailing slash). */

@@ -55,7 +55,8 @@ export async function openWebSession(
 ): Promise<WebSession | null> {
   if (typeof token !== 'string' || token.length === 0 || token.length > 128) return null;
   const person = await store.findPersonByTokenHash(hashToken(token));
-  if (!person) return null;
+  // An API token opens no web session: it is for /api/* with a bearer header alone.
+  if (!person || person.kind !== 'login') return null;
   const now = clock.now();
   const payload = Payload.parse({
     n: person.name,
@@ -74,7 +75,7 @@ export async function webSession(store: Store, clock: Clock, session: string): P
   if (clock.now() >= p.e) return null;
   if (await store.webSessionEnded(p.s)) return null;
   const person = (await store.listPeople()).find(
-    (x) => x.name === p.n && x.revokedAt === null && x.tokenHash.startsWith(p.h),
+    (x) => x.name === p.n && x.kind === 'login' && x.revokedAt === null && x.tokenHash.startsWith(p.h),
   );
   // Looked up again by its whole hash: that is what touches last_seen_at.
   if (!person || !(await store.findPersonByTokenHash(person.tokenHash))) return null;

@@ -17,7 +17,7 @@ import { claimAsk, releaseClaim, type ClaimRequest, type ReleaseRequest } from '
 import type { AnswerLink, LinkAsk } from '../access/answer-link.js';
 import { addPerson, listPeople, personByToken, revokePerson } from '../access/people.js';
 import type { WebSession } from '../access/session.js';
-import type { Person } from '../store/access-store.js';
+import type { AccessKind, Person } from '../store/access-store.js';
 import type { ReplayCheck } from './dry-replay.js';
 import type { ReviewHandOff, SessionHandOff } from './open-session.js';
 import { recordReport, type ReportTarget } from './record-report.js';
@@ -146,8 +146,13 @@ export interface ShopOperations {
   // Access to shop serve: people with a login link, answer links, the server's public address
   addPerson(name: string, by: string): Promise<{ token: string }>;
   people(): Promise<Person[]>;
-  revokePerson(name: string): Promise<void>;
+  /** Revokes a login link or an API token by its holder's name; says which it was. */
+  revokePerson(name: string): Promise<AccessKind>;
   personByToken(token: string): Promise<{ name: string } | null>;
+  /** A new API token for `name` (a script, a CI job), returned this once; the store keeps its hash. */
+  addApiToken(name: string, by: string): Promise<{ token: string }>;
+  /** The holder of the unrevoked API token an Authorization header carries (`Bearer <token>`), or null. */
+  apiTokenHolder(authorization: unknown): Promise<{ name: string } | null>;
   /** A signed, expiring web session (12 hours, the Clock's time) for a login token's holder; null for no one's token. */
   openWebSession(token: string): Promise<WebSession | null>;
   /** The session a cookie holds while it is valid, unexpired and its person unrevoked with the same token. */
@@ -263,6 +268,9 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     people: () => listPeople(store),
     revokePerson: (name) => revokePerson(store, name),
     personByToken: (token) => personByToken(store, token),
+    addApiToken: async (name, by) => (await import('../access/api-token.js')).addApiToken(store, name, by),
+    apiTokenHolder: async (authorization) =>
+      (await import('../access/api-token.js')).apiTokenHolder(store, authorization),
     openWebSession: async (token) => (await access()).openWebSession(store, ports.clock, token),
     webSession: async (session) => (await access()).webSession(store, ports.clock, session),
     endWebSession: async (session) => (await access()).endWebSession(store, ports.clock, session),

@@ -1,6 +1,14 @@
+/**
+ * How a holder reaches `shop serve`: `login` a person's login link (the pages, by a session
+ * cookie), `token` an API token (a script or CI job: /api/* with Authorization: Bearer, never
+ * the pages). One kind per name, so "answered by <name>" names one holder.
+ */
+export type AccessKind = 'login' | 'token';
+
 /** A person with access to `shop serve` (shop access add): never their token, only its hash. */
 export interface Person {
   name: string;
+  kind: AccessKind;
   tokenHash: string;
   createdAt: number;
   /** Who added them (the OS user running `shop access add`). */
@@ -25,7 +33,7 @@ export interface AccessStore {
   /** Sets `name` only when absent and returns what is stored: the first writer wins. */
   initSetting(name: string, value: string): Promise<string>;
   /** ConflictError when an unrevoked person of that name exists; a revoked one is replaced. */
-  addPerson(person: { name: string; tokenHash: string; by: string }): Promise<void>;
+  addPerson(person: { name: string; tokenHash: string; by: string; kind?: AccessKind }): Promise<void>;
   /** The unrevoked person with that token hash (their last_seen_at touched, to the minute), or null. */
   findPersonByTokenHash(hash: string): Promise<Person | null>;
   /** Everyone, revoked too, by name. */

@@ -164,6 +164,7 @@ export function toTimer(r: Row): Timer {
 export function toPerson(r: Row): Person {
   return {
     name: String(r.name),
+    kind: r.kind === 'token' ? 'token' : 'login',
     tokenHash: String(r.token_hash),
     createdAt: Number(r.created_at),
     createdBy: String(r.created_by),

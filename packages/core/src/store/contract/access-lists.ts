@@ -46,6 +46,31 @@ export function accessAndLists(adapter: StoreAdapter) {
     });
   });
 
+  describe('API tokens beside login links', () => {
+    const ctx = useStore(adapter);
+
+    it('a token row keeps its kind, shares the names of people, and is revoked and replaced alike', async () => {
+      const { store } = ctx;
+      await store.addPerson({ name: 'ann', tokenHash: 'h1', by: 'root' });
+      await store.addPerson({ name: 'ci', tokenHash: 'h2', by: 'root', kind: 'token' });
+      expect((await store.findPersonByTokenHash('h1'))!.kind).toBe('login');
+      expect((await store.findPersonByTokenHash('h2'))!.kind).toBe('token');
+      // One namespace: "answered by ci" names one holder.
+      await expect(store.addPerson({ name: 'ci', tokenHash: 'h3', by: 'root' })).rejects.toThrow(ConflictError);
+      await expect(store.addPerson({ name: 'ann', tokenHash: 'h4', by: 'root', kind: 'token' })).rejects.toThrow(
+        ConflictError,
+      );
+      expect((await store.listPeople()).map((p) => [p.name, p.kind])).toEqual([
+        ['ann', 'login'],
+        ['ci', 'token'],
+      ]);
+      expect(await store.revokePerson('ci')).toBe(true);
+      expect(await store.findPersonByTokenHash('h2')).toBeNull();
+      await store.addPerson({ name: 'ci', tokenHash: 'h5', by: 'root', kind: 'token' });
+      expect(await store.findPersonByTokenHash('h5')).toMatchObject({ name: 'ci', kind: 'token', revokedAt: null });
+    });
+  });
+
   describe('ended web sessions (logout)', () => {
     const ctx = useStore(adapter);
 

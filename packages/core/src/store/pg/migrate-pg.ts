@@ -77,6 +77,8 @@ const STEPS: Record<number, string> = {
   CREATE UNIQUE INDEX IF NOT EXISTS runs_parent ON runs(parent_id, parent_key) WHERE parent_id IS NOT NULL;
   CREATE INDEX IF NOT EXISTS executions_wait_run ON executions(wait_run) WHERE wait_run IS NOT NULL AND status = 'waiting';
   ${SENT_EVENTS_SCHEMA}`,
+  // 12 → 13: a row of people is a login link or an API token (shop access add --token), as SQLite's schema.sql.
+  12: `ALTER TABLE people ADD COLUMN IF NOT EXISTS kind TEXT NOT NULL DEFAULT 'login' CHECK (kind IN ('login','token'));`,
 };
 
 /**

@@ -1,5 +1,5 @@
 import { ConflictError } from '../../errors.js';
-import { ENDED_SESSION_KEPT_MS, type AccessStore, type Person } from '../access-store.js';
+import { ENDED_SESSION_KEPT_MS, type AccessKind, type AccessStore, type Person } from '../access-store.js';
 import { toPerson, type Row } from '../rows.js';
 import type { PgDb } from './pg-db.js';
 
@@ -39,18 +39,16 @@ export class PgAccess implements AccessStore {
     return row ? String(row.value) : (await this.getSetting(name))!;
   }
 
-  async addPerson(p: { name: string; tokenHash: string; by: string }): Promise<void> {
+  async addPerson(p: { name: string; tokenHash: string; by: string; kind?: AccessKind }): Promise<void> {
     try {
       await this.db.tx(async (q) => {
         const [existing] = await q.query<Row>('SELECT revoked_at FROM people WHERE name = $1 FOR UPDATE', [p.name]);
         if (existing && existing.revoked_at == null) throw taken(p.name);
         await q.query('DELETE FROM people WHERE name = $1', [p.name]);
-        await q.query('INSERT INTO people (name, token_hash, created_at, created_by) VALUES ($1, $2, $3, $4)', [
-          p.name,
-          p.tokenHash,
-          this.db.now(),
-          p.by,
-        ]);
+        await q.query(
+          'INSERT INTO people (name, token_hash, created_at, created_by, kind) VALUES ($1, $2, $3, $4, $5)',
+          [p.name, p.tokenHash, this.db.now(), p.by, p.kind ?? 'login'],
+        );
       });
     } catch (e) {
       // Two first adds of one name: the second's insert meets the first's row.

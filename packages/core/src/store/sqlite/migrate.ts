@@ -118,6 +118,12 @@ function v12(db: Database.Database): void {
   if (!has.has('wait_run')) db.exec('ALTER TABLE executions ADD COLUMN wait_run INTEGER');
   db.exec('DROP INDEX IF EXISTS executions_open');
 }
+/** Version ≤ 12 → 13: a row of people is a login link or an API token (schema.sql makes new stores with it). */
+function v13(db: Database.Database): void {
+  const has = new Set((db.prepare('PRAGMA table_info(people)').all() as { name: string }[]).map((c) => c.name));
+  if (!has.has('kind'))
+    db.exec(`ALTER TABLE people ADD COLUMN kind TEXT NOT NULL DEFAULT 'login' CHECK (kind IN ('login','token'))`);
+}
 /** Version 5 or 6 → 7: how long a claim on a call's ask lasts (claims and the rest are new tables). */
 const V7 = `ALTER TABLE executions ADD COLUMN claim_timeout INTEGER;`;
 /**
@@ -149,6 +155,8 @@ export function migrate(db: Database.Database): void {
     // New tables and indexes (all IF NOT EXISTS): a new store gets everything here, and
     // schema 3's timers come to a store of schema 2 the same way.
     db.exec(readFileSync(shippedFile('schema.sql', import.meta.url), 'utf8'));
+    // After schema.sql: a store older than the people table has it made there, with the column.
+    v13(db);
     if (version >= 1 && version <= 4) db.exec(V5_AFTER);
     if (version >= 1) db.exec(V6_SPAWNED);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);

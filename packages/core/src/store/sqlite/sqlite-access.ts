@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { ConflictError } from '../../errors.js';
-import { ENDED_SESSION_KEPT_MS, type Person } from '../access-store.js';
+import { ENDED_SESSION_KEPT_MS, type AccessKind, type Person } from '../access-store.js';
 import { toPerson, type Row } from '../rows.js';
 import { q, type Tx } from './sqlite-prepared.js';
 
@@ -38,7 +38,7 @@ export function addPerson(
   db: Database.Database,
   tx: Tx,
   now: number,
-  p: { name: string; tokenHash: string; by: string },
+  p: { name: string; tokenHash: string; by: string; kind?: AccessKind },
 ): void {
   tx(() => {
     const existing = q(db, 'SELECT revoked_at FROM people WHERE name = ?').get(p.name) as Row | undefined;
@@ -46,11 +46,12 @@ export function addPerson(
       throw new ConflictError(`${p.name} already has access`, [{ verb: 'access-revoke', handle: p.name }]);
     }
     q(db, 'DELETE FROM people WHERE name = ?').run(p.name);
-    q(db, 'INSERT INTO people (name, token_hash, created_at, created_by) VALUES (?, ?, ?, ?)').run(
+    q(db, 'INSERT INTO people (name, token_hash, created_at, created_by, kind) VALUES (?, ?, ?, ?, ?)').run(
       p.name,
       p.tokenHash,
       now,
       p.by,
+      p.kind ?? 'login',
     );
   });
 }

@@ -12,6 +12,7 @@ import { roundUsd, toAnswer, toExecution, toRun, type Row } from '../rows.js';
 import { deleteRunRows } from './sqlite-delete-run.js';
 import { prepareStoreFile } from './store-file.js';
 import * as access from './sqlite-access.js';
+import type { AccessKind } from '../access-store.js';
 import * as workers from './sqlite-workers.js';
 import type { NewWorker, WorkerLoad } from '../worker-store.js';
 import { SqliteClaims } from './sqlite-claims.js';
@@ -505,7 +506,7 @@ class SqliteStore extends SqliteReads implements Store {
   async initSetting(name: string, value: string) {
     return access.initSetting(this.db, this.accessTx, this.now(), name, value);
   }
-  async addPerson(p: { name: string; tokenHash: string; by: string }) {
+  async addPerson(p: { name: string; tokenHash: string; by: string; kind?: AccessKind }) {
     access.addPerson(this.db, this.accessTx, this.now(), p);
   }
   async findPersonByTokenHash(hash: string) {
