@@ -213,12 +213,32 @@ describe('migratePg', () => {
       await expect(db.query(insert)).rejects.toThrow(/runs_status_check/);
       await db.query('UPDATE schema_meta SET version = 11');
       await migratePg(db);
-      expect(await db.query('SELECT version FROM schema_meta')).toEqual([{ version: 12 }]);
+      expect(await db.query('SELECT version FROM schema_meta')).toEqual([{ version: SCHEMA_VERSION }]);
       await db.query(insert);
       const cols = await db.query<{ column_name: string }>(
         `SELECT column_name FROM information_schema.columns WHERE table_name = 'executions' AND column_name IN ('wait_kind', 'wait_until') ORDER BY 1`,
       );
       expect(cols.map((c) => c.column_name)).toEqual(['wait_kind', 'wait_until']);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('brings a schema-12 store to 13: people get their kind, the rows there stay login links', async () => {
+    const db = await openPgDb(await fresh());
+    try {
+      await migratePg(db);
+      await db.query('ALTER TABLE people DROP COLUMN kind');
+      await db.query(`INSERT INTO people (name, token_hash, created_at, created_by) VALUES ('ann', 'h1', 1, 'root')`);
+      await db.query('UPDATE schema_meta SET version = 12');
+      await migratePg(db);
+      expect(await db.query('SELECT version FROM schema_meta')).toEqual([{ version: SCHEMA_VERSION }]);
+      expect(await db.query('SELECT name, kind FROM people')).toEqual([{ name: 'ann', kind: 'login' }]);
+      await expect(
+        db.query(
+          `INSERT INTO people (name, token_hash, created_at, created_by, kind) VALUES ('x', 'h2', 1, 'r', 'key')`,
+        ),
+      ).rejects.toThrow(/check/i);
     } finally {
       await db.close();
     }
@@ -246,7 +266,7 @@ describe('migratePg', () => {
       await db.query('DROP TABLE event_takes; DROP TABLE sent_events');
       await db.query('UPDATE schema_meta SET version = 11');
       await migratePg(db);
-      expect(await db.query('SELECT version FROM schema_meta')).toEqual([{ version: 12 }]);
+      expect(await db.query('SELECT version FROM schema_meta')).toEqual([{ version: SCHEMA_VERSION }]);
       await db.query(
         `INSERT INTO sent_events (name, sent_at, sent_by, channel) VALUES ('ci.finished', 1, 'ann', 'cli')`,
       );

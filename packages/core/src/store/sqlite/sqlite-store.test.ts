@@ -73,7 +73,7 @@ describe('SqliteStore on a real file', () => {
     const db = raw(file);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    expect(SCHEMA_VERSION).toBe(12);
+    expect(SCHEMA_VERSION).toBe(13);
   });
 
   it('brings a schema-10 store up: ended web sessions get their table, runs their rules and holds', async () => {
@@ -94,6 +94,28 @@ describe('SqliteStore on a real file', () => {
     expect((raw(file).prepare('PRAGMA table_info(runs)').all() as { name: string }[]).map((c) => c.name)).toEqual(
       expect.arrayContaining(['rules', 'held']),
     );
+  });
+
+  it('brings a schema-12 store to 13: people get their kind, the rows there stay login links', async () => {
+    const { file, store } = fresh();
+    await store.addPerson({ name: 'ann', tokenHash: 'h1', by: 'root' });
+    store.close();
+    open.pop();
+    const old = new Database(file);
+    old.exec('ALTER TABLE people DROP COLUMN kind');
+    old.pragma('user_version = 12');
+    old.close();
+    const again = openSqliteStore(file);
+    open.push(again);
+    expect(raw(file).pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(await again.findPersonByTokenHash('h1')).toMatchObject({ name: 'ann', kind: 'login' });
+    expect(() =>
+      raw(file)
+        .prepare(
+          `INSERT INTO people (name, token_hash, created_at, created_by, kind) VALUES ('x', 'h2', 1, 'r', 'key')`,
+        )
+        .run(),
+    ).toThrow(/CHECK constraint failed/);
   });
 
   it('brings a schema-11 store to 12: runs and calls may wait on the world (the CHECKs widened in place, rows kept); sent events and their takes get their tables', async () => {
@@ -122,7 +144,7 @@ describe('SqliteStore on a real file', () => {
     old.close();
     const again = openSqliteStore(file);
     open.push(again);
-    expect(raw(file).pragma('user_version', { simple: true })).toBe(12);
+    expect(raw(file).pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(raw(file).pragma('integrity_check', { simple: true })).toBe('ok');
     raw(file).prepare(`UPDATE runs SET status = 'waiting' WHERE id = ?`).run(run.id);
     expect(await again.getRun(run.id)).toMatchObject({ id: run.id, spec: newRun.spec, status: 'waiting' });
