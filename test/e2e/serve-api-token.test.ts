@@ -125,6 +125,7 @@ describe('shop serve with Authorization: Bearer', () => {
         await http(s, '/api/inbox', { headers }),
       ]) {
         expect(r.status).toBe(401);
+        expect(r.headers['www-authenticate']).toBe('Bearer realm="shop", error="invalid_token"');
         // The API's one error document (pretty-printed like every /api/ reply), its message one line.
         const body = JSON.parse(r.body) as { error: string };
         expect(body).toEqual({ error: expect.stringContaining('API token'), status: 401 });

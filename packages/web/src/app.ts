@@ -42,14 +42,22 @@ export function createApp(deps: ServerDeps, origins: Origins, csrf: CsrfTokens, 
       // An API token counts on the JSON API alone; on a page or a form it is not looked at (the login page, or 401).
       if (found.route.who === 'person|token' && req.headers.authorization !== undefined) {
         c.bearer = await deps.ops.apiTokenHolder(req.headers.authorization);
-        if (!c.bearer)
+        if (!c.bearer) {
+          // RFC 6750: a refused bearer token says so, for clients that read the header.
+          res.setHeader('WWW-Authenticate', 'Bearer realm="shop", error="invalid_token"');
           throw new HttpError(
             401,
             'the API token is not valid (unknown, revoked, or not "Authorization: Bearer <token>"); make one with shop access add <name> --token',
           );
+        }
       }
       if (found.route.who !== 'anyone' && !c.session && !c.bearer)
-        throw new HttpError(401, 'sign in first: open your personal login link (shop access add <name> prints one)');
+        throw new HttpError(
+          401,
+          found.route.who === 'person|token'
+            ? 'sign in first, or send an API token as Authorization: Bearer <token> (shop access add <name> --token makes one)'
+            : 'sign in first: open your personal login link (shop access add <name> prints one)',
+        );
       if (req.method === 'POST') checkSameOrigin(req, origins);
       await found.route.handler(c, found.params);
     } catch (e) {
