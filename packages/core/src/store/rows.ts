@@ -1,6 +1,16 @@
 import type { Person } from './access-store.js';
 import type { SentEvent } from './sent-event-store.js';
-import type { Answer, AskClaim, Channel, Execution, Run, RunEvent, SessionHold, Timer } from '../types.js';
+import type {
+  Answer,
+  AskClaim,
+  Channel,
+  Execution,
+  ReplayRecord,
+  Run,
+  RunEvent,
+  SessionHold,
+  Timer,
+} from '../types.js';
 
 /** Row ⇄ record mapping for the SQLite adapter; the only place that knows column names. */
 export type Row = Record<string, unknown>;
@@ -116,6 +126,18 @@ function toClaim(r: Row): AskClaim | null {
     channel: r.claim_channel as Channel,
     since: Number(r.claim_since),
     until: Number(r.claim_until),
+  };
+}
+
+/** One call as replay reads it: only what replay compares and returns (both stores select just these columns). */
+export function toReplayRecord(r: Row): ReplayRecord {
+  return {
+    key: String(r.call_key),
+    kind: r.kind as ReplayRecord['kind'],
+    fingerprint: String(r.fingerprint),
+    status: r.status as ReplayRecord['status'],
+    result: r.result == null ? null : JSON.parse(String(r.result)),
+    delivered: r.delivered == null ? null : Number(r.delivered),
   };
 }
 

@@ -1,6 +1,6 @@
 import { RunNotFoundError } from '../../errors.js';
 import { hasEnded, type ReplayRecord, type Run } from '../../types.js';
-import { toAnswer, toEvent, toExecution, toRun, toTimer } from '../rows.js';
+import { toAnswer, toEvent, toExecution, toReplayRecord, toRun, toTimer } from '../rows.js';
 import { runListShape, withExtras } from '../run-list.js';
 import type { RunFilter, RunWithWaiting } from '../store.js';
 import type { PgDb } from './pg-db.js';
@@ -153,14 +153,7 @@ export class PgReads {
       'SELECT call_key, kind, fingerprint, status, result, delivered FROM executions WHERE run_id = $1 ORDER BY seq',
       [runId],
     );
-    return rows.map((r) => ({
-      key: String(r.call_key),
-      kind: r.kind as ReplayRecord['kind'],
-      fingerprint: String(r.fingerprint),
-      status: r.status as ReplayRecord['status'],
-      result: r.result == null ? null : JSON.parse(String(r.result)),
-      delivered: r.delivered == null ? null : Number(r.delivered),
-    }));
+    return rows.map(toReplayRecord);
   }
 
   async getExecution(runId: number, key: string) {

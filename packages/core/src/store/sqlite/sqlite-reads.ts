@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { RunNotFoundError } from '../../errors.js';
 import { hasEnded, type ReplayRecord, type Run } from '../../types.js';
-import { toAnswer, toEvent, toExecution, toRun, toTimer, type Row } from '../rows.js';
+import { toAnswer, toEvent, toExecution, toReplayRecord, toRun, toTimer, type Row } from '../rows.js';
 import { prepare, type Statements } from './statements.js';
 import { runListShape, withExtras } from '../run-list.js';
 import { RUN_EXTRAS, runListSql } from './run-list-sql.js';
@@ -106,14 +106,7 @@ export class SqliteReads {
 
   async loadReplayLog(runId: number): Promise<ReplayRecord[]> {
     // Only what replay compares and returns: the whole rows cost several times as much to read.
-    return (this.stmt.replayLog.all(runId) as Row[]).map((r) => ({
-      key: String(r.call_key),
-      kind: r.kind as ReplayRecord['kind'],
-      fingerprint: String(r.fingerprint),
-      status: r.status as ReplayRecord['status'],
-      result: r.result == null ? null : JSON.parse(String(r.result)),
-      delivered: r.delivered == null ? null : Number(r.delivered),
-    }));
+    return (this.stmt.replayLog.all(runId) as Row[]).map(toReplayRecord);
   }
 
   async getExecution(runId: number, key: string) {
