@@ -1,7 +1,7 @@
 type Falsy<T> = T | null | undefined | false;
 
 /** How often `until` looks again unless told: soon enough that a test waits little past the moment. */
-const EVERY_MS = 20;
+const EVERY_MS = 50;
 
 /**
  * Polls `fn` until it gives something truthy, and returns that; throws "timed out waiting for
