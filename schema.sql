@@ -14,7 +14,7 @@ CREATE TABLE IF NOT EXISTS runs (
   workflow_path   TEXT    NOT NULL,
   workflow_hash   TEXT,                         -- hash of the workflow file the run started with
   prompt          TEXT    NOT NULL,
-  status          TEXT    NOT NULL CHECK (status IN ('running','waiting','waiting_human','completed','stuck','failed')),
+  status          TEXT    NOT NULL CHECK (status IN ('queued','running','waiting','waiting_human','completed','stuck','failed')),
   workspace       TEXT    NOT NULL,             -- where agents run (project root or worktree)
   branch          TEXT,                         -- worktree branch, if any
   reason          TEXT,                         -- why it is stuck / failed
@@ -35,6 +35,12 @@ CREATE TABLE IF NOT EXISTS runs (
   held            TEXT,                         -- JSON: the rule files that changed during one of its steps (resume refused)
   parent_id       INTEGER REFERENCES runs(id),  -- the run whose call_workflow/start_workflow started it (a child run)
   parent_key      TEXT,                         -- that call's key in the parent
+  -- Schema 14 (the queue; its indexes are made in sqlite/migrate.ts, after older stores get the columns):
+  priority        INTEGER NOT NULL DEFAULT 0,   -- a queued run: higher first, then older
+  queue_key       TEXT,                         -- --key: config{ concurrency } counts runs of one key apart
+  concurrency     INTEGER,                      -- its workflow's config{ concurrency } when it was queued
+  trigger_json    TEXT,                         -- JSON: who or what started it (context().trigger)
+  start_id        TEXT,                         -- the starter's idempotency id: the same id twice is one run
   created_at      INTEGER NOT NULL,
   updated_at      INTEGER NOT NULL,
   ended_at        INTEGER
@@ -266,4 +272,56 @@ CREATE TABLE IF NOT EXISTS event_takes (
   taken_at      INTEGER NOT NULL,
   PRIMARY KEY (run_id, call_key),
   UNIQUE (run_id, event_id)
+);
+
+-- Schema 14: schedules (shop schedule add). Each due slot is fired exactly once across every
+-- worker: the slot row's primary key is the schedule and the slot's instant.
+CREATE TABLE IF NOT EXISTS schedules (
+  name          TEXT    PRIMARY KEY,
+  workflow      TEXT    NOT NULL,
+  cron          TEXT    NOT NULL,
+  tz            TEXT    NOT NULL,
+  prompt        TEXT    NOT NULL DEFAULT '',
+  queue_key     TEXT,
+  priority      INTEGER NOT NULL DEFAULT 0,
+  overlap       TEXT    NOT NULL CHECK (overlap IN ('skip','queue','allow')),
+  catch_up      TEXT    NOT NULL CHECK (catch_up IN ('none','latest','all')),
+  paused_at     INTEGER,
+  created_at    INTEGER NOT NULL,
+  created_by    TEXT    NOT NULL,
+  last_slot     INTEGER                       -- the latest slot decided (fired or skipped), the store's clock
+);
+CREATE TABLE IF NOT EXISTS schedule_slots (
+  schedule      TEXT    NOT NULL REFERENCES schedules(name) ON DELETE CASCADE,
+  slot_at       INTEGER NOT NULL,
+  outcome       TEXT    NOT NULL CHECK (outcome IN ('fired','skipped_overlap','skipped_missed')),
+  run_id        INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+  decided_at    INTEGER NOT NULL,
+  decided_by    TEXT    NOT NULL,             -- the worker (or shop schedule run) that decided it
+  PRIMARY KEY (schedule, slot_at)
+);
+
+-- Schema 14: webhooks (shop hook add; POST /hooks/<name> on shop serve).
+CREATE TABLE IF NOT EXISTS hooks (
+  name          TEXT    PRIMARY KEY,
+  workflow      TEXT,                         -- starts a queued run of it, or
+  event_name    TEXT,                         -- sends this event to waiting runs
+  key_from      TEXT,                         -- a payload path: the run's queue key / the event's key
+  prompt_from   TEXT,                         -- a payload path: the run's prompt
+  filter        TEXT,                         -- the delivery must match it (hooks/filter.ts)
+  github        INTEGER NOT NULL DEFAULT 0,   -- GitHub's headers (X-Hub-Signature-256, X-GitHub-Delivery)
+  secret_env    TEXT,                         -- the secret is read from this variable of shop serve's environment, or
+  secret        TEXT,                         -- kept here (made by shop hook add, shown once)
+  created_at    INTEGER NOT NULL,
+  created_by    TEXT    NOT NULL,
+  CHECK ((workflow IS NULL) <> (event_name IS NULL))
+);
+-- A delivery id seen before is a redelivery: answered 200 "duplicate", nothing new recorded.
+CREATE TABLE IF NOT EXISTS hook_deliveries (
+  hook          TEXT    NOT NULL REFERENCES hooks(name) ON DELETE CASCADE,
+  delivery      TEXT    NOT NULL,
+  received_at   INTEGER NOT NULL,
+  outcome       TEXT    NOT NULL,             -- 'run', 'event', 'filtered'
+  run_id        INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+  PRIMARY KEY (hook, delivery)
 );

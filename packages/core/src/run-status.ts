@@ -7,6 +7,7 @@ export type Liveness = Pick<EnginePorts, 'self' | 'processAlive' | 'clock'>;
 
 /** Every status a run is shown with: the stored ones, and "interrupted" for a running run whose driver is gone. */
 export const displayStatuses = [
+  'queued',
   'running',
   'interrupted',
   'waiting',

@@ -1,7 +1,18 @@
 import type { Decision } from './decisions/decision-spec.js';
 /** Domain records shared by the store, the engine and the CLI. */
-/** `waiting`: nothing can go on and no person is asked (it waits on time, an event or another run); `waiting_human`: an ask is open. */
-export type RunStatus = 'running' | 'waiting' | 'waiting_human' | 'completed' | 'stuck' | 'failed';
+/**
+ * `queued`: recorded, not taken by a worker yet (shop run --detach, the API, a schedule, a hook);
+ * `waiting`: nothing can go on and no person is asked (it waits on time, an event or another run); `waiting_human`: an ask is open.
+ */
+export type RunStatus = 'queued' | 'running' | 'waiting' | 'waiting_human' | 'completed' | 'stuck' | 'failed';
+
+/** Who or what started a run (context().trigger): `name` the schedule, hook or parent run; `data` what it brought (a payload). */
+export interface Trigger {
+  kind: 'cli' | 'web' | 'api' | 'schedule' | 'webhook' | 'parent';
+  name: string | null;
+  by: string | null;
+  data: unknown;
+}
 /** `waiting`: the call waits on the world (its wait kind says what); `waiting_human`: on a person's answer. */
 export type ExecutionStatus = 'running' | 'waiting' | 'waiting_human' | 'completed' | 'failed';
 export type CallKind =
@@ -48,6 +59,13 @@ export interface Run {
   /** The run whose call (call_workflow, start_workflow) started this one, and that call's key; null for a run started by a person. */
   parentId: number | null;
   parentKey: string | null;
+  /** In the queue (and after): higher is taken first; runs of one key count apart against its workflow's concurrency. */
+  priority: number;
+  queueKey: string | null;
+  /** Its workflow's config{ concurrency } when it was queued: how many runs of it (of its key) are driven at once. */
+  concurrency: number | null;
+  /** Who or what started it; null for runs recorded before schema 14. */
+  trigger: Trigger | null;
   createdAt: number;
   updatedAt: number;
   endedAt: number | null;

@@ -15,7 +15,7 @@ import { Aborted, type Settled } from './outcome.js';
  */
 export class CallRunner implements CallWorld {
   readonly agents: AgentStep;
-  readonly checkWorkflow = (source: string, chunkName: string): void => checkWorkflow(source, chunkName);
+  readonly checkWorkflow = (source: string, chunkName: string): void => void checkWorkflow(source, chunkName);
 
   constructor(
     readonly ctx: StepContext,

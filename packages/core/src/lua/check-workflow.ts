@@ -7,9 +7,13 @@ import { parseConfig, type WorkflowConfig } from './requests.js';
  * Compiles a workflow and runs its top-level code (config{} included) without running
  * workflow(): bad Lua is bad input, refused before a run exists. Throws UsageError.
  * Its own config{} bounds it: lua_timeout and lua_memory_mb apply while the file loads.
- * `modules`: what a require() at the top of the file loads.
+ * `modules`: what a require() at the top of the file loads. Returns the config{} it set.
  */
-export function checkWorkflow(source: string, chunkName: string, modules: ModuleSource | null = null): void {
+export function checkWorkflow(
+  source: string,
+  chunkName: string,
+  modules: ModuleSource | null = null,
+): WorkflowConfig {
   const started = performance.now();
   let settings: WorkflowConfig = {};
   const host: VmHost = {
@@ -31,4 +35,5 @@ export function checkWorkflow(source: string, chunkName: string, modules: Module
     reseed() {},
   };
   new LuaVm(source, chunkName, host, false, modules);
+  return settings;
 }

@@ -27,6 +27,8 @@ const WorkflowConfigSchema = z
   .strictObject({
     human_escalation: z.boolean().optional(),
     max_parallel: z.number().int().positive().optional(),
+    /** Runs of this workflow driven at once (of one --key apart); the rest wait in the queue. */
+    concurrency: z.number().int().min(1).max(10_000).optional(),
     lua_timeout: Seconds.optional(),
     /** MiB of string the Lua string functions may make at once; values handed to Shop are capped apart. */
     lua_memory_mb: z.number().int().min(1).max(4096).optional(),

@@ -5,7 +5,7 @@ import type { RunFilter, RunWithWaiting } from './store.js';
 /** One condition of listRuns and countRuns on the runs table, as data: each adapter words it in its SQL. */
 export type RunCondition =
   | { kind: 'status'; status: RunStatus }
-  /** Not ended: running, or waiting on the world or a person. */
+  /** Not ended: queued, running, or waiting on the world or a person. */
   | { kind: 'active' }
   /** Held (a rule file changed during one of its steps). */
   | { kind: 'held' }

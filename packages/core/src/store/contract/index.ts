@@ -7,6 +7,7 @@ import { childRuns } from './child-runs.js';
 import { claims } from './claims.js';
 import { executionsAndFinishing } from './executions.js';
 import { nulText } from './nul-text.js';
+import { queue } from './queue.js';
 import { refusals } from './refusals.js';
 import { runsAndOwnership } from './runs-ownership.js';
 import { runRules } from './run-rules.js';
@@ -41,5 +42,6 @@ export function storeContract(adapter: StoreAdapter): void {
     workerRegistry(adapter);
     nulText(adapter);
     sentEvents(adapter);
+    queue(adapter);
   });
 }

@@ -1,7 +1,7 @@
 import { ConflictError } from '../../errors.js';
 import { SCHEMA_VERSION } from '../schema-version.js';
 import type { PgDb, Sql } from './pg-db.js';
-import { PG_SCHEMA, SENT_EVENTS_SCHEMA } from './schema.js';
+import { PG_SCHEMA, QUEUE_SCHEMA, SENT_EVENTS_SCHEMA } from './schema.js';
 
 /** Serializes migrations of one database: every Shop process on it takes the same lock. */
 const MIGRATION_LOCK = 0x5ec0de16;
@@ -79,6 +79,9 @@ const STEPS: Record<number, string> = {
   ${SENT_EVENTS_SCHEMA}`,
   // 12 → 13: a row of people is a login link or an API token (shop access add --token), as SQLite's schema.sql.
   12: `ALTER TABLE people ADD COLUMN IF NOT EXISTS kind TEXT NOT NULL DEFAULT 'login' CHECK (kind IN ('login','token'));`,
+  // 13 → 14: the queue (a run may be queued, with a priority, a key, a concurrency, a trigger, an
+  // idempotency id), schedules with their slots, webhooks with their deliveries, as SQLite's schema.sql.
+  13: QUEUE_SCHEMA,
 };
 
 /**

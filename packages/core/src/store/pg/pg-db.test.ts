@@ -187,9 +187,13 @@ describe('migratePg', () => {
         'event_takes',
         'events',
         'executions',
+        'hook_deliveries',
+        'hooks',
         'people',
         'reports',
         'runs',
+        'schedule_slots',
+        'schedules',
         'schema_meta',
         'sent_events',
         'sessions',
@@ -219,6 +223,30 @@ describe('migratePg', () => {
         `SELECT column_name FROM information_schema.columns WHERE table_name = 'executions' AND column_name IN ('wait_kind', 'wait_until') ORDER BY 1`,
       );
       expect(cols.map((c) => c.column_name)).toEqual(['wait_kind', 'wait_until']);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('brings a schema-13 store to 14: runs may be queued, with the queue columns; schedules and hooks get tables', async () => {
+    const db = await openPgDb(await fresh());
+    try {
+      await migratePg(db);
+      await db.query(`DROP TABLE schedule_slots; DROP TABLE schedules; DROP TABLE hook_deliveries; DROP TABLE hooks;
+        ALTER TABLE runs DROP COLUMN priority; ALTER TABLE runs DROP COLUMN queue_key; ALTER TABLE runs DROP COLUMN concurrency;
+        ALTER TABLE runs DROP COLUMN trigger_json; ALTER TABLE runs DROP COLUMN start_id;
+        ALTER TABLE runs DROP CONSTRAINT runs_status_check;
+        ALTER TABLE runs ADD CONSTRAINT runs_status_check CHECK (status IN ('running','waiting','waiting_human','completed','stuck','failed'));
+        UPDATE schema_meta SET version = 13`);
+      await migratePg(db);
+      expect(await db.query('SELECT version FROM schema_meta')).toEqual([{ version: SCHEMA_VERSION }]);
+      await db.query(`INSERT INTO runs (spec, workflow_path, prompt, status, workspace, seed, priority, queue_key, created_at, updated_at)
+        VALUES ('d', '/d.lua', '', 'queued', '/', 1, 2, 'prod', 1, 1)`);
+      await expect(db.query(`UPDATE runs SET status = 'bogus'`)).rejects.toThrow(/check/i);
+      await db.query(`INSERT INTO hooks (name, workflow, created_at, created_by) VALUES ('gh', 'triage', 1, 'ann')`);
+      await expect(
+        db.query(`INSERT INTO hooks (name, created_at, created_by) VALUES ('none', 1, 'ann')`),
+      ).rejects.toThrow(/check/i);
     } finally {
       await db.close();
     }

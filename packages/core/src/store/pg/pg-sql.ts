@@ -49,7 +49,7 @@ export function pgRunListSql(shape: RunListShape): { where: string; params: unkn
       case 'status':
         return `status = ${param(c.status)}`;
       case 'active':
-        return OPEN;
+        return `status IN ('queued','running','waiting','waiting_human')`;
       case 'held':
         return 'held IS NOT NULL';
       case 'changedSince':

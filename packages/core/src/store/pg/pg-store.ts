@@ -1,6 +1,6 @@
 import { ConflictError } from '../../errors.js';
 import { shopHostname } from '../../host-name.js';
-import { hasEnded, type AgentMetrics, type Answer, type Run, type Timer } from '../../types.js';
+import { hasEnded, type AgentMetrics, type Answer, type Channel, type Run, type Timer } from '../../types.js';
 import type { ClaimRef, NewClaim } from '../claim-store.js';
 import { startRefusal, waitRefusal } from '../call-rules.js';
 import { toExecution, toRun } from '../rows.js';
@@ -35,6 +35,8 @@ import type { EventTake, NewSentEvent, SentEvent, SentEventFilter } from '../sen
 import type { KeptSession } from '../session-store.js';
 import { PgWorkers } from './pg-workers.js';
 import type { NewWorker, Wake, WorkerLoad } from '../worker-store.js';
+import { PgQueue } from './pg-queue.js';
+import type { NewQueuedRun } from '../queue-store.js';
 import { callState, checkHold, end, endedConflict, event, lockFenced, notFound, waiting, whole } from './pg-steps.js';
 import { W } from './pg-write-sql.js';
 
@@ -77,6 +79,7 @@ export class PgStore extends PgReads implements Store {
     event: (q, runId, e) => event(q, runId, this.now(), e),
   });
   private readonly workers = new PgWorkers(this.db);
+  private readonly queue = new PgQueue(this.db, () => this.now());
   private readonly sentEvents = new PgSentEvents({
     db: this.db,
     fenced: (token, runId, fn) => this.fenced(token, runId, fn),
@@ -475,6 +478,20 @@ export class PgStore extends PgReads implements Store {
   }
   async eventReadyRuns() {
     return this.sentEvents.eventReadyRuns();
+  }
+
+  // The queue (shop run --detach, the API, schedules, hooks): pg-queue.ts.
+  async queueRun(input: NewQueuedRun) {
+    return this.queue.queueRun(input);
+  }
+  async claimQueuedRuns(owner: OwnerClaim, leaseMs: number, limit: number, only?: number) {
+    return this.queue.claimQueuedRuns(owner, leaseMs, limit, only);
+  }
+  async setPriority(runId: number, priority: number, by: string, channel: Channel) {
+    return this.queue.setPriority(runId, priority, by, channel);
+  }
+  async listQueued(limit: number) {
+    return this.queue.listQueued(limit);
   }
 
   async close(): Promise<void> {

@@ -199,3 +199,63 @@ CREATE TABLE IF NOT EXISTS event_takes (
   PRIMARY KEY (run_id, call_key),
   UNIQUE (run_id, event_id)
 );`;
+
+
+/** Schema 14: the queue, schedules and webhooks (step 13 → 14), as SQLite's schema.sql and sqlite/migrate.ts. */
+export const QUEUE_SCHEMA = `
+ALTER TABLE runs DROP CONSTRAINT IF EXISTS runs_status_check;
+ALTER TABLE runs ADD CONSTRAINT runs_status_check CHECK (status IN ('queued','running','waiting','waiting_human','completed','stuck','failed'));
+ALTER TABLE runs ADD COLUMN IF NOT EXISTS priority BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN IF NOT EXISTS queue_key TEXT;
+ALTER TABLE runs ADD COLUMN IF NOT EXISTS concurrency BIGINT;
+ALTER TABLE runs ADD COLUMN IF NOT EXISTS trigger_json TEXT;
+ALTER TABLE runs ADD COLUMN IF NOT EXISTS start_id TEXT;
+CREATE INDEX IF NOT EXISTS runs_queued ON runs(priority DESC, id) WHERE status = 'queued';
+CREATE INDEX IF NOT EXISTS runs_concurrency ON runs(spec, queue_key) WHERE status IN ('running','waiting','waiting_human');
+CREATE UNIQUE INDEX IF NOT EXISTS runs_start_id ON runs(start_id) WHERE start_id IS NOT NULL;
+CREATE TABLE IF NOT EXISTS schedules (
+  name          TEXT    PRIMARY KEY,
+  workflow      TEXT    NOT NULL,
+  cron          TEXT    NOT NULL,
+  tz            TEXT    NOT NULL,
+  prompt        TEXT    NOT NULL DEFAULT '',
+  queue_key     TEXT,
+  priority      BIGINT  NOT NULL DEFAULT 0,
+  overlap       TEXT    NOT NULL CHECK (overlap IN ('skip','queue','allow')),
+  catch_up      TEXT    NOT NULL CHECK (catch_up IN ('none','latest','all')),
+  paused_at     BIGINT,
+  created_at    BIGINT  NOT NULL,
+  created_by    TEXT    NOT NULL,
+  last_slot     BIGINT
+);
+CREATE TABLE IF NOT EXISTS schedule_slots (
+  schedule      TEXT    NOT NULL REFERENCES schedules(name) ON DELETE CASCADE,
+  slot_at       BIGINT  NOT NULL,
+  outcome       TEXT    NOT NULL CHECK (outcome IN ('fired','skipped_overlap','skipped_missed')),
+  run_id        BIGINT  REFERENCES runs(id) ON DELETE SET NULL,
+  decided_at    BIGINT  NOT NULL,
+  decided_by    TEXT    NOT NULL,
+  PRIMARY KEY (schedule, slot_at)
+);
+CREATE TABLE IF NOT EXISTS hooks (
+  name          TEXT    PRIMARY KEY,
+  workflow      TEXT,
+  event_name    TEXT,
+  key_from      TEXT,
+  prompt_from   TEXT,
+  filter        TEXT,
+  github        BIGINT  NOT NULL DEFAULT 0,
+  secret_env    TEXT,
+  secret        TEXT,
+  created_at    BIGINT  NOT NULL,
+  created_by    TEXT    NOT NULL,
+  CHECK ((workflow IS NULL) <> (event_name IS NULL))
+);
+CREATE TABLE IF NOT EXISTS hook_deliveries (
+  hook          TEXT    NOT NULL REFERENCES hooks(name) ON DELETE CASCADE,
+  delivery      TEXT    NOT NULL,
+  received_at   BIGINT  NOT NULL,
+  outcome       TEXT    NOT NULL,
+  run_id        BIGINT  REFERENCES runs(id) ON DELETE SET NULL,
+  PRIMARY KEY (hook, delivery)
+);`;

@@ -92,12 +92,14 @@ ALTER TABLE runs ADD COLUMN held TEXT;
  * the tables rebuilt: a rebuild of runs would cascade through the tables that reference it.
  */
 function widenStatuses(db: Database.Database, tables: string[]): void {
+  for (const table of tables) widenStatus(db, table, `'running','waiting_human'`, `'running','waiting','waiting_human'`);
+}
+function widenStatus(db: Database.Database, table: string, from: string, to: string): void {
   const version = Number(db.pragma('schema_version', { simple: true }));
   db.unsafeMode(true);
   try {
     db.pragma('writable_schema = ON');
-    const widen = db.prepare(`UPDATE sqlite_master SET sql = replace(sql, ?, ?) WHERE type = 'table' AND name = ?`);
-    for (const table of tables) widen.run(`'running','waiting_human'`, `'running','waiting','waiting_human'`, table);
+    db.prepare(`UPDATE sqlite_master SET sql = replace(sql, ?, ?) WHERE type = 'table' AND name = ?`).run(from, to, table);
     db.pragma(`schema_version = ${version + 1}`);
     db.pragma('writable_schema = OFF');
   } finally {
@@ -124,6 +126,28 @@ function v13(db: Database.Database): void {
   if (!has.has('kind'))
     db.exec(`ALTER TABLE people ADD COLUMN kind TEXT NOT NULL DEFAULT 'login' CHECK (kind IN ('login','token'))`);
 }
+/**
+ * Version ≤ 13 → 14: the queue. Runs may be `queued` (the CHECK widened in place, as v12's),
+ * with a priority, a key, their workflow's concurrency, a trigger and an idempotency id; the
+ * queue's indexes (made here, after an older store has the columns). Schedules and hooks are
+ * new tables (schema.sql).
+ */
+function v14(db: Database.Database, version: number): void {
+  const has = new Set((db.prepare('PRAGMA table_info(runs)').all() as { name: string }[]).map((c) => c.name));
+  if (version >= 1 && !has.has('priority')) {
+    widenStatus(db, 'runs', `'running','waiting','waiting_human'`, `'queued','running','waiting','waiting_human'`);
+    db.exec(`ALTER TABLE runs ADD COLUMN priority INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE runs ADD COLUMN queue_key TEXT;
+      ALTER TABLE runs ADD COLUMN concurrency INTEGER;
+      ALTER TABLE runs ADD COLUMN trigger_json TEXT;
+      ALTER TABLE runs ADD COLUMN start_id TEXT;`);
+  }
+  db.exec(V14_INDEXES);
+}
+const V14_INDEXES = `
+CREATE INDEX IF NOT EXISTS runs_queued ON runs(priority DESC, id) WHERE status = 'queued';
+CREATE INDEX IF NOT EXISTS runs_concurrency ON runs(spec, queue_key) WHERE status IN ('running','waiting','waiting_human');
+CREATE UNIQUE INDEX IF NOT EXISTS runs_start_id ON runs(start_id) WHERE start_id IS NOT NULL;`;
 /** Version 5 or 6 → 7: how long a claim on a call's ask lasts (claims and the rest are new tables). */
 const V7 = `ALTER TABLE executions ADD COLUMN claim_timeout INTEGER;`;
 /**
@@ -157,6 +181,7 @@ export function migrate(db: Database.Database): void {
     db.exec(readFileSync(shippedFile('schema.sql', import.meta.url), 'utf8'));
     // After schema.sql: a store older than the people table has it made there, with the column.
     v13(db);
+    v14(db, version);
     if (version >= 1 && version <= 4) db.exec(V5_AFTER);
     if (version >= 1) db.exec(V6_SPAWNED);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);

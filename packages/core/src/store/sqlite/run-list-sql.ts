@@ -6,7 +6,7 @@ function term(c: RunCondition): { sql: string; param?: unknown } {
     case 'status':
       return { sql: 'status = ?', param: c.status };
     case 'active':
-      return { sql: `status IN ('running','waiting','waiting_human')` };
+      return { sql: `status IN ('queued','running','waiting','waiting_human')` };
     // The partial index runs_held finds the few held runs among all.
     case 'held':
       return { sql: 'held IS NOT NULL' };

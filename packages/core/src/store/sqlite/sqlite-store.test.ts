@@ -73,7 +73,7 @@ describe('SqliteStore on a real file', () => {
     const db = raw(file);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    expect(SCHEMA_VERSION).toBe(13);
+    expect(SCHEMA_VERSION).toBe(14);
   });
 
   it('brings a schema-10 store up: ended web sessions get their table, runs their rules and holds', async () => {
@@ -94,6 +94,45 @@ describe('SqliteStore on a real file', () => {
     expect((raw(file).prepare('PRAGMA table_info(runs)').all() as { name: string }[]).map((c) => c.name)).toEqual(
       expect.arrayContaining(['rules', 'held']),
     );
+  });
+
+  it('brings a schema-13 store to 14: runs may be queued (the CHECK widened in place, rows kept), with the queue columns; schedules and hooks get tables', async () => {
+    const { file, store } = fresh();
+    const run = await store.createRun(newRun);
+    store.close();
+    open.pop();
+    const db = new Database(file);
+    db.exec(`DROP INDEX runs_queued; DROP INDEX runs_concurrency; DROP INDEX runs_start_id;
+      DROP TABLE schedule_slots; DROP TABLE schedules; DROP TABLE hook_deliveries; DROP TABLE hooks;
+      ALTER TABLE runs DROP COLUMN priority; ALTER TABLE runs DROP COLUMN queue_key; ALTER TABLE runs DROP COLUMN concurrency;
+      ALTER TABLE runs DROP COLUMN trigger_json; ALTER TABLE runs DROP COLUMN start_id;`);
+    db.unsafeMode(true);
+    db.pragma('writable_schema = ON');
+    db.prepare(`UPDATE sqlite_master SET sql = replace(sql, '''queued'',', '') WHERE name = 'runs'`).run();
+    db.pragma('writable_schema = OFF');
+    db.pragma('user_version = 13');
+    db.close();
+    expect(() => raw(file).prepare(`UPDATE runs SET status = 'queued'`).run()).toThrow(/CHECK constraint failed/);
+    const again = openSqliteStore(file);
+    open.push(again);
+    expect(raw(file).pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(await again.getRun(run.id)).toMatchObject({ status: 'running', priority: 0, queueKey: null, trigger: null });
+    const { run: queued } = await again.queueRun({
+      ...newRun,
+      priority: 1,
+      queueKey: 'prod',
+      concurrency: 1,
+      trigger: { kind: 'cli', name: null, by: 'ann', data: null },
+      startId: 'x',
+    });
+    expect(queued.status).toBe('queued');
+    expect(() => raw(file).prepare(`UPDATE runs SET status = 'bogus'`).run()).toThrow(/CHECK constraint failed/);
+    raw(file)
+      .prepare(
+        `INSERT INTO schedules (name, workflow, cron, tz, overlap, catch_up, created_at, created_by)
+      VALUES ('n', 'w', '* * * * *', 'UTC', 'skip', 'latest', 1, 'ann')`,
+      )
+      .run();
   });
 
   it('brings a schema-12 store to 13: people get their kind, the rows there stay login links', async () => {

@@ -1,7 +1,15 @@
 import Database from 'better-sqlite3';
 import { shopHostname } from '../../host-name.js';
 import { ConflictError, LostOwnershipError, RunNotFoundError } from '../../errors.js';
-import { hasEnded, type AgentMetrics, type Answer, type ExecutionStatus, type Run, type Timer } from '../../types.js';
+import {
+  hasEnded,
+  type AgentMetrics,
+  type Answer,
+  type Channel,
+  type ExecutionStatus,
+  type Run,
+  type Timer,
+} from '../../types.js';
 import { alreadyAnswered } from '../answered-line.js';
 import { filesChangedEvent } from '../held-event.js';
 import { migrate } from './migrate.js';
@@ -17,6 +25,8 @@ import * as workers from './sqlite-workers.js';
 import type { NewWorker, WorkerLoad } from '../worker-store.js';
 import { SqliteClaims } from './sqlite-claims.js';
 import { SqliteSessions } from './sqlite-sessions.js';
+import { SqliteQueue } from './sqlite-queue.js';
+import type { NewQueuedRun } from '../queue-store.js';
 import { SqliteSentEvents } from './sqlite-sent-events.js';
 import type { EventTake, NewSentEvent, SentEvent, SentEventFilter } from '../sent-event-store.js';
 import type { KeptSession } from '../session-store.js';
@@ -92,6 +102,12 @@ class SqliteStore extends SqliteReads implements Store {
     event: (runId, e) => this.event(runId, e),
   });
   private readonly sessions = new SqliteSessions({
+    db: this.db,
+    now: () => this.now(),
+    tx: (fn) => this.tx(fn),
+    event: (runId, e) => this.event(runId, e),
+  });
+  private readonly queue = new SqliteQueue({
     db: this.db,
     now: () => this.now(),
     tx: (fn) => this.tx(fn),
@@ -489,6 +505,20 @@ class SqliteStore extends SqliteReads implements Store {
   }
   async eventReadyRuns() {
     return this.sentEvents.eventReadyRuns();
+  }
+
+  // The queue (shop run --detach, the API, schedules, hooks): sqlite-queue.ts.
+  async queueRun(input: NewQueuedRun) {
+    return this.queue.queueRun(input);
+  }
+  async claimQueuedRuns(owner: OwnerClaim, leaseMs: number, limit: number, only?: number) {
+    return this.queue.claimQueuedRuns(owner, leaseMs, limit, only);
+  }
+  async setPriority(runId: number, priority: number, by: string, channel: Channel) {
+    return this.queue.setPriority(runId, priority, by, channel);
+  }
+  async listQueued(limit: number) {
+    return this.queue.listQueued(limit);
   }
 
   async close() {

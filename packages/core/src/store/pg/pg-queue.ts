@@ -1,0 +1,140 @@
+import type { Channel, Run } from '../../types.js';
+import {
+  groupOf,
+  hasRoom,
+  QUEUE_SCAN,
+  queuedEventData,
+  startChannel,
+  takenEvent,
+  type NewQueuedRun,
+  type QueueStore,
+} from '../queue-store.js';
+import { toRun, type Row } from '../rows.js';
+import type { OwnerClaim } from '../store.js';
+import type { PgDb } from './pg-db.js';
+import { event, whole } from './pg-steps.js';
+
+/** Serializes the workers' claims on the queue: a claim counts a group's driven runs and takes, and no other claim may count between. */
+const QUEUE_LOCK = 0x5ec0de17;
+const UNIQUE_VIOLATION = '23505';
+
+const SQL = {
+  bySendId: 'SELECT * FROM runs WHERE start_id = $1',
+  // A racing start with the same id commits first: this one inserts nothing, and reads the first.
+  insert: `INSERT INTO runs (spec, workflow_path, workflow_hash, prompt, status, workspace, branch, seed, rules,
+      priority, queue_key, concurrency, trigger_json, start_id, created_at, updated_at)
+    VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)
+    ON CONFLICT (start_id) WHERE start_id IS NOT NULL DO NOTHING RETURNING *`,
+  candidates: `SELECT * FROM runs WHERE status = 'queued' AND stop_at IS NULL ORDER BY priority DESC, id LIMIT ${QUEUE_SCAN}`,
+  one: `SELECT * FROM runs WHERE status = 'queued' AND stop_at IS NULL AND id = $1`,
+  anyQueued: `SELECT 1 FROM runs WHERE status = 'queued' AND stop_at IS NULL LIMIT 1`,
+  driven: `SELECT COUNT(*)::int AS n FROM runs WHERE spec = $1 AND queue_key IS NOT DISTINCT FROM $2
+    AND status IN ('running','waiting','waiting_human')`,
+  // A foreground run waits its turn: the queued runs of its group ahead of it count as taken.
+  ahead: `SELECT COUNT(*)::int AS n FROM runs WHERE status = 'queued' AND stop_at IS NULL AND spec = $1
+    AND queue_key IS NOT DISTINCT FROM $2 AND (priority > $3 OR (priority = $3 AND id < $4))`,
+  // $1 id, $2 token, $3 host, $4 pid, $5 pidStart, $6 t, $7 leaseMs
+  take: `UPDATE runs SET status = 'running', owner_token = $2, owner_host = $3, owner_pid = $4, owner_pid_start = $5,
+      lease_until = $6::bigint + $7::bigint, updated_at = $6 WHERE id = $1 AND status = 'queued' RETURNING *`,
+  priority: `UPDATE runs SET priority = $2, updated_at = $3 WHERE id = $1 AND status = 'queued' RETURNING id`,
+  queued: `SELECT * FROM runs WHERE status = 'queued' ORDER BY priority DESC, id LIMIT $1`,
+} as const;
+
+/** The PostgreSQL adapter's queue: claims take turns on an advisory lock; a new run wakes every worker (NOTIFY). */
+export class PgQueue implements QueueStore {
+  constructor(
+    private readonly db: PgDb,
+    private readonly now: () => number,
+  ) {}
+
+  async queueRun(input: NewQueuedRun): Promise<{ run: Run; created: boolean }> {
+    if (input.startId !== null) {
+      const [before] = await this.db.query(SQL.bySendId, [input.startId]);
+      if (before) return { run: toRun(before), created: false };
+    }
+    return this.db.tx(async (q) => {
+      const t = Math.round(this.now());
+      const [row] = await q.query(SQL.insert, [
+        input.spec,
+        input.workflowPath,
+        input.workflowHash,
+        input.prompt,
+        input.workspace,
+        input.branch,
+        input.seed,
+        input.rules ? JSON.stringify(input.rules) : null,
+        input.priority,
+        input.queueKey,
+        input.concurrency,
+        JSON.stringify(input.trigger),
+        input.startId,
+        t,
+      ]);
+      if (!row) {
+        const [first] = await q.query(SQL.bySendId, [input.startId]);
+        if (!first) throw Object.assign(new Error('a run with this id is being started'), { code: UNIQUE_VIOLATION });
+        return { run: toRun(first), created: false };
+      }
+      const data = queuedEventData(input);
+      // Its first event wakes every worker (LISTEN shop_wake) when this commits.
+      await event(
+        q,
+        Number(row.id),
+        t,
+        { type: 'run_started', actor: input.actor, channel: startChannel(input.trigger), data },
+        'queued',
+      );
+      const [again] = await q.query('SELECT * FROM runs WHERE id = $1', [row.id]);
+      return { run: toRun(again!), created: true };
+    });
+  }
+
+  async claimQueuedRuns(owner: OwnerClaim, leaseMs: number, limit: number, only?: number): Promise<Run[]> {
+    if (limit <= 0) return [];
+    if (only === undefined && !(await this.db.query(SQL.anyQueued)).length) return [];
+    return this.db.tx(async (q) => {
+      await q.query('SELECT pg_advisory_xact_lock($1)', [QUEUE_LOCK]);
+      const t = Math.round(this.now());
+      const rows: Row[] = only === undefined ? await q.query(SQL.candidates) : await q.query(SQL.one, [only]);
+      const driven = new Map<string, number>();
+      const took: Run[] = [];
+      for (const run of rows.map(toRun)) {
+        if (took.length >= limit) break;
+        const group = groupOf(run);
+        let count = driven.get(group);
+        if (count === undefined) count = Number((await q.query(SQL.driven, [run.spec, run.queueKey]))[0]!.n);
+        if (only !== undefined)
+          count += Number((await q.query(SQL.ahead, [run.spec, run.queueKey, run.priority, run.id]))[0]!.n);
+        driven.set(group, count);
+        if (!hasRoom(run, count)) continue;
+        const [row] = await q.query(SQL.take, [
+          run.id,
+          owner.token,
+          owner.host,
+          owner.pid,
+          owner.pidStart,
+          t,
+          whole(leaseMs),
+        ]);
+        if (!row) continue;
+        driven.set(group, count + 1);
+        await event(q, run.id, t, takenEvent(owner));
+        took.push(toRun((await q.query('SELECT * FROM runs WHERE id = $1', [run.id]))[0]!));
+      }
+      return took;
+    });
+  }
+
+  async setPriority(runId: number, priority: number, by: string, channel: Channel): Promise<boolean> {
+    return this.db.tx(async (q) => {
+      const t = Math.round(this.now());
+      if (!(await q.query(SQL.priority, [runId, priority, t])).length) return false;
+      await event(q, runId, t, { type: 'reprioritized', actor: by, channel, data: { priority } }, 'queued');
+      return true;
+    });
+  }
+
+  async listQueued(limit: number): Promise<Run[]> {
+    return (await this.db.query(SQL.queued, [limit])).map(toRun);
+  }
+}

@@ -1,0 +1,68 @@
+import type { Channel, Run, Trigger } from '../types.js';
+import type { EventInput, NewRun, OwnerClaim } from './store.js';
+
+/** A run recorded as queued: no owner until a worker takes it. */
+export interface NewQueuedRun extends Omit<NewRun, 'owner' | 'leaseMs'> {
+  priority: number;
+  /** --key: runs of one key count apart against `concurrency`. */
+  queueKey: string | null;
+  /** Its workflow's config{ concurrency } (null: no bound). */
+  concurrency: number | null;
+  trigger: Trigger;
+  /** The starter's idempotency id: a second start with it returns the first run. */
+  startId: string | null;
+}
+
+/**
+ * The queue, part of the store port. A run waits `queued` until a worker takes it: highest
+ * priority first, then the oldest, and only while fewer runs of its workflow (and key) than
+ * its concurrency are being driven (running or waiting) — checked and taken in one
+ * transaction, so racing workers on any number of machines never exceed it.
+ */
+export interface QueueStore {
+  /** Records a queued run and its first event; `created` false when `startId` named a run already (that one is returned). */
+  queueRun(input: NewQueuedRun): Promise<{ run: Run; created: boolean }>;
+  /**
+   * Takes up to `limit` queued runs for `owner` (leased for `leaseMs`), each made `running`
+   * with a `run_taken` event; `only`: just these runs (a foreground shop run waiting for room).
+   */
+  claimQueuedRuns(owner: OwnerClaim, leaseMs: number, limit: number, only?: number): Promise<Run[]>;
+  /** A queued run's new priority (with its event); false when it is no longer queued. */
+  setPriority(runId: number, priority: number, by: string, channel: Channel): Promise<boolean>;
+  /** The queued runs in the order workers take them (ignoring concurrency), at most `limit`. */
+  listQueued(limit: number): Promise<Run[]>;
+}
+
+/** The most candidates one claim looks through: runs held back by their concurrency are skipped, not waited on. */
+export const QUEUE_SCAN = 500;
+
+/** Whether a queued run may be taken now, given how many runs of its group are driven (counted per claim). */
+export function hasRoom(run: Pick<Run, 'concurrency'>, driven: number): boolean {
+  return run.concurrency === null || driven < run.concurrency;
+}
+
+/** A run's concurrency group: its workflow and key ("" apart from any key). */
+export const groupOf = (run: Pick<Run, 'spec' | 'queueKey'>): string => JSON.stringify([run.spec, run.queueKey]);
+
+/** The channel a queued run's first event names, by what started it. */
+export function startChannel(trigger: Trigger): Channel {
+  if (trigger.kind === 'cli' || trigger.kind === 'web' || trigger.kind === 'api') return trigger.kind;
+  return trigger.kind === 'webhook' ? 'api' : 'engine';
+}
+
+/** The first event's data: what started it and how it waits (its actor is the trigger's `by`). */
+export function queuedEventData(input: NewQueuedRun): Record<string, unknown> {
+  return {
+    spec: input.spec,
+    prompt: input.prompt,
+    queued: true,
+    priority: input.priority,
+    key: input.queueKey,
+    trigger: { kind: input.trigger.kind, name: input.trigger.name },
+  };
+}
+
+/** The trail's line for a queued run taken: which worker (host, pid) drives it. */
+export function takenEvent(owner: OwnerClaim): EventInput {
+  return { type: 'run_taken', actor: 'shop', channel: 'worker', data: { host: owner.host, pid: owner.pid } };
+}
