@@ -22,6 +22,13 @@ function now(r: RunJson): string | null {
   return a ? `[${a.key}] ${a.text ?? 'working'} (${elapsed(Date.now() - Date.parse(a.since))})` : null;
 }
 
+/** A queued run's place: "queued (priority 5, key prod)". */
+function queuedText(r: RunJson): string | null {
+  if (r.status !== 'queued') return null;
+  const how = [r.priority ? `priority ${r.priority}` : '', r.key ? `key ${r.key}` : ''].filter(Boolean).join(', ');
+  return `waits for a worker${how ? ` (${how})` : ''}`;
+}
+
 /** shop list [--active] [--status S] [--limit N] [--json]: newest first. */
 export default async function list(args: CommandArgs<'list'>, ctx: Context): Promise<number> {
   if (args.values.waiting) return (await import('./inbox.js')).default(args, ctx);
@@ -54,7 +61,7 @@ export default async function list(args: CommandArgs<'list'>, ctx: Context): Pro
     r.awaiting ?? '-',
     ago(Date.parse(r.created_at)),
     cost(r.cost_usd),
-    firstLine(now(r) ?? r.waiting_for ?? r.reason ?? '-'),
+    firstLine(now(r) ?? r.waiting_for ?? r.reason ?? queuedText(r) ?? '-'),
   ]);
   const style = (col: number, text: string) => (col === 2 ? paint(ctx.style.color, statusColour(text), text) : text);
   const header = ['ID', 'SPEC', 'STATUS', 'AGENT', 'AWAITING', 'AGE', 'COST', 'NOW / WAITING FOR / REASON'];

@@ -16,6 +16,10 @@ async function startHere(args: CommandArgs<'run'>, ctx: Context, acted: Acted): 
   const [name, ...words] = args.positionals;
   if (!name) throw new UsageError(`missing workflow name; usage: ${USAGE} (see workflows/*.lua)`);
   const prompt = await promptOf(words, args.values['prompt-file']);
+  if (args.values.detach) return queueForWorkers(args, ctx, acted, name, prompt);
+  for (const flag of ['priority', 'key', 'id'] as const)
+    if (args.values[flag] !== undefined)
+      throw new UsageError(`--${flag} is for a queued run: add --detach; usage: ${USAGE}`);
   const ops = await ctx.ops({ hints: args.values.wait });
   const req = {
     workflow: name,
@@ -30,6 +34,54 @@ async function startHere(args: CommandArgs<'run'>, ctx: Context, acted: Acted): 
   });
   if (worktree) ctx.out(`  worktree ${worktree.path} on branch ${worktree.branch}`);
   return driveHere(ctx, ops, run.id, args.values.wait, owner);
+}
+
+/** shop run --detach: the run is queued for the workers; this says whether one is there to take it. */
+async function queueForWorkers(
+  args: CommandArgs<'run'>,
+  ctx: Context,
+  acted: Acted,
+  workflow: string,
+  prompt: string,
+): Promise<number> {
+  if (args.values.worktree)
+    throw new UsageError(
+      '--worktree is not given to a queued run yet: run it without --detach, or queue it without --worktree',
+    );
+  if (args.values.wait) throw new UsageError('--wait drives the run here; --detach hands it to the workers: give one');
+  const ops = await ctx.ops();
+  const by = responder(undefined, ctx.project.root, ctx.env);
+  const { run, created, liveWorkers } = await ops.queue({
+    workflow,
+    prompt,
+    priority: args.values.priority === undefined ? 0 : wholeNumber(args.values.priority, '--priority'),
+    key: args.values.key ?? null,
+    id: args.values.id ?? null,
+    trigger: { kind: 'cli', name: null, by, data: null },
+    actor: by,
+  });
+  acted.runId = run.id;
+  const how = [
+    run.priority ? `priority ${run.priority}` : '',
+    run.queueKey ? `key ${run.queueKey}` : '',
+    run.concurrency ? `at most ${run.concurrency} at once` : '',
+  ].filter(Boolean);
+  const said = created ? 'queued' : `was queued already by this --id (now ${run.status})`;
+  ctx.out(`run ${run.id} ${said} (${run.spec}${how.length ? `, ${how.join(', ')}` : ''})`);
+  if (created)
+    ctx.out(
+      liveWorkers
+        ? `  ${liveWorkers} worker${liveWorkers === 1 ? '' : 's'} watching: it starts when one has room; follow it with: shop log -f ${run.id}`
+        : '  no worker is watching this store: it starts once one does (shop watch)',
+    );
+  return 0;
+}
+
+function wholeNumber(raw: string, flag: string): number {
+  const n = Number(raw);
+  if (!/^-?\d{1,7}$/.test(raw.trim()) || !Number.isInteger(n))
+    throw new UsageError(`${flag} ${JSON.stringify(raw)} must be a whole number (higher first)`);
+  return n;
 }
 
 /**

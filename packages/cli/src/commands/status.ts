@@ -9,7 +9,7 @@ import {
   shopHostname,
   waitingOnWords,
 } from '@shop/core';
-import type { Execution } from '@shop/core';
+import type { Execution, Run } from '@shop/core';
 import { limitArg, runIdArg } from '../args.js';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
@@ -22,6 +22,13 @@ import { elapsed } from '../live-board.js';
 import { claimedLine } from '../claim-text.js';
 import { sessionLines } from '../session-lines.js';
 import { heldLines, rulesLines } from '../rules-lines.js';
+
+/** "   by ann (cli)", "   by schedule nightly": who or what started it, when it was not a person on this CLI. */
+function startedBy(run: Run): string {
+  const t = run.trigger;
+  if (!t || (t.kind === 'cli' && !t.name)) return '';
+  return `   by ${t.kind}${t.name ? ` ${t.name}` : ''}${t.by ? ` (${t.by})` : ''}`;
+}
 
 /** shop status <id> [--limit N] [--json] */
 export default async function status(args: CommandArgs<'status'>, ctx: Context): Promise<number> {
@@ -65,7 +72,19 @@ export default async function status(args: CommandArgs<'status'>, ctx: Context):
     `Run ${run.id}: ${paint(ctx.style.color, statusColour(json.status), json.status)}   (${run.spec}${run.prompt ? `: ${firstLine(run.prompt)}` : ''})`,
   );
   ctx.out(`Workspace: ${run.workspace}${run.branch ? ` (branch ${run.branch})` : ''}`);
-  ctx.out(`Cost: ${usd(cost)}   Started: ${localTimeAgo(run.createdAt)}`);
+  ctx.out(`Cost: ${usd(cost)}   Started: ${localTimeAgo(run.createdAt)}${startedBy(run)}`);
+  if (run.status === 'queued') {
+    const how = [
+      `priority ${run.priority}`,
+      run.queueKey ? `key ${run.queueKey}` : '',
+      run.concurrency
+        ? `at most ${run.concurrency} of ${run.spec}${run.queueKey ? ` (${run.queueKey})` : ''} at once`
+        : '',
+    ];
+    ctx.out(
+      `Queued: ${how.filter(Boolean).join(', ')}; a worker (shop watch) takes it when it has room — or: shop stop ${run.id}`,
+    );
+  }
   for (const line of sessionLines(json.sessions)) ctx.out(line);
   if (run.reason) ctx.out(`Reason: ${run.reason}`);
   if (run.status === 'completed' && run.result != null) ctx.out(`Result: ${JSON.stringify(run.result)}`);

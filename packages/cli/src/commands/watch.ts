@@ -92,7 +92,9 @@ function report(e: WorkerEvent, emit: Emit) {
         { ...base, type: 'took', how: e.how },
         e.how === 'interrupted'
           ? `${name}: taken over (its driver was gone); driving it on`
-          : `${name}: held here while it waits for a person`,
+          : e.how === 'queued'
+            ? `${name}: taken from the queue; starting it`
+            : `${name}: held here while it waits for a person`,
       );
     case 'resuming':
       return emit({ ...base, type: 'resuming', why: e.why }, `${name}: resuming (${WHY[e.why]})`);
@@ -125,6 +127,7 @@ const WHY = {
   timer: 'its time came',
   event: 'an event came in',
   child: 'a run it waited on ended',
+  queued: 'taken from the queue',
 } as const;
 
 function outcomeLine(run: Run, o: DriveOutcome): string {

@@ -22,7 +22,8 @@ several machines): Shop checks that it connects, creates its tables there, and k
     },
   },
   run: {
-    usage: 'shop run <workflow> [prompt… | - | --prompt-file F] [--wait] [--worktree] [--json]',
+    usage:
+      'shop run <workflow> [prompt… | - | --prompt-file F] [--wait] [--worktree] [--detach [--priority N] [--key K] [--id ID]] [--json]',
     summary: 'start a run of workflows/<workflow>.lua and drive it',
     details: `Prints the run id at once, then drives the run here. When it waits for a person it prints what is
 awaited and the exact commands to answer (by the ask's handle), and exits 3 (0 completed, 4 stuck,
@@ -30,12 +31,33 @@ awaited and the exact commands to answer (by the ask's handle), and exits 3 (0 c
 watch resumes it then. A child run (call_workflow) is driven here too: a child's ask is printed with
 its own handle (exit 3), a child waiting on time exits 7. With --wait it prints each ask as it opens and keeps waiting (through sleeps too). A prompt longer than a
 command line takes comes from a file (--prompt-file F) or stdin (-: shop run feature - < spec.md),
-up to 16 MiB, its trailing line breaks dropped.`,
+up to 16 MiB, its trailing line breaks dropped.
+With --detach the run is queued for the workers (shop watch, on any machine using this store) and
+the command returns at once with its id: they take queued runs highest --priority first, then the
+oldest, as they have room, and no more runs of a workflow at once than its config{ concurrency }
+(counted per --key: one deploy per environment). The same --id twice gives the same run. A
+workflow with config{ concurrency } run without --detach waits here for its turn in the queue.`,
     group: 'runs',
     maxArgs: Infinity,
     options: {
       ...wait,
       ...acted,
+      detach: { type: 'boolean', description: 'queue the run for the workers (shop watch) and return at once' },
+      priority: {
+        type: 'string',
+        value: 'N',
+        description: 'a queued run with a higher priority is taken first (a whole number; default 0)',
+      },
+      key: {
+        type: 'string',
+        value: 'K',
+        description: "runs of one key count apart against the workflow's config{ concurrency } (e.g. prod)",
+      },
+      id: {
+        type: 'string',
+        value: 'ID',
+        description: 'an idempotency id: a second start with the same id gives the first run, nothing new',
+      },
       worktree: {
         type: 'boolean',
         description: 'run in .shop/worktrees/run-<id> on branch shop/run-<id> (a git worktree of this repository)',

@@ -1,3 +1,4 @@
+import { startedBy } from '../store/queue-store.js';
 import { NonDeterminismError } from '../errors.js';
 import { VmFatal, type LuaThread, type VmHost } from '../lua/lua-vm.js';
 import { HeapGuard } from '../lua/heap-guard.js';
@@ -88,6 +89,8 @@ export class ThreadHost implements VmHost {
       call_key: s ? keyOf(s.path, s.calls + 1) : null,
       thread: s?.path || 'main',
       parent: run.parentId,
+      // Who or what started it (a run recorded before schema 14 has none: its starter on the CLI, or its parent).
+      trigger: run.trigger ?? startedBy({ actor: null }, run.parentId === null ? null : { runId: run.parentId }),
     };
   }
 

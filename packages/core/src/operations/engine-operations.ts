@@ -8,6 +8,7 @@ export { Worker } from '../worker/worker.js';
 export { dryReplay } from './dry-replay.js';
 export { openReview, openSession } from './open-session.js';
 export { startRun } from './start-run.js';
+export { queueRun } from './queue-run.js';
 export { stopRun } from './stop-run.js';
 export { verifyAnswerLink } from '../access/answer-link.js';
 export { answerUrl, publicUrl, setPublicUrl } from '../access/public-url.js';

@@ -157,6 +157,18 @@ export const RunJsonSchema = z.object({
   workflow_hash: z.string().nullable(),
   /** The run whose call_workflow/start_workflow started this one; null for a run a person started. */
   parent: z.number().nullable().default(null),
+  /** Its place in the queue (shop run --detach): higher priority first; runs of one key count apart against its workflow's concurrency. */
+  priority: z.number().default(0),
+  key: z.string().nullable().default(null),
+  /** Who or what started it (context().trigger without its data); null for a run recorded before schema 14. */
+  trigger: z
+    .object({
+      kind: z.enum(['cli', 'web', 'api', 'schedule', 'webhook', 'parent']),
+      name: z.string().nullable(),
+      by: z.string().nullable(),
+    })
+    .nullable()
+    .default(null),
   created_at: z.string(),
   updated_at: z.string(),
   ended_at: iso,

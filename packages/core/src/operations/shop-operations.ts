@@ -6,7 +6,7 @@ import type { Project } from '../project/project.js';
 import { projectIdentity } from '../project/project-identity.js';
 import type { Liveness } from '../run-status.js';
 import type { RunFilter, RunWithWaiting } from '../store/store.js';
-import type { Answer, Execution, Run, RunEvent, RunOwner } from '../types.js';
+import type { Answer, Channel, Execution, Run, RunEvent, RunOwner } from '../types.js';
 import type { Worker, WorkerOptions } from '../worker/worker.js';
 import type { AnswerByHandle, AnsweredAsk, AnswerRequest, AskRef, PickedAsk } from './answer-ask.js';
 import { refuseAgent, type Caller } from './answer-rules.js';
@@ -53,6 +53,8 @@ import type { SendEventRequest, SentEventsQuery } from './send-event.js';
 import type { EventUrlTarget } from '../access/event-url.js';
 import { workersJson } from './workers-view.js';
 import type { StartedRun, StartRequest } from './start-run.js';
+import type { QueuedRun, QueueRequest } from './queue-run.js';
+import { setQueuedPriority } from './queue-priority.js';
 import type { StopResult } from './stop-run.js';
 
 export type { RunFilter, RunWithWaiting };
@@ -108,6 +110,12 @@ export interface ShopOperations {
   /** Refuses a caller inside an agent step (answer-rules.ts): `what` answers for a person. */
   mayAnswer(what: string): void;
   start(req: StartRequest, onCreated?: (run: Run) => void): Promise<StartedRun>;
+  /** Hands a run to the workers (queued; the same id twice is one run). */
+  queue(req: QueueRequest): Promise<QueuedRun>;
+  /** A queued run's new priority (ConflictError once a worker took it). */
+  setPriority(runId: number, priority: number, by: string, channel: Channel): Promise<Run>;
+  /** The queued runs in the order the workers take them. */
+  queued(limit: number): Promise<Run[]>;
   /** Drives a run here until it ends or waits (resume, after an answer, after start). */
   drive(runId: number, opts: DriveOptions, owner?: Ownership): Promise<DriveOutcome>;
   /** The ask a reference names, from one read (`several`: the front end's own refusal when a bare run id has several open). */
@@ -226,6 +234,12 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     workers: () => workersJson(store, liveness, store.now(), ports.leaseMs),
     mayAnswer: (what) => refuseAgent(caller, what),
     start: async (req, onCreated) => (await engine(ports)).startRun(ports, project, req, onCreated),
+    queue: async (req) => {
+      refuseAgent(caller, 'shop run --detach');
+      return (await engine(ports)).queueRun(ports, project, req);
+    },
+    setPriority: (runId, priority, by, channel) => setQueuedPriority(store, runId, priority, by, channel),
+    queued: (limit) => store.listQueued(limit),
     drive: async (runId, opts, owner) => {
       // Taking the rule files' new rules is a person's decision, as an answer is.
       if (opts.acceptChanges) refuseAgent(caller, 'shop resume --accept-changes');

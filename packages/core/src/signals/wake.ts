@@ -41,3 +41,12 @@ export function answeredRun(path: string): number | null {
   const m = /^(\d{1,15})\./.exec(basename(path));
   return m ? Number(m[1]) : null;
 }
+
+/** The same for a run queued (`<run>.queued.answered`): this machine's idle workers take it now, not at their next sweep. */
+export function wakeForQueued(signalsDir: string, runId: number): void {
+  try {
+    writeFileSync(join(signalsDir, `${runId}.queued${WAKE_SUFFIX}`), '', { mode: 0o600 });
+  } catch {
+    /* the worker's sweep picks the run up */
+  }
+}

@@ -66,3 +66,10 @@ export function queuedEventData(input: NewQueuedRun): Record<string, unknown> {
 export function takenEvent(owner: OwnerClaim): EventInput {
   return { type: 'run_taken', actor: 'shop', channel: 'worker', data: { host: owner.host, pid: owner.pid } };
 }
+
+/** A run started by its driver (shop run, a parent's call): a person on the CLI, or its parent run. */
+export function startedBy(input: { actor: string | null }, parent: { runId: number } | null): Trigger {
+  return parent
+    ? { kind: 'parent', name: String(parent.runId), by: null, data: null }
+    : { kind: 'cli', name: null, by: input.actor, data: null };
+}

@@ -15,6 +15,7 @@ import type {
   Timer,
   TimerData,
   TimerKind,
+  Trigger,
   WaitKind,
 } from '../types.js';
 import type { ClaimStore } from './claim-store.js';
@@ -241,6 +242,8 @@ export interface NewRun {
   actor: string;
   /** The rules it obeys, fixed as it starts (its workflow's config{} follows at its first load). */
   rules?: RunRules | null;
+  /** Who or what started it (default: the actor on the CLI, or the parent run for a child). */
+  trigger?: Trigger;
 }
 
 export interface RulesUpdate {

@@ -18,11 +18,12 @@ import { openWorkerWakes, type WorkerWakes } from './wakes.js';
 const PASS_EVERY_MS = 200;
 
 /** Why a held run is driven on: an answer, a stop, a takeover, its timer, an event it waits on. */
-type ResumeWhy = 'answer' | 'stop' | 'interrupted' | 'timer' | 'event' | 'child';
+type ResumeWhy = 'answer' | 'stop' | 'interrupted' | 'timer' | 'event' | 'child' | 'queued';
 
 /** What the worker tells its operator, a line (or a JSON line) each. */
 export type WorkerEvent =
-  | { type: 'took'; run: Run; how: 'waiting' | 'interrupted' }
+  /** `queued`: a queued run taken to start (its turn came and this worker had room). */
+  | { type: 'took'; run: Run; how: 'waiting' | 'interrupted' | 'queued' }
   | { type: 'resuming'; run: Run; why: ResumeWhy }
   | { type: 'outcome'; run: Run; outcome: DriveOutcome }
   | { type: 'timers'; run: Run; ended: boolean }
@@ -227,8 +228,9 @@ export class Worker {
     // so the others' shares grow to take its runs. Named runs (shop watch <id>) are all its own.
     this.share = this.opts.only ? Infinity : Math.ceil(listed.length / (await this.liveWorkers()));
     const took = this.opts.only ? new Map<number, Run>() : await this.takeIdle();
+    const stillQueued = await this.takeQueued();
     const runs = listed.filter((r) => !this.opts.only || this.opts.only.includes(r.id)).map((r) => took.get(r.id) ?? r);
-    if (this.opts.only && !runs.length && !this.active.size) return true;
+    if (this.opts.only && !runs.length && !this.active.size && !stillQueued) return true;
     const open = new Set(runs.map((r) => r.id));
     for (const [id, h] of this.held) {
       if (open.has(id)) continue;
@@ -303,6 +305,33 @@ export class Worker {
       this.opts.report({ type: 'took', run, how: run.status === 'running' ? 'interrupted' : 'waiting' });
     }
     return new Map(took.map((r) => [r.id, r]));
+  }
+
+  /**
+   * Takes queued runs to start (true while a named one still waits for its turn), as many as it has drivers free (highest priority, then oldest;
+   * the store holds back a run whose workflow or key is at its concurrency), and drives them.
+   */
+  private async takeQueued(): Promise<boolean> {
+    const room = this.opts.maxDrivers - this.active.size - this.interrupted.size;
+    if (this.opts.signal.aborted || room <= 0) return this.opts.only !== null;
+    const owner = () => ownerRecord(this.ports, this.ports.newToken());
+    const { store, leaseMs } = this.ports;
+    // Named runs (shop watch <id>…): each queued one taken in its turn; true while one still waits.
+    let waits = false;
+    const took: Run[] = [];
+    if (this.opts.only)
+      for (const id of this.opts.only) {
+        if ((await store.getRun(id))?.status !== 'queued') continue;
+        const [run] = took.length < room ? await store.claimQueuedRuns(owner(), leaseMs, 1, id) : [];
+        if (run) took.push(run);
+        else waits = true;
+      }
+    else took.push(...(await store.claimQueuedRuns(owner(), leaseMs, room)));
+    for (const run of took) {
+      this.opts.report({ type: 'took', run, how: 'queued' });
+      this.drive(run, Ownership.adopt(this.ports, run), 'queued');
+    }
+    return waits;
   }
 
   /** How many more runs this worker may take before it holds its share. */
@@ -397,7 +426,7 @@ export class Worker {
     const done = (async () => {
       if (!(await this.drivers.acquire(this.opts.signal))) return void (await owner.release(false));
       try {
-        if (why !== 'interrupted') this.opts.report({ type: 'resuming', run, why });
+        if (why !== 'interrupted' && why !== 'queued') this.opts.report({ type: 'resuming', run, why });
         const outcome = await driveRun(
           this.opts.portsFor(run),
           run.id,
@@ -416,6 +445,8 @@ export class Worker {
       } finally {
         this.drivers.release();
         this.active.delete(run.id);
+        // Room again: a queued run (of this one's workflow, maybe) may be taken now, not at the next sweep.
+        this.wakes?.wake();
       }
     })();
     this.active.set(run.id, { done, abort });

@@ -36,7 +36,7 @@ import type { KeptSession } from '../session-store.js';
 import { PgWorkers } from './pg-workers.js';
 import type { NewWorker, Wake, WorkerLoad } from '../worker-store.js';
 import { PgQueue } from './pg-queue.js';
-import type { NewQueuedRun } from '../queue-store.js';
+import { startedBy, type NewQueuedRun } from '../queue-store.js';
 import { callState, checkHold, end, endedConflict, event, lockFenced, notFound, waiting, whole } from './pg-steps.js';
 import { W } from './pg-write-sql.js';
 
@@ -119,6 +119,7 @@ export class PgStore extends PgReads implements Store {
       parent?.runId ?? null,
       parent?.key ?? null,
       parent ? 'engine' : 'cli',
+      JSON.stringify(input.trigger ?? startedBy(input, parent)),
     ]);
     return toRun(row!);
   }

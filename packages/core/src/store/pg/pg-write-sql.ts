@@ -28,8 +28,8 @@ export const W = {
   // $18 parent run, $19 its call's key (a child run; null for a person's), $20 the first event's channel.
   createRun: `WITH r AS (
       INSERT INTO runs (spec, workflow_path, workflow_hash, prompt, status, workspace, branch, seed,
-        owner_token, owner_host, owner_pid, owner_pid_start, lease_until, events, rules, parent_id, parent_key, created_at, updated_at)
-      VALUES ($1, $2, $3, $4, 'running', $5, $6, $7, $8, $9, $10, $11, $12, 1, $17::text, $18::bigint, $19::text, $13, $13) RETURNING *),
+        owner_token, owner_host, owner_pid, owner_pid_start, lease_until, events, rules, parent_id, parent_key, trigger_json, created_at, updated_at)
+      VALUES ($1, $2, $3, $4, 'running', $5, $6, $7, $8, $9, $10, $11, $12, 1, $17::text, $18::bigint, $19::text, $21::text, $13, $13) RETURNING *),
     e AS (INSERT INTO events (${EVENT_COLUMNS}) SELECT r.id, 1, NULL, 'run_started', $14::text, $20::text, $15::text, $13 FROM r)
     SELECT r.*, pg_notify($16, 'run:' || r.id) AS woke FROM r`,
   // $1 run, $2 token, $3 host, $4 pid, $5 pidStart, $6 t, $7 leaseMs, $8 expected token

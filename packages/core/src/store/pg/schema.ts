@@ -200,7 +200,6 @@ CREATE TABLE IF NOT EXISTS event_takes (
   UNIQUE (run_id, event_id)
 );`;
 
-
 /** Schema 14: the queue, schedules and webhooks (step 13 → 14), as SQLite's schema.sql and sqlite/migrate.ts. */
 export const QUEUE_SCHEMA = `
 ALTER TABLE runs DROP CONSTRAINT IF EXISTS runs_status_check;

@@ -92,14 +92,19 @@ ALTER TABLE runs ADD COLUMN held TEXT;
  * the tables rebuilt: a rebuild of runs would cascade through the tables that reference it.
  */
 function widenStatuses(db: Database.Database, tables: string[]): void {
-  for (const table of tables) widenStatus(db, table, `'running','waiting_human'`, `'running','waiting','waiting_human'`);
+  for (const table of tables)
+    widenStatus(db, table, `'running','waiting_human'`, `'running','waiting','waiting_human'`);
 }
 function widenStatus(db: Database.Database, table: string, from: string, to: string): void {
   const version = Number(db.pragma('schema_version', { simple: true }));
   db.unsafeMode(true);
   try {
     db.pragma('writable_schema = ON');
-    db.prepare(`UPDATE sqlite_master SET sql = replace(sql, ?, ?) WHERE type = 'table' AND name = ?`).run(from, to, table);
+    db.prepare(`UPDATE sqlite_master SET sql = replace(sql, ?, ?) WHERE type = 'table' AND name = ?`).run(
+      from,
+      to,
+      table,
+    );
     db.pragma(`schema_version = ${version + 1}`);
     db.pragma('writable_schema = OFF');
   } finally {

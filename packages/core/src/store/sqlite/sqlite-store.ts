@@ -26,6 +26,7 @@ import type { NewWorker, WorkerLoad } from '../worker-store.js';
 import { SqliteClaims } from './sqlite-claims.js';
 import { SqliteSessions } from './sqlite-sessions.js';
 import { SqliteQueue } from './sqlite-queue.js';
+import { startedBy } from '../queue-store.js';
 import type { NewQueuedRun } from '../queue-store.js';
 import { SqliteSentEvents } from './sqlite-sent-events.js';
 import type { EventTake, NewSentEvent, SentEvent, SentEventFilter } from '../sent-event-store.js';
@@ -129,11 +130,12 @@ class SqliteStore extends SqliteReads implements Store {
   /** A new run's row and its first event (a child's names its parent's call). */
   private insertRun(input: NewRun, parent: { runId: number; key: string } | null): number {
     const t = this.now();
-    const { owner, leaseMs, rules, ...rest } = input;
+    const { owner, leaseMs, rules, trigger, ...rest } = input;
     const id = Number(
       this.stmt.insertRun.run({
         ...rest,
         rules: rules ? JSON.stringify(rules) : null,
+        trigger: JSON.stringify(trigger ?? startedBy(input, parent)),
         ...ownerCols(owner, t + leaseMs),
         parentId: parent?.runId ?? null,
         parentKey: parent?.key ?? null,

@@ -22,9 +22,9 @@ const METRICS = `cost_usd = COALESCE(@cost, cost_usd), num_turns = COALESCE(@tur
 /** Every statement the SQLite store runs, by name. */
 const SQL = {
   insertRun: `INSERT INTO runs (spec, workflow_path, workflow_hash, prompt, status, workspace, branch, seed,
-      owner_token, owner_host, owner_pid, owner_pid_start, lease_until, rules, parent_id, parent_key, created_at, updated_at)
+      owner_token, owner_host, owner_pid, owner_pid_start, lease_until, rules, parent_id, parent_key, trigger_json, created_at, updated_at)
     VALUES (@spec, @workflowPath, @workflowHash, @prompt, 'running', @workspace, @branch, @seed,
-      @token, @host, @pid, @pidStart, @leaseUntil, @rules, @parentId, @parentKey, @t, @t)`,
+      @token, @host, @pid, @pidStart, @leaseUntil, @rules, @parentId, @parentKey, @trigger, @t, @t)`,
   setRules: 'UPDATE runs SET rules = ?, updated_at = ? WHERE id = ?',
   clearHeld: 'UPDATE runs SET held = NULL, updated_at = ? WHERE id = ?',
   // Only an open run is held: its end follows in the same transaction.
