@@ -29,6 +29,9 @@ export async function stopRun(
   by: string,
   onWaiting?: (owner: RunOwner) => void,
 ): Promise<StopResult> {
+  // A queued run no worker took ends here and now: nothing runs it, nobody carries a stop out.
+  if (await ports.store.dequeue(runId, reason, by))
+    return { run: (await ports.store.getRun(runId))!, by: null, children: [], parent: null };
   // Its children (and theirs) are stopped with it, in the same transaction; each is carried out as the run is.
   await ports.store.requestStop(runId, reason, by);
   const result = await carryOut(ports, runId, onWaiting);

@@ -29,6 +29,8 @@ export interface QueueStore {
   claimQueuedRuns(owner: OwnerClaim, leaseMs: number, limit: number, only?: number): Promise<Run[]>;
   /** A queued run's new priority (with its event); false when it is no longer queued. */
   setPriority(runId: number, priority: number, by: string, channel: Channel): Promise<boolean>;
+  /** Ends a queued run no worker took (stuck, with the stop's reason and its event); false once one took it. */
+  dequeue(runId: number, reason: string, by: string): Promise<boolean>;
   /** The queued runs in the order workers take them (ignoring concurrency), at most `limit`. */
   listQueued(limit: number): Promise<Run[]>;
 }
@@ -72,4 +74,9 @@ export function startedBy(input: { actor: string | null }, parent: { runId: numb
   return parent
     ? { kind: 'parent', name: String(parent.runId), by: null, data: null }
     : { kind: 'cli', name: null, by: input.actor, data: null };
+}
+
+/** The trail's line for a queued run stopped before any worker took it. */
+export function dequeuedEvent(reason: string, by: string): EventInput {
+  return { type: 'stopped', actor: by, channel: 'cli', data: { reason, queued: true } };
 }

@@ -101,14 +101,17 @@ export function queue(adapter: StoreAdapter) {
       }
     });
 
-    it('a stopped queued run is not taken; a new priority reorders the queue (and only while queued)', async () => {
+    it('a queued run stopped ends at once and is not taken (a run taken is not dequeued); a new priority reorders the queue (and only while queued)', async () => {
       const { store } = ctx;
       const a = (await store.queueRun(queued())).run;
       const b = (await store.queueRun(queued())).run;
       expect(await store.setPriority(b.id, 3, 'ann', 'cli')).toBe(true);
       expect((await store.listQueued(10)).map((r) => r.id)).toEqual([b.id, a.id]);
       expect((await store.listEvents(b.id)).at(-1)).toMatchObject({ type: 'reprioritized', data: { priority: 3 } });
-      await store.requestStop(b.id, 'not needed', 'ann');
+      expect(await store.dequeue(b.id, 'not needed', 'ann')).toBe(true);
+      expect(await store.getRun(b.id)).toMatchObject({ status: 'stuck', reason: 'not needed', stop: { by: 'ann' } });
+      expect((await store.listEvents(b.id)).at(-1)).toMatchObject({ type: 'stopped', data: { queued: true } });
+      expect(await store.dequeue(b.id, 'again', 'ann')).toBe(false);
       expect((await store.claimQueuedRuns(owner('w'), LONG, 10)).map((r) => r.id)).toEqual([a.id]);
       expect(await store.setPriority(a.id, 1, 'ann', 'cli')).toBe(false);
     });

@@ -1,5 +1,6 @@
 import type { Channel, Run } from '../../types.js';
 import {
+  dequeuedEvent,
   groupOf,
   hasRoom,
   QUEUE_SCAN,
@@ -37,6 +38,8 @@ const SQL = {
   take: `UPDATE runs SET status = 'running', owner_token = $2, owner_host = $3, owner_pid = $4, owner_pid_start = $5,
       lease_until = $6::bigint + $7::bigint, updated_at = $6 WHERE id = $1 AND status = 'queued' RETURNING *`,
   priority: `UPDATE runs SET priority = $2, updated_at = $3 WHERE id = $1 AND status = 'queued' RETURNING id`,
+  dequeue: `UPDATE runs SET status = 'stuck', reason = $2, stop_reason = $2, stop_by = $3, stop_at = $4,
+      ended_at = $4, updated_at = $4 WHERE id = $1 AND status = 'queued' RETURNING id`,
   queued: `SELECT * FROM runs WHERE status = 'queued' ORDER BY priority DESC, id LIMIT $1`,
 } as const;
 
@@ -130,6 +133,15 @@ export class PgQueue implements QueueStore {
       const t = Math.round(this.now());
       if (!(await q.query(SQL.priority, [runId, priority, t])).length) return false;
       await event(q, runId, t, { type: 'reprioritized', actor: by, channel, data: { priority } }, 'queued');
+      return true;
+    });
+  }
+
+  async dequeue(runId: number, reason: string, by: string): Promise<boolean> {
+    return this.db.tx(async (q) => {
+      const t = Math.round(this.now());
+      if (!(await q.query(SQL.dequeue, [runId, reason, by, t])).length) return false;
+      await event(q, runId, t, dequeuedEvent(reason, by), 'end');
       return true;
     });
   }

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Channel, Run } from '../../types.js';
 import {
+  dequeuedEvent,
   groupOf,
   hasRoom,
   QUEUE_SCAN,
@@ -40,6 +41,8 @@ const SQL = {
   get: 'SELECT * FROM runs WHERE id = ?',
   priority: `UPDATE runs SET priority = ?, updated_at = ? WHERE id = ? AND status = 'queued'`,
   queued: `SELECT * FROM runs WHERE status = 'queued' ORDER BY priority DESC, id LIMIT ?`,
+  dequeue: `UPDATE runs SET status = 'stuck', reason = @reason, stop_reason = @reason, stop_by = @by, stop_at = @t,
+      ended_at = @t, updated_at = @t WHERE id = @id AND status = 'queued'`,
   anyQueued: `SELECT 1 FROM runs WHERE status = 'queued' AND stop_at IS NULL LIMIT 1`,
 } as const;
 
@@ -105,6 +108,15 @@ export class SqliteQueue implements QueueStore {
       const changed = q(this.host.db, SQL.priority).run(priority, this.host.now(), runId).changes > 0;
       if (changed) this.host.event(runId, { type: 'reprioritized', actor: by, channel, data: { priority } });
       return changed;
+    });
+  }
+
+  async dequeue(runId: number, reason: string, by: string): Promise<boolean> {
+    return this.host.tx(() => {
+      const t = this.host.now();
+      if (!q(this.host.db, SQL.dequeue).run({ id: runId, reason, by, t }).changes) return false;
+      this.host.event(runId, dequeuedEvent(reason, by));
+      return true;
     });
   }
 

@@ -1,0 +1,125 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { usePgCluster } from '../pg-cluster-hooks.js';
+import { killLeftovers, projectOn, startWorker, stopWorker, trail, until, type Project } from './harness.js';
+
+/**
+ * The queue through the built binary, on SQLite and on PostgreSQL: shop run --detach records
+ * a queued run and returns; three workers take the queued runs, never one twice, highest
+ * priority first; a workflow's config{ concurrency = 1 } never has two runs of one key driven
+ * at once (the workflow itself checks: mkdir of the key's lock fails when another holds it).
+ */
+
+afterEach(killLeftovers);
+const cluster = usePgCluster();
+
+/** Takes the key's lock (mkdir is atomic), works a little, lets go: a second run of the key at once fails at its mkdir. */
+const DEPLOY = (locks: string) => `config{ concurrency = 1 }
+function workflow(prompt)
+  local lock = "${locks}/" .. prompt
+  local got = sh({"mkdir", lock})
+  if got.code ~= 0 then error("two runs of " .. prompt .. " at once") end
+  sh({"sleep", "0.1"})
+  sh({"rmdir", lock})
+  return prompt .. " by " .. context().trigger.kind .. " " .. tostring(context().trigger.by)
+end
+`;
+
+const detach = (p: Project, args: string[]) => {
+  const r = p.shop(['run', ...args, '--detach']);
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return queuedId(r.stdout);
+};
+
+const queuedId = (out: string) => Number(/^run (\d+) queued/.exec(out)![1]);
+
+const takenOrder = (p: Project, ids: number[]) =>
+  ids
+    .map((id) => ({ id, at: trail(p, id).find((e) => e.type === 'run_taken')!.at }))
+    .sort((a, b) => Date.parse(a.at) - Date.parse(b.at) || a.id - b.id)
+    .map((x) => x.id);
+
+describe.each(['sqlite', 'postgres'] as const)('the queue on %s', (store) => {
+  it('--detach returns at once with a queued run; three workers take 36 runs, each once, never two of one key at once', async () => {
+    const p = await projectOn(store, cluster, 'queue');
+    p.write('workflows/deploy.lua', DEPLOY(p.dir));
+    const first = p.shop(['run', 'deploy', 'prod', '--detach', '--key', 'prod']);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^run \d+ queued \(deploy, key prod, at most 1 at once\)\n {2}no worker is watching/);
+    const ids = [queuedId(first.stdout)];
+    for (let i = 1; i < 36; i++) {
+      const key = ['prod', 'staging', 'dev'][i % 3]!;
+      ids.push(detach(p, ['deploy', key, '--key', key]));
+    }
+    expect(p.list().filter((r) => r.status === 'queued')).toHaveLength(36);
+    const workers = [await startWorker(p), await startWorker(p), await startWorker(p)];
+    await until('every run to end', () => p.list().every((r) => r.status === 'completed' || r.status === 'failed'), {
+      timeoutMs: 90_000,
+      everyMs: 500,
+    });
+    const runs = p.list();
+    expect(runs.filter((r) => r.status !== 'completed').map((r) => [r.id, r.reason])).toEqual([]);
+    expect(runs.map((r) => r.result).sort()).toEqual(
+      ids.map((_, i) => `${['prod', 'staging', 'dev'][i % 3]} by cli ${runs[0]!.trigger!.by}`).sort(),
+    );
+    // Each run taken once, by one worker, and its calls started by that worker alone.
+    for (const id of ids) {
+      const events = trail(p, id);
+      expect(events.filter((e) => e.type === 'run_taken')).toHaveLength(1);
+      const pid = events.find((e) => e.type === 'run_taken')!.data!.pid;
+      expect(new Set(events.filter((e) => e.type === 'execution_started').map((e) => e.data!.pid))).toEqual(
+        new Set([pid]),
+      );
+    }
+    // The work was shared.
+    const outputs = workers.map((w) => w.output());
+    expect(outputs.filter((o) => /taken from the queue/.test(o)).length).toBeGreaterThan(1);
+    for (const w of workers) expect(await stopWorker(w)).toBe(0);
+  }, 150_000);
+
+  it('a worker takes the highest priority first, then the oldest; a stopped queued run is never started', async () => {
+    const p = await projectOn(store, cluster, 'queue_prio');
+    p.write('workflows/deploy.lua', DEPLOY(p.dir));
+    const low = detach(p, ['deploy', 'prod', '--key', 'prod']);
+    const dropped = detach(p, ['deploy', 'prod', '--key', 'prod', '--priority', '9']);
+    const high = detach(p, ['deploy', 'prod', '--key', 'prod', '--priority', '5']);
+    const low2 = detach(p, ['deploy', 'prod', '--key', 'prod']);
+    const stop = p.shop(['stop', String(dropped), '--reason', 'not this one']);
+    expect(stop.code).toBe(0);
+    expect(p.status(dropped).status).toBe('stuck');
+    const w = await startWorker(p);
+    await until('the three runs to end', () => [low, high, low2].every((id) => p.status(id).status === 'completed'), {
+      timeoutMs: 30_000,
+      everyMs: 300,
+    });
+    expect(takenOrder(p, [low, high, low2])).toEqual([high, low, low2]);
+    expect(trail(p, dropped).some((e) => e.type === 'run_taken')).toBe(false);
+    expect(await stopWorker(w)).toBe(0);
+  }, 60_000);
+});
+
+describe('shop run --detach on bad input', () => {
+  it('refuses a bad priority, key or id, and --priority without --detach, with one line and exit 2; nothing queued', async () => {
+    const p = await projectOn('sqlite', cluster, 'queue_bad');
+    p.write('workflows/deploy.lua', DEPLOY(p.dir));
+    const cases: [string[], RegExp][] = [
+      [['--detach', '--priority', 'high'], /^shop: --priority "high" must be a whole number/],
+      [['--detach', '--key', 'no spaces'], /^shop: a key is 1 to 100 letters/],
+      [['--detach', '--id', 'a b'], /^shop: an id is 1 to 200 printable characters/],
+      [['--priority', '3'], /^shop: --priority is for a queued run: add --detach/],
+      [['--detach', '--worktree'], /^shop: --worktree is not given to a queued run yet/],
+    ];
+    for (const [args, line] of cases) {
+      const r = p.shop(['run', 'deploy', 'x', ...args]);
+      expect([args, r.code, r.stderr.trim().split('\n').length]).toEqual([args, 2, 1]);
+      expect(r.stderr).toMatch(line);
+    }
+    // As shop run without --detach: an unknown workflow is not found (5), and its line lists those there are.
+    const unknown = p.shop(['run', 'nope', '--detach']);
+    expect([unknown.code, unknown.stderr]).toEqual([
+      5,
+      expect.stringMatching(/^shop: unknown workflow "nope": .*\(found: bugfix, deploy/),
+    ]);
+    expect(p.list()).toEqual([]);
+  });
+});
