@@ -80,6 +80,21 @@ export { Ownership, liveOwner } from './engine/ownership.js';
 export type { EnginePorts, Notice, Notifier } from './engine/ports.js';
 export { holdIsLive } from './engine/session-hold.js';
 
+// hooks (POST /hooks/<name>: who signed it, which delivery, does it pass the filter, is it a flood)
+export { DELIVERY_HEADERS, EVENT_HEADERS, deliveryId, eventName } from './hooks/delivery.js';
+export type { DeliveryIdentity } from './hooks/delivery.js';
+export { matchesFilter } from './hooks/filter-match.js';
+export type { FilterInput } from './hooks/filter-match.js';
+export { parseFilter } from './hooks/filter.js';
+export type { FilterCondition, HookFilter } from './hooks/filter.js';
+export type { HookHeaders } from './hooks/hook-headers.js';
+export { MAX_PAYLOAD_KEY_CHARS, MAX_PAYLOAD_PROMPT_CHARS, parsePayloadPath, valueAt } from './hooks/payload-path.js';
+export type { PayloadPath } from './hooks/payload-path.js';
+export { ALL_HOOKS_RATE, HOOK_RATE, HookRateLimiter, retryAfterSeconds } from './hooks/rate-limiter.js';
+export type { Rate, RateLimiterOptions } from './hooks/rate-limiter.js';
+export { SIGNATURE_HEADERS, signBody, verifySignature } from './hooks/signature.js';
+export type { SignatureCheck, SignatureFailure, SignatureHeader, SignedDelivery } from './hooks/signature.js';
+
 // lua
 export { canonical } from './lua/canonical-hash.js';
 export { checkWorkflow } from './lua/check-workflow.js';

@@ -6,6 +6,10 @@ export { agentAsk, fakeRun, liveLook, pauseAsk, shown } from './engine/testing/e
 export { FLOW_PATH, newFlow } from './engine/testing/flow.js';
 export type { Script } from './engine/testing/scripted-runner.js';
 
+// hooks
+export { githubDelivery, shopDelivery } from './hooks/testing/github-delivery.js';
+export type { GithubDeliveryOptions, ShopDeliveryOptions, TestDelivery } from './hooks/testing/github-delivery.js';
+
 // lua
 export { MAX_VALUE_BYTES } from './lua/convert.js';
 
