@@ -156,6 +156,24 @@ export { resolveWorkflow } from './project/workflows.js';
 // rules
 export { changedFiles, heldStep } from './rules/hold-lines.js';
 
+// schedules
+export { DEFAULT_MAX_DUE, MAX_DUE, ON_TIME_MS, SKIP_COUNT_CAP, dueSlots } from './schedules/due-slots.js';
+export type { DueQuery, DueSlots } from './schedules/due-slots.js';
+export { MAX_NEXT_SLOTS, nextSlots } from './schedules/next-slots.js';
+export { parseSchedule } from './schedules/parse-schedule.js';
+export { MAX_CRON_CHARS, MAX_TZ_CHARS } from './schedules/schedule.js';
+export type { Schedule, ScheduleSpec } from './schedules/schedule.js';
+export {
+  CATCH_UPS,
+  DEFAULT_CATCH_UP,
+  DEFAULT_OVERLAP,
+  OVERLAPS,
+  parseCatchUp,
+  parseOverlap,
+} from './schedules/schedule-options.js';
+export type { CatchUp, Overlap } from './schedules/schedule-options.js';
+export { hostTimeZone, zonedIso } from './schedules/zone.js';
+
 // signals
 export { AGENT_FILE_CAP, capName, nestingDepth, readCappedFile } from './signals/agent-file.js';
 export { ANSWER_FIELDS, checkSignal, writeSignal } from './signals/signal.js';
