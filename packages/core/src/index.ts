@@ -141,6 +141,8 @@ export type {
 } from './operations/shapes.js';
 export { shopOperations } from './operations/shop-operations.js';
 export type { RunFilter, RunWithWaiting, ShopOperations } from './operations/shop-operations.js';
+export type { QueuedRun, QueueRequest } from './operations/queue-run.js';
+export type { Trigger } from './types.js';
 export type { StopResult } from './operations/stop-run.js';
 export { isAtWork, workingCall } from './operations/working-call.js';
 

@@ -10,6 +10,8 @@ import type {
   InboxRowJson,
   LogJson,
   OpenAsk,
+  QueuedRun,
+  QueueRequest,
   RunDetailJson,
   RunJson,
   RunsQuery,
@@ -69,6 +71,10 @@ export interface WebOperations {
   sendEvent(req: SendEventRequest): Promise<EventSentJson>;
   /** A POST to an event URL (ExpiredError when used or expired, UsageError when forged; nothing recorded then). */
   sendByEventUrl(token: string, data: unknown): Promise<EventSentJson>;
+  /** Queues a run for the workers (the same id twice is one run). */
+  queue(req: QueueRequest): Promise<QueuedRun>;
+  /** The project's workflows by name. */
+  workflows(): string[];
   /** Throws UsageError for a forged or garbled link, ExpiredError for an expired one. */
   verifyAnswerLink(token: string): Promise<VerifiedLink>;
 }
@@ -98,5 +104,7 @@ export function webOperations(ops: ShopOperations): WebOperations {
     verifyAnswerLink: (token) => ops.verifyAnswerLink(token),
     sendEvent: (req) => ops.sendEvent(req),
     sendByEventUrl: (token, data) => ops.sendByEventUrl(token, data),
+    queue: (req) => ops.queue(req),
+    workflows: () => ops.workflows(),
   };
 }

@@ -39,6 +39,8 @@ export interface QueuedRun {
 }
 
 const ID = /^[\x21-\x7e]{1,200}$/;
+const REMOTE = new Set<Trigger['kind']>(['web', 'api', 'webhook']);
+const WORKFLOW_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
 /** A trigger's data (a webhook's payload, an API caller's `data`) as JSON, at most this long. */
 export const TRIGGER_DATA_MAX = 1024 * 1024;
 
@@ -56,6 +58,11 @@ export async function queueRun(ports: EnginePorts, project: Project, req: QueueR
   const data = req.trigger.data ?? null;
   if (data !== null && JSON.stringify(data).length > TRIGGER_DATA_MAX)
     throw new UsageError(`the trigger's data is over ${TRIGGER_DATA_MAX / 1024} KiB of JSON; send less`);
+  // From afar (a page, the API, a hook) a run starts a workflow of the project by name, never a file by its path.
+  if (REMOTE.has(req.trigger.kind) && !WORKFLOW_NAME.test(req.workflow))
+    throw new UsageError(
+      `${JSON.stringify(req.workflow.slice(0, 80))} is not a workflow name (workflows/<name>.lua: letters, digits, - and _)`,
+    );
   const wf = resolveWorkflow(project, req.workflow);
   const source = readFileSync(wf.path, 'utf8');
   const config = checkWorkflow(source, basename(wf.path), ports.modules?.() ?? null);

@@ -4,6 +4,7 @@ import { describeOwner, liveOwner, storeLiveness, type Ownership } from '../engi
 import type { EnginePorts, Notifier } from '../engine/ports.js';
 import type { Project } from '../project/project.js';
 import { projectIdentity } from '../project/project-identity.js';
+import { listWorkflows } from '../project/workflows.js';
 import type { Liveness } from '../run-status.js';
 import type { RunFilter, RunWithWaiting } from '../store/store.js';
 import type { Answer, Channel, Execution, Run, RunEvent, RunOwner } from '../types.js';
@@ -116,6 +117,8 @@ export interface ShopOperations {
   setPriority(runId: number, priority: number, by: string, channel: Channel): Promise<Run>;
   /** The queued runs in the order the workers take them. */
   queued(limit: number): Promise<Run[]>;
+  /** The project's workflows by name (a start form's choices). */
+  workflows(): string[];
   /** Drives a run here until it ends or waits (resume, after an answer, after start). */
   drive(runId: number, opts: DriveOptions, owner?: Ownership): Promise<DriveOutcome>;
   /** The ask a reference names, from one read (`several`: the front end's own refusal when a bare run id has several open). */
@@ -240,6 +243,7 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     },
     setPriority: (runId, priority, by, channel) => setQueuedPriority(store, runId, priority, by, channel),
     queued: (limit) => store.listQueued(limit),
+    workflows: () => listWorkflows(project),
     drive: async (runId, opts, owner) => {
       // Taking the rule files' new rules is a person's decision, as an answer is.
       if (opts.acceptChanges) refuseAgent(caller, 'shop resume --accept-changes');

@@ -18,7 +18,8 @@ export function resolveWorkflow(project: Project, name: string): { spec: string;
   return { spec: basename(path, '.lua'), path };
 }
 
-function listWorkflows(project: Project): string[] {
+/** The project's workflows by name (workflows/*.lua), sorted. */
+export function listWorkflows(project: Project): string[] {
   if (!existsSync(project.workflowsDir)) return [];
   return readdirSync(project.workflowsDir)
     .filter((f) => f.endsWith('.lua'))

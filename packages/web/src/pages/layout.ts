@@ -32,7 +32,7 @@ export function layout(view: PageView, page: Page): Html {
 <body${view.me ? html` data-live` : ''}>
 <header class="top">
   <a class="brand" href="/">shop</a>
-  <nav>${view.me ? html`<a href="/">Inbox</a> <a href="/runs">Runs</a>` : ''}</nav>
+  <nav>${view.me ? html`<a href="/">Inbox</a> <a href="/runs">Runs</a> <a href="/start">Start a run</a>` : ''}</nav>
   <span class="me">${view.me ? html`signed in as <b>${view.me}</b>` : 'not signed in'}</span>
 </header>
 ${view.flash ? html`<p class="flash ${view.flash.kind}" role="${view.flash.kind === 'error' ? 'alert' : 'status'}">${view.flash.text}</p>` : ''}

@@ -16,6 +16,7 @@ export interface RunsList {
 /** The filter links, in the order a person scans them: what is alive first. */
 const FILTERS: ((typeof displayStatuses)[number] | null)[] = [
   null,
+  'queued',
   'running',
   'waiting_human',
   'waiting',
@@ -49,15 +50,17 @@ function runRow(view: PageView, r: RunJson): Html {
   const doing =
     r.status === 'interrupted'
       ? html`<span class="doing">no driver since ${when(r.driver_gone_since, view.now)} — <code>shop resume ${r.id}</code> goes on</span>`
-      : r.status === 'waiting_human'
-        ? html`<span class="doing">waiting: ${clip(r.waiting_for, 160)}</span>`
-        : r.status === 'waiting'
-          ? html`<span class="doing">waits on ${clip(r.waiting_for, 160)}</span>`
-          : r.activity
-            ? html`<span class="doing">${r.activity.agent ?? r.activity.key}: ${clip(r.activity.text, 160)}</span>`
-            : r.reason || r.result != null
-              ? html`<span class="doing">${clip(r.reason ?? readableResult(r.result).replace(/\s+/g, ' '), 160)}</span>`
-              : '';
+      : r.status === 'queued'
+        ? html`<span class="doing">waits for a worker${r.priority ? ` · priority ${r.priority}` : ''}${r.key ? ` · key ${r.key}` : ''}</span>`
+        : r.status === 'waiting_human'
+          ? html`<span class="doing">waiting: ${clip(r.waiting_for, 160)}</span>`
+          : r.status === 'waiting'
+            ? html`<span class="doing">waits on ${clip(r.waiting_for, 160)}</span>`
+            : r.activity
+              ? html`<span class="doing">${r.activity.agent ?? r.activity.key}: ${clip(r.activity.text, 160)}</span>`
+              : r.reason || r.result != null
+                ? html`<span class="doing">${clip(r.reason ?? readableResult(r.result).replace(/\s+/g, ' '), 160)}</span>`
+                : '';
   return html`<li class="run-row">
 <a class="run-id" href="/runs/${r.id}">#${r.id}</a>
 ${badge(r.status)}
