@@ -13,12 +13,12 @@ afterEach(killLeftovers);
 const cluster = usePgCluster();
 
 /** Takes the key's lock (mkdir is atomic), works a little, lets go: a second run of the key at once fails at its mkdir. */
-const DEPLOY = (locks: string) => `config{ concurrency = 1 }
+const DEPLOY = (locks: string, seconds = '0.1') => `config{ concurrency = 1 }
 function workflow(prompt)
   local lock = "${locks}/" .. prompt
   local got = sh({"mkdir", lock})
   if got.code ~= 0 then error("two runs of " .. prompt .. " at once") end
-  sh({"sleep", "0.1"})
+  sh({"sleep", "${seconds}"})
   sh({"rmdir", lock})
   return prompt .. " by " .. context().trigger.kind .. " " .. tostring(context().trigger.by)
 end
@@ -98,15 +98,38 @@ describe.each(['sqlite', 'postgres'] as const)('the queue on %s', (store) => {
   }, 60_000);
 });
 
+describe('a foreground shop run of a workflow with config{ concurrency }', () => {
+  it('waits here for its turn behind the run a worker drives (no worker takes it), then runs here to its end', async () => {
+    const p = await projectOn('sqlite', cluster, 'queue_fg');
+    p.write('workflows/deploy.lua', DEPLOY(p.dir, '2'));
+    const w = await startWorker(p);
+    const first = detach(p, ['deploy', 'prod', '--key', 'prod']);
+    await until('the worker to take the first', () => p.status(first).status !== 'queued');
+    const here = await p.shopAsync(['run', 'deploy', 'prod', '--key', 'prod']);
+    expect(here.stderr).toBe('');
+    expect(here.code).toBe(0);
+    expect(here.stdout).toMatch(
+      /queued: at most 1 run of deploy at once \(config\{ concurrency \}\); it starts here in its turn/,
+    );
+    const second = Number(/^run (\d+) started/.exec(here.stdout)![1]);
+    expect(p.status(second).status).toBe('completed');
+    const firstEnd = trail(p, first).at(-1)!.at;
+    const taken = trail(p, second).find((e) => e.type === 'run_taken')!;
+    expect(Date.parse(taken.at)).toBeGreaterThanOrEqual(Date.parse(firstEnd));
+    expect(taken.data!.pid).not.toBe(w.child.pid);
+    expect(await stopWorker(w)).toBe(0);
+  }, 60_000);
+});
+
 describe('shop run --detach on bad input', () => {
-  it('refuses a bad priority, key or id, and --priority without --detach, with one line and exit 2; nothing queued', async () => {
+  it('refuses a bad priority, key or id, and --id without --detach, with one line and exit 2; nothing queued', async () => {
     const p = await projectOn('sqlite', cluster, 'queue_bad');
     p.write('workflows/deploy.lua', DEPLOY(p.dir));
     const cases: [string[], RegExp][] = [
       [['--detach', '--priority', 'high'], /^shop: --priority "high" must be a whole number/],
       [['--detach', '--key', 'no spaces'], /^shop: a key is 1 to 100 letters/],
       [['--detach', '--id', 'a b'], /^shop: an id is 1 to 200 printable characters/],
-      [['--priority', '3'], /^shop: --priority is for a queued run: add --detach/],
+      [['--id', '3'], /^shop: --id is for a queued run: add --detach/],
       [['--detach', '--worktree'], /^shop: --worktree is not given to a queued run yet/],
     ];
     for (const [args, line] of cases) {

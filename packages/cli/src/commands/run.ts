@@ -17,9 +17,7 @@ async function startHere(args: CommandArgs<'run'>, ctx: Context, acted: Acted): 
   if (!name) throw new UsageError(`missing workflow name; usage: ${USAGE} (see workflows/*.lua)`);
   const prompt = await promptOf(words, args.values['prompt-file']);
   if (args.values.detach) return queueForWorkers(args, ctx, acted, name, prompt);
-  for (const flag of ['priority', 'key', 'id'] as const)
-    if (args.values[flag] !== undefined)
-      throw new UsageError(`--${flag} is for a queued run: add --detach; usage: ${USAGE}`);
+  if (args.values.id !== undefined) throw new UsageError(`--id is for a queued run: add --detach; usage: ${USAGE}`);
   const ops = await ctx.ops({ hints: args.values.wait });
   const req = {
     workflow: name,
@@ -27,11 +25,21 @@ async function startHere(args: CommandArgs<'run'>, ctx: Context, acted: Acted): 
     worktree: args.values.worktree,
     actor: responder(undefined, ctx.project.root, ctx.env),
     channel: 'cli' as const,
+    // In the queue only when its workflow has a concurrency (it waits here for its turn).
+    key: args.values.key ?? null,
+    priority: args.values.priority === undefined ? 0 : wholeNumber(args.values.priority, '--priority'),
   };
-  const { run, owner, worktree } = await ops.start(req, (created) => {
-    acted.runId = created.id;
-    ctx.out(`run ${created.id} started (${created.spec})`);
-  });
+  const { run, owner, worktree } = await ops.start(
+    req,
+    (created) => {
+      acted.runId = created.id;
+      ctx.out(`run ${created.id} started (${created.spec})`);
+    },
+    (queued) =>
+      ctx.out(
+        `  queued: at most ${queued.concurrency} run${queued.concurrency === 1 ? '' : 's'} of ${queued.spec} at once (config{ concurrency }); it starts here in its turn`,
+      ),
+  );
   if (worktree) ctx.out(`  worktree ${worktree.path} on branch ${worktree.branch}`);
   return driveHere(ctx, ops, run.id, args.values.wait, owner);
 }

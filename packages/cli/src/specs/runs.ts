@@ -23,7 +23,7 @@ several machines): Shop checks that it connects, creates its tables there, and k
   },
   run: {
     usage:
-      'shop run <workflow> [prompt… | - | --prompt-file F] [--wait] [--worktree] [--detach [--priority N] [--key K] [--id ID]] [--json]',
+      'shop run <workflow> [prompt… | - | --prompt-file F] [--wait] [--worktree] [--key K] [--priority N] [--detach [--id ID]] [--json]',
     summary: 'start a run of workflows/<workflow>.lua and drive it',
     details: `Prints the run id at once, then drives the run here. When it waits for a person it prints what is
 awaited and the exact commands to answer (by the ask's handle), and exits 3 (0 completed, 4 stuck,
@@ -36,7 +36,8 @@ With --detach the run is queued for the workers (shop watch, on any machine usin
 the command returns at once with its id: they take queued runs highest --priority first, then the
 oldest, as they have room, and no more runs of a workflow at once than its config{ concurrency }
 (counted per --key: one deploy per environment). The same --id twice gives the same run. A
-workflow with config{ concurrency } run without --detach waits here for its turn in the queue.`,
+workflow with config{ concurrency } run without --detach waits here for its turn in the queue
+(with its --key and --priority).`,
     group: 'runs',
     maxArgs: Infinity,
     options: {

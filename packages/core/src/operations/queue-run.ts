@@ -10,6 +10,7 @@ import type { Project } from '../project/project.js';
 import { resolveWorkflow } from '../project/workflows.js';
 import { wakeForQueued } from '../signals/wake.js';
 import { storeLiveness } from '../engine/ownership.js';
+import type { OwnerClaim } from '../store/store.js';
 import type { Run, Trigger } from '../types.js';
 import { checkPriority, checkQueueKey } from './queue-checks.js';
 import { workerIsLive } from '../worker/registration.js';
@@ -48,9 +49,15 @@ export const TRIGGER_DATA_MAX = 1024 * 1024;
  * Records a queued run for the workers: the workflow looked up and checked (bad Lua is bad
  * input: refused before a run exists), its config{ concurrency } read and kept with the run,
  * every field bounded. The same `id` twice is one run. Live workers on this machine are woken
- * (PostgreSQL wakes every machine's by the insert's NOTIFY).
+ * (PostgreSQL wakes every machine's by the insert's NOTIFY). `heldBy`: a foreground shop run
+ * holding it while it waits for its turn here (no worker takes it while that lease lives).
  */
-export async function queueRun(ports: EnginePorts, project: Project, req: QueueRequest): Promise<QueuedRun> {
+export async function queueRun(
+  ports: EnginePorts,
+  project: Project,
+  req: QueueRequest,
+  heldBy?: OwnerClaim,
+): Promise<QueuedRun> {
   const priority = checkPriority(req.priority ?? 0);
   const key = checkQueueKey(req.key ?? null);
   if (req.id != null && !ID.test(req.id))
@@ -81,6 +88,7 @@ export async function queueRun(ports: EnginePorts, project: Project, req: QueueR
     concurrency: config.concurrency ?? null,
     trigger: { ...req.trigger, data },
     startId: req.id ?? null,
+    ...(heldBy ? { owner: heldBy, leaseMs: ports.leaseMs } : {}),
   });
   if (created) wakeForQueued(ports.paths.signalsDir, run.id);
   return { run, created, liveWorkers: await liveWorkers(ports) };

@@ -110,7 +110,8 @@ export interface ShopOperations {
   // Changes
   /** Refuses a caller inside an agent step (answer-rules.ts): `what` answers for a person. */
   mayAnswer(what: string): void;
-  start(req: StartRequest, onCreated?: (run: Run) => void): Promise<StartedRun>;
+  /** `onQueued`: its workflow's concurrency is reached; it waits here in the queue for its turn. */
+  start(req: StartRequest, onCreated?: (run: Run) => void, onQueued?: (run: Run) => void): Promise<StartedRun>;
   /** Hands a run to the workers (queued; the same id twice is one run). */
   queue(req: QueueRequest): Promise<QueuedRun>;
   /** A queued run's new priority (ConflictError once a worker took it). */
@@ -236,7 +237,7 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     // Heartbeats are written by the store's clock: judged by it too, whatever this machine's says.
     workers: () => workersJson(store, liveness, store.now(), ports.leaseMs),
     mayAnswer: (what) => refuseAgent(caller, what),
-    start: async (req, onCreated) => (await engine(ports)).startRun(ports, project, req, onCreated),
+    start: async (req, onCreated, onQueued) => (await engine(ports)).startRun(ports, project, req, onCreated, onQueued),
     queue: async (req) => {
       refuseAgent(caller, 'shop run --detach');
       return (await engine(ports)).queueRun(ports, project, req);

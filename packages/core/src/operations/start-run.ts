@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { createRun } from '../engine/drive-run.js';
-import type { Ownership } from '../engine/ownership.js';
+import { Ownership, ownerRecord } from '../engine/ownership.js';
+import { queueRun } from './queue-run.js';
 import type { EnginePorts } from '../engine/ports.js';
 import { checkWorkflow } from '../lua/check-workflow.js';
 import type { Project } from '../project/project.js';
@@ -18,6 +19,9 @@ export interface StartRequest {
   /** Who started it (recorded on the run's first event). */
   actor: string;
   channel: Channel;
+  /** Where it waits in the queue when its workflow has a config{ concurrency } (it is counted with its key). */
+  key?: string | null;
+  priority?: number;
 }
 
 export interface StartedRun {
@@ -38,19 +42,23 @@ export async function startRun(
   project: Project,
   req: StartRequest,
   onCreated?: (run: Run) => void,
+  onQueued?: (run: Run) => void,
 ): Promise<StartedRun> {
   const wf = resolveWorkflow(project, req.workflow);
-  checkWorkflow(readFileSync(wf.path, 'utf8'), basename(wf.path), ports.modules?.() ?? null);
+  const config = checkWorkflow(readFileSync(wf.path, 'utf8'), basename(wf.path), ports.modules?.() ?? null);
   if (req.worktree) assertGitRepo(project.root);
-  const { run, owner } = await createRun(ports, {
-    spec: wf.spec,
-    workflowPath: wf.path,
-    prompt: req.prompt,
-    workspace: project.root,
-    actor: req.actor,
-  });
-  onCreated?.(run);
-  if (!req.worktree) return { run, owner, worktree: null };
+  const { run, owner } =
+    config.concurrency === undefined
+      ? await createRun(ports, {
+          spec: wf.spec,
+          workflowPath: wf.path,
+          prompt: req.prompt,
+          workspace: project.root,
+          actor: req.actor,
+        })
+      : await inItsTurn(ports, project, req, onCreated, onQueued);
+  if (config.concurrency === undefined) onCreated?.(run);
+  if (!req.worktree || run.status !== 'running') return { run, owner, worktree: null };
   try {
     const tree = addWorktree(project.root, project.worktreesDir, run.id);
     await ports.store.setWorkspace(owner.token, run.id, tree.path, tree.branch);
@@ -64,5 +72,41 @@ export async function startRun(
     });
     await owner.release(false);
     throw e;
+  }
+}
+
+/** How often a run waiting here for its turn asks again (a run of its group ending frees its place). */
+const TURN_POLL_MS = 250;
+
+/**
+ * A workflow with config{ concurrency }: the run joins the queue, held by this process (no
+ * worker takes it while it waits here), and is taken here in its turn — never past the bound.
+ * Said once (`onQueued`) when it must wait. Stopped meanwhile: the run as it ended.
+ */
+async function inItsTurn(
+  ports: EnginePorts,
+  project: Project,
+  req: StartRequest,
+  onCreated: ((run: Run) => void) | undefined,
+  onQueued: ((run: Run) => void) | undefined,
+): Promise<{ run: Run; owner: Ownership }> {
+  const token = ports.newToken();
+  const me = ownerRecord(ports, token);
+  const trigger = { kind: 'cli' as const, name: null, by: req.actor, data: null };
+  const { run } = await queueRun(ports, project, { ...req, trigger }, me);
+  onCreated?.(run);
+  const owner = Ownership.adopt(ports, run);
+  for (let said = false; ; said = true) {
+    const [taken] = await ports.store.claimQueuedRuns(me, ports.leaseMs, 1, run.id);
+    if (taken) return { run: taken, owner };
+    const now = await ports.store.getRun(run.id);
+    if (!now || now.status !== 'queued') {
+      // Stopped while it waited (or taken by a worker after this process stalled past its lease): not ours to drive.
+      owner.lose(`run ${run.id} left the queue while it waited here (${now?.status ?? 'deleted'})`);
+      return { run: now ?? run, owner };
+    }
+    if (!said) onQueued?.(now);
+    await owner.renewIfDue();
+    await new Promise((r) => setTimeout(r, TURN_POLL_MS));
   }
 }

@@ -11,6 +11,12 @@ export interface NewQueuedRun extends Omit<NewRun, 'owner' | 'leaseMs'> {
   trigger: Trigger;
   /** The starter's idempotency id: a second start with it returns the first run. */
   startId: string | null;
+  /**
+   * A foreground shop run waiting here for its turn: it holds the queued run (leased) so no worker
+   * takes it; once its lease lapses (the process gone) the workers may.
+   */
+  owner?: OwnerClaim;
+  leaseMs?: number;
 }
 
 /**
@@ -79,4 +85,16 @@ export function startedBy(input: { actor: string | null }, parent: { runId: numb
 /** The trail's line for a queued run stopped before any worker took it. */
 export function dequeuedEvent(reason: string, by: string): EventInput {
   return { type: 'stopped', actor: by, channel: 'cli', data: { reason, queued: true } };
+}
+
+/** The owner columns of a queued run: a foreground run's, leased from `now`; else none. */
+export function heldBy(input: Pick<NewQueuedRun, 'owner' | 'leaseMs'>, now: number) {
+  const o = input.owner;
+  return {
+    token: o?.token ?? null,
+    host: o?.host ?? null,
+    pid: o?.pid ?? null,
+    pidStart: o?.pidStart ?? null,
+    leaseUntil: o ? Math.round(now + (input.leaseMs ?? 0)) : null,
+  };
 }

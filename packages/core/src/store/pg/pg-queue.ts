@@ -2,6 +2,7 @@ import type { Channel, Run } from '../../types.js';
 import {
   dequeuedEvent,
   groupOf,
+  heldBy,
   hasRoom,
   QUEUE_SCAN,
   queuedEventData,
@@ -23,11 +24,15 @@ const SQL = {
   bySendId: 'SELECT * FROM runs WHERE start_id = $1',
   // A racing start with the same id commits first: this one inserts nothing, and reads the first.
   insert: `INSERT INTO runs (spec, workflow_path, workflow_hash, prompt, status, workspace, branch, seed, rules,
-      priority, queue_key, concurrency, trigger_json, start_id, created_at, updated_at)
-    VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)
+      priority, queue_key, concurrency, trigger_json, start_id, owner_token, owner_host, owner_pid, owner_pid_start,
+      lease_until, created_at, updated_at)
+    VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $8, $9, $10, $11, $12, $13, $15, $16, $17, $18, $19, $14, $14)
     ON CONFLICT (start_id) WHERE start_id IS NOT NULL DO NOTHING RETURNING *`,
-  candidates: `SELECT * FROM runs WHERE status = 'queued' AND stop_at IS NULL ORDER BY priority DESC, id LIMIT ${QUEUE_SCAN}`,
-  one: `SELECT * FROM runs WHERE status = 'queued' AND stop_at IS NULL AND id = $1`,
+  // Not one a foreground shop run holds while it waits for its turn (its lease live).
+  candidates: `SELECT * FROM runs WHERE status = 'queued' AND stop_at IS NULL
+    AND (owner_token IS NULL OR lease_until <= $1) ORDER BY priority DESC, id LIMIT ${QUEUE_SCAN}`,
+  one: `SELECT * FROM runs WHERE status = 'queued' AND stop_at IS NULL AND id = $1
+    AND (owner_token IS NULL OR owner_token = $2 OR lease_until <= $3)`,
   anyQueued: `SELECT 1 FROM runs WHERE status = 'queued' AND stop_at IS NULL LIMIT 1`,
   driven: `SELECT COUNT(*)::int AS n FROM runs WHERE spec = $1 AND queue_key IS NOT DISTINCT FROM $2
     AND status IN ('running','waiting','waiting_human')`,
@@ -57,6 +62,7 @@ export class PgQueue implements QueueStore {
     }
     return this.db.tx(async (q) => {
       const t = Math.round(this.now());
+      const held = heldBy(input, t);
       const [row] = await q.query(SQL.insert, [
         input.spec,
         input.workflowPath,
@@ -72,6 +78,11 @@ export class PgQueue implements QueueStore {
         JSON.stringify(input.trigger),
         input.startId,
         t,
+        held.token,
+        held.host,
+        held.pid,
+        held.pidStart,
+        held.leaseUntil,
       ]);
       if (!row) {
         const [first] = await q.query(SQL.bySendId, [input.startId]);
@@ -98,7 +109,8 @@ export class PgQueue implements QueueStore {
     return this.db.tx(async (q) => {
       await q.query('SELECT pg_advisory_xact_lock($1)', [QUEUE_LOCK]);
       const t = Math.round(this.now());
-      const rows: Row[] = only === undefined ? await q.query(SQL.candidates) : await q.query(SQL.one, [only]);
+      const rows: Row[] =
+        only === undefined ? await q.query(SQL.candidates, [t]) : await q.query(SQL.one, [only, owner.token, t]);
       const driven = new Map<string, number>();
       const took: Run[] = [];
       for (const run of rows.map(toRun)) {

@@ -3,6 +3,7 @@ import type { Channel, Run } from '../../types.js';
 import {
   dequeuedEvent,
   groupOf,
+  heldBy,
   hasRoom,
   QUEUE_SCAN,
   queuedEventData,
@@ -26,11 +27,15 @@ export interface QueueHost {
 const SQL = {
   bySendId: 'SELECT * FROM runs WHERE start_id = ?',
   insert: `INSERT INTO runs (spec, workflow_path, workflow_hash, prompt, status, workspace, branch, seed, rules,
-      priority, queue_key, concurrency, trigger_json, start_id, created_at, updated_at)
+      priority, queue_key, concurrency, trigger_json, start_id, owner_token, owner_host, owner_pid, owner_pid_start,
+      lease_until, created_at, updated_at)
     VALUES (@spec, @workflowPath, @workflowHash, @prompt, 'queued', @workspace, @branch, @seed, @rules,
-      @priority, @queueKey, @concurrency, @trigger, @startId, @t, @t)`,
-  candidates: `SELECT * FROM runs WHERE status = 'queued' AND stop_at IS NULL ORDER BY priority DESC, id LIMIT ${QUEUE_SCAN}`,
-  one: `SELECT * FROM runs WHERE status = 'queued' AND stop_at IS NULL AND id = ?`,
+      @priority, @queueKey, @concurrency, @trigger, @startId, @token, @host, @pid, @pidStart, @leaseUntil, @t, @t)`,
+  // Not one a foreground shop run holds while it waits for its turn (its lease live).
+  candidates: `SELECT * FROM runs WHERE status = 'queued' AND stop_at IS NULL
+    AND (owner_token IS NULL OR lease_until <= @t) ORDER BY priority DESC, id LIMIT ${QUEUE_SCAN}`,
+  one: `SELECT * FROM runs WHERE status = 'queued' AND stop_at IS NULL AND id = @id
+    AND (owner_token IS NULL OR owner_token = @token OR lease_until <= @t)`,
   // runs_concurrency: the runs of one workflow and key being driven.
   driven: `SELECT COUNT(*) FROM runs WHERE spec = ? AND queue_key IS ? AND status IN ('running','waiting','waiting_human')`,
   take: `UPDATE runs SET status = 'running', owner_token = @token, owner_host = @host, owner_pid = @pid,
@@ -63,6 +68,7 @@ export class SqliteQueue implements QueueStore {
           rules: input.rules ? JSON.stringify(input.rules) : null,
           trigger: JSON.stringify(input.trigger),
           t: this.host.now(),
+          ...heldBy(input, this.host.now()),
         }).lastInsertRowid,
       );
       this.host.event(id, {
@@ -82,7 +88,9 @@ export class SqliteQueue implements QueueStore {
     if (only === undefined && !q(db, SQL.anyQueued).get()) return [];
     return this.host.tx(() => {
       const t = this.host.now();
-      const rows = (only === undefined ? q(db, SQL.candidates).all() : q(db, SQL.one).all(only)) as Row[];
+      const rows = (
+        only === undefined ? q(db, SQL.candidates).all({ t }) : q(db, SQL.one).all({ id: only, token: owner.token, t })
+      ) as Row[];
       const driven = new Map<string, number>();
       const took: Run[] = [];
       for (const run of rows.map(toRun)) {
