@@ -121,6 +121,64 @@ describe('a foreground shop run of a workflow with config{ concurrency }', () =>
   }, 60_000);
 });
 
+describe('shop resume and shop stop over a filter', () => {
+  const FLAKY = (dir: string) => `function workflow(prompt)
+  if sh({"test", "-f", "${dir}/fixed"}).code ~= 0 then error("not fixed yet") end
+  return "ok " .. prompt
+end
+`;
+  type Bulk = { dry_run: boolean; runs: { id: number; status: string; outcome: string; reason: string | null }[] };
+  const bulk = (p: Project, args: string[]) => {
+    const r = p.shop([...args, '--json']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    return JSON.parse(r.stdout) as Bulk;
+  };
+
+  it('resume --status failed hands the failed runs back to the workers (dry run first), which finish them; the rest are skipped', async () => {
+    const p = await projectOn('sqlite', cluster, 'bulk_resume');
+    // Each run's agent is overloaded once (no retries): the three fail; resumed, each agent call runs again and is done.
+    p.write(
+      'workflows/once.lua',
+      'function workflow(prompt)\n  return run("coder", { prompt = "Build " .. prompt, retries = 0 }).summary\nend\n',
+    );
+    p.scenario({ agents: { coder: [{ fail: 529 }, { status: 'DONE', summary: 'built' }] } });
+    const ids = [1, 2, 3].map((i) => detach(p, ['once', String(i)]));
+    const w = await startWorker(p);
+    await until('the three to fail', () => ids.every((id) => p.status(id).status === 'failed'), 20_000);
+    const dry = bulk(p, ['resume', '--status', 'failed', '--workflow', 'once', '--dry-run']);
+    expect(dry).toEqual({
+      dry_run: true,
+      runs: ids.map((id) => expect.objectContaining({ id, outcome: 'would_requeue' })),
+    });
+    expect(ids.map((id) => p.status(id).status)).toEqual(['failed', 'failed', 'failed']);
+    const done = bulk(p, ['resume', '--status', 'failed', '--since', '1h']);
+    expect(done.runs.map((r) => [r.id, r.outcome])).toEqual(ids.map((id) => [id, 'requeued']));
+    await until('the three to complete', () => ids.every((id) => p.status(id).status === 'completed'), 20_000);
+    expect(ids.map((id) => p.status(id).result)).toEqual(['built', 'built', 'built']);
+    expect(trail(p, ids[0]!).filter((e) => e.type === 'retried')).toHaveLength(1);
+    const again = bulk(p, ['resume', '--workflow', 'once']);
+    expect(again.runs.map((r) => [r.outcome, r.reason])).toEqual(ids.map(() => ['skipped', 'it ended completed']));
+    expect(await stopWorker(w)).toBe(0);
+  }, 60_000);
+
+  it('stop --workflow stops every run of it not ended (queued ones dequeued), with the reason on each; --reason is required', async () => {
+    const p = await projectOn('sqlite', cluster, 'bulk_stop');
+    p.write('workflows/flaky.lua', FLAKY(p.dir));
+    p.write('workflows/deploy.lua', DEPLOY(p.dir));
+    const ids = [1, 2].map((i) => detach(p, ['flaky', String(i)]));
+    const other = detach(p, ['deploy', 'x']);
+    const refused = p.shop(['stop', '--workflow', 'flaky']);
+    expect([refused.code, refused.stderr]).toEqual([
+      2,
+      expect.stringMatching(/^shop: stopping many runs needs --reason R/),
+    ]);
+    const r = bulk(p, ['stop', '--workflow', 'flaky', '--reason', 'cleanup']);
+    expect(r.runs.map((x) => [x.id, x.status, x.outcome])).toEqual(ids.map((id) => [id, 'queued', 'stopped']));
+    for (const id of ids) expect(p.status(id)).toMatchObject({ status: 'stuck', reason: 'cleanup' });
+    expect(p.status(other).status).toBe('queued');
+  });
+});
+
 describe('shop run --detach on bad input', () => {
   it('refuses a bad priority, key or id, and --id without --detach, with one line and exit 2; nothing queued', async () => {
     const p = await projectOn('sqlite', cluster, 'queue_bad');

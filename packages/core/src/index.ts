@@ -142,6 +142,7 @@ export type {
 export { shopOperations } from './operations/shop-operations.js';
 export type { RunFilter, RunWithWaiting, ShopOperations } from './operations/shop-operations.js';
 export type { QueuedRun, QueueRequest } from './operations/queue-run.js';
+export type { BulkOutcome, RunSelection } from './operations/bulk-runs.js';
 export type { Trigger } from './types.js';
 export type { StopResult } from './operations/stop-run.js';
 export { isAtWork, workingCall } from './operations/working-call.js';

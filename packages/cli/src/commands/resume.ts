@@ -4,8 +4,23 @@ import { runIdArg } from '../args.js';
 import type { Context } from '../context.js';
 import { driveHere } from '../drive-here.js';
 import type { CommandArgs } from '../registry.js';
+import { isBulk, printBulk, selectionOf } from './bulk.js';
 
 const USAGE = 'shop resume <id> [--accept-changes [--by NAME]] [--wait] [--json]';
+const BULK = 'shop resume --status S [--workflow W] [--since D] [--dry-run] [--json]';
+
+/** shop resume over a filter: failed and driverless runs handed back to the workers. */
+async function resumeMany(args: CommandArgs<'resume'>, ctx: Context): Promise<number> {
+  if (args.positionals.length) throw new UsageError(`give a run id or a filter, not both; usage: ${BULK}`);
+  for (const flag of ['accept-changes', 'wait'] as const)
+    if (args.values[flag]) throw new UsageError(`--${flag} is for one run (shop resume <id>); usage: ${BULK}`);
+  const sel = selectionOf(args.values, BULK);
+  const by = responder(args.values.by, ctx.project.root, ctx.env);
+  const dryRun = Boolean(args.values['dry-run']);
+  const outcomes = await (await ctx.ops()).resumeRuns(sel, by, 'cli', dryRun);
+  printBulk(ctx, outcomes, dryRun, args.values.json);
+  return 0;
+}
 
 /**
  * shop resume <id>: replay the run from its log and drive it on (after a crash, or to retry a
@@ -13,6 +28,9 @@ const USAGE = 'shop resume <id> [--accept-changes [--by NAME]] [--wait] [--json]
  * now on, and a held run goes on.
  */
 export default async function resume(args: CommandArgs<'resume'>, ctx: Context): Promise<number> {
+  if (isBulk(args.values)) return resumeMany(args, ctx);
+  if (args.values['dry-run'])
+    throw new UsageError(`--dry-run goes with a filter (--status, --workflow, --since); usage: ${BULK}`);
   const id = runIdArg(args, USAGE);
   if (args.values.by !== undefined && !args.values['accept-changes'])
     throw new UsageError(`--by names who accepts changes: it goes with --accept-changes; usage: ${USAGE}`);

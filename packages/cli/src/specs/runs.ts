@@ -1,5 +1,5 @@
 import type { CommandSpec } from '../command-spec.js';
-import { acted, json, wait } from './shared-flags.js';
+import { acted, bulkFilter, json, wait } from './shared-flags.js';
 
 /** Running and reading runs: init, run, list, status, log, resume, stop, prune. */
 export const runCommands = {
@@ -131,14 +131,18 @@ says how many earlier ones it left out; on a pipe or with --json it shows every 
     },
   },
   resume: {
-    usage: 'shop resume <id> [--accept-changes [--by NAME]] [--wait] [--json]',
+    usage:
+      'shop resume <id> [--accept-changes [--by NAME]] [--wait] [--json] | shop resume --status S [--workflow W] [--since D] [--dry-run] [--json]',
     summary: 'replay a run from its log and drive it on (after a crash, or to retry a failure)',
     details: `A run keeps the rules it started with (its agents' CLI, model, permissions and gates, its workflow's
 config{}); shop status shows them. A run is held when its workflow or an agent definition changed
 while one of its own steps ran: resume goes on once the files are back as they were, and otherwise
 exits 6 naming them. --accept-changes takes the files as they are now (their rules from now on, a
 held run goes on), recorded as the person's decision; it is refused inside an agent step. A run
-asleep (sleep()) whose time has not come stays waiting: exit 7, saying until when.`,
+asleep (sleep()) whose time has not come stays waiting: exit 7, saying until when.
+With a filter instead of an id (--status, --workflow, --since, together narrowing), every failed run
+and every interrupted one (its driver gone) is queued again for the workers, its log kept: the
+worker that takes it replays it and goes on. The others are listed as skipped, with why.`,
     group: 'runs',
     maxArgs: 1,
     options: {
@@ -154,14 +158,18 @@ asleep (sleep()) whose time has not come stays waiting: exit 7, saying until whe
       },
       ...wait,
       ...acted,
+      ...bulkFilter('resumes'),
     },
   },
   stop: {
-    usage: 'shop stop <id> --reason R [--by NAME] [--json]',
+    usage:
+      'shop stop <id> --reason R [--by NAME] [--json] | shop stop --workflow W [--status S] [--since D] --reason R [--dry-run] [--json]',
     summary: 'end a run as stuck, stopping its agents',
     details: `Records the stop. The process driving the run (if one is live) stops its agents' process groups
 (TERM, then KILL), starts nothing more and ends the run stuck within about a second; this waits for
-that. With no live driver, the run is ended here.`,
+that. With no live driver, the run is ended here; a queued run is taken off the queue. With a filter
+instead of an id (--workflow, --status, --since, together narrowing) every matching run not ended is
+stopped, one after another; --reason is then required.`,
     group: 'runs',
     maxArgs: 1,
     options: {
@@ -172,6 +180,7 @@ that. With no live driver, the run is ended here.`,
         description: 'who stops it (default: SHOP_USER, git user.name, the OS user)',
       },
       ...acted,
+      ...bulkFilter('stops'),
     },
   },
   prune: {

@@ -46,3 +46,16 @@ The answer is recorded (the first one wins; a second exits 6 naming it). When a 
 holds the run — shop watch, shop run --wait, a driver still running other branches — it resumes
 the run itself and this command exits 0. Otherwise the run resumes here and the command exits
 with its state: 0 completed, 3 waiting for a person again, 7 waiting on time (a sleep), 4 stuck, 1 failed.`;
+
+/** shop resume / shop stop over many runs: the filter instead of an id. */
+export const bulkFilter = (verb: string) =>
+  ({
+    status: {
+      type: 'string',
+      value: 'S',
+      description: `${verb} every run in this state (queued, running, interrupted, waiting, waiting_human, failed…)`,
+    },
+    workflow: { type: 'string', value: 'W', description: `${verb} the runs of this workflow` },
+    since: { type: 'string', value: 'D', description: 'only runs started within D (e.g. 2h, 30m, 1d)' },
+    'dry-run': { type: 'boolean', description: 'with a filter: say what it would do, change nothing' },
+  }) as const;

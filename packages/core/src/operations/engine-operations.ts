@@ -10,6 +10,7 @@ export { openReview, openSession } from './open-session.js';
 export { startRun } from './start-run.js';
 export { queueRun } from './queue-run.js';
 export { stopRun } from './stop-run.js';
+export { resumeRuns, stopRuns } from './bulk-runs.js';
 export { verifyAnswerLink } from '../access/answer-link.js';
 export { answerUrl, publicUrl, setPublicUrl } from '../access/public-url.js';
 export { endWebSession, openWebSession, webSession } from '../access/session.js';

@@ -55,6 +55,7 @@ import type { EventUrlTarget } from '../access/event-url.js';
 import { workersJson } from './workers-view.js';
 import type { StartedRun, StartRequest } from './start-run.js';
 import type { QueuedRun, QueueRequest } from './queue-run.js';
+import type { BulkOutcome, RunSelection } from './bulk-runs.js';
 import { setQueuedPriority } from './queue-priority.js';
 import type { StopResult } from './stop-run.js';
 
@@ -134,6 +135,10 @@ export interface ShopOperations {
   ): Promise<{ handedTo: RunOwner } | { outcome: DriveOutcome; runId: number }>;
   stop(runId: number, reason: string, by: string, onWaiting?: (owner: RunOwner) => void): Promise<StopResult>;
   prune(opts: PruneOptions): Promise<PrunedRun[]>;
+  /** Hands every failed or driverless run of a selection back to the workers (queued, its log kept). */
+  resumeRuns(sel: RunSelection, by: string, channel: Channel, dryRun: boolean): Promise<BulkOutcome[]>;
+  /** Stops every run of a selection not ended (a queued one dequeued). */
+  stopRuns(sel: RunSelection, reason: string, by: string, dryRun: boolean): Promise<BulkOutcome[]>;
   openSession(run: Run, exec: Execution, by: string, otherwise: string): Promise<SessionHandOff>;
   openReview(run: Run, exec: Execution): Promise<ReviewHandOff>;
   /** shop report: an agent's report kept in the store for its call's current attempt (ConflictError when not its attempt's). */
@@ -257,6 +262,11 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
       (await answers()).resumeAfterAnswer(ports, runId, handedTo, opts),
     stop: async (runId, reason, by, onWaiting) => (await engine(ports)).stopRun(ports, runId, reason, by, onWaiting),
     prune: (opts) => pruneRuns(store, project, opts),
+    resumeRuns: async (sel, by, channel, dryRun) => {
+      refuseAgent(caller, 'shop resume');
+      return (await engine(ports)).resumeRuns(ports, sel, by, channel, dryRun);
+    },
+    stopRuns: async (sel, reason, by, dryRun) => (await engine(ports)).stopRuns(ports, sel, reason, by, dryRun),
     openSession: async (run, exec, by, otherwise) =>
       (await engine(ports)).openSession(ports, caller, run, exec, by, otherwise),
     openReview: async (run, exec) => (await engine(ports)).openReview(ports, run, exec),

@@ -35,6 +35,12 @@ export interface QueueStore {
   claimQueuedRuns(owner: OwnerClaim, leaseMs: number, limit: number, only?: number): Promise<Run[]>;
   /** A queued run's new priority (with its event); false when it is no longer queued. */
   setPriority(runId: number, priority: number, by: string, channel: Channel): Promise<boolean>;
+  /**
+   * Hands a failed run, or a running one whose driver is gone (no owner, or a lease lapsed by the
+   * store's clock), back to the workers: queued again, its log kept (the worker that takes it
+   * replays it and goes on), with a `retried` event. False when it is neither now.
+   */
+  requeue(runId: number, by: string, channel: Channel): Promise<boolean>;
   /** Ends a queued run no worker took (stuck, with the stop's reason and its event); false once one took it. */
   dequeue(runId: number, reason: string, by: string): Promise<boolean>;
   /** The queued runs in the order workers take them (ignoring concurrency), at most `limit`. */

@@ -116,6 +116,33 @@ export function queue(adapter: StoreAdapter) {
       expect(await store.setPriority(a.id, 1, 'ann', 'cli')).toBe(false);
     });
 
+    it('requeue hands a failed run, or one whose driver is gone, back to the workers with its log; never a live one', async () => {
+      const { store, clock } = ctx;
+      const failed = (await store.queueRun(queued())).run;
+      const gone = (await store.queueRun(queued())).run;
+      const live = (await store.queueRun(queued())).run;
+      await store.claimQueuedRuns(owner('w'), 10_000, 2);
+      await store.claimQueuedRuns(owner('x'), LONG, 1);
+      await store.finishRun('w', failed.id, {
+        status: 'failed',
+        reason: 'boom',
+        event: { type: 'failed', actor: 'shop', channel: 'engine' },
+      });
+      expect(await store.requeue(gone.id, 'ann', 'cli')).toBe(false);
+      clock.t += 10_001;
+      expect(await store.requeue(live.id, 'ann', 'cli')).toBe(false);
+      for (const id of [failed.id, gone.id]) {
+        expect(await store.requeue(id, 'ann', 'cli')).toBe(true);
+        expect(await store.getRun(id)).toMatchObject({ status: 'queued', owner: null, reason: null, endedAt: null });
+        expect((await store.listEvents(id)).at(-1)).toMatchObject({
+          type: 'retried',
+          actor: 'ann',
+          data: { queued: true },
+        });
+      }
+      expect((await store.claimQueuedRuns(owner('y'), LONG, 5)).map((r) => r.id)).toEqual([failed.id, gone.id]);
+    });
+
     it('a foreground claim takes its own run only in its turn: runs of its group ahead in the queue or driven come first', async () => {
       const { store } = ctx;
       const first = (await store.queueRun(queued({ concurrency: 1 }))).run;

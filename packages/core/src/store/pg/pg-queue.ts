@@ -45,6 +45,10 @@ const SQL = {
   priority: `UPDATE runs SET priority = $2, updated_at = $3 WHERE id = $1 AND status = 'queued' RETURNING id`,
   dequeue: `UPDATE runs SET status = 'stuck', reason = $2, stop_reason = $2, stop_by = $3, stop_at = $4,
       ended_at = $4, updated_at = $4 WHERE id = $1 AND status = 'queued' RETURNING id`,
+  requeue: `UPDATE runs SET status = 'queued', reason = NULL, ended_at = NULL, owner_token = NULL, owner_host = NULL,
+      owner_pid = NULL, owner_pid_start = NULL, lease_until = NULL, updated_at = $2
+    WHERE id = $1 AND held IS NULL AND stop_at IS NULL
+      AND (status = 'failed' OR (status = 'running' AND (owner_token IS NULL OR lease_until IS NULL OR lease_until <= $2))) RETURNING id`,
   queued: `SELECT * FROM runs WHERE status = 'queued' ORDER BY priority DESC, id LIMIT $1`,
 } as const;
 
@@ -145,6 +149,15 @@ export class PgQueue implements QueueStore {
       const t = Math.round(this.now());
       if (!(await q.query(SQL.priority, [runId, priority, t])).length) return false;
       await event(q, runId, t, { type: 'reprioritized', actor: by, channel, data: { priority } }, 'queued');
+      return true;
+    });
+  }
+
+  async requeue(runId: number, by: string, channel: Channel): Promise<boolean> {
+    return this.db.tx(async (q) => {
+      const t = Math.round(this.now());
+      if (!(await q.query(SQL.requeue, [runId, t])).length) return false;
+      await event(q, runId, t, { type: 'retried', actor: by, channel, data: { queued: true } }, 'queued');
       return true;
     });
   }

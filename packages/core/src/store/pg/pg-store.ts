@@ -491,6 +491,9 @@ export class PgStore extends PgReads implements Store {
   async setPriority(runId: number, priority: number, by: string, channel: Channel) {
     return this.queue.setPriority(runId, priority, by, channel);
   }
+  async requeue(runId: number, by: string, channel: Channel) {
+    return this.queue.requeue(runId, by, channel);
+  }
   async dequeue(runId: number, reason: string, by: string) {
     return this.queue.dequeue(runId, reason, by);
   }

@@ -48,6 +48,10 @@ const SQL = {
   queued: `SELECT * FROM runs WHERE status = 'queued' ORDER BY priority DESC, id LIMIT ?`,
   dequeue: `UPDATE runs SET status = 'stuck', reason = @reason, stop_reason = @reason, stop_by = @by, stop_at = @t,
       ended_at = @t, updated_at = @t WHERE id = @id AND status = 'queued'`,
+  requeue: `UPDATE runs SET status = 'queued', reason = NULL, ended_at = NULL, owner_token = NULL, owner_host = NULL,
+      owner_pid = NULL, owner_pid_start = NULL, lease_until = NULL, updated_at = @t
+    WHERE id = @id AND held IS NULL AND stop_at IS NULL
+      AND (status = 'failed' OR (status = 'running' AND (owner_token IS NULL OR lease_until IS NULL OR lease_until <= @t)))`,
   anyQueued: `SELECT 1 FROM runs WHERE status = 'queued' AND stop_at IS NULL LIMIT 1`,
 } as const;
 
@@ -116,6 +120,15 @@ export class SqliteQueue implements QueueStore {
       const changed = q(this.host.db, SQL.priority).run(priority, this.host.now(), runId).changes > 0;
       if (changed) this.host.event(runId, { type: 'reprioritized', actor: by, channel, data: { priority } });
       return changed;
+    });
+  }
+
+  async requeue(runId: number, by: string, channel: Channel): Promise<boolean> {
+    return this.host.tx(() => {
+      const t = this.host.now();
+      if (!q(this.host.db, SQL.requeue).run({ id: runId, t }).changes) return false;
+      this.host.event(runId, { type: 'retried', actor: by, channel, data: { queued: true } });
+      return true;
     });
   }
 

@@ -519,6 +519,9 @@ class SqliteStore extends SqliteReads implements Store {
   async setPriority(runId: number, priority: number, by: string, channel: Channel) {
     return this.queue.setPriority(runId, priority, by, channel);
   }
+  async requeue(runId: number, by: string, channel: Channel) {
+    return this.queue.requeue(runId, by, channel);
+  }
   async dequeue(runId: number, reason: string, by: string) {
     return this.queue.dequeue(runId, reason, by);
   }
