@@ -92,11 +92,11 @@ describe('the web "Start a run" form in Chromium', () => {
       await page.waitForURL(/\/runs\/\d+$/);
       const id = Number(/\/runs\/(\d+)$/.exec(page.url())![1]);
       const badge = page.locator('main .badge').first();
-    await expect.poll(() => badge.innerText()).toBe('queued');
+      await expect.poll(() => badge.innerText()).toBe('queued');
       await page.evaluate(() => ((globalThis as { sameDocument?: boolean }).sameDocument = true));
       const w = await startWorker(p);
       await until('the run to complete', () => p.status(id).status === 'completed', 20_000);
-    await expect.poll(() => badge.innerText(), { timeout: 10_000 }).toBe('completed');
+      await expect.poll(() => badge.innerText(), { timeout: 10_000 }).toBe('completed');
       expect(await page.evaluate(() => (globalThis as { sameDocument?: boolean }).sameDocument)).toBe(true);
       await screenshot(page, phone ? 'start-done-phone' : 'start-done');
       const person = phone ? 'pat' : 'ann';
