@@ -125,3 +125,36 @@ describe('the web "Start a run" form in Chromium', () => {
     expect(dialogs).toEqual([]);
   });
 });
+
+describe('the runs page acts on a selection', () => {
+  it('checks stay through a live update; Stop selected stops those runs alone, with the reason', async () => {
+    const queue = (prompt: string) => {
+      const r = p.shop(['run', 'hello', prompt, '--detach']);
+      expect(r.code).toBe(0);
+      return Number(/^run (\d+) queued/.exec(r.stdout)![1]);
+    };
+    const [a, b, c] = ['sel-a', 'sel-b', 'sel-c'].map(queue);
+    const page = await newPage();
+    await page.goto(`${s.base}/login/${addPerson(p, 'kim')}`);
+    await page.getByRole('button', { name: 'Sign in as kim' }).click();
+    await page.goto(`${s.base}/runs?status=queued`);
+    await page.getByLabel(`select run ${a}`).check();
+    await page.getByLabel(`select run ${b}`).check();
+    // A new run queued meanwhile: the list updates itself (once no field has focus), and the two stay checked.
+    await page.locator('h1').click();
+    const d = queue('sel-d');
+    await expect.poll(() => page.getByLabel(`select run ${d}`).count(), { timeout: 15_000 }).toBe(1);
+    expect(await page.getByLabel(`select run ${a}`).isChecked()).toBe(true);
+    expect(await page.getByLabel(`select run ${b}`).isChecked()).toBe(true);
+    await page.getByLabel('With the selected runs').fill('not today');
+    await page.getByRole('button', { name: 'Stop selected' }).click();
+    await expect.poll(() => page.locator('.flash').innerText()).toBe(`Stopped #${a}, #${b}`);
+    await screenshot(page, 'runs-selection-stopped');
+    expect([a, b].map((id) => [p.status(id).status, p.status(id).reason])).toEqual([
+      ['stuck', 'not today'],
+      ['stuck', 'not today'],
+    ]);
+    expect([c, d].map((id) => p.status(id).status)).toEqual(['queued', 'queued']);
+    expect(trail(p, a).at(-1)).toMatchObject({ type: 'stopped', actor: 'kim' });
+  }, 40_000);
+});

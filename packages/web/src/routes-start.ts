@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { webErrorText } from './http-errors.js';
 import { readForm, readJson, sendJson } from './http-io.js';
 import { startPage } from './pages/start.js';
-import { apiCaller, flashTo, pageView, renderPage, type Ctx } from './request-context.js';
+import { apiCaller, backPath, flashTo, pageView, renderPage, type Ctx } from './request-context.js';
 
 /** A start's body: the prompt may be long (a spec), and a caller's data up to core's bound. */
 const START_BODY_BYTES = 2 * 1024 * 1024;
@@ -78,4 +78,34 @@ export async function startPostRoute(c: Ctx) {
     const page = startPage(view, { workflows: c.deps.ops.workflows(), posted: form, error: webErrorText(e) });
     renderPage(c, view, page, 400);
   }
+}
+
+/**
+ * POST /runs/bulk: run (repeated), action resume|stop, reason, csrf, back. Resume hands the failed
+ * and driverless ones among them to the workers; stop stops those not ended. Back to the list
+ * with what it came to.
+ */
+export async function bulkRoute(c: Ctx) {
+  const form = await readForm(c.req);
+  c.csrf.check(c.session!.token, form.get('csrf'));
+  const ids = form
+    .getAll('run')
+    .filter((x) => /^\d{1,15}$/.test(x))
+    .map(Number)
+    .slice(0, 1000);
+  const back = backPath(form, '/runs');
+  const action = form.get('action');
+  if (!ids.length) return flashTo(c, back, 'error', 'Select at least one run first');
+  if (action !== 'resume' && action !== 'stop') throw new UsageError('action must be resume or stop');
+  const by = c.session!.name;
+  const reason = (form.get('reason') ?? '').trim().slice(0, 500) || `stopped by ${by} (web)`;
+  const outcomes =
+    action === 'resume'
+      ? await c.deps.ops.resumeRuns({ ids }, by, 'web', false)
+      : await c.deps.ops.stopRuns({ ids }, reason, by, false);
+  const acted = outcomes.filter((o) => o.outcome !== 'skipped');
+  const skipped = outcomes.filter((o) => o.outcome === 'skipped');
+  const verb = action === 'resume' ? 'Queued again' : 'Stopped';
+  const why = skipped.length ? `; skipped ${skipped.map((o) => `#${o.id} (${o.reason})`).join(', ')}` : '';
+  flashTo(c, back, acted.length ? 'ok' : 'error', `${verb} ${acted.map((o) => `#${o.id}`).join(', ') || 'none'}${why}`);
 }

@@ -4,7 +4,7 @@ import { apiEventsRoute, eventUrlRoute } from './routes-events.js';
 import { linkAnswerRoute, linkRoute, loginPostRoute, loginRoute, logoutRoute } from './routes-access.js';
 import { apiInbox, apiRun, apiRunLog, apiRuns, apiSession, inboxRoute, runRoute, runsRoute } from './routes-read.js';
 import { staticRoute } from './static-files.js';
-import { apiStartRoute, startFormRoute, startPostRoute } from './routes-start.js';
+import { apiStartRoute, bulkRoute, startFormRoute, startPostRoute } from './routes-start.js';
 
 export type Handler = (c: Ctx, params: string[]) => Promise<void>;
 
@@ -53,6 +53,7 @@ export const ROUTES: Route[] = [
   route('POST', '/api/runs', 'person|token', apiStartRoute),
   route('GET', '/start', 'person', startFormRoute),
   route('POST', '/start', 'person', startPostRoute),
+  route('POST', '/runs/bulk', 'person', bulkRoute),
   route('GET', `/login/${TOKEN}`, 'anyone', loginRoute),
   route('POST', '/login', 'anyone', loginPostRoute),
   route('GET', `/a/${TOKEN}`, 'anyone', linkRoute),

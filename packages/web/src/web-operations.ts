@@ -4,6 +4,7 @@ import type {
   AnswerInput,
   AnswerRequest,
   AnsweredAsk,
+  BulkOutcome,
   EventJson,
   EventSentJson,
   Execution,
@@ -14,6 +15,7 @@ import type {
   QueueRequest,
   RunDetailJson,
   RunJson,
+  RunSelection,
   RunsQuery,
   SendEventRequest,
   ShopOperations,
@@ -75,6 +77,8 @@ export interface WebOperations {
   queue(req: QueueRequest): Promise<QueuedRun>;
   /** The project's workflows by name. */
   workflows(): string[];
+  resumeRuns(sel: RunSelection, by: string, channel: 'web', dryRun: boolean): Promise<BulkOutcome[]>;
+  stopRuns(sel: RunSelection, reason: string, by: string, dryRun: boolean): Promise<BulkOutcome[]>;
   /** Throws UsageError for a forged or garbled link, ExpiredError for an expired one. */
   verifyAnswerLink(token: string): Promise<VerifiedLink>;
 }
@@ -106,5 +110,7 @@ export function webOperations(ops: ShopOperations): WebOperations {
     sendByEventUrl: (token, data) => ops.sendByEventUrl(token, data),
     queue: (req) => ops.queue(req),
     workflows: () => ops.workflows(),
+    resumeRuns: (sel, by, channel, dryRun) => ops.resumeRuns(sel, by, channel, dryRun),
+    stopRuns: (sel, reason, by, dryRun) => ops.stopRuns(sel, reason, by, dryRun),
   };
 }

@@ -192,10 +192,12 @@
       if (!form) return;
       form.dataset.dirty = '1';
       saved[id].forEach(function (f) {
-        var els = form.querySelectorAll('[name="' + f.name.replace(/"/g, '') + '"]');
-        for (var i = 0; i < els.length; i++) {
-          if (f.box && els[i].value === f.value) els[i].checked = f.checked;
-          else if (!f.box) els[i].value = f.value;
+        // The form's elements, its own and those joined to it by a form= attribute (the runs list's checkboxes).
+        for (var i = 0; i < form.elements.length; i++) {
+          var el = form.elements[i];
+          if (el.name !== f.name) continue;
+          if (f.box && el.value === f.value) el.checked = f.checked;
+          else if (!f.box) el.value = f.value;
         }
       });
     });

@@ -39,7 +39,14 @@ export function runsPage(view: PageView, list: RunsList): Page {
 <nav class="filters" aria-label="filter by status">${filters}</nav>
 ${
   list.rows.length
-    ? html`<ul class="runs">${list.rows.map((r) => runRow(view, r))}</ul>
+    ? html`<form id="bulk" class="bulk" method="post" action="/runs/bulk">
+<input type="hidden" name="csrf" value="${view.csrf}">
+<input type="hidden" name="back" value="${list.status ? `/runs?status=${list.status}` : '/runs'}">
+<label for="bulk-reason">With the selected runs</label>
+<input id="bulk-reason" name="reason" type="text" maxlength="500" placeholder="why (recorded when stopping)">
+<p class="actions"><button type="submit" name="action" value="resume" class="btn b-claim">Resume selected</button> <button type="submit" name="action" value="stop" class="btn b-stop">Stop selected</button></p>
+</form>
+<ul class="runs">${list.rows.map((r) => runRow(view, r))}</ul>
 ${list.total > list.rows.length ? html`<p class="muted">Showing the newest ${list.rows.length} of ${list.total}.</p>` : ''}`
     : html`<p class="empty">${list.status ? `No ${statusWord(list.status)} runs.` : 'No runs yet: start one with shop run <workflow> "<prompt>".'}</p>`
 }`,
@@ -62,6 +69,7 @@ function runRow(view: PageView, r: RunJson): Html {
                 ? html`<span class="doing">${clip(r.reason ?? readableResult(r.result).replace(/\s+/g, ' '), 160)}</span>`
                 : '';
   return html`<li class="run-row">
+<input type="checkbox" class="pick" name="run" value="${r.id}" form="bulk" aria-label="select run ${r.id}">
 <a class="run-id" href="/runs/${r.id}">#${r.id}</a>
 ${badge(r.status)}
 <span class="spec">${r.spec}</span>
