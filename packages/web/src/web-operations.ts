@@ -7,6 +7,9 @@ import type {
   EventJson,
   EventSentJson,
   Execution,
+  HookDeliveredJson,
+  HookRefusal,
+  HookRequest,
   InboxRowJson,
   LogJson,
   OpenAsk,
@@ -71,10 +74,18 @@ export interface WebOperations {
   sendByEventUrl(token: string, data: unknown): Promise<EventSentJson>;
   /** Throws UsageError for a forged or garbled link, ExpiredError for an expired one. */
   verifyAnswerLink(token: string): Promise<VerifiedLink>;
+  /** One delivery to a hook (NotFoundError for an unknown hook; a refusal records nothing). */
+  receiveHook(req: Omit<HookRequest, 'env'>): Promise<HookDeliveredJson | HookRefusal>;
 }
 
-/** Core's operations (bound by the composition root, `shop serve`), as the server uses them. */
-export function webOperations(ops: ShopOperations): WebOperations {
+/**
+ * Core's operations (bound by the composition root, `shop serve`), as the server uses them;
+ * `env` is shop serve's environment, where a hook's --secret-env variable is read.
+ */
+export function webOperations(
+  ops: ShopOperations,
+  env: Readonly<Record<string, string | undefined>> = {},
+): WebOperations {
   return {
     now: () => ops.now(),
     inbox: () => ops.inbox(),
@@ -98,5 +109,6 @@ export function webOperations(ops: ShopOperations): WebOperations {
     verifyAnswerLink: (token) => ops.verifyAnswerLink(token),
     sendEvent: (req) => ops.sendEvent(req),
     sendByEventUrl: (token, data) => ops.sendByEventUrl(token, data),
+    receiveHook: (req) => ops.receiveHook({ ...req, env }),
   };
 }

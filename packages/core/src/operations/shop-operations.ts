@@ -300,7 +300,11 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
       refuseAgent(caller, 'shop hook', 'lets the world outside start runs');
       return (await hooks()).removeHook(store, name);
     },
-    receiveHook: async (req) => (await import('./hook-delivery.js')).receiveHook(ports, project, req),
+    receiveHook: async (req) => {
+      // A hook's run is checked as shop run --detach checks it: with the engine's rule files.
+      await ports.loadEngine?.();
+      return (await import('./hook-delivery.js')).receiveHook(ports, project, req);
+    },
     addPerson: (name, by) => addPerson(store, name, by),
     people: () => listPeople(store),
     revokePerson: (name) => revokePerson(store, name),
