@@ -27,6 +27,7 @@ const handlers: Handlers = {
   serve: () => import('./commands/serve.js'),
   access: () => import('./commands/access.js'),
   event: () => import('./commands/event.js'),
+  hook: () => import('./commands/hook.js'),
   tui: () => import('./commands/tui.js'),
   test: () => import('./commands/test.js'),
   replay: () => import('./commands/replay.js'),

@@ -1,6 +1,7 @@
 import type { CommandSpec, Group, Parsed } from './command-spec.js';
 import { agentCommands } from './specs/agent.js';
 import { answerCommands } from './specs/answering.js';
+import { hookCommands } from './specs/hooks.js';
 import { runCommands } from './specs/runs.js';
 import { toolCommands } from './specs/tools.js';
 
@@ -23,6 +24,7 @@ export const commands = {
   ...runCommands,
   ...answerCommands,
   ...toolCommands,
+  ...hookCommands,
   ...agentCommands,
 } as const satisfies Record<string, CommandSpec>;
 

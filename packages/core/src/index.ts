@@ -107,6 +107,8 @@ export { callerOf, refuseAgent } from './operations/answer-rules.js';
 export type { Caller } from './operations/answer-rules.js';
 export { ChangeCursor, RunChangeFeed } from './operations/change-feed.js';
 export type { ReplayCheck } from './operations/dry-replay.js';
+export type { HookRefusal, HookRequest } from './operations/hook-delivery.js';
+export type { AddHookRequest } from './operations/hooks.js';
 export type { OpenAsk } from './operations/open-ask.js';
 export type { SessionHandOff } from './operations/open-session.js';
 export type { PrunedRun } from './operations/prune-runs.js';
@@ -117,7 +119,13 @@ export type { RunView } from './operations/run-view.js';
 export { refuseAgentSender } from './operations/send-event.js';
 export type { SendEventRequest } from './operations/send-event.js';
 export { MAX_EVENT_DATA_BYTES, parseEventData } from './operations/sent-event-rules.js';
-export { InboxRowJsonSchema, RunDetailJsonSchema } from './operations/shapes.js';
+export {
+  HookAddedJsonSchema,
+  HookDeliveredJsonSchema,
+  HookJsonSchema,
+  InboxRowJsonSchema,
+  RunDetailJsonSchema,
+} from './operations/shapes.js';
 export type {
   AnsweredJson,
   ClaimJson,
@@ -125,6 +133,9 @@ export type {
   EventSentJson,
   ExecutionJson,
   HeldJson,
+  HookAddedJson,
+  HookDeliveredJson,
+  HookJson,
   InboxRowJson,
   LogJson,
   PendingJson,

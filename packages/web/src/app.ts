@@ -8,19 +8,21 @@ import { checkHost, checkSameOrigin, type Origins } from './request-guard.js';
 import { requestContext, type Ctx } from './request-context.js';
 import { errorResponse } from './routes-access.js';
 import { findRoute } from './routes.js';
+import { hookRoute } from './routes-hooks.js';
 import type { ServerDeps } from './server-deps.js';
 
 /**
  * Every request, in order: security headers; a bounded URL; the Host header (DNS rebinding);
  * the route; the session, or on the JSON API an API token; for a POST, the origin (the CSRF
  * token, not needed with an API token, is checked by the handler that reads the body). Failures are mapped to a status once, as a page or (under /api/, /e/
- * and /events) JSON, and never show internals.
+ * /events and /hooks/) JSON, and never show internals.
  */
 export function createApp(deps: ServerDeps, origins: Origins, csrf: CsrfTokens, feed: ChangeFeed, port: number) {
   const sessionCookie = sessionCookieName(port);
   // Cookies are Secure when the request came through the https public address (a proxy or a
   // tunnel); the same server opened at http://127.0.0.1 still signs people in.
   const httpsHost = deps.publicUrl?.startsWith('https:') ? new URL(deps.publicUrl).host.toLowerCase() : null;
+  const hooks = hookRoute(deps, origins);
   return async function handle(req: IncomingMessage, res: ServerResponse) {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     let c: Ctx | null = null;
@@ -31,6 +33,8 @@ export function createApp(deps: ServerDeps, origins: Origins, csrf: CsrfTokens, 
       const parsed = new URL(req.url ?? '/', 'http://server');
       url.pathname = parsed.pathname;
       url.search = parsed.search;
+      // A hook's delivery is signed: no session or cookie is read, and a flood is refused before the store is.
+      if (url.pathname.startsWith('/hooks/')) return await hooks(req, res, url.pathname);
       const secure = httpsHost !== null && String(req.headers.host).toLowerCase() === httpsHost;
       c = await requestContext(req, res, url, { deps, origins, csrf, secure, sessionCookie });
       if (url.pathname === '/events' && req.method === 'GET') return events(c, feed);
@@ -83,7 +87,11 @@ function events(c: Ctx, feed: ChangeFeed) {
 function fail(deps: ServerDeps, c: Ctx | null, req: IncomingMessage, res: ServerResponse, url: URL, e: unknown) {
   // Machines read these: the API, the live stream, event URLs (a CI job's curl).
   const machine =
-    !c || url.pathname.startsWith('/api/') || url.pathname === '/events' || url.pathname.startsWith('/e/');
+    !c ||
+    url.pathname.startsWith('/api/') ||
+    url.pathname === '/events' ||
+    url.pathname.startsWith('/e/') ||
+    url.pathname.startsWith('/hooks/');
   const { status, message } = httpFailure(e, machine ? deps.machineErrorText : undefined);
   if (status === 500)
     deps.log(

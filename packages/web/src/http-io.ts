@@ -49,19 +49,25 @@ function send(
 
 /** The whole body, at most MAX_BODY_BYTES (413 beyond, without reading the rest). */
 export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {
+  return (await readRawBody(req, limit)).toString('utf8');
+}
+
+/** The body's bytes as they came (a signature is over them), at most `limit` (413 beyond, without reading the rest). */
+export async function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const tooLarge = () => new HttpError(413, `the request body is larger than ${limit / 1024} KiB`);
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit) throw new HttpError(413, `the request body is larger than ${limit / 1024} KiB`);
+  if (declared > limit) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > limit) throw new HttpError(413, `the request body is larger than ${limit / 1024} KiB`);
+    if (size > limit) throw tooLarge();
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
-function mediaType(req: IncomingMessage): string {
+export function mediaType(req: IncomingMessage): string {
   return String(req.headers['content-type'] ?? '')
     .split(';')[0]
     .trim()

@@ -8,6 +8,9 @@ import type {
   EventJson,
   EventSentJson,
   Execution,
+  HookDeliveredJson,
+  HookRefusal,
+  HookRequest,
   InboxRowJson,
   LogJson,
   OpenAsk,
@@ -81,10 +84,18 @@ export interface WebOperations {
   stopRuns(sel: RunSelection, reason: string, by: string, dryRun: boolean): Promise<BulkOutcome[]>;
   /** Throws UsageError for a forged or garbled link, ExpiredError for an expired one. */
   verifyAnswerLink(token: string): Promise<VerifiedLink>;
+  /** One delivery to a hook (NotFoundError for an unknown hook; a refusal records nothing). */
+  receiveHook(req: Omit<HookRequest, 'env'>): Promise<HookDeliveredJson | HookRefusal>;
 }
 
-/** Core's operations (bound by the composition root, `shop serve`), as the server uses them. */
-export function webOperations(ops: ShopOperations): WebOperations {
+/**
+ * Core's operations (bound by the composition root, `shop serve`), as the server uses them;
+ * `env` is shop serve's environment, where a hook's --secret-env variable is read.
+ */
+export function webOperations(
+  ops: ShopOperations,
+  env: Readonly<Record<string, string | undefined>> = {},
+): WebOperations {
   return {
     now: () => ops.now(),
     inbox: () => ops.inbox(),
@@ -112,5 +123,6 @@ export function webOperations(ops: ShopOperations): WebOperations {
     workflows: () => ops.workflows(),
     resumeRuns: (sel, by, channel, dryRun) => ops.resumeRuns(sel, by, channel, dryRun),
     stopRuns: (sel, reason, by, dryRun) => ops.stopRuns(sel, reason, by, dryRun),
+    receiveHook: (req) => ops.receiveHook({ ...req, env }),
   };
 }

@@ -45,7 +45,7 @@ export default async function serve(args: CommandArgs<'serve'>, ctx: Context): P
   const resumeInBackground = backgroundResumer(ctx.project, ctx.env, log);
   const server = await startServer(
     {
-      ops: webOperations(ops),
+      ops: webOperations(ops, ctx.env),
       publicUrl: url,
       resumeInBackground,
       staticDir: staticDir(),

@@ -66,3 +66,23 @@ describe('JS → Lua', () => {
     expect(lua.lua_gettop(L)).toBe(top);
   });
 });
+
+describe('JS → Lua: numbers', () => {
+  /** A value pushed into Lua, then a Lua expression over it (`v`), read back. */
+  function roundTrip(value: unknown, expr: string): unknown {
+    const L = lauxlib.luaL_newstate();
+    lualib.luaL_openlibs(L);
+    pushJs(L, value);
+    lua.lua_setglobal(L, to_luastring('v'));
+    if (lauxlib.luaL_dostring(L, to_luastring(`return ${expr}`)) !== lua.LUA_OK)
+      throw new Error(lua.lua_tojsstring(L, -1));
+    return toJs(L, -1);
+  }
+
+  it("keeps whole numbers past Lua's 32-bit integers (GitHub's ids) as numbers, exact", () => {
+    expect(roundTrip({ id: 6120051870, small: 42 }, 'v')).toEqual({ id: 6120051870, small: 42 });
+    expect(roundTrip({ id: 6120051870 }, 'v.id + 1')).toBe(6120051871);
+    expect(roundTrip(-(2 ** 40), 'v')).toBe(-(2 ** 40));
+    expect(roundTrip(42, 'math.type(v)')).toBe('integer');
+  });
+});

@@ -98,6 +98,9 @@ function readTable(L: LuaState, idx: number, ancestors: unknown[], budget: Budge
   return Object.fromEntries(entries.map(([k, v]) => [String(k), v]));
 }
 
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+
 /** Pushes plain data onto the Lua stack (objects and arrays become tables, null nil). */
 export function pushJs(L: LuaState, value: unknown): void {
   push(L, value, 0);
@@ -107,7 +110,8 @@ function push(L: LuaState, value: unknown, depth: number): void {
   if (value === null || value === undefined) lua.lua_pushnil(L);
   else if (typeof value === 'boolean') lua.lua_pushboolean(L, value);
   else if (typeof value === 'number') {
-    if (Number.isInteger(value)) lua.lua_pushinteger(L, value);
+    // fengari's integers are 32-bit: a whole number past them (a GitHub id) goes in as a float, exact to 2^53.
+    if (Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX) lua.lua_pushinteger(L, value);
     else lua.lua_pushnumber(L, value);
   } else if (typeof value === 'string') pushString(L, value);
   else if (typeof value === 'object') {

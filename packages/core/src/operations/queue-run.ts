@@ -12,6 +12,7 @@ import { wakeForQueued } from '../signals/wake.js';
 import { storeLiveness } from '../engine/ownership.js';
 import type { OwnerClaim } from '../store/store.js';
 import type { Run, Trigger } from '../types.js';
+import type { NewQueuedRun } from '../store/queue-store.js';
 import { checkPriority, checkQueueKey } from './queue-checks.js';
 import { workerIsLive } from '../worker/registration.js';
 
@@ -52,12 +53,26 @@ export const TRIGGER_DATA_MAX = 1024 * 1024;
  * (PostgreSQL wakes every machine's by the insert's NOTIFY). `heldBy`: a foreground shop run
  * holding it while it waits for its turn here (no worker takes it while that lease lives).
  */
+<<<<<<< HEAD
 export async function queueRun(
   ports: EnginePorts,
   project: Project,
   req: QueueRequest,
   heldBy?: OwnerClaim,
 ): Promise<QueuedRun> {
+=======
+export async function queueRun(ports: EnginePorts, project: Project, req: QueueRequest): Promise<QueuedRun> {
+  const { run, created } = await ports.store.queueRun(queuedRunInput(ports, project, req));
+  if (created) wakeForQueued(ports.paths.signalsDir, run.id);
+  return { run, created, liveWorkers: await liveWorkers(ports) };
+}
+
+/**
+ * The queued run a request makes, checked (queueRun's rules) but not recorded: a hook's
+ * delivery records it in its own transaction, with the delivery.
+ */
+export function queuedRunInput(ports: EnginePorts, project: Project, req: QueueRequest): NewQueuedRun {
+>>>>>>> wt-hook2
   const priority = checkPriority(req.priority ?? 0);
   const key = checkQueueKey(req.key ?? null);
   if (req.id != null && !ID.test(req.id))
@@ -73,7 +88,7 @@ export async function queueRun(
   const wf = resolveWorkflow(project, req.workflow);
   const source = readFileSync(wf.path, 'utf8');
   const config = checkWorkflow(source, basename(wf.path), ports.modules?.() ?? null);
-  const { run, created } = await ports.store.queueRun({
+  return {
     spec: wf.spec,
     workflowPath: wf.path,
     workflowHash: canonicalHash(ports.readWorkflow(wf.path)),
@@ -88,10 +103,14 @@ export async function queueRun(
     concurrency: config.concurrency ?? null,
     trigger: { ...req.trigger, data },
     startId: req.id ?? null,
+<<<<<<< HEAD
     ...(heldBy ? { owner: heldBy, leaseMs: ports.leaseMs } : {}),
   });
   if (created) wakeForQueued(ports.paths.signalsDir, run.id);
   return { run, created, liveWorkers: await liveWorkers(ports) };
+=======
+  };
+>>>>>>> wt-hook2
 }
 
 /** Workers live on the store now, judged by its clock. */

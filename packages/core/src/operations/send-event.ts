@@ -3,7 +3,7 @@ import type { Clock } from '../engine/ports.js';
 import { ExpiredError } from '../errors.js';
 import { localTime } from '../local-time.js';
 import type { Store } from '../store/store.js';
-import type { SentEvent, SentEventChannel } from '../store/sent-event-store.js';
+import type { NewSentEvent, SentEvent, SentEventChannel } from '../store/sent-event-store.js';
 import { checkedName } from '../project/responder.js';
 import { refuseAgent, type Caller } from './answer-rules.js';
 import { checkEventWord, checkSendId, eventDataJson } from './sent-event-rules.js';
@@ -43,23 +43,20 @@ export async function sendEvent(
   wake: EventWake = () => {},
 ): Promise<EventSentJson> {
   refuseAgentSender(caller);
+  const { event, duplicate, waiting } = await store.sendEvent(sentEventInput(req));
+  for (const runId of waiting) wake(runId, event.id);
+  return { event: sentEventJson(event), duplicate, woke: waiting };
+}
+
+/** The event a request sends, checked (one-line UsageError) but not recorded: a hook's delivery records it with the delivery. */
+export function sentEventInput(req: SendEventRequest): NewSentEvent {
   const name = checkEventWord(req.name, 'name');
   const key = req.key == null ? null : checkEventWord(req.key, 'key');
   const sendId = req.sendId == null ? null : checkSendId(req.sendId);
   const data = req.data ?? null;
   if (data !== null) eventDataJson(data, req.dataFrom ?? 'the data');
   const sentBy = checkedName(req.sentBy, 'the sender');
-  const { event, duplicate, waiting } = await store.sendEvent({
-    name,
-    key,
-    data,
-    sentBy,
-    channel: req.channel,
-    runId: req.runId ?? null,
-    sendId,
-  });
-  for (const runId of waiting) wake(runId, event.id);
-  return { event: sentEventJson(event), duplicate, woke: waiting };
+  return { name, key, data, sentBy, channel: req.channel, runId: req.runId ?? null, sendId };
 }
 
 /** Tells the live owner of a run waiting on an event that one came (a wake-up file on this machine; PostgreSQL also notifies). */

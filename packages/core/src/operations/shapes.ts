@@ -445,3 +445,44 @@ export type SessionJson = z.infer<typeof SessionJsonSchema>;
 export type RulesJson = z.infer<typeof RulesJsonSchema>;
 export type HeldJson = z.infer<typeof HeldJsonSchema>;
 export type LogJson = z.infer<typeof LogJsonSchema>;
+
+/** shop hook list --json (and add's `hook`): a hook as people see it, never its secret. */
+export const HookJsonSchema = z.object({
+  name: z.string(),
+  /** Starts a queued run of it, or… */
+  workflow: z.string().nullable(),
+  /** …sends this event to waiting runs. */
+  event: z.string().nullable(),
+  key_from: z.string().nullable(),
+  prompt_from: z.string().nullable(),
+  filter: z.string().nullable(),
+  github: z.boolean(),
+  /** Where its secret is: kept in the store (made by add, shown once), or this variable of shop serve's environment. */
+  secret: z.enum(['kept', 'env']),
+  secret_env: z.string().nullable(),
+  /** <public url>/hooks/<name>; null until shop serve --public-url records an address. */
+  url: z.string().nullable(),
+  created_at: z.string(),
+  created_by: z.string(),
+});
+
+/** shop hook add --json: the hook, and the secret Shop made (null with --secret-env), shown only this once. */
+export const HookAddedJsonSchema = z.object({ hook: HookJsonSchema, secret: z.string().nullable() });
+
+/** POST /hooks/<name>: what a delivery did; a duplicate says what its first did and records nothing new. */
+export const HookDeliveredJsonSchema = z.object({
+  hook: z.string(),
+  delivery: z.string(),
+  duplicate: z.boolean(),
+  outcome: z.enum(['run', 'event', 'filtered']),
+  /** The queued run (its first delivery's, for a duplicate). */
+  run: z.number().nullable(),
+  /** The event sent (null for a duplicate). */
+  event: z.number().nullable(),
+  /** Runs waiting on the event, woken to take it. */
+  woke: z.array(z.number()),
+});
+
+export type HookJson = z.infer<typeof HookJsonSchema>;
+export type HookAddedJson = z.infer<typeof HookAddedJsonSchema>;
+export type HookDeliveredJson = z.infer<typeof HookDeliveredJsonSchema>;

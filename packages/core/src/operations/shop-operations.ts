@@ -58,6 +58,9 @@ import type { QueuedRun, QueueRequest } from './queue-run.js';
 import type { BulkOutcome, RunSelection } from './bulk-runs.js';
 import { setQueuedPriority } from './queue-priority.js';
 import type { StopResult } from './stop-run.js';
+import type { AddHookRequest } from './hooks.js';
+import type { HookRefusal, HookRequest } from './hook-delivery.js';
+import type { HookAddedJson, HookDeliveredJson, HookJson } from './shapes.js';
 
 export type { RunFilter, RunWithWaiting };
 
@@ -160,6 +163,15 @@ export interface ShopOperations {
   /** The engine's clock (tests move it): what claims, links and timers are judged by. */
   now(): number;
 
+  // Webhooks: shop hook add|list|remove, POST /hooks/<name>
+  /** Records a hook (every part checked first); the secret Shop made is returned this once. */
+  addHook(req: AddHookRequest): Promise<HookAddedJson>;
+  hooks(): Promise<HookJson[]>;
+  /** NotFoundError when there is none of that name. */
+  removeHook(name: string): Promise<void>;
+  /** One delivery to a hook: recorded with what it did, refused (signature) with nothing recorded, or a duplicate. */
+  receiveHook(req: HookRequest): Promise<HookDeliveredJson | HookRefusal>;
+
   // Access to shop serve: people with a login link, answer links, the server's public address
   addPerson(name: string, by: string): Promise<{ token: string }>;
   people(): Promise<Person[]>;
@@ -194,6 +206,7 @@ const access = () => import('./engine-operations.js');
 const answers = () => import('./answer-operations.js');
 /** Sent events and event URLs (zod, for the URLs' tokens): loaded by the commands that use them. */
 const events = () => import('./send-event.js');
+const hooks = () => import('./hooks.js');
 
 export function shopOperations(ports: EnginePorts, project: Project, caller: Caller): ShopOperations {
   const { store } = ports;
@@ -293,6 +306,20 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     eventUrl: async (target, ttlMs) =>
       (await import('../access/event-url.js')).eventUrl(store, ports.clock, target, ttlMs),
     now: () => ports.clock.now(),
+    addHook: async (req) => {
+      refuseAgent(caller, 'shop hook', 'lets the world outside start runs');
+      return (await hooks()).addHook(store, project, req);
+    },
+    hooks: async () => (await hooks()).listHooks(store),
+    removeHook: async (name) => {
+      refuseAgent(caller, 'shop hook', 'lets the world outside start runs');
+      return (await hooks()).removeHook(store, name);
+    },
+    receiveHook: async (req) => {
+      // A hook's run is checked as shop run --detach checks it: with the engine's rule files.
+      await ports.loadEngine?.();
+      return (await import('./hook-delivery.js')).receiveHook(ports, project, req);
+    },
     addPerson: (name, by) => addPerson(store, name, by),
     people: () => listPeople(store),
     revokePerson: (name) => revokePerson(store, name),

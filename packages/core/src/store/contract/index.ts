@@ -6,6 +6,7 @@ import { atomicity } from './atomicity.js';
 import { childRuns } from './child-runs.js';
 import { claims } from './claims.js';
 import { executionsAndFinishing } from './executions.js';
+import { hooks } from './hooks.js';
 import { nulText } from './nul-text.js';
 import { queue } from './queue.js';
 import { refusals } from './refusals.js';
@@ -43,5 +44,6 @@ export function storeContract(adapter: StoreAdapter): void {
     nulText(adapter);
     sentEvents(adapter);
     queue(adapter);
+    hooks(adapter);
   });
 }

@@ -5,7 +5,7 @@ import type { Store } from '../store.js';
 import { ended, eventTypes, exec, newRun, OTHER, owner, T, useStore, type StoreAdapter } from './fixtures.js';
 
 /** A run's call `key` waiting on an event (as wait_event records it), due at `until` (null: no timeout). */
-async function waitingOnEvent(
+export async function waitingOnEvent(
   store: Store,
   runId: number,
   key: string,

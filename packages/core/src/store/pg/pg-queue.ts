@@ -13,7 +13,7 @@ import {
 } from '../queue-store.js';
 import { toRun, type Row } from '../rows.js';
 import type { OwnerClaim } from '../store.js';
-import type { PgDb } from './pg-db.js';
+import type { PgDb, Sql } from './pg-db.js';
 import { event, whole } from './pg-steps.js';
 
 /** Serializes the workers' claims on the queue: a claim counts a group's driven runs and takes, and no other claim may count between. */
@@ -65,6 +65,7 @@ export class PgQueue implements QueueStore {
       if (before) return { run: toRun(before), created: false };
     }
     return this.db.tx(async (q) => {
+<<<<<<< HEAD
       const t = Math.round(this.now());
       const held = heldBy(input, t);
       const [row] = await q.query(SQL.insert, [
@@ -104,7 +105,50 @@ export class PgQueue implements QueueStore {
       );
       const [again] = await q.query('SELECT * FROM runs WHERE id = $1', [row.id]);
       return { run: toRun(again!), created: true };
+=======
+      const run = await this.insertQueued(q, input);
+      if (run) return { run, created: true };
+      const [first] = await q.query(SQL.bySendId, [input.startId]);
+      if (!first) throw Object.assign(new Error('a run with this id is being started'), { code: UNIQUE_VIOLATION });
+      return { run: toRun(first), created: false };
+>>>>>>> wt-hook2
     });
+  }
+
+  /**
+   * Inside the caller's transaction (a start, a hook's delivery): the queued run's row and first
+   * event; null when a racing start with the same startId inserted it first.
+   */
+  async insertQueued(q: Sql, input: NewQueuedRun): Promise<Run | null> {
+    const t = Math.round(this.now());
+    const [row] = await q.query(SQL.insert, [
+      input.spec,
+      input.workflowPath,
+      input.workflowHash,
+      input.prompt,
+      input.workspace,
+      input.branch,
+      input.seed,
+      input.rules ? JSON.stringify(input.rules) : null,
+      input.priority,
+      input.queueKey,
+      input.concurrency,
+      JSON.stringify(input.trigger),
+      input.startId,
+      t,
+    ]);
+    if (!row) return null;
+    const data = queuedEventData(input);
+    // Its first event wakes every worker (LISTEN shop_wake) when this commits.
+    await event(
+      q,
+      Number(row.id),
+      t,
+      { type: 'run_started', actor: input.actor, channel: startChannel(input.trigger), data },
+      'queued',
+    );
+    const [again] = await q.query('SELECT * FROM runs WHERE id = $1', [row.id]);
+    return toRun(again!);
   }
 
   async claimQueuedRuns(owner: OwnerClaim, leaseMs: number, limit: number, only?: number): Promise<Run[]> {

@@ -67,28 +67,31 @@ export class PgSentEvents implements SentEventStore {
   constructor(private readonly host: PgSentEventsHost) {}
 
   async sendEvent(e: NewSentEvent): Promise<SendOutcome> {
-    return this.host.db.tx(async (q) => {
-      const first = await this.bySendId(q, e.sendId);
-      if (first) return { event: first, duplicate: true, waiting: [] };
-      if (e.runId !== null) mayReceive(e.runId, (await q.query<Row>(SQL.run, [e.runId]))[0]);
-      const data = e.data == null ? null : JSON.stringify(e.data);
-      const params = [
-        e.name,
-        e.key,
-        data,
-        Math.round(this.host.db.now()),
-        e.sentBy,
-        e.channel,
-        e.runId,
-        e.sendId,
-        WAKE_CHANNEL,
-      ];
-      const [row] = await q.query<Row>(SQL.insert, params);
-      if (!row) return { event: (await this.bySendId(q, e.sendId))!, duplicate: true, waiting: [] };
-      // The workers holding those runs hear of it when this commits (NOTIFY), on any machine.
-      const waiting = (row.waiting as unknown[]).map(Number);
-      return { event: toSentEvent(row), duplicate: false, waiting };
-    });
+    return this.host.db.tx((q) => this.sending(q, e));
+  }
+
+  /** Inside the caller's transaction (a send, a hook's delivery): the event, or the first one of its sendId. */
+  async sending(q: Sql, e: NewSentEvent): Promise<SendOutcome> {
+    const first = await this.bySendId(q, e.sendId);
+    if (first) return { event: first, duplicate: true, waiting: [] };
+    if (e.runId !== null) mayReceive(e.runId, (await q.query<Row>(SQL.run, [e.runId]))[0]);
+    const data = e.data == null ? null : JSON.stringify(e.data);
+    const params = [
+      e.name,
+      e.key,
+      data,
+      Math.round(this.host.db.now()),
+      e.sentBy,
+      e.channel,
+      e.runId,
+      e.sendId,
+      WAKE_CHANNEL,
+    ];
+    const [row] = await q.query<Row>(SQL.insert, params);
+    if (!row) return { event: (await this.bySendId(q, e.sendId))!, duplicate: true, waiting: [] };
+    // The workers holding those runs hear of it when this commits (NOTIFY), on any machine.
+    const waiting = (row.waiting as unknown[]).map(Number);
+    return { event: toSentEvent(row), duplicate: false, waiting };
   }
 
   async listSentEvents(filter: SentEventFilter = {}): Promise<SentEvent[]> {

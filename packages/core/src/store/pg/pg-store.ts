@@ -36,6 +36,8 @@ import type { KeptSession } from '../session-store.js';
 import { PgWorkers } from './pg-workers.js';
 import type { NewWorker, Wake, WorkerLoad } from '../worker-store.js';
 import { PgQueue } from './pg-queue.js';
+import { PgHooks } from './pg-hooks.js';
+import type { NewDelivery, NewHook } from '../hook-store.js';
 import { startedBy, type NewQueuedRun } from '../queue-store.js';
 import { callState, checkHold, end, endedConflict, event, lockFenced, notFound, waiting, whole } from './pg-steps.js';
 import { W } from './pg-write-sql.js';
@@ -85,6 +87,12 @@ export class PgStore extends PgReads implements Store {
     fenced: (token, runId, fn) => this.fenced(token, runId, fn),
     event: (q, runId, e) => event(q, runId, this.now(), e),
     endWait: (q, runId, key, result, e) => this.endingWait(q, runId, key, result, e),
+  });
+  private readonly hooks = new PgHooks({
+    db: this.db,
+    now: () => this.now(),
+    queue: this.queue,
+    sentEvents: this.sentEvents,
   });
 
   async createRun(input: NewRun): Promise<Run> {
@@ -499,6 +507,23 @@ export class PgStore extends PgReads implements Store {
   }
   async listQueued(limit: number) {
     return this.queue.listQueued(limit);
+  }
+
+  // Webhooks (shop hook; POST /hooks/<name>): pg-hooks.ts.
+  async addHook(hook: NewHook) {
+    return this.hooks.addHook(hook);
+  }
+  async getHook(name: string) {
+    return this.hooks.getHook(name);
+  }
+  async listHooks() {
+    return this.hooks.listHooks();
+  }
+  async removeHook(name: string) {
+    return this.hooks.removeHook(name);
+  }
+  async recordDelivery(d: NewDelivery) {
+    return this.hooks.recordDelivery(d);
   }
 
   async close(): Promise<void> {

@@ -66,6 +66,7 @@ export class SqliteQueue implements QueueStore {
         const before = q(db, SQL.bySendId).get(input.startId) as Row | undefined;
         if (before) return { run: toRun(before), created: false };
       }
+<<<<<<< HEAD
       const id = Number(
         q(db, SQL.insert).run({
           ...input,
@@ -82,7 +83,30 @@ export class SqliteQueue implements QueueStore {
         data: queuedEventData(input),
       });
       return { run: toRun(q(db, SQL.get).get(id) as Row), created: true };
+=======
+      return { run: this.insertQueued(input), created: true };
+>>>>>>> wt-hook2
     });
+  }
+
+  /** Inside the caller's transaction (a start, a hook's delivery): the queued run's row and first event. */
+  insertQueued(input: NewQueuedRun): Run {
+    const { db } = this.host;
+    const id = Number(
+      q(db, SQL.insert).run({
+        ...input,
+        rules: input.rules ? JSON.stringify(input.rules) : null,
+        trigger: JSON.stringify(input.trigger),
+        t: this.host.now(),
+      }).lastInsertRowid,
+    );
+    this.host.event(id, {
+      type: 'run_started',
+      actor: input.actor,
+      channel: startChannel(input.trigger),
+      data: queuedEventData(input),
+    });
+    return toRun(q(db, SQL.get).get(id) as Row);
   }
 
   async claimQueuedRuns(owner: OwnerClaim, leaseMs: number, limit: number, only?: number): Promise<Run[]> {

@@ -63,20 +63,23 @@ export class SqliteSentEvents implements SentEventStore {
   }
 
   async sendEvent(e: NewSentEvent): Promise<SendOutcome> {
-    return this.host.tx(() => {
-      const first = e.sendId === null ? undefined : (this.stmt.bySendId.get(e.sendId) as Row | undefined);
-      if (first) return { event: toSentEvent(first), duplicate: true, waiting: [] };
-      if (e.runId !== null) mayReceive(e.runId, this.stmt.run.get(e.runId) as Row | undefined);
-      const row = this.stmt.insert.get({
-        ...e,
-        data: e.data == null ? null : JSON.stringify(e.data),
-        t: this.host.now(),
-      }) as Row;
-      const waiting = (this.stmt.waiters.all({ name: e.name, key: e.key, runId: e.runId }) as Row[]).map((r) =>
-        Number(r.run_id),
-      );
-      return { event: toSentEvent(row), duplicate: false, waiting };
-    });
+    return this.host.tx(() => this.sending(e));
+  }
+
+  /** Inside the caller's transaction (a send, a hook's delivery): the event, or the first one of its sendId. */
+  sending(e: NewSentEvent): SendOutcome {
+    const first = e.sendId === null ? undefined : (this.stmt.bySendId.get(e.sendId) as Row | undefined);
+    if (first) return { event: toSentEvent(first), duplicate: true, waiting: [] };
+    if (e.runId !== null) mayReceive(e.runId, this.stmt.run.get(e.runId) as Row | undefined);
+    const row = this.stmt.insert.get({
+      ...e,
+      data: e.data == null ? null : JSON.stringify(e.data),
+      t: this.host.now(),
+    }) as Row;
+    const waiting = (this.stmt.waiters.all({ name: e.name, key: e.key, runId: e.runId }) as Row[]).map((r) =>
+      Number(r.run_id),
+    );
+    return { event: toSentEvent(row), duplicate: false, waiting };
   }
 
   async listSentEvents(filter: SentEventFilter = {}): Promise<SentEvent[]> {

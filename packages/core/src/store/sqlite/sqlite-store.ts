@@ -29,6 +29,8 @@ import { SqliteQueue } from './sqlite-queue.js';
 import { startedBy } from '../queue-store.js';
 import type { NewQueuedRun } from '../queue-store.js';
 import { SqliteSentEvents } from './sqlite-sent-events.js';
+import { SqliteHooks } from './sqlite-hooks.js';
+import type { NewDelivery, NewHook } from '../hook-store.js';
 import type { EventTake, NewSentEvent, SentEvent, SentEventFilter } from '../sent-event-store.js';
 import type { KeptSession } from '../session-store.js';
 import type { ClaimRef, NewClaim } from '../claim-store.js';
@@ -121,6 +123,13 @@ class SqliteStore extends SqliteReads implements Store {
     fenced: (token, runId, fn) => this.fenced(token, runId, fn),
     event: (runId, e) => this.event(runId, e),
     endWait: (runId, key, result, e) => this.endingWait(runId, key, result, e),
+  });
+  private readonly hooks = new SqliteHooks({
+    db: this.db,
+    now: () => this.now(),
+    tx: (fn) => this.tx(fn),
+    queue: this.queue,
+    sentEvents: this.sentEvents,
   });
 
   async createRun(input: NewRun): Promise<Run> {
@@ -527,6 +536,23 @@ class SqliteStore extends SqliteReads implements Store {
   }
   async listQueued(limit: number) {
     return this.queue.listQueued(limit);
+  }
+
+  // Webhooks (shop hook; POST /hooks/<name>): sqlite-hooks.ts.
+  async addHook(hook: NewHook) {
+    return this.hooks.addHook(hook);
+  }
+  async getHook(name: string) {
+    return this.hooks.getHook(name);
+  }
+  async listHooks() {
+    return this.hooks.listHooks();
+  }
+  async removeHook(name: string) {
+    return this.hooks.removeHook(name);
+  }
+  async recordDelivery(d: NewDelivery) {
+    return this.hooks.recordDelivery(d);
   }
 
   async close() {
