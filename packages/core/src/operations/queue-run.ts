@@ -53,16 +53,16 @@ export const TRIGGER_DATA_MAX = 1024 * 1024;
  * (PostgreSQL wakes every machine's by the insert's NOTIFY). `heldBy`: a foreground shop run
  * holding it while it waits for its turn here (no worker takes it while that lease lives).
  */
-<<<<<<< HEAD
 export async function queueRun(
   ports: EnginePorts,
   project: Project,
   req: QueueRequest,
   heldBy?: OwnerClaim,
 ): Promise<QueuedRun> {
-=======
-export async function queueRun(ports: EnginePorts, project: Project, req: QueueRequest): Promise<QueuedRun> {
-  const { run, created } = await ports.store.queueRun(queuedRunInput(ports, project, req));
+  const input = queuedRunInput(ports, project, req);
+  const { run, created } = await ports.store.queueRun(
+    heldBy ? { ...input, owner: heldBy, leaseMs: ports.leaseMs } : input,
+  );
   if (created) wakeForQueued(ports.paths.signalsDir, run.id);
   return { run, created, liveWorkers: await liveWorkers(ports) };
 }
@@ -72,7 +72,6 @@ export async function queueRun(ports: EnginePorts, project: Project, req: QueueR
  * delivery records it in its own transaction, with the delivery.
  */
 export function queuedRunInput(ports: EnginePorts, project: Project, req: QueueRequest): NewQueuedRun {
->>>>>>> wt-hook2
   const priority = checkPriority(req.priority ?? 0);
   const key = checkQueueKey(req.key ?? null);
   if (req.id != null && !ID.test(req.id))
@@ -103,14 +102,7 @@ export function queuedRunInput(ports: EnginePorts, project: Project, req: QueueR
     concurrency: config.concurrency ?? null,
     trigger: { ...req.trigger, data },
     startId: req.id ?? null,
-<<<<<<< HEAD
-    ...(heldBy ? { owner: heldBy, leaseMs: ports.leaseMs } : {}),
-  });
-  if (created) wakeForQueued(ports.paths.signalsDir, run.id);
-  return { run, created, liveWorkers: await liveWorkers(ports) };
-=======
   };
->>>>>>> wt-hook2
 }
 
 /** Workers live on the store now, judged by its clock. */

@@ -65,53 +65,11 @@ export class PgQueue implements QueueStore {
       if (before) return { run: toRun(before), created: false };
     }
     return this.db.tx(async (q) => {
-<<<<<<< HEAD
-      const t = Math.round(this.now());
-      const held = heldBy(input, t);
-      const [row] = await q.query(SQL.insert, [
-        input.spec,
-        input.workflowPath,
-        input.workflowHash,
-        input.prompt,
-        input.workspace,
-        input.branch,
-        input.seed,
-        input.rules ? JSON.stringify(input.rules) : null,
-        input.priority,
-        input.queueKey,
-        input.concurrency,
-        JSON.stringify(input.trigger),
-        input.startId,
-        t,
-        held.token,
-        held.host,
-        held.pid,
-        held.pidStart,
-        held.leaseUntil,
-      ]);
-      if (!row) {
-        const [first] = await q.query(SQL.bySendId, [input.startId]);
-        if (!first) throw Object.assign(new Error('a run with this id is being started'), { code: UNIQUE_VIOLATION });
-        return { run: toRun(first), created: false };
-      }
-      const data = queuedEventData(input);
-      // Its first event wakes every worker (LISTEN shop_wake) when this commits.
-      await event(
-        q,
-        Number(row.id),
-        t,
-        { type: 'run_started', actor: input.actor, channel: startChannel(input.trigger), data },
-        'queued',
-      );
-      const [again] = await q.query('SELECT * FROM runs WHERE id = $1', [row.id]);
-      return { run: toRun(again!), created: true };
-=======
       const run = await this.insertQueued(q, input);
       if (run) return { run, created: true };
       const [first] = await q.query(SQL.bySendId, [input.startId]);
       if (!first) throw Object.assign(new Error('a run with this id is being started'), { code: UNIQUE_VIOLATION });
       return { run: toRun(first), created: false };
->>>>>>> wt-hook2
     });
   }
 
@@ -121,6 +79,7 @@ export class PgQueue implements QueueStore {
    */
   async insertQueued(q: Sql, input: NewQueuedRun): Promise<Run | null> {
     const t = Math.round(this.now());
+    const held = heldBy(input, t);
     const [row] = await q.query(SQL.insert, [
       input.spec,
       input.workflowPath,
@@ -136,6 +95,11 @@ export class PgQueue implements QueueStore {
       JSON.stringify(input.trigger),
       input.startId,
       t,
+      held.token,
+      held.host,
+      held.pid,
+      held.pidStart,
+      held.leaseUntil,
     ]);
     if (!row) return null;
     const data = queuedEventData(input);

@@ -66,26 +66,7 @@ export class SqliteQueue implements QueueStore {
         const before = q(db, SQL.bySendId).get(input.startId) as Row | undefined;
         if (before) return { run: toRun(before), created: false };
       }
-<<<<<<< HEAD
-      const id = Number(
-        q(db, SQL.insert).run({
-          ...input,
-          rules: input.rules ? JSON.stringify(input.rules) : null,
-          trigger: JSON.stringify(input.trigger),
-          t: this.host.now(),
-          ...heldBy(input, this.host.now()),
-        }).lastInsertRowid,
-      );
-      this.host.event(id, {
-        type: 'run_started',
-        actor: input.actor,
-        channel: startChannel(input.trigger),
-        data: queuedEventData(input),
-      });
-      return { run: toRun(q(db, SQL.get).get(id) as Row), created: true };
-=======
       return { run: this.insertQueued(input), created: true };
->>>>>>> wt-hook2
     });
   }
 
@@ -98,6 +79,7 @@ export class SqliteQueue implements QueueStore {
         rules: input.rules ? JSON.stringify(input.rules) : null,
         trigger: JSON.stringify(input.trigger),
         t: this.host.now(),
+        ...heldBy(input, this.host.now()),
       }).lastInsertRowid,
     );
     this.host.event(id, {
