@@ -180,7 +180,46 @@ export function useActions(deps: TuiDeps, status: Status, browser: Browser, hand
       return answerPrompt(exec, command === 'approve' ? 'approved' : 'rejected');
   };
 
+  /** n: a workflow, then its prompt, then a confirmation; the run is queued for the workers. */
+  const start = async (): Promise<void> => {
+    const names = ops.workflows();
+    if (!names.length) throw new UsageError('no workflows in workflows/ to start');
+    browser.setOverlay({
+      kind: 'prompt',
+      title: 'Start a run',
+      label: `Workflow (${names.join(', ')})`,
+      submit(name) {
+        if (!names.includes(name.trim())) return `no workflow "${oneLine(name)}": one of ${names.join(', ')}`;
+        promptFor(name.trim());
+        return null;
+      },
+    });
+  };
+  const promptFor = (workflow: string) =>
+    ask(
+      `Start a run of ${workflow}`,
+      'Prompt',
+      () => null,
+      (text) => ({
+        title: `Queue a run of ${workflow} for the workers?`,
+        lines: [`Prompt: ${oneLine(text) || '(none)'}`],
+        verb: 'queue it',
+        cancelled: 'nothing started',
+      }),
+      async (text) => {
+        const { run: queued, liveWorkers } = await ops.queue({
+          workflow,
+          prompt: text,
+          trigger: { kind: 'cli', name: 'tui', by: deps.responder, data: null },
+          actor: deps.responder,
+        });
+        return `run ${queued.id} queued (${queued.spec}); ${liveWorkers ? 'a worker starts it when one has room' : 'no worker is watching: start one with shop watch'}`;
+      },
+    );
+
   return {
+    /** n: start a run (a workflow and its prompt), queued for the workers. */
+    start: (): Promise<void> => run(start()),
     /** Settles once the action has done what it does at once (opened its prompt or form, or failed). */
     perform: (command: Command, target: Target): Promise<void> => run(perform(command, target)),
     /** A form's answers, already checked: confirmed, recorded, then the run resumes. */

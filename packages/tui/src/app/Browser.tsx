@@ -50,6 +50,7 @@ export function Browser({ deps }: { deps: TuiDeps }) {
     if (cmd === 'quit') exit();
     else if (cmd === 'help') setOverlay({ kind: 'help' });
     else if (cmd === 'inbox') setScreen(screen.name === 'inbox' ? { name: 'list' } : { name: 'inbox' });
+    else if (cmd === 'start') hold(actions.start());
     else if (
       cmd === 'continue' ||
       cmd === 'approve' ||

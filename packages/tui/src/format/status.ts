@@ -9,8 +9,10 @@ export interface StatusLook {
   tone: Tone;
 }
 
-/** A run as displayStatus() names it: running, interrupted, waiting, waiting_human, completed, stuck, failed. */
+/** A run as displayStatus() names it: queued, running, interrupted, waiting, waiting_human, completed, stuck, failed. */
 const RUN: Record<string, StatusLook> = {
+  // Recorded, not taken by a worker yet: nothing for a person to do.
+  queued: { icon: '…', word: 'queued', tone: 'muted' },
   running: { icon: '●', word: 'running', tone: 'active' },
   // On time, an event or another run: nothing for a person to do, so not the attention tone.
   waiting: { icon: '◷', word: 'waiting on', tone: 'muted' },

@@ -18,6 +18,7 @@ export type Command =
   | 'reject'
   | 'claim'
   | 'stop'
+  | 'start'
   | 'editor'
   | 'help'
   | 'quit';
@@ -58,6 +59,7 @@ export const BINDINGS: readonly Binding[] = [
     does: "claim the ask (I'm on it: reminders wait), or let go of your claim",
   },
   { command: 'stop', keys: ['s'], shows: 's', does: 'stop the run (with a reason)' },
+  { command: 'start', keys: ['n'], shows: 'n', does: 'start a run: a workflow and its prompt, queued for the workers' },
   { command: 'editor', keys: ['o'], shows: 'o', does: 'open the workspace in $VISUAL / $EDITOR' },
   { command: 'help', keys: ['?'], shows: '?', does: 'these keys' },
   { command: 'quit', keys: ['q'], shows: 'q', does: 'quit' },

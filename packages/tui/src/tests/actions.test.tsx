@@ -1,4 +1,6 @@
 import { localTime, writeSignal } from '@shop/core';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KEYS, renderTui } from '../test-utils/render.js';
 import { testWorld, type TestWorld } from '../test-utils/world.js';
@@ -288,5 +290,34 @@ describe('approve, reject, stop, open the editor', () => {
     await t.until(() => expect(status(t.lines())).toBe(`✗ run ${id} has already ended (completed)`));
     await t.press(KEYS.enter);
     await t.until(() => expect(t.lines()[0]).toBe(`Run ${id}: flow — the task`));
+  });
+});
+
+describe('n: start a run', () => {
+  it('asks for a workflow (refusing an unknown one where typed), then its prompt, and queues the run for the workers', async () => {
+    w = testWorld();
+    mkdirSync(join(w.dir, 'workflows'), { recursive: true });
+    const hello = 'function workflow(prompt)\n  return prompt\nend\n';
+    writeFileSync(join(w.dir, 'workflows', 'hello.lua'), hello);
+    // The engine reads workflows through its ports (the test world's files).
+    w.world.workflows.set(join(w.dir, 'workflows', 'hello.lua'), hello);
+    const t = renderTui(w);
+    await t.ready();
+    await t.press('n');
+    await t.until(() => expect(t.lines().slice(0, 2)).toEqual(['Start a run', 'Workflow (hello): ▏']));
+    await t.press(...'nope', KEYS.enter);
+    await t.until(() => expect(t.lines()[2]).toBe('✗ no workflow "nope": one of hello'));
+    await t.press(...'\b\b\b\bhello', KEYS.enter);
+    await t.until(() => expect(t.lines()[0]).toBe('Start a run of hello'));
+    await t.press(...'say hi', KEYS.enter);
+    await t.until(() =>
+      expect(t.lines().slice(0, 2)).toEqual(['Queue a run of hello for the workers?', 'Prompt: say hi']),
+    );
+    await t.confirm();
+    await t.until(() => expect(status(t.lines())).toMatch(/^run \d+ queued \(hello\); no worker is watching/));
+    const [run] = await w.store.listQueued(10);
+    expect(run).toMatchObject({ spec: 'hello', prompt: 'say hi', status: 'queued' });
+    expect(run!.trigger).toEqual({ kind: 'cli', name: 'tui', by: 'ann', data: null });
+    await t.until(() => expect(row(t.lines(), run!.id)).toMatch(/… queued/));
   });
 });
