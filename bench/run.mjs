@@ -14,6 +14,8 @@
 //       late 200 due timers fire (p50, p99) (Shop only)
 //   P10 `shop event send` → the waiting run's next step with one `shop watch` (p50, p95), SQLite and
 //       (unless BENCH_PG=0) PostgreSQL (Shop only)
+//   P11 the queue: a queued run taken by an idle `shop watch` (p50, p95; goal p50 ≤ 50 ms on PostgreSQL),
+//       and 1,000 queued runs drained by 3 workers with config{ concurrency = 1 } per key held (Shop only)
 //   +   Shop-only: P1's floor (the store's writes of a step alone), an in-process replay, shop test
 //   P8  Shop on PostgreSQL against DBOS Transact on the same throwaway cluster: workflows/s and
 //       per-step latency with 1, 2 and 4 workers, answer → resumed, takeover after kill -9
@@ -32,6 +34,7 @@ import { formatPgTable, pgComparison } from './pg/compare.mjs';
 import { p5 } from './p5-worker.mjs';
 import { p9 } from './p9-sleepers.mjs';
 import { p10 } from './p10-events.mjs';
+import { p11Drain, p11Pickup } from './p11-queue.mjs';
 import { startCluster } from '../scripts/pg-cluster.mjs';
 import { answerToResumed, inboxRequests } from './p7-serve.mjs';
 import * as shop from './shop-side.mjs';
@@ -55,6 +58,8 @@ const sizes = {
   p9Runs: env('BENCH_P9_RUNS', 10000),
   p9Wakes: env('BENCH_P9_WAKES', 200),
   p10Samples: env('BENCH_P10_SAMPLES', 30),
+  p11Samples: env('BENCH_P11_SAMPLES', 30),
+  p11Runs: env('BENCH_P11_RUNS', 1000),
 };
 const { rounds } = sizes;
 const n = (v) => v.toLocaleString('en-US');
@@ -138,10 +143,16 @@ const p9Run = await p9(sizes.p9Runs, sizes.p9Wakes);
 log(`P10: ${sizes.p10Samples} events sent to a run waiting on them, one shop watch`);
 const p10Lite = await p10(sizes.p10Samples);
 let p10Pg = null;
+log(
+  `P11: ${sizes.p11Samples} runs queued one by one to an idle worker; ${n(sizes.p11Runs)} queued runs drained by 3 workers`,
+);
+const p11 = { pickupSqlite: await p11Pickup(sizes.p11Samples), pickupPg: null, drainPg: null };
 if (process.env.BENCH_PG !== '0') {
   const cluster = await startCluster();
   try {
     p10Pg = await p10(sizes.p10Samples, await cluster.createDatabase('p10'));
+    p11.pickupPg = await p11Pickup(sizes.p11Samples, await cluster.createDatabase('p11a'));
+    p11.drainPg = await p11Drain(sizes.p11Runs, 3, 1, await cluster.createDatabase('p11b'));
   } finally {
     await cluster.stop();
   }
@@ -220,6 +231,23 @@ const figures = {
       ? [
           shopOnly('P10', 'event sent → next step, PostgreSQL, p50', 'ms', [p10Pg.p50Ms], { max: 25 }),
           shopOnly('P10', 'event sent → next step, PostgreSQL, p95', 'ms', [p10Pg.p95Ms]),
+        ]
+      : []),
+  ],
+  P11: [
+    shopOnly('P11', 'a queued run taken by an idle worker, SQLite, p50', 'ms', [p11.pickupSqlite.p50Ms]),
+    ...(p11.pickupPg
+      ? [
+          shopOnly('P11', 'a queued run taken by an idle worker, PostgreSQL, p50', 'ms', [p11.pickupPg.p50Ms], {
+            max: 50,
+          }),
+          shopOnly('P11', 'a queued run taken, PostgreSQL, p95', 'ms', [p11.pickupPg.p95Ms]),
+          shopOnly('P11', `${n(p11.drainPg.runs)} queued runs drained by 3 workers (concurrency 1 per key held)`, 's', [
+            p11.drainPg.seconds,
+          ]),
+          shopOnly('P11', 'runs of one key driven at once past the limit (must be 0)', 'runs', [p11.drainPg.failed], {
+            max: 0,
+          }),
         ]
       : []),
   ],

@@ -36,6 +36,9 @@ export function wakeForEvent(signalsDir: string, runId: number, eventId: number)
 /** Whether a wake-up file is an event's (wakeForEvent), not an answer's. */
 export const isEventWake = (path: string) => /^\d{1,15}\.event-\d+\./.test(basename(path));
 
+/** Whether a wake-up file is a queued run's (wakeForQueued). */
+export const isQueuedWake = (path: string) => /^\d{1,15}\.queued\./.test(basename(path));
+
 /** The run an answer's wake-up file names (its name begins "<runId>."), or null. */
 export function answeredRun(path: string): number | null {
   const m = /^(\d{1,15})\./.exec(basename(path));

@@ -1,7 +1,7 @@
 import type { EnginePorts } from '../engine/ports.js';
 import type { SignalSource } from '../signals/signal-source.js';
 import type { Wake } from '../store/worker-store.js';
-import { isEventWake } from '../signals/wake.js';
+import { isEventWake, isQueuedWake } from '../signals/wake.js';
 
 /** What wakes a worker's next pass, merged into one source. */
 export interface WorkerWakes extends SignalSource {
@@ -34,7 +34,8 @@ export async function openWorkerWakes(
     ? null
     : ports.openSignals({
         answersOnly: true,
-        answered: (runId, path) => handled({ kind: isEventWake(path) ? 'event' : 'answer', runId }),
+        answered: (runId, path) =>
+          handled({ kind: isQueuedWake(path) ? 'queued' : isEventWake(path) ? 'event' : 'answer', runId }),
       });
   let closed = false;
   void (async () => {

@@ -135,6 +135,8 @@ export class Worker {
    * waiting for a pass (passes come at most every PASS_EVERY_MS). True when taken care of.
    */
   private wokenFor(w: Wake): boolean {
+    // A run queued: taken now if there is room, without a whole pass (its other reads wait for the next).
+    if (w.kind === 'queued' && !this.opts.only && !this.opts.signal.aborted) return this.takeQueuedNow();
     if (
       w.runId === null ||
       (w.kind !== 'answer' && w.kind !== 'stop' && w.kind !== 'event') ||
@@ -161,6 +163,17 @@ export class Worker {
       .catch(() => this.wakes?.wake());
     return true;
   }
+
+  /** A queued run's wake: a claim now (one at a time; a pass looks when one is under way or it fails). */
+  private takeQueuedNow(): boolean {
+    if (this.claimingQueued) return false;
+    this.claimingQueued = true;
+    void this.takeQueued()
+      .catch(() => this.wakes?.wake())
+      .finally(() => (this.claimingQueued = false));
+    return true;
+  }
+  private claimingQueued = false;
 
   /**
    * An event sent to a run waiting on the world, which no one holds while it waits: taken and
