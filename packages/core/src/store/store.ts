@@ -23,6 +23,7 @@ import type { SentEventStore } from './sent-event-store.js';
 import type { SessionStore } from './session-store.js';
 import type { WorkerStore } from './worker-store.js';
 import type { QueueStore } from './queue-store.js';
+import type { ScheduleStore } from './schedule-store.js';
 import type { EventInput, OwnerClaim } from './store-inputs.js';
 
 export type { EventInput, OwnerClaim };
@@ -35,7 +36,8 @@ export type { EventInput, OwnerClaim };
  * driver holds the run (fencing). Operations without a token are the ones any process may
  * do: create a run, record an answer or a stop, append to the audit trail.
  */
-export interface Store extends AccessStore, ClaimStore, SessionStore, WorkerStore, SentEventStore, QueueStore {
+export interface Store
+  extends AccessStore, ClaimStore, SessionStore, WorkerStore, SentEventStore, QueueStore, ScheduleStore {
   /**
    * The store's clock (ms): leases and claims are judged by it, inside the store, so drivers
    * on machines whose clocks disagree still agree on who owns a run.

@@ -9,6 +9,7 @@ import { executionsAndFinishing } from './executions.js';
 import { nulText } from './nul-text.js';
 import { queue } from './queue.js';
 import { refusals } from './refusals.js';
+import { schedules } from './schedules.js';
 import { runsAndOwnership } from './runs-ownership.js';
 import { runRules } from './run-rules.js';
 import { sentEvents } from './sent-events.js';
@@ -43,5 +44,6 @@ export function storeContract(adapter: StoreAdapter): void {
     nulText(adapter);
     sentEvents(adapter);
     queue(adapter);
+    schedules(adapter);
   });
 }

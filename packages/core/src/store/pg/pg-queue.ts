@@ -12,7 +12,7 @@ import {
 } from '../queue-store.js';
 import { toRun, type Row } from '../rows.js';
 import type { OwnerClaim } from '../store.js';
-import type { PgDb } from './pg-db.js';
+import type { PgDb, Sql } from './pg-db.js';
 import { event, whole } from './pg-steps.js';
 
 /** Serializes the workers' claims on the queue: a claim counts a group's driven runs and takes, and no other claim may count between. */
@@ -43,6 +43,46 @@ const SQL = {
   queued: `SELECT * FROM runs WHERE status = 'queued' ORDER BY priority DESC, id LIMIT $1`,
 } as const;
 
+/**
+ * A queued run's row and its first event, inside the caller's transaction (a schedule's slot
+ * queues one too): the run as it stands after, or null when its start id named a run already.
+ */
+export async function insertQueued(
+  q: Sql,
+  input: NewQueuedRun,
+  t: number,
+  extra: Record<string, unknown> = {},
+): Promise<Row | null> {
+  const [row] = await q.query(SQL.insert, [
+    input.spec,
+    input.workflowPath,
+    input.workflowHash,
+    input.prompt,
+    input.workspace,
+    input.branch,
+    input.seed,
+    input.rules ? JSON.stringify(input.rules) : null,
+    input.priority,
+    input.queueKey,
+    input.concurrency,
+    JSON.stringify(input.trigger),
+    input.startId,
+    t,
+  ]);
+  if (!row) return null;
+  const data = { ...queuedEventData(input), ...extra };
+  // Its first event wakes every worker (LISTEN shop_wake) when this commits.
+  await event(
+    q,
+    Number(row.id),
+    t,
+    { type: 'run_started', actor: input.actor, channel: startChannel(input.trigger), data },
+    'queued',
+  );
+  const [again] = await q.query('SELECT * FROM runs WHERE id = $1', [row.id]);
+  return again!;
+}
+
 /** The PostgreSQL adapter's queue: claims take turns on an advisory lock; a new run wakes every worker (NOTIFY). */
 export class PgQueue implements QueueStore {
   constructor(
@@ -57,38 +97,13 @@ export class PgQueue implements QueueStore {
     }
     return this.db.tx(async (q) => {
       const t = Math.round(this.now());
-      const [row] = await q.query(SQL.insert, [
-        input.spec,
-        input.workflowPath,
-        input.workflowHash,
-        input.prompt,
-        input.workspace,
-        input.branch,
-        input.seed,
-        input.rules ? JSON.stringify(input.rules) : null,
-        input.priority,
-        input.queueKey,
-        input.concurrency,
-        JSON.stringify(input.trigger),
-        input.startId,
-        t,
-      ]);
+      const row = await insertQueued(q, input, t);
       if (!row) {
         const [first] = await q.query(SQL.bySendId, [input.startId]);
         if (!first) throw Object.assign(new Error('a run with this id is being started'), { code: UNIQUE_VIOLATION });
         return { run: toRun(first), created: false };
       }
-      const data = queuedEventData(input);
-      // Its first event wakes every worker (LISTEN shop_wake) when this commits.
-      await event(
-        q,
-        Number(row.id),
-        t,
-        { type: 'run_started', actor: input.actor, channel: startChannel(input.trigger), data },
-        'queued',
-      );
-      const [again] = await q.query('SELECT * FROM runs WHERE id = $1', [row.id]);
-      return { run: toRun(again!), created: true };
+      return { run: toRun(row), created: true };
     });
   }
 

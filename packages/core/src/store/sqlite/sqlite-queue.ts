@@ -57,22 +57,28 @@ export class SqliteQueue implements QueueStore {
         const before = q(db, SQL.bySendId).get(input.startId) as Row | undefined;
         if (before) return { run: toRun(before), created: false };
       }
-      const id = Number(
-        q(db, SQL.insert).run({
-          ...input,
-          rules: input.rules ? JSON.stringify(input.rules) : null,
-          trigger: JSON.stringify(input.trigger),
-          t: this.host.now(),
-        }).lastInsertRowid,
-      );
-      this.host.event(id, {
-        type: 'run_started',
-        actor: input.actor,
-        channel: startChannel(input.trigger),
-        data: queuedEventData(input),
-      });
-      return { run: toRun(q(db, SQL.get).get(id) as Row), created: true };
+      return { run: this.insertQueued(input), created: true };
     });
+  }
+
+  /** The queued run's row and its first event, inside the caller's transaction (a schedule's slot queues one too). */
+  insertQueued(input: NewQueuedRun, extra: Record<string, unknown> = {}): Run {
+    const { db } = this.host;
+    const id = Number(
+      q(db, SQL.insert).run({
+        ...input,
+        rules: input.rules ? JSON.stringify(input.rules) : null,
+        trigger: JSON.stringify(input.trigger),
+        t: this.host.now(),
+      }).lastInsertRowid,
+    );
+    this.host.event(id, {
+      type: 'run_started',
+      actor: input.actor,
+      channel: startChannel(input.trigger),
+      data: { ...queuedEventData(input), ...extra },
+    });
+    return toRun(q(db, SQL.get).get(id) as Row);
   }
 
   async claimQueuedRuns(owner: OwnerClaim, leaseMs: number, limit: number, only?: number): Promise<Run[]> {
