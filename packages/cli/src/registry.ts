@@ -2,6 +2,7 @@ import type { CommandSpec, Group, Parsed } from './command-spec.js';
 import { agentCommands } from './specs/agent.js';
 import { answerCommands } from './specs/answering.js';
 import { runCommands } from './specs/runs.js';
+import { scheduleCommands } from './specs/schedules.js';
 import { toolCommands } from './specs/tools.js';
 
 /**
@@ -21,6 +22,7 @@ export const GROUPS = {
 /** Every command, in help's order (group by group); handlers.ts loads its module only when it is called, so startup stays fast. */
 export const commands = {
   ...runCommands,
+  ...scheduleCommands,
   ...answerCommands,
   ...toolCommands,
   ...agentCommands,

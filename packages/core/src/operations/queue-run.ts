@@ -11,6 +11,7 @@ import { resolveWorkflow } from '../project/workflows.js';
 import { wakeForQueued } from '../signals/wake.js';
 import { storeLiveness } from '../engine/ownership.js';
 import type { Run, Trigger } from '../types.js';
+import type { NewQueuedRun } from '../store/queue-store.js';
 import { checkPriority, checkQueueKey } from './queue-checks.js';
 import { workerIsLive } from '../worker/registration.js';
 
@@ -56,10 +57,23 @@ export async function queueRun(ports: EnginePorts, project: Project, req: QueueR
   const data = req.trigger.data ?? null;
   if (data !== null && JSON.stringify(data).length > TRIGGER_DATA_MAX)
     throw new UsageError(`the trigger's data is over ${TRIGGER_DATA_MAX / 1024} KiB of JSON; send less`);
+  const { run, created } = await ports.store.queueRun(
+    queuedRunInput(ports, project, { ...req, priority, key, trigger: { ...req.trigger, data } }),
+  );
+  if (created) wakeForQueued(ports.paths.signalsDir, run.id);
+  return { run, created, liveWorkers: await liveWorkers(ports) };
+}
+
+/**
+ * The queued run a request makes, not recorded yet: the workflow looked up and checked (bad Lua
+ * is refused before a run exists) and its config{ concurrency } read. A schedule's slot queues
+ * this inside its own transaction.
+ */
+export function queuedRunInput(ports: EnginePorts, project: Project, req: QueueRequest): NewQueuedRun {
   const wf = resolveWorkflow(project, req.workflow);
   const source = readFileSync(wf.path, 'utf8');
   const config = checkWorkflow(source, basename(wf.path), ports.modules?.() ?? null);
-  const { run, created } = await ports.store.queueRun({
+  return {
     spec: wf.spec,
     workflowPath: wf.path,
     workflowHash: canonicalHash(ports.readWorkflow(wf.path)),
@@ -69,14 +83,12 @@ export async function queueRun(ports: EnginePorts, project: Project, req: QueueR
     seed: randomInt(2 ** 31),
     actor: req.actor,
     rules: startingRules(ports, wf.path),
-    priority,
-    queueKey: key,
+    priority: req.priority ?? 0,
+    queueKey: req.key ?? null,
     concurrency: config.concurrency ?? null,
-    trigger: { ...req.trigger, data },
+    trigger: req.trigger,
     startId: req.id ?? null,
-  });
-  if (created) wakeForQueued(ports.paths.signalsDir, run.id);
-  return { run, created, liveWorkers: await liveWorkers(ports) };
+  };
 }
 
 /** Workers live on the store now, judged by its clock. */
