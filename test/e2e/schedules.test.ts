@@ -292,7 +292,7 @@ describe('shop schedule on bad input', () => {
     expect(shopOk(p, ['schedule', 'run', 'x'])).toMatch(/^run 1 queued \(quick, schedule x\)/);
     expect(p.status(1)).toMatchObject({
       status: 'queued',
-      trigger: { kind: 'schedule', name: 'x', data: { slot: null } },
+      trigger: { kind: 'schedule', name: 'x' },
     });
     expect(slots(p, 'x')).toEqual([]);
     expect(shopOk(p, ['schedule', 'remove', 'x'])).toBe('schedule x removed (its runs stay)\n');
