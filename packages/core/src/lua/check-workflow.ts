@@ -9,11 +9,7 @@ import { parseConfig, type WorkflowConfig } from './requests.js';
  * Its own config{} bounds it: lua_timeout and lua_memory_mb apply while the file loads.
  * `modules`: what a require() at the top of the file loads. Returns the config{} it set.
  */
-export function checkWorkflow(
-  source: string,
-  chunkName: string,
-  modules: ModuleSource | null = null,
-): WorkflowConfig {
+export function checkWorkflow(source: string, chunkName: string, modules: ModuleSource | null = null): WorkflowConfig {
   const started = performance.now();
   let settings: WorkflowConfig = {};
   const host: VmHost = {
