@@ -15,6 +15,7 @@ const handlers: Handlers = {
   resume: () => import('./commands/resume.js'),
   stop: () => import('./commands/stop.js'),
   prune: () => import('./commands/prune.js'),
+  schedule: () => import('./commands/schedule.js'),
   inbox: () => import('./commands/inbox.js'),
   continue: () => import('./commands/continue.js'),
   approve: () => import('./commands/approve.js'),

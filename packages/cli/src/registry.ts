@@ -3,6 +3,7 @@ import { agentCommands } from './specs/agent.js';
 import { answerCommands } from './specs/answering.js';
 import { hookCommands } from './specs/hooks.js';
 import { runCommands } from './specs/runs.js';
+import { scheduleCommands } from './specs/schedules.js';
 import { toolCommands } from './specs/tools.js';
 
 /**
@@ -22,6 +23,7 @@ export const GROUPS = {
 /** Every command, in help's order (group by group); handlers.ts loads its module only when it is called, so startup stays fast. */
 export const commands = {
   ...runCommands,
+  ...scheduleCommands,
   ...answerCommands,
   ...toolCommands,
   ...hookCommands,

@@ -187,6 +187,8 @@ export {
 } from './schedules/schedule-options.js';
 export type { CatchUp, Overlap } from './schedules/schedule-options.js';
 export { hostTimeZone, zonedIso } from './schedules/zone.js';
+export type { ScheduleJson, ScheduleRequest, SlotJson } from './operations/schedule-ops.js';
+export type { ScheduleEvent } from './operations/fire-schedules.js';
 
 // signals
 export { AGENT_FILE_CAP, capName, nestingDepth, readCappedFile } from './signals/agent-file.js';

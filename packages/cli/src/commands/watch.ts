@@ -4,6 +4,7 @@ import { runIdOf } from '../args.js';
 import type { Context } from '../context.js';
 import { describeWaiting, firstLine, printingNotifier } from '../output.js';
 import { actionWords } from '../error-line.js';
+import { scheduleLine } from '../schedule-lines.js';
 import type { CommandArgs } from '../registry.js';
 
 const USAGE = 'shop watch [<id>…] [--max-parallel N] [--json]';
@@ -75,6 +76,10 @@ function report(e: WorkerEvent, emit: Emit) {
       { type: 'pass_failed', message, retry_in_ms: e.retryInMs },
       `shop watch: could not look at the runs: ${message}; trying again within ${Math.round(e.retryInMs / 1000)} s`,
     );
+  }
+  if (e.type === 'schedule') {
+    const { event, line } = scheduleLine(e.event);
+    return emit(event, line);
   }
   if (e.type === 'pass_recovered')
     return emit({ type: 'pass_recovered' }, 'shop watch: the store answers again; watching on');

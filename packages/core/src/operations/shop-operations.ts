@@ -57,6 +57,8 @@ import type { StartedRun, StartRequest } from './start-run.js';
 import type { QueuedRun, QueueRequest } from './queue-run.js';
 import type { BulkOutcome, RunSelection } from './bulk-runs.js';
 import { setQueuedPriority } from './queue-priority.js';
+import type { ScheduleJson, ScheduleRequest, SlotJson } from './schedule-ops.js';
+import type { FiredSchedules } from './fire-schedules.js';
 import type { StopResult } from './stop-run.js';
 import type { AddHookRequest } from './hooks.js';
 import type { HookRefusal, HookRequest } from './hook-delivery.js';
@@ -124,6 +126,16 @@ export interface ShopOperations {
   queued(limit: number): Promise<Run[]>;
   /** The project's workflows by name (a start form's choices). */
   workflows(): string[];
+  /** shop schedule add: checked whole (cron, zone, policies, workflow) before it is recorded. */
+  addSchedule(req: ScheduleRequest): Promise<ScheduleJson>;
+  /** Every schedule with its next fire times and its last decided slot. */
+  schedules(): Promise<ScheduleJson[]>;
+  /** A schedule's decided slots (fired or skipped, and why), newest first. */
+  scheduleSlots(name: string, limit: number): Promise<SlotJson[]>;
+  pauseSchedule(name: string, paused: boolean): Promise<ScheduleJson>;
+  removeSchedule(name: string): Promise<void>;
+  /** One run of a schedule now (trigger schedule; its slots untouched). */
+  runSchedule(name: string, by: string): Promise<QueuedRun>;
   /** Drives a run here until it ends or waits (resume, after an answer, after start). */
   drive(runId: number, opts: DriveOptions, owner?: Ownership): Promise<DriveOutcome>;
   /** The ask a reference names, from one read (`several`: the front end's own refusal when a bare run id has several open). */
@@ -203,6 +215,11 @@ const engine = async (ports: EnginePorts) => {
   return ops;
 };
 const access = () => import('./engine-operations.js');
+/** Schedules: adding or running one checks its workflow, which needs the engine's Lua. */
+const scheduleOps = async (ports?: EnginePorts) => {
+  const [ops] = await Promise.all([import('./schedule-ops.js'), ports?.loadEngine?.()]);
+  return ops;
+};
 const answers = () => import('./answer-operations.js');
 /** Sent events and event URLs (zod, for the URLs' tokens): loaded by the commands that use them. */
 const events = () => import('./send-event.js');
@@ -263,6 +280,21 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     setPriority: (runId, priority, by, channel) => setQueuedPriority(store, runId, priority, by, channel),
     queued: (limit) => store.listQueued(limit),
     workflows: () => listWorkflows(project),
+    addSchedule: async (req) => {
+      refuseAgent(caller, 'shop schedule add');
+      return (await scheduleOps(ports)).addSchedule(ports, project, req);
+    },
+    schedules: async () => (await scheduleOps()).listSchedules(ports),
+    scheduleSlots: async (name, limit) => (await scheduleOps()).listScheduleSlots(ports, name, limit),
+    pauseSchedule: async (name, paused) => (await scheduleOps()).pauseSchedule(ports, name, paused),
+    removeSchedule: async (name) => {
+      refuseAgent(caller, 'shop schedule remove');
+      return (await scheduleOps()).removeSchedule(ports, name);
+    },
+    runSchedule: async (name, by) => {
+      refuseAgent(caller, 'shop schedule run');
+      return (await scheduleOps(ports)).runSchedule(ports, project, name, by);
+    },
     drive: async (runId, opts, owner) => {
       // Taking the rule files' new rules is a person's decision, as an answer is.
       if (opts.acceptChanges) refuseAgent(caller, 'shop resume --accept-changes');
@@ -290,6 +322,7 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
         ...opts,
         project: projectIdentity(project),
         portsFor: (run) => ({ ...ports, notifier: notifierFor(run) }),
+        schedules: opts.only ? undefined : scheduleFiring(ports, project),
       }),
     claim: async (req) => {
       refuseAgent(caller, 'shop claim');
@@ -335,5 +368,25 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     verifyAnswerLink: async (token) => (await access()).verifyAnswerLink(store, ports.clock, token),
     answerUrl: async (ask) => (await access()).answerUrl(store, ports.clock, ask),
     settle: () => ports.notices.settle(),
+  };
+}
+
+/**
+ * A worker's look at the schedules each pass. A schedule whose workflow cannot be queued (its
+ * file deleted or broken) is said once, not at every pass, until it fires again.
+ */
+function scheduleFiring(ports: EnginePorts, project: Project): () => Promise<FiredSchedules> {
+  const by = `${ports.self.host} pid ${ports.self.pid}`;
+  const failing = new Map<string, string>();
+  return async () => {
+    const { fireDueSchedules } = await import('./fire-schedules.js');
+    const fired = await fireDueSchedules(ports, project, by);
+    const events = fired.events.filter((e) => {
+      if (e.type !== 'schedule_failed') return failing.delete(e.schedule) || true;
+      if (failing.get(e.schedule) === e.message) return false;
+      failing.set(e.schedule, e.message);
+      return true;
+    });
+    return { next: fired.next, events };
   };
 }

@@ -24,6 +24,7 @@ import type { SessionStore } from './session-store.js';
 import type { WorkerStore } from './worker-store.js';
 import type { QueueStore } from './queue-store.js';
 import type { HookStore } from './hook-store.js';
+import type { ScheduleStore } from './schedule-store.js';
 import type { EventInput, OwnerClaim } from './store-inputs.js';
 
 export type { EventInput, OwnerClaim };
@@ -37,7 +38,7 @@ export type { EventInput, OwnerClaim };
  * do: create a run, record an answer or a stop, append to the audit trail.
  */
 export interface Store
-  extends AccessStore, ClaimStore, SessionStore, WorkerStore, SentEventStore, QueueStore, HookStore {
+  extends AccessStore, ClaimStore, SessionStore, WorkerStore, SentEventStore, QueueStore, HookStore, ScheduleStore {
   /**
    * The store's clock (ms): leases and claims are judged by it, inside the store, so drivers
    * on machines whose clocks disagree still agree on who owns a run.

@@ -13,6 +13,7 @@ import type { Wake } from '../store/worker-store.js';
 import { ResumeBackoff } from './resume-backoff.js';
 import { WorkerRegistration, workerIsLive } from './registration.js';
 import { openWorkerWakes, type WorkerWakes } from './wakes.js';
+import type { FiredSchedules, ScheduleEvent } from '../operations/fire-schedules.js';
 
 /** At most one pass over the open runs this often (wakes in between are folded into it). */
 const PASS_EVERY_MS = 200;
@@ -33,7 +34,9 @@ export type WorkerEvent =
   | { type: 'stopping'; active: number; held: number }
   /** A pass could not read the store (a database restarting, a network cut): told once, tried again at the next wake. */
   | { type: 'pass_failed'; message: string; actions: readonly SuggestedAction[]; retryInMs: number }
-  | { type: 'pass_recovered' };
+  | { type: 'pass_recovered' }
+  /** A schedule's slots decided by this worker: a run queued, slots skipped, or its workflow not queueable. */
+  | { type: 'schedule'; event: ScheduleEvent };
 
 export interface WorkerOptions {
   /** Agents and commands running at once across all runs (--max-parallel). */
@@ -51,6 +54,11 @@ export interface WorkerOptions {
   portsFor(run: Run): EnginePorts;
   /** The project's identity, recorded with the worker in the store's registry (shop workers). */
   project: string;
+  /**
+   * Decides every unpaused schedule's due slots (queuing their runs) by the store's clock, and
+   * says when the next slot is (the store's clock). Not given watching named runs: those fire nothing.
+   */
+  schedules?: () => Promise<FiredSchedules>;
   /** How a run whose resume keeps failing is retried (tests shorten it). */
   resumeBackoff?: { firstMs: number; maxMs: number; attempts: number };
 }
@@ -241,6 +249,8 @@ export class Worker {
     // so the others' shares grow to take its runs. Named runs (shop watch <id>) are all its own.
     this.share = this.opts.only ? Infinity : Math.ceil(listed.length / (await this.liveWorkers()));
     const took = this.opts.only ? new Map<number, Run>() : await this.takeIdle();
+    // Due slots queue their runs before the queue is looked at: this pass may take them.
+    const nextSlot = await this.fireSchedules();
     const stillQueued = await this.takeQueued();
     const runs = listed.filter((r) => !this.opts.only || this.opts.only.includes(r.id)).map((r) => took.get(r.id) ?? r);
     if (this.opts.only && !runs.length && !this.active.size && !stillQueued) return true;
@@ -284,7 +294,10 @@ export class Worker {
       }
     }
     // One timer to the earliest due row of the runs not ended (asleep ones too), not a poll per run.
-    wakes.nextDue(await store.nextTimer(this.opts.only ? [...open] : undefined));
+    const nextTimer = await store.nextTimer(this.opts.only ? [...open] : undefined);
+    // A slot is on the store's clock; the wake timer runs on the engine's.
+    const slotAt = nextSlot === null ? null : clock.now() + (nextSlot - store.now());
+    wakes.nextDue(nextTimer === null ? slotAt : slotAt === null ? nextTimer : Math.min(nextTimer, slotAt));
     wakes.nextLapse(this.nextLapse(runs));
     return false;
   }
@@ -345,6 +358,14 @@ export class Worker {
       this.drive(run, Ownership.adopt(this.ports, run), 'queued');
     }
     return waits;
+  }
+
+  /** The schedules' due slots decided (runs queued); the next slot's time (the store's clock), or null. */
+  private async fireSchedules(): Promise<number | null> {
+    if (!this.opts.schedules || this.opts.only || this.opts.signal.aborted) return null;
+    const { next, events } = await this.opts.schedules();
+    for (const event of events) this.opts.report({ type: 'schedule', event });
+    return next;
   }
 
   /** How many more runs this worker may take before it holds its share. */

@@ -10,6 +10,7 @@ import { hooks } from './hooks.js';
 import { nulText } from './nul-text.js';
 import { queue } from './queue.js';
 import { refusals } from './refusals.js';
+import { schedules } from './schedules.js';
 import { runsAndOwnership } from './runs-ownership.js';
 import { runRules } from './run-rules.js';
 import { sentEvents } from './sent-events.js';
@@ -45,5 +46,6 @@ export function storeContract(adapter: StoreAdapter): void {
     sentEvents(adapter);
     queue(adapter);
     hooks(adapter);
+    schedules(adapter);
   });
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { NewQueuedRun } from '../queue-store.js';
 import { LONG, owner, T, useStore, type StoreAdapter } from './fixtures.js';
 
-const queued = (over: Partial<NewQueuedRun> = {}): NewQueuedRun => ({
+export const queued = (over: Partial<NewQueuedRun> = {}): NewQueuedRun => ({
   spec: 'deploy',
   workflowPath: '/p/workflows/deploy.lua',
   workflowHash: 'abc',

@@ -52,6 +52,52 @@ const SQL = {
   queued: `SELECT * FROM runs WHERE status = 'queued' ORDER BY priority DESC, id LIMIT $1`,
 } as const;
 
+/**
+ * A queued run's row and its first event, inside the caller's transaction (a schedule's slot
+ * queues one too): the run as it stands after, or null when its start id named a run already.
+ */
+export async function insertQueued(
+  q: Sql,
+  input: NewQueuedRun,
+  t: number,
+  extra: Record<string, unknown> = {},
+): Promise<Row | null> {
+  const held = heldBy(input, t);
+  const [row] = await q.query(SQL.insert, [
+    input.spec,
+    input.workflowPath,
+    input.workflowHash,
+    input.prompt,
+    input.workspace,
+    input.branch,
+    input.seed,
+    input.rules ? JSON.stringify(input.rules) : null,
+    input.priority,
+    input.queueKey,
+    input.concurrency,
+    JSON.stringify(input.trigger),
+    input.startId,
+    t,
+    held.token,
+    held.host,
+    held.pid,
+    held.pidStart,
+    held.leaseUntil,
+  ]);
+  if (!row) return null;
+  const data = { ...queuedEventData(input), ...extra };
+  // Its first event wakes every worker (LISTEN shop_wake) when this commits.
+  await event(
+    q,
+    Number(row.id),
+    t,
+    { type: 'run_started', actor: input.actor, channel: startChannel(input.trigger), data },
+    'queued',
+  );
+  const [again] = await q.query('SELECT * FROM runs WHERE id = $1', [row.id]);
+  return again!;
+}
+
 /** The PostgreSQL adapter's queue: claims take turns on an advisory lock; a new run wakes every worker (NOTIFY). */
 export class PgQueue implements QueueStore {
   constructor(
@@ -77,42 +123,9 @@ export class PgQueue implements QueueStore {
    * Inside the caller's transaction (a start, a hook's delivery): the queued run's row and first
    * event; null when a racing start with the same startId inserted it first.
    */
-  async insertQueued(q: Sql, input: NewQueuedRun): Promise<Run | null> {
-    const t = Math.round(this.now());
-    const held = heldBy(input, t);
-    const [row] = await q.query(SQL.insert, [
-      input.spec,
-      input.workflowPath,
-      input.workflowHash,
-      input.prompt,
-      input.workspace,
-      input.branch,
-      input.seed,
-      input.rules ? JSON.stringify(input.rules) : null,
-      input.priority,
-      input.queueKey,
-      input.concurrency,
-      JSON.stringify(input.trigger),
-      input.startId,
-      t,
-      held.token,
-      held.host,
-      held.pid,
-      held.pidStart,
-      held.leaseUntil,
-    ]);
-    if (!row) return null;
-    const data = queuedEventData(input);
-    // Its first event wakes every worker (LISTEN shop_wake) when this commits.
-    await event(
-      q,
-      Number(row.id),
-      t,
-      { type: 'run_started', actor: input.actor, channel: startChannel(input.trigger), data },
-      'queued',
-    );
-    const [again] = await q.query('SELECT * FROM runs WHERE id = $1', [row.id]);
-    return toRun(again!);
+  async insertQueued(q: Sql, input: NewQueuedRun, extra: Record<string, unknown> = {}): Promise<Run | null> {
+    const row = await insertQueued(q, input, Math.round(this.now()), extra);
+    return row ? toRun(row) : null;
   }
 
   async claimQueuedRuns(owner: OwnerClaim, leaseMs: number, limit: number, only?: number): Promise<Run[]> {

@@ -38,6 +38,8 @@ import type { NewWorker, Wake, WorkerLoad } from '../worker-store.js';
 import { PgQueue } from './pg-queue.js';
 import { PgHooks } from './pg-hooks.js';
 import type { NewDelivery, NewHook } from '../hook-store.js';
+import { PgSchedules } from './pg-schedules.js';
+import type { NewSchedule, SlotDecision } from '../schedule-store.js';
 import { startedBy, type NewQueuedRun } from '../queue-store.js';
 import { callState, checkHold, end, endedConflict, event, lockFenced, notFound, waiting, whole } from './pg-steps.js';
 import { W } from './pg-write-sql.js';
@@ -82,6 +84,7 @@ export class PgStore extends PgReads implements Store {
   });
   private readonly workers = new PgWorkers(this.db);
   private readonly queue = new PgQueue(this.db, () => this.now());
+  private readonly schedules = new PgSchedules(this.db, () => this.now());
   private readonly sentEvents = new PgSentEvents({
     db: this.db,
     fenced: (token, runId, fn) => this.fenced(token, runId, fn),
@@ -525,6 +528,14 @@ export class PgStore extends PgReads implements Store {
   async recordDelivery(d: NewDelivery) {
     return this.hooks.recordDelivery(d);
   }
+  // Schedules (shop schedule, the workers firing their slots): pg-schedules.ts.
+  addSchedule = (input: NewSchedule) => this.schedules.addSchedule(input);
+  listSchedules = () => this.schedules.listSchedules();
+  getSchedule = (name: string) => this.schedules.getSchedule(name);
+  setSchedulePaused = (name: string, paused: boolean) => this.schedules.setSchedulePaused(name, paused);
+  removeSchedule = (name: string) => this.schedules.removeSchedule(name);
+  decideSlots = (decision: SlotDecision) => this.schedules.decideSlots(decision);
+  listSlots = (name: string, limit: number) => this.schedules.listSlots(name, limit);
 
   async close(): Promise<void> {
     await this.workers.close();

@@ -70,8 +70,11 @@ export class SqliteQueue implements QueueStore {
     });
   }
 
-  /** Inside the caller's transaction (a start, a hook's delivery): the queued run's row and first event. */
-  insertQueued(input: NewQueuedRun): Run {
+  /**
+   * Inside the caller's transaction (a start, a hook's delivery, a schedule's slot): the queued
+   * run's row and its first event (`extra`: what the caller adds to it, e.g. the slot).
+   */
+  insertQueued(input: NewQueuedRun, extra: Record<string, unknown> = {}): Run {
     const { db } = this.host;
     const id = Number(
       q(db, SQL.insert).run({
@@ -86,7 +89,7 @@ export class SqliteQueue implements QueueStore {
       type: 'run_started',
       actor: input.actor,
       channel: startChannel(input.trigger),
-      data: queuedEventData(input),
+      data: { ...queuedEventData(input), ...extra },
     });
     return toRun(q(db, SQL.get).get(id) as Row);
   }

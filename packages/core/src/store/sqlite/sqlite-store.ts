@@ -26,6 +26,8 @@ import type { NewWorker, WorkerLoad } from '../worker-store.js';
 import { SqliteClaims } from './sqlite-claims.js';
 import { SqliteSessions } from './sqlite-sessions.js';
 import { SqliteQueue } from './sqlite-queue.js';
+import { SqliteSchedules } from './sqlite-schedules.js';
+import type { NewSchedule, SlotDecision } from '../schedule-store.js';
 import { startedBy } from '../queue-store.js';
 import type { NewQueuedRun } from '../queue-store.js';
 import { SqliteSentEvents } from './sqlite-sent-events.js';
@@ -115,6 +117,12 @@ class SqliteStore extends SqliteReads implements Store {
     now: () => this.now(),
     tx: (fn) => this.tx(fn),
     event: (runId, e) => this.event(runId, e),
+  });
+  private readonly schedules = new SqliteSchedules({
+    db: this.db,
+    now: () => this.now(),
+    tx: (fn) => this.tx(fn),
+    insertQueued: (input, extra) => this.queue.insertQueued(input, extra),
   });
   private readonly sentEvents = new SqliteSentEvents({
     db: this.db,
@@ -554,6 +562,14 @@ class SqliteStore extends SqliteReads implements Store {
   async recordDelivery(d: NewDelivery) {
     return this.hooks.recordDelivery(d);
   }
+  // Schedules (shop schedule, the workers firing their slots): sqlite-schedules.ts.
+  addSchedule = (input: NewSchedule) => this.schedules.addSchedule(input);
+  listSchedules = () => this.schedules.listSchedules();
+  getSchedule = (name: string) => this.schedules.getSchedule(name);
+  setSchedulePaused = (name: string, paused: boolean) => this.schedules.setSchedulePaused(name, paused);
+  removeSchedule = (name: string) => this.schedules.removeSchedule(name);
+  decideSlots = (decision: SlotDecision) => this.schedules.decideSlots(decision);
+  listSlots = (name: string, limit: number) => this.schedules.listSlots(name, limit);
 
   async close() {
     this.db.close();
