@@ -77,13 +77,15 @@ describe.each(['sqlite', 'postgres'] as const)('the queue on %s', (store) => {
     for (const w of workers) expect(await stopWorker(w)).toBe(0);
   }, 150_000);
 
-  it('a worker takes the highest priority first, then the oldest; a stopped queued run is never started', async () => {
+  it('a worker takes the highest priority first (shop priority moves one), then the oldest; a stopped queued run is never started', async () => {
     const p = await projectOn(store, cluster, 'queue_prio');
     p.write('workflows/deploy.lua', DEPLOY(p.dir));
     const low = detach(p, ['deploy', 'prod', '--key', 'prod']);
     const dropped = detach(p, ['deploy', 'prod', '--key', 'prod', '--priority', '9']);
     const high = detach(p, ['deploy', 'prod', '--key', 'prod', '--priority', '5']);
     const low2 = detach(p, ['deploy', 'prod', '--key', 'prod']);
+    const moved = p.shop(['priority', String(low2), '7']);
+    expect([moved.code, moved.stdout]).toEqual([0, `run ${low2} (deploy) now has priority 7 in the queue\n`]);
     const stop = p.shop(['stop', String(dropped), '--reason', 'not this one']);
     expect(stop.code).toBe(0);
     expect(p.status(dropped).status).toBe('stuck');
@@ -92,7 +94,12 @@ describe.each(['sqlite', 'postgres'] as const)('the queue on %s', (store) => {
       timeoutMs: 30_000,
       everyMs: 300,
     });
-    expect(takenOrder(p, [low, high, low2])).toEqual([high, low, low2]);
+    expect(takenOrder(p, [low, high, low2])).toEqual([low2, high, low]);
+    const late = p.shop(['priority', String(low), '1']);
+    expect([late.code, late.stderr]).toEqual([
+      6,
+      `shop: run ${low} is completed, not queued: only a queued run's priority changes\n`,
+    ]);
     expect(trail(p, dropped).some((e) => e.type === 'run_taken')).toBe(false);
     expect(await stopWorker(w)).toBe(0);
   }, 60_000);

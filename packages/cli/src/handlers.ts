@@ -14,6 +14,7 @@ const handlers: Handlers = {
   log: () => import('./commands/log.js'),
   resume: () => import('./commands/resume.js'),
   stop: () => import('./commands/stop.js'),
+  priority: () => import('./commands/priority.js'),
   prune: () => import('./commands/prune.js'),
   schedule: () => import('./commands/schedule.js'),
   inbox: () => import('./commands/inbox.js'),

@@ -161,6 +161,14 @@ worker that takes it replays it and goes on. The others are listed as skipped, w
       ...bulkFilter('resumes'),
     },
   },
+  priority: {
+    usage: 'shop priority <id> <N> [--json]',
+    summary: "change a queued run's priority (higher is taken first)",
+    details: `Only while the run is queued: once a worker took it, exit 6. The change is in its audit trail.`,
+    group: 'runs',
+    maxArgs: 2,
+    options: { ...acted },
+  },
   stop: {
     usage:
       'shop stop <id> --reason R [--by NAME] [--json] | shop stop --workflow W [--status S] [--since D] --reason R [--dry-run] [--json]',
