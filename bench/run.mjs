@@ -16,6 +16,8 @@
 //       (unless BENCH_PG=0) PostgreSQL (Shop only)
 //   P11 the queue: a queued run taken by an idle `shop watch` (p50, p95; goal p50 ≤ 50 ms on PostgreSQL),
 //       and 1,000 queued runs drained by 3 workers with config{ concurrency = 1 } per key held (Shop only)
+//   P12 a schedule firing every second under one worker: how late each slot's run is taken (p50, p99;
+//       goal p99 ≤ 1 s), SQLite and PostgreSQL (Shop only)
 //   +   Shop-only: P1's floor (the store's writes of a step alone), an in-process replay, shop test
 //   P8  Shop on PostgreSQL against DBOS Transact on the same throwaway cluster: workflows/s and
 //       per-step latency with 1, 2 and 4 workers, answer → resumed, takeover after kill -9
@@ -35,6 +37,7 @@ import { p5 } from './p5-worker.mjs';
 import { p9 } from './p9-sleepers.mjs';
 import { p10 } from './p10-events.mjs';
 import { p11Drain, p11Pickup } from './p11-queue.mjs';
+import { p12 } from './p12-schedules.mjs';
 import { startCluster } from '../scripts/pg-cluster.mjs';
 import { answerToResumed, inboxRequests } from './p7-serve.mjs';
 import * as shop from './shop-side.mjs';
@@ -60,6 +63,7 @@ const sizes = {
   p10Samples: env('BENCH_P10_SAMPLES', 30),
   p11Samples: env('BENCH_P11_SAMPLES', 30),
   p11Runs: env('BENCH_P11_RUNS', 1000),
+  p12Slots: env('BENCH_P12_SLOTS', 30),
 };
 const { rounds } = sizes;
 const n = (v) => v.toLocaleString('en-US');
@@ -147,12 +151,16 @@ log(
   `P11: ${sizes.p11Samples} runs queued one by one to an idle worker; ${n(sizes.p11Runs)} queued runs drained by 3 workers`,
 );
 const p11 = { pickupSqlite: await p11Pickup(sizes.p11Samples), pickupPg: null, drainPg: null };
+log(`P12: a schedule firing every second, ${sizes.p12Slots} slots`);
+const p12Lite = await p12(sizes.p12Slots);
+let p12Pg = null;
 if (process.env.BENCH_PG !== '0') {
   const cluster = await startCluster();
   try {
     p10Pg = await p10(sizes.p10Samples, await cluster.createDatabase('p10'));
     p11.pickupPg = await p11Pickup(sizes.p11Samples, await cluster.createDatabase('p11a'));
     p11.drainPg = await p11Drain(sizes.p11Runs, 3, 1, await cluster.createDatabase('p11b'));
+    p12Pg = await p12(sizes.p12Slots, await cluster.createDatabase('p12'));
   } finally {
     await cluster.stop();
   }
@@ -249,6 +257,12 @@ const figures = {
             max: 0,
           }),
         ]
+      : []),
+  ],
+  P12: [
+    shopOnly('P12', "a schedule's slot → its run taken, SQLite, p99", 'ms', [p12Lite.p99Ms], { max: 1000 }),
+    ...(p12Pg
+      ? [shopOnly('P12', "a schedule's slot → its run taken, PostgreSQL, p99", 'ms', [p12Pg.p99Ms], { max: 1000 })]
       : []),
   ],
   P6: [
