@@ -78,6 +78,20 @@ describe('shop hook list', () => {
     ]);
     expect(r.stdout + p.shop(['hook', 'list']).stdout).not.toContain(secret);
   });
+
+  it('refuses bad input with one line and exit 2 (a name taken, a bad name or filter), nothing half made', () => {
+    const before = p.shop(['hook', 'list', '--json']).stdout;
+    for (const [args, line] of [
+      [['issues', '--workflow', 'triage'], /^shop: a hook named "issues" exists already: remove it first/],
+      [['bad/name', '--workflow', 'triage'], /^shop: the hook name "bad\/name" must be/],
+      [['x', '--workflow', 'triage', '--filter', 'a==b'], /^shop: the filter condition "a==b" has ==/],
+    ] as const) {
+      const r = p.shop(['hook', 'add', ...args]);
+      expect([r.code, r.stderr.split('\n').length]).toEqual([2, 2]);
+      expect(r.stderr).toMatch(line);
+    }
+    expect(p.shop(['hook', 'list', '--json']).stdout).toBe(before);
+  });
 });
 
 describe('POST /hooks/<name>', () => {

@@ -1,4 +1,4 @@
-import { ConflictError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import type { Run } from '../types.js';
 import type { NewQueuedRun } from './queue-store.js';
 import type { Row } from './rows.js';
@@ -71,8 +71,11 @@ export interface HookStore {
   recordDelivery(d: NewDelivery): Promise<RecordedDelivery>;
 }
 
+/** A name taken is bad input (exit 2), as a schedule's: nothing is recorded. */
 export const hookExists = (name: string) =>
-  new ConflictError(`a hook named ${JSON.stringify(name)} exists already; remove it first (shop hook remove ${name})`);
+  new UsageError(
+    `a hook named ${JSON.stringify(name)} exists already: remove it first (shop hook remove ${name}) or pick another name`,
+  );
 
 export function toHook(r: Row): Hook {
   const text = (v: unknown) => (v === null || v === undefined ? null : String(v));

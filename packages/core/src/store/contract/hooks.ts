@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConflictError, NotFoundError } from '../../errors.js';
+import { NotFoundError, UsageError } from '../../errors.js';
 import type { DeliveryAction, NewHook } from '../hook-store.js';
 import type { NewQueuedRun } from '../queue-store.js';
 import { newRun, useStore, type StoreAdapter } from './fixtures.js';
@@ -55,7 +55,7 @@ export function hooks(adapter: StoreAdapter) {
       await store.addHook(
         hook({ name: 'merged', workflow: null, eventName: 'pr.merged', secret: null, secretEnv: 'S' }),
       );
-      await expect(store.addHook(hook({ workflow: 'other' }))).rejects.toBeInstanceOf(ConflictError);
+      await expect(store.addHook(hook({ workflow: 'other' }))).rejects.toBeInstanceOf(UsageError);
       expect(await store.getHook('issues')).toEqual(added);
       expect((await store.listHooks()).map((h) => [h.name, h.workflow, h.eventName, h.secretEnv])).toEqual([
         ['issues', 'triage', null, null],
