@@ -4,6 +4,7 @@ import { apiEventsRoute, eventUrlRoute } from './routes-events.js';
 import { linkAnswerRoute, linkRoute, loginPostRoute, loginRoute, logoutRoute } from './routes-access.js';
 import { apiInbox, apiRun, apiRunLog, apiRuns, apiSession, inboxRoute, runRoute, runsRoute } from './routes-read.js';
 import { staticRoute } from './static-files.js';
+import { metricsRoute } from './routes-metrics.js';
 import { apiStartRoute, bulkRoute, startFormRoute, startPostRoute } from './routes-start.js';
 
 export type Handler = (c: Ctx, params: string[]) => Promise<void>;
@@ -51,6 +52,7 @@ export const ROUTES: Route[] = [
   route('POST', '/api/answer', 'person|token', apiAnswerRoute),
   route('POST', '/api/events', 'person|token', apiEventsRoute),
   route('POST', '/api/runs', 'person|token', apiStartRoute),
+  route('GET', '/metrics', 'person|token', metricsRoute),
   route('GET', '/start', 'person', startFormRoute),
   route('POST', '/start', 'person', startPostRoute),
   route('POST', '/runs/bulk', 'person', bulkRoute),

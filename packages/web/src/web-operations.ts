@@ -80,6 +80,8 @@ export interface WebOperations {
   queue(req: QueueRequest): Promise<QueuedRun>;
   /** The project's workflows by name. */
   workflows(): string[];
+  /** Prometheus' text format: the store's counts and this process's own. */
+  metrics(): Promise<{ contentType: string; text: string }>;
   resumeRuns(sel: RunSelection, by: string, channel: 'web', dryRun: boolean): Promise<BulkOutcome[]>;
   stopRuns(sel: RunSelection, reason: string, by: string, dryRun: boolean): Promise<BulkOutcome[]>;
   /** Throws UsageError for a forged or garbled link, ExpiredError for an expired one. */
@@ -121,6 +123,7 @@ export function webOperations(
     sendByEventUrl: (token, data) => ops.sendByEventUrl(token, data),
     queue: (req) => ops.queue(req),
     workflows: () => ops.workflows(),
+    metrics: () => ops.metrics(),
     resumeRuns: (sel, by, channel, dryRun) => ops.resumeRuns(sel, by, channel, dryRun),
     stopRuns: (sel, reason, by, dryRun) => ops.stopRuns(sel, reason, by, dryRun),
     receiveHook: (req) => ops.receiveHook({ ...req, env }),

@@ -5,9 +5,10 @@ import type { Context } from '../context.js';
 import { describeWaiting, firstLine, printingNotifier } from '../output.js';
 import { actionWords } from '../error-line.js';
 import { scheduleLine } from '../schedule-lines.js';
+import { serveMetrics } from '../metrics-server.js';
 import type { CommandArgs } from '../registry.js';
 
-const USAGE = 'shop watch [<id>…] [--max-parallel N] [--json]';
+const USAGE = 'shop watch [<id>…] [--max-parallel N] [--metrics-port N] [--json]';
 
 /**
  * shop watch: one process that keeps every run of the project moving — it takes interrupted
@@ -45,9 +46,12 @@ export default async function watch(args: CommandArgs<'watch'>, ctx: Context): P
     notifierFor: (run) =>
       json ? jsonNotifier(run, emit) : printingNotifier((line) => ctx.out(`run ${run.id}${line.slice(1)}`)),
   });
+  const metrics =
+    args.values['metrics-port'] === undefined ? null : await serveMetrics(args.values['metrics-port'], ops);
   try {
     await worker.run();
   } finally {
+    await metrics?.close();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await ops.settle();

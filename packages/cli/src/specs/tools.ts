@@ -4,7 +4,7 @@ import { by, json } from './shared-flags.js';
 /** Workers and tools: watch, workers, serve, access, event, tui, test, replay. */
 export const toolCommands = {
   watch: {
-    usage: 'shop watch [<id>…] [--max-parallel N] [--json]',
+    usage: 'shop watch [<id>…] [--max-parallel N] [--metrics-port N] [--json]',
     summary: 'the worker: keeps runs moving until SIGTERM',
     details: `Takes interrupted runs and drives them on, holds waiting ones (answers given anywhere resume them
 here), fires timers, sends notifications. With ids, only those runs, until every one of them has
@@ -13,10 +13,16 @@ that is no run exits 5. SIGTERM or Ctrl-C: the agents of runs being driven are s
 resumable), every run is let go, exit 0. Several workers share a project safely — with PostgreSQL, on
 several machines: each registers itself (shop workers), takes idle runs with FOR UPDATE SKIP LOCKED
 and wakes on LISTEN/NOTIFY, a timer to the next due timer and a sweep every third of a lease.
-SHOP_HOSTNAME names the machine in the store.`,
+SHOP_HOSTNAME names the machine in the store. --metrics-port N serves Prometheus' /metrics on
+127.0.0.1:N (the store's counts and this process's own) for a scraper on this machine.`,
     group: 'tools',
     maxArgs: Infinity,
     options: {
+      'metrics-port': {
+        type: 'string',
+        value: 'N',
+        description: "serve Prometheus' /metrics on 127.0.0.1:N while it watches",
+      },
       'max-parallel': {
         type: 'string',
         value: 'N',

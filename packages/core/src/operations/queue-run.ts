@@ -9,12 +9,11 @@ import { checkWorkflow } from '../lua/check-workflow.js';
 import type { Project } from '../project/project.js';
 import { resolveWorkflow } from '../project/workflows.js';
 import { wakeForQueued } from '../signals/wake.js';
-import { storeLiveness } from '../engine/ownership.js';
 import type { OwnerClaim } from '../store/store.js';
 import type { Run, Trigger } from '../types.js';
 import type { NewQueuedRun } from '../store/queue-store.js';
 import { checkPriority, checkQueueKey } from './queue-checks.js';
-import { workerIsLive } from '../worker/registration.js';
+import { liveWorkers } from './live-workers.js';
 
 /** A start handed to the workers (shop run --detach, POST /api/runs, the web's form, a schedule, a hook). */
 export interface QueueRequest {
@@ -103,11 +102,4 @@ export function queuedRunInput(ports: EnginePorts, project: Project, req: QueueR
     trigger: { ...req.trigger, data },
     startId: req.id ?? null,
   };
-}
-
-/** Workers live on the store now, judged by its clock. */
-export async function liveWorkers(ports: EnginePorts): Promise<number> {
-  const liveness = storeLiveness(ports);
-  const now = ports.store.now();
-  return (await ports.store.listWorkers()).filter((w) => workerIsLive(w, liveness, now, ports.leaseMs)).length;
 }

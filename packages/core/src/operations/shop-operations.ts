@@ -5,6 +5,7 @@ import type { EnginePorts, Notifier } from '../engine/ports.js';
 import type { Project } from '../project/project.js';
 import { projectIdentity } from '../project/project-identity.js';
 import { listWorkflows } from '../project/workflows.js';
+import type { MetricsText } from '../metrics/prometheus.js';
 import type { Liveness } from '../run-status.js';
 import type { RunFilter, RunWithWaiting } from '../store/store.js';
 import type { Answer, Channel, Execution, Run, RunEvent, RunOwner } from '../types.js';
@@ -124,6 +125,8 @@ export interface ShopOperations {
   setPriority(runId: number, priority: number, by: string, channel: Channel): Promise<Run>;
   /** The queued runs in the order the workers take them. */
   queued(limit: number): Promise<Run[]>;
+  /** This process's metrics in Prometheus' text format (the store's counts, the process's own). */
+  metrics(): Promise<MetricsText>;
   /** The project's workflows by name (a start form's choices). */
   workflows(): string[];
   /** shop schedule add: checked whole (cron, zone, policies, workflow) before it is recorded. */
@@ -280,6 +283,7 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     setPriority: (runId, priority, by, channel) => setQueuedPriority(store, runId, priority, by, channel),
     queued: (limit) => store.listQueued(limit),
     workflows: () => listWorkflows(project),
+    metrics: async () => (await import('./metrics.js')).metricsText(ports),
     addSchedule: async (req) => {
       refuseAgent(caller, 'shop schedule add');
       return (await scheduleOps(ports)).addSchedule(ports, project, req);

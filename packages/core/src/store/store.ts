@@ -23,6 +23,7 @@ import type { SentEventStore } from './sent-event-store.js';
 import type { SessionStore } from './session-store.js';
 import type { WorkerStore } from './worker-store.js';
 import type { QueueStore } from './queue-store.js';
+import type { MetricCounts } from './metric-counts.js';
 import type { HookStore } from './hook-store.js';
 import type { ScheduleStore } from './schedule-store.js';
 import type { EventInput, OwnerClaim } from './store-inputs.js';
@@ -50,6 +51,8 @@ export interface Store
   listRuns(filter?: RunFilter): Promise<RunWithWaiting[]>;
   /** How many runs match the filter (its `limit` aside). */
   countRuns(filter?: RunFilter): Promise<number>;
+  /** What a metrics scrape reads (metrics/): counts by bounded labels, in one look. */
+  metricCounts(): Promise<MetricCounts>;
   /**
    * Runs not ended (running or waiting), oldest first. `awake`: without the runs asleep
    * (`waiting` on the world) — a worker's pass reads those only when their time has come.

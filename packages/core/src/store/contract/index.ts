@@ -9,6 +9,7 @@ import { executionsAndFinishing } from './executions.js';
 import { hooks } from './hooks.js';
 import { nulText } from './nul-text.js';
 import { queue } from './queue.js';
+import { metricCounts } from './metrics.js';
 import { refusals } from './refusals.js';
 import { schedules } from './schedules.js';
 import { runsAndOwnership } from './runs-ownership.js';
@@ -45,6 +46,7 @@ export function storeContract(adapter: StoreAdapter): void {
     nulText(adapter);
     sentEvents(adapter);
     queue(adapter);
+    metricCounts(adapter);
     hooks(adapter);
     schedules(adapter);
   });

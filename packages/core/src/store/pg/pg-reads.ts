@@ -1,3 +1,4 @@
+import { METRIC_SQL, metricCountsOf, type MetricCounts } from '../metric-counts.js';
 import { RunNotFoundError } from '../../errors.js';
 import { hasEnded, type ReplayRecord, type Run } from '../../types.js';
 import { toAnswer, toEvent, toExecution, toReplayRecord, toRun, toTimer } from '../rows.js';
@@ -50,6 +51,18 @@ export class PgReads {
     const q = pgRunListSql(runListShape(filter));
     const [row] = await this.db.query(`SELECT COUNT(*) AS n FROM runs${q.where}`, q.params);
     return Number(row!.n);
+  }
+
+  async metricCounts(): Promise<MetricCounts> {
+    const at = Math.round(this.now());
+    const n = (sql: string) => sql.replace('?', '$1');
+    const [runs, [asks], steps, [timersDue]] = await Promise.all([
+      this.db.query(n(METRIC_SQL.runs), [at]),
+      this.db.query(METRIC_SQL.asks),
+      this.db.query(METRIC_SQL.steps),
+      this.db.query(n(METRIC_SQL.timersDue), [at]),
+    ]);
+    return metricCountsOf(at, { runs, asks, steps, timersDue });
   }
 
   async listOpenRuns(opts: { awake?: boolean } = {}): Promise<Run[]> {

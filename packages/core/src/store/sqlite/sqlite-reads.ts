@@ -1,3 +1,4 @@
+import { METRIC_SQL, metricCountsOf, type MetricCounts } from '../metric-counts.js';
 import type Database from 'better-sqlite3';
 import { RunNotFoundError } from '../../errors.js';
 import { hasEnded, type ReplayRecord, type Run } from '../../types.js';
@@ -45,6 +46,16 @@ export class SqliteReads {
   async countRuns(filter: RunFilter = {}): Promise<number> {
     const q = runListSql(runListShape(filter));
     return Number((this.query(`SELECT COUNT(*) AS n FROM runs${q.where}`).get(...q.params) as Row).n);
+  }
+
+  async metricCounts(): Promise<MetricCounts> {
+    const at = this.now();
+    return metricCountsOf(at, {
+      runs: this.query(METRIC_SQL.runs).all(at) as Row[],
+      asks: this.query(METRIC_SQL.asks).get() as Row | undefined,
+      steps: this.query(METRIC_SQL.steps).all() as Row[],
+      timersDue: this.query(METRIC_SQL.timersDue).get(at) as Row | undefined,
+    });
   }
 
   /** listRuns' statements, whose SQL depends on the filter: prepared once per shape. */

@@ -1,0 +1,50 @@
+/**
+ * What a metrics scrape reads of the store, in one look: counts grouped by labels whose values
+ * are bounded (statuses, the project's workflows, its agents) — never a run id.
+ */
+export interface MetricCounts {
+  /** Runs by status as shown (a running run whose lease ran out by the store's clock is `interrupted`) and workflow. */
+  runs: { status: string; workflow: string; count: number }[];
+  /** Asks open now (calls waiting for a person), and since when the oldest has waited (the store's clock), or null. */
+  asksWaiting: number;
+  oldestAskSince: number | null;
+  /** Agent steps recorded by agent and outcome (completed, failed, running, waiting…), their attempts and cost. */
+  steps: { agent: string; status: string; count: number; attempts: number; costUsd: number }[];
+  /** Timers due now and not fired (a worker's lag shows here). */
+  timersDue: number;
+  /** The store's clock when counted. */
+  at: number;
+}
+
+/** The SQL both adapters share: plain GROUP BYs on indexed columns (`?` the store's now, twice). */
+export const METRIC_SQL = {
+  runs: `SELECT CASE WHEN status = 'running' AND (owner_token IS NULL OR lease_until IS NULL OR lease_until <= ?)
+      THEN 'interrupted' ELSE status END AS status, spec AS workflow, COUNT(*) AS count FROM runs GROUP BY 1, 2`,
+  asks: `SELECT COUNT(*) AS count, MIN(updated_at) AS oldest FROM executions WHERE status = 'waiting_human'`,
+  steps: `SELECT COALESCE(agent, '') AS agent, status, COUNT(*) AS count, SUM(attempts) AS attempts,
+      SUM(COALESCE(cost_usd, 0)) AS cost FROM executions WHERE kind = 'run' GROUP BY 1, 2`,
+  timersDue: `SELECT COUNT(*) AS count FROM timers WHERE fired_at IS NULL AND due_at <= ?`,
+} as const;
+
+type Row = Record<string, unknown>;
+
+/** The four reads' rows as counts. */
+export function metricCountsOf(
+  at: number,
+  r: { runs: Row[]; asks: Row | undefined; steps: Row[]; timersDue: Row | undefined },
+): MetricCounts {
+  return {
+    runs: r.runs.map((x) => ({ status: String(x.status), workflow: String(x.workflow), count: Number(x.count) })),
+    asksWaiting: Number(r.asks?.count ?? 0),
+    oldestAskSince: r.asks?.oldest == null ? null : Number(r.asks.oldest),
+    steps: r.steps.map((x) => ({
+      agent: String(x.agent),
+      status: String(x.status),
+      count: Number(x.count),
+      attempts: Number(x.attempts ?? 0),
+      costUsd: Math.round(Number(x.cost ?? 0) * 1e6) / 1e6,
+    })),
+    timersDue: Number(r.timersDue?.count ?? 0),
+    at,
+  };
+}
