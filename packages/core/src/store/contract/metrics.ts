@@ -12,7 +12,13 @@ export function metricCounts(adapter: StoreAdapter) {
       clock.t += 5_000;
       const worked = await store.createRun(newRun({ spec: 'deploy' }));
       await store.startExecution(T, exec(worked.id, '1', { agent: 'coder' }));
-      await store.completeExecution(T, worked.id, '1', { status: 'DONE' }, { costUsd: 0.25, numTurns: 1, durationMs: 10 });
+      await store.completeExecution(
+        T,
+        worked.id,
+        '1',
+        { status: 'DONE' },
+        { costUsd: 0.25, numTurns: 1, durationMs: 10 },
+      );
       // Its driver's lease runs out: shown interrupted.
       await store.createRun(newRun({ spec: 'deploy', leaseMs: 1_000 }));
       clock.t += 2_000;
