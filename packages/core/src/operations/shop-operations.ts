@@ -4,7 +4,7 @@ import { describeOwner, liveOwner, storeLiveness, type Ownership } from '../engi
 import type { EnginePorts, Notifier } from '../engine/ports.js';
 import type { Project } from '../project/project.js';
 import { projectIdentity } from '../project/project-identity.js';
-import { listWorkflows } from '../project/workflows.js';
+import { allWorkflows } from '../project/workflows.js';
 import type { MetricsText } from '../metrics/prometheus.js';
 import type { Liveness } from '../run-status.js';
 import type { RunFilter, RunWithWaiting } from '../store/store.js';
@@ -282,7 +282,7 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
     },
     setPriority: (runId, priority, by, channel) => setQueuedPriority(store, runId, priority, by, channel),
     queued: (limit) => store.listQueued(limit),
-    workflows: () => listWorkflows(project),
+    workflows: () => allWorkflows(project),
     metrics: async () => (await import('./metrics.js')).metricsText(ports),
     addSchedule: async (req) => {
       refuseAgent(caller, 'shop schedule add');

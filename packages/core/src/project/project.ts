@@ -1,4 +1,5 @@
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { makeSignalsDir } from '../signals/signals-dir.js';
 
@@ -13,6 +14,8 @@ export interface Project {
   runsDir: string;
   worktreesDir: string;
   workflowsDir: string;
+  /** The person's own workflows (~/.shop/workflows), found when the project has none of the name. */
+  userWorkflowsDir: string;
 }
 
 /** The nearest folder at or above `cwd` holding `.shop/` or `workflows/`; else `cwd` itself. */
@@ -37,6 +40,7 @@ export function findProject(cwd: string, env: NodeJS.ProcessEnv = process.env): 
     runsDir: join(home, 'runs'),
     worktreesDir: join(home, 'worktrees'),
     workflowsDir: join(root, 'workflows'),
+    userWorkflowsDir: join(env.HOME || homedir(), '.shop', 'workflows'),
   };
 }
 
