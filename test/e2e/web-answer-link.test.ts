@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { dialogs, newPage, screenshot } from './browser.js';
 import { makeProject, runId, trail, until } from './harness.js';
-import { startServe } from './serve-harness.js';
+import { answerLink, startServe } from './serve-harness.js';
 import { GATE } from './web-pages.js';
 
 /** The push path: a webhook's body carries the ask's answer link, which a person opens on a phone. */
@@ -58,5 +58,36 @@ describe('an answer link in a real browser', () => {
     } finally {
       hook.close();
     }
+  }, 60_000);
+
+  it('remembers the name on that device: the next link it opens has it filled in (another browser does not)', async () => {
+    const p = makeProject();
+    p.write('workflows/gate.lua', GATE);
+    const s = await startServe(p);
+    const first = runId(p.shop(['run', 'gate', 'one']));
+    const second = runId(p.shop(['run', 'gate', 'two']));
+    const link = async (runId: number) => `${s.base}/a/${await answerLink(p, { runId, key: '1', ask: 1 })}`;
+    const page = await newPage({ phone: true });
+    await page.goto(await link(first));
+    const approve = page.locator('form.v-approve');
+    expect(await approve.getByLabel('Your name').inputValue()).toBe('');
+    await approve.getByLabel('Your name').fill('Dana Ng');
+    await approve.getByRole('button', { name: 'Approve' }).click();
+    await expect.poll(() => page.locator('main#live').innerText()).toContain('Dana Ng');
+    // The next link on this device: the name is there; approving as it is records it.
+    await page.goto(await link(second));
+    const next = page.locator('form.v-approve');
+    expect(await next.getByLabel('Your name').inputValue()).toBe('Dana Ng');
+    await screenshot(page, 'link-3-name-remembered');
+    await next.getByRole('button', { name: 'Approve' }).click();
+    await until('both runs to complete', () => [first, second].every((id) => p.status(id).status === 'completed'));
+    expect(trail(p, second).filter((e) => e.type === 'human_answered')).toMatchObject([
+      { actor: 'Dana Ng', channel: 'link' },
+    ]);
+    // Another browser (no cookie) asks for a name.
+    const third = runId(p.shop(['run', 'gate', 'three']));
+    const other = await newPage();
+    await other.goto(await link(third));
+    expect(await other.locator('form.v-approve').getByLabel('Your name').inputValue()).toBe('');
   }, 60_000);
 });

@@ -46,3 +46,18 @@ export function readFlash(jar: Map<string, string>): Flash | null {
     return null;
   }
 }
+
+/** The name a device answered an answer link with: filled in on the next link it opens there. */
+export const ANSWERER_COOKIE = 'shop_answerer';
+const A_YEAR_S = 365 * 24 * 3600;
+
+export const answererCookie = (name: string, secure: boolean): string =>
+  cookie(ANSWERER_COOKIE, Buffer.from(name.slice(0, 80)).toString('base64url'), { secure, maxAge: A_YEAR_S });
+
+/** The remembered name, or null (absent, or anything but a plain name of at most 80 characters). */
+export function readAnswerer(jar: Map<string, string>): string | null {
+  const raw = jar.get(ANSWERER_COOKIE);
+  if (!raw || raw.length > 200) return null;
+  const name = Buffer.from(raw, 'base64url').toString('utf8').trim();
+  return name && name.length <= 80 && !/[\p{Cc}\p{Cf}\u2028\u2029]/u.test(name) ? name : null;
+}

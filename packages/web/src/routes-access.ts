@@ -1,7 +1,7 @@
 import { UsageError } from '@shop/core';
 import type { Answer } from '@shop/core';
 import { answeredText, answerPosted, openAskRow, typedName } from './answer-form.js';
-import { clearCookie, sessionCookie } from './cookies.js';
+import { answererCookie, clearCookie, readAnswerer, sessionCookie } from './cookies.js';
 import { webErrorText } from './http-errors.js';
 import { readForm } from './http-io.js';
 import { askPage, errorPage, loginConfirmPage, loginPage } from './page-set.js';
@@ -80,6 +80,7 @@ export async function linkRoute(c: Ctx, [token]: string[]) {
     answered: answeredInfo(answer),
     action: `/a/${token}`,
     nameField: !c.session,
+    name: readAnswerer(c.cookies),
   });
   renderPage(c, view, page);
 }
@@ -113,11 +114,14 @@ export async function linkAnswerRoute(c: Ctx, [token]: string[]) {
         action: `/a/${token}`,
         nameField: !c.session,
         refused: { posted: form, error: webErrorText(e) },
+        name: readAnswerer(c.cookies),
       }),
       400,
     );
     return;
   }
+  // Remembered on this device: the next answer link opened here fills the name in.
+  if (!c.session) c.setCookies.push(answererCookie(answered.responder, c.secure));
   flashTo(c, `/a/${token}`, 'ok', answeredText(answered));
 }
 

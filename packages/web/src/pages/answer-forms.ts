@@ -13,6 +13,8 @@ export interface FormTarget {
   back?: string;
   /** A form the server refused: shown again as it was posted, with why (nothing typed is lost). */
   refused?: RefusedForm;
+  /** The name this device answered with before (an answer link's remembered name), filled in. */
+  name?: string | null;
 }
 
 export interface RefusedForm {
@@ -52,7 +54,7 @@ export function answerForms(ask: PendingJson, target: FormTarget): Html {
 
 /** The fields every answer form posts: which ask, the CSRF token, and (answer links) who answers. */
 function common(ask: PendingJson, target: FormTarget, verb: string, formId: string): Html {
-  const by = refusedFor(target, verb)?.posted.get('by') ?? '';
+  const by = refusedFor(target, verb)?.posted.get('by') ?? target.name ?? '';
   return html`<input type="hidden" name="handle" value="${ask.handle}">
 <input type="hidden" name="verb" value="${verb}">
 <input type="hidden" name="csrf" value="${target.csrf}">

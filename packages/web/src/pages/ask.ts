@@ -19,6 +19,8 @@ export interface AskPageData {
   back?: string;
   /** A form the server refused, shown again as posted with why. */
   refused?: RefusedForm;
+  /** The name this device answered a link with before (filled in; it may be changed). */
+  name?: string | null;
 }
 
 /** How an answer came in, as a person says it. */
@@ -62,7 +64,7 @@ ${ask ? question(ask) : ''}
 <header class="ask-head"><span class="kind k-${askKind(ask)}">${askKind(ask)}</span> <span>run ${ask.run}</span> <span class="spec">${ask.spec}</span> <span class="handle">${ask.handle}</span></header>
 ${question(ask)}
 <p class="meta">${asker(ask)} <span>waiting since ${when(ask.waiting_since, view.now)}</span></p>
-${answerForms(ask, { action: data.action, csrf: view.csrf, nameField: data.nameField, back: data.back, refused: data.refused })}
+${answerForms(ask, { action: data.action, csrf: view.csrf, nameField: data.nameField, back: data.back, refused: data.refused, name: data.name })}
 </section>`,
   };
 }
