@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -32,13 +33,18 @@ export async function launchBrowser(): Promise<Browser> {
   return browser;
 }
 
-/** A fresh browser context (no cookies) with one page; `phone` is a 375 px wide touch screen; `noScript` turns JavaScript off. */
-export async function newPage(opts: { phone?: boolean; noScript?: boolean } = {}): Promise<Page> {
+/** A fresh browser context (no cookies) with one page; `phone` is a 375 px wide touch screen; `noScript` turns JavaScript off; `bypassCsp` lets a test inject a script. */
+export async function newPage(opts: { phone?: boolean; noScript?: boolean; bypassCsp?: boolean } = {}): Promise<Page> {
   const b = await launchBrowser();
   const screen = opts.phone
     ? { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 }
     : { viewport: { width: 1280, height: 860 } };
-  const context = await b.newContext({ ...screen, javaScriptEnabled: !opts.noScript });
+  // bypassCsp: only to inject a test's own script (axe-core) into the page; Shop's CSP is tested apart.
+  const context = await b.newContext({
+    ...screen,
+    javaScriptEnabled: !opts.noScript,
+    bypassCSP: Boolean(opts.bypassCsp),
+  });
   contexts.push(context);
   const page = await context.newPage();
   // A dialog (alert) is an injected script running: fail loudly rather than hang.
@@ -65,3 +71,23 @@ afterAll(async () => {
   await browser?.close();
   browser = null;
 });
+
+/** axe-core's script, injected into a page under test (never a page Shop serves). */
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** The page's serious and critical accessibility violations by axe-core's rules, as `rule: target` lines. */
+export async function a11yProblems(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  const found = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+    return (await axe.run()).violations;
+  });
+  return found
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+}
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  nodes: { target: string[] }[];
+}

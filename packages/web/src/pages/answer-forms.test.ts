@@ -66,7 +66,9 @@ describe('answer forms', () => {
     expect(checks).toContain('choose at least 1, choose at most 2');
 
     const note = fieldset(page, 'note');
-    expect(note).toMatch(/<textarea id="[^"]+" name="d.note" rows="3" minlength="3" maxlength="80">/);
+    expect(note).toMatch(
+      /<textarea id="([^"]+)" name="d.note" aria-labelledby="\1-l" rows="3" minlength="3" maxlength="80">/,
+    );
     expect(note).toContain('(optional)');
 
     const ticket = fieldset(page, 'ticket');
@@ -79,7 +81,7 @@ describe('answer forms', () => {
     expect(pct).toContain('type="number"');
     expect(pct).toMatch(/step="any"[^>]* min="1" max="100" value="10">/);
 
-    expect(fieldset(page, 'day')).toMatch(/type="date"[^>]*name="d.day" required>/);
+    expect(fieldset(page, 'day')).toMatch(/type="date"[^>]*name="d.day" aria-labelledby="[^"]+-l" required>/);
   });
 
   it('an optional approval or choice without a default offers "No answer"; one with a default or a required one does not', () => {

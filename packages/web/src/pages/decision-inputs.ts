@@ -39,7 +39,7 @@ export function decisionFieldset(d: Decision, formId: string, typed?: URLSearchP
   const given = typed ? { ...d, default: typedValue(d, typed) } : d;
   const comment = typed?.get(`c.${d.id}`) ?? '';
   return html`<fieldset class="decision t-${d.type}" data-prompt="${d.prompt}"${d.type === 'multi_choice' ? html` data-min="${c.min ?? ''}" data-max="${c.max ?? ''}"` : ''}>
-<legend>${d.prompt}${required ? html` <span class="req" title="required">*</span>` : d.required === false ? html` <span class="muted">(optional)</span>` : ''}</legend>
+<legend id="${id}-l">${d.prompt}${required ? html` <span class="req" title="required">*</span>` : d.required === false ? html` <span class="muted">(optional)</span>` : ''}</legend>
 ${d.description ? html`<p class="hint">${d.description}</p>` : ''}
 ${input(given, name, id, required)}
 ${rules ? html`<p class="hint rules">${rules}</p>` : ''}
@@ -63,7 +63,7 @@ ${noAnswer(d, name)}
 </div>`;
     case 'choice':
       if (options.length >= MANY_OPTIONS) {
-        return html`<select id="${id}" name="${name}"${req}>
+        return html`<select id="${id}" name="${name}" aria-labelledby="${id}-l"${req}>
 <option value="">— choose —</option>
 ${options.map((o) => html`<option value="${o.value}"${d.default === o.value ? html` selected` : ''}>${o.label ?? o.value}${o.description ? ` — ${o.description}` : ''}</option>`)}
 </select>`;
@@ -83,10 +83,10 @@ ${noAnswer(d, name)}
 </div>`;
     }
     case 'number':
-      return html`<input type="number" id="${id}" name="${name}" step="any" inputmode="decimal"${c.min !== undefined ? html` min="${c.min}"` : ''}${c.max !== undefined ? html` max="${c.max}"` : ''}${typeof d.default === 'number' ? html` value="${d.default}"` : ''}${req}>`;
+      return html`<input type="number" id="${id}" name="${name}" aria-labelledby="${id}-l" step="any" inputmode="decimal"${c.min !== undefined ? html` min="${c.min}"` : ''}${c.max !== undefined ? html` max="${c.max}"` : ''}${typeof d.default === 'number' ? html` value="${d.default}"` : ''}${req}>`;
     case 'date': {
       const day = typeof d.default === 'string' ? d.default.slice(0, 10) : '';
-      return html`<input type="date" id="${id}" name="${name}"${day ? html` value="${day}"` : ''}${req}>`;
+      return html`<input type="date" id="${id}" name="${name}" aria-labelledby="${id}-l"${day ? html` value="${day}"` : ''}${req}>`;
     }
     case 'text': {
       const value = typeof d.default === 'string' ? d.default : '';
@@ -95,8 +95,8 @@ ${noAnswer(d, name)}
       // the README's own ^[a-z-]+$ is invalid and silently ignored). The page's script checks
       // data-pattern as the server does, a JavaScript RegExp found anywhere in the text.
       if (c.pattern !== undefined)
-        return html`<input type="text" id="${id}" name="${name}" data-pattern="${c.pattern}" title="${`must match /${c.pattern}/`}" value="${value}"${len}${req} autocomplete="off">`;
-      return html`<textarea id="${id}" name="${name}" rows="3"${len}${req}>${value}</textarea>`;
+        return html`<input type="text" id="${id}" name="${name}" aria-labelledby="${id}-l" data-pattern="${c.pattern}" title="${`must match /${c.pattern}/`}" value="${value}"${len}${req} autocomplete="off">`;
+      return html`<textarea id="${id}" name="${name}" aria-labelledby="${id}-l" rows="3"${len}${req}>${value}</textarea>`;
     }
   }
 }
