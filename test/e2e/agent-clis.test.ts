@@ -117,6 +117,21 @@ describe('a CLI that cannot reach its service never hangs a step', () => {
     expect(Date.now() - started).toBeLessThan(30_000);
   });
 
+  it('codex not logged in: the step fails at once saying so (codex login status asked first), never retried as a network error', () => {
+    const p = project('codex', 'config{ retries = 3 }');
+    p.scenario({ agents: { coder: [{ fail: 'auth' }] } });
+    const started = Date.now();
+    const r = p.shop(['run', 'once', 'x'], { env: FAST });
+    expect(r.code).toBe(1);
+    expect(lines(r.stderr)).toEqual([
+      expect.stringMatching(
+        /^shop: run \d+ failed: Codex is not logged in \(`codex login status`: Not logged in\): run `codex login` on this machine, or give the agent CODEX_API_KEY/,
+      ),
+    ]);
+    expect(prints(p)).toHaveLength(0);
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
   it('gemini without auth fails at once with its own words, and is not retried', () => {
     const p = project('gemini', 'config{ retries = 2 }');
     p.scenario({ agents: { coder: [{ fail: 'auth' }] } });

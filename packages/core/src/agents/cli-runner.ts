@@ -8,6 +8,7 @@ import { fromClaude, systemPrompt } from './dialects/claude.js';
 import { dialectOf } from './dialects/dialect-of.js';
 import type { AgentDialect, CliName, EventReader, StepResult } from './dialects/dialect.js';
 import { LogTail } from './log-tail.js';
+import { loggedOut } from './login-check.js';
 import { killGroupAndWait } from './process-group.js';
 import { finalResult } from './stream-events.js';
 import { classifyFailure } from './transient.js';
@@ -60,6 +61,14 @@ export class CliRunner implements AgentRunner {
     const tooLong = argTooLong(dialect, step, args);
     if (tooLong)
       return { exitCode: null, error: tooLong, output: '', metrics: { costUsd: null, numTurns: null, durationMs: 0 } };
+    const notLoggedIn = file ? await loggedOut(dialect, file, agentEnv(inv.env)) : null;
+    if (notLoggedIn)
+      return {
+        exitCode: null,
+        error: notLoggedIn,
+        output: '',
+        metrics: { costUsd: null, numTurns: null, durationMs: 0 },
+      };
     const started = Date.now();
     // The leader of a process group of its own (a stop kills everything it started), output
     // straight into its log files, started by this process's agent host (agent-host.ts).

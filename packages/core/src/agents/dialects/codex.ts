@@ -139,4 +139,11 @@ export const codex: AgentDialect = {
     return null;
   },
   movesSessions: false,
+  // Not logged in, `codex exec` tries the network over and over (as if it were down): ask first.
+  loginCheck: {
+    args: ['login', 'status'],
+    loggedOut: /not logged in/i,
+    fix: 'run `codex login` on this machine, or give the agent CODEX_API_KEY',
+    keys: ['CODEX_API_KEY', 'OPENAI_API_KEY'],
+  },
 };

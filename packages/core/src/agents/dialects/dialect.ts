@@ -81,6 +81,12 @@ export interface AgentDialect {
    * it between machines (Claude Code's); otherwise a session resumes on the machine that has it.
    */
   movesSessions: boolean;
+  /**
+   * A CLI that never says it is not logged in (it retries the network instead): how to ask it
+   * first — the arguments, what its answer says when logged out, and what the person does then.
+   * Skipped when one of `keys` is set in the agent's environment (an API key needs no login).
+   */
+  loginCheck?: { args: string[]; loggedOut: RegExp; fix: string; keys: string[] };
 }
 
 /** The environment variable naming a CLI's binary, and the binary otherwise. */
