@@ -87,6 +87,14 @@ scrape_configs:
     expect(await query('sum(shop_agent_steps{job="shop-watch", agent="coder", status="completed"})')).toBe('1');
     expect(await query('shop_runs{job="shop-serve", workflow="gate", status="waiting_human"}')).toBe('2');
     expect(await query('shop_runs{job="shop-serve", workflow="once", status="completed"}')).toBe('1');
+    // The step-duration histogram: the one coder step is in the +Inf bucket and counted once.
+    expect(await query('shop_agent_step_duration_seconds_count{job="shop-serve", agent="coder"}')).toBe('1');
+    expect(await query('shop_agent_step_duration_seconds_bucket{job="shop-watch", agent="coder", le="+Inf"}')).toBe(
+      '1',
+    );
+    expect(
+      Number(await query('histogram_quantile(0.5, shop_agent_step_duration_seconds_bucket{job="shop-serve"})')),
+    ).toBeGreaterThan(0);
     // Answered: the worker completes it, and the next scrape says so.
     expect(p.shop(['approve', `${runId(first)}.1`]).code).toBe(0);
     await until('one ask left', async () => (await query('shop_asks_waiting{job="shop-watch"}')) === '1', {

@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
-import type { MetricCounts } from '../store/metric-counts.js';
+import { STEP_SECONDS, type MetricCounts } from '../store/metric-counts.js';
 
 /** One scrape's reads: the store's counts, and how many workers are live (by the store's clock). */
 export interface MetricSource {
@@ -48,9 +48,14 @@ export class ShopMetrics {
     'Timers due now and not fired yet (a worker lagging shows here)',
   );
   private readonly workers = this.gauge('shop_workers_live', 'shop watch workers live on this store');
+  private readonly durations = new StoreHistogram(
+    'shop_agent_step_duration_seconds',
+    'How long agent steps took, as their CLI reported it, by agent',
+  );
 
   constructor(private readonly source: MetricSource) {
     collectDefaultMetrics({ register: this.registry, prefix: 'shop_process_' });
+    this.registry.registerMetric(this.durations as unknown as Parameters<Registry['registerMetric']>[0]);
   }
 
   async text(): Promise<MetricsText> {
@@ -74,11 +79,47 @@ export class ShopMetrics {
       this.attempts.set({ agent }, a.attempts);
       this.cost.set({ agent }, Math.round(a.cost * 1e6) / 1e6);
     }
+    this.durations.set(c.durations);
     this.timersDue.set(c.timersDue);
     this.workers.set(live);
   }
 
   private gauge<L extends string>(name: string, help: string, labelNames: readonly L[] = []): Gauge<L> {
     return new Gauge({ name, help, labelNames, registers: [this.registry] });
+  }
+}
+
+type Sample = { metricName: string; labels: Record<string, string>; value: number };
+
+/**
+ * A histogram of what the store holds (not of what this process observed): its buckets are
+ * counted by the store each scrape, so every process scraped shows every step. prom-client's
+ * registry takes any metric with a name, help, type and get().
+ */
+class StoreHistogram {
+  readonly type = 'histogram';
+  readonly aggregator = 'sum';
+  private values: Sample[] = [];
+
+  constructor(
+    readonly name: string,
+    readonly help: string,
+  ) {}
+
+  set(durations: MetricCounts['durations']): void {
+    this.values = durations.flatMap(({ agent, atMost, count, sumMs }) => [
+      ...STEP_SECONDS.map((le, i) => ({
+        metricName: `${this.name}_bucket`,
+        labels: { agent, le: String(le) },
+        value: atMost[i] ?? 0,
+      })),
+      { metricName: `${this.name}_bucket`, labels: { agent, le: '+Inf' }, value: count },
+      { metricName: `${this.name}_sum`, labels: { agent }, value: sumMs / 1000 },
+      { metricName: `${this.name}_count`, labels: { agent }, value: count },
+    ]);
+  }
+
+  async get() {
+    return { name: this.name, help: this.help, type: this.type, values: this.values, aggregator: this.aggregator };
   }
 }

@@ -10,11 +10,16 @@ export interface MetricCounts {
   oldestAskSince: number | null;
   /** Agent steps recorded by agent and outcome (completed, failed, running, waiting…), their attempts and cost. */
   steps: { agent: string; status: string; count: number; attempts: number; costUsd: number }[];
+  /** Agent steps' durations as the CLI reported them, by agent: how many took at most each of STEP_SECONDS (cumulative), all of them, their sum. */
+  durations: { agent: string; atMost: number[]; count: number; sumMs: number }[];
   /** Timers due now and not fired (a worker's lag shows here). */
   timersDue: number;
   /** The store's clock when counted. */
   at: number;
 }
+
+/** The step-duration histogram's upper bounds, in seconds (an agent's step takes seconds to an hour). */
+export const STEP_SECONDS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600] as const;
 
 /** The SQL both adapters share: plain GROUP BYs on indexed columns (`?` the store's now, twice). */
 export const METRIC_SQL = {
@@ -24,6 +29,8 @@ export const METRIC_SQL = {
   steps: `SELECT COALESCE(agent, '') AS agent, status, COUNT(*) AS count, SUM(attempts) AS attempts,
       SUM(COALESCE(cost_usd, 0)) AS cost FROM executions WHERE kind = 'run' GROUP BY 1, 2`,
   timersDue: `SELECT COUNT(*) AS count FROM timers WHERE fired_at IS NULL AND due_at <= ?`,
+  durations: `SELECT COALESCE(agent, '') AS agent, ${STEP_SECONDS.map((s, i) => `SUM(CASE WHEN duration_ms <= ${s * 1000} THEN 1 ELSE 0 END) AS b${i}`).join(', ')},
+      COUNT(*) AS count, SUM(duration_ms) AS sum_ms FROM executions WHERE kind = 'run' AND duration_ms IS NOT NULL GROUP BY 1`,
 } as const;
 
 type Row = Record<string, unknown>;
@@ -31,7 +38,7 @@ type Row = Record<string, unknown>;
 /** The four reads' rows as counts. */
 export function metricCountsOf(
   at: number,
-  r: { runs: Row[]; asks: Row | undefined; steps: Row[]; timersDue: Row | undefined },
+  r: { runs: Row[]; asks: Row | undefined; steps: Row[]; timersDue: Row | undefined; durations: Row[] },
 ): MetricCounts {
   return {
     runs: r.runs.map((x) => ({ status: String(x.status), workflow: String(x.workflow), count: Number(x.count) })),
@@ -43,6 +50,12 @@ export function metricCountsOf(
       count: Number(x.count),
       attempts: Number(x.attempts ?? 0),
       costUsd: Math.round(Number(x.cost ?? 0) * 1e6) / 1e6,
+    })),
+    durations: r.durations.map((x) => ({
+      agent: String(x.agent),
+      atMost: STEP_SECONDS.map((_, i) => Number(x[`b${i}`] ?? 0)),
+      count: Number(x.count),
+      sumMs: Number(x.sum_ms ?? 0),
     })),
     timersDue: Number(r.timersDue?.count ?? 0),
     at,

@@ -56,13 +56,14 @@ export class PgReads {
   async metricCounts(): Promise<MetricCounts> {
     const at = Math.round(this.now());
     const n = (sql: string) => sql.replace('?', '$1');
-    const [runs, [asks], steps, [timersDue]] = await Promise.all([
+    const [runs, [asks], steps, [timersDue], durations] = await Promise.all([
       this.db.query(n(METRIC_SQL.runs), [at]),
       this.db.query(METRIC_SQL.asks),
       this.db.query(METRIC_SQL.steps),
       this.db.query(n(METRIC_SQL.timersDue), [at]),
+      this.db.query(METRIC_SQL.durations),
     ]);
-    return metricCountsOf(at, { runs, asks, steps, timersDue });
+    return metricCountsOf(at, { runs, asks, steps, timersDue, durations });
   }
 
   async listOpenRuns(opts: { awake?: boolean } = {}): Promise<Run[]> {

@@ -55,6 +55,7 @@ export class SqliteReads {
       asks: this.query(METRIC_SQL.asks).get() as Row | undefined,
       steps: this.query(METRIC_SQL.steps).all() as Row[],
       timersDue: this.query(METRIC_SQL.timersDue).get(at) as Row | undefined,
+      durations: this.query(METRIC_SQL.durations).all() as Row[],
     });
   }
 
