@@ -39,3 +39,10 @@ export function limitArg(given: { readonly limit?: string; readonly json?: boole
     throw new UsageError(`--limit ${quoted(raw)} must be a whole number of ${rows} (0: all)`);
   return n;
 }
+
+/** A priority as typed (`what`: how the message names it): a whole number, higher first. */
+export function priorityArg(raw: string, what = '--priority'): number {
+  if (!/^-?\d{1,7}$/.test(raw.trim()))
+    throw new UsageError(`${what} ${quoted(raw)} must be a whole number (higher first)`);
+  return Number(raw);
+}

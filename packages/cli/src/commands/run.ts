@@ -3,6 +3,7 @@ import { acting, type Acted } from '../acting-json.js';
 import type { Context } from '../context.js';
 import { driveHere } from '../drive-here.js';
 import type { CommandArgs } from '../registry.js';
+import { priorityArg } from '../args.js';
 import { readTextInput } from '../text-input.js';
 
 /** shop run <workflow> [prompt…]: prints the run id at once, then drives the run here. */
@@ -27,7 +28,7 @@ async function startHere(args: CommandArgs<'run'>, ctx: Context, acted: Acted): 
     channel: 'cli' as const,
     // In the queue only when its workflow has a concurrency (it waits here for its turn).
     key: args.values.key ?? null,
-    priority: args.values.priority === undefined ? 0 : wholeNumber(args.values.priority, '--priority'),
+    priority: args.values.priority === undefined ? 0 : priorityArg(args.values.priority),
   };
   const { run, owner, worktree } = await ops.start(
     req,
@@ -62,7 +63,7 @@ async function queueForWorkers(
   const { run, created, liveWorkers } = await ops.queue({
     workflow,
     prompt,
-    priority: args.values.priority === undefined ? 0 : wholeNumber(args.values.priority, '--priority'),
+    priority: args.values.priority === undefined ? 0 : priorityArg(args.values.priority),
     key: args.values.key ?? null,
     id: args.values.id ?? null,
     trigger: { kind: 'cli', name: null, by, data: null },
@@ -83,13 +84,6 @@ async function queueForWorkers(
         : '  no worker is watching this store: it starts once one does (shop watch)',
     );
   return 0;
-}
-
-function wholeNumber(raw: string, flag: string): number {
-  const n = Number(raw);
-  if (!/^-?\d{1,7}$/.test(raw.trim()) || !Number.isInteger(n))
-    throw new UsageError(`${flag} ${JSON.stringify(raw)} must be a whole number (higher first)`);
-  return n;
 }
 
 /**

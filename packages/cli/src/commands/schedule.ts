@@ -4,6 +4,7 @@ import type { Context } from '../context.js';
 import { printJson } from '../json.js';
 import type { CommandArgs } from '../registry.js';
 import { table } from '../table.js';
+import { priorityArg } from '../args.js';
 
 type Args = CommandArgs<'schedule'>;
 const SUBS = 'add, list, slots, pause, resume, remove, run';
@@ -101,9 +102,7 @@ async function add(args: Args, ctx: Context, noMore: (n: number) => void): Promi
   noMore(2);
   if (v.cron === undefined)
     throw new UsageError('missing --cron "EXPR", e.g. --cron "0 9 * * 1-5" (09:00 on weekdays)');
-  const priority = v.priority === undefined ? 0 : Number(v.priority);
-  if (v.priority !== undefined && !/^-?\d{1,7}$/.test(v.priority.trim()))
-    throw new UsageError(`--priority ${quoted(v.priority)} must be a whole number (higher first)`);
+  const priority = v.priority === undefined ? 0 : priorityArg(v.priority);
   const s = await (
     await ctx.ops()
   ).addSchedule({
