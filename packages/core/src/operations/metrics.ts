@@ -1,6 +1,6 @@
 import type { EnginePorts } from '../engine/ports.js';
 import type { MetricsText, ShopMetrics } from '../metrics/prometheus.js';
-import { liveWorkers } from './live-workers.js';
+import { liveWorkerCount } from '../worker/registration.js';
 
 let metrics: ShopMetrics | null = null;
 
@@ -8,7 +8,7 @@ let metrics: ShopMetrics | null = null;
 export async function metricsText(ports: EnginePorts): Promise<MetricsText> {
   if (!metrics) {
     const { ShopMetrics } = await import('../metrics/prometheus.js');
-    metrics = new ShopMetrics({ counts: () => ports.store.metricCounts(), liveWorkers: () => liveWorkers(ports) });
+    metrics = new ShopMetrics({ counts: () => ports.store.metricCounts(), liveWorkers: () => liveWorkerCount(ports) });
   }
   return metrics.text();
 }

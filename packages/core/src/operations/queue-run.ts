@@ -13,7 +13,7 @@ import type { OwnerClaim } from '../store/store.js';
 import type { Run, Trigger } from '../types.js';
 import type { NewQueuedRun } from '../store/queue-store.js';
 import { checkPriority, checkQueueKey } from './queue-checks.js';
-import { liveWorkers } from './live-workers.js';
+import { liveWorkerCount } from '../worker/registration.js';
 
 /** A start handed to the workers (shop run --detach, POST /api/runs, the web's form, a schedule, a hook). */
 export interface QueueRequest {
@@ -63,7 +63,7 @@ export async function queueRun(
     heldBy ? { ...input, owner: heldBy, leaseMs: ports.leaseMs } : input,
   );
   if (created) wakeForQueued(ports.paths.signalsDir, run.id);
-  return { run, created, liveWorkers: await liveWorkers(ports) };
+  return { run, created, liveWorkers: await liveWorkerCount(ports) };
 }
 
 /**

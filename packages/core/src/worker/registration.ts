@@ -1,3 +1,4 @@
+import { storeLiveness } from '../engine/ownership.js';
 import type { EnginePorts } from '../engine/ports.js';
 import type { Liveness } from '../run-status.js';
 import type { WorkerLoad, WorkerRow } from '../store/worker-store.js';
@@ -77,4 +78,11 @@ export class WorkerRegistration {
 export function workerIsLive(w: WorkerRow, liveness: Liveness, now: number, leaseMs: number): boolean {
   if (now - w.heartbeatAt > leaseMs) return false;
   return w.host !== liveness.self.host || liveness.processAlive(w.pid, w.pidStart);
+}
+
+/** How many workers are live on the store now, judged by its clock (shop run --detach says it; a worker's share divides by it). */
+export async function liveWorkerCount(ports: EnginePorts): Promise<number> {
+  const liveness = storeLiveness(ports);
+  const now = ports.store.now();
+  return (await ports.store.listWorkers()).filter((w) => workerIsLive(w, liveness, now, ports.leaseMs)).length;
 }

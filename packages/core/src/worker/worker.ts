@@ -11,7 +11,7 @@ import { capText } from '../text.js';
 import type { Run } from '../types.js';
 import type { Wake } from '../store/worker-store.js';
 import { ResumeBackoff } from './resume-backoff.js';
-import { WorkerRegistration, workerIsLive } from './registration.js';
+import { liveWorkerCount, WorkerRegistration } from './registration.js';
 import { openWorkerWakes, type WorkerWakes } from './wakes.js';
 import type { FiredSchedules, ScheduleEvent } from '../operations/fire-schedules.js';
 
@@ -375,12 +375,7 @@ export class Worker {
 
   /** How many workers share this store's runs now (this one at least). */
   private async liveWorkers(): Promise<number> {
-    const liveness = storeLiveness(this.ports);
-    const now = this.ports.store.now();
-    const live = (await this.ports.store.listWorkers()).filter((w) =>
-      workerIsLive(w, liveness, now, this.ports.leaseMs),
-    );
-    return Math.max(1, live.length);
+    return Math.max(1, await liveWorkerCount(this.ports));
   }
 
   private async look(
