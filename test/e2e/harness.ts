@@ -9,6 +9,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll } from 'vitest';
@@ -475,4 +476,13 @@ export async function killLeftovers(): Promise<void> {
       if (/(claude|codex|gemini)-standin/.test(cmd) && isRunning(pid)) process.kill(pid, 'SIGKILL');
     }
   }
+}
+
+/** A port free right now on 127.0.0.1 (for a server that must know its address before it listens). */
+export async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as AddressInfo;
+  await new Promise((r) => s.close(r));
+  return port;
 }

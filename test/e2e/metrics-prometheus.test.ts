@@ -1,11 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ApiTokenAddedJsonSchema } from '../../packages/core/src/access/person-json.js';
 import { tempDir } from '../../packages/core/src/testing/temp-dir.js';
-import { killLeftovers, makeProject, runId, startWorker, until } from './harness.js';
+import { freePort, killLeftovers, makeProject, runId, startWorker, until } from './harness.js';
 import { http, startServe } from './serve-harness.js';
 
 /**
@@ -16,14 +15,6 @@ import { http, startServe } from './serve-harness.js';
 afterEach(killLeftovers);
 let prometheus: ChildProcess | null = null;
 afterAll(() => void prometheus?.kill('SIGKILL'));
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 describe('metrics', () => {
   it('Prometheus scrapes shop serve and shop watch; PromQL gives the waiting asks and the completed steps', async () => {

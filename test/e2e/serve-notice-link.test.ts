@@ -1,19 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { makeProject, runId, trail, until } from './harness.js';
+import { freePort, makeProject, runId, trail, until } from './harness.js';
 import { http, postForm, startServe } from './serve-harness.js';
 
 /** The whole path of an answer link: shop serve records its address, a webhook notice carries the link, the link answers. */
-
-/** A port free right now (the server must know its public address before it listens). */
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 describe('an answer link from a webhook notice', () => {
   it('opens the ask on shop serve and answers it there, without signing in; the run goes on', async () => {
