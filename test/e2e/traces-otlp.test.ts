@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort, killLeftovers, lines, makeProject, runId, type Project } from './harness.js';
 import { packagesLoaded } from './loaded-packages.js';
+import { withClock } from './clock-file.js';
 import { OtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
 
 /**
@@ -13,9 +14,10 @@ import { OtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
 
 afterEach(killLeftovers);
 
-/** A shell step, an agent that asks first (its shell prints its TRACEPARENT), then a pause. */
+/** A shell step, a sleep, an agent that asks first (its shell prints its TRACEPARENT), then a pause. */
 const WORKFLOW = `function workflow(prompt)
   sh("echo built")
+  sleep(600)
   local r = run("coder", "do it")
   local ok = pause("Ship it?")
   return r.status
@@ -46,23 +48,37 @@ describe('traces over OTLP', () => {
     try {
       const p = tracedProject();
       const env = { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_SERVICE_NAME: 'shop-test' };
+      const moveClock = withClock(p);
       const first = await p.shopAsync(['run', 'traced', 'x'], { env });
       expect(first.stderr).toBe('');
-      expect(first.code).toBe(3);
+      expect(first.code).toBe(7);
       const id = runId(first);
+      // The sleep is over: resumed in a second process, up to the agent's question.
+      moveClock(700);
+      const woken = await p.shopAsync(['resume', String(id)], { env });
+      expect(woken.stderr).toBe('');
+      expect(woken.code).toBe(3);
       // The agent's question: answered by ada in a process of her own, which drives the run on to the pause.
-      const answered = await p.shopAsync(['answer', `${id}.2`, 'use postgres'], { env: { ...env, SHOP_USER: 'ada' } });
+      const answered = await p.shopAsync(['answer', `${id}.3`, 'use postgres'], { env: { ...env, SHOP_USER: 'ada' } });
       expect(answered.stderr).toBe('');
-      expect(p.status(id).pending).toMatchObject({ key: '3', question: 'Ship it?' });
-      const approved = await p.shopAsync(['approve', `${id}.3`], { env: { ...env, SHOP_USER: 'grace' } });
+      expect(p.status(id).pending).toMatchObject({ key: '4', question: 'Ship it?' });
+      const approved = await p.shopAsync(['approve', `${id}.4`], { env: { ...env, SHOP_USER: 'grace' } });
       expect(approved.stderr).toBe('');
       expect(approved.code).toBe(0);
       expect(p.status(id).status).toBe('completed');
 
       const spans = receiver.spans;
       expect(receiver.contentTypes).toEqual(new Set(['application/json']));
-      // Replayed calls (the shell step, replayed by both later processes) are not exported again.
-      expect(spans.map((s) => s.name).sort()).toEqual(['agent coder', 'agent coder', 'ask', 'ask', 'run traced', 'sh']);
+      // Replayed calls (the shell step, replayed by three later processes) are not exported again.
+      expect(spans.map((s) => s.name).sort()).toEqual([
+        'agent coder',
+        'agent coder',
+        'ask',
+        'ask',
+        'run traced',
+        'sh',
+        'sleep',
+      ]);
       expect(new Set(spans.map((s) => s.spanId)).size).toBe(spans.length);
       const [root] = byName(spans, 'run traced');
       expect(root).toMatchObject({ parentSpanId: '', service: 'shop-test' });
@@ -79,6 +95,15 @@ describe('traces over OTLP', () => {
         expect(s.endMs, s.name).toBeLessThanOrEqual(root!.endMs);
       }
       expect(byName(spans, 'sh')[0]!.attributes).toMatchObject({ 'shop.call.key': '1', 'shop.call.kind': 'sh' });
+
+      // The sleep's span covers its wait: ten minutes by the store's clock.
+      const [sleep] = byName(spans, 'sleep');
+      expect(sleep!.attributes).toMatchObject({
+        'shop.call.key': '2',
+        'shop.outcome': 'completed',
+        'shop.wait.kind': 'timer',
+      });
+      expect(sleep!.endMs - sleep!.startMs).toBeGreaterThanOrEqual(600_000);
 
       const attempts = byName(spans, 'agent coder').sort((a, b) => a.startMs - b.startMs);
       expect(attempts.map((a) => a.attributes)).toEqual([
@@ -105,13 +130,13 @@ describe('traces over OTLP', () => {
       const asks = byName(spans, 'ask').sort((a, b) => a.startMs - b.startMs);
       expect(asks.map((a) => a.attributes)).toEqual([
         expect.objectContaining({
-          'shop.call.key': '2',
+          'shop.call.key': '3',
           'shop.agent': 'coder',
           'shop.ask.answerer': 'ada',
           'shop.ask.channel': 'cli',
         }),
         expect.objectContaining({
-          'shop.call.key': '3',
+          'shop.call.key': '4',
           'shop.call.kind': 'pause',
           'shop.ask.answerer': 'grace',
           'shop.ask.verdict': 'approved',

@@ -52,8 +52,13 @@ export function tracedStore(store: Store, sink: SpanSink): Store {
       if (prev) await spans.after(runId, key, (run) => spans.restarted(run, prev));
     },
     async endWait(token, runId, key, result, event) {
+      // What it waited on is cleared as the wait ends: read before.
+      const prev = await spans.read(runId, key);
       const delivered = await store.endWait(token, runId, key, result, event);
-      if (delivered !== null) await spans.after(runId, key, (run, exec) => [otherSpan(run, exec, store.now())]);
+      if (delivered !== null)
+        await spans.after(runId, key, (run, exec) => [
+          otherSpan(run, { ...exec, waitKind: prev?.waitKind ?? exec.waitKind }, store.now()),
+        ]);
       return delivered;
     },
     async closeExecution(token, runId, key, error) {
