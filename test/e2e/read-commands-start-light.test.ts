@@ -1,8 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { killLeftovers, makeProject, runId, startWorker, until, type Project } from './harness.js';
+import { killLeftovers, makeProject, runId, startWorker, until } from './harness.js';
+import { packagesLoaded } from './loaded-packages.js';
 
 /**
  * A read (shop list, status, inbox) starts without loading the engine: since the CLI goes
@@ -14,34 +12,6 @@ afterEach(killLeftovers);
 
 /** Packages only driving a run (or checking signed tokens) needs. */
 const HEAVY = ['fengari', 'zod', 'yaml', 'chokidar'];
-
-/** Runs `shop …` with an ESM load hook that lists every module file it reads; returns the bundled packages among them. */
-function packagesLoaded(p: Project, args: string[]): { code: number | null; stdout: string; packages: Set<string> } {
-  const log = join(p.dir, `loaded-${args[0]}.txt`);
-  writeFileSync(log, '');
-  const hooks = join(p.dir, 'load-hooks.mjs');
-  writeFileSync(
-    hooks,
-    "import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  appendFileSync(process.env.SHOP_TEST_LOADED, url + '\\n');\n  return next(url, context);\n}\n",
-  );
-  const register = join(p.dir, 'register-hooks.mjs');
-  writeFileSync(
-    register,
-    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
-  );
-  const r = p.shop(args, { env: { SHOP_TEST_LOADED: log, NODE_OPTIONS: `--import ${pathToFileURL(register).href}` } });
-  const packages = new Set<string>();
-  for (const url of readFileSync(log, 'utf8').split('\n')) {
-    // Packages kept out of the bundle (better-sqlite3, pg) load from node_modules.
-    const external = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
-    if (external && !url.includes('/dist/bundle/')) packages.add(external[1]!);
-    if (!url.includes('/dist/bundle/')) continue;
-    // esbuild names each bundled package's code: "// node_modules/<name>/…".
-    for (const m of readFileSync(fileURLToPath(url), 'utf8').matchAll(/^\/\/ node_modules\/((?:@[^/]+\/)?[^/]+)\//gm))
-      packages.add(m[1]);
-  }
-  return { code: r.code, stdout: r.stdout, packages };
-}
 
 describe('read commands start light', () => {
   it('shop list, status and inbox load no engine; shop run does', () => {

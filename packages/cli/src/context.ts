@@ -1,14 +1,17 @@
 import { dirname } from 'node:path';
 import {
   callerOf,
+  capText,
   checkProjectStore,
   findProject,
+  inert,
   nodePorts,
+  openTracing,
   shippedFile,
   shopOperations,
   storeError,
 } from '@shop/core';
-import type { Caller, EnginePorts, Notice, Project, ShopOperations, Store } from '@shop/core';
+import type { Caller, EnginePorts, Notice, Project, ShopOperations, Store, Tracing } from '@shop/core';
 import { LiveBoard } from './live-board.js';
 import { printingNotifier } from './output.js';
 import { outputStyle, type OutputStyle } from './style.js';
@@ -27,6 +30,8 @@ export class Context {
   /** Colour and table width for human output on stdout (a terminal, or a pipe). */
   readonly style: OutputStyle;
   private store_: Store | null = null;
+  /** Traces exported, when the OpenTelemetry variables ask for them (opened with the store). */
+  private tracing_: Tracing | null = null;
   private caller_: Caller | null = null;
   /**
    * Who runs this command for core's rules: inside an agent step — by its environment, its
@@ -82,7 +87,8 @@ export class Context {
     const notifier = opts.quiet
       ? { notify() {} }
       : { notify: (n: Notice) => printingNotifier(this.out, this.board, opts).notify(n) };
-    return nodePorts(this.project, { notifier, binDir, store: await this.store() });
+    const store = await this.store();
+    return nodePorts(this.project, { notifier, binDir, store, traceparent: this.tracing_?.traceparent });
   }
 
   /**
@@ -109,12 +115,19 @@ export class Context {
       this.store_ = await openStore(this.project, this.env);
       // A store shared by machines (PostgreSQL) must be this project's: refused with one line otherwise.
       await checkProjectStore(this.store_, this.project);
+      // Each call's span is exported as its end is recorded (OTEL_EXPORTER_OTLP_ENDPOINT); off: nothing loaded.
+      // The collector's words are data: made inert before they reach the terminal.
+      this.tracing_ = await openTracing(this.env, (line) =>
+        process.stderr.write(`shop: warning: ${capText(inert(line), 300)}\n`),
+      );
+      if (this.tracing_) this.store_ = this.tracing_.wrap(this.store_);
     }
     return this.store_;
   }
 
   async close(): Promise<void> {
     this.board.close();
+    await this.tracing_?.flush();
     await this.store_?.close();
   }
 }

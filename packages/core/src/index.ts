@@ -80,6 +80,10 @@ export { Ownership, liveOwner } from './engine/ownership.js';
 export type { EnginePorts, Notice, Notifier } from './engine/ports.js';
 export { holdIsLive } from './engine/session-hold.js';
 
+// traces (OpenTelemetry, only when OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT is set: the SDK is loaded only then)
+export { openTracing } from './tracing/open-tracing.js';
+export type { Tracing } from './tracing/open-tracing.js';
+
 // hooks (POST /hooks/<name>: who signed it, which delivery, does it pass the filter, is it a flood)
 export { DELIVERY_HEADERS, EVENT_HEADERS, deliveryId, eventName } from './hooks/delivery.js';
 export type { DeliveryIdentity } from './hooks/delivery.js';

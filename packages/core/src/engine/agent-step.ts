@@ -218,7 +218,7 @@ export class AgentStep {
         sessionId: exec.sessionId,
         resume,
         cwd: exec.cwd ?? run.workspace,
-        env: agentEnv(run, exec, agent, ports.paths),
+        env: agentEnv(run, exec, agent, ports.paths, ports.traceparent?.(run, exec.key, how.attempt)),
         gate: how.gate,
         model: opts.model,
         timeout: how.timeoutLeft ?? opts.timeout ?? agent.timeout,
@@ -521,6 +521,7 @@ function agentEnv(
   exec: Execution,
   agent: AgentDef,
   { binDir, home }: EnginePorts['paths'],
+  traceparent: string | undefined,
 ): Record<string, string> {
   const env: Record<string, string> = {
     SHOP_RUN_ID: String(run.id),
@@ -538,6 +539,8 @@ function agentEnv(
   if (binDir) env.PATH = `${binDir}:${process.env.PATH ?? ''}`;
   // shop report records the report in this run's store, whatever folder the agent works in.
   if (home) env.SHOP_HOME = home;
+  // The attempt's span: Claude Code's own telemetry joins the run's trace under it.
+  if (traceparent) env.TRACEPARENT = traceparent;
   return env;
 }
 

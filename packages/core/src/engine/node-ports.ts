@@ -35,6 +35,8 @@ interface NodePortsOptions {
   runner?: AgentRunner;
   /** The project's store, opened by the caller (store/open-store.ts: SQLite or PostgreSQL). */
   store: Store;
+  /** Given to agents when traces are exported (tracing/open-tracing.ts). */
+  traceparent?: EnginePorts['traceparent'];
 }
 
 /** The real world: SQLite, the agent CLIs (Claude Code, Codex, Gemini CLI; SHOP_<CLI>_BIN), chokidar, child processes. */
@@ -111,6 +113,7 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
             cap: sessionCap(process.env),
           },
     leaseMs: leaseMs(),
+    traceparent: opts.traceparent,
     paths: { signalsDir: project.signalsDir, runsDir: project.runsDir, binDir: opts.binDir, home: project.home },
   };
 }

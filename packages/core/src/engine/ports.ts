@@ -113,6 +113,8 @@ export interface EnginePorts {
   ruleFiles?: RuleFiles;
   /** Claude Code's session transcripts on this machine, kept in the store between steps (absent: not moved). */
   sessions?: SessionFiles;
+  /** W3C TRACEPARENT for an agent's attempt while traces are exported (absent: none given; tracing/open-tracing.ts). */
+  traceparent?(run: Run, key: string, attempt: number): string;
   /** How long a driver's lease lasts without renewal. */
   leaseMs: number;
   /** `home`: the project's .shop folder, given to agents (SHOP_HOME) so `shop report` finds this store from any workspace. */

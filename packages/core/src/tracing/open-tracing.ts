@@ -1,0 +1,57 @@
+import type { Store } from '../store/store.js';
+import type { Run } from '../types.js';
+import type { SpanSink } from './span-sink.js';
+import { attemptTraceparent } from './trace-ids.js';
+import { tracedStore } from './traced-store.js';
+
+/** How long a leaving process waits for its spans to reach the collector. */
+const FLUSH_MS = 2000;
+
+/** A process's tracing, when asked for: the store that exports spans, and what agents are given. */
+export interface Tracing {
+  wrap(store: Store): Store;
+  /** TRACEPARENT for an agent's attempt: its span, so the agent's own telemetry joins the run's trace. */
+  traceparent(run: Run, key: string, attempt: number): string;
+  /** Sends what is pending before the process leaves (bounded: never holds it longer than a moment). */
+  flush(): Promise<void>;
+}
+
+/** Whether the standard OpenTelemetry variables ask for traces (an OTLP endpoint, for traces or for all signals). */
+export function tracesAsked(env: NodeJS.ProcessEnv): boolean {
+  return (
+    Boolean(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT) &&
+    env.OTEL_SDK_DISABLED !== 'true'
+  );
+}
+
+/**
+ * Tracing when the environment asks for it, else null — and then the OpenTelemetry SDK is never
+ * loaded: its module is imported only here, only then. `warn` gets one line when spans could not
+ * be sent (a collector that cannot be reached never fails nor stalls a run).
+ */
+export async function openTracing(env: NodeJS.ProcessEnv, warn: (line: string) => void): Promise<Tracing | null> {
+  if (!tracesAsked(env)) return null;
+  const { otlpSink } = await import('./otlp-sink.js');
+  const where = shownEndpoint(env);
+  const sink: SpanSink = otlpSink((why) => warn(`traces were not sent to ${where}: ${why}`));
+  return {
+    wrap: (store) => tracedStore(store, sink),
+    traceparent: attemptTraceparent,
+    flush: () => sink.flush(FLUSH_MS),
+  };
+}
+
+/**
+ * Where spans go as a person may see it (without credentials or a query): the traces endpoint as
+ * given, or the base endpoint with /v1/traces after it, as the specification joins them.
+ */
+function shownEndpoint(env: NodeJS.ProcessEnv): string {
+  const own = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  const raw = own || `${(env.OTEL_EXPORTER_OTLP_ENDPOINT ?? '').replace(/\/+$/, '')}/v1/traces`;
+  try {
+    const u = new URL(raw);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return 'the OTLP endpoint';
+  }
+}
