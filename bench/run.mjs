@@ -23,7 +23,8 @@
 //       per-step latency with 1, 2 and 4 workers, answer → resumed, takeover after kill -9
 //       (pg/compare.mjs; its own table, written to bench/results-pg.json; ~3 minutes)
 //
-// BENCH_ONLY=pg runs P8 alone; BENCH_PG=0 leaves it out.
+// BENCH_ONLY=pg runs P8 alone; BENCH_PG=0 leaves it out. BENCH_ONLY=step runs the step's figures
+// alone (P1, P2, P4, P6 and the + rows; ~2 minutes), written to bench/results-step.json.
 //
 // Sizes: BENCH_ROUNDS, BENCH_STEPS (P1), BENCH_REPLAY (P2, Shop), BENCH_P2_NODES (P2, both),
 // BENCH_LG_BIG=1 (P2: LangGraph at BENCH_REPLAY nodes too — quadratic, many minutes),
@@ -124,52 +125,156 @@ const p2 = await alternate(rounds, {
   replay: () => shop.replayInProcess(shopBig),
 });
 
-log(`P3: ${sizes.signals} answers to a live driver`);
-const p3 = await signalLatencies(sizes.signals);
-
 log(`P4: a store of ${n(sizes.runs)} runs`);
 const store = bigStore(sizes.runs);
 const p4 = await alternate(rounds, { list: () => listProcess(store), bare: () => bareQuery(store) });
 
-log(
-  `P7: shop serve on the same store, ${sizes.p7Samples} requests each; ${Math.min(sizes.p7Samples, 20)} answers through the server`,
-);
-const p7 = await inboxRequests(store, sizes.p7Samples);
-const p7Answers = await answerToResumed(Math.min(sizes.p7Samples, 20));
+/** Everything but the step's figures: P3, P5, P7, P9–P12 (P7 reads P4's store). */
+async function servingFigures(store) {
+  log(`P3: ${sizes.signals} answers to a live driver`);
+  const p3 = await signalLatencies(sizes.signals);
+  log(
+    `P7: shop serve on the same store, ${sizes.p7Samples} requests each; ${Math.min(sizes.p7Samples, 20)} answers through the server`,
+  );
+  const p7 = await inboxRequests(store, sizes.p7Samples);
+  const p7Answers = await answerToResumed(Math.min(sizes.p7Samples, 20));
 
-log(`P5: ${n(sizes.p5Runs)} runs answered at once, ${sizes.p5Rounds} rounds; then shop test`);
-const p5Runs = await alternate(sizes.p5Rounds, { worker: () => p5(sizes.p5Runs) });
-const simulated = await alternate(rounds, { shopTest: () => shop.simulated() });
+  log(`P5: ${n(sizes.p5Runs)} runs answered at once, ${sizes.p5Rounds} rounds`);
+  const p5Runs = await alternate(sizes.p5Rounds, { worker: () => p5(sizes.p5Runs) });
 
-log(`P9: ${n(sizes.p9Runs)} runs asleep under one shop watch, ${n(sizes.p9Wakes)} of them due`);
-const p9Run = await p9(sizes.p9Runs, sizes.p9Wakes);
+  log(`P9: ${n(sizes.p9Runs)} runs asleep under one shop watch, ${n(sizes.p9Wakes)} of them due`);
+  const p9Run = await p9(sizes.p9Runs, sizes.p9Wakes);
 
-log(`P10: ${sizes.p10Samples} events sent to a run waiting on them, one shop watch`);
-const p10Lite = await p10(sizes.p10Samples);
-let p10Pg = null;
-log(
-  `P11: ${sizes.p11Samples} runs queued one by one to an idle worker; ${n(sizes.p11Runs)} queued runs drained by 3 workers`,
-);
-const p11 = { pickupSqlite: await p11Pickup(sizes.p11Samples), pickupPg: null, drainPg: null };
-log(`P12: a schedule firing every second, ${sizes.p12Slots} slots`);
-const p12Lite = await p12(sizes.p12Slots);
-let p12Pg = null;
-if (process.env.BENCH_PG !== '0') {
-  const cluster = await startCluster();
-  try {
-    p10Pg = await p10(sizes.p10Samples, await cluster.createDatabase('p10'));
-    p11.pickupPg = await p11Pickup(sizes.p11Samples, await cluster.createDatabase('p11a'));
-    p11.drainPg = await p11Drain(sizes.p11Runs, 3, 1, await cluster.createDatabase('p11b'));
-    p12Pg = await p12(sizes.p12Slots, await cluster.createDatabase('p12'));
-  } finally {
-    await cluster.stop();
+  log(`P10: ${sizes.p10Samples} events sent to a run waiting on them, one shop watch`);
+  const p10Lite = await p10(sizes.p10Samples);
+  let p10Pg = null;
+  log(
+    `P11: ${sizes.p11Samples} runs queued one by one to an idle worker; ${n(sizes.p11Runs)} queued runs drained by 3 workers`,
+  );
+  const p11 = { pickupSqlite: await p11Pickup(sizes.p11Samples), pickupPg: null, drainPg: null };
+  log(`P12: a schedule firing every second, ${sizes.p12Slots} slots`);
+  const p12Lite = await p12(sizes.p12Slots);
+  let p12Pg = null;
+  if (process.env.BENCH_PG !== '0') {
+    const cluster = await startCluster();
+    try {
+      p10Pg = await p10(sizes.p10Samples, await cluster.createDatabase('p10'));
+      p11.pickupPg = await p11Pickup(sizes.p11Samples, await cluster.createDatabase('p11a'));
+      p11.drainPg = await p11Drain(sizes.p11Runs, 3, 1, await cluster.createDatabase('p11b'));
+      p12Pg = await p12(sizes.p12Slots, await cluster.createDatabase('p12'));
+    } finally {
+      await cluster.stop();
+    }
   }
+  return { p3, p7, p7Answers, p5Runs, p9Run, p10Lite, p10Pg, p11, p12Lite, p12Pg };
 }
 
-// Measured here: a 1,000-node chain reaches its interrupt in ~9 s, 3,000 nodes in ~66 s (each
-// step's checkpoint grows with the graph), so 10,000 would take ~12 minutes before any resume.
-const bigNote = 'not run: ~12 min to reach the interrupt (BENCH_LG_BIG=1)';
+const stepOnly = process.env.BENCH_ONLY === 'step';
+const simulated = await alternate(rounds, { shopTest: () => shop.simulated() });
+const rest = stepOnly ? null : await servingFigures(store);
+
+// LangGraph at 10,000 nodes is left out unless BENCH_LG_BIG=1: a 1,000-node chain reaches its
+// interrupt in ~9 s, 3,000 nodes in ~66 s (each step's checkpoint grows with the graph), so
+// 10,000 would take ~12 minutes before any resume.
 const listed = `\`shop ${store.args.join(' ')}\`${store.args.includes('--limit') ? '' : ' (every run: no --limit yet)'}`;
+/** The rows of servingFigures' figures. */
+function servingRows(got) {
+  return {
+    P3: [
+      shopOnly('P3', 'answer → call completed, p50', 'ms', got.p3, { max: 2 }),
+      shopOnly('P3', 'answer → call completed, p95', 'ms', got.p3, { p: 95 }),
+    ],
+    P5: [
+      shopOnly(
+        'P5',
+        `shop watch: ${n(sizes.p5Runs)} runs answered at once`,
+        's',
+        got.p5Runs.worker.map((r) => r.seconds),
+        { max: 10 },
+      ),
+      shopOnly(
+        'P5',
+        'shop watch: peak RSS',
+        'MB',
+        got.p5Runs.worker.map((r) => r.peakRssMb),
+        { max: 300 },
+      ),
+    ],
+    P7: [
+      shopOnly(
+        'P7',
+        `shop serve: inbox page, ${n(sizes.runs)} runs (${n(sizes.runs / 100)} open asks), p50`,
+        'ms',
+        got.p7.page,
+      ),
+      shopOnly('P7', 'shop serve: inbox page, p95', 'ms', got.p7.page, { p: 95 }),
+      shopOnly('P7', `shop serve: /api/inbox, ${n(sizes.runs)} runs, p50`, 'ms', got.p7.api),
+      shopOnly('P7', 'shop serve: /api/inbox, p95', 'ms', got.p7.api, { p: 95 }),
+      shopOnly('P7', 'shop serve: answer posted → run completed (background shop resume), p50', 'ms', got.p7Answers),
+      shopOnly('P7', 'shop serve: answer posted → run completed, p95', 'ms', got.p7Answers, { p: 95 }),
+    ],
+    P9: [
+      shopOnly(
+        'P9',
+        `shop watch: ${n(sizes.p9Runs)} runs asleep, CPU while none is due`,
+        '% core',
+        [got.p9Run.idleCpuPct],
+        {
+          max: 1,
+        },
+      ),
+      shopOnly('P9', `shop watch: ${n(sizes.p9Wakes)} timers due, lateness p50`, 'ms', [got.p9Run.lateP50Ms]),
+      shopOnly('P9', 'shop watch: timers due, lateness p99', 'ms', [got.p9Run.lateP99Ms], { max: 1000 }),
+    ],
+    P10: [
+      shopOnly('P10', "event sent → the waiting run's next step, SQLite, p50", 'ms', [got.p10Lite.p50Ms], { max: 25 }),
+      shopOnly('P10', 'event sent → next step, SQLite, p95', 'ms', [got.p10Lite.p95Ms]),
+      ...(got.p10Pg
+        ? [
+            shopOnly('P10', 'event sent → next step, PostgreSQL, p50', 'ms', [got.p10Pg.p50Ms], { max: 25 }),
+            shopOnly('P10', 'event sent → next step, PostgreSQL, p95', 'ms', [got.p10Pg.p95Ms]),
+          ]
+        : []),
+    ],
+    P11: [
+      shopOnly('P11', 'a queued run taken by an idle worker, SQLite, p50', 'ms', [got.p11.pickupSqlite.p50Ms]),
+      ...(got.p11.pickupPg
+        ? [
+            shopOnly('P11', 'a queued run taken by an idle worker, PostgreSQL, p50', 'ms', [got.p11.pickupPg.p50Ms], {
+              max: 50,
+            }),
+            shopOnly('P11', 'a queued run taken, PostgreSQL, p95', 'ms', [got.p11.pickupPg.p95Ms]),
+            shopOnly(
+              'P11',
+              `${n(got.p11.drainPg.runs)} queued runs drained by 3 workers (concurrency 1 per key held)`,
+              's',
+              [got.p11.drainPg.seconds],
+            ),
+            shopOnly(
+              'P11',
+              'runs of one key driven at once past the limit (must be 0)',
+              'runs',
+              [got.p11.drainPg.failed],
+              {
+                max: 0,
+              },
+            ),
+          ]
+        : []),
+    ],
+    P12: [
+      shopOnly('P12', "a schedule's slot → its run taken, SQLite, p99", 'ms', [got.p12Lite.p99Ms], { max: 1000 }),
+      ...(got.p12Pg
+        ? [
+            shopOnly('P12', "a schedule's slot → its run taken, PostgreSQL, p99", 'ms', [got.p12Pg.p99Ms], {
+              max: 1000,
+            }),
+          ]
+        : []),
+    ],
+  };
+}
+
 const figures = {
   P1: [
     versus(
@@ -178,92 +283,18 @@ const figures = {
       'ms',
       p1.shop.map((s) => s.msPerStep),
       p1.langgraph.map((s) => s.msPerStep),
-      { lgTimes: 7 },
+      { lgTimes: 2.5 },
     ),
   ],
   P2: [
     versus('P2', `resume ${n(sizes.p2Nodes)} calls, new process`, 'ms', p2.shopSmall, p2.lgSmall),
-    lgBig
-      ? versus('P2', `resume ${n(sizes.replay)} calls, new process`, 'ms', p2.shopBig, p2.lgBig, { max: 300 })
-      : shopOnly('P2', `resume ${n(sizes.replay)} calls, new process`, 'ms', p2.shopBig, { max: 300, note: bigNote }),
+    ...(lgBig ? [versus('P2', `resume ${n(sizes.replay)} calls, new process`, 'ms', p2.shopBig, p2.lgBig)] : []),
+    overFloor('P2', `resume ${n(sizes.replay)} calls, new process`, 'ms', p2.shopBig, p2.node, 'node -e 0', 4),
     shopOnly('P2', 'reference: node -e 0', 'ms', p2.node),
-  ],
-  P3: [
-    shopOnly('P3', 'answer → call completed, p50', 'ms', p3, { max: 2 }),
-    shopOnly('P3', 'answer → call completed, p95', 'ms', p3, { p: 95 }),
   ],
   P4: [
     overFloor('P4', `${listed}, ${n(sizes.runs)} runs`, 'ms', p4.list, p4.bare, 'bare', 1.5),
     shopOnly('P4', 'reference (bare): node -e + better-sqlite3, open, 1 query', 'ms', p4.bare),
-  ],
-  P5: [
-    shopOnly(
-      'P5',
-      `shop watch: ${n(sizes.p5Runs)} runs answered at once`,
-      's',
-      p5Runs.worker.map((r) => r.seconds),
-      { max: 10 },
-    ),
-    shopOnly(
-      'P5',
-      'shop watch: peak RSS',
-      'MB',
-      p5Runs.worker.map((r) => r.peakRssMb),
-      { max: 300 },
-    ),
-  ],
-  P7: [
-    shopOnly(
-      'P7',
-      `shop serve: inbox page, ${n(sizes.runs)} runs (${n(sizes.runs / 100)} open asks), p50`,
-      'ms',
-      p7.page,
-    ),
-    shopOnly('P7', 'shop serve: inbox page, p95', 'ms', p7.page, { p: 95 }),
-    shopOnly('P7', `shop serve: /api/inbox, ${n(sizes.runs)} runs, p50`, 'ms', p7.api),
-    shopOnly('P7', 'shop serve: /api/inbox, p95', 'ms', p7.api, { p: 95 }),
-    shopOnly('P7', 'shop serve: answer posted → run completed (background shop resume), p50', 'ms', p7Answers),
-    shopOnly('P7', 'shop serve: answer posted → run completed, p95', 'ms', p7Answers, { p: 95 }),
-  ],
-  P9: [
-    shopOnly('P9', `shop watch: ${n(sizes.p9Runs)} runs asleep, CPU while none is due`, '% core', [p9Run.idleCpuPct], {
-      max: 1,
-    }),
-    shopOnly('P9', `shop watch: ${n(sizes.p9Wakes)} timers due, lateness p50`, 'ms', [p9Run.lateP50Ms]),
-    shopOnly('P9', 'shop watch: timers due, lateness p99', 'ms', [p9Run.lateP99Ms], { max: 1000 }),
-  ],
-  P10: [
-    shopOnly('P10', "event sent → the waiting run's next step, SQLite, p50", 'ms', [p10Lite.p50Ms], { max: 25 }),
-    shopOnly('P10', 'event sent → next step, SQLite, p95', 'ms', [p10Lite.p95Ms]),
-    ...(p10Pg
-      ? [
-          shopOnly('P10', 'event sent → next step, PostgreSQL, p50', 'ms', [p10Pg.p50Ms], { max: 25 }),
-          shopOnly('P10', 'event sent → next step, PostgreSQL, p95', 'ms', [p10Pg.p95Ms]),
-        ]
-      : []),
-  ],
-  P11: [
-    shopOnly('P11', 'a queued run taken by an idle worker, SQLite, p50', 'ms', [p11.pickupSqlite.p50Ms]),
-    ...(p11.pickupPg
-      ? [
-          shopOnly('P11', 'a queued run taken by an idle worker, PostgreSQL, p50', 'ms', [p11.pickupPg.p50Ms], {
-            max: 50,
-          }),
-          shopOnly('P11', 'a queued run taken, PostgreSQL, p95', 'ms', [p11.pickupPg.p95Ms]),
-          shopOnly('P11', `${n(p11.drainPg.runs)} queued runs drained by 3 workers (concurrency 1 per key held)`, 's', [
-            p11.drainPg.seconds,
-          ]),
-          shopOnly('P11', 'runs of one key driven at once past the limit (must be 0)', 'runs', [p11.drainPg.failed], {
-            max: 0,
-          }),
-        ]
-      : []),
-  ],
-  P12: [
-    shopOnly('P12', "a schedule's slot → its run taken, SQLite, p99", 'ms', [p12Lite.p99Ms], { max: 1000 }),
-    ...(p12Pg
-      ? [shopOnly('P12', "a schedule's slot → its run taken, PostgreSQL, p99", 'ms', [p12Pg.p99Ms], { max: 1000 })]
-      : []),
   ],
   P6: [
     versus(
@@ -283,6 +314,7 @@ const figures = {
     shopOnly('+', `replay of ${n(sizes.replay)} calls in-process (no start-up)`, 'ms', p2.replay, { max: 100 }),
     shopOnly('+', 'shop test: a 20-call workflow', 'ms', simulated.shopTest, { max: 250 }),
   ],
+  ...(rest ? servingRows(rest) : {}),
 };
 
 const cpus = os.cpus();
@@ -299,13 +331,13 @@ const seconds = Number(((performance.now() - began) / 1000).toFixed(1));
 const title = `Shop vs LangGraph.js ${peer['@langchain/langgraph']} (SqliteSaver) — median of ${rounds} (min–max) — ${machine.cpu}, ${machine.cores} cores, node ${machine.node}, ${date.slice(0, 10)}`;
 console.log(formatTable(Object.values(figures).flat(), title));
 console.log(
-  `(${seconds} s${installSeconds >= 1 ? ` after ${installSeconds} s installing the peer` : ''}; P3: ${sizes.signals} samples, p50/p95 with min–max of all; P5: median of ${sizes.p5Rounds}; P7: request time on loopback, ${sizes.p7Samples} samples; + : Shop-only figures kept from the old bench)`,
+  `(${seconds} s${installSeconds >= 1 ? ` after ${installSeconds} s installing the peer` : ''}${rest ? `; P3: ${sizes.signals} samples, p50/p95 with min–max of all; P5: median of ${sizes.p5Rounds}; P7: request time on loopback, ${sizes.p7Samples} samples` : ''}; + : Shop-only figures kept from the old bench)`,
 );
 writeFileSync(
-  new URL('./results.json', import.meta.url),
+  new URL(stepOnly ? './results-step.json' : './results.json', import.meta.url),
   `${JSON.stringify({ date, machine, peer, sizes, seconds, installSeconds, figures }, null, 2)}\n`,
 );
-if (process.env.BENCH_PG !== '0') {
+if (process.env.BENCH_PG !== '0' && !stepOnly) {
   console.log('');
   await p8();
 }

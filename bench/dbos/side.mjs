@@ -2,6 +2,7 @@
 // ../pg/shop-side.mjs. Workers are `node worker.mjs` processes (executors with their own
 // ids) working one queue; the bench enqueues and answers through DBOSClient, as an
 // application's other processes would. Each scenario gets a fresh database of the cluster.
+import { busyMs } from '../pg/machine-cpu.mjs';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { DBOSClient } from '@dbos-inc/dbos-sdk';
@@ -57,6 +58,7 @@ export async function throughput(ctx, workers, n, steps) {
       procs.push(await worker(ctx, url, 'tp0'));
       procs.push(...(await Promise.all(Array.from({ length: workers - 1 }, (_, i) => worker(ctx, url, `tp${i + 1}`)))));
       const tag = `d${ctx.seq()}`;
+      const cpuBefore = busyMs();
       const started = performance.now();
       for (let i = 0; i < n; i++)
         await client.enqueue({ workflowName: 'steps', queueName: 'bench', appVersion: '1' }, `${tag}-${i}`, steps);
@@ -69,11 +71,17 @@ export async function throughput(ctx, workers, n, steps) {
         { everyMs: 10, what: `${n} DBOS workflows to succeed` },
       );
       const seconds = (performance.now() - started) / 1000;
+      const cpuMs = cpuBefore === null ? null : busyMs() - cpuBefore;
       const mine = new Map([...readSteps(ctx.log)].filter(([k]) => k.startsWith(`${tag}-`)));
       const per = await db.query(
         "SELECT count(*) AS n FROM dbos.workflow_status WHERE name = 'steps' GROUP BY executor_id ORDER BY 1 DESC",
       );
-      return { perSecond: n / seconds, stepMs: perStepMs(mine, steps), spread: per.rows.map((r) => Number(r.n)) };
+      return {
+        perSecond: n / seconds,
+        stepMs: perStepMs(mine, steps),
+        cpuMs,
+        spread: per.rows.map((r) => Number(r.n)),
+      };
     } finally {
       await stopAll(procs);
     }

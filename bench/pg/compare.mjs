@@ -4,7 +4,9 @@
 // same stub child process (./step-stub.mjs), so the difference is the engines' own cost.
 //
 //   throughput   BENCH_PG_RUNS workflows recorded at once, 1, 2 and 4 worker processes
-//                (BENCH_PG_WORKERS): workflows/s, and each workflow's per-step latency
+//                (BENCH_PG_WORKERS): workflows/s, each workflow's per-step latency, and the
+//                whole machine's CPU per step from the first workflow recorded to the last done
+//                (/proc/stat: every process, PostgreSQL's too)
 //   alone        one workflow at a time on one worker: per-step latency
 //   answer       a workflow waiting for a person, answered by a new process (`shop approve` /
 //                DBOSClient.send): p50/p99 from its spawn, and from the answer recorded, to the
@@ -95,6 +97,13 @@ export async function pgComparison(log, sizes = pgSizes()) {
           pooled(d, 'stepMs'),
         ),
       );
+      const cpuPerStep = (list) => list.filter((x) => x.cpuMs !== null).map((x) => x.cpuMs / (sizes.runs * 10));
+      if (s.every((x) => x.cpuMs !== null))
+        rows.push(
+          versusDbos('P8', '  machine CPU per step (all processes, /proc/stat)', 'ms', cpuPerStep(s), cpuPerStep(d), {
+            atLeast: 1,
+          }),
+        );
     }
     log(`P8: one workflow at a time, ${sizes.alone} each side`);
     const alone = { shop: [], dbos: [] };

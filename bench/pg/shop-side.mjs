@@ -3,6 +3,7 @@
 // own SHOP_HOSTNAME as if on its own machine); runs are recorded by the bench through core
 // (as `shop run` would, then let go, so the workers share them); answers are `shop approve`
 // processes. Each scenario gets a fresh project and a fresh database of the cluster.
+import { busyMs } from './machine-cpu.mjs';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -111,6 +112,7 @@ export async function throughput(ctx, workers, n, steps) {
       procs.push(await watch(shop, 'bench-0'));
       procs.push(...(await Promise.all(Array.from({ length: workers - 1 }, (_, i) => watch(shop, `bench-${i + 1}`)))));
       const tag = `s${ctx.seq()}`;
+      const cpuBefore = busyMs();
       const started = performance.now();
       for (let i = 0; i < n; i++) await submit(shop, 'steps', `${tag}-${i}`);
       await until(async () => (await count(shop, "status = 'completed'")) === n, {
@@ -118,10 +120,11 @@ export async function throughput(ctx, workers, n, steps) {
         what: `${n} Shop runs to complete`,
       });
       const seconds = (performance.now() - started) / 1000;
+      const cpuMs = cpuBefore === null ? null : busyMs() - cpuBefore;
       const failed = await count(shop, "status <> 'completed'");
       if (failed) throw new Error(`${failed} Shop runs did not complete`);
       const mine = new Map([...readSteps(ctx.log)].filter(([k]) => k.startsWith(`${tag}-`)));
-      return { perSecond: n / seconds, stepMs: perStepMs(mine, steps), spread: await spread(shop) };
+      return { perSecond: n / seconds, stepMs: perStepMs(mine, steps), cpuMs, spread: await spread(shop) };
     } finally {
       await stopAll(procs);
     }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  existsSync,
   mkdirSync,
   openSync,
   closeSync,
@@ -46,13 +47,23 @@ function javaHash(s: string): number {
   return h;
 }
 
+/** Each directory's real path, once per process: a step asks for it after every agent step. */
+const realPaths = new Map<string, string>();
+const REAL_PATHS_KEPT = 256;
+
 /** Claude Code sees its cwd as the process does: symbolic links resolved. */
 function realCwd(cwd: string): string {
+  const known = realPaths.get(cwd);
+  if (known !== undefined) return known;
+  let real: string;
   try {
-    return realpathSync(cwd);
+    real = realpathSync(cwd);
   } catch {
     return cwd;
   }
+  if (realPaths.size >= REAL_PATHS_KEPT) realPaths.clear();
+  realPaths.set(cwd, real);
+  return real;
 }
 
 /** A transcript as found on this machine: its bytes (when not over `maxBytes`), size and digest. */
@@ -61,6 +72,8 @@ export type LocalTranscript =
 
 /** Reads a transcript, refusing (without reading it) one larger than `maxBytes`. */
 export function readTranscript(path: string, maxBytes: number): LocalTranscript {
+  // Most steps have none here (another CLI, or a session kept elsewhere): asked without the cost of a thrown error.
+  if (!existsSync(path)) return { kind: 'missing' };
   let fd: number;
   try {
     fd = openSync(path, 'r');

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -36,7 +36,16 @@ export const ANSWER_FIELDS = ['verdict', 'responder', 'channel'] as const;
  * run's agent) can guess where this one reports. The path is recorded with the execution.
  */
 export function signalPath(signalsDir: string, runId: number, key: string, agent: string): string {
-  return join(signalsDir, `${runId}.${key.replaceAll('/', '-')}.${agent}.${randomBytes(12).toString('hex')}.json`);
+  return join(signalsDir, `${runId}.${key.replaceAll('/', '-')}.${agent}.${nonce()}.json`);
+}
+
+/**
+ * 24 hex digits (94 random bits: not its version digit) from a v4 UUID — Node hands those out of a pre-filled pool,
+ * where randomBytes asks the system's generator every time.
+ */
+function nonce(): string {
+  const u = randomUUID();
+  return u.slice(0, 8) + u.slice(9, 13) + u.slice(15, 18) + u.slice(19, 23) + u.slice(24, 29);
 }
 
 export function parseSignal(text: string): SignalRead {

@@ -231,28 +231,42 @@ class SqliteStore extends SqliteReads implements Store {
       const refused = startRefusal(
         { id: input.runId, status: fence.status as Run['status'] },
         input.key,
-        this.stmt.getExecution.get(input.runId, input.key) !== undefined,
+        this.stmt.callState.get(input.runId, input.key) !== undefined,
       );
       if (refused) throw refused;
       const t = this.now();
-      const seq = Number((this.stmt.nextCall.get(t, input.runId) as Row).n);
+      const next = (isWaiting(fence.status) ? this.stmt.nextCallAndEventRunning : this.stmt.nextCallAndEvent).get(
+        t,
+        input.runId,
+      ) as Row;
       const { waiting, waitOn: wait, child, ...rest } = input;
       // A child run is made with its parent's call: both recorded, or neither (the unique index refuses a second).
       const childId = child ? this.insertRun(child, { runId: input.runId, key: input.key }) : null;
       const request = childId === null ? input.request : { ...(input.request as object), run_id: childId };
       const waitOn = wait && childId !== null ? { ...wait, runId: wait.runId ?? childId } : wait;
-      this.stmt.insertExecution.run({ ...rest, seq, t, request: JSON.stringify(request ?? null) });
-      // The call's kind, agent and session are on its row: the trail says when.
-      this.event(input.runId, {
+      const held = !waiting && !waitOn && input.kind === 'run';
+      this.stmt.insertExecution.run({
+        ...rest,
+        seq: Number(next.n),
+        t,
+        request: JSON.stringify(request ?? null),
+        holdKind: held ? 'agent' : null,
+        holdToken: held ? token : null,
+        holdBy: held ? input.agent : null,
+        holdHost: held ? fence.owner_host : null,
+        holdSince: held ? t : null,
+      });
+      // The call's kind, agent and session are on its row: the trail says when, and which driver.
+      const driver = driverOf(fence);
+      this.insertEvent(input.runId, Number(next.event), t, {
         type: 'execution_started',
         key: input.key,
         actor: 'shop',
         channel: 'engine',
-        data: childId === null ? this.driver(input.runId) : { ...this.driver(input.runId), child: childId },
+        data: childId === null ? driver : { ...driver, child: childId },
       });
       if (waiting) this.waiting(input.runId, input.key, waiting, waiting.runStatus);
       else if (waitOn) this.waitingOn(input.runId, input.key, waitOn, waitOn.runStatus);
-      else if (input.kind === 'run') this.stmt.takeAgentHold.run({ token, runId: input.runId, key: input.key, t });
       return toExecution(this.stmt.getExecution.get(input.runId, input.key) as Row);
     });
   }
@@ -263,7 +277,7 @@ class SqliteStore extends SqliteReads implements Store {
     key: string,
     opts: { signalPath?: string; staleHold?: string | null } = {},
   ) {
-    this.fenced(token, runId, () => {
+    this.fenced(token, runId, (fence) => {
       this.checkHold(runId, key, opts.staleHold ?? null, 'start an agent on it');
       this.stmt.restartExecution.run({ t: this.now(), runId, key, signalPath: opts.signalPath ?? null });
       this.stmt.takeAgentHold.run({ token, runId, key, t: this.now() });
@@ -273,7 +287,7 @@ class SqliteStore extends SqliteReads implements Store {
         key,
         actor: 'shop',
         channel: 'engine',
-        data: this.driver(runId),
+        data: driverOf(fence),
       });
     });
   }
@@ -295,11 +309,14 @@ class SqliteStore extends SqliteReads implements Store {
   }
 
   async completeExecution(token: string, runId: number, key: string, result: unknown, metrics?: AgentMetrics) {
-    return this.fenced(token, runId, () => {
+    return this.fenced(token, runId, (fence) => {
       const refused = completeRefusal(runId, key, this.call(runId, key));
       if (refused) throw refused;
       const t = this.now();
-      const delivered = Number((this.stmt.nextDelivery.get(t, runId) as Row).n);
+      const next = (
+        isWaiting(fence.status) ? this.stmt.nextDeliveryAndEventRunning : this.stmt.nextDeliveryAndEvent
+      ).get(t, runId) as Row;
+      const delivered = Number(next.n);
       this.stmt.completeExecution.run({
         ...metricCols(metrics),
         result: JSON.stringify(result ?? null),
@@ -308,7 +325,13 @@ class SqliteStore extends SqliteReads implements Store {
         runId,
         key,
       });
-      this.event(runId, { type: 'execution_finished', key, actor: 'shop', channel: 'engine', data: summarize(result) });
+      this.insertEvent(runId, Number(next.event), t, {
+        type: 'execution_finished',
+        key,
+        actor: 'shop',
+        channel: 'engine',
+        data: summarize(result),
+      });
       return delivered;
     });
   }
@@ -637,13 +660,6 @@ class SqliteStore extends SqliteReads implements Store {
   }
 
   /** A driver's write: refused, with nothing written, unless `token` still owns the run. */
-  private readonly driverRow = this.db.prepare('SELECT owner_host, owner_pid FROM runs WHERE id = ?');
-  /** Which worker drives the run — its owner, host and pid — for the trail of a call it starts (inside a fenced write). */
-  private driver(runId: number): { host: string; pid: number } {
-    const row = this.driverRow.get(runId) as Row;
-    return { host: String(row.owner_host), pid: Number(row.owner_pid) };
-  }
-
   private fenced<T>(token: string, runId: number, fn: (fence: Row) => T): T {
     return this.tx(() => {
       const row = this.stmt.ownerToken.get(runId) as Row | undefined;
@@ -678,7 +694,7 @@ class SqliteStore extends SqliteReads implements Store {
 
   /** A call's state, as the refusals (call-rules.ts) read it. */
   private call(runId: number, key: string): { status: ExecutionStatus; delivered: number | null } | null {
-    const row = this.stmt.getExecution.get(runId, key) as Row | undefined;
+    const row = this.stmt.callState.get(runId, key) as Row | undefined;
     return row
       ? { status: row.status as ExecutionStatus, delivered: row.delivered == null ? null : Number(row.delivered) }
       : null;
@@ -778,7 +794,11 @@ class SqliteStore extends SqliteReads implements Store {
 
   private event(runId: number, e: EventInput) {
     const t = this.now();
-    const id = Number((this.stmt.nextEvent.get(t, runId) as Row).n);
+    this.insertEvent(runId, Number((this.stmt.nextEvent.get(t, runId) as Row).n), t, e);
+  }
+
+  /** An event whose id the caller took from the run's row (runs.events) in the same transaction. */
+  private insertEvent(runId: number, id: number, t: number, e: EventInput) {
     this.stmt.insertEvent.run(
       runId,
       id,
@@ -790,6 +810,14 @@ class SqliteStore extends SqliteReads implements Store {
       t,
     );
   }
+}
+
+/** A run waiting (on the world or a person) goes on when a call starts or a result is handed over. */
+const isWaiting = (status: unknown) => status === 'waiting' || status === 'waiting_human';
+
+/** Which worker drives the run — host and pid, from the fence's read — for the trail of a call it starts. */
+function driverOf(fence: Row): { host: string; pid: number } {
+  return { host: String(fence.owner_host), pid: Number(fence.owner_pid) };
 }
 
 function summarize(result: unknown): Record<string, unknown> | null {

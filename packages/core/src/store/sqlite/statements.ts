@@ -30,7 +30,8 @@ const SQL = {
   // Only an open run is held: its end follows in the same transaction.
   setHeld: `UPDATE runs SET held = ? WHERE id = ? AND status IN ('running','waiting','waiting_human')`,
   getRun: 'SELECT * FROM runs WHERE id = ?',
-  ownerToken: 'SELECT owner_token, status FROM runs WHERE id = ?',
+  // The fence's read: the owner, and what a driver's write needs of the run (its status; host and pid for the trail).
+  ownerToken: 'SELECT owner_token, status, owner_host, owner_pid FROM runs WHERE id = ?',
   setWorkspace: 'UPDATE runs SET workspace = ?, branch = ?, updated_at = ? WHERE id = ?',
   openRuns: `SELECT * FROM runs WHERE status IN ('running','waiting','waiting_human') ORDER BY id`,
   awakeRuns: `SELECT * FROM runs WHERE status IN ('running','waiting_human') ORDER BY id`,
@@ -57,6 +58,8 @@ const SQL = {
   replayLog:
     'SELECT call_key, kind, fingerprint, status, result, delivered FROM executions WHERE run_id = ? ORDER BY seq',
   getExecution: 'SELECT * FROM executions WHERE run_id = ? AND call_key = ?',
+  // What the refusals (call-rules.ts) read of a call: not its whole row.
+  callState: 'SELECT status, delivered FROM executions WHERE run_id = ? AND call_key = ?',
   // The same for readers outside the store: with the claim on its open ask, if one lasts.
   getExecutionClaimed: `SELECT e.*, ${CLAIM_COLUMNS} FROM executions e ${CLAIM_JOIN} WHERE e.run_id = @runId AND e.call_key = @key`,
   events: 'SELECT * FROM events WHERE run_id = ? AND id > ? ORDER BY id',
@@ -72,15 +75,28 @@ const SQL = {
   pendingAnswer: `SELECT 1 FROM answers a JOIN executions e ON e.run_id = a.run_id AND e.call_key = a.call_key AND e.ask = a.ask
     WHERE a.run_id = ? AND e.status = 'waiting_human' LIMIT 1`,
   requestStop: `UPDATE runs SET stop_reason = ?, stop_by = ?, stop_at = ?, updated_at = ? WHERE id = ? AND status NOT IN ('completed','stuck','failed')`,
-  // A call starting, or its result handed over: the next number in the run's order, and the
-  // run goes on (status only changes when it was waiting), in the one write to its row.
-  nextCall: `UPDATE runs SET calls = calls + 1, status = CASE WHEN status IN ('waiting','waiting_human') THEN 'running' ELSE status END, updated_at = ?
-    WHERE id = ? RETURNING calls AS n`,
+  // A result handed over: the next number in the run's delivery order, and the run goes on
+  // (status only changes when it was waiting), in the one write to its row.
   nextDelivery: `UPDATE runs SET delivered = delivered + 1, status = CASE WHEN status IN ('waiting','waiting_human') THEN 'running' ELSE status END, updated_at = ?
     WHERE id = ? RETURNING delivered AS n`,
   nextEvent: 'UPDATE runs SET events = events + 1, updated_at = ? WHERE id = ? RETURNING events AS n',
-  insertExecution: `INSERT INTO executions (run_id, call_key, seq, kind, agent, fingerprint, status, session_id, cwd, prompt, request, signal_path, started_at, updated_at, attempt_at)
-    VALUES (@runId, @key, @seq, @kind, @agent, @fingerprint, 'running', @sessionId, @cwd, @prompt, @request, @signalPath, @t, @t, @t)`,
+  // A step's two writes each take a number in the run's order and its trail's next event id in
+  // the one write to the run's row (a second would rewrite the row and its updated_at index
+  // again). The run goes on: its status is written only when it was waiting — a column set is
+  // a column whose indexes (runs_status, runs_concurrency) SQLite rewrites, changed or not.
+  nextCallAndEvent: `UPDATE runs SET calls = calls + 1, events = events + 1, updated_at = ?
+    WHERE id = ? RETURNING calls AS n, events AS event`,
+  nextCallAndEventRunning: `UPDATE runs SET calls = calls + 1, events = events + 1, status = 'running', updated_at = ?
+    WHERE id = ? RETURNING calls AS n, events AS event`,
+  nextDeliveryAndEvent: `UPDATE runs SET delivered = delivered + 1, events = events + 1, updated_at = ?
+    WHERE id = ? RETURNING delivered AS n, events AS event`,
+  nextDeliveryAndEventRunning: `UPDATE runs SET delivered = delivered + 1, events = events + 1, status = 'running', updated_at = ?
+    WHERE id = ? RETURNING delivered AS n, events AS event`,
+  // An agent's call is recorded held by its driver's step (the hold columns as takeAgentHold sets them).
+  insertExecution: `INSERT INTO executions (run_id, call_key, seq, kind, agent, fingerprint, status, session_id, cwd, prompt, request, signal_path, started_at, updated_at, attempt_at,
+      hold_kind, hold_token, hold_by, hold_host, hold_since)
+    VALUES (@runId, @key, @seq, @kind, @agent, @fingerprint, 'running', @sessionId, @cwd, @prompt, @request, @signalPath, @t, @t, @t,
+      @holdKind, @holdToken, @holdBy, @holdHost, @holdSince)`,
   restartExecution: `UPDATE executions SET status = 'running', attempts = attempts + 1, error = NULL, activity = NULL, activity_at = NULL,
     signal_path = COALESCE(@signalPath, signal_path), attempt_at = @t, updated_at = @t, finished_at = NULL WHERE run_id = @runId AND call_key = @key`,
   setActivity: `UPDATE executions SET activity = @activity, activity_at = @t, ${METRICS}, updated_at = @t
