@@ -79,6 +79,27 @@ describe.each(['claude', 'codex', 'gemini'] as const)('an agent on %s reports th
   });
 });
 
+describe('an ask with choices, answered by a pick', () => {
+  it('shop signal --answers picks a choice: the pick is what the agent reads', () => {
+    const p = project('claude');
+    p.scenario({
+      agents: {
+        coder: [
+          { via: 'mcp', ask: true, reason: 'Which database?', choices: ['Postgres', 'SQLite'] },
+          { status: 'DONE', summary: 'ok' },
+        ],
+      },
+    });
+    const id = runId(p.shop(['run', 'once', 'x']));
+    expect(p.shop(['signal', `${id}.1`, '--answers', '{"choice": "MySQL"}']).code).toBe(2);
+    const picked = p.shop(['signal', `${id}.1`, '--answers', '{"choice": "SQLite"}']);
+    expect(picked.stderr).toBe('');
+    expect(picked.code).toBe(0);
+    const [, resumed] = p.invocations().filter((i) => i.mode === 'print');
+    expect(resumed!.prompt).toMatch(/^The person answered:\n\nSQLite\n/);
+  });
+});
+
 describe('the trust rules hold over MCP', () => {
   it('a report aimed at another attempt (its server given another SHOP_SIGNAL_FILE) is refused: nothing written, the step fails saying why', () => {
     const p = project('claude');

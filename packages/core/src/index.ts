@@ -192,7 +192,14 @@ export type { ScheduleEvent } from './operations/fire-schedules.js';
 
 // signals
 export { AGENT_FILE_CAP, capName, nestingDepth, readCappedFile } from './signals/agent-file.js';
-export { ANSWER_FIELDS, AWAITING_KINDS, CHOICES_MAX, CHOICE_MAX_CHARS, checkSignal, writeSignal } from './signals/signal.js';
+export {
+  ANSWER_FIELDS,
+  AWAITING_KINDS,
+  CHOICES_MAX,
+  CHOICE_MAX_CHARS,
+  checkSignal,
+  writeSignal,
+} from './signals/signal.js';
 export type { Signal } from './signals/signal.js';
 
 // simulate
