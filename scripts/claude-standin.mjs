@@ -106,7 +106,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { env, paceOf, pickStep, signalFile, sleep, standin, stepShell, streamOf } from './standin-scenario.mjs';
+import { env, paceOf, pickStep, signalFile, sleep, standin, stepShell, streamOf, useMcp } from './standin-scenario.mjs';
 
 const VALUE_FLAGS = new Set([
   '--session-id',
@@ -119,6 +119,7 @@ const VALUE_FLAGS = new Set([
   '--max-budget-usd',
   '--settings',
   '--permission-prompt-tool',
+  '--mcp-config',
 ]);
 const KNOWN_FLAGS = new Set([
   ...VALUE_FLAGS,
@@ -185,7 +186,38 @@ function readSettings(arg) {
   }
 }
 
+/**
+ * --mcp-config: inline JSON or a file, { mcpServers: { <name>: { type?, command, args, env } } }.
+ * Its servers get this process's environment with their env over it; in -p mode an MCP tool runs
+ * only when --allowed-tools names it (mcp__<server>__<tool>) or permissions are bypassed.
+ */
+function readMcpConfig(arg) {
+  if (arg === undefined) return;
+  let config;
+  try {
+    config = JSON.parse(arg);
+  } catch {
+    const file = resolve(process.cwd(), arg);
+    if (!existsSync(file)) {
+      console.error(`Error: MCP config file not found: ${file}`);
+      process.exit(1);
+    }
+    config = JSON.parse(readFileSync(file, 'utf8'));
+  }
+  const server = config?.mcpServers?.shop;
+  if (!server) return;
+  useMcp({
+    server,
+    inherit: 'all',
+    allowed: (tool) =>
+      args.tools.includes(`mcp__shop__${tool}`) || args['permission-mode'] === 'bypassPermissions'
+        ? null
+        : `Claude requested permissions to use mcp__shop__${tool}, but you haven't granted it yet.`,
+  });
+}
+
 const args = parseArgs(process.argv.slice(2));
+readMcpConfig(args['mcp-config']);
 const sessionId = args['session-id'] ?? args.resume;
 const interactive = !args.print;
 const settings = readSettings(args.settings);

@@ -56,7 +56,17 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, appendFileSync, writeFileSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { agentName, env, paceOf, readScenario, signalFile, sleep, standin, streamOf } from './standin-scenario.mjs';
+import {
+  agentName,
+  env,
+  paceOf,
+  readScenario,
+  signalFile,
+  sleep,
+  standin,
+  streamOf,
+  useMcp,
+} from './standin-scenario.mjs';
 
 const USAGE = {
   exec: 'codex exec [OPTIONS] [PROMPT]',
@@ -242,6 +252,7 @@ function parseCommandLine(argv) {
 }
 
 const args = parseCommandLine(process.argv.slice(2));
+readMcpConfig();
 const codexHome = env.CODEX_HOME || join(env.HOME || homedir(), '.codex');
 
 if (args.command === 'login-status') {
@@ -383,6 +394,33 @@ function configValue(key) {
   } catch {
     return raw;
   }
+}
+
+/**
+ * Shop's MCP server from `-c mcp_servers.shop.*` (command, args, env_vars, enabled_tools,
+ * default_tools_approval_mode): Codex hands its servers a few variables of its own and those
+ * env_vars names; `codex exec` cannot ask for an approval, so a tool runs only when approved up
+ * front (approve) or with the sandbox bypassed.
+ */
+function readMcpConfig() {
+  const command = configValue('mcp_servers.shop.command');
+  if (!command) return;
+  const list = (key) => {
+    const v = configValue(`mcp_servers.shop.${key}`);
+    return v === null ? null : Array.isArray(v) ? v : JSON.parse(v);
+  };
+  const enabled = list('enabled_tools');
+  const approval = configValue('mcp_servers.shop.default_tools_approval_mode');
+  useMcp({
+    server: { command, args: list('args') ?? [], env: {} },
+    inherit: ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'USER', 'LANG', 'TERM', 'TMPDIR', 'TZ', ...(list('env_vars') ?? [])],
+    allowed: (tool) =>
+      enabled && !enabled.includes(tool)
+        ? `unknown MCP tool: shop/${tool}`
+        : approval === 'approve' || args['dangerously-bypass-approvals-and-sandbox']
+          ? null
+          : `MCP tool call shop/${tool} needs approval, which codex exec cannot ask for`,
+  });
 }
 
 function logInvocation(mode, prompt, remembered, step) {

@@ -55,7 +55,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { env, paceOf, pickStep, signalFile, sleep, standin, streamOf } from './standin-scenario.mjs';
+import { env, paceOf, pickStep, signalFile, sleep, standin, streamOf, useMcp } from './standin-scenario.mjs';
 
 const VALUES = {
   '-p': 'prompt',
@@ -155,12 +155,36 @@ function parseArgs(argv) {
   return a;
 }
 
+/**
+ * Shop's MCP server from the settings Gemini CLI reads — only the system defaults file
+ * (GEMINI_CLI_SYSTEM_DEFAULTS_PATH) here: mcpServers.shop { command, args, env, trust,
+ * includeTools }. Its server gets this process's environment with env over it. Headless, a tool
+ * that would need a confirmation is denied: an MCP tool runs with --yolo or from a trusted server
+ * (never in plan mode), and only when includeTools (if given) names it.
+ */
+function readMcpConfig() {
+  const file = env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH;
+  const server = file ? JSON.parse(readFileSync(file, 'utf8'))?.mcpServers?.shop : null;
+  if (!server) return;
+  useMcp({
+    server,
+    inherit: 'all',
+    allowed: (tool) =>
+      server.includeTools && !server.includeTools.includes(tool)
+        ? `Tool "mcp_shop_${tool}" not found in registry.`
+        : approval === 'yolo' || (server.trust && approval !== 'plan')
+          ? null
+          : `Tool execution for "mcp_shop_${tool}" requires user approval, which is not available in non-interactive mode`,
+  });
+}
+
 const args = parseArgs(process.argv.slice(2));
 const home = env.GEMINI_CLI_HOME || env.HOME || homedir();
 const gemini = join(home, '.gemini');
 const interactive = args.prompt === undefined;
 const approval = args.yolo ? 'yolo' : (args['approval-mode'] ?? 'default');
 const format = args['output-format'] ?? 'text';
+readMcpConfig();
 const model = args.model ?? 'gemini-2.5-pro';
 const readJson = (file, fallback) => {
   try {

@@ -9,6 +9,7 @@
 //   SHOP_STANDIN_SCENARIO, SHOP_STANDIN_LOG, SHOP_STANDIN_PACE_MS, SHOP_STANDIN_SPANS, SHOP_HOSTNAME
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
@@ -221,9 +222,55 @@ function writeSignalFile(text) {
   renameSync(tmp, signalFile);
 }
 
-/** Reports as an agent does: its raw text, `shop report …` (via report), else JSON written tmp + rename. */
+/**
+ * Shop's MCP server as this stand-in's CLI was told of it (each reads its own configuration):
+ * { server: { command, args, env }, inherit: 'all' | [names] (the variables the CLI hands its
+ * servers), allowed(tool): null when the CLI lets the agent call mcp tool `tool` without asking,
+ * else why not }. Null: the CLI was given no server named shop.
+ */
+let shopMcp = null;
+export function useMcp(setup) {
+  shopMcp = setup;
+}
+
+/**
+ * A step with via "mcp" reports through Shop's MCP server, as a real agent calls a tool: `report`
+ * with its status, summary, reason, awaiting and fields — or, with `ask` (its reason the question,
+ * choices its options), the `ask` tool. mcp_env: variables over the server's (say, another
+ * attempt's SHOP_SIGNAL_FILE). A refusal, a tool the CLI does not allow, or no server: the agent
+ * ends without a report, the reason on stderr (exit 1).
+ */
+function reportOverMcp(step) {
+  const tool = step.ask ? 'ask' : 'report';
+  const fail = (why) => {
+    process.stderr.write(`mcp ${tool}: ${why}\n`);
+    process.exit(1);
+  };
+  if (!shopMcp) fail('no MCP server named shop was configured');
+  const denied = shopMcp.allowed(tool);
+  if (denied) fail(denied);
+  const input = step.ask
+    ? { question: step.reason ?? step.summary ?? '', ...(step.choices ? { choices: step.choices } : {}) }
+    : { ...signalBody(step), ...(step.fields ? { fields: step.fields } : {}) };
+  if (!step.ask) for (const k of Object.keys(step.fields ?? {})) delete input[k];
+  const server = { ...shopMcp.server, env: { ...shopMcp.server.env, ...(step.mcp_env ?? {}) } };
+  const helper = join(dirname(fileURLToPath(import.meta.url)), 'standin-mcp.mjs');
+  const r = spawnSync(process.execPath, [helper, JSON.stringify({ server, inherit: shopMcp.inherit, tool, input })], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  process.stderr.write(r.stderr ?? '');
+  const out = (r.stdout ?? '').trim().split('\n').pop() || '{}';
+  const said = JSON.parse(out);
+  if (said.error) fail(said.error);
+  if (said.result?.isError) fail(said.result.text);
+  if (!said.tools?.includes(tool)) fail(`the server offers no tool ${tool}`);
+}
+
+/** Reports as an agent does: its raw text, `shop report …` (via report), Shop's MCP tool (via mcp), else JSON written tmp + rename. */
 export function report(step) {
   if (step.raw !== undefined) return writeSignalFile(step.raw);
+  if (step.via === 'mcp') return reportOverMcp(step);
   const body = signalBody(step);
   if (step.via === 'report') {
     const extra = [];

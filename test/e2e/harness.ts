@@ -67,8 +67,13 @@ export interface Step {
   summary?: string;
   reason?: string;
   awaiting?: string;
-  fields?: Record<string, string>;
-  via?: 'file' | 'report' | 'promise' | 'none';
+  fields?: Record<string, unknown>;
+  /** mcp: through Shop's MCP server, as the CLI was told of it (the `ask` tool with `ask`, its choices). */
+  via?: 'file' | 'report' | 'promise' | 'none' | 'mcp';
+  ask?: boolean;
+  choices?: string[];
+  /** Variables over the MCP server's (another attempt's SHOP_SIGNAL_FILE). */
+  mcp_env?: Record<string, string>;
   raw?: string;
   sleep_ms?: number;
   after_ms?: number;

@@ -35,6 +35,7 @@ const handlers: Handlers = {
   replay: () => import('./commands/replay.js'),
   gate: () => import('./commands/gate.js'),
   report: () => import('./commands/report.js'),
+  mcp: () => import('./commands/mcp.js'),
 };
 
 /** Runs command `name` with what the parser read against its own declaration. */

@@ -196,7 +196,14 @@ export type { ScheduleEvent } from './operations/fire-schedules.js';
 
 // signals
 export { AGENT_FILE_CAP, capName, nestingDepth, readCappedFile } from './signals/agent-file.js';
-export { ANSWER_FIELDS, checkSignal, writeSignal } from './signals/signal.js';
+export {
+  ANSWER_FIELDS,
+  AWAITING_KINDS,
+  CHOICES_MAX,
+  CHOICE_MAX_CHARS,
+  checkSignal,
+  writeSignal,
+} from './signals/signal.js';
 export type { Signal } from './signals/signal.js';
 
 // simulate
@@ -215,3 +222,4 @@ export { waitingOnWords } from './waits/waiting-on.js';
 
 // worker
 export type { WorkerEvent } from './worker/worker.js';
+export { MCP_SERVER_NAME, MCP_TOOLS } from './agents/shop-mcp.js';

@@ -1,6 +1,6 @@
 import type { CommandSpec } from '../command-spec.js';
 
-/** The agent side: gate, report. */
+/** The agent side: gate, report, mcp. */
 export const agentCommands = {
   gate: {
     usage: 'shop gate',
@@ -34,5 +34,19 @@ tool call on stdin and prints Claude Code's hook decision: defer for a gated cal
         description: 'any other field for the workflow (repeatable)',
       },
     },
+  },
+  mcp: {
+    usage: 'shop mcp',
+    summary:
+      "Shop's MCP server for an agent's CLI (stdio): its report and ask tools (started by the CLI, set up by Shop)",
+    details: `Shop configures it for every agent session it starts (Claude Code --mcp-config, Codex -c mcp_servers.shop.*,
+Gemini CLI's settings): the agent then reports with the tool report (status, summary, reason, awaiting,
+fields: the same signal as shop report, checked the same way) and asks a person with ask (a question,
+optional choices; the step waits for the answer). It serves only the step whose environment it started
+with (SHOP_SIGNAL_FILE): a report that is not that attempt's is refused. No other tools, no resources.`,
+    group: 'agent',
+    maxArgs: 0,
+    needsProject: false,
+    options: {},
   },
 } as const satisfies Record<string, CommandSpec>;

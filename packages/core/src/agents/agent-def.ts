@@ -28,6 +28,7 @@ const AgentFrontMatterSchema = z.strictObject({
   command: z.array(z.string()).min(1).optional(),
   cli: z.enum(CLI_NAMES).optional(),
   gates: GatesSchema.optional(),
+  ask_user_question: z.boolean().optional(),
   // Claude Code subagent keys.
   tools: ToolList.optional(),
   permissionMode: PermissionMode.optional(),
@@ -58,6 +59,11 @@ export interface AgentDef {
    * hold-by-default block `{ hold, allow }`), read into blocks: Claude Code only.
    */
   gates?: GateBlock[];
+  /**
+   * Whether a Claude Code agent's questions (AskUserQuestion) wait for a person: on unless its
+   * front matter says `ask_user_question: false` (false only then).
+   */
+  askUserQuestion?: boolean;
 }
 
 /** Agent folders in lookup order. */
@@ -130,5 +136,6 @@ export function parseAgent(name: string, file: string, text: string): AgentDef {
     command: fm.command,
     ...(fm.cli ? { cli: fm.cli } : {}),
     ...(fm.gates?.length ? { gates: fm.gates } : {}),
+    ...(fm.ask_user_question === false ? { askUserQuestion: false } : {}),
   };
 }

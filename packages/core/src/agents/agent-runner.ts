@@ -3,6 +3,7 @@ import type { AgentDef } from './agent-def.js';
 import type { Transient } from './transient.js';
 import type { DeferredTool, GateDecision } from './gates.js';
 import type { Containment } from './containment.js';
+import type { ShopMcpCommand } from './shop-mcp.js';
 
 /** Everything a runner needs for one agent invocation. */
 export interface AgentInvocation {
@@ -30,6 +31,8 @@ export interface AgentInvocation {
   /** The agent's progress as its event stream tells it (stream-json), while it works. */
   onActivity?: (activity: { text: string; numTurns: number }) => void;
   signal?: AbortSignal;
+  /** How to start Shop's MCP server (`shop mcp`) for the agent's CLI; none where no shop binary runs (shop test). */
+  mcp?: ShopMcpCommand | null;
 }
 
 export interface AgentOutcome {

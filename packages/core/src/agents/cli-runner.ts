@@ -1,3 +1,4 @@
+import { rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { readTail } from '../signals/agent-file.js';
 import { bytes, capText } from '../text.js';
@@ -12,6 +13,7 @@ import { loggedOut } from './login-check.js';
 import { killGroupAndWait } from './process-group.js';
 import { finalResult } from './stream-events.js';
 import { classifyFailure } from './transient.js';
+import { mcpEnv, type StepMcp } from './shop-mcp.js';
 
 /**
  * The real AgentRunner: starts the agent's CLI (Claude Code, Codex, Gemini CLI, or its own
@@ -55,6 +57,7 @@ export class CliRunner implements AgentRunner {
       budgetUsd: inv.budgetUsd,
       writable: inv.env.SHOP_SIGNAL_FILE ? [dirname(inv.env.SHOP_SIGNAL_FILE)] : [],
       decidingGate: inv.gate !== undefined,
+      mcp: stepMcp(dialect, inv),
     };
     const [file, ...args] = dialect.argv(step);
     // Known before exec would say E2BIG: one line naming what is too long, nothing started.
@@ -72,7 +75,11 @@ export class CliRunner implements AgentRunner {
     const started = Date.now();
     // The leader of a process group of its own (a stop kills everything it started), output
     // straight into its log files, started by this process's agent host (agent-host.ts).
-    const env = inv.gate ? { ...inv.env, SHOP_GATE_DECISION: JSON.stringify(inv.gate) } : inv.env;
+    const gated = inv.gate ? { ...inv.env, SHOP_GATE_DECISION: JSON.stringify(inv.gate) } : inv.env;
+    const mcpFile = step.mcp && dialect.mcpConfig ? dialect.mcpConfig(step.mcp) : null;
+    // Private (it names the step's signal file), next to the step's logs in the run's 0700 folder.
+    if (mcpFile) writeFileSync(step.mcp!.file, mcpFile.text, { mode: 0o600 });
+    const env = mcpFile?.env ? { ...gated, ...mcpFile.env } : gated;
     const exit = await startAgent({
       file: file!,
       args,
@@ -103,6 +110,7 @@ export class CliRunner implements AgentRunner {
         )
       : null;
     const done = await exit.done;
+    if (mcpFile) rmSync(step.mcp!.file, { force: true });
     tail?.stop();
     if (timer) clearTimeout(timer);
     inv.signal?.removeEventListener('abort', abort);
@@ -219,6 +227,12 @@ function startFailure(
     return `could not start ${file}: its command line and environment are too long for the system (${bytes(size)} of arguments; about 2 MB in all is allowed) — pass the agent less text, e.g. a file path instead of the file's content`;
   }
   return `could not start ${file}: ${capText(code ?? message.split('\n')[0])}`;
+}
+
+/** Shop's MCP server for this invocation: a CLI's (not an agent's own command:), when the running shop can start one. */
+function stepMcp(dialect: AgentDialect, inv: AgentInvocation): StepMcp | null {
+  if (!inv.mcp || dialect.cli === 'command' || !inv.env.SHOP_SIGNAL_FILE) return null;
+  return { ...inv.mcp, file: inv.stdoutFile.replace(/(\.stdout\.log)?$/, '.mcp.json'), env: mcpEnv(inv.env) };
 }
 
 /** The end of the agent's log (its final result is there); a log of gigabytes is not read whole. */

@@ -2,8 +2,10 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import type { AgentDef } from '../agents/agent-def.js';
 import { dialectOf } from '../agents/dialects/dialect-of.js';
+import { asksPerson } from '../agents/dialects/claude.js';
+import type { ShopMcpCommand } from '../agents/shop-mcp.js';
 import { changeOf, describeDeferred, type DeferredTool, type GateDecision } from '../agents/gates.js';
-import { boundedInput, gateDecision, questionDecisions } from './gate-decision.js';
+import { boundedInput, choiceDecision, gateDecision, questionDecisions } from './gate-decision.js';
 import { AgentError, BudgetSpent } from '../errors.js';
 import type { RunOptions, RunRequest } from '../lua/requests.js';
 import { fingerprint } from '../lua/requests.js';
@@ -219,6 +221,7 @@ export class AgentStep {
         resume,
         cwd: exec.cwd ?? run.workspace,
         env: agentEnv(run, exec, agent, ports.paths, ports.traceparent?.(run, exec.key, how.attempt)),
+        mcp: shopMcp(ports.paths),
         gate: how.gate,
         model: opts.model,
         timeout: how.timeoutLeft ?? opts.timeout ?? agent.timeout,
@@ -365,7 +368,7 @@ export class AgentStep {
     return { ...def, gates: [...(def.gates ?? []), ...extra] };
   }
 
-  /** Whether a Claude Code agent's calls may be gated here (its own gates:, or the run's). */
+  /** Whether a Claude Code agent's calls may be deferred here (its own gates:, the run's, or its AskUserQuestion). */
   private hasGates(name: string): boolean {
     let def: AgentDef;
     try {
@@ -374,7 +377,8 @@ export class AgentStep {
       // An agent whose file no longer reads is not resumed to hand a decision over: its ask is answered as any other.
       return false;
     }
-    return Boolean(def.gates?.length || (dialectOf(def).cli === 'claude' && this.ctx.config().gates?.length));
+    const claude = dialectOf(def).cli === 'claude';
+    return Boolean(def.gates?.length || (claude && (this.ctx.config().gates?.length || asksPerson(def))));
   }
 
   /** The call's last trail event of these gate types, when its agent may be gated at all (its trail is read only then). */
@@ -479,6 +483,7 @@ export class AgentStep {
         metrics,
         timers: this.ctx.timersFor(exec),
         claimTimeout: this.ctx.config().claim_timeout,
+        ...(signal.choices?.length ? { decisions: [choiceDecision(waitingFor, signal.choices)] } : {}),
       };
       const execution = await ports.store.markWaiting(
         token,
@@ -542,6 +547,11 @@ function agentEnv(
   // The attempt's span: Claude Code's own telemetry joins the run's trace under it.
   if (traceparent) env.TRACEPARENT = traceparent;
   return env;
+}
+
+/** `shop mcp` of the running shop (its node, its bin/shop): never another shop found on the agent's PATH. */
+function shopMcp({ binDir }: EnginePorts['paths']): ShopMcpCommand | null {
+  return binDir ? { command: process.execPath, args: [join(binDir, 'shop'), 'mcp'] } : null;
 }
 
 /**

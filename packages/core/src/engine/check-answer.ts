@@ -40,7 +40,14 @@ export function agentAnswer(exec: Execution, a: Answer): AnswerEffect {
   }
   // 'invalid' verdicts are refused when recorded; treat a stray one as words for the agent.
   const back = effect.kind === 'back' ? effect : { kind: 'back' as const, lead: 'The person replied:' };
-  return { kind: 'back', prompt: feedbackPrompt(back, a.message), by: a.responder };
+  return { kind: 'back', prompt: feedbackPrompt(back, a.message ?? chosen(a)), by: a.responder };
+}
+
+/** What a person picked on an ask with decisions of its own (an agent's choices), as words for the agent. */
+function chosen(a: Answer): string | null {
+  const picks = Object.values(a.decisions ?? {}).map((d) => (Array.isArray(d.value) ? d.value.join(', ') : d.value));
+  const text = picks.filter((v) => v !== null && v !== undefined && String(v).trim()).map(String);
+  return text.length ? text.join('\n') : null;
 }
 
 /** pause()'s result: continue or not, the structured answers, who answered. */

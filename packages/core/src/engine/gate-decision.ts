@@ -58,3 +58,14 @@ export function questionDecisions(input: Record<string, unknown>): Decision[] {
       options: q.options.map((o) => ({ value: o.label, label: o.label, description: o.description })),
     }));
 }
+
+/** An agent's question with its own options (Shop's MCP `ask`): one choice, answered by a person's pick or words. */
+export function choiceDecision(question: string, choices: readonly string[]): Decision {
+  return {
+    id: 'choice',
+    type: 'choice',
+    prompt: question,
+    required: true,
+    options: [...new Set(choices)].map((c) => ({ value: c, label: c })),
+  };
+}

@@ -1,6 +1,8 @@
 import { signalProtocol } from '../signal-protocol.js';
+import type { AgentDef } from '../agent-def.js';
 import type { DeferredTool } from '../gates.js';
 import { asksQuestions } from '../gate-spec.js';
+import { MCP_SERVER_NAME, MCP_TOOLS, mcpServerEntry } from '../shop-mcp.js';
 import { newStreamState, readStreamLine, type ClaudeResult } from '../stream-events.js';
 import {
   jsonLine,
@@ -36,17 +38,30 @@ function claudeArgv(step: DialectStep): string[] {
   if (model) argv.push('--model', model);
   if (step.budgetUsd !== undefined) argv.push('--max-budget-usd', String(Math.round(step.budgetUsd * 10_000) / 10_000));
   if (agent.permissionMode) argv.push('--permission-mode', agent.permissionMode);
-  if (agent.allowedTools.length) argv.push('--allowed-tools', ...agent.allowedTools);
-  if (agent.gates?.length) {
-    // Shop's hook for this session only: never the user's settings files.
+  // Shop's MCP server, from a file (its environment is the step's); its tools allowed, as the agent's own are.
+  if (step.mcp) argv.push('--mcp-config', step.mcp.file);
+  const allowed = [...agent.allowedTools, ...(step.mcp ? MCP_TOOLS.map((t) => `mcp__${MCP_SERVER_NAME}__${t}`) : [])];
+  if (allowed.length) argv.push('--allowed-tools', ...allowed);
+  const asks = asksPerson(agent);
+  if (agent.gates?.length || asks) {
+    // Shop's hook for this session only: never the user's settings files. Without gates it sees AskUserQuestion alone.
+    const matcher = agent.gates?.length ? '*' : 'AskUserQuestion';
     argv.push(
       '--settings',
-      JSON.stringify({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'shop gate' }] }] } }),
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher, hooks: [{ type: 'command', command: 'shop gate' }] }] } }),
     );
-    // AskUserQuestion exists in -p mode only with a permission prompt tool.
-    if (asksQuestions(agent.gates)) argv.push('--permission-prompt-tool', 'stdio');
   }
+  // AskUserQuestion exists in -p mode only with a permission prompt tool.
+  if (asks) argv.push('--permission-prompt-tool', 'stdio');
   return argv;
+}
+
+/**
+ * Whether the agent's questions (AskUserQuestion) go to a person: on for every Claude Code agent
+ * unless its front matter says `ask_user_question: false` — and then still when its gates hold it.
+ */
+export function asksPerson(agent: AgentDef): boolean {
+  return agent.askUserQuestion !== false || asksQuestions(agent.gates ?? []);
 }
 
 /** Claude Code's stream-json (stream-events.ts), as every dialect's reader tells it. */
@@ -118,4 +133,7 @@ export const claude: AgentDialect = {
     return null;
   },
   movesSessions: true,
+  mcpConfig: (mcp) => ({
+    text: JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: { type: 'stdio', ...mcpServerEntry(mcp) } } }),
+  }),
 };

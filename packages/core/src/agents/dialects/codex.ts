@@ -1,5 +1,6 @@
 import { capText } from '../../text.js';
 import { describeTool } from '../stream-events.js';
+import { MCP_ENV, MCP_SERVER_NAME, MCP_TOOLS, type StepMcp } from '../shop-mcp.js';
 import {
   jsonLine,
   type AgentDialect,
@@ -29,8 +30,25 @@ function codexArgv(step: DialectStep): string[] {
     for (const dir of step.writable) argv.push('--add-dir', dir);
   }
   argv.push('-C', step.cwd);
+  if (step.mcp) argv.push(...codexMcp(step.mcp));
   if (step.resume && step.sessionId) return [...argv, 'resume', step.sessionId, step.prompt];
   return [...argv, `${step.system}\n\n---\n\n${step.prompt}`];
+}
+
+/**
+ * Shop's MCP server as `-c` config overrides (values are TOML; a JSON string or list of strings is
+ * one). Codex passes its servers only a few variables of its own: env_vars names the step's, so
+ * their values (the signal file's path) stay off the command line. Exactly Shop's tools, approved.
+ */
+function codexMcp(mcp: StepMcp): string[] {
+  const key = `mcp_servers.${MCP_SERVER_NAME}`;
+  return [
+    ['command', JSON.stringify(mcp.command)],
+    ['args', JSON.stringify(mcp.args)],
+    ['env_vars', JSON.stringify(MCP_ENV)],
+    ['enabled_tools', JSON.stringify(MCP_TOOLS)],
+    ['default_tools_approval_mode', '"approve"'],
+  ].flatMap(([k, v]) => ['-c', `${key}.${k}=${v}`]);
 }
 
 type Item = {

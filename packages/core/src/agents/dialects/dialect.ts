@@ -1,5 +1,6 @@
 import type { AgentDef } from '../agent-def.js';
 import type { DeferredTool } from '../gates.js';
+import type { StepMcp } from '../shop-mcp.js';
 import type { CliName } from './cli-names.js';
 
 export type { CliName } from './cli-names.js';
@@ -21,6 +22,8 @@ export interface DialectStep {
   writable: string[];
   /** Resuming to hand a deferred tool call its decision: no prompt (the call is decided first). */
   decidingGate?: boolean;
+  /** Shop's MCP server (`shop mcp`) for this session, when the running shop can start one. */
+  mcp?: StepMcp | null;
 }
 
 /** How an invocation ended, as the CLI's own events say. */
@@ -87,6 +90,11 @@ export interface AgentDialect {
    * Skipped when one of `keys` is set in the agent's environment (an API key needs no login).
    */
   loginCheck?: { args: string[]; loggedOut: RegExp; fix: string; keys: string[] };
+  /**
+   * A CLI told of Shop's MCP server by a file (its argv names the file, or `env` does): the
+   * file's text, written private before the CLI starts and removed after. Without it, argv alone says it.
+   */
+  mcpConfig?(mcp: StepMcp): { text: string; env?: Record<string, string> };
 }
 
 /** The environment variable naming a CLI's binary, and the binary otherwise. */

@@ -34,7 +34,12 @@ const readAll = (reader: EventReader, lines: unknown[]) => {
 describe('Claude Code', () => {
   it("produces Claude Code's real flags for a new step", () => {
     const argv = argvOf({
-      agent: agent({ model: 'sonnet', permissionMode: 'acceptEdits', allowedTools: ['Read', 'Bash(git diff:*)'] }),
+      agent: agent({
+        model: 'sonnet',
+        permissionMode: 'acceptEdits',
+        allowedTools: ['Read', 'Bash(git diff:*)'],
+        askUserQuestion: false,
+      }),
     });
     expect(argv.slice(0, 9)).toEqual([
       'claude',
@@ -63,7 +68,12 @@ describe('Claude Code', () => {
   });
 
   it('resumes the same session with --resume, and a call model overrides the agent model', () => {
-    const argv = argvOf({ bin: '/bin/claude', resume: true, model: 'opus', agent: agent({ model: 'sonnet' }) });
+    const argv = argvOf({
+      bin: '/bin/claude',
+      resume: true,
+      model: 'opus',
+      agent: agent({ model: 'sonnet', askUserQuestion: false }),
+    });
     expect(argv.slice(0, 5)).toEqual(['/bin/claude', '-p', 'fix the bug', '--resume', 'sess-1']);
     expect(argv).not.toContain('--session-id');
     expect(argv.slice(-2)).toEqual(['--model', 'opus']);
@@ -109,14 +119,24 @@ describe('Claude Code with gates', () => {
       '--permission-prompt-tool',
       'stdio',
     ]);
-    expect(argvOf({ agent: agent() })).not.toContain('--settings');
+    expect(argvOf({ agent: agent({ askUserQuestion: false }) })).not.toContain('--settings');
     const deciding = argvOf({
-      agent: agent({ gates: [{ hold: ['Bash(rm *)'], allow: [] }] }),
+      agent: agent({ gates: [{ hold: ['Bash(rm *)'], allow: [] }], askUserQuestion: false }),
       resume: true,
       decidingGate: true,
     });
     expect(deciding.slice(0, 4)).toEqual(['claude', '-p', '--resume', 'sess-1']);
     expect(deciding).not.toContain('--permission-prompt-tool');
+  });
+
+  it('AskUserQuestion is on by default: a hook that sees it alone, and the permission prompt tool; the agent may opt out', () => {
+    const argv = argvOf();
+    const settings = JSON.parse(argv[argv.indexOf('--settings') + 1]!);
+    expect(settings.hooks.PreToolUse[0].matcher).toBe('AskUserQuestion');
+    expect(argv.slice(-2)).toEqual(['--permission-prompt-tool', 'stdio']);
+    const quiet = argvOf({ agent: agent({ askUserQuestion: false }) });
+    expect(quiet).not.toContain('--permission-prompt-tool');
+    expect(quiet).not.toContain('--settings');
   });
 
   it('reads a deferred tool call from the result', () => {
@@ -289,5 +309,55 @@ describe('binaries', () => {
     expect(cliBin('codex', { SHOP_CODEX_BIN: '/opt/codex' })).toBe('/opt/codex');
     expect(cliBin('gemini', {})).toBe('gemini');
     expect(cliBin('claude', { SHOP_CLAUDE_BIN: ' ' })).toBe('claude');
+  });
+});
+
+describe("Shop's MCP server, as each CLI is told of it", () => {
+  const mcp = {
+    command: '/usr/bin/node',
+    args: ['/opt/shop/bin/shop', 'mcp'],
+    file: '/repo/.shop/runs/1/1.coder.1.mcp.json',
+    env: { SHOP_SIGNAL_FILE: '/repo/.shop/signals/1.1.coder.abc.json', SHOP_RUN_ID: '1', SHOP_CALL: '1' },
+  };
+  it('Claude Code: --mcp-config names the private file (the signal path off the command line), its tools allowed', () => {
+    const argv = argvOf({ mcp, agent: agent({ allowedTools: ['Read'] }) });
+    expect(argv.slice(argv.indexOf('--mcp-config'), argv.indexOf('--mcp-config') + 2)).toEqual([
+      '--mcp-config',
+      mcp.file,
+    ]);
+    const tools = argv.indexOf('--allowed-tools');
+    expect(argv.slice(tools + 1, tools + 4)).toEqual(['Read', 'mcp__shop__report', 'mcp__shop__ask']);
+    expect(argv.join(' ')).not.toContain(mcp.env.SHOP_SIGNAL_FILE);
+    const file = JSON.parse(dialectOf(agent()).mcpConfig!(mcp).text);
+    expect(file).toEqual({
+      mcpServers: { shop: { type: 'stdio', command: mcp.command, args: mcp.args, env: mcp.env } },
+    });
+  });
+
+  it('Codex: -c mcp_servers.shop.* before the prompt (and before resume), the step variables named, never given', () => {
+    const codex = agent({ cli: 'codex' });
+    const argv = argvOf({ bin: 'codex', agent: codex, mcp, resume: true, sessionId: 'th-1' });
+    const configs = argv.flatMap((a, i) => (argv[i - 1] === '-c' ? [a] : []));
+    expect(configs).toEqual([
+      'mcp_servers.shop.command="/usr/bin/node"',
+      'mcp_servers.shop.args=["/opt/shop/bin/shop","mcp"]',
+      'mcp_servers.shop.env_vars=["SHOP_SIGNAL_FILE","SHOP_RUN_ID","SHOP_CALL","SHOP_AGENT","SHOP_HOME"]',
+      'mcp_servers.shop.enabled_tools=["report","ask"]',
+      'mcp_servers.shop.default_tools_approval_mode="approve"',
+    ]);
+    expect(argv.lastIndexOf('-c')).toBeLessThan(argv.indexOf('resume'));
+    expect(argv.join(' ')).not.toContain(mcp.env.SHOP_SIGNAL_FILE);
+  });
+
+  it('Gemini CLI: its system defaults file holds the server, trusted, with exactly its tools; no --yolo', () => {
+    const gem = agent({ cli: 'gemini' });
+    expect(argvOf({ bin: 'gemini', agent: gem, mcp })).not.toContain('--yolo');
+    const config = dialectOf(gem).mcpConfig!(mcp);
+    expect(config.env).toEqual({ GEMINI_CLI_SYSTEM_DEFAULTS_PATH: mcp.file });
+    expect(JSON.parse(config.text)).toEqual({
+      mcpServers: {
+        shop: { command: mcp.command, args: mcp.args, env: mcp.env, trust: true, includeTools: ['report', 'ask'] },
+      },
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { capText } from '../../text.js';
 import { describeTool } from '../stream-events.js';
+import { MCP_SERVER_NAME, MCP_TOOLS, mcpServerEntry } from '../shop-mcp.js';
 import { jsonLine, type AgentDialect, type DialectStep, type EventReader, type Mutable } from './dialect.js';
 
 /**
@@ -8,7 +9,8 @@ import { jsonLine, type AgentDialect, type DialectStep, type EventReader, type M
  * system-prompt flag: a new session's prompt carries the instructions. `--skip-trust`: Shop
  * runs it in the run's workspace, which Gemini would otherwise refuse as untrusted (exit 55).
  * Its shell tool exists in headless mode only with `--yolo` (an agent with `permission_mode:
- * bypassPermissions`); without it the agent reports with a `<promise>` in its last message.
+ * bypassPermissions`); without it the agent reports through Shop's MCP server (mcpConfig), whose
+ * tools alone are trusted, so it needs no `--yolo`.
  */
 function geminiArgv(step: DialectStep): string[] {
   const { agent } = step;
@@ -113,4 +115,13 @@ export const gemini: AgentDialect = {
     return null;
   },
   movesSessions: false,
+  // Gemini reads settings from several files; GEMINI_CLI_SYSTEM_DEFAULTS_PATH names the lowest of
+  // them (the user's and the project's still apply, their mcpServers merged with Shop's). trust:
+  // Gemini's policy allows the server's tools without a confirmation, which headless mode cannot ask.
+  mcpConfig: (mcp) => ({
+    text: JSON.stringify({
+      mcpServers: { [MCP_SERVER_NAME]: { ...mcpServerEntry(mcp), trust: true, includeTools: [...MCP_TOOLS] } },
+    }),
+    env: { GEMINI_CLI_SYSTEM_DEFAULTS_PATH: mcp.file },
+  }),
 };
