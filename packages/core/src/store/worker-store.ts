@@ -52,9 +52,10 @@ export interface WorkerStore {
    * A worker's pass takes, in one transaction, up to `limit` open runs (running or waiting) that
    * no one holds — no owner, or a lease lapsed by the store's clock — for `owner`, leased for
    * `leaseMs`, oldest first; returns the runs it took. Racing workers never take the same run,
-   * and never wait on each other's (PostgreSQL: FOR UPDATE SKIP LOCKED).
+   * and never wait on each other's (PostgreSQL: FOR UPDATE SKIP LOCKED). `skip`: runs this
+   * worker leaves to others (its checkout lacks their workflow or workspace).
    */
-  claimIdleRuns(owner: OwnerClaim, leaseMs: number, limit: number): Promise<Run[]>;
+  claimIdleRuns(owner: OwnerClaim, leaseMs: number, limit: number, skip?: readonly number[]): Promise<Run[]>;
   /**
    * Calls `onWake` for every wake-up another process sends (new runs, answers, stops,
    * releases, timers) until closed. Absent when the store cannot push them (SQLite: the

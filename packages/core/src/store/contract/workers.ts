@@ -91,6 +91,17 @@ export function workerRegistry(adapter: StoreAdapter) {
       expect((await store.getRun(lapsing.id))!.owner!.token).toBe('w-token');
     });
 
+    it('claimIdleRuns leaves the runs a worker skips (its checkout lacks them) to the others', async () => {
+      const { store } = ctx;
+      const a = await store.createRun(newRun());
+      const b = await store.createRun(newRun());
+      await store.releaseRun(a.id, T, { ifIdle: false });
+      await store.releaseRun(b.id, T, { ifIdle: false });
+      expect((await store.claimIdleRuns(owner('lacks-a'), 15_000, 10, [a.id])).map((r) => r.id)).toEqual([b.id]);
+      expect((await store.getRun(a.id))!.owner).toBeNull();
+      expect((await store.claimIdleRuns(owner('has-a'), 15_000, 10, [])).map((r) => r.id)).toEqual([a.id]);
+    });
+
     it('racing workers take disjoint runs, every idle one taken once', async () => {
       const { store, clock } = ctx;
       const ids: number[] = [];

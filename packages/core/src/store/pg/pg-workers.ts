@@ -18,6 +18,7 @@ const SQL = {
   claimIdle: `WITH idle AS (
       SELECT id FROM runs WHERE status IN ('running','waiting_human') AND (owner_token IS NULL OR lease_until IS NULL OR lease_until <= $1)
         AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.run_id = runs.id AND s.gz IS NULL AND s.host <> $4)
+        AND NOT (id = ANY($8::bigint[]))
       ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
     UPDATE runs r SET owner_token = $3, owner_host = $4, owner_pid = $5, owner_pid_start = $6, lease_until = $1::bigint + $7::bigint, updated_at = $1
     FROM idle WHERE r.id = idle.id RETURNING r.*`,
@@ -54,7 +55,7 @@ export class PgWorkers {
     return (await this.db.query(SQL.list)).map(toWorker);
   }
 
-  async claimIdleRuns(owner: OwnerClaim, leaseMs: number, limit: number): Promise<Run[]> {
+  async claimIdleRuns(owner: OwnerClaim, leaseMs: number, limit: number, skip: readonly number[]): Promise<Run[]> {
     const rows = await this.db.query(SQL.claimIdle, [
       this.now(),
       limit,
@@ -63,6 +64,7 @@ export class PgWorkers {
       owner.pid,
       owner.pidStart,
       Math.round(leaseMs),
+      [...skip],
     ]);
     return rows.map(toRun).sort((a, b) => a.id - b.id);
   }
