@@ -20,10 +20,28 @@ export interface WorkerLoad {
   runsHeld: number;
   /** Agent processes it runs now. */
   agents: number;
+  /** Runs it leaves to the other workers, and why (its checkout lacks their workflow or workspace); at most LEFT_SHOWN. */
+  left?: LeftRun[];
+}
+
+/** A run a worker leaves to others: its checkout cannot drive it. */
+export interface LeftRun {
+  runId: number;
+  spec: string;
+  reason: string;
+}
+
+/** The most left runs a worker's row keeps (the rest are counted by the worker's line in shop watch). */
+export const LEFT_SHOWN = 20;
+
+/** The left runs as a workers row keeps them (JSON; null when none). */
+export function leftColumn(load: WorkerLoad): string | null {
+  return load.left?.length ? JSON.stringify(load.left.slice(0, LEFT_SHOWN)) : null;
 }
 
 /** A registered worker, as `shop workers` reads it; live or gone is judged by the reader. */
 export interface WorkerRow extends NewWorker, WorkerLoad {
+  left: LeftRun[];
   startedAt: number;
   heartbeatAt: number;
 }

@@ -2,14 +2,22 @@ import type { Run } from '../../types.js';
 import { toRun } from '../rows.js';
 import type { OwnerClaim } from '../store.js';
 import { toWorker } from '../worker-rows.js';
-import { FORGET_GONE_WORKERS_MS, type NewWorker, type Wake, type WorkerLoad, type WorkerRow } from '../worker-store.js';
+import {
+  FORGET_GONE_WORKERS_MS,
+  leftColumn,
+  type NewWorker,
+  type Wake,
+  type WorkerLoad,
+  type WorkerRow,
+} from '../worker-store.js';
 import type { PgDb } from './pg-db.js';
 
 const SQL = {
   forgetGone: 'DELETE FROM workers WHERE heartbeat_at < $1',
   register: `INSERT INTO workers (id, host, pid, pid_start, project, max_parallel, runs_held, agents, started_at, heartbeat_at)
     VALUES ($1, $2, $3, $4, $5, $6, 0, 0, $7, $7)`,
-  heartbeat: 'UPDATE workers SET runs_held = $2, agents = $3, heartbeat_at = $4 WHERE id = $1 RETURNING id',
+  heartbeat:
+    'UPDATE workers SET runs_held = $2, agents = $3, left_runs = $5, heartbeat_at = $4 WHERE id = $1 RETURNING id',
   end: 'DELETE FROM workers WHERE id = $1',
   list: 'SELECT * FROM workers ORDER BY started_at, id',
   // A run waiting on the world is not taken: it needs no owner until its time comes.
@@ -44,7 +52,9 @@ export class PgWorkers {
   }
 
   async heartbeatWorker(id: string, load: WorkerLoad): Promise<boolean> {
-    return (await this.db.query(SQL.heartbeat, [id, load.runsHeld, load.agents, this.now()])).length > 0;
+    return (
+      (await this.db.query(SQL.heartbeat, [id, load.runsHeld, load.agents, this.now(), leftColumn(load)])).length > 0
+    );
   }
 
   async endWorker(id: string): Promise<void> {

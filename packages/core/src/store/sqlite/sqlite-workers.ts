@@ -3,7 +3,13 @@ import type { Run } from '../../types.js';
 import { toRun, type Row } from '../rows.js';
 import type { OwnerClaim } from '../store.js';
 import { toWorker } from '../worker-rows.js';
-import { FORGET_GONE_WORKERS_MS, type NewWorker, type WorkerLoad, type WorkerRow } from '../worker-store.js';
+import {
+  FORGET_GONE_WORKERS_MS,
+  leftColumn,
+  type NewWorker,
+  type WorkerLoad,
+  type WorkerRow,
+} from '../worker-store.js';
 import { q, type Tx } from './sqlite-prepared.js';
 
 // SQLite's worker registry: each function one statement (or the caller's immediate `tx`).
@@ -21,9 +27,10 @@ export function registerWorker(db: Database.Database, tx: Tx, now: number, w: Ne
 
 export function heartbeatWorker(db: Database.Database, now: number, id: string, load: WorkerLoad): boolean {
   return (
-    q(db, 'UPDATE workers SET runs_held = ?, agents = ?, heartbeat_at = ? WHERE id = ?').run(
+    q(db, 'UPDATE workers SET runs_held = ?, agents = ?, left_runs = ?, heartbeat_at = ? WHERE id = ?').run(
       load.runsHeld,
       load.agents,
+      leftColumn(load),
       now,
       id,
     ).changes > 0
