@@ -50,11 +50,6 @@ export class CheckoutCheck {
       .map(({ runId, spec, reason }) => ({ runId, spec, reason }));
   }
 
-  /** The ids of the runs left now: a claim skips them. */
-  leftIds(): number[] {
-    return [...this.leftNow.keys()];
-  }
-
   /** A run that ended or another worker took: no longer this worker's to leave. */
   forget(runId: number): void {
     this.leftNow.delete(runId);
