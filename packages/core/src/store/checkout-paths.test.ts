@@ -67,6 +67,10 @@ describe('withCheckoutPaths: one store, two checkouts at different paths', () =>
     expect((await onB.loadExecutions(run.id)).map((e) => e.cwd)).toEqual([rootB]);
     const [listed] = await onB.listRuns();
     expect(listed!.workspace).toBe(`${rootB}/.shop/worktrees/run-1`);
+    await onA.markWaiting(T, run.id, '1', { waitingFor: 'Which colour?', awaiting: 'input' }, 'waiting_human');
+    const [asked] = await onB.listWaiting();
+    expect([asked!.run.workspace, asked!.execution.cwd]).toEqual([`${rootB}/.shop/worktrees/run-1`, rootB]);
+    expect((await onB.listRuns())[0]!.waiting!.cwd).toBe(rootB);
   });
 
   it('queued runs and a claim filter see local paths; a run recorded with absolute paths reads as it was', async () => {

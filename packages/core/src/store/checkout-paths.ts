@@ -86,11 +86,14 @@ export function withCheckoutPaths<S extends Store>(store: S, root: string): S {
   });
 }
 
-/** Runs and calls in a result (alone, in arrays, or one level inside an object) with local paths. */
+/**
+ * Runs and calls in a result with local paths: alone, in an array, or in a pair such as
+ * `{ run, execution }` (alone or in an array).
+ */
 function localized(paths: CheckoutPaths, value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
-    if (depth > 1 || !value.length || !looksMapped(value[0])) return value;
+    if (depth > 0 || !value.length || !looksMapped(value[0])) return value;
     return value.map((v) => localized(paths, v, depth + 1));
   }
   const o = value as Record<string, unknown>;
@@ -107,7 +110,7 @@ function localized(paths: CheckoutPaths, value: unknown, depth = 0): unknown {
     return out;
   }
   if (typeof o.fingerprint === 'string' && 'cwd' in o) return localCall(paths, o as unknown as Execution);
-  if (depth > 0) return value;
+  if (depth > 1) return value;
   // A pair such as { run, execution } or { run, created }.
   let changed: Record<string, unknown> | null = null;
   for (const [k, v] of Object.entries(o)) {
