@@ -71,8 +71,9 @@ export function withCheckoutPaths<S extends Store>(store: S, root: string): S {
     get(target, prop) {
       const value = Reflect.get(target, prop) as unknown;
       if (typeof value !== 'function' || typeof prop !== 'string') return value;
-      const write = WRITES[prop];
-      const filterAt = FILTERS[prop];
+      // Own keys only: a method named like Object.prototype's (toString) is no write.
+      const write = Object.hasOwn(WRITES, prop) ? WRITES[prop] : undefined;
+      const filterAt = Object.hasOwn(FILTERS, prop) ? FILTERS[prop] : undefined;
       return function (this: unknown, ...args: unknown[]) {
         if (write) args = write(paths, args);
         if (filterAt !== undefined && typeof args[filterAt] === 'function') {
