@@ -217,7 +217,9 @@ CREATE TABLE IF NOT EXISTS workers (
   runs_held     INTEGER NOT NULL DEFAULT 0,   -- runs it holds or drives, at its last heartbeat
   agents        INTEGER NOT NULL DEFAULT 0,   -- agent processes it ran, at its last heartbeat
   started_at    INTEGER NOT NULL,
-  heartbeat_at  INTEGER NOT NULL
+  heartbeat_at  INTEGER NOT NULL,
+  -- Schema 15 (made in sqlite/migrate.ts for older stores):
+  left_runs     TEXT                          -- JSON: runs it leaves to others, and why (its checkout lacks them)
 );
 
 -- Schema 9: sessions across machines. An agent call's Claude Code transcript, kept after each

@@ -45,7 +45,7 @@ export interface Project {
   /** Runs `shop …` to completion without blocking the event loop (for concurrent tests). */
   shopAsync(args: string[], opts?: { input?: string; env?: NodeJS.ProcessEnv }): Promise<Result>;
   /** Starts `shop …` in the background. */
-  spawnShop(args: string[], opts?: { env?: NodeJS.ProcessEnv }): Background;
+  spawnShop(args: string[], opts?: { env?: NodeJS.ProcessEnv; cwd?: string }): Background;
   /** Writes a stand-in scenario and points SHOP_STANDIN_SCENARIO at it. */
   scenario(s: Scenario): void;
   /** Every invocation the stand-in logged. */
@@ -224,7 +224,7 @@ export function makeProject(): Project {
     },
     spawnShop(args, opts = {}) {
       const child = spawn(process.execPath, [shopBin, ...args], {
-        cwd: dir,
+        cwd: opts.cwd ?? dir,
         env: { ...env, ...opts.env },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

@@ -124,6 +124,8 @@ function report(e: WorkerEvent, emit: Emit) {
         { ...base, type: 'gave_up', reason: e.reason },
         `${name} failed: ${e.reason} (see: shop status ${e.run.id})`,
       );
+    case 'left':
+      return emit({ ...base, type: 'left', reason: e.reason }, `${name}: left to other workers: ${e.reason}`);
     case 'outcome':
       return emit({ ...base, type: 'outcome', outcome: e.outcome }, outcomeLine(e.run, e.outcome));
   }

@@ -33,6 +33,10 @@ export default async function workers(args: CommandArgs<'workers'>, ctx: Context
     { width: ctx.style.width, shrink: [0] },
   );
   for (const line of lines) ctx.out(line);
+  // Why a live worker does not take a run: its checkout lacks it (another machine's worker drives it).
+  for (const w of rows)
+    for (const l of w.left)
+      ctx.out(`${w.host} (pid ${w.pid}) leaves run ${l.run} (${l.workflow}) to others: ${l.reason}`);
   const gone = rows.filter((w) => w.state === 'gone').length;
   if (gone)
     ctx.out(

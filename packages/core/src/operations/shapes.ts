@@ -396,6 +396,11 @@ export const WorkersJsonSchema = z.array(
     project: z.string(),
     since: z.string(),
     last_heartbeat: z.string(),
+    /**
+     * Runs it leaves to the other workers and why — its checkout lacks their workflow file or
+     * workspace — at its last heartbeat (at most 20; none for a gone worker).
+     */
+    left: z.array(z.object({ run: z.number(), workflow: z.string(), reason: z.string() })),
   }),
 );
 

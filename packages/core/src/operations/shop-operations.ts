@@ -326,6 +326,11 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
         ...opts,
         project: projectIdentity(project),
         portsFor: (run) => ({ ...ports, notifier: notifierFor(run) }),
+        checkout: new (await import('../worker/checkout-check.js')).CheckoutCheck(
+          () => ports.clock.now(),
+          (path) => ports.ruleFiles?.shown(path) ?? path,
+          Math.max(10_000, ports.leaseMs),
+        ),
         schedules: opts.only ? undefined : scheduleFiring(ports, project),
       }),
     claim: async (req) => {

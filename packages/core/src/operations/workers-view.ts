@@ -28,6 +28,7 @@ export async function workersJson(
       project: w.project,
       since: iso(w.startedAt),
       last_heartbeat: iso(w.heartbeatAt),
+      left: live ? w.left.map((l) => ({ run: l.runId, workflow: l.spec, reason: l.reason })) : [],
     };
   });
 }

@@ -11,7 +11,7 @@ import { tempDir } from '../testing/temp-dir.js';
 
 let cluster: Cluster;
 let home: string;
-const project = () => ({ home, dbFile: join(home, 'shop.db') });
+const project = () => ({ root: home, home, dbFile: join(home, 'shop.db') });
 
 beforeAll(async () => {
   home = tempDir('shop-open-store-');

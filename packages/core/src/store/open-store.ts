@@ -3,6 +3,7 @@ import { nodeClock } from '../engine/node-clock.js';
 import type { Project } from '../project/project.js';
 import { storeLocation, type StoreLocation } from './database-url.js';
 import { storeError } from './sqlite/sqlite-errors.js';
+import { withCheckoutPaths } from './checkout-paths.js';
 import type { Store } from './store.js';
 
 /**
@@ -13,8 +14,19 @@ import type { Store } from './store.js';
  * The clock: SQLite judges by this machine's (SHOP_CLOCK_FILE fast-forwards it in tests);
  * PostgreSQL by the database's, so workers on machines whose clocks disagree still agree —
  * unless SHOP_CLOCK_FILE is set (tests), which it then follows as SQLite does.
+ *
+ * Paths are kept relative to the project's checkout (checkout-paths.ts): each machine's worker
+ * reads a run's workspace and workflow under its own checkout, wherever that sits.
  */
 export async function openStore(
+  project: Pick<Project, 'home' | 'dbFile' | 'root'>,
+  env: NodeJS.ProcessEnv,
+  opts: { poolSize?: number } = {},
+): Promise<Store> {
+  return withCheckoutPaths(await openStoreAt(project, env, opts), project.root);
+}
+
+async function openStoreAt(
   project: Pick<Project, 'home' | 'dbFile'>,
   env: NodeJS.ProcessEnv,
   opts: { poolSize?: number } = {},

@@ -31,8 +31,16 @@ export interface QueueStore {
   /**
    * Takes up to `limit` queued runs for `owner` (leased for `leaseMs`), each made `running`
    * with a `run_taken` event; `only`: just these runs (a foreground shop run waiting for room).
+   * `accept`: a run it refuses stays queued, untouched, for another worker (this one's checkout
+   * lacks its workflow); the runs after it are looked at as if it were not there.
    */
-  claimQueuedRuns(owner: OwnerClaim, leaseMs: number, limit: number, only?: number): Promise<Run[]>;
+  claimQueuedRuns(
+    owner: OwnerClaim,
+    leaseMs: number,
+    limit: number,
+    only?: number,
+    accept?: (run: Run) => boolean,
+  ): Promise<Run[]>;
   /** A queued run's new priority (with its event); false when it is no longer queued. */
   setPriority(runId: number, priority: number, by: string, channel: Channel): Promise<boolean>;
   /**

@@ -20,10 +20,28 @@ export interface WorkerLoad {
   runsHeld: number;
   /** Agent processes it runs now. */
   agents: number;
+  /** Runs it leaves to the other workers, and why (its checkout lacks their workflow or workspace); at most LEFT_SHOWN. */
+  left?: LeftRun[];
+}
+
+/** A run a worker leaves to others: its checkout cannot drive it. */
+export interface LeftRun {
+  runId: number;
+  spec: string;
+  reason: string;
+}
+
+/** The most left runs a worker's row keeps (the rest are counted by the worker's line in shop watch). */
+export const LEFT_SHOWN = 20;
+
+/** The left runs as a workers row keeps them (JSON; null when none). */
+export function leftColumn(load: WorkerLoad): string | null {
+  return load.left?.length ? JSON.stringify(load.left.slice(0, LEFT_SHOWN)) : null;
 }
 
 /** A registered worker, as `shop workers` reads it; live or gone is judged by the reader. */
 export interface WorkerRow extends NewWorker, WorkerLoad {
+  left: LeftRun[];
   startedAt: number;
   heartbeatAt: number;
 }
@@ -52,9 +70,10 @@ export interface WorkerStore {
    * A worker's pass takes, in one transaction, up to `limit` open runs (running or waiting) that
    * no one holds — no owner, or a lease lapsed by the store's clock — for `owner`, leased for
    * `leaseMs`, oldest first; returns the runs it took. Racing workers never take the same run,
-   * and never wait on each other's (PostgreSQL: FOR UPDATE SKIP LOCKED).
+   * and never wait on each other's (PostgreSQL: FOR UPDATE SKIP LOCKED). `skip`: runs this
+   * worker leaves to others (its checkout lacks their workflow or workspace).
    */
-  claimIdleRuns(owner: OwnerClaim, leaseMs: number, limit: number): Promise<Run[]>;
+  claimIdleRuns(owner: OwnerClaim, leaseMs: number, limit: number, skip?: readonly number[]): Promise<Run[]>;
   /**
    * Calls `onWake` for every wake-up another process sends (new runs, answers, stops,
    * releases, timers) until closed. Absent when the store cannot push them (SQLite: the

@@ -46,6 +46,7 @@ describe("a worker's registration", () => {
         maxParallel: null,
         runsHeld: 0,
         agents: 0,
+        left: [],
         startedAt: clock.t,
         heartbeatAt: clock.t,
       },

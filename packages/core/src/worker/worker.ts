@@ -10,6 +10,7 @@ import { Slots } from '../engine/slots.js';
 import { capText } from '../text.js';
 import type { Run } from '../types.js';
 import type { Wake } from '../store/worker-store.js';
+import type { CheckoutCheck } from './checkout-check.js';
 import { ResumeBackoff } from './resume-backoff.js';
 import { liveWorkerCount, WorkerRegistration } from './registration.js';
 import { openWorkerWakes, type WorkerWakes } from './wakes.js';
@@ -31,6 +32,8 @@ export type WorkerEvent =
   /** `actions`: what a person may do about it, as data (the front end words them after the message). */
   | { type: 'error'; run: Run; message: string; actions: readonly SuggestedAction[]; retryInMs: number | null }
   | { type: 'gave_up'; run: Run; reason: string }
+  /** A run this worker leaves to the others: its checkout lacks the run's workflow or workspace. */
+  | { type: 'left'; run: Run; reason: string }
   | { type: 'stopping'; active: number; held: number }
   /** A pass could not read the store (a database restarting, a network cut): told once, tried again at the next wake. */
   | { type: 'pass_failed'; message: string; actions: readonly SuggestedAction[]; retryInMs: number }
@@ -59,6 +62,8 @@ export interface WorkerOptions {
    * says when the next slot is (the store's clock). Not given watching named runs: those fire nothing.
    */
   schedules?: () => Promise<FiredSchedules>;
+  /** What this checkout can drive (absent: every run; twins without a disk). */
+  checkout?: CheckoutCheck;
   /** How a run whose resume keeps failing is retried (tests shorten it). */
   resumeBackoff?: { firstMs: number; maxMs: number; attempts: number };
 }
@@ -105,7 +110,15 @@ export class Worker {
     const registry = await WorkerRegistration.start(this.ports, {
       project: this.opts.project,
       maxParallel: this.opts.maxParallel,
-      load: () => ({ runsHeld: this.held.size + this.active.size, agents: this.agents.inUse }),
+      load: () => {
+        const left = this.opts.checkout?.left() ?? [];
+        // Without runs left the load reads as before: no heartbeat for a change that is none.
+        return {
+          runsHeld: this.held.size + this.active.size,
+          agents: this.agents.inUse,
+          ...(left.length ? { left } : {}),
+        };
+      },
     });
     let wakes: WorkerWakes;
     try {
@@ -193,7 +206,8 @@ export class Worker {
     void this.ports.store
       .getRun(runId)
       .then(async (run) => {
-        if (!run || run.status !== 'waiting' || this.active.has(runId) || this.held.has(runId)) return;
+        if (!run || run.status !== 'waiting' || this.active.has(runId) || this.held.has(runId) || this.lacks(run))
+          return;
         const held = await this.take(run, true);
         if (held && this.held.get(runId) === held && !this.active.has(runId)) this.drive(run, held.owner, 'event');
       })
@@ -248,7 +262,8 @@ export class Worker {
     // otherwise take it all while the others idle. A worker silent for a lease no longer counts,
     // so the others' shares grow to take its runs. Named runs (shop watch <id>) are all its own.
     this.share = this.opts.only ? Infinity : Math.ceil(listed.length / (await this.liveWorkers()));
-    const took = this.opts.only ? new Map<number, Run>() : await this.takeIdle();
+    const leaving = this.leaving(listed);
+    const took = this.opts.only ? new Map<number, Run>() : await this.takeIdle(leaving);
     // Due slots queue their runs before the queue is looked at: this pass may take them.
     const nextSlot = await this.fireSchedules();
     const stillQueued = await this.takeQueued();
@@ -280,7 +295,7 @@ export class Worker {
       )
         continue;
       // Held runs keep their leases themselves meanwhile.
-      if (this.backoff.waiting(run.id, clock.now())) continue;
+      if (this.backoff.waiting(run.id, clock.now()) || leaving.has(run.id)) continue;
       try {
         await this.look(
           run,
@@ -318,13 +333,38 @@ export class Worker {
     return first;
   }
 
+  /**
+   * The open runs no live driver holds that this checkout cannot drive (no workflow file, no
+   * workspace here): left to the others, said once each (and in shop workers), never claimed.
+   */
+  private leaving(listed: Run[]): Set<number> {
+    const check = this.opts.checkout;
+    const leaving = new Set<number>();
+    if (!check) return leaving;
+    const liveness = storeLiveness(this.ports);
+    for (const run of listed) {
+      if (this.held.has(run.id) || this.active.has(run.id)) continue;
+      if (liveOwner(liveness, run)) check.forget(run.id);
+      else if (this.lacks(run)) leaving.add(run.id);
+    }
+    return leaving;
+  }
+
+  /** Whether this checkout cannot drive the run (a run newly left is said). */
+  private lacks(run: Run): boolean {
+    const check = this.opts.checkout;
+    return !!check?.why(run, (l) => this.opts.report({ type: 'left', run, reason: l.reason }));
+  }
+
   /** Takes the runs no one holds (no owner, or a lease run out by the store's clock) and holds them here, to drive or to wait. */
-  private async takeIdle(): Promise<Map<number, Run>> {
+  private async takeIdle(leaving: Set<number>): Promise<Map<number, Run>> {
     // No more than it can drive now, nor than its share.
     const room = Math.min(this.opts.maxDrivers - this.active.size, this.roomInShare());
     if (this.opts.signal.aborted || room <= 0) return new Map();
     const token = this.ports.newToken();
-    const took = await this.ports.store.claimIdleRuns(ownerRecord(this.ports, token), this.ports.leaseMs, room);
+    const took = await this.ports.store.claimIdleRuns(ownerRecord(this.ports, token), this.ports.leaseMs, room, [
+      ...leaving,
+    ]);
     for (const run of took) {
       this.hold(run, Ownership.adopt(this.ports, run));
       if (run.status === 'running') this.interrupted.add(run.id);
@@ -342,17 +382,18 @@ export class Worker {
     if (this.opts.signal.aborted || room <= 0) return this.opts.only !== null;
     const owner = () => ownerRecord(this.ports, this.ports.newToken());
     const { store, leaseMs } = this.ports;
+    const accept = (run: Run) => !this.lacks(run);
     // Named runs (shop watch <id>…): each queued one taken in its turn; true while one still waits.
     let waits = false;
     const took: Run[] = [];
     if (this.opts.only)
       for (const id of this.opts.only) {
         if ((await store.getRun(id))?.status !== 'queued') continue;
-        const [run] = took.length < room ? await store.claimQueuedRuns(owner(), leaseMs, 1, id) : [];
+        const [run] = took.length < room ? await store.claimQueuedRuns(owner(), leaseMs, 1, id, accept) : [];
         if (run) took.push(run);
         else waits = true;
       }
-    else took.push(...(await store.claimQueuedRuns(owner(), leaseMs, room)));
+    else took.push(...(await store.claimQueuedRuns(owner(), leaseMs, room, undefined, accept)));
     for (const run of took) {
       this.opts.report({ type: 'took', run, how: 'queued' });
       this.drive(run, Ownership.adopt(this.ports, run), 'queued');

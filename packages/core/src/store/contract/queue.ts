@@ -39,6 +39,17 @@ export function queue(adapter: StoreAdapter) {
       expect((await store.listRuns({ active: true })).map((r) => r.id)).toEqual([run.id]);
     });
 
+    it('a claim leaves the runs its filter refuses queued and untouched, and takes the next ones', async () => {
+      const { store } = ctx;
+      const high = (await store.queueRun(queued({ priority: 9, spec: 'elsewhere' }))).run;
+      const low = (await store.queueRun(queued())).run;
+      const took = await store.claimQueuedRuns(owner('w1'), LONG, 1, undefined, (r) => r.spec !== 'elsewhere');
+      expect(took.map((r) => r.id)).toEqual([low.id]);
+      expect(await store.getRun(high.id)).toMatchObject({ status: 'queued', owner: null });
+      expect((await store.listEvents(high.id)).map((e) => e.type)).toEqual(['run_started']);
+      expect((await store.claimQueuedRuns(owner('w2'), LONG, 5)).map((r) => r.id)).toEqual([high.id]);
+    });
+
     it('the same start id twice is one run', async () => {
       const { store } = ctx;
       const a = await store.queueRun(queued({ startId: 'pr-7-deploy' }));

@@ -20,7 +20,14 @@ export function workerRegistry(adapter: StoreAdapter) {
       const { store, clock } = ctx;
       await store.registerWorker(worker('w1', { maxParallel: null }));
       expect(await store.listWorkers()).toEqual([
-        { ...worker('w1', { maxParallel: null }), runsHeld: 0, agents: 0, startedAt: clock.t, heartbeatAt: clock.t },
+        {
+          ...worker('w1', { maxParallel: null }),
+          runsHeld: 0,
+          agents: 0,
+          left: [],
+          startedAt: clock.t,
+          heartbeatAt: clock.t,
+        },
       ]);
     });
 
@@ -38,6 +45,16 @@ export function workerRegistry(adapter: StoreAdapter) {
       expect(await store.heartbeatWorker('w1', { runsHeld: 0, agents: 0 })).toBe(false);
       expect(await store.heartbeatWorker('never', { runsHeld: 0, agents: 0 })).toBe(false);
       await store.endWorker('never');
+    });
+
+    it('a heartbeat records the runs the worker leaves to others, and a later one without them clears them', async () => {
+      const { store } = ctx;
+      await store.registerWorker(worker('w1'));
+      const left = [{ runId: 7, spec: 'deploy', reason: 'this checkout has no workflows/deploy.lua' }];
+      await store.heartbeatWorker('w1', { runsHeld: 0, agents: 0, left });
+      expect((await store.listWorkers())[0]!.left).toEqual(left);
+      await store.heartbeatWorker('w1', { runsHeld: 1, agents: 0 });
+      expect((await store.listWorkers())[0]!.left).toEqual([]);
     });
 
     it('every connection sees every worker, oldest first (workers on several machines share one registry)', async () => {
@@ -89,6 +106,17 @@ export function workerRegistry(adapter: StoreAdapter) {
       expect(await store.claimIdleRuns({ ...me, token: 'other' }, 15_000, 10)).toEqual([]);
       expect((await store.getRun(live.id))!.owner!.token).toBe(T);
       expect((await store.getRun(lapsing.id))!.owner!.token).toBe('w-token');
+    });
+
+    it('claimIdleRuns leaves the runs a worker skips (its checkout lacks them) to the others', async () => {
+      const { store } = ctx;
+      const a = await store.createRun(newRun());
+      const b = await store.createRun(newRun());
+      await store.releaseRun(a.id, T, { ifIdle: false });
+      await store.releaseRun(b.id, T, { ifIdle: false });
+      expect((await store.claimIdleRuns(owner('lacks-a'), 15_000, 10, [a.id])).map((r) => r.id)).toEqual([b.id]);
+      expect((await store.getRun(a.id))!.owner).toBeNull();
+      expect((await store.claimIdleRuns(owner('has-a'), 15_000, 10, [])).map((r) => r.id)).toEqual([a.id]);
     });
 
     it('racing workers take disjoint runs, every idle one taken once', async () => {

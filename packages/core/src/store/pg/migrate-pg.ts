@@ -82,6 +82,8 @@ const STEPS: Record<number, string> = {
   // 13 → 14: the queue (a run may be queued, with a priority, a key, a concurrency, a trigger, an
   // idempotency id), schedules with their slots, webhooks with their deliveries, as SQLite's schema.sql.
   13: QUEUE_SCHEMA,
+  // 14 → 15: the runs a worker leaves to others (its checkout lacks them), as SQLite's schema.sql.
+  14: `ALTER TABLE workers ADD COLUMN IF NOT EXISTS left_runs TEXT;`,
 };
 
 /**

@@ -252,6 +252,20 @@ describe('migratePg', () => {
     }
   });
 
+  it('brings a schema-14 store to 15: workers say which runs they leave to others', async () => {
+    const db = await openPgDb(await fresh());
+    try {
+      await migratePg(db);
+      await db.query(`INSERT INTO workers (id, host, pid, project, started_at, heartbeat_at) VALUES ('w', 'h', 1, 'p', 1, 1);
+        ALTER TABLE workers DROP COLUMN left_runs; UPDATE schema_meta SET version = 14`);
+      await migratePg(db);
+      expect(await db.query('SELECT version FROM schema_meta')).toEqual([{ version: SCHEMA_VERSION }]);
+      expect(await db.query('SELECT id, left_runs FROM workers')).toEqual([{ id: 'w', left_runs: null }]);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('brings a schema-12 store to 13: people get their kind, the rows there stay login links', async () => {
     const db = await openPgDb(await fresh());
     try {

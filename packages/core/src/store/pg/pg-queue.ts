@@ -128,7 +128,13 @@ export class PgQueue implements QueueStore {
     return row ? toRun(row) : null;
   }
 
-  async claimQueuedRuns(owner: OwnerClaim, leaseMs: number, limit: number, only?: number): Promise<Run[]> {
+  async claimQueuedRuns(
+    owner: OwnerClaim,
+    leaseMs: number,
+    limit: number,
+    only?: number,
+    accept?: (run: Run) => boolean,
+  ): Promise<Run[]> {
     if (limit <= 0) return [];
     if (only === undefined && !(await this.db.query(SQL.anyQueued)).length) return [];
     return this.db.tx(async (q) => {
@@ -140,6 +146,7 @@ export class PgQueue implements QueueStore {
       const took: Run[] = [];
       for (const run of rows.map(toRun)) {
         if (took.length >= limit) break;
+        if (accept && !accept(run)) continue;
         const group = groupOf(run);
         let count = driven.get(group);
         if (count === undefined) count = Number((await q.query(SQL.driven, [run.spec, run.queueKey]))[0]!.n);

@@ -468,8 +468,8 @@ export class PgStore extends PgReads implements Store {
   async listWorkers() {
     return this.workers.listWorkers();
   }
-  async claimIdleRuns(owner: OwnerClaim, leaseMs: number, limit: number) {
-    return this.workers.claimIdleRuns(owner, leaseMs, limit);
+  async claimIdleRuns(owner: OwnerClaim, leaseMs: number, limit: number, skip: readonly number[] = []) {
+    return this.workers.claimIdleRuns(owner, leaseMs, limit, skip);
   }
   async listen(onWake: (w: Wake) => void) {
     return this.workers.listen(onWake);
@@ -496,8 +496,14 @@ export class PgStore extends PgReads implements Store {
   async queueRun(input: NewQueuedRun) {
     return this.queue.queueRun(input);
   }
-  async claimQueuedRuns(owner: OwnerClaim, leaseMs: number, limit: number, only?: number) {
-    return this.queue.claimQueuedRuns(owner, leaseMs, limit, only);
+  async claimQueuedRuns(
+    owner: OwnerClaim,
+    leaseMs: number,
+    limit: number,
+    only?: number,
+    accept?: (run: Run) => boolean,
+  ) {
+    return this.queue.claimQueuedRuns(owner, leaseMs, limit, only, accept);
   }
   async setPriority(runId: number, priority: number, by: string, channel: Channel) {
     return this.queue.setPriority(runId, priority, by, channel);

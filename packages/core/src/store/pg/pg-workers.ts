@@ -2,14 +2,22 @@ import type { Run } from '../../types.js';
 import { toRun } from '../rows.js';
 import type { OwnerClaim } from '../store.js';
 import { toWorker } from '../worker-rows.js';
-import { FORGET_GONE_WORKERS_MS, type NewWorker, type Wake, type WorkerLoad, type WorkerRow } from '../worker-store.js';
+import {
+  FORGET_GONE_WORKERS_MS,
+  leftColumn,
+  type NewWorker,
+  type Wake,
+  type WorkerLoad,
+  type WorkerRow,
+} from '../worker-store.js';
 import type { PgDb } from './pg-db.js';
 
 const SQL = {
   forgetGone: 'DELETE FROM workers WHERE heartbeat_at < $1',
   register: `INSERT INTO workers (id, host, pid, pid_start, project, max_parallel, runs_held, agents, started_at, heartbeat_at)
     VALUES ($1, $2, $3, $4, $5, $6, 0, 0, $7, $7)`,
-  heartbeat: 'UPDATE workers SET runs_held = $2, agents = $3, heartbeat_at = $4 WHERE id = $1 RETURNING id',
+  heartbeat:
+    'UPDATE workers SET runs_held = $2, agents = $3, left_runs = $5, heartbeat_at = $4 WHERE id = $1 RETURNING id',
   end: 'DELETE FROM workers WHERE id = $1',
   list: 'SELECT * FROM workers ORDER BY started_at, id',
   // A run waiting on the world is not taken: it needs no owner until its time comes.
@@ -18,6 +26,7 @@ const SQL = {
   claimIdle: `WITH idle AS (
       SELECT id FROM runs WHERE status IN ('running','waiting_human') AND (owner_token IS NULL OR lease_until IS NULL OR lease_until <= $1)
         AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.run_id = runs.id AND s.gz IS NULL AND s.host <> $4)
+        AND NOT (id = ANY($8::bigint[]))
       ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
     UPDATE runs r SET owner_token = $3, owner_host = $4, owner_pid = $5, owner_pid_start = $6, lease_until = $1::bigint + $7::bigint, updated_at = $1
     FROM idle WHERE r.id = idle.id RETURNING r.*`,
@@ -43,7 +52,9 @@ export class PgWorkers {
   }
 
   async heartbeatWorker(id: string, load: WorkerLoad): Promise<boolean> {
-    return (await this.db.query(SQL.heartbeat, [id, load.runsHeld, load.agents, this.now()])).length > 0;
+    return (
+      (await this.db.query(SQL.heartbeat, [id, load.runsHeld, load.agents, this.now(), leftColumn(load)])).length > 0
+    );
   }
 
   async endWorker(id: string): Promise<void> {
@@ -54,7 +65,7 @@ export class PgWorkers {
     return (await this.db.query(SQL.list)).map(toWorker);
   }
 
-  async claimIdleRuns(owner: OwnerClaim, leaseMs: number, limit: number): Promise<Run[]> {
+  async claimIdleRuns(owner: OwnerClaim, leaseMs: number, limit: number, skip: readonly number[]): Promise<Run[]> {
     const rows = await this.db.query(SQL.claimIdle, [
       this.now(),
       limit,
@@ -63,6 +74,7 @@ export class PgWorkers {
       owner.pid,
       owner.pidStart,
       Math.round(leaseMs),
+      [...skip],
     ]);
     return rows.map(toRun).sort((a, b) => a.id - b.id);
   }

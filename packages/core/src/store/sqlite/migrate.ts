@@ -153,6 +153,11 @@ const V14_INDEXES = `
 CREATE INDEX IF NOT EXISTS runs_queued ON runs(priority DESC, id) WHERE status = 'queued';
 CREATE INDEX IF NOT EXISTS runs_concurrency ON runs(spec, queue_key) WHERE status IN ('running','waiting','waiting_human');
 CREATE UNIQUE INDEX IF NOT EXISTS runs_start_id ON runs(start_id) WHERE start_id IS NOT NULL;`;
+/** Version 8–14 → 15: the runs a worker leaves to others (its checkout lacks them), for shop workers. */
+function v15(db: Database.Database): void {
+  const has = new Set((db.prepare('PRAGMA table_info(workers)').all() as { name: string }[]).map((c) => c.name));
+  if (!has.has('left_runs')) db.exec('ALTER TABLE workers ADD COLUMN left_runs TEXT');
+}
 /** Version 5 or 6 → 7: how long a claim on a call's ask lasts (claims and the rest are new tables). */
 const V7 = `ALTER TABLE executions ADD COLUMN claim_timeout INTEGER;`;
 /**
@@ -187,6 +192,7 @@ export function migrate(db: Database.Database): void {
     // After schema.sql: a store older than the people table has it made there, with the column.
     v13(db);
     v14(db, version);
+    v15(db);
     if (version >= 1 && version <= 4) db.exec(V5_AFTER);
     if (version >= 1) db.exec(V6_SPAWNED);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);

@@ -94,7 +94,13 @@ export class SqliteQueue implements QueueStore {
     return toRun(q(db, SQL.get).get(id) as Row);
   }
 
-  async claimQueuedRuns(owner: OwnerClaim, leaseMs: number, limit: number, only?: number): Promise<Run[]> {
+  async claimQueuedRuns(
+    owner: OwnerClaim,
+    leaseMs: number,
+    limit: number,
+    only?: number,
+    accept?: (run: Run) => boolean,
+  ): Promise<Run[]> {
     const { db } = this.host;
     if (limit <= 0) return [];
     // A pass with nothing queued (the usual one) reads, without taking the write lock.
@@ -108,6 +114,7 @@ export class SqliteQueue implements QueueStore {
       const took: Run[] = [];
       for (const run of rows.map(toRun)) {
         if (took.length >= limit) break;
+        if (accept && !accept(run)) continue;
         const group = groupOf(run);
         const count =
           driven.get(group) ??

@@ -73,7 +73,7 @@ describe('SqliteStore on a real file', () => {
     const db = raw(file);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    expect(SCHEMA_VERSION).toBe(14);
+    expect(SCHEMA_VERSION).toBe(15);
   });
 
   it('brings a schema-10 store up: ended web sessions get their table, runs their rules and holds', async () => {
@@ -133,6 +133,23 @@ describe('SqliteStore on a real file', () => {
       VALUES ('n', 'w', '* * * * *', 'UTC', 'skip', 'latest', 1, 'ann')`,
       )
       .run();
+  });
+
+  it('brings a schema-14 store to 15: workers say which runs they leave to others', async () => {
+    const { file, store } = fresh();
+    await store.registerWorker({ id: 'w', host: 'h', pid: 1, pidStart: null, project: 'p', maxParallel: null });
+    store.close();
+    open.pop();
+    const db = new Database(file);
+    db.exec('ALTER TABLE workers DROP COLUMN left_runs');
+    db.pragma('user_version = 14');
+    db.close();
+    const again = openSqliteStore(file);
+    open.push(again);
+    expect(raw(file).pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(await again.listWorkers()).toMatchObject([{ id: 'w', left: [] }]);
+    await again.heartbeatWorker('w', { runsHeld: 0, agents: 0, left: [{ runId: 3, spec: 'deploy', reason: 'x' }] });
+    expect((await again.listWorkers())[0]!.left).toEqual([{ runId: 3, spec: 'deploy', reason: 'x' }]);
   });
 
   it('brings a schema-12 store to 13: people get their kind, the rows there stay login links', async () => {

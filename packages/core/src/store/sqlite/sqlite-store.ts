@@ -553,8 +553,14 @@ class SqliteStore extends SqliteReads implements Store {
   async queueRun(input: NewQueuedRun) {
     return this.queue.queueRun(input);
   }
-  async claimQueuedRuns(owner: OwnerClaim, leaseMs: number, limit: number, only?: number) {
-    return this.queue.claimQueuedRuns(owner, leaseMs, limit, only);
+  async claimQueuedRuns(
+    owner: OwnerClaim,
+    leaseMs: number,
+    limit: number,
+    only?: number,
+    accept?: (run: Run) => boolean,
+  ) {
+    return this.queue.claimQueuedRuns(owner, leaseMs, limit, only, accept);
   }
   async setPriority(runId: number, priority: number, by: string, channel: Channel) {
     return this.queue.setPriority(runId, priority, by, channel);
@@ -642,8 +648,8 @@ class SqliteStore extends SqliteReads implements Store {
   async listWorkers() {
     return workers.listWorkers(this.db);
   }
-  async claimIdleRuns(owner: OwnerClaim, leaseMs: number, limit: number) {
-    return workers.claimIdleRuns(this.db, this.accessTx, () => this.now(), owner, leaseMs, limit);
+  async claimIdleRuns(owner: OwnerClaim, leaseMs: number, limit: number, skip: readonly number[] = []) {
+    return workers.claimIdleRuns(this.db, this.accessTx, () => this.now(), owner, leaseMs, limit, skip);
   }
 
   /**

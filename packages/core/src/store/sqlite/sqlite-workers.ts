@@ -3,7 +3,13 @@ import type { Run } from '../../types.js';
 import { toRun, type Row } from '../rows.js';
 import type { OwnerClaim } from '../store.js';
 import { toWorker } from '../worker-rows.js';
-import { FORGET_GONE_WORKERS_MS, type NewWorker, type WorkerLoad, type WorkerRow } from '../worker-store.js';
+import {
+  FORGET_GONE_WORKERS_MS,
+  leftColumn,
+  type NewWorker,
+  type WorkerLoad,
+  type WorkerRow,
+} from '../worker-store.js';
 import { q, type Tx } from './sqlite-prepared.js';
 
 // SQLite's worker registry: each function one statement (or the caller's immediate `tx`).
@@ -21,9 +27,10 @@ export function registerWorker(db: Database.Database, tx: Tx, now: number, w: Ne
 
 export function heartbeatWorker(db: Database.Database, now: number, id: string, load: WorkerLoad): boolean {
   return (
-    q(db, 'UPDATE workers SET runs_held = ?, agents = ?, heartbeat_at = ? WHERE id = ?').run(
+    q(db, 'UPDATE workers SET runs_held = ?, agents = ?, left_runs = ?, heartbeat_at = ? WHERE id = ?').run(
       load.runsHeld,
       load.agents,
+      leftColumn(load),
       now,
       id,
     ).changes > 0
@@ -49,14 +56,17 @@ export function claimIdleRuns(
   owner: OwnerClaim,
   leaseMs: number,
   limit: number,
+  skip: readonly number[] = [],
 ): Run[] {
+  const skipped = JSON.stringify(skip);
   // A pass with nothing idle (the usual one) reads, without taking the write lock; the transaction checks again.
   if (
     !q(
       db,
       `SELECT 1 FROM runs WHERE status IN ('running','waiting_human')
-    AND (owner_token IS NULL OR lease_until IS NULL OR lease_until <= ?) LIMIT 1`,
-    ).get(now())
+    AND (owner_token IS NULL OR lease_until IS NULL OR lease_until <= ?)
+    AND id NOT IN (SELECT value FROM json_each(?)) LIMIT 1`,
+    ).get(now(), skipped)
   )
     return [];
   return tx(() => {
@@ -67,10 +77,11 @@ export function claimIdleRuns(
       `SELECT id FROM runs WHERE status IN ('running','waiting_human')
       AND (owner_token IS NULL OR lease_until IS NULL OR lease_until <= ?)
       AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.run_id = runs.id AND s.gz IS NULL AND s.host <> ?)
+      AND id NOT IN (SELECT value FROM json_each(?))
       ORDER BY id LIMIT ?`,
     )
       .pluck()
-      .all(t, owner.host, limit) as number[];
+      .all(t, owner.host, skipped, limit) as number[];
     const take = q(
       db,
       `UPDATE runs SET owner_token = @token, owner_host = @host, owner_pid = @pid, owner_pid_start = @pidStart,
