@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { createRun } from '../packages/core/dist/engine/drive-run.js';
 import { nodePorts } from '../packages/core/dist/engine/node-ports.js';
 import { ensureHome, findProject } from '../packages/core/dist/project/project.js';
+import { withCheckoutPaths } from '../packages/core/dist/store/checkout-paths.js';
 import { openSqliteStore } from '../packages/core/dist/store/sqlite/sqlite-store.js';
 
 export const shopBin = fileURLToPath(new URL('../packages/cli/bin/shop', import.meta.url));
@@ -35,12 +36,13 @@ export function stubAgent(status = 'DONE', text = 'ok') {
 }
 
 /**
- * The engine's ports on the project's own SQLite store: P1–P7 measure Shop on SQLite, whatever
- * SHOP_DATABASE_URL says (P8, pg/, is the PostgreSQL comparison).
+ * The engine's ports on the project's own SQLite store, as `shop` opens it (its paths kept
+ * relative to the checkout): P1–P7 measure Shop on SQLite, whatever SHOP_DATABASE_URL says
+ * (P8, pg/, is the PostgreSQL comparison).
  */
 export function sqlitePorts(project, opts) {
   ensureHome(project);
-  return nodePorts(project, { ...opts, store: openSqliteStore(project.dbFile) });
+  return nodePorts(project, { ...opts, store: withCheckoutPaths(openSqliteStore(project.dbFile), project.root) });
 }
 
 /** A temp project with one agent (`worker`) and one workflow; its engine ports use `runner`. */

@@ -67,14 +67,18 @@ function storedRun<T extends Pick<NewRun, 'workflowPath' | 'workspace'>>(p: Chec
 export function withCheckoutPaths<S extends Store>(store: S, root: string): S {
   const paths = checkoutPaths(root);
   const localize = (value: unknown): unknown => localized(paths, value);
+  // One wrapper per method, made on its first use (a step calls the store a dozen times).
+  const wrapped = new Map<string, { of: unknown; fn: unknown }>();
   return new Proxy(store, {
     get(target, prop) {
       const value = Reflect.get(target, prop) as unknown;
       if (typeof value !== 'function' || typeof prop !== 'string') return value;
+      const known = wrapped.get(prop);
+      if (known?.of === value) return known.fn;
       // Own keys only: a method named like Object.prototype's (toString) is no write.
       const write = Object.hasOwn(WRITES, prop) ? WRITES[prop] : undefined;
       const filterAt = Object.hasOwn(FILTERS, prop) ? FILTERS[prop] : undefined;
-      return function (this: unknown, ...args: unknown[]) {
+      const fn = function (this: unknown, ...args: unknown[]) {
         if (write) args = write(paths, args);
         if (filterAt !== undefined && typeof args[filterAt] === 'function') {
           const accept = args[filterAt] as (run: Run) => boolean;
@@ -83,6 +87,8 @@ export function withCheckoutPaths<S extends Store>(store: S, root: string): S {
         const result = (value as (...a: unknown[]) => unknown).apply(target, args);
         return result instanceof Promise ? result.then(localize) : localize(result);
       };
+      wrapped.set(prop, { of: value, fn });
+      return fn;
     },
   });
 }
@@ -110,7 +116,9 @@ function localized(paths: CheckoutPaths, value: unknown, depth = 0): unknown {
     if (Array.isArray(run.waitsOn)) out.waitsOn = run.waitsOn.map((e) => localCall(paths, e));
     return out;
   }
-  if (typeof o.fingerprint === 'string' && 'cwd' in o) return localCall(paths, o as unknown as Execution);
+  if (typeof o.fingerprint === 'string')
+    // A call; what replay reads of one (no cwd) has no path: a long run's log is handed back as it is.
+    return 'cwd' in o ? localCall(paths, o as unknown as Execution) : value;
   if (depth > 1) return value;
   // A pair such as { run, execution } or { run, created }.
   let changed: Record<string, unknown> | null = null;
