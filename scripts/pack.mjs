@@ -3,14 +3,16 @@
 // Core, the TUI and the web are inside the bundle (scripts/bundle.mjs); the package depends only
 // on what the bundle leaves outside. The files are laid out as in the repository where Shop looks
 // for them by walking up from the bundle (shippedFile): workflows/, agents/, schema.sql,
-// web/static/, bin/shop, and the stand-in claude that `shop demo` runs. Run after `npm run build`.
+// web/static/, bin/shop, and the stand-in claude that `shop demo` runs. Run after `npm run build`;
+// `node scripts/pack.mjs <folder>` puts the tarball there instead (the package's e2e test does).
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const destination = resolve(process.argv[2] ?? root);
 const readJson = (...path) => JSON.parse(readFileSync(join(root, ...path), 'utf8'));
 
 /**
@@ -45,6 +47,7 @@ const manifest = {
   dependencies: Object.fromEntries(DEPENDENCIES.map((d) => [d, readJson('node_modules', d, 'package.json').version])),
 };
 
+mkdirSync(destination, { recursive: true });
 const stage = mkdtempSync(join(tmpdir(), 'shop-pack-'));
 try {
   const copy = (from, to = from, filter = () => true) =>
@@ -60,12 +63,13 @@ try {
   for (const f of ['claude-standin.mjs', 'standin-scenario.mjs']) copy(`scripts/${f}`);
   copy('README.md');
   writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  const out = execFileSync('npm', ['pack', stage, '--pack-destination', root, '--json', '--silent'], {
+  const out = execFileSync('npm', ['pack', stage, '--pack-destination', destination, '--json', '--silent'], {
     encoding: 'utf8',
   });
   const [{ filename, size, entryCount }] = JSON.parse(out);
   console.log(`${filename}: ${(size / 1024).toFixed(0)} KiB, ${entryCount} files`);
-  console.log(`install it anywhere: npm install -g ./${filename}`);
+  const rel = relative(process.cwd(), join(destination, filename));
+  console.log(`install it anywhere: npm install -g ${rel.startsWith('..') ? join(destination, filename) : `./${rel}`}`);
 } finally {
   rmSync(stage, { recursive: true, force: true });
 }
