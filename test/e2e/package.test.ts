@@ -107,7 +107,17 @@ describe('the packed tarball, installed with npm install -g', () => {
   });
 
   it('shop demo runs the feature workflow end to end on the shipped stand-in, in a temp folder', () => {
-    const demo = shop('demo');
+    // A shell's own Shop settings would send the demo elsewhere (a database, a real claude): not passed on.
+    const demo = spawnSync('shop', ['demo'], {
+      cwd: project,
+      env: {
+        ...env,
+        SHOP_DATABASE_URL: 'postgres://127.0.0.1:1/nowhere',
+        SHOP_CLAUDE_BIN: join(work, 'no-such-claude'),
+        SHOP_HOME: join(work, 'no-such-home'),
+      },
+      encoding: 'utf8',
+    });
     expect(demo.stderr).toBe('');
     expect(demo.status).toBe(0);
     const dir = /^\$ cd (\S+)$/m.exec(demo.stdout)![1];
