@@ -1,7 +1,7 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from './harness.js';
 import { tempDir } from '../../packages/core/src/testing/temp-dir.js';
@@ -95,6 +95,10 @@ describe('the packed tarball, installed with npm install -g', () => {
     );
     const version = JSON.parse(readFileSync(join(repoRoot, 'packages', 'cli', 'package.json'), 'utf8')).version;
     expect(shop('--version')).toMatchObject({ status: 0, stdout: `shop ${version}\n`, stderr: '' });
+    // The README's install lines name the tarball this version packs to.
+    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    expect(readme).toContain(`npm install -g ./${basename(tarball)} `);
+    expect(readme).toContain(`writes ${basename(tarball)} here`);
     const init = shop('init');
     expect(init.stderr).toBe('');
     expect(init.status).toBe(0);
