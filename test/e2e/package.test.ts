@@ -1,6 +1,6 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from './harness.js';
@@ -158,6 +158,30 @@ describe('the packed tarball, installed with npm install -g', () => {
       const ended = server.exitCode === null ? once(server, 'exit') : null;
       server.kill('SIGTERM');
       await ended;
+    }
+  });
+
+  it('says in one line how to build better-sqlite3 when its install script did not run', () => {
+    const binary = join(
+      prefix,
+      'lib',
+      'node_modules',
+      'shop',
+      'node_modules',
+      'better-sqlite3',
+      'build',
+      'Release',
+      'better_sqlite3.node',
+    );
+    renameSync(binary, `${binary}.aside`);
+    try {
+      const list = shop('list');
+      expect(list.stderr).toBe(
+        `shop: better-sqlite3, SQLite's native module, is not built: run npm rebuild better-sqlite3 in ${join(prefix, 'lib', 'node_modules', 'shop')} (it fetches a prebuilt binary, or compiles one)\n`,
+      );
+      expect(list.status).toBe(1);
+    } finally {
+      renameSync(`${binary}.aside`, binary);
     }
   });
 });
