@@ -184,4 +184,18 @@ describe('the packed tarball, installed with npm install -g', () => {
       renameSync(`${binary}.aside`, binary);
     }
   });
+
+  it('an install missing its bundle says to reinstall the tarball, in one line', () => {
+    const bundle = join(prefix, 'lib', 'node_modules', 'shop', 'dist', 'bundle', 'shop.js');
+    renameSync(bundle, `${bundle}.aside`);
+    try {
+      const r = shop('--version');
+      expect(r.stderr).toBe(
+        `shop: Shop is not built or not installed completely (Cannot find module '${bundle}'); reinstall it: npm install -g ${basename(tarball)}\n`,
+      );
+      expect(r.status).toBe(1);
+    } finally {
+      renameSync(`${bundle}.aside`, bundle);
+    }
+  });
 });
