@@ -4,7 +4,8 @@
 // them on in stack traces). better-sqlite3 stays outside: it is a native module;
 // so does pg (node-postgres), loaded only when the store is PostgreSQL.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PATCHED_FILES, patchFengariSource } from '../packages/core/dist/lua/fengari-patch.js';
@@ -64,7 +65,7 @@ const coreEntryByModule = {
   },
 };
 rmSync(outdir, { recursive: true, force: true });
-await build({
+const { metafile } = await build({
   absWorkingDir: root,
   entryPoints: { shop: 'packages/cli/dist/main.js' },
   outdir,
@@ -81,5 +82,23 @@ await build({
     js: "import { createRequire as __shopCreateRequire } from 'node:module'; const require = __shopCreateRequire(import.meta.url);",
   },
   logLevel: 'warning',
+  metafile: true,
   plugins: [fengariPatched, coreEntryByModule],
 });
+
+/**
+ * The packages the bundle still imports from outside (with the module that imports each), for
+ * scripts/pack.mjs: the installed package must depend on every one of them, or say why not.
+ */
+const builtin = new Set(builtinModules);
+const packageOf = (path) =>
+  path
+    .split('/')
+    .slice(0, path.startsWith('@') ? 2 : 1)
+    .join('/');
+const outside = {};
+for (const [file, output] of Object.entries(metafile.outputs))
+  for (const i of output.imports)
+    if (i.external && !i.path.startsWith('node:') && !builtin.has(i.path.split('/')[0]))
+      (outside[packageOf(i.path)] ??= []).push(file);
+writeFileSync(join(outdir, '..', 'bundle-externals.json'), `${JSON.stringify(outside, null, 2)}\n`);

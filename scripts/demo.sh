@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# npm run demo — a real workflow end to end on simulated agents: it never calls Claude Code
-# (nor spends money) unless you opt in with SHOP_DEMO_REAL=1.
-# Makes a project in a temp folder, checks feature.lua on its fixture (shop test), runs it
-# (architect → coder ⇄ reviewer → pause → deployer), answers the pause the way a script
-# would, and shows the audit trail.
+# npm run demo — a real workflow end to end on simulated agents: `shop demo`, the command an
+# installed Shop has too. It never calls Claude Code (nor spends money) unless you opt in with
+# SHOP_DEMO_REAL=1, which runs the same steps here on real agents: makes a project in a temp
+# folder, checks feature.lua on its fixture (shop test), runs it (architect → coder ⇄ reviewer
+# → pause → deployer), answers the pause the way a script would, and shows the audit trail.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 shop="$here/packages/cli/bin/shop"
@@ -15,15 +15,11 @@ if [ "${SHOP_DEMO_REAL:-}" = "1" ]; then
   fi
   echo "(SHOP_DEMO_REAL=1: real Claude Code agents — this spends money on your account)"
 else
-  export SHOP_CLAUDE_BIN="$here/scripts/claude-standin.mjs"
-  echo "(simulated agents: scripts/claude-standin.mjs; SHOP_DEMO_REAL=1 npm run demo uses Claude Code)"
+  echo "(SHOP_DEMO_REAL=1 npm run demo runs it on Claude Code)"
+  exec "$shop" demo
 fi
 export SHOP_USER="${SHOP_USER:-demo}"
-# The stand-in streams a few events per step, this far apart, so progress shows.
-export SHOP_STANDIN_PACE_MS="${SHOP_STANDIN_PACE_MS:-250}"
 dir=$(mktemp -d -t shop-demo-XXXXXX)
-# The simulated agents keep their sessions in the demo's folder, not in your ~/.claude.
-[ "${SHOP_DEMO_REAL:-}" = "1" ] || export CLAUDE_CONFIG_DIR="$dir/.claude-config"
 cd "$dir"
 echo "\$ cd $dir && shop init"
 "$shop" init
@@ -36,7 +32,7 @@ set +e
 "$shop" run feature "add a login page"
 code=$?
 set -e
-echo "(exit $code: 3 means the run is waiting for a person)"
+echo "(exit $code: 3 means it waits for a person)"
 id=$("$shop" list --json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s)[0].id))')
 echo
 echo "\$ shop inbox"
@@ -53,5 +49,5 @@ echo
 echo "\$ shop log $id"
 "$shop" log "$id"
 echo
-echo "Project left in $dir — try: cd $dir && $shop list"
+echo "The project stays in $dir; try: cd $dir && $shop list"
 echo "Answer from a browser: cd $dir && $shop serve   (then, in another terminal there: $shop access add you — open the link it prints)"

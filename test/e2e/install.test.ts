@@ -6,7 +6,7 @@ import { repoRoot, standin } from './harness.js';
 import { tempDir } from '../../packages/core/src/testing/temp-dir.js';
 
 /**
- * The README's install command, as a user runs it after `npm install` in a clone: a global
+ * The README's other install, following a clone (after `npm install` there): a global
  * install of the CLI package (into a temp prefix here), then `shop` from PATH in a folder
  * that has nothing to do with this repository.
  */

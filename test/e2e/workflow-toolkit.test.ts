@@ -311,11 +311,12 @@ describe('npm run demo', () => {
     const r = spawnSync('bash', [join(repoRoot, 'scripts', 'demo.sh')], { env, encoding: 'utf8', timeout: 120_000 });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
+    // It is shop demo, the command an installed Shop has too.
     expect(r.stdout).toContain(
-      '(simulated agents: scripts/claude-standin.mjs; SHOP_DEMO_REAL=1 npm run demo uses Claude Code)',
+      '(SHOP_DEMO_REAL=1 npm run demo runs it on Claude Code)\n(simulated agents: a stand-in for Claude Code that ships with Shop; nothing is spent)\n',
     );
     expect(r.stdout).toContain('✓ pass');
-    expect(r.stdout).toContain('(exit 3: 3 means the run is waiting for a person)');
+    expect(r.stdout).toContain('$ shop run feature "add a login page"      # exit 3: it waits for a person\n');
     expect(r.stdout).toMatch(/run 1 completed: \{.*"shipped":true/);
     // It answers the way the README and the hints teach: by the ask's handle, not a bare run id.
     expect(r.stdout).toContain(
@@ -323,7 +324,7 @@ describe('npm run demo', () => {
     );
     expect(r.stdout).not.toContain('one open ask');
     expect(existsSync(called)).toBe(false);
-    const project = /Project left in (\S+)/.exec(r.stdout)![1];
+    const project = /The project stays in (\S+);/.exec(r.stdout)![1];
     expect(project.startsWith(env.TMPDIR)).toBe(true);
     expect(readFileSync(join(project, 'workflows', 'feature.test.json'), 'utf8')).toContain('"expect"');
   });

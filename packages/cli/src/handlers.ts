@@ -32,6 +32,7 @@ const handlers: Handlers = {
   hook: () => import('./commands/hook.js'),
   tui: () => import('./commands/tui.js'),
   test: () => import('./commands/test.js'),
+  demo: () => import('./commands/demo.js'),
   replay: () => import('./commands/replay.js'),
   gate: () => import('./commands/gate.js'),
   report: () => import('./commands/report.js'),

@@ -31,15 +31,18 @@ function report(e: unknown, storeFile: string): number {
   return ExitCode.failed;
 }
 
-/** "shop 0.1.0", from the CLI package's own package.json (the nearest one above this module, bundled or not). */
+/**
+ * "shop 0.1.0", from the CLI's own package.json (the nearest one above this module, bundled or
+ * not): @shop/cli in a clone, shop when installed from the packed tarball (scripts/pack.mjs).
+ */
 function version(): string {
   for (let dir = new URL('.', import.meta.url); dir.pathname !== '/'; dir = new URL('..', dir)) {
     const file = new URL('package.json', dir);
     if (!existsSync(file)) continue;
     const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version: string };
-    if (pkg.name === '@shop/cli') return `shop ${pkg.version}`;
+    if (pkg.name === '@shop/cli' || pkg.name === 'shop') return `shop ${pkg.version}`;
   }
-  throw new Error('the @shop/cli package.json is missing next to the shop binary; reinstall Shop');
+  throw new Error('the shop package.json is missing next to the shop binary; reinstall Shop');
 }
 
 const isCommand = (name: string): name is CommandName => Object.hasOwn(commands, name);

@@ -20,9 +20,12 @@ function portArg(args: CommandArgs<'serve'>): number {
   return n;
 }
 
-/** Where packages/web/static is, from the compiled code or the bundle alike. */
+/**
+ * The web's static files: web/static, found walking up from the compiled code or the bundle — in
+ * a clone that is packages/web/static (reached from packages/), in the installed package its own.
+ */
 function staticDir(): string {
-  return shippedFile(join('packages', 'web', 'static'), import.meta.url);
+  return shippedFile(join('web', 'static'), import.meta.url);
 }
 
 /**

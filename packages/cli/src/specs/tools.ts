@@ -1,7 +1,7 @@
 import type { CommandSpec } from '../command-spec.js';
 import { by, json } from './shared-flags.js';
 
-/** Workers and tools: watch, workers, serve, access, event, tui, test, replay. */
+/** Workers and tools: watch, workers, serve, access, event, tui, test, demo, replay. */
 export const toolCommands = {
   watch: {
     usage: 'shop watch [<id>…] [--max-parallel N] [--metrics-port N] [--json]',
@@ -186,6 +186,23 @@ outcome. Exit 0 pass, 1 fail (with a diff), 2 bad fixture.`,
       seed: { type: 'string', value: 'S', description: "the (first) seed (default: the fixture's seed)" },
       ...json('the outcome'),
     },
+  },
+  demo: {
+    usage: 'shop demo',
+    summary: 'the feature workflow end to end on simulated agents, in a temp folder (no Claude Code, no cost)',
+    details: `Makes a project in a new temp folder and, there, shows each command and what it prints: shop init,
+shop test feature (the workflow on its fixture), shop run feature "add a login page" on a stand-in for
+Claude Code that ships with Shop (architect, coder and reviewer for two rounds, then the run waits for
+a person: exit 3), shop inbox, shop approve of the pause, the deployer, shop status and shop log. It
+never calls a real agent and spends nothing. SHOP_* variables of this shell are not passed on (a
+SHOP_DATABASE_URL would point the demo at your database) but SHOP_USER (default demo), SHOP_DEBUG and
+SHOP_STANDIN_PACE_MS (the stand-in's time between two events, default 250 ms). The
+project is left behind for you to try commands in (its path is printed). Exit 0 when every step did
+what it should, else 1 naming the step.`,
+    group: 'tools',
+    maxArgs: 0,
+    needsProject: false,
+    options: {},
   },
   replay: {
     usage: 'shop replay [<id>… | --all] [--workflow F] [--json]',

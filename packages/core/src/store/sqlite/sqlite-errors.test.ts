@@ -32,6 +32,29 @@ describe('storeError', () => {
     expect(storeError(coded('SQLITE_BUSY'), file)?.exitCode).toBe(1);
   });
 
+  it("says in one line how to build better-sqlite3's native module when it is missing or will not load", () => {
+    const bindings = new Error(
+      'Could not locate the bindings file. Tried:\n → /g/lib/node_modules/shop/node_modules/better-sqlite3/build/better_sqlite3.node\n → /g/lib/node_modules/shop/node_modules/better-sqlite3/build/Debug/better_sqlite3.node',
+    );
+    expect(storeError(bindings, file, true)?.message).toBe(
+      "better-sqlite3, SQLite's native module, is not built: run npm rebuild better-sqlite3 in /g/lib/node_modules/shop (it fetches a prebuilt binary, or compiles one)",
+    );
+    const abi = Object.assign(
+      new Error(
+        "The module '/c/node_modules/better-sqlite3/build/Release/better_sqlite3.node'\nwas compiled against a different Node.js version",
+      ),
+      { code: 'ERR_DLOPEN_FAILED' },
+    );
+    expect(storeError(abi, file, true)?.message).toMatch(
+      /^better-sqlite3, SQLite's native module, does not load on Node [\d.]+ \(built for another Node\?\): run npm rebuild better-sqlite3 in \/c \(/,
+    );
+    // Another module's dlopen failure, or the same text met after opening, is not this.
+    expect(
+      storeError(Object.assign(new Error('/x/other.node: bad'), { code: 'ERR_DLOPEN_FAILED' }), file, true),
+    ).toBeNull();
+    expect(storeError(bindings, file)).toBeNull();
+  });
+
   it("leaves other errors alone; the file system's only while opening", () => {
     expect(storeError(new Error('boom'), file)).toBeNull();
     expect(storeError(coded('SQLITE_CONSTRAINT_PRIMARYKEY'), file)).toBeNull();

@@ -10,6 +10,10 @@ export { StoreError };
 export function storeError(e: unknown, file: string, opening = false): StoreError | null {
   // Already said (a store that cannot be read, one lost): as it is.
   if (e instanceof StoreError) return e;
+  if (opening) {
+    const native = nativeModuleError(e, file);
+    if (native) return native;
+  }
   const code = (e as { code?: unknown } | null)?.code;
   if (typeof code !== 'string' || (!code.startsWith('SQLITE_') && !opening)) return null;
   const say = (text: string) => new StoreError(text, file, code);
@@ -45,4 +49,24 @@ export function storeError(e: unknown, file: string, opening = false): StoreErro
     return say(`cannot read or write the store ${file} (${code}); check the disk and the file, then try again`);
   }
   return null;
+}
+
+/**
+ * better-sqlite3's native module missing (its install script did not run: npm install
+ * --ignore-scripts, or an npm that runs only the scripts it was told to allow) or built for
+ * another Node: met when the first store opens, said in one line with how to build it, in the
+ * folder whose node_modules holds it (the installed package, or a clone). Null for anything else.
+ */
+function nativeModuleError(e: unknown, file: string): StoreError | null {
+  const message = e instanceof Error ? e.message : '';
+  const missing = message.startsWith('Could not locate the bindings file');
+  if (!missing && (e as { code?: unknown } | null)?.code !== 'ERR_DLOPEN_FAILED') return null;
+  const dir = /([^\s'"]+)[\\/]node_modules[\\/]better-sqlite3[\\/]/.exec(message)?.[1];
+  if (!dir) return null;
+  const why = missing ? 'is not built' : `does not load on Node ${process.versions.node} (built for another Node?)`;
+  return new StoreError(
+    `better-sqlite3, SQLite's native module, ${why}: run npm rebuild better-sqlite3 in ${dir} (it fetches a prebuilt binary, or compiles one)`,
+    file,
+    'ERR_NATIVE_MODULE',
+  );
 }
