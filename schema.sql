@@ -72,7 +72,11 @@ CREATE TABLE IF NOT EXISTS executions (
   waiting_for   TEXT,                         -- the question while waiting_human
   awaiting      TEXT,                         -- awaiting kind of a NEEDS_HUMAN
   error         TEXT,
-  cost_usd      REAL,
+  cost_usd      REAL,                         -- summed over the call's agent invocations
+  input_tokens  INTEGER,                      -- tokens the CLI reported, summed the same way (NULL: never reported)
+  output_tokens INTEGER,
+  cache_read_tokens  INTEGER,
+  cache_write_tokens INTEGER,
   num_turns     INTEGER,
   duration_ms   INTEGER,
   pid           INTEGER,                      -- agent process (group leader) while running

@@ -32,6 +32,8 @@
 //         raw (text written as the signal file), sleep_ms (before reporting),
 //         until_file (before reporting, after sleep_ms: waits until this file exists in its cwd),
 //         after_ms (after reporting, before exiting), exit, is_error, result, cost, turns,
+//         usage ({input_tokens, output_tokens, cache_read_input_tokens, cache_creation_input_tokens}:
+//         this process's tokens, default 1200/150/400/200), saved_totals (false: see spendOf),
 //         reply_status (what an interactive session reports after the person speaks),
 //         stream: [{ text } | { tool, input }] (stream-json events; default: a thought, a Read,
 //         an Edit), pace_ms (time between them),
@@ -101,7 +103,7 @@
 // A step with when_prompt (a regular expression) is taken whenever the prompt matches it, and
 // the n-th rule counts only the others: an agent asks until its prompt carries the answer,
 // however often it was restarted in between.
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -434,6 +436,49 @@ function emitInit() {
   });
 }
 
+/**
+ * A result's spend, as Claude Code 2.1 reports it: `usage` is the main loop's tokens,
+ * `model_usage_since_last_result` this process's own tokens and cost; total_cost_usd and
+ * modelUsage of a resumed session continue from the totals its transcript saved (kept beside
+ * it here). step.saved_totals false: a session with no saved totals and no per-process field
+ * (each process's figures are its own, as an older transcript gives).
+ */
+function spendOf(cost, step) {
+  const model = args.model ?? 'stand-in';
+  const own = {
+    inputTokens: step.usage?.input_tokens ?? 1200,
+    outputTokens: step.usage?.output_tokens ?? 150,
+    cacheReadInputTokens: step.usage?.cache_read_input_tokens ?? 400,
+    cacheCreationInputTokens: step.usage?.cache_creation_input_tokens ?? 200,
+    costUSD: cost,
+  };
+  const usage = {
+    input_tokens: own.inputTokens,
+    output_tokens: own.outputTokens,
+    cache_read_input_tokens: own.cacheReadInputTokens,
+    cache_creation_input_tokens: own.cacheCreationInputTokens,
+  };
+  if (step.saved_totals === false) return { total_cost_usd: cost, usage, modelUsage: { [model]: own } };
+  const file = `${transcriptFile()}.totals.json`;
+  let saved = {};
+  try {
+    saved = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    // No totals saved for this session yet: it starts from zero.
+  }
+  const total = Object.fromEntries(
+    Object.entries(own).map(([k, v]) => [k, Math.round(((saved[k] ?? 0) + v) * 1e6) / 1e6]),
+  );
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  writeFileSync(file, JSON.stringify(total), { mode: 0o600 });
+  return {
+    total_cost_usd: total.costUSD,
+    usage,
+    modelUsage: { [model]: total },
+    model_usage_since_last_result: { [model]: own },
+  };
+}
+
 /** Acts the step out (reports), remembers its answer, prints the result and exits. */
 async function finish(step, { tool = null, lifecycle = false } = {}) {
   const streaming = args['output-format'] === 'stream-json';
@@ -449,7 +494,7 @@ async function finish(step, { tool = null, lifecycle = false } = {}) {
         num_turns: step.turns ?? 3,
         result: text,
         session_id: sessionId,
-        total_cost_usd: step.cost ?? 0.0125,
+        ...spendOf(step.cost ?? 0.0125, step),
         ...(tool
           ? {
               permission_denials:
@@ -481,7 +526,7 @@ function deferred(call, { lifecycle }) {
     session_id: sessionId,
     permission_denials: [],
     deferred_tool_use: { id: call.id, name: call.name, input: call.input },
-    total_cost_usd: call.step.cost ?? 0.0125,
+    ...spendOf(call.step.cost ?? 0.0125, call.step),
   };
   if (args['output-format'] === 'json' || args['output-format'] === 'stream-json')
     process.stdout.write(JSON.stringify(result) + '\n');

@@ -87,6 +87,8 @@ export interface Step {
   stream?: ({ text: string } | { thought: string } | { tool: string; input?: Record<string, unknown> })[];
   /** Codex / Gemini token counts reported for the turn (Codex: times the thread's turns). */
   usage?: Record<string, number>;
+  /** Claude: false, a session whose results carry only each process's own figures (claude-standin.mjs spendOf). */
+  saved_totals?: boolean;
   pace_ms?: number;
   /** Fails as Claude Code does: API errors (its is_error result with api_error_status), a network error, a bad key. */
   fail?: 529 | 429 | 500 | 'network' | 'auth';

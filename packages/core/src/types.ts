@@ -131,6 +131,8 @@ export interface Execution {
   awaiting: string | null;
   error: string | null;
   costUsd: number | null;
+  /** Tokens the call's agents reported, summed over its invocations (null: its CLI never said). */
+  tokens: TokenCounts;
   numTurns: number | null;
   durationMs: number | null;
   pid: number | null;
@@ -245,11 +247,21 @@ export interface RunEvent {
   at: number;
 }
 
-/** Metrics Claude reports in its JSON result. */
+/** Metrics a CLI reports for one invocation (one agent process), where it reports them. */
 export interface AgentMetrics {
   costUsd: number | null;
   numTurns: number | null;
   durationMs: number | null;
+  /** What this invocation used (not its session's running total); absent where the CLI says nothing. */
+  tokens?: TokenCounts;
+}
+
+/** Tokens by kind: read fresh, written out, read from the prompt cache, written to it. */
+export interface TokenCounts {
+  input: number | null;
+  output: number | null;
+  cacheRead: number | null;
+  cacheWrite: number | null;
 }
 
 /** A durable timer of an ask: its on_timeout, a reminder, or the escalation. */

@@ -131,7 +131,12 @@ export class CliRunner implements AgentRunner {
     const stdout = safeRead(inv.stdoutFile);
     const { result, sessionId } = readAll(dialect, stdout);
     const metrics = result
-      ? { costUsd: result.costUsd, numTurns: result.numTurns, durationMs: result.durationMs ?? noMetrics.durationMs }
+      ? {
+          costUsd: result.costUsd,
+          numTurns: result.numTurns,
+          durationMs: result.durationMs ?? noMetrics.durationMs,
+          ...(result.tokens ? { tokens: result.tokens } : {}),
+        }
       : noMetrics;
     const who = dialect.cli === 'command' ? 'claude' : dialect.cli;
     const error = result?.isError

@@ -6,6 +6,14 @@ export interface ClaudeResult {
   is_error?: boolean;
   result?: string;
   total_cost_usd?: number;
+  /** The main loop's tokens (the API's usage shape). */
+  usage?: unknown;
+  /**
+   * Per-model usage and cost this process counted since its previous result (since it started,
+   * for its first): what this invocation spent, where total_cost_usd and modelUsage of a resumed
+   * session continue from the totals its transcript saved (Claude Code 2.1's SDK types say so).
+   */
+  model_usage_since_last_result?: unknown;
   num_turns?: number;
   duration_ms?: number;
   /** Claude Code ≥ 2.1 on an API failure: the HTTP status (429, 529 …) and why the turn ended ("api_error"). */

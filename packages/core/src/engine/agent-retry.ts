@@ -181,14 +181,26 @@ function continuePrompt(t: Transient, asked: string): string {
   return `Your last turn was cut off by a transient error (${describeTransient(t)}). Continue where you left off and report when done.\n\nWhat you were asked: ${asked}`;
 }
 
-/** Metrics of two tries together: cost and turns add up, the duration is the whole. */
+/** Metrics of two tries together: cost, tokens and turns add up, the duration is the whole. */
 export function addMetrics(before: AgentMetrics | undefined, now: AgentMetrics): AgentMetrics {
   if (!before) return now;
   const sum = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : a + b);
   const cost = sum(before.costUsd, now.costUsd);
+  const a = before.tokens;
+  const b = now.tokens;
+  const tokens =
+    a && b
+      ? {
+          input: sum(a.input, b.input),
+          output: sum(a.output, b.output),
+          cacheRead: sum(a.cacheRead, b.cacheRead),
+          cacheWrite: sum(a.cacheWrite, b.cacheWrite),
+        }
+      : (a ?? b);
   return {
     costUsd: cost === null ? null : Math.round(cost * 1e6) / 1e6,
     numTurns: sum(before.numTurns, now.numTurns),
     durationMs: sum(before.durationMs, now.durationMs),
+    ...(tokens ? { tokens } : {}),
   };
 }

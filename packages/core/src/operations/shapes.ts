@@ -41,7 +41,12 @@ export const ExecutionJsonSchema = z.object({
   waiting_for: z.string().nullable(),
   result: z.unknown(),
   error: z.string().nullable(),
+  /** Summed over the call's agent invocations, like its tokens (null: its CLI never said). */
   cost_usd: z.number().nullable(),
+  input_tokens: z.number().nullable(),
+  output_tokens: z.number().nullable(),
+  cache_read_tokens: z.number().nullable(),
+  cache_write_tokens: z.number().nullable(),
   num_turns: z.number().nullable(),
   duration_ms: z.number().nullable(),
   attempts: z.number(),

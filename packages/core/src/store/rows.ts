@@ -82,6 +82,12 @@ export function toExecution(r: Row): Execution {
     awaiting: str(r.awaiting),
     error: str(r.error),
     costUsd: r.cost_usd == null ? null : roundUsd(Number(r.cost_usd)),
+    tokens: {
+      input: num(r.input_tokens),
+      output: num(r.output_tokens),
+      cacheRead: num(r.cache_read_tokens),
+      cacheWrite: num(r.cache_write_tokens),
+    },
     numTurns: num(r.num_turns),
     durationMs: num(r.duration_ms),
     pid: num(r.pid),

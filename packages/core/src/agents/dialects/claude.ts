@@ -4,6 +4,7 @@ import type { DeferredTool } from '../gates.js';
 import { asksQuestions } from '../gate-spec.js';
 import { MCP_SERVER_NAME, MCP_TOOLS, mcpServerEntry } from '../shop-mcp.js';
 import { newStreamState, readStreamLine, type ClaudeResult } from '../stream-events.js';
+import { claudeModelUsage, claudeUsage, usd } from '../reported-usage.js';
 import {
   jsonLine,
   type AgentDialect,
@@ -89,10 +90,13 @@ export function claudeReader(): EventReader {
 }
 
 export function fromClaude(r: ClaudeResult): StepResult {
+  // This process's own spend: a resumed session's totals include the invocations before it.
+  const own = claudeModelUsage(r.model_usage_since_last_result);
   return {
     isError: Boolean(r.is_error),
     text: r.result ?? null,
-    costUsd: r.total_cost_usd ?? null,
+    costUsd: own ? own.costUsd : usd(r.total_cost_usd),
+    tokens: own ? own.tokens : claudeUsage(r.usage),
     numTurns: r.num_turns ?? null,
     durationMs: r.duration_ms ?? null,
     apiStatus: r.api_error_status ?? null,

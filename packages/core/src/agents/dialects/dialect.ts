@@ -1,3 +1,4 @@
+import type { TokenCounts } from '../../types.js';
 import type { AgentDef } from '../agent-def.js';
 import type { DeferredTool } from '../gates.js';
 import type { StepMcp } from '../shop-mcp.js';
@@ -31,9 +32,12 @@ export interface StepResult {
   isError: boolean;
   /** The final message (where Shop looks for a `<promise>` fallback), or the error's text. */
   text: string | null;
+  /** What this invocation cost (not its session's running total), where the CLI says. */
   costUsd: number | null;
   numTurns: number | null;
   durationMs: number | null;
+  /** The tokens this invocation used, where the CLI says. */
+  tokens?: TokenCounts;
   /** The HTTP status of a failed API call, where the CLI says it (Claude Code ≥ 2.1). */
   apiStatus: number | null;
   /** A tool call the CLI deferred to a person (Claude Code's `stop_reason: "tool_deferred"`). */

@@ -29,6 +29,7 @@ export function agentAsk(over: Partial<Execution> = {}): Execution {
     awaiting: 'input',
     error: null,
     costUsd: null,
+    tokens: { input: null, output: null, cacheRead: null, cacheWrite: null },
     numTurns: null,
     durationMs: null,
     pid: null,

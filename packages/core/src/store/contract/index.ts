@@ -16,6 +16,7 @@ import { runsAndOwnership } from './runs-ownership.js';
 import { runRules } from './run-rules.js';
 import { sentEvents } from './sent-events.js';
 import { sessionsAndReports } from './sessions.js';
+import { spend } from './spend.js';
 import { stopEventsDelete } from './stop-events-delete.js';
 import { timers } from './timers.js';
 import { waits } from './waits.js';
@@ -47,6 +48,7 @@ export function storeContract(adapter: StoreAdapter): void {
     sentEvents(adapter);
     queue(adapter);
     metricCounts(adapter);
+    spend(adapter);
     hooks(adapter);
     schedules(adapter);
   });

@@ -84,6 +84,11 @@ const STEPS: Record<number, string> = {
   13: QUEUE_SCHEMA,
   // 14 → 15: the runs a worker leaves to others (its checkout lacks them), as SQLite's schema.sql.
   14: `ALTER TABLE workers ADD COLUMN IF NOT EXISTS left_runs TEXT;`,
+  // 15 → 16: the tokens each call's agents reported, summed over its invocations, as SQLite's schema.sql.
+  15: `ALTER TABLE executions ADD COLUMN IF NOT EXISTS input_tokens BIGINT;
+  ALTER TABLE executions ADD COLUMN IF NOT EXISTS output_tokens BIGINT;
+  ALTER TABLE executions ADD COLUMN IF NOT EXISTS cache_read_tokens BIGINT;
+  ALTER TABLE executions ADD COLUMN IF NOT EXISTS cache_write_tokens BIGINT;`,
 };
 
 /**

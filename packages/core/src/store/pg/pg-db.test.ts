@@ -252,6 +252,28 @@ describe('migratePg', () => {
     }
   });
 
+  it('brings a schema-15 store to 16: a call keeps the tokens its agents reported', async () => {
+    const db = await openPgDb(await fresh());
+    try {
+      await migratePg(db);
+      await db.query(`ALTER TABLE executions DROP COLUMN input_tokens, DROP COLUMN output_tokens,
+        DROP COLUMN cache_read_tokens, DROP COLUMN cache_write_tokens; UPDATE schema_meta SET version = 15`);
+      await migratePg(db);
+      expect(await db.query('SELECT version FROM schema_meta')).toEqual([{ version: SCHEMA_VERSION }]);
+      const cols = await db.query(
+        `SELECT column_name FROM information_schema.columns WHERE table_name = 'executions' AND column_name LIKE '%_tokens' ORDER BY 1`,
+      );
+      expect(cols.map((c) => c.column_name)).toEqual([
+        'cache_read_tokens',
+        'cache_write_tokens',
+        'input_tokens',
+        'output_tokens',
+      ]);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('brings a schema-14 store to 15: workers say which runs they leave to others', async () => {
     const db = await openPgDb(await fresh());
     try {

@@ -4,7 +4,7 @@ import { completeRefusal, startRefusal } from '../call-rules.js';
 import { toExecution } from '../rows.js';
 import type { Activity, EventInput, NewExecution } from '../store.js';
 import type { PgDb, Sql } from './pg-db.js';
-import { callState, endedConflict, metricParams, notFound, whyNot } from './pg-steps.js';
+import { callState, endedConflict, metricParams, notFound, whole, whyNot } from './pg-steps.js';
 import { W } from './pg-write-sql.js';
 
 const UNIQUE_VIOLATION = '23505';
@@ -80,7 +80,8 @@ export class FastWrites {
   }
 
   async setActivity(token: string, runId: number, key: string, activity: Activity, t: number): Promise<void> {
-    const [row] = await this.db.query(W.setActivity, [runId, token, t, key, activity.text, ...metricParams(activity)]);
+    const progress = [whole(activity.numTurns), whole(activity.durationMs)];
+    const [row] = await this.db.query(W.setActivity, [runId, token, t, key, activity.text, ...progress]);
     if (!row?.ok) await whyNot(this.db, runId, token);
   }
 

@@ -19,10 +19,15 @@ import { W } from './pg-write-sql.js';
  * computed (a timer due in 1.5 s, a clock moved by half a second); PostgreSQL would refuse it.
  */
 export const whole = (n: number | null | undefined): number | null => (n == null ? null : Math.round(n));
+/** An invocation's metrics as pg-write-sql.ts's metrics(n) takes them: cost, turns, duration, then the tokens. */
 export const metricParams = (m?: Partial<AgentMetrics>) => [
   m?.costUsd == null ? null : roundUsd(m.costUsd),
   whole(m?.numTurns),
   whole(m?.durationMs),
+  whole(m?.tokens?.input),
+  whole(m?.tokens?.output),
+  whole(m?.tokens?.cacheRead),
+  whole(m?.tokens?.cacheWrite),
 ];
 const json = (v: unknown) => (v == null ? null : JSON.stringify(v));
 export const notFound = (runId: number) => new RunNotFoundError(runId);

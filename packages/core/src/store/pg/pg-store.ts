@@ -41,7 +41,18 @@ import type { NewDelivery, NewHook } from '../hook-store.js';
 import { PgSchedules } from './pg-schedules.js';
 import type { NewSchedule, SlotDecision } from '../schedule-store.js';
 import { startedBy, type NewQueuedRun } from '../queue-store.js';
-import { callState, checkHold, end, endedConflict, event, lockFenced, notFound, waiting, whole } from './pg-steps.js';
+import {
+  callState,
+  checkHold,
+  end,
+  endedConflict,
+  event,
+  lockFenced,
+  metricParams,
+  notFound,
+  waiting,
+  whole,
+} from './pg-steps.js';
 import { W } from './pg-write-sql.js';
 
 /**
@@ -330,7 +341,7 @@ export class PgStore extends PgReads implements Store {
   async closeExecution(token: string, runId: number, key: string, error: string | null) {
     await this.fenced(token, runId, async (q) => {
       const t = this.now();
-      if (error) await q.query(W.failExecution, [runId, key, t, error, null, null, null]);
+      if (error) await q.query(W.failExecution, [runId, key, t, error, ...metricParams()]);
       else await q.query(W.closeExecution, [runId, key, t]);
     });
   }
@@ -340,7 +351,7 @@ export class PgStore extends PgReads implements Store {
       const t = this.now();
       await q.query(W.touchRun, [runId, t]);
       for (const key of keys) {
-        if ((await q.query(W.failExecution, [runId, key, t, reason, null, null, null])).length) {
+        if ((await q.query(W.failExecution, [runId, key, t, reason, ...metricParams()])).length) {
           await event(q, runId, t, {
             type: 'execution_cancelled',
             key,

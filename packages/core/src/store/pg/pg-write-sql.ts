@@ -12,9 +12,26 @@ const NO_HOLD = HOLD_COLUMNS.map((c) => `${c} = NULL`).join(', ');
 const END_AGENT_HOLD = HOLD_COLUMNS.map((c) => `${c} = CASE WHEN hold_kind = 'agent' THEN NULL ELSE ${c} END`).join(
   ', ',
 );
-/** Metrics keep what was known when a step does not report them ($n cost, $n+1 turns, $n+2 duration). */
+/** What a running invocation writes: its progress ($n turns, $n+1 duration), never its (not yet final) spend. */
+const progress = (n: number) =>
+  `num_turns = COALESCE($${n}::int, num_turns), duration_ms = COALESCE($${n + 1}::bigint, duration_ms)`;
+/** An invocation's cost or tokens ($n) add to the call's: a step that asked and resumed spent on both. */
+const add = (col: string, n: number, type: string) =>
+  `${col} = CASE WHEN $${n}::${type} IS NULL THEN ${col} ELSE COALESCE(${col}, 0) + $${n}::${type} END`;
+/**
+ * What an invocation's end writes ($n cost, $n+1 turns, $n+2 duration, $n+3…$n+6 tokens: input,
+ * output, cache read, cache write; pg-steps.ts metricParams): turns and duration are the latest
+ * known, cost and tokens are summed over the call's invocations (absent adds nothing).
+ */
 const metrics = (n: number) =>
-  `cost_usd = COALESCE($${n}::float8, cost_usd), num_turns = COALESCE($${n + 1}::int, num_turns), duration_ms = COALESCE($${n + 2}::bigint, duration_ms)`;
+  [
+    `cost_usd = CASE WHEN $${n}::float8 IS NULL THEN cost_usd ELSE ROUND((COALESCE(cost_usd, 0) + $${n}::float8)::numeric, 6)::float8 END`,
+    progress(n + 1),
+    add('input_tokens', n + 3, 'bigint'),
+    add('output_tokens', n + 4, 'bigint'),
+    add('cache_read_tokens', n + 5, 'bigint'),
+    add('cache_write_tokens', n + 6, 'bigint'),
+  ].join(', ');
 /** A waiting run goes on when a call starts or a result is handed over. */
 const GOES_ON = `status = CASE WHEN status IN ('waiting','waiting_human') THEN 'running' ELSE status END`;
 const EVENT_COLUMNS = 'run_id, id, call_key, type, actor, channel, data, at';
@@ -59,7 +76,7 @@ export const W = {
     e AS (INSERT INTO events (${EVENT_COLUMNS}) SELECT $1, r.events, $4::text, 'execution_started', 'shop', 'engine',
       json_build_object('host', r.owner_host, 'pid', r.owner_pid)::text, $3 FROM r)
     SELECT * FROM x`,
-  // $1 run, $2 token, $3 t, $4 key, $5 result, $6-$8 metrics, $9 event data. A call completes while open, or once when an
+  // $1 run, $2 token, $3 t, $4 key, $5 result, $6-$12 metrics, $13 event data. A call completes while open, or once when an
   // old version completed it without handing it over (call-rules.ts). The run row is locked first (l), then the
   // call's (c): FOR UPDATE reads the call's latest version, so a call failed by a write that committed while this one
   // waited for the run row (a run finished on a parallel branch) is not completed after all — nothing is written then.
@@ -71,11 +88,11 @@ export const W = {
     x AS (UPDATE executions SET status = 'completed', result = $5, delivered = r.delivered, pid = NULL, pid_start = NULL, ${END_AGENT_HOLD},
         ${metrics(6)}, waiting_for = NULL, updated_at = $3, finished_at = $3
       FROM r WHERE run_id = $1 AND call_key = $4 RETURNING r.delivered AS n),
-    e AS (INSERT INTO events (${EVENT_COLUMNS}) SELECT $1, r.events, $4, 'execution_finished', 'shop', 'engine', $9::text, $3 FROM r)
+    e AS (INSERT INTO events (${EVENT_COLUMNS}) SELECT $1, r.events, $4, 'execution_finished', 'shop', 'engine', $13::text, $3 FROM r)
     SELECT n FROM x`,
-  // $1 run, $2 token, $3 t, $4 key, $5 activity, $6-$8 metrics
+  // $1 run, $2 token, $3 t, $4 key, $5 activity, $6 turns, $7 duration
   setActivity: `WITH r AS (UPDATE runs SET updated_at = $3 WHERE id = $1 AND owner_token = $2 RETURNING id),
-    x AS (UPDATE executions SET activity = $5, activity_at = $3, ${metrics(6)}, updated_at = $3
+    x AS (UPDATE executions SET activity = $5, activity_at = $3, ${progress(6)}, updated_at = $3
       WHERE run_id = $1 AND call_key = $4 AND status = 'running' AND EXISTS (SELECT 1 FROM r))
     SELECT count(*)::int AS ok FROM r`,
   // $1 run, $2 token, $3 t, $4 key, $5 pid, $6 pid start. A pid recorded is an agent process started on the session.
@@ -113,12 +130,12 @@ export const W = {
       hold_since = $8, updated_at = $8 WHERE run_id = $1 AND call_key = $2`,
   releaseHold: `UPDATE executions SET ${NO_HOLD}, updated_at = $4 WHERE run_id = $1 AND call_key = $2 AND hold_token = $3 RETURNING seq`,
   clearHold: `UPDATE executions SET ${NO_HOLD} WHERE run_id = $1 AND call_key = $2`,
-  // $1 run, $2 key, $3 t, $4 error, $5-$7 metrics
+  // $1 run, $2 key, $3 t, $4 error, $5-$11 metrics
   failExecution: `UPDATE executions SET status = 'failed', error = $4, pid = NULL, pid_start = NULL, ${END_AGENT_HOLD}, ${metrics(5)},
       updated_at = $3, finished_at = $3 WHERE run_id = $1 AND call_key = $2 AND ${OPEN} RETURNING seq`,
   closeExecution: `UPDATE executions SET status = 'completed', updated_at = $3, finished_at = $3 WHERE run_id = $1 AND call_key = $2 AND status = 'running'`,
-  // $1 run, $2 key, $3 t, $4 waiting for, $5 awaiting, $6 claim timeout, $7-$9 metrics, $10 the ask's decisions (JSON)
-  markWaiting: `UPDATE executions SET status = 'waiting_human', ask = ask + 1, waiting_for = $4, awaiting = $5, claim_timeout = $6, ask_decisions = $10::text,
+  // $1 run, $2 key, $3 t, $4 waiting for, $5 awaiting, $6 claim timeout, $7-$13 metrics, $14 the ask's decisions (JSON)
+  markWaiting: `UPDATE executions SET status = 'waiting_human', ask = ask + 1, waiting_for = $4, awaiting = $5, claim_timeout = $6, ask_decisions = $14::text,
       pid = NULL, pid_start = NULL, ${END_AGENT_HOLD}, activity = NULL, ${metrics(7)}, updated_at = $3
     WHERE run_id = $1 AND call_key = $2 AND status <> 'completed' RETURNING *`,
   // $1 run, $2 key, $3 t, $4 wait kind, $5 due (null: none). A completed call waits on nothing.

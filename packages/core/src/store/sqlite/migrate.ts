@@ -158,6 +158,12 @@ function v15(db: Database.Database): void {
   const has = new Set((db.prepare('PRAGMA table_info(workers)').all() as { name: string }[]).map((c) => c.name));
   if (!has.has('left_runs')) db.exec('ALTER TABLE workers ADD COLUMN left_runs TEXT');
 }
+/** Version 8–15 → 16: the tokens each call's agents reported (a new store has them from schema.sql). */
+function v16(db: Database.Database): void {
+  const has = new Set((db.prepare('PRAGMA table_info(executions)').all() as { name: string }[]).map((c) => c.name));
+  for (const c of TOKEN_COLUMNS) if (!has.has(c)) db.exec(`ALTER TABLE executions ADD COLUMN ${c} INTEGER`);
+}
+const TOKEN_COLUMNS = ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens'];
 /** Version 5 or 6 → 7: how long a claim on a call's ask lasts (claims and the rest are new tables). */
 const V7 = `ALTER TABLE executions ADD COLUMN claim_timeout INTEGER;`;
 /**
@@ -193,6 +199,7 @@ export function migrate(db: Database.Database): void {
     v13(db);
     v14(db, version);
     v15(db);
+    v16(db);
     if (version >= 1 && version <= 4) db.exec(V5_AFTER);
     if (version >= 1) db.exec(V6_SPAWNED);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);

@@ -73,7 +73,7 @@ describe('SqliteStore on a real file', () => {
     const db = raw(file);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    expect(SCHEMA_VERSION).toBe(15);
+    expect(SCHEMA_VERSION).toBe(16);
   });
 
   it('brings a schema-10 store up: ended web sessions get their table, runs their rules and holds', async () => {
@@ -133,6 +133,34 @@ describe('SqliteStore on a real file', () => {
       VALUES ('n', 'w', '* * * * *', 'UTC', 'skip', 'latest', 1, 'ann')`,
       )
       .run();
+  });
+
+  it('brings a schema-15 store to 16: a call keeps the tokens its agents reported', async () => {
+    const { file, store } = fresh();
+    const run = await store.createRun(newRun);
+    store.close();
+    open.pop();
+    const db = new Database(file);
+    for (const c of ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens'])
+      db.exec(`ALTER TABLE executions DROP COLUMN ${c}`);
+    db.pragma('user_version = 15');
+    db.close();
+    const again = openSqliteStore(file);
+    open.push(again);
+    expect(raw(file).pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    await again.startExecution(T, exec(run.id, '1'));
+    await again.completeExecution(T, run.id, '1', 'ok', {
+      costUsd: 0.1,
+      numTurns: 1,
+      durationMs: 1,
+      tokens: { input: 7, output: 8, cacheRead: null, cacheWrite: 9 },
+    });
+    expect((await again.getExecution(run.id, '1'))?.tokens).toEqual({
+      input: 7,
+      output: 8,
+      cacheRead: null,
+      cacheWrite: 9,
+    });
   });
 
   it('brings a schema-14 store to 15: workers say which runs they leave to others', async () => {

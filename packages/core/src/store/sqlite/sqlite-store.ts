@@ -84,6 +84,10 @@ const metricCols = (m?: Partial<AgentMetrics>) => ({
   cost: m?.costUsd == null ? null : roundUsd(m.costUsd),
   turns: m?.numTurns ?? null,
   duration: m?.durationMs ?? null,
+  input: m?.tokens?.input ?? null,
+  output: m?.tokens?.output ?? null,
+  cacheRead: m?.tokens?.cacheRead ?? null,
+  cacheWrite: m?.tokens?.cacheWrite ?? null,
 });
 const ownerCols = (o: OwnerClaim, leaseUntil: number) => ({
   token: o.token,
@@ -295,7 +299,14 @@ class SqliteStore extends SqliteReads implements Store {
   async setActivity(token: string, runId: number, key: string, activity: Activity) {
     this.fenced(token, runId, () => {
       const t = this.now();
-      this.stmt.setActivity.run({ ...metricCols(activity), activity: activity.text, t, runId, key });
+      this.stmt.setActivity.run({
+        turns: activity.numTurns ?? null,
+        duration: activity.durationMs ?? null,
+        activity: activity.text,
+        t,
+        runId,
+        key,
+      });
       this.stmt.touchRun.run(t, runId);
     });
   }

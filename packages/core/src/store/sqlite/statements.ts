@@ -17,7 +17,23 @@ const CLAIM_JOIN = `LEFT JOIN claims c ON c.run_id = e.run_id AND c.call_key = e
   AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.run_id = c.run_id AND a.call_key = c.call_key AND a.ask = c.ask)`;
 const CLAIM_COLUMNS =
   'c.by AS claim_by, c.channel AS claim_channel, c.claimed_at AS claim_since, c.expires_at AS claim_until';
-const METRICS = `cost_usd = COALESCE(@cost, cost_usd), num_turns = COALESCE(@turns, num_turns), duration_ms = COALESCE(@duration, duration_ms)`;
+/** An invocation's cost and tokens add to the call's (a step that asked and resumed spent on both); absent adds nothing. */
+const add = (col: string, param: string) =>
+  `${col} = CASE WHEN ${param} IS NULL THEN ${col} ELSE COALESCE(${col}, 0) + ${param} END`;
+const SUMMED = [
+  `cost_usd = CASE WHEN @cost IS NULL THEN cost_usd ELSE ROUND(COALESCE(cost_usd, 0) + @cost, 6) END`,
+  add('input_tokens', '@input'),
+  add('output_tokens', '@output'),
+  add('cache_read_tokens', '@cacheRead'),
+  add('cache_write_tokens', '@cacheWrite'),
+].join(', ');
+/**
+ * What an invocation's end writes. Turns and duration are the latest known (setActivity writes
+ * the running count while the agent works); cost and tokens, only known at the end, are summed.
+ */
+const METRICS = `${SUMMED}, num_turns = COALESCE(@turns, num_turns), duration_ms = COALESCE(@duration, duration_ms)`;
+/** What a running invocation writes: its progress only, never its (not yet final) spend. */
+const PROGRESS = `num_turns = COALESCE(@turns, num_turns), duration_ms = COALESCE(@duration, duration_ms)`;
 
 /** Every statement the SQLite store runs, by name. */
 const SQL = {
@@ -99,7 +115,7 @@ const SQL = {
       @holdKind, @holdToken, @holdBy, @holdHost, @holdSince)`,
   restartExecution: `UPDATE executions SET status = 'running', attempts = attempts + 1, error = NULL, activity = NULL, activity_at = NULL,
     signal_path = COALESCE(@signalPath, signal_path), attempt_at = @t, updated_at = @t, finished_at = NULL WHERE run_id = @runId AND call_key = @key`,
-  setActivity: `UPDATE executions SET activity = @activity, activity_at = @t, ${METRICS}, updated_at = @t
+  setActivity: `UPDATE executions SET activity = @activity, activity_at = @t, ${PROGRESS}, updated_at = @t
     WHERE run_id = @runId AND call_key = @key AND status = 'running'`,
   touchRun: 'UPDATE runs SET updated_at = ? WHERE id = ?',
   // A pid recorded is an agent process started on the session: from then on it is resumed, never started anew.
