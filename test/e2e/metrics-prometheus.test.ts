@@ -76,6 +76,11 @@ scrape_configs:
     );
     expect(await query('shop_asks_waiting{job="shop-serve"}')).toBe('2');
     expect(await query('sum(shop_agent_steps{job="shop-watch", agent="coder", status="completed"})')).toBe('1');
+    // Tokens as the coder's CLI reported them (the stand-in reports usage as Claude Code does).
+    expect(Number(await query('shop_agent_tokens{job="shop-serve", agent="coder", kind="input"}'))).toBeGreaterThan(0);
+    expect(await query('shop_agent_tokens{job="shop-watch", agent="coder", kind="output"}')).toBe(
+      await query('shop_agent_tokens{job="shop-serve", agent="coder", kind="output"}'),
+    );
     expect(await query('shop_runs{job="shop-serve", workflow="gate", status="waiting_human"}')).toBe('2');
     expect(await query('shop_runs{job="shop-serve", workflow="once", status="completed"}')).toBe('1');
     // The step-duration histogram: the one coder step is in the +Inf bucket and counted once.

@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
-import { STEP_SECONDS, type MetricCounts } from '../store/metric-counts.js';
+import { STEP_SECONDS, TOKEN_KINDS, type MetricCounts, type TokenKind } from '../store/metric-counts.js';
 
 /** One scrape's reads: the store's counts, and how many workers are live (by the store's clock). */
 export interface MetricSource {
@@ -43,6 +43,11 @@ export class ShopMetrics {
   private readonly cost = this.gauge('shop_agent_cost_usd', 'Cost the agents reported, in US dollars, by agent', [
     'agent',
   ]);
+  private readonly tokens = this.gauge(
+    'shop_agent_tokens',
+    'Tokens the agents reported, by agent and kind (input, output, cache_read, cache_write)',
+    ['agent', 'kind'],
+  );
   private readonly timersDue = this.gauge(
     'shop_timers_due',
     'Timers due now and not fired yet (a worker lagging shows here)',
@@ -65,19 +70,25 @@ export class ShopMetrics {
   }
 
   private set(c: MetricCounts, live: number): void {
-    for (const g of [this.runs, this.steps, this.attempts, this.cost]) g.reset();
+    for (const g of [this.runs, this.steps, this.attempts, this.cost, this.tokens]) g.reset();
     for (const r of c.runs) this.runs.set({ status: r.status, workflow: r.workflow }, r.count);
     this.asks.set(c.asksWaiting);
     this.oldestAsk.set(c.oldestAskSince === null ? 0 : Math.max(0, (c.at - c.oldestAskSince) / 1000));
-    const byAgent = new Map<string, { attempts: number; cost: number }>();
+    const byAgent = new Map<string, { attempts: number; cost: number; tokens: Record<TokenKind, number> }>();
     for (const s of c.steps) {
       this.steps.set({ agent: s.agent, status: s.status }, s.count);
-      const a = byAgent.get(s.agent) ?? { attempts: 0, cost: 0 };
-      byAgent.set(s.agent, { attempts: a.attempts + s.attempts, cost: a.cost + s.costUsd });
+      const a = byAgent.get(s.agent) ?? {
+        attempts: 0,
+        cost: 0,
+        tokens: { input: 0, output: 0, cache_read: 0, cache_write: 0 },
+      };
+      for (const k of TOKEN_KINDS) a.tokens[k] += s.tokens[k];
+      byAgent.set(s.agent, { attempts: a.attempts + s.attempts, cost: a.cost + s.costUsd, tokens: a.tokens });
     }
     for (const [agent, a] of byAgent) {
       this.attempts.set({ agent }, a.attempts);
       this.cost.set({ agent }, Math.round(a.cost * 1e6) / 1e6);
+      for (const kind of TOKEN_KINDS) this.tokens.set({ agent, kind }, a.tokens[kind]);
     }
     this.durations.set(c.durations);
     this.timersDue.set(c.timersDue);

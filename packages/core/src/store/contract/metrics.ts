@@ -17,7 +17,12 @@ export function metricCounts(adapter: StoreAdapter) {
         worked.id,
         '1',
         { status: 'DONE' },
-        { costUsd: 0.25, numTurns: 1, durationMs: 10 },
+        {
+          costUsd: 0.25,
+          numTurns: 1,
+          durationMs: 10,
+          tokens: { input: 1000, output: 100, cacheRead: 10, cacheWrite: null },
+        },
       );
       await store.startExecution(T, exec(worked.id, '2', { agent: 'coder' }));
       await store.completeExecution(
@@ -25,7 +30,12 @@ export function metricCounts(adapter: StoreAdapter) {
         worked.id,
         '2',
         { status: 'DONE' },
-        { costUsd: 0.5, numTurns: 3, durationMs: 45_000 },
+        {
+          costUsd: 0.5,
+          numTurns: 3,
+          durationMs: 45_000,
+          tokens: { input: 2000, output: 200, cacheRead: null, cacheWrite: 3 },
+        },
       );
       // Its driver's lease runs out: shown interrupted.
       await store.createRun(newRun({ spec: 'deploy', leaseMs: 1_000 }));
@@ -38,7 +48,16 @@ export function metricCounts(adapter: StoreAdapter) {
         { status: 'waiting_human', workflow: 'feature', count: 1 },
       ]);
       expect([c.asksWaiting, clock.t - c.oldestAskSince!]).toEqual([1, 7_000]);
-      expect(c.steps).toEqual([{ agent: 'coder', status: 'completed', count: 2, attempts: 2, costUsd: 0.75 }]);
+      expect(c.steps).toEqual([
+        {
+          agent: 'coder',
+          status: 'completed',
+          count: 2,
+          attempts: 2,
+          costUsd: 0.75,
+          tokens: { input: 3000, output: 300, cache_read: 10, cache_write: 3 },
+        },
+      ]);
       // At most 1, 5, 15, 30 s: the 10 ms step; from 60 s on, the 45 s one too.
       expect(c.durations).toEqual([
         { agent: 'coder', atMost: [1, 1, 1, 1, 2, 2, 2, 2, 2, 2], count: 2, sumMs: 45_010 },
