@@ -113,15 +113,19 @@ describe('traces over OTLP', () => {
           'shop.attempt': 1,
           'shop.outcome': 'needs_human',
           'shop.cost_usd': 0.25,
+          'gen_ai.usage.input_tokens': expect.any(Number),
+          'gen_ai.usage.output_tokens': expect.any(Number),
         }),
         expect.objectContaining({
           'shop.agent': 'coder',
           'shop.attempt': 2,
           'shop.outcome': 'completed',
           'shop.agent.status': 'DONE',
+          // This attempt's own spend: the call's total (0.75) less what the first attempt spent.
           'shop.cost_usd': 0.5,
         }),
       ]);
+      expect(attempts.every((a) => (a.attributes['gen_ai.usage.input_tokens'] as number) > 0)).toBe(true);
       // The session of the agent's call, as Shop named it.
       const session = p.invocations().find((i) => i.agent === 'coder')!.session_id;
       expect(attempts.map((a) => a.attributes['shop.session.id'])).toEqual([session, session]);

@@ -46,10 +46,17 @@ function callSpan(run: Run, exec: Execution, part: string, name: string, startMs
 
 /**
  * One attempt of an agent step (its process, from start to report): its agent, CLI, session,
- * cost and turns when the CLI told them, and how it ended (`outcome`: completed, needs_human,
- * failed, restarted).
+ * cost, tokens and turns when the CLI told them, and how it ended (`outcome`: completed,
+ * needs_human, failed, restarted). The store sums a call's spend over its invocations: given the
+ * call as it was `before` this attempt's end, the span carries this attempt's own share.
  */
-export function attemptSpan(run: Run, exec: Execution, outcome: string, endMs: number): RunSpan {
+export function attemptSpan(
+  run: Run,
+  exec: Execution,
+  outcome: string,
+  endMs: number,
+  before: Execution | null = null,
+): RunSpan {
   const agent = exec.agent ?? '';
   const span = callSpan(
     run,
@@ -67,12 +74,32 @@ export function attemptSpan(run: Run, exec: Execution, outcome: string, endMs: n
     'shop.attempt': exec.attempts,
     'shop.outcome': outcome,
     ...(exec.sessionId ? { 'shop.session.id': cut(exec.sessionId) } : {}),
-    ...(exec.costUsd === null ? {} : { 'shop.cost_usd': exec.costUsd }),
+    ...spentAttributes(exec, before),
     ...(exec.numTurns === null ? {} : { 'shop.agent.turns': exec.numTurns }),
     ...(typeof reported === 'string' && outcome === 'completed' ? { 'shop.agent.status': cut(reported) } : {}),
   });
   if (outcome === 'failed') span.error = cut(exec.error ?? 'failed');
   return span;
+}
+
+/** Tokens under OpenTelemetry's GenAI names where they have one; cost and cache tokens under Shop's. */
+const SPEND: [string, (e: Execution) => number | null][] = [
+  ['shop.cost_usd', (e) => e.costUsd],
+  ['gen_ai.usage.input_tokens', (e) => e.tokens.input],
+  ['gen_ai.usage.output_tokens', (e) => e.tokens.output],
+  ['shop.tokens.cache_read', (e) => e.tokens.cacheRead],
+  ['shop.tokens.cache_write', (e) => e.tokens.cacheWrite],
+];
+
+function spentAttributes(exec: Execution, before: Execution | null): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, of] of SPEND) {
+    const now = of(exec);
+    if (now === null) continue;
+    const share = now - (before ? (of(before) ?? 0) : 0);
+    out[name] = name === 'shop.cost_usd' ? Math.round(share * 1e6) / 1e6 : share;
+  }
+  return out;
 }
 
 /**

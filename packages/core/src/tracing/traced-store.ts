@@ -42,6 +42,7 @@ export function tracedStore(store: Store, sink: SpanSink): Store {
             { ...now, attempts: prev.attempts, attemptAt: prev.attemptAt },
             'needs_human',
             now.updatedAt,
+            prev,
           ),
         ]);
       return exec;
@@ -133,7 +134,7 @@ class StoreSpans {
   async ended(run: Run, prev: Execution, exec: Execution) {
     const now = exec.finishedAt ?? this.store.now();
     if (prev.status === 'waiting_human') return [await this.answered(run, prev, now)];
-    return [exec.kind === 'run' ? attemptSpan(run, exec, 'completed', now) : otherSpan(run, exec, now)];
+    return [exec.kind === 'run' ? attemptSpan(run, exec, 'completed', now, prev) : otherSpan(run, exec, now)];
   }
 
   /** Running again: after a person's answer (the ask ends), or after a failed or interrupted attempt. */
@@ -149,7 +150,7 @@ class StoreSpans {
       await this.after(runId, was.key, (run, exec) => {
         if (exec.status !== 'failed') return [];
         const end = exec.finishedAt ?? this.store.now();
-        return [exec.kind === 'run' ? attemptSpan(run, exec, 'failed', end) : otherSpan(run, exec, end)];
+        return [exec.kind === 'run' ? attemptSpan(run, exec, 'failed', end, was) : otherSpan(run, exec, end)];
       });
   }
 
