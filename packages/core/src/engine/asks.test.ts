@@ -106,6 +106,36 @@ describe('timers (fast-forwarded clock)', () => {
     }
   }
 
+  /**
+   * Past human_timeout twice, each time only once the last timeout's notice went out (a loaded
+   * machine's driver may take longer than a tick), then ann approves.
+   */
+  function twoTimeoutsThenAnswer(world: ScriptedWorld, id: number) {
+    let advanced = 0;
+    let answered = false;
+    return () => {
+      const timeouts = world.sent.filter((s) => s.notice.event === 'timeout').length;
+      if (!world.sent.length || timeouts < advanced) return;
+      if (advanced < 2) {
+        advanced++;
+        world.clock.t += 61_000;
+      } else if (!answered) {
+        answered = true;
+        void world.store.recordAnswer({
+          runId: id,
+          key: '1',
+          ask: 1,
+          verdict: 'approved',
+          status: null,
+          message: null,
+          decisions: null,
+          responder: 'ann',
+          channel: 'cli',
+        });
+      }
+    };
+  }
+
   it('on_timeout stuck: the run ends stuck after human_timeout, "no answer after …"', async () => {
     const { world, start } = setup();
     const id = await start('config{ human_timeout = 3600 }\nreturn pause("Ship?").continue');
@@ -158,21 +188,7 @@ describe('timers (fast-forwarded clock)', () => {
     const id = await start(
       'config{ human_timeout = 60, on_timeout = "notify_again", notify = { "desktop" } }\nreturn pause("Ship?").continue',
     );
-    const outcome = await waitDrive(world, id, (t) => {
-      if (t === 3 || t === 9) world.clock.t += 61_000;
-      if (t === 15)
-        void world.store.recordAnswer({
-          runId: id,
-          key: '1',
-          ask: 1,
-          verdict: 'approved',
-          status: null,
-          message: null,
-          decisions: null,
-          responder: 'ann',
-          channel: 'cli',
-        });
-    });
+    const outcome = await waitDrive(world, id, twoTimeoutsThenAnswer(world, id));
     expect(outcome).toEqual({ status: 'completed', result: true });
     expect(world.sent.map((s) => s.notice.event)).toEqual(['waiting', 'timeout', 'timeout']);
   });
@@ -183,21 +199,7 @@ describe('timers (fast-forwarded clock)', () => {
     const id = await start(
       'config{ human_timeout = 60, on_timeout = "notify_again", notify = { "desktop" } }\nreturn pause("Ship?").continue',
     );
-    const outcome = await waitDrive(world, id, (t) => {
-      if (t === 3 || t === 9) world.clock.t += 61_000;
-      if (t === 15)
-        void world.store.recordAnswer({
-          runId: id,
-          key: '1',
-          ask: 1,
-          verdict: 'approved',
-          status: null,
-          message: null,
-          decisions: null,
-          responder: 'ann',
-          channel: 'cli',
-        });
-    });
+    const outcome = await waitDrive(world, id, twoTimeoutsThenAnswer(world, id));
     expect(outcome).toEqual({ status: 'completed', result: true });
     expect(world.sent.map((s) => s.notice.event)).toEqual(['waiting', 'timeout', 'timeout']);
     const links = await Promise.all(
