@@ -106,6 +106,21 @@ describe('timers (fast-forwarded clock)', () => {
     }
   }
 
+  /** `by` approves the run's first ask (call 1), from the CLI. */
+  function approve(world: ScriptedWorld, id: number, by: string) {
+    return world.store.recordAnswer({
+      runId: id,
+      key: '1',
+      ask: 1,
+      verdict: 'approved',
+      status: null,
+      message: null,
+      decisions: null,
+      responder: by,
+      channel: 'cli',
+    });
+  }
+
   /**
    * Past human_timeout twice, each time only once the last timeout's notice went out (a loaded
    * machine's driver may take longer than a tick), then ann approves.
@@ -121,17 +136,7 @@ describe('timers (fast-forwarded clock)', () => {
         world.clock.t += 61_000;
       } else if (!answered) {
         answered = true;
-        void world.store.recordAnswer({
-          runId: id,
-          key: '1',
-          ask: 1,
-          verdict: 'approved',
-          status: null,
-          message: null,
-          decisions: null,
-          responder: 'ann',
-          channel: 'cli',
-        });
+        void approve(world, id, 'ann');
       }
     };
   }
@@ -229,18 +234,7 @@ describe('timers (fast-forwarded clock)', () => {
       return pause("Ship?").continue`);
     const outcome = await waitDrive(world, id, (t) => {
       if (t === 3 || t === 9 || t === 15) world.clock.t += 900_000;
-      if (t === 21)
-        void world.store.recordAnswer({
-          runId: id,
-          key: '1',
-          ask: 1,
-          verdict: 'approved',
-          status: null,
-          message: null,
-          decisions: null,
-          responder: 'lead',
-          channel: 'cli',
-        });
+      if (t === 21) void approve(world, id, 'lead');
     });
     expect(outcome).toEqual({ status: 'completed', result: true });
     expect(world.sent.map((s) => [s.notice.event, s.targets])).toEqual([
