@@ -1,6 +1,6 @@
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
-import type { WorkersJson } from '@shop/core';
+import { inert, type WorkersJson } from '@shop/core';
 import type { CommandArgs } from '../registry.js';
 import { ago, table } from '../table.js';
 import { localTime } from '../time.js';
@@ -34,15 +34,21 @@ export default async function workers(args: CommandArgs<'workers'>, ctx: Context
   );
   for (const line of lines) ctx.out(line);
   // Why a live worker does not take a run: its checkout lacks it (another machine's worker drives it).
-  for (const w of rows)
-    for (const l of w.left)
-      ctx.out(`${w.host} (pid ${w.pid}) leaves run ${l.run} (${l.workflow}) to others: ${l.reason}`);
+  for (const w of rows) for (const l of w.left) ctx.out(leavesLine(w, l));
   const gone = rows.filter((w) => w.state === 'gone').length;
   if (gone)
     ctx.out(
       `${gone} gone: stopped heartbeating without ending (killed, or its machine is down); live workers take over their runs once the lease runs out`,
     );
   return 0;
+}
+
+/**
+ * One run a live worker leaves to others, and why. The host is another machine's word and the
+ * reason quotes a run's paths: shown inert, so a control character in either is read, not obeyed.
+ */
+export function leavesLine(w: WorkersJson[number], l: WorkersJson[number]['left'][number]): string {
+  return inert(`${w.host} (pid ${w.pid}) leaves run ${l.run} (${l.workflow}) to others: ${l.reason}`, false);
 }
 
 /** RUNS and AGENTS: what a live worker holds; a gone one holds nothing ("-"). */
