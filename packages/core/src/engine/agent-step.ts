@@ -240,8 +240,7 @@ export class AgentStep {
               }
             : null;
           recording = ports.store
-            .setExecutionPid(token, run.id, exec.key, pid, ports.processStart(pid))
-            .then(() => started && ports.store.appendEvent(token, run.id, started))
+            .setExecutionPid(token, run.id, exec.key, pid, ports.processStart(pid), started ?? undefined)
             .then(
               () => null,
               (e: unknown) => (own.abort(), e),

@@ -135,12 +135,14 @@ export interface Store
   ): Promise<void>;
   /** Lets go of the session `token` holds (nothing when it no longer does). */
   releaseSession(runId: number, key: string, token: string): Promise<void>;
+  /** The agent process started on a call (its pid), with `started` — its audit event — in the same transaction. */
   setExecutionPid(
     token: string,
     runId: number,
     key: string,
     pid: number | null,
     pidStart: string | null,
+    started?: EventInput,
   ): Promise<void>;
   /** The session an agent CLI chose itself (Codex names its thread), recorded once its events name it: resumes use it. */
   setSessionId(token: string, runId: number, key: string, sessionId: string): Promise<void>;

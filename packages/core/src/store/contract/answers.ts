@@ -152,6 +152,24 @@ export function answersAndHolds(adapter: StoreAdapter) {
       expect(await store.getExecution(run.id, '1')).toMatchObject({ spawned: true, hold: null });
     });
 
+    it("an agent's pid and its audit event are one write: both recorded, in order after the call's start", async () => {
+      const { store } = ctx;
+      const run = await store.createRun(newRun());
+      await store.startExecution(T, exec(run.id, '1'));
+      const data = { pid: 777, containment: 'pid-namespace' };
+      await store.setExecutionPid(T, run.id, '1', 777, '3', {
+        type: 'agent_started',
+        key: '1',
+        actor: 'shop',
+        channel: 'engine',
+        data,
+      });
+      expect(await store.getExecution(run.id, '1')).toMatchObject({ spawned: true, pid: 777 });
+      const events = await store.listEvents(run.id);
+      expect(events.map((e) => e.type)).toEqual(['run_started', 'execution_started', 'agent_started']);
+      expect(events.at(-1)).toMatchObject({ id: 3, key: '1', actor: 'shop', channel: 'engine', data });
+    });
+
     it('a person in the session keeps the hold when the agent reports from it (the call asks again)', async () => {
       const { store } = ctx;
       const id = await waitingRun(store);

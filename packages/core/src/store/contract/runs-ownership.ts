@@ -9,6 +9,13 @@ const fencedWrites = (store: Store, id: number, token: string) => ({
   startExecution: () => store.startExecution(token, exec(id, '2')),
   restartExecution: () => store.restartExecution(token, id, '1'),
   setExecutionPid: () => store.setExecutionPid(token, id, '1', 5, '5'),
+  setExecutionPidStarted: () =>
+    store.setExecutionPid(token, id, '1', 5, '5', {
+      type: 'agent_started',
+      key: '1',
+      actor: 'shop',
+      channel: 'engine',
+    }),
   setSessionId: () => store.setSessionId(token, id, '1', 'thread-late'),
   setActivity: () => store.setActivity(token, id, '1', { text: 'late' }),
   completeExecution: () => store.completeExecution(token, id, '1', 'late'),

@@ -85,15 +85,18 @@ export class FastWrites {
     if (!row?.ok) await whyNot(this.db, runId, token);
   }
 
+  /** The agent's pid, and its audit event (`started`) in the same statement when given. */
   async setPid(
     token: string,
     runId: number,
     key: string,
-    pid: number | null,
-    pidStart: string | null,
+    { pid, pidStart, started }: { pid: number | null; pidStart: string | null; started?: EventInput },
     t: number,
   ): Promise<void> {
-    const [row] = await this.db.query(W.setPid, [runId, token, t, key, pid, pidStart]);
+    const params = [runId, token, t, key, pid, pidStart];
+    const [row] = started
+      ? await this.db.query(W.setPidStarted, [...params, ...eventParams(started)])
+      : await this.db.query(W.setPid, params);
     if (!row?.ok) await whyNot(this.db, runId, token);
   }
 
@@ -109,12 +112,17 @@ export class FastWrites {
 
   /** Audit-trail entries: a driver's own (log lines) fenced by its token, anyone's on an existing run. */
   async appendEvent(token: string | null, runId: number, e: EventInput, t: number): Promise<void> {
-    const params = [runId, t, e.key ?? null, e.type, e.actor, e.channel, e.data ? JSON.stringify(e.data) : null];
+    const params = [runId, t, ...eventParams(e)];
     const rows = token ? await this.db.query(W.fencedEvent, [...params, token]) : await this.db.query(W.event, params);
     if (rows.length) return;
     if (token) await whyNot(this.db, runId, token);
     throw notFound(runId);
   }
+}
+
+/** An event's own columns as statement parameters: key, type, actor, channel, data. */
+function eventParams(e: EventInput): unknown[] {
+  return [e.key ?? null, e.type, e.actor, e.channel, e.data ? JSON.stringify(e.data) : null];
 }
 
 /** The audit trail's note of a result: its status and summary, when it has them. */

@@ -274,8 +274,15 @@ export class PgStore extends PgReads implements Store {
     await this.fast.setActivity(token, runId, key, activity, this.now());
   }
 
-  async setExecutionPid(token: string, runId: number, key: string, pid: number | null, pidStart: string | null) {
-    await this.fast.setPid(token, runId, key, pid, pidStart, this.now());
+  async setExecutionPid(
+    token: string,
+    runId: number,
+    key: string,
+    pid: number | null,
+    pidStart: string | null,
+    started?: EventInput,
+  ) {
+    await this.fast.setPid(token, runId, key, { pid, pidStart, started }, this.now());
   }
 
   async setSessionId(token: string, runId: number, key: string, sessionId: string) {

@@ -103,6 +103,15 @@ export const W = {
       WHERE run_id = $1 AND call_key = $4 AND EXISTS (SELECT 1 FROM r))
     SELECT count(*)::int AS ok FROM r`,
 
+  // The same and the agent's audit event ($7 key, $8 type, $9 actor, $10 channel, $11 data) in one statement.
+  setPidStarted: `WITH r AS (UPDATE runs SET events = events + 1, updated_at = $3 WHERE id = $1 AND owner_token = $2 RETURNING events),
+    x AS (UPDATE executions SET pid = $5::int, pid_start = $6::text, spawned = spawned + CASE WHEN $5::int IS NULL THEN 0 ELSE 1 END,
+        hold_pid = CASE WHEN hold_kind = 'agent' THEN $5::int ELSE hold_pid END,
+        hold_pid_start = CASE WHEN hold_kind = 'agent' THEN $6::text ELSE hold_pid_start END, updated_at = $3
+      WHERE run_id = $1 AND call_key = $4 AND EXISTS (SELECT 1 FROM r)),
+    e AS (INSERT INTO events (${EVENT_COLUMNS}) SELECT $1, r.events, $7::text, $8::text, $9::text, $10::text, $11::text, $3 FROM r)
+    SELECT count(*)::int AS ok FROM r`,
+
   // $1 run, $2 token, $3 t, $4 key, $5 session id.
   setSessionId: `WITH r AS (SELECT id FROM runs WHERE id = $1 AND owner_token = $2 FOR UPDATE),
     x AS (UPDATE executions SET session_id = $5::text, updated_at = $3 WHERE run_id = $1 AND call_key = $4 AND EXISTS (SELECT 1 FROM r))

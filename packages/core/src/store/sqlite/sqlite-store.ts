@@ -311,8 +311,18 @@ class SqliteStore extends SqliteReads implements Store {
     });
   }
 
-  async setExecutionPid(token: string, runId: number, key: string, pid: number | null, pidStart: string | null) {
-    this.fenced(token, runId, () => void this.stmt.setPid.run({ pid, pidStart, t: this.now(), runId, key }));
+  async setExecutionPid(
+    token: string,
+    runId: number,
+    key: string,
+    pid: number | null,
+    pidStart: string | null,
+    started?: EventInput,
+  ) {
+    this.fenced(token, runId, () => {
+      this.stmt.setPid.run({ pid, pidStart, t: this.now(), runId, key });
+      if (started) this.event(runId, started);
+    });
   }
 
   async setSessionId(token: string, runId: number, key: string, sessionId: string) {
