@@ -2,7 +2,7 @@
 // ../pg/shop-side.mjs. Workers are `node worker.mjs` processes (executors with their own
 // ids) working one queue; the bench enqueues and answers through DBOSClient, as an
 // application's other processes would. Each scenario gets a fresh database of the cluster.
-import { busyMs } from '../pg/machine-cpu.mjs';
+import { cpuWindow } from '../pg/machine-cpu.mjs';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { DBOSClient } from '@dbos-inc/dbos-sdk';
@@ -49,6 +49,16 @@ const count = async (db, sql, params) => Number((await db.query(sql, params)).ro
  * `n` workflows of `steps` stub steps enqueued at once on `workers` executors: workflows per
  * second from the first enqueue to the last SUCCESS, and each workflow's per-step latency.
  */
+/** What a process is, for the CPU split: DBOS's executors, PostgreSQL's processes, this bench. */
+const kindOf = (p) =>
+  p.pid === process.pid
+    ? 'bench'
+    : p.comm === 'postgres'
+      ? 'postgres'
+      : p.cmd.includes(workerScript)
+        ? 'workers'
+        : null;
+
 export async function throughput(ctx, workers, n, steps) {
   return withDb(ctx, `dbos_tp_${workers}_${ctx.seq()}`, async ({ url, db, client }) => {
     const procs = [];
@@ -58,7 +68,7 @@ export async function throughput(ctx, workers, n, steps) {
       procs.push(await worker(ctx, url, 'tp0'));
       procs.push(...(await Promise.all(Array.from({ length: workers - 1 }, (_, i) => worker(ctx, url, `tp${i + 1}`)))));
       const tag = `d${ctx.seq()}`;
-      const cpuBefore = busyMs();
+      const cpu = cpuWindow(kindOf);
       const started = performance.now();
       for (let i = 0; i < n; i++)
         await client.enqueue({ workflowName: 'steps', queueName: 'bench', appVersion: '1' }, `${tag}-${i}`, steps);
@@ -71,7 +81,7 @@ export async function throughput(ctx, workers, n, steps) {
         { everyMs: 10, what: `${n} DBOS workflows to succeed` },
       );
       const seconds = (performance.now() - started) / 1000;
-      const cpuMs = cpuBefore === null ? null : busyMs() - cpuBefore;
+      const cpuUsed = cpu.end();
       const mine = new Map([...readSteps(ctx.log)].filter(([k]) => k.startsWith(`${tag}-`)));
       const per = await db.query(
         "SELECT count(*) AS n FROM dbos.workflow_status WHERE name = 'steps' GROUP BY executor_id ORDER BY 1 DESC",
@@ -79,7 +89,8 @@ export async function throughput(ctx, workers, n, steps) {
       return {
         perSecond: n / seconds,
         stepMs: perStepMs(mine, steps),
-        cpuMs,
+        cpuMs: cpuUsed?.totalMs ?? null,
+        cpuByKind: cpuUsed?.byKind ?? null,
         spread: per.rows.map((r) => Number(r.n)),
       };
     } finally {

@@ -39,6 +39,19 @@ export const pgSizes = () => ({
   slowStepMs: 400,
 });
 
+/**
+ * The split of P8's machine CPU by process (machine-cpu.mjs cpuWindow): where a side's CPU per
+ * step goes. The rest is mostly the steps' own short-lived processes (for Shop the step's PID
+ * namespace — unshare and its init — too) and processes that ended within the window.
+ */
+const CPU_KINDS = [
+  ['workers', 'the workers (shop watch / DBOS executors)'],
+  ['postgres', "PostgreSQL's processes"],
+  ['agent hosts', "Shop's agent hosts (start each step's process)"],
+  ['bench', "the bench's own polling and recording"],
+  ['rest', "the rest: the steps' processes, and those that ended in the window"],
+];
+
 /** Runs P8; resolves to its table rows, the DBOS version and the sizes. */
 export async function pgComparison(log, sizes = pgSizes()) {
   ensurePeer(log, 'dbos');
@@ -104,6 +117,13 @@ export async function pgComparison(log, sizes = pgSizes()) {
             atLeast: 1,
           }),
         );
+      if (s.every((x) => x.cpuByKind) && d.every((x) => x.cpuByKind))
+        for (const [kind, label] of CPU_KINDS) {
+          const perStep = (list) => list.map((x) => (x.cpuByKind[kind] ?? 0) / (sizes.runs * 10));
+          rows.push(
+            versusDbos('P8', `    of which ${label}`, 'ms', perStep(s), kind === 'agent hosts' ? null : perStep(d)),
+          );
+        }
     }
     log(`P8: one workflow at a time, ${sizes.alone} each side`);
     const alone = { shop: [], dbos: [] };

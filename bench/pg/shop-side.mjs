@@ -3,7 +3,7 @@
 // own SHOP_HOSTNAME as if on its own machine); runs are recorded by the bench through core
 // (as `shop run` would, then let go, so the workers share them); answers are `shop approve`
 // processes. Each scenario gets a fresh project and a fresh database of the cluster.
-import { busyMs } from './machine-cpu.mjs';
+import { cpuWindow } from './machine-cpu.mjs';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,7 @@ import { createRun } from '../../packages/core/dist/engine/drive-run.js';
 import { nodePorts } from '../../packages/core/dist/engine/node-ports.js';
 import { findProject } from '../../packages/core/dist/project/project.js';
 import { openStore } from '../../packages/core/dist/store/open-store.js';
+import { AGENT_HOST_NAME } from '../../packages/core/dist/agents/agent-host-source.js';
 import { shopBin } from '../shop-project.mjs';
 import { nowUs, perStepMs, readSteps } from './step-stub.mjs';
 import { sleep, startProcess, stopAll, until } from './processes.mjs';
@@ -103,6 +104,18 @@ async function submit(shop, workflow, tag) {
 
 const count = async (shop, where) => Number((await shop.query(`SELECT count(*) AS n FROM runs WHERE ${where}`))[0].n);
 
+/**
+ * What a process is, for the CPU split: the `shop watch` workers, their agent hosts (which
+ * start each step's process), PostgreSQL's processes, this bench.
+ */
+const kindOf = (p) => {
+  if (p.pid === process.pid) return 'bench';
+  if (p.comm === 'postgres') return 'postgres';
+  if (p.cmd.includes(`${shopBin} watch`)) return 'workers';
+  if (p.cmd.includes(AGENT_HOST_NAME)) return 'agent hosts';
+  return null;
+};
+
 /** The twin of DBOS's throughput: `n` runs of 10 stub steps recorded at once, `workers` shop watch processes. */
 export async function throughput(ctx, workers, n, steps) {
   return withProject(ctx, `shop_tp_${workers}_${ctx.seq()}`, async (shop) => {
@@ -112,7 +125,7 @@ export async function throughput(ctx, workers, n, steps) {
       procs.push(await watch(shop, 'bench-0'));
       procs.push(...(await Promise.all(Array.from({ length: workers - 1 }, (_, i) => watch(shop, `bench-${i + 1}`)))));
       const tag = `s${ctx.seq()}`;
-      const cpuBefore = busyMs();
+      const cpu = cpuWindow(kindOf);
       const started = performance.now();
       for (let i = 0; i < n; i++) await submit(shop, 'steps', `${tag}-${i}`);
       await until(async () => (await count(shop, "status = 'completed'")) === n, {
@@ -120,11 +133,17 @@ export async function throughput(ctx, workers, n, steps) {
         what: `${n} Shop runs to complete`,
       });
       const seconds = (performance.now() - started) / 1000;
-      const cpuMs = cpuBefore === null ? null : busyMs() - cpuBefore;
+      const cpuUsed = cpu.end();
       const failed = await count(shop, "status <> 'completed'");
       if (failed) throw new Error(`${failed} Shop runs did not complete`);
       const mine = new Map([...readSteps(ctx.log)].filter(([k]) => k.startsWith(`${tag}-`)));
-      return { perSecond: n / seconds, stepMs: perStepMs(mine, steps), cpuMs, spread: await spread(shop) };
+      return {
+        perSecond: n / seconds,
+        stepMs: perStepMs(mine, steps),
+        cpuMs: cpuUsed?.totalMs ?? null,
+        cpuByKind: cpuUsed?.byKind ?? null,
+        spread: await spread(shop),
+      };
     } finally {
       await stopAll(procs);
     }
