@@ -54,3 +54,50 @@ export function claudeUsage(v: unknown): TokenCounts | undefined {
     cacheWrite: tokenCount(u.cache_creation_input_tokens),
   });
 }
+
+/**
+ * Codex's `usage` on turn.completed (`codex exec --json`): the thread's tokens so far, its input
+ * counting the cached part (OpenAI's shape). Shop's input is what was read fresh: input − cached.
+ */
+export function codexUsage(v: unknown): TokenCounts | undefined {
+  if (!v || typeof v !== 'object') return undefined;
+  const u = v as Record<string, unknown>;
+  const input = tokenCount(u.input_tokens);
+  const cached = tokenCount(u.cached_input_tokens);
+  return someTokens({
+    input: input === null ? null : Math.max(0, input - (cached ?? 0)),
+    output: tokenCount(u.output_tokens),
+    cacheRead: cached,
+    cacheWrite: null,
+  });
+}
+
+/**
+ * Gemini CLI's `stats` on its result event (stream-json): this process's tokens over its models;
+ * `input_tokens` counts the cached part, `input` (newer versions) the rest.
+ */
+export function geminiUsage(v: unknown): TokenCounts | undefined {
+  if (!v || typeof v !== 'object') return undefined;
+  const s = v as Record<string, unknown>;
+  const prompt = tokenCount(s.input_tokens);
+  const cached = tokenCount(s.cached);
+  const fresh = tokenCount(s.input) ?? (prompt === null ? null : Math.max(0, prompt - (cached ?? 0)));
+  return someTokens({ input: fresh, output: tokenCount(s.output_tokens), cacheRead: cached, cacheWrite: null });
+}
+
+/**
+ * An invocation's own tokens from its session's running total (`total`) and what the call had
+ * recorded before it (`before`): kind by kind, the difference. A total below what came before
+ * is a session begun anew (its total is all its own).
+ */
+export function sinceBefore(total: TokenCounts, before: TokenCounts): TokenCounts {
+  const kinds = ['input', 'output', 'cacheRead', 'cacheWrite'] as const;
+  const fresh = kinds.some((k) => total[k] !== null && total[k]! < (before[k] ?? 0));
+  if (fresh) return total;
+  return Object.fromEntries(
+    kinds.map((k) => [k, total[k] === null ? null : total[k]! - (before[k] ?? 0)]),
+  ) as unknown as TokenCounts;
+}
+
+/** A step result's `tokens`, present only where the CLI said some. */
+export const withTokens = (tokens: TokenCounts | undefined): { tokens?: TokenCounts } => (tokens ? { tokens } : {});

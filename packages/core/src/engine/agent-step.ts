@@ -14,7 +14,8 @@ import { checkSignal, promiseSignal, signalPath, type Signal } from '../signals/
 import { readReport } from '../signals/read-report.js';
 import { keepSession, restoreSession, type SessionRef } from './session-keeper.js';
 import { capText } from '../text.js';
-import type { AgentMetrics, Answer, Execution, Run } from '../types.js';
+import type { AgentMetrics, Answer, Execution, Run, TokenCounts } from '../types.js';
+import { sinceBefore } from '../agents/reported-usage.js';
 import { ActivityRecorder } from './activity-recorder.js';
 import { addMetrics, agentFailure, DEFAULT_RETRIES, withRetries, type Attempt } from './agent-retry.js';
 import { interruptedRetry, recordRetry, retryTiming } from './agent-retry-records.js';
@@ -199,6 +200,8 @@ export class AgentStep {
     if (session && how.resume)
       await restoreSession(ports, token, session, `resume the run there: shop resume ${run.id}`);
     const resume = how.resume && exec.sessionId !== null;
+    // Codex reports its thread's running total: what the call recorded before (and earlier tries carry) comes off.
+    const spentBefore = dialect.tokensPerSession && resume ? await this.tokensBefore(exec, how) : null;
     ports.notifier.notify({
       type: 'agent_started',
       key: exec.key,
@@ -264,6 +267,8 @@ export class AgentStep {
       })
       .finally(() => signal.removeEventListener('abort', forward));
     await progress.stop();
+    if (spentBefore && outcome.metrics.tokens)
+      outcome.metrics.tokens = sinceBefore(outcome.metrics.tokens, spentBefore);
     outcome.metrics = addMetrics(how.carry, outcome.metrics);
     // A pid write refused (the run was taken over) surfaces here, before anything else is written.
     const refused = await recording;
@@ -296,6 +301,13 @@ export class AgentStep {
       );
     }
     return this.settle(exec, opts, reported, outcome.metrics, agent);
+  }
+
+  /** The tokens a call's session had used before this invocation: those recorded, and those earlier tries carry. */
+  private async tokensBefore(exec: Execution, how: Attempt): Promise<TokenCounts | null> {
+    const stored = (await this.ctx.ports.store.getExecution(this.ctx.run.id, exec.key))?.tokens;
+    const none = { costUsd: null, numTurns: null, durationMs: null };
+    return addMetrics(how.carry, { ...none, ...(stored ? { tokens: stored } : {}) }).tokens ?? null;
   }
 
   /**

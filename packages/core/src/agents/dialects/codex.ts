@@ -1,4 +1,5 @@
 import { capText } from '../../text.js';
+import { codexUsage, withTokens } from '../reported-usage.js';
 import { describeTool } from '../stream-events.js';
 import { MCP_ENV, MCP_SERVER_NAME, MCP_TOOLS, type StepMcp } from '../shop-mcp.js';
 import {
@@ -74,10 +75,12 @@ type CodexEvent = {
 function codexReader(): EventReader {
   let lastMessage: string | null = null;
   const started = Date.now();
+  let usage: unknown = null;
   const end = (isError: boolean, text: string | null): StepResult => ({
     isError,
     text,
     costUsd: null,
+    ...withTokens(codexUsage(usage)),
     numTurns: r.turns,
     durationMs: Date.now() - started,
     apiStatus: null,
@@ -107,6 +110,7 @@ function codexReader(): EventReader {
           return true;
         }
         case 'turn.completed':
+          usage = e.usage;
           r.result = end(false, lastMessage);
           return true;
         case 'turn.failed':
@@ -157,6 +161,7 @@ export const codex: AgentDialect = {
     return null;
   },
   movesSessions: false,
+  tokensPerSession: true,
   // Not logged in, `codex exec` tries the network over and over (as if it were down): ask first.
   loginCheck: {
     args: ['login', 'status'],

@@ -36,7 +36,7 @@ export interface StepResult {
   costUsd: number | null;
   numTurns: number | null;
   durationMs: number | null;
-  /** The tokens this invocation used, where the CLI says. */
+  /** The tokens this invocation used, where the CLI says (its session's running total where the dialect's `tokensPerSession`). */
   tokens?: TokenCounts;
   /** The HTTP status of a failed API call, where the CLI says it (Claude Code ≥ 2.1). */
   apiStatus: number | null;
@@ -88,6 +88,8 @@ export interface AgentDialect {
    * it between machines (Claude Code's); otherwise a session resumes on the machine that has it.
    */
   movesSessions: boolean;
+  /** Its tokens are the session's running total (Codex's thread), not the invocation's own: Shop takes the difference. */
+  tokensPerSession?: boolean;
   /**
    * A CLI that never says it is not logged in (it retries the network instead): how to ask it
    * first — the arguments, what its answer says when logged out, and what the person does then.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sinceBefore } from '../reported-usage.js';
 import type { AgentDef } from '../agent-def.js';
 import { systemPrompt } from './claude.js';
 import { dialectOf } from './dialect-of.js';
@@ -226,6 +227,9 @@ describe('Codex', () => {
     expect(r.sessionId).toBe('01a20c1f-6155-70c0-97ea-763245366d7d');
     expect(r.activity).toBe('All green.');
     expect(r.result).toMatchObject({ isError: false, text: 'All green.\nDone.', costUsd: null, numTurns: 1 });
+    // The thread's tokens so far, its input counting the cached part: Shop's input is the fresh part.
+    expect(r.result?.tokens).toEqual({ input: 16, output: 10, cacheRead: 4, cacheWrite: null });
+    expect(dialectOf(codex).tokensPerSession).toBe(true);
     const failed = readAll(dialectOf(codex).reader(), [
       { type: 'turn.started' },
       { type: 'turn.failed', error: { message: 'stream error: 529 overloaded' } },
@@ -288,8 +292,23 @@ describe('Gemini CLI', () => {
       { type: 'tool_result', tool_id: 't1', status: 'success', output: 'ok' },
       { type: 'message', role: 'assistant', content: 'Fixed it. ', delta: true },
       { type: 'message', role: 'assistant', content: '<promise>DONE: fixed</promise>', delta: true },
-      { type: 'result', status: 'success', stats: { duration_ms: 1200, tool_calls: 1 } },
+      {
+        type: 'result',
+        status: 'success',
+        stats: {
+          total_tokens: 130,
+          input_tokens: 100,
+          output_tokens: 30,
+          cached: 60,
+          input: 40,
+          duration_ms: 1200,
+          tool_calls: 1,
+        },
+      },
     ]);
+    // This process's tokens: input_tokens counts the cached part, `input` the rest.
+    expect(r.result?.tokens).toEqual({ input: 40, output: 30, cacheRead: 60, cacheWrite: null });
+    expect(dialectOf(gem).tokensPerSession).toBeFalsy();
     expect(r.sessionId).toBe('sess-1');
     expect(r.result).toMatchObject({
       isError: false,
@@ -301,6 +320,28 @@ describe('Gemini CLI', () => {
       { type: 'result', status: 'error', error: { type: 'api', message: 'Resource exhausted (429)' } },
     ]);
     expect(failed.result).toMatchObject({ isError: true, text: 'Resource exhausted (429)' });
+    expect(failed.result?.tokens).toBeUndefined();
+    // An older Gemini CLI without `input`: the fresh part is input_tokens less the cached.
+    const older = readAll(dialectOf(gem).reader(), [
+      { type: 'result', status: 'success', stats: { input_tokens: 100, output_tokens: 30, cached: 60 } },
+    ]);
+    expect(older.result?.tokens).toEqual({ input: 40, output: 30, cacheRead: 60, cacheWrite: null });
+  });
+});
+
+describe("an invocation's own tokens from its session's running total", () => {
+  const t = (input: number | null, output: number | null, cacheRead: number | null = null) => ({
+    input,
+    output,
+    cacheRead,
+    cacheWrite: null,
+  });
+  it('takes off what the call recorded before, kind by kind', () => {
+    expect(sinceBefore(t(1600, 300, 800), t(800, 150, 400))).toEqual(t(800, 150, 400));
+    expect(sinceBefore(t(1600, 300, null), t(800, null, 400))).toEqual(t(800, 300, null));
+  });
+  it('keeps a total below what came before whole: a session begun anew', () => {
+    expect(sinceBefore(t(500, 50), t(800, 150))).toEqual(t(500, 50));
   });
 });
 

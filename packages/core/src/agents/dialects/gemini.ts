@@ -1,4 +1,5 @@
 import { capText } from '../../text.js';
+import { geminiUsage, withTokens } from '../reported-usage.js';
 import { describeTool } from '../stream-events.js';
 import { MCP_SERVER_NAME, MCP_TOOLS, mcpServerEntry } from '../shop-mcp.js';
 import { jsonLine, type AgentDialect, type DialectStep, type EventReader, type Mutable } from './dialect.js';
@@ -88,6 +89,7 @@ function geminiReader(): EventReader {
             isError: e.status !== 'success',
             text: e.status === 'success' ? said || null : (e.error?.message ?? 'the session failed'),
             costUsd: null,
+            ...withTokens(geminiUsage(e.stats)),
             numTurns: r.turns,
             durationMs: e.stats?.duration_ms ?? null,
             apiStatus: null,
