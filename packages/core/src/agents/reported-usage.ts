@@ -91,12 +91,14 @@ export function geminiUsage(v: unknown): TokenCounts | undefined {
  * is a session begun anew (its total is all its own).
  */
 export function sinceBefore(total: TokenCounts, before: TokenCounts): TokenCounts {
-  const kinds = ['input', 'output', 'cacheRead', 'cacheWrite'] as const;
-  const fresh = kinds.some((k) => total[k] !== null && total[k]! < (before[k] ?? 0));
-  if (fresh) return total;
-  return Object.fromEntries(
-    kinds.map((k) => [k, total[k] === null ? null : total[k]! - (before[k] ?? 0)]),
-  ) as unknown as TokenCounts;
+  const less = (k: keyof TokenCounts) => (total[k] === null ? null : total[k] - (before[k] ?? 0));
+  const own = {
+    input: less('input'),
+    output: less('output'),
+    cacheRead: less('cacheRead'),
+    cacheWrite: less('cacheWrite'),
+  };
+  return Object.values(own).some((n) => n !== null && n < 0) ? total : own;
 }
 
 /** A step result's `tokens`, present only where the CLI said some. */
