@@ -224,7 +224,7 @@ const sessionId = args['session-id'] ?? args.resume;
 const interactive = !args.print;
 const settings = readSettings(args.settings);
 const { startSpans, log, actOut, chatLoop } = standin({ cli: 'claude', session: () => sessionId, interactive });
-startSpans();
+await startSpans();
 
 /** Claude Code 2.1's transcript path (see packages/core/src/agents/claude-transcript.ts). */
 function transcriptFile() {

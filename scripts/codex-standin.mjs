@@ -568,7 +568,7 @@ async function headless() {
     console.error('Not inside a trusted directory and --skip-git-repo-check was not specified.');
     process.exit(1);
   }
-  startSpans();
+  await startSpans();
   const remembered = messages();
   const step = pickStep(prompt);
   if (!rollout && !args.ephemeral) rollout = newRollout(threadId);
@@ -602,7 +602,7 @@ async function headless() {
 
 async function chat() {
   // `codex resume <id>` in a terminal: the person talks to the agent.
-  startSpans();
+  await startSpans();
   const step = pickStep(args.prompt);
   logInvocation('interactive', args.prompt ?? null, messages(), undefined);
   console.log(`OpenAI Codex (stand-in) — resumed thread ${threadId} (agent ${agentName()})`);

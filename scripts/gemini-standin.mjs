@@ -460,7 +460,7 @@ async function headless() {
     process.exit(55);
   }
   refuseMissingSession();
-  startSpans();
+  await startSpans();
   sessionFile ??= newSessionFile(sessionId);
   logInvocation('print', prompt, step);
   remember('user', prompt);
@@ -488,7 +488,7 @@ function refuseMissingSession() {
 async function chat() {
   // `gemini --resume <id>` in a terminal: the person talks to the agent.
   refuseMissingSession();
-  startSpans();
+  await startSpans();
   const first = args['prompt-interactive'] ?? null;
   const step = pickStep(first);
   logInvocation('interactive', first, undefined);

@@ -60,7 +60,7 @@ try {
   copy('schema.sql');
   copy('packages/web/static', 'web/static');
   mkdirSync(join(stage, 'scripts'));
-  for (const f of ['claude-standin.mjs', 'standin-scenario.mjs']) copy(`scripts/${f}`);
+  for (const f of ['claude-standin.mjs', 'standin-scenario.mjs', 'standin-presence.mjs']) copy(`scripts/${f}`);
   copy('README.md');
   writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   const out = execFileSync('npm', ['pack', stage, '--pack-destination', destination, '--json', '--silent'], {

@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { holdPresence } from './standin-presence.mjs';
 
 export const env = process.env;
 export const signalFile = env.SHOP_SIGNAL_FILE;
@@ -62,14 +63,19 @@ export function standin({ cli, session, interactive }) {
       }) + '\n',
     );
 
-  /** Logs its start and its end to SHOP_STANDIN_SPANS (call once its session id is known). */
-  function startSpans() {
+  /**
+   * Logs its start and its end to SHOP_STANDIN_SPANS (call once its session id is known), its start
+   * with its presence on the session and the others present then (standin-presence.mjs): a process
+   * killed -9 logs no end, and its presence alone tells when it was gone.
+   */
+  async function startSpans() {
     if (!env.SHOP_STANDIN_SPANS) return;
-    span('start');
+    // Its handlers first: a stop that comes as its start is logged still logs its end.
     process.on('exit', (code) => span('end', { code }));
     // A stop (TERM), or its terminal gone (HUP), ends it through 'exit', so its end is logged too.
     process.on('SIGTERM', () => process.exit(143));
     process.on('SIGHUP', () => process.exit(129));
+    span('start', await holdPresence(env.SHOP_STANDIN_SPANS, session() ?? '', shopStep ?? String(process.pid)));
   }
 
   /** One line of the invocation log, saying which CLI it stood in for. */

@@ -1,9 +1,13 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { crossMachineOrphans, type Kill } from './chaos-actors.js';
 import { callOverlaps, finishedRerun } from './chaos-scenario.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readSpans, type Span } from './spans.js';
+import { overlaps, readSpans, stillRunning, type Span } from './spans.js';
+import { standin } from './harness.js';
+import { until } from '../../packages/core/src/testing/until.js';
 import { tempDir } from '../../packages/core/src/testing/temp-dir.js';
 
 /** The chaos test's judges, on made-up agent processes: each finds what it is there to find. */
@@ -18,6 +22,8 @@ const span = (o: Partial<Span> & { pid: number; start: number }): Span => ({
   code: null,
   reports: [],
   reporting: [],
+  presence: null,
+  alongside: null,
   ...o,
 });
 
@@ -91,5 +97,93 @@ describe('the chaos test judges', () => {
       ['2', 1, 3],
       ['6', 0, 11],
     ]);
+  });
+
+  it("overlaps: the kernel's word on a process whose end was never logged (killed -9): alive beside the next, or gone before it", () => {
+    const old = span({ pid: 2, start: 100, presence: 'p:a', alongside: [] });
+    const next = span({ pid: 2, start: 200, end: 300, code: 0, presence: 'p:b', alongside: ['p:a'] });
+    expect(overlaps([old, next])).toHaveLength(1);
+    expect(overlaps([old, { ...next, alongside: [] }])).toEqual([]);
+    // The later one took its presence first, so it saw nothing: the earlier one saw it.
+    expect(
+      overlaps([
+        { ...old, alongside: ['p:b'] },
+        { ...next, alongside: [] },
+      ]),
+    ).toHaveLength(1);
+    // The kernel not asked (no presence): a missing end counts as alive; a logged end decides.
+    expect(overlaps([old, { ...next, alongside: null }])).toHaveLength(1);
+    expect(
+      overlaps([
+        { ...old, presence: null },
+        { ...next, alongside: [] },
+      ]),
+    ).toHaveLength(1);
+    expect(
+      overlaps([
+        { ...old, end: 250 },
+        { ...next, alongside: [] },
+      ]),
+    ).toHaveLength(1);
+    expect(
+      overlaps([
+        { ...old, end: 150 },
+        { ...next, alongside: [] },
+      ]),
+    ).toEqual([]);
+  });
+
+  it('overlaps and stillRunning on real stand-ins: one alive beside the next is caught, one killed -9 before the next is not', async () => {
+    const dir = tempDir('shop-presence-');
+    const file = join(dir, 'spans.jsonl');
+    writeFileSync(
+      join(dir, 'scenario.json'),
+      JSON.stringify({
+        agents: { coder: [{ when_prompt: 'long', via: 'none', sleep_ms: 60_000 }] },
+        default: { via: 'none', summary: 'done' },
+      }),
+    );
+    const env = {
+      PATH: process.env.PATH,
+      SHOP_AGENT: 'coder',
+      SHOP_RUN_ID: '1',
+      SHOP_CALL: '2',
+      SHOP_STANDIN_SPANS: file,
+      SHOP_STANDIN_SCENARIO: join(dir, 'scenario.json'),
+      CLAUDE_CONFIG_DIR: join(dir, 'claude'),
+    };
+    const args = (session: string, prompt: string) => [standin, '-p', '--session-id', session, prompt];
+    const startedOn = (session: string) => readSpans(file).some((s) => s.session === session);
+    const long = async (session: string) => {
+      const child = spawn(process.execPath, args(session, 'long'), { cwd: dir, env, stdio: 'ignore' });
+      await until('the long one to start', () => startedOn(session));
+      return child;
+    };
+    const short = (session: string) => spawnSync(process.execPath, args(session, 'short'), { cwd: dir, env });
+    const [beside, after] = [randomUUID(), randomUUID()];
+
+    const alive = await long(beside);
+    try {
+      short(beside);
+      const killed = await long(after);
+      killed.kill('SIGKILL');
+      await new Promise((r) => killed.once('exit', r));
+      short(after);
+
+      const spans = readSpans(file);
+      expect(spans.map((s) => [s.session, s.end === null])).toEqual([
+        [beside, true],
+        [beside, false],
+        [after, true],
+        [after, false],
+      ]);
+      expect(overlaps(spans).map((o) => o.split(' ')[1])).toEqual([beside]);
+      expect(stillRunning(spans).map((s) => s.session)).toEqual([beside]);
+      alive.kill('SIGKILL');
+      await new Promise((r) => alive.once('exit', r));
+      expect(stillRunning(readSpans(file))).toEqual([]);
+    } finally {
+      alive.kill('SIGKILL');
+    }
   });
 });

@@ -70,6 +70,7 @@ describe('the packed tarball, installed with npm install -g', () => {
         'package.json',
         'schema.sql',
         'scripts/claude-standin.mjs',
+        'scripts/standin-presence.mjs',
         'scripts/standin-scenario.mjs',
         'web/static/app.css',
         'web/static/app.js',

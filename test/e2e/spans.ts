@@ -17,6 +17,10 @@ export interface SpanEvent {
   code?: number;
   /** Of a 'reported' event: the status it reported. */
   status?: string;
+  /** Of a 'start' event (scripts/standin-presence.mjs): its presence on the session, null where none could be held. */
+  presence?: string | null;
+  /** Of a 'start' event: the others present on the session right after it took its own (alive then), null if unknown. */
+  alongside?: string[] | null;
 }
 
 export interface Span {
@@ -28,13 +32,17 @@ export interface Span {
   call: string;
   mode: string;
   start: number;
-  /** Null while (or if) its end was never logged: a process that may still be alive. */
+  /** Null while (or if) its end was never logged: still alive, or killed -9 (its presence tells). */
   end: number | null;
   code: number | null;
   /** What it reported (its signal), when, in order. */
   reports: { status: string; at: number }[];
   /** What it was about to report: a process killed before 'reported' may or may not have. */
   reporting: { status: string; at: number }[];
+  /** Its presence on the session (held by the kernel exactly while it lives), or null. */
+  presence: string | null;
+  /** The presences on its session when it started (those processes were alive then), or null if unknown. */
+  alongside: string[] | null;
 }
 
 export function readSpans(file: string): Span[] {
@@ -61,6 +69,8 @@ export function readSpans(file: string): Span[] {
         code: null,
         reports: [],
         reporting: [],
+        presence: e.presence ?? null,
+        alongside: e.alongside ?? null,
       };
       spans.set(id, span);
       all.push(span);
@@ -76,7 +86,10 @@ export function readSpans(file: string): Span[] {
 
 /**
  * Every pair of agent processes that were alive on one session at the same time: for each
- * session in start order, a process must have ended (its end logged) before the next began.
+ * session in start order, a process must have ended before the next began. The kernel's word
+ * (presences, standin-presence.mjs) comes first: one present when the other took its presence was
+ * alive then. Without it, a logged end decides; a process whose end was never logged and of which
+ * the kernel said nothing counts as still alive.
  */
 export function overlaps(spans: Span[]): string[] {
   const bySession = new Map<string, Span[]>();
@@ -85,15 +98,43 @@ export function overlaps(spans: Span[]): string[] {
   for (const [session, list] of bySession) {
     list.sort((a, b) => a.start - b.start);
     for (let i = 1; i < list.length; i++) {
-      const before = list[i - 1];
-      if (before.end === null || before.end > list[i].start) {
+      const [before, next] = [list[i - 1], list[i]];
+      if (together(before, next)) {
         found.push(
-          `session ${session} (run ${list[i].run} call ${list[i].call}): pid ${before.pid} (${before.mode}, ${before.start}–${before.end ?? 'never ended'}) and pid ${list[i].pid} (${list[i].mode}, from ${list[i].start})`,
+          `session ${session} (run ${next.run} call ${next.call}): pid ${before.pid} (${before.mode}, ${before.start}–${before.end ?? 'never ended'}) and pid ${next.pid} (${next.mode}, from ${next.start})`,
         );
       }
     }
   }
   return found;
+}
+
+/** Whether `before` (started first) was still alive when `next` started. */
+function together(before: Span, next: Span): boolean {
+  const seen = (a: Span, b: Span) => a.presence !== null && !!b.alongside?.includes(a.presence);
+  if (seen(before, next) || seen(next, before)) return true;
+  if (before.end !== null) return before.end > next.start;
+  // Never ended: dead by then only if the kernel was asked (both held a presence) and named neither.
+  return before.presence === null || next.alongside === null;
+}
+
+/**
+ * The agent processes still running now: those whose presence the kernel still holds, and those
+ * with no presence whose end was never logged.
+ */
+export function stillRunning(spans: Span[]): Span[] {
+  const held = new Set(heldPresences());
+  return spans.filter((s) => (s.presence === null ? s.end === null : held.has(s.presence)));
+}
+
+/** The abstract unix socket names held on this machine now (/proc/net/unix; as scripts/standin-presence.mjs reads them). */
+function heldPresences(): string[] {
+  return readFileSync('/proc/net/unix', 'utf8')
+    .split('\n')
+    .slice(1)
+    .map((line) => line.trim().split(/\s+/)[7])
+    .filter((path): path is string => !!path?.startsWith('@'))
+    .map((path) => path.slice(1).replace(/@+$/, ''));
 }
 
 /** Sessions on which an agent started again after one had finished its work (exit 0). */

@@ -4,7 +4,10 @@
  * for why. Messages in: {type:'spawn', id, file, args, cwd, env, stdout, stderr, marker, sweep}.
  * Out: {type:'started', id, pid}, {type:'ended', id, code, signal}, {type:'failed', id, phase: 'logs'|'spawn', code, message}.
  * When the channel closes — the driver is gone, however it died — every agent still running
- * goes with it: TERM to its group, KILL after a grace.
+ * goes with it: TERM to its group, KILL after a grace. A request read after the driver died
+ * (this host was behind: the channel's end not read yet) starts nothing — another driver may
+ * have taken the run over, its check for a session's leftovers done — and a write to the gone
+ * driver that fails (EPIPE) is no reason for the host to die and leave its agents unwatched.
  * `sweep` (an agent not in a PID namespace of its own, containment.ts): once its leader ends, its
  * process group is killed, then every process whose environment has SHOP_STEP=<marker> — before
  * the end is told, so a step's leftovers are gone when the driver hears it ended.
@@ -14,11 +17,16 @@ const { spawn } = require('child_process');
 const { openSync, closeSync, readdirSync, readFileSync } = require('fs');
 const GRACE_MS = 5000;
 const running = new Map();
-const send = (m) => { if (process.connected) process.send(m); };
+// Without a callback a failed write is an uncaught 'error': the host would die before its 'disconnect'.
+const send = (m) => { if (process.connected) process.send(m, () => {}); };
+// The driver is this host's parent: once it has died the host has another (its ppid changed at
+// once), while the channel may still hold its last requests.
+const driver = Number(process.argv[process.argv.length - 1]);
+const driverGone = () => process.ppid !== driver;
 const failed = (id, e, phase) => send({ type: 'failed', id, phase, code: (e && e.code) || null, message: String((e && e.message) || e).slice(0, 2000) });
 
 process.on('message', (m) => {
-  if (!m || m.type !== 'spawn') return;
+  if (!m || m.type !== 'spawn' || driverGone()) return;
   const fds = [];
   let child;
   try {
@@ -38,6 +46,9 @@ process.on('message', (m) => {
   const pid = child.pid;
   child.on('error', (e) => { if (!pid) failed(m.id, e, 'spawn'); });
   if (!pid) return;
+  // Died while this one was being started: it goes at once, before it has done anything (a TERM
+  // this early could be lost, its namespace's init not yet listening).
+  if (driverGone()) return m.sweep ? leftovers(pid, m.marker) : killed(-pid);
   running.set(pid, m.sweep ? m.marker : null);
   send({ type: 'started', id: m.id, pid });
   child.on('close', (code, signal) => {

@@ -1,12 +1,12 @@
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startAgent } from './agent-host.js';
 import type { AgentStart } from './agent-start.js';
-import { AGENT_HOST_NAME } from './agent-host-source.js';
 import { groupAlive, isAlive, killGroupAndWait, pidsWithEnv } from './process-group.js';
+import { hostOf } from '../testing/agent-host-of.js';
 import { tempDir } from '../testing/temp-dir.js';
 import { until } from '../testing/until.js';
 
@@ -22,16 +22,6 @@ function req(name: string, script: string, env: Record<string, string> = {}): Ag
     stdoutFile: join(dir, `${name}.out`),
     stderrFile: join(dir, `${name}.err`),
   };
-}
-
-/** The pid of the process whose argv is `shop-agent-host <driver>` (this test process's host). */
-function hostOf(driver: number): number | null {
-  const out = execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' });
-  for (const line of out.split('\n')) {
-    const m = /^\s*(\d+)\s+(.*)$/.exec(line);
-    if (m && m[2]!.includes(`${AGENT_HOST_NAME} ${driver}`)) return Number(m[1]);
-  }
-  return null;
 }
 
 describe('agents started by the agent host', () => {
