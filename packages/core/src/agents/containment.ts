@@ -26,9 +26,11 @@ export const STEP_INIT_NAME = 'shop-step-init';
  * script could not even trap them) and with /dev/null for stdin, so `env --default-signal` (GNU
  * coreutils 8.31 or later: where it is missing the probe fails, and the fallback is used) gives
  * them back and stdin is kept explicitly. It exits with the agent's status (128+n when a signal
- * ended it).
+ * ended it). A trap cuts `wait` short (128+n too): while the agent lives the init waits again, and
+ * once it has ended a second `wait` gives its own status — the agent may have ended between the
+ * two (its INT trap exiting 7), and the interrupted wait's 130 is not its status.
  */
-const STEP_INIT = `trap 'kill -TERM $c 2>/dev/null' TERM
+export const STEP_INIT = `trap 'kill -TERM $c 2>/dev/null' TERM
 trap 'kill -INT $c 2>/dev/null' INT
 trap 'kill -HUP $c 2>/dev/null' HUP
 env --default-signal=INT,QUIT "$@" <&0 &
@@ -36,7 +38,11 @@ c=$!
 while :; do
   wait $c
   s=$?
-  if [ $s -gt 128 ] && kill -0 $c 2>/dev/null; then continue; fi
+  if [ $s -gt 128 ]; then
+    if kill -0 $c 2>/dev/null; then continue; fi
+    wait $c
+    s=$?
+  fi
   exit $s
 done`;
 
