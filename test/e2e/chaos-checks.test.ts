@@ -35,6 +35,14 @@ describe('the chaos test judges', () => {
     expect(callOverlaps([span({ pid: 10, start: 100 }), span({ pid: 11, start: 150, end: 300 })])).toHaveLength(1);
   });
 
+  it("callOverlaps: on one session the kernel's word on a process whose end was never logged; across sessions a missing end is alive", () => {
+    const killed = span({ pid: 10, start: 100, presence: 'p10', alongside: [] });
+    const next = (o: Partial<Span>) => span({ pid: 11, start: 150, end: 300, presence: 'p11', alongside: [], ...o });
+    expect(callOverlaps([killed, next({})])).toEqual([]);
+    expect(callOverlaps([killed, next({ alongside: ['p10'] })])).toHaveLength(1);
+    expect(callOverlaps([killed, next({ session: 's2' })])).toHaveLength(1);
+  });
+
   it('finishedRerun: a result reported twice, a process started after the result, or no result at all', () => {
     const calls = ['2', '3/1/1', '3/2/1', '5', '6'];
     const done = (call: string, pid: number, at: number, status = 'DONE') =>

@@ -109,8 +109,8 @@ export function overlaps(spans: Span[]): string[] {
   return found;
 }
 
-/** Whether `before` (started first) was still alive when `next` started. */
-function together(before: Span, next: Span): boolean {
+/** Whether `before` (started first) was still alive when `next` started (presences are told per session: both on one). */
+export function together(before: Span, next: Span): boolean {
   const seen = (a: Span, b: Span) => a.presence !== null && !!b.alongside?.includes(a.presence);
   if (seen(before, next) || seen(next, before)) return true;
   if (before.end !== null) return before.end > next.start;
