@@ -574,14 +574,8 @@ class SqliteStore extends SqliteReads implements Store {
   async queueRun(input: NewQueuedRun) {
     return this.queue.queueRun(input);
   }
-  async claimQueuedRuns(
-    owner: OwnerClaim,
-    leaseMs: number,
-    limit: number,
-    only?: number,
-    accept?: (run: Run) => boolean,
-  ) {
-    return this.queue.claimQueuedRuns(owner, leaseMs, limit, only, accept);
+  async claimQueuedRuns(...args: Parameters<Store['claimQueuedRuns']>) {
+    return this.queue.claimQueuedRuns(...args);
   }
   async setPriority(runId: number, priority: number, by: string, channel: Channel) {
     return this.queue.setPriority(runId, priority, by, channel);
