@@ -64,8 +64,7 @@ export class CliRunner implements AgentRunner {
     const tooLong = argTooLong(dialect, step, args);
     if (tooLong)
       return { exitCode: null, error: tooLong, output: '', metrics: { costUsd: null, numTurns: null, durationMs: 0 } };
-    // Only a CLI with a login check pays for a copy of the environment here (~0.1 ms a step).
-    const notLoggedIn = file && dialect.loginCheck ? await loggedOut(dialect, file, agentEnv(inv.env)) : null;
+    const notLoggedIn = file ? await loggedOut(dialect, file, () => agentEnv(inv.env)) : null;
     if (notLoggedIn)
       return {
         exitCode: null,
