@@ -1,5 +1,5 @@
 import { UsageError, runIdOfHandle } from '@shop/core';
-import { z } from 'zod';
+import * as z from 'zod';
 import { answeredText, answerPosted, openAskRow } from './answer-form.js';
 import { webErrorText } from './http-errors.js';
 import { readForm, readJson, sendJson } from './http-io.js';

@@ -1,5 +1,5 @@
 import { MAX_EVENT_DATA_BYTES, UsageError } from '@shop/core';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readJson, sendJson } from './http-io.js';
 import { apiCaller, type Ctx } from './request-context.js';
 

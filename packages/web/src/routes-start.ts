@@ -1,5 +1,5 @@
 import { NotFoundError, UsageError } from '@shop/core';
-import { z } from 'zod';
+import * as z from 'zod';
 import { webErrorText } from './http-errors.js';
 import { readForm, readJson, sendJson } from './http-io.js';
 import { startPage } from './pages/start.js';

@@ -7,7 +7,7 @@ import {
   ShopError,
   UsageError,
 } from '@shop/core';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Context } from '../context.js';
 import type { CommandArgs } from '../registry.js';
 import { deliverReport, reportBody, type ReportInput } from '../report-delivery.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { readSignedToken, signToken } from './signed-token.js';
 import { askHandle } from '../decisions/ask-handle.js';
 import { ExpiredError, UsageError } from '../errors.js';

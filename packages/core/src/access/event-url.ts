@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Clock } from '../engine/ports.js';
 import { ExpiredError, UsageError } from '../errors.js';
 import { localTime } from '../local-time.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Person } from '../store/access-store.js';
 
 /** `shop access list --json` (and the server's list of people): never a token, not even its hash. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Clock } from '../engine/ports.js';
 import type { Store } from '../store/store.js';
 import { hashToken } from './people.js';

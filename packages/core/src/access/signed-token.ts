@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Store } from '../store/store.js';
 
 /**

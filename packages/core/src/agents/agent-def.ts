@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import { NotFoundError, UsageError } from '../errors.js';
 import { describeIssues } from '../lua/issues.js';
 import { agentNameProblem } from './agent-name.js';

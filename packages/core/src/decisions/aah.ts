@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { UsageError } from '../errors.js';
 import { describeIssues } from '../lua/issues.js';
 import type { Execution, Run } from '../types.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DECISION_TYPES, valueSchema } from './decision-value.js';
 
 /** Lua turns an empty table into {}; where a list is expected, read it as []. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A structured pause's decisions (AAH decision/request): what the workflow asks. */
 export const DECISION_TYPES = ['approval', 'choice', 'multi_choice', 'text', 'number', 'date'] as const;

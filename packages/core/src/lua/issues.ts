@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /** Formats zod issues as one line: "key: problem; key: problem". */
 export function describeIssues(error: z.ZodError): string {

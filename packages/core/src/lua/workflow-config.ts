@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AWAITING_KINDS } from '../signals/signal.js';
 import { checkTarget } from '../notify/check-target.js';
 import { describeIssues } from './issues.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AWAITING_KINDS } from '../signals/signal.js';
 
 /** One scripted agent turn: what it reports, how long it takes, which files it writes. */

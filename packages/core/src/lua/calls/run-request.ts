@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // What run() asks for (run.ts parses it), apart so the engine's agent step can name it without the call.
 

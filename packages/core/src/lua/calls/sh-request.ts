@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // What sh() asks for (sh.ts parses it), apart so the engine's shell port can name it without the call.
 
