@@ -6,7 +6,8 @@
 -- Times are milliseconds since the epoch. JSON columns hold JSON text.
 -- A step writes few pages: executions and events are clustered by run (WITHOUT ROWID, in the
 -- order they are appended), and the counters a step needs live on the run's row, which every
--- step updates anyway.
+-- step updates anyway. The small tables keyed by something other than an integer are WITHOUT
+-- ROWID too: one b-tree each, not a table and its key's index (and one page less while empty).
 
 CREATE TABLE IF NOT EXISTS runs (
   id              INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -169,7 +170,7 @@ CREATE TABLE IF NOT EXISTS settings (
   name          TEXT    PRIMARY KEY,
   value         TEXT    NOT NULL,
   updated_at    INTEGER NOT NULL
-);
+) WITHOUT ROWID;
 
 -- People with access to `shop serve` (shop access add): their login token, hashed.
 CREATE TABLE IF NOT EXISTS people (
@@ -182,7 +183,7 @@ CREATE TABLE IF NOT EXISTS people (
   -- Schema 13: 'login' a person's login link (the web's pages), 'token' an API token (a script's
   -- Authorization: Bearer on /api/*). One namespace: "answered by <name>" names one holder.
   kind          TEXT    NOT NULL DEFAULT 'login' CHECK (kind IN ('login','token'))
-);
+) WITHOUT ROWID;
 
 -- Schema 11: web sessions of `shop serve` ended before they expire (logout). A session is a
 -- signed cookie naming its id; one whose id is here is refused. A row goes a day after the
@@ -191,7 +192,7 @@ CREATE TABLE IF NOT EXISTS ended_sessions (
   id            TEXT    PRIMARY KEY,
   ended_at      INTEGER NOT NULL,
   expires_at    INTEGER NOT NULL
-);
+) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS ended_sessions_expiry ON ended_sessions(expires_at);
 
 -- "I'm on it": who claimed an open ask (shop claim, the TUI, the web). One claim per ask;
@@ -206,7 +207,7 @@ CREATE TABLE IF NOT EXISTS claims (
   claimed_at    INTEGER NOT NULL,
   expires_at    INTEGER NOT NULL,
   PRIMARY KEY (run_id, call_key, ask)
-);
+) WITHOUT ROWID;
 
 -- Schema 8: the worker registry. Every `shop watch` (on any machine) registers itself, heartbeats
 -- while it lives and removes its row on exit; `shop workers` lists them. A row whose heartbeat
@@ -224,7 +225,7 @@ CREATE TABLE IF NOT EXISTS workers (
   heartbeat_at  INTEGER NOT NULL,
   -- Schema 15 (made in sqlite/migrate.ts for older stores):
   left_runs     TEXT                          -- JSON: runs it leaves to others, and why (its checkout lacks them)
-);
+) WITHOUT ROWID;
 
 -- Schema 9: sessions across machines. An agent call's Claude Code transcript, kept after each
 -- step (gzip) so another machine can resume the session; gz NULL: it was over the cap and
@@ -278,7 +279,7 @@ CREATE TABLE IF NOT EXISTS event_takes (
   taken_at      INTEGER NOT NULL,
   PRIMARY KEY (run_id, call_key),
   UNIQUE (run_id, event_id)
-);
+) WITHOUT ROWID;
 
 -- Schema 14: schedules (shop schedule add). Each due slot is fired exactly once across every
 -- worker: the slot row's primary key is the schedule and the slot's instant.
@@ -296,7 +297,7 @@ CREATE TABLE IF NOT EXISTS schedules (
   created_at    INTEGER NOT NULL,
   created_by    TEXT    NOT NULL,
   last_slot     INTEGER                       -- the latest slot decided (fired or skipped), the store's clock
-);
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS schedule_slots (
   schedule      TEXT    NOT NULL REFERENCES schedules(name) ON DELETE CASCADE,
   slot_at       INTEGER NOT NULL,
@@ -305,7 +306,7 @@ CREATE TABLE IF NOT EXISTS schedule_slots (
   decided_at    INTEGER NOT NULL,
   decided_by    TEXT    NOT NULL,             -- the worker (or shop schedule run) that decided it
   PRIMARY KEY (schedule, slot_at)
-);
+) WITHOUT ROWID;
 
 -- Schema 14: webhooks (shop hook add; POST /hooks/<name> on shop serve).
 CREATE TABLE IF NOT EXISTS hooks (
@@ -321,7 +322,7 @@ CREATE TABLE IF NOT EXISTS hooks (
   created_at    INTEGER NOT NULL,
   created_by    TEXT    NOT NULL,
   CHECK ((workflow IS NULL) <> (event_name IS NULL))
-);
+) WITHOUT ROWID;
 -- A delivery id seen before is a redelivery: answered 200 "duplicate", nothing new recorded.
 CREATE TABLE IF NOT EXISTS hook_deliveries (
   hook          TEXT    NOT NULL REFERENCES hooks(name) ON DELETE CASCADE,
@@ -330,4 +331,4 @@ CREATE TABLE IF NOT EXISTS hook_deliveries (
   outcome       TEXT    NOT NULL,             -- 'run', 'event', 'filtered'
   run_id        INTEGER REFERENCES runs(id) ON DELETE SET NULL,
   PRIMARY KEY (hook, delivery)
-);
+) WITHOUT ROWID;

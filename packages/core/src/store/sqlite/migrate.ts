@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { ConflictError } from '../../errors.js';
 import { shippedFile } from '../../project/shipped-file.js';
 import { SCHEMA_VERSION } from '../schema-version.js';
+import { compactSql } from './compact-sql.js';
 
 /**
  * Version 1 → 2: owner tokens, stop requests, the delivery order and the workflow hash.
@@ -194,7 +195,7 @@ export function migrate(db: Database.Database): void {
     if (version >= 1) v12Runs(db);
     // New tables and indexes (all IF NOT EXISTS): a new store gets everything here, and
     // schema 3's timers come to a store of schema 2 the same way.
-    db.exec(readFileSync(shippedFile('schema.sql', import.meta.url), 'utf8'));
+    db.exec(compactSql(readFileSync(shippedFile('schema.sql', import.meta.url), 'utf8')));
     // After schema.sql: a store older than the people table has it made there, with the column.
     v13(db);
     v14(db, version);

@@ -76,6 +76,33 @@ describe('SqliteStore on a real file', () => {
     expect(SCHEMA_VERSION).toBe(16);
   });
 
+  it('makes a new store small: 2 KiB pages, no schema comments, one b-tree per small keyed table', () => {
+    const { file, store } = fresh();
+    store.close();
+    open.pop();
+    const db = raw(file);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    expect(db.pragma('page_size', { simple: true })).toBe(2048);
+    const pages = Number(db.pragma('page_count', { simple: true }));
+    // 46 pages (92 KiB); with 4 KiB pages, the comments and a key index beside each small table, 55 (220 KiB).
+    expect(pages * 2048).toBeLessThan(100 * 1024);
+    const comments = db.prepare(`SELECT name FROM sqlite_schema WHERE sql LIKE '%--%'`).all();
+    expect(comments).toEqual([]);
+  });
+
+  it('keeps the page size of a store made before (4 KiB) and opens it as it is', async () => {
+    const file = join(tempDir('shop-store-'), 'shop.db');
+    const before = new Database(file);
+    before.pragma('journal_mode = WAL');
+    before.exec('CREATE TABLE older (x)');
+    before.close();
+    const store = openSqliteStore(file);
+    open.push(store);
+    const run = await store.createRun(newRun);
+    expect((await store.getRun(run.id))?.prompt).toBe('add login');
+    expect(raw(file).pragma('page_size', { simple: true })).toBe(4096);
+  });
+
   it('brings a schema-10 store up: ended web sessions get their table, runs their rules and holds', async () => {
     const { file, store } = fresh();
     store.close();

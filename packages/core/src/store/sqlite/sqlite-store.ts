@@ -69,6 +69,10 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
     db = new Database(file);
     // Before anything that may need a lock, so every statement waits for a busy store.
     db.pragma('busy_timeout = 5000');
+    // Before the first table: a new store's pages are 2 KiB, not 4. A step's commit writes its few
+    // touched pages whole to the WAL, and each of the schema's ~40 tables and indexes takes a page
+    // while empty: half the bytes of both. (A store made before keeps its size: this is a no-op.)
+    db.pragma('page_size = 2048');
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
