@@ -3,12 +3,15 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Project } from './harness.js';
 
-/** Runs `shop …` with an ESM load hook that lists every module file it reads; returns the bundled packages among them. */
+/**
+ * Runs `shop …` with an ESM load hook that lists every module file it reads (and the CommonJS ones
+ * required, at exit); returns the packages among them and Shop's own modules (`core/engine/node-ports`).
+ */
 export function packagesLoaded(
   p: Project,
   args: string[],
   env: NodeJS.ProcessEnv = {},
-): { code: number | null; stdout: string; packages: Set<string> } {
+): { code: number | null; stdout: string; packages: Set<string>; modules: Set<string> } {
   const log = join(p.dir, `loaded-${args[0]}.txt`);
   writeFileSync(log, '');
   const hooks = join(p.dir, 'load-hooks.mjs');
@@ -21,18 +24,30 @@ export function packagesLoaded(
     register,
     `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
   );
+  // A CommonJS package required (better-sqlite3) never reaches the ESM hook: listed as the process leaves.
+  const required = join(p.dir, 'record-required.cjs');
+  writeFileSync(
+    required,
+    "process.on('exit', () => require('node:fs').appendFileSync(process.env.SHOP_TEST_LOADED, Object.keys(require.cache).map((f) => require('node:url').pathToFileURL(f).href + '\\n').join('')));\n",
+  );
   const r = p.shop(args, {
-    env: { ...env, SHOP_TEST_LOADED: log, NODE_OPTIONS: `--import ${pathToFileURL(register).href}` },
+    env: {
+      ...env,
+      SHOP_TEST_LOADED: log,
+      NODE_OPTIONS: `--import ${pathToFileURL(register).href} --require ${required}`,
+    },
   });
   const packages = new Set<string>();
+  const modules = new Set<string>();
   for (const url of readFileSync(log, 'utf8').split('\n')) {
     // Packages kept out of the bundle (better-sqlite3, pg) load from node_modules.
     const external = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
     if (external && !url.includes('/dist/bundle/')) packages.add(external[1]!);
     if (!url.includes('/dist/bundle/')) continue;
-    // esbuild names each bundled package's code: "// node_modules/<name>/…".
-    for (const m of readFileSync(fileURLToPath(url), 'utf8').matchAll(/^\/\/ node_modules\/((?:@[^/]+\/)?[^/]+)\//gm))
-      packages.add(m[1]);
+    // esbuild names each bundled package's code: "// node_modules/<name>/…", and Shop's own modules "// packages/…".
+    const text = readFileSync(fileURLToPath(url), 'utf8');
+    for (const m of text.matchAll(/^\/\/ node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)) packages.add(m[1]);
+    for (const m of text.matchAll(/^\/\/ packages\/(\S+)\.js$/gm)) modules.add(m[1]!.replace('/dist/', '/'));
   }
-  return { code: r.code, stdout: r.stdout, packages };
+  return { code: r.code, stdout: r.stdout, packages, modules };
 }

@@ -6,7 +6,7 @@
 export function compactSql(sql: string): string {
   let out = '';
   let space = false;
-  for (let i = 0; i < sql.length; ) {
+  for (let i = 0; i < sql.length;) {
     const c = sql[i]!;
     if (c === "'" || c === '"') {
       // A quoted string or name, kept whole; a doubled quote is one quote inside it.

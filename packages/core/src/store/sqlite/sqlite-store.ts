@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
 import { shopHostname } from '../../host-name.js';
 import { ConflictError, LostOwnershipError, RunNotFoundError } from '../../errors.js';
 import {
@@ -55,6 +56,12 @@ import type {
   WorldWait,
 } from '../store.js';
 
+/**
+ * better-sqlite3 is CommonJS: required, not imported — an import of it has Node parse its source
+ * for its exports first (a few ms of every command's start-up).
+ */
+const Sqlite = createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+
 /** How far down a stop follows children (past call_workflow's depth bound). */
 const MAX_STOP_DEPTH = 9;
 
@@ -66,7 +73,7 @@ export function openSqliteStore(file: string, now: () => number = Date.now): Sto
   let db: Database.Database | undefined;
   try {
     prepareStoreFile(file);
-    db = new Database(file);
+    db = new Sqlite(file);
     // Before anything that may need a lock, so every statement waits for a busy store.
     db.pragma('busy_timeout = 5000');
     // Before the first table: a new store's pages are 2 KiB, not 4. A step's commit writes its few

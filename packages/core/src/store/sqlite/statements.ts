@@ -170,7 +170,21 @@ const SQL = {
 
 export type Statements = Record<keyof typeof SQL, Database.Statement>;
 
-/** Prepares every statement once per connection. */
+/**
+ * The connection's statements, each prepared on its first use and kept (a plain property from
+ * then on): a command that reads a few (shop list) does not prepare the rest at start-up.
+ */
 export function prepare(db: Database.Database): Statements {
-  return Object.fromEntries(Object.entries(SQL).map(([name, sql]) => [name, db.prepare(sql)])) as Statements;
+  const statements = {} as Statements;
+  for (const [name, sql] of Object.entries(SQL))
+    Object.defineProperty(statements, name, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        const statement = db.prepare(sql);
+        Object.defineProperty(statements, name, { value: statement, enumerable: true });
+        return statement;
+      },
+    });
+  return statements;
 }
