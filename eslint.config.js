@@ -12,7 +12,14 @@ import globals from 'globals';
 
 const FRONT_ENDS = ['packages/{cli,tui,web}/src/**/*.{ts,tsx}'];
 /** Where the store is opened and the operations built, once. */
-const COMPOSITION_ROOTS = ['packages/cli/src/context.ts', 'packages/tui/src/launch.tsx', 'packages/tui/src/deps.ts'];
+const COMPOSITION_ROOTS = [
+  'packages/cli/src/context.ts',
+  // What context.ts loads on first use (the engine's ports and operations; the reads alone).
+  'packages/cli/src/engine-parts.ts',
+  'packages/cli/src/read-parts.ts',
+  'packages/tui/src/launch.tsx',
+  'packages/tui/src/deps.ts',
+];
 const FRONT_END_TESTS = [
   'packages/{cli,tui,web}/src/**/*.test.{ts,tsx}',
   'packages/{cli,tui,web}/src/{test-utils,tests}/**/*.{ts,tsx}',
@@ -115,11 +122,17 @@ export default defineConfig(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [frontEndImports([])],
+          patterns: [
+            frontEndImports([]),
+            {
+              regex: '/(engine|read)-parts\\.js$',
+              message: 'the composition root (context.ts) loads these; go through ctx.ops() or ctx.reads().',
+            },
+          ],
           paths: [
             {
               name: '@shop/core',
-              importNames: ['nodePorts', 'EnginePorts', 'Store', 'storeError'],
+              importNames: ['nodePorts', 'nodeReadPorts', 'EnginePorts', 'Store', 'storeError'],
               message:
                 "only a composition root opens the store or builds the engine's ports; go through ShopOperations.",
             },

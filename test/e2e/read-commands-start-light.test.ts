@@ -12,9 +12,11 @@ afterEach(killLeftovers);
 
 /** Packages only driving a run (or checking signed tokens) needs. */
 const HEAVY = ['fengari', 'zod', 'yaml', 'chokidar'];
+/** Shop's modules for driving and changing runs: the engine's ports, the operations over them. */
+const ENGINE = ['core/engine/node-ports', 'core/operations/shop-operations'];
 
 describe('read commands start light', () => {
-  it('shop list, status and inbox load no engine; shop run does', () => {
+  it('shop list, status and inbox load no engine; shop run does; list, inbox, log and workers only the reads', () => {
     const p = makeProject();
     p.write('workflows/gate.lua', 'function workflow(prompt)\n  return pause("Ship it?").continue\nend\n');
     const run = packagesLoaded(p, ['run', 'gate']);
@@ -34,6 +36,21 @@ describe('read commands start light', () => {
       ).toEqual([]);
       expect(read.packages.has('pg'), `shop ${args.join(' ')} loads pg`).toBe(false);
     }
+    // The reads alone: neither the engine's ports nor the operations that change runs are loaded.
+    for (const args of [['list'], ['inbox'], ['log', id], ['workers'], ['list', '--json']]) {
+      const read = packagesLoaded(p, args);
+      expect(read.code, args.join(' ')).toBe(0);
+      expect(read.modules.has('core/store/sqlite/sqlite-store'), `shop ${args.join(' ')} reads the store`).toBe(true);
+      expect(
+        ENGINE.filter((m) => read.modules.has(m)),
+        `shop ${args.join(' ')}`,
+      ).toEqual([]);
+    }
+    // A command that never reaches the store neither opens it nor loads the operations.
+    const help = packagesLoaded(p, ['list', '--help']);
+    expect(help.code).toBe(0);
+    const opened = ['core/store/open-store', 'core/store/sqlite/sqlite-store', 'core/operations/read-operations'];
+    expect([...opened, ...ENGINE].filter((m) => help.modules.has(m))).toEqual([]);
   });
 
   it('shop approve of a run a worker holds loads no Lua VM: the worker drives it', async () => {

@@ -5,13 +5,11 @@ import {
   checkProjectStore,
   findProject,
   inert,
-  nodePorts,
   openTracing,
   shippedFile,
-  shopOperations,
   storeError,
 } from '@shop/core';
-import type { Caller, EnginePorts, Notice, Project, ShopOperations, Store, Tracing } from '@shop/core';
+import type { Caller, EnginePorts, Notice, Project, ReadOperations, ShopOperations, Store, Tracing } from '@shop/core';
 import { LiveBoard } from './live-board.js';
 import { printingNotifier } from './output.js';
 import { outputStyle, type OutputStyle } from './style.js';
@@ -44,6 +42,7 @@ export class Context {
   }
   /** Built once per kind of progress output, over the one store. */
   private readonly ops_ = new Map<string, ShopOperations>();
+  private reads_: ReadOperations | null = null;
 
   constructor(
     readonly cwd: string,
@@ -75,10 +74,23 @@ export class Context {
     const kind = `${Boolean(opts.hints)}:${Boolean(opts.quiet)}`;
     let ops = this.ops_.get(kind);
     if (!ops) {
+      const { shopOperations } = await import('./engine-parts.js');
       ops = shopOperations(await this.ports(opts), this.project, this.caller);
       this.ops_.set(kind, ops);
     }
     return ops;
+  }
+
+  /**
+   * The reads alone (shop list, status, log, workers): over the store and who is live, without
+   * the engine's ports or any change — the same functions as ops() has.
+   */
+  async reads(): Promise<ReadOperations> {
+    if (!this.reads_) {
+      const { nodeReadPorts, readOperations } = await import('./read-parts.js');
+      this.reads_ = readOperations(nodeReadPorts(await this.store()));
+    }
+    return this.reads_;
   }
 
   /** The engine's ports for this process (`quiet`: nothing printed, for the TUI's screen). */
@@ -88,6 +100,7 @@ export class Context {
       ? { notify() {} }
       : { notify: (n: Notice) => printingNotifier(this.out, this.board, opts).notify(n) };
     const store = await this.store();
+    const { nodePorts } = await import('./engine-parts.js');
     return nodePorts(this.project, { notifier, binDir, store, traceparent: this.tracing_?.traceparent });
   }
 

@@ -75,6 +75,7 @@ export type {
 // engine
 export type { AcceptChanges } from './engine/held-run.js';
 export { nodePorts } from './engine/node-ports.js';
+export { nodeReadPorts } from './engine/node-read-ports.js';
 export type { DriveOutcome } from './engine/outcome.js';
 export { Ownership, liveOwner } from './engine/ownership.js';
 export type { EnginePorts, Notice, Notifier } from './engine/ports.js';
@@ -155,6 +156,8 @@ export type {
   WorkersJson,
 } from './operations/shapes.js';
 export { shopOperations } from './operations/shop-operations.js';
+export { readOperations } from './operations/read-operations.js';
+export type { ReadOperations, ReadPorts } from './operations/read-operations.js';
 export type { RunFilter, RunWithWaiting, ShopOperations } from './operations/shop-operations.js';
 export type { QueuedRun, QueueRequest } from './operations/queue-run.js';
 export type { BulkOutcome, RunSelection } from './operations/bulk-runs.js';

@@ -8,7 +8,7 @@ import { ago, table } from '../table.js';
 
 /** shop inbox (= shop list --waiting): every pending ask across runs, oldest first. */
 export default async function inbox(args: CommandArgs<'inbox'>, ctx: Context): Promise<number> {
-  const ops = await ctx.ops();
+  const ops = await ctx.reads();
   const rows = await ops.inbox();
   if (args.values.json) {
     printJson(ctx.out, rows);

@@ -41,7 +41,7 @@ export default async function list(args: CommandArgs<'list'>, ctx: Context): Pro
   }
   const json = args.values.json;
   const limit = limitArg(args.values, 'runs');
-  const { rows, total } = await (await ctx.ops()).runs({ active: args.values.active, status, limit });
+  const { rows, total } = await (await ctx.reads()).runs({ active: args.values.active, status, limit });
   if (json) {
     printJson(ctx.out, rows);
     return 0;

@@ -1,5 +1,5 @@
 import { ExitCode, NotFoundError, driverGoneSince } from '@shop/core';
-import type { RunEvent, ShopOperations } from '@shop/core';
+import type { ReadOperations, RunEvent } from '@shop/core';
 import { runIdArg } from '../args.js';
 import type { Context } from '../context.js';
 import { printJson } from '../json.js';
@@ -11,7 +11,7 @@ const USAGE = 'shop log <id> [-f] [--json]';
 /** shop log <id> [--json]: the audit trail, in order; -f follows it (and the agents at work) until the run ends or waits. */
 export default async function log(args: CommandArgs<'log'>, ctx: Context): Promise<number> {
   const id = runIdArg(args, USAGE);
-  const ops = await ctx.ops();
+  const ops = await ctx.reads();
   if (args.values.follow) return follow(ctx, ops, id, args.values.json);
   if (args.values.json) {
     printJson(ctx.out, await ops.log(id));
@@ -30,7 +30,7 @@ export default async function log(args: CommandArgs<'log'>, ctx: Context): Promi
  * driver is gone (interrupted: nothing will move it until shop resume or shop watch takes it
  * over). With --json, a JSON object per line.
  */
-async function follow(ctx: Context, ops: ShopOperations, id: number, json: boolean): Promise<number> {
+async function follow(ctx: Context, ops: ReadOperations, id: number, json: boolean): Promise<number> {
   let lastEvent = 0;
   const said = new Map<string, string>();
   // Each call's agent, looked up once when an event first names it: a look reads what is new, not the whole log.

@@ -10,7 +10,7 @@ import { localTime } from '../time.js';
  * it — with what it holds, since when, and whether it still heartbeats (live) or went silent (gone).
  */
 export default async function workers(args: CommandArgs<'workers'>, ctx: Context): Promise<number> {
-  const rows = await (await ctx.ops()).workers();
+  const rows = await (await ctx.reads()).workers();
   if (args.values.json) {
     printJson(ctx.out, rows);
     return 0;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { shopHostname } from '../host-name.js';
-import { killOrphanGroup, processStart, sameProcess } from '../agents/process-group.js';
+import { killOrphanGroup, processStart } from '../agents/process-group.js';
+import { nodeReadPorts } from './node-read-ports.js';
 import type { AgentRunner } from '../agents/agent-runner.js';
 import type { AgentDef } from '../agents/agent-def.js';
 import { NotFoundError } from '../errors.js';
@@ -18,15 +18,6 @@ import { nodeNoticeDeps } from '../notify/notice-deps.js';
 import { isRunWorktree, removeCleanWorktree } from '../project/worktree.js';
 import { readTranscript, transcriptPath, writeTranscript } from '../agents/claude-transcript.js';
 import { sessionCap } from './session-keeper.js';
-
-/**
- * A driver's lease: a dead worker's runs are taken over within it. SHOP_LEASE_SECONDS changes
- * it (slow or sleepy machines want longer); the driver renews it every third.
- */
-function leaseMs(env: NodeJS.ProcessEnv = process.env): number {
-  const s = Number(env.SHOP_LEASE_SECONDS);
-  return Number.isFinite(s) && s > 0 ? s * 1000 : 15_000;
-}
 
 interface NodePortsOptions {
   notifier: Notifier;
@@ -67,7 +58,7 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
     return engine;
   };
   return {
-    store,
+    ...nodeReadPorts(store),
     loadEngine,
     runner: opts.runner ?? { invoke: async (inv) => (await loadEngine(), loaded().runner.invoke(inv)) },
     loadAgent: (name) => loaded().loadAgent(name),
@@ -92,8 +83,6 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
     notices: notifierNotices(store, nodeNoticeDeps()),
     newSessionId: () => randomUUID(),
     newToken: () => randomUUID(),
-    self: { host: shopHostname(), pid: process.pid, pidStart: processStart(process.pid) },
-    processAlive: sameProcess,
     processStart,
     killOrphan: killOrphanGroup,
     endWorkspace: (run, keep) => {
@@ -112,7 +101,6 @@ export function nodePorts(project: Project, opts: NodePortsOptions): EnginePorts
             write: (cwd, id, data) => writeTranscript(transcriptPath(process.env, cwd, id), data),
             cap: sessionCap(process.env),
           },
-    leaseMs: leaseMs(),
     traceparent: opts.traceparent,
     paths: { signalsDir: project.signalsDir, runsDir: project.runsDir, binDir: opts.binDir, home: project.home },
   };

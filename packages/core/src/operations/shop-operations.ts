@@ -1,6 +1,6 @@
 import type { DriveOptions } from '../engine/drive-run.js';
 import type { DriveOutcome } from '../engine/outcome.js';
-import { describeOwner, liveOwner, storeLiveness, type Ownership } from '../engine/ownership.js';
+import { liveOwner, type Ownership } from '../engine/ownership.js';
 import type { EnginePorts, Notifier } from '../engine/ports.js';
 import type { Project } from '../project/project.js';
 import { projectIdentity } from '../project/project-identity.js';
@@ -13,6 +13,7 @@ import type { Worker, WorkerOptions } from '../worker/worker.js';
 import type { AnswerByHandle, AnsweredAsk, AnswerRequest, AskRef, PickedAsk } from './answer-ask.js';
 import { refuseAgent, type Caller } from './answer-rules.js';
 import { callLog } from './call-log.js';
+import { readOperations } from './read-operations.js';
 import { wakeForEvent } from '../signals/wake.js';
 import { openAsk, type OpenAsk } from './open-ask.js';
 import { claimAsk, releaseClaim, type ClaimRequest, type ReleaseRequest } from './claim-ask.js';
@@ -27,17 +28,8 @@ import type { Signal } from '../signals/signal.js';
 import type { SessionInfo } from '../store/session-store.js';
 import { answeredRequest } from './pick-ask.js';
 import { pruneRuns, type PruneOptions, type PrunedRun } from './prune-runs.js';
-import {
-  actionJson,
-  eventsSince,
-  inboxJson,
-  recentEvents,
-  logJson,
-  runDetailJson,
-  runsJson,
-  type RunsQuery,
-} from './queries.js';
-import { loadRunView, type AskView, type RunView } from './run-view.js';
+import type { RunsQuery } from './queries.js';
+import type { AskView, RunView } from './run-view.js';
 import type {
   ActionJson,
   AnsweredJson,
@@ -53,7 +45,6 @@ import type {
 } from './shapes.js';
 import type { SendEventRequest, SentEventsQuery } from './send-event.js';
 import type { EventUrlTarget } from '../access/event-url.js';
-import { workersJson } from './workers-view.js';
 import type { StartedRun, StartRequest } from './start-run.js';
 import type { QueuedRun, QueueRequest } from './queue-run.js';
 import type { BulkOutcome, RunSelection } from './bulk-runs.js';
@@ -231,27 +222,10 @@ const hooks = () => import('./hooks.js');
 export function shopOperations(ports: EnginePorts, project: Project, caller: Caller): ShopOperations {
   const { store } = ports;
   const eventWake = (runId: number, eventId: number) => wakeForEvent(ports.paths.signalsDir, runId, eventId);
-  // Leases are judged by the store's clock, and a run's ages are measured against its times:
-  // every view built here shows a run live or interrupted by this one rule.
-  const liveness = storeLiveness(ports);
+  const reads = readOperations(ports);
+  const { liveness } = reads;
   return {
-    liveness,
-    describeOwner: (owner) => describeOwner(owner, ports.self),
-    inbox: () => inboxJson(store, liveness),
-    runs: (query) => runsJson(store, liveness, query),
-    runDetail: (id, opts) => runDetailJson(store, liveness, id, opts),
-    runView: (id, opts) => loadRunView(store, liveness, id, opts),
-    log: (id) => logJson(store, liveness, id),
-    eventsSince: (id, afterId) => eventsSince(store, id, afterId),
-    recentEvents: (id, count) => recentEvents(store, id, count),
-    action: (act) => actionJson(store, liveness, act),
-    run: (id) => store.getRun(id),
-    openRuns: () => store.listOpenRuns(),
-    listRuns: (filter) => store.listRuns(filter),
-    waitingAsks: () => store.listWaiting(),
-    events: (id, afterId) => store.listEvents(id, afterId),
-    openCalls: (id) => store.openExecutions(id),
-    call: (id, key) => store.getExecution(id, key),
+    ...reads,
     callLog: (exec, count) => callLog(ports.paths.runsDir, exec, count),
     changedRuns: async (since) => {
       const changed = new Map((await store.listRuns({ changedSince: since })).map((r) => [r.id, r.updatedAt]));
@@ -269,11 +243,7 @@ export function shopOperations(ports: EnginePorts, project: Project, caller: Cal
       }
       return stranded;
     },
-    answerOf: (runId, key, ask) => store.getAnswer(runId, key, ask),
     answeredRequest: (runId, request) => answeredRequest(store, runId, request),
-    sessions: (runId) => store.listSessions(runId),
-    // Heartbeats are written by the store's clock: judged by it too, whatever this machine's says.
-    workers: () => workersJson(store, liveness, store.now(), ports.leaseMs),
     mayAnswer: (what) => refuseAgent(caller, what),
     start: async (req, onCreated, onQueued) => (await engine(ports)).startRun(ports, project, req, onCreated, onQueued),
     queue: async (req) => {

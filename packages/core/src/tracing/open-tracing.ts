@@ -1,8 +1,6 @@
 import type { Store } from '../store/store.js';
 import type { Run } from '../types.js';
 import type { SpanSink } from './span-sink.js';
-import { attemptTraceparent } from './trace-ids.js';
-import { tracedStore } from './traced-store.js';
 
 /** How long a leaving process waits for its spans to reach the collector. */
 const FLUSH_MS = 2000;
@@ -26,12 +24,16 @@ export function tracesAsked(env: NodeJS.ProcessEnv): boolean {
 
 /**
  * Tracing when the environment asks for it, else null — and then the OpenTelemetry SDK is never
- * loaded: its module is imported only here, only then. `warn` gets one line when spans could not
+ * loaded: its modules, and the store's wrapper, are imported only here, only then. `warn` gets one line when spans could not
  * be sent (a collector that cannot be reached never fails nor stalls a run).
  */
 export async function openTracing(env: NodeJS.ProcessEnv, warn: (line: string) => void): Promise<Tracing | null> {
   if (!tracesAsked(env)) return null;
-  const { otlpSink } = await import('./otlp-sink.js');
+  const [{ otlpSink }, { tracedStore }, { attemptTraceparent }] = await Promise.all([
+    import('./otlp-sink.js'),
+    import('./traced-store.js'),
+    import('./trace-ids.js'),
+  ]);
   const where = shownEndpoint(env);
   const sink: SpanSink = otlpSink((why) => warn(`traces were not sent to ${where}: ${why}`));
   return {
