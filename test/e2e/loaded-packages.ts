@@ -5,13 +5,14 @@ import type { Project } from './harness.js';
 
 /**
  * Runs `shop …` with an ESM load hook that lists every module file it reads (and the CommonJS ones
- * required, at exit); returns the packages among them and Shop's own modules (`core/engine/node-ports`).
+ * required, and Node's own modules loaded, at exit); returns the packages among them, Shop's own
+ * modules (`core/engine/node-ports`) and Node's (`crypto`).
  */
 export function packagesLoaded(
   p: Project,
   args: string[],
   env: NodeJS.ProcessEnv = {},
-): { code: number | null; stdout: string; packages: Set<string>; modules: Set<string> } {
+): { code: number | null; stdout: string; packages: Set<string>; modules: Set<string>; builtins: Set<string> } {
   const log = join(p.dir, `loaded-${args[0]}.txt`);
   writeFileSync(log, '');
   const hooks = join(p.dir, 'load-hooks.mjs');
@@ -28,7 +29,7 @@ export function packagesLoaded(
   const required = join(p.dir, 'record-required.cjs');
   writeFileSync(
     required,
-    "process.on('exit', () => require('node:fs').appendFileSync(process.env.SHOP_TEST_LOADED, Object.keys(require.cache).map((f) => require('node:url').pathToFileURL(f).href + '\\n').join('')));\n",
+    "process.on('exit', () => require('node:fs').appendFileSync(process.env.SHOP_TEST_LOADED, [...Object.keys(require.cache).map((f) => require('node:url').pathToFileURL(f).href), ...process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => 'builtin:' + m.slice(13))].join('\\n') + '\\n'));\n",
   );
   const r = p.shop(args, {
     env: {
@@ -39,7 +40,12 @@ export function packagesLoaded(
   });
   const packages = new Set<string>();
   const modules = new Set<string>();
+  const builtins = new Set<string>();
   for (const url of readFileSync(log, 'utf8').split('\n')) {
+    if (url.startsWith('builtin:')) {
+      builtins.add(url.slice(8));
+      continue;
+    }
     // Packages kept out of the bundle (better-sqlite3, pg) load from node_modules.
     const external = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
     if (external && !url.includes('/dist/bundle/')) packages.add(external[1]!);
@@ -49,5 +55,5 @@ export function packagesLoaded(
     for (const m of text.matchAll(/^\/\/ node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)) packages.add(m[1]);
     for (const m of text.matchAll(/^\/\/ packages\/(\S+)\.js$/gm)) modules.add(m[1]!.replace('/dist/', '/'));
   }
-  return { code: r.code, stdout: r.stdout, packages, modules };
+  return { code: r.code, stdout: r.stdout, packages, modules, builtins };
 }

@@ -45,6 +45,11 @@ describe('read commands start light', () => {
         ENGINE.filter((m) => read.modules.has(m)),
         `shop ${args.join(' ')}`,
       ).toEqual([]);
+      // Node's heavier modules a read never uses (colour's mark, a project's first id, agents' processes).
+      expect(
+        ['crypto', 'child_process'].filter((m) => read.builtins.has(m)),
+        `shop ${args.join(' ')}`,
+      ).toEqual([]);
     }
     // A command that never reaches the store neither opens it nor loads the operations.
     const help = packagesLoaded(p, ['list', '--help']);

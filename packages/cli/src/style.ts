@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { inert } from '@shop/core';
 
 /**
@@ -30,10 +30,24 @@ export type Colour = keyof typeof SGR;
  * included) and only then turns the marks into ESC. It is random per process and never shown,
  * so text from outside cannot forge one.
  */
-const ESC_MARK = `\u{F8FF}${randomBytes(8).toString('hex')}\u{F8FF}`;
+let escMark: string | null = null;
+/**
+ * Made on the first colour (node:crypto is required then, not at start-up: a command printing
+ * to a pipe never loads it). Until then no text can hold a mark, and printable() has none to turn.
+ */
+function mark(): string {
+  if (escMark === null) {
+    const { randomBytes } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
+    escMark = `\u{F8FF}${randomBytes(8).toString('hex')}\u{F8FF}`;
+  }
+  return escMark;
+}
 
-export const paint = (on: boolean, colour: Colour | undefined, text: string) =>
-  on && colour ? `${ESC_MARK}[${SGR[colour]}m${text}${ESC_MARK}[0m` : text;
+export const paint = (on: boolean, colour: Colour | undefined, text: string) => {
+  if (!on || !colour) return text;
+  const m = mark();
+  return `${m}[${SGR[colour]}m${text}${m}[0m`;
+};
 
 /**
  * A line (or block of lines) as it may reach a terminal: control characters and escape
@@ -41,7 +55,8 @@ export const paint = (on: boolean, colour: Colour | undefined, text: string) =>
  * write to stdout and stderr goes through it.
  */
 export function printable(text: string): string {
-  return inert(text).split(ESC_MARK).join('\x1b');
+  const shown = inert(text);
+  return escMark === null ? shown : shown.split(escMark).join('\x1b');
 }
 
 const STATUS_COLOURS: Record<string, Colour> = {

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
+import { STEP_INIT_NAME } from './step-init-name.js';
 
 /**
  * How an agent step's processes are held together, so that every one of them ends with the step.
@@ -15,8 +16,7 @@ import { delimiter, join, resolve } from 'node:path';
  */
 export type Containment = 'pid-namespace' | 'process-group';
 
-/** The init's name ($0, in its argv), by which a process inside a step finds it among its ancestors. */
-export const STEP_INIT_NAME = 'shop-step-init';
+export { STEP_INIT_NAME };
 
 /**
  * The namespace's init (POSIX sh, pid 1 there). A pid 1 ignores every signal it has no handler

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { AGENT_HOST_NAME } from './agent-host-source.js';
-import { STEP_INIT_NAME } from './containment.js';
+import { STEP_INIT_NAME } from './step-init-name.js';
 
 /**
  * The variables Shop gives an agent step (engine/agent-step.ts agentEnv, agent-host.ts SHOP_STEP,

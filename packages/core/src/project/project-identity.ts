@@ -1,6 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { ConflictError } from '../errors.js';
 import type { AccessStore } from '../store/access-store.js';
@@ -26,7 +25,7 @@ export function projectIdentity(project: Pick<Project, 'root'> & Partial<Pick<Pr
     const kept = readKept(file);
     if (kept) return kept;
   }
-  const id = rootCommit(project.root) ?? `id:${randomUUID()}`;
+  const id = rootCommit(project.root) ?? `id:${node<'crypto'>('crypto').randomUUID()}`;
   for (const file of files) {
     try {
       mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR });
@@ -41,6 +40,12 @@ export function projectIdentity(project: Pick<Project, 'root'> & Partial<Pick<Pr
   return id;
 }
 
+/** Node's modules this needs only the first time in a checkout (its id made): required then, not at every command's start-up. */
+const node = <M extends 'crypto' | 'child_process'>(name: M) =>
+  createRequire(import.meta.url)(`node:${name}`) as M extends 'crypto'
+    ? typeof import('node:crypto')
+    : typeof import('node:child_process');
+
 function readKept(file: string): string | null {
   try {
     const kept = readFileSync(file, 'utf8').trim();
@@ -53,7 +58,7 @@ function readKept(file: string): string | null {
 /** The repository's first commit (the oldest root when histories were merged), or null outside git or before a commit. */
 function rootCommit(root: string): string | null {
   try {
-    const out = execFileSync('git', ['rev-list', '--max-parents=0', 'HEAD'], {
+    const out = node<'child_process'>('child_process').execFileSync('git', ['rev-list', '--max-parents=0', 'HEAD'], {
       cwd: root,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
