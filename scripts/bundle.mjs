@@ -9,9 +9,12 @@ import { builtinModules } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PATCHED_FILES, patchFengariSource } from '../packages/core/dist/lua/fengari-patch.js';
+import { rechunk } from './bundle-chunks.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(root, 'packages', 'cli', 'dist', 'bundle');
+/** esbuild's output, before scripts/bundle-chunks.mjs gathers its chunks into outdir. */
+const splitDir = join(root, 'packages', 'cli', 'dist', 'bundle-split');
 
 /**
  * Shop's bounds inside fengari (packages/core/src/lua/fengari-patch.ts), applied to the copy
@@ -87,10 +90,11 @@ const builtinsRequired = {
   },
 };
 rmSync(outdir, { recursive: true, force: true });
+rmSync(splitDir, { recursive: true, force: true });
 const { metafile } = await build({
   absWorkingDir: root,
   entryPoints: { shop: 'packages/cli/dist/main.js' },
-  outdir,
+  outdir: splitDir,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -124,3 +128,6 @@ for (const [file, output] of Object.entries(metafile.outputs))
     if (i.external && !i.path.startsWith('node:') && !builtin.has(i.path.split('/')[0]))
       (outside[packageOf(i.path)] ??= []).push(file);
 writeFileSync(join(outdir, '..', 'bundle-externals.json'), `${JSON.stringify(outside, null, 2)}\n`);
+
+await rechunk(splitDir, outdir);
+rmSync(splitDir, { recursive: true, force: true });

@@ -12,7 +12,15 @@ export function packagesLoaded(
   p: Project,
   args: string[],
   env: NodeJS.ProcessEnv = {},
-): { code: number | null; stdout: string; packages: Set<string>; modules: Set<string>; builtins: Set<string> } {
+): {
+  code: number | null;
+  stdout: string;
+  packages: Set<string>;
+  modules: Set<string>;
+  builtins: Set<string>;
+  /** The bundle's files read. */
+  files: Set<string>;
+} {
   const log = join(p.dir, `loaded-${args[0]}.txt`);
   writeFileSync(log, '');
   const hooks = join(p.dir, 'load-hooks.mjs');
@@ -41,6 +49,7 @@ export function packagesLoaded(
   const packages = new Set<string>();
   const modules = new Set<string>();
   const builtins = new Set<string>();
+  const files = new Set<string>();
   for (const url of readFileSync(log, 'utf8').split('\n')) {
     if (url.startsWith('builtin:')) {
       builtins.add(url.slice(8));
@@ -50,10 +59,11 @@ export function packagesLoaded(
     const external = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
     if (external && !url.includes('/dist/bundle/')) packages.add(external[1]!);
     if (!url.includes('/dist/bundle/')) continue;
+    files.add(url);
     // esbuild names each bundled package's code: "// node_modules/<name>/…", and Shop's own modules "// packages/…".
     const text = readFileSync(fileURLToPath(url), 'utf8');
     for (const m of text.matchAll(/^\/\/ node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)) packages.add(m[1]);
     for (const m of text.matchAll(/^\/\/ packages\/(\S+)\.js$/gm)) modules.add(m[1]!.replace('/dist/', '/'));
   }
-  return { code: r.code, stdout: r.stdout, packages, modules, builtins };
+  return { code: r.code, stdout: r.stdout, packages, modules, builtins, files };
 }

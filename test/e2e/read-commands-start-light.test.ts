@@ -45,6 +45,8 @@ describe('read commands start light', () => {
         ENGINE.filter((m) => read.modules.has(m)),
         `shop ${args.join(' ')}`,
       ).toEqual([]);
+      // In a few files: each ES module file costs its start-up ~0.4 ms (scripts/bundle-chunks.mjs; 53 before).
+      expect(read.files.size, `shop ${args.join(' ')}: ${[...read.files].join(' ')}`).toBeLessThanOrEqual(10);
       // Node's heavier modules a read never uses (colour's mark, a project's first id, agents' processes).
       expect(
         ['crypto', 'child_process'].filter((m) => read.builtins.has(m)),
