@@ -26,9 +26,12 @@ const GROUPS = {
 export async function rechunk(from, to) {
   const entry = `${from}/shop.js`;
   const input = { shop: entry };
-  for (const f of await readdir(`${from}/chunks`))
-    if (f.endsWith('.js') && !f.startsWith('chunk-'))
-      input[`chunks/${f.replace(/-[A-Z0-9]{8}\.js$/, '')}`] = `${from}/chunks/${f}`;
+  for (const f of (await readdir(`${from}/chunks`)).sort())
+    if (f.endsWith('.js') && !f.startsWith('chunk-')) {
+      // esbuild's name without its hash, unless two parts share the name (mcp: the command and the SDK's).
+      const bare = `chunks/${f.replace(/-[A-Z0-9]{8}\.js$/, '')}`;
+      input[bare in input ? `chunks/${f.replace(/\.js$/, '')}` : bare] = `${from}/chunks/${f}`;
+    }
   const own = new Map();
   /** Shop's own code only (esbuild names each bundled package's part "// node_modules/…"). */
   const isOwn = (id) => {
@@ -64,14 +67,14 @@ export async function rechunk(from, to) {
    */
   const lightness = new Map();
   const light = (id, getModuleInfo) => {
-    if (id.startsWith('node:')) return true;
-    const info = getModuleInfo(id);
-    if (!info || info.isExternal) return false;
-    if (lightness.has(id)) return lightness.get(id);
-    lightness.set(id, true); // an import cycle: judged by its other imports
-    const is = isOwn(id) && info.importedIds.every((dep) => light(dep, getModuleInfo));
-    lightness.set(id, is);
-    return is;
+    if (!lightness.has(id))
+      lightness.set(
+        id,
+        [...closure([id], getModuleInfo)].every((m) =>
+          getModuleInfo(m)?.isExternal ? m.startsWith('node:') : isOwn(m),
+        ),
+      );
+    return lightness.get(id);
   };
   let groups = null;
   await bundle.write({

@@ -82,7 +82,7 @@ export class Context {
   }
 
   /**
-   * The reads alone (shop list, status, log, workers): over the store and who is live, without
+   * The reads alone (shop list, inbox, log, workers): over the store and who is live, without
    * the engine's ports or any change — the same functions as ops() has.
    */
   async reads(): Promise<ReadOperations> {

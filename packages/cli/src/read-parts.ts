@@ -1,4 +1,4 @@
-// The reads alone, over the store and who is live (shop list, status, log, workers): Context loads
+// The reads alone, over the store and who is live (shop list, inbox, log, workers): Context loads
 // this module when a command asks only to read.
 import { nodeReadPorts, readOperations } from '@shop/core';
 

@@ -10,7 +10,7 @@ export type ReadPorts = Pick<EnginePorts, 'store' | 'self' | 'processAlive' | 'l
 
 /**
  * The reads of ShopOperations that need no more than ReadPorts: a read-only command (shop list,
- * status, log, workers) builds these alone — neither the engine's ports nor the changes are
+ * inbox, log, workers) builds these alone — neither the engine's ports nor the changes are
  * loaded for it. shopOperations has the same functions.
  */
 export type ReadOperations = Pick<

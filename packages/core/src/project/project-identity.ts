@@ -25,7 +25,7 @@ export function projectIdentity(project: Pick<Project, 'root'> & Partial<Pick<Pr
     const kept = readKept(file);
     if (kept) return kept;
   }
-  const id = rootCommit(project.root) ?? `id:${node<'crypto'>('crypto').randomUUID()}`;
+  const id = rootCommit(project.root) ?? `id:${nodeCrypto().randomUUID()}`;
   for (const file of files) {
     try {
       mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR });
@@ -40,11 +40,10 @@ export function projectIdentity(project: Pick<Project, 'root'> & Partial<Pick<Pr
   return id;
 }
 
-/** Node's modules this needs only the first time in a checkout (its id made): required then, not at every command's start-up. */
-const node = <M extends 'crypto' | 'child_process'>(name: M) =>
-  createRequire(import.meta.url)(`node:${name}`) as M extends 'crypto'
-    ? typeof import('node:crypto')
-    : typeof import('node:child_process');
+/** Node's crypto and child_process are needed only when a checkout's id is made: required then, not at every command's start-up. */
+const required = createRequire(import.meta.url);
+const nodeCrypto = () => required('node:crypto') as typeof import('node:crypto');
+const childProcess = () => required('node:child_process') as typeof import('node:child_process');
 
 function readKept(file: string): string | null {
   try {
@@ -58,7 +57,7 @@ function readKept(file: string): string | null {
 /** The repository's first commit (the oldest root when histories were merged), or null outside git or before a commit. */
 function rootCommit(root: string): string | null {
   try {
-    const out = node<'child_process'>('child_process').execFileSync('git', ['rev-list', '--max-parents=0', 'HEAD'], {
+    const out = childProcess().execFileSync('git', ['rev-list', '--max-parents=0', 'HEAD'], {
       cwd: root,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
