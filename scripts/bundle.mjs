@@ -5,7 +5,7 @@
 // so does pg (node-postgres), loaded only when the store is PostgreSQL.
 import { build } from 'esbuild';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PATCHED_FILES, patchFengariSource } from '../packages/core/dist/lua/fengari-patch.js';
@@ -71,7 +71,7 @@ const coreEntryByModule = {
  * Three of Node's own modules are required, not imported: an ESM import of one makes Node build
  * an ESM facade of it, reading every export — node:fs's stream getters load the streams,
  * node:crypto's its WebCrypto — a few ms of every command's start-up (measured: shop list ~5%).
- * Each such import is bundled as a little CommonJS module requiring it.
+ * Each such import is bundled as a little module requiring it.
  */
 const REQUIRED_BUILTINS = /^node:(crypto|child_process|fs)$/;
 const builtinsRequired = {
@@ -83,10 +83,18 @@ const builtinsRequired = {
         ? { path: args.path, external: true }
         : { path: args.path, namespace: 'builtin-required' },
     );
-    b.onLoad({ filter: /.*/, namespace: 'builtin-required' }, (args) => ({
-      contents: `module.exports = require(${JSON.stringify(args.path)});`,
-      loader: 'js',
-    }));
+    // An ES module of its plain values (not its lazy getters, which would load what they guard):
+    // each importer takes the names it uses, with no copy of the whole module per importer.
+    b.onLoad({ filter: /.*/, namespace: 'builtin-required' }, (args) => {
+      const mod = createRequire(import.meta.url)(args.path);
+      const names = Object.entries(Object.getOwnPropertyDescriptors(mod))
+        .filter(([name, d]) => !d.get && /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default')
+        .map(([name]) => name);
+      return {
+        contents: `const m = require(${JSON.stringify(args.path)});\nexport default m;\nexport const { ${names.join(', ')} } = m;\n`,
+        loader: 'js',
+      };
+    });
   },
 };
 rmSync(outdir, { recursive: true, force: true });

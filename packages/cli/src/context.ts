@@ -87,8 +87,9 @@ export class Context {
    */
   async reads(): Promise<ReadOperations> {
     if (!this.reads_) {
-      const { nodeReadPorts, readOperations } = await import('./read-parts.js');
-      this.reads_ = readOperations(nodeReadPorts(await this.store()));
+      // Loaded while the store opens, not after.
+      const [{ nodeReadPorts, readOperations }, store] = await Promise.all([import('./read-parts.js'), this.store()]);
+      this.reads_ = readOperations(nodeReadPorts(store));
     }
     return this.reads_;
   }
@@ -99,8 +100,7 @@ export class Context {
     const notifier = opts.quiet
       ? { notify() {} }
       : { notify: (n: Notice) => printingNotifier(this.out, this.board, opts).notify(n) };
-    const store = await this.store();
-    const { nodePorts } = await import('./engine-parts.js');
+    const [store, { nodePorts }] = await Promise.all([this.store(), import('./engine-parts.js')]);
     return nodePorts(this.project, { notifier, binDir, store, traceparent: this.tracing_?.traceparent });
   }
 
