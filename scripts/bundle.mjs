@@ -2,7 +2,8 @@
 // most of a command's start-up. Each command and the TUI stay separate chunks, loaded only by
 // the command that needs them. Source maps point back to the TypeScript (SHOP_DEBUG=1 turns
 // them on in stack traces). better-sqlite3 stays outside: it is a native module;
-// so does pg (node-postgres), loaded only when the store is PostgreSQL.
+// so does pg (node-postgres), loaded only when the store is PostgreSQL. esbuild's chunks are then
+// gathered into a few by scripts/bundle-chunks.mjs (Node pays for each module file it loads).
 import { build } from 'esbuild';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
