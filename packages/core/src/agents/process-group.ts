@@ -98,9 +98,11 @@ export async function killOrphanGroup(
   sessionId?: string | null,
 ): Promise<boolean> {
   const groups = new Set<number>();
-  // The leader may be gone while the group lives on; with a recorded start time, a live
-  // leader must match it, or the pid now belongs to someone else.
-  if (pid && !(isAlive(pid) && !sameProcess(pid, start))) groups.add(pid);
+  // The leader may be gone while the group lives on (its pid is not given to another process
+  // while the group lives). A live leader must be the process recorded: its start time matches —
+  // or, where /proc gives start times but none was recorded (the agent had ended before it could
+  // be read), it is another process that has the pid now.
+  if (pid && (!isAlive(pid) || (start !== null ? sameProcess(pid, start) : !startTimesKnown()))) groups.add(pid);
   if (sessionId) for (const g of sessionGroups(sessionId)) groups.add(g);
   const found = [...groups].some(groupAlive);
   await Promise.all([...groups].map((g) => killGroupAndWait(g)));
@@ -110,6 +112,11 @@ export async function killOrphanGroup(
       `the agent process group ${left.join(', ')} left on session ${sessionId ?? '?'} would not end; end it (kill -9 -${left[0]}) and resume again`,
     );
   return found;
+}
+
+/** Whether this system gives processes' start times (Linux /proc): then a pid recorded without one was already gone. */
+function startTimesKnown(): boolean {
+  return processStart(process.pid) !== null;
 }
 
 /** The process groups (never this process's own) of processes whose environment has SHOP_SESSION_ID=<sessionId>. */
