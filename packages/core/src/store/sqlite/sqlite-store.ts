@@ -260,7 +260,7 @@ class SqliteStore extends SqliteReads implements Store {
       const request = childId === null ? input.request : { ...(input.request as object), run_id: childId };
       const waitOn = wait && childId !== null ? { ...wait, runId: wait.runId ?? childId } : wait;
       const held = !waiting && !waitOn && input.kind === 'run';
-      this.stmt.insertExecution.run({
+      const row = this.stmt.insertExecution.get({
         ...rest,
         seq: Number(next.n),
         t,
@@ -270,7 +270,7 @@ class SqliteStore extends SqliteReads implements Store {
         holdBy: held ? input.agent : null,
         holdHost: held ? fence.owner_host : null,
         holdSince: held ? t : null,
-      });
+      }) as Row;
       // The call's kind, agent and session are on its row: the trail says when, and which driver.
       const driver = driverOf(fence);
       this.insertEvent(input.runId, Number(next.event), t, {
@@ -280,6 +280,7 @@ class SqliteStore extends SqliteReads implements Store {
         channel: 'engine',
         data: childId === null ? driver : { ...driver, child: childId },
       });
+      if (!waiting && !waitOn) return toExecution(row);
       if (waiting) this.waiting(input.runId, input.key, waiting, waiting.runStatus);
       else if (waitOn) this.waitingOn(input.runId, input.key, waitOn, waitOn.runStatus);
       return toExecution(this.stmt.getExecution.get(input.runId, input.key) as Row);

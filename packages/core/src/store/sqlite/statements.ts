@@ -108,11 +108,12 @@ const SQL = {
     WHERE id = ? RETURNING delivered AS n, events AS event`,
   nextDeliveryAndEventRunning: `UPDATE runs SET delivered = delivered + 1, events = events + 1, status = 'running', updated_at = ?
     WHERE id = ? RETURNING delivered AS n, events AS event`,
-  // An agent's call is recorded held by its driver's step (the hold columns as takeAgentHold sets them).
+  // An agent's call is recorded held by its driver's step (the hold columns as takeAgentHold sets them);
+  // the new row comes back, not read again.
   insertExecution: `INSERT INTO executions (run_id, call_key, seq, kind, agent, fingerprint, status, session_id, cwd, prompt, request, signal_path, started_at, updated_at, attempt_at,
       hold_kind, hold_token, hold_by, hold_host, hold_since)
     VALUES (@runId, @key, @seq, @kind, @agent, @fingerprint, 'running', @sessionId, @cwd, @prompt, @request, @signalPath, @t, @t, @t,
-      @holdKind, @holdToken, @holdBy, @holdHost, @holdSince)`,
+      @holdKind, @holdToken, @holdBy, @holdHost, @holdSince) RETURNING *`,
   restartExecution: `UPDATE executions SET status = 'running', attempts = attempts + 1, error = NULL, activity = NULL, activity_at = NULL,
     signal_path = COALESCE(@signalPath, signal_path), attempt_at = @t, updated_at = @t, finished_at = NULL WHERE run_id = @runId AND call_key = @key`,
   setActivity: `UPDATE executions SET activity = @activity, activity_at = @t, ${PROGRESS}, updated_at = @t
