@@ -15,6 +15,7 @@ export function packagesLoaded(
 ): {
   code: number | null;
   stdout: string;
+  stderr: string;
   packages: Set<string>;
   modules: Set<string>;
   builtins: Set<string>;
@@ -65,5 +66,5 @@ export function packagesLoaded(
     for (const m of text.matchAll(/^\/\/ node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)) packages.add(m[1]);
     for (const m of text.matchAll(/^\/\/ packages\/(\S+)\.js$/gm)) modules.add(m[1]!.replace('/dist/', '/'));
   }
-  return { code: r.code, stdout: r.stdout, packages, modules, builtins, files };
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr, packages, modules, builtins, files };
 }

@@ -179,6 +179,23 @@ describe('traces over OTLP', () => {
     );
   });
 
+  it('an endpoint that is not an http(s) URL is said at once in one line, and the run goes on untraced', () => {
+    const p = makeProject();
+    p.write('workflows/quick.lua', 'function workflow(prompt)\n  sh("true")\n  return "ok"\nend\n');
+    for (const env of [
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'localhost:4318' },
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'collector' },
+    ]) {
+      const r = packagesLoaded(p, ['run', 'quick'], env);
+      expect(r.code, r.stderr).toBe(0);
+      const name = Object.keys(env).at(-1);
+      expect(lines(r.stderr)).toEqual([
+        `shop: warning: ${name} is not an http(s) URL: traces are not sent (give an OTLP/HTTP collector's, such as http://localhost:4318)`,
+      ]);
+      expect([...r.packages].filter((n) => n.startsWith('@opentelemetry/'))).toEqual([]);
+    }
+  });
+
   it('a collector that cannot be reached, or never answers, neither fails nor stalls the run: one warning line', async () => {
     // Nothing listens on the one; the other takes the connection and never says a word.
     const closed = await freePort();

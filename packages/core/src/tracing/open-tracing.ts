@@ -29,6 +29,11 @@ export function tracesAsked(env: NodeJS.ProcessEnv): boolean {
  */
 export async function openTracing(env: NodeJS.ProcessEnv, warn: (line: string) => void): Promise<Tracing | null> {
   if (!tracesAsked(env)) return null;
+  const bad = badEndpoint(env);
+  if (bad !== null) {
+    warn(bad);
+    return null;
+  }
   const [{ otlpSink }, { tracedStore }, { attemptTraceparent }] = await Promise.all([
     import('./otlp-sink.js'),
     import('./traced-store.js'),
@@ -41,6 +46,26 @@ export async function openTracing(env: NodeJS.ProcessEnv, warn: (line: string) =
     traceparent: attemptTraceparent,
     flush: () => sink.flush(FLUSH_MS),
   };
+}
+
+/**
+ * When the endpoint in force (the traces one, else the base one) is not an http(s) URL: what is
+ * wrong and what to give instead. Nothing could be sent there, so the SDK is not loaded for it.
+ */
+function badEndpoint(env: NodeJS.ProcessEnv): string | null {
+  const name = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
+    ? 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'
+    : 'OTEL_EXPORTER_OTLP_ENDPOINT';
+  const value = env[name] ?? '';
+  let protocol: string | null = null;
+  try {
+    protocol = new URL(value).protocol;
+  } catch {
+    /* not a URL */
+  }
+  if (protocol === 'http:' || protocol === 'https:') return null;
+  // Not echoed: it may hold credentials, and it does not parse to show it without them.
+  return `${name} is not an http(s) URL: traces are not sent (give an OTLP/HTTP collector's, such as http://localhost:4318)`;
 }
 
 /**
