@@ -207,6 +207,11 @@ describe('shop report', () => {
     );
   });
 
+  it('shop mcp outside an agent (no SHOP_SIGNAL_FILE) exits 2 with one line, what is missing first', () => {
+    const line = oneLine(p.shop(['mcp'], { env: { SHOP_SIGNAL_FILE: undefined } }), 2);
+    expect(line).toMatch(/^shop: SHOP_SIGNAL_FILE is not set: shop mcp runs inside an agent step/);
+  });
+
   it('writes valid JSON atomically, and refuses a bad status', () => {
     const dir = tempDir('shop-report-');
     const file = join(dir, '7.1.coder.json');

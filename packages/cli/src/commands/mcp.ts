@@ -57,7 +57,9 @@ const WORDING = {
  */
 export default async function mcp(_args: CommandArgs<'mcp'>, ctx: Context): Promise<number> {
   if (!ctx.env.SHOP_SIGNAL_FILE)
-    throw new UsageError('shop mcp serves an agent step Shop started (its CLI starts it): SHOP_SIGNAL_FILE is not set');
+    throw new UsageError(
+      "SHOP_SIGNAL_FILE is not set: shop mcp runs inside an agent step (the agent's CLI starts it, as Shop configures it)",
+    );
   ctx.out = (line) => process.stderr.write(`${line}\n`);
   const [{ McpServer }, { StdioServerTransport }] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/mcp.js'),
