@@ -1,9 +1,10 @@
 // Bundles the `shop` CLI (after tsc): one file to load instead of hundreds of modules, which is
 // most of a command's start-up. Each command and the TUI stay separate chunks, loaded only by
 // the command that needs them. Source maps point back to the TypeScript (SHOP_DEBUG=1 turns
-// them on in stack traces). better-sqlite3 stays outside: it is a native module;
-// so does pg (node-postgres), loaded only when the store is PostgreSQL. esbuild's chunks are then
-// gathered into a few by scripts/bundle-chunks.mjs (Node pays for each module file it loads).
+// them on in stack traces). better-sqlite3 stays outside: it is a native module. pg
+// (node-postgres) is bundled with the PostgreSQL store, loaded only when the store is PostgreSQL.
+// esbuild's chunks are then gathered into a few by scripts/bundle-chunks.mjs (Node pays for each
+// module file it loads).
 import { build } from 'esbuild';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
@@ -111,7 +112,8 @@ const { metafile } = await build({
   target: 'node20',
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
-  external: ['better-sqlite3', 'pg', 'react-devtools-core'],
+  // pg-native: node-postgres' optional native binding, required only when asked for (never by Shop).
+  external: ['better-sqlite3', 'pg-native', 'react-devtools-core'],
   // CommonJS dependencies bundled into ESM still call require() for Node's own modules.
   banner: {
     js: "import { createRequire as __shopCreateRequire } from 'node:module'; const require = __shopCreateRequire(import.meta.url);",

@@ -16,16 +16,16 @@ const destination = resolve(process.argv[2] ?? root);
 const readJson = (...path) => JSON.parse(readFileSync(join(root, ...path), 'utf8'));
 
 /**
- * What the installed package depends on: the bundle's outside imports, plus pg, which core loads
- * with createRequire (so the bundler does not see it). Pinned to the versions installed here,
- * the ones the bundle was built and tested against.
+ * What the installed package depends on: the bundle's outside imports (pg is bundled). Pinned to
+ * the versions installed here, the ones the bundle was built and tested against.
  */
-const DEPENDENCIES = ['better-sqlite3', 'pg'];
+const DEPENDENCIES = ['better-sqlite3'];
 /** Imports the bundle leaves outside that are never loaded in use, so not installed. */
 const NOT_NEEDED = {
   'react-devtools-core': "Ink's React DevTools link, loaded only with DEV=true",
   bufferutil: 'an optional speed-up of ws, which only that DevTools link uses',
   'utf-8-validate': 'an optional speed-up of ws, which only that DevTools link uses',
+  'pg-native': "node-postgres' optional native binding, used only with NODE_PG_FORCE_NATIVE or pg.native",
 };
 
 const bundleDir = join(root, 'packages', 'cli', 'dist', 'bundle');

@@ -87,7 +87,8 @@ describe('the packed tarball, installed with npm install -g', () => {
     );
     const manifest = JSON.parse(readFileSync(join(prefix, 'lib', 'node_modules', 'shop', 'package.json'), 'utf8'));
     expect(manifest).toMatchObject({ name: 'shop', bin: { shop: 'bin/shop' } });
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(['better-sqlite3', 'pg']);
+    // pg (node-postgres) is in the bundle; only the native module is installed beside it.
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['better-sqlite3']);
   });
 
   it('puts shop on PATH from the install alone: --version, init, test feature', () => {
@@ -109,6 +110,18 @@ describe('the packed tarball, installed with npm install -g', () => {
     expect(test.stderr).toBe('');
     expect(test.stdout.trim().split('\n').at(-1)).toBe('✓ pass');
     expect(test.status).toBe(0);
+  });
+
+  it('reaches PostgreSQL with the node-postgres in its bundle (here: a server that is not there, said in one line)', () => {
+    const list = spawnSync('shop', ['list'], {
+      cwd: project,
+      env: { ...env, SHOP_DATABASE_URL: 'postgres://127.0.0.1:1/nowhere' },
+      encoding: 'utf8',
+    });
+    expect(list.stderr).toBe(
+      'shop: cannot connect to PostgreSQL at 127.0.0.1:1 (connection refused); check that the server runs and accepts connections there, and check SHOP_DATABASE_URL\n',
+    );
+    expect(list.status).toBe(1);
   });
 
   it('shop demo runs the feature workflow end to end on the shipped stand-in, in a temp folder', () => {
