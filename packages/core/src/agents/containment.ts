@@ -16,8 +16,6 @@ import { STEP_INIT_NAME } from './step-init-name.js';
  */
 export type Containment = 'pid-namespace' | 'process-group';
 
-export { STEP_INIT_NAME };
-
 /**
  * The namespace's init (POSIX sh, pid 1 there). A pid 1 ignores every signal it has no handler
  * for, so TERM, INT and HUP are trapped and handed to the agent: a stop's grace and the agent's

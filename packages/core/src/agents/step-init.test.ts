@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { STEP_INIT, STEP_INIT_NAME } from './containment.js';
+import { STEP_INIT } from './containment.js';
+import { STEP_INIT_NAME } from './step-init-name.js';
 import { tempDir } from '../testing/temp-dir.js';
 import { until } from '../testing/until.js';
 
