@@ -24,8 +24,9 @@ export function tracesAsked(env: NodeJS.ProcessEnv): boolean {
 
 /**
  * Tracing when the environment asks for it, else null — and then the OpenTelemetry SDK is never
- * loaded: its modules, and the store's wrapper, are imported only here, only then. `warn` gets one line when spans could not
- * be sent (a collector that cannot be reached never fails nor stalls a run).
+ * loaded: its modules, and the store's wrapper, are imported only here, only then. `warn` gets
+ * one line when spans could not be sent (a collector that cannot be reached never fails nor
+ * stalls a run), or when the endpoint is not a URL they could be sent to.
  */
 export async function openTracing(env: NodeJS.ProcessEnv, warn: (line: string) => void): Promise<Tracing | null> {
   if (!tracesAsked(env)) return null;
