@@ -22,7 +22,7 @@ const GROUPS = {
   engine: ['engine-parts', 'engine-operations', 'drive-run', 'drive-parents', 'node-engine-parts'],
 };
 
-/** Re-chunks the ES modules esbuild wrote to `from` (its entry `shop.js`, chunks in chunks/) into `to`. */
+/** Re-chunks the ES modules esbuild wrote to `from` (its entry `shop.js`, chunks in chunks/) into CommonJS ones in `to`. */
 export async function rechunk(from, to) {
   const entry = `${from}/shop.js`;
   const input = { shop: entry };
@@ -79,9 +79,13 @@ export async function rechunk(from, to) {
   let groups = null;
   await bundle.write({
     dir: to,
-    format: 'es',
-    entryFileNames: '[name].js',
-    chunkFileNames: 'chunks/[name]-[hash].js',
+    // CommonJS: Node's loader of it is lighter than of ES modules (~5 % of a command's start-up);
+    // a lazily loaded part is required when first used, as it was imported.
+    format: 'cjs',
+    exports: 'named',
+    dynamicImportInCjs: false,
+    entryFileNames: '[name].cjs',
+    chunkFileNames: 'chunks/[name]-[hash].cjs',
     sourcemap: true,
     manualChunks(id, { getModuleInfo }) {
       if (!groups) {

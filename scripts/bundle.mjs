@@ -99,6 +99,55 @@ const builtinsRequired = {
     });
   },
 };
+/**
+ * The bundle is CommonJS (scripts/bundle-chunks.mjs), which has no top-level await. Two
+ * packages of the TUI use one; each is rewritten here, and the build fails if the text it
+ * rewrites is not found (a new version of the package: look again).
+ * - yoga-layout instantiates its WebAssembly at import: here it is instantiated by `ready()`,
+ *   which the TUI awaits before Ink lays anything out (packages/tui/src/yoga-ready.ts).
+ * - Ink's reconciler links to React DevTools when DEV=true: not in Shop (nor its dependencies).
+ */
+const TOP_LEVEL_AWAITS = [
+  {
+    file: /[\\/]node_modules[\\/]yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/,
+    from: 'const Yoga = wrapAssembly(await loadYoga());\nexport default Yoga;',
+    to: [
+      'let Yoga = null;',
+      'export async function ready() { Yoga ??= wrapAssembly(await loadYoga()); }',
+      'export default new Proxy({}, { get(_, key) {',
+      "  if (Yoga === null) throw new Error('internal: yoga-layout used before its ready() (packages/tui/src/yoga-ready.ts)');",
+      '  return Yoga[key];',
+      '} });',
+    ].join('\n'),
+  },
+  {
+    file: /[\\/]node_modules[\\/]ink[\\/]build[\\/]reconciler\.js$/,
+    from: /^if \(isDev\(\)\) \{\n {4}try \{\n {8}await import\('\.\/devtools\.js'\);[\s\S]*?\n\}\n/m,
+    to: '',
+  },
+  {
+    file: /[\\/]node_modules[\\/]ink[\\/]build[\\/]reconciler\.js$/,
+    from: 'const packageJson = isDev()\n    ? await loadPackageJson()\n    : { name: undefined, version: undefined };',
+    to: 'const packageJson = { name: undefined, version: undefined };',
+  },
+];
+const noTopLevelAwait = {
+  name: 'no-top-level-await',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/](yoga-layout|ink)[\\/]/ }, (args) => {
+      const edits = TOP_LEVEL_AWAITS.filter((e) => e.file.test(args.path));
+      if (edits.length === 0) return undefined;
+      let text = readFileSync(args.path, 'utf8');
+      for (const { from, to } of edits) {
+        const next = text.replace(from, to);
+        if (next === text)
+          throw new Error(`bundle: ${args.path} no longer reads as expected (${String(from).slice(0, 60)}…)`);
+        text = next;
+      }
+      return { contents: text, loader: 'js' };
+    });
+  },
+};
 rmSync(outdir, { recursive: true, force: true });
 rmSync(splitDir, { recursive: true, force: true });
 const { metafile } = await build({
@@ -113,14 +162,12 @@ const { metafile } = await build({
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
   // pg-native: node-postgres' optional native binding, required only when asked for (never by Shop).
-  external: ['better-sqlite3', 'pg-native', 'react-devtools-core'],
-  // CommonJS dependencies bundled into ESM still call require() for Node's own modules.
-  banner: {
-    js: "import { createRequire as __shopCreateRequire } from 'node:module'; const require = __shopCreateRequire(import.meta.url);",
-  },
+  external: ['better-sqlite3', 'pg-native'],
+  // No require() banner: CommonJS dependencies bundled here call require() for Node's own
+  // modules, which is the CommonJS module's own once scripts/bundle-chunks.mjs has made it one.
   logLevel: 'warning',
   metafile: true,
-  plugins: [fengariPatched, coreEntryByModule, builtinsRequired],
+  plugins: [fengariPatched, coreEntryByModule, builtinsRequired, noTopLevelAwait],
 });
 
 /**

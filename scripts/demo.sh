@@ -7,7 +7,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 shop="$here/packages/cli/bin/shop"
-[ -f "$here/packages/cli/dist/bundle/shop.js" ] || (cd "$here" && npm run build --silent)
+[ -f "$here/packages/cli/dist/bundle/shop.cjs" ] || (cd "$here" && npm run build --silent)
 if [ "${SHOP_DEMO_REAL:-}" = "1" ]; then
   if [ -z "${SHOP_CLAUDE_BIN:-}" ] && ! command -v claude >/dev/null 2>&1; then
     echo "SHOP_DEMO_REAL=1 needs Claude Code: install it (npm install -g @anthropic-ai/claude-code) and log in, or unset SHOP_DEMO_REAL" >&2

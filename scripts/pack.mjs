@@ -22,14 +22,11 @@ const readJson = (...path) => JSON.parse(readFileSync(join(root, ...path), 'utf8
 const DEPENDENCIES = ['better-sqlite3'];
 /** Imports the bundle leaves outside that are never loaded in use, so not installed. */
 const NOT_NEEDED = {
-  'react-devtools-core': "Ink's React DevTools link, loaded only with DEV=true",
-  bufferutil: 'an optional speed-up of ws, which only that DevTools link uses',
-  'utf-8-validate': 'an optional speed-up of ws, which only that DevTools link uses',
   'pg-native': "node-postgres' optional native binding, used only with NODE_PG_FORCE_NATIVE or pg.native",
 };
 
 const bundleDir = join(root, 'packages', 'cli', 'dist', 'bundle');
-if (!existsSync(join(bundleDir, 'shop.js'))) throw new Error('no bundle: run npm run build first');
+if (!existsSync(join(bundleDir, 'shop.cjs'))) throw new Error('no bundle: run npm run build first');
 const outside = readJson('packages', 'cli', 'dist', 'bundle-externals.json');
 for (const [name, by] of Object.entries(outside))
   if (!DEPENDENCIES.includes(name) && !(name in NOT_NEEDED))

@@ -61,7 +61,7 @@ describe('shop --version', () => {
       encoding: 'utf8',
     });
     expect(refused({ code: r.status, stdout: r.stdout, stderr: r.stderr }, 1)).toBe(
-      `shop: Shop is not built or not installed completely (Cannot find module '${join(checkout, 'packages', 'cli', 'dist', 'bundle', 'shop.js')}'); run npm install in ${checkout}`,
+      `shop: Shop is not built or not installed completely (Cannot find module '${join(checkout, 'packages', 'cli', 'dist', 'bundle', 'shop.cjs')}'); run npm install in ${checkout}`,
     );
   });
 });

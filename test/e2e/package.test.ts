@@ -66,7 +66,7 @@ describe('the packed tarball, installed with npm install -g', () => {
         'agents/reviewer.md',
         'bin/package.json',
         'bin/shop',
-        'dist/bundle/shop.js',
+        'dist/bundle/shop.cjs',
         'package.json',
         'schema.sql',
         'scripts/claude-standin.mjs',
@@ -82,9 +82,9 @@ describe('the packed tarball, installed with npm install -g', () => {
         'workflows/review-parallel.test.json',
       ].map((f) => `package/${f}`),
     );
-    expect(files.filter((f) => !/^package\/dist\/bundle\/chunks\/[\w-]+\.js$/.test(f) && f.includes('chunks'))).toEqual(
-      [],
-    );
+    expect(
+      files.filter((f) => !/^package\/dist\/bundle\/chunks\/[\w-]+\.cjs$/.test(f) && f.includes('chunks')),
+    ).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(prefix, 'lib', 'node_modules', 'shop', 'package.json'), 'utf8'));
     expect(manifest).toMatchObject({ name: 'shop', bin: { shop: 'bin/shop' } });
     // pg (node-postgres) is in the bundle; only the native module is installed beside it.
@@ -200,7 +200,7 @@ describe('the packed tarball, installed with npm install -g', () => {
   });
 
   it('an install missing its bundle says to reinstall the tarball, in one line', () => {
-    const bundle = join(prefix, 'lib', 'node_modules', 'shop', 'dist', 'bundle', 'shop.js');
+    const bundle = join(prefix, 'lib', 'node_modules', 'shop', 'dist', 'bundle', 'shop.cjs');
     renameSync(bundle, `${bundle}.aside`);
     try {
       const r = shop('--version');

@@ -2,6 +2,7 @@ import { render, type RenderOptions } from 'ink';
 import { App } from './App.js';
 import type { TuiDeps } from './deps.js';
 import { runAttached } from './terminal/run-attached.js';
+import { yogaReady } from './yoga-ready.js';
 
 export type { AttachedCommand, AttachedResult, TuiDeps } from './deps.js';
 
@@ -16,6 +17,7 @@ export async function runTui(
   options: TuiOptions,
   io: Pick<RenderOptions, 'stdin' | 'stdout' | 'stderr'> = {},
 ): Promise<number> {
+  await yogaReady();
   const deps: TuiDeps = { runAttached: (cmd) => runAttached(cmd), ...options };
   const app = render(<App deps={deps} />, { exitOnCtrlC: true, patchConsole: !io.stdout, ...io });
   try {
