@@ -79,8 +79,8 @@ export async function rechunk(from, to) {
   let groups = null;
   await bundle.write({
     dir: to,
-    // CommonJS: Node's loader of it is lighter than of ES modules (~5 % of a command's start-up);
-    // a lazily loaded part is required when first used, as it was imported.
+    // CommonJS, so that bin/shop can keep V8's compiled code between starts (Node 20 has no way
+    // to for ES modules); a lazily loaded part is required when first used, as it was imported.
     format: 'cjs',
     exports: 'named',
     dynamicImportInCjs: false,

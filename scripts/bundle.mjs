@@ -6,7 +6,8 @@
 // esbuild's chunks are then gathered into a few by scripts/bundle-chunks.mjs (Node pays for each
 // module file it loads).
 import { build } from 'esbuild';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -100,7 +101,8 @@ const builtinsRequired = {
   },
 };
 /**
- * The bundle is CommonJS (scripts/bundle-chunks.mjs), which has no top-level await. Two
+ * The bundle is CommonJS (scripts/bundle-chunks.mjs: bin/shop keeps V8's compiled code of it
+ * between starts, which Node 20 can do only for CommonJS), which has no top-level await. Two
  * packages of the TUI use one; each is rewritten here, and the build fails if the text it
  * rewrites is not found (a new version of the package: look again).
  * - yoga-layout instantiates its WebAssembly at import: here it is instantiated by `ready()`,
@@ -189,3 +191,9 @@ writeFileSync(join(outdir, '..', 'bundle-externals.json'), `${JSON.stringify(out
 
 await rechunk(splitDir, outdir);
 rmSync(splitDir, { recursive: true, force: true });
+
+// What this build is, for bin/shop's compile cache: V8 checks a cached file's length, not its text.
+const built = createHash('sha256');
+for (const f of readdirSync(outdir, { recursive: true }).sort())
+  if (f.endsWith('.cjs')) built.update(`${f}\0`).update(readFileSync(join(outdir, f)));
+writeFileSync(join(outdir, 'build-id'), `${built.digest('hex').slice(0, 16)}\n`);

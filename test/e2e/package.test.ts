@@ -66,6 +66,7 @@ describe('the packed tarball, installed with npm install -g', () => {
         'agents/reviewer.md',
         'bin/package.json',
         'bin/shop',
+        'dist/bundle/build-id',
         'dist/bundle/shop.cjs',
         'package.json',
         'schema.sql',
