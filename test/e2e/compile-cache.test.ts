@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -29,6 +29,8 @@ describe.runIf(node20)("the bundle's compiled code, kept between starts", () => 
     const [dir] = readdirSync(join(cache, 'shop', 'compiled'));
     expect(dir).toBe(`${buildId}-${process.versions.v8}`);
     const path = join(cache, 'shop', 'compiled', dir!);
+    // The user's alone: V8 runs what these files hold.
+    expect(statSync(join(cache, 'shop')).mode & 0o777).toBe(0o700);
     const made = kept(path);
     expect([...made.keys()]).toContain('shop.cjs.v8');
     expect([...made.keys()].some((f) => /^chunks_store-.*\.cjs\.v8$/.test(f))).toBe(true);
@@ -55,6 +57,10 @@ describe.runIf(node20)("the bundle's compiled code, kept between starts", () => 
     writeFileSync(join(blocked, 'shop'), 'a file');
     expect(p.shop(['list'], { env: { XDG_CACHE_HOME: blocked } })).toEqual(plain);
     expect(readdirSync(blocked)).toEqual(['shop']);
+    // A HOME that is not there: no folder is made up for it.
+    const gone = join(mkdtempSync(join(tmpdir(), 'shop-home-')), 'gone');
+    expect(p.shop(['list'], { env: { HOME: gone, XDG_CACHE_HOME: '' } })).toEqual(plain);
+    expect(existsSync(gone)).toBe(false);
     const debug = mkdtempSync(join(tmpdir(), 'shop-cache-'));
     expect(p.shop(['list'], { env: { XDG_CACHE_HOME: debug, SHOP_DEBUG: '1' } })).toEqual(plain);
     expect(readdirSync(debug)).toEqual([]);
