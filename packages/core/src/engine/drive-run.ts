@@ -76,7 +76,6 @@ export async function driveRun(
   let scheduler: Scheduler | null = null;
   // Read before the try: a log that does not read leaves the run held by the caller (shop watch fails it under its token).
   const log = new ReplayLog(await ports.store.loadReplayLog(runId));
-  const logCounts = await ports.store.countLogs(runId);
   try {
     const first = await checkIn(ports, own);
     // A stop recorded while no driver held the run is carried out by whoever takes it next.
@@ -101,7 +100,7 @@ export async function driveRun(
       interrupt: opts.signal,
       sharedSlots: opts.sharedSlots,
       log,
-      logCounts,
+      logCounts: () => ports.store.countLogs(runId),
       checkIn: () => checkIn(ports, own),
       // A child is driven as its parent is (in place with --wait), and let go when it waits: a worker or a person's answer takes it on.
       driveChild: (childId, signal, owner) =>

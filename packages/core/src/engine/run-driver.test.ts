@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { crashingAfter, FLOW_PATH, newFlow } from './testing/flow.js';
 import type { Script } from './testing/scripted-runner.js';
 import type { ScriptedWorld } from './testing/scripted-ports.js';
@@ -162,6 +162,22 @@ describe('workflow log lines', () => {
     expect(world.notices.slice(notices).filter((n) => n.type === 'log')).toEqual([
       { type: 'log', message: 'after', key: '' },
     ]);
+  });
+
+  it('are looked up on replay only by a run that makes one: a run that logs nothing is resumed without reading its trail', async () => {
+    // One project a run: a project's runs share its workflow file.
+    for (const [source, reads] of [
+      ['function workflow(p)\n  run("coder")\n  return pause("ok?").continue\nend', 0],
+      ['function workflow(p)\n  log("hi")\n  return pause("ok?").continue\nend', 1],
+    ] as const) {
+      const { world, start, drive, logEvents } = setup();
+      const id = await start(source);
+      await drive(id);
+      const counted = vi.spyOn(world.store, 'countLogs');
+      expect((await drive(id)).status).toBe('waiting_human');
+      expect(counted).toHaveBeenCalledTimes(reads);
+      expect(await logEvents(id)).toEqual(reads ? ['hi'] : []);
+    }
   });
 
   it('are not repeated when a failed run is resumed', async () => {

@@ -12,8 +12,8 @@ export interface Strand {
   /** Calls this thread has made; its next call's key is keyOf(path, calls + 1). */
   calls: number;
   readonly random: ReturnType<typeof seededRandom>;
-  /** Log lines an earlier drive recorded for this thread, still to be skipped on replay. */
-  logsToSkip: number;
+  /** log() lines this thread has made in this drive, replayed ones included (the scheduler skips those recorded). */
+  logs: number;
   state: 'ready' | 'blocked' | 'parallel' | 'done' | 'failed' | 'cancelled';
   input: ResumeWith;
   /** The parallel this thread is a branch of (null for main). */
@@ -41,13 +41,7 @@ export const keyOf = (path: string, n: number): string => (path ? `${path}/${n}`
 /** Whether `key` belongs to thread `path` or to one nested inside it. */
 export const within = (key: string, path: string): boolean => path === '' || key === path || key.startsWith(`${path}/`);
 
-export function newStrand(
-  lua: LuaThread,
-  path: string,
-  runSeed: number,
-  group: ParallelGroup | null,
-  logsToSkip: number,
-): Strand {
+export function newStrand(lua: LuaThread, path: string, runSeed: number, group: ParallelGroup | null): Strand {
   // The main thread keeps the run's seed (as runs recorded before branches did); a branch
   // derives its own from the seed and its path, so no interleaving changes what it draws.
   const seed = path === '' ? runSeed : parseInt(canonicalHash(`${runSeed}:${path}`).slice(-8), 16);
@@ -56,7 +50,7 @@ export function newStrand(
     path,
     calls: 0,
     random: seededRandom(seed),
-    logsToSkip,
+    logs: 0,
     state: 'ready',
     input: { kind: 'continue' },
     group,

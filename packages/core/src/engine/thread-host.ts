@@ -32,7 +32,8 @@ export class CallMismatch extends Error {
 export class ThreadHost implements VmHost {
   settings: WorkflowConfig = {};
   /** Log lines not recorded yet (replay skips those an earlier drive recorded). */
-  readonly logs: { message: string; thread: string }[] = [];
+  /** log() lines not yet written; `nth` counts from 0 per thread in this drive, replayed ones included. */
+  readonly logs: { message: string; thread: string; nth: number }[] = [];
   private readonly heap = new HeapGuard();
 
   constructor(
@@ -74,8 +75,7 @@ export class ThreadHost implements VmHost {
   log(thread: LuaThread, message: string) {
     const s = this.threads.byLua.get(thread);
     if (!s) return;
-    if (s.logsToSkip > 0) s.logsToSkip--;
-    else this.logs.push({ message, thread: s.path });
+    this.logs.push({ message, thread: s.path, nth: s.logs++ });
   }
 
   context(thread: LuaThread) {

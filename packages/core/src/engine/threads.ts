@@ -25,13 +25,10 @@ export class Threads {
   loadStart = 0;
   vm: LuaVm | null = null;
 
-  constructor(
-    private readonly seed: number,
-    private readonly logCounts: Map<string, number>,
-  ) {}
+  constructor(private readonly seed: number) {}
 
   adopt(lua: LuaThread, path: string, group: ParallelGroup | null): Strand {
-    const s = newStrand(lua, path, this.seed, group, this.logCounts.get(path) ?? 0);
+    const s = newStrand(lua, path, this.seed, group);
     this.byLua.set(lua, s);
     return s;
   }

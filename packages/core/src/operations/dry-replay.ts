@@ -31,7 +31,7 @@ export async function dryReplay(ports: EnginePorts, runId: number, source?: stri
     wait: false,
     dry: true,
     log: new ReplayLog(await ports.store.loadReplayLog(runId)),
-    logCounts: await ports.store.countLogs(runId),
+    logCounts: () => ports.store.countLogs(runId),
     checkIn: async () => ({ kind: 'ok' }),
   });
   try {
