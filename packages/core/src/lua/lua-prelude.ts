@@ -1,7 +1,8 @@
 import fengari from './patched-fengari.js';
 import type { LuaState } from './convert.js';
+import { loadSandboxChunk } from './sandbox-chunk.js';
 
-const { lua, lauxlib, to_luastring } = fengari;
+const { lua, to_luastring } = fengari;
 
 /** The chunk name of Shop's own Lua in the sandbox: an error's "file:LINE" never points there. */
 export const SANDBOX_CHUNK = '(sandbox)';
@@ -88,7 +89,7 @@ end
  * with what message, raised again at every pcall that caught it).
  */
 export function installPrelude(L: LuaState, doomMessage: () => string | null): void {
-  if (lauxlib.luaL_loadbuffer(L, to_luastring(PRELUDE), null, to_luastring(`=${SANDBOX_CHUNK}`)) !== lua.LUA_OK) {
+  if (loadSandboxChunk(L, PRELUDE, `=${SANDBOX_CHUNK}`) !== lua.LUA_OK) {
     throw new Error(`the sandbox prelude does not compile: ${lua.lua_tojsstring(L, -1)}`);
   }
   lua.lua_getglobal(L, to_luastring('pcall'));

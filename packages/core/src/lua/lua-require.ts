@@ -2,6 +2,7 @@ import fengari from './patched-fengari.js';
 import type { LuaState } from './convert.js';
 import { MODULE_NAME_MAX, moduleNameProblem, quotedName, type ModuleSource } from './lua-modules.js';
 import { SANDBOX_CHUNK } from './lua-prelude.js';
+import { loadSandboxChunk } from './sandbox-chunk.js';
 import { luaText } from './lua-text.js';
 import { raise } from './lua-raise.js';
 
@@ -53,7 +54,7 @@ export class ModuleLoader {
 
   /** Installs require(); before the prelude, so it keeps Lua's own pcall (the prelude's re-raises a doomed VM's end). */
   install(L: LuaState): void {
-    if (lauxlib.luaL_loadbuffer(L, to_luastring(LOAD), null, to_luastring(`=${SANDBOX_CHUNK}`)) !== lua.LUA_OK) {
+    if (loadSandboxChunk(L, LOAD, `=${SANDBOX_CHUNK}`) !== lua.LUA_OK) {
       throw new Error(`the sandbox's require does not compile: ${lua.lua_tojsstring(L, -1)}`);
     }
     lua.lua_pushcfunction(L, (T: LuaState) => this.begin(T));
