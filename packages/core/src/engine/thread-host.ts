@@ -31,8 +31,7 @@ export class CallMismatch extends Error {
  */
 export class ThreadHost implements VmHost {
   settings: WorkflowConfig = {};
-  /** Log lines not recorded yet (replay skips those an earlier drive recorded). */
-  /** log() lines not yet written; `nth` counts from 0 per thread in this drive, replayed ones included. */
+  /** log() lines not written yet; `nth` counts from 0 per thread in this drive, replayed ones included (the scheduler skips those an earlier drive recorded). */
   readonly logs: { message: string; thread: string; nth: number }[] = [];
   private readonly heap = new HeapGuard();
 
