@@ -26,11 +26,5 @@ export function loadSandboxChunk(L: LuaState, source: string, name: string): num
 function dump(L: LuaState): Uint8Array {
   const parts: Uint8Array[] = [];
   lua.lua_dump(L, (_: LuaState, b: Uint8Array, size: number) => (parts.push(b.slice(0, size)), 0), null, false);
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return Buffer.concat(parts);
 }
