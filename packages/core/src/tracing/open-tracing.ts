@@ -54,10 +54,7 @@ export async function openTracing(env: NodeJS.ProcessEnv, warn: (line: string) =
  * wrong and what to give instead. Nothing could be sent there, so the SDK is not loaded for it.
  */
 function badEndpoint(env: NodeJS.ProcessEnv): string | null {
-  const name = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
-    ? 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'
-    : 'OTEL_EXPORTER_OTLP_ENDPOINT';
-  const value = env[name] ?? '';
+  const { name, value } = endpointSetting(env);
   let protocol: string | null = null;
   try {
     protocol = new URL(value).protocol;
@@ -74,12 +71,20 @@ function badEndpoint(env: NodeJS.ProcessEnv): string | null {
  * given, or the base endpoint with /v1/traces after it, as the specification joins them.
  */
 function shownEndpoint(env: NodeJS.ProcessEnv): string {
-  const own = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
-  const raw = own || `${(env.OTEL_EXPORTER_OTLP_ENDPOINT ?? '').replace(/\/+$/, '')}/v1/traces`;
+  const { name, value } = endpointSetting(env);
+  const raw = name === TRACES_ENDPOINT ? value : `${value.replace(/\/+$/, '')}/v1/traces`;
   try {
     const u = new URL(raw);
     return `${u.protocol}//${u.host}${u.pathname}`;
   } catch {
     return 'the OTLP endpoint';
   }
+}
+
+const TRACES_ENDPOINT = 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT';
+
+/** The endpoint setting in force: the traces one when set, else the base one. */
+function endpointSetting(env: NodeJS.ProcessEnv): { name: string; value: string } {
+  const name = env[TRACES_ENDPOINT] ? TRACES_ENDPOINT : 'OTEL_EXPORTER_OTLP_ENDPOINT';
+  return { name, value: env[name] ?? '' };
 }
