@@ -13,6 +13,7 @@ interface State {
   top: number;
   hookcount: number;
   errorJmp: unknown;
+  ci: { nresults: number };
 }
 
 const EMPTY = new Uint8Array(0);
@@ -38,4 +39,12 @@ export function hookSoon(L: LuaState): void {
 /** Whether a Lua error raised now is caught (in a running thread, a pcall): else fengari aborts. */
 export function canRaise(L: LuaState): boolean {
   return (L as State).errorJmp != null;
+}
+
+/**
+ * Whether the JS function running now was called as a statement (`run("coder")` alone): its
+ * caller keeps none of its results, and fengari drops whatever it returns.
+ */
+export function wantsNoResults(L: LuaState): boolean {
+  return (L as State).ci.nresults === 0;
 }

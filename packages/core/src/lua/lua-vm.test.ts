@@ -68,6 +68,18 @@ describe('LuaVm host calls', () => {
     expect(done(w.resume(1700000000.5))).toEqual(['DONE', 'fine', true, 'hi\n', 1700000000.5]);
   });
 
+  it("a result the caller keeps is handed to Lua; one a statement call drops is never made", () => {
+    // Nested past what may cross into Lua: making it raises, so only a result that is made fails.
+    let deep: unknown = 'bottom';
+    for (let i = 0; i < 300; i++) deep = { inner: deep };
+    const { w } = wf('run("a")\nlocal kept = run("b")\nreturn kept');
+    expect(w.start('')).toMatchObject({ kind: 'request', request: { type: 'run', agent: 'a' } });
+    expect(w.resume(deep)).toMatchObject({ kind: 'request', request: { type: 'run', agent: 'b' } });
+    const s = w.resume(deep);
+    expect(s.kind).toBe('error');
+    expect((s as { message: string }).message).toMatch(/^flow\.lua:3: call\(\): its result is nested more than 200 levels deep/);
+  });
+
   it('stuck(reason) yields a stuck request', () => {
     const { w } = wf('stuck("no way forward")\nreturn "unreachable"');
     expect(w.start('')).toEqual({ kind: 'request', request: { type: 'stuck', reason: 'no way forward' } });

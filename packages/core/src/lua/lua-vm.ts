@@ -4,7 +4,7 @@ import { ConversionError, pushJs, toJs, type LuaState } from './convert.js';
 import { parseArgs } from './calls/arity.js';
 import type { AnyCall } from './calls/definition.js';
 import { HOST_CALLS, type HostRequest } from './calls/registry.js';
-import { hookSoon } from './lua-internals.js';
+import { hookSoon, wantsNoResults } from './lua-internals.js';
 import { LuaMemory } from './lua-memory.js';
 import type { ModuleSource } from './lua-modules.js';
 import { installPrelude, SANDBOX_CHUNK } from './lua-prelude.js';
@@ -374,6 +374,7 @@ export class LuaVm {
         // A call recorded as raising (a child run stopped): the error at the caller's line, as pcall sees it.
         const error = input.values.length === 1 ? raisedMessage(input.values[0]) : null;
         if (error !== null) return raise(T, error);
+        if (wantsNoResults(T)) return 0;
         lua.lua_checkstack(T, input.values.length);
         for (const v of input.values) pushResult(T, 'call', v);
         return input.values.length;
@@ -409,6 +410,8 @@ function raiseFromHook(T: LuaState, message: string): never {
 }
 
 function pushResult(T: LuaState, name: string, value: unknown): number {
+  // A statement call keeps no result: making a table Lua drops at once was a replay's largest cost.
+  if (wantsNoResults(T)) return 0;
   try {
     pushJs(T, value);
     return 1;
