@@ -127,13 +127,15 @@ function withSourceMaps() {
  * Each chunk written without the whitespace and comments V8 must read past, in ASCII alone (a
  * file with one other character is decoded and held as two bytes a character): a command reads
  * and decodes less. Names are kept (no mangling), license comments too; the maps go through.
- * A 1-call resume took 0.93× the time (farm-bench, 20 pairs).
+ * esbuild's line naming each module ("// node_modules/zod/…", "// packages/core/dist/…") stays,
+ * as "//! …", to tell what a file holds. A 1-call resume took 0.91–0.93× the time (farm-bench).
  */
 function compacted() {
   return {
     name: 'compacted',
     async renderChunk(code, chunk) {
-      const out = await transform(code, {
+      const named = code.replace(/^\/\/ (node_modules|packages)\//gm, '//! $1/');
+      const out = await transform(named, {
         minifyWhitespace: true,
         minifySyntax: true,
         charset: 'ascii',

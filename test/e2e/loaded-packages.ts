@@ -61,10 +61,10 @@ export function packagesLoaded(
     if (external && !url.includes('/dist/bundle/')) packages.add(external[1]!);
     if (!url.includes('/dist/bundle/')) continue;
     files.add(url);
-    // esbuild names each bundled package's code: "// node_modules/<name>/…", and Shop's own modules "// packages/…".
+    // The build names each bundled package's code: "//! node_modules/<name>/…", and Shop's own modules "//! packages/…".
     const text = readFileSync(fileURLToPath(url), 'utf8');
-    for (const m of text.matchAll(/^\/\/ node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)) packages.add(m[1]);
-    for (const m of text.matchAll(/^\/\/ packages\/(\S+)\.js$/gm)) modules.add(m[1]!.replace('/dist/', '/'));
+    for (const m of text.matchAll(/\/\/! node_modules\/((?:@[^/]+\/)?[^/]+)\//g)) packages.add(m[1]);
+    for (const m of text.matchAll(/\/\/! packages\/(\S+)\.js$/gm)) modules.add(m[1]!.replace('/dist/', '/'));
   }
   return { code: r.code, stdout: r.stdout, stderr: r.stderr, packages, modules, builtins, files };
 }
