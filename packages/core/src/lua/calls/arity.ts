@@ -7,8 +7,9 @@ import type { AnyCall } from './definition.js';
 export function parseArgs(def: AnyCall, args: unknown[]): { type: string } | string {
   // An argument past the last one a call takes would be ignored without a word (a timeout
   // given as run()'s third argument never applied): refused, like an unknown option.
-  const given = args.length - [...args].reverse().findIndex((a) => a != null);
-  if (args.some((a) => a != null) && given > def.max) {
+  let given = args.length;
+  while (given > 0 && args[given - 1] == null) given--;
+  if (given > def.max) {
     const { usage, max, hint } = def;
     return `${usage} takes at most ${max} argument${max === 1 ? '' : 's'}; got ${given}${hint ?? ''}`;
   }

@@ -11,7 +11,7 @@ export function raised(message: string): Record<string, string> {
 
 /** The message a recorded result raises, or null for a plain value. */
 export function raisedMessage(value: unknown): string | null {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  if (value === null || typeof value !== 'object' || !Object.hasOwn(value, FIELD)) return null;
   const keys = Object.keys(value);
   return keys.length === 1 && keys[0] === FIELD ? String((value as Record<string, unknown>)[FIELD]) : null;
 }
