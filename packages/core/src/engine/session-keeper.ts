@@ -1,13 +1,16 @@
+import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
-import { gunzip as gunzipCb, gzip as gzipCb } from 'node:zlib';
 import { digest } from '../agents/claude-transcript.js';
 import { ConflictError } from '../errors.js';
 import { bytes } from '../text.js';
 import type { EnginePorts } from './ports.js';
 import type { SessionInfo } from '../store/session-store.js';
 
-const gzip = promisify(gzipCb);
-const gunzip = promisify(gunzipCb);
+/** Node's zlib is needed only when a transcript is kept or restored: required then, not at every command's start-up. */
+const required = createRequire(import.meta.url);
+const zlib = () => required('node:zlib') as typeof import('node:zlib');
+const gzip = (data: Buffer) => promisify(zlib().gzip)(data);
+const gunzip = (data: Buffer, options: import('node:zlib').ZlibOptions) => promisify(zlib().gunzip)(data, options);
 
 /** A transcript above this (SHOP_SESSION_CAP_MB, default 64 MB) is not kept: the run's session stays on its host. */
 export const DEFAULT_SESSION_CAP = 64 * 1024 * 1024;

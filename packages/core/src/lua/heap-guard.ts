@@ -1,4 +1,10 @@
-import { getHeapStatistics } from 'node:v8';
+import { createRequire } from 'node:module';
+
+const required = createRequire(import.meta.url);
+let v8: typeof import('node:v8') | undefined;
+
+/** V8's heap figures; Node's v8 module is required at the first look (loading it took ~3 ms of a short command's start-up). */
+export const heapStatistics = () => (v8 ??= required('node:v8') as typeof import('node:v8')).getHeapStatistics();
 
 /**
  * Share of V8's heap limit past which Lua may not go on: Node aborts (exit 134) at the
@@ -19,7 +25,7 @@ export class HeapGuard {
   /** The error to raise, or null. */
   check(): string | null {
     if (++this.ticks % EVERY !== 0) return null;
-    const h = getHeapStatistics();
+    const h = heapStatistics();
     if (h.used_heap_size < h.heap_size_limit * NEAR_LIMIT) return null;
     const mb = (n: number) => Math.round(n / 1024 / 1024);
     return `not enough memory: the process's heap holds ${mb(h.used_heap_size)} MB of its ${mb(h.heap_size_limit)} MB limit (the workflow keeps too much in Lua tables)`;

@@ -1,7 +1,7 @@
-import { getHeapStatistics } from 'node:v8';
 import fengari, { type PatchedSites } from './patched-fengari.js';
 import type { LuaState } from './convert.js';
 import { census } from './lua-census.js';
+import { heapStatistics } from './heap-guard.js';
 import { canRaise } from './lua-internals.js';
 import { overCap, size } from './string-limits.js';
 
@@ -85,7 +85,7 @@ export class LuaMemory implements PatchedSites {
     if (++this.ticks % HEAP_EVERY !== 0) return null;
     const cap = this.host.capBytes();
     if (cap === null) return null;
-    const used = getHeapStatistics().used_heap_size;
+    const used = heapStatistics().used_heap_size;
     this.heapLow = Math.min(this.heapLow, used);
     if (used - this.heapLow < Math.max(cap / 16, (cap - this.live) / 2)) return null;
     this.count();
@@ -111,7 +111,7 @@ export class LuaMemory implements PatchedSites {
       this.busy = false;
     }
     this.since = 0;
-    this.heapLow = getHeapStatistics().used_heap_size;
+    this.heapLow = heapStatistics().used_heap_size;
   }
 
   private lookNow(T: LuaState) {
