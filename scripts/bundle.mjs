@@ -11,7 +11,9 @@ import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkWorkflow } from '../packages/core/dist/lua/check-workflow.js';
 import { PATCHED_FILES, patchFengariSource } from '../packages/core/dist/lua/fengari-patch.js';
+import { sandboxBytecode } from '../packages/core/dist/lua/sandbox-chunk.js';
 import { rechunk } from './bundle-chunks.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -150,6 +152,14 @@ const noTopLevelAwait = {
     });
   },
 };
+/**
+ * Shop's own Lua (the sandbox's prelude, require's body) as bytecode, made by building one VM
+ * here: a command's first VM loads it instead of parsing the text (packages/core/src/lua/sandbox-chunk.ts).
+ */
+checkWorkflow('function workflow() end', 'bundle.lua');
+const sandboxChunks = sandboxBytecode();
+if (Object.keys(sandboxChunks).length < 2) throw new Error("bundle: Shop's own Lua chunks were not made into bytecode");
+
 rmSync(outdir, { recursive: true, force: true });
 rmSync(splitDir, { recursive: true, force: true });
 const { metafile } = await build({
@@ -169,6 +179,8 @@ const { metafile } = await build({
   // modules, which is the CommonJS module's own once scripts/bundle-chunks.mjs has made it one.
   logLevel: 'warning',
   metafile: true,
+  // A string (a JSON text), which esbuild writes where it is used; an object would be a module of its own that every module initializes.
+  define: { SHOP_SANDBOX_BYTECODE: JSON.stringify(JSON.stringify(sandboxChunks)) },
   plugins: [fengariPatched, coreEntryByModule, builtinsRequired, noTopLevelAwait],
 });
 
