@@ -118,7 +118,11 @@ export class SqliteReads {
 
   async loadReplayLog(runId: number): Promise<ReplayRecord[]> {
     // Only what replay compares and returns: the whole rows cost several times as much to read.
-    return (this.stmt.replayLog.all(runId) as Row[]).map(toReplayRecord);
+    // As arrays: better-sqlite3 makes an object row key by key, a sixth of a 10,000-call read.
+    const rows = this.stmt.replayLog.raw(true).all(runId) as unknown[][];
+    return rows.map(([call_key, kind, fingerprint, status, result, delivered]) =>
+      toReplayRecord({ call_key, kind, fingerprint, status, result, delivered }),
+    );
   }
 
   async getExecution(runId: number, key: string) {
