@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 import { readSignedToken, signToken } from './signed-token.js';
 import { askHandle } from '../decisions/ask-handle.js';
 import { ExpiredError, UsageError } from '../errors.js';
@@ -21,17 +22,19 @@ export const ANSWER_LINK_KEY = 'answer_link_key';
 /** Far more than any real token (a call key nested 50 deep); longer input is not parsed at all. */
 const MAX_TOKEN = 1024;
 
-const Payload = z
-  .object({
-    r: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-    k: z
-      .string()
-      .regex(/^\d+(?:\/\d+)*$/)
-      .max(400),
-    a: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-    e: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-  })
-  .strict();
+const Payload = lazySchema(() =>
+  z
+    .object({
+      r: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+      k: z
+        .string()
+        .regex(/^\d+(?:\/\d+)*$/)
+        .max(400),
+      a: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+      e: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+    })
+    .strict(),
+);
 
 /** The ask a link answers: run, call and which of the call's asks. */
 export interface LinkAsk {

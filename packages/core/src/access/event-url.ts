@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 import type { Clock } from '../engine/ports.js';
 import { ExpiredError, UsageError } from '../errors.js';
 import { localTime } from '../local-time.js';
@@ -21,18 +22,20 @@ export const EVENT_URL_KEY = 'event_url_key';
 export const MAX_EVENT_URL_TOKEN = 2048;
 const WORD = /^[A-Za-z0-9_.:-]{1,200}$/;
 
-const Payload = z
-  .object({
-    r: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-    k: z
-      .string()
-      .regex(/^\d+(?:\/\d+)*$/)
-      .max(400),
-    n: z.string().regex(WORD),
-    y: z.string().regex(WORD).nullable(),
-    e: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-  })
-  .strict();
+const Payload = lazySchema(() =>
+  z
+    .object({
+      r: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+      k: z
+        .string()
+        .regex(/^\d+(?:\/\d+)*$/)
+        .max(400),
+      n: z.string().regex(WORD),
+      y: z.string().regex(WORD).nullable(),
+      e: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+    })
+    .strict(),
+);
 
 /** Which event an URL sends, to which run, made by which call of it. */
 export interface EventUrlTarget {

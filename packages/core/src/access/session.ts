@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 import type { Clock } from '../engine/ports.js';
 import type { Store } from '../store/store.js';
 import { hashToken } from './people.js';
@@ -24,19 +25,21 @@ export const SESSION_KEY = 'session_key';
 const HASH_PREFIX = 32;
 const MAX_SESSION = 600;
 
-const Payload = z
-  .object({
-    n: z.string().min(1).max(64),
-    h: z
-      .string()
-      .regex(/^[0-9a-f]+$/)
-      .length(HASH_PREFIX),
-    // 16 random bytes: what logout records. A session signed before sessions had ids is refused (sign in again).
-    s: z.string().regex(/^[A-Za-z0-9_-]{22}$/),
-    i: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-    e: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-  })
-  .strict();
+const Payload = lazySchema(() =>
+  z
+    .object({
+      n: z.string().min(1).max(64),
+      h: z
+        .string()
+        .regex(/^[0-9a-f]+$/)
+        .length(HASH_PREFIX),
+      // 16 random bytes: what logout records. A session signed before sessions had ids is refused (sign in again).
+      s: z.string().regex(/^[A-Za-z0-9_-]{22}$/),
+      i: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+      e: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+    })
+    .strict(),
+);
 
 export interface WebSession {
   /** The person signed in. */

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import * as z from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import { describeIssues } from '../lua/issues.js';
 import { agentNameProblem } from './agent-name.js';
@@ -9,37 +10,41 @@ import { CLI_NAMES, type CliName } from './dialects/cli-names.js';
 import type { GateBlock } from './gate-spec.js';
 import { GatesSchema } from './gates-schema.js';
 
-const PermissionMode = z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk', 'auto']);
-const ToolList = z.union([z.array(z.string()), z.string()]);
+const PermissionMode = lazySchema(() =>
+  z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk', 'auto']),
+);
+const ToolList = lazySchema(() => z.union([z.array(z.string()), z.string()]));
 
 /**
  * Front matter of agents/<name>.md. Strict, so a typo is named; it also accepts the keys of
  * Claude Code's own subagent files, since .claude/agents/ is read too (those Shop does not
  * use are accepted and left to Claude Code).
  */
-const AgentFrontMatterSchema = z.strictObject({
-  name: z.string().optional(),
-  description: z.string().optional(),
-  model: z.string().optional(),
-  permission_mode: PermissionMode.optional(),
-  allowed_tools: ToolList.optional(),
-  timeout: z.number().positive().optional(),
-  human: z.boolean().optional(),
-  command: z.array(z.string()).min(1).optional(),
-  cli: z.enum(CLI_NAMES).optional(),
-  gates: GatesSchema.optional(),
-  ask_user_question: z.boolean().optional(),
-  // Claude Code subagent keys.
-  tools: ToolList.optional(),
-  permissionMode: PermissionMode.optional(),
-  disallowedTools: ToolList.optional(),
-  color: z.string().optional(),
-  maxTurns: z.number().int().positive().optional(),
-  skills: z.unknown().optional(),
-  mcpServers: z.unknown().optional(),
-  hooks: z.unknown().optional(),
-  memory: z.unknown().optional(),
-});
+const AgentFrontMatterSchema = lazySchema(() =>
+  z.strictObject({
+    name: z.string().optional(),
+    description: z.string().optional(),
+    model: z.string().optional(),
+    permission_mode: PermissionMode.optional(),
+    allowed_tools: ToolList.optional(),
+    timeout: z.number().positive().optional(),
+    human: z.boolean().optional(),
+    command: z.array(z.string()).min(1).optional(),
+    cli: z.enum(CLI_NAMES).optional(),
+    gates: GatesSchema.optional(),
+    ask_user_question: z.boolean().optional(),
+    // Claude Code subagent keys.
+    tools: ToolList.optional(),
+    permissionMode: PermissionMode.optional(),
+    disallowedTools: ToolList.optional(),
+    color: z.string().optional(),
+    maxTurns: z.number().int().positive().optional(),
+    skills: z.unknown().optional(),
+    mcpServers: z.unknown().optional(),
+    hooks: z.unknown().optional(),
+    memory: z.unknown().optional(),
+  }),
+);
 
 export interface AgentDef {
   name: string;

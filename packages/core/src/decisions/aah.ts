@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 import { UsageError } from '../errors.js';
 import { describeIssues } from '../lua/issues.js';
 import type { Execution, Run } from '../types.js';
@@ -39,20 +40,22 @@ export function aahRequest(run: Run, exec: Execution) {
   };
 }
 
-const ResponseData = z.object({
-  request_id: z.string().optional(),
-  responses: z.array(
-    z.looseObject({
-      decision_id: z.string(),
-      approved: z.boolean().optional(),
-      selected: z.union([z.string(), z.array(z.string())]).optional(),
-      value: z.unknown().optional(),
-      comment: z.string().nullable().optional(),
-    }),
-  ),
-  overall_status: z.string().optional(),
-  summary: z.string().optional(),
-});
+const ResponseData = lazySchema(() =>
+  z.object({
+    request_id: z.string().optional(),
+    responses: z.array(
+      z.looseObject({
+        decision_id: z.string(),
+        approved: z.boolean().optional(),
+        selected: z.union([z.string(), z.array(z.string())]).optional(),
+        value: z.unknown().optional(),
+        comment: z.string().nullable().optional(),
+      }),
+    ),
+    overall_status: z.string().optional(),
+    summary: z.string().optional(),
+  }),
+);
 
 export interface ParsedResponse {
   answers: Record<string, { value: unknown; comment: string | null }>;

@@ -68,7 +68,7 @@ describe('LuaVm host calls', () => {
     expect(done(w.resume(1700000000.5))).toEqual(['DONE', 'fine', true, 'hi\n', 1700000000.5]);
   });
 
-  it("a result the caller keeps is handed to Lua; one a statement call drops is never made", () => {
+  it('a result the caller keeps is handed to Lua; one a statement call drops is never made', () => {
     // Nested past what may cross into Lua: making it raises, so only a result that is made fails.
     let deep: unknown = 'bottom';
     for (let i = 0; i < 300; i++) deep = { inner: deep };
@@ -77,7 +77,9 @@ describe('LuaVm host calls', () => {
     expect(w.resume(deep)).toMatchObject({ kind: 'request', request: { type: 'run', agent: 'b' } });
     const s = w.resume(deep);
     expect(s.kind).toBe('error');
-    expect((s as { message: string }).message).toMatch(/^flow\.lua:3: call\(\): its result is nested more than 200 levels deep/);
+    expect((s as { message: string }).message).toMatch(
+      /^flow\.lua:3: call\(\): its result is nested more than 200 levels deep/,
+    );
   });
 
   it('stuck(reason) yields a stuck request', () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as z from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 import { describeIssues } from '../lua/issues.js';
 import { nestingDepth, readAgentFile } from './agent-file.js';
 
@@ -12,18 +13,20 @@ export const CHOICES_MAX = 20;
 export const CHOICE_MAX_CHARS = 200;
 
 /** The body an agent writes to SHOP_SIGNAL_FILE (extra fields are kept and passed to Lua). */
-const SignalSchema = z.looseObject({
-  status: z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'must be an UPPER_CASE word such as DONE or NEEDS_HUMAN'),
-  summary: z.string().optional(),
-  reason: z.string().optional(),
-  awaiting: z.enum(AWAITING_KINDS).optional(),
-  /** A NEEDS_HUMAN's options for the person (Shop's MCP `ask`): the ask is then a choice among them. */
-  choices: z
-    .array(z.string().trim().min(1, 'a choice may not be empty').max(CHOICE_MAX_CHARS))
-    .min(1)
-    .max(CHOICES_MAX)
-    .optional(),
-});
+const SignalSchema = lazySchema(() =>
+  z.looseObject({
+    status: z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'must be an UPPER_CASE word such as DONE or NEEDS_HUMAN'),
+    summary: z.string().optional(),
+    reason: z.string().optional(),
+    awaiting: z.enum(AWAITING_KINDS).optional(),
+    /** A NEEDS_HUMAN's options for the person (Shop's MCP `ask`): the ask is then a choice among them. */
+    choices: z
+      .array(z.string().trim().min(1, 'a choice may not be empty').max(CHOICE_MAX_CHARS))
+      .min(1)
+      .max(CHOICES_MAX)
+      .optional(),
+  }),
+);
 export type Signal = z.infer<typeof SignalSchema>;
 
 export type SignalRead = { kind: 'none' } | { kind: 'invalid'; problem: string } | { kind: 'ok'; signal: Signal };
