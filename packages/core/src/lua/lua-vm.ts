@@ -315,7 +315,9 @@ export class LuaVm {
       const inline = this.guard(() => this.host.call(t, parsed, def));
       if (inline) {
         const error = raisedMessage(inline.value);
-        return error === null ? pushResult(T, name, inline.value) : raise(T, error);
+        if (error !== null) return raise(T, error);
+        // A statement call keeps no result: making a table Lua drops at once was a replay's largest cost.
+        return wantsNoResults(T) ? 0 : pushResult(T, name, inline.value);
       }
       t.request = parsed;
       t.def = def;
@@ -410,8 +412,6 @@ function raiseFromHook(T: LuaState, message: string): never {
 }
 
 function pushResult(T: LuaState, name: string, value: unknown): number {
-  // A statement call keeps no result: making a table Lua drops at once was a replay's largest cost.
-  if (wantsNoResults(T)) return 0;
   try {
     pushJs(T, value);
     return 1;
