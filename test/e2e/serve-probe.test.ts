@@ -144,6 +144,79 @@ describe('control characters in text from workflows and agents', () => {
   });
 });
 
+/**
+ * One keep-alive connection, by hand: `head`, then body chunks until the server has answered (or
+ * all are sent), the rest after, then `next` — each answer's status in order, and any socket error.
+ */
+function exchange(s: Served, head: string, chunks: string[], next: string) {
+  return new Promise<{ statuses: number[]; error: string | null }>((resolve) => {
+    const statuses: number[] = [];
+    let buf = '';
+    let error: string | null = null;
+    let answered: () => void = () => undefined;
+    const sock = connect(s.port, '127.0.0.1');
+    const done = () => {
+      sock.destroy();
+      resolve({ statuses, error });
+    };
+    sock.on('error', (e) => {
+      error = (e as NodeJS.ErrnoException).code ?? e.message;
+      done();
+    });
+    sock.on('close', done);
+    sock.on('data', (d) => {
+      buf += d.toString('latin1');
+      for (;;) {
+        const end = buf.indexOf('\r\n\r\n');
+        const length = /\r\ncontent-length: *(\d+)/i.exec(buf.slice(0, end));
+        if (end < 0 || !length || buf.length < end + 4 + Number(length[1])) return;
+        statuses.push(Number(buf.slice(9, 12)));
+        buf = buf.slice(end + 4 + Number(length[1]));
+        answered();
+        if (statuses.length === 2) done();
+      }
+    });
+    const write = (text: string) => new Promise<void>((ok) => sock.write(text, () => ok()));
+    const first = new Promise<void>((ok) => (answered = ok));
+    void (async () => {
+      await write(head);
+      let i = 0;
+      while (i < chunks.length && statuses.length === 0) {
+        await Promise.race([write(chunks[i++]), first]);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      await first;
+      for (; i < chunks.length && !error; i++) await write(chunks[i]);
+      if (!error) await write(next);
+    })();
+  });
+}
+
+describe('a request refused before its body is read (the client still sending)', () => {
+  let p: Project;
+  let s: Served;
+  beforeAll(async () => {
+    p = makeProject();
+    s = await startServe(p);
+  });
+  const next = () => `GET /api/session HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\n\r\n`;
+  const mib = 'y'.repeat(1024 * 1024);
+
+  it('reads the refusal, not a reset, and the connection answers the next request', async () => {
+    const head = `POST /api/events HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\nContent-Type: application/json\r\nContent-Length: ${2 * mib.length}\r\n\r\n`;
+    // Before the fix: the 401 came, then the connection was closed under the body (EPIPE, ECONNRESET).
+    expect(await exchange(s, head, [mib, mib], next())).toEqual({ statuses: [401, 401], error: null });
+  });
+
+  it('a body that passes its bound as it streams is 413; the rest is dropped and the connection answers the next request', async () => {
+    const ann = await signIn(s, addPerson(p, 'ann'));
+    const head = `POST /api/events HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\nCookie: ${ann.cookie}\r\nX-CSRF-Token: ${ann.csrf}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
+    const chunk = `${(64 * 1024).toString(16)}\r\n${'y'.repeat(64 * 1024)}\r\n`;
+    const chunks = [...Array.from({ length: 40 }, () => chunk), '0\r\n\r\n'];
+    expect(await exchange(s, head, chunks, next())).toEqual({ statuses: [413, 401], error: null });
+  });
+});
+
 describe('a client that trickles its headers (slowloris)', () => {
   it('is cut off by the 5 s headers limit, not kept until the 30 s whole-request limit', async () => {
     const p = makeProject();

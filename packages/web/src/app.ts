@@ -3,7 +3,7 @@ import { ChangeFeed, MAX_LISTENERS, MAX_LISTENERS_EACH } from './change-feed.js'
 import { sessionCookieName } from './cookies.js';
 import type { CsrfTokens } from './csrf.js';
 import { HttpError, httpFailure } from './http-errors.js';
-import { MAX_URL_CHARS, SECURITY_HEADERS, sendJson } from './http-io.js';
+import { discardBody, MAX_URL_CHARS, SECURITY_HEADERS, sendJson } from './http-io.js';
 import { checkHost, checkSameOrigin, type Origins } from './request-guard.js';
 import { requestContext, type Ctx } from './request-context.js';
 import { errorResponse } from './routes-access.js';
@@ -101,9 +101,8 @@ function fail(deps: ServerDeps, c: Ctx | null, req: IncomingMessage, res: Server
     res.destroy();
     return;
   }
-  // The body of a refused request is not read: the connection is not kept for another.
-  if (!req.readableEnded && (req.headers['content-length'] || req.headers['transfer-encoding']))
-    res.setHeader('Connection', 'close');
+  // The rest of a refused request's body is dropped so the client reads this answer, not a reset.
+  if (!discardBody(req)) res.setHeader('Connection', 'close');
   try {
     if (machine) sendJson(res, status, { error: message, status });
     else errorResponse(c, status, message);

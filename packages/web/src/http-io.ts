@@ -4,6 +4,11 @@ import { HttpError } from './http-errors.js';
 
 /** Request bodies larger than this are refused (413): an answer is a few kilobytes at most. */
 export const MAX_BODY_BYTES = 256 * 1024;
+/**
+ * A refused request's body is read and dropped up to this much more, so a client still sending it
+ * reads the refusal rather than a reset; past it (or declared past it) the connection is cut.
+ */
+export const MAX_DISCARD_BYTES = 8 * 1024 * 1024;
 /** URLs longer than this are refused (414); the longest real one is an answer link (~200). */
 export const MAX_URL_CHARS = 4096;
 
@@ -47,24 +52,42 @@ function send(
   res.end(text);
 }
 
-/** The whole body, at most MAX_BODY_BYTES (413 beyond, without reading the rest). */
+/** The whole body, at most MAX_BODY_BYTES (413 beyond, the rest left for `discardBody`). */
 export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {
   return (await readRawBody(req, limit)).toString('utf8');
 }
 
-/** The body's bytes as they came (a signature is over them), at most `limit` (413 beyond, without reading the rest). */
+/** The body's bytes as they came (a signature is over them), at most `limit` (413 beyond, the rest left for `discardBody`). */
 export async function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const tooLarge = () => new HttpError(413, `the request body is larger than ${limit / 1024} KiB`);
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
+  // Stopping early must not destroy the request: that would cut the connection under the 413.
+  for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > limit) throw tooLarge();
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
+}
+
+/**
+ * Whether the rest of a refused request's body can be read and dropped (at most MAX_DISCARD_BYTES
+ * more), keeping the connection for the refusal; if not, the caller closes it after answering.
+ */
+export function discardBody(req: IncomingMessage): boolean {
+  if (req.destroyed) return false;
+  if (req.readableEnded) return true;
+  if (Number(req.headers['content-length'] ?? 0) > MAX_DISCARD_BYTES) return false;
+  let dropped = 0;
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > MAX_DISCARD_BYTES) req.socket.destroy();
+  });
+  req.resume();
+  return true;
 }
 
 export function mediaType(req: IncomingMessage): string {
