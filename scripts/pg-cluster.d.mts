@@ -4,8 +4,8 @@ export interface Cluster {
   url: string;
   port: number;
   dir: string;
-  /** Creates an empty database and returns its URL. */
-  createDatabase(name: string): Promise<string>;
+  /** Creates a database, empty or a copy of `template` (nobody connected to it), and returns its URL. */
+  createDatabase(name: string, template?: string): Promise<string>;
   /** Stops the server (immediate) and removes its folder. */
   stop(): Promise<void>;
 }

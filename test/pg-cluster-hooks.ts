@@ -6,7 +6,9 @@ import { startCluster, type Cluster } from '../scripts/pg-cluster.mjs';
  * and a server start take seconds on a busy machine, more than the default hook timeout) and
  * stopped after them. Read its members inside tests or hooks, once it has started.
  */
-export function usePgCluster(): Pick<Cluster, 'port' | 'createDatabase'> & { fresh(prefix: string): Promise<string> } {
+export function usePgCluster(): Pick<Cluster, 'port' | 'createDatabase'> & {
+  fresh(prefix: string, template?: string): Promise<string>;
+} {
   let cluster: Cluster | undefined;
   let n = 0;
   beforeAll(async () => {
@@ -23,8 +25,8 @@ export function usePgCluster(): Pick<Cluster, 'port' | 'createDatabase'> & { fre
     get port() {
       return started().port;
     },
-    createDatabase: (name) => started().createDatabase(name),
-    /** A fresh, empty database named `<prefix>_<n>`: its URL. */
-    fresh: (prefix) => started().createDatabase(`${prefix}_${++n}`),
+    createDatabase: (name, template) => started().createDatabase(name, template),
+    /** A fresh database named `<prefix>_<n>`, empty or a copy of `template`: its URL. */
+    fresh: (prefix, template) => started().createDatabase(`${prefix}_${++n}`, template),
   };
 }

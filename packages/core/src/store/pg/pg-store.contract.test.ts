@@ -6,15 +6,23 @@ import { openPgStore } from './pg-store.js';
 
 /**
  * The store contract on the real PostgreSQL adapter: one throwaway cluster for this file, a
- * fresh database per test; a second connection is a second pool on the same database.
+ * fresh database per test; a second connection is a second pool on the same database. Each
+ * test's database is a copy of one migrated once (migrating took ~150 ms of every test).
  */
 const cluster = usePgCluster();
 const urls = new WeakMap<Store, string>();
+let migrated: Promise<string> | undefined;
+const template = () =>
+  (migrated ??= (async () => {
+    const url = await cluster.fresh('contract_template');
+    await (await openPgStore(url, { now: () => 0, poolSize: 1 })).close();
+    return new URL(url).pathname.slice(1);
+  })());
 
 storeContract({
   name: 'PostgreSQL',
   async open(clock) {
-    const url = await cluster.fresh('contract');
+    const url = await cluster.fresh('contract', await template());
     const store = await openPgStore(url, { now: clock, poolSize: 4 });
     urls.set(store, url);
     return store;
