@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { lazySchema } from '../lazy-schema.js';
+import { linkPayloadFields } from './link-payload.js';
 import { readSignedToken, signToken } from './signed-token.js';
 import { askHandle } from '../decisions/ask-handle.js';
 import { ExpiredError, UsageError } from '../errors.js';
@@ -23,17 +24,7 @@ export const ANSWER_LINK_KEY = 'answer_link_key';
 const MAX_TOKEN = 1024;
 
 const Payload = lazySchema(() =>
-  z
-    .object({
-      r: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-      k: z
-        .string()
-        .regex(/^\d+(?:\/\d+)*$/)
-        .max(400),
-      a: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-      e: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-    })
-    .strict(),
+  z.strictObject({ ...linkPayloadFields(), a: z.number().int().positive().max(Number.MAX_SAFE_INTEGER) }),
 );
 
 /** The ask a link answers: run, call and which of the call's asks. */

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { lazySchema } from '../lazy-schema.js';
+import { linkPayloadFields } from './link-payload.js';
 import type { Clock } from '../engine/ports.js';
 import { ExpiredError, UsageError } from '../errors.js';
 import { localTime } from '../local-time.js';
@@ -23,18 +24,7 @@ export const MAX_EVENT_URL_TOKEN = 2048;
 const WORD = /^[A-Za-z0-9_.:-]{1,200}$/;
 
 const Payload = lazySchema(() =>
-  z
-    .object({
-      r: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-      k: z
-        .string()
-        .regex(/^\d+(?:\/\d+)*$/)
-        .max(400),
-      n: z.string().regex(WORD),
-      y: z.string().regex(WORD).nullable(),
-      e: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-    })
-    .strict(),
+  z.strictObject({ ...linkPayloadFields(), n: z.string().regex(WORD), y: z.string().regex(WORD).nullable() }),
 );
 
 /** Which event an URL sends, to which run, made by which call of it. */
