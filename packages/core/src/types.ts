@@ -206,7 +206,11 @@ export interface ReplayRecord {
   kind: CallKind;
   fingerprint: string;
   status: ExecutionStatus;
-  result: unknown;
+  /**
+   * Its result as the store keeps it, JSON (null: none yet). Replay parses it only where Lua
+   * takes the value: a replayed statement call (`run("coder", "…")`) never does.
+   */
+  resultJson: string | null;
   delivered: number | null;
 }
 

@@ -42,7 +42,7 @@ export class ThreadHost implements VmHost {
     private readonly onConfig: (settings: WorkflowConfig) => void,
   ) {}
 
-  call(thread: LuaThread, req: HostRequest, def: AnyCall): { value: unknown } | null {
+  call(thread: LuaThread, req: HostRequest, def: AnyCall): { value: unknown } | { json: string | null } | null {
     const s = this.threads.byLua.get(thread)!;
     s.luaCarried = 0;
     s.luaSince = performance.now();
@@ -66,7 +66,7 @@ export class ThreadHost implements VmHost {
     // but only when no other thread is ready to run: live, those ran before any delivery.
     if (rec?.status === 'completed' && rec.delivered === this.threads.nextDelivery && this.threads.ready.length === 0) {
       this.threads.nextDelivery++;
-      return { value: rec.result };
+      return { json: rec.resultJson };
     }
     return null;
   }

@@ -1,4 +1,5 @@
 import type { LuaThread, LuaVm, ResumeWith } from '../lua/lua-vm.js';
+import { recordedValue } from '../lua/calls/raised.js';
 import type { ReplayLog } from './replay-log.js';
 import { newStrand, within, type ParallelGroup, type Strand } from './strands.js';
 
@@ -62,7 +63,7 @@ export class Threads {
   deliverNext(log: ReplayLog, live: Map<number, { key: string; value: unknown }>): boolean {
     const n = this.nextDelivery;
     const rec = n <= log.lastDelivered ? log.delivery(n) : undefined;
-    const item = rec ? { key: rec.key, value: rec.result } : live.get(n);
+    const item = rec ? { key: rec.key, value: recordedValue(rec.resultJson) } : live.get(n);
     if (!item) return false;
     const s = this.blocked.get(item.key);
     if (s) {

@@ -82,6 +82,32 @@ describe('LuaVm host calls', () => {
     );
   });
 
+  it('a recorded result comes as its JSON: parsed only where Lua keeps it, and raising where it was recorded raising', () => {
+    const w = oneThread(
+      `function workflow()
+  run("a")
+  local ok, err = pcall(function() run("b") end)
+  local kept = run("c")
+  return { err, kept.summary }
+end
+`,
+      'flow.lua',
+      7,
+      null,
+      [
+        // Never parsed: a statement call drops it.
+        { json: 'not JSON at all' },
+        { json: '{"__shop_raise":"run 7 (child) was stopped: no"}' },
+        // Names the field in a value: parsed, and a plain value.
+        { json: '{"summary":"it says \\"__shop_raise\\": yet is a value"}' },
+      ],
+    );
+    expect(done(w.start(''))).toEqual([
+      'flow.lua:3: run 7 (child) was stopped: no',
+      'it says "__shop_raise": yet is a value',
+    ]);
+  });
+
   it('stuck(reason) yields a stuck request', () => {
     const { w } = wf('stuck("no way forward")\nreturn "unreachable"');
     expect(w.start('')).toEqual({ kind: 'request', request: { type: 'stuck', reason: 'no way forward' } });

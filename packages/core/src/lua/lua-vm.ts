@@ -12,7 +12,7 @@ import { ModuleLoader } from './lua-require.js';
 import { luaText } from './lua-text.js';
 import { raise } from './lua-raise.js';
 import { installSandbox, type SandboxHost } from './sandbox.js';
-import { raisedMessage } from './calls/raised.js';
+import { raisedInJson, raisedMessage, recordedValue } from './calls/raised.js';
 import { installStringCase } from './string-case.js';
 import { installStringRep, installTableConcat } from './string-limits.js';
 import { installPatterns } from './string-patterns.js';
@@ -46,8 +46,11 @@ export type Step =
 
 /** What the VM asks of the scheduler, synchronously, from inside Lua. */
 export interface VmHost extends SandboxHost<LuaThread> {
-  /** A host call of `def`: a value to return at once (replay's hot path), or null to suspend the thread. */
-  call(thread: LuaThread, req: HostRequest, def: AnyCall): { value: unknown } | null;
+  /**
+   * A host call of `def`: a value to return at once, or a recorded result as its JSON (replay's
+   * hot path: parsed only if Lua keeps it), or null to suspend the thread.
+   */
+  call(thread: LuaThread, req: HostRequest, def: AnyCall): { value: unknown } | { json: string | null } | null;
   /** Every HOOK_EVERY instructions: go on, yield to the scheduler, or raise this error. */
   tick(thread: LuaThread): 'go' | 'yield' | { error: string };
   /** The run's Lua memory cap (lua_memory_mb) in bytes, for the string functions that can make large strings. */
@@ -314,10 +317,13 @@ export class LuaVm {
       }
       const inline = this.guard(() => this.host.call(t, parsed, def));
       if (inline) {
-        const error = raisedMessage(inline.value);
+        const recorded = 'json' in inline;
+        const error = recorded ? raisedInJson(inline.json) : raisedMessage(inline.value);
         if (error !== null) return raise(T, error);
-        // A statement call keeps no result: making a table Lua drops at once was a replay's largest cost.
-        return wantsNoResults(T) ? 0 : pushResult(T, name, inline.value);
+        // A statement call keeps no result: making a table Lua drops at once was a replay's largest
+        // cost, and parsing it when the log was read the next largest.
+        if (wantsNoResults(T)) return 0;
+        return pushResult(T, name, recorded ? recordedValue(inline.json) : inline.value);
       }
       t.request = parsed;
       t.def = def;

@@ -146,7 +146,7 @@ export function toReplayRecord(r: Row): ReplayRecord {
     kind: r.kind as ReplayRecord['kind'],
     fingerprint: String(r.fingerprint),
     status: r.status as ReplayRecord['status'],
-    result: r.result == null ? null : JSON.parse(String(r.result)),
+    resultJson: r.result == null ? null : String(r.result),
     delivered: r.delivered == null ? null : Number(r.delivered),
   };
 }

@@ -9,6 +9,19 @@ export function raised(message: string): Record<string, string> {
   return { [FIELD]: message };
 }
 
+/** A recorded result's value, from the JSON the store keeps (ReplayRecord.resultJson). */
+export function recordedValue(json: string | null): unknown {
+  return json === null ? null : JSON.parse(json);
+}
+
+/**
+ * The message a recorded result raises, from its JSON, parsed only when it names the field: a
+ * replayed call whose value Lua drops costs no parse.
+ */
+export function raisedInJson(json: string | null): string | null {
+  return json !== null && json.includes(`"${FIELD}"`) ? raisedMessage(JSON.parse(json)) : null;
+}
+
 /** The message a recorded result raises, or null for a plain value. */
 export function raisedMessage(value: unknown): string | null {
   if (value === null || typeof value !== 'object' || !Object.hasOwn(value, FIELD)) return null;

@@ -7,16 +7,26 @@ import { parseConfig, type HostRequest } from '../requests.js';
 export type TestStep =
   { kind: 'request'; request: HostRequest } | { kind: 'done'; value: unknown } | { kind: 'error'; message: string };
 
+/** What the host answers a call with at once, as replay does: a value, or a recorded result's JSON. */
+export type InlineAnswer = { value: unknown } | { json: string | null };
+
 /**
  * A workflow's main thread driven by hand: every host call suspends it, and the test
  * resumes it with a value. Config is checked by the real schema; random is seeded.
- * `modules`: what require() loads.
+ * `modules`: what require() loads. `inline`: answers given at once, one a call, in order,
+ * before calls suspend again.
  */
-export function oneThread(source: string, chunkName = 'flow.lua', seed = 7, modules: ModuleSource | null = null) {
+export function oneThread(
+  source: string,
+  chunkName = 'flow.lua',
+  seed = 7,
+  modules: ModuleSource | null = null,
+  inline: InlineAnswer[] = [],
+) {
   const logs: string[] = [];
   const random = seededRandom(seed);
   const host: VmHost = {
-    call: () => null,
+    call: () => inline.shift() ?? null,
     tick: () => 'go',
     log: (_t, m) => logs.push(m),
     context: () => ({ run_id: 1, prompt: 'p', workspace: '/w', call_key: '1' }),
