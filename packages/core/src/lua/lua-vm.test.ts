@@ -108,6 +108,17 @@ end
     ]);
   });
 
+  it('a kept recorded result that does not read as JSON (a store changed by hand) stops the VM with the parse error, past pcall', () => {
+    const w = oneThread(
+      'function workflow()\n  local ok = pcall(function() return run("a") end)\n  return ok\nend\n',
+      'flow.lua',
+      7,
+      null,
+      [{ json: '{bad' }],
+    );
+    expect(() => w.start('')).toThrow(SyntaxError);
+  });
+
   it('stuck(reason) yields a stuck request', () => {
     const { w } = wf('stuck("no way forward")\nreturn "unreachable"');
     expect(w.start('')).toEqual({ kind: 'request', request: { type: 'stuck', reason: 'no way forward' } });

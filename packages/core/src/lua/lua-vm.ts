@@ -317,13 +317,11 @@ export class LuaVm {
       }
       const inline = this.guard(() => this.host.call(t, parsed, def));
       if (inline) {
-        const recorded = 'json' in inline;
-        const error = recorded ? raisedInJson(inline.json) : raisedMessage(inline.value);
+        if ('json' in inline) return this.answerRecorded(T, name, inline.json);
+        const error = raisedMessage(inline.value);
         if (error !== null) return raise(T, error);
-        // A statement call keeps no result: making a table Lua drops at once was a replay's largest
-        // cost, and parsing it when the log was read the next largest.
-        if (wantsNoResults(T)) return 0;
-        return pushResult(T, name, recorded ? recordedValue(inline.json) : inline.value);
+        // A statement call keeps no result: making a table Lua drops at once was a replay's largest cost.
+        return wantsNoResults(T) ? 0 : pushResult(T, name, inline.value);
       }
       t.request = parsed;
       t.def = def;
@@ -360,6 +358,26 @@ export class LuaVm {
       return lua.lua_yieldk(T, 0, 0, continuation);
     });
     lua.lua_setglobal(this.L, to_luastring(name));
+  }
+
+  /**
+   * Replay's answer from a recorded result's JSON, parsed only if Lua keeps the value (or to see
+   * whether it raises, when it names the field). A text that does not read (a store changed by
+   * hand) stops the VM with the parse error, past any pcall, as reading the whole log first did.
+   */
+  private answerRecorded(T: LuaState, name: string, json: string | null): number {
+    const keep = !wantsNoResults(T);
+    let error: string | null;
+    let value: unknown = null;
+    try {
+      error = raisedInJson(json);
+      if (error === null && keep) value = recordedValue(json);
+    } catch (e) {
+      this.fatal = e instanceof Error ? e : new Error(String(e));
+      return lua.lua_yield(T, 0);
+    }
+    if (error !== null) return raise(T, error);
+    return keep ? pushResult(T, name, value) : 0;
   }
 
   /** A host call's VmFatal stops the VM: yield out of Lua at once, past any pcall. */
