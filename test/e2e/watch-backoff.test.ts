@@ -6,8 +6,9 @@ import { killLeftovers, lines, makeProject, runId, startWorker, stopWorker, unti
 
 afterEach(killLeftovers);
 
+// The build's result is kept: replay reads a recorded result only where Lua takes it.
 const GATE =
-  'function workflow(prompt)\n  run("coder", "build " .. prompt)\n  pause("Ship " .. prompt .. "?")\n  return "shipped " .. prompt\nend\n';
+  'function workflow(prompt)\n  local built = run("coder", "build " .. prompt)\n  pause("Ship " .. prompt .. "?")\n  return "shipped " .. prompt\nend\n';
 
 describe('shop watch and a run that keeps failing on resume', () => {
   it('backs off from it, then fails it with the reason (in the trail), while a healthy run completes meanwhile', async () => {
@@ -23,8 +24,8 @@ describe('shop watch and a run that keeps failing on resume', () => {
       [bad, good].every((id) => w.output().includes(`run ${id} (gate): held here while it waits for a person`)),
     );
 
-    // Run `bad` gets an answer while a row it replays no longer reads (a damaged store): every
-    // resume throws before the workflow runs.
+    // Run `bad` gets an answer while a result it replays no longer reads (a damaged store): every
+    // resume throws at that call, and the run stays held by the worker.
     const db = new Database(join(p.dir, '.shop', 'shop.db'));
     db.transaction(() => {
       db.prepare("UPDATE executions SET result = '{broken' WHERE run_id = ? AND call_key = '1'").run(bad);

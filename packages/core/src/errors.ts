@@ -127,6 +127,17 @@ export class LostOwnershipError extends ShopError {
   }
 }
 
+/**
+ * A recorded result in a run's log does not read as JSON: the store was changed outside Shop.
+ * Found when replay first takes the value; the run stays held by its driver, as when the log
+ * does not read at all (shop watch backs off, then fails it under its token).
+ */
+export class DamagedLogError extends ShopError {
+  constructor(detail: string) {
+    super(`a recorded result in the run's log does not read as JSON (${detail}); the store was changed outside Shop`);
+  }
+}
+
 /** The workflow made a different call than the log recorded under the same key. */
 export class NonDeterminismError extends ShopError {
   constructor(

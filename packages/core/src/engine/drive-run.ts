@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { RunNotFoundError } from '../errors.js';
+import { DamagedLogError, RunNotFoundError } from '../errors.js';
 import { canonicalHash } from '../lua/canonical-hash.js';
 import type { Run } from '../types.js';
 import { ended, type DriveOutcome } from './outcome.js';
@@ -74,7 +74,8 @@ export async function driveRun(
   /** Once the run was let go (or kept by the caller), the end must not release it again. */
   let settled = false;
   let scheduler: Scheduler | null = null;
-  // Read before the try: a log that does not read leaves the run held by the caller (shop watch fails it under its token).
+  // Read before the try: a log that does not read leaves the run held by the caller (shop watch
+  // fails it under its token). A result read later that does not (DamagedLogError) does the same.
   const log = new ReplayLog(await ports.store.loadReplayLog(runId));
   try {
     const first = await checkIn(ports, own);
@@ -132,6 +133,10 @@ export async function driveRun(
       settled = true;
       return outcome;
     }
+  } catch (e) {
+    // A recorded result that does not read: held by the caller, as a log that does not read is.
+    if (e instanceof DamagedLogError) settled = true;
+    throw e;
   } finally {
     await scheduler?.close();
     if (!settled) await own.release(false);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../errors.js';
+import { DamagedLogError, UsageError } from '../errors.js';
 import { LuaVm, VmFatal } from './lua-vm.js';
 import { oneThread, type TestStep } from './testing/one-thread.js';
 import { parseConfig } from './workflow-config.js';
@@ -108,7 +108,7 @@ end
     ]);
   });
 
-  it('a kept recorded result that does not read as JSON (a store changed by hand) stops the VM with the parse error, past pcall', () => {
+  it('a kept recorded result that does not read as JSON (a store changed by hand) stops the VM with a DamagedLogError, past pcall', () => {
     const w = oneThread(
       'function workflow()\n  local ok = pcall(function() return run("a") end)\n  return ok\nend\n',
       'flow.lua',
@@ -116,7 +116,7 @@ end
       null,
       [{ json: '{bad' }],
     );
-    expect(() => w.start('')).toThrow(SyntaxError);
+    expect(() => w.start('')).toThrow(DamagedLogError);
   });
 
   it('stuck(reason) yields a stuck request', () => {

@@ -363,7 +363,8 @@ export class LuaVm {
   /**
    * Replay's answer from a recorded result's JSON, parsed only if Lua keeps the value (or to see
    * whether it raises, when it names the field). A text that does not read (a store changed by
-   * hand) stops the VM with the parse error, past any pcall, as reading the whole log first did.
+   * hand) stops the VM with a DamagedLogError, past any pcall: a JS exception thrown through
+   * fengari would reach Lua as whatever value is on its stack.
    */
   private answerRecorded(T: LuaState, name: string, json: string | null): number {
     const keep = !wantsNoResults(T);

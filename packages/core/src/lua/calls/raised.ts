@@ -1,3 +1,5 @@
+import { DamagedLogError } from '../../errors.js';
+
 /**
  * A call's recorded outcome that raises a Lua error at the call's line instead of returning
  * (a child run stopped, a workflow that is not there). Recorded as the call's result, so a
@@ -11,7 +13,12 @@ export function raised(message: string): Record<string, string> {
 
 /** A recorded result's value, from the JSON the store keeps (ReplayRecord.resultJson). */
 export function recordedValue(json: string | null): unknown {
-  return json === null ? null : JSON.parse(json);
+  if (json === null) return null;
+  try {
+    return JSON.parse(json);
+  } catch (e) {
+    throw new DamagedLogError((e as Error).message);
+  }
 }
 
 /**
@@ -19,7 +26,7 @@ export function recordedValue(json: string | null): unknown {
  * replayed call whose value Lua drops costs no parse.
  */
 export function raisedInJson(json: string | null): string | null {
-  return json !== null && json.includes(`"${FIELD}"`) ? raisedMessage(JSON.parse(json)) : null;
+  return json !== null && json.includes(`"${FIELD}"`) ? raisedMessage(recordedValue(json)) : null;
 }
 
 /** The message a recorded result raises, or null for a plain value. */
