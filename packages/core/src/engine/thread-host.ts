@@ -1,6 +1,6 @@
 import { startedBy } from '../store/queue-store.js';
 import { NonDeterminismError } from '../errors.js';
-import { VmFatal, type LuaThread, type VmHost } from '../lua/lua-vm.js';
+import { VmFatal, type HostAnswer, type LuaThread, type VmHost } from '../lua/lua-vm.js';
 import { HeapGuard } from '../lua/heap-guard.js';
 import { DEFAULT_LUA_MEMORY_MB, DEFAULT_LUA_TIMEOUT_S, luaTimeoutMessage } from '../lua/limits.js';
 import type { AnyCall } from '../lua/calls/definition.js';
@@ -42,7 +42,7 @@ export class ThreadHost implements VmHost {
     private readonly onConfig: (settings: WorkflowConfig) => void,
   ) {}
 
-  call(thread: LuaThread, req: HostRequest, def: AnyCall): { value: unknown } | { json: string | null } | null {
+  call(thread: LuaThread, req: HostRequest, def: AnyCall): HostAnswer | null {
     const s = this.threads.byLua.get(thread)!;
     s.luaCarried = 0;
     s.luaSince = performance.now();

@@ -44,13 +44,16 @@ export type Step =
   | { kind: 'done' }
   | { kind: 'error'; message: string };
 
+/**
+ * A host call answered at once: a value, or a recorded result as its JSON (replay's hot path:
+ * parsed only if Lua keeps it).
+ */
+export type HostAnswer = { value: unknown } | { json: string | null };
+
 /** What the VM asks of the scheduler, synchronously, from inside Lua. */
 export interface VmHost extends SandboxHost<LuaThread> {
-  /**
-   * A host call of `def`: a value to return at once, or a recorded result as its JSON (replay's
-   * hot path: parsed only if Lua keeps it), or null to suspend the thread.
-   */
-  call(thread: LuaThread, req: HostRequest, def: AnyCall): { value: unknown } | { json: string | null } | null;
+  /** A host call of `def`: its answer at once, or null to suspend the thread. */
+  call(thread: LuaThread, req: HostRequest, def: AnyCall): HostAnswer | null;
   /** Every HOOK_EVERY instructions: go on, yield to the scheduler, or raise this error. */
   tick(thread: LuaThread): 'go' | 'yield' | { error: string };
   /** The run's Lua memory cap (lua_memory_mb) in bytes, for the string functions that can make large strings. */

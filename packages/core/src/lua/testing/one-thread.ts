@@ -1,14 +1,11 @@
 import { seededRandom } from '../../engine/seeded-random.js';
 import type { ModuleSource } from '../lua-modules.js';
-import { LuaVm, type LuaThread, type Step, type VmHost } from '../lua-vm.js';
+import { LuaVm, type HostAnswer, type LuaThread, type Step, type VmHost } from '../lua-vm.js';
 import { parseConfig, type HostRequest } from '../requests.js';
 
 /** What the main thread did, as a test reads it. */
 export type TestStep =
   { kind: 'request'; request: HostRequest } | { kind: 'done'; value: unknown } | { kind: 'error'; message: string };
-
-/** What the host answers a call with at once, as replay does: a value, or a recorded result's JSON. */
-export type InlineAnswer = { value: unknown } | { json: string | null };
 
 /**
  * A workflow's main thread driven by hand: every host call suspends it, and the test
@@ -21,7 +18,7 @@ export function oneThread(
   chunkName = 'flow.lua',
   seed = 7,
   modules: ModuleSource | null = null,
-  inline: InlineAnswer[] = [],
+  inline: HostAnswer[] = [],
 ) {
   const logs: string[] = [];
   const random = seededRandom(seed);
