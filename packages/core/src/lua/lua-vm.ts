@@ -12,7 +12,7 @@ import { ModuleLoader } from './lua-require.js';
 import { luaText } from './lua-text.js';
 import { raise } from './lua-raise.js';
 import { installSandbox, type SandboxHost } from './sandbox.js';
-import { raisedInJson, raisedMessage, recordedValue } from './calls/raised.js';
+import { mayRaise, raisedMessage, recordedValue } from './calls/raised.js';
 import { installStringCase } from './string-case.js';
 import { installStringRep, installTableConcat } from './string-limits.js';
 import { installPatterns } from './string-patterns.js';
@@ -371,15 +371,16 @@ export class LuaVm {
    */
   private answerRecorded(T: LuaState, name: string, json: string | null): number {
     const keep = !wantsNoResults(T);
-    let error: string | null;
     let value: unknown = null;
-    try {
-      error = raisedInJson(json);
-      if (error === null && keep) value = recordedValue(json);
-    } catch (e) {
-      this.fatal = e instanceof Error ? e : new Error(String(e));
-      return lua.lua_yield(T, 0);
+    if (keep || mayRaise(json)) {
+      try {
+        value = recordedValue(json);
+      } catch (e) {
+        this.fatal = e instanceof Error ? e : new Error(String(e));
+        return lua.lua_yield(T, 0);
+      }
     }
+    const error = raisedMessage(value);
     if (error !== null) return raise(T, error);
     return keep ? pushResult(T, name, value) : 0;
   }

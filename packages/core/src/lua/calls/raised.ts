@@ -22,11 +22,11 @@ export function recordedValue(json: string | null): unknown {
 }
 
 /**
- * The message a recorded result raises, from its JSON, parsed only when it names the field: a
- * replayed call whose value Lua drops costs no parse.
+ * Whether a recorded result's JSON may raise: only a text that names the field can, so a
+ * replayed call whose value Lua drops needs no parse to know it does not.
  */
-export function raisedInJson(json: string | null): string | null {
-  return json !== null && json.includes(`"${FIELD}"`) ? raisedMessage(recordedValue(json)) : null;
+export function mayRaise(json: string | null): boolean {
+  return json !== null && json.includes(`"${FIELD}"`);
 }
 
 /** The message a recorded result raises, or null for a plain value. */
