@@ -45,7 +45,8 @@ const RUNS = 18;
 describe.each(['sqlite', 'postgres'] as const)('the queue on %s', (store) => {
   it('--detach returns at once with a queued run; three workers take 18 runs, each once, never two of one key at once', async () => {
     const p = await projectOn(store, cluster, 'queue');
-    p.write('workflows/deploy.lua', DEPLOY(p.dir));
+    // Each run holds its key 0.3 s: a key's six runs outlast the workers' start-ups, so each worker finds work.
+    p.write('workflows/deploy.lua', DEPLOY(p.dir, '0.3'));
     const first = p.shop(['run', 'deploy', 'prod', '--detach', '--key', 'prod']);
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/^run \d+ queued \(deploy, key prod, at most 1 at once\)\n {2}no worker is watching/);
@@ -55,7 +56,8 @@ describe.each(['sqlite', 'postgres'] as const)('the queue on %s', (store) => {
       ids.push(detach(p, ['deploy', key, '--key', key]));
     }
     expect(p.list().filter((r) => r.status === 'queued')).toHaveLength(RUNS);
-    const workers = [await startWorker(p), await startWorker(p), await startWorker(p)];
+    // Started together: started one after another, the first drained the queue alone before the third was up.
+    const workers = await Promise.all([startWorker(p), startWorker(p), startWorker(p)]);
     await until('every run to end', () => p.list().every((r) => r.status === 'completed' || r.status === 'failed'), {
       timeoutMs: 90_000,
       everyMs: 500,
