@@ -113,7 +113,8 @@ describe.each(['sqlite', 'postgres'] as const)('the queue on %s', (store) => {
 describe('a foreground shop run of a workflow with config{ concurrency }', () => {
   it('waits here for its turn behind the run a worker drives (no worker takes it), then runs here to its end', async () => {
     const p = await projectOn('sqlite', cluster, 'queue_fg');
-    p.write('workflows/deploy.lua', DEPLOY(p.dir, '2'));
+    // The first holds its key 5 s: on a busy CI machine a new shop run took longer than 2 s to reach its turn.
+    p.write('workflows/deploy.lua', DEPLOY(p.dir, '5'));
     const w = await startWorker(p);
     const first = detach(p, ['deploy', 'prod', '--key', 'prod']);
     await until('the worker to take the first', () => p.status(first).status !== 'queued');
